@@ -1,0 +1,30 @@
+import { defineConfig } from '@mikro-orm/postgresql';
+import { Migrator } from '@mikro-orm/migrations';
+import { entities } from './src/entities.ts';
+import { migrations } from './src/migrations/index.ts';
+
+/** The ORM configuration for a database URL (embedded PostgreSQL or DATABASE_URL). */
+export function ormConfig(clientUrl: string, options: { debug?: boolean; poolMax?: number } = {}) {
+  return defineConfig({
+    clientUrl,
+    entities,
+    extensions: [Migrator],
+    migrations: {
+      migrationsList: migrations,
+      path: 'src/migrations',
+      tableName: 'mikro_orm_migrations',
+      transactional: true,
+      allOrNothing: true,
+      snapshot: false,
+      emit: 'ts',
+    },
+    pool: { min: 0, max: options.poolMax ?? 20 },
+    debug: options.debug ?? process.env.SVC_SQL_DEBUG === '1',
+    allowGlobalContext: false,
+    forceUtcTimezone: true,
+    ignoreUndefinedInQuery: true,
+    serialization: { forceObject: true },
+  });
+}
+
+export default ormConfig(process.env.DATABASE_URL ?? 'postgres://localhost/svc');

@@ -1,0 +1,75 @@
+import Router from '@koa/router';
+import { RequestContext } from '@mikro-orm/core';
+import Koa, { type Context, type Next } from 'koa';
+import { Authenticator } from '../src/access/authenticate.service.ts';
+import type { Actor } from '../src/access/actor.ts';
+import { API_VERSIONS, PRODUCT_VERSION } from '../src/platform/config.ts';
+import { DomainError } from '../src/platform/errors.ts';
+import { scopedEm, type Orm } from '../src/platform/orm.ts';
+import { basicAuth } from './rails/auth.ts';
+import { jsonBody } from './rails/body.ts';
+import { errorMiddleware } from './rails/errors.ts';
+import { buildOpenApi } from './rails/openapi.ts';
+import { RateLimiter } from './rails/rate-limit.ts';
+import { mountRoutes } from './rails/route.ts';
+import { routes } from './routes.ts';
+import { graphqlMiddleware } from '../schema/http.ts';
+
+export const API_PREFIX = '/main/v1';
+
+/** One unit of work per request, limited to the caller's administrations. */
+function requestContext(orm: Orm) {
+  return (ctx: Context, next: Next) => {
+    const em = scopedEm(orm, (ctx.state.actor as Actor).scope);
+    ctx.state.em = em;
+    return RequestContext.create(em, next);
+  };
+}
+
+export interface AppOptions {
+  authenticator?: Authenticator;
+}
+
+export function createApp(orm: Orm, options: AppOptions = {}): Koa {
+  const app = new Koa();
+  const authenticator = options.authenticator ?? new Authenticator(orm);
+  const limiter = new RateLimiter();
+  app.on('error', (error, ctx) => {
+    if ((error as { expose?: boolean }).expose) return;
+    console.error(`[${new Date().toISOString()}] ${ctx?.method} ${ctx?.path}:`, error);
+  });
+
+  const api = new Router({ prefix: API_PREFIX });
+  mountRoutes(api, routes);
+  const openApi = buildOpenApi(routes, API_PREFIX);
+
+  const open = new Router();
+  open.get('/main/version', (ctx) => {
+    ctx.body = { version: PRODUCT_VERSION, api_versions: [...API_VERSIONS] };
+  });
+  open.get(`${API_PREFIX}/openapi.json`, (ctx) => {
+    ctx.body = openApi;
+  });
+
+  app.use(errorMiddleware);
+  app.use(open.routes());
+  app.use(graphqlMiddleware(orm, authenticator, limiter));
+  app.use(async (ctx, next) => {
+    if (!ctx.path.startsWith(`${API_PREFIX}/`)) {
+      throw new DomainError('route_not_found', `no such path: ${ctx.path}`);
+    }
+    const matched = api.match(ctx.path, ctx.method);
+    if (!matched.route) {
+      if (matched.path.length === 0) throw new DomainError('route_not_found', `no such path: ${ctx.path}`);
+      const allowed = [...new Set(matched.path.flatMap((layer) => layer.methods))].filter((m) => m !== 'HEAD');
+      ctx.set('Allow', allowed.join(', '));
+      throw new DomainError('method_not_allowed', `${ctx.method} is not allowed here; use ${allowed.join(', ')}`);
+    }
+    return next();
+  });
+  app.use(basicAuth(authenticator, limiter));
+  app.use(jsonBody);
+  app.use(requestContext(orm));
+  app.use(api.routes());
+  return app;
+}

@@ -1,0 +1,96 @@
+// Seek pagination (decisions.md "Pagination"): items strictly after `after` by the endpoint's
+// key, page_size clamped to 1..1000, created_gt alone on a first request, link_next + Link.
+import type { EntityName, FilterQuery } from '@mikro-orm/core';
+import type { Context } from 'koa';
+import { DomainError } from '../../src/platform/errors.ts';
+import type { Em } from '../../src/platform/orm.ts';
+import { isUuid } from '../../src/platform/ids.ts';
+
+export const DEFAULT_PAGE_SIZE = 500;
+export const MAX_PAGE_SIZE = 1000;
+
+export interface Page<T> {
+  items: T[];
+  page_size: number;
+  link_next?: string;
+}
+
+export function parsePageSize(raw: string | undefined, fallback = DEFAULT_PAGE_SIZE, max = MAX_PAGE_SIZE): number {
+  if (raw === undefined) return fallback;
+  if (!/^-?\d+$/.test(raw)) throw new DomainError('invalid_query', 'page_size must be an integer', { queryParam: 'page_size' });
+  return Math.min(max, Math.max(1, Number(raw)));
+}
+
+function linkNext(path: string, after: string, pageSize: number, filters: Record<string, string>): string {
+  const params = new URLSearchParams({ ...filters, after, page_size: String(pageSize) });
+  return `${path}?${params.toString()}`;
+}
+
+export interface SeekPageOptions<E extends object, T> {
+  em: Em;
+  entity: EntityName<E>;
+  /** Query-string values of the request (filters are carried into link_next). */
+  rawQuery: Record<string, string>;
+  /** Path as the client called it, e.g. /main/v1/customer. */
+  path: string;
+  where?: FilterQuery<E>;
+  /** Entity property the list is ordered by; `id` unless said otherwise. */
+  key?: string;
+  /** Validates an `after` value before the query (ids are UUIDs). */
+  isKey?: (value: string) => boolean;
+  createdGt?: boolean;
+  populate?: string[];
+  serialize(entity: E): T;
+}
+
+export async function seekPage<E extends object, T>(ctx: Context, options: SeekPageOptions<E, T>): Promise<Page<T>> {
+  const { em, entity, rawQuery, path } = options;
+  const key = options.key ?? 'id';
+  const isKey = options.isKey ?? (key === 'id' ? isUuid : () => true);
+
+  if (rawQuery.created_gt !== undefined) {
+    if (!options.createdGt) {
+      throw new DomainError('invalid_query', 'created_gt is not offered by this endpoint', { queryParam: 'created_gt' });
+    }
+    if (Object.keys(rawQuery).length > 1) {
+      throw new DomainError('invalid_query', 'created_gt cannot be combined with other parameters', { queryParam: 'created_gt' });
+    }
+    const moment = new Date(rawQuery.created_gt);
+    if (!/^\d{4}-\d{2}-\d{2}T/.test(rawQuery.created_gt) || Number.isNaN(moment.getTime())) {
+      throw new DomainError('invalid_query', 'created_gt must be an ISO 8601 timestamp', { queryParam: 'created_gt' });
+    }
+    const first = await em.findOne(entity, { ...(options.where as object), createdAt: { $gt: moment } } as FilterQuery<E>, {
+      orderBy: { [key]: 'asc' } as never,
+    });
+    if (!first) throw new DomainError('not_found', 'nothing was created after that moment', { queryParam: 'created_gt' });
+    const pageSize = DEFAULT_PAGE_SIZE;
+    const next = linkNext(path, String((first as Record<string, unknown>)[key]), pageSize, {});
+    ctx.set('Link', `<${next}>; rel="next"`);
+    return { items: [], page_size: pageSize, link_next: next };
+  }
+
+  const pageSize = parsePageSize(rawQuery.page_size);
+  const after = rawQuery.after;
+  const where: Record<string, unknown> = { ...(options.where as object) };
+  if (after !== undefined) {
+    const afterFilter = { [key]: after };
+    if (!isKey(after) || !(await em.findOne(entity, afterFilter as FilterQuery<E>, { fields: [key] as never }))) {
+      throw new DomainError('not_found', 'after does not name an item of this list', { queryParam: 'after' });
+    }
+    where[key] = { $gt: after };
+  }
+  const rows = await em.find(entity, where as FilterQuery<E>, {
+    orderBy: { [key]: 'asc' } as never,
+    limit: pageSize + 1,
+    populate: options.populate as never,
+  });
+  const hasMore = rows.length > pageSize;
+  const items = rows.slice(0, pageSize);
+  const page: Page<T> = { items: items.map(options.serialize), page_size: pageSize };
+  if (hasMore) {
+    const filters = Object.fromEntries(Object.entries(rawQuery).filter(([name]) => name !== 'after' && name !== 'page_size'));
+    page.link_next = linkNext(path, String((items[items.length - 1] as Record<string, unknown>)[key]), pageSize, filters);
+    ctx.set('Link', `<${page.link_next}>; rel="next"`);
+  }
+  return page;
+}

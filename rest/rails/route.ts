@@ -1,0 +1,103 @@
+// One definition per operation: the router mounts it, the OpenAPI document describes it.
+import type Router from '@koa/router';
+import type { Context } from 'koa';
+import type * as yup from 'yup';
+import type { Actor } from '../../src/access/actor.ts';
+import { DomainError } from '../../src/platform/errors.ts';
+import type { Em } from '../../src/platform/orm.ts';
+import { unknownFields, validate } from './validation.ts';
+
+export type Method = 'get' | 'post' | 'put' | 'delete';
+
+export interface RouteInput<B, Q> {
+  body: B;
+  query: Q;
+  params: Record<string, string>;
+  /** The raw query string values, for pagination and link_next. */
+  rawQuery: Record<string, string>;
+  em: Em;
+  actor: Actor;
+  ctx: Context;
+}
+
+export interface RouteDef<B = any, Q = any> {
+  method: Method;
+  /** Koa path below /main/v1, e.g. `/customer/:id`. */
+  path: string;
+  summary: string;
+  tag: string;
+  description?: string;
+  deprecated?: boolean;
+  /** An operation this service offers beyond the interface spec. */
+  extension?: boolean;
+  /** `app` routes serve the App API (paths under /:end_user_id/). */
+  api?: 'admin' | 'app';
+  body?: yup.ObjectSchema<any>;
+  /** The body may be omitted (treated as {}). */
+  bodyOptional?: boolean;
+  query?: yup.ObjectSchema<any>;
+  paged?: boolean | 'offset';
+  createdGt?: boolean;
+  /** A response schema for the OpenAPI document. */
+  response?: yup.Schema<any>;
+  status?: number;
+  handler(input: RouteInput<B, Q>): Promise<unknown>;
+}
+
+export function defineRoute<B = any, Q = any>(def: RouteDef<B, Q>): RouteDef<B, Q> {
+  return def;
+}
+
+const PAGING_PARAMS = ['after', 'page_size', 'created_gt', 'page'];
+
+function queryObject(ctx: Context): Record<string, string> {
+  const result: Record<string, string> = {};
+  for (const [key, value] of Object.entries(ctx.query)) {
+    if (Array.isArray(value)) {
+      throw new DomainError('invalid_query', `query parameter ${key} is given more than once`, { queryParam: key });
+    }
+    if (value !== undefined) result[key] = value;
+  }
+  return result;
+}
+
+function checkPermission(def: RouteDef, actor: Actor): void {
+  const api = def.api ?? 'admin';
+  if ((api === 'app') !== (actor.role === 'app')) {
+    throw new DomainError('forbidden', `this credential cannot call the ${api === 'app' ? 'App' : 'Admin'} API`);
+  }
+  if (actor.role === 'readonly' && def.method !== 'get') {
+    throw new DomainError('forbidden', 'this credential may only read');
+  }
+}
+
+export function mountRoutes(router: Router, routes: RouteDef[]): void {
+  for (const def of routes) {
+    router[def.method](def.path, async (ctx: Context) => {
+      const actor = ctx.state.actor as Actor;
+      checkPermission(def, actor);
+      const rawQuery = queryObject(ctx);
+      const filters = Object.fromEntries(Object.entries(rawQuery).filter(([key]) => !PAGING_PARAMS.includes(key)));
+      const query = def.query ? validate(def.query, filters, 'query') : {};
+      let body: unknown = ctx.state.body;
+      if (def.body) {
+        if (body === undefined && def.bodyOptional) body = {};
+        if (body === undefined) throw new DomainError('validation_failed', 'a JSON body is required', { param: '$' });
+        if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+          throw new DomainError('validation_failed', 'the body must be a JSON object', { param: '$' });
+        }
+        const unknown = unknownFields(def.body, body);
+        if (unknown.length) ctx.set('X-SVC-Unknown-Fields', unknown.join(','));
+        body = validate(def.body, body);
+      } else if (body !== undefined && body !== null && typeof body === 'object' && !Array.isArray(body)) {
+        const unknown = Object.keys(body).map((key) => `$.${key}`);
+        if (unknown.length) ctx.set('X-SVC-Unknown-Fields', unknown.join(','));
+      }
+      const result = await def.handler({
+        body, query, params: ctx.params as Record<string, string>, rawQuery, em: ctx.state.em as Em, actor, ctx,
+      });
+      ctx.status = def.status ?? 200;
+      ctx.body = result ?? {};
+    });
+  }
+}

@@ -1,0 +1,35 @@
+// yup building blocks shared by every route schema.
+import * as yup from 'yup';
+
+const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
+
+/** An ISO 8601 timestamp with an explicit offset (decisions.md: input accepts any offset). */
+export const timestamp = () => yup.string().test('timestamp', '${path} must be an ISO 8601 timestamp with an offset', (value) => {
+  if (value === undefined || value === null) return true;
+  return ISO_TIMESTAMP.test(value) && !Number.isNaN(Date.parse(value));
+});
+
+export const countryCode = () => yup.string().matches(/^[A-Za-z]{2}$/, '${path} must be a two-letter country code');
+export const currencyCode = () => yup.string().matches(/^[A-Z]{3}$/, '${path} must be an ISO 4217 currency code');
+export const text = (max = 255) => yup.string().max(max, '${path} must be at most ${max} characters');
+
+/** Strings that must already be Unicode NFC (usernames, emails, billing_email). */
+export const nfcText = (max = 255) => text(max).test('nfc', '${path} must be Unicode NFC normalized', (value) => {
+  return value === undefined || value === null || value === value.normalize('NFC');
+});
+
+export const email = () => nfcText(254).matches(/^[^\s@]+@[^\s@]+$/, { message: '${path} must be an email address', excludeEmptyString: true });
+
+export const oneOf = <T extends string>(values: readonly T[]) =>
+  yup.string().oneOf([...values], `\${path} must be one of: ${values.join(', ')}`) as unknown as yup.StringSchema<T | undefined>;
+
+/** Custom fields: a flat object of strings, numbers, booleans (null removes a field on merge). */
+export const customFields = () => yup.object().test('custom-fields', '${path} values must be strings, numbers, booleans or null', (value) => {
+  if (value === undefined || value === null) return true;
+  return Object.values(value).every((v) => v === null || ['string', 'number', 'boolean'].includes(typeof v));
+});
+
+export const isoDate = (value: string | null | undefined): Date | null | undefined =>
+  value === undefined ? undefined : value === null ? null : new Date(value);
+
+export const iso = (value: Date | null | undefined): string | null => (value ? value.toISOString() : null);

@@ -1,0 +1,153 @@
+// An I-JSON (RFC 7493) parser: JSON.parse accepts duplicate keys and numbers it cannot
+// represent, and offers no depth limit. Errors carry the JSONPath where parsing stopped.
+import { DomainError } from '../../src/platform/errors.ts';
+
+export const MAX_DEPTH = 32;
+
+class Parser {
+  private pos = 0;
+  private readonly text: string;
+
+  constructor(text: string) {
+    this.text = text;
+  }
+
+  parse(): unknown {
+    this.ws();
+    const value = this.value('$', 0);
+    this.ws();
+    if (this.pos !== this.text.length) this.fail('$', 'unexpected data after the JSON value');
+    return value;
+  }
+
+  private fail(path: string, message: string): never {
+    throw new DomainError('invalid_json', `${message} (at character ${this.pos})`, { param: path });
+  }
+
+  private ws(): void {
+    while (this.pos < this.text.length) {
+      const c = this.text.charCodeAt(this.pos);
+      if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d) this.pos++;
+      else break;
+    }
+  }
+
+  private value(path: string, depth: number): unknown {
+    if (depth > MAX_DEPTH) this.fail(path, `nesting deeper than ${MAX_DEPTH} levels`);
+    const c = this.text[this.pos];
+    if (c === '{') return this.object(path, depth);
+    if (c === '[') return this.array(path, depth);
+    if (c === '"') return this.string(path);
+    if (c === '-' || (c >= '0' && c <= '9')) return this.number(path);
+    if (this.text.startsWith('true', this.pos)) { this.pos += 4; return true; }
+    if (this.text.startsWith('false', this.pos)) { this.pos += 5; return false; }
+    if (this.text.startsWith('null', this.pos)) { this.pos += 4; return null; }
+    return this.fail(path, c === undefined ? 'unexpected end of JSON' : 'invalid JSON value');
+  }
+
+  private object(path: string, depth: number): Record<string, unknown> {
+    this.pos++;
+    const result: Record<string, unknown> = Object.create(null);
+    const seen = new Set<string>();
+    this.ws();
+    if (this.text[this.pos] === '}') { this.pos++; return { ...result }; }
+    for (;;) {
+      this.ws();
+      if (this.text[this.pos] !== '"') this.fail(path, 'expected a member name');
+      const key = this.string(path);
+      const memberPath = /^[A-Za-z_][A-Za-z0-9_]*$/.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
+      if (seen.has(key)) this.fail(memberPath, `duplicate member "${key}"`);
+      seen.add(key);
+      this.ws();
+      if (this.text[this.pos] !== ':') this.fail(memberPath, 'expected ":"');
+      this.pos++;
+      this.ws();
+      const value = this.value(memberPath, depth + 1);
+      Object.defineProperty(result, key, { value, enumerable: true, writable: true, configurable: true });
+      this.ws();
+      const next = this.text[this.pos];
+      if (next === ',') { this.pos++; continue; }
+      if (next === '}') { this.pos++; break; }
+      this.fail(path, 'expected "," or "}"');
+    }
+    const plain: Record<string, unknown> = {};
+    for (const key of Object.keys(result)) {
+      Object.defineProperty(plain, key, { value: result[key], enumerable: true, writable: true, configurable: true });
+    }
+    return plain;
+  }
+
+  private array(path: string, depth: number): unknown[] {
+    this.pos++;
+    const result: unknown[] = [];
+    this.ws();
+    if (this.text[this.pos] === ']') { this.pos++; return result; }
+    for (;;) {
+      this.ws();
+      result.push(this.value(`${path}[${result.length}]`, depth + 1));
+      this.ws();
+      const next = this.text[this.pos];
+      if (next === ',') { this.pos++; continue; }
+      if (next === ']') { this.pos++; break; }
+      this.fail(path, 'expected "," or "]"');
+    }
+    return result;
+  }
+
+  private string(path: string): string {
+    const start = this.pos;
+    this.pos++;
+    let out = '';
+    let chunkStart = this.pos;
+    for (;;) {
+      if (this.pos >= this.text.length) this.fail(path, 'unterminated string');
+      const c = this.text.charCodeAt(this.pos);
+      if (c === 0x22) {
+        out += this.text.slice(chunkStart, this.pos);
+        this.pos++;
+        break;
+      }
+      if (c < 0x20) this.fail(path, 'control character in string');
+      if (c === 0x5c) {
+        out += this.text.slice(chunkStart, this.pos);
+        const e = this.text[this.pos + 1];
+        const simple: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+        if (e !== undefined && e in simple) {
+          out += simple[e];
+          this.pos += 2;
+        } else if (e === 'u') {
+          const hex = this.text.slice(this.pos + 2, this.pos + 6);
+          if (!/^[0-9a-fA-F]{4}$/.test(hex)) this.fail(path, 'invalid \\u escape');
+          out += String.fromCharCode(parseInt(hex, 16));
+          this.pos += 6;
+        } else {
+          this.fail(path, 'invalid escape');
+        }
+        chunkStart = this.pos;
+        continue;
+      }
+      this.pos++;
+    }
+    if (!out.isWellFormed()) {
+      this.pos = start;
+      this.fail(path, 'string holds an unpaired surrogate');
+    }
+    return out;
+  }
+
+  private number(path: string): number {
+    const match = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?/.exec(this.text.slice(this.pos, this.pos + 400));
+    if (!match) return this.fail(path, 'invalid number');
+    this.pos += match[0].length;
+    const value = Number(match[0]);
+    if (!Number.isFinite(value)) this.fail(path, 'number out of range');
+    if (!match[2] && !match[3] && !Number.isSafeInteger(value)) {
+      this.fail(path, 'integer beyond double precision: send it as a string');
+    }
+    return value;
+  }
+}
+
+export function parseStrictJson(text: string): unknown {
+  return new Parser(text).parse();
+}

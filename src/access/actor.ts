@@ -1,0 +1,19 @@
+import type { AdminScope } from './admin-scope.ts';
+import type { Role } from './credential.entity.ts';
+
+/** Who is calling: an authenticated credential, or the system itself (CLI, jobs). */
+export interface Actor {
+  credentialId: string | null;
+  publicId: string;
+  role: Role;
+  scope: AdminScope;
+  rateLimitPerMinute: number | null;
+}
+
+export const SYSTEM_ACTOR: Actor = {
+  credentialId: null,
+  publicId: 'system',
+  role: 'admin',
+  scope: { all: true, ids: [] },
+  rateLimitPerMinute: null,
+};

@@ -1,0 +1,29 @@
+// The administration filter: every entity that belongs to an administration declares this
+// filter, and every EntityManager fork sets its params once (rest/rails/request-context.ts,
+// src/platform/orm.ts). Queries of a scoped credential then never see other administrations.
+export const ADMIN_SCOPE = 'adminScope';
+
+export interface AdminScope {
+  /** true: the caller sees every administration. */
+  all: boolean;
+  ids: string[];
+}
+
+export const UNSCOPED: AdminScope = { all: true, ids: [] };
+
+export function adminScopeFilter(column: string) {
+  return {
+    [ADMIN_SCOPE]: {
+      name: ADMIN_SCOPE,
+      default: true,
+      cond: (args: Record<string, unknown>) => {
+        const scope = args as unknown as AdminScope;
+        return scope.all ? {} : { [column]: { $in: scope.ids } };
+      },
+    },
+  };
+}
+
+export function canSeeAdministration(scope: AdminScope, adminId: string): boolean {
+  return scope.all || scope.ids.some((id) => id.toLowerCase() === adminId.toLowerCase());
+}

@@ -1,0 +1,42 @@
+import { InvalidInputError } from '../platform/errors.ts';
+import type { Em } from '../platform/orm.ts';
+import { Administration } from '../parties/administration.entity.ts';
+import { Credential, ROLES, type Role } from './credential.entity.ts';
+import { hashSecret } from './secret-hash.ts';
+
+export interface CredentialInput {
+  publicId: string;
+  secret: string;
+  role?: Role;
+  adminIds?: string[];
+  rateLimitPerMinute?: number | null;
+}
+
+/** Creates a credential, or replaces the secret, role and scope of the one with that public id. */
+export async function saveCredential(em: Em, input: CredentialInput): Promise<Credential> {
+  if (!/^[A-Za-z0-9._-]{3,64}$/.test(input.publicId)) {
+    throw new InvalidInputError('public id: 3 to 64 letters, digits, ".", "_" or "-"', { param: '$.public_id' });
+  }
+  if (input.secret.length < 12) throw new InvalidInputError('the secret must have at least 12 characters', { param: '$.secret' });
+  const role = input.role ?? 'admin';
+  if (!ROLES.includes(role)) throw new InvalidInputError(`role must be one of ${ROLES.join(', ')}`, { param: '$.role' });
+  const adminIds: string[] = [];
+  for (const id of input.adminIds ?? []) {
+    const admin = await em.findOne(Administration, { id });
+    if (!admin) throw new InvalidInputError(`no administration ${id}`, { param: '$.admin_ids' });
+    adminIds.push(admin.id);
+  }
+  const secretHash = await hashSecret(input.secret);
+  let credential = await em.findOne(Credential, { publicId: input.publicId });
+  if (!credential) {
+    credential = em.create(Credential, { publicId: input.publicId, secretHash, role, adminIds } as never);
+  } else {
+    credential.secretHash = secretHash;
+    credential.role = role;
+    credential.adminIds = adminIds;
+    credential.revokedAt = null;
+  }
+  credential.rateLimitPerMinute = input.rateLimitPerMinute ?? null;
+  await em.flush();
+  return credential;
+}

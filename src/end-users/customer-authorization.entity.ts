@@ -1,0 +1,37 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import { adminScopeFilter } from '../access/admin-scope.ts';
+import { createdAtProperty, idProperty, updatedAtProperty } from '../platform/entity-properties.ts';
+import { Administration } from '../parties/administration.entity.ts';
+import { Customer } from '../parties/customer.entity.ts';
+import { EndUser } from './end-user.entity.ts';
+
+export const AUTHORIZATION_ROLES = ['owner', 'manager', 'viewer'] as const;
+
+/** An end user's authorization over a customer, valid in [valid_from, valid_until). */
+export const CustomerAuthorizationSchema = defineEntity({
+  name: 'CustomerAuthorization',
+  tableName: 'end_user_customer_authorization',
+  filters: adminScopeFilter('admin'),
+  uniques: [{ properties: ['endUser', 'customer'] }],
+  properties: {
+    id: idProperty(),
+    endUser: () => p.manyToOne(EndUser),
+    customer: () => p.manyToOne(Customer).index(),
+    admin: () => p.manyToOne(Administration),
+    role: p.enum(AUTHORIZATION_ROLES).default('owner'),
+    validFrom: p.datetime().nullable(),
+    validUntil: p.datetime().nullable(),
+    defunct: p.boolean().default(false),
+    createdAt: createdAtProperty(),
+    updatedAt: updatedAtProperty(),
+  },
+});
+
+export class CustomerAuthorization extends CustomerAuthorizationSchema.class {
+  isValidAt(at: Date): boolean {
+    if (this.defunct) return false;
+    if (this.validFrom && at.getTime() < this.validFrom.getTime()) return false;
+    return !this.validUntil || at.getTime() < this.validUntil.getTime();
+  }
+}
+CustomerAuthorizationSchema.setClass(CustomerAuthorization);

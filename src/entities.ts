@@ -1,0 +1,24 @@
+// Every entity schema the ORM knows. Add new ones here.
+import { CredentialSchema } from './access/credential.entity.ts';
+import { CustomerAuthorizationSchema } from './end-users/customer-authorization.entity.ts';
+import { EndUserSchema } from './end-users/end-user.entity.ts';
+import { AdministrationSchema } from './parties/administration.entity.ts';
+import { BillingAddressSchema } from './parties/billing-address.entity.ts';
+import { CustomerSchema } from './parties/customer.entity.ts';
+import { DirectDebitMandateSchema } from './parties/direct-debit-mandate.entity.ts';
+import { InstanceSettingsSchema } from './parties/instance-settings.entity.ts';
+import { RoamingPartnerSchema } from './parties/roaming-partner.entity.ts';
+import { SellerSchema } from './parties/seller.entity.ts';
+
+export const entities = [
+  InstanceSettingsSchema,
+  SellerSchema,
+  AdministrationSchema,
+  CustomerSchema,
+  BillingAddressSchema,
+  DirectDebitMandateSchema,
+  RoamingPartnerSchema,
+  CredentialSchema,
+  EndUserSchema,
+  CustomerAuthorizationSchema,
+];

@@ -1,0 +1,64 @@
+import { DomainError, InvalidInputError } from '../platform/errors.ts';
+import { mergePatch, type Patch } from '../platform/merge-patch.ts';
+import type { Em } from '../platform/orm.ts';
+import { NotFoundError } from '../platform/errors.ts';
+import { Administration } from './administration.entity.ts';
+import type { Customer, CustomFields, ENTITY_TYPES, REIMBURSEMENT_VAT, ROLLUP_GROUP_BY } from './customer.entity.ts';
+
+export interface CustomerFields {
+  adminId: string;
+  name: string;
+  country: string;
+  entityType: (typeof ENTITY_TYPES)[number];
+  externalReference: string;
+  companyRegNum: string;
+  localeId: string;
+  billingEmail: string;
+  reimbursementVat: (typeof REIMBURSEMENT_VAT)[number];
+  billingRollupGroupBy: (typeof ROLLUP_GROUP_BY)[number];
+  customFields: Record<string, string | number | boolean | null>;
+  externalUpdatedAt: Date;
+}
+
+export type CustomerPatch = Patch<CustomerFields>;
+
+const REQUIRED: (keyof CustomerFields)[] = ['name', 'country'];
+const PARAM: Record<string, string> = { name: '$.name', country: '$.country', adminId: '$.admin_id' };
+
+/** Loads the administration a new record goes into; one the caller cannot see does not exist. */
+export async function visibleAdministration(em: Em, adminId: string | null | undefined, param = '$.admin_id'): Promise<Administration> {
+  if (!adminId) throw new InvalidInputError('admin_id is required', { param });
+  const admin = await em.findOne(Administration, { id: adminId });
+  if (!admin) throw new NotFoundError('administration', { param });
+  return admin;
+}
+
+/** Applies a merge patch to a customer (immutable admin_id is ignored here). */
+export function applyCustomerPatch(customer: Customer, patch: CustomerPatch): void {
+  for (const field of REQUIRED) {
+    if (patch[field] === null) throw new InvalidInputError(`${String(field)} cannot be cleared`, { param: PARAM[field] });
+  }
+  if (patch.entityType === null) patch.entityType = 'person';
+  if (patch.reimbursementVat === null) patch.reimbursementVat = 'Unknown';
+  const { adminId: _ignored, customFields, ...rest } = patch;
+  for (const [key, value] of Object.entries(rest)) {
+    if (value !== undefined) (customer as unknown as Record<string, unknown>)[key] = value;
+  }
+  if (customFields !== undefined) {
+    customer.customFields = (customFields === null ? {} : mergePatch(customer.customFields, customFields)) as CustomFields;
+  }
+  if (customer.country) customer.country = customer.country.toUpperCase();
+}
+
+/** decisions.md: updates older than the last observed external_updated_at are ignored. */
+export function isStaleUpdate(current: Date | null | undefined, incoming: Date | null | undefined): boolean {
+  return Boolean(current && incoming && incoming.getTime() < current.getTime());
+}
+
+export function requireCreateFields(patch: CustomerPatch): void {
+  const missing = REQUIRED.filter((field) => patch[field] === undefined || patch[field] === null);
+  if (missing.length) {
+    const details = missing.map((field) => ({ param: PARAM[field], message: `${String(field)} is required` }));
+    throw new DomainError('validation_failed', details[0].message, { param: details[0].param, details: details.length > 1 ? details : undefined });
+  }
+}

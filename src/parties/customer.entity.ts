@@ -1,0 +1,46 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import { adminScopeFilter } from '../access/admin-scope.ts';
+import { createdAtProperty, idProperty, identifierProperty, updatedAtProperty } from '../platform/entity-properties.ts';
+import { Administration } from './administration.entity.ts';
+
+export const ENTITY_TYPES = ['person', 'organisation'] as const;
+export const REIMBURSEMENT_VAT = ['Applies', 'Exempt', 'Unknown'] as const;
+export const ROLLUP_GROUP_BY = ['product', 'subscription', 'token'] as const;
+
+export type CustomFields = Record<string, string | number | boolean>;
+
+/** A party that holds contracts. The party columns (billing_email, locale...) live here too. */
+export const CustomerSchema = defineEntity({
+  name: 'Customer',
+  tableName: 'customer',
+  filters: adminScopeFilter('admin'),
+  properties: {
+    id: idProperty(),
+    admin: () => p.manyToOne(Administration).index(),
+    name: p.string(),
+    country: p.string().length(2),
+    entityType: p.enum(ENTITY_TYPES).default('person'),
+    externalReference: identifierProperty().nullable().unique(),
+    companyRegNum: p.string().nullable(),
+    localeId: p.string().nullable(),
+    billingEmail: p.string().nullable(),
+    reimbursementVat: p.enum(REIMBURSEMENT_VAT).default('Unknown'),
+    billingRollupGroupBy: p.enum(ROLLUP_GROUP_BY).nullable(),
+    customFields: p.json<CustomFields>().onCreate(() => ({})),
+    chargeAuthBlocked: p.boolean().default(false),
+    externalUpdatedAt: p.datetime().nullable(),
+    createdAt: createdAtProperty(),
+    updatedAt: updatedAtProperty(),
+  },
+});
+
+export class Customer extends CustomerSchema.class {
+  blockChargeAuthRequests(): void {
+    this.chargeAuthBlocked = true;
+  }
+
+  unblockChargeAuthRequests(): void {
+    this.chargeAuthBlocked = false;
+  }
+}
+CustomerSchema.setClass(Customer);

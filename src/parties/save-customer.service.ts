@@ -1,0 +1,55 @@
+import { InvalidInputError } from '../platform/errors.ts';
+import type { Em } from '../platform/orm.ts';
+import { getByRef, type ResourceRef } from '../platform/resource-ref.ts';
+import { Customer } from './customer.entity.ts';
+import { applyCustomerPatch, isStaleUpdate, requireCreateFields, visibleAdministration, type CustomerPatch } from './customer-input.ts';
+
+export async function createCustomer(em: Em, patch: CustomerPatch): Promise<Customer> {
+  requireCreateFields(patch);
+  const admin = await visibleAdministration(em, patch.adminId);
+  await assertExternalReferenceFree(em, patch.externalReference);
+  const customer = em.create(Customer, { admin, name: patch.name!, country: patch.country! } as never);
+  applyCustomerPatch(customer, patch);
+  await em.flush();
+  return customer;
+}
+
+/**
+ * POST /customer/{id}: merge-update. On `ext_ref.<ref>` a missing customer is created with that
+ * reference (the path's reference wins over the body's); on an id it must exist.
+ */
+export async function upsertCustomer(em: Em, ref: ResourceRef, patch: CustomerPatch): Promise<{ customer: Customer; created: boolean }> {
+  if ('externalReference' in ref) {
+    const existing = await em.findOne(Customer, { externalReference: ref.externalReference });
+    if (!existing) {
+      return { customer: await createCustomer(em, { ...patch, externalReference: ref.externalReference }), created: true };
+    }
+    // The path names the record; a body reference does not rename it.
+    patch = { ...patch, externalReference: undefined };
+  }
+  const customer = await getByRef(em, Customer, ref, 'customer');
+  if (isStaleUpdate(customer.externalUpdatedAt, patch.externalUpdatedAt)) return { customer, created: false };
+  if (patch.externalReference && patch.externalReference.toLowerCase() !== customer.externalReference?.toLowerCase()) {
+    await assertExternalReferenceFree(em, patch.externalReference);
+  }
+  applyCustomerPatch(customer, patch);
+  await em.flush();
+  return { customer, created: false };
+}
+
+export async function setCustomerChargeAuthBlocked(em: Em, ref: ResourceRef, blocked: boolean): Promise<Customer> {
+  const customer = await getByRef(em, Customer, ref, 'customer');
+  if (blocked) customer.blockChargeAuthRequests();
+  else customer.unblockChargeAuthRequests();
+  await em.flush();
+  return customer;
+}
+
+async function assertExternalReferenceFree(em: Em, externalReference: string | null | undefined): Promise<void> {
+  if (!externalReference) return;
+  // Unscoped on purpose: external references are unique in the whole instance.
+  const taken = await em.count(Customer, { externalReference }, { filters: false });
+  if (taken > 0) {
+    throw new InvalidInputError('external_reference is already used by another customer', { param: '$.external_reference' });
+  }
+}

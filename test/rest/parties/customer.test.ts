@@ -1,0 +1,124 @@
+import test from 'ava';
+import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { createAdministration, createCustomer } from '../../helpers/factories.ts';
+
+let app: TestApp;
+let adminId: string;
+test.before(async () => {
+  app = await startTestApp();
+  adminId = (await createAdministration(app)).id;
+});
+test.after.always(async () => { await app?.close(); });
+
+test('ext_ref upsert creates, then merge-updates, keeping absent fields', async (t) => {
+  const created = await app.request('POST', '/main/v1/customer/ext_ref.C-1001', {
+    body: { admin_id: adminId, name: 'Ada', country: 'nl', entity_type: 'person', custom_fields: { tier: 'gold', score: 3 } },
+  });
+  t.is(created.status, 200, JSON.stringify(created.body));
+  t.is(created.body.external_reference, 'C-1001');
+  t.is(created.body.country, 'NL');
+  t.is(created.body.reimbursement_vat, 'Unknown');
+  t.regex(created.body.id, /^[0-9a-f-]{36}$/);
+
+  const updated = await app.request('POST', '/main/v1/customer/ext_ref.c-1001', { body: { name: 'Ada L.', custom_fields: { score: null, level: 2 } } });
+  t.is(updated.status, 200);
+  t.is(updated.body.id, created.body.id, 'the reference is matched case-insensitively');
+  t.is(updated.body.name, 'Ada L.');
+  t.is(updated.body.entity_type, 'person');
+  t.deepEqual(updated.body.custom_fields, { tier: 'gold', level: 2 });
+
+  const byId = await app.request('GET', `/main/v1/customer/${created.body.id}`);
+  t.is(byId.body.name, 'Ada L.');
+  t.is(byId.body.external_reference, 'C-1001', 'original casing kept');
+});
+
+test('POST on an id that does not exist creates nothing', async (t) => {
+  const response = await app.request('POST', '/main/v1/customer/0190f5d2-0000-7000-8000-000000000000', { body: { name: 'x' } });
+  t.is(response.status, 400);
+  t.is(response.body.code, 'not_found');
+  const garbage = await app.request('GET', '/main/v1/customer/not-a-uuid');
+  t.is(garbage.status, 400);
+  t.is(garbage.body.code, 'not_found');
+});
+
+test('null clears, immutable admin_id is ignored, required fields cannot be cleared', async (t) => {
+  const customer = await createCustomer(app, adminId, { company_reg_num: 'KVK1' });
+  const other = await createAdministration(app);
+  const cleared = await app.request('POST', `/main/v1/customer/${customer.id}`, { body: { company_reg_num: null, admin_id: other.id } });
+  t.is(cleared.status, 200);
+  t.is(cleared.body.company_reg_num, null);
+  t.is(cleared.body.admin_id, adminId);
+  const noName = await app.request('POST', `/main/v1/customer/${customer.id}`, { body: { name: null } });
+  t.is(noName.status, 400);
+  t.is(noName.body.param, '$.name');
+});
+
+test('wrong types and unknown enum values are 400 with a param and change nothing', async (t) => {
+  const customer = await createCustomer(app, adminId);
+  const wrongType = await app.request('POST', `/main/v1/customer/${customer.id}`, { body: { name: 12 } });
+  t.is(wrongType.status, 400);
+  t.is(wrongType.body.param, '$.name');
+  const badEnum = await app.request('POST', `/main/v1/customer/${customer.id}`, { body: { name: 'New', entity_type: 'robot' } });
+  t.is(badEnum.status, 400);
+  t.is(badEnum.body.param, '$.entity_type');
+  const after = await app.request('GET', `/main/v1/customer/${customer.id}`);
+  t.is(after.body.name, customer.name);
+});
+
+test('an older external_updated_at is ignored', async (t) => {
+  const customer = await createCustomer(app, adminId, { external_updated_at: '2026-01-02T10:00:00+01:00' });
+  t.is(customer.external_updated_at, '2026-01-02T09:00:00.000Z');
+  const stale = await app.request('POST', `/main/v1/customer/${customer.id}`, { body: { name: 'Stale', external_updated_at: '2026-01-01T00:00:00Z' } });
+  t.is(stale.status, 200);
+  t.is(stale.body.name, customer.name);
+  const fresh = await app.request('POST', `/main/v1/customer/${customer.id}`, { body: { name: 'Fresh', external_updated_at: '2026-01-03T00:00:00Z' } });
+  t.is(fresh.body.name, 'Fresh');
+});
+
+test('deprecated PUT resets omitted fields', async (t) => {
+  const customer = await createCustomer(app, adminId, { company_reg_num: 'KVK2', locale_id: 'nl-NL' });
+  const replaced = await app.request('PUT', `/main/v1/customer/${customer.id}`, { body: { name: 'Replaced', country: 'BE' } });
+  t.is(replaced.status, 200, JSON.stringify(replaced.body));
+  t.is(replaced.body.company_reg_num, null);
+  t.is(replaced.body.locale_id, null);
+  t.is(replaced.body.country, 'BE');
+});
+
+test('block and unblock charge authorization requests', async (t) => {
+  const customer = await createCustomer(app, adminId);
+  const blocked = await app.request('POST', `/main/v1/customer/${customer.id}/block-charge-auth-requests`);
+  t.is(blocked.status, 200);
+  t.true(blocked.body.charge_auth_requests_blocked);
+  const unblocked = await app.request('POST', `/main/v1/customer/${customer.id}/unblock-charge-auth-requests`);
+  t.false(unblocked.body.charge_auth_requests_blocked);
+  const removed = await app.request('DELETE', `/main/v1/customer/${customer.id}/block-charge-auth-requests`);
+  t.is(removed.status, 405);
+});
+
+test('a credential limited to another administration sees nothing of this one', async (t) => {
+  const customer = await createCustomer(app, adminId);
+  const other = await createAdministration(app);
+  const scoped = await app.credential({ adminIds: [other.id] });
+  const get = await app.request('GET', `/main/v1/customer/${customer.id}`, { auth: scoped });
+  t.is(get.status, 400);
+  t.is(get.body.code, 'not_found');
+  const update = await app.request('POST', `/main/v1/customer/${customer.id}`, { body: { name: 'Hijack' }, auth: scoped });
+  t.is(update.body.code, 'not_found');
+  const list = await app.request('GET', '/main/v1/customer', { auth: scoped });
+  t.deepEqual(list.body.items, []);
+  const create = await app.request('POST', '/main/v1/customer/ext_ref.sneaky', { body: { admin_id: adminId, name: 'x', country: 'NL' }, auth: scoped });
+  t.is(create.body.code, 'not_found');
+  t.is(create.body.param, '$.admin_id');
+  const admins = await app.request('GET', '/main/v1/administration', { auth: scoped });
+  t.deepEqual(admins.body.items.map((a: any) => a.id), [other.id]);
+});
+
+test('billing_email must be NFC', async (t) => {
+  const customer = await createCustomer(app, adminId);
+  const decomposed = 'jose\u0301@example.com';
+  const response = await app.request('POST', `/main/v1/customer/${customer.id}`, { body: { billing_email: decomposed } });
+  t.is(response.status, 400);
+  t.is(response.body.param, '$.billing_email');
+  const composed = await app.request('POST', `/main/v1/customer/${customer.id}`, { body: { billing_email: decomposed.normalize('NFC') } });
+  t.is(composed.status, 200);
+});
