@@ -1,33 +1,57 @@
 // Development tool: diff the entities against the committed migrations on a throw-away
 // embedded PostgreSQL, write the new migration and register it in src/migrations/index.ts.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
+// `--reset` drops every migration first and writes one initial migration (only while
+// nothing has been released).
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, basename } from 'node:path';
+import { basename, join } from 'node:path';
 import { startEmbeddedPostgres } from '../platform/embedded-postgres.ts';
 import { migrate, openOrm } from '../platform/orm.ts';
 
-export async function createMigration(name: string): Promise<void> {
+const DIR = 'src/migrations';
+const INDEX = join(DIR, 'index.ts');
+const EMPTY_INDEX = `// Committed migrations, in order. \`npm run migration:create -- <name>\` adds one here.
+// imports-end
+
+export const migrations: { name: string; class: new (...args: any[]) => any }[] = [
+// migrations-end
+];
+`;
+
+export async function createMigration(name: string, options: { reset?: boolean } = {}): Promise<void> {
+  if (options.reset) {
+    for (const file of readdirSync(DIR)) if (/^Migration\d+_.*\.ts$/.test(file)) rmSync(join(DIR, file));
+    writeFileSync(INDEX, EMPTY_INDEX);
+  }
   const dir = mkdtempSync(join(tmpdir(), 'svc-migration-'));
   chmodSync(dir, 0o755);
   const db = await startEmbeddedPostgres({ dataDir: dir, fast: true });
   try {
     const orm = await openOrm(db.url);
     await orm.em.getConnection().execute('create extension if not exists citext');
-    await migrate(orm);
-    const result = await orm.migrator.create('src/migrations', false, false, name);
+    // After --reset the migration list imported at start-up is stale: diff against an empty database.
+    if (!options.reset) await migrate(orm);
+    const result = await orm.migrator.create(DIR, false, false, name);
     await orm.close();
     if (!result.fileName) {
       console.log('no schema changes');
       return;
     }
     const file = basename(result.fileName);
+    const path = join(DIR, file);
+    if (options.reset) {
+      const code = readFileSync(path, 'utf8').replace(
+        /(override up\(\): void \| Promise<void> \{\n)/,
+        '$1    this.addSql(`create extension if not exists citext;`);\n',
+      );
+      writeFileSync(path, code);
+    }
     const className = /export class (\w+)/.exec(result.code)?.[1];
-    const indexPath = 'src/migrations/index.ts';
-    const index = readFileSync(indexPath, 'utf8')
+    const index = readFileSync(INDEX, 'utf8')
       .replace(/(\n\/\/ migrations-end)/, `\n  { name: '${file.replace(/\.ts$/, '')}', class: ${className} },$1`)
       .replace(/(\n\/\/ imports-end)/, `\nimport { ${className} } from './${file}';$1`);
-    writeFileSync(indexPath, index);
-    console.log(`created src/migrations/${file}`);
+    writeFileSync(INDEX, index);
+    console.log(`created ${path}`);
   } finally {
     await db.stop();
     rmSync(dir, { recursive: true, force: true });

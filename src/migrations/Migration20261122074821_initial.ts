@@ -1,8 +1,8 @@
 import { Migration } from '@mikro-orm/migrations';
 
-export class Migration20261122074110_initial extends Migration {
+export class Migration20261122074821_initial extends Migration {
 
-  override name = 'Migration20261122074110_initial';
+  override name = 'Migration20261122074821_initial';
 
   override up(): void | Promise<void> {
     this.addSql(`create extension if not exists citext;`);
