@@ -1,10 +1,83 @@
+// `npm run cli -- <command>`: operator commands against the same database as the service
+// (DATABASE_URL, or the embedded PostgreSQL in SVC_DATA_DIR, joined when a service runs on it).
+import { saveCredential } from './access/save-credential.service.ts';
+import type { Role } from './access/credential.entity.ts';
+import { one, parseFlags } from './cli/args.ts';
 import { createMigration } from './cli/migration-create.ts';
+import { ensureDemoInstance } from './demo/demo-instance.ts';
+import { createAdministration, createSeller } from './parties/create-administration.service.ts';
+import { readConfig } from './platform/config.ts';
+import { openDatabase } from './platform/database.ts';
+import { DomainError } from './platform/errors.ts';
+import { migrate, openOrm, scopedEm, type Orm } from './platform/orm.ts';
 
-const [command, ...args] = process.argv.slice(2);
-if (command === 'migration-create') {
-  const reset = args.includes('--reset');
-  await createMigration(args.find((a) => !a.startsWith('--')) ?? 'change', { reset });
-} else {
-  console.error(`unknown command: ${command ?? ''}`);
-  process.exit(2);
+const USAGE = `usage: npm run cli -- <command>
+  administration create --id <slug> --name <name> --currency <ISO> --country <CC> [--seller <seller id>] [--locale <id>]
+  seller create --name <name> --country <CC> [--external-reference <ref>]
+  credential create --public-id <id> --secret <secret> [--admin <admin id>]... [--role admin|readonly|app] [--rate-limit <per minute>]
+  migrate
+  demo
+  migration-create <name> [--reset]     (development: write a migration from the entities)`;
+
+async function withOrm(work: (orm: Orm) => Promise<void>): Promise<void> {
+  const config = readConfig();
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const orm = await openOrm(database.url, { poolMax: 2 });
+  try {
+    await migrate(orm);
+    await work(orm);
+  } finally {
+    await orm.close();
+    await database.stop();
+  }
+}
+
+async function main(argv: string[]): Promise<void> {
+  const [noun, verb, ...rest] = argv;
+  const command = `${noun ?? ''} ${verb ?? ''}`.trim();
+  if (noun === 'migration-create') {
+    const args = argv.slice(1);
+    return createMigration(args.find((a) => !a.startsWith('--')) ?? 'change', { reset: args.includes('--reset') });
+  }
+  if (noun === 'migrate') return withOrm(async () => console.log('migrations applied'));
+  if (noun === 'demo') return withOrm((orm) => ensureDemoInstance(orm, console.log));
+  if (command === 'administration create') {
+    const flags = parseFlags(rest);
+    return withOrm(async (orm) => {
+      const admin = await createAdministration(scopedEm(orm), {
+        id: one(flags, 'id', true), name: one(flags, 'name', true), currency: one(flags, 'currency', true),
+        country: one(flags, 'country', true), sellerId: one(flags, 'seller'), localeId: one(flags, 'locale'),
+      });
+      console.log(JSON.stringify({ id: admin.id, name: admin.name, currency: admin.currency, country: admin.country, seller_id: admin.seller?.id ?? null }));
+    });
+  }
+  if (command === 'seller create') {
+    const flags = parseFlags(rest);
+    return withOrm(async (orm) => {
+      const seller = await createSeller(scopedEm(orm), { name: one(flags, 'name', true), country: one(flags, 'country', true), externalReference: one(flags, 'external-reference') });
+      console.log(JSON.stringify({ id: seller.id, name: seller.name, country: seller.country }));
+    });
+  }
+  if (command === 'credential create') {
+    const flags = parseFlags(rest);
+    const rateLimit = one(flags, 'rate-limit');
+    if (rateLimit !== undefined && !/^\d+$/.test(rateLimit)) throw new Error('--rate-limit must be a whole number');
+    return withOrm(async (orm) => {
+      const credential = await saveCredential(scopedEm(orm), {
+        publicId: one(flags, 'public-id', true), secret: one(flags, 'secret', true),
+        role: (one(flags, 'role') ?? 'admin') as Role, adminIds: flags.get('admin') ?? [],
+        rateLimitPerMinute: rateLimit === undefined ? null : Number(rateLimit),
+      });
+      console.log(JSON.stringify({ public_id: credential.publicId, role: credential.role, admin_ids: credential.adminIds }));
+    });
+  }
+  console.error(USAGE);
+  process.exitCode = 2;
+}
+
+try {
+  await main(process.argv.slice(2));
+} catch (error) {
+  console.error(error instanceof DomainError ? `${error.code}: ${error.message}` : (error as Error).message);
+  process.exitCode = 1;
 }

@@ -1,4 +1,45 @@
-import type { Orm } from '../platform/orm.ts';
+// `npm start` on an empty database: a small realistic instance to click through.
+import { saveCredential } from '../access/save-credential.service.ts';
+import { Credential } from '../access/credential.entity.ts';
+import { Administration } from '../parties/administration.entity.ts';
+import { createAdministration, createSeller } from '../parties/create-administration.service.ts';
+import { InstanceSettings } from '../parties/instance-settings.entity.ts';
+import { RoamingPartner } from '../parties/roaming-partner.entity.ts';
+import { createCustomer } from '../parties/save-customer.service.ts';
+import { scopedEm, type Orm } from '../platform/orm.ts';
 
-/** Placeholder: the demo instance lands with the CLI. */
-export async function ensureDemoInstance(_orm: Orm, _log: (line: string) => void): Promise<void> {}
+export const DEMO_CREDENTIAL = { publicId: 'demo', secret: 'demo-secret-change-me' };
+
+async function seed(orm: Orm): Promise<void> {
+  const em = scopedEm(orm);
+  await em.transactional(async (tx) => {
+    tx.create(InstanceSettings, { id: 1, name: 'Demo Charging Group', roamingEnabled: true } as never);
+    const dutch = await createSeller(tx, { name: 'Voltera Mobility B.V.', country: 'NL', externalReference: 'SELLER-NL' });
+    const belgian = await createSeller(tx, { name: 'Voltera Belgium BV', country: 'BE', externalReference: 'SELLER-BE' });
+    await createAdministration(tx, { id: 'nl-main', name: 'Voltera Netherlands', currency: 'EUR', country: 'NL', localeId: 'nl-NL', sellerId: dutch.id });
+    await createAdministration(tx, { id: 'be-main', name: 'Voltera Belgium', currency: 'EUR', country: 'BE', localeId: 'nl-BE', sellerId: belgian.id });
+
+    const customers = [
+      { adminId: 'nl-main', externalReference: 'CUST-1001', name: 'Jan de Vries', country: 'NL', entityType: 'person', billingEmail: 'jan@example.nl', reimbursementVat: 'Exempt' },
+      { adminId: 'nl-main', externalReference: 'CUST-1002', name: 'Groen Logistiek B.V.', country: 'NL', entityType: 'organisation', companyRegNum: '81234567', billingEmail: 'finance@groen.example', reimbursementVat: 'Applies', customFields: { fleet_size: 42 } },
+      { adminId: 'be-main', externalReference: 'CUST-2001', name: 'Lotte Peeters', country: 'BE', entityType: 'person', billingEmail: 'lotte@example.be' },
+      { adminId: 'be-main', externalReference: 'CUST-2002', name: 'Antwerp Taxi NV', country: 'BE', entityType: 'organisation', companyRegNum: 'BE0412345678', reimbursementVat: 'Applies' },
+    ] as const;
+    for (const customer of customers) await createCustomer(tx, { ...customer });
+
+    tx.create(RoamingPartner, { name: 'Example Charge Network', country: 'DE', cpoIds: ['DEEXA'], mspIds: [], externalReference: 'RP-DEEXA' } as never);
+    await tx.flush();
+  });
+}
+
+export async function ensureDemoInstance(orm: Orm, log: (line: string) => void): Promise<void> {
+  const em = scopedEm(orm);
+  if ((await em.count(Administration, {})) === 0) {
+    await seed(orm);
+    log('created the demo instance (administrations nl-main and be-main)');
+  }
+  if (!(await em.findOne(Credential, { publicId: DEMO_CREDENTIAL.publicId }))) {
+    await saveCredential(scopedEm(orm), { ...DEMO_CREDENTIAL, role: 'admin' });
+  }
+  log(`demo credential: ${DEMO_CREDENTIAL.publicId}:${DEMO_CREDENTIAL.secret} (start with SVC_DEMO=0 to skip demo data)`);
+}

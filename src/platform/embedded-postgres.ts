@@ -96,6 +96,35 @@ function alive(pid: number): boolean {
   try { process.kill(pid, 0); return true; } catch { return false; }
 }
 
+const OWNER_FILE = 'pg-owner.json';
+
+function clusterUrl(password: string, port: number, database: string): string {
+  return `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
+}
+
+function runningPostmasterPort(clusterDir: string): number | null {
+  const pidFile = join(clusterDir, 'postmaster.pid');
+  if (!existsSync(pidFile)) return null;
+  const lines = readFileSync(pidFile, 'utf8').split('\n');
+  const pid = Number(lines[0]);
+  const port = Number(lines[3]);
+  return Number.isInteger(pid) && pid > 0 && alive(pid) && Number.isInteger(port) ? port : null;
+}
+
+/**
+ * A service still running on this data directory owns its postmaster: a second process (the
+ * CLI) connects to it instead of starting another. Without a live owner the postmaster is stale.
+ */
+async function attachToRunning(clusterDir: string, dataDir: string, database: string, password: string): Promise<EmbeddedPostgres | null> {
+  const port = runningPostmasterPort(clusterDir);
+  if (port === null) return null;
+  let owner: { pid?: number } = {};
+  try { owner = JSON.parse(readFileSync(join(dataDir, OWNER_FILE), 'utf8')); } catch { return null; }
+  if (!owner.pid || owner.pid === process.pid || !alive(owner.pid)) return null;
+  await ensureDatabase(clusterUrl(password, port, 'postgres'), database);
+  return { url: clusterUrl(password, port, database), port, password, stop: async () => {} };
+}
+
 /** A postmaster left behind by a killed service still holds the data directory: stop it. */
 async function stopStalePostmaster(clusterDir: string, log: (line: string) => void): Promise<void> {
   const pidFile = join(clusterDir, 'postmaster.pid');
@@ -153,6 +182,8 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
       rmSync(tmpPw, { force: true });
     }
   }
+  const attached = await attachToRunning(clusterDir, dataDir, database, password);
+  if (attached) return attached;
   await stopStalePostmaster(clusterDir, log);
 
   const port = await freePort();
@@ -181,8 +212,9 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   });
   child.stderr!.resume();
 
-  const url = `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
-  await ensureDatabase(url.replace(/\/[^/]*$/, '/postgres'), database);
+  writeFileSync(join(dataDir, OWNER_FILE), JSON.stringify({ pid: process.pid, port }));
+  const url = clusterUrl(password, port, database);
+  await ensureDatabase(clusterUrl(password, port, 'postgres'), database);
 
   let stopped: Promise<void> | undefined;
   return {
