@@ -17,6 +17,7 @@ export function ormConfig(clientUrl: string, options: { debug?: boolean; poolMax
       allOrNothing: true,
       snapshot: false,
       emit: 'ts',
+      silent: true,
     },
     pool: { min: 0, max: options.poolMax ?? 20 },
     debug: options.debug ?? process.env.SVC_SQL_DEBUG === '1',

@@ -1,0 +1,47 @@
+import { rmSync } from 'node:fs';
+import test from 'ava';
+import { exited, runCli, startServiceProcess, tempDataDir } from '../../helpers/process.ts';
+
+const basic = (user: string, secret: string) => ({ authorization: `Basic ${Buffer.from(`${user}:${secret}`).toString('base64')}` });
+
+test('npm start on an empty data dir: embedded PostgreSQL, demo instance, survives SIGKILL, CLI joins it', async (t) => {
+  const dataDir = tempDataDir();
+  t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
+  const env = { SVC_DATA_DIR: dataDir, SVC_BOOTSTRAP_CREDENTIAL: 'boot:boot-secret-123456' };
+
+  const first = await startServiceProcess(env);
+  const version = await (await fetch(`${first.url}/main/version`)).json();
+  t.is(version.version, '4.9.0');
+  t.regex(first.output(), /demo credential: demo:/);
+  const admins = await (await fetch(`${first.url}/main/v1/administration`, { headers: basic('boot', 'boot-secret-123456') })).json();
+  t.deepEqual(admins.items.map((a: { id: string }) => a.id).sort(), ['be-main', 'nl-main']);
+
+  const cli = await runCli(['credential', 'create', '--public-id', 'ops-be', '--secret', 'ops-secret-123456', '--admin', 'be-main', '--role', 'readonly'], { SVC_DATA_DIR: dataDir });
+  t.is(cli.code, 0, cli.stderr);
+  const scoped = await (await fetch(`${first.url}/main/v1/administration`, { headers: basic('ops-be', 'ops-secret-123456') })).json();
+  t.deepEqual(scoped.items.map((a: { id: string }) => a.id), ['be-main']);
+
+  first.child.kill('SIGKILL');
+  await exited(first.child);
+  const second = await startServiceProcess(env);
+  t.teardown(async () => { second.child.kill('SIGINT'); await exited(second.child); });
+  const again = await fetch(`${second.url}/main/v1/customer?page_size=1`, { headers: basic('ops-be', 'ops-secret-123456') });
+  t.is(again.status, 200);
+  t.is((await again.json()).items[0].admin_id, 'be-main');
+});
+
+test('SVC_DEMO=0 starts without demo data; the CLI creates administrations', async (t) => {
+  const dataDir = tempDataDir();
+  t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
+  const env = { SVC_DATA_DIR: dataDir, SVC_DEMO: '0', SVC_BOOTSTRAP_CREDENTIAL: 'boot:boot-secret-123456' };
+  const made = await runCli(['administration', 'create', '--id', 'de-main', '--name', 'Germany', '--currency', 'EUR', '--country', 'DE'], env);
+  t.is(made.code, 0, made.stderr);
+  const duplicate = await runCli(['administration', 'create', '--id', 'de-main', '--name', 'Germany', '--currency', 'EUR', '--country', 'DE'], env);
+  t.is(duplicate.code, 1);
+  t.regex(duplicate.stderr, /exists already/);
+  const service = await startServiceProcess(env);
+  t.teardown(async () => { service.child.kill('SIGINT'); await exited(service.child); });
+  t.notRegex(service.output(), /demo credential/);
+  const admins = await (await fetch(`${service.url}/main/v1/administration`, { headers: basic('boot', 'boot-secret-123456') })).json();
+  t.deepEqual(admins.items.map((a: { id: string }) => a.id), ['de-main']);
+});
