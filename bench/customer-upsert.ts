@@ -1,0 +1,56 @@
+import type { AddressInfo } from 'node:net';
+import pg from 'pg';
+import { createApp } from '../rest/app.ts';
+import { saveCredential } from '../src/access/save-credential.service.ts';
+import { createAdministration } from '../src/parties/create-administration.service.ts';
+import { uuidv7 } from '../src/platform/ids.ts';
+import { openOrm, scopedEm } from '../src/platform/orm.ts';
+import type { BenchmarkResult } from './run.ts';
+
+const COUNT = 3000;
+const CONCURRENCY = 16;
+
+async function inParallel(count: number, work: (i: number) => Promise<void>): Promise<number> {
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
+    while (next < count) await work(next++);
+  }));
+  return count / ((performance.now() - started) / 1000);
+}
+
+/** Customers created over HTTP (ext_ref upsert) against the same rows inserted with plain SQL. */
+export async function customerUpsertBenchmark(url: string): Promise<BenchmarkResult> {
+  const orm = await openOrm(url, { poolMax: CONCURRENCY });
+  await createAdministration(scopedEm(orm), { id: 'bench', name: 'Bench', currency: 'EUR', country: 'NL' });
+  await saveCredential(scopedEm(orm), { publicId: 'bench', secret: 'bench-secret-1234' });
+  const server = createApp(orm).listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/main/v1`;
+  const authorization = `Basic ${Buffer.from('bench:bench-secret-1234').toString('base64')}`;
+
+  const viaHttp = await inParallel(COUNT, async (i) => {
+    const response = await fetch(`${base}/customer/ext_ref.http-${i}`, {
+      method: 'POST',
+      headers: { authorization, 'content-type': 'application/json' },
+      body: JSON.stringify({ admin_id: 'bench', name: `Customer ${i}`, country: 'NL', custom_fields: { n: i } }),
+    });
+    if (response.status !== 200) throw new Error(`HTTP ${response.status}: ${await response.text()}`);
+    await response.arrayBuffer();
+  });
+  server.close();
+  server.closeAllConnections();
+  await orm.close();
+
+  const pool = new pg.Pool({ connectionString: url, max: CONCURRENCY });
+  pool.on('error', () => {});
+  const viaSql = await inParallel(COUNT, async (i) => {
+    await pool.query(
+      `insert into customer (id, admin_id, name, country, external_reference, custom_fields, created_at, updated_at)
+       values ($1, 'bench', $2, 'NL', $3, $4, now(), now())`,
+      [uuidv7(), `Customer ${i}`, `sql-${i}`, JSON.stringify({ n: i })],
+    );
+  });
+  await pool.end();
+  return { name: 'customer upsert over HTTP', unit: 'customers/s', figure: viaHttp, baseline: viaSql, baselineLabel: 'plain SQL insert' };
+}

@@ -1,0 +1,41 @@
+// `npm run bench -- [name]`: each benchmark prints its figure, a baseline measured in the same
+// run on the same database, and their ratio.
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startEmbeddedPostgres } from '../src/platform/embedded-postgres.ts';
+import { migrate, openOrm } from '../src/platform/orm.ts';
+import { customerUpsertBenchmark } from './customer-upsert.ts';
+
+export interface BenchmarkResult { name: string; unit: string; figure: number; baseline: number; baselineLabel: string }
+
+const benchmarks: Record<string, (url: string) => Promise<BenchmarkResult>> = {
+  customers: customerUpsertBenchmark,
+};
+
+const wanted = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));
+const names = wanted.length ? wanted : Object.keys(benchmarks);
+for (const name of names) {
+  if (!benchmarks[name]) {
+    console.error(`unknown benchmark ${name}; known: ${Object.keys(benchmarks).join(', ')}`);
+    process.exit(2);
+  }
+}
+
+const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
+chmodSync(dataDir, 0o755);
+const pg = await startEmbeddedPostgres({ dataDir, database: 'bench' });
+try {
+  const orm = await openOrm(pg.url);
+  await migrate(orm);
+  await orm.close();
+  for (const name of names) {
+    const result = await benchmarks[name](pg.url);
+    console.log(`${result.name}: ${result.figure.toFixed(0)} ${result.unit}`);
+    console.log(`  baseline (${result.baselineLabel}): ${result.baseline.toFixed(0)} ${result.unit}`);
+    console.log(`  ratio: ${(result.figure / result.baseline).toFixed(3)}`);
+  }
+} finally {
+  await pg.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+}
