@@ -59,7 +59,7 @@ export async function seekPage<E extends object, T>(ctx: Context, options: SeekP
     if (!/^\d{4}-\d{2}-\d{2}T/.test(rawQuery.created_gt) || Number.isNaN(moment.getTime())) {
       throw new DomainError('invalid_query', 'created_gt must be an ISO 8601 timestamp', { queryParam: 'created_gt' });
     }
-    const first = await em.findOne(entity, { ...(options.where as object), createdAt: { $gt: moment } } as FilterQuery<E>, {
+    const first = await em.findOne(entity as EntityName<any>, { ...(options.where as object), createdAt: { $gt: moment } }, {
       orderBy: { [key]: 'asc' } as never,
     });
     if (!first) throw new DomainError('not_found', 'nothing was created after that moment', { queryParam: 'created_gt' });
@@ -74,12 +74,12 @@ export async function seekPage<E extends object, T>(ctx: Context, options: SeekP
   const where: Record<string, unknown> = { ...(options.where as object) };
   if (after !== undefined) {
     const afterFilter = { [key]: after };
-    if (!isKey(after) || !(await em.findOne(entity, afterFilter as FilterQuery<E>, { fields: [key] as never }))) {
+    if (!isKey(after) || !(await em.findOne(entity as EntityName<any>, afterFilter, { fields: [key] as never }))) {
       throw new DomainError('not_found', 'after does not name an item of this list', { queryParam: 'after' });
     }
     where[key] = { $gt: after };
   }
-  const rows = await em.find(entity, where as FilterQuery<E>, {
+  const rows: E[] = await em.find(entity as EntityName<any>, where, {
     orderBy: { [key]: 'asc' } as never,
     limit: pageSize + 1,
     populate: options.populate as never,

@@ -1,4 +1,4 @@
-import type { EntityName, FilterQuery } from '@mikro-orm/core';
+import type { EntityName } from '@mikro-orm/core';
 import { NotFoundError } from './errors.ts';
 import { isUuid } from './ids.ts';
 import type { Em } from './orm.ts';
@@ -18,8 +18,8 @@ export function parseRef(raw: string, allowExternalReference: boolean): Resource
 /** Finds a record visible to the caller; anything else is the same `not_found`. */
 export async function findByRef<E extends object>(em: Em, entity: EntityName<E>, ref: ResourceRef, what: string, populate?: string[]): Promise<E | null> {
   if ('id' in ref && !isUuid(ref.id)) return null;
-  const where = ('id' in ref ? { id: ref.id } : { externalReference: ref.externalReference }) as FilterQuery<E>;
-  return em.findOne(entity, where, { populate: populate as never });
+  const where = 'id' in ref ? { id: ref.id } : { externalReference: ref.externalReference };
+  return em.findOne(entity as EntityName<any>, where, { populate: populate as never }) as Promise<E | null>;
 }
 
 export async function getByRef<E extends object>(em: Em, entity: EntityName<E>, ref: ResourceRef, what: string, populate?: string[]): Promise<E> {

@@ -46,7 +46,7 @@ export async function startTestApp(): Promise<TestApp> {
     let body: string | Buffer | undefined = options.raw;
     if (options.body !== undefined) body = JSON.stringify(options.body);
     if (body !== undefined && !headers['content-type']) headers['content-type'] = 'application/json';
-    const response = await fetch(`${url}${path}`, { method, headers, body });
+    const response = await fetch(`${url}${path}`, { method, headers, body: typeof body === 'string' || body === undefined ? body : new Uint8Array(body) });
     const text = await response.text();
     let parsed: unknown = text;
     try { parsed = text ? JSON.parse(text) : undefined; } catch { /* not JSON */ }
