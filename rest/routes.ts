@@ -1,4 +1,5 @@
 // Every /main/v1 operation, in the order the OpenAPI document lists them.
+import { endUserAuthorizationRoutes } from './end-users/end-user-authorization.routes.ts';
 import { endUserRoutes } from './end-users/end-user.routes.ts';
 import { administrationRoutes } from './parties/administration.routes.ts';
 import { billingAddressRoutes } from './parties/billing-address.routes.ts';
@@ -16,4 +17,5 @@ export const routes: RouteDef[] = [
   ...directDebitMandateRoutes,
   ...roamingPartnerRoutes,
   ...endUserRoutes,
+  ...endUserAuthorizationRoutes,
 ];

@@ -1,3 +1,85 @@
-import type { RouteDef } from '../rails/route.ts';
+import * as yup from 'yup';
+import { EndUser } from '../../src/end-users/end-user.entity.ts';
+import { createEndUser, getEndUser, updateEndUser, type EndUserPatch } from '../../src/end-users/save-end-user.service.ts';
+import { seekPage } from '../rails/pagination.ts';
+import { patchFrom, type FieldMapping } from '../rails/patch.ts';
+import { defineRoute, type RouteDef } from '../rails/route.ts';
+import { email, iso, isoDate, nfcText, text, timestamp } from '../rails/schemas.ts';
 
-export const endUserRoutes: RouteDef[] = [];
+const TAG = 'End users';
+
+export function serializeEndUser(u: EndUser) {
+  return {
+    id: u.id,
+    admin_id: u.admin.id,
+    username: u.username,
+    email: u.email ?? null,
+    name: u.name ?? null,
+    locale_id: u.localeId ?? null,
+    external_reference: u.externalReference ?? null,
+    external_updated_at: iso(u.externalUpdatedAt),
+    created_at: iso(u.createdAt),
+    updated_at: iso(u.updatedAt),
+  };
+}
+
+const endUserBody = yup.object({
+  admin_id: text(64).nullable(),
+  username: nfcText().min(1, '${path} must not be empty').nullable(),
+  email: email().min(1, '${path} must be an email address').nullable(),
+  name: text().nullable(),
+  locale_id: text(35).nullable(),
+  external_reference: text().nullable(),
+  external_updated_at: timestamp().nullable(),
+});
+
+const MAPPING: FieldMapping = {
+  admin_id: 'adminId',
+  username: 'username',
+  email: 'email',
+  name: 'name',
+  locale_id: 'localeId',
+  external_reference: 'externalReference',
+  external_updated_at: { to: 'externalUpdatedAt', convert: isoDate },
+};
+
+const patch = (body: Record<string, unknown>, mode: 'merge' | 'replace') => patchFrom(body, MAPPING, mode) as EndUserPatch;
+
+const UNIQUENESS = 'username, email and external_reference are unique in the instance, compared case-insensitively '
+  + '(400 duplicate); username and email must be Unicode NFC.';
+
+export const endUserRoutes: RouteDef[] = [
+  defineRoute({
+    method: 'get', path: '/end-user', tag: TAG, summary: 'List end users', paged: true, createdGt: true,
+    query: yup.object({ admin_id: yup.string(), username: yup.string(), email: yup.string(), external_reference: yup.string() }),
+    handler: ({ ctx, em, rawQuery, query }) => seekPage(ctx, {
+      em, entity: EndUser, rawQuery, path: '/main/v1/end-user', createdGt: true,
+      where: {
+        ...(query.admin_id ? { admin: query.admin_id } : {}),
+        ...(query.username ? { username: query.username } : {}),
+        ...(query.email ? { email: query.email } : {}),
+        ...(query.external_reference ? { externalReference: query.external_reference } : {}),
+      },
+      serialize: serializeEndUser,
+    }),
+  }),
+  defineRoute({
+    method: 'post', path: '/end-user', tag: TAG, summary: 'Create an end user', body: endUserBody,
+    description: `admin_id and username are required; admin_id cannot change afterwards. ${UNIQUENESS}`,
+    handler: async ({ em, body }) => serializeEndUser(await createEndUser(em, patch(body, 'merge'))),
+  }),
+  defineRoute({
+    method: 'get', path: '/end-user/:id', tag: TAG, summary: 'Get an end user',
+    handler: async ({ em, params }) => serializeEndUser(await getEndUser(em, params.id)),
+  }),
+  defineRoute({
+    method: 'post', path: '/end-user/:id', tag: TAG, summary: 'Merge-update an end user', body: endUserBody,
+    description: `admin_id is ignored. An update with an external_updated_at older than the stored one is ignored. ${UNIQUENESS}`,
+    handler: async ({ em, body, params }) => serializeEndUser(await updateEndUser(em, params.id, patch(body, 'merge'))),
+  }),
+  defineRoute({
+    method: 'put', path: '/end-user/:id', tag: TAG, summary: 'Replace an end user (omitted fields are reset)', deprecated: true,
+    body: endUserBody,
+    handler: async ({ em, body, params }) => serializeEndUser(await updateEndUser(em, params.id, patch(body, 'replace'))),
+  }),
+];

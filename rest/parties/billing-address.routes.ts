@@ -1,3 +1,96 @@
-import type { RouteDef } from '../rails/route.ts';
+import * as yup from 'yup';
+import { BILLING_PHONE_MAX_LENGTH, BillingAddress } from '../../src/parties/billing-address.entity.ts';
+import { Customer } from '../../src/parties/customer.entity.ts';
+import { getBillingAddress, upsertBillingAddress, type BillingAddressPatch } from '../../src/parties/save-billing-address.service.ts';
+import { getByRef, parseRef } from '../../src/platform/resource-ref.ts';
+import { seekPage } from '../rails/pagination.ts';
+import { patchFrom, type FieldMapping } from '../rails/patch.ts';
+import { defineRoute, type RouteDef } from '../rails/route.ts';
+import { countryCode, iso, isoDate, text, timestamp } from '../rails/schemas.ts';
 
-export const billingAddressRoutes: RouteDef[] = [];
+const TAG = 'Billing addresses';
+
+export function serializeBillingAddress(a: BillingAddress) {
+  return {
+    id: a.id,
+    customer_id: a.customer.id,
+    customer_external_reference: a.customer.externalReference ?? null,
+    admin_id: a.admin.id,
+    addressee: a.addressee ?? null,
+    address_line1: a.addressLine1 ?? null,
+    address_line2: a.addressLine2 ?? null,
+    postal_code: a.postalCode ?? null,
+    city: a.city ?? null,
+    region: a.region ?? null,
+    country: a.country ?? null,
+    billing_phone: a.billingPhone ?? null,
+    external_reference: a.externalReference ?? null,
+    external_updated_at: iso(a.externalUpdatedAt),
+    created_at: iso(a.createdAt),
+    updated_at: iso(a.updatedAt),
+  };
+}
+
+const billingAddressBody = yup.object({
+  customer_id: text(64).nullable(),
+  customer_external_reference: text().nullable(),
+  addressee: text().nullable(),
+  address_line1: text().nullable(),
+  address_line2: text().nullable(),
+  postal_code: text().nullable(),
+  city: text().nullable(),
+  region: text().nullable(),
+  country: countryCode().nullable(),
+  billing_phone: text(BILLING_PHONE_MAX_LENGTH).nullable(),
+  external_reference: text().nullable(),
+  external_updated_at: timestamp().nullable(),
+});
+
+const MAPPING: FieldMapping = {
+  customer_id: 'customerId',
+  customer_external_reference: 'customerExternalReference',
+  addressee: 'addressee',
+  address_line1: 'addressLine1',
+  address_line2: 'addressLine2',
+  postal_code: 'postalCode',
+  city: 'city',
+  region: 'region',
+  country: 'country',
+  billing_phone: 'billingPhone',
+  external_reference: 'externalReference',
+  external_updated_at: { to: 'externalUpdatedAt', convert: isoDate },
+};
+
+const patch = (body: Record<string, unknown>, mode: 'merge' | 'replace') => patchFrom(body, MAPPING, mode) as BillingAddressPatch;
+
+export const billingAddressRoutes: RouteDef[] = [
+  defineRoute({
+    method: 'get', path: '/billing-address/:id', tag: TAG, summary: 'Get a billing address (id or ext_ref.<external_reference>)',
+    handler: async ({ em, params }) => serializeBillingAddress(await getBillingAddress(em, parseRef(params.id, true))),
+  }),
+  defineRoute({
+    method: 'post', path: '/billing-address/:id', tag: TAG, body: billingAddressBody,
+    summary: 'Merge-update a billing address; on ext_ref.<ref> create it when missing',
+    description: 'Creating needs exactly one of customer_id and customer_external_reference; afterwards both are ignored. '
+      + 'An update with an external_updated_at older than the stored one is ignored.',
+    handler: async ({ em, body, params }) =>
+      serializeBillingAddress(await upsertBillingAddress(em, parseRef(params.id, true), patch(body, 'merge'))),
+  }),
+  defineRoute({
+    method: 'put', path: '/billing-address/:id', tag: TAG, body: billingAddressBody, deprecated: true,
+    summary: 'Replace a billing address (omitted fields are reset)',
+    handler: async ({ em, body, params }) =>
+      serializeBillingAddress(await upsertBillingAddress(em, parseRef(params.id, true), patch(body, 'replace'))),
+  }),
+  defineRoute({
+    method: 'get', path: '/customer/:id/billing-address', tag: TAG, paged: true, extension: true,
+    summary: "List a customer's billing addresses",
+    handler: async ({ ctx, em, params, rawQuery }) => {
+      const customer = await getByRef(em, Customer, parseRef(params.id, true), 'customer');
+      return seekPage(ctx, {
+        em, entity: BillingAddress, rawQuery, path: ctx.path, where: { customer },
+        populate: ['customer'], serialize: serializeBillingAddress,
+      });
+    },
+  }),
+];

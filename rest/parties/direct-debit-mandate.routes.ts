@@ -1,3 +1,114 @@
-import type { RouteDef } from '../rails/route.ts';
+import * as yup from 'yup';
+import { Customer } from '../../src/parties/customer.entity.ts';
+import { DirectDebitMandate } from '../../src/parties/direct-debit-mandate.entity.ts';
+import {
+  createMandate, getMandate, markMandateDefunct, upsertMandate, type MandatePatch,
+} from '../../src/parties/save-direct-debit-mandate.service.ts';
+import { getByRef, parseRef } from '../../src/platform/resource-ref.ts';
+import { seekPage } from '../rails/pagination.ts';
+import { patchFrom, type FieldMapping } from '../rails/patch.ts';
+import { defineRoute, type RouteDef } from '../rails/route.ts';
+import { iso, isoDate, text, timestamp } from '../rails/schemas.ts';
 
-export const directDebitMandateRoutes: RouteDef[] = [];
+const TAG = 'Direct debit mandates';
+
+export function serializeMandate(m: DirectDebitMandate) {
+  return {
+    id: m.id,
+    customer_id: m.customer.id,
+    customer_external_reference: m.customer.externalReference ?? null,
+    admin_id: m.admin.id,
+    bank_account_name: m.bankAccountName,
+    iban: m.iban,
+    bic: m.bic ?? null,
+    mandate_reference: m.mandateReference ?? null,
+    signed_at: iso(m.signedAt),
+    valid_from: iso(m.validFrom),
+    valid_until: iso(m.validUntil),
+    defunct: m.defunct,
+    external_reference: m.externalReference ?? null,
+    external_updated_at: iso(m.externalUpdatedAt),
+    created_at: iso(m.createdAt),
+    updated_at: iso(m.updatedAt),
+  };
+}
+
+const mandateBody = yup.object({
+  customer_id: text(64).nullable(),
+  customer_external_reference: text().nullable(),
+  bank_account_name: text().nullable(),
+  iban: text(64).nullable(),
+  bic: text(64).nullable(),
+  mandate_reference: text().nullable(),
+  signed_at: timestamp().nullable(),
+  valid_from: timestamp().nullable(),
+  valid_until: timestamp().nullable(),
+  defunct: yup.boolean().nullable(),
+  invalidate_overlapping_mandate: yup.boolean().nullable(),
+  external_reference: text().nullable(),
+  external_updated_at: timestamp().nullable(),
+});
+
+const MAPPING: FieldMapping = {
+  customer_id: 'customerId',
+  customer_external_reference: 'customerExternalReference',
+  bank_account_name: 'bankAccountName',
+  iban: 'iban',
+  bic: 'bic',
+  mandate_reference: 'mandateReference',
+  signed_at: { to: 'signedAt', convert: isoDate },
+  valid_from: { to: 'validFrom', convert: isoDate },
+  valid_until: { to: 'validUntil', convert: isoDate },
+  defunct: 'defunct',
+  external_reference: 'externalReference',
+  external_updated_at: { to: 'externalUpdatedAt', convert: isoDate },
+};
+
+const patch = (body: Record<string, unknown>, mode: 'merge' | 'replace') => patchFrom(body, MAPPING, mode) as MandatePatch;
+const invalidate = (body: Record<string, unknown>) => body.invalidate_overlapping_mandate === true;
+
+const OVERLAP_RULE = 'Validity is [valid_from, valid_until). A customer\'s non-defunct mandates may not overlap: an overlap is '
+  + 'refused (overlapping_mandate) unless invalidate_overlapping_mandate is true (honoured on create and replace only); '
+  + 'then each overlapping mandate ends at this one\'s valid_from, or becomes defunct when it starts at or after it.';
+
+export const directDebitMandateRoutes: RouteDef[] = [
+  defineRoute({
+    method: 'get', path: '/direct-debit-mandate/:id', tag: TAG, summary: 'Get a direct debit mandate (id or ext_ref.<external_reference>)',
+    handler: async ({ em, params }) => serializeMandate(await getMandate(em, parseRef(params.id, true))),
+  }),
+  defineRoute({
+    method: 'post', path: '/billing-direct-debit-mandate', tag: TAG, body: mandateBody, summary: 'Create a direct debit mandate',
+    description: `Needs exactly one of customer_id and customer_external_reference. valid_from defaults to now. ${OVERLAP_RULE}`,
+    handler: async ({ em, body }) => serializeMandate(await createMandate(em, patch(body, 'merge'), { invalidateOverlapping: invalidate(body) })),
+  }),
+  defineRoute({
+    method: 'post', path: '/billing-direct-debit-mandate/:id', tag: TAG, body: mandateBody,
+    summary: 'Merge-update a direct debit mandate; on ext_ref.<ref> create it when missing',
+    description: `The customer is chosen on create only. A defunct mandate cannot be changed. ${OVERLAP_RULE}`,
+    handler: async ({ em, body, params }) => serializeMandate(await upsertMandate(
+      em, parseRef(params.id, true), patch(body, 'merge'), { invalidateOverlapping: invalidate(body) })),
+  }),
+  defineRoute({
+    method: 'put', path: '/billing-direct-debit-mandate/:id', tag: TAG, body: mandateBody, deprecated: true,
+    summary: 'Replace a direct debit mandate (omitted fields are reset; valid_from to now)',
+    description: OVERLAP_RULE,
+    handler: async ({ em, body, params }) => serializeMandate(await upsertMandate(
+      em, parseRef(params.id, true), patch(body, 'replace'), { invalidateOverlapping: invalidate(body), replace: true })),
+  }),
+  defineRoute({
+    method: 'put', path: '/billing-direct-debit-mandate/:id/defunct', tag: TAG, summary: 'Mark a direct debit mandate defunct',
+    body: yup.object({ external_updated_at: timestamp().nullable() }), bodyOptional: true,
+    handler: async ({ em, body, params }) =>
+      serializeMandate(await markMandateDefunct(em, parseRef(params.id, true), isoDate(body.external_updated_at))),
+  }),
+  defineRoute({
+    method: 'get', path: '/customer/:id/direct-debit-mandate', tag: TAG, paged: true, extension: true,
+    summary: "List a customer's direct debit mandates",
+    handler: async ({ ctx, em, params, rawQuery }) => {
+      const customer = await getByRef(em, Customer, parseRef(params.id, true), 'customer');
+      return seekPage(ctx, {
+        em, entity: DirectDebitMandate, rawQuery, path: ctx.path, where: { customer }, populate: ['customer'], serialize: serializeMandate,
+      });
+    },
+  }),
+];

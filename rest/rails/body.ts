@@ -3,25 +3,37 @@ import { DomainError } from '../../src/platform/errors.ts';
 import { parseStrictJson } from './strict-json.ts';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
+const DRAIN_LIMIT_BYTES = 16 * MAX_BODY_BYTES;
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
-async function readRaw(ctx: Context): Promise<Buffer> {
+const tooLarge = () => new DomainError('body_too_large', `the body exceeds ${MAX_BODY_BYTES} bytes`, { param: '$' });
+
+/**
+ * Past the limit the rest of the body is read and dropped rather than the socket destroyed,
+ * so that the client receives the 400 (up to a hard cap, where the connection is cut).
+ */
+function readRaw(ctx: Context): Promise<Buffer> {
   const declared = Number(ctx.get('content-length') || 0);
-  if (declared > MAX_BODY_BYTES) {
-    throw new DomainError('body_too_large', `the body exceeds ${MAX_BODY_BYTES} bytes`, { param: '$' });
-  }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of ctx.req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) {
-      ctx.req.destroy();
-      throw new DomainError('body_too_large', `the body exceeds ${MAX_BODY_BYTES} bytes`, { param: '$' });
-    }
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
+  if (declared > MAX_BODY_BYTES) return Promise.reject(tooLarge());
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    ctx.req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_BODY_BYTES) {
+        chunks.push(chunk);
+      } else if (size - chunk.length <= MAX_BODY_BYTES) {
+        chunks.length = 0;
+        reject(tooLarge());
+      } else if (size > DRAIN_LIMIT_BYTES) {
+        ctx.req.destroy();
+      }
+    });
+    ctx.req.on('end', () => resolve(Buffer.concat(chunks)));
+    ctx.req.on('error', reject);
+    ctx.req.on('close', () => reject(new DomainError('body_incomplete', 'the request body ended early', { param: '$' })));
+  });
 }
 
 /** Reads a JSON body into ctx.state.body (undefined when there is none). */

@@ -56,6 +56,9 @@ function queryObject(ctx: Context): Record<string, string> {
     if (Array.isArray(value)) {
       throw new DomainError('invalid_query', `query parameter ${key} is given more than once`, { queryParam: key });
     }
+    if (key.includes('\0') || value?.includes('\0')) {
+      throw new DomainError('invalid_query', `query parameter ${key} holds a NUL character`, { queryParam: key });
+    }
     if (value !== undefined) result[key] = value;
   }
   return result;
@@ -76,6 +79,9 @@ export function mountRoutes(router: Router, routes: RouteDef[]): void {
     router[def.method](def.path, async (ctx: Context) => {
       const actor = ctx.state.actor as Actor;
       checkPermission(def, actor);
+      if (Object.values(ctx.params as Record<string, string>).some((value) => value.includes('\0'))) {
+        throw new DomainError('invalid_path', 'the path holds a NUL character');
+      }
       const rawQuery = queryObject(ctx);
       const filters = Object.fromEntries(Object.entries(rawQuery).filter(([key]) => !PAGING_PARAMS.includes(key)));
       const query = def.query ? validate(def.query, filters, 'query') : {};

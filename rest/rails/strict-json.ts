@@ -118,6 +118,8 @@ class Parser {
         } else if (e === 'u') {
           const hex = this.text.slice(this.pos + 2, this.pos + 6);
           if (!/^[0-9a-fA-F]{4}$/.test(hex)) this.fail(path, 'invalid \\u escape');
+          // PostgreSQL text and jsonb cannot hold U+0000.
+          if (/^0{4}$/.test(hex)) this.fail(path, 'the NUL character \\u0000 is not accepted');
           out += String.fromCharCode(parseInt(hex, 16));
           this.pos += 6;
         } else {
@@ -144,8 +146,20 @@ class Parser {
     if (!match[2] && !match[3] && !Number.isSafeInteger(value)) {
       this.fail(path, 'integer beyond double precision: send it as a string');
     }
+    if (significand(match[0]) !== significand(value.toExponential())) {
+      this.fail(path, 'number beyond double precision: send it as a string');
+    }
     return value;
   }
+}
+
+/** Significant digits and exponent of a number literal ("1.50e2" → "15e1"), to see whether a double holds it exactly. */
+function significand(literal: string): string {
+  const [, int, frac = '', exp = '0'] = /^-?(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(literal)!;
+  const digits = (int + frac).replace(/^0+/, '');
+  const trimmed = digits.replace(/0+$/, '');
+  if (!trimmed) return '0';
+  return `${trimmed}e${Number(exp) - frac.length + (digits.length - trimmed.length)}`;
 }
 
 export function parseStrictJson(text: string): unknown {

@@ -31,3 +31,12 @@ export async function createCustomer(app: TestApp, adminId: string, fields: Reco
   if (response.status !== 200) throw new Error(`customer factory: ${response.status} ${JSON.stringify(response.body)}`);
   return response.body as Record<string, any> & { id: string };
 }
+
+export async function createEndUser(app: TestApp, adminId: string, fields: Record<string, unknown> = {}) {
+  const n = next();
+  const response = await app.request('POST', '/main/v1/end-user', {
+    body: { admin_id: adminId, username: `user-${process.pid}-${n}`, ...fields },
+  });
+  if (response.status !== 200) throw new Error(`end user factory: ${response.status} ${JSON.stringify(response.body)}`);
+  return response.body as Record<string, any> & { id: string };
+}

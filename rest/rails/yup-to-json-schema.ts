@@ -1,0 +1,103 @@
+// yup schemas → JSON Schema 2020-12 (the dialect of OpenAPI 3.1), from schema.describe().
+import type * as yup from 'yup';
+
+export type JsonSchema = Record<string, unknown>;
+
+interface Description {
+  type: string;
+  optional?: boolean;
+  nullable?: boolean;
+  oneOf?: unknown[];
+  tests?: { name?: string; params?: Record<string, unknown> }[];
+  meta?: Record<string, unknown>;
+  label?: string;
+  fields?: Record<string, Description>;
+  innerType?: Description;
+}
+
+/** Custom tests of rest/rails/schemas.ts that say something a client can use. */
+const CUSTOM_TESTS: Record<string, JsonSchema> = {
+  timestamp: { format: 'date-time' },
+  'custom-fields': { additionalProperties: { type: ['string', 'number', 'boolean', 'null'] } },
+};
+
+const FORMAT_TESTS: Record<string, string> = { email: 'email', url: 'uri', uuid: 'uuid', datetime: 'date-time' };
+
+const BOUND_KEYWORDS: Record<string, Record<string, string>> = {
+  string: { min: 'minLength', max: 'maxLength' },
+  array: { min: 'minItems', max: 'maxItems' },
+  number: { min: 'minimum', max: 'maximum', more: 'exclusiveMinimum', less: 'exclusiveMaximum' },
+};
+
+function applyTests(described: Description, out: JsonSchema): void {
+  const keywords = BOUND_KEYWORDS[described.type] ?? {};
+  for (const test of described.tests ?? []) {
+    const name = test.name ?? '';
+    const params = test.params ?? {};
+    if (name === 'min' || name === 'max' || name === 'length') {
+      for (const [param, value] of Object.entries(params)) {
+        if (typeof value !== 'number') continue;
+        if (param === 'length' && keywords.min) {
+          out[keywords.min] = value;
+          out[keywords.max] = value;
+        } else if (keywords[param]) {
+          out[keywords[param]] = value;
+        }
+      }
+    } else if (name === 'integer' && described.type === 'number') {
+      out.type = 'integer';
+    } else if (name === 'matches' && params.regex instanceof RegExp && !params.regex.flags.includes('i')) {
+      out.pattern = params.regex.source;
+    } else if (FORMAT_TESTS[name]) {
+      out.format = FORMAT_TESTS[name];
+    } else if (CUSTOM_TESTS[name]) {
+      Object.assign(out, CUSTOM_TESTS[name]);
+    }
+  }
+}
+
+function convert(described: Description): JsonSchema {
+  const out: JsonSchema = {};
+  switch (described.type) {
+    case 'string': case 'number': case 'boolean': case 'object': case 'array':
+      out.type = described.type;
+      break;
+    case 'date':
+      out.type = 'string';
+      out.format = 'date-time';
+      break;
+  }
+  applyTests(described, out);
+  if (described.type === 'object' && described.fields) {
+    const fields = Object.entries(described.fields);
+    if (fields.length > 0) {
+      out.properties = Object.fromEntries(fields.map(([name, field]) => [name, convert(field)]));
+      const required = fields.filter(([, field]) => field.optional === false).map(([name]) => name);
+      if (required.length) out.required = required;
+    }
+  }
+  if (described.type === 'array' && described.innerType) out.items = convert(described.innerType);
+  const enumValues = (described.oneOf ?? []).filter((value) => value !== undefined);
+  if (enumValues.length) out.enum = enumValues;
+  if (described.nullable) {
+    if (typeof out.type === 'string') out.type = [out.type, 'null'];
+    if (Array.isArray(out.enum) && !out.enum.includes(null)) out.enum = [...out.enum, null];
+  }
+  if (described.label) out.title = described.label;
+  const meta = described.meta ?? {};
+  if (typeof meta.description === 'string') out.description = meta.description;
+  if (meta.deprecated === true) out.deprecated = true;
+  return out;
+}
+
+export function toJsonSchema(schema: yup.Schema): JsonSchema {
+  return convert(schema.describe() as unknown as Description);
+}
+
+/** A yup object schema's members, each with its JSON Schema and whether it is required. */
+export function objectMembers(schema: yup.Schema): { name: string; required: boolean; schema: JsonSchema }[] {
+  const described = schema.describe() as unknown as Description;
+  return Object.entries(described.fields ?? {}).map(([name, field]) => ({
+    name, required: field.optional === false, schema: convert(field),
+  }));
+}

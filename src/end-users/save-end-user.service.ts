@@ -1,0 +1,85 @@
+import { DomainError, type ErrorDetail } from '../platform/errors.ts';
+import type { Patch } from '../platform/merge-patch.ts';
+import type { Em } from '../platform/orm.ts';
+import { getByRef } from '../platform/resource-ref.ts';
+import { isStaleUpdate, visibleAdministration } from '../parties/customer-input.ts';
+import { EndUser } from './end-user.entity.ts';
+import { flushUnique } from './unique-violation.ts';
+
+export interface EndUserFields {
+  adminId: string;
+  username: string;
+  email: string;
+  name: string;
+  localeId: string;
+  externalReference: string;
+  externalUpdatedAt: Date;
+}
+
+export type EndUserPatch = Patch<EndUserFields>;
+
+/** Instance-wide unique identifiers, compared case-insensitively (citext columns). */
+const UNIQUE = [
+  { field: 'username', param: '$.username', constraint: 'end_user_username_unique' },
+  { field: 'email', param: '$.email', constraint: 'end_user_email_unique' },
+  { field: 'externalReference', param: '$.external_reference', constraint: 'end_user_external_reference_unique' },
+] as const;
+
+const PARAM_BY_CONSTRAINT = Object.fromEntries(UNIQUE.map((u) => [u.constraint, u.param]));
+
+export function getEndUser(em: Em, id: string): Promise<EndUser> {
+  return getByRef(em, EndUser, { id }, 'end user');
+}
+
+function fail(code: string, failures: ErrorDetail[]): never {
+  throw new DomainError(code, failures[0].message, { param: failures[0].param, details: failures.length > 1 ? failures : undefined });
+}
+
+/** Unscoped on purpose: usernames, emails and references are unique in the whole instance. */
+async function assertUnique(em: Em, patch: EndUserPatch, self?: EndUser): Promise<void> {
+  const failures: ErrorDetail[] = [];
+  for (const { field, param } of UNIQUE) {
+    const value = patch[field];
+    if (!value) continue;
+    const where = self ? { [field]: value, id: { $ne: self.id } } : { [field]: value };
+    if (await em.count(EndUser, where, { filters: false })) {
+      failures.push({ param, message: `${param.slice(2)} is already used by another end user` });
+    }
+  }
+  if (failures.length) fail('duplicate', failures);
+}
+
+/** admin_id is immutable after create and ignored here; username cannot be cleared. */
+function applyEndUserPatch(endUser: EndUser, patch: EndUserPatch): void {
+  const { adminId: _immutable, ...rest } = patch;
+  for (const [key, value] of Object.entries(rest)) {
+    if (value !== undefined) (endUser as unknown as Record<string, unknown>)[key] = value;
+  }
+}
+
+export async function createEndUser(em: Em, patch: EndUserPatch): Promise<EndUser> {
+  const missing: ErrorDetail[] = [];
+  if (!patch.adminId) missing.push({ param: '$.admin_id', message: 'admin_id is required' });
+  if (!patch.username) missing.push({ param: '$.username', message: 'username is required' });
+  if (missing.length) fail('validation_failed', missing);
+  const admin = await visibleAdministration(em, patch.adminId);
+  await assertUnique(em, patch);
+  const endUser = em.create(EndUser, { admin, username: patch.username! } as never);
+  applyEndUserPatch(endUser, patch);
+  await flushUnique(em, PARAM_BY_CONSTRAINT);
+  return endUser;
+}
+
+/**
+ * POST (merge) or the deprecated PUT (replace: the caller's patch holds null for every omitted
+ * field) on /end-user/{id}. An update older than the last external_updated_at is ignored.
+ */
+export async function updateEndUser(em: Em, id: string, patch: EndUserPatch): Promise<EndUser> {
+  const endUser = await getEndUser(em, id);
+  if (isStaleUpdate(endUser.externalUpdatedAt, patch.externalUpdatedAt)) return endUser;
+  if (patch.username === null) fail('validation_failed', [{ param: '$.username', message: 'username is required' }]);
+  await assertUnique(em, patch, endUser);
+  applyEndUserPatch(endUser, patch);
+  await flushUnique(em, PARAM_BY_CONSTRAINT);
+  return endUser;
+}

@@ -1,0 +1,33 @@
+import { InvalidInputError, NotFoundError } from '../platform/errors.ts';
+import { isUuid } from '../platform/ids.ts';
+import type { Em } from '../platform/orm.ts';
+import { Customer } from './customer.entity.ts';
+
+/** A body naming a customer by `customer_id` or `customer_external_reference`. */
+export interface CustomerRefInput {
+  customerId?: string | null;
+  customerExternalReference?: string | null;
+}
+
+/**
+ * The customer a new record belongs to: exactly one of the two references must be given
+ * (decisions.md). A customer the caller cannot see is answered like a missing one.
+ * `paramPrefix` is the JSONPath of the object holding the two members.
+ */
+export async function resolveCustomer(em: Em, input: CustomerRefInput, paramPrefix = '$'): Promise<Customer> {
+  const idParam = `${paramPrefix}.customer_id`;
+  const refParam = `${paramPrefix}.customer_external_reference`;
+  const hasId = input.customerId !== undefined && input.customerId !== null;
+  const hasRef = input.customerExternalReference !== undefined && input.customerExternalReference !== null;
+  if (hasId && hasRef) {
+    throw new InvalidInputError('give either customer_id or customer_external_reference, not both', { param: idParam });
+  }
+  if (!hasId && !hasRef) {
+    throw new InvalidInputError('customer_id or customer_external_reference is required', { param: idParam });
+  }
+  const customer = hasId
+    ? (isUuid(input.customerId!) ? await em.findOne(Customer, { id: input.customerId! }) : null)
+    : await em.findOne(Customer, { externalReference: input.customerExternalReference! });
+  if (!customer) throw new NotFoundError('customer', { param: hasId ? idParam : refParam });
+  return customer;
+}

@@ -1,0 +1,79 @@
+import { InvalidInputError } from '../platform/errors.ts';
+import type { Patch } from '../platform/merge-patch.ts';
+import type { Em } from '../platform/orm.ts';
+import { getByRef, type ResourceRef } from '../platform/resource-ref.ts';
+import { BillingAddress } from './billing-address.entity.ts';
+import { isStaleUpdate } from './customer-input.ts';
+import { resolveCustomer } from './customer-ref.ts';
+
+export interface BillingAddressFields {
+  customerId: string;
+  customerExternalReference: string;
+  addressee: string;
+  addressLine1: string;
+  addressLine2: string;
+  postalCode: string;
+  city: string;
+  region: string;
+  country: string;
+  billingPhone: string;
+  externalReference: string;
+  externalUpdatedAt: Date;
+}
+
+export type BillingAddressPatch = Patch<BillingAddressFields>;
+
+const WHAT = 'billing address';
+const POPULATE = ['customer'];
+
+/** The customer is chosen on create only; afterwards its references in a body are ignored. */
+function applyBillingAddressPatch(address: BillingAddress, patch: BillingAddressPatch): void {
+  const { customerId: _id, customerExternalReference: _ref, ...rest } = patch;
+  for (const [key, value] of Object.entries(rest)) {
+    if (value !== undefined) (address as unknown as Record<string, unknown>)[key] = value;
+  }
+  if (address.country) address.country = address.country.toUpperCase();
+}
+
+export async function createBillingAddress(em: Em, patch: BillingAddressPatch): Promise<BillingAddress> {
+  const customer = await resolveCustomer(em, patch);
+  await assertExternalReferenceFree(em, patch.externalReference);
+  const address = em.create(BillingAddress, { customer, admin: customer.admin } as never);
+  applyBillingAddressPatch(address, patch);
+  await em.flush();
+  return address;
+}
+
+/**
+ * POST (merge) or PUT (replace, the patch then holds null for every omitted field) on
+ * /billing-address/{id}. On `ext_ref.<ref>` a missing address is created with that reference;
+ * on an id it must exist. An update older than the stored external_updated_at is ignored.
+ */
+export async function upsertBillingAddress(em: Em, ref: ResourceRef, patch: BillingAddressPatch): Promise<BillingAddress> {
+  if ('externalReference' in ref) {
+    const existing = await em.findOne(BillingAddress, { externalReference: ref.externalReference });
+    if (!existing) return createBillingAddress(em, { ...patch, externalReference: ref.externalReference });
+    patch = { ...patch, externalReference: undefined };
+  }
+  const address = await getByRef(em, BillingAddress, ref, WHAT, POPULATE);
+  if (isStaleUpdate(address.externalUpdatedAt, patch.externalUpdatedAt)) return address;
+  if (patch.externalReference && patch.externalReference.toLowerCase() !== address.externalReference?.toLowerCase()) {
+    await assertExternalReferenceFree(em, patch.externalReference);
+  }
+  applyBillingAddressPatch(address, patch);
+  await em.flush();
+  return address;
+}
+
+export function getBillingAddress(em: Em, ref: ResourceRef): Promise<BillingAddress> {
+  return getByRef(em, BillingAddress, ref, WHAT, POPULATE);
+}
+
+async function assertExternalReferenceFree(em: Em, externalReference: string | null | undefined): Promise<void> {
+  if (!externalReference) return;
+  // Unscoped on purpose: external references are unique in the whole instance.
+  const taken = await em.count(BillingAddress, { externalReference }, { filters: false });
+  if (taken > 0) {
+    throw new InvalidInputError('external_reference is already used by another billing address', { param: '$.external_reference' });
+  }
+}
