@@ -1,9 +1,106 @@
+// /graphql: GraphiQL for a browser, else GraphQL over HTTP with the REST credentials, rate
+// limit, body limits and administration scoping (one scoped EntityManager per request).
+import { RequestContext } from '@mikro-orm/core';
+import { createYoga, shouldRenderGraphiQL } from 'graphql-yoga';
 import type { Context, Next } from 'koa';
+import type { Actor } from '../src/access/actor.ts';
 import type { Authenticator } from '../src/access/authenticate.service.ts';
-import type { Orm } from '../src/platform/orm.ts';
+import { DomainError } from '../src/platform/errors.ts';
+import { scopedEm, type Em, type Orm } from '../src/platform/orm.ts';
+import { basicAuth } from '../rest/rails/auth.ts';
+import { jsonBody } from '../rest/rails/body.ts';
 import type { RateLimiter } from '../rest/rails/rate-limit.ts';
+import { createContext } from './context.ts';
+import { domainErrors, errorExtensions } from './errors.ts';
+import { schema } from './index.ts';
+import { readOnlyCredentials } from './permissions.ts';
 
-/** Placeholder until the GraphQL schema lands: /graphql is not served yet. */
-export function graphqlMiddleware(_orm: Orm, _authenticator: Authenticator, _limiter: RateLimiter) {
-  return (_ctx: Context, next: Next) => next();
+export const GRAPHQL_PATH = '/graphql';
+
+interface ServerContext {
+  em?: Em;
+  actor?: Actor;
+}
+
+const TRANSPORT_ERRORS: Record<string, { status: number; code: string }> = {
+  unauthorized: { status: 401, code: 'UNAUTHENTICATED' },
+  rate_limited: { status: 429, code: 'RATE_LIMITED' },
+};
+
+function answerError(ctx: Context, status: number, extensions: Record<string, unknown>, message: string): void {
+  ctx.status = status;
+  ctx.body = { errors: [{ message, extensions }] };
+  if (status === 401) ctx.set('WWW-Authenticate', 'Basic realm="main"');
+}
+
+function answerDomainError(ctx: Context, error: DomainError): void {
+  const transport = TRANSPORT_ERRORS[error.code];
+  const extensions = transport ? { code: transport.code } : errorExtensions(error);
+  answerError(ctx, transport?.status ?? 400, extensions, error.message);
+}
+
+function toRequest(ctx: Context, body: unknown): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(ctx.req.headers)) {
+    if (value === undefined || name === 'content-length' || name === 'transfer-encoding') continue;
+    for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
+  }
+  const init: RequestInit = { method: ctx.method, headers };
+  if (body !== undefined) init.body = JSON.stringify(body);
+  return new Request(new URL(ctx.originalUrl, 'http://localhost'), init);
+}
+
+async function respond(ctx: Context, response: Response): Promise<void> {
+  ctx.status = response.status;
+  response.headers.forEach((value, name) => {
+    if (name !== 'content-length') ctx.set(name, value);
+  });
+  ctx.body = Buffer.from(await response.arrayBuffer());
+}
+
+function isJsonType(ctx: Context): boolean {
+  const type = ctx.request.type;
+  return type === 'application/json' || type.endsWith('+json');
+}
+
+export function graphqlMiddleware(orm: Orm, authenticator: Authenticator, limiter: RateLimiter) {
+  const yoga = createYoga<ServerContext>({
+    schema,
+    graphqlEndpoint: GRAPHQL_PATH,
+    // No CORS: a browser holding Basic credentials must not let other sites read answers.
+    cors: false,
+    landingPage: false,
+    multipart: false,
+    graphiql: { title: 'Charging network service GraphQL' },
+    context: ({ em, actor }) => {
+      if (!em || !actor) throw new Error('GraphQL executed without an authenticated caller');
+      return createContext(em, actor);
+    },
+    plugins: [domainErrors, readOnlyCredentials],
+  });
+  const authenticate = basicAuth(authenticator, limiter);
+
+  return async (ctx: Context, next: Next) => {
+    if (ctx.path !== GRAPHQL_PATH) return next();
+    if (shouldRenderGraphiQL({ method: ctx.method, headers: new Headers({ accept: ctx.get('accept') }) } as Request)) {
+      return respond(ctx, await yoga.fetch(toRequest(ctx, undefined), {}));
+    }
+    try {
+      await authenticate(ctx, async () => {});
+      if (ctx.method === 'POST' && !isJsonType(ctx)) {
+        throw new DomainError('unsupported_content_type', 'the body must be application/json', { param: '$' });
+      }
+      await jsonBody(ctx, async () => {});
+    } catch (error) {
+      if (error instanceof DomainError) return answerDomainError(ctx, error);
+      throw error;
+    }
+    const actor = ctx.state.actor as Actor;
+    if (actor.role === 'app') {
+      return answerError(ctx, 403, { code: 'FORBIDDEN' }, 'an App API credential cannot use the GraphQL API');
+    }
+    const em = scopedEm(orm, actor.scope);
+    const response = await RequestContext.create(em, () => yoga.fetch(toRequest(ctx, ctx.state.body), { em, actor }));
+    return respond(ctx, response);
+  };
 }

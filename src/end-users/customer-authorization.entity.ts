@@ -12,7 +12,7 @@ export const CustomerAuthorizationSchema = defineEntity({
   name: 'CustomerAuthorization',
   tableName: 'end_user_customer_authorization',
   filters: adminScopeFilter('admin'),
-  uniques: [{ properties: ['endUser', 'customer'] }],
+  uniques: [{ name: 'end_user_customer_authorization_valid_pair_unique', properties: ['endUser', 'customer'], where: { defunct: false } }],
   properties: {
     id: idProperty(),
     endUser: () => p.manyToOne(EndUser),

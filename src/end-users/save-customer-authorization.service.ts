@@ -6,7 +6,7 @@ import { Customer } from '../parties/customer.entity.ts';
 import { AUTHORIZATION_ROLES, CustomerAuthorization } from './customer-authorization.entity.ts';
 import type { EndUser } from './end-user.entity.ts';
 import { getEndUser } from './save-end-user.service.ts';
-import { flushUnique } from './unique-violation.ts';
+import { flushUnique } from '../platform/flush-unique.ts';
 
 export type AuthorizationRole = (typeof AUTHORIZATION_ROLES)[number];
 
@@ -27,7 +27,7 @@ export interface AuthorizationItem {
   validUntil?: Date | null;
 }
 
-const PAIR_CONSTRAINT = 'end_user_customer_authorization_end_user_id_customer_id_unique';
+const PAIR_CONSTRAINT = 'end_user_customer_authorization_valid_pair_unique';
 
 function stateOf(a: CustomerAuthorization): AuthorizationState {
   return { role: a.role, validFrom: a.validFrom ?? null, validUntil: a.validUntil ?? null, defunct: a.defunct };
@@ -72,7 +72,8 @@ async function authorizableCustomer(em: Em, endUser: EndUser, ref: ResourceRef, 
 export async function mergeCustomerAuthorization(em: Em, endUserId: string, customerRef: ResourceRef, patch: AuthorizationPatch): Promise<CustomerAuthorization> {
   const endUser = await getEndUser(em, endUserId);
   const customer = await authorizableCustomer(em, endUser, customerRef);
-  const existing = await em.findOne(CustomerAuthorization, { endUser, customer });
+  // A defunct authorization stays as it was; granting the pair again starts a new one.
+  const existing = await em.findOne(CustomerAuthorization, { endUser, customer, defunct: false });
   const state = nextState(existing ? stateOf(existing) : undefined, patch);
   const authorization = existing ?? em.create(CustomerAuthorization, { endUser, customer, admin: endUser.admin, ...state } as never);
   applyState(authorization, state);
@@ -96,11 +97,7 @@ export async function replaceCustomerAuthorizations(em: Em, endUserId: string, i
   }
   const current = await em.find(CustomerAuthorization, { endUser }, { populate: ['customer'], orderBy: { id: 'asc' } });
   const planned = items.map((item, i) => {
-    const existing = current.find((a) => a.customer === customers[i]);
-    if (existing?.defunct) {
-      throw new DomainError('authorization_defunct', 'the authorization over this customer is defunct and cannot be made valid again',
-        { param: `$.items[${i}].customer_id` });
-    }
+    const existing = current.find((a) => a.customer === customers[i] && !a.defunct);
     const state = nextState(undefined, { role: item.role, validFrom: item.validFrom, validUntil: item.validUntil }, `$.items[${i}]`);
     return { existing, customer: customers[i], state };
   });

@@ -4,7 +4,7 @@ import type { Em } from '../platform/orm.ts';
 import { getByRef } from '../platform/resource-ref.ts';
 import { isStaleUpdate, visibleAdministration } from '../parties/customer-input.ts';
 import { EndUser } from './end-user.entity.ts';
-import { flushUnique } from './unique-violation.ts';
+import { flushUnique } from '../platform/flush-unique.ts';
 
 export interface EndUserFields {
   adminId: string;

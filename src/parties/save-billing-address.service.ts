@@ -1,4 +1,4 @@
-import { InvalidInputError } from '../platform/errors.ts';
+import { assertExternalReferenceFree } from '../platform/external-reference.ts';
 import type { Patch } from '../platform/merge-patch.ts';
 import type { Em } from '../platform/orm.ts';
 import { getByRef, type ResourceRef } from '../platform/resource-ref.ts';
@@ -37,7 +37,7 @@ function applyBillingAddressPatch(address: BillingAddress, patch: BillingAddress
 
 export async function createBillingAddress(em: Em, patch: BillingAddressPatch): Promise<BillingAddress> {
   const customer = await resolveCustomer(em, patch);
-  await assertExternalReferenceFree(em, patch.externalReference);
+  await assertExternalReferenceFree(em, BillingAddress, patch.externalReference, 'billing address');
   const address = em.create(BillingAddress, { customer, admin: customer.admin } as never);
   applyBillingAddressPatch(address, patch);
   await em.flush();
@@ -58,7 +58,7 @@ export async function upsertBillingAddress(em: Em, ref: ResourceRef, patch: Bill
   const address = await getByRef(em, BillingAddress, ref, WHAT, POPULATE);
   if (isStaleUpdate(address.externalUpdatedAt, patch.externalUpdatedAt)) return address;
   if (patch.externalReference && patch.externalReference.toLowerCase() !== address.externalReference?.toLowerCase()) {
-    await assertExternalReferenceFree(em, patch.externalReference);
+    await assertExternalReferenceFree(em, BillingAddress, patch.externalReference, 'billing address');
   }
   applyBillingAddressPatch(address, patch);
   await em.flush();
@@ -69,11 +69,3 @@ export function getBillingAddress(em: Em, ref: ResourceRef): Promise<BillingAddr
   return getByRef(em, BillingAddress, ref, WHAT, POPULATE);
 }
 
-async function assertExternalReferenceFree(em: Em, externalReference: string | null | undefined): Promise<void> {
-  if (!externalReference) return;
-  // Unscoped on purpose: external references are unique in the whole instance.
-  const taken = await em.count(BillingAddress, { externalReference }, { filters: false });
-  if (taken > 0) {
-    throw new InvalidInputError('external_reference is already used by another billing address', { param: '$.external_reference' });
-  }
-}

@@ -1,4 +1,4 @@
-import { InvalidInputError } from '../platform/errors.ts';
+import { assertExternalReferenceFree } from '../platform/external-reference.ts';
 import type { Em } from '../platform/orm.ts';
 import { getByRef, type ResourceRef } from '../platform/resource-ref.ts';
 import { Customer } from './customer.entity.ts';
@@ -7,7 +7,7 @@ import { applyCustomerPatch, isStaleUpdate, requireCreateFields, visibleAdminist
 export async function createCustomer(em: Em, patch: CustomerPatch): Promise<Customer> {
   requireCreateFields(patch);
   const admin = await visibleAdministration(em, patch.adminId);
-  await assertExternalReferenceFree(em, patch.externalReference);
+  await assertExternalReferenceFree(em, Customer, patch.externalReference, 'customer');
   const customer = em.create(Customer, { admin, name: patch.name!, country: patch.country! } as never);
   applyCustomerPatch(customer, patch);
   await em.flush();
@@ -30,7 +30,7 @@ export async function upsertCustomer(em: Em, ref: ResourceRef, patch: CustomerPa
   const customer = await getByRef(em, Customer, ref, 'customer');
   if (isStaleUpdate(customer.externalUpdatedAt, patch.externalUpdatedAt)) return { customer, created: false };
   if (patch.externalReference && patch.externalReference.toLowerCase() !== customer.externalReference?.toLowerCase()) {
-    await assertExternalReferenceFree(em, patch.externalReference);
+    await assertExternalReferenceFree(em, Customer, patch.externalReference, 'customer');
   }
   applyCustomerPatch(customer, patch);
   await em.flush();
@@ -45,11 +45,3 @@ export async function setCustomerChargeAuthBlocked(em: Em, ref: ResourceRef, blo
   return customer;
 }
 
-async function assertExternalReferenceFree(em: Em, externalReference: string | null | undefined): Promise<void> {
-  if (!externalReference) return;
-  // Unscoped on purpose: external references are unique in the whole instance.
-  const taken = await em.count(Customer, { externalReference }, { filters: false });
-  if (taken > 0) {
-    throw new InvalidInputError('external_reference is already used by another customer', { param: '$.external_reference' });
-  }
-}

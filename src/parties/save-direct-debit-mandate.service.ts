@@ -1,3 +1,4 @@
+import { assertExternalReferenceFree } from '../platform/external-reference.ts';
 import { DomainError, InvalidInputError, type ErrorDetail } from '../platform/errors.ts';
 import type { Patch } from '../platform/merge-patch.ts';
 import type { Em } from '../platform/orm.ts';
@@ -158,7 +159,7 @@ function applyState(mandate: DirectDebitMandate, state: MandateState): void {
 export async function createMandate(em: Em, patch: MandatePatch, options: MandateOptions = {}): Promise<DirectDebitMandate> {
   const customer = await resolveCustomer(em, patch);
   const state = nextState(undefined, patch, new Date());
-  await assertExternalReferenceFree(em, state.externalReference);
+  await assertExternalReferenceFree(em, DirectDebitMandate, state.externalReference, 'mandate');
   await settleOverlaps(em, customer, undefined, state, options.invalidateOverlapping === true);
   const mandate = em.create(DirectDebitMandate, { customer, admin: customer.admin, ...state } as never);
   await em.flush();
@@ -181,7 +182,7 @@ export async function upsertMandate(em: Em, ref: ResourceRef, patch: MandatePatc
   const state = nextState(current, patch, new Date());
   assertDefunctUnchanged(current, state);
   if (state.externalReference && state.externalReference.toLowerCase() !== current.externalReference?.toLowerCase()) {
-    await assertExternalReferenceFree(em, state.externalReference);
+    await assertExternalReferenceFree(em, DirectDebitMandate, state.externalReference, 'mandate');
   }
   const movesValidity = !same(current.validFrom, state.validFrom) || !same(current.validUntil, state.validUntil);
   if (movesValidity) {
@@ -205,11 +206,3 @@ export function getMandate(em: Em, ref: ResourceRef): Promise<DirectDebitMandate
   return getByRef(em, DirectDebitMandate, ref, WHAT, POPULATE);
 }
 
-async function assertExternalReferenceFree(em: Em, externalReference: string | null | undefined): Promise<void> {
-  if (!externalReference) return;
-  // Unscoped on purpose: external references are unique in the whole instance.
-  const taken = await em.count(DirectDebitMandate, { externalReference }, { filters: false });
-  if (taken > 0) {
-    throw new InvalidInputError('external_reference is already used by another mandate', { param: '$.external_reference' });
-  }
-}

@@ -1,7 +1,7 @@
 import test from 'ava';
 import { authorizedCustomerIds } from '../../../src/end-users/end-user-access.ts';
 import { EndUser } from '../../../src/end-users/end-user.entity.ts';
-import { flushUnique } from '../../../src/end-users/unique-violation.ts';
+import { flushUnique } from '../../../src/platform/flush-unique.ts';
 import { Administration } from '../../../src/parties/administration.entity.ts';
 import { DomainError } from '../../../src/platform/errors.ts';
 import { scopedEm } from '../../../src/platform/orm.ts';
@@ -77,14 +77,16 @@ test('valid_until must be after valid_from; role must be known', async (t) => {
   t.is(role.body.param, '$.role');
 });
 
-test('defunct cannot be undone', async (t) => {
+test('a defunct authorization stays defunct; the pair can be granted again', async (t) => {
   const user = await createEndUser(app, adminId);
   const customer = await createCustomer(app, adminId);
   const defunct = await app.request('POST', path(user.id, customer.id), { body: { defunct: true } });
   t.like(defunct.body, { defunct: true, is_currently_valid: false });
-  const revive = await app.request('POST', path(user.id, customer.id), { body: { defunct: false } });
-  t.is(revive.status, 400);
-  t.is(revive.body.param, '$.defunct');
+  const regrant = await app.request('POST', path(user.id, customer.id), { body: { defunct: false } });
+  t.is(regrant.status, 200);
+  t.not(regrant.body.id, defunct.body.id, 'granting again makes a new authorization');
+  const list = await app.request('GET', path(user.id));
+  t.deepEqual(list.body.items.map((a: any) => [a.id, a.defunct]), [[defunct.body.id, true], [regrant.body.id, false]]);
 });
 
 test('a customer of another administration is refused', async (t) => {
@@ -132,9 +134,6 @@ test('deprecated PUT replaces the whole set in one go', async (t) => {
   const list = await app.request('GET', path(user.id));
   t.deepEqual(list.body.items, replaced.body.items.sort((a: any, b: any) => a.id.localeCompare(b.id)));
 
-  const revive = await app.request('PUT', path(user.id), { body: { items: [{ customer_id: dropped.id }] } });
-  t.is(revive.status, 400);
-  t.is(revive.body.param, '$.items[0].customer_id');
   const invalid = await app.request('PUT', path(user.id), {
     body: { items: [{ customer_id: kept.id }, { customer_id: added.id, valid_from: '2026-05-01T00:00:00Z', valid_until: '2026-04-01T00:00:00Z' }] },
   });
@@ -148,6 +147,13 @@ test('deprecated PUT replaces the whole set in one go', async (t) => {
 
   const empty = await app.request('PUT', path(user.id), { body: { items: [] } });
   t.true(empty.body.items.every((a: any) => a.defunct));
+
+  const regranted = await app.request('PUT', path(user.id), { body: { items: [{ customer_id: dropped.id }] } });
+  t.is(regranted.status, 200);
+  const live = regranted.body.items.filter((a: any) => !a.defunct);
+  t.is(live.length, 1);
+  t.is(live[0].customer_id, dropped.id);
+  t.not(live[0].id, droppedAuth.id, 'a defunct authorization is not revived; a new one is granted');
 });
 
 test('authorizedCustomerIds: valid, non-defunct authorizations at a moment', async (t) => {

@@ -1,6 +1,6 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import { DomainError } from '../platform/errors.ts';
-import type { Em } from '../platform/orm.ts';
+import { DomainError } from './errors.ts';
+import type { Em } from './orm.ts';
 
 /**
  * Flushes, answering a unique-constraint violation (a concurrent request took the value between

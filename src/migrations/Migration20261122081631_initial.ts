@@ -1,8 +1,8 @@
 import { Migration } from '@mikro-orm/migrations';
 
-export class Migration20261122074821_initial extends Migration {
+export class Migration20261122081631_initial extends Migration {
 
-  override name = 'Migration20261122074821_initial';
+  override name = 'Migration20261122081631_initial';
 
   override up(): void | Promise<void> {
     this.addSql(`create extension if not exists citext;`);
@@ -35,7 +35,7 @@ export class Migration20261122074821_initial extends Migration {
 
     this.addSql(`create table "end_user_customer_authorization" ("id" uuid not null, "end_user_id" uuid not null, "customer_id" uuid not null, "admin_id" citext not null, "role" text not null default 'owner', "valid_from" timestamptz null, "valid_until" timestamptz null, "defunct" boolean not null default false, "created_at" timestamptz not null, "updated_at" timestamptz not null, primary key ("id"));`);
     this.addSql(`create index "end_user_customer_authorization_customer_id_index" on "end_user_customer_authorization" ("customer_id");`);
-    this.addSql(`alter table "end_user_customer_authorization" add constraint "end_user_customer_authorization_end_user_id_customer_id_unique" unique ("end_user_id", "customer_id");`);
+    this.addSql(`create unique index "end_user_customer_authorization_valid_pair_unique" on "end_user_customer_authorization" ("end_user_id", "customer_id") where "defunct" = false;`);
 
     this.addSql(`create table "billing_address" ("id" uuid not null, "customer_id" uuid not null, "admin_id" citext not null, "addressee" varchar(255) null, "address_line1" varchar(255) null, "address_line2" varchar(255) null, "postal_code" varchar(255) null, "city" varchar(255) null, "region" varchar(255) null, "country" varchar(2) null, "billing_phone" varchar(40) null, "external_reference" citext null, "external_updated_at" timestamptz null, "created_at" timestamptz not null, "updated_at" timestamptz not null, primary key ("id"));`);
     this.addSql(`create index "billing_address_customer_id_index" on "billing_address" ("customer_id");`);

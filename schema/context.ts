@@ -1,0 +1,14 @@
+import { initContextCache } from '@pothos/core';
+import type { Actor } from '../src/access/actor.ts';
+import type { Em } from '../src/platform/orm.ts';
+
+/** One per request: the caller and its scoped unit of work; dataloaders are cached on it. */
+export interface GraphQLContext {
+  em: Em;
+  actor: Actor;
+}
+
+export function createContext(em: Em, actor: Actor): GraphQLContext {
+  // initContextCache keeps Pothos' per-request caches when Yoga copies the context object.
+  return { ...initContextCache(), em, actor };
+}

@@ -1,0 +1,16 @@
+import { lexicographicSortSchema, printSchema } from 'graphql';
+import { builder } from './builder.ts';
+import './types/administration.ts';
+import './types/customer.ts';
+import './types/billing-address.ts';
+import './types/direct-debit-mandate.ts';
+
+builder.queryType({});
+builder.mutationType({});
+
+export const schema = builder.toSchema();
+
+/** The SDL committed as schema/schema.graphql (`npm run schema:print`). */
+export function printSdl(): string {
+  return `${printSchema(lexicographicSortSchema(schema))}\n`;
+}
