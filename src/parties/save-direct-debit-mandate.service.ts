@@ -1,3 +1,4 @@
+import { LockMode } from '@mikro-orm/core';
 import { assertExternalReferenceFree } from '../platform/external-reference.ts';
 import { DomainError, InvalidInputError, type ErrorDetail } from '../platform/errors.ts';
 import type { Patch } from '../platform/merge-patch.ts';
@@ -139,6 +140,8 @@ function assertDefunctUnchanged(current: MandateState, next: MandateState): void
  */
 async function settleOverlaps(em: Em, customer: Customer, subject: DirectDebitMandate | undefined, state: MandateState, invalidate: boolean): Promise<void> {
   if (state.defunct) return;
+  // Serializes concurrent mandate changes of one customer, so two overlapping ones cannot both pass.
+  await em.lock(customer, LockMode.PESSIMISTIC_WRITE);
   const others = await em.find(DirectDebitMandate, { customer, defunct: false }, { orderBy: { id: 'asc' } });
   const overlapping = others.filter((other) => other !== subject && other.overlaps(state.validFrom, state.validUntil));
   if (!overlapping.length) return;
@@ -156,7 +159,11 @@ function applyState(mandate: DirectDebitMandate, state: MandateState): void {
   }
 }
 
-export async function createMandate(em: Em, patch: MandatePatch, options: MandateOptions = {}): Promise<DirectDebitMandate> {
+export function createMandate(em: Em, patch: MandatePatch, options: MandateOptions = {}): Promise<DirectDebitMandate> {
+  return em.transactional((tx) => createMandateIn(tx, patch, options));
+}
+
+async function createMandateIn(em: Em, patch: MandatePatch, options: MandateOptions): Promise<DirectDebitMandate> {
   const customer = await resolveCustomer(em, patch);
   const state = nextState(undefined, patch, new Date());
   await assertExternalReferenceFree(em, DirectDebitMandate, state.externalReference, 'mandate');
@@ -171,10 +178,14 @@ export async function createMandate(em: Em, patch: MandatePatch, options: Mandat
  * missing mandate is created with that reference; on an id it must exist. The customer is
  * chosen on create only.
  */
-export async function upsertMandate(em: Em, ref: ResourceRef, patch: MandatePatch, options: MandateOptions = {}): Promise<DirectDebitMandate> {
+export function upsertMandate(em: Em, ref: ResourceRef, patch: MandatePatch, options: MandateOptions = {}): Promise<DirectDebitMandate> {
+  return em.transactional((tx) => upsertMandateIn(tx, ref, patch, options));
+}
+
+async function upsertMandateIn(em: Em, ref: ResourceRef, patch: MandatePatch, options: MandateOptions): Promise<DirectDebitMandate> {
   if ('externalReference' in ref) {
     const existing = await em.findOne(DirectDebitMandate, { externalReference: ref.externalReference });
-    if (!existing) return createMandate(em, { ...patch, externalReference: ref.externalReference }, options);
+    if (!existing) return createMandateIn(em, { ...patch, externalReference: ref.externalReference }, options);
     patch = { ...patch, externalReference: undefined };
   }
   const mandate = await getByRef(em, DirectDebitMandate, ref, WHAT, POPULATE);

@@ -309,3 +309,13 @@ test("GET /customer/{id}/direct-debit-mandate pages the customer's mandates", as
   const badAfter = await app.request('GET', `/main/v1/customer/${customer.id}/direct-debit-mandate?after=nope`);
   t.is(badAfter.body.query_param, 'after');
 });
+
+test('concurrent overlapping mandates: exactly one is accepted', async (t) => {
+  const customer = await createCustomer(app, adminId);
+  const attempts = await Promise.all(Array.from({ length: 6 }, () => app.request('POST', '/main/v1/billing-direct-debit-mandate', {
+    body: { customer_id: customer.id, bank_account_name: 'A. Lovelace', iban: IBAN, valid_from: '2026-03-01T00:00:00Z' },
+  })));
+  t.deepEqual(attempts.map((a) => a.status).sort(), [200, 400, 400, 400, 400, 400]);
+  t.true(attempts.filter((a) => a.status === 400).every((a) => a.body.code === 'overlapping_mandate'));
+  t.is((await mandatesOf(customer)).length, 1);
+});
