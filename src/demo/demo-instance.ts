@@ -5,7 +5,9 @@ import { Administration } from '../parties/administration.entity.ts';
 import { createAdministration, createSeller } from '../parties/create-administration.service.ts';
 import { InstanceSettings } from '../parties/instance-settings.entity.ts';
 import { RoamingPartner } from '../parties/roaming-partner.entity.ts';
+import { createBillingAddress } from '../parties/save-billing-address.service.ts';
 import { createCustomer } from '../parties/save-customer.service.ts';
+import { createMandate } from '../parties/save-direct-debit-mandate.service.ts';
 import { scopedEm, type Orm } from '../platform/orm.ts';
 
 export const DEMO_CREDENTIAL = { publicId: 'demo', secret: 'demo-secret-change-me' };
@@ -25,7 +27,24 @@ async function seed(orm: Orm): Promise<void> {
       { adminId: 'be-main', externalReference: 'CUST-2001', name: 'Lotte Peeters', country: 'BE', entityType: 'person', billingEmail: 'lotte@example.be' },
       { adminId: 'be-main', externalReference: 'CUST-2002', name: 'Antwerp Taxi NV', country: 'BE', entityType: 'organisation', companyRegNum: 'BE0412345678', reimbursementVat: 'Applies' },
     ] as const;
-    for (const customer of customers) await createCustomer(tx, { ...customer });
+    const addresses = [
+      { addressee: 'J. de Vries', addressLine1: 'Oudegracht 12', postalCode: '3511 AL', city: 'Utrecht', country: 'NL', billingPhone: '+31 30 123 4567' },
+      { addressee: 'Groen Logistiek B.V., t.a.v. crediteuren', addressLine1: 'Havenweg 4', postalCode: '3011 AA', city: 'Rotterdam', country: 'NL' },
+      { addressee: 'Lotte Peeters', addressLine1: 'Meir 1', postalCode: '2000', city: 'Antwerpen', country: 'BE' },
+      { addressee: 'Antwerp Taxi NV', addressLine1: 'Noorderlaan 100', postalCode: '2030', city: 'Antwerpen', country: 'BE' },
+    ];
+    for (const [i, fields] of customers.entries()) {
+      await createCustomer(tx, { ...fields });
+      await createBillingAddress(tx, { customerExternalReference: fields.externalReference, externalReference: `ADDR-${fields.externalReference}`, ...addresses[i] });
+    }
+    await createMandate(tx, {
+      customerExternalReference: 'CUST-1001', bankAccountName: 'J. de Vries', iban: 'NL91ABNA0417164300', bic: 'ABNANL2A',
+      mandateReference: 'MNDT-1001', validFrom: new Date('2026-01-01T00:00:00Z'), externalReference: 'DDM-1001',
+    });
+    await createMandate(tx, {
+      customerExternalReference: 'CUST-2002', bankAccountName: 'Antwerp Taxi NV', iban: 'BE68539007547034',
+      mandateReference: 'MNDT-2002', validFrom: new Date('2026-02-01T00:00:00Z'), externalReference: 'DDM-2002',
+    });
 
     tx.create(RoamingPartner, { name: 'Example Charge Network', country: 'DE', cpoIds: ['DEEXA'], mspIds: [], externalReference: 'RP-DEEXA' } as never);
     await tx.flush();
