@@ -7,6 +7,13 @@ import { customerRoutes } from './parties/customer.routes.ts';
 import { directDebitMandateRoutes } from './parties/direct-debit-mandate.routes.ts';
 import { instanceRoutes } from './parties/instance.routes.ts';
 import { roamingPartnerRoutes } from './parties/roaming-partner.routes.ts';
+import { monetaryCreditRoutes } from './msp/monetary-credit.routes.ts';
+import { subscriptionCorrectionRoutes } from './msp/subscription-correction.routes.ts';
+import { subscriptionPlanRoutes } from './msp/subscription-plan.routes.ts';
+import { tokenFulfilmentRoutes } from './msp/token-fulfilment.routes.ts';
+import { tokenLinkRoutes } from './msp/token-link.routes.ts';
+import { tokenSubscriptionRoutes } from './msp/token-subscription.routes.ts';
+import { tokenRoutes } from './msp/token.routes.ts';
 import type { RouteDef } from './rails/route.ts';
 
 export const routes: RouteDef[] = [
@@ -18,4 +25,12 @@ export const routes: RouteDef[] = [
   ...roamingPartnerRoutes,
   ...endUserRoutes,
   ...endUserAuthorizationRoutes,
+  ...tokenRoutes,
+  // Fixed sub-paths (add-virtual-token) must come before /msp-token-subscription/:id.
+  ...tokenFulfilmentRoutes,
+  ...monetaryCreditRoutes,
+  ...subscriptionCorrectionRoutes,
+  ...tokenSubscriptionRoutes,
+  ...tokenLinkRoutes,
+  ...subscriptionPlanRoutes,
 ];

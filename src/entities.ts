@@ -1,4 +1,11 @@
 // Every entity schema the ORM knows. Add new ones here.
+import { MonetaryCreditSchema } from './msp/monetary-credit.entity.ts';
+import { SubscriptionPlanSchema } from './msp/subscription-plan.entity.ts';
+import { TokenBrandSchema } from './msp/token-brand.entity.ts';
+import { TokenLinkSchema } from './msp/token-link.entity.ts';
+import { TokenSeriesSchema } from './msp/token-series.entity.ts';
+import { TokenSubscriptionSchema } from './msp/token-subscription.entity.ts';
+import { TokenSchema } from './msp/token.entity.ts';
 import { CredentialSchema } from './access/credential.entity.ts';
 import { CustomerAuthorizationSchema } from './end-users/customer-authorization.entity.ts';
 import { EndUserSchema } from './end-users/end-user.entity.ts';
@@ -21,4 +28,11 @@ export const entities = [
   CredentialSchema,
   EndUserSchema,
   CustomerAuthorizationSchema,
+  TokenBrandSchema,
+  TokenSeriesSchema,
+  TokenSchema,
+  SubscriptionPlanSchema,
+  TokenSubscriptionSchema,
+  TokenLinkSchema,
+  MonetaryCreditSchema,
 ];

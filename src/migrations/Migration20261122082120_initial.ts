@@ -1,8 +1,8 @@
 import { Migration } from '@mikro-orm/migrations';
 
-export class Migration20261122081631_initial extends Migration {
+export class Migration20261122082120_initial extends Migration {
 
-  override name = 'Migration20261122081631_initial';
+  override name = 'Migration20261122082120_initial';
 
   override up(): void | Promise<void> {
     this.addSql(`create extension if not exists citext;`);
@@ -41,6 +41,34 @@ export class Migration20261122081631_initial extends Migration {
     this.addSql(`create index "billing_address_customer_id_index" on "billing_address" ("customer_id");`);
     this.addSql(`alter table "billing_address" add constraint "billing_address_external_reference_unique" unique ("external_reference");`);
 
+    this.addSql(`create table "msp_subscription_plan" ("id" uuid not null, "admin_id" citext not null, "name" varchar(255) not null, "description" text null, "publish_from" timestamptz null, "publish_until" timestamptz null, "rate_plan_id" uuid null, "recurring_costs" jsonb not null, "use_customer_reimbursement_vat" boolean not null default false, "external_reference" citext null, "created_at" timestamptz not null, "updated_at" timestamptz not null, primary key ("id"));`);
+    this.addSql(`create index "msp_subscription_plan_admin_id_index" on "msp_subscription_plan" ("admin_id");`);
+    this.addSql(`alter table "msp_subscription_plan" add constraint "msp_subscription_plan_external_reference_unique" unique ("external_reference");`);
+
+    this.addSql(`create table "msp_token_brand" ("code" citext not null, "name" varchar(255) not null, "created_at" timestamptz not null, primary key ("code"));`);
+
+    this.addSql(`create table "msp_token_series" ("id" uuid not null, "admin_id" citext not null, "name" varchar(255) not null, "evco_prefix" citext not null, "instance_width" int not null default 9, "next_number" bigint not null default '1', "form_factor" text not null default 'card', "uid_type" text null, "brand_code" varchar(255) null, "external_reference" citext null, "created_at" timestamptz not null, "updated_at" timestamptz not null, primary key ("id"));`);
+    this.addSql(`create index "msp_token_series_admin_id_index" on "msp_token_series" ("admin_id");`);
+    this.addSql(`alter table "msp_token_series" add constraint "msp_token_series_external_reference_unique" unique ("external_reference");`);
+
+    this.addSql(`create table "msp_token" ("id" uuid not null, "evco_id" citext not null, "uid" citext null, "uid_type" text null, "form_factor" text not null default 'card', "brand_code" varchar(255) null, "series_id" uuid null, "initial_admin_id" citext not null, "current_admin_id" citext not null, "charge_auth_blocked" boolean not null default false, "fulfilment" text not null default 'none', "activated_at" timestamptz null, "vehicle_vin" varchar(255) null, "first_linked_at" timestamptz null, "external_updated_at" timestamptz null, "created_at" timestamptz not null, "updated_at" timestamptz not null, primary key ("id"));`);
+    this.addSql(`alter table "msp_token" add constraint "msp_token_evco_id_unique" unique ("evco_id");`);
+    this.addSql(`create index "msp_token_uid_index" on "msp_token" ("uid");`);
+    this.addSql(`create index "msp_token_current_admin_id_index" on "msp_token" ("current_admin_id");`);
+
+    this.addSql(`create table "msp_token_subscription" ("id" uuid not null, "admin_id" citext not null, "customer_id" uuid not null, "plan_id" uuid not null, "buyer_reference" varchar(255) null, "valid_from" timestamptz not null, "valid_until" timestamptz null, "defunct" boolean not null default false, "custom_fields" jsonb not null, "monetary_credit_balance" numeric(20,6) not null default '0', "external_reference" citext null, "external_updated_at" timestamptz null, "created_at" timestamptz not null, "updated_at" timestamptz not null, primary key ("id"));`);
+    this.addSql(`create index "msp_token_subscription_admin_id_index" on "msp_token_subscription" ("admin_id");`);
+    this.addSql(`create index "msp_token_subscription_customer_id_index" on "msp_token_subscription" ("customer_id");`);
+    this.addSql(`create index "msp_token_subscription_plan_id_index" on "msp_token_subscription" ("plan_id");`);
+    this.addSql(`alter table "msp_token_subscription" add constraint "msp_token_subscription_external_reference_unique" unique ("external_reference");`);
+
+    this.addSql(`create table "msp_token_link" ("id" uuid not null, "admin_id" citext not null, "subscription_id" uuid not null, "token_id" uuid not null, "valid_from" timestamptz null, "valid_until" timestamptz null, "defunct" boolean not null default false, "external_updated_at" timestamptz null, "created_at" timestamptz not null, "updated_at" timestamptz not null, primary key ("id"));`);
+    this.addSql(`create index "msp_token_link_subscription_id_index" on "msp_token_link" ("subscription_id");`);
+    this.addSql(`create index "msp_token_link_token_id_index" on "msp_token_link" ("token_id");`);
+
+    this.addSql(`create table "msp_monetary_credit" ("id" uuid not null, "admin_id" citext not null, "subscription_id" uuid not null, "kind" text not null, "amount" numeric(20,6) not null, "balance_after" numeric(20,6) not null, "description" varchar(255) null, "session_id" uuid null, "created_at" timestamptz not null, primary key ("id"));`);
+    this.addSql(`create index "msp_monetary_credit_subscription_id_index" on "msp_monetary_credit" ("subscription_id");`);
+
     this.addSql(`alter table "credential" add constraint "credential_role_check" check ("role" in ('admin', 'readonly', 'app'));`);
 
     this.addSql(`alter table "administration" add constraint "administration_seller_id_foreign" foreign key ("seller_id") references "seller" ("id") on delete set null;`);
@@ -62,6 +90,31 @@ export class Migration20261122081631_initial extends Migration {
 
     this.addSql(`alter table "billing_address" add constraint "billing_address_customer_id_foreign" foreign key ("customer_id") references "customer" ("id");`);
     this.addSql(`alter table "billing_address" add constraint "billing_address_admin_id_foreign" foreign key ("admin_id") references "administration" ("id");`);
+
+    this.addSql(`alter table "msp_subscription_plan" add constraint "msp_subscription_plan_admin_id_foreign" foreign key ("admin_id") references "administration" ("id");`);
+
+    this.addSql(`alter table "msp_token_series" add constraint "msp_token_series_admin_id_foreign" foreign key ("admin_id") references "administration" ("id");`);
+    this.addSql(`alter table "msp_token_series" add constraint "msp_token_series_form_factor_check" check ("form_factor" in ('card', 'keychain', 'sticker', 'virtual', 'plug_and_charge'));`);
+    this.addSql(`alter table "msp_token_series" add constraint "msp_token_series_uid_type_check" check ("uid_type" in ('rfid_4byte', 'rfid_7byte', 'rfid_10byte', 'emaid', 'app_user'));`);
+
+    this.addSql(`alter table "msp_token" add constraint "msp_token_series_id_foreign" foreign key ("series_id") references "msp_token_series" ("id") on delete set null;`);
+    this.addSql(`alter table "msp_token" add constraint "msp_token_initial_admin_id_foreign" foreign key ("initial_admin_id") references "administration" ("id");`);
+    this.addSql(`alter table "msp_token" add constraint "msp_token_current_admin_id_foreign" foreign key ("current_admin_id") references "administration" ("id");`);
+    this.addSql(`alter table "msp_token" add constraint "msp_token_uid_type_check" check ("uid_type" in ('rfid_4byte', 'rfid_7byte', 'rfid_10byte', 'emaid', 'app_user'));`);
+    this.addSql(`alter table "msp_token" add constraint "msp_token_form_factor_check" check ("form_factor" in ('card', 'keychain', 'sticker', 'virtual', 'plug_and_charge'));`);
+    this.addSql(`alter table "msp_token" add constraint "msp_token_fulfilment_check" check ("fulfilment" in ('none', 'requested', 'activated'));`);
+
+    this.addSql(`alter table "msp_token_subscription" add constraint "msp_token_subscription_admin_id_foreign" foreign key ("admin_id") references "administration" ("id");`);
+    this.addSql(`alter table "msp_token_subscription" add constraint "msp_token_subscription_customer_id_foreign" foreign key ("customer_id") references "customer" ("id");`);
+    this.addSql(`alter table "msp_token_subscription" add constraint "msp_token_subscription_plan_id_foreign" foreign key ("plan_id") references "msp_subscription_plan" ("id");`);
+
+    this.addSql(`alter table "msp_token_link" add constraint "msp_token_link_admin_id_foreign" foreign key ("admin_id") references "administration" ("id");`);
+    this.addSql(`alter table "msp_token_link" add constraint "msp_token_link_subscription_id_foreign" foreign key ("subscription_id") references "msp_token_subscription" ("id");`);
+    this.addSql(`alter table "msp_token_link" add constraint "msp_token_link_token_id_foreign" foreign key ("token_id") references "msp_token" ("id");`);
+
+    this.addSql(`alter table "msp_monetary_credit" add constraint "msp_monetary_credit_admin_id_foreign" foreign key ("admin_id") references "administration" ("id");`);
+    this.addSql(`alter table "msp_monetary_credit" add constraint "msp_monetary_credit_subscription_id_foreign" foreign key ("subscription_id") references "msp_token_subscription" ("id");`);
+    this.addSql(`alter table "msp_monetary_credit" add constraint "msp_monetary_credit_kind_check" check ("kind" in ('grant', 'correction', 'consumption'));`);
   }
 
   override down(): void | Promise<void> {
@@ -71,10 +124,23 @@ export class Migration20261122081631_initial extends Migration {
     this.addSql(`alter table "direct_debit_mandate" drop constraint "direct_debit_mandate_admin_id_foreign";`);
     this.addSql(`alter table "end_user_customer_authorization" drop constraint "end_user_customer_authorization_admin_id_foreign";`);
     this.addSql(`alter table "billing_address" drop constraint "billing_address_admin_id_foreign";`);
+    this.addSql(`alter table "msp_subscription_plan" drop constraint "msp_subscription_plan_admin_id_foreign";`);
+    this.addSql(`alter table "msp_token_series" drop constraint "msp_token_series_admin_id_foreign";`);
+    this.addSql(`alter table "msp_token" drop constraint "msp_token_initial_admin_id_foreign";`);
+    this.addSql(`alter table "msp_token" drop constraint "msp_token_current_admin_id_foreign";`);
+    this.addSql(`alter table "msp_token_subscription" drop constraint "msp_token_subscription_admin_id_foreign";`);
+    this.addSql(`alter table "msp_token_link" drop constraint "msp_token_link_admin_id_foreign";`);
+    this.addSql(`alter table "msp_monetary_credit" drop constraint "msp_monetary_credit_admin_id_foreign";`);
     this.addSql(`alter table "end_user_customer_authorization" drop constraint "end_user_customer_authorization_end_user_id_foreign";`);
     this.addSql(`alter table "direct_debit_mandate" drop constraint "direct_debit_mandate_customer_id_foreign";`);
     this.addSql(`alter table "end_user_customer_authorization" drop constraint "end_user_customer_authorization_customer_id_foreign";`);
     this.addSql(`alter table "billing_address" drop constraint "billing_address_customer_id_foreign";`);
+    this.addSql(`alter table "msp_token_subscription" drop constraint "msp_token_subscription_customer_id_foreign";`);
+    this.addSql(`alter table "msp_token_subscription" drop constraint "msp_token_subscription_plan_id_foreign";`);
+    this.addSql(`alter table "msp_token" drop constraint "msp_token_series_id_foreign";`);
+    this.addSql(`alter table "msp_token_link" drop constraint "msp_token_link_token_id_foreign";`);
+    this.addSql(`alter table "msp_token_link" drop constraint "msp_token_link_subscription_id_foreign";`);
+    this.addSql(`alter table "msp_monetary_credit" drop constraint "msp_monetary_credit_subscription_id_foreign";`);
 
     this.addSql(`drop table if exists "credential" cascade;`);
     this.addSql(`drop table if exists "instance_settings" cascade;`);
@@ -86,6 +152,13 @@ export class Migration20261122081631_initial extends Migration {
     this.addSql(`drop table if exists "direct_debit_mandate" cascade;`);
     this.addSql(`drop table if exists "end_user_customer_authorization" cascade;`);
     this.addSql(`drop table if exists "billing_address" cascade;`);
+    this.addSql(`drop table if exists "msp_subscription_plan" cascade;`);
+    this.addSql(`drop table if exists "msp_token_brand" cascade;`);
+    this.addSql(`drop table if exists "msp_token_series" cascade;`);
+    this.addSql(`drop table if exists "msp_token" cascade;`);
+    this.addSql(`drop table if exists "msp_token_subscription" cascade;`);
+    this.addSql(`drop table if exists "msp_token_link" cascade;`);
+    this.addSql(`drop table if exists "msp_monetary_credit" cascade;`);
   }
 
 }

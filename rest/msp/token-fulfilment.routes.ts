@@ -1,0 +1,3 @@
+import type { RouteDef } from '../rails/route.ts';
+
+export const tokenFulfilmentRoutes: RouteDef[] = [];

@@ -1,0 +1,42 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import { adminScopeFilter } from '../access/admin-scope.ts';
+import { createdAtProperty, idProperty, updatedAtProperty } from '../platform/entity-properties.ts';
+import { Administration } from '../parties/administration.entity.ts';
+import { Token } from './token.entity.ts';
+import { TokenSubscription } from './token-subscription.entity.ts';
+
+/**
+ * A token's membership of a subscription. valid_from is optional and then defers to the
+ * subscription's valid_from; validity is [from, until).
+ */
+export const TokenLinkSchema = defineEntity({
+  name: 'TokenLink',
+  tableName: 'msp_token_link',
+  filters: adminScopeFilter('admin'),
+  properties: {
+    id: idProperty(),
+    admin: () => p.manyToOne(Administration),
+    subscription: () => p.manyToOne(TokenSubscription).index(),
+    token: () => p.manyToOne(Token).index(),
+    validFrom: p.datetime().nullable(),
+    validUntil: p.datetime().nullable(),
+    defunct: p.boolean().default(false),
+    externalUpdatedAt: p.datetime().nullable(),
+    createdAt: createdAtProperty(),
+    updatedAt: updatedAtProperty(),
+  },
+});
+
+export class TokenLink extends TokenLinkSchema.class {
+  /** The start that counts: the link's own, else the subscription's. */
+  effectiveFrom(): Date {
+    return this.validFrom ?? this.subscription.validFrom;
+  }
+
+  isValidAt(at: Date): boolean {
+    if (this.defunct) return false;
+    const t = at.getTime();
+    return this.effectiveFrom().getTime() <= t && (!this.validUntil || t < this.validUntil.getTime());
+  }
+}
+TokenLinkSchema.setClass(TokenLink);

@@ -1,0 +1,54 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import { adminScopeFilter } from '../access/admin-scope.ts';
+import { DomainError } from '../platform/errors.ts';
+import { createdAtProperty, idProperty, updatedAtProperty } from '../platform/entity-properties.ts';
+import { Administration } from '../parties/administration.entity.ts';
+import { FORM_FACTOR_IDS, UID_TYPE_IDS } from './token-reference-data.ts';
+import { TokenSeries } from './token-series.entity.ts';
+
+export const FULFILMENT_STATES = ['none', 'requested', 'activated'] as const;
+
+/** A charge token (card, keychain, app, vehicle), keyed in the API by its EVCO id. */
+export const TokenSchema = defineEntity({
+  name: 'Token',
+  tableName: 'msp_token',
+  filters: adminScopeFilter('currentAdmin'),
+  properties: {
+    id: idProperty(),
+    /** Normalized eMA ID (no separators), unique case-insensitively; original casing kept. */
+    evcoId: p.string().columnType('citext').unique(),
+    uid: p.string().columnType('citext').nullable().index(),
+    uidType: p.enum(UID_TYPE_IDS).nullable(),
+    formFactor: p.enum(FORM_FACTOR_IDS).default('card'),
+    brandCode: p.string().nullable(),
+    series: () => p.manyToOne(TokenSeries).nullable(),
+    initialAdmin: () => p.manyToOne(Administration),
+    currentAdmin: () => p.manyToOne(Administration).index(),
+    chargeAuthBlocked: p.boolean().default(false),
+    fulfilment: p.enum(FULFILMENT_STATES).default('none'),
+    activatedAt: p.datetime().nullable(),
+    vehicleVin: p.string().nullable(),
+    /** Set when the token is first linked to a subscription (the `used` filter). */
+    firstLinkedAt: p.datetime().nullable(),
+    externalUpdatedAt: p.datetime().nullable(),
+    createdAt: createdAtProperty(),
+    updatedAt: updatedAtProperty(),
+  },
+});
+
+export class Token extends TokenSchema.class {
+  blockChargeAuthRequests(): void {
+    this.chargeAuthBlocked = true;
+  }
+
+  unblockChargeAuthRequests(): void {
+    this.chargeAuthBlocked = false;
+  }
+
+  activate(at: Date): void {
+    if (this.activatedAt) throw new DomainError('already_activated', 'the token is already activated', { param: '$.evco_id' });
+    this.activatedAt = at;
+    this.fulfilment = 'activated';
+  }
+}
+TokenSchema.setClass(Token);
