@@ -12,6 +12,7 @@ import { errorMiddleware } from './rails/errors.ts';
 import { buildOpenApi } from './rails/openapi.ts';
 import { RateLimiter } from './rails/rate-limit.ts';
 import { mountRoutes } from './rails/route.ts';
+import { isRemovedOperation } from './removed-routes.ts';
 import { routes } from './routes.ts';
 import { graphqlMiddleware } from '../schema/http.ts';
 
@@ -58,6 +59,7 @@ export function createApp(orm: Orm, options: AppOptions = {}): Koa {
     if (!ctx.path.startsWith(`${API_PREFIX}/`)) {
       throw new DomainError('route_not_found', `no such path: ${ctx.path}`);
     }
+    if (isRemovedOperation(ctx.method, ctx.path)) throw new DomainError('route_not_found', `${ctx.method} ${ctx.path} was removed from the interface`);
     const matched = api.match(ctx.path, ctx.method);
     if (!matched.route) {
       if (matched.path.length === 0) throw new DomainError('route_not_found', `no such path: ${ctx.path}`);

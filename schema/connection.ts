@@ -1,5 +1,6 @@
 // Relay connections paged by the id index: `first + 1` rows ordered by id after (or before) a
-// cursor, never a whole table. A cursor is the REST id of the edge's record.
+// cursor, never a whole table. A cursor is the REST id of the edge's record (or the REST key of
+// a list ordered otherwise, e.g. tokens by evco_id).
 import type { EntityName, FilterQuery } from '@mikro-orm/core';
 import { parseCursorConnectionArgs, resolveCursorConnection, type ResolveCursorConnectionArgs } from '@pothos/plugin-relay';
 import { DomainError, InvalidInputError } from '../src/platform/errors.ts';
@@ -20,8 +21,16 @@ export type PageRange = ResolveCursorConnectionArgs;
 
 const SIZES = { defaultSize: DEFAULT_PAGE_SIZE, maxSize: MAX_PAGE_SIZE };
 
+/** The property a connection is ordered and paged by, and which cursors can name an item. */
+export interface ConnectionKey {
+  property: string;
+  isCursor: (cursor: string) => boolean;
+}
+
+const BY_ID: ConnectionKey = { property: 'id', isCursor: isUuid };
+
 /** Client mistakes become DomainErrors with the argument as param (never a database error). */
-export function checkConnectionArgs(args: ConnectionArgs): void {
+export function checkConnectionArgs(args: ConnectionArgs, isCursor: (cursor: string) => boolean = isUuid): void {
   for (const name of ['first', 'last'] as const) {
     const value = args[name];
     if (value !== null && value !== undefined && value < 0) {
@@ -30,32 +39,34 @@ export function checkConnectionArgs(args: ConnectionArgs): void {
   }
   for (const name of ['after', 'before'] as const) {
     const cursor = args[name];
-    if (cursor !== null && cursor !== undefined && !isUuid(cursor)) {
+    if (cursor !== null && cursor !== undefined && !isCursor(cursor)) {
       throw new DomainError('not_found', `${name} does not name an item of this list`, { param: `$.${name}` });
     }
   }
 }
 
-export function pageRange(args: ConnectionArgs): PageRange {
-  checkConnectionArgs(args);
+export function pageRange(args: ConnectionArgs, isCursor?: (cursor: string) => boolean): PageRange {
+  checkConnectionArgs(args, isCursor);
   const { after, before, limit, inverted } = parseCursorConnectionArgs({ args, ...SIZES });
   return { after, before, limit, inverted };
 }
 
 /** Builds the connection from rows loaded for `pageRange(args)`. */
-export function toConnection<E extends { id: string }>(args: ConnectionArgs, rows: E[]) {
-  return resolveCursorConnection({ args, toCursor: (row: E) => row.id, ...SIZES }, async () => rows);
+export function toConnection<E extends { id: string }>(args: ConnectionArgs, rows: E[], property = 'id') {
+  return resolveCursorConnection({ args, toCursor: (row: E) => String((row as Record<string, unknown>)[property]), ...SIZES }, async () => rows);
 }
 
 /** One page of a list, e.g. all customers the caller sees. */
-export async function findConnection<E extends { id: string }>(em: Em, entity: EntityName<E>, where: FilterQuery<E>, args: ConnectionArgs) {
-  const range = pageRange(args);
-  const id: Record<string, string> = {};
-  if (range.after) id.$gt = range.after;
-  if (range.before) id.$lt = range.before;
-  const rows: E[] = await em.find(entity as EntityName<any>, Object.keys(id).length ? { ...(where as object), id } : where, {
-    orderBy: { id: range.inverted ? 'desc' : 'asc' },
+export async function findConnection<E extends { id: string }>(
+  em: Em, entity: EntityName<E>, where: FilterQuery<E>, args: ConnectionArgs, key: ConnectionKey = BY_ID,
+) {
+  const range = pageRange(args, key.isCursor);
+  const bounds: Record<string, string> = {};
+  if (range.after) bounds.$gt = range.after;
+  if (range.before) bounds.$lt = range.before;
+  const rows: E[] = await em.find(entity as EntityName<any>, Object.keys(bounds).length ? { ...(where as object), [key.property]: bounds } : where, {
+    orderBy: { [key.property]: range.inverted ? 'desc' : 'asc' },
     limit: range.limit,
   });
-  return toConnection(args, rows);
+  return toConnection(args, rows, key.property);
 }

@@ -4,6 +4,11 @@ import './types/administration.ts';
 import './types/customer.ts';
 import './types/billing-address.ts';
 import './types/direct-debit-mandate.ts';
+import './types/subscription-plan.ts';
+import './types/token-series.ts';
+import './types/token.ts';
+import './types/token-subscription.ts';
+import './types/token-link.ts';
 
 builder.queryType({});
 builder.mutationType({});

@@ -1,5 +1,6 @@
 // Every entity schema the ORM knows. Add new ones here.
 import { MonetaryCreditSchema } from './msp/monetary-credit.entity.ts';
+import { SubscriptionCorrectionSchema } from './msp/subscription-correction.entity.ts';
 import { SubscriptionPlanSchema } from './msp/subscription-plan.entity.ts';
 import { TokenBrandSchema } from './msp/token-brand.entity.ts';
 import { TokenLinkSchema } from './msp/token-link.entity.ts';
@@ -35,4 +36,5 @@ export const entities = [
   TokenSubscriptionSchema,
   TokenLinkSchema,
   MonetaryCreditSchema,
+  SubscriptionCorrectionSchema,
 ];

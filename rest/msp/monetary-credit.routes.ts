@@ -1,3 +1,67 @@
-import type { RouteDef } from '../rails/route.ts';
+import * as yup from 'yup';
+import { normalize } from '../../src/money/decimal.ts';
+import { MonetaryCredit } from '../../src/msp/monetary-credit.entity.ts';
+import { changeMonetaryCredit, getVisibleSubscription, type CreditState } from '../../src/msp/monetary-credit.service.ts';
+import { seekPage } from '../rails/pagination.ts';
+import { defineRoute, type RouteDef, type RouteInput } from '../rails/route.ts';
+import { iso, text } from '../rails/schemas.ts';
 
-export const monetaryCreditRoutes: RouteDef[] = [];
+const TAG = 'MSP token subscriptions';
+
+export function serializeCreditMovement(m: MonetaryCredit) {
+  return {
+    id: m.id,
+    subscription_id: m.subscription.id,
+    kind: m.kind,
+    amount: normalize(m.amount),
+    balance_after: normalize(m.balanceAfter),
+    description: m.description ?? null,
+    session_id: m.sessionId ?? null,
+    created_at: iso(m.createdAt),
+  };
+}
+
+export function serializeCreditState(state: CreditState) {
+  return {
+    subscription_id: state.subscription.id,
+    monetary_credit_balance: normalize(state.subscription.monetaryCreditBalance),
+    currency: state.currency,
+    last_movement: state.lastMovement ? serializeCreditMovement(state.lastMovement) : null,
+  };
+}
+
+const creditBody = yup.object({
+  amount: yup.string().defined('${path} is required'),
+  description: text().nullable(),
+});
+
+type CreditBody = yup.InferType<typeof creditBody>;
+
+const description = 'Adds a movement to the subscription\'s monetary credit (excl. VAT, in the administration\'s currency): '
+  + 'a positive amount is a grant, a negative one a correction. The balance never goes below zero '
+  + '(400 insufficient_credit). Answers the credit state with the movement just made.';
+
+const change = ({ em, params, body }: RouteInput<CreditBody, unknown>) =>
+  changeMonetaryCredit(em, params.id, body).then(serializeCreditState);
+
+export const monetaryCreditRoutes: RouteDef[] = [
+  defineRoute({
+    method: 'post', path: '/msp-token-subscription/:id/monetary-credit', tag: TAG,
+    summary: 'Grant or correct monetary credit', description, body: creditBody, handler: change,
+  }),
+  defineRoute({
+    method: 'put', path: '/msp-token-subscription/:id/monetary-credit', tag: TAG, deprecated: true,
+    summary: 'Grant or correct monetary credit (deprecated: use POST)', description, body: creditBody, handler: change,
+  }),
+  defineRoute({
+    method: 'get', path: '/msp-token-subscription/:id/monetary-credit', tag: TAG, extension: true, paged: true,
+    summary: 'List the monetary credit movements of a subscription (oldest first)',
+    handler: async ({ ctx, em, params, rawQuery }) => {
+      const subscription = await getVisibleSubscription(em, params.id);
+      return seekPage(ctx, {
+        em, entity: MonetaryCredit, rawQuery, path: `/main/v1/msp-token-subscription/${subscription.id}/monetary-credit`,
+        where: { subscription }, serialize: serializeCreditMovement,
+      });
+    },
+  }),
+];

@@ -1,3 +1,180 @@
-import type { RouteDef } from '../rails/route.ts';
+import * as yup from 'yup';
+import { normalize } from '../../src/money/decimal.ts';
+import {
+  createTokenSubscription, getTokenSubscription, loadSubscriptionLinks, markTokenSubscriptionDefunct, subscriptionListFilter,
+  updateTokenSubscription, type NewTokenSubscription, type TokenSubscriptionPatch,
+} from '../../src/msp/save-token-subscription.service.ts';
+import { UID_TYPE_IDS } from '../../src/msp/token-reference-data.ts';
+import type { TokenLink } from '../../src/msp/token-link.entity.ts';
+import { TokenSubscription } from '../../src/msp/token-subscription.entity.ts';
+import { isUuid } from '../../src/platform/ids.ts';
+import type { Em } from '../../src/platform/orm.ts';
+import { seekPage } from '../rails/pagination.ts';
+import { patchFrom, type FieldMapping } from '../rails/patch.ts';
+import { defineRoute, type RouteDef } from '../rails/route.ts';
+import { customFields, iso, isoDate, oneOf, text, timestamp } from '../rails/schemas.ts';
+import { singleFieldRoutes } from '../rails/single-field-routes.ts';
 
-export const tokenSubscriptionRoutes: RouteDef[] = [];
+const TAG = 'MSP token subscriptions';
+
+export function serializeSubscriptionLink(link: TokenLink) {
+  return {
+    id: link.id,
+    evco_id: link.token.evcoId,
+    valid_from: iso(link.validFrom),
+    effective_valid_from: iso(link.effectiveFrom()),
+    valid_until: iso(link.validUntil),
+    defunct: link.defunct,
+  };
+}
+
+/** `links` are the subscription's token links (loadSubscriptionLinks); the plan must be loaded. */
+export function serializeTokenSubscription(s: TokenSubscription, links: TokenLink[], now = new Date()) {
+  return {
+    id: s.id,
+    admin_id: s.admin.id,
+    customer_id: s.customer.id,
+    plan_id: s.plan.id,
+    plan_external_reference: s.plan.externalReference ?? null,
+    buyer_reference: s.buyerReference ?? null,
+    valid_from: iso(s.validFrom),
+    valid_until: iso(s.validUntil),
+    defunct: s.defunct,
+    is_valid: s.isValidAt(now),
+    custom_fields: s.customFields ?? {},
+    monetary_credit_balance: normalize(s.monetaryCreditBalance),
+    external_reference: s.externalReference ?? null,
+    external_updated_at: iso(s.externalUpdatedAt),
+    links: links.map(serializeSubscriptionLink),
+    created_at: iso(s.createdAt),
+    updated_at: iso(s.updatedAt),
+  };
+}
+
+async function present(em: Em, subscription: TokenSubscription) {
+  const links = await loadSubscriptionLinks(em, [subscription]);
+  return serializeTokenSubscription(subscription, links.get(subscription.id) ?? []);
+}
+
+const updateFields = {
+  buyer_reference: text().nullable(),
+  valid_from: timestamp().nullable(),
+  valid_until: timestamp().nullable(),
+  custom_fields: customFields().nullable(),
+  external_reference: text().nullable(),
+  external_updated_at: timestamp().nullable(),
+  // Set on create only; accepted and ignored on update (decisions.md: immutable fields).
+  admin_id: text(64).nullable(),
+  customer_id: text(64).nullable(),
+  customer_external_reference: text().nullable(),
+  plan_id: text(64).nullable(),
+  plan_external_reference: text().nullable(),
+};
+
+const updateBody = yup.object({
+  ...updateFields,
+  recurring_cost_correction: yup.boolean().nullable()
+    .meta({ description: 'Accepted; recurring costs are not billed yet, so it has no effect so far.' }),
+});
+
+const createBody = yup.object({
+  ...updateFields,
+  token_series_id: text(64).nullable(),
+  token_uid_type_id: oneOf(UID_TYPE_IDS).nullable(),
+  token_uid: text(64).nullable(),
+  links: yup.array(yup.object({
+    evco_id: text(64).defined('${path} is required'),
+    valid_from: timestamp().nullable(),
+    valid_until: timestamp().nullable(),
+  })).max(1000, '${path} must hold at most ${max} items').nullable(),
+});
+
+const MAPPING: FieldMapping = {
+  buyer_reference: 'buyerReference',
+  valid_from: { to: 'validFrom', convert: isoDate },
+  valid_until: { to: 'validUntil', convert: isoDate },
+  custom_fields: 'customFields',
+  external_reference: 'externalReference',
+  external_updated_at: { to: 'externalUpdatedAt', convert: isoDate },
+};
+
+type CreateBody = yup.InferType<typeof createBody>;
+
+function newSubscription(body: CreateBody): NewTokenSubscription {
+  return {
+    ...(patchFrom(body, MAPPING) as TokenSubscriptionPatch),
+    adminId: body.admin_id,
+    customerId: body.customer_id,
+    customerExternalReference: body.customer_external_reference,
+    planId: body.plan_id,
+    planExternalReference: body.plan_external_reference,
+    tokenSeriesId: body.token_series_id,
+    tokenUidTypeId: body.token_uid_type_id,
+    tokenUid: body.token_uid,
+    links: body.links?.map((link) => ({ evcoId: link.evco_id, validFrom: isoDate(link.valid_from), validUntil: isoDate(link.valid_until) })),
+  };
+}
+
+const update = async (em: Em, id: string, body: Record<string, unknown>, mode: 'merge' | 'replace') =>
+  present(em, await updateTokenSubscription(em, id, patchFrom(body, MAPPING, mode) as TokenSubscriptionPatch, mode));
+
+const booleanQuery = () => oneOf(['true', 'false'] as const);
+const uuidQuery = () => yup.string().test('uuid', '${path} must be an id', (value) => value === undefined || isUuid(value));
+const asBoolean = (value: string | undefined) => (value === undefined ? undefined : value === 'true');
+
+const VALIDITY = 'Validity is [valid_from, valid_until); valid_until must be after valid_from. is_valid: valid now and not defunct.';
+
+export const tokenSubscriptionRoutes: RouteDef[] = [
+  defineRoute({
+    method: 'get', path: '/msp-token-subscription', tag: TAG, summary: 'List token subscriptions', paged: true, createdGt: true,
+    description: 'Filters: is_valid (valid now and not defunct, or not), plan_id, has_monetary_credits (balance above zero, or not), '
+      + 'customer_id (extension).',
+    query: yup.object({ is_valid: booleanQuery(), plan_id: uuidQuery(), has_monetary_credits: booleanQuery(), customer_id: uuidQuery() }),
+    handler: async ({ ctx, em, rawQuery, query }) => {
+      const page = await seekPage(ctx, {
+        em, entity: TokenSubscription, rawQuery, path: '/main/v1/msp-token-subscription', createdGt: true, populate: ['plan'],
+        where: subscriptionListFilter({
+          isValid: asBoolean(query.is_valid), planId: query.plan_id, customerId: query.customer_id, hasMonetaryCredits: asBoolean(query.has_monetary_credits),
+        }),
+        serialize: (s) => s,
+      });
+      const links = await loadSubscriptionLinks(em, page.items);
+      return { ...page, items: page.items.map((s) => serializeTokenSubscription(s, links.get(s.id) ?? [])) };
+    },
+  }),
+  defineRoute({
+    method: 'post', path: '/msp-token-subscription', tag: TAG, summary: 'Create a token subscription', body: createBody,
+    description: 'Needs valid_from, exactly one of customer_id and customer_external_reference, and exactly one of plan_id and '
+      + 'plan_external_reference. The plan must belong to the subscription\'s administration (admin_id; the plan\'s when '
+      + 'absent); the customer may belong to another administration the caller can see. The plan\'s publishing window is '
+      + 'not enforced. token_series_id (with optional token_uid_type_id, token_uid) issues a new token from that series and '
+      + 'links it; links links existing tokens. All of it happens in one transaction. ' + VALIDITY,
+    handler: async ({ em, body }) => present(em, await createTokenSubscription(em, newSubscription(body))),
+  }),
+  defineRoute({
+    method: 'get', path: '/msp-token-subscription/:id', tag: TAG, summary: 'Get a token subscription with its token links',
+    handler: async ({ em, params }) => present(em, await getTokenSubscription(em, params.id)),
+  }),
+  defineRoute({
+    method: 'post', path: '/msp-token-subscription/:id', tag: TAG, summary: 'Merge-update a token subscription', body: updateBody,
+    description: 'admin_id, customer and plan are set on create only (see plan-or-customer-correction). custom_fields is a JSON '
+      + 'merge patch. Moving valid_from moves the links that defer to it (re-checked for overlaps). A defunct subscription '
+      + `only records external_updated_at (400 subscription_defunct). ${VALIDITY}`,
+    handler: ({ em, body, params }) => update(em, params.id, body, 'merge'),
+  }),
+  defineRoute({
+    method: 'put', path: '/msp-token-subscription/:id', tag: TAG, summary: 'Replace a token subscription (omitted fields are reset)',
+    deprecated: true, body: updateBody, description: `valid_from is required. ${VALIDITY}`,
+    handler: ({ em, body, params }) => update(em, params.id, body, 'replace'),
+  }),
+  defineRoute({
+    method: 'put', path: '/msp-token-subscription/:id/defunct', tag: TAG, summary: 'Mark a token subscription and all its token links defunct',
+    body: yup.object({ external_updated_at: timestamp().nullable() }), bodyOptional: true,
+    handler: async ({ em, body, params }) => present(em, await markTokenSubscriptionDefunct(em, params.id, isoDate(body.external_updated_at))),
+  }),
+  ...singleFieldRoutes({
+    path: '/msp-token-subscription/:id', tag: TAG,
+    fields: { valid_from: { schema: timestamp() }, valid_until: { delete: true } },
+    update: ({ em, params }, patch) => update(em, params.id, patch, 'merge'),
+  }),
+];

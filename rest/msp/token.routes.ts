@@ -1,3 +1,194 @@
-import type { RouteDef } from '../rails/route.ts';
+import * as yup from 'yup';
+import { DomainError } from '../../src/platform/errors.ts';
+import { getByRef } from '../../src/platform/resource-ref.ts';
+import { currentValidity } from '../../src/msp/authorize-token.service.ts';
+import { evcoCheckDigit, parseEvcoId, tryParseEvcoId } from '../../src/msp/evco-id.ts';
+import { getToken, setTokenChargeAuthBlocked, updateToken, type TokenPatch } from '../../src/msp/save-token.service.ts';
+import { createTokenSeries } from '../../src/msp/save-token-series.service.ts';
+import { listTokenBrands, upsertTokenBrand } from '../../src/msp/token-brand.service.ts';
+import type { TokenBrand } from '../../src/msp/token-brand.entity.ts';
+import { FORM_FACTOR_IDS, FORM_FACTORS, UID_TYPE_IDS, UID_TYPES } from '../../src/msp/token-reference-data.ts';
+import { TokenSeries } from '../../src/msp/token-series.entity.ts';
+import { Token } from '../../src/msp/token.entity.ts';
+import type { Em } from '../../src/platform/orm.ts';
+import { seekPage } from '../rails/pagination.ts';
+import { patchFrom, type FieldMapping } from '../rails/patch.ts';
+import { defineRoute, type RouteDef } from '../rails/route.ts';
+import { iso, isoDate, oneOf, text, timestamp } from '../rails/schemas.ts';
 
-export const tokenRoutes: RouteDef[] = [];
+const TAG = 'MSP tokens';
+
+export function serializeToken(t: Token, currentlyValid: boolean) {
+  return {
+    evco_id: t.evcoId,
+    evco_id_formatted: tryParseEvcoId(t.evcoId)?.formatted ?? t.evcoId,
+    uid: t.uid ?? null,
+    token_uid_type_id: t.uidType ?? null,
+    brand_code: t.brandCode ?? null,
+    form_factor: t.formFactor,
+    token_series_id: t.series?.id ?? null,
+    is_currently_valid: currentlyValid,
+    current_admin_id: t.currentAdmin.id,
+    initial_admin_id: t.initialAdmin.id,
+    charge_auth_requests_blocked: t.chargeAuthBlocked,
+    fulfilment: t.fulfilment,
+    activated_at: iso(t.activatedAt),
+    vehicle_vin: t.vehicleVin ?? null,
+    used: t.firstLinkedAt != null,
+    external_updated_at: iso(t.externalUpdatedAt),
+    created_at: iso(t.createdAt),
+    updated_at: iso(t.updatedAt),
+  };
+}
+
+async function tokenOutput(em: Em, token: Token) {
+  const valid = await currentValidity(em, [token]);
+  return serializeToken(token, valid.get(token.id)!);
+}
+
+export function serializeTokenSeries(s: TokenSeries) {
+  return {
+    id: s.id,
+    admin_id: s.admin.id,
+    name: s.name,
+    evco_prefix: s.evcoPrefix,
+    instance_width: s.instanceWidth,
+    next_number: Number(s.nextNumber),
+    form_factor: s.formFactor,
+    token_uid_type_id: s.uidType ?? null,
+    brand_code: s.brandCode ?? null,
+    external_reference: s.externalReference ?? null,
+    created_at: iso(s.createdAt),
+    updated_at: iso(s.updatedAt),
+  };
+}
+
+const serializeBrand = (b: TokenBrand) => ({ code: b.code, name: b.name });
+
+const tokenBody = yup.object({
+  brand_code: text(64).nullable(),
+  uid: text(64).nullable(),
+  token_uid_type_id: oneOf(UID_TYPE_IDS).nullable(),
+  form_factor: oneOf(FORM_FACTOR_IDS).nullable().meta({ description: 'Set when the token is issued; ignored here.' }),
+  vehicle_vin: text(17).nullable(),
+  external_updated_at: timestamp().nullable(),
+});
+
+const MAPPING: FieldMapping = {
+  brand_code: 'brandCode',
+  uid: 'uid',
+  token_uid_type_id: 'uidType',
+  form_factor: 'formFactor',
+  vehicle_vin: 'vehicleVin',
+  external_updated_at: { to: 'externalUpdatedAt', convert: isoDate },
+};
+
+const seriesBody = yup.object({
+  admin_id: text(64).nullable(),
+  name: text().nullable(),
+  evco_prefix: text(20).nullable(),
+  instance_width: yup.number().integer().min(1).max(9).nullable(),
+  form_factor: oneOf(FORM_FACTOR_IDS).nullable(),
+  token_uid_type_id: oneOf(UID_TYPE_IDS).nullable(),
+  brand_code: text(64).nullable(),
+  external_reference: text().nullable(),
+});
+
+/** `after` names a token by its evco_id as listed; separators are tolerated. */
+function tokenListQuery(rawQuery: Record<string, string>): Record<string, string> {
+  if (rawQuery.after === undefined) return rawQuery;
+  return { ...rawQuery, after: tryParseEvcoId(rawQuery.after)?.compact ?? rawQuery.after };
+}
+
+export const tokenRoutes: RouteDef[] = [
+  defineRoute({
+    method: 'get', path: '/msp-token', tag: TAG, summary: 'List tokens, ordered by evco_id (after = an evco_id)', paged: true,
+    query: yup.object({ used: oneOf(['true', 'false'] as const) }),
+    handler: async ({ ctx, em, rawQuery, query }) => {
+      const used = query.used === undefined ? {} : { firstLinkedAt: query.used === 'true' ? { $ne: null } : null };
+      const page = await seekPage(ctx, {
+        em, entity: Token, rawQuery: tokenListQuery(rawQuery), path: '/main/v1/msp-token', key: 'evcoId', where: used as never,
+        serialize: (token: Token) => token,
+      });
+      const valid = await currentValidity(em, page.items);
+      return { ...page, items: page.items.map((token) => serializeToken(token, valid.get(token.id)!)) };
+    },
+  }),
+  defineRoute({
+    method: 'get', path: '/msp-token/:evco_id', tag: TAG, summary: 'Get a token (evco_id in any casing, separators optional)',
+    handler: async ({ em, params }) => tokenOutput(em, await getToken(em, params.evco_id)),
+  }),
+  defineRoute({
+    method: 'post', path: '/msp-token/:evco_id', tag: TAG, summary: 'Merge-update a token',
+    description: 'Tokens are issued by the series and subscription operations: an unknown evco_id is 400 not_found. form_factor cannot change.',
+    body: tokenBody,
+    handler: async ({ em, params, body }) => tokenOutput(em, await updateToken(em, params.evco_id, patchFrom(body, MAPPING, 'merge') as TokenPatch)),
+  }),
+  defineRoute({
+    method: 'put', path: '/msp-token/:evco_id', tag: TAG, summary: 'Replace a token (omitted fields are reset)', deprecated: true,
+    body: tokenBody,
+    handler: async ({ em, params, body }) => tokenOutput(em, await updateToken(em, params.evco_id, patchFrom(body, MAPPING, 'replace') as TokenPatch)),
+  }),
+  defineRoute({
+    method: 'post', path: '/msp-token/:evco_id/block-charge-auth-requests', tag: TAG, summary: 'Block charge authorization for the token',
+    handler: async ({ em, params }) => tokenOutput(em, await setTokenChargeAuthBlocked(em, params.evco_id, true)),
+  }),
+  defineRoute({
+    method: 'post', path: '/msp-token/:evco_id/unblock-charge-auth-requests', tag: TAG, summary: 'Unblock charge authorization for the token',
+    handler: async ({ em, params }) => tokenOutput(em, await setTokenChargeAuthBlocked(em, params.evco_id, false)),
+  }),
+  defineRoute({
+    method: 'post', path: '/msp-token-evco-id/validate', tag: TAG, summary: 'Validate an EVCO id (eMA ID) and answer its normalized and formatted forms',
+    body: yup.object({ evco_id: yup.string().required('${path} is required') }),
+    handler: async ({ body }) => {
+      const parsed = parseEvcoId(body.evco_id);
+      return {
+        normalized: parsed.normalized,
+        formatted: parsed.formatted,
+        country_code: parsed.countryCode,
+        provider_id: parsed.providerId,
+        instance: parsed.instance,
+        check_digit: parsed.checkDigit ?? evcoCheckDigit(parsed.normalized),
+        check_digit_present: parsed.checkDigit !== null,
+      };
+    },
+  }),
+  defineRoute({
+    method: 'get', path: '/msp-token-brand', tag: TAG, summary: 'List token brands (not paged)',
+    handler: async ({ em }) => ({ items: (await listTokenBrands(em)).map(serializeBrand) }),
+  }),
+  defineRoute({
+    method: 'post', path: '/msp-token-brand/:code', tag: TAG, summary: 'Create or rename a token brand', extension: true,
+    description: 'Brands are instance-wide: only a credential not limited to administrations may change them.',
+    body: yup.object({ name: text().required('${path} is required') }),
+    handler: async ({ em, params, body, actor }) => {
+      if (!actor.scope.all) throw new DomainError('forbidden', 'token brands are instance-wide: this credential is limited to administrations');
+      return serializeBrand(await upsertTokenBrand(em, params.code, body.name));
+    },
+  }),
+  defineRoute({
+    method: 'get', path: '/msp-token-uid-type', tag: TAG, summary: 'List token UID types (not paged)',
+    handler: async () => ({ items: UID_TYPES.map((u) => ({ id: u.id, name: u.name, pattern: u.pattern })) }),
+  }),
+  defineRoute({
+    method: 'get', path: '/msp-token-form-factor', tag: TAG, summary: 'List token form factors (not paged)',
+    handler: async () => ({ items: FORM_FACTORS.map((f) => ({ id: f.id, name: f.name, physical: f.physical, fulfilable: f.fulfilable })) }),
+  }),
+  defineRoute({
+    method: 'get', path: '/msp-token-series', tag: TAG, summary: 'List token series', paged: true,
+    handler: ({ ctx, em, rawQuery }) => seekPage(ctx, {
+      em, entity: TokenSeries, rawQuery, path: '/main/v1/msp-token-series', serialize: serializeTokenSeries,
+    }),
+  }),
+  defineRoute({
+    method: 'post', path: '/msp-token-series', tag: TAG, summary: 'Create a token series', body: seriesBody,
+    handler: async ({ em, body }) => serializeTokenSeries(await createTokenSeries(em, {
+      adminId: body.admin_id, name: body.name, evcoPrefix: body.evco_prefix, instanceWidth: body.instance_width,
+      formFactor: body.form_factor, uidType: body.token_uid_type_id, brandCode: body.brand_code, externalReference: body.external_reference,
+    })),
+  }),
+  defineRoute({
+    method: 'get', path: '/msp-token-series/:id', tag: TAG, summary: 'Get a token series', extension: true,
+    handler: async ({ em, params }) => serializeTokenSeries(await getByRef(em, TokenSeries, { id: params.id }, 'token series')),
+  }),
+];

@@ -1,7 +1,7 @@
 // The only place that does arithmetic on amounts. money-math handles 2-decimal currency amounts
 // ("12.34") only and silently returns garbage for anything else, so every input is checked;
 // rates and unrounded values (up to 6 decimals) go through decimal.js.
-import Decimal from 'decimal.js';
+import { Decimal } from 'decimal.js';
 import moneyMath from 'money-math';
 import { InvalidInputError } from '../platform/errors.ts';
 

@@ -1,5 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
-import { adminScopeFilter } from '../access/admin-scope.ts';
+import { ADMIN_SCOPE, adminScopeFilter } from '../access/admin-scope.ts';
 import { createdAtProperty, idProperty, updatedAtProperty } from '../platform/entity-properties.ts';
 import { Administration } from '../parties/administration.entity.ts';
 import { Token } from './token.entity.ts';
@@ -17,7 +17,9 @@ export const TokenLinkSchema = defineEntity({
     id: idProperty(),
     admin: () => p.manyToOne(Administration),
     subscription: () => p.manyToOne(TokenSubscription).index(),
-    token: () => p.manyToOne(Token).index(),
+    // A token that moved on to another administration stays part of this link's history
+    // (no filtered join on this ref).
+    token: () => p.manyToOne(Token).index().filters({ [ADMIN_SCOPE]: false }),
     validFrom: p.datetime().nullable(),
     validUntil: p.datetime().nullable(),
     defunct: p.boolean().default(false),

@@ -1,5 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
-import { adminScopeFilter } from '../access/admin-scope.ts';
+import { ADMIN_SCOPE, adminScopeFilter } from '../access/admin-scope.ts';
 import { createdAtProperty, idProperty, identifierProperty, updatedAtProperty } from '../platform/entity-properties.ts';
 import { Administration } from '../parties/administration.entity.ts';
 import { Customer, type CustomFields } from '../parties/customer.entity.ts';
@@ -13,7 +13,9 @@ export const TokenSubscriptionSchema = defineEntity({
   properties: {
     id: idProperty(),
     admin: () => p.manyToOne(Administration).index(),
-    customer: () => p.manyToOne(Customer).index(),
+    // The customer may belong to another administration: that must not hide the subscription
+    // (no filtered join on this ref).
+    customer: () => p.manyToOne(Customer).index().filters({ [ADMIN_SCOPE]: false }),
     plan: () => p.manyToOne(SubscriptionPlan).index(),
     buyerReference: p.string().nullable(),
     validFrom: p.datetime(),

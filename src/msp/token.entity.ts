@@ -1,5 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
-import { adminScopeFilter } from '../access/admin-scope.ts';
+import { ADMIN_SCOPE, adminScopeFilter } from '../access/admin-scope.ts';
 import { DomainError } from '../platform/errors.ts';
 import { createdAtProperty, idProperty, updatedAtProperty } from '../platform/entity-properties.ts';
 import { Administration } from '../parties/administration.entity.ts';
@@ -21,8 +21,10 @@ export const TokenSchema = defineEntity({
     uidType: p.enum(UID_TYPE_IDS).nullable(),
     formFactor: p.enum(FORM_FACTOR_IDS).default('card'),
     brandCode: p.string().nullable(),
-    series: () => p.manyToOne(TokenSeries).nullable(),
-    initialAdmin: () => p.manyToOne(Administration),
+    // A token moves between administrations: its series and first administration may lie
+    // outside the caller's scope without hiding the token (no filtered join on these refs).
+    series: () => p.manyToOne(TokenSeries).nullable().filters({ [ADMIN_SCOPE]: false }),
+    initialAdmin: () => p.manyToOne(Administration).filters({ [ADMIN_SCOPE]: false }),
     currentAdmin: () => p.manyToOne(Administration).index(),
     chargeAuthBlocked: p.boolean().default(false),
     fulfilment: p.enum(FULFILMENT_STATES).default('none'),

@@ -1,6 +1,7 @@
 import test from 'ava';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createAdministration } from '../helpers/factories.ts';
+import { countQueries } from '../helpers/sql-count.ts';
 import { data } from './graphql.ts';
 import { seedCustomers } from './parties.ts';
 
@@ -8,22 +9,6 @@ let app: TestApp;
 test.before(async () => { app = await startTestApp(); });
 test.after.always(async () => { await app?.close(); });
 
-/** The SQL statements the app issues while `run` is in flight (this file runs one test at a time). */
-async function countQueries(run: () => Promise<unknown>): Promise<string[]> {
-  const logger = app.orm.config.getLogger();
-  const original = logger.logQuery;
-  const queries: string[] = [];
-  logger.logQuery = function (context) {
-    queries.push(context.query ?? '');
-    return original.call(this, context);
-  };
-  try {
-    await run();
-  } finally {
-    logger.logQuery = original;
-  }
-  return queries;
-}
 
 const LIST = `query ($admin: ID!) { customers(adminId: $admin, first: 50) { edges { node {
   name
@@ -40,8 +25,8 @@ test.serial('listing customers with their relations costs the same few queries f
   await data(app, '{ administrations { id } }'); // authenticates (the credential is then cached)
 
   let result: Record<string, any> = {};
-  const forSmall = await countQueries(() => data(app, LIST, { admin: small }));
-  const forLarge = await countQueries(async () => { result = await data(app, LIST, { admin: large }); });
+  const forSmall = await countQueries(app.orm, () => data(app, LIST, { admin: small }));
+  const forLarge = await countQueries(app.orm, async () => { result = await data(app, LIST, { admin: large }); });
 
   const edges = result.customers.edges;
   t.is(edges.length, 50);

@@ -92,7 +92,7 @@ test('block and unblock charge authorization requests', async (t) => {
   const unblocked = await app.request('POST', `/main/v1/customer/${customer.id}/unblock-charge-auth-requests`);
   t.false(unblocked.body.charge_auth_requests_blocked);
   const removed = await app.request('DELETE', `/main/v1/customer/${customer.id}/block-charge-auth-requests`);
-  t.is(removed.status, 405);
+  t.is(removed.status, 404);
 });
 
 test('a credential limited to another administration sees nothing of this one', async (t) => {

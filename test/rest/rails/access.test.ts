@@ -69,11 +69,11 @@ test('405 with Allow for a known path and a wrong method', async (t) => {
   t.deepEqual(list.headers.get('allow')!.split(', ').sort(), ['GET', 'POST']);
 });
 
-test('the removed DELETE block-charge-auth-requests answers 405: POST lives on that path', async (t) => {
+test('the removed DELETE block-charge-auth-requests answers 404 although POST lives on that path', async (t) => {
   const customer = await createCustomer(app, adminId);
   const response = await app.request('DELETE', `/main/v1/customer/${customer.id}/block-charge-auth-requests`);
-  t.is(response.status, 405);
-  t.is(response.headers.get('allow'), 'POST');
+  t.is(response.status, 404);
+  t.is(response.body.code, 'route_not_found');
   const unchanged = await app.request('GET', `/main/v1/customer/${customer.id}`);
   t.false(unchanged.body.charge_auth_requests_blocked);
 });

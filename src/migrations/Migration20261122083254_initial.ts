@@ -1,8 +1,8 @@
 import { Migration } from '@mikro-orm/migrations';
 
-export class Migration20261122082120_initial extends Migration {
+export class Migration20261122083254_initial extends Migration {
 
-  override name = 'Migration20261122082120_initial';
+  override name = 'Migration20261122083254_initial';
 
   override up(): void | Promise<void> {
     this.addSql(`create extension if not exists citext;`);
@@ -66,6 +66,10 @@ export class Migration20261122082120_initial extends Migration {
     this.addSql(`create index "msp_token_link_subscription_id_index" on "msp_token_link" ("subscription_id");`);
     this.addSql(`create index "msp_token_link_token_id_index" on "msp_token_link" ("token_id");`);
 
+    this.addSql(`create table "msp_subscription_correction" ("id" uuid not null, "admin_id" citext not null, "old_subscription_id" uuid not null, "new_subscription_id" uuid not null, "corrected_from" timestamptz not null, "recurring_cost_correction" boolean not null default false, "created_at" timestamptz not null, primary key ("id"));`);
+    this.addSql(`create index "msp_subscription_correction_old_subscription_id_index" on "msp_subscription_correction" ("old_subscription_id");`);
+    this.addSql(`create index "msp_subscription_correction_new_subscription_id_index" on "msp_subscription_correction" ("new_subscription_id");`);
+
     this.addSql(`create table "msp_monetary_credit" ("id" uuid not null, "admin_id" citext not null, "subscription_id" uuid not null, "kind" text not null, "amount" numeric(20,6) not null, "balance_after" numeric(20,6) not null, "description" varchar(255) null, "session_id" uuid null, "created_at" timestamptz not null, primary key ("id"));`);
     this.addSql(`create index "msp_monetary_credit_subscription_id_index" on "msp_monetary_credit" ("subscription_id");`);
 
@@ -112,6 +116,10 @@ export class Migration20261122082120_initial extends Migration {
     this.addSql(`alter table "msp_token_link" add constraint "msp_token_link_subscription_id_foreign" foreign key ("subscription_id") references "msp_token_subscription" ("id");`);
     this.addSql(`alter table "msp_token_link" add constraint "msp_token_link_token_id_foreign" foreign key ("token_id") references "msp_token" ("id");`);
 
+    this.addSql(`alter table "msp_subscription_correction" add constraint "msp_subscription_correction_admin_id_foreign" foreign key ("admin_id") references "administration" ("id");`);
+    this.addSql(`alter table "msp_subscription_correction" add constraint "msp_subscription_correction_old_subscription_id_foreign" foreign key ("old_subscription_id") references "msp_token_subscription" ("id");`);
+    this.addSql(`alter table "msp_subscription_correction" add constraint "msp_subscription_correction_new_subscription_id_foreign" foreign key ("new_subscription_id") references "msp_token_subscription" ("id");`);
+
     this.addSql(`alter table "msp_monetary_credit" add constraint "msp_monetary_credit_admin_id_foreign" foreign key ("admin_id") references "administration" ("id");`);
     this.addSql(`alter table "msp_monetary_credit" add constraint "msp_monetary_credit_subscription_id_foreign" foreign key ("subscription_id") references "msp_token_subscription" ("id");`);
     this.addSql(`alter table "msp_monetary_credit" add constraint "msp_monetary_credit_kind_check" check ("kind" in ('grant', 'correction', 'consumption'));`);
@@ -130,6 +138,7 @@ export class Migration20261122082120_initial extends Migration {
     this.addSql(`alter table "msp_token" drop constraint "msp_token_current_admin_id_foreign";`);
     this.addSql(`alter table "msp_token_subscription" drop constraint "msp_token_subscription_admin_id_foreign";`);
     this.addSql(`alter table "msp_token_link" drop constraint "msp_token_link_admin_id_foreign";`);
+    this.addSql(`alter table "msp_subscription_correction" drop constraint "msp_subscription_correction_admin_id_foreign";`);
     this.addSql(`alter table "msp_monetary_credit" drop constraint "msp_monetary_credit_admin_id_foreign";`);
     this.addSql(`alter table "end_user_customer_authorization" drop constraint "end_user_customer_authorization_end_user_id_foreign";`);
     this.addSql(`alter table "direct_debit_mandate" drop constraint "direct_debit_mandate_customer_id_foreign";`);
@@ -140,6 +149,8 @@ export class Migration20261122082120_initial extends Migration {
     this.addSql(`alter table "msp_token" drop constraint "msp_token_series_id_foreign";`);
     this.addSql(`alter table "msp_token_link" drop constraint "msp_token_link_token_id_foreign";`);
     this.addSql(`alter table "msp_token_link" drop constraint "msp_token_link_subscription_id_foreign";`);
+    this.addSql(`alter table "msp_subscription_correction" drop constraint "msp_subscription_correction_old_subscription_id_foreign";`);
+    this.addSql(`alter table "msp_subscription_correction" drop constraint "msp_subscription_correction_new_subscription_id_foreign";`);
     this.addSql(`alter table "msp_monetary_credit" drop constraint "msp_monetary_credit_subscription_id_foreign";`);
 
     this.addSql(`drop table if exists "credential" cascade;`);
@@ -158,6 +169,7 @@ export class Migration20261122082120_initial extends Migration {
     this.addSql(`drop table if exists "msp_token" cascade;`);
     this.addSql(`drop table if exists "msp_token_subscription" cascade;`);
     this.addSql(`drop table if exists "msp_token_link" cascade;`);
+    this.addSql(`drop table if exists "msp_subscription_correction" cascade;`);
     this.addSql(`drop table if exists "msp_monetary_credit" cascade;`);
   }
 

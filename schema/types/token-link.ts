@@ -1,0 +1,100 @@
+import { TokenLink as TokenLinkEntity } from '../../src/msp/token-link.entity.ts';
+import { Token as TokenEntity } from '../../src/msp/token.entity.ts';
+import { builder } from '../builder.ts';
+import { childConnections } from '../child-connection.ts';
+import type { GraphQLContext } from '../context.ts';
+import { loadByIds } from '../load.ts';
+import { Administration } from './administration.ts';
+import { DateTime } from './date-time.ts';
+import { Token } from './token.ts';
+import { TokenSubscription } from './token-subscription.ts';
+
+/** The link's own valid_from, else its subscription's (loaded in a batch). */
+async function effectiveFrom(link: TokenLinkEntity, context: GraphQLContext): Promise<Date> {
+  return link.validFrom ?? (await TokenSubscription.getDataloader(context).load(link.subscription.id)).validFrom;
+}
+
+/**
+ * The evco ids of these tokens: through the Token loader, and for a token that moved to an
+ * administration the caller may not see, read past the filter (a link keeps naming its token).
+ */
+async function evcoIds(tokenIds: readonly string[], context: GraphQLContext): Promise<string[]> {
+  const visible = await Token.getDataloader(context).loadMany(tokenIds);
+  const byId = new Map<string, string>();
+  visible.forEach((token, i) => {
+    if (token && !(token instanceof Error)) byId.set(tokenIds[i], token.evcoId);
+  });
+  const hidden = tokenIds.filter((id) => !byId.has(id));
+  if (hidden.length) {
+    const moved = await context.em.find(TokenEntity, { id: { $in: [...new Set(hidden)] } }, { filters: false });
+    for (const token of moved) byId.set(token.id, token.evcoId);
+  }
+  return tokenIds.map((id) => byId.get(id)!);
+}
+
+export const TokenLink = builder.loadableNode(TokenLinkEntity, {
+  name: 'TokenLink',
+  description: 'A token\'s membership of a subscription, valid from effectiveValidFrom until (excluding) validUntil.',
+  id: { resolve: (link) => link.id },
+  cacheResolved: (link) => link.id,
+  load: (ids: string[], context) => loadByIds(context.em, TokenLinkEntity, ids),
+  fields: (t) => ({
+    databaseId: t.exposeString('id', { description: 'The id of this link in the REST API.' }),
+    administration: t.field({ type: Administration, resolve: (link) => link.admin.id }),
+    subscription: t.field({ type: TokenSubscription, resolve: (link) => link.subscription.id }),
+    evcoId: t.loadable({
+      type: 'String',
+      description: 'The eMA ID of the token, also when the token has moved to an administration the caller may not see.',
+      load: (tokenIds: string[], context) => evcoIds(tokenIds, context),
+      resolve: (link) => link.token.id,
+    }),
+    token: t.field({
+      type: Token,
+      nullable: true,
+      description: 'Null when the token has moved to an administration the caller may not see.',
+      resolve: (link) => link.token.id,
+    }),
+    validFrom: t.field({
+      type: DateTime, nullable: true, description: 'Null: the link starts with its subscription.',
+      resolve: (link) => link.validFrom ?? null,
+    }),
+    effectiveValidFrom: t.field({
+      type: DateTime,
+      description: 'validFrom, else the subscription\'s validFrom.',
+      resolve: (link, _args, context) => effectiveFrom(link, context),
+    }),
+    validUntil: t.field({ type: DateTime, nullable: true, resolve: (link) => link.validUntil ?? null }),
+    defunct: t.exposeBoolean('defunct'),
+    isCurrentlyValid: t.boolean({
+      description: 'Not defunct and valid now (the link itself; its subscription has its own isValid).',
+      resolve: async (link, _args, context) => {
+        const now = Date.now();
+        const from = await effectiveFrom(link, context);
+        return !link.defunct && from.getTime() <= now && (!link.validUntil || now < link.validUntil.getTime());
+      },
+    }),
+    externalUpdatedAt: t.field({ type: DateTime, nullable: true, resolve: (link) => link.externalUpdatedAt ?? null }),
+    createdAt: t.field({ type: DateTime, resolve: (link) => link.createdAt }),
+    updatedAt: t.field({ type: DateTime, resolve: (link) => link.updatedAt }),
+  }),
+});
+
+export const TokenLinkConnection = builder.connectionObject({ type: TokenLink, name: 'TokenLinkConnection' }, { name: 'TokenLinkEdge' });
+
+builder.objectField(TokenSubscription, 'tokenLinks', (t) => t.loadable({
+  type: TokenLinkConnection,
+  byPath: true,
+  description: 'The token links of this subscription (defunct ones too), by id.',
+  args: { ...t.arg.connectionArgs() },
+  load: (subscriptionIds: string[], context, args) => childConnections(context.em, TokenLinkEntity, 'subscription', subscriptionIds, args),
+  resolve: (subscription) => subscription.id,
+}));
+
+builder.objectField(Token, 'links', (t) => t.loadable({
+  type: TokenLinkConnection,
+  byPath: true,
+  description: 'The links of this token to subscriptions the caller may see (defunct ones too), by id.',
+  args: { ...t.arg.connectionArgs() },
+  load: (tokenIds: string[], context, args) => childConnections(context.em, TokenLinkEntity, 'token', tokenIds, args),
+  resolve: (token) => token.id,
+}));

@@ -1,0 +1,107 @@
+import { currentValidity } from '../../src/msp/authorize-token.service.ts';
+import { tryParseEvcoId } from '../../src/msp/evco-id.ts';
+import { findTokenByEvcoId, setTokenChargeAuthBlocked } from '../../src/msp/save-token.service.ts';
+import { Token as TokenEntity } from '../../src/msp/token.entity.ts';
+import { builder } from '../builder.ts';
+import { findConnection, type ConnectionKey } from '../connection.ts';
+import { loadByIds } from '../load.ts';
+import { mutate } from '../mutation.ts';
+import { Administration } from './administration.ts';
+import { DateTime } from './date-time.ts';
+import { FormFactor } from './form-factor.ts';
+import { TokenFulfilment } from './token-fulfilment.ts';
+import { TokenSeries } from './token-series.ts';
+import { UidType } from './uid-type.ts';
+
+export const Token = builder.loadableNode(TokenEntity, {
+  name: 'Token',
+  description: 'A charge token (card, keychain, app, vehicle). The REST API names it by its evcoId.',
+  id: { resolve: (token) => token.id },
+  cacheResolved: (token) => token.id,
+  load: (ids: string[], context) => loadByIds(context.em, TokenEntity, ids),
+  fields: (t) => ({
+    evcoId: t.exposeString('evcoId', { description: 'The eMA ID as stored: no separators.' }),
+    evcoIdFormatted: t.string({
+      description: 'The eMA ID for display: CC-PPP-IIIIIIIII-D.',
+      resolve: (token) => tryParseEvcoId(token.evcoId)?.formatted ?? token.evcoId,
+    }),
+    uid: t.string({ nullable: true, resolve: (token) => token.uid ?? null }),
+    uidType: t.field({ type: UidType, nullable: true, resolve: (token) => token.uidType ?? null }),
+    formFactor: t.field({ type: FormFactor, resolve: (token) => token.formFactor }),
+    brandCode: t.string({ nullable: true, resolve: (token) => token.brandCode ?? null }),
+    series: t.field({
+      type: TokenSeries,
+      nullable: true,
+      description: 'The series the token was issued from; null when none or the caller may not see it.',
+      resolve: (token) => token.series?.id ?? null,
+    }),
+    chargeAuthRequestsBlocked: t.exposeBoolean('chargeAuthBlocked'),
+    fulfilment: t.field({ type: TokenFulfilment, resolve: (token) => token.fulfilment }),
+    activatedAt: t.field({ type: DateTime, nullable: true, resolve: (token) => token.activatedAt ?? null }),
+    vehicleVin: t.string({ nullable: true, resolve: (token) => token.vehicleVin ?? null }),
+    used: t.boolean({ description: 'Whether the token was ever linked to a subscription.', resolve: (token) => token.firstLinkedAt != null }),
+    currentAdminId: t.string({ description: 'The slug of the administration holding the token now.', resolve: (token) => token.currentAdmin.id }),
+    currentAdministration: t.field({ type: Administration, resolve: (token) => token.currentAdmin.id }),
+    initialAdminId: t.string({ description: 'The slug of the administration that issued the token.', resolve: (token) => token.initialAdmin.id }),
+    initialAdministration: t.field({
+      type: Administration,
+      nullable: true,
+      description: 'Null when the caller may not see that administration.',
+      resolve: (token) => token.initialAdmin.id,
+    }),
+    isCurrentlyValid: t.loadable({
+      type: 'Boolean',
+      description: 'Whether the token may start a charge session now (REST: is_currently_valid).',
+      load: async (tokens: TokenEntity[], context) => {
+        const valid = await currentValidity(context.em, tokens);
+        return tokens.map((token) => valid.get(token.id)!);
+      },
+      resolve: (token) => token,
+    }),
+    externalUpdatedAt: t.field({ type: DateTime, nullable: true, resolve: (token) => token.externalUpdatedAt ?? null }),
+    createdAt: t.field({ type: DateTime, resolve: (token) => token.createdAt }),
+    updatedAt: t.field({ type: DateTime, resolve: (token) => token.updatedAt }),
+  }),
+});
+
+export const TokenConnection = builder.connectionObject({ type: Token, name: 'TokenConnection' }, { name: 'TokenEdge' });
+
+/** Tokens are listed by evco_id like GET /msp-token; a cursor is the evcoId of an edge. */
+const BY_EVCO_ID: ConnectionKey = { property: 'evcoId', isCursor: (cursor) => cursor.length > 0 && cursor.length <= 64 };
+const EVCO_ID_DESCRIPTION = 'The eMA ID in any casing, with or without separators and check digit.';
+
+builder.queryFields((t) => ({
+  tokens: t.connection({
+    type: Token,
+    description: 'The tokens the caller may see, by evcoId.',
+    args: { used: t.arg.boolean({ description: 'Only tokens that were (true) or were never (false) linked to a subscription.' }) },
+    resolve: (_root, args, context) => {
+      const used = args.used === null || args.used === undefined ? {} : { firstLinkedAt: args.used ? { $ne: null } : null };
+      return findConnection(context.em, TokenEntity, used as never, args, BY_EVCO_ID);
+    },
+  }, TokenConnection),
+  token: t.field({
+    type: Token,
+    nullable: true,
+    description: 'A token; null when there is none the caller may see.',
+    args: { evcoId: t.arg.string({ required: true, description: EVCO_ID_DESCRIPTION }) },
+    resolve: (_root, args, context) => findTokenByEvcoId(context.em, args.evcoId),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  blockTokenChargeAuthRequests: t.field({
+    type: Token,
+    nullable: true,
+    description: 'REST: POST /msp-token/{evco_id}/block-charge-auth-requests.',
+    args: { evcoId: t.arg.string({ required: true, description: EVCO_ID_DESCRIPTION }) },
+    resolve: (_root, args, context) => mutate(context, null, (em) => setTokenChargeAuthBlocked(em, args.evcoId, true)),
+  }),
+  unblockTokenChargeAuthRequests: t.field({
+    type: Token,
+    nullable: true,
+    description: 'REST: POST /msp-token/{evco_id}/unblock-charge-auth-requests.',
+    args: { evcoId: t.arg.string({ required: true, description: EVCO_ID_DESCRIPTION }) },
+    resolve: (_root, args, context) => mutate(context, null, (em) => setTokenChargeAuthBlocked(em, args.evcoId, false)),
+  }),
+}));

@@ -1,0 +1,90 @@
+import { LockMode } from '@mikro-orm/core';
+import { DomainError, InvalidInputError } from '../platform/errors.ts';
+import type { Em } from '../platform/orm.ts';
+import type { Administration } from '../parties/administration.entity.ts';
+import { evcoCheckDigit, evcoIdVariants, parseEvcoId } from './evco-id.ts';
+import { checkTokenUid, checkVin } from './save-token.service.ts';
+import { existingBrandCode } from './token-brand.service.ts';
+import type { FormFactor, UidType } from './token-reference-data.ts';
+import { TokenSeries } from './token-series.entity.ts';
+import { Token } from './token.entity.ts';
+
+export interface IssueTokenInput {
+  admin: Administration;
+  series?: TokenSeries | null;
+  formFactor: FormFactor;
+  uidType?: UidType | null;
+  uid?: string | null;
+  evcoId?: string | null;
+  brandCode?: string | null;
+  vehicleVin?: string | null;
+  fulfilment?: 'none' | 'requested';
+}
+
+/** How many taken numbers a series skips (ids given by hand inside its range) before giving up. */
+const MAX_SKIPS = 100;
+
+/** Tokens are unique by country, provider and instance, with or without check digit, instance-wide. */
+async function evcoIdTaken(em: Em, evcoId: string): Promise<boolean> {
+  return (await em.count(Token, { evcoId: { $in: evcoIdVariants(evcoId) } }, { filters: false })) > 0;
+}
+
+/**
+ * The series' next EVCO id (with check digit). The series row stays locked until the caller's
+ * transaction ends, so concurrent issues get distinct numbers.
+ */
+async function nextSeriesEvcoId(em: Em, series: TokenSeries): Promise<string> {
+  const row = await em.createQueryBuilder(TokenSeries).select('nextNumber').where({ id: series.id })
+    .setLockMode(LockMode.PESSIMISTIC_WRITE).execute('get');
+  // An unflushed issue in this unit of work may already have advanced the entity.
+  let number = Math.max(Number((row as { nextNumber: number | string }).nextNumber), Number(series.nextNumber));
+  const prefix = series.evcoPrefix.toUpperCase();
+  const width = 14 - prefix.length;
+  for (let skips = 0; ; skips++) {
+    if (String(number).length > width || skips > MAX_SKIPS) {
+      throw new DomainError('token_series_exhausted', `token series ${series.id} has no free number left`, { param: '$.token_series_id' });
+    }
+    const base = `${prefix}${String(number).padStart(width, '0')}`;
+    const evcoId = base + evcoCheckDigit(base);
+    number++;
+    if (!(await evcoIdTaken(em, evcoId))) {
+      series.nextNumber = number;
+      return evcoId;
+    }
+  }
+}
+
+/**
+ * Creates a token (persisted, not flushed): with the evco_id given, or else the series' next
+ * number. Run it inside em.transactional when a series is used.
+ */
+export async function issueToken(em: Em, input: IssueTokenInput): Promise<Token> {
+  const series = input.series ?? null;
+  let evcoId: string;
+  if (input.evcoId != null) {
+    evcoId = parseEvcoId(input.evcoId).compact;
+    if (await evcoIdTaken(em, evcoId)) {
+      throw new DomainError('duplicate', 'evco_id is already used by another token', { param: '$.evco_id' });
+    }
+  } else if (series) {
+    evcoId = await nextSeriesEvcoId(em, series);
+  } else {
+    throw new InvalidInputError('evco_id or a token series is required', { param: '$.evco_id' });
+  }
+  const uidType = input.uidType ?? series?.uidType ?? null;
+  const brandCode = input.brandCode ?? series?.brandCode ?? null;
+  const token = em.create(Token, {
+    evcoId,
+    uid: input.uid != null ? checkTokenUid(input.uid, uidType) : null,
+    uidType,
+    formFactor: input.formFactor,
+    brandCode: brandCode === null ? null : await existingBrandCode(em, brandCode),
+    series,
+    initialAdmin: input.admin,
+    currentAdmin: input.admin,
+    fulfilment: input.fulfilment ?? 'none',
+    vehicleVin: input.vehicleVin != null ? checkVin(input.vehicleVin) : null,
+  } as never);
+  em.persist(token);
+  return token;
+}

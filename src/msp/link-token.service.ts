@@ -1,0 +1,97 @@
+// The rule "a token belongs to one subscription at a time, whatever the validity of that
+// subscription": the spans [effective valid_from, valid_until) of a token's non-defunct links
+// never overlap. Equal bounds are a seamless hand-over. Every check runs under the token's row
+// lock, so two transactions cannot both link one token.
+import { LockMode } from '@mikro-orm/core';
+import { DomainError, InvalidInputError } from '../platform/errors.ts';
+import type { Em } from '../platform/orm.ts';
+import { TokenLink } from './token-link.entity.ts';
+import type { TokenSubscription } from './token-subscription.entity.ts';
+import type { Token } from './token.entity.ts';
+
+export interface LinkTokenInput {
+  subscription: TokenSubscription;
+  token: Token;
+  /** null or absent: the link defers to the subscription's valid_from. */
+  validFrom?: Date | null;
+  validUntil?: Date | null;
+  /** JSONPath of the object in the request that describes the link (`$.links[0]`); `$` by default. */
+  paramPrefix?: string;
+}
+
+export interface LinkSpan {
+  from: Date;
+  until: Date | null;
+}
+
+/** Half-open spans: [a.from, a.until) and [b.from, b.until). */
+export function spansOverlap(a: LinkSpan, b: LinkSpan): boolean {
+  const aStartsBeforeBEnds = !b.until || a.from.getTime() < b.until.getTime();
+  const bStartsBeforeAEnds = !a.until || b.from.getTime() < a.until.getTime();
+  return aStartsBeforeBEnds && bStartsBeforeAEnds;
+}
+
+/** A token created in this unit of work and not yet written: nobody else can see it, it has no links. */
+function isUnwritten(em: Em, token: Token): boolean {
+  return em.getUnitOfWork().getPersistStack().has(token);
+}
+
+/** Serializes every change of one token's links (callers run inside a transaction). */
+export async function lockToken(em: Em, token: Token): Promise<void> {
+  if (isUnwritten(em, token)) return;
+  await em.lock(token, LockMode.PESSIMISTIC_WRITE);
+}
+
+export function assertSpanOrdered(span: LinkSpan, param: string): void {
+  if (span.until && span.until.getTime() <= span.from.getTime()) {
+    throw new InvalidInputError('valid_until must be after valid_from (the subscription\'s when the link defers to it)', { param });
+  }
+}
+
+/**
+ * Refuses a span that overlaps another non-defunct link of the token, in any administration
+ * (the rule is instance-wide). The token must be locked and written; so must its other links.
+ * Answers those other links.
+ */
+export async function assertNoOverlap(em: Em, token: Token, span: LinkSpan, options: { exclude?: TokenLink; param?: string } = {}): Promise<TokenLink[]> {
+  const links = (await em.find(TokenLink, { token, defunct: false }, { filters: false, populate: ['subscription'], orderBy: { id: 'asc' } }))
+    .filter((link) => link !== options.exclude);
+  const clash = links.find((link) => spansOverlap(span, { from: link.effectiveFrom(), until: link.validUntil ?? null }));
+  if (!clash) return links;
+  // Name the clashing link only to a caller who may see it (decisions.md: no hints of other administrations).
+  const visible = (await em.count(TokenLink, { id: clash.id })) > 0;
+  const which = visible
+    ? `subscription ${clash.subscription.id} (link ${clash.id}) from ${clash.effectiveFrom().toISOString()} ${clash.validUntil ? `until ${clash.validUntil.toISOString()}` : 'without an end'}`
+    : 'a subscription of another administration';
+  throw new DomainError('overlapping_token_link',
+    `the token is already linked to ${which}; a token belongs to one subscription at a time: end that link first `
+    + '(its valid_until equal to this valid_from is a seamless hand-over)',
+    { param: options.param ?? '$.valid_from' });
+}
+
+/** Creates (persists, does not flush) a link of `token` to `subscription`; run it inside a transaction. */
+export async function linkToken(em: Em, input: LinkTokenInput): Promise<TokenLink> {
+  const { subscription, token } = input;
+  const prefix = input.paramPrefix ?? '$';
+  if (subscription.defunct) {
+    throw new DomainError('subscription_defunct', 'a token cannot be linked to a defunct subscription', { param: `${prefix}.subscription_id` });
+  }
+  const span = { from: input.validFrom ?? subscription.validFrom, until: input.validUntil ?? null };
+  assertSpanOrdered(span, `${prefix}.valid_until`);
+  let others: TokenLink[] = [];
+  if (!isUnwritten(em, token)) {
+    await lockToken(em, token);
+    others = await assertNoOverlap(em, token, span, { param: `${prefix}.valid_from` });
+  }
+  const link = em.create(TokenLink, {
+    admin: subscription.admin,
+    subscription,
+    token,
+    validFrom: input.validFrom ?? null,
+    validUntil: input.validUntil ?? null,
+  } as never);
+  token.firstLinkedAt ??= new Date();
+  // The token goes with its latest link; a link filling a gap in the past does not move it.
+  if (others.every((other) => other.effectiveFrom().getTime() <= span.from.getTime())) token.currentAdmin = subscription.admin;
+  return link;
+}

@@ -1,0 +1,106 @@
+import { isNegative, parseDecimal } from '../money/decimal.ts';
+import { visibleAdministration } from '../parties/customer-input.ts';
+import { DomainError, InvalidInputError, type ErrorDetail } from '../platform/errors.ts';
+import { assertExternalReferenceFree } from '../platform/external-reference.ts';
+import { flushUnique } from '../platform/flush-unique.ts';
+import type { Patch } from '../platform/merge-patch.ts';
+import type { Em } from '../platform/orm.ts';
+import { getByRef, type ResourceRef } from '../platform/resource-ref.ts';
+import { SubscriptionPlan, type RecurringCost } from './subscription-plan.entity.ts';
+
+export const RECURRING_PERIODS = ['month', 'quarter', 'year'] as const;
+
+export interface SubscriptionPlanFields {
+  adminId: string;
+  name: string;
+  description: string;
+  publishFrom: Date;
+  publishUntil: Date;
+  ratePlanId: string;
+  recurringCosts: RecurringCost[];
+  useCustomerReimbursementVat: boolean;
+  externalReference: string;
+}
+
+export type SubscriptionPlanPatch = Patch<SubscriptionPlanFields>;
+
+const WHAT = 'subscription plan';
+const UNIQUE = { msp_subscription_plan_external_reference_unique: '$.external_reference' };
+
+/** Amounts as exact decimal strings (never negative), normalized. */
+function checkRecurringCosts(costs: RecurringCost[], failures: ErrorDetail[]): RecurringCost[] {
+  return costs.map((cost, i) => {
+    const param = `$.recurring_costs[${i}].amount_excl_vat`;
+    try {
+      const amount = parseDecimal(cost.amount_excl_vat, param);
+      if (isNegative(amount)) failures.push({ param, message: 'amount_excl_vat must not be negative' });
+      return { description: cost.description, amount_excl_vat: amount, period: cost.period };
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      failures.push({ param, message: error.message });
+      return cost;
+    }
+  });
+}
+
+/** Applies a merge patch (admin_id is set on create only). Every failed check is reported. */
+function applyPlanPatch(plan: SubscriptionPlan, patch: SubscriptionPlanPatch): void {
+  const failures: ErrorDetail[] = [];
+  if (patch.name === null || (patch.name !== undefined && patch.name.trim() === '')) {
+    failures.push({ param: '$.name', message: 'name is required' });
+  }
+  const recurringCosts = patch.recurringCosts ? checkRecurringCosts(patch.recurringCosts, failures) : patch.recurringCosts;
+  const publishFrom = patch.publishFrom === undefined ? (plan.publishFrom ?? null) : patch.publishFrom;
+  const publishUntil = patch.publishUntil === undefined ? (plan.publishUntil ?? null) : patch.publishUntil;
+  if (publishFrom && publishUntil && publishUntil.getTime() <= publishFrom.getTime()) {
+    failures.push({ param: '$.publish_until', message: 'publish_until must be after publish_from' });
+  }
+  if (failures.length) {
+    throw new InvalidInputError(failures[0].message, { param: failures[0].param, details: failures.length > 1 ? failures : undefined });
+  }
+  if (patch.name !== undefined) plan.name = patch.name!;
+  if (patch.description !== undefined) plan.description = patch.description;
+  plan.publishFrom = publishFrom;
+  plan.publishUntil = publishUntil;
+  if (patch.ratePlanId !== undefined) plan.ratePlanId = patch.ratePlanId;
+  if (recurringCosts !== undefined) plan.recurringCosts = recurringCosts ?? [];
+  if (patch.useCustomerReimbursementVat !== undefined) plan.useCustomerReimbursementVat = patch.useCustomerReimbursementVat ?? false;
+  if (patch.externalReference !== undefined) plan.externalReference = patch.externalReference;
+}
+
+async function createIn(em: Em, patch: SubscriptionPlanPatch): Promise<SubscriptionPlan> {
+  if (patch.name === undefined || patch.name === null) throw new InvalidInputError('name is required', { param: '$.name' });
+  const admin = await visibleAdministration(em, patch.adminId);
+  await assertExternalReferenceFree(em, SubscriptionPlan, patch.externalReference, WHAT);
+  const plan = em.create(SubscriptionPlan, { admin, name: patch.name } as never);
+  applyPlanPatch(plan, patch);
+  await flushUnique(em, UNIQUE);
+  return plan;
+}
+
+/** POST /msp-token-subscription-plan (extension). */
+export function createSubscriptionPlan(em: Em, patch: SubscriptionPlanPatch): Promise<SubscriptionPlan> {
+  return em.transactional((tx) => createIn(tx, patch));
+}
+
+/** POST /msp-token-subscription-plan/{id}: merge-update; on `ext_ref.<ref>` a missing plan is created. */
+export function upsertSubscriptionPlan(em: Em, ref: ResourceRef, patch: SubscriptionPlanPatch): Promise<SubscriptionPlan> {
+  return em.transactional(async (tx) => {
+    if ('externalReference' in ref) {
+      const existing = await tx.findOne(SubscriptionPlan, { externalReference: ref.externalReference });
+      if (!existing) return createIn(tx, { ...patch, externalReference: ref.externalReference });
+      patch = { ...patch, externalReference: undefined };
+    }
+    const plan = await getByRef(tx, SubscriptionPlan, ref, WHAT);
+    if (patch.externalReference && patch.externalReference.toLowerCase() !== plan.externalReference?.toLowerCase()) {
+      await assertExternalReferenceFree(tx, SubscriptionPlan, patch.externalReference, WHAT);
+    }
+    applyPlanPatch(plan, patch);
+    await flushUnique(tx, UNIQUE);
+    return plan;
+  });
+}
+
+export function getSubscriptionPlan(em: Em, ref: ResourceRef): Promise<SubscriptionPlan> {
+  return getByRef(em, SubscriptionPlan, ref, WHAT);
+}

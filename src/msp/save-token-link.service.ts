@@ -1,0 +1,119 @@
+import { LockMode } from '@mikro-orm/core';
+import { DomainError, NotFoundError } from '../platform/errors.ts';
+import { isUuid } from '../platform/ids.ts';
+import type { Patch } from '../platform/merge-patch.ts';
+import type { Em } from '../platform/orm.ts';
+import { evcoIdVariants, parseEvcoId } from './evco-id.ts';
+import { assertNoOverlap, assertSpanOrdered, linkToken, lockToken } from './link-token.service.ts';
+import { TokenLink } from './token-link.entity.ts';
+import { TokenSubscription } from './token-subscription.entity.ts';
+import { Token } from './token.entity.ts';
+
+export interface TokenLinkFields {
+  validFrom: Date;
+  validUntil: Date;
+  externalUpdatedAt: Date;
+}
+
+export type TokenLinkPatch = Patch<TokenLinkFields>;
+
+export interface NewTokenLink {
+  subscriptionId?: string | null;
+  evcoId?: string | null;
+  validFrom?: Date | null;
+  validUntil?: Date | null;
+}
+
+/**
+ * The tokens of these links, whichever administration holds them now: a token that moved on
+ * stays part of its old subscription's history.
+ */
+export async function loadLinkTokens(em: Em, links: TokenLink[]): Promise<void> {
+  const ids = [...new Set(links.map((link) => link.token.id))];
+  if (ids.length) await em.find(Token, { id: { $in: ids } }, { filters: false });
+}
+
+export async function getTokenLink(em: Em, id: string): Promise<TokenLink> {
+  const link = isUuid(id) ? await em.findOne(TokenLink, { id }, { populate: ['subscription'] }) : null;
+  if (!link) throw new NotFoundError('token link');
+  await loadLinkTokens(em, [link]);
+  return link;
+}
+
+/** A token the caller can see, named by its EVCO id (any accepted notation). */
+export async function visibleTokenByEvcoId(em: Em, evcoId: string | null | undefined, param: string): Promise<Token> {
+  if (evcoId === null || evcoId === undefined) throw new DomainError('validation_failed', 'evco_id is required', { param });
+  try {
+    parseEvcoId(evcoId);
+  } catch (error) {
+    if (error instanceof DomainError) throw new DomainError(error.code, error.message, { param });
+    throw error;
+  }
+  const token = await em.findOne(Token, { evcoId: { $in: evcoIdVariants(evcoId) } });
+  if (!token) throw new NotFoundError('token', { param });
+  return token;
+}
+
+/** POST /msp-token-link (extension): links a visible token to a visible, non-defunct subscription. */
+export function createTokenLink(em: Em, input: NewTokenLink): Promise<TokenLink> {
+  return em.transactional(async (tx) => {
+    const param = '$.subscription_id';
+    if (input.subscriptionId === null || input.subscriptionId === undefined) {
+      throw new DomainError('validation_failed', 'subscription_id is required', { param });
+    }
+    // Shared lock: a concurrent defunct cascade waits for this link, or this waits for it.
+    const subscription = isUuid(input.subscriptionId)
+      ? await tx.findOne(TokenSubscription, { id: input.subscriptionId }, { lockMode: LockMode.PESSIMISTIC_READ, refresh: true })
+      : null;
+    if (!subscription) throw new NotFoundError('token subscription', { param });
+    const token = await visibleTokenByEvcoId(tx, input.evcoId, '$.evco_id');
+    const link = await linkToken(tx, { subscription, token, validFrom: input.validFrom, validUntil: input.validUntil });
+    await tx.flush();
+    return link;
+  });
+}
+
+function same(a: Date | null, b: Date | null): boolean {
+  return a === b || (a !== null && b !== null && a.getTime() === b.getTime());
+}
+
+/**
+ * POST (merge) or the deprecated PUT (replace: absent members are reset) on /msp-token-link/{id}.
+ * valid_from null defers to the subscription. Moving a bound re-checks the one-subscription-at-
+ * a-time rule under the token's lock. A defunct link keeps its bounds; external_updated_at is
+ * still recorded.
+ */
+export function updateTokenLink(em: Em, id: string, patch: TokenLinkPatch): Promise<TokenLink> {
+  return em.transactional(async (tx) => {
+    const link = await getTokenLink(tx, id);
+    const validFrom = patch.validFrom === undefined ? (link.validFrom ?? null) : patch.validFrom;
+    const validUntil = patch.validUntil === undefined ? (link.validUntil ?? null) : patch.validUntil;
+    const fromMoves = !same(validFrom, link.validFrom ?? null);
+    const untilMoves = !same(validUntil, link.validUntil ?? null);
+    if ((fromMoves || untilMoves) && link.defunct) {
+      throw new DomainError('token_link_defunct', 'a defunct token link cannot be changed', { param: fromMoves ? '$.valid_from' : '$.valid_until' });
+    }
+    if (fromMoves || untilMoves) {
+      const span = { from: validFrom ?? link.subscription.validFrom, until: validUntil };
+      assertSpanOrdered(span, '$.valid_until');
+      await lockToken(tx, link.token);
+      await assertNoOverlap(tx, link.token, span, { exclude: link });
+      link.validFrom = validFrom;
+      link.validUntil = validUntil;
+    }
+    if (patch.externalUpdatedAt !== undefined) link.externalUpdatedAt = patch.externalUpdatedAt;
+    await tx.flush();
+    return link;
+  });
+}
+
+/** PUT /msp-token-link/{id}/defunct: idempotent; an optional external_updated_at is recorded. */
+export function markTokenLinkDefunct(em: Em, id: string, externalUpdatedAt?: Date | null): Promise<TokenLink> {
+  return em.transactional(async (tx) => {
+    const link = await getTokenLink(tx, id);
+    link.defunct = true;
+    if (externalUpdatedAt) link.externalUpdatedAt = externalUpdatedAt;
+    await tx.flush();
+    return link;
+  });
+}

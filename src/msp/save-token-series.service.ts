@@ -1,0 +1,60 @@
+import { DomainError, InvalidInputError } from '../platform/errors.ts';
+import { assertExternalReferenceFree } from '../platform/external-reference.ts';
+import { flushUnique } from '../platform/flush-unique.ts';
+import type { Em } from '../platform/orm.ts';
+import { visibleAdministration } from '../parties/customer-input.ts';
+import { existingBrandCode } from './token-brand.service.ts';
+import type { FormFactor, UidType } from './token-reference-data.ts';
+import { TokenSeries } from './token-series.entity.ts';
+
+export interface TokenSeriesInput {
+  adminId?: string | null;
+  name?: string | null;
+  evcoPrefix?: string | null;
+  instanceWidth?: number | null;
+  formFactor?: FormFactor | null;
+  uidType?: UidType | null;
+  brandCode?: string | null;
+  externalReference?: string | null;
+}
+
+/** Country code, provider id and up to 8 characters of the instance: each id leaves 1+ digits. */
+const PREFIX = /^[A-Z]{2}[A-Z0-9]{3}[A-Z0-9]{0,8}$/;
+
+export function normalizeEvcoPrefix(prefix: string): string {
+  const normalized = prefix.replace(/[-*]/g, '').toUpperCase();
+  if (!PREFIX.test(normalized)) {
+    throw new InvalidInputError('evco_prefix must be a country code, a 3-character provider id and at most 8 characters of the instance', { param: '$.evco_prefix' });
+  }
+  return normalized;
+}
+
+/** POST /msp-token-series. The instance width is what the prefix leaves of the 9-character instance. */
+export async function createTokenSeries(em: Em, input: TokenSeriesInput): Promise<TokenSeries> {
+  const missing = (['name', 'evcoPrefix'] as const).filter((field) => input[field] == null);
+  if (missing.length) {
+    const params = { name: '$.name', evcoPrefix: '$.evco_prefix' };
+    const details = missing.map((field) => ({ param: params[field], message: `${params[field].slice(2)} is required` }));
+    throw new DomainError('validation_failed', details[0].message, { param: details[0].param, details: details.length > 1 ? details : undefined });
+  }
+  const admin = await visibleAdministration(em, input.adminId);
+  const evcoPrefix = normalizeEvcoPrefix(input.evcoPrefix!);
+  const instanceWidth = 14 - evcoPrefix.length;
+  if (input.instanceWidth != null && input.instanceWidth !== instanceWidth) {
+    throw new InvalidInputError(`with this evco_prefix the instance number has ${instanceWidth} characters (an eMA instance has 9)`, { param: '$.instance_width' });
+  }
+  const brandCode = input.brandCode == null ? null : await existingBrandCode(em, input.brandCode);
+  await assertExternalReferenceFree(em, TokenSeries, input.externalReference, 'token series');
+  const series = em.create(TokenSeries, {
+    admin,
+    name: input.name!,
+    evcoPrefix,
+    instanceWidth,
+    formFactor: input.formFactor ?? 'card',
+    uidType: input.uidType ?? null,
+    brandCode,
+    externalReference: input.externalReference ?? null,
+  } as never);
+  await flushUnique(em, { msp_token_series_external_reference_unique: '$.external_reference' });
+  return series;
+}

@@ -1,0 +1,79 @@
+import { InvalidInputError, NotFoundError } from '../platform/errors.ts';
+import type { Patch } from '../platform/merge-patch.ts';
+import type { Em } from '../platform/orm.ts';
+import { isStaleUpdate } from '../parties/customer-input.ts';
+import { evcoIdVariants } from './evco-id.ts';
+import { existingBrandCode } from './token-brand.service.ts';
+import { UID_TYPES, type FormFactor, type UidType } from './token-reference-data.ts';
+import { Token } from './token.entity.ts';
+
+export interface TokenFields {
+  brandCode: string;
+  uid: string;
+  uidType: UidType;
+  /** Set on creation only: a merge- or replace-update ignores it. */
+  formFactor: FormFactor;
+  vehicleVin: string;
+  externalUpdatedAt: Date;
+}
+
+export type TokenPatch = Patch<TokenFields>;
+
+/** ISO 3779: 17 characters, no I, O or Q. */
+const VIN = /^[A-HJ-NPR-Z0-9]{17}$/;
+
+export function checkVin(vin: string): string {
+  const value = vin.toUpperCase();
+  if (!VIN.test(value)) throw new InvalidInputError('vehicle_vin must be 17 letters and digits (ISO 3779: no I, O or Q)', { param: '$.vehicle_vin' });
+  return value;
+}
+
+/** A UID must fit its type's pattern; RFID UIDs are hex, stored upper case. */
+export function checkTokenUid(uid: string, uidType: UidType | null | undefined): string {
+  const type = UID_TYPES.find((t) => t.id === uidType);
+  const value = type && type.id !== 'app_user' ? uid.toUpperCase() : uid;
+  if (type && !new RegExp(type.pattern).test(value)) {
+    throw new InvalidInputError(`uid does not fit token_uid_type_id ${type.id} (${type.name})`, { param: '$.uid' });
+  }
+  return value;
+}
+
+/** The token an evco_id names, with or without separators and check digit, in any casing. */
+export function findTokenByEvcoId(em: Em, evcoId: string): Promise<Token | null> {
+  return em.findOne(Token, { evcoId: { $in: evcoIdVariants(evcoId) } });
+}
+
+export async function getToken(em: Em, evcoId: string, param?: string): Promise<Token> {
+  const token = await findTokenByEvcoId(em, evcoId);
+  if (!token) throw new NotFoundError('token', { param });
+  return token;
+}
+
+/**
+ * POST /msp-token/{evco_id} (merge) and the deprecated PUT (a patch with every field present).
+ * Tokens are created by the series and subscription operations, so an unknown evco_id is 400.
+ */
+export async function updateToken(em: Em, evcoId: string, patch: TokenPatch): Promise<Token> {
+  const token = await getToken(em, evcoId);
+  if (isStaleUpdate(token.externalUpdatedAt, patch.externalUpdatedAt)) return token;
+  if (patch.brandCode !== undefined) {
+    token.brandCode = patch.brandCode === null ? null : await existingBrandCode(em, patch.brandCode);
+  }
+  if (patch.uidType !== undefined) token.uidType = patch.uidType;
+  if (patch.uid !== undefined) token.uid = patch.uid;
+  if ((patch.uid !== undefined || patch.uidType !== undefined) && token.uid != null) {
+    token.uid = checkTokenUid(token.uid, token.uidType);
+  }
+  if (patch.vehicleVin !== undefined) token.vehicleVin = patch.vehicleVin === null ? null : checkVin(patch.vehicleVin);
+  if (patch.externalUpdatedAt !== undefined) token.externalUpdatedAt = patch.externalUpdatedAt;
+  await em.flush();
+  return token;
+}
+
+export async function setTokenChargeAuthBlocked(em: Em, evcoId: string, blocked: boolean): Promise<Token> {
+  const token = await getToken(em, evcoId);
+  if (blocked) token.blockChargeAuthRequests();
+  else token.unblockChargeAuthRequests();
+  await em.flush();
+  return token;
+}

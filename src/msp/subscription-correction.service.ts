@@ -1,0 +1,130 @@
+// Plan-or-customer correction: the subscription is split at a moment T (possibly in the past).
+// The old one ends at T; a new one with the new plan and/or customer runs from T to the old end;
+// token links reaching past T move over seamlessly and the credit balance moves with them.
+// Sessions since T are repriced by whoever listens to the repricing hook.
+import { Customer } from '../parties/customer.entity.ts';
+import { DomainError, InvalidInputError, NotFoundError } from '../platform/errors.ts';
+import { flushUnique } from '../platform/flush-unique.ts';
+import { isUuid } from '../platform/ids.ts';
+import type { Em } from '../platform/orm.ts';
+import { lockSubscription, transferCreditBalance } from './monetary-credit.service.ts';
+import { notifySubscriptionCorrected } from './repricing-hook.ts';
+import { SubscriptionCorrection } from './subscription-correction.entity.ts';
+import { SubscriptionPlan } from './subscription-plan.entity.ts';
+import { TokenLink } from './token-link.entity.ts';
+import { TokenSubscription } from './token-subscription.entity.ts';
+
+export interface CorrectionInput {
+  validFrom: Date;
+  newPlanId?: string | null;
+  newPlanExternalReference?: string | null;
+  newCustomerId?: string | null;
+  newCustomerExternalReference?: string | null;
+  newExternalReference?: string | null;
+  recurringCostCorrection?: boolean | null;
+}
+
+export interface CorrectionResult {
+  correction: SubscriptionCorrection;
+  oldSubscription: TokenSubscription;
+  newSubscription: TokenSubscription;
+}
+
+/** A record named by `<name>_id` or `<name>_external_reference` (at most one), or null when neither is given. */
+async function resolveOptional<E extends object>(em: Em, entity: new (...args: never[]) => E, name: string, id: string | null | undefined, ref: string | null | undefined): Promise<E | null> {
+  const idParam = `$.${name}_id`;
+  const refParam = `$.${name}_external_reference`;
+  if (id != null && ref != null) throw new InvalidInputError(`give either ${name}_id or ${name}_external_reference, not both`, { param: idParam });
+  if (id == null && ref == null) return null;
+  const found = id != null
+    ? (isUuid(id) ? await em.findOne(entity as never, { id }) : null)
+    : await em.findOne(entity as never, { externalReference: ref });
+  if (!found) throw new NotFoundError(name.replaceAll('_', ' '), { param: id != null ? idParam : refParam });
+  return found as E;
+}
+
+/** External references are unique in the whole instance (docs/decisions.md). */
+async function assertNewReferenceFree(em: Em, reference: string | null | undefined): Promise<void> {
+  if (!reference) return;
+  if (await em.count(TokenSubscription, { externalReference: reference }, { filters: false })) {
+    throw new DomainError('duplicate', 'new_external_reference is already used by another token subscription', { param: '$.new_external_reference' });
+  }
+}
+
+function checkMoment(subscription: TokenSubscription, at: Date): void {
+  if (subscription.defunct) throw new DomainError('subscription_defunct', 'a defunct subscription cannot be corrected');
+  if (at.getTime() <= subscription.validFrom.getTime()) {
+    throw new InvalidInputError('valid_from must lie after the subscription\'s valid_from', { param: '$.valid_from' });
+  }
+  if (subscription.validUntil && at.getTime() >= subscription.validUntil.getTime()) {
+    throw new InvalidInputError('valid_from must lie before the subscription\'s valid_until', { param: '$.valid_from' });
+  }
+}
+
+/**
+ * Every non-defunct link still valid at or after T: one that started before T ends at T, one
+ * starting at or after T becomes defunct (it cannot end before it starts); either way the rest
+ * of its span is re-created on the new subscription, so a token's validity never has a gap.
+ */
+async function moveTokenLinks(em: Em, from: TokenSubscription, to: TokenSubscription, at: Date): Promise<void> {
+  const links = await em.find(TokenLink, { subscription: from, defunct: false }, { orderBy: { id: 'asc' } });
+  for (const link of links) {
+    if (link.validUntil && link.validUntil.getTime() <= at.getTime()) continue;
+    const startsBefore = link.effectiveFrom().getTime() < at.getTime();
+    em.create(TokenLink, {
+      admin: to.admin, subscription: to, token: link.token,
+      validFrom: startsBefore ? at : link.validFrom, validUntil: link.validUntil ?? null,
+    } as never);
+    if (startsBefore) link.validUntil = at;
+    else link.defunct = true;
+  }
+}
+
+async function correctIn(em: Em, subscriptionId: string, input: CorrectionInput): Promise<CorrectionResult> {
+  const old = await lockSubscription(em, subscriptionId);
+  checkMoment(old, input.validFrom);
+  const plan = await resolveOptional(em, SubscriptionPlan, 'new_plan', input.newPlanId, input.newPlanExternalReference);
+  const customer = await resolveOptional(em, Customer, 'new_customer', input.newCustomerId, input.newCustomerExternalReference);
+  if (plan && plan.admin.id !== old.admin.id) {
+    throw new InvalidInputError('the plan belongs to another administration than the subscription', { param: input.newPlanId != null ? '$.new_plan_id' : '$.new_plan_external_reference' });
+  }
+  const planChanges = plan !== null && plan.id !== old.plan.id;
+  const customerChanges = customer !== null && customer.id !== old.customer.id;
+  if (!planChanges && !customerChanges) {
+    throw new InvalidInputError('a correction must change the plan or the customer', { param: plan ? '$.new_plan_id' : customer ? '$.new_customer_id' : '$.new_plan_id' });
+  }
+  await assertNewReferenceFree(em, input.newExternalReference);
+
+  const successor = em.create(TokenSubscription, {
+    admin: old.admin,
+    customer: customer ?? old.customer,
+    plan: plan ?? old.plan,
+    buyerReference: old.buyerReference ?? null,
+    customFields: { ...(old.customFields ?? {}) },
+    validFrom: input.validFrom,
+    validUntil: old.validUntil ?? null,
+    monetaryCreditBalance: '0',
+    externalReference: input.newExternalReference ?? null,
+  } as never);
+  old.validUntil = input.validFrom;
+  await moveTokenLinks(em, old, successor, input.validFrom);
+  transferCreditBalance(em, old, successor, 'moved by a plan-or-customer correction');
+  const correction = em.create(SubscriptionCorrection, {
+    admin: old.admin, oldSubscription: old, newSubscription: successor, correctedFrom: input.validFrom,
+    recurringCostCorrection: input.recurringCostCorrection ?? false,
+  } as never);
+  await flushUnique(em, { msp_token_subscription_external_reference_unique: '$.new_external_reference' });
+  return { correction, oldSubscription: old, newSubscription: successor };
+}
+
+/** POST (and the deprecated PUT) /msp-token-subscription/{id}/plan-or-customer-correction. */
+export async function correctPlanOrCustomer(em: Em, subscriptionId: string, input: CorrectionInput): Promise<CorrectionResult> {
+  const result = await em.transactional((tx) => correctIn(tx, subscriptionId, input));
+  await notifySubscriptionCorrected(em, {
+    oldSubscriptionId: result.oldSubscription.id,
+    newSubscriptionId: result.newSubscription.id,
+    from: input.validFrom,
+    recurringCostCorrection: result.correction.recurringCostCorrection,
+  });
+  return result;
+}

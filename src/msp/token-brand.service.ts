@@ -1,0 +1,33 @@
+import { InvalidInputError, NotFoundError } from '../platform/errors.ts';
+import { flushUnique } from '../platform/flush-unique.ts';
+import type { Em } from '../platform/orm.ts';
+import { TokenBrand } from './token-brand.entity.ts';
+
+export const BRAND_CODE = /^[A-Za-z0-9._-]{1,64}$/;
+
+export function listTokenBrands(em: Em): Promise<TokenBrand[]> {
+  return em.find(TokenBrand, {}, { orderBy: { code: 'asc' } });
+}
+
+/** The stored casing of an existing brand code; an unknown code is 400 not_found at `param`. */
+export async function existingBrandCode(em: Em, code: string, param = '$.brand_code'): Promise<string> {
+  const brand = await em.findOne(TokenBrand, { code });
+  if (!brand) throw new NotFoundError('token brand', { param });
+  return brand.code;
+}
+
+/** POST /msp-token-brand/{code}: creates the brand or renames it (the code keeps its casing). */
+export async function upsertTokenBrand(em: Em, code: string, name: string): Promise<TokenBrand> {
+  if (!BRAND_CODE.test(code)) {
+    throw new InvalidInputError('a brand code (in the path) has 1 to 64 letters, digits, dots, dashes or underscores');
+  }
+  const brand = await em.findOne(TokenBrand, { code });
+  if (brand) {
+    brand.name = name;
+    await em.flush();
+    return brand;
+  }
+  const created = em.create(TokenBrand, { code, name } as never);
+  await flushUnique(em, {});
+  return created;
+}
