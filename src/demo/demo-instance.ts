@@ -8,6 +8,11 @@ import { RoamingPartner } from '../parties/roaming-partner.entity.ts';
 import { createBillingAddress } from '../parties/save-billing-address.service.ts';
 import { createCustomer } from '../parties/save-customer.service.ts';
 import { createMandate } from '../parties/save-direct-debit-mandate.service.ts';
+import { changeMonetaryCredit } from '../msp/monetary-credit.service.ts';
+import { createSubscriptionPlan } from '../msp/save-subscription-plan.service.ts';
+import { createTokenSeries } from '../msp/save-token-series.service.ts';
+import { createTokenSubscription } from '../msp/save-token-subscription.service.ts';
+import { upsertTokenBrand } from '../msp/token-brand.service.ts';
 import { scopedEm, type Orm } from '../platform/orm.ts';
 
 export const DEMO_CREDENTIAL = { publicId: 'demo', secret: 'demo-secret-change-me' };
@@ -46,6 +51,17 @@ async function seed(orm: Orm): Promise<void> {
       mandateReference: 'MNDT-2002', validFrom: new Date('2026-02-01T00:00:00Z'), externalReference: 'DDM-2002',
     });
 
+    await upsertTokenBrand(tx, 'VOLTERA', 'Voltera');
+    const cards = await createTokenSeries(tx, { adminId: 'nl-main', name: 'Voltera NL cards', evcoPrefix: 'NL-VOL-C', formFactor: 'card', uidType: 'rfid_7byte', brandCode: 'VOLTERA', externalReference: 'SERIES-NL-CARDS' });
+    const basic = await createSubscriptionPlan(tx, {
+      adminId: 'nl-main', name: 'Voltera Basic', externalReference: 'PLAN-NL-BASIC',
+      recurringCosts: [{ description: 'Card fee', amount_excl_vat: '1.50', period: 'month' }],
+    });
+    const subscription = await createTokenSubscription(tx, {
+      customerExternalReference: 'CUST-1001', planId: basic.id, validFrom: new Date('2026-01-01T00:00:00Z'),
+      externalReference: 'SUB-1001', tokenSeriesId: cards.id,
+    });
+    await changeMonetaryCredit(tx, subscription.id, { amount: '10.00', description: 'Welcome credit' });
     tx.create(RoamingPartner, { name: 'Example Charge Network', country: 'DE', cpoIds: ['DEEXA'], mspIds: [], externalReference: 'RP-DEEXA' } as never);
     await tx.flush();
   });
@@ -55,7 +71,7 @@ export async function ensureDemoInstance(orm: Orm, log: (line: string) => void):
   const em = scopedEm(orm);
   if ((await em.count(Administration, {})) === 0) {
     await seed(orm);
-    log('created the demo instance (administrations nl-main and be-main)');
+    log('created the demo instance (administrations nl-main and be-main, customers, a plan, a subscription with a card)');
   }
   if (!(await em.findOne(Credential, { publicId: DEMO_CREDENTIAL.publicId }))) {
     await saveCredential(scopedEm(orm), { ...DEMO_CREDENTIAL, role: 'admin' });
