@@ -14,6 +14,9 @@ import { tokenFulfilmentRoutes } from './msp/token-fulfilment.routes.ts';
 import { tokenLinkRoutes } from './msp/token-link.routes.ts';
 import { tokenSubscriptionRoutes } from './msp/token-subscription.routes.ts';
 import { tokenRoutes } from './msp/token.routes.ts';
+import { costCalculationRoutes } from './pricing/cost-calculation.routes.ts';
+import { ratePlanRoutes } from './pricing/rate-plan.routes.ts';
+import { vatRateRoutes } from './pricing/vat-rate.routes.ts';
 import type { RouteDef } from './rails/route.ts';
 
 export const routes: RouteDef[] = [
@@ -33,4 +36,7 @@ export const routes: RouteDef[] = [
   ...tokenSubscriptionRoutes,
   ...tokenLinkRoutes,
   ...subscriptionPlanRoutes,
+  ...vatRateRoutes,
+  ...ratePlanRoutes,
+  ...costCalculationRoutes,
 ];

@@ -17,6 +17,9 @@ import { DirectDebitMandateSchema } from './parties/direct-debit-mandate.entity.
 import { InstanceSettingsSchema } from './parties/instance-settings.entity.ts';
 import { RoamingPartnerSchema } from './parties/roaming-partner.entity.ts';
 import { SellerSchema } from './parties/seller.entity.ts';
+import { RatePlanVersionSchema } from './pricing/rate-plan-version.entity.ts';
+import { RatePlanSchema } from './pricing/rate-plan.entity.ts';
+import { VatRateSchema } from './pricing/vat-rate.entity.ts';
 
 export const entities = [
   InstanceSettingsSchema,
@@ -37,4 +40,7 @@ export const entities = [
   TokenLinkSchema,
   MonetaryCreditSchema,
   SubscriptionCorrectionSchema,
+  VatRateSchema,
+  RatePlanSchema,
+  RatePlanVersionSchema,
 ];

@@ -62,3 +62,59 @@ export function addCurrency(a: string, b: string): string {
   if (!CURRENCY_TEXT.test(a) || !CURRENCY_TEXT.test(b)) throw new Error(`not a 2-decimal amount: ${a}, ${b}`);
   return moneyMath.add(a, b);
 }
+
+/** a × b, rounded half away from zero to 6 decimals (unrounded amounts). */
+export function multiplyDecimal(a: string, b: string): string {
+  return new D(a).times(b).toFixed(MAX_DECIMALS);
+}
+
+/** `percent` % of `amount`, 6 decimals. */
+export function percentOfDecimal(amount: string, percent: string): string {
+  return new D(amount).times(percent).dividedBy(100).toFixed(MAX_DECIMALS);
+}
+
+/** The smallest multiple of `step` not below `volume` (no step or step 0: the volume itself), 6 decimals. */
+export function roundUpToStep(volume: string, step: string | undefined): string {
+  if (step === undefined || new D(step).isZero()) return new D(volume).toFixed(MAX_DECIMALS);
+  return new D(volume).dividedBy(step).ceil().times(step).toFixed(MAX_DECIMALS);
+}
+
+/** Milliseconds as minutes, 6 decimals (a duration, not an amount, but kept exact). */
+export function minutesFromMilliseconds(ms: number): string {
+  return new D(ms).dividedBy(60000).toFixed(MAX_DECIMALS);
+}
+
+/** Sum of decimal strings, 6 decimals. */
+export function sumDecimal(values: string[]): string {
+  return values.reduce((acc, v) => acc.plus(v), new D(0)).toFixed(MAX_DECIMALS);
+}
+
+/** Sum of rounded amounts with `minorUnits` decimals. */
+export function sumCurrency(values: string[], minorUnits = 2): string {
+  return values.reduce((acc, v) => acc.plus(v), new D(0)).toFixed(minorUnits);
+}
+
+/** a − b with `minorUnits` decimals (both already rounded). */
+export function subtractCurrency(a: string, b: string, minorUnits = 2): string {
+  return new D(a).minus(b).toFixed(minorUnits);
+}
+
+/** Fixed-point text with `decimals` decimals, rounded half away from zero. */
+export function toFixedDecimal(value: string, decimals: number): string {
+  return new D(value).toFixed(decimals, Decimal.ROUND_HALF_UP);
+}
+
+/** a × b ÷ c (c defaults to 1), kept to 6 decimals (rounded half up): unrounded amounts and volumes. */
+export function mulDivDecimal(a: string, b: string, c = '1'): string {
+  return normalize(new D(a).times(b).dividedBy(c).toFixed(MAX_DECIMALS));
+}
+
+/** Rounds a non-negative quantity up to the next multiple of step (step > 0). */
+export function ceilToMultiple(value: string, step: string): string {
+  return normalize(new D(value).dividedBy(step).ceil().times(step).toFixed(MAX_DECIMALS));
+}
+
+/** A JSON number (e.g. a tariff price) as decimal text, without float arithmetic. */
+export function decimalFromNumber(n: number): string {
+  return normalize(new D(String(n)).toFixed(MAX_DECIMALS));
+}

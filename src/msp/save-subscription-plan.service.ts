@@ -6,6 +6,7 @@ import { flushUnique } from '../platform/flush-unique.ts';
 import type { Patch } from '../platform/merge-patch.ts';
 import type { Em } from '../platform/orm.ts';
 import { getByRef, type ResourceRef } from '../platform/resource-ref.ts';
+import { assertRatePlanUsableBy } from '../pricing/rate-plan-link.ts';
 import { SubscriptionPlan, type RecurringCost } from './subscription-plan.entity.ts';
 
 export const RECURRING_PERIODS = ['month', 'quarter', 'year'] as const;
@@ -74,6 +75,7 @@ async function createIn(em: Em, patch: SubscriptionPlanPatch): Promise<Subscript
   await assertExternalReferenceFree(em, SubscriptionPlan, patch.externalReference, WHAT);
   const plan = em.create(SubscriptionPlan, { admin, name: patch.name } as never);
   applyPlanPatch(plan, patch);
+  if (patch.ratePlanId) await assertRatePlanUsableBy(em, patch.ratePlanId, admin);
   await flushUnique(em, UNIQUE);
   return plan;
 }
@@ -96,6 +98,7 @@ export function upsertSubscriptionPlan(em: Em, ref: ResourceRef, patch: Subscrip
       await assertExternalReferenceFree(tx, SubscriptionPlan, patch.externalReference, WHAT);
     }
     applyPlanPatch(plan, patch);
+    if (patch.ratePlanId) await assertRatePlanUsableBy(tx, patch.ratePlanId, plan.admin);
     await flushUnique(tx, UNIQUE);
     return plan;
   });

@@ -1,0 +1,60 @@
+import * as yup from 'yup';
+import { compareDecimal, isDecimalText } from '../../src/money/decimal.ts';
+import { calculateCost } from '../../src/pricing/cost-calculation.service.ts';
+import { isTimeZone } from '../../src/pricing/local-time.ts';
+import { VAT_KINDS, type VatKind } from '../../src/pricing/vat-rate.entity.ts';
+import { defineRoute, type RouteDef } from '../rails/route.ts';
+import { countryCode, oneOf, text, timestamp } from '../rails/schemas.ts';
+
+const amount = () => yup.string().test('decimal', '${path} must be a non-negative decimal such as "12.5" (at most 6 decimals)', (value) => {
+  return value === undefined || (isDecimalText(value) && compareDecimal(value, '0') >= 0);
+});
+
+const query = yup.object({
+  rate_plan_id: yup.string(),
+  plan_id: yup.string(),
+  start_date_time: timestamp().required('${path} is required'),
+  end_date_time: timestamp().required('${path} is required'),
+  energy_kwh: amount().required('${path} is required'),
+  country: countryCode().required('${path} is required'),
+  time_zone: yup.string().required('${path} is required').test('tz', '${path} must be an IANA time zone such as Europe/Amsterdam', (v) => v === undefined || isTimeZone(v)),
+  cpo_party_id: text(),
+  tariff_code: text(),
+  current_type: oneOf(['AC', 'DC'] as const),
+  power_kw: amount(),
+  parking_minutes: amount(),
+  vat_kind: oneOf(VAT_KINDS),
+});
+
+export const costCalculationRoutes: RouteDef[] = [
+  defineRoute({
+    method: 'get', path: '/msp-charge-cost-calculation', tag: 'MSP charge sessions', summary: 'Price a hypothetical session (stores nothing)',
+    description: 'Exactly one of rate_plan_id and plan_id (a subscription plan: its rate plan). The rate plan version valid at '
+      + 'start_date_time (the latest with valid_from <= start) and the VAT rate of country at the start apply; the first matching '
+      + 'rule decides, its vat_kind (if any) wins over vat_kind (default standard). Rules match on the start in time_zone. '
+      + 'Each subtotal is rounded once; a min/max session price shows as a min_price_adjustment/max_price_adjustment subtotal.',
+    query,
+    handler: async ({ em, query: q }) => {
+      const result = await calculateCost(em, {
+        ratePlanId: q.rate_plan_id, planId: q.plan_id, vatKind: (q.vat_kind ?? 'standard') as VatKind,
+        session: {
+          start: new Date(q.start_date_time), end: new Date(q.end_date_time), energyKwh: q.energy_kwh, parkingMinutes: q.parking_minutes,
+          timeZone: q.time_zone, country: q.country.toUpperCase(), cpoPartyId: q.cpo_party_id, tariffCode: q.tariff_code,
+          currentType: q.current_type as 'AC' | 'DC' | undefined, powerKw: q.power_kw,
+        },
+      });
+      return {
+        rate_plan_id: result.ratePlan.id,
+        rate_plan_version_id: result.ratePlanVersionId,
+        currency: result.ratePlan.currency,
+        rule: result.rule,
+        vat_rate_id: result.vatRateId,
+        subtotals: result.subtotals,
+        total_excl_vat: result.total_excl_vat,
+        total_vat: result.total_vat,
+        total_incl_vat: result.total_incl_vat,
+        explanation: result.explanation,
+      };
+    },
+  }),
+];

@@ -1,0 +1,108 @@
+import * as yup from 'yup';
+import { RatePlanVersion } from '../../src/pricing/rate-plan-version.entity.ts';
+import { RatePlan } from '../../src/pricing/rate-plan.entity.ts';
+import {
+  createRatePlan, createRatePlanVersion, getRatePlan, getRatePlanVersion, upsertRatePlan, visibleRatePlanIds, type RatePlanFields,
+} from '../../src/pricing/rate-plan.service.ts';
+import type { Patch } from '../../src/platform/merge-patch.ts';
+import { parseRef } from '../../src/platform/resource-ref.ts';
+import { seekPage } from '../rails/pagination.ts';
+import { patchFrom, type FieldMapping } from '../rails/patch.ts';
+import { defineRoute, type RouteDef } from '../rails/route.ts';
+import { currencyCode, iso, isoDate, text, timestamp } from '../rails/schemas.ts';
+
+const TAG = 'Pricing: rate plans';
+
+export function serializeRatePlan(p: RatePlan) {
+  return {
+    id: p.id,
+    name: p.name,
+    currency: p.currency,
+    admin_ids: p.adminIds,
+    external_reference: p.externalReference ?? null,
+    created_at: iso(p.createdAt),
+    updated_at: iso(p.updatedAt),
+  };
+}
+
+export function serializeRatePlanVersion(v: RatePlanVersion) {
+  return { id: v.id, rate_plan_id: v.ratePlan.id, valid_from: iso(v.validFrom), definition: v.definition, created_at: iso(v.createdAt) };
+}
+
+const planBody = yup.object({
+  name: text().nullable(),
+  currency: currencyCode().nullable(),
+  admin_ids: yup.array(text(64).defined()).max(1000, '${path} must hold at most ${max} items').nullable(),
+  external_reference: text().nullable(),
+});
+
+const versionBody = yup.object({
+  valid_from: timestamp().defined('${path} is required'),
+  definition: yup.mixed().defined('${path} is required'),
+});
+
+const MAPPING: FieldMapping = { name: 'name', currency: 'currency', admin_ids: 'adminIds', external_reference: 'externalReference' };
+const patch = (b: Record<string, unknown>) => patchFrom(b, MAPPING) as Patch<RatePlanFields>;
+
+const RULES = 'A rate plan has one currency (set on create) and is shared with admin_ids, administrations of that currency; '
+  + 'an empty list shares it with every administration of the currency (only a credential not limited to administrations may do so).';
+
+const DEFINITION = 'definition: {rates, rules}. rates: {energy (per kWh), time (per minute), parking_time (per minute): {price, step_size}, '
+  + 'flat (per session): {price}, min_price, max_price (per session, excl. VAT)}, all decimal strings. rules: ordered, the first '
+  + 'whose match holds decides: {name, match: {cpo_party_ids, tariff_codes, countries, current_type (AC|DC), min_/max_power_kw, '
+  + 'min_/max_duration_minutes, min_/max_energy_kwh, time_of_day {from, until} (HH:MM local, may wrap midnight), days_of_week [1..7], '
+  + 'date_from, date_until (local dates, until exclusive)}, rates (overriding the base rates per component), vat_kind}. '
+  + 'Versions are immutable: a change is a new version with a later valid_from.';
+
+export const ratePlanRoutes: RouteDef[] = [
+  defineRoute({
+    method: 'get', path: '/rate-plan', tag: TAG, summary: 'List rate plans', paged: true, extension: true,
+    query: yup.object({ currency: currencyCode() }),
+    handler: async ({ ctx, em, rawQuery, query }) => {
+      const ids = await visibleRatePlanIds(em);
+      return seekPage(ctx, {
+        em, entity: RatePlan, rawQuery, path: '/main/v1/rate-plan',
+        where: { ...(ids ? { id: { $in: ids } } : {}), ...(query.currency ? { currency: query.currency } : {}) },
+        serialize: serializeRatePlan,
+      });
+    },
+  }),
+  defineRoute({
+    method: 'post', path: '/rate-plan', tag: TAG, summary: 'Create a rate plan', extension: true,
+    description: `Needs name and currency. ${RULES}`, body: planBody,
+    handler: async ({ em, body }) => serializeRatePlan(await createRatePlan(em, patch(body))),
+  }),
+  defineRoute({
+    method: 'get', path: '/rate-plan/:id', tag: TAG, summary: 'Get a rate plan (id or ext_ref.<external_reference>)', extension: true,
+    handler: async ({ em, params }) => serializeRatePlan(await getRatePlan(em, parseRef(params.id, true))),
+  }),
+  defineRoute({
+    method: 'post', path: '/rate-plan/:id', tag: TAG, summary: 'Merge-update a rate plan; on ext_ref.<ref> create it when missing', extension: true,
+    description: `name, external_reference and admin_ids (replaced as a whole) change; currency is set on create only. ${RULES}`, body: planBody,
+    handler: async ({ em, body, params }) => serializeRatePlan(await upsertRatePlan(em, parseRef(params.id, true), patch(body))),
+  }),
+  defineRoute({
+    method: 'get', path: '/rate-plan/:id/version', tag: TAG, summary: 'List the versions of a rate plan', paged: true, extension: true,
+    handler: async ({ ctx, em, rawQuery, params }) => {
+      const plan = await getRatePlan(em, parseRef(params.id, true));
+      return seekPage(ctx, {
+        em, entity: RatePlanVersion, rawQuery, path: `/main/v1/rate-plan/${encodeURIComponent(params.id)}/version`,
+        where: { ratePlan: plan }, serialize: serializeRatePlanVersion,
+      });
+    },
+  }),
+  defineRoute({
+    method: 'post', path: '/rate-plan/:id/version', tag: TAG, summary: 'Create a rate plan version', extension: true,
+    description: DEFINITION, body: versionBody,
+    handler: async ({ em, body, params }) => serializeRatePlanVersion(await createRatePlanVersion(em, parseRef(params.id, true), {
+      validFrom: isoDate(body.valid_from), definition: body.definition,
+    })),
+  }),
+  defineRoute({
+    method: 'get', path: '/rate-plan/:id/version/:version_id', tag: TAG, summary: 'Get a rate plan version', extension: true,
+    handler: async ({ em, params }) => {
+      const plan = await getRatePlan(em, parseRef(params.id, true));
+      return serializeRatePlanVersion(await getRatePlanVersion(em, plan, params.version_id));
+    },
+  }),
+];

@@ -1,0 +1,52 @@
+// GET /msp-charge-cost-calculation: prices a hypothetical session, stores nothing.
+import { SubscriptionPlan } from '../msp/subscription-plan.entity.ts';
+import { DomainError, InvalidInputError, NotFoundError } from '../platform/errors.ts';
+import { isUuid } from '../platform/ids.ts';
+import type { Em } from '../platform/orm.ts';
+import { priceSession, ruleFor, type PricingResult, type PricingSession } from './price-session.ts';
+import type { RatePlan } from './rate-plan.entity.ts';
+import { getRatePlan, ratePlanVersionAt } from './rate-plan.service.ts';
+import type { VatKind } from './vat-rate.entity.ts';
+import { vatRateAt } from './vat-rate.service.ts';
+
+export interface CostCalculationInput {
+  ratePlanId?: string;
+  planId?: string;
+  session: PricingSession;
+  vatKind: VatKind;
+}
+
+export interface CostCalculation extends PricingResult {
+  ratePlan: RatePlan;
+  vatRateId: string | null;
+}
+
+async function ratePlanOf(em: Em, input: CostCalculationInput): Promise<RatePlan> {
+  if ((input.ratePlanId === undefined) === (input.planId === undefined)) {
+    throw new InvalidInputError('give exactly one of rate_plan_id and plan_id', { queryParam: 'rate_plan_id' });
+  }
+  if (input.ratePlanId !== undefined) return getRatePlan(em, { id: input.ratePlanId }, { queryParam: 'rate_plan_id' });
+  const plan = isUuid(input.planId!) ? await em.findOne(SubscriptionPlan, { id: input.planId! }) : null;
+  if (!plan) throw new NotFoundError('subscription plan', { queryParam: 'plan_id' });
+  if (!plan.ratePlanId) throw new DomainError('rate_plan_missing', 'the subscription plan has no rate plan', { queryParam: 'plan_id' });
+  return getRatePlan(em, { id: plan.ratePlanId }, { queryParam: 'plan_id' });
+}
+
+/** The version valid at the start, the rule's VAT kind (else the requested one) and its rate at the start. */
+export async function calculateCost(em: Em, input: CostCalculationInput): Promise<CostCalculation> {
+  const ratePlan = await ratePlanOf(em, input);
+  const { session } = input;
+  if (session.end.getTime() < session.start.getTime()) {
+    throw new InvalidInputError('end_date_time must not be before start_date_time', { queryParam: 'end_date_time' });
+  }
+  const version = await ratePlanVersionAt(em, ratePlan, session.start).catch((error) => {
+    throw error instanceof DomainError ? new DomainError(error.code, error.message, { queryParam: 'start_date_time' }) : error;
+  });
+  const versionInput = { ...version.definition, id: version.id, validFrom: version.validFrom };
+  const vatKind = ruleFor(versionInput, session).rule?.vat_kind ?? input.vatKind;
+  const vat = await vatRateAt(em, session.country, vatKind, session.start).catch((error) => {
+    throw error instanceof DomainError ? new DomainError(error.code, error.message, { queryParam: 'country' }) : error;
+  });
+  const result = priceSession({ version: versionInput, session, vat: { percent: vat.percentage, kind: vat.vatKind, country: vat.country } });
+  return { ...result, ratePlan, vatRateId: vat.id };
+}

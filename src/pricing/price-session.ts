@@ -1,0 +1,156 @@
+// The pricing core: a pure function from a rate plan version, a session and a VAT rate to
+// subtotals. Each line is rounded once (half away from zero); totals are sums of rounded lines.
+// A session total (excl. VAT) below min_price or above max_price gets one extra line,
+// `min_price_adjustment` or `max_price_adjustment`, that brings it to the bound, with the same VAT.
+import {
+  addDecimal, compareDecimal, minutesFromMilliseconds, multiplyDecimal, normalize, percentOfDecimal, roundToCurrency,
+  roundUpToStep, subtractCurrency, subtractDecimal, sumCurrency, toFixedDecimal,
+} from '../money/decimal.ts';
+import { InvalidInputError } from '../platform/errors.ts';
+import { isTimeZone } from './local-time.ts';
+import { chooseRule, type RuleChoice } from './match-rule.ts';
+import type { ComponentRate, RateComponent, RatePlanVersionDefinition, Rates } from './rate-plan-definition.ts';
+import type { VatKind } from './vat-rate.entity.ts';
+
+export type SubtotalKind = RateComponent | 'min_price_adjustment' | 'max_price_adjustment';
+
+export interface PricingSession {
+  start: Date;
+  end: Date;
+  energyKwh: string;
+  parkingMinutes?: string;
+  timeZone: string;
+  country: string;
+  cpoPartyId?: string;
+  tariffCode?: string;
+  currentType?: 'AC' | 'DC';
+  powerKw?: string;
+}
+
+export interface PricingVat { percent: string; kind: VatKind; country: string }
+
+export interface PriceSessionInput {
+  version: RatePlanVersionDefinition & { id: string; validFrom: Date };
+  session: PricingSession;
+  vat: PricingVat;
+}
+
+export interface Subtotal {
+  kind: SubtotalKind;
+  volume: string;
+  billed_volume: string;
+  step_size: string | null;
+  rate: string;
+  rate_unit: string;
+  amount_excl_vat_unrounded: string;
+  amount_excl_vat: string;
+  vat_percent: string;
+  vat_kind: VatKind;
+  vat_country: string;
+  vat_amount_unrounded: string;
+  vat_amount: string;
+  amount_incl_vat: string;
+}
+
+export interface PricingResult {
+  ratePlanVersionId: string;
+  rule: { name: string | null; index: number | null };
+  subtotals: Subtotal[];
+  total_excl_vat: string;
+  total_vat: string;
+  total_incl_vat: string;
+  explanation: string[];
+}
+
+const UNITS: Record<RateComponent, string> = { energy: 'kWh', time: 'min', parking_time: 'min', flat: 'session' };
+const COMPONENTS: RateComponent[] = ['energy', 'time', 'parking_time', 'flat'];
+
+/** The rule's rates replace the base rates per component (and per bound). */
+export function effectiveRates(base: Rates, override: Rates | undefined): Rates {
+  return { ...base, ...(override ?? {}) };
+}
+
+function line(kind: SubtotalKind, volume: string, billed: string, step: string | null, rate: string, unit: string, vat: PricingVat): Subtotal {
+  const unrounded = multiplyDecimal(billed, rate);
+  const vatUnrounded = percentOfDecimal(unrounded, vat.percent);
+  const excl = roundToCurrency(unrounded);
+  const incl = roundToCurrency(addDecimal(unrounded, vatUnrounded));
+  return {
+    kind, volume: normalize(volume), billed_volume: normalize(billed), step_size: step === null ? null : normalize(step),
+    rate: normalize(rate), rate_unit: unit,
+    amount_excl_vat_unrounded: toFixedDecimal(unrounded, 6), amount_excl_vat: excl,
+    vat_percent: normalize(vat.percent), vat_kind: vat.kind, vat_country: vat.country,
+    vat_amount_unrounded: toFixedDecimal(vatUnrounded, 6), vat_amount: subtractCurrency(incl, excl), amount_incl_vat: incl,
+  };
+}
+
+function volumes(session: PricingSession): Record<RateComponent, string> & { duration: string } {
+  const duration = minutesFromMilliseconds(session.end.getTime() - session.start.getTime());
+  const parking = session.parkingMinutes ?? '0';
+  const charging = compareDecimal(parking, duration) >= 0 ? '0' : subtractDecimal(duration, parking);
+  return { energy: session.energyKwh, time: charging, parking_time: parking, flat: '1', duration };
+}
+
+function checkSession(session: PricingSession): void {
+  if (!isTimeZone(session.timeZone)) throw new InvalidInputError('time_zone must be an IANA time zone', { param: '$.time_zone' });
+  if (session.end.getTime() < session.start.getTime()) throw new InvalidInputError('the session ends before it starts', { param: '$.end_date_time' });
+}
+
+/** The rule that decides a session (callers need its vat_kind before they look up the VAT rate). */
+export function ruleFor(version: RatePlanVersionDefinition, session: PricingSession): RuleChoice {
+  checkSession(session);
+  return chooseRule(version, { ...session, durationMinutes: volumes(session).duration });
+}
+
+export function priceSession(input: PriceSessionInput): PricingResult {
+  const { version, session, vat } = input;
+  checkSession(session);
+  const vol = volumes(session);
+  const choice = chooseRule(version, { ...session, durationMinutes: vol.duration });
+  const rates = effectiveRates(version.rates, choice.rule?.rates);
+  const explanation = [
+    `rate plan version ${version.id} (valid from ${version.validFrom.toISOString()})`,
+    `session start ${choice.local.date} ${choice.local.clock} local (${session.timeZone}, ISO weekday ${choice.local.weekday}), `
+      + `duration ${normalize(vol.duration)} min, energy ${normalize(session.energyKwh)} kWh`,
+    choice.rule ? `rule #${choice.index} "${choice.rule.name}" matched first` : 'no rule matched: the base rates apply',
+    `VAT ${vat.kind} ${vat.country} ${normalize(vat.percent)} %`,
+  ];
+
+  const subtotals: Subtotal[] = [];
+  for (const kind of COMPONENTS) {
+    const rate: ComponentRate | undefined = rates[kind];
+    if (!rate) continue;
+    const step = rate.step_size ?? null;
+    const billed = roundUpToStep(vol[kind], step ?? undefined);
+    const sub = line(kind, vol[kind], billed, step, rate.price, UNITS[kind], vat);
+    subtotals.push(sub);
+    explanation.push(`${kind}: ${sub.volume} ${UNITS[kind]}${step ? ` billed in steps of ${sub.step_size} as ${sub.billed_volume}` : ''} × ${sub.rate} `
+      + `= ${sub.amount_excl_vat_unrounded}, rounded ${sub.amount_excl_vat}; VAT ${sub.vat_amount_unrounded} unrounded; incl. VAT ${sub.amount_incl_vat}`);
+  }
+
+  const subtotal = sumCurrency(subtotals.map((s) => s.amount_excl_vat));
+  const min = rates.min_price === undefined ? undefined : roundToCurrency(rates.min_price);
+  const max = rates.max_price === undefined ? undefined : roundToCurrency(rates.max_price);
+  let bound: { kind: SubtotalKind; value: string } | undefined;
+  if (min !== undefined && compareDecimal(subtotal, min) < 0) bound = { kind: 'min_price_adjustment', value: min };
+  else if (max !== undefined && compareDecimal(subtotal, max) > 0) bound = { kind: 'max_price_adjustment', value: max };
+  if (bound) {
+    const difference = subtractCurrency(bound.value, subtotal);
+    subtotals.push(line(bound.kind, '1', '1', null, difference, 'session', vat));
+    explanation.push(`${bound.kind}: the lines sum to ${subtotal} excl. VAT, the ${bound.kind === 'min_price_adjustment' ? 'minimum' : 'maximum'} `
+      + `price is ${bound.value}: ${difference}`);
+  }
+
+  const totalExcl = sumCurrency(subtotals.map((s) => s.amount_excl_vat));
+  const totalIncl = sumCurrency(subtotals.map((s) => s.amount_incl_vat));
+  explanation.push(`total ${totalExcl} excl. VAT, ${totalIncl} incl. VAT (sums of the rounded lines)`);
+  return {
+    ratePlanVersionId: version.id,
+    rule: { name: choice.rule?.name ?? null, index: choice.index },
+    subtotals,
+    total_excl_vat: totalExcl,
+    total_vat: subtractCurrency(totalIncl, totalExcl),
+    total_incl_vat: totalIncl,
+    explanation,
+  };
+}

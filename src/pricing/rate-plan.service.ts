@@ -1,0 +1,119 @@
+import { Administration } from '../parties/administration.entity.ts';
+import { DomainError, InvalidInputError, NotFoundError } from '../platform/errors.ts';
+import { assertExternalReferenceFree } from '../platform/external-reference.ts';
+import { flushUnique } from '../platform/flush-unique.ts';
+import { isUuid } from '../platform/ids.ts';
+import type { Patch } from '../platform/merge-patch.ts';
+import type { Em } from '../platform/orm.ts';
+import type { ResourceRef } from '../platform/resource-ref.ts';
+import { assertChangeable, callerScope, filterVisible, isVisible } from './rate-plan-access.ts';
+import { parseDefinition } from './rate-plan-definition.ts';
+import { RatePlanVersion } from './rate-plan-version.entity.ts';
+import { RatePlan } from './rate-plan.entity.ts';
+
+export interface RatePlanFields {
+  name: string;
+  currency: string;
+  adminIds: string[];
+  externalReference: string;
+}
+
+const WHAT = 'rate plan';
+const UNIQUE = { pricing_rate_plan_external_reference_unique: '$.external_reference' };
+
+/** A plan the caller may see (shared with one of its administrations); otherwise not_found. */
+export async function getRatePlan(em: Em, ref: ResourceRef, options: { queryParam?: string; param?: string } = {}): Promise<RatePlan> {
+  let plan: RatePlan | null = null;
+  if ('id' in ref) plan = isUuid(ref.id) ? await em.findOne(RatePlan, { id: ref.id }) : null;
+  else plan = await em.findOne(RatePlan, { externalReference: ref.externalReference });
+  if (!plan || !(await isVisible(em, plan))) throw new NotFoundError(WHAT, options);
+  return plan;
+}
+
+export async function visibleRatePlanIds(em: Em): Promise<string[] | null> {
+  if (callerScope(em).all) return null;
+  const plans = await em.find(RatePlan, {}, { fields: ['id', 'currency', 'adminIds'] as never });
+  return (await filterVisible(em, plans)).map((plan) => plan.id);
+}
+
+/** Every listed administration must be visible and of the plan's currency; stored in their casing. */
+async function checkAdminIds(em: Em, adminIds: string[], currency: string): Promise<string[]> {
+  if (adminIds.length === 0 && !callerScope(em).all) {
+    throw new InvalidInputError('a credential limited to administrations must name them in admin_ids', { param: '$.admin_ids' });
+  }
+  const result: string[] = [];
+  for (const [i, id] of adminIds.entries()) {
+    const admin = typeof id === 'string' ? await em.findOne(Administration, { id }) : null;
+    if (!admin) throw new NotFoundError('administration', { param: `$.admin_ids[${i}]` });
+    if (admin.currency !== currency) {
+      throw new DomainError('currency_mismatch', `administration ${admin.id} uses ${admin.currency}, the rate plan ${currency}`, { param: `$.admin_ids[${i}]` });
+    }
+    if (!result.includes(admin.id)) result.push(admin.id);
+  }
+  return result;
+}
+
+async function apply(em: Em, plan: RatePlan, patch: Patch<RatePlanFields>): Promise<void> {
+  if (patch.name === null || (patch.name !== undefined && patch.name.trim() === '')) throw new InvalidInputError('name is required', { param: '$.name' });
+  if (patch.name !== undefined) plan.name = patch.name!;
+  if (patch.adminIds !== undefined) plan.adminIds = await checkAdminIds(em, patch.adminIds ?? [], plan.currency);
+  if (patch.externalReference !== undefined) plan.externalReference = patch.externalReference;
+}
+
+async function createIn(em: Em, patch: Patch<RatePlanFields>): Promise<RatePlan> {
+  if (!patch.name) throw new InvalidInputError('name is required', { param: '$.name' });
+  if (!patch.currency) throw new InvalidInputError('currency is required', { param: '$.currency' });
+  await assertExternalReferenceFree(em, RatePlan, patch.externalReference, WHAT);
+  const plan = em.create(RatePlan, { name: patch.name, currency: patch.currency } as never);
+  await apply(em, plan, { ...patch, adminIds: patch.adminIds ?? [] });
+  await flushUnique(em, UNIQUE);
+  return plan;
+}
+
+export function createRatePlan(em: Em, patch: Patch<RatePlanFields>): Promise<RatePlan> {
+  return em.transactional((tx) => createIn(tx, patch));
+}
+
+/** Merge-update of name, external_reference and admin_ids (currency is set on create only). */
+export function upsertRatePlan(em: Em, ref: ResourceRef, patch: Patch<RatePlanFields>): Promise<RatePlan> {
+  return em.transactional(async (tx) => {
+    if ('externalReference' in ref) {
+      const existing = await tx.findOne(RatePlan, { externalReference: ref.externalReference });
+      if (!existing) return createIn(tx, { ...patch, externalReference: ref.externalReference });
+      patch = { ...patch, externalReference: undefined };
+    }
+    const plan = await getRatePlan(tx, ref);
+    await assertChangeable(tx, plan);
+    if (patch.externalReference && patch.externalReference.toLowerCase() !== plan.externalReference?.toLowerCase()) {
+      await assertExternalReferenceFree(tx, RatePlan, patch.externalReference, WHAT);
+    }
+    await apply(tx, plan, { ...patch, currency: undefined });
+    await flushUnique(tx, UNIQUE);
+    return plan;
+  });
+}
+
+export async function createRatePlanVersion(em: Em, ref: ResourceRef, input: { validFrom?: Date | null; definition?: unknown }): Promise<RatePlanVersion> {
+  const plan = await getRatePlan(em, ref);
+  await assertChangeable(em, plan);
+  if (!input.validFrom) throw new InvalidInputError('valid_from is required', { param: '$.valid_from' });
+  const definition = parseDefinition(input.definition);
+  const taken = await em.count(RatePlanVersion, { ratePlan: plan, validFrom: input.validFrom });
+  if (taken) throw new DomainError('duplicate', 'the rate plan has a version valid from that moment already', { param: '$.valid_from' });
+  const version = em.create(RatePlanVersion, { ratePlan: plan, validFrom: input.validFrom, definition } as never);
+  await flushUnique(em, { pricing_rate_plan_version_rate_plan_id_valid_from_unique: '$.valid_from' });
+  return version;
+}
+
+export async function getRatePlanVersion(em: Em, plan: RatePlan, versionId: string): Promise<RatePlanVersion> {
+  const version = isUuid(versionId) ? await em.findOne(RatePlanVersion, { id: versionId, ratePlan: plan }) : null;
+  if (!version) throw new NotFoundError('rate plan version');
+  return version;
+}
+
+/** The version valid at `at`: the latest with valid_from <= at. */
+export async function ratePlanVersionAt(em: Em, plan: RatePlan, at: Date): Promise<RatePlanVersion> {
+  const version = await em.findOne(RatePlanVersion, { ratePlan: plan, validFrom: { $lte: at } }, { orderBy: { validFrom: 'desc' } });
+  if (!version) throw new DomainError('rate_plan_version_missing', `rate plan ${plan.id} has no version valid at ${at.toISOString()}`);
+  return version;
+}

@@ -1,0 +1,106 @@
+import { compareDecimal, isNegative, normalize, parseDecimal } from '../money/decimal.ts';
+import { DomainError, InvalidInputError, NotFoundError } from '../platform/errors.ts';
+import { isUuid } from '../platform/ids.ts';
+import type { Patch } from '../platform/merge-patch.ts';
+import type { Em } from '../platform/orm.ts';
+import { VatRate, type VatKind } from './vat-rate.entity.ts';
+
+export interface VatRateFields {
+  country: string;
+  vatKind: VatKind;
+  percentage: string;
+  validFrom: Date;
+  validUntil: Date;
+}
+
+/** The rate applied to a line: a stored rate, or 0 % for exempt and reverse charge (id null). */
+export interface AppliedVatRate {
+  id: string | null;
+  country: string;
+  vatKind: VatKind;
+  percentage: string;
+}
+
+const ZERO_KINDS: VatKind[] = ['exempt', 'reverse_charge'];
+
+export async function getVatRate(em: Em, id: string): Promise<VatRate> {
+  const rate = isUuid(id) ? await em.findOne(VatRate, { id }) : null;
+  if (!rate) throw new NotFoundError('VAT rate');
+  return rate;
+}
+
+function checkPercentage(value: string): string {
+  const percentage = parseDecimal(value, '$.percentage');
+  if (isNegative(percentage) || compareDecimal(percentage, '100') > 0) {
+    throw new InvalidInputError('percentage must be between 0 and 100', { param: '$.percentage' });
+  }
+  return normalize(percentage);
+}
+
+async function assertNoOverlap(em: Em, rate: VatRate): Promise<void> {
+  const overlapping = await em.findOne(VatRate, {
+    country: rate.country,
+    vatKind: rate.vatKind,
+    ...(rate.id ? { id: { $ne: rate.id } } : {}),
+    ...(rate.validUntil ? { validFrom: { $lt: rate.validUntil } } : {}),
+    $or: [{ validUntil: null }, { validUntil: { $gt: rate.validFrom } }],
+  });
+  if (overlapping) {
+    throw new DomainError('overlapping_vat_rate', `the validity overlaps VAT rate ${overlapping.id} of the same country and kind`, { param: '$.valid_from' });
+  }
+}
+
+function apply(rate: VatRate, patch: Patch<VatRateFields>): void {
+  if (patch.country !== undefined) rate.country = patch.country!.toUpperCase();
+  if (patch.vatKind !== undefined) rate.vatKind = patch.vatKind!;
+  if (patch.percentage !== undefined) rate.percentage = checkPercentage(patch.percentage!);
+  if (patch.validFrom !== undefined) rate.validFrom = patch.validFrom!;
+  if (patch.validUntil !== undefined) rate.validUntil = patch.validUntil;
+  if (rate.validUntil && rate.validUntil.getTime() <= rate.validFrom.getTime()) {
+    throw new InvalidInputError('valid_until must be after valid_from', { param: '$.valid_until' });
+  }
+}
+
+/** Changes of VAT rates are serialized (advisory lock): concurrent overlapping rates cannot both pass. */
+async function lockVatRates(em: Em): Promise<void> {
+  await em.getConnection().execute("select pg_advisory_xact_lock(hashtext('pricing_vat_rate'))", [], 'all', em.getTransactionContext());
+}
+
+export function createVatRate(em: Em, patch: Patch<VatRateFields>): Promise<VatRate> {
+  for (const [field, param] of [['country', '$.country'], ['vatKind', '$.vat_kind'], ['percentage', '$.percentage'], ['validFrom', '$.valid_from']] as const) {
+    if (patch[field] === undefined || patch[field] === null) throw new InvalidInputError(`${param.slice(2)} is required`, { param });
+  }
+  return em.transactional(async (tx) => {
+    await lockVatRates(tx);
+    const rate = tx.create(VatRate, { country: 'XX', vatKind: 'standard', percentage: '0', validFrom: new Date() } as never);
+    apply(rate, patch);
+    await assertNoOverlap(tx, rate);
+    await tx.flush();
+    return rate;
+  });
+}
+
+export function updateVatRate(em: Em, id: string, patch: Patch<VatRateFields>): Promise<VatRate> {
+  for (const [field, param] of [['country', '$.country'], ['vatKind', '$.vat_kind'], ['percentage', '$.percentage'], ['validFrom', '$.valid_from']] as const) {
+    if (patch[field] === null) throw new InvalidInputError(`${param.slice(2)} cannot be removed`, { param });
+  }
+  return em.transactional(async (tx) => {
+    await lockVatRates(tx);
+    const rate = await getVatRate(tx, id);
+    apply(rate, patch);
+    await assertNoOverlap(tx, rate);
+    await tx.flush();
+    return rate;
+  });
+}
+
+/** The VAT rate of a country and kind at a moment; exempt and reverse charge are 0 %. */
+export async function vatRateAt(em: Em, country: string, kind: VatKind, at: Date): Promise<AppliedVatRate> {
+  const upper = country.toUpperCase();
+  if (ZERO_KINDS.includes(kind)) return { id: null, country: upper, vatKind: kind, percentage: '0.00' };
+  const rate = await em.findOne(VatRate, {
+    country: upper, vatKind: kind, validFrom: { $lte: at }, $or: [{ validUntil: null }, { validUntil: { $gt: at } }],
+  });
+  if (!rate) throw new DomainError('vat_rate_missing', `no ${kind} VAT rate of ${upper} is valid at ${at.toISOString()}`);
+  return { id: rate.id, country: rate.country, vatKind: rate.vatKind, percentage: normalize(rate.percentage) };
+}
