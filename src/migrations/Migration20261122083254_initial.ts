@@ -1,8 +1,8 @@
 import { Migration } from '@mikro-orm/migrations';
 
-export class Migration20261122090752_initial extends Migration {
+export class Migration20261122083254_initial extends Migration {
 
-  override name = 'Migration20261122090752_initial';
+  override name = 'Migration20261122083254_initial';
 
   override up(): void | Promise<void> {
     this.addSql(`create extension if not exists citext;`);
@@ -10,13 +10,6 @@ export class Migration20261122090752_initial extends Migration {
     this.addSql(`alter table "credential" add constraint "credential_public_id_unique" unique ("public_id");`);
 
     this.addSql(`create table "instance_settings" ("id" serial primary key, "name" varchar(255) not null, "roaming_enabled" boolean not null default false, "updated_at" timestamptz not null);`);
-
-    this.addSql(`create table "pricing_rate_plan" ("id" uuid not null, "name" varchar(255) not null, "currency" varchar(3) not null, "admin_ids" jsonb not null, "external_reference" citext null, "created_at" timestamptz not null, "updated_at" timestamptz not null, primary key ("id"));`);
-    this.addSql(`create index "pricing_rate_plan_currency_index" on "pricing_rate_plan" ("currency");`);
-    this.addSql(`alter table "pricing_rate_plan" add constraint "pricing_rate_plan_external_reference_unique" unique ("external_reference");`);
-
-    this.addSql(`create table "pricing_rate_plan_version" ("id" uuid not null, "rate_plan_id" uuid not null, "valid_from" timestamptz not null, "definition" jsonb not null, "created_at" timestamptz not null, primary key ("id"));`);
-    this.addSql(`alter table "pricing_rate_plan_version" add constraint "pricing_rate_plan_version_rate_plan_id_valid_from_unique" unique ("rate_plan_id", "valid_from");`);
 
     this.addSql(`create table "roaming_partner" ("id" uuid not null, "name" varchar(255) not null, "country" varchar(2) not null, "cpo_ids" text[] not null default '{}', "msp_ids" text[] not null default '{}', "billing_email" varchar(255) null, "external_reference" citext null, "created_at" timestamptz not null, "updated_at" timestamptz not null, primary key ("id"));`);
     this.addSql(`alter table "roaming_partner" add constraint "roaming_partner_external_reference_unique" unique ("external_reference");`);
@@ -80,12 +73,7 @@ export class Migration20261122090752_initial extends Migration {
     this.addSql(`create table "msp_monetary_credit" ("id" uuid not null, "admin_id" citext not null, "subscription_id" uuid not null, "kind" text not null, "amount" numeric(20,6) not null, "balance_after" numeric(20,6) not null, "description" varchar(255) null, "session_id" uuid null, "created_at" timestamptz not null, primary key ("id"));`);
     this.addSql(`create index "msp_monetary_credit_subscription_id_index" on "msp_monetary_credit" ("subscription_id");`);
 
-    this.addSql(`create table "pricing_vat_rate" ("id" uuid not null, "country" varchar(2) not null, "vat_kind" text not null, "percentage" numeric(12,6) not null, "valid_from" timestamptz not null, "valid_until" timestamptz null, "created_at" timestamptz not null, "updated_at" timestamptz not null, primary key ("id"));`);
-    this.addSql(`create index "pricing_vat_rate_country_vat_kind_valid_from_index" on "pricing_vat_rate" ("country", "vat_kind", "valid_from");`);
-
     this.addSql(`alter table "credential" add constraint "credential_role_check" check ("role" in ('admin', 'readonly', 'app'));`);
-
-    this.addSql(`alter table "pricing_rate_plan_version" add constraint "pricing_rate_plan_version_rate_plan_id_foreign" foreign key ("rate_plan_id") references "pricing_rate_plan" ("id");`);
 
     this.addSql(`alter table "administration" add constraint "administration_seller_id_foreign" foreign key ("seller_id") references "seller" ("id") on delete set null;`);
 
@@ -135,12 +123,9 @@ export class Migration20261122090752_initial extends Migration {
     this.addSql(`alter table "msp_monetary_credit" add constraint "msp_monetary_credit_admin_id_foreign" foreign key ("admin_id") references "administration" ("id");`);
     this.addSql(`alter table "msp_monetary_credit" add constraint "msp_monetary_credit_subscription_id_foreign" foreign key ("subscription_id") references "msp_token_subscription" ("id");`);
     this.addSql(`alter table "msp_monetary_credit" add constraint "msp_monetary_credit_kind_check" check ("kind" in ('grant', 'correction', 'consumption'));`);
-
-    this.addSql(`alter table "pricing_vat_rate" add constraint "pricing_vat_rate_vat_kind_check" check ("vat_kind" in ('standard', 'reduced', 'exempt', 'reverse_charge'));`);
   }
 
   override down(): void | Promise<void> {
-    this.addSql(`alter table "pricing_rate_plan_version" drop constraint "pricing_rate_plan_version_rate_plan_id_foreign";`);
     this.addSql(`alter table "administration" drop constraint "administration_seller_id_foreign";`);
     this.addSql(`alter table "end_user" drop constraint "end_user_admin_id_foreign";`);
     this.addSql(`alter table "customer" drop constraint "customer_admin_id_foreign";`);
@@ -170,8 +155,6 @@ export class Migration20261122090752_initial extends Migration {
 
     this.addSql(`drop table if exists "credential" cascade;`);
     this.addSql(`drop table if exists "instance_settings" cascade;`);
-    this.addSql(`drop table if exists "pricing_rate_plan" cascade;`);
-    this.addSql(`drop table if exists "pricing_rate_plan_version" cascade;`);
     this.addSql(`drop table if exists "roaming_partner" cascade;`);
     this.addSql(`drop table if exists "seller" cascade;`);
     this.addSql(`drop table if exists "administration" cascade;`);
@@ -188,7 +171,6 @@ export class Migration20261122090752_initial extends Migration {
     this.addSql(`drop table if exists "msp_token_link" cascade;`);
     this.addSql(`drop table if exists "msp_subscription_correction" cascade;`);
     this.addSql(`drop table if exists "msp_monetary_credit" cascade;`);
-    this.addSql(`drop table if exists "pricing_vat_rate" cascade;`);
   }
 
 }
