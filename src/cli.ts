@@ -17,7 +17,7 @@ const USAGE = `usage: npm run cli -- <command>
   credential create --public-id <id> --secret <secret> [--admin <admin id>]... [--role admin|readonly|app] [--rate-limit <per minute>]
   migrate
   demo
-  migration-create <name> [--reset]     (development: write a migration from the entities)`;
+  migration-create <name> [--reset | --redo-last]   (development: write a migration from the entities)`;
 
 async function withOrm(work: (orm: Orm) => Promise<void>): Promise<void> {
   const config = readConfig();
@@ -37,7 +37,7 @@ async function main(argv: string[]): Promise<void> {
   const command = `${noun ?? ''} ${verb ?? ''}`.trim();
   if (noun === 'migration-create') {
     const args = argv.slice(1);
-    return createMigration(args.find((a) => !a.startsWith('--')) ?? 'change', { reset: args.includes('--reset') });
+    return createMigration(args.find((a) => !a.startsWith('--')) ?? 'change', { reset: args.includes('--reset'), redoLast: args.includes('--redo-last') });
   }
   if (noun === 'migrate') return withOrm(async () => console.log('migrations applied'));
   if (noun === 'demo') return withOrm((orm) => ensureDemoInstance(orm, console.log));

@@ -1,11 +1,13 @@
 // Development tool: diff the entities against the committed migrations on a throw-away
 // embedded PostgreSQL, write the new migration and register it in src/migrations/index.ts.
 // `--reset` drops every migration first and writes one initial migration (only while
-// nothing has been released).
+// nothing has been released); `--redo-last` drops the newest migration (never the initial one)
+// and writes it anew from the entities (while that migration is still unreleased).
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { startEmbeddedPostgres } from '../platform/embedded-postgres.ts';
+import { migrations } from '../migrations/index.ts';
 import { migrate, openOrm } from '../platform/orm.ts';
 
 const DIR = 'src/migrations';
@@ -18,7 +20,20 @@ export const migrations: { name: string; class: new (...args: any[]) => any }[] 
 ];
 `;
 
-export async function createMigration(name: string, options: { reset?: boolean } = {}): Promise<void> {
+function dropLastMigration(): void {
+  const files = readdirSync(DIR).filter((file) => /^Migration\d+_.*\.ts$/.test(file)).sort();
+  const last = files.at(-1);
+  if (!last || last.includes('_initial')) return;
+  rmSync(join(DIR, last));
+  const name = last.replace(/\.ts$/, '');
+  // The list the ORM was configured with was imported before: drop the entry there too.
+  const index = migrations.findIndex((m) => m.name === name);
+  if (index >= 0) migrations.splice(index, 1);
+  writeFileSync(INDEX, readFileSync(INDEX, 'utf8').split('\n').filter((line) => !line.includes(name)).join('\n'));
+}
+
+export async function createMigration(name: string, options: { reset?: boolean; redoLast?: boolean } = {}): Promise<void> {
+  if (options.redoLast) dropLastMigration();
   if (options.reset) {
     for (const file of readdirSync(DIR)) if (/^Migration\d+_.*\.ts$/.test(file)) rmSync(join(DIR, file));
     writeFileSync(INDEX, EMPTY_INDEX);

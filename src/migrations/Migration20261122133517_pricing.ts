@@ -1,8 +1,8 @@
 import { Migration } from '@mikro-orm/migrations';
 
-export class Migration20261122133309_pricing extends Migration {
+export class Migration20261122133517_pricing extends Migration {
 
-  override name = 'Migration20261122133309_pricing';
+  override name = 'Migration20261122133517_pricing';
 
   override up(): void | Promise<void> {
     this.addSql(`create table "pricing_rate_plan" ("id" uuid not null, "name" varchar(255) not null, "currency" varchar(3) not null, "admin_ids" jsonb not null, "external_reference" citext null, "created_at" timestamptz not null, "updated_at" timestamptz not null, primary key ("id"));`);
