@@ -61,9 +61,13 @@ export function createApp(orm: Orm, options: AppOptions = {}): Koa {
     }
     if (isRemovedOperation(ctx.method, ctx.path)) throw new DomainError('route_not_found', `${ctx.method} ${ctx.path} was removed from the interface`);
     const matched = api.match(ctx.path, ctx.method);
-    if (!matched.route) {
+    // A fixed path (add-virtual-token) outranks a parameter path (/:id) that happens to match it.
+    const fixed = matched.path.filter((layer) => layer.paramNames.length === 0);
+    const fixedWrongMethod = fixed.length > 0 && !matched.pathAndMethod.some((layer) => layer.paramNames.length === 0);
+    if (!matched.route || fixedWrongMethod) {
       if (matched.path.length === 0) throw new DomainError('route_not_found', `no such path: ${ctx.path}`);
-      const allowed = [...new Set(matched.path.flatMap((layer) => layer.methods))].filter((m) => m !== 'HEAD');
+      const layers = fixedWrongMethod ? fixed : matched.path;
+      const allowed = [...new Set(layers.flatMap((layer) => layer.methods))].filter((m) => m !== 'HEAD');
       ctx.set('Allow', allowed.join(', '));
       throw new DomainError('method_not_allowed', `${ctx.method} is not allowed here; use ${allowed.join(', ')}`);
     }

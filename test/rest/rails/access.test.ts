@@ -69,6 +69,15 @@ test('405 with Allow for a known path and a wrong method', async (t) => {
   t.deepEqual(list.headers.get('allow')!.split(', ').sort(), ['GET', 'POST']);
 });
 
+test('a fixed path answers 405 for a wrong method even where a parameter path would match it', async (t) => {
+  const response = await app.request('GET', '/main/v1/msp-token-subscription/add-virtual-token');
+  t.is(response.status, 405);
+  t.is(response.headers.get('allow'), 'POST');
+  const byId = await app.request('GET', '/main/v1/msp-token-subscription/0190a0b0-0000-7000-8000-000000000000');
+  t.is(byId.status, 400, 'the parameter path still answers for other values');
+  t.is(byId.body.code, 'not_found');
+});
+
 test('the removed DELETE block-charge-auth-requests answers 404 although POST lives on that path', async (t) => {
   const customer = await createCustomer(app, adminId);
   const response = await app.request('DELETE', `/main/v1/customer/${customer.id}/block-charge-auth-requests`);
