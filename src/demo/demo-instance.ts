@@ -13,6 +13,8 @@ import { createSubscriptionPlan } from '../msp/save-subscription-plan.service.ts
 import { createTokenSeries } from '../msp/save-token-series.service.ts';
 import { createTokenSubscription } from '../msp/save-token-subscription.service.ts';
 import { upsertTokenBrand } from '../msp/token-brand.service.ts';
+import { createRatePlan, createRatePlanVersion } from '../pricing/rate-plan.service.ts';
+import { createVatRate } from '../pricing/vat-rate.service.ts';
 import { scopedEm, type Orm } from '../platform/orm.ts';
 
 export const DEMO_CREDENTIAL = { publicId: 'demo', secret: 'demo-secret-change-me' };
@@ -51,10 +53,27 @@ async function seed(orm: Orm): Promise<void> {
       mandateReference: 'MNDT-2002', validFrom: new Date('2026-02-01T00:00:00Z'), externalReference: 'DDM-2002',
     });
 
+    const since2025 = new Date('2025-01-01T00:00:00Z');
+    for (const [country, vatKind, percentage] of [['NL', 'standard', '21'], ['NL', 'reduced', '9'], ['BE', 'standard', '21'], ['BE', 'reduced', '6'], ['DE', 'standard', '19']] as const) {
+      await createVatRate(tx, { country, vatKind, percentage, validFrom: since2025 });
+    }
+    const ratePlan = await createRatePlan(tx, { name: 'Voltera Standard', currency: 'EUR', adminIds: ['nl-main', 'be-main'], externalReference: 'RATES-EUR-STANDARD' });
+    await createRatePlanVersion(tx, { id: ratePlan.id }, {
+      validFrom: since2025,
+      definition: {
+        rates: { energy: { price: '0.45', step_size: '0.001' }, flat: { price: '0.35' } },
+        rules: [
+          { name: 'DC fast charging', match: { current_type: 'DC', min_power_kw: '50' }, rates: { energy: { price: '0.69', step_size: '0.001' } } },
+          { name: 'Night (23:00-07:00 local)', match: { time_of_day: { from: '23:00', until: '07:00' } }, rates: { energy: { price: '0.35', step_size: '0.001' } } },
+          { name: 'Blocking fee after 3 hours', match: { min_duration_minutes: '180' }, rates: { time: { price: '0.05', step_size: '1' } } },
+        ],
+      },
+    });
+
     await upsertTokenBrand(tx, 'VOLTERA', 'Voltera');
     const cards = await createTokenSeries(tx, { adminId: 'nl-main', name: 'Voltera NL cards', evcoPrefix: 'NL-VOL-C', formFactor: 'card', uidType: 'rfid_7byte', brandCode: 'VOLTERA', externalReference: 'SERIES-NL-CARDS' });
     const basic = await createSubscriptionPlan(tx, {
-      adminId: 'nl-main', name: 'Voltera Basic', externalReference: 'PLAN-NL-BASIC',
+      adminId: 'nl-main', name: 'Voltera Basic', externalReference: 'PLAN-NL-BASIC', ratePlanId: ratePlan.id,
       recurringCosts: [{ description: 'Card fee', amount_excl_vat: '1.50', period: 'month' }],
     });
     const subscription = await createTokenSubscription(tx, {
@@ -71,7 +90,7 @@ export async function ensureDemoInstance(orm: Orm, log: (line: string) => void):
   const em = scopedEm(orm);
   if ((await em.count(Administration, {})) === 0) {
     await seed(orm);
-    log('created the demo instance (administrations nl-main and be-main, customers, a plan, a subscription with a card)');
+    log('created the demo instance (administrations nl-main and be-main, customers, VAT rates, a rate plan, a plan, a subscription with a card)');
   }
   if (!(await em.findOne(Credential, { publicId: DEMO_CREDENTIAL.publicId }))) {
     await saveCredential(scopedEm(orm), { ...DEMO_CREDENTIAL, role: 'admin' });

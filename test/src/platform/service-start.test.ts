@@ -15,6 +15,12 @@ test('npm start on an empty data dir: embedded PostgreSQL, demo instance, surviv
   t.regex(first.output(), /demo credential: demo:/);
   const admins = await (await fetch(`${first.url}/main/v1/administration`, { headers: basic('boot', 'boot-secret-123456') })).json();
   t.deepEqual(admins.items.map((a: { id: string }) => a.id).sort(), ['be-main', 'nl-main']);
+  const plans = await (await fetch(`${first.url}/main/v1/msp-token-subscription-plan`, { headers: basic('boot', 'boot-secret-123456') })).json();
+  const basicPlan = plans.items.find((plan: { external_reference: string }) => plan.external_reference === 'PLAN-NL-BASIC');
+  const cost = await (await fetch(`${first.url}/main/v1/msp-charge-cost-calculation?plan_id=${basicPlan.id}&start_date_time=2026-06-01T12:00:00Z`
+    + '&end_date_time=2026-06-01T13:00:00Z&energy_kwh=10&country=NL&time_zone=Europe/Amsterdam', { headers: basic('boot', 'boot-secret-123456') })).json();
+  t.is(cost.total_excl_vat, '4.85', 'the demo plan prices 10 kWh at 0.45 plus a 0.35 session fee');
+  t.is(cost.total_incl_vat, '5.87', JSON.stringify(cost));
 
   const cli = await runCli(['credential', 'create', '--public-id', 'ops-be', '--secret', 'ops-secret-123456', '--admin', 'be-main', '--role', 'readonly'], { SVC_DATA_DIR: dataDir });
   t.is(cli.code, 0, cli.stderr);
