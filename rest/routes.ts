@@ -17,6 +17,8 @@ import { tokenRoutes } from './msp/token.routes.ts';
 import { costCalculationRoutes } from './pricing/cost-calculation.routes.ts';
 import { ratePlanRoutes } from './pricing/rate-plan.routes.ts';
 import { vatRateRoutes } from './pricing/vat-rate.routes.ts';
+import { chargeSessionRoutes } from './sessions/charge-session.routes.ts';
+import { dropoutCaseRoutes } from './sessions/dropout-case.routes.ts';
 import type { RouteDef } from './rails/route.ts';
 
 export const routes: RouteDef[] = [
@@ -39,4 +41,6 @@ export const routes: RouteDef[] = [
   ...vatRateRoutes,
   ...ratePlanRoutes,
   ...costCalculationRoutes,
+  ...chargeSessionRoutes,
+  ...dropoutCaseRoutes,
 ];

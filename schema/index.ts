@@ -9,6 +9,10 @@ import './types/token-series.ts';
 import './types/token.ts';
 import './types/token-subscription.ts';
 import './types/token-link.ts';
+import './types/vat-rate.ts';
+import './types/rate-plan.ts';
+import './types/rate-plan-version.ts';
+import './types/cost-calculation.ts';
 
 builder.queryType({});
 builder.mutationType({});

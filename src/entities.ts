@@ -20,6 +20,9 @@ import { SellerSchema } from './parties/seller.entity.ts';
 import { RatePlanVersionSchema } from './pricing/rate-plan-version.entity.ts';
 import { RatePlanSchema } from './pricing/rate-plan.entity.ts';
 import { VatRateSchema } from './pricing/vat-rate.entity.ts';
+import { ChargeSessionSchema } from './sessions/charge-session.entity.ts';
+import { DropoutCaseSchema } from './sessions/dropout-case.entity.ts';
+import { PricingResultSchema } from './sessions/pricing-result.entity.ts';
 
 export const entities = [
   InstanceSettingsSchema,
@@ -43,4 +46,7 @@ export const entities = [
   VatRateSchema,
   RatePlanSchema,
   RatePlanVersionSchema,
+  DropoutCaseSchema,
+  ChargeSessionSchema,
+  PricingResultSchema,
 ];

@@ -4,6 +4,7 @@ import { saveCredential } from './access/save-credential.service.ts';
 import type { Config } from './platform/config.ts';
 import { openDatabase, type Database } from './platform/database.ts';
 import { migrate, openOrm, scopedEm, type Orm } from './platform/orm.ts';
+import { migrateSessionQueue, startSessionWorker, type SessionWorker } from './sessions/session-queue.ts';
 
 export interface RunningService {
   url: string;
@@ -18,6 +19,7 @@ export async function startService(config: Config, log: (line: string) => void =
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   let orm: Orm | undefined;
   let server: Server | undefined;
+  let worker: SessionWorker | undefined;
   try {
     orm = await openOrm(database.url);
     const applied = await migrate(orm);
@@ -29,12 +31,15 @@ export async function startService(config: Config, log: (line: string) => void =
       const { ensureDemoInstance } = await import('./demo/demo-instance.ts');
       await ensureDemoInstance(orm, log);
     }
+    await migrateSessionQueue(database.url);
+    worker = await startSessionWorker(orm, database.url);
     const app = createApp(orm);
     server = await new Promise<Server>((resolve, reject) => {
       const s = app.listen(config.port, '0.0.0.0', () => resolve(s));
       s.once('error', reject);
     });
   } catch (error) {
+    await worker?.stop();
     await orm?.close();
     await database.stop();
     throw error;
@@ -43,6 +48,7 @@ export async function startService(config: Config, log: (line: string) => void =
   const port = typeof address === 'object' && address ? address.port : config.port;
   const running = orm;
   const listening = server;
+  const working = worker;
   return {
     url: `http://localhost:${port}`,
     port,
@@ -50,6 +56,7 @@ export async function startService(config: Config, log: (line: string) => void =
     database,
     async stop() {
       await new Promise<void>((resolve) => { listening.close(() => resolve()); listening.closeAllConnections(); });
+      await working.stop();
       await running.close();
       await database.stop();
     },

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmbeddedPostgres } from '../src/platform/embedded-postgres.ts';
 import { migrate, openOrm } from '../src/platform/orm.ts';
+import { migrateSessionQueue } from '../src/sessions/session-queue.ts';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'svc-test-'));
 chmodSync(dataDir, 0o755);
@@ -15,6 +16,7 @@ try {
   const orm = await openOrm(pg.url);
   await migrate(orm);
   await orm.close();
+  await migrateSessionQueue(pg.url);
   code = await new Promise<number>((resolve) => {
     const ava = spawn(process.execPath, [join('node_modules', 'ava', 'entrypoints', 'cli.js'), ...process.argv.slice(2)], {
       stdio: 'inherit',

@@ -1,3 +1,4 @@
+import { RATE_COMPONENTS } from '../../src/pricing/rate-plan-definition.ts';
 import * as yup from 'yup';
 import { normalize } from '../../src/money/decimal.ts';
 import {
@@ -25,6 +26,7 @@ export function serializeSubscriptionPlan(p: SubscriptionPlan) {
       description: c.description, amount_excl_vat: normalize(c.amount_excl_vat), period: c.period,
     })),
     use_customer_reimbursement_vat: p.useCustomerReimbursementVat,
+    credit_excluded_components: p.creditExcludedComponents ?? [],
     external_reference: p.externalReference ?? null,
     created_at: iso(p.createdAt),
     updated_at: iso(p.updatedAt),
@@ -48,6 +50,7 @@ const planBody = yup.object({
   rate_plan_id: yup.string().matches(UUID, '${path} must be a UUID').nullable(),
   recurring_costs: yup.array(recurringCost).max(100, '${path} must hold at most ${max} items').nullable(),
   use_customer_reimbursement_vat: yup.boolean().nullable(),
+  credit_excluded_components: yup.array(oneOf(RATE_COMPONENTS).defined()).max(4).nullable(),
   external_reference: text().nullable(),
 });
 
@@ -60,6 +63,7 @@ const MAPPING: FieldMapping = {
   rate_plan_id: 'ratePlanId',
   recurring_costs: 'recurringCosts',
   use_customer_reimbursement_vat: 'useCustomerReimbursementVat',
+  credit_excluded_components: 'creditExcludedComponents',
   external_reference: 'externalReference',
 };
 
@@ -67,7 +71,8 @@ const patch = (body: Record<string, unknown>) => patchFrom(body, MAPPING) as Sub
 
 const RULES = 'Amounts (amount_excl_vat) are exact decimal strings with at most 6 decimals, not negative; period is month, '
   + 'quarter or year. publish_from/publish_until are the intended window for new subscriptions and are not enforced. '
-  + 'rate_plan_id is stored as given (rate plans arrive with pricing).';
+  + 'rate_plan_id names the rate plan that prices the sessions. credit_excluded_components (energy, time, parking_time, flat) '
+  + 'are not paid by monetary credits.';
 
 export const subscriptionPlanRoutes: RouteDef[] = [
   defineRoute({

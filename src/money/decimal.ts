@@ -118,3 +118,12 @@ export function ceilToMultiple(value: string, step: string): string {
 export function decimalFromNumber(n: number): string {
   return normalize(new D(String(n)).toFixed(MAX_DECIMALS));
 }
+
+/** Rounds towards zero to the currency's minor unit: what a balance can pay without going below zero. */
+export function floorToCurrency(value: string, minorUnits = 2): string {
+  return new D(value).toDecimalPlaces(minorUnits, Decimal.ROUND_DOWN).toFixed(minorUnits);
+}
+
+export function minDecimal(a: string, b: string): string {
+  return new D(a).comparedTo(b) <= 0 ? a : b;
+}

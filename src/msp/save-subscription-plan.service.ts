@@ -20,6 +20,7 @@ export interface SubscriptionPlanFields {
   ratePlanId: string;
   recurringCosts: RecurringCost[];
   useCustomerReimbursementVat: boolean;
+  creditExcludedComponents: string[];
   externalReference: string;
 }
 
@@ -66,6 +67,7 @@ function applyPlanPatch(plan: SubscriptionPlan, patch: SubscriptionPlanPatch): v
   if (patch.ratePlanId !== undefined) plan.ratePlanId = patch.ratePlanId;
   if (recurringCosts !== undefined) plan.recurringCosts = recurringCosts ?? [];
   if (patch.useCustomerReimbursementVat !== undefined) plan.useCustomerReimbursementVat = patch.useCustomerReimbursementVat ?? false;
+  if (patch.creditExcludedComponents !== undefined) plan.creditExcludedComponents = [...new Set(patch.creditExcludedComponents ?? [])];
   if (patch.externalReference !== undefined) plan.externalReference = patch.externalReference;
 }
 

@@ -26,6 +26,8 @@ export const SubscriptionPlanSchema = defineEntity({
     ratePlanId: p.uuid().nullable(),
     recurringCosts: p.json<RecurringCost[]>().onCreate(() => []),
     useCustomerReimbursementVat: p.boolean().default(false),
+    /** Components monetary credits do not pay (e.g. parking_time). */
+    creditExcludedComponents: p.json<string[]>().onCreate(() => []),
     externalReference: identifierProperty().nullable().unique(),
     createdAt: createdAtProperty(),
     updatedAt: updatedAtProperty(),

@@ -4,6 +4,7 @@ import { createApp } from '../../rest/app.ts';
 import { saveCredential } from '../../src/access/save-credential.service.ts';
 import type { Role } from '../../src/access/credential.entity.ts';
 import { openOrm, scopedEm, type Orm } from '../../src/platform/orm.ts';
+import { startSessionWorker } from '../../src/sessions/session-queue.ts';
 import { freshDatabaseUrl } from './db.ts';
 
 export interface Response<T = any> {
@@ -27,7 +28,9 @@ let counter = 0;
 
 /** The real app on a real PostgreSQL (a database of its own), listening on a free port. */
 export async function startTestApp(): Promise<TestApp> {
-  const orm = await openOrm(await freshDatabaseUrl(), { poolMax: 5 });
+  const databaseUrl = await freshDatabaseUrl();
+  const orm = await openOrm(databaseUrl, { poolMax: 5 });
+  const worker = await startSessionWorker(orm, databaseUrl);
   const app = createApp(orm);
   const server: Server = await new Promise((resolve) => { const s = app.listen(0, '127.0.0.1', () => resolve(s)); });
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -57,6 +60,7 @@ export async function startTestApp(): Promise<TestApp> {
     url, orm, admin, request, credential,
     async close() {
       await new Promise<void>((resolve) => { server.close(() => resolve()); server.closeAllConnections(); });
+      await worker.stop();
       await orm.close();
     },
   };

@@ -1,0 +1,110 @@
+// Session ingestion (POST /charge-session, POST /cpo-charge-session) and the MSP session lists.
+import * as yup from 'yup';
+import { DomainError, NotFoundError } from '../../src/platform/errors.ts';
+import { isUuid } from '../../src/platform/ids.ts';
+import { ChargeSession, SESSION_STATUSES } from '../../src/sessions/charge-session.entity.ts';
+import { ingestSession } from '../../src/sessions/ingest-session.service.ts';
+import { PricingResult } from '../../src/sessions/pricing-result.entity.ts';
+import { getVisibleSession, repriceSession } from '../../src/sessions/reprocess.service.ts';
+import { seekPage } from '../rails/pagination.ts';
+import { defineRoute, type RouteDef } from '../rails/route.ts';
+import { oneOf } from '../rails/schemas.ts';
+import { chargeSessionBody, cpoChargeSessionBody, submissionFrom } from './session-body.ts';
+import {
+  serializeChargeSession, serializeCpoChargeSession, serializeOriginal, serializePricingResult, serializeProgress,
+} from './session-serializers.ts';
+
+const TAG = 'MSP charge sessions';
+const uuidQuery = () => yup.string().test('uuid', '${path} must be an id', (value) => value === undefined || isUuid(value));
+
+const INGEST = 'Stored as received and priced asynchronously (GET /msp-charge-session/{id} shows the status). The same session '
+  + '(its identity: {identity}) sent again is stored once: the answer names the stored session with duplicate: true. Energy is '
+  + 'total_energy_kwh, else the sum of the energy volumes of charge_periods; only the energy dimension is accepted. Amounts and '
+  + 'volumes are decimal strings.';
+
+function ingestRoute(path: string, source: 'charge_session' | 'cpo_charge_session', body: yup.ObjectSchema<any>, identity: string): RouteDef {
+  return defineRoute({
+    method: 'post', path, tag: TAG, summary: `Submit a charge session (${path})`, description: INGEST.replace('{identity}', identity), body,
+    handler: async ({ em, body: parsed, ctx }) => {
+      const submission = submissionFrom(source, parsed, ctx.state.body as Record<string, unknown>);
+      if (!submission) throw new DomainError('validation_failed', 'total_energy_kwh is required when there are no charge_periods', { param: '$.total_energy_kwh' });
+      const stored = await ingestSession(em, submission);
+      return { id: stored.id, status: stored.status, received_at: stored.receivedAt.toISOString(), duplicate: stored.duplicate };
+    },
+  });
+}
+
+export const chargeSessionRoutes: RouteDef[] = [
+  ingestRoute('/charge-session', 'charge_session', chargeSessionBody, 'cpo_id and session_id'),
+  ingestRoute('/cpo-charge-session', 'cpo_charge_session', cpoChargeSessionBody, 'evse_uid and session_id'),
+  defineRoute({
+    method: 'get', path: '/cpo-charge-session', tag: TAG, summary: 'List CPO charge sessions', paged: true,
+    query: yup.object({ evse_uid: yup.string() }),
+    handler: ({ ctx, em, rawQuery, query }) => seekPage(ctx, {
+      em, entity: ChargeSession, rawQuery, path: '/main/v1/cpo-charge-session',
+      where: { source: 'cpo_charge_session', ...(query.evse_uid ? { evseUid: query.evse_uid } : {}) }, serialize: serializeCpoChargeSession,
+    }),
+  }),
+  defineRoute({
+    method: 'get', path: '/cpo-charge-session/:id', tag: TAG, summary: 'Get a CPO charge session',
+    handler: async ({ em, params }) => {
+      const session = await getVisibleSession(em, params.id);
+      if (session.source !== 'cpo_charge_session') throw new NotFoundError('CPO charge session');
+      return serializeCpoChargeSession(session);
+    },
+  }),
+  defineRoute({
+    method: 'get', path: '/msp-charge-session', tag: TAG, summary: 'List MSP charge sessions', paged: true,
+    description: 'Ordered by id (creation). Filters: status, dropout_case_id, subscription_id.',
+    query: yup.object({ status: oneOf(SESSION_STATUSES), dropout_case_id: uuidQuery(), subscription_id: uuidQuery() }),
+    handler: ({ ctx, em, rawQuery, query }) => seekPage(ctx, {
+      em, entity: ChargeSession, rawQuery, path: '/main/v1/msp-charge-session', createdGt: true,
+      where: {
+        ...(query.status ? { status: query.status } : {}),
+        ...(query.dropout_case_id ? { dropoutCase: query.dropout_case_id } : {}),
+        ...(query.subscription_id ? { subscriptionId: query.subscription_id } : {}),
+      },
+      serialize: serializeChargeSession,
+    }),
+  }),
+  defineRoute({
+    method: 'get', path: '/msp-charge-session/:id', tag: TAG, summary: 'Get an MSP charge session',
+    handler: async ({ em, params }) => serializeChargeSession(await getVisibleSession(em, params.id)),
+  }),
+  defineRoute({
+    method: 'post', path: '/msp-charge-session/:id/reprice', tag: TAG, summary: 'Price a session again', extension: true, bodyOptional: true,
+    body: yup.object({}),
+    description: 'Sends the session through the pipeline again: a new pricing result with the next version (earlier ones are kept), '
+      + 'or a drop-out. Credit used by the earlier result is released first.',
+    handler: async ({ em, params }) => serializeChargeSession(await repriceSession(em, params.id)),
+  }),
+  defineRoute({
+    method: 'get', path: '/msp-charge-session-priced', tag: TAG, summary: 'List pricing results', paged: true,
+    description: 'Every pricing result, in order of creation (a session\'s versions in order). Filter: charge_session_id.',
+    query: yup.object({ charge_session_id: uuidQuery() }),
+    handler: ({ ctx, em, rawQuery, query }) => seekPage(ctx, {
+      em, entity: PricingResult, rawQuery, path: '/main/v1/msp-charge-session-priced', createdGt: true, populate: ['session'],
+      where: query.charge_session_id ? { session: query.charge_session_id } : {}, serialize: serializePricingResult,
+    }),
+  }),
+  defineRoute({
+    method: 'get', path: '/msp-charge-session-priced/:id', tag: TAG, summary: 'Get a pricing result',
+    handler: async ({ em, params }) => {
+      const result = isUuid(params.id) ? await em.findOne(PricingResult, { id: params.id }, { populate: ['session'] }) : null;
+      if (!result) throw new NotFoundError('pricing result');
+      return serializePricingResult(result);
+    },
+  }),
+  defineRoute({
+    method: 'get', path: '/msp-charge-session-original', tag: TAG, summary: 'List sessions as received', paged: true,
+    handler: ({ ctx, em, rawQuery }) => seekPage(ctx, { em, entity: ChargeSession, rawQuery, path: '/main/v1/msp-charge-session-original', serialize: serializeOriginal }),
+  }),
+  defineRoute({
+    method: 'get', path: '/msp-charge-session-original/:id', tag: TAG, summary: 'Get a session as received',
+    handler: async ({ em, params }) => serializeOriginal(await getVisibleSession(em, params.id)),
+  }),
+  defineRoute({
+    method: 'get', path: '/msp-charge-session-progress', tag: TAG, summary: 'Processing progress of sessions', paged: true,
+    handler: ({ ctx, em, rawQuery }) => seekPage(ctx, { em, entity: ChargeSession, rawQuery, path: '/main/v1/msp-charge-session-progress', serialize: serializeProgress }),
+  }),
+];

@@ -1,0 +1,40 @@
+import * as yup from 'yup';
+import { DropoutCase, REPROCESS_INSTRUCTIONS, DROPOUT_STATUSES } from '../../src/sessions/dropout-case.entity.ts';
+import { getVisibleDropoutCase, reprocessDropoutCase } from '../../src/sessions/reprocess.service.ts';
+import { VALIDITY_CHECKS } from '../../src/sessions/validity-checks.ts';
+import { seekPage } from '../rails/pagination.ts';
+import { defineRoute, type RouteDef } from '../rails/route.ts';
+import { oneOf } from '../rails/schemas.ts';
+import { serializeDropoutCase } from './session-serializers.ts';
+
+const TAG = 'MSP charge sessions';
+
+export const dropoutCaseRoutes: RouteDef[] = [
+  defineRoute({
+    method: 'get', path: '/msp-dropout-case', tag: TAG, summary: 'List drop-out cases', paged: true,
+    description: 'Sessions that could not be priced, grouped by reason (and administration and detail). Resolved cases are kept. '
+      + 'Filters: status, reason. The sessions of a case: GET /msp-charge-session?dropout_case_id=.',
+    query: yup.object({ status: oneOf(DROPOUT_STATUSES), reason: yup.string() }),
+    handler: ({ ctx, em, rawQuery, query }) => seekPage(ctx, {
+      em, entity: DropoutCase, rawQuery, path: '/main/v1/msp-dropout-case',
+      where: { ...(query.status ? { status: query.status } : {}), ...(query.reason ? { reason: query.reason } : {}) },
+      serialize: serializeDropoutCase,
+    }),
+  }),
+  defineRoute({
+    method: 'get', path: '/msp-dropout-case/:id', tag: TAG, summary: 'Get a drop-out case',
+    handler: async ({ em, params }) => serializeDropoutCase(await getVisibleDropoutCase(em, params.id)),
+  }),
+  defineRoute({
+    method: 'post', path: '/msp-dropout-case/:id/reprocess', tag: TAG, summary: 'Reprocess the sessions of a drop-out case', extension: true,
+    description: `instruction retry: price again; bypass: price again skipping the validity checks named in bypass_checks (${VALIDITY_CHECKS.join(', ')}); `
+      + 'discard: the sessions are discarded. The case is resolved (and kept); sessions failing again open a new case.',
+    body: yup.object({
+      instruction: oneOf(REPROCESS_INSTRUCTIONS).defined('${path} is required'),
+      bypass_checks: yup.array(oneOf(VALIDITY_CHECKS).defined()).max(VALIDITY_CHECKS.length),
+    }),
+    handler: async ({ em, params, body }) => serializeDropoutCase(await reprocessDropoutCase(em, params.id, {
+      instruction: body.instruction, bypassChecks: body.bypass_checks,
+    })),
+  }),
+];

@@ -1,0 +1,93 @@
+// The body of POST /charge-session and POST /cpo-charge-session: basic checks that reject a
+// malformed or incomplete session with a 400 naming the field.
+import * as yup from 'yup';
+import { compareDecimal, isDecimalText, normalize, sumDecimal } from '../../src/money/decimal.ts';
+import { isTimeZone } from '../../src/pricing/local-time.ts';
+import type { SessionSubmission } from '../../src/sessions/ingest-session.service.ts';
+import { countryCode, oneOf, text, timestamp } from '../rails/schemas.ts';
+
+const volume = () => yup.string().test('decimal', '${path} must be a non-negative decimal string such as "12.5" (at most 6 decimals)',
+  (value) => value === undefined || (isDecimalText(value) && compareDecimal(value, '0') >= 0));
+
+export const POWER_TYPES = ['ac_1phase', 'ac_2phase', 'ac_2phase_split', 'ac_3phase', 'dc'] as const;
+
+const dimension = yup.object({
+  type: yup.string().defined('${path} is required').test('energy-only',
+    '${path}: only the energy dimension is accepted (flat, time and parking_time dimensions are refused)',
+    (value) => value === undefined || value.toLowerCase() === 'energy'),
+  volume: volume().defined('${path} is required'),
+});
+
+const chargePeriod = yup.object({
+  start_date_time: timestamp().defined('${path} is required'),
+  dimensions: yup.array(dimension.defined()).min(1, '${path} must hold at least one dimension').max(20).defined('${path} is required'),
+});
+
+const common = {
+  session_id: text().min(1).defined('${path} is required'),
+  evco_id: text(64).min(1).defined('${path} is required'),
+  start_date_time: timestamp().defined('${path} is required'),
+  end_date_time: timestamp().defined('${path} is required'),
+  total_energy_kwh: volume(),
+  total_idle_seconds: yup.number().integer('${path} must be a whole number').min(0).max(31_622_400),
+  charge_periods: yup.array(chargePeriod.defined()).max(1000, '${path} must hold at most ${max} periods'),
+  time_zone: yup.string().defined('${path} is required').test('tz', '${path} must be an IANA time zone such as Europe/Amsterdam',
+    (value) => value === undefined || isTimeZone(value)),
+  address: yup.object({
+    street: text(), city: text(), postal_code: text(32), country: countryCode().defined('${path} is required'),
+  }).defined('${path} is required'),
+  evse_id: text(64),
+  connector_standard: text(64),
+  connector_format: oneOf(['socket', 'cable'] as const),
+  power_type: oneOf(POWER_TYPES),
+  max_power_kw: volume(),
+  tariff_code: text(),
+  auth_method: oneOf(['auth_request', 'command', 'whitelist'] as const),
+  auth_ref: text(),
+  remark: text(1000),
+};
+
+export const chargeSessionBody = yup.object({
+  ...common,
+  cpo_id: text(16).defined('${path} is required').matches(/^[A-Za-z]{2}[*\- ]?[A-Za-z0-9]{3}$/, '${path} must be a party id: country code and three characters'),
+  cpo_session_id: text(),
+  cpo_cdr_id: text(),
+  roaming_connection_id: text(),
+  roaming_protocol: text(32),
+  invoice_reference_id: text(),
+  total_roaming_amount_excl_vat: volume(),
+  total_roaming_amount_incl_vat: volume(),
+  historical_tariff: yup.object().test('tariff', '${path} must be an OCPI tariff object', (v) => v === undefined || (typeof v === 'object' && v !== null)),
+  /** Deprecated names (v3.50.0), still accepted. */
+  roaming_connection: text(),
+  total_cost_excl_vat: volume(),
+  total_cost_incl_vat: volume(),
+});
+
+export const cpoChargeSessionBody = yup.object({
+  ...common,
+  evse_uid: text(64).min(1).defined('${path} is required'),
+  cpo_id: text(16),
+});
+
+type Body = yup.InferType<typeof chargeSessionBody> & { evse_uid?: string };
+
+/** Energy: total_energy_kwh, else the sum of the energy volumes of the charge periods. */
+function energyOf(body: Body): string | undefined {
+  if (body.total_energy_kwh !== undefined) return normalize(body.total_energy_kwh);
+  if (!body.charge_periods) return undefined;
+  return normalize(sumDecimal(body.charge_periods.flatMap((p) => p.dimensions.map((d) => d.volume))));
+}
+
+
+export function submissionFrom(source: SessionSubmission['source'], body: Body, raw: Record<string, unknown>): SessionSubmission | null {
+  const energyKwh = energyOf(body);
+  if (energyKwh === undefined) return null;
+  const sender = source === 'charge_session' ? body.cpo_id! : body.evse_uid!;
+  return {
+    source, sessionId: body.session_id, sender, cpoId: body.cpo_id ?? null, evcoId: body.evco_id,
+    startAt: new Date(body.start_date_time), endAt: new Date(body.end_date_time), energyKwh,
+    idleSeconds: body.total_idle_seconds ?? 0, timeZone: body.time_zone, country: body.address.country.toUpperCase(),
+    evseId: body.evse_id ?? null, evseUid: body.evse_uid ?? null, payload: raw,
+  };
+}

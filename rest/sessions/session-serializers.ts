@@ -1,0 +1,99 @@
+import { normalize } from '../../src/money/decimal.ts';
+import type { ChargeSession } from '../../src/sessions/charge-session.entity.ts';
+import type { DropoutCase } from '../../src/sessions/dropout-case.entity.ts';
+import type { PricingResult } from '../../src/sessions/pricing-result.entity.ts';
+import { iso } from '../rails/schemas.ts';
+
+const field = (payload: Record<string, unknown>, name: string) => (payload[name] === undefined ? null : payload[name]);
+
+export function serializeChargeSession(s: ChargeSession) {
+  const payload = s.payload;
+  return {
+    id: s.id,
+    source: s.source,
+    session_id: s.sessionId,
+    status: s.status,
+    admin_id: s.admin?.id ?? null,
+    customer_id: s.customerId ?? null,
+    subscription_id: s.subscriptionId ?? null,
+    token_evco_id: s.evcoId,
+    cpo_id: s.cpoId ?? null,
+    cpo_session_id: field(payload, 'cpo_session_id'),
+    cpo_cdr_id: field(payload, 'cpo_cdr_id'),
+    connector_standard: field(payload, 'connector_standard'),
+    time_zone: s.timeZone,
+    address: field(payload, 'address'),
+    evse_id: s.evseId ?? null,
+    evse_uid: s.evseUid ?? null,
+    start_date_time: iso(s.startAt),
+    end_date_time: iso(s.endAt),
+    total_energy_kwh: normalize(s.energyKwh),
+    total_idle_seconds: s.idleSeconds,
+    remark: field(payload, 'remark'),
+    received_at: iso(s.receivedAt),
+    pricing_version: s.pricingVersion,
+    dropout_case_id: s.dropoutCase?.id ?? null,
+    dropout_reason: s.dropoutReason ?? null,
+    dropout_message: s.dropoutMessage ?? null,
+    updated_at: iso(s.updatedAt),
+  };
+}
+
+export function serializeCpoChargeSession(s: ChargeSession) {
+  return {
+    ...serializeChargeSession(s),
+    tariff_code: field(s.payload, 'tariff_code'),
+    charge_periods: field(s.payload, 'charge_periods') ?? [],
+    total_roaming_amount_excl_vat: null,
+    total_reimbursement_amount_excl_vat: null,
+  };
+}
+
+export function serializeOriginal(s: ChargeSession) {
+  return { id: s.id, source: s.source, received_at: iso(s.receivedAt), body: s.payload };
+}
+
+export function serializeProgress(s: ChargeSession) {
+  return { id: s.id, session_status: s.status, total_energy_kwh: normalize(s.energyKwh), last_update: iso(s.updatedAt), evse_id: s.evseId ?? null };
+}
+
+export function serializePricingResult(r: PricingResult) {
+  return {
+    id: r.id,
+    charge_session_id: r.session.id,
+    version: r.version,
+    admin_id: r.admin.id,
+    customer_id: r.customerId,
+    currency_code: r.currency,
+    token_evco_id: r.tokenEvcoId,
+    subscription_id: r.subscriptionId,
+    subscription_external_reference: r.subscriptionExternalReference ?? null,
+    roaming_agreement: null,
+    cpo_session_id: r.session.sessionId,
+    rate_plan_id: r.ratePlanId,
+    rate_plan_version_id: r.ratePlanVersionId,
+    rule: r.rule,
+    subtotals: r.subtotals,
+    total_excl_vat: normalize(r.totalExclVat),
+    total_vat: normalize(r.totalVat),
+    total_incl_vat: normalize(r.totalInclVat),
+    monetary_credit_used: normalize(r.creditUsed),
+    explanation: r.explanation,
+    created_at: iso(r.createdAt),
+  };
+}
+
+export function serializeDropoutCase(c: DropoutCase) {
+  return {
+    id: c.id,
+    admin_id: c.admin?.id ?? null,
+    reason: c.reason,
+    message: c.message,
+    status: c.status,
+    session_count: c.sessionCount,
+    resolution: c.resolution ?? null,
+    resolved_at: iso(c.resolvedAt),
+    created_at: iso(c.createdAt),
+    updated_at: iso(c.updatedAt),
+  };
+}

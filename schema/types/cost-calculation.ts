@@ -1,0 +1,157 @@
+import * as yup from 'yup';
+import { compareDecimal, isDecimalText } from '../../src/money/decimal.ts';
+import { DomainError } from '../../src/platform/errors.ts';
+import { calculateCost, type CostCalculation as CostCalculationResult } from '../../src/pricing/cost-calculation.service.ts';
+import { isTimeZone } from '../../src/pricing/local-time.ts';
+import type { Subtotal } from '../../src/pricing/price-session.ts';
+import { countryCode, text } from '../../rest/rails/schemas.ts';
+import { validate } from '../../rest/rails/validation.ts';
+import { builder } from '../builder.ts';
+import { inArgument } from '../errors.ts';
+import { refFromArg } from '../ids.ts';
+import { DateTime } from './date-time.ts';
+import { JsonScalar } from './json.ts';
+import { RatePlanVersion } from './rate-plan-version.ts';
+import { RatePlan } from './rate-plan.ts';
+import { VatKind, VatRate } from './vat-rate.ts';
+
+const CurrentType = builder.enumType('CurrentType', { values: ['AC', 'DC'] as const });
+
+const CostCalculationRule = builder.objectRef<{ name: string; index: number }>('CostCalculationRule').implement({
+  description: 'The rule of the rate plan version that decided the session.',
+  fields: (t) => ({
+    name: t.exposeString('name'),
+    index: t.exposeInt('index', { description: 'Its position in the version\'s rules, from 0.' }),
+  }),
+});
+
+const decimal = (description: string) => ({ description: `${description} An exact decimal string.` });
+
+const CostSubtotal = builder.objectRef<Subtotal>('CostSubtotal').implement({
+  description: 'One line of a calculation, rounded once (half away from zero). Every amount is an exact decimal string.',
+  fields: (t) => ({
+    kind: t.string({
+      description: 'energy, time, parking_time, flat, min_price_adjustment, max_price_adjustment (more kinds may come).',
+      resolve: (line) => line.kind,
+    }),
+    volume: t.exposeString('volume', decimal('The measured volume in rateUnit.')),
+    billedVolume: t.exposeString('billed_volume', decimal('The volume rounded up to stepSize.')),
+    stepSize: t.string({ nullable: true, ...decimal('The billing step, if any.'), resolve: (line) => line.step_size ?? null }),
+    rate: t.exposeString('rate', decimal('The price per rateUnit excl. VAT.')),
+    rateUnit: t.exposeString('rate_unit', { description: 'kWh, min or session.' }),
+    amountExclVatUnrounded: t.exposeString('amount_excl_vat_unrounded', decimal('billedVolume × rate, 6 decimals.')),
+    amountExclVat: t.exposeString('amount_excl_vat', decimal('Rounded to the currency.')),
+    vatPercent: t.exposeString('vat_percent', decimal('The VAT percentage applied.')),
+    vatKind: t.field({ type: VatKind, resolve: (line) => line.vat_kind }),
+    vatCountry: t.exposeString('vat_country'),
+    vatAmountUnrounded: t.exposeString('vat_amount_unrounded', decimal('6 decimals.')),
+    vatAmount: t.exposeString('vat_amount', decimal('amountInclVat − amountExclVat.')),
+    amountInclVat: t.exposeString('amount_incl_vat', decimal('Rounded to the currency.')),
+  }),
+});
+
+/** Read without relying on the result's type: the pricing core may or may not attach annotations. */
+const annotationsOf = (result: CostCalculationResult): unknown => (result as { annotations?: unknown }).annotations ?? [];
+
+const CostCalculation = builder.objectRef<CostCalculationResult>('CostCalculation').implement({
+  description: 'The price of a hypothetical session; nothing is stored.',
+  fields: (t) => ({
+    ratePlan: t.field({ type: RatePlan, resolve: (result) => result.ratePlan.id }),
+    ratePlanVersion: t.field({ type: RatePlanVersion, resolve: (result) => result.ratePlanVersionId }),
+    currency: t.string({ description: 'ISO 4217 currency code of the rate plan.', resolve: (result) => result.ratePlan.currency }),
+    rule: t.field({
+      type: CostCalculationRule,
+      nullable: true,
+      description: 'Null when no rule matched and the base rates applied.',
+      resolve: (result) => (result.rule.name === null || result.rule.index === null ? null : { name: result.rule.name, index: result.rule.index }),
+    }),
+    vatRate: t.field({
+      type: VatRate,
+      nullable: true,
+      description: 'The stored VAT rate applied; null for EXEMPT and REVERSE_CHARGE (0 %).',
+      resolve: (result) => result.vatRateId,
+    }),
+    subtotals: t.field({ type: [CostSubtotal], resolve: (result) => result.subtotals }),
+    totalExclVat: t.string({ description: 'The sum of the rounded lines. An exact decimal string.', resolve: (result) => result.total_excl_vat }),
+    totalVat: t.string({ description: 'An exact decimal string.', resolve: (result) => result.total_vat }),
+    totalInclVat: t.string({ description: 'The sum of the rounded lines. An exact decimal string.', resolve: (result) => result.total_incl_vat }),
+    explanation: t.stringList({ description: 'How the price came about, step by step, for people.', resolve: (result) => result.explanation }),
+    annotations: t.field({
+      type: JsonScalar,
+      description: 'Notes the pricing attached to the calculation (a list; empty when there are none).',
+      resolve: annotationsOf,
+    }),
+  }),
+});
+
+const CostCalculationInput = builder.inputType('CostCalculationInput', {
+  description: 'A hypothetical session. Exactly one of ratePlanId and planId.',
+  fields: (t) => ({
+    ratePlanId: t.id({ description: 'A rate plan: global ID or REST id.' }),
+    planId: t.id({ description: 'A subscription plan (its rate plan prices): global ID or REST id.' }),
+    startDateTime: t.field({ type: DateTime, required: true }),
+    endDateTime: t.field({ type: DateTime, required: true }),
+    energyKwh: t.string({ required: true, description: 'A non-negative exact decimal string.' }),
+    country: t.string({ required: true, description: 'ISO 3166-1 alpha-2 country code: the VAT rate of this country applies.' }),
+    timeZone: t.string({ required: true, description: 'IANA time zone in which rules match the start, e.g. Europe/Amsterdam.' }),
+    cpoPartyId: t.string(),
+    tariffCode: t.string(),
+    currentType: t.field({ type: CurrentType }),
+    powerKw: t.string({ description: 'A non-negative exact decimal string.' }),
+    parkingMinutes: t.string({ description: 'A non-negative exact decimal string.' }),
+    vatKind: t.field({ type: VatKind, description: 'Unless the deciding rule names one. Default STANDARD.' }),
+  }),
+});
+
+const amount = () => yup.string().nullable().test('decimal', '${path} must be a non-negative decimal such as "12.5" (at most 6 decimals)',
+  (value) => value === undefined || value === null || (isDecimalText(value) && compareDecimal(value, '0') >= 0));
+
+/** The rules of the REST query (GET /msp-charge-cost-calculation) that GraphQL types cannot say. */
+const inputRules = yup.object({
+  energyKwh: amount(),
+  powerKw: amount(),
+  parkingMinutes: amount(),
+  country: countryCode(),
+  timeZone: yup.string().test('tz', '${path} must be an IANA time zone such as Europe/Amsterdam', (v) => v === undefined || isTimeZone(v)),
+  cpoPartyId: text().nullable(),
+  tariffCode: text().nullable(),
+});
+
+const localId = (id: string | number | null | undefined, typename: string): string | undefined => {
+  if (id === null || id === undefined) return undefined;
+  const ref = refFromArg(String(id), typename, false);
+  return 'id' in ref ? ref.id : undefined;
+};
+
+/** The service names REST query parameters (rate_plan_id); here they are members of the input argument. */
+function inInput(error: unknown): unknown {
+  if (!(error instanceof DomainError)) return error;
+  const param = error.param ?? (error.queryParam ? `$.${error.queryParam}` : undefined);
+  return inArgument(new DomainError(error.code, error.message, { param, details: error.details }), 'input');
+}
+
+builder.queryFields((t) => ({
+  costCalculation: t.field({
+    type: CostCalculation,
+    description: 'Prices a hypothetical session with the same service as REST GET /msp-charge-cost-calculation: the rate plan '
+      + 'version valid at the start, the first matching rule, the VAT rate of country at the start; stores nothing.',
+    args: { input: t.arg({ type: CostCalculationInput, required: true }) },
+    resolve: async (_root, { input }, context) => {
+      try {
+        validate(inputRules, input);
+        return await calculateCost(context.em, {
+          ratePlanId: localId(input.ratePlanId, 'RatePlan'),
+          planId: localId(input.planId, 'SubscriptionPlan'),
+          vatKind: input.vatKind ?? 'standard',
+          session: {
+            start: input.startDateTime, end: input.endDateTime, energyKwh: input.energyKwh, parkingMinutes: input.parkingMinutes ?? undefined,
+            timeZone: input.timeZone, country: input.country.toUpperCase(), cpoPartyId: input.cpoPartyId ?? undefined,
+            tariffCode: input.tariffCode ?? undefined, currentType: input.currentType ?? undefined, powerKw: input.powerKw ?? undefined,
+          },
+        });
+      } catch (error) {
+        throw inInput(error);
+      }
+    },
+  }),
+}));

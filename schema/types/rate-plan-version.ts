@@ -1,0 +1,92 @@
+import { DomainError } from '../../src/platform/errors.ts';
+import { RatePlanVersion as RatePlanVersionEntity } from '../../src/pricing/rate-plan-version.entity.ts';
+import { createRatePlanVersion } from '../../src/pricing/rate-plan.service.ts';
+import { builder } from '../builder.ts';
+import { childConnections } from '../child-connection.ts';
+import type { GraphQLContext } from '../context.ts';
+import { argumentPath } from '../errors.ts';
+import { loadByIds } from '../load.ts';
+import { mutate } from '../mutation.ts';
+import { DateTime } from './date-time.ts';
+import { JsonScalar } from './json.ts';
+import { RATE_PLAN_ID_DESCRIPTION, RatePlan, ratePlanRef, visibleOrNull } from './rate-plan.ts';
+
+/** A version is visible with its plan. */
+async function loadVersions(context: GraphQLContext, ids: string[]): Promise<RatePlanVersionEntity[]> {
+  const versions = await loadByIds(context.em, RatePlanVersionEntity, ids, { populate: ['ratePlan'] });
+  const plans = await visibleOrNull(context.em, versions.map((version) => version?.ratePlan ?? null));
+  return versions.map((version, i) => (plans[i] ? version : null)) as RatePlanVersionEntity[];
+}
+
+export const RatePlanVersion = builder.loadableNode(RatePlanVersionEntity, {
+  name: 'RatePlanVersion',
+  description: 'The rates of a plan from validFrom until the next version\'s validFrom. Immutable: a change is a new version.',
+  id: { resolve: (version) => version.id },
+  cacheResolved: (version) => version.id,
+  load: (ids: string[], context) => loadVersions(context, ids),
+  fields: (t) => ({
+    databaseId: t.exposeString('id', { description: 'The id of this version in the REST API.' }),
+    ratePlanId: t.string({ description: 'The REST id of the rate plan.', resolve: (version) => version.ratePlan.id }),
+    ratePlan: t.field({ type: RatePlan, resolve: (version) => version.ratePlan.id }),
+    validFrom: t.field({ type: DateTime, resolve: (version) => version.validFrom }),
+    definition: t.field({
+      type: JsonScalar,
+      description: 'As in REST (POST /rate-plan/{id}/version describes it): {rates, rules}, every amount an exact decimal string.',
+      resolve: (version) => version.definition,
+    }),
+    createdAt: t.field({ type: DateTime, resolve: (version) => version.createdAt }),
+  }),
+});
+
+export const RatePlanVersionConnection = builder.connectionObject(
+  { type: RatePlanVersion, name: 'RatePlanVersionConnection' },
+  { name: 'RatePlanVersionEdge' },
+);
+
+builder.objectField(RatePlan, 'versions', (t) => t.loadable({
+  type: RatePlanVersionConnection,
+  byPath: true,
+  description: 'The versions of this plan, by id (REST: GET /rate-plan/{id}/version).',
+  args: { ...t.arg.connectionArgs() },
+  load: (planIds: string[], context, args) => childConnections(context.em, RatePlanVersionEntity, 'ratePlan', planIds, args),
+  resolve: (plan) => plan.id,
+}));
+
+const RatePlanVersionInput = builder.inputType('RatePlanVersionInput', {
+  fields: (t) => ({
+    validFrom: t.field({ type: DateTime, required: true, description: 'Unique within the plan.' }),
+    definition: t.field({
+      type: JsonScalar,
+      required: true,
+      description: 'As in REST (POST /rate-plan/{id}/version): {rates, rules}, every amount an exact decimal string, never a number.',
+    }),
+  }),
+});
+
+/** `$.valid_from` is `$.input.validFrom`; paths inside the definition keep the JSON's own member names. */
+function inputPath(param: string | undefined): string | undefined {
+  if (!param) return param;
+  return param.startsWith('$.definition') ? `$.input${param.slice(1)}` : argumentPath(param, 'input');
+}
+
+function inInput(error: unknown): unknown {
+  if (!(error instanceof DomainError)) return error;
+  return new DomainError(error.code, error.message, {
+    param: inputPath(error.param),
+    details: error.details?.map((detail) => ({ ...detail, param: inputPath(detail.param) })),
+  });
+}
+
+builder.mutationFields((t) => ({
+  addRatePlanVersion: t.field({
+    type: RatePlanVersion,
+    nullable: true,
+    description: 'Adds a version to a rate plan (REST: POST /rate-plan/{id}/version).',
+    args: {
+      ratePlanId: t.arg.id({ required: true, description: RATE_PLAN_ID_DESCRIPTION }),
+      input: t.arg({ type: RatePlanVersionInput, required: true }),
+    },
+    resolve: (_root, args, context) => mutate(context, null, (em) =>
+      createRatePlanVersion(em, ratePlanRef(args.ratePlanId), args.input).catch((error) => { throw inInput(error); })),
+  }),
+}));

@@ -1,0 +1,137 @@
+import { raw, type FilterQuery } from '@mikro-orm/core';
+import * as yup from 'yup';
+import { Administration as AdministrationEntity } from '../../src/parties/administration.entity.ts';
+import type { Patch } from '../../src/platform/merge-patch.ts';
+import type { Em } from '../../src/platform/orm.ts';
+import { callerScope, filterVisible } from '../../src/pricing/rate-plan-access.ts';
+import { RatePlan as RatePlanEntity } from '../../src/pricing/rate-plan.entity.ts';
+import { createRatePlan, upsertRatePlan, type RatePlanFields } from '../../src/pricing/rate-plan.service.ts';
+import { currencyCode, text } from '../../rest/rails/schemas.ts';
+import { validate } from '../../rest/rails/validation.ts';
+import { builder } from '../builder.ts';
+import { findConnection } from '../connection.ts';
+import { administrationKey, refFromArg } from '../ids.ts';
+import { loadByIds } from '../load.ts';
+import { mutate } from '../mutation.ts';
+import { DateTime } from './date-time.ts';
+
+/** The plans among `plans` the caller may see, in place (null for the others), for a dataloader batch. */
+export async function visibleOrNull<P extends RatePlanEntity | null>(em: Em, plans: P[]): Promise<(P | null)[]> {
+  const visible = new Set(await filterVisible(em, plans.filter((plan): plan is NonNullable<P> => plan !== null)));
+  return plans.map((plan) => (plan && visible.has(plan) ? plan : null));
+}
+
+/**
+ * rate-plan-access.ts as a SQL condition, so a list is paged by the index instead of filtering
+ * every plan in memory: per currency of the caller's administrations, the plans shared with all
+ * of that currency (admin_ids empty) or with one of the caller's administrations of it.
+ */
+export async function visibleRatePlansWhere(em: Em): Promise<FilterQuery<RatePlanEntity>> {
+  if (callerScope(em).all) return {};
+  const admins = await em.find(AdministrationEntity, {}, { fields: ['id', 'currency'] as never });
+  if (admins.length === 0) return { id: { $in: [] } };
+  const sharedWithAll = [...new Set(admins.map((admin) => admin.currency))].map((currency) => ({
+    currency, [raw((alias: string) => `${alias}.admin_ids = '[]'::jsonb`)]: [],
+  }));
+  const sharedWithOne = admins.map((admin) => ({
+    currency: admin.currency, [raw((alias: string) => `${alias}.admin_ids @> ?::jsonb`, [JSON.stringify([admin.id])])]: [],
+  }));
+  return { $or: [...sharedWithAll, ...sharedWithOne] } as FilterQuery<RatePlanEntity>;
+}
+
+export const RatePlan = builder.loadableNode(RatePlanEntity, {
+  name: 'RatePlan',
+  description: 'Rates in one currency, shared with administrations of that currency; its rates are in versions.',
+  id: { resolve: (plan) => plan.id },
+  cacheResolved: (plan) => plan.id,
+  load: async (ids: string[], context) => (await visibleOrNull(context.em, await loadByIds(context.em, RatePlanEntity, ids))) as RatePlanEntity[],
+  fields: (t) => ({
+    databaseId: t.exposeString('id', { description: 'The id of this rate plan in the REST API.' }),
+    name: t.exposeString('name'),
+    currency: t.exposeString('currency', { description: 'ISO 4217 currency code.' }),
+    adminIds: t.stringList({
+      description: 'The slugs of the administrations it is shared with; empty: every administration of the currency.',
+      resolve: (plan) => plan.adminIds,
+    }),
+    externalReference: t.string({ nullable: true, resolve: (plan) => plan.externalReference ?? null }),
+    createdAt: t.field({ type: DateTime, resolve: (plan) => plan.createdAt }),
+    updatedAt: t.field({ type: DateTime, resolve: (plan) => plan.updatedAt }),
+  }),
+});
+
+export const RatePlanConnection = builder.connectionObject({ type: RatePlan, name: 'RatePlanConnection' }, { name: 'RatePlanEdge' });
+
+const RatePlanInput = builder.inputType('RatePlanInput', {
+  description: 'JSON Merge Patch semantics: an absent field keeps its value, null clears it. Creating needs name and currency.',
+  fields: (t) => ({
+    name: t.string(),
+    currency: t.string({ description: 'ISO 4217 currency code. Set on creation only; ignored on update.' }),
+    adminIds: t.idList({
+      description: 'Slugs or global IDs of administrations of the currency, replaced as a whole. Empty: every administration of '
+        + 'the currency (only a credential not limited to administrations may share a plan so).',
+    }),
+    externalReference: t.string({ description: 'Unique in the instance, compared case-insensitively.' }),
+  }),
+});
+
+/** What GraphQL types cannot say; the same rules as the REST body. */
+const inputRules = yup.object({
+  name: text().nullable(),
+  currency: currencyCode().nullable(),
+  adminIds: yup.array(text(64).defined()).max(1000, '${path} must hold at most ${max} items').nullable(),
+  externalReference: text().nullable(),
+});
+
+function ratePlanPatch(input: typeof RatePlanInput.$inferInput): Patch<RatePlanFields> {
+  const patch = { ...input } as Patch<RatePlanFields>;
+  if (input.adminIds) patch.adminIds = input.adminIds.map((id) => administrationKey(String(id)));
+  validate(inputRules, patch);
+  return patch;
+}
+
+export const ratePlanRef = (id: string | number) => refFromArg(String(id), 'RatePlan');
+export const RATE_PLAN_ID_DESCRIPTION = 'Global ID, REST id, or ext_ref.<external_reference>.';
+
+builder.queryFields((t) => ({
+  ratePlans: t.connection({
+    type: RatePlan,
+    description: 'The rate plans the caller may see (shared with one of its administrations), by id (REST: GET /rate-plan).',
+    args: { currency: t.arg.string({ description: 'Only plans of this currency (ISO 4217).' }) },
+    resolve: async (_root, args, context) => {
+      validate(yup.object({ currency: currencyCode().nullable() }), { currency: args.currency });
+      const visible = await visibleRatePlansWhere(context.em);
+      const where = args.currency ? { $and: [visible, { currency: args.currency }] } : visible;
+      return findConnection(context.em, RatePlanEntity, where, args);
+    },
+  }, RatePlanConnection),
+  ratePlan: t.field({
+    type: RatePlan,
+    nullable: true,
+    description: 'A rate plan; null when there is none the caller may see.',
+    args: { id: t.arg.id({ required: true, description: RATE_PLAN_ID_DESCRIPTION }) },
+    resolve: async (_root, args, context) => {
+      const ref = ratePlanRef(args.id);
+      if ('id' in ref) return ref.id;
+      const plan = await context.em.findOne(RatePlanEntity, { externalReference: ref.externalReference });
+      return plan?.id ?? null;
+    },
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  createRatePlan: t.field({
+    type: RatePlan,
+    nullable: true,
+    description: 'Creates a rate plan (REST: POST /rate-plan).',
+    args: { input: t.arg({ type: RatePlanInput, required: true }) },
+    resolve: (_root, args, context) => mutate(context, 'input', (em) => createRatePlan(em, ratePlanPatch(args.input))),
+  }),
+  updateRatePlan: t.field({
+    type: RatePlan,
+    nullable: true,
+    description: 'Merge-updates name, externalReference and adminIds of a rate plan (REST: POST /rate-plan/{id}); '
+      + 'with ext_ref.<ref> as id, creates it when none has that reference.',
+    args: { id: t.arg.id({ required: true, description: RATE_PLAN_ID_DESCRIPTION }), input: t.arg({ type: RatePlanInput, required: true }) },
+    resolve: (_root, args, context) => mutate(context, 'input', (em) => upsertRatePlan(em, ratePlanRef(args.id), ratePlanPatch(args.input))),
+  }),
+}));

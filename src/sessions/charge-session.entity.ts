@@ -1,0 +1,58 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import { ADMIN_SCOPE, adminScopeFilter } from '../access/admin-scope.ts';
+import { createdAtProperty, idProperty, identifierProperty, updatedAtProperty } from '../platform/entity-properties.ts';
+import { Administration } from '../parties/administration.entity.ts';
+import { DropoutCase } from './dropout-case.entity.ts';
+
+export const SESSION_SOURCES = ['charge_session', 'cpo_charge_session'] as const;
+export type SessionSource = (typeof SESSION_SOURCES)[number];
+export const SESSION_STATUSES = ['received', 'priced', 'dropout', 'discarded'] as const;
+export type SessionStatus = (typeof SESSION_STATUSES)[number];
+
+/**
+ * A charge session as received (`payload`) with the facts pricing needs pulled out of it. Rows
+ * are written by the ingestion SQL (ingest-session.service.ts) and changed by the processing
+ * batch. `admin` stays empty until the token resolved to a subscription: until then only
+ * credentials of every administration see the session.
+ */
+export const ChargeSessionSchema = defineEntity({
+  name: 'ChargeSession',
+  tableName: 'msp_charge_session',
+  filters: adminScopeFilter('admin'),
+  indexes: [{ properties: ['status', 'id'] }, { properties: ['subscriptionId', 'startAt'] }],
+  properties: {
+    id: idProperty(),
+    source: p.enum(SESSION_SOURCES),
+    /** Idempotency: source, CPO party (or EVSE) and the sender's session id. */
+    identityKey: identifierProperty().unique(),
+    sessionId: p.string(),
+    cpoId: p.string().nullable(),
+    evcoId: identifierProperty(),
+    startAt: p.datetime(),
+    endAt: p.datetime(),
+    energyKwh: p.decimal('string').precision(20).scale(6),
+    idleSeconds: p.integer().default(0),
+    timeZone: p.string(),
+    country: p.string().length(2),
+    evseId: p.string().nullable(),
+    evseUid: p.string().nullable(),
+    payload: p.json<Record<string, unknown>>(),
+    receivedAt: p.datetime(),
+    status: p.enum(SESSION_STATUSES),
+    admin: () => p.manyToOne(Administration).nullable().index(),
+    tokenId: p.uuid().nullable(),
+    subscriptionId: p.uuid().nullable(),
+    customerId: p.uuid().nullable(),
+    /** Validity checks the last reprocessing instruction bypasses. */
+    bypassChecks: p.json<string[]>().onCreate(() => []),
+    dropoutCase: () => p.manyToOne(DropoutCase).nullable().index().filters({ [ADMIN_SCOPE]: false }),
+    dropoutReason: p.string().nullable(),
+    dropoutMessage: p.text().nullable(),
+    pricingVersion: p.integer().default(0),
+    createdAt: createdAtProperty(),
+    updatedAt: updatedAtProperty(),
+  },
+});
+
+export class ChargeSession extends ChargeSessionSchema.class {}
+ChargeSessionSchema.setClass(ChargeSession);

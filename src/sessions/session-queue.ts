@@ -1,0 +1,65 @@
+// Asynchronous processing of received sessions on graphile-worker (a PostgreSQL-backed queue).
+// The session rows themselves are the work list (status `received`); a job only says "there is
+// work". Ingestion adds at most one job per short interval (a job key merges them), the worker
+// claims sessions in batches, and a job at start plus one every minute pick up anything a
+// crash or restart left behind.
+import { Logger, run, runMigrations, type Runner } from 'graphile-worker';
+import type { Em, Orm } from '../platform/orm.ts';
+import { processSessionBatch } from './process-sessions.service.ts';
+
+const TASK = 'process_sessions';
+const ADD_JOB_SQL = `select graphile_worker.add_job('${TASK}', '{}'::json, job_key := '${TASK}', job_key_mode := 'preserve_run_at')`;
+const BATCH_SIZE = 500;
+const KICK_DELAY_MS = 15;
+
+const quietLogger = new Logger(() => (level, message) => {
+  if (level === 'error') console.error(`[session worker] ${message}`);
+});
+
+export interface SessionWorker { stop(): Promise<void> }
+
+/** Creates the queue's tables when missing (start-up and the test template). */
+export async function migrateSessionQueue(connectionString: string): Promise<void> {
+  await runMigrations({ connectionString, logger: quietLogger });
+}
+
+export async function startSessionWorker(orm: Orm, connectionString: string): Promise<SessionWorker> {
+  const runner: Runner = await run({
+    connectionString,
+    concurrency: 1,
+    maxPoolSize: 2,
+    noHandleSignals: true,
+    pollInterval: 2000,
+    logger: quietLogger,
+    crontab: `* * * * * ${TASK}`,
+    taskList: {
+      [TASK]: async () => {
+        while ((await processSessionBatch(orm, BATCH_SIZE)) > 0) { /* until no received session is left */ }
+      },
+    },
+  });
+  await orm.em.getConnection().execute(ADD_JOB_SQL);
+  return { stop: () => runner.stop() };
+}
+
+const pendingKicks = new Set<string>();
+
+/**
+ * Asks for processing soon, outside the caller's transaction: one job for all sessions received
+ * within a few milliseconds. A lost kick only delays processing until the minute job.
+ */
+export function requestProcessing(em: Em): void {
+  const key = String(em.config.get('clientUrl') ?? em.config.get('dbName'));
+  if (pendingKicks.has(key)) return;
+  pendingKicks.add(key);
+  const fork = em.fork();
+  setTimeout(() => {
+    pendingKicks.delete(key);
+    fork.getConnection().execute(ADD_JOB_SQL).catch((error) => console.error('[session worker] could not add a job:', error));
+  }, KICK_DELAY_MS);
+}
+
+/** For services that change sessions in a transaction: the job joins that transaction. */
+export async function requestProcessingIn(em: Em): Promise<void> {
+  await em.execute(ADD_JOB_SQL);
+}

@@ -1,0 +1,115 @@
+import test from 'ava';
+import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { createAdministration } from '../../helpers/factories.ts';
+import { pricedSubscription, pricingResults, processed, sessionBody, submitSession } from '../../helpers/session-factories.ts';
+
+let app: TestApp;
+let adminId: string;
+let evcoId: string;
+test.before(async () => {
+  app = await startTestApp();
+  adminId = (await createAdministration(app)).id;
+  ({ evcoId } = await pricedSubscription(app, adminId));
+});
+test.after.always(async () => { await app?.close(); });
+
+const api = (path: string) => `/main/v1${path}`;
+
+test('a session is stored as received, priced asynchronously, version 1', async (t) => {
+  const body = sessionBody(evcoId);
+  const stored = await submitSession(app, body);
+  t.is(stored.duplicate, false);
+  const session = await processed(app, stored.id);
+  t.is(session.status, 'priced', JSON.stringify(session));
+  t.is(session.admin_id, adminId);
+  t.is(session.total_energy_kwh, '10.00');
+  const original = await app.request('GET', api(`/msp-charge-session-original/${stored.id}`));
+  t.deepEqual(original.body.body, body);
+  const [result] = await pricingResults(app, stored.id);
+  t.is(result.version, 1);
+  t.not(result.id, stored.id, 'a pricing result and a session are distinct entities');
+  t.is(result.currency_code, 'EUR');
+  t.is(result.token_evco_id, evcoId);
+  t.is(result.total_excl_vat, '5.00');
+  t.is(result.total_incl_vat, '6.05');
+  t.like(result.subtotals[0], { kind: 'energy', rate: '0.50', rate_unit: 'kWh', vat_kind: 'standard', vat_percent: '21.00', vat_country: 'NL', amount_incl_vat: '6.05' });
+  t.true(result.explanation.some((line: string) => line.includes('rate plan version')));
+  const byId = await app.request('GET', api(`/msp-charge-session-priced/${result.id}`));
+  t.is(byId.body.id, result.id);
+});
+
+test('the same session sent twice (also at once) is stored once', async (t) => {
+  const body = sessionBody(evcoId);
+  const [a, b] = await Promise.all([submitSession(app, body), submitSession(app, body)]);
+  t.is(a.id, b.id);
+  t.deepEqual([a.duplicate, b.duplicate].sort(), [false, true]);
+  const again = await submitSession(app, { ...body, cpo_id: 'nlabc', total_energy_kwh: '99' });
+  t.is(again.id, a.id, 'the party id is compared without separators and case');
+  t.true(again.duplicate);
+  await processed(app, a.id);
+  t.is((await pricingResults(app, a.id)).length, 1);
+});
+
+test.serial('malformed or incomplete sessions are rejected with the field named, and nothing is stored', async (t) => {
+  const before = (await app.request('GET', api('/msp-charge-session-original?page_size=1000'))).body.items.length;
+  const cases: [Record<string, unknown>, string][] = [
+    [{ evco_id: undefined }, '$.evco_id'],
+    [{ start_date_time: 'yesterday' }, '$.start_date_time'],
+    [{ total_energy_kwh: 10 }, '$.total_energy_kwh'],
+    [{ total_energy_kwh: '-1' }, '$.total_energy_kwh'],
+    [{ time_zone: 'Mars/Olympus' }, '$.time_zone'],
+    [{ address: { city: 'Utrecht' } }, '$.address.country'],
+    [{ cpo_id: 'not a party' }, '$.cpo_id'],
+    [{ total_energy_kwh: undefined }, '$.total_energy_kwh'],
+    [{ total_energy_kwh: undefined, charge_periods: [{ start_date_time: '2026-03-02T10:00:00+01:00', dimensions: [{ type: 'energy', volume: '4' }, { type: 'flat', volume: '1' }] }] }, '$.charge_periods[0].dimensions[1].type'],
+    [{ charge_periods: [{ start_date_time: '2026-03-02T10:00:00+01:00', dimensions: [{ type: 'time', volume: '1' }] }] }, '$.charge_periods[0].dimensions[0].type'],
+    [{ charge_periods: [{ start_date_time: '2026-03-02T10:00:00+01:00', dimensions: [{ type: 'parking_time', volume: '1' }] }] }, '$.charge_periods[0].dimensions[0].type'],
+  ];
+  for (const [overrides, param] of cases) {
+    const body: Record<string, unknown> = sessionBody(evcoId, overrides);
+    for (const key of Object.keys(overrides)) if (overrides[key] === undefined) delete body[key];
+    const r = await app.request('POST', api('/charge-session'), { body });
+    t.is(r.status, 400, JSON.stringify(overrides));
+    t.is(r.body.param, param, JSON.stringify(r.body));
+  }
+  const flat = await app.request('POST', api('/cpo-charge-session'), {
+    body: { ...sessionBody(evcoId), evse_uid: 'EVSE-1', charge_periods: [{ start_date_time: '2026-03-02T10:00:00+01:00', dimensions: [{ type: 'flat', volume: '1' }] }] },
+  });
+  t.is(flat.body.param, '$.charge_periods[0].dimensions[0].type');
+  const after = (await app.request('GET', api('/msp-charge-session-original?page_size=1000'))).body.items.length;
+  t.is(after, before);
+});
+
+test('energy from charge periods; CPO sessions are listed on their own endpoint', async (t) => {
+  const body = { ...sessionBody(evcoId), total_energy_kwh: undefined, evse_uid: 'EVSE-77', tariff_code: 'T1',
+    charge_periods: [
+      { start_date_time: '2026-03-02T10:00:00+01:00', dimensions: [{ type: 'ENERGY', volume: '2.5' }] },
+      { start_date_time: '2026-03-02T10:30:00+01:00', dimensions: [{ type: 'energy', volume: '1.25' }] },
+    ] };
+  delete body.total_energy_kwh;
+  const stored = await submitSession(app, body, api('/cpo-charge-session'));
+  const session = await processed(app, stored.id);
+  t.is(session.total_energy_kwh, '3.75');
+  t.is(session.status, 'priced');
+  const cpo = await app.request('GET', api(`/cpo-charge-session/${stored.id}`));
+  t.is(cpo.body.evse_uid, 'EVSE-77');
+  t.is(cpo.body.total_reimbursement_amount_excl_vat, null);
+  const list = await app.request('GET', api('/cpo-charge-session?evse_uid=EVSE-77'));
+  t.deepEqual(list.body.items.map((s: { id: string }) => s.id), [stored.id]);
+  const msp = await submitSession(app, sessionBody(evcoId));
+  const notCpo = await app.request('GET', api(`/cpo-charge-session/${msp.id}`));
+  t.is(notCpo.body.code, 'not_found');
+});
+
+test('progress and lists are paged by id', async (t) => {
+  for (let i = 0; i < 3; i++) await submitSession(app, sessionBody(evcoId));
+  const first = await app.request('GET', api('/msp-charge-session?page_size=2'));
+  t.is(first.body.items.length, 2);
+  t.truthy(first.body.link_next);
+  const second = await app.request('GET', first.body.link_next);
+  t.true(second.body.items[0].id > first.body.items[1].id);
+  const progress = await app.request('GET', api('/msp-charge-session-progress?page_size=1'));
+  t.deepEqual(Object.keys(progress.body.items[0]).sort(), ['evse_id', 'id', 'last_update', 'session_status', 'total_energy_kwh']);
+  const badAfter = await app.request('GET', api('/msp-charge-session?after=0190a0b0-0000-7000-8000-000000000000'));
+  t.is(badAfter.body.query_param, 'after');
+});
