@@ -1,0 +1,74 @@
+import test from 'ava';
+import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { createAdministration } from '../../helpers/factories.ts';
+import { pricedSubscription, pricingResults, processed, sessionBody, submitSession } from '../../helpers/session-factories.ts';
+import { processSessionBatch } from '../../../src/sessions/process-sessions.service.ts';
+
+let app: TestApp;
+let adminId: string;
+test.before(async () => {
+  app = await startTestApp();
+  adminId = (await createAdministration(app)).id;
+});
+test.after.always(async () => { await app?.close(); });
+
+const api = (path: string) => `/main/v1${path}`;
+const balance = async (id: string) => (await app.request('GET', api(`/msp-token-subscription/${id}`))).body.monetary_credit_balance;
+
+async function priceOne(evcoId: string, overrides: Record<string, unknown> = {}) {
+  const stored = await submitSession(app, sessionBody(evcoId, overrides));
+  const session = await processed(app, stored.id);
+  if (session.status !== 'priced') throw new Error(JSON.stringify(session));
+  return (await pricingResults(app, stored.id)).at(-1);
+}
+
+test('credits pay sessions in order until depleted, excl. VAT, with a credit line', async (t) => {
+  const sub = await pricedSubscription(app, adminId, { credit: '8.00' });
+  const first = await priceOne(sub.evcoId);
+  const credit = first.subtotals.find((s: { kind: string }) => s.kind === 'monetary_credit');
+  t.like(credit, { amount_excl_vat: '-5.00', amount_incl_vat: '-6.05', vat_percent: '21.00', rate_label: 'Charge credit' });
+  t.is(first.total_excl_vat, '0.00');
+  t.is(first.total_incl_vat, '0.00');
+  t.is(first.monetary_credit_used, '5.00');
+  t.true(first.explanation.some((line: string) => line.startsWith('monetary credit: 5.00')));
+  t.is(await balance(sub.subscriptionId), '3.00');
+
+  const second = await priceOne(sub.evcoId);
+  t.is(second.monetary_credit_used, '3.00');
+  t.is(second.total_excl_vat, '2.00');
+  t.is(second.total_incl_vat, '2.42');
+  t.is(await balance(sub.subscriptionId), '0.00');
+
+  const third = await priceOne(sub.evcoId);
+  t.is(third.monetary_credit_used, '0.00');
+  t.falsy(third.subtotals.find((s: { kind: string }) => s.kind === 'monetary_credit'));
+  t.is(third.total_excl_vat, '5.00');
+});
+
+test('components the plan excludes are not paid by credits', async (t) => {
+  const sub = await pricedSubscription(app, adminId, {
+    definition: { rates: { energy: { price: '0.50' }, flat: { price: '1.00' } } }, plan: { credit_excluded_components: ['energy'] }, credit: '50',
+  });
+  const plan = await app.request('GET', api(`/msp-token-subscription-plan/${sub.planId}`));
+  t.deepEqual(plan.body.credit_excluded_components, ['energy']);
+  const result = await priceOne(sub.evcoId);
+  t.is(result.monetary_credit_used, '1.00', 'only the session fee');
+  t.is(result.total_excl_vat, '5.00');
+  t.is(await balance(sub.subscriptionId), '49.00');
+  const bad = await app.request('POST', api(`/msp-token-subscription-plan/${sub.planId}`), { body: { credit_excluded_components: ['fuel'] } });
+  t.is(bad.body.param, '$.credit_excluded_components[0]');
+});
+
+test('concurrent sessions and concurrent workers never spend a credit twice', async (t) => {
+  const sub = await pricedSubscription(app, adminId, { credit: '12.34' });
+  const ids = (await Promise.all(Array.from({ length: 8 }, () => submitSession(app, sessionBody(sub.evcoId))))).map((s) => s.id);
+  // Extra workers besides the service's own race for the same sessions and the same credit.
+  await Promise.all(Array.from({ length: 4 }, async () => { while ((await processSessionBatch(app.orm, 1)) > 0) { /* more */ } }));
+  const results = await Promise.all(ids.map(async (id) => { await processed(app, id); return (await pricingResults(app, id)); }));
+  t.true(results.every((r) => r.length === 1), 'each session priced once');
+  const used = results.map((r) => r[0].monetary_credit_used);
+  const cents = used.reduce((sum, amount) => sum + Math.round(Number(amount) * 100), 0);
+  t.is(cents, 1234, `credit used: ${used.join(', ')}`);
+  t.is(await balance(sub.subscriptionId), '0.00');
+  t.true(used.every((amount) => Number(amount) >= 0 && Number(amount) <= 5));
+});

@@ -1,0 +1,80 @@
+import test from 'ava';
+import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { createAdministration, createSubscriptionPlan } from '../../helpers/factories.ts';
+import { createRatePlan, pricedSubscription, pricingResults, processed, sessionBody, submitSession } from '../../helpers/session-factories.ts';
+
+let app: TestApp;
+let adminId: string;
+test.before(async () => {
+  app = await startTestApp();
+  adminId = (await createAdministration(app)).id;
+});
+test.after.always(async () => { await app?.close(); });
+
+const api = (path: string) => `/main/v1${path}`;
+
+async function untilVersion(sessionId: string, version: number) {
+  for (let i = 0; i < 400; i++) {
+    const results = await pricingResults(app, sessionId);
+    if (results.length >= version) return results;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`no version ${version} of ${sessionId}`);
+}
+
+test('repricing adds a version and keeps the earlier ones, in order; credit is released and used again', async (t) => {
+  const sub = await pricedSubscription(app, adminId, { credit: '10.00' });
+  const stored = await submitSession(app, sessionBody(sub.evcoId));
+  await processed(app, stored.id);
+  const [v1] = await pricingResults(app, stored.id);
+  t.is(v1.monetary_credit_used, '5.00');
+  const newer = await app.request('POST', api(`/rate-plan/${sub.ratePlanId}/version`), {
+    body: { valid_from: '2026-03-01T00:00:00+01:00', definition: { rates: { energy: { price: '0.60' } } } },
+  });
+  t.is(newer.status, 200, JSON.stringify(newer.body));
+  const reprice = await app.request('POST', api(`/msp-charge-session/${stored.id}/reprice`));
+  t.is(reprice.status, 200, JSON.stringify(reprice.body));
+  const results = await untilVersion(stored.id, 2);
+  t.deepEqual(results.map((r) => r.version), [1, 2]);
+  t.deepEqual(results[0], v1, 'the first result is unchanged');
+  t.is(results[1].rate_plan_version_id, newer.body.id);
+  t.is(results[1].monetary_credit_used, '6.00');
+  t.is(results[1].total_excl_vat, '0.00');
+  const subscription = await app.request('GET', api(`/msp-token-subscription/${sub.subscriptionId}`));
+  t.is(subscription.body.monetary_credit_balance, '4.00', '10 - 5 + 5 (released) - 6');
+  const session = await app.request('GET', api(`/msp-charge-session/${stored.id}`));
+  t.is(session.body.pricing_version, 2);
+});
+
+test('plan versions apply by session start across the change date', async (t) => {
+  const ratePlanId = await createRatePlan(app, [
+    { valid_from: '2025-01-01T00:00:00Z', definition: { rates: { energy: { price: '0.40' } } } },
+    { valid_from: '2026-04-01T00:00:00+02:00', definition: { rates: { energy: { price: '0.55' } } } },
+  ]);
+  const sub = await pricedSubscription(app, adminId, { ratePlanId });
+  const before = await submitSession(app, sessionBody(sub.evcoId, { start_date_time: '2026-03-31T23:59:59+02:00', end_date_time: '2026-04-01T00:30:00+02:00' }));
+  const at = await submitSession(app, sessionBody(sub.evcoId, { start_date_time: '2026-04-01T00:00:00+02:00', end_date_time: '2026-04-01T00:30:00+02:00' }));
+  await processed(app, before.id);
+  await processed(app, at.id);
+  t.is((await pricingResults(app, before.id))[0].total_excl_vat, '4.00');
+  t.is((await pricingResults(app, at.id))[0].total_excl_vat, '5.50');
+});
+
+test('a plan-or-customer correction reprices the sessions from its moment on', async (t) => {
+  const sub = await pricedSubscription(app, adminId);
+  const cheaper = await createRatePlan(app, [{ valid_from: '2025-01-01T00:00:00Z', definition: { rates: { energy: { price: '0.10' } } } }]);
+  const newPlan = await createSubscriptionPlan(app, adminId, { rate_plan_id: cheaper });
+  const early = await submitSession(app, sessionBody(sub.evcoId, { start_date_time: '2026-02-10T10:00:00+01:00', end_date_time: '2026-02-10T11:00:00+01:00' }));
+  const late = await submitSession(app, sessionBody(sub.evcoId, { start_date_time: '2026-03-10T10:00:00+01:00', end_date_time: '2026-03-10T11:00:00+01:00' }));
+  await processed(app, early.id);
+  await processed(app, late.id);
+  const correction = await app.request('POST', api(`/msp-token-subscription/${sub.subscriptionId}/plan-or-customer-correction`), {
+    body: { valid_from: '2026-03-01T00:00:00+01:00', new_plan_id: newPlan.id },
+  });
+  t.is(correction.status, 200, JSON.stringify(correction.body));
+  const results = await untilVersion(late.id, 2);
+  t.is(results[0].total_excl_vat, '5.00');
+  t.is(results[1].total_excl_vat, '1.00');
+  t.is(results[1].subscription_id, correction.body.new_subscription.id);
+  t.deepEqual((await pricingResults(app, early.id)).map((r) => r.version), [1], 'a session before the moment keeps its price');
+});
