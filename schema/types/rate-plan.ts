@@ -3,7 +3,7 @@ import * as yup from 'yup';
 import { Administration as AdministrationEntity } from '../../src/parties/administration.entity.ts';
 import type { Patch } from '../../src/platform/merge-patch.ts';
 import type { Em } from '../../src/platform/orm.ts';
-import { callerScope, filterVisible } from '../../src/pricing/rate-plan-access.ts';
+import { callerScope, isSharedWith } from '../../src/pricing/rate-plan-access.ts';
 import { RatePlan as RatePlanEntity } from '../../src/pricing/rate-plan.entity.ts';
 import { createRatePlan, upsertRatePlan, type RatePlanFields } from '../../src/pricing/rate-plan.service.ts';
 import { currencyCode, text } from '../../rest/rails/schemas.ts';
@@ -15,10 +15,23 @@ import { loadByIds } from '../load.ts';
 import { mutate } from '../mutation.ts';
 import { DateTime } from './date-time.ts';
 
-/** The plans among `plans` the caller may see, in place (null for the others), for a dataloader batch. */
+const administrationsOf = new WeakMap<Em, Promise<AdministrationEntity[]>>();
+
+/** The administrations the caller sees (em.find is scoped), once per request: the loaders of several paths ask. */
+function callerAdministrations(em: Em): Promise<AdministrationEntity[]> {
+  let admins = administrationsOf.get(em);
+  if (!admins) {
+    admins = em.find(AdministrationEntity, {});
+    administrationsOf.set(em, admins);
+  }
+  return admins;
+}
+
+/** rate-plan-access.ts for a dataloader batch: the plans the caller may see in place, null for the others. */
 export async function visibleOrNull<P extends RatePlanEntity | null>(em: Em, plans: P[]): Promise<(P | null)[]> {
-  const visible = new Set(await filterVisible(em, plans.filter((plan): plan is NonNullable<P> => plan !== null)));
-  return plans.map((plan) => (plan && visible.has(plan) ? plan : null));
+  if (callerScope(em).all) return plans;
+  const admins = await callerAdministrations(em);
+  return plans.map((plan) => (plan && admins.some((admin) => isSharedWith(plan, admin)) ? plan : null));
 }
 
 /**
@@ -28,7 +41,7 @@ export async function visibleOrNull<P extends RatePlanEntity | null>(em: Em, pla
  */
 export async function visibleRatePlansWhere(em: Em): Promise<FilterQuery<RatePlanEntity>> {
   if (callerScope(em).all) return {};
-  const admins = await em.find(AdministrationEntity, {}, { fields: ['id', 'currency'] as never });
+  const admins = await callerAdministrations(em);
   if (admins.length === 0) return { id: { $in: [] } };
   const sharedWithAll = [...new Set(admins.map((admin) => admin.currency))].map((currency) => ({
     currency, [raw((alias: string) => `${alias}.admin_ids = '[]'::jsonb`)]: [],
