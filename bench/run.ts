@@ -6,11 +6,13 @@ import { join } from 'node:path';
 import { startEmbeddedPostgres } from '../src/platform/embedded-postgres.ts';
 import { migrate, openOrm } from '../src/platform/orm.ts';
 import { customerUpsertBenchmark } from './customer-upsert.ts';
+import { sessionIngestBenchmark } from './session-ingest.ts';
 
 export interface BenchmarkResult { name: string; unit: string; figure: number; baseline: number; baselineLabel: string }
 
 const benchmarks: Record<string, (url: string) => Promise<BenchmarkResult>> = {
   customers: customerUpsertBenchmark,
+  ingest: sessionIngestBenchmark,
 };
 
 const wanted = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));

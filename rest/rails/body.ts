@@ -30,9 +30,10 @@ function readRaw(ctx: Context): Promise<Buffer> {
         ctx.req.destroy();
       }
     });
-    ctx.req.on('end', () => resolve(Buffer.concat(chunks)));
+    let ended = false;
+    ctx.req.on('end', () => { ended = true; resolve(Buffer.concat(chunks)); });
     ctx.req.on('error', reject);
-    ctx.req.on('close', () => reject(new DomainError('body_incomplete', 'the request body ended early', { param: '$' })));
+    ctx.req.on('close', () => { if (!ended) reject(new DomainError('body_incomplete', 'the request body ended early', { param: '$' })); });
   });
 }
 

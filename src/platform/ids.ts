@@ -1,6 +1,20 @@
 import { randomBytes } from 'node:crypto';
 
 let lastMs = 0;
+
+// Random bytes are drawn from a pool refilled 4 KiB at a time: one system call per 256 ids.
+const POOL_SIZE = 4096;
+let pool = randomBytes(POOL_SIZE);
+let poolOffset = 0;
+
+function randomPart(size: number): Buffer {
+  if (poolOffset + size > POOL_SIZE) {
+    pool = randomBytes(POOL_SIZE);
+    poolOffset = 0;
+  }
+  poolOffset += size;
+  return pool.subarray(poolOffset - size, poolOffset);
+}
 let sequence = 0;
 
 /**
@@ -10,7 +24,7 @@ let sequence = 0;
 export function uuidv7(now: number = Date.now()): string {
   if (now > lastMs) {
     lastMs = now;
-    sequence = randomBytes(2).readUInt16BE(0) & 0x3ff;
+    sequence = randomPart(2).readUInt16BE(0) & 0x3ff;
   } else {
     sequence++;
     if (sequence > 0xfff) {
@@ -18,7 +32,7 @@ export function uuidv7(now: number = Date.now()): string {
       sequence = 0;
     }
   }
-  const bytes = randomBytes(16);
+  const bytes = Buffer.from(randomPart(16));
   bytes.writeUIntBE(lastMs, 0, 6);
   bytes[6] = 0x70 | (sequence >> 8);
   bytes[7] = sequence & 0xff;

@@ -2,7 +2,8 @@
 // never take the same session), checks them, resolves token -> link -> subscription -> plan ->
 // rate plan version, prices them with the VAT rate valid at the start, applies monetary credits
 // and writes a pricing result (next version) or a drop-out, all in one transaction. The rows a
-// batch needs are loaded with one query per kind.
+// batch needs are read with one query per kind; sessions and results are read and written as
+// plain rows (one statement each per batch), the few credit and drop-out rows through the ORM.
 import { LockMode } from '@mikro-orm/core';
 import { MonetaryCredit } from '../msp/monetary-credit.entity.ts';
 import { appendMovement } from '../msp/monetary-credit.service.ts';
@@ -12,16 +13,52 @@ import { TokenSubscription } from '../msp/token-subscription.entity.ts';
 import { Token } from '../msp/token.entity.ts';
 import { addDecimal, compareDecimal, isZero, normalize, subtractDecimal } from '../money/decimal.ts';
 import { DomainError } from '../platform/errors.ts';
+import { uuidv7 } from '../platform/ids.ts';
 import { scopedEm, type Em, type Orm } from '../platform/orm.ts';
 import { priceSession, ruleFor, type PricingSession } from '../pricing/price-session.ts';
 import { RatePlanVersion } from '../pricing/rate-plan-version.entity.ts';
 import { RatePlan } from '../pricing/rate-plan.entity.ts';
 import { VatRate, type VatKind } from '../pricing/vat-rate.entity.ts';
-import { ChargeSession } from './charge-session.entity.ts';
 import { recordDropouts, type Dropout } from './record-dropouts.ts';
-import { PricingResult } from './pricing-result.entity.ts';
 import { creditEligibleAmount, creditToUse, labelled, totalsOf, withCredit } from './session-subtotals.ts';
 import { failedCheck, thresholdsFromEnv } from './validity-checks.ts';
+
+export interface ClaimedSession {
+  id: string;
+  session_id: string;
+  evco_id: string;
+  cpo_id: string | null;
+  start_at: Date;
+  end_at: Date;
+  received_at: Date;
+  energy_kwh: string;
+  idle_seconds: number;
+  time_zone: string;
+  country: string;
+  tariff_code: string | null;
+  power_type: string | null;
+  max_power_kw: string | null;
+  bypass_checks: string[];
+  pricing_version: number;
+  admin_id: string | null;
+}
+
+const CLAIM = `select id, session_id, evco_id, cpo_id, start_at, end_at, received_at, energy_kwh::text as energy_kwh, idle_seconds,
+    time_zone, country, payload->>'tariff_code' as tariff_code, payload->>'power_type' as power_type,
+    payload->>'max_power_kw' as max_power_kw, bypass_checks, pricing_version, admin_id
+  from msp_charge_session where status = 'received' order by id limit ? for update skip locked`;
+
+const INSERT_RESULTS = `insert into msp_pricing_result (id, session_id, version, admin_id, customer_id, subscription_id,
+    subscription_external_reference, token_evco_id, currency, rate_plan_id, rate_plan_version_id, rule, subtotals,
+    total_excl_vat, total_vat, total_incl_vat, credit_used, explanation, created_at)
+  select id, session_id, version, admin_id, customer_id, subscription_id, subscription_external_reference, token_evco_id, currency,
+    rate_plan_id, rate_plan_version_id, rule, subtotals, total_excl_vat, total_vat, total_incl_vat, credit_used, explanation, now()
+  from json_populate_recordset(null::msp_pricing_result, ?::json)`;
+
+const UPDATE_SESSIONS = `update msp_charge_session s set status = v.status, admin_id = coalesce(v.admin_id, s.admin_id),
+    token_id = v.token_id, subscription_id = v.subscription_id, customer_id = v.customer_id, dropout_case_id = v.dropout_case_id,
+    dropout_reason = v.dropout_reason, dropout_message = v.dropout_message, pricing_version = v.pricing_version, updated_at = now()
+  from json_populate_recordset(null::msp_charge_session, ?::json) v where s.id = v.id`;
 
 class Dropped extends Error {
   readonly reason: string;
@@ -35,20 +72,42 @@ class Dropped extends Error {
 
 interface Resolved { token: Token; link: TokenLink; subscription: TokenSubscription }
 
-function pricingFacts(session: ChargeSession): PricingSession {
-  const payload = session.payload as Record<string, unknown>;
-  const powerType = typeof payload.power_type === 'string' ? payload.power_type : undefined;
+/** What a batch writes back for one session. */
+export interface SessionOutcome {
+  id: string;
+  status: 'priced' | 'dropout';
+  admin_id: string | null;
+  token_id: string | null;
+  subscription_id: string | null;
+  customer_id: string | null;
+  dropout_case_id: string | null;
+  dropout_reason: string | null;
+  dropout_message: string | null;
+  pricing_version: number;
+}
+
+function pricingFacts(session: ClaimedSession): PricingSession {
   return {
-    start: session.startAt, end: session.endAt, energyKwh: normalize(session.energyKwh),
-    parkingMinutes: normalize(String(session.idleSeconds / 60)), timeZone: session.timeZone, country: session.country,
-    cpoPartyId: session.cpoId ?? undefined, tariffCode: typeof payload.tariff_code === 'string' ? payload.tariff_code : undefined,
-    currentType: powerType === undefined ? undefined : powerType === 'dc' ? 'DC' : 'AC',
-    powerKw: typeof payload.max_power_kw === 'string' ? payload.max_power_kw : undefined,
+    start: session.start_at, end: session.end_at, energyKwh: normalize(session.energy_kwh),
+    parkingMinutes: normalize(String(session.idle_seconds / 60)), timeZone: session.time_zone, country: session.country,
+    cpoPartyId: session.cpo_id ?? undefined, tariffCode: session.tariff_code ?? undefined,
+    currentType: session.power_type === null ? undefined : session.power_type === 'dc' ? 'DC' : 'AC',
+    powerKw: session.max_power_kw ?? undefined,
   };
 }
 
-async function loadContext(em: Em, sessions: ChargeSession[]) {
-  const variants = [...new Set(sessions.flatMap((s) => evcoIdVariants(s.evcoId)))];
+function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
+  const map = new Map<string, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const list = map.get(k);
+    if (list) list.push(item); else map.set(k, [item]);
+  }
+  return map;
+}
+
+async function loadContext(em: Em, sessions: ClaimedSession[]) {
+  const variants = [...new Set(sessions.flatMap((s) => evcoIdVariants(s.evco_id)))];
   const tokens = variants.length ? await em.find(Token, { evcoId: { $in: variants } }, { filters: false }) : [];
   const tokenByVariant = new Map(tokens.map((t) => [t.evcoId.toLowerCase(), t]));
   const links = tokens.length
@@ -56,31 +115,32 @@ async function loadContext(em: Em, sessions: ChargeSession[]) {
       populate: ['subscription', 'subscription.plan', 'subscription.admin'], filters: false, orderBy: { createdAt: 'asc' },
     })
     : [];
+  const linksByToken = groupBy(links, (l) => l.token.id);
   const planIds = [...new Set(links.map((l) => l.subscription.plan.ratePlanId).filter((id): id is string => !!id))];
-  const ratePlans = planIds.length ? await em.find(RatePlan, { id: { $in: planIds } }) : [];
-  const versions = planIds.length ? await em.find(RatePlanVersion, { ratePlan: { $in: planIds } }, { orderBy: { validFrom: 'desc' } }) : [];
+  const ratePlans = new Map((planIds.length ? await em.find(RatePlan, { id: { $in: planIds } }) : []).map((p) => [p.id, p]));
+  const versions = groupBy(planIds.length ? await em.find(RatePlanVersion, { ratePlan: { $in: planIds } }, { orderBy: { validFrom: 'desc' } }) : [],
+    (v) => v.ratePlan.id);
   const countries = [...new Set(sessions.map((s) => s.country))];
-  const vatRates = await em.find(VatRate, { country: { $in: countries } });
+  const vatRates = groupBy(await em.find(VatRate, { country: { $in: countries } }), (r) => `${r.country}:${r.vatKind}`);
   const earlierCredit = await em.find(MonetaryCredit, { sessionId: { $in: sessions.map((s) => s.id) } }, { filters: false });
   return {
-    tokenOf: (session: ChargeSession) => evcoIdVariants(session.evcoId).map((v) => tokenByVariant.get(v.toLowerCase())).find(Boolean),
-    linksOf: (token: Token) => links.filter((l) => l.token.id === token.id),
-    ratePlan: (id: string) => ratePlans.find((p) => p.id === id),
-    versionAt: (ratePlanId: string, at: Date) => versions.find((v) => v.ratePlan.id === ratePlanId && v.validFrom <= at),
-    vatRateAt: (country: string, kind: VatKind, at: Date) => vatRates.find((r) => r.country === country && r.vatKind === kind
-      && r.validFrom <= at && (!r.validUntil || at < r.validUntil)),
+    tokenOf: (session: ClaimedSession) => evcoIdVariants(session.evco_id).map((v) => tokenByVariant.get(v.toLowerCase())).find(Boolean),
+    linksOf: (token: Token) => linksByToken.get(token.id) ?? [],
+    ratePlan: (id: string) => ratePlans.get(id),
+    versionAt: (ratePlanId: string, at: Date) => versions.get(ratePlanId)?.find((v) => v.validFrom <= at),
+    vatRateAt: (country: string, kind: VatKind, at: Date) => vatRates.get(`${country}:${kind}`)?.find((r) => r.validFrom <= at && (!r.validUntil || at < r.validUntil)),
     earlierCredit,
   };
 }
 type Context = Awaited<ReturnType<typeof loadContext>>;
 
-function resolve(context: Context, session: ChargeSession): Resolved {
+function resolve(context: Context, session: ClaimedSession): Resolved {
   const token = context.tokenOf(session);
-  if (!token) throw new Dropped('unknown_token', `no token ${session.evcoId}`);
-  const current = context.linksOf(token).filter((l) => l.isValidAt(session.startAt));
-  const link = current.find((l) => l.subscription.isValidAt(session.startAt));
+  if (!token) throw new Dropped('unknown_token', `no token ${session.evco_id}`);
+  const current = context.linksOf(token).filter((l) => l.isValidAt(session.start_at));
+  const link = current.find((l) => l.subscription.isValidAt(session.start_at));
   if (!link) {
-    throw new Dropped('no_valid_subscription', `token ${token.evcoId} has no valid link to a valid subscription at ${session.startAt.toISOString()}`);
+    throw new Dropped('no_valid_subscription', `token ${token.evcoId} has no valid link to a valid subscription at ${session.start_at.toISOString()}`);
   }
   return { token, link, subscription: link.subscription };
 }
@@ -94,84 +154,96 @@ async function lockCreditSubscriptions(em: Em, ids: string[]): Promise<Map<strin
   return new Map(locked.map((s) => [s.id, s]));
 }
 
+/** Gives back the credit that earlier pricing results of these sessions used (repricing). */
+function releaseEarlierCredit(em: Em, context: Context, locked: Map<string, TokenSubscription>): void {
+  const net = new Map<string, string>();
+  for (const row of context.earlierCredit) {
+    const key = `${row.sessionId}|${row.subscription.id}`;
+    net.set(key, addDecimal(net.get(key) ?? '0', row.amount));
+  }
+  for (const [key, amount] of net) {
+    if (compareDecimal(amount, '0') >= 0) continue;
+    const [sessionId, subscriptionId] = key.split('|');
+    appendMovement(em, locked.get(subscriptionId)!, 'correction', subtractDecimal('0', amount), { sessionId, description: 'released for repricing' });
+  }
+}
+
 export async function processSessionBatch(orm: Orm, limit: number): Promise<number> {
   const limits = thresholdsFromEnv();
   return scopedEm(orm).transactional(async (em) => {
-    const sessions = await em.find(ChargeSession, { status: 'received' }, {
-      orderBy: { id: 'asc' }, limit, lockMode: LockMode.PESSIMISTIC_PARTIAL_WRITE, filters: false,
-    });
+    const sessions = await em.execute<ClaimedSession[]>(CLAIM, [limit]);
     if (sessions.length === 0) return 0;
-    const context = await loadContext(em, sessions);
-
-    // Credit already used by sessions being repriced goes back first.
-    const released = new Map<string, Map<string, string>>();
-    for (const row of context.earlierCredit) {
-      const perSub = released.get(row.sessionId!) ?? new Map<string, string>();
-      perSub.set(row.subscription.id, addDecimal(perSub.get(row.subscription.id) ?? '0', row.amount));
-      released.set(row.sessionId!, perSub);
+    for (const s of sessions) {
+      s.start_at = new Date(s.start_at);
+      s.end_at = new Date(s.end_at);
+      s.received_at = new Date(s.received_at);
     }
+    const context = await loadContext(em, sessions);
     const resolved = new Map<string, Resolved>();
     for (const session of sessions) {
-      try { resolved.set(session.id, resolve(context, session)); } catch { /* reported below */ }
+      try { resolved.set(session.id, resolve(context, session)); } catch { /* a drop-out, reported below */ }
     }
-    const creditIds = new Set<string>([...released.values()].flatMap((m) => [...m.keys()]));
+    const creditIds = new Set(context.earlierCredit.map((row) => row.subscription.id));
     for (const r of resolved.values()) if (compareDecimal(r.subscription.monetaryCreditBalance, '0') > 0) creditIds.add(r.subscription.id);
     const locked = await lockCreditSubscriptions(em, [...creditIds].sort());
-    for (const [sessionId, perSub] of released) {
-      for (const [subscriptionId, net] of perSub) {
-        if (compareDecimal(net, '0') >= 0) continue;
-        appendMovement(em, locked.get(subscriptionId)!, 'correction', subtractDecimal('0', net), { sessionId, description: 'released for repricing' });
-      }
-    }
+    releaseEarlierCredit(em, context, locked);
 
+    const outcomes: SessionOutcome[] = [];
+    const results: Record<string, unknown>[] = [];
     const dropouts: Dropout[] = [];
     for (const session of sessions) {
+      const r = resolved.get(session.id);
+      const outcome: SessionOutcome = {
+        id: session.id, status: 'priced', admin_id: r?.subscription.admin.id ?? null, token_id: r?.token.id ?? null,
+        subscription_id: r?.subscription.id ?? null, customer_id: r?.subscription.customer.id ?? null,
+        dropout_case_id: null, dropout_reason: null, dropout_message: null, pricing_version: session.pricing_version,
+      };
+      outcomes.push(outcome);
       try {
-        const failed = failedCheck(session, limits, session.bypassChecks);
+        const failed = failedCheck({ startAt: session.start_at, endAt: session.end_at, energyKwh: session.energy_kwh, receivedAt: session.received_at },
+          limits, session.bypass_checks);
         if (failed) throw new Dropped(`validity_${failed.check}`, failed.message, failed.check);
-        const r = resolved.get(session.id) ?? resolve(context, session);
-        price(em, context, session, r, locked);
+        results.push(price(em, context, session, r ?? resolve(context, session), locked, outcome));
       } catch (error) {
-        if (error instanceof Dropped) dropouts.push({ session, reason: error.reason, message: error.message, detail: error.detail });
-        else if (error instanceof DomainError) dropouts.push({ session, reason: error.code, message: error.message });
+        if (error instanceof Dropped) dropouts.push({ outcome, reason: error.reason, message: error.message, detail: error.detail });
+        else if (error instanceof DomainError) dropouts.push({ outcome, reason: error.code, message: error.message });
         else throw error;
       }
     }
     await recordDropouts(em, dropouts);
     await em.flush();
+    if (results.length) await em.execute(INSERT_RESULTS, [JSON.stringify(results)]);
+    await em.execute(UPDATE_SESSIONS, [JSON.stringify(outcomes)]);
     return sessions.length;
   });
 }
 
-function price(em: Em, context: Context, session: ChargeSession, r: Resolved, locked: Map<string, TokenSubscription>): void {
+function price(em: Em, context: Context, session: ClaimedSession, r: Resolved, locked: Map<string, TokenSubscription>, outcome: SessionOutcome) {
   const { subscription, token } = r;
   const plan = subscription.plan;
   const admin = subscription.admin;
-  session.admin = admin;
-  session.tokenId = token.id;
-  session.subscriptionId = subscription.id;
-  session.customerId = subscription.customer.id;
   if (!plan.ratePlanId) throw new Dropped('rate_plan_missing', `subscription plan ${plan.name} has no rate plan`, plan.id);
   const ratePlan = context.ratePlan(plan.ratePlanId);
   if (!ratePlan) throw new Dropped('rate_plan_missing', `rate plan ${plan.ratePlanId} does not exist`, plan.id);
   if (ratePlan.currency !== admin.currency) {
     throw new Dropped('currency_mismatch', `rate plan ${ratePlan.name} is in ${ratePlan.currency}, administration ${admin.id} in ${admin.currency}`, ratePlan.id);
   }
-  const version = context.versionAt(ratePlan.id, session.startAt);
-  if (!version) throw new Dropped('rate_plan_version_missing', `rate plan ${ratePlan.name} has no version valid at ${session.startAt.toISOString()}`, ratePlan.id);
+  const version = context.versionAt(ratePlan.id, session.start_at);
+  if (!version) throw new Dropped('rate_plan_version_missing', `rate plan ${ratePlan.name} has no version valid at ${session.start_at.toISOString()}`, ratePlan.id);
   const facts = pricingFacts(session);
   const versionInput = { ...version.definition, id: version.id, validFrom: version.validFrom };
   const kind: VatKind = ruleFor(versionInput, facts).rule?.vat_kind ?? 'standard';
   const zero = kind === 'exempt' || kind === 'reverse_charge';
-  const vatRate = zero ? null : context.vatRateAt(session.country, kind, session.startAt);
+  const vatRate = zero ? null : context.vatRateAt(session.country, kind, session.start_at);
   if (!zero && !vatRate) {
-    throw new Dropped('vat_rate_missing', `no ${kind} VAT rate of ${session.country} is valid at ${session.startAt.toISOString()}`, `${session.country}:${kind}`);
+    throw new Dropped('vat_rate_missing', `no ${kind} VAT rate of ${session.country} is valid at ${session.start_at.toISOString()}`, `${session.country}:${kind}`);
   }
   const result = priceSession({
     version: versionInput, session: facts,
     vat: { percent: vatRate ? normalize(vatRate.percentage) : '0.00', kind, country: session.country },
   });
   const explanation = [...result.explanation];
+  if (vatRate) explanation.push(`VAT rate ${vatRate.id} (${vatRate.country} ${vatRate.vatKind}, valid from ${vatRate.validFrom.toISOString()})`);
   if (plan.useCustomerReimbursementVat) explanation.push('the plan uses customer reimbursement VAT: no local EVSE matched the session, so normal VAT determination applied');
 
   let subtotals = labelled(result.subtotals);
@@ -181,22 +253,18 @@ function price(em: Em, context: Context, session: ChargeSession, r: Resolved, lo
     const excluded = plan.creditExcludedComponents ?? [];
     used = creditToUse(creditHolder.monetaryCreditBalance, creditEligibleAmount(subtotals, excluded));
     if (!isZero(used)) {
-      appendMovement(em, creditHolder, 'consumption', subtractDecimal('0', used), { sessionId: session.id, description: `charge session ${session.sessionId}` });
+      appendMovement(em, creditHolder, 'consumption', subtractDecimal('0', used), { sessionId: session.id, description: `charge session ${session.session_id}` });
       subtotals = withCredit(subtotals, used);
       explanation.push(`monetary credit: ${used} of the balance paid the session${excluded.length ? ` (not for ${excluded.join(', ')})` : ''}; `
         + `${normalize(creditHolder.monetaryCreditBalance)} is left`);
     }
   }
   const totals = totalsOf(subtotals);
-  session.pricingVersion += 1;
-  session.status = 'priced';
-  session.dropoutCase = null;
-  session.dropoutReason = null;
-  session.dropoutMessage = null;
-  em.create(PricingResult, {
-    session, version: session.pricingVersion, admin, customerId: subscription.customer.id, subscriptionId: subscription.id,
-    subscriptionExternalReference: subscription.externalReference ?? null, tokenEvcoId: token.evcoId, currency: ratePlan.currency,
-    ratePlanId: ratePlan.id, ratePlanVersionId: version.id, rule: result.rule, subtotals, creditUsed: used,
-    totalExclVat: totals.total_excl_vat, totalVat: totals.total_vat, totalInclVat: totals.total_incl_vat, explanation,
-  } as never);
+  outcome.pricing_version = session.pricing_version + 1;
+  return {
+    id: uuidv7(), session_id: session.id, version: outcome.pricing_version, admin_id: admin.id, customer_id: subscription.customer.id,
+    subscription_id: subscription.id, subscription_external_reference: subscription.externalReference ?? null, token_evco_id: token.evcoId,
+    currency: ratePlan.currency, rate_plan_id: ratePlan.id, rate_plan_version_id: version.id, rule: result.rule, subtotals,
+    total_excl_vat: totals.total_excl_vat, total_vat: totals.total_vat, total_incl_vat: totals.total_incl_vat, credit_used: used, explanation,
+  };
 }

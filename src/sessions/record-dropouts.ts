@@ -1,13 +1,14 @@
 // Sessions that could not be priced join the open drop-out case of their group (reason,
 // administration, detail), which is created when there is none.
+import { uuidv7 } from '../platform/ids.ts';
 import type { Em } from '../platform/orm.ts';
-import type { ChargeSession } from './charge-session.entity.ts';
 import { DropoutCase } from './dropout-case.entity.ts';
+import type { SessionOutcome } from './process-sessions.service.ts';
 
-export interface Dropout { session: ChargeSession; reason: string; message: string; detail?: string }
+export interface Dropout { outcome: SessionOutcome; reason: string; message: string; detail?: string }
 
 function groupKeyOf(dropout: Dropout): string {
-  return [dropout.reason, dropout.session.admin?.id ?? '-', dropout.detail ?? ''].join('|');
+  return [dropout.reason, dropout.outcome.admin_id ?? '-', dropout.detail ?? ''].join('|');
 }
 
 export async function recordDropouts(em: Em, dropouts: Dropout[]): Promise<void> {
@@ -20,15 +21,13 @@ export async function recordDropouts(em: Em, dropouts: Dropout[]): Promise<void>
     let dropoutCase = byKey.get(key);
     if (!dropoutCase) {
       dropoutCase = em.create(DropoutCase, {
-        admin: dropout.session.admin ?? null, reason: dropout.reason, groupKey: key, openKey: key, message: dropout.message,
+        id: uuidv7(), admin: dropout.outcome.admin_id, reason: dropout.reason, groupKey: key, openKey: key, message: dropout.message,
       } as never);
       byKey.set(key, dropoutCase);
     }
     dropoutCase.sessionCount += 1;
-    const { session } = dropout;
-    session.status = 'dropout';
-    session.dropoutCase = dropoutCase;
-    session.dropoutReason = dropout.reason;
-    session.dropoutMessage = dropout.message;
+    Object.assign(dropout.outcome, {
+      status: 'dropout', dropout_case_id: dropoutCase.id, dropout_reason: dropout.reason, dropout_message: dropout.message,
+    });
   }
 }

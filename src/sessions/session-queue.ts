@@ -3,6 +3,7 @@
 // work". Ingestion adds at most one job per short interval (a job key merges them), the worker
 // claims sessions in batches, and a job at start plus one every minute pick up anything a
 // crash or restart left behind.
+import { Worker } from 'node:worker_threads';
 import { Logger, run, runMigrations, type Runner } from 'graphile-worker';
 import type { Em, Orm } from '../platform/orm.ts';
 import { processSessionBatch } from './process-sessions.service.ts';
@@ -23,7 +24,8 @@ export async function migrateSessionQueue(connectionString: string): Promise<voi
   await runMigrations({ connectionString, logger: quietLogger });
 }
 
-export async function startSessionWorker(orm: Orm, connectionString: string): Promise<SessionWorker> {
+/** The queue runner on this thread (used by the worker thread, and by tools that want no thread). */
+export async function runSessionWorker(orm: Orm, connectionString: string): Promise<SessionWorker> {
   const runner: Runner = await run({
     connectionString,
     concurrency: 1,
@@ -40,6 +42,25 @@ export async function startSessionWorker(orm: Orm, connectionString: string): Pr
   });
   await orm.em.getConnection().execute(ADD_JOB_SQL);
   return { stop: () => runner.stop() };
+}
+
+/** Starts the worker in a thread of its own; the answer stops it. */
+export async function startSessionWorker(_orm: Orm, connectionString: string): Promise<SessionWorker> {
+  const thread = new Worker(new URL('./session-worker-thread.ts', import.meta.url), { workerData: { databaseUrl: connectionString } });
+  const next = () => new Promise<string>((resolve, reject) => {
+    thread.once('message', resolve);
+    thread.once('error', reject);
+  });
+  const started = await next();
+  if (started !== 'started') throw new Error(`the session worker did not start: ${started}`);
+  return {
+    async stop() {
+      const stopped = next();
+      thread.postMessage('stop');
+      await stopped;
+      await thread.terminate();
+    },
+  };
 }
 
 const pendingKicks = new Set<string>();

@@ -1,0 +1,16 @@
+// The session worker's own thread: pricing batches run beside the HTTP event loop, not on it.
+// It opens its own ORM on the database it is given and stops when the parent says so.
+import { parentPort, workerData } from 'node:worker_threads';
+import { openOrm } from '../platform/orm.ts';
+import { runSessionWorker } from './session-queue.ts';
+
+const { databaseUrl } = workerData as { databaseUrl: string };
+const orm = await openOrm(databaseUrl, { poolMax: 4 });
+const worker = await runSessionWorker(orm, databaseUrl);
+parentPort!.postMessage('started');
+parentPort!.on('message', async (message) => {
+  if (message !== 'stop') return;
+  await worker.stop();
+  await orm.close();
+  parentPort!.postMessage('stopped');
+});
