@@ -1,8 +1,9 @@
+import { visibleRatePlansWhere } from '../../src/pricing/rate-plan-access.ts';
 import * as yup from 'yup';
 import { RatePlanVersion } from '../../src/pricing/rate-plan-version.entity.ts';
 import { RatePlan } from '../../src/pricing/rate-plan.entity.ts';
 import {
-  createRatePlan, createRatePlanVersion, getRatePlan, getRatePlanVersion, upsertRatePlan, visibleRatePlanIds, type RatePlanFields,
+  createRatePlan, createRatePlanVersion, getRatePlan, getRatePlanVersion, upsertRatePlan, type RatePlanFields,
 } from '../../src/pricing/rate-plan.service.ts';
 import type { Patch } from '../../src/platform/merge-patch.ts';
 import { parseRef } from '../../src/platform/resource-ref.ts';
@@ -59,10 +60,10 @@ export const ratePlanRoutes: RouteDef[] = [
     method: 'get', path: '/rate-plan', tag: TAG, summary: 'List rate plans', paged: true, extension: true,
     query: yup.object({ currency: currencyCode() }),
     handler: async ({ ctx, em, rawQuery, query }) => {
-      const ids = await visibleRatePlanIds(em);
+      const visible = await visibleRatePlansWhere(em);
       return seekPage(ctx, {
         em, entity: RatePlan, rawQuery, path: '/main/v1/rate-plan',
-        where: { ...(ids ? { id: { $in: ids } } : {}), ...(query.currency ? { currency: query.currency } : {}) },
+        where: query.currency ? { $and: [visible, { currency: query.currency }] } : visible,
         serialize: serializeRatePlan,
       });
     },

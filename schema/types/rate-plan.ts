@@ -1,9 +1,7 @@
-import { raw, type FilterQuery } from '@mikro-orm/core';
 import * as yup from 'yup';
-import { Administration as AdministrationEntity } from '../../src/parties/administration.entity.ts';
 import type { Patch } from '../../src/platform/merge-patch.ts';
 import type { Em } from '../../src/platform/orm.ts';
-import { callerScope, isSharedWith } from '../../src/pricing/rate-plan-access.ts';
+import { callerAdministrations, callerScope, isSharedWith, visibleRatePlansWhere } from '../../src/pricing/rate-plan-access.ts';
 import { RatePlan as RatePlanEntity } from '../../src/pricing/rate-plan.entity.ts';
 import { createRatePlan, upsertRatePlan, type RatePlanFields } from '../../src/pricing/rate-plan.service.ts';
 import { currencyCode, text } from '../../rest/rails/schemas.ts';
@@ -15,41 +13,11 @@ import { loadByIds } from '../load.ts';
 import { mutate } from '../mutation.ts';
 import { DateTime } from './date-time.ts';
 
-const administrationsOf = new WeakMap<Em, Promise<AdministrationEntity[]>>();
-
-/** The administrations the caller sees (em.find is scoped), once per request: the loaders of several paths ask. */
-function callerAdministrations(em: Em): Promise<AdministrationEntity[]> {
-  let admins = administrationsOf.get(em);
-  if (!admins) {
-    admins = em.find(AdministrationEntity, {});
-    administrationsOf.set(em, admins);
-  }
-  return admins;
-}
-
 /** rate-plan-access.ts for a dataloader batch: the plans the caller may see in place, null for the others. */
 export async function visibleOrNull<P extends RatePlanEntity | null>(em: Em, plans: P[]): Promise<(P | null)[]> {
   if (callerScope(em).all) return plans;
   const admins = await callerAdministrations(em);
   return plans.map((plan) => (plan && admins.some((admin) => isSharedWith(plan, admin)) ? plan : null));
-}
-
-/**
- * rate-plan-access.ts as a SQL condition, so a list is paged by the index instead of filtering
- * every plan in memory: per currency of the caller's administrations, the plans shared with all
- * of that currency (admin_ids empty) or with one of the caller's administrations of it.
- */
-export async function visibleRatePlansWhere(em: Em): Promise<FilterQuery<RatePlanEntity>> {
-  if (callerScope(em).all) return {};
-  const admins = await callerAdministrations(em);
-  if (admins.length === 0) return { id: { $in: [] } };
-  const sharedWithAll = [...new Set(admins.map((admin) => admin.currency))].map((currency) => ({
-    currency, [raw((alias: string) => `${alias}.admin_ids = '[]'::jsonb`)]: [],
-  }));
-  const sharedWithOne = admins.map((admin) => ({
-    currency: admin.currency, [raw((alias: string) => `${alias}.admin_ids @> ?::jsonb`, [JSON.stringify([admin.id])])]: [],
-  }));
-  return { $or: [...sharedWithAll, ...sharedWithOne] } as FilterQuery<RatePlanEntity>;
 }
 
 export const RatePlan = builder.loadableNode(RatePlanEntity, {

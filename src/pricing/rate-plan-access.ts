@@ -1,6 +1,7 @@
 // Rate plans are shared by currency and an optional list of administrations, so the admin
 // scope filter cannot apply: a plan is visible when it is shared with an administration the
 // caller sees (em.find on Administration is scoped).
+import { raw, type FilterQuery } from '@mikro-orm/core';
 import { ADMIN_SCOPE, UNSCOPED, type AdminScope } from '../access/admin-scope.ts';
 import { Administration } from '../parties/administration.entity.ts';
 import { DomainError } from '../platform/errors.ts';
@@ -22,16 +23,39 @@ export async function isVisible(em: Em, plan: RatePlan): Promise<boolean> {
   return admins.some((admin) => isSharedWith(plan, admin));
 }
 
-/** The plans among `plans` the caller may see. */
-export async function filterVisible(em: Em, plans: RatePlan[]): Promise<RatePlan[]> {
-  if (callerScope(em).all) return plans;
-  const admins = await em.find(Administration, {});
-  return plans.filter((plan) => admins.some((admin) => isSharedWith(plan, admin)));
-}
-
 /** A credential limited to administrations changes only plans shared with nothing but its own. */
 export async function assertChangeable(em: Em, plan: RatePlan): Promise<void> {
   if (callerScope(em).all) return;
   const visible = plan.adminIds.length > 0 && (await em.count(Administration, { id: { $in: plan.adminIds } })) === plan.adminIds.length;
   if (!visible) throw new DomainError('forbidden', 'the rate plan is shared with administrations this credential cannot see');
+}
+
+const administrationsOf = new WeakMap<Em, Promise<Administration[]>>();
+
+/** The administrations the caller sees (em.find is scoped), once per request: the loaders of several paths ask. */
+export function callerAdministrations(em: Em): Promise<Administration[]> {
+  let admins = administrationsOf.get(em);
+  if (!admins) {
+    admins = em.find(Administration, {});
+    administrationsOf.set(em, admins);
+  }
+  return admins;
+}
+
+/**
+ * rate-plan-access.ts as a SQL condition, so a list is paged by the index instead of filtering
+ * every plan in memory: per currency of the caller's administrations, the plans shared with all
+ * of that currency (admin_ids empty) or with one of the caller's administrations of it.
+ */
+export async function visibleRatePlansWhere(em: Em): Promise<FilterQuery<RatePlan>> {
+  if (callerScope(em).all) return {};
+  const admins = await callerAdministrations(em);
+  if (admins.length === 0) return { id: { $in: [] } };
+  const sharedWithAll = [...new Set(admins.map((admin) => admin.currency))].map((currency) => ({
+    currency, [raw((alias: string) => `${alias}.admin_ids = '[]'::jsonb`)]: [],
+  }));
+  const sharedWithOne = admins.map((admin) => ({
+    currency: admin.currency, [raw((alias: string) => `${alias}.admin_ids @> ?::jsonb`, [JSON.stringify([admin.id])])]: [],
+  }));
+  return { $or: [...sharedWithAll, ...sharedWithOne] } as FilterQuery<RatePlan>;
 }

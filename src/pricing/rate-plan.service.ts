@@ -6,7 +6,7 @@ import { isUuid } from '../platform/ids.ts';
 import type { Patch } from '../platform/merge-patch.ts';
 import type { Em } from '../platform/orm.ts';
 import type { ResourceRef } from '../platform/resource-ref.ts';
-import { assertChangeable, callerScope, filterVisible, isVisible } from './rate-plan-access.ts';
+import { assertChangeable, callerScope, isVisible } from './rate-plan-access.ts';
 import { parseDefinition } from './rate-plan-definition.ts';
 import { RatePlanVersion } from './rate-plan-version.entity.ts';
 import { RatePlan } from './rate-plan.entity.ts';
@@ -28,12 +28,6 @@ export async function getRatePlan(em: Em, ref: ResourceRef, options: { queryPara
   else plan = await em.findOne(RatePlan, { externalReference: ref.externalReference });
   if (!plan || !(await isVisible(em, plan))) throw new NotFoundError(WHAT, options);
   return plan;
-}
-
-export async function visibleRatePlanIds(em: Em): Promise<string[] | null> {
-  if (callerScope(em).all) return null;
-  const plans = await em.find(RatePlan, {}, { fields: ['id', 'currency', 'adminIds'] as never });
-  return (await filterVisible(em, plans)).map((plan) => plan.id);
 }
 
 /** Every listed administration must be visible and of the plan's currency; stored in their casing. */
