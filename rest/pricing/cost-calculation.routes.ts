@@ -24,6 +24,7 @@ const query = yup.object({
   power_kw: amount(),
   parking_minutes: amount(),
   vat_kind: oneOf(VAT_KINDS),
+  cpo_cost_excl_vat: amount(),
 });
 
 export const costCalculationRoutes: RouteDef[] = [
@@ -40,7 +41,7 @@ export const costCalculationRoutes: RouteDef[] = [
         session: {
           start: new Date(q.start_date_time), end: new Date(q.end_date_time), energyKwh: q.energy_kwh, parkingMinutes: q.parking_minutes,
           timeZone: q.time_zone, country: q.country.toUpperCase(), cpoPartyId: q.cpo_party_id, tariffCode: q.tariff_code,
-          currentType: q.current_type as 'AC' | 'DC' | undefined, powerKw: q.power_kw,
+          currentType: q.current_type as 'AC' | 'DC' | undefined, powerKw: q.power_kw, cpoCostExclVat: q.cpo_cost_excl_vat,
         },
       });
       return {
@@ -53,6 +54,7 @@ export const costCalculationRoutes: RouteDef[] = [
         total_excl_vat: result.total_excl_vat,
         total_vat: result.total_vat,
         total_incl_vat: result.total_incl_vat,
+        annotations: result.annotations,
         explanation: result.explanation,
       };
     },

@@ -78,6 +78,7 @@ export function serializePricingResult(r: PricingResult) {
     total_vat: normalize(r.totalVat),
     total_incl_vat: normalize(r.totalInclVat),
     monetary_credit_used: normalize(r.creditUsed),
+    annotations: r.annotations ?? {},
     explanation: r.explanation,
     created_at: iso(r.createdAt),
   };

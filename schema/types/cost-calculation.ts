@@ -50,9 +50,6 @@ const CostSubtotal = builder.objectRef<Subtotal>('CostSubtotal').implement({
   }),
 });
 
-/** Read without relying on the result's type: the pricing core may or may not attach annotations. */
-const annotationsOf = (result: CostCalculationResult): unknown => (result as { annotations?: unknown }).annotations ?? [];
-
 const CostCalculation = builder.objectRef<CostCalculationResult>('CostCalculation').implement({
   description: 'The price of a hypothetical session; nothing is stored.',
   fields: (t) => ({
@@ -78,8 +75,8 @@ const CostCalculation = builder.objectRef<CostCalculationResult>('CostCalculatio
     explanation: t.stringList({ description: 'How the price came about, step by step, for people.', resolve: (result) => result.explanation }),
     annotations: t.field({
       type: JsonScalar,
-      description: 'Notes the pricing attached to the calculation (a list; empty when there are none).',
-      resolve: annotationsOf,
+      description: 'Names and values the script of the deciding rule set (an object; empty when there are none).',
+      resolve: (result) => result.annotations,
     }),
   }),
 });

@@ -9,10 +9,11 @@ import {
 import { InvalidInputError } from '../platform/errors.ts';
 import { isTimeZone } from './local-time.ts';
 import { chooseRule, type RuleChoice } from './match-rule.ts';
+import { runRuleScript } from './script/run-rule-script.ts';
 import type { ComponentRate, RateComponent, RatePlanVersionDefinition, Rates } from './rate-plan-definition.ts';
 import type { VatKind } from './vat-rate.entity.ts';
 
-export type SubtotalKind = RateComponent | 'min_price_adjustment' | 'max_price_adjustment';
+export type SubtotalKind = RateComponent | 'custom' | 'min_price_adjustment' | 'max_price_adjustment';
 
 export interface PricingSession {
   start: Date;
@@ -25,6 +26,8 @@ export interface PricingSession {
   tariffCode?: string;
   currentType?: 'AC' | 'DC';
   powerKw?: string;
+  /** What the CPO charges for the session excl. VAT (roaming), for rule scripts. */
+  cpoCostExclVat?: string;
 }
 
 export interface PricingVat { percent: string; kind: VatKind; country: string }
@@ -37,6 +40,9 @@ export interface PriceSessionInput {
 
 export interface Subtotal {
   kind: SubtotalKind;
+  /** Custom subtotals of rule scripts: their component name and label. */
+  component?: string;
+  label?: string;
   volume: string;
   billed_volume: string;
   step_size: string | null;
@@ -59,6 +65,8 @@ export interface PricingResult {
   total_excl_vat: string;
   total_vat: string;
   total_incl_vat: string;
+  /** Set by the rule's script. */
+  annotations: Record<string, string>;
   explanation: string[];
 }
 
@@ -128,6 +136,19 @@ export function priceSession(input: PriceSessionInput): PricingResult {
       + `= ${sub.amount_excl_vat_unrounded}, rounded ${sub.amount_excl_vat}; VAT ${sub.vat_amount_unrounded} unrounded; incl. VAT ${sub.amount_incl_vat}`);
   }
 
+  let annotations: Record<string, string> = {};
+  if (choice.rule?.script) {
+    const output = runRuleScript(choice.rule.name, choice.rule.script, scriptInput(session, vol, choice, subtotals));
+    annotations = output.annotations;
+    for (const custom of output.subtotals) {
+      const sub = { ...line('custom', '1', '1', null, custom.amount_excl_vat, 'session', vat), component: custom.component, label: custom.label };
+      subtotals.push(sub);
+      explanation.push(`custom ${custom.component} "${custom.label}" from the script of rule "${choice.rule.name}": ${sub.amount_excl_vat_unrounded}, `
+        + `rounded ${sub.amount_excl_vat}; incl. VAT ${sub.amount_incl_vat}`);
+    }
+    for (const [name, value] of Object.entries(annotations)) explanation.push(`annotation ${name}: ${value}`);
+  }
+
   const subtotal = sumCurrency(subtotals.map((s) => s.amount_excl_vat));
   const min = rates.min_price === undefined ? undefined : roundToCurrency(rates.min_price);
   const max = rates.max_price === undefined ? undefined : roundToCurrency(rates.max_price);
@@ -151,6 +172,19 @@ export function priceSession(input: PriceSessionInput): PricingResult {
     total_excl_vat: totalExcl,
     total_vat: subtractCurrency(totalIncl, totalExcl),
     total_incl_vat: totalIncl,
+    annotations,
     explanation,
+  };
+}
+
+/** What a rule script sees: the session facts as strings and the lines priced so far. */
+function scriptInput(session: PricingSession, vol: ReturnType<typeof volumes>, choice: RuleChoice, subtotals: Subtotal[]) {
+  return {
+    start: session.start.toISOString(), end: session.end.toISOString(), time_zone: session.timeZone,
+    local_date: choice.local.date, local_time: choice.local.clock, weekday: choice.local.weekday,
+    country: session.country, energy_kwh: normalize(session.energyKwh), duration_minutes: normalize(vol.duration),
+    parking_minutes: normalize(vol.parking_time), cpo_party_id: session.cpoPartyId ?? null, tariff_code: session.tariffCode ?? null,
+    current_type: session.currentType ?? null, power_kw: session.powerKw ?? null, cpo_cost_excl_vat: session.cpoCostExclVat ?? null,
+    subtotals: subtotals.map((s) => ({ kind: s.kind, volume: s.volume, rate: s.rate, amount_excl_vat_unrounded: s.amount_excl_vat_unrounded, amount_excl_vat: s.amount_excl_vat })),
   };
 }

@@ -1,6 +1,7 @@
 // The priced content of a rate plan version, validated on write. Amounts stay decimal strings.
 import { compareDecimal, isNegative, parseDecimal } from '../money/decimal.ts';
 import { DomainError, InvalidInputError, type ErrorDetail } from '../platform/errors.ts';
+import { MAX_SCRIPT_LENGTH, scriptSyntaxError } from './script/run-rule-script.ts';
 import { VAT_KINDS, type VatKind } from './vat-rate.entity.ts';
 
 export const RATE_COMPONENTS = ['energy', 'time', 'parking_time', 'flat'] as const;
@@ -34,7 +35,8 @@ export interface RuleMatch {
   date_until?: string;
 }
 
-export interface RateRule { name: string; match: RuleMatch; rates: Rates; vat_kind?: VatKind }
+/** `script`: JavaScript run in a sandbox after the rates (src/pricing/script/run-rule-script.ts). */
+export interface RateRule { name: string; match: RuleMatch; rates: Rates; vat_kind?: VatKind; script?: string }
 
 export interface RatePlanVersionDefinition { rates: Rates; rules: RateRule[] }
 
@@ -143,9 +145,18 @@ class Checker {
 
   rule(value: unknown, param: string): RateRule {
     if (!isObject(value)) { this.fail(param, 'must be an object'); return { name: '', match: {}, rates: {} }; }
-    this.unknownKeys(value, ['name', 'match', 'rates', 'vat_kind'], param);
+    this.unknownKeys(value, ['name', 'match', 'rates', 'vat_kind', 'script'], param);
     if (typeof value.name !== 'string' || value.name.trim() === '' || value.name.length > 255) this.fail(`${param}.name`, 'name is required (at most 255 characters)');
     const rule: RateRule = { name: String(value.name ?? ''), match: this.match(value.match ?? {}, `${param}.match`), rates: this.rates(value.rates ?? {}, `${param}.rates`) };
+    if (value.script !== undefined) {
+      if (typeof value.script !== 'string' || value.script.trim() === '' || value.script.length > MAX_SCRIPT_LENGTH) {
+        this.fail(`${param}.script`, `script must be JavaScript source of at most ${MAX_SCRIPT_LENGTH} characters`);
+      } else {
+        const syntax = scriptSyntaxError(value.script);
+        if (syntax) this.fail(`${param}.script`, `the script does not compile: ${syntax}`);
+        else rule.script = value.script;
+      }
+    }
     if (value.vat_kind !== undefined) {
       if ((VAT_KINDS as readonly unknown[]).includes(value.vat_kind)) rule.vat_kind = value.vat_kind as VatKind;
       else this.fail(`${param}.vat_kind`, `must be one of: ${VAT_KINDS.join(', ')}`);

@@ -29,6 +29,8 @@ export const PricingResultSchema = defineEntity({
     totalVat: p.decimal('string').precision(20).scale(2),
     totalInclVat: p.decimal('string').precision(20).scale(2),
     creditUsed: p.decimal('string').precision(20).scale(6).default('0'),
+    /** Set by the script of the rule that decided. */
+    annotations: p.json<Record<string, string>>().onCreate(() => ({})),
     explanation: p.json<string[]>(),
     createdAt: createdAtProperty(),
   },

@@ -38,6 +38,7 @@ export interface ClaimedSession {
   tariff_code: string | null;
   power_type: string | null;
   max_power_kw: string | null;
+  cpo_cost_excl_vat: string | null;
   bypass_checks: string[];
   pricing_version: number;
   admin_id: string | null;
@@ -45,14 +46,15 @@ export interface ClaimedSession {
 
 const CLAIM = `select id, session_id, evco_id, cpo_id, start_at, end_at, received_at, energy_kwh::text as energy_kwh, idle_seconds,
     time_zone, country, payload->>'tariff_code' as tariff_code, payload->>'power_type' as power_type,
-    payload->>'max_power_kw' as max_power_kw, bypass_checks, pricing_version, admin_id
+    payload->>'max_power_kw' as max_power_kw,
+    coalesce(payload->>'total_roaming_amount_excl_vat', payload->>'total_cost_excl_vat') as cpo_cost_excl_vat, bypass_checks, pricing_version, admin_id
   from msp_charge_session where status = 'received' order by id limit ? for update skip locked`;
 
 const INSERT_RESULTS = `insert into msp_pricing_result (id, session_id, version, admin_id, customer_id, subscription_id,
     subscription_external_reference, token_evco_id, currency, rate_plan_id, rate_plan_version_id, rule, subtotals,
-    total_excl_vat, total_vat, total_incl_vat, credit_used, explanation, created_at)
+    total_excl_vat, total_vat, total_incl_vat, credit_used, annotations, explanation, created_at)
   select id, session_id, version, admin_id, customer_id, subscription_id, subscription_external_reference, token_evco_id, currency,
-    rate_plan_id, rate_plan_version_id, rule, subtotals, total_excl_vat, total_vat, total_incl_vat, credit_used, explanation, now()
+    rate_plan_id, rate_plan_version_id, rule, subtotals, total_excl_vat, total_vat, total_incl_vat, credit_used, annotations, explanation, now()
   from json_populate_recordset(null::msp_pricing_result, ?::json)`;
 
 const UPDATE_SESSIONS = `update msp_charge_session s set status = v.status, admin_id = coalesce(v.admin_id, s.admin_id),
@@ -92,7 +94,7 @@ function pricingFacts(session: ClaimedSession): PricingSession {
     parkingMinutes: normalize(String(session.idle_seconds / 60)), timeZone: session.time_zone, country: session.country,
     cpoPartyId: session.cpo_id ?? undefined, tariffCode: session.tariff_code ?? undefined,
     currentType: session.power_type === null ? undefined : session.power_type === 'dc' ? 'DC' : 'AC',
-    powerKw: session.max_power_kw ?? undefined,
+    powerKw: session.max_power_kw ?? undefined, cpoCostExclVat: session.cpo_cost_excl_vat ?? undefined,
   };
 }
 
@@ -265,6 +267,6 @@ function price(em: Em, context: Context, session: ClaimedSession, r: Resolved, l
     id: uuidv7(), session_id: session.id, version: outcome.pricing_version, admin_id: admin.id, customer_id: subscription.customer.id,
     subscription_id: subscription.id, subscription_external_reference: subscription.externalReference ?? null, token_evco_id: token.evcoId,
     currency: ratePlan.currency, rate_plan_id: ratePlan.id, rate_plan_version_id: version.id, rule: result.rule, subtotals,
-    total_excl_vat: totals.total_excl_vat, total_vat: totals.total_vat, total_incl_vat: totals.total_incl_vat, credit_used: used, explanation,
+    total_excl_vat: totals.total_excl_vat, total_vat: totals.total_vat, total_incl_vat: totals.total_incl_vat, credit_used: used, annotations: result.annotations, explanation,
   };
 }

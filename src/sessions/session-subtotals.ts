@@ -17,7 +17,7 @@ const LABELS: Record<string, string> = {
 };
 
 export function labelled(subtotals: Subtotal[]): SessionSubtotal[] {
-  return subtotals.map((s) => ({ ...s, rate_label: LABELS[s.kind] ?? s.kind, rate_represent_as_percentage: false }));
+  return subtotals.map((s) => ({ ...s, rate_label: s.label ?? LABELS[s.kind] ?? s.kind, rate_represent_as_percentage: false }));
 }
 
 /** What credits may pay: the rounded excl.-VAT lines of components the plan does not exclude. */

@@ -64,7 +64,7 @@ test('costCalculation prices like GET /msp-charge-cost-calculation, amounts as e
   t.is(calc.totalExclVat, '3.73');
   t.is(calc.totalInclVat, '4.52');
   t.deepEqual(calc.explanation, rest.body.explanation);
-  t.deepEqual(calc.annotations, rest.body.annotations ?? []);
+  t.deepEqual(calc.annotations, rest.body.annotations);
   t.deepEqual(calc.subtotals, rest.body.subtotals.map((s: any) => ({
     kind: s.kind, volume: s.volume, billedVolume: s.billed_volume, stepSize: s.step_size, rate: s.rate, rateUnit: s.rate_unit,
     amountExclVatUnrounded: s.amount_excl_vat_unrounded, amountExclVat: s.amount_excl_vat, vatPercent: s.vat_percent,

@@ -1,8 +1,8 @@
 import { Migration } from '@mikro-orm/migrations';
 
-export class Migration20261122141523_pricing extends Migration {
+export class Migration20261122143107_pricing extends Migration {
 
-  override name = 'Migration20261122141523_pricing';
+  override name = 'Migration20261122143107_pricing';
 
   override up(): void | Promise<void> {
     this.addSql(`create table "pricing_rate_plan" ("id" uuid not null, "name" varchar(255) not null, "currency" varchar(3) not null, "admin_ids" jsonb not null, "external_reference" citext null, "created_at" timestamptz not null, "updated_at" timestamptz not null, primary key ("id"));`);
@@ -23,7 +23,7 @@ export class Migration20261122141523_pricing extends Migration {
     this.addSql(`create index "msp_charge_session_status_id_index" on "msp_charge_session" ("status", "id");`);
     this.addSql(`create index "msp_charge_session_subscription_id_start_at_index" on "msp_charge_session" ("subscription_id", "start_at");`);
 
-    this.addSql(`create table "msp_pricing_result" ("id" uuid not null, "session_id" uuid not null, "version" int not null, "admin_id" citext not null, "customer_id" uuid not null, "subscription_id" uuid not null, "subscription_external_reference" varchar(255) null, "token_evco_id" varchar(255) not null, "currency" varchar(3) not null, "rate_plan_id" uuid not null, "rate_plan_version_id" uuid not null, "rule" jsonb not null, "subtotals" jsonb not null, "total_excl_vat" numeric(20,2) not null, "total_vat" numeric(20,2) not null, "total_incl_vat" numeric(20,2) not null, "credit_used" numeric(20,6) not null default '0', "explanation" jsonb not null, "created_at" timestamptz not null, primary key ("id"));`);
+    this.addSql(`create table "msp_pricing_result" ("id" uuid not null, "session_id" uuid not null, "version" int not null, "admin_id" citext not null, "customer_id" uuid not null, "subscription_id" uuid not null, "subscription_external_reference" varchar(255) null, "token_evco_id" varchar(255) not null, "currency" varchar(3) not null, "rate_plan_id" uuid not null, "rate_plan_version_id" uuid not null, "rule" jsonb not null, "subtotals" jsonb not null, "total_excl_vat" numeric(20,2) not null, "total_vat" numeric(20,2) not null, "total_incl_vat" numeric(20,2) not null, "credit_used" numeric(20,6) not null default '0', "annotations" jsonb not null, "explanation" jsonb not null, "created_at" timestamptz not null, primary key ("id"));`);
     this.addSql(`alter table "msp_pricing_result" add constraint "msp_pricing_result_session_id_version_unique" unique ("session_id", "version");`);
 
     this.addSql(`create table "pricing_vat_rate" ("id" uuid not null, "country" varchar(2) not null, "vat_kind" text not null, "percentage" numeric(12,6) not null, "valid_from" timestamptz not null, "valid_until" timestamptz null, "created_at" timestamptz not null, "updated_at" timestamptz not null, primary key ("id"));`);

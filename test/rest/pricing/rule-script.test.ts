@@ -1,0 +1,86 @@
+import test from 'ava';
+import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { createAdministration } from '../../helpers/factories.ts';
+import { createRatePlan, ensureVatRate, pricedSubscription, pricingResults, processed, sessionBody, submitSession } from '../../helpers/session-factories.ts';
+
+let app: TestApp;
+let adminId: string;
+test.before(async () => {
+  app = await startTestApp();
+  adminId = (await createAdministration(app)).id;
+  await ensureVatRate(app);
+});
+test.after.always(async () => { await app?.close(); });
+
+const MARKUP = `
+  if (input.cpo_cost_excl_vat === null) throw new Error('no CPO price');
+  const markup = dec.percent(input.cpo_cost_excl_vat, '10');
+  return {
+    annotations: { cpo_price: input.cpo_cost_excl_vat, markup },
+    subtotals: [{ component: 'cpo_markup', label: 'CPO price + 10 %', amount_excl_vat: dec.add(input.cpo_cost_excl_vat, markup) }],
+  };`;
+
+const definition = (script: string) => ({ rates: {}, rules: [{ name: 'Roaming', match: { cpo_party_ids: ['DE*ROA'] }, rates: {}, script }] });
+
+function calc(ratePlanId: string, extra: Record<string, string>) {
+  const query = new URLSearchParams({
+    rate_plan_id: ratePlanId, start_date_time: '2026-03-02T10:00:00+01:00', end_date_time: '2026-03-02T11:00:00+01:00',
+    energy_kwh: '10', country: 'NL', time_zone: 'Europe/Amsterdam', cpo_party_id: 'DE*ROA', ...extra,
+  });
+  return app.request('GET', `/main/v1/msp-charge-cost-calculation?${query}`);
+}
+
+test('a rule script adds a custom subtotal and annotations: CPO price + 10 %', async (t) => {
+  const ratePlanId = await createRatePlan(app, [{ valid_from: '2025-01-01T00:00:00Z', definition: definition(MARKUP) }]);
+  const r = await calc(ratePlanId, { cpo_cost_excl_vat: '7.35' });
+  t.is(r.status, 200, JSON.stringify(r.body));
+  t.deepEqual(r.body.annotations, { cpo_price: '7.35', markup: '0.735' });
+  t.like(r.body.subtotals[0], { kind: 'custom', component: 'cpo_markup', label: 'CPO price + 10 %', amount_excl_vat_unrounded: '8.085000', amount_excl_vat: '8.09', amount_incl_vat: '9.78' });
+  t.is(r.body.total_excl_vat, '8.09');
+  t.true(r.body.explanation.some((line: string) => line.includes('annotation markup: 0.735')));
+  const missing = await calc(ratePlanId, {});
+  t.is(missing.status, 400);
+  t.is(missing.body.code, 'rule_script_failed');
+  t.regex(missing.body.message, /no CPO price/);
+});
+
+test('a script that does not compile is refused when the version is written', async (t) => {
+  const plan = await app.request('POST', '/main/v1/rate-plan', { body: { name: 'Broken', currency: 'EUR' } });
+  const r = await app.request('POST', `/main/v1/rate-plan/${plan.body.id}/version`, {
+    body: { valid_from: '2026-01-01T00:00:00Z', definition: definition('return {') },
+  });
+  t.is(r.status, 400);
+  t.is(r.body.param, '$.definition.rules[0].script');
+  const versions = await app.request('GET', `/main/v1/rate-plan/${plan.body.id}`);
+  t.is(versions.status, 200);
+});
+
+test('a script that loops forever fails the calculation and drops the session out', async (t) => {
+  const ratePlanId = await createRatePlan(app, [{ valid_from: '2025-01-01T00:00:00Z', definition: definition('while (true) {}') }]);
+  const started = Date.now();
+  const r = await calc(ratePlanId, { cpo_cost_excl_vat: '1' });
+  t.is(r.body.code, 'rule_script_failed');
+  t.regex(r.body.message, /CPU budget/);
+  t.true(Date.now() - started < 3000);
+
+  const sub = await pricedSubscription(app, adminId, { ratePlanId });
+  const stored = await submitSession(app, sessionBody(sub.evcoId, { cpo_id: 'DE*ROA', total_roaming_amount_excl_vat: '3.00' }));
+  const session = await processed(app, stored.id);
+  t.is(session.status, 'dropout');
+  t.is(session.dropout_reason, 'rule_script_failed');
+  t.regex(session.dropout_message, /CPU budget/);
+});
+
+test('the pipeline passes the roaming amount to the script and keeps its annotations', async (t) => {
+  const ratePlanId = await createRatePlan(app, [{ valid_from: '2025-01-01T00:00:00Z', definition: definition(MARKUP) }]);
+  const sub = await pricedSubscription(app, adminId, { ratePlanId });
+  const stored = await submitSession(app, sessionBody(sub.evcoId, { cpo_id: 'DE*ROA', total_roaming_amount_excl_vat: '4.20' }));
+  const session = await processed(app, stored.id);
+  t.is(session.status, 'priced', JSON.stringify(session));
+  const [result] = await pricingResults(app, stored.id);
+  t.deepEqual(result.annotations, { cpo_price: '4.20', markup: '0.42' });
+  t.like(result.subtotals[0], { kind: 'custom', rate_label: 'CPO price + 10 %', amount_excl_vat: '4.62' });
+  const deprecated = await submitSession(app, sessionBody(sub.evcoId, { cpo_id: 'DE*ROA', total_cost_excl_vat: '1.00' }));
+  await processed(app, deprecated.id);
+  t.is((await pricingResults(app, deprecated.id))[0].total_excl_vat, '1.10', 'the deprecated total_cost_excl_vat still works');
+});

@@ -1,0 +1,62 @@
+import test from 'ava';
+import { runRuleScript, scriptSyntaxError } from '../../../../src/pricing/script/run-rule-script.ts';
+
+const run = (source: string, input: unknown = {}) => runRuleScript('test rule', source, input);
+const failure = (source: string) => {
+  try {
+    run(source);
+  } catch (error) {
+    return error as Error & { code?: string };
+  }
+  throw new Error('the script did not fail');
+};
+
+test('a script sets annotations and custom subtotals with exact decimals', (t) => {
+  const output = run(`
+    const markup = dec.percent(input.cpo_cost_excl_vat, '10');
+    return { annotations: { cpo: input.cpo_cost_excl_vat }, subtotals: [{ component: 'cpo_markup', label: 'CPO price + 10 %', amount_excl_vat: dec.add(input.cpo_cost_excl_vat, markup) }] };
+  `, { cpo_cost_excl_vat: '0.1' });
+  t.deepEqual(output, { annotations: { cpo: '0.1' }, subtotals: [{ component: 'cpo_markup', label: 'CPO price + 10 %', amount_excl_vat: '0.11' }] });
+  t.is(run(`return { annotations: { x: dec.add('0.1', '0.2'), y: dec.mul('1.005', '3'), z: dec.div('1', '3'), r: dec.round('2.345'), n: dec.sub('1', '1.5') } }`).annotations.x, '0.30');
+  t.deepEqual(run(`return { annotations: { y: dec.mul('1.005', '3'), z: dec.div('1', '3'), r: dec.round('2.345'), n: dec.sub('1', '1.5') } }`).annotations,
+    { y: '3.015', z: '0.333333', r: '2.35', n: '-0.50' });
+  t.deepEqual(run('return undefined'), { annotations: {}, subtotals: [] });
+});
+
+test('the same input gives the same output; no clock, no randomness, no host', (t) => {
+  const source = `return { annotations: { date: typeof Date, fetch: typeof fetch, require: typeof require, process: typeof process, console: typeof console } }`;
+  const first = run(source);
+  t.deepEqual(first, run(source));
+  t.deepEqual(first.annotations, { date: 'undefined', fetch: 'undefined', require: 'undefined', process: 'undefined', console: 'undefined' });
+  t.regex(failure('return { annotations: { r: String(Math.random()) } }').message, /Math.random is not available/);
+});
+
+test('the input is frozen', (t) => {
+  t.regex(failure('input.energy_kwh = "0"; return {}').message, /not extensible|read-only|frozen/i);
+});
+
+test('an endless loop, a memory hog, a bad result and an exception fail with rule_script_failed', (t) => {
+  const started = Date.now();
+  const loop = failure('while (true) {}');
+  t.is(loop.code, 'rule_script_failed');
+  t.regex(loop.message, /CPU budget/);
+  t.true(Date.now() - started < 2000, 'the budget stops it quickly');
+  t.regex(failure('const a = []; while (true) a.push("x".repeat(1000));').message, /memory|CPU budget/);
+  t.regex(failure('return { subtotals: [{ component: "x", amount_excl_vat: 1.5 }] }').message, /decimal string/);
+  t.regex(failure('return { subtotals: [{ component: "x", amount_excl_vat: "1e3" }] }').message, /decimal string/);
+  t.regex(failure('return 42').message, /must return an object/);
+  t.regex(failure('throw new Error("no tariff")').message, /the script of rule "test rule" failed: Error: no tariff/);
+  t.regex(failure('return dec.add("abc", "1")').message, /not a decimal string/);
+  t.regex(failure('function f() { return f() + 1; } f();').message, /stack|CPU|RangeError|InternalError/i);
+});
+
+test('syntax errors are found without running the script', (t) => {
+  t.is(scriptSyntaxError('return 1'), null);
+  t.is(scriptSyntaxError('while (true) {}'), null, 'compiling does not run it');
+  t.truthy(scriptSyntaxError('return {'));
+});
+
+test('scripts still run after one overflowed its stack', (t) => {
+  t.throws(() => run('function f() { return f() + 1; } return { annotations: { x: String(f()) } };'));
+  t.deepEqual(run('return { annotations: { ok: "yes" } }').annotations, { ok: 'yes' });
+});
