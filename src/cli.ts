@@ -4,6 +4,8 @@ import { saveCredential } from './access/save-credential.service.ts';
 import type { Role } from './access/credential.entity.ts';
 import { one, parseFlags } from './cli/args.ts';
 import { createMigration } from './cli/migration-create.ts';
+import { readSetupFile } from './cli/read-setup-file.ts';
+import { applySetup } from './setup/apply-setup.service.ts';
 import { ensureDemoInstance } from './demo/demo-instance.ts';
 import { createAdministration, createSeller } from './parties/create-administration.service.ts';
 import { readConfig } from './platform/config.ts';
@@ -15,6 +17,7 @@ const USAGE = `usage: npm run cli -- <command>
   administration create --id <slug> --name <name> --currency <ISO> --country <CC> [--seller <seller id>] [--locale <id>]
   seller create --name <name> --country <CC> [--external-reference <ref>]
   credential create --public-id <id> --secret <secret> [--admin <admin id>]... [--role admin|readonly|app] [--rate-limit <per minute>]
+  setup apply <file.json> [--dry-run]   (administrations, VAT rates, rate plans, subscription plans: docs/setup.md)
   migrate
   demo
   migration-create <name> [--reset | --redo-last]   (development: write a migration from the entities)`;
@@ -38,6 +41,15 @@ async function main(argv: string[]): Promise<void> {
   if (noun === 'migration-create') {
     const args = argv.slice(1);
     return createMigration(args.find((a) => !a.startsWith('--')) ?? 'change', { reset: args.includes('--reset'), redoLast: args.includes('--redo-last') });
+  }
+  if (command === 'setup apply') {
+    const file = rest.find((a) => !a.startsWith('--'));
+    if (!file) throw new Error('setup apply needs a file: npm run cli -- setup apply <file.json>');
+    const document = readSetupFile(file);
+    return withOrm(async (orm) => {
+      const report = await applySetup(scopedEm(orm), document, { dryRun: rest.includes('--dry-run') });
+      console.log(JSON.stringify({ dry_run: rest.includes('--dry-run'), ...report }));
+    });
   }
   if (noun === 'migrate') return withOrm(async () => console.log('migrations applied'));
   if (noun === 'demo') return withOrm((orm) => ensureDemoInstance(orm, console.log));
@@ -78,6 +90,6 @@ async function main(argv: string[]): Promise<void> {
 try {
   await main(process.argv.slice(2));
 } catch (error) {
-  console.error(error instanceof DomainError ? `${error.code}: ${error.message}` : (error as Error).message);
+  console.error(error instanceof DomainError ? `${error.code}: ${error.message}${error.param && !error.message.startsWith(error.param) ? ` (${error.param})` : ''}` : (error as Error).message);
   process.exitCode = 1;
 }

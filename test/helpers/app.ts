@@ -17,6 +17,8 @@ export interface Auth { publicId: string; secret: string }
 
 export interface TestApp {
   url: string;
+  /** The app's own database (for CLI commands against it). */
+  databaseUrl: string;
   orm: Orm;
   admin: Auth;
   request<T = any>(method: string, path: string, options?: { body?: unknown; raw?: string | Buffer; auth?: Auth | null; headers?: Record<string, string> }): Promise<Response<T>>;
@@ -57,7 +59,7 @@ export async function startTestApp(): Promise<TestApp> {
   }
 
   return {
-    url, orm, admin, request, credential,
+    url, databaseUrl, orm, admin, request, credential,
     async close() {
       await new Promise<void>((resolve) => { server.close(() => resolve()); server.closeAllConnections(); });
       await worker.stop();

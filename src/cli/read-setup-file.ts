@@ -1,0 +1,20 @@
+// The CLI side of `setup apply`: reads and checks the document, strict JSON as the REST bodies.
+import { readFileSync } from 'node:fs';
+import { parseStrictJson } from '../../rest/rails/strict-json.ts';
+import { validate } from '../../rest/rails/validation.ts';
+import { DomainError } from '../platform/errors.ts';
+import { setupFileSchema, type SetupFile } from '../setup/setup-file.ts';
+
+export function readSetupFile(path: string): SetupFile {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new Error(`cannot read ${path}: ${(error as Error).message}`);
+  }
+  const document = parseStrictJson(text);
+  if (document === null || typeof document !== 'object' || Array.isArray(document)) {
+    throw new DomainError('validation_failed', 'the setup file must hold a JSON object', { param: '$' });
+  }
+  return validate(setupFileSchema, document);
+}

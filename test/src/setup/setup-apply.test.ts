@@ -1,0 +1,89 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import test from 'ava';
+import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { runCli } from '../../helpers/process.ts';
+
+let app: TestApp;
+let dir: string;
+test.before(async () => {
+  app = await startTestApp();
+  dir = mkdtempSync(join(tmpdir(), 'svc-setup-'));
+});
+test.after.always(async () => {
+  await app?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const example = () => JSON.parse(readFileSync(new URL('../../../docs/setup-example.json', import.meta.url), 'utf8'));
+
+async function apply(document: unknown, ...flags: string[]) {
+  const file = join(dir, `setup-${Math.random().toString(36).slice(2)}.json`);
+  writeFileSync(file, typeof document === 'string' ? document : JSON.stringify(document));
+  const result = await runCli(['setup', 'apply', file, ...flags], { DATABASE_URL: app.databaseUrl });
+  return { ...result, report: result.code === 0 ? JSON.parse(result.stdout.trim().split('\n').at(-1)!) : null };
+}
+
+const api = (path: string) => `/main/v1${path}`;
+
+test.serial('the example creates everything, a second run changes nothing, a changed file updates only what changed', async (t) => {
+  const dry = await apply(example(), '--dry-run');
+  t.is(dry.code, 0, dry.stderr);
+  t.like(dry.report, { dry_run: true, administrations: { created: 2 } });
+  t.is((await app.request('GET', api('/administration'))).body.items.filter((a: { id: string }) => a.id === 'nl-ops').length, 0, 'a dry run keeps nothing');
+
+  const first = await apply(example());
+  t.is(first.code, 0, first.stderr);
+  t.deepEqual(first.report, {
+    dry_run: false,
+    administrations: { created: 2, updated: 0, unchanged: 0 }, vat_rates: { created: 3, updated: 0, unchanged: 0 },
+    rate_plans: { created: 1, updated: 0, unchanged: 0 }, rate_plan_versions: { created: 1, updated: 0, unchanged: 0 },
+    subscription_plans: { created: 1, updated: 0, unchanged: 0 },
+  });
+  const plan = (await app.request('GET', api('/msp-token-subscription-plan/ext_ref.PLAN-NL-STANDARD'))).body;
+  t.like(plan, { admin_id: 'nl-ops', name: 'Standard', credit_excluded_components: ['parking_time'] });
+  const ratePlan = (await app.request('GET', api('/rate-plan/ext_ref.RATES-EUR-2026'))).body;
+  t.is(plan.rate_plan_id, ratePlan.id);
+  const cost = await app.request('GET', api(`/msp-charge-cost-calculation?plan_id=${plan.id}&start_date_time=2026-03-02T12:00:00%2B01:00`
+    + '&end_date_time=2026-03-02T13:00:00%2B01:00&energy_kwh=10&country=NL&time_zone=Europe/Amsterdam&cpo_party_id=DE*EXA&cpo_cost_excl_vat=5'));
+  t.is(cost.body.total_excl_vat, '5.50', JSON.stringify(cost.body));
+
+  const updatedAt = plan.updated_at;
+  const second = await apply(example());
+  t.is(second.code, 0, second.stderr);
+  for (const kind of ['administrations', 'vat_rates', 'rate_plans', 'rate_plan_versions', 'subscription_plans']) {
+    t.is(second.report[kind].created + second.report[kind].updated, 0, kind);
+  }
+  t.is((await app.request('GET', api('/msp-token-subscription-plan/ext_ref.PLAN-NL-STANDARD'))).body.updated_at, updatedAt);
+
+  const changed = example();
+  changed.subscription_plans[0].name = 'Standard 2027';
+  changed.rate_plans[0].versions.push({ valid_from: '2027-01-01T00:00:00+01:00', definition: { rates: { energy: { price: '0.49' } } } });
+  const third = await apply(changed);
+  t.is(third.code, 0, third.stderr);
+  t.like(third.report, { subscription_plans: { updated: 1, unchanged: 0 }, rate_plan_versions: { created: 1, unchanged: 1 }, rate_plans: { unchanged: 1 }, administrations: { unchanged: 2 } });
+  t.is((await app.request('GET', api('/msp-token-subscription-plan/ext_ref.PLAN-NL-STANDARD'))).body.name, 'Standard 2027');
+});
+
+test.serial('a bad file names the place and changes nothing', async (t) => {
+  const before = (await app.request('GET', api('/administration'))).body.items.length;
+  const bad = example();
+  bad.administrations.push({ id: 'de-ops', name: 'Germany', currency: 'EUR', country: 'DE' });
+  bad.rate_plans[0].versions[0].definition.rates.energy.price = '0,45';
+  const result = await apply(bad);
+  t.is(result.code, 1);
+  t.regex(result.stderr, /\$\.rate_plans\[0\]\.versions\[0\]\.definition\.rates\.energy\.price/);
+  t.is((await app.request('GET', api('/administration'))).body.items.length, before, 'the new administration was rolled back');
+
+  const immutable = example();
+  immutable.rate_plans[0].versions[0].definition.rates.flat.price = '0.40';
+  const refused = await apply(immutable);
+  t.is(refused.code, 1);
+  t.regex(refused.stderr, /\$\.rate_plans\[0\]\.versions\[0\]: .*immutable/);
+
+  const wrongType = await apply({ vat_rates: [{ country: 'NL', vat_kind: 'super', percentage: '21', valid_from: '2019-01-01T00:00:00Z' }] });
+  t.regex(wrongType.stderr, /\$\.vat_rates\[0\]\.vat_kind/);
+  const duplicateKeys = await apply('{"administrations": [], "administrations": []}');
+  t.is(duplicateKeys.code, 1);
+});
