@@ -19,6 +19,8 @@ import { ratePlanRoutes } from './pricing/rate-plan.routes.ts';
 import { vatRateRoutes } from './pricing/vat-rate.routes.ts';
 import { chargeSessionRoutes } from './sessions/charge-session.routes.ts';
 import { dropoutCaseRoutes } from './sessions/dropout-case.routes.ts';
+import { evseRoutes } from './cpo/evse.routes.ts';
+import { reimbursementRoutes } from './cpo/reimbursement.routes.ts';
 import type { RouteDef } from './rails/route.ts';
 
 export const routes: RouteDef[] = [
@@ -43,4 +45,6 @@ export const routes: RouteDef[] = [
   ...costCalculationRoutes,
   ...chargeSessionRoutes,
   ...dropoutCaseRoutes,
+  ...evseRoutes,
+  ...reimbursementRoutes,
 ];

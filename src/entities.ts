@@ -21,6 +21,9 @@ import { RatePlanVersionSchema } from './pricing/rate-plan-version.entity.ts';
 import { RatePlanSchema } from './pricing/rate-plan.entity.ts';
 import { VatRateSchema } from './pricing/vat-rate.entity.ts';
 import { ChargeSessionSchema } from './sessions/charge-session.entity.ts';
+import { EvseSchema } from './cpo/evse.entity.ts';
+import { ReimbursementArrangementSchema } from './cpo/reimbursement-arrangement.entity.ts';
+import { ReimbursementLinkSchema } from './cpo/reimbursement-link.entity.ts';
 import { DropoutCaseSchema } from './sessions/dropout-case.entity.ts';
 import { PricingResultSchema } from './sessions/pricing-result.entity.ts';
 
@@ -49,4 +52,7 @@ export const entities = [
   DropoutCaseSchema,
   ChargeSessionSchema,
   PricingResultSchema,
+  EvseSchema,
+  ReimbursementArrangementSchema,
+  ReimbursementLinkSchema,
 ];

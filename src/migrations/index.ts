@@ -1,10 +1,10 @@
 // Committed migrations, in order. `npm run migration:create -- <name>` adds one here.
 import { Migration20261122083254_initial } from './Migration20261122083254_initial.ts';
-import { Migration20261122143107_pricing } from './Migration20261122143107_pricing.ts';
+import { Migration20261122143857_pricing } from './Migration20261122143857_pricing.ts';
 // imports-end
 
 export const migrations: { name: string; class: new (...args: any[]) => any }[] = [
   { name: 'Migration20261122083254_initial', class: Migration20261122083254_initial },
-  { name: 'Migration20261122143107_pricing', class: Migration20261122143107_pricing },
+  { name: 'Migration20261122143857_pricing', class: Migration20261122143857_pricing },
 // migrations-end
 ];

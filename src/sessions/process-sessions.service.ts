@@ -19,6 +19,9 @@ import { priceSession, ruleFor, type PricingSession } from '../pricing/price-ses
 import { RatePlanVersion } from '../pricing/rate-plan-version.entity.ts';
 import { RatePlan } from '../pricing/rate-plan.entity.ts';
 import { VatRate, type VatKind } from '../pricing/vat-rate.entity.ts';
+import { customerReimbursementVat, type ReimbursementVatDecision } from '../cpo/customer-reimbursement-vat.ts';
+import { normalizeEvseId } from '../cpo/evse-id.ts';
+import { Evse } from '../cpo/evse.entity.ts';
 import { recordDropouts, type Dropout } from './record-dropouts.ts';
 import { creditEligibleAmount, creditToUse, labelled, totalsOf, withCredit } from './session-subtotals.ts';
 import { failedCheck, thresholdsFromEnv } from './validity-checks.ts';
@@ -35,6 +38,8 @@ export interface ClaimedSession {
   idle_seconds: number;
   time_zone: string;
   country: string;
+  evse_id: string | null;
+  evse_uid: string | null;
   tariff_code: string | null;
   power_type: string | null;
   max_power_kw: string | null;
@@ -45,7 +50,7 @@ export interface ClaimedSession {
 }
 
 const CLAIM = `select id, session_id, evco_id, cpo_id, start_at, end_at, received_at, energy_kwh::text as energy_kwh, idle_seconds,
-    time_zone, country, payload->>'tariff_code' as tariff_code, payload->>'power_type' as power_type,
+    time_zone, country, evse_id, evse_uid, payload->>'tariff_code' as tariff_code, payload->>'power_type' as power_type,
     payload->>'max_power_kw' as max_power_kw,
     coalesce(payload->>'total_roaming_amount_excl_vat', payload->>'total_cost_excl_vat') as cpo_cost_excl_vat, bypass_checks, pricing_version, admin_id
   from msp_charge_session where status = 'received' order by id limit ? for update skip locked`;
@@ -125,7 +130,14 @@ async function loadContext(em: Em, sessions: ClaimedSession[]) {
   const countries = [...new Set(sessions.map((s) => s.country))];
   const vatRates = groupBy(await em.find(VatRate, { country: { $in: countries } }), (r) => `${r.country}:${r.vatKind}`);
   const earlierCredit = await em.find(MonetaryCredit, { sessionId: { $in: sessions.map((s) => s.id) } }, { filters: false });
+  const evseUids = [...new Set(sessions.map((s) => s.evse_uid).filter((v): v is string => !!v))];
+  const evseIds = [...new Set(sessions.map((s) => s.evse_id).filter((v): v is string => !!v).map(normalizeEvseId))];
+  const evses = evseUids.length || evseIds.length
+    ? await em.find(Evse, { $or: [{ evseUid: { $in: evseUids } }, { evseIdNormalized: { $in: evseIds } }] }, { filters: false })
+    : [];
   return {
+    localEvse: (session: ClaimedSession) => evses.find((e) => session.evse_uid && e.evseUid.toLowerCase() === session.evse_uid.toLowerCase())
+      ?? evses.find((e) => session.evse_id && e.evseIdNormalized === normalizeEvseId(session.evse_id)),
     tokenOf: (session: ClaimedSession) => evcoIdVariants(session.evco_id).map((v) => tokenByVariant.get(v.toLowerCase())).find(Boolean),
     linksOf: (token: Token) => linksByToken.get(token.id) ?? [],
     ratePlan: (id: string) => ratePlans.get(id),
@@ -190,6 +202,12 @@ export async function processSessionBatch(orm: Orm, limit: number): Promise<numb
     const locked = await lockCreditSubscriptions(em, [...creditIds].sort());
     releaseEarlierCredit(em, context, locked);
 
+    const vatDecisions = new Map<string, ReimbursementVatDecision>();
+    for (const session of sessions) {
+      if (!resolved.get(session.id)?.subscription.plan.useCustomerReimbursementVat) continue;
+      vatDecisions.set(session.id, await customerReimbursementVat(em, { evseId: session.evse_id, evseUid: session.evse_uid }, session.start_at));
+    }
+
     const outcomes: SessionOutcome[] = [];
     const results: Record<string, unknown>[] = [];
     const dropouts: Dropout[] = [];
@@ -205,7 +223,11 @@ export async function processSessionBatch(orm: Orm, limit: number): Promise<numb
         const failed = failedCheck({ startAt: session.start_at, endAt: session.end_at, energyKwh: session.energy_kwh, receivedAt: session.received_at },
           limits, session.bypass_checks);
         if (failed) throw new Dropped(`validity_${failed.check}`, failed.message, failed.check);
-        results.push(price(em, context, session, r ?? resolve(context, session), locked, outcome));
+        const evse = context.localEvse(session);
+        if (evse?.dropoutAllChargesessions) {
+          throw new Dropped('evse_dropout_all_chargesessions', `EVSE ${evse.evseUid} is being configured (dropout_all_chargesessions)`, evse.evseUid);
+        }
+        results.push(price(em, context, session, r ?? resolve(context, session), locked, outcome, vatDecisions.get(session.id)));
       } catch (error) {
         if (error instanceof Dropped) dropouts.push({ outcome, reason: error.reason, message: error.message, detail: error.detail });
         else if (error instanceof DomainError) dropouts.push({ outcome, reason: error.code, message: error.message });
@@ -220,7 +242,8 @@ export async function processSessionBatch(orm: Orm, limit: number): Promise<numb
   });
 }
 
-function price(em: Em, context: Context, session: ClaimedSession, r: Resolved, locked: Map<string, TokenSubscription>, outcome: SessionOutcome) {
+function price(em: Em, context: Context, session: ClaimedSession, r: Resolved, locked: Map<string, TokenSubscription>, outcome: SessionOutcome,
+  reimbursementVat: ReimbursementVatDecision | undefined) {
   const { subscription, token } = r;
   const plan = subscription.plan;
   const admin = subscription.admin;
@@ -234,7 +257,8 @@ function price(em: Em, context: Context, session: ClaimedSession, r: Resolved, l
   if (!version) throw new Dropped('rate_plan_version_missing', `rate plan ${ratePlan.name} has no version valid at ${session.start_at.toISOString()}`, ratePlan.id);
   const facts = pricingFacts(session);
   const versionInput = { ...version.definition, id: version.id, validFrom: version.validFrom };
-  const kind: VatKind = ruleFor(versionInput, facts).rule?.vat_kind ?? 'standard';
+  if (reimbursementVat?.kind === 'dropout') throw new Dropped(reimbursementVat.reason, reimbursementVat.explanation, reimbursementVat.evseUid);
+  const kind: VatKind = reimbursementVat?.kind === 'exempt' ? 'exempt' : ruleFor(versionInput, facts).rule?.vat_kind ?? 'standard';
   const zero = kind === 'exempt' || kind === 'reverse_charge';
   const vatRate = zero ? null : context.vatRateAt(session.country, kind, session.start_at);
   if (!zero && !vatRate) {
@@ -246,7 +270,7 @@ function price(em: Em, context: Context, session: ClaimedSession, r: Resolved, l
   });
   const explanation = [...result.explanation];
   if (vatRate) explanation.push(`VAT rate ${vatRate.id} (${vatRate.country} ${vatRate.vatKind}, valid from ${vatRate.validFrom.toISOString()})`);
-  if (plan.useCustomerReimbursementVat) explanation.push('the plan uses customer reimbursement VAT: no local EVSE matched the session, so normal VAT determination applied');
+  if (reimbursementVat) explanation.push(`customer reimbursement VAT (plan property): ${reimbursementVat.explanation}`);
 
   let subtotals = labelled(result.subtotals);
   let used = '0.00';

@@ -2,6 +2,8 @@
 // the next version; earlier ones stay), a plan-or-customer correction (the sessions of the old
 // subscription from the correction moment on), and drop-out cases (retry, bypass a check, discard).
 import { LockMode } from '@mikro-orm/core';
+import type { Evse } from '../cpo/evse.entity.ts';
+import { onEvseDropoutDisabled } from '../cpo/save-evse.service.ts';
 import { onSubscriptionCorrected } from '../msp/repricing-hook.ts';
 import { DomainError, InvalidInputError, NotFoundError } from '../platform/errors.ts';
 import { isUuid } from '../platform/ids.ts';
@@ -59,12 +61,28 @@ export async function reprocessDropoutCase(em: Em, id: string, input: ReprocessI
   });
 }
 
+/** Turning off an EVSE's dropout_all_chargesessions with reprocess_dropouts retries its open cases (whoever's sessions they hold). */
+async function retryEvseDropouts(em: Em, evse: Evse): Promise<void> {
+  await em.transactional(async (tx) => {
+    const cases = await tx.find(DropoutCase, { reason: 'evse_dropout_all_chargesessions', status: 'open', groupKey: { $like: `%|${evse.evseUid}` } }, {
+      filters: false, lockMode: LockMode.PESSIMISTIC_WRITE,
+    });
+    for (const dropoutCase of cases) {
+      dropoutCase.resolve('retry', new Date());
+      await tx.nativeUpdate(ChargeSession, { dropoutCase: dropoutCase.id, status: 'dropout' }, { status: 'received', updatedAt: new Date() }, { filters: false });
+    }
+    await tx.flush();
+    if (cases.length) await requestProcessingIn(tx);
+  });
+}
+
 let listening = false;
 
 /** A plan-or-customer correction reprices the old subscription's sessions from its moment on (registered once per process). */
 export function repriceCorrectedSessions(): void {
   if (listening) return;
   listening = true;
+  onEvseDropoutDisabled(retryEvseDropouts);
   onSubscriptionCorrected(async (em, event) => {
     await em.transactional(async (tx) => {
       await tx.nativeUpdate(ChargeSession, {

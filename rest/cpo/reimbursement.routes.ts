@@ -1,0 +1,92 @@
+import * as yup from 'yup';
+import type { ReimbursementArrangement } from '../../src/cpo/reimbursement-arrangement.entity.ts';
+import { ReimbursementLink } from '../../src/cpo/reimbursement-link.entity.ts';
+import {
+  createArrangement, createLink, getArrangement, getLink, markArrangementDefunct, markLinkDefunct, updateArrangement, updateLink,
+  type ArrangementFields, type LinkFields,
+} from '../../src/cpo/save-reimbursement-arrangement.service.ts';
+import type { Patch } from '../../src/platform/merge-patch.ts';
+import { seekPage } from '../rails/pagination.ts';
+import { patchFrom, type FieldMapping } from '../rails/patch.ts';
+import { defineRoute, type RouteDef } from '../rails/route.ts';
+import { customFields, iso, isoDate, text, timestamp } from '../rails/schemas.ts';
+
+const TAG = 'CPO reimbursement';
+
+export function serializeArrangement(a: ReimbursementArrangement) {
+  return {
+    id: a.id, admin_id: a.admin.id, customer_id: a.customer.id, buyer_reference: a.buyerReference ?? null,
+    valid_from: iso(a.validFrom), valid_until: iso(a.validUntil), defunct: a.defunct, custom_fields: a.customFields ?? {},
+    external_reference: a.externalReference ?? null, external_updated_at: iso(a.externalUpdatedAt), created_at: iso(a.createdAt), updated_at: iso(a.updatedAt),
+  };
+}
+
+export function serializeLink(l: ReimbursementLink) {
+  return {
+    id: l.id, admin_id: l.admin.id, arrangement_id: l.arrangement.id, evse_uid: l.evse.evseUid, valid_from: iso(l.validFrom),
+    valid_until: iso(l.validUntil), defunct: l.defunct, external_updated_at: iso(l.externalUpdatedAt), created_at: iso(l.createdAt), updated_at: iso(l.updatedAt),
+  };
+}
+
+const arrangementBody = yup.object({
+  buyer_reference: text().nullable(),
+  valid_from: timestamp().nullable(),
+  valid_until: timestamp().nullable(),
+  custom_fields: customFields().nullable(),
+  external_reference: text().nullable(),
+  external_updated_at: timestamp().nullable(),
+});
+const ARRANGEMENT: FieldMapping = {
+  buyer_reference: 'buyerReference', valid_from: { to: 'validFrom', convert: isoDate }, valid_until: { to: 'validUntil', convert: isoDate },
+  custom_fields: 'customFields', external_reference: 'externalReference', external_updated_at: { to: 'externalUpdatedAt', convert: isoDate },
+};
+const linkBody = yup.object({ valid_from: timestamp().nullable(), valid_until: timestamp().nullable(), external_updated_at: timestamp().nullable() });
+const LINK: FieldMapping = {
+  valid_from: { to: 'validFrom', convert: isoDate }, valid_until: { to: 'validUntil', convert: isoDate }, external_updated_at: { to: 'externalUpdatedAt', convert: isoDate },
+};
+const defunctBody = yup.object({ external_updated_at: timestamp().nullable() });
+
+export const reimbursementRoutes: RouteDef[] = [
+  defineRoute({
+    method: 'post', path: '/cpo-reimbursement-arrangement', tag: TAG, summary: 'Create a reimbursement arrangement', extension: true,
+    body: arrangementBody.shape({ admin_id: text(64).defined('${path} is required'), customer_id: text(64).defined('${path} is required') }),
+    handler: async ({ em, body }) => serializeArrangement(await createArrangement(em, {
+      ...(patchFrom(body, ARRANGEMENT) as Patch<ArrangementFields>), adminId: body.admin_id, customerId: body.customer_id,
+    })),
+  }),
+  defineRoute({
+    method: 'get', path: '/cpo-reimbursement-arrangement/:id', tag: TAG, summary: 'Get a reimbursement arrangement', extension: true,
+    handler: async ({ em, params }) => serializeArrangement(await getArrangement(em, params.id)),
+  }),
+  defineRoute({
+    method: 'post', path: '/cpo-reimbursement-arrangement/:id', tag: TAG, summary: 'Merge-update a reimbursement arrangement', body: arrangementBody,
+    handler: async ({ em, params, body }) => serializeArrangement(await updateArrangement(em, params.id, patchFrom(body, ARRANGEMENT) as Patch<ArrangementFields>)),
+  }),
+  defineRoute({
+    method: 'put', path: '/cpo-reimbursement-arrangement/:id/defunct', tag: TAG, summary: 'Mark an arrangement defunct (its links too)',
+    body: defunctBody, bodyOptional: true,
+    handler: async ({ em, params, body }) => serializeArrangement(await markArrangementDefunct(em, params.id, isoDate(body.external_updated_at))),
+  }),
+  defineRoute({
+    method: 'get', path: '/cpo-reimbursement-link', tag: TAG, summary: 'List reimbursement links', paged: true,
+    handler: ({ ctx, em, rawQuery }) => seekPage(ctx, {
+      em, entity: ReimbursementLink, rawQuery, path: '/main/v1/cpo-reimbursement-link', populate: ['arrangement', 'evse'], serialize: serializeLink,
+    }),
+  }),
+  defineRoute({
+    method: 'post', path: '/cpo-reimbursement-link', tag: TAG, summary: 'Link an EVSE to a reimbursement arrangement', extension: true,
+    description: 'valid_from null defers to the arrangement; validity is [valid_from, valid_until).',
+    body: linkBody.shape({ arrangement_id: text(64).defined('${path} is required'), evse_uid: text(64).defined('${path} is required') }),
+    handler: async ({ em, body }) => serializeLink(await createLink(em, {
+      ...(patchFrom(body, LINK) as Patch<LinkFields>), arrangementId: body.arrangement_id, evseUid: body.evse_uid,
+    })),
+  }),
+  defineRoute({
+    method: 'post', path: '/cpo-reimbursement-link/:id', tag: TAG, summary: 'Merge-update a reimbursement link', body: linkBody,
+    handler: async ({ em, params, body }) => serializeLink(await updateLink(em, params.id, patchFrom(body, LINK) as Patch<LinkFields>)),
+  }),
+  defineRoute({
+    method: 'put', path: '/cpo-reimbursement-link/:id/defunct', tag: TAG, summary: 'Mark a reimbursement link defunct', body: defunctBody, bodyOptional: true,
+    handler: async ({ em, params, body }) => serializeLink(await markLinkDefunct(em, params.id, isoDate(body.external_updated_at))),
+  }),
+];

@@ -1,0 +1,44 @@
+// The plan property "Use Customer Reimbursement VAT" (interface spec, MSP functions): for an
+// MSP session at one of our own EVSEs, the reimbursement VAT property of the charger owner
+// decides the session's VAT, following the spec's numbered rules.
+import type { Em } from '../platform/orm.ts';
+import { Evse } from './evse.entity.ts';
+import { normalizeEvseId } from './evse-id.ts';
+import { ReimbursementLink } from './reimbursement-link.entity.ts';
+
+export type ReimbursementVatDecision =
+  | { kind: 'normal'; evseUid: string | null; arrangementId: string | null; explanation: string }
+  | { kind: 'exempt'; evseUid: string; arrangementId: string; explanation: string }
+  | { kind: 'dropout'; reason: 'reimbursement_vat_unknown' | 'reimbursement_arrangement_missing' | 'multiple_reimbursement_arrangements'; evseUid: string; explanation: string };
+
+/** The local EVSE of a session: by its uid, else by its EVSE ID (separators and case ignored). */
+export async function findLocalEvse(em: Em, evse: { evseId?: string | null; evseUid?: string | null }): Promise<Evse | null> {
+  if (evse.evseUid) {
+    const byUid = await em.findOne(Evse, { evseUid: evse.evseUid }, { filters: false });
+    if (byUid) return byUid;
+  }
+  if (evse.evseId) return em.findOne(Evse, { evseIdNormalized: normalizeEvseId(evse.evseId) }, { filters: false, orderBy: { updatedAt: 'desc' } });
+  return null;
+}
+
+export async function customerReimbursementVat(em: Em, evse: { evseId?: string | null; evseUid?: string | null }, at: Date): Promise<ReimbursementVatDecision> {
+  const local = await findLocalEvse(em, evse);
+  if (!local) return { kind: 'normal', evseUid: null, arrangementId: null, explanation: 'no local EVSE matched the session: normal VAT determination' };
+  const links = await em.find(ReimbursementLink, { evse: local, defunct: false }, { populate: ['arrangement', 'arrangement.customer'], filters: false });
+  const arrangements = [...new Map(links.filter((l) => l.isValidAt(at)).map((l) => [l.arrangement.id, l.arrangement])).values()];
+  const uid = local.evseUid;
+  if (arrangements.length > 1) {
+    return { kind: 'dropout', reason: 'multiple_reimbursement_arrangements', evseUid: uid, explanation: `EVSE ${uid} has ${arrangements.length} reimbursement arrangements valid at ${at.toISOString()}` };
+  }
+  if (arrangements.length === 0) {
+    return local.reimbursementMandatory
+      ? { kind: 'dropout', reason: 'reimbursement_arrangement_missing', evseUid: uid, explanation: `EVSE ${uid} requires a reimbursement arrangement and has none valid at ${at.toISOString()}` }
+      : { kind: 'normal', evseUid: uid, arrangementId: null, explanation: `EVSE ${uid} has no reimbursement arrangement: normal VAT determination` };
+  }
+  const [arrangement] = arrangements;
+  const property = arrangement.customer.reimbursementVat;
+  const who = `the reimbursement VAT of customer ${arrangement.customer.id} (arrangement ${arrangement.id}, EVSE ${uid})`;
+  if (property === 'Exempt') return { kind: 'exempt', evseUid: uid, arrangementId: arrangement.id, explanation: `${who} is Exempt: the session is exempt from VAT` };
+  if (property === 'Applies') return { kind: 'normal', evseUid: uid, arrangementId: arrangement.id, explanation: `${who} is Applies: normal VAT determination` };
+  return { kind: 'dropout', reason: 'reimbursement_vat_unknown', evseUid: uid, explanation: `${who} is Unknown: set it to Applies or Exempt` };
+}

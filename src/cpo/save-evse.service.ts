@@ -1,0 +1,76 @@
+// EVSEs: the deprecated create (POST /cpo-evse), merge-update by evse_uid, and the safe
+// configuration switch dropout_all_chargesessions (turning it off may reprocess the drop-outs).
+import { applyPatch, type Patch } from '../platform/merge-patch.ts';
+import { DomainError, InvalidInputError, NotFoundError } from '../platform/errors.ts';
+import { flushUnique } from '../platform/flush-unique.ts';
+import type { Em } from '../platform/orm.ts';
+import { visibleAdministration } from '../parties/customer-input.ts';
+import { normalizeEvseId } from './evse-id.ts';
+import { Evse, type Connector } from './evse.entity.ts';
+
+export interface EvseFields {
+  evseId: string;
+  connectors: Connector[];
+  dropoutAllChargesessions: boolean;
+  reimbursementMandatory: boolean;
+  externalUpdatedAt: Date;
+}
+
+const UNIQUE = { cpo_evse_evse_uid_unique: '$.evse_uid' };
+
+export type EvseDropoutDisabledListener = (em: Em, evse: Evse) => Promise<void>;
+const dropoutListeners = new Set<EvseDropoutDisabledListener>();
+
+/** The session pipeline reprocesses an EVSE's drop-outs when the switch goes off with reprocess_dropouts. */
+export function onEvseDropoutDisabled(listener: EvseDropoutDisabledListener): void {
+  dropoutListeners.add(listener);
+}
+
+export async function getEvse(em: Em, evseUid: string): Promise<Evse> {
+  const evse = await em.findOne(Evse, { evseUid });
+  if (!evse) throw new NotFoundError('EVSE');
+  return evse;
+}
+
+function apply(evse: Evse, patch: Patch<EvseFields>): void {
+  if (patch.externalUpdatedAt && evse.externalUpdatedAt && patch.externalUpdatedAt < evse.externalUpdatedAt) {
+    throw new DomainError('outdated', 'external_updated_at is older than the stored one', { param: '$.external_updated_at' });
+  }
+  applyPatch(evse, { ...patch, connectors: patch.connectors === null ? [] : patch.connectors });
+  if (patch.evseId !== undefined) evse.evseIdNormalized = patch.evseId ? normalizeEvseId(patch.evseId) : null;
+  if (patch.dropoutAllChargesessions === null) evse.dropoutAllChargesessions = false;
+  if (patch.reimbursementMandatory === null) evse.reimbursementMandatory = false;
+}
+
+export function createEvse(em: Em, input: Patch<EvseFields> & { evseUid?: string; adminId?: string }): Promise<Evse> {
+  const { evseUid, adminId, ...fields } = input;
+  return em.transactional(async (tx) => {
+    if (!evseUid) throw new InvalidInputError('evse_uid is required', { param: '$.evse_uid' });
+    const admin = await visibleAdministration(tx, adminId);
+    if (await tx.count(Evse, { evseUid }, { filters: false })) throw new DomainError('duplicate', `EVSE ${evseUid} exists already`, { param: '$.evse_uid' });
+    const evse = tx.create(Evse, { admin, evseUid } as never);
+    apply(evse, fields);
+    await flushUnique(tx, UNIQUE);
+    return evse;
+  });
+}
+
+export function updateEvse(em: Em, evseUid: string, patch: Patch<EvseFields>): Promise<Evse> {
+  return em.transactional(async (tx) => {
+    const evse = await getEvse(tx, evseUid);
+    apply(evse, patch);
+    await tx.flush();
+    return evse;
+  });
+}
+
+export async function setDropoutAllChargesessions(em: Em, evseUid: string, enabled: boolean, reprocessDropouts: boolean): Promise<Evse> {
+  const evse = await em.transactional(async (tx) => {
+    const found = await getEvse(tx, evseUid);
+    found.dropoutAllChargesessions = enabled;
+    await tx.flush();
+    return found;
+  });
+  if (!enabled && reprocessDropouts) for (const listener of dropoutListeners) await listener(em, evse);
+  return evse;
+}

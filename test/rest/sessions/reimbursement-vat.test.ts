@@ -1,0 +1,92 @@
+import test from 'ava';
+import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { createAdministration, createCustomer } from '../../helpers/factories.ts';
+import { createArrangement, createEvse, linkEvse } from '../../helpers/cpo-factories.ts';
+import { pricedSubscription, pricingResults, processed, sessionBody, submitSession } from '../../helpers/session-factories.ts';
+
+let app: TestApp;
+let adminId: string;
+let evcoId: string;
+test.before(async () => {
+  app = await startTestApp();
+  adminId = (await createAdministration(app)).id;
+  ({ evcoId } = await pricedSubscription(app, adminId, { plan: { use_customer_reimbursement_vat: true } }));
+});
+test.after.always(async () => { await app?.close(); });
+
+const api = (path: string) => `/main/v1${path}`;
+
+async function sessionAt(evseId: string, start = '2026-03-02T10:00:00+01:00') {
+  const end = new Date(new Date(start).getTime() + 3_600_000).toISOString();
+  const stored = await submitSession(app, sessionBody(evcoId, { evse_id: evseId, start_date_time: start, end_date_time: end }));
+  const session = await processed(app, stored.id);
+  return { session, result: session.status === 'priced' ? (await pricingResults(app, stored.id))[0] : null };
+}
+
+async function owner(reimbursementVat: string) {
+  return createCustomer(app, adminId, { reimbursement_vat: reimbursementVat });
+}
+
+test('the numbered rules of "Use Customer Reimbursement VAT"', async (t) => {
+  // 1. No local EVSE: normal VAT.
+  const foreign = await sessionAt('DE*XYZ*E1');
+  t.is(foreign.result.subtotals[0].vat_percent, '21.00');
+  t.true(foreign.result.explanation.some((l: string) => l.includes('no local EVSE')));
+
+  // 2a. Exactly one arrangement: the owner's property decides (separators of the EVSE ID are optional).
+  const exemptEvse = await createEvse(app, adminId, { evse_id: 'NL*VOL*E100' });
+  await linkEvse(app, (await createArrangement(app, adminId, (await owner('Exempt')).id)).id, exemptEvse.evse_uid);
+  const exempt = await sessionAt('nlvole100');
+  t.like(exempt.result.subtotals[0], { vat_kind: 'exempt', vat_percent: '0.00' });
+  t.is(exempt.result.total_incl_vat, exempt.result.total_excl_vat);
+
+  const appliesEvse = await createEvse(app, adminId, { evse_id: 'NL*VOL*E101' });
+  await linkEvse(app, (await createArrangement(app, adminId, (await owner('Applies')).id)).id, appliesEvse.evse_uid);
+  t.is((await sessionAt('NL*VOL*E101')).result.subtotals[0].vat_percent, '21.00');
+
+  const unknownEvse = await createEvse(app, adminId, { evse_id: 'NL*VOL*E102' });
+  const unknownOwner = await owner('Unknown');
+  await linkEvse(app, (await createArrangement(app, adminId, unknownOwner.id)).id, unknownEvse.evse_uid);
+  const unknown = await sessionAt('NL*VOL*E102');
+  t.is(unknown.session.dropout_reason, 'reimbursement_vat_unknown');
+  // Until the customer property is changed: then a retry prices it.
+  await app.request('POST', api(`/customer/${unknownOwner.id}`), { body: { reimbursement_vat: 'Exempt' } });
+  await app.request('POST', api(`/msp-dropout-case/${unknown.session.dropout_case_id}/reprocess`), { body: { instruction: 'retry' } });
+  const retried = await processed(app, unknown.session.id);
+  t.is(retried.status, 'priced');
+  t.is((await pricingResults(app, unknown.session.id))[0].subtotals[0].vat_kind, 'exempt');
+
+  // 2b. No arrangement: mandatory drops out, otherwise normal VAT.
+  await createEvse(app, adminId, { evse_id: 'NL*VOL*E103', reimbursement_mandatory: true });
+  t.is((await sessionAt('NL*VOL*E103')).session.dropout_reason, 'reimbursement_arrangement_missing');
+  await createEvse(app, adminId, { evse_id: 'NL*VOL*E104' });
+  t.is((await sessionAt('NL*VOL*E104')).result.subtotals[0].vat_percent, '21.00');
+
+  // 2c. More than one: drops out.
+  const twice = await createEvse(app, adminId, { evse_id: 'NL*VOL*E105' });
+  await linkEvse(app, (await createArrangement(app, adminId, (await owner('Exempt')).id)).id, twice.evse_uid);
+  await linkEvse(app, (await createArrangement(app, adminId, (await owner('Applies')).id)).id, twice.evse_uid);
+  t.is((await sessionAt('NL*VOL*E105')).session.dropout_reason, 'multiple_reimbursement_arrangements');
+});
+
+test('arrangements count when valid at the session start, bounds exact', async (t) => {
+  const evse = await createEvse(app, adminId, { evse_id: 'NL*VOL*E200', reimbursement_mandatory: true });
+  const arrangement = await createArrangement(app, adminId, (await owner('Exempt')).id, { valid_from: '2026-03-01T00:00:00+01:00' });
+  await linkEvse(app, arrangement.id, evse.evse_uid, { valid_until: '2026-03-10T00:00:00+01:00' });
+  t.is((await sessionAt('NL*VOL*E200', '2026-02-28T23:00:00+01:00')).session.dropout_reason, 'reimbursement_arrangement_missing');
+  t.is((await sessionAt('NL*VOL*E200', '2026-03-01T00:00:00+01:00')).result.subtotals[0].vat_kind, 'exempt');
+  t.is((await sessionAt('NL*VOL*E200', '2026-03-10T00:00:00+01:00')).session.dropout_reason, 'reimbursement_arrangement_missing');
+});
+
+test('sessions at an EVSE in safe configuration drop out and are retried when it is switched off', async (t) => {
+  const evse = await createEvse(app, adminId, { evse_id: 'NL*VOL*E300' });
+  const on = await app.request('PUT', api(`/cpo-evse/${evse.evse_uid}/dropout-all-chargesessions`), { body: { dropout_all_chargesessions: true } });
+  t.true(on.body.dropout_all_chargesessions);
+  const held = await sessionAt('NL*VOL*E300');
+  t.is(held.session.dropout_reason, 'evse_dropout_all_chargesessions');
+  const off = await app.request('PUT', api(`/cpo-evse/${evse.evse_uid}/dropout-all-chargesessions`), { body: { dropout_all_chargesessions: false, reprocess_dropouts: true } });
+  t.false(off.body.dropout_all_chargesessions);
+  t.is((await processed(app, held.session.id)).status, 'priced');
+  const missing = await app.request('PUT', api(`/cpo-evse/${evse.evse_uid}/dropout-all-chargesessions`), { body: {} });
+  t.is(missing.body.param, '$.dropout_all_chargesessions');
+});
