@@ -33,7 +33,9 @@ export const costCalculationRoutes: RouteDef[] = [
     description: 'Exactly one of rate_plan_id and plan_id (a subscription plan: its rate plan). The rate plan version valid at '
       + 'start_date_time (the latest with valid_from <= start) and the VAT rate of country at the start apply; the first matching '
       + 'rule decides, its vat_kind (if any) wins over vat_kind (default standard). Rules match on the start in time_zone. '
-      + 'Each subtotal is rounded once; a min/max session price shows as a min_price_adjustment/max_price_adjustment subtotal.',
+      + 'Each subtotal (amount_excl_vat, VAT and amount_incl_vat) is rounded once; what the script of the deciding rule computes '
+      + '(e.g. CPO price + 10 %, from cpo_cost_excl_vat) is an `other` subtotal with its component and label, its annotations are '
+      + 'in annotations; a min/max session price shows as a min_price_adjustment/max_price_adjustment subtotal.',
     query,
     handler: async ({ em, query: q }) => {
       const result = await calculateCost(em, {

@@ -13,7 +13,7 @@ import { runRuleScript } from './script/run-rule-script.ts';
 import type { ComponentRate, RateComponent, RatePlanVersionDefinition, Rates } from './rate-plan-definition.ts';
 import type { VatKind } from './vat-rate.entity.ts';
 
-export type SubtotalKind = RateComponent | 'custom' | 'min_price_adjustment' | 'max_price_adjustment';
+export type SubtotalKind = RateComponent | 'other' | 'min_price_adjustment' | 'max_price_adjustment';
 
 export interface PricingSession {
   start: Date;
@@ -141,9 +141,9 @@ export function priceSession(input: PriceSessionInput): PricingResult {
     const output = runRuleScript(choice.rule.name, choice.rule.script, scriptInput(session, vol, choice, subtotals));
     annotations = output.annotations;
     for (const custom of output.subtotals) {
-      const sub = { ...line('custom', '1', '1', null, custom.amount_excl_vat, 'session', vat), component: custom.component, label: custom.label };
+      const sub = { ...line('other', '1', '1', null, custom.amount_excl_vat, 'session', vat), component: custom.component, label: custom.label };
       subtotals.push(sub);
-      explanation.push(`custom ${custom.component} "${custom.label}" from the script of rule "${choice.rule.name}": ${sub.amount_excl_vat_unrounded}, `
+      explanation.push(`other subtotal ${custom.component} "${custom.label}" from the script of rule "${choice.rule.name}": ${sub.amount_excl_vat_unrounded}, `
         + `rounded ${sub.amount_excl_vat}; incl. VAT ${sub.amount_incl_vat}`);
     }
     for (const [name, value] of Object.entries(annotations)) explanation.push(`annotation ${name}: ${value}`);

@@ -35,7 +35,7 @@ test('a rule script adds a custom subtotal and annotations: CPO price + 10 %', a
   const r = await calc(ratePlanId, { cpo_cost_excl_vat: '7.35' });
   t.is(r.status, 200, JSON.stringify(r.body));
   t.deepEqual(r.body.annotations, { cpo_price: '7.35', markup: '0.735' });
-  t.like(r.body.subtotals[0], { kind: 'custom', component: 'cpo_markup', label: 'CPO price + 10 %', amount_excl_vat_unrounded: '8.085000', amount_excl_vat: '8.09', amount_incl_vat: '9.78' });
+  t.like(r.body.subtotals[0], { kind: 'other', component: 'cpo_markup', label: 'CPO price + 10 %', amount_excl_vat_unrounded: '8.085000', amount_excl_vat: '8.09', amount_incl_vat: '9.78' });
   t.is(r.body.total_excl_vat, '8.09');
   t.true(r.body.explanation.some((line: string) => line.includes('annotation markup: 0.735')));
   const missing = await calc(ratePlanId, {});
@@ -79,7 +79,7 @@ test('the pipeline passes the roaming amount to the script and keeps its annotat
   t.is(session.status, 'priced', JSON.stringify(session));
   const [result] = await pricingResults(app, stored.id);
   t.deepEqual(result.annotations, { cpo_price: '4.20', markup: '0.42' });
-  t.like(result.subtotals[0], { kind: 'custom', rate_label: 'CPO price + 10 %', amount_excl_vat: '4.62' });
+  t.like(result.subtotals[0], { kind: 'other', rate_label: 'CPO price + 10 %', amount_excl_vat: '4.62' });
   const deprecated = await submitSession(app, sessionBody(sub.evcoId, { cpo_id: 'DE*ROA', total_cost_excl_vat: '1.00' }));
   await processed(app, deprecated.id);
   t.is((await pricingResults(app, deprecated.id))[0].total_excl_vat, '1.10', 'the deprecated total_cost_excl_vat still works');
