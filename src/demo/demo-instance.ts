@@ -15,7 +15,9 @@ import { createTokenSubscription } from '../msp/save-token-subscription.service.
 import { upsertTokenBrand } from '../msp/token-brand.service.ts';
 import { createRatePlan, createRatePlanVersion } from '../pricing/rate-plan.service.ts';
 import { createVatRate } from '../pricing/vat-rate.service.ts';
-import { scopedEm, type Orm } from '../platform/orm.ts';
+import { TokenLink } from '../msp/token-link.entity.ts';
+import { scopedEm, type Em, type Orm } from '../platform/orm.ts';
+import { ingestSession } from '../sessions/ingest-session.service.ts';
 
 export const DEMO_CREDENTIAL = { publicId: 'demo', secret: 'demo-secret-change-me' };
 
@@ -84,13 +86,38 @@ async function seed(orm: Orm): Promise<void> {
     tx.create(RoamingPartner, { name: 'Example Charge Network', country: 'DE', cpoIds: ['DEEXA'], mspIds: [], externalReference: 'RP-DEEXA' } as never);
     await tx.flush();
   });
+  await demoSessions(em);
+}
+
+/** Three sessions for the pipeline to work on at start: two priced (one paid by the welcome credit), one drop-out. */
+async function demoSessions(em: Em): Promise<void> {
+  const link = await em.findOneOrFail(TokenLink, { subscription: { externalReference: 'SUB-1001' } }, { populate: ['token'] });
+  const day = 86_400_000;
+  const today = new Date(Math.floor(Date.now() / day) * day);
+  const sessions = [
+    { id: 'DEMO-1', evco: link.token.evcoId, start: new Date(today.getTime() - 3 * day + 9 * 3_600_000), minutes: 95, kwh: '18.432', power: 'ac_3phase' },
+    { id: 'DEMO-2', evco: link.token.evcoId, start: new Date(today.getTime() - 2 * day - 1.5 * 3_600_000), minutes: 240, kwh: '31.207', power: 'ac_3phase' },
+    { id: 'DEMO-3', evco: 'NL-XXX-C12345678', start: new Date(today.getTime() - day + 12 * 3_600_000), minutes: 35, kwh: '27.5', power: 'dc' },
+  ];
+  for (const s of sessions) {
+    const end = new Date(s.start.getTime() + s.minutes * 60_000);
+    const payload = {
+      session_id: s.id, cpo_id: 'NL*VOL', evco_id: s.evco, start_date_time: s.start.toISOString(), end_date_time: end.toISOString(),
+      total_energy_kwh: s.kwh, time_zone: 'Europe/Amsterdam', address: { street: 'Oudegracht 1', city: 'Utrecht', country: 'NL' },
+      evse_id: 'NL*VOL*E0001', power_type: s.power,
+    };
+    await ingestSession(em, {
+      source: 'charge_session', sessionId: s.id, sender: 'NL*VOL', cpoId: 'NL*VOL', evcoId: s.evco, startAt: s.start, endAt: end,
+      energyKwh: s.kwh, idleSeconds: 0, timeZone: 'Europe/Amsterdam', country: 'NL', evseId: 'NL*VOL*E0001', evseUid: null, payload,
+    }, { kick: false });
+  }
 }
 
 export async function ensureDemoInstance(orm: Orm, log: (line: string) => void): Promise<void> {
   const em = scopedEm(orm);
   if ((await em.count(Administration, {})) === 0) {
     await seed(orm);
-    log('created the demo instance (administrations nl-main and be-main, customers, VAT rates, a rate plan, a plan, a subscription with a card)');
+    log('created the demo instance (administrations nl-main and be-main, customers, VAT rates, a rate plan, a plan, a subscription with a card, three charge sessions)');
   }
   if (!(await em.findOne(Credential, { publicId: DEMO_CREDENTIAL.publicId }))) {
     await saveCredential(scopedEm(orm), { ...DEMO_CREDENTIAL, role: 'admin' });

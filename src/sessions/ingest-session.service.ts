@@ -37,7 +37,8 @@ const INSERT = `insert into msp_charge_session
   on conflict (identity_key) do nothing
   returning id, status, received_at`;
 
-export async function ingestSession(em: Em, s: SessionSubmission): Promise<IngestedSession> {
+/** `kick: false` leaves the session to the worker's next job (demo data written before the queue exists). */
+export async function ingestSession(em: Em, s: SessionSubmission, options: { kick?: boolean } = {}): Promise<IngestedSession> {
   const now = new Date();
   const key = identityKeyOf(s);
   const inserted = await em.execute<{ id: string; status: SessionStatus; received_at: Date }[]>(INSERT, [
@@ -45,7 +46,7 @@ export async function ingestSession(em: Em, s: SessionSubmission): Promise<Inges
     s.timeZone, s.country, s.evseId, s.evseUid, JSON.stringify(s.payload), now, now, now,
   ]);
   if (inserted.length === 1) {
-    requestProcessing(em);
+    if (options.kick !== false) requestProcessing(em);
     return { id: inserted[0].id, status: inserted[0].status, receivedAt: new Date(inserted[0].received_at), duplicate: false };
   }
   const [stored] = await em.execute<{ id: string; status: SessionStatus; received_at: Date }[]>(

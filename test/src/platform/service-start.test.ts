@@ -21,6 +21,12 @@ test('npm start on an empty data dir: embedded PostgreSQL, demo instance, surviv
     + '&end_date_time=2026-06-01T13:00:00Z&energy_kwh=10&country=NL&time_zone=Europe/Amsterdam', { headers: basic('boot', 'boot-secret-123456') })).json();
   t.is(cost.total_excl_vat, '4.85', 'the demo plan prices 10 kWh at 0.45 plus a 0.35 session fee');
   t.is(cost.total_incl_vat, '5.87', JSON.stringify(cost));
+  let sessions: { status: string; session_id: string }[] = [];
+  for (let i = 0; i < 200 && !(sessions.length === 3 && sessions.every((s) => s.status !== 'received')); i++) {
+    sessions = (await (await fetch(`${first.url}/main/v1/msp-charge-session`, { headers: basic('boot', 'boot-secret-123456') })).json()).items;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  t.deepEqual(sessions.map((s) => [s.session_id, s.status]), [['DEMO-1', 'priced'], ['DEMO-2', 'priced'], ['DEMO-3', 'dropout']]);
 
   const cli = await runCli(['credential', 'create', '--public-id', 'ops-be', '--secret', 'ops-secret-123456', '--admin', 'be-main', '--role', 'readonly'], { SVC_DATA_DIR: dataDir });
   t.is(cli.code, 0, cli.stderr);
