@@ -22,6 +22,8 @@ import { VatRate, type VatKind } from '../pricing/vat-rate.entity.ts';
 import { customerReimbursementVat, type ReimbursementVatDecision } from '../cpo/customer-reimbursement-vat.ts';
 import { normalizeEvseId } from '../cpo/evse-id.ts';
 import { Evse } from '../cpo/evse.entity.ts';
+import type { OcpiTariff } from '../pricing/ocpi/tariff.ts';
+import { cpoCostFromTariff, type TariffSession } from './historical-tariff.ts';
 import { recordDropouts, type Dropout } from './record-dropouts.ts';
 import { creditEligibleAmount, creditToUse, labelled, totalsOf, withCredit } from './session-subtotals.ts';
 import { failedCheck, thresholdsFromEnv } from './validity-checks.ts';
@@ -44,6 +46,8 @@ export interface ClaimedSession {
   power_type: string | null;
   max_power_kw: string | null;
   cpo_cost_excl_vat: string | null;
+  historical_tariff: OcpiTariff | null;
+  charge_periods: TariffSession['chargePeriods'];
   bypass_checks: string[];
   pricing_version: number;
   admin_id: string | null;
@@ -52,7 +56,8 @@ export interface ClaimedSession {
 const CLAIM = `select id, session_id, evco_id, cpo_id, start_at, end_at, received_at, energy_kwh::text as energy_kwh, idle_seconds,
     time_zone, country, evse_id, evse_uid, payload->>'tariff_code' as tariff_code, payload->>'power_type' as power_type,
     payload->>'max_power_kw' as max_power_kw,
-    coalesce(payload->>'total_roaming_amount_excl_vat', payload->>'total_cost_excl_vat') as cpo_cost_excl_vat, bypass_checks, pricing_version, admin_id
+    coalesce(payload->>'total_roaming_amount_excl_vat', payload->>'total_cost_excl_vat') as cpo_cost_excl_vat,
+    payload->'historical_tariff' as historical_tariff, payload->'charge_periods' as charge_periods, bypass_checks, pricing_version, admin_id
   from msp_charge_session where status = 'received' order by id limit ? for update skip locked`;
 
 const INSERT_RESULTS = `insert into msp_pricing_result (id, session_id, version, admin_id, customer_id, subscription_id,
@@ -242,6 +247,22 @@ export async function processSessionBatch(orm: Orm, limit: number): Promise<numb
   });
 }
 
+function costFromTariff(session: ClaimedSession, currency: string) {
+  let cost: ReturnType<typeof cpoCostFromTariff>;
+  try {
+    cost = cpoCostFromTariff(session.historical_tariff!, {
+      start: session.start_at, end: session.end_at, energyKwh: session.energy_kwh, idleSeconds: session.idle_seconds,
+      timeZone: session.time_zone, chargePeriods: session.charge_periods,
+    });
+  } catch (error) {
+    throw new Dropped('historical_tariff_invalid', `the historical_tariff cannot be evaluated: ${(error as Error).message}`);
+  }
+  if (cost.currency !== currency) {
+    throw new Dropped('historical_tariff_currency', `the historical_tariff is in ${cost.currency}, the rate plan in ${currency}`, cost.currency);
+  }
+  return cost;
+}
+
 function price(em: Em, context: Context, session: ClaimedSession, r: Resolved, locked: Map<string, TokenSubscription>, outcome: SessionOutcome,
   reimbursementVat: ReimbursementVatDecision | undefined) {
   const { subscription, token } = r;
@@ -256,6 +277,8 @@ function price(em: Em, context: Context, session: ClaimedSession, r: Resolved, l
   const version = context.versionAt(ratePlan.id, session.start_at);
   if (!version) throw new Dropped('rate_plan_version_missing', `rate plan ${ratePlan.name} has no version valid at ${session.start_at.toISOString()}`, ratePlan.id);
   const facts = pricingFacts(session);
+  const tariffCost = facts.cpoCostExclVat === undefined && session.historical_tariff ? costFromTariff(session, ratePlan.currency) : null;
+  if (tariffCost) facts.cpoCostExclVat = tariffCost.exclVat;
   const versionInput = { ...version.definition, id: version.id, validFrom: version.validFrom };
   if (reimbursementVat?.kind === 'dropout') throw new Dropped(reimbursementVat.reason, reimbursementVat.explanation, reimbursementVat.evseUid);
   const kind: VatKind = reimbursementVat?.kind === 'exempt' ? 'exempt' : ruleFor(versionInput, facts).rule?.vat_kind ?? 'standard';
@@ -269,6 +292,7 @@ function price(em: Em, context: Context, session: ClaimedSession, r: Resolved, l
     vat: { percent: vatRate ? normalize(vatRate.percentage) : '0.00', kind, country: session.country },
   });
   const explanation = [...result.explanation];
+  if (tariffCost) explanation.push(tariffCost.explanation);
   if (vatRate) explanation.push(`VAT rate ${vatRate.id} (${vatRate.country} ${vatRate.vatKind}, valid from ${vatRate.validFrom.toISOString()})`);
   if (reimbursementVat) explanation.push(`customer reimbursement VAT (plan property): ${reimbursementVat.explanation}`);
 

@@ -30,7 +30,7 @@ function calc(ratePlanId: string, extra: Record<string, string>) {
   return app.request('GET', `/main/v1/msp-charge-cost-calculation?${query}`);
 }
 
-test('a rule script adds a custom subtotal and annotations: CPO price + 10 %', async (t) => {
+test('a rule script adds an other subtotal and annotations: CPO price + 10 %', async (t) => {
   const ratePlanId = await createRatePlan(app, [{ valid_from: '2025-01-01T00:00:00Z', definition: definition(MARKUP) }]);
   const r = await calc(ratePlanId, { cpo_cost_excl_vat: '7.35' });
   t.is(r.status, 200, JSON.stringify(r.body));
@@ -83,4 +83,22 @@ test('the pipeline passes the roaming amount to the script and keeps its annotat
   const deprecated = await submitSession(app, sessionBody(sub.evcoId, { cpo_id: 'DE*ROA', total_cost_excl_vat: '1.00' }));
   await processed(app, deprecated.id);
   t.is((await pricingResults(app, deprecated.id))[0].total_excl_vat, '1.10', 'the deprecated total_cost_excl_vat still works');
+});
+
+test('without a stated roaming amount, the CPO cost comes from the OCPI historical_tariff', async (t) => {
+  const ratePlanId = await createRatePlan(app, [{ valid_from: '2025-01-01T00:00:00Z', definition: definition(MARKUP) }]);
+  const sub = await pricedSubscription(app, adminId, { ratePlanId });
+  const tariff = (currency: string) => ({
+    id: 'T-ROA-1', currency,
+    elements: [{ price_components: [{ type: 'ENERGY', price: 0.25, step_size: 1 }, { type: 'FLAT', price: 0.5, step_size: 1 }, { type: 'TIME', price: 1.2, step_size: 60 }] }],
+  });
+  const stored = await submitSession(app, sessionBody(sub.evcoId, { cpo_id: 'DE*ROA', historical_tariff: tariff('EUR') }));
+  const session = await processed(app, stored.id);
+  t.is(session.status, 'priced', JSON.stringify(session));
+  const [result] = await pricingResults(app, stored.id);
+  t.is(result.annotations.cpo_price, '4.20', '10 kWh × 0.25 + 0.50 + 1 h × 1.20');
+  t.true(result.explanation.some((line: string) => line.includes('historical_tariff T-ROA-1: 4.20 EUR')));
+  t.is(result.total_excl_vat, '4.62');
+  const dollars = await submitSession(app, sessionBody(sub.evcoId, { cpo_id: 'DE*ROA', historical_tariff: tariff('USD') }));
+  t.is((await processed(app, dollars.id)).dropout_reason, 'historical_tariff_currency');
 });

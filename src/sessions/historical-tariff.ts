@@ -1,0 +1,43 @@
+// What the CPO charges for a roaming session, from the OCPI tariff it sent along
+// (`historical_tariff`), when it did not state the amount (`total_roaming_amount_excl_vat`).
+// The session's charge periods carry energy only, so each period also gets its share of the
+// charging time (until the next period, idle time last as parking time).
+import { evaluateOcpiTariff } from '../pricing/ocpi/evaluate-tariff.ts';
+import type { ChargingPeriod, OcpiTariff } from '../pricing/ocpi/tariff.ts';
+
+export interface TariffSession {
+  start: Date;
+  end: Date;
+  energyKwh: string;
+  idleSeconds: number;
+  timeZone: string;
+  chargePeriods: { start_date_time: string; dimensions: { type: string; volume: string }[] }[] | null;
+}
+
+const hours = (ms: number) => Math.max(ms, 0) / 3_600_000;
+
+function periodsOf(session: TariffSession): ChargingPeriod[] {
+  const chargingEnd = session.end.getTime() - session.idleSeconds * 1000;
+  const given = session.chargePeriods?.length
+    ? session.chargePeriods.map((p) => ({ start: new Date(p.start_date_time).getTime(), energy: p.dimensions.reduce((sum, d) => sum + Number(d.volume), 0) }))
+    : [{ start: session.start.getTime(), energy: Number(session.energyKwh) }];
+  const periods: ChargingPeriod[] = given.map((p, i) => ({
+    start_date_time: new Date(p.start).toISOString(),
+    dimensions: [{ type: 'ENERGY', volume: p.energy }, { type: 'TIME', volume: hours(Math.min(given[i + 1]?.start ?? chargingEnd, chargingEnd) - p.start) }],
+  }));
+  if (session.idleSeconds > 0) {
+    periods.push({ start_date_time: new Date(chargingEnd).toISOString(), dimensions: [{ type: 'PARKING_TIME', volume: session.idleSeconds / 3600 }] });
+  }
+  return periods;
+}
+
+export function cpoCostFromTariff(tariff: OcpiTariff, session: TariffSession): { currency: string; exclVat: string; explanation: string } {
+  const result = evaluateOcpiTariff(tariff, {
+    time_zone: session.timeZone, start_date_time: session.start.toISOString(), end_date_time: session.end.toISOString(), charging_periods: periodsOf(session),
+  });
+  return {
+    currency: result.currency,
+    exclVat: result.totalCost.exclVat,
+    explanation: `CPO cost from the OCPI historical_tariff${tariff.id ? ` ${tariff.id}` : ''}: ${result.totalCost.exclVat} ${result.currency} excl. VAT`,
+  };
+}
