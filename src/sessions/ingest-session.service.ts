@@ -1,6 +1,8 @@
-// Ingestion of a charge session: one INSERT .. ON CONFLICT DO NOTHING on the session's identity,
+// Ingestion of a charge session: an INSERT .. ON CONFLICT DO NOTHING on the session's identity,
 // so the same session sent twice (also at the same moment) is stored once; the repeat answers
-// the stored session. Processing happens asynchronously (session-queue.ts).
+// the stored session. Sessions arriving in the same turn of the event loop are written with one
+// statement (each caller is answered once that statement committed), which keeps the cost per
+// session low under load. Processing happens asynchronously (session-queue.ts).
 import { uuidv7 } from '../platform/ids.ts';
 import type { Em } from '../platform/orm.ts';
 import type { SessionSource, SessionStatus } from './charge-session.entity.ts';
@@ -33,23 +35,68 @@ export function identityKeyOf(submission: Pick<SessionSubmission, 'source' | 'se
 const INSERT = `insert into msp_charge_session
   (id, source, identity_key, session_id, cpo_id, evco_id, start_at, end_at, energy_kwh, idle_seconds, time_zone, country,
    evse_id, evse_uid, payload, received_at, status, bypass_checks, pricing_version, created_at, updated_at)
-  values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'received', '[]', 0, ?, ?)
+  select id, source, identity_key, session_id, cpo_id, evco_id, start_at, end_at, energy_kwh, idle_seconds, time_zone, country,
+    evse_id, evse_uid, payload, received_at, 'received', '[]', 0, received_at, received_at
+  from json_populate_recordset(null::msp_charge_session, ?::json)
+  order by id
   on conflict (identity_key) do nothing
-  returning id, status, received_at`;
+  returning id, identity_key, status, received_at`;
+
+const STORED = `select id, identity_key, status, received_at from msp_charge_session
+  where identity_key in (select value::citext from json_array_elements_text(?::json))`;
+
+interface Row { id: string; identity_key: string; status: SessionStatus; received_at: Date }
+interface Pending { key: string; row: Record<string, unknown>; resolve(value: IngestedSession): void; reject(error: unknown): void }
+
+const queues = new Map<string, { em: Em; pending: Pending[] }>();
+
+async function writeBatch(em: Em, batch: Pending[], kick = true): Promise<void> {
+  try {
+    const inserted = await em.execute<Row[]>(INSERT, [JSON.stringify(batch.map((p) => p.row))]);
+    const byKey = new Map(inserted.map((row) => [row.identity_key.toLowerCase(), { row, fresh: true }]));
+    const missing = [...new Set(batch.map((p) => p.key.toLowerCase()).filter((key) => !byKey.has(key)))];
+    if (missing.length) {
+      for (const row of await em.execute<Row[]>(STORED, [JSON.stringify(missing)])) byKey.set(row.identity_key.toLowerCase(), { row, fresh: false });
+    }
+    const answered = new Set<string>();
+    for (const p of batch) {
+      const key = p.key.toLowerCase();
+      const found = byKey.get(key)!;
+      // Within one batch, the first submission of an identity stored it; later ones are repeats.
+      const duplicate = !found.fresh || answered.has(key);
+      answered.add(key);
+      p.resolve({ id: found.row.id, status: found.row.status, receivedAt: new Date(found.row.received_at), duplicate });
+    }
+    if (inserted.length && kick) requestProcessing(em);
+  } catch (error) {
+    for (const p of batch) p.reject(error);
+  }
+}
 
 /** `kick: false` leaves the session to the worker's next job (demo data written before the queue exists). */
-export async function ingestSession(em: Em, s: SessionSubmission, options: { kick?: boolean } = {}): Promise<IngestedSession> {
+export function ingestSession(em: Em, s: SessionSubmission, options: { kick?: boolean } = {}): Promise<IngestedSession> {
   const now = new Date();
   const key = identityKeyOf(s);
-  const inserted = await em.execute<{ id: string; status: SessionStatus; received_at: Date }[]>(INSERT, [
-    uuidv7(now.getTime()), s.source, key, s.sessionId, s.cpoId, s.evcoId, s.startAt, s.endAt, s.energyKwh, s.idleSeconds,
-    s.timeZone, s.country, s.evseId, s.evseUid, JSON.stringify(s.payload), now, now, now,
-  ]);
-  if (inserted.length === 1) {
-    if (options.kick !== false) requestProcessing(em);
-    return { id: inserted[0].id, status: inserted[0].status, receivedAt: new Date(inserted[0].received_at), duplicate: false };
+  const row = {
+    id: uuidv7(now.getTime()), source: s.source, identity_key: key, session_id: s.sessionId, cpo_id: s.cpoId, evco_id: s.evcoId,
+    start_at: s.startAt.toISOString(), end_at: s.endAt.toISOString(), energy_kwh: s.energyKwh, idle_seconds: s.idleSeconds,
+    time_zone: s.timeZone, country: s.country, evse_id: s.evseId, evse_uid: s.evseUid, payload: s.payload, received_at: now.toISOString(),
+  };
+  if (options.kick === false) {
+    return new Promise((resolve, reject) => { void writeBatch(em, [{ key, row, resolve, reject }], false); });
   }
-  const [stored] = await em.execute<{ id: string; status: SessionStatus; received_at: Date }[]>(
-    'select id, status, received_at from msp_charge_session where identity_key = ?', [key]);
-  return { id: stored.id, status: stored.status, receivedAt: new Date(stored.received_at), duplicate: true };
+  const queueKey = String(em.config.get('clientUrl') ?? em.config.get('dbName'));
+  return new Promise((resolve, reject) => {
+    let queue = queues.get(queueKey);
+    if (!queue) {
+      queue = { em: em.fork(), pending: [] };
+      queues.set(queueKey, queue);
+      const started = queue;
+      setImmediate(() => {
+        queues.delete(queueKey);
+        void writeBatch(started.em, started.pending);
+      });
+    }
+    queue.pending.push({ key, row, resolve, reject });
+  });
 }
