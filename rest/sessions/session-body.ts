@@ -4,12 +4,16 @@ import * as yup from 'yup';
 import { compareDecimal, isDecimalText, normalize, sumDecimal } from '../../src/money/decimal.ts';
 import { isTimeZone } from '../../src/pricing/local-time.ts';
 import type { SessionSubmission } from '../../src/sessions/ingest-session.service.ts';
-import { countryCode, oneOf, text, timestamp } from '../rails/schemas.ts';
+import { countryCode, text, timestamp } from '../rails/schemas.ts';
 
 const volume = () => yup.string().test('decimal', '${path} must be a non-negative decimal string such as "12.5" (at most 6 decimals)',
   (value) => value === undefined || (isDecimalText(value) && compareDecimal(value, '0') >= 0));
 
 export const POWER_TYPES = ['ac_1phase', 'ac_2phase', 'ac_2phase_split', 'ac_3phase', 'dc'] as const;
+
+/** Enumerations of the session feed, in any casing (OCPI senders write AUTH_REQUEST, CABLE, DC). */
+const anyCase = (values: readonly string[]) => yup.string().test('one-of', `\${path} must be one of: ${values.join(', ')} (any casing)`,
+  (value) => value === undefined || values.includes(value.toLowerCase()));
 
 const dimension = yup.object({
   type: yup.string().defined('${path} is required').test('energy-only',
@@ -38,11 +42,11 @@ const common = {
   }).defined('${path} is required'),
   evse_id: text(64),
   connector_standard: text(64),
-  connector_format: oneOf(['socket', 'cable'] as const),
-  power_type: oneOf(POWER_TYPES),
+  connector_format: anyCase(['socket', 'cable']),
+  power_type: anyCase([...POWER_TYPES, 'ac_1_phase', 'ac_2_phase', 'ac_2_phase_split', 'ac_3_phase']),
   max_power_kw: volume(),
   tariff_code: text(),
-  auth_method: oneOf(['auth_request', 'command', 'whitelist'] as const),
+  auth_method: anyCase(['auth_request', 'command', 'whitelist']),
   auth_ref: text(),
   remark: text(1000),
 };

@@ -54,7 +54,7 @@ export interface ClaimedSession {
 }
 
 const CLAIM = `select id, session_id, evco_id, cpo_id, start_at, end_at, received_at, energy_kwh::text as energy_kwh, idle_seconds,
-    time_zone, country, evse_id, evse_uid, payload->>'tariff_code' as tariff_code, payload->>'power_type' as power_type,
+    time_zone, country, evse_id, evse_uid, payload->>'tariff_code' as tariff_code, lower(payload->>'power_type') as power_type,
     payload->>'max_power_kw' as max_power_kw,
     coalesce(payload->>'total_roaming_amount_excl_vat', payload->>'total_cost_excl_vat') as cpo_cost_excl_vat,
     payload->'historical_tariff' as historical_tariff, payload->'charge_periods' as charge_periods, bypass_checks, pricing_version, admin_id

@@ -32,6 +32,7 @@ async function ruleOf(start: string, overrides: Record<string, unknown> = {}) {
 test('the first matching rule decides (most specific first)', async (t) => {
   t.is(await ruleOf('2026-03-04T23:30:00+01:00', { power_type: 'dc' }), 'DC', 'DC at night: DC comes first');
   t.is(await ruleOf('2026-03-04T23:30:00+01:00', { power_type: 'ac_3phase' }), 'Night');
+  t.is(await ruleOf('2026-03-04T23:30:00+01:00', { power_type: 'DC', auth_method: 'AUTH_REQUEST', connector_format: 'CABLE' }), 'DC', 'OCPI casing');
   t.is(await ruleOf('2026-03-04T12:00:00+01:00'), null, 'no rule: the base rates');
   t.is(await ruleOf('2026-03-07T12:00:00+01:00', { cpo_id: 'DE*XYZ' }), 'Weekend at CPO X');
   t.is(await ruleOf('2026-03-06T12:00:00+01:00', { cpo_id: 'DE*XYZ' }), null, 'a Friday');
