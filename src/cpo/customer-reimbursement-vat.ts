@@ -23,8 +23,19 @@ export async function findLocalEvse(em: Em, evse: { evseId?: string | null; evse
 
 export async function customerReimbursementVat(em: Em, evse: { evseId?: string | null; evseUid?: string | null }, at: Date): Promise<ReimbursementVatDecision> {
   const local = await findLocalEvse(em, evse);
+  return decideReimbursementVat(local, local ? await reimbursementLinksOf(em, [local]) : [], at);
+}
+
+/** The non-defunct reimbursement links of EVSEs with their arrangements and owners, in one query. */
+export function reimbursementLinksOf(em: Em, evses: Evse[]): Promise<ReimbursementLink[]> {
+  if (evses.length === 0) return Promise.resolve([]);
+  return em.find(ReimbursementLink, { evse: { $in: evses.map((e) => e.id) }, defunct: false }, { populate: ['arrangement', 'arrangement.customer'], filters: false });
+}
+
+/** The spec's rules for a session at `local` (null: no local EVSE) starting at `at`; `links` may hold other EVSEs' links. */
+export function decideReimbursementVat(local: Evse | null, allLinks: ReimbursementLink[], at: Date): ReimbursementVatDecision {
   if (!local) return { kind: 'normal', evseUid: null, arrangementId: null, explanation: 'no local EVSE matched the session: normal VAT determination' };
-  const links = await em.find(ReimbursementLink, { evse: local, defunct: false }, { populate: ['arrangement', 'arrangement.customer'], filters: false });
+  const links = allLinks.filter((l) => l.evse.id === local.id);
   const arrangements = [...new Map(links.filter((l) => l.isValidAt(at)).map((l) => [l.arrangement.id, l.arrangement])).values()];
   const uid = local.evseUid;
   if (arrangements.length > 1) {

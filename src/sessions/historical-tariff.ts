@@ -2,6 +2,7 @@
 // (`historical_tariff`), when it did not state the amount (`total_roaming_amount_excl_vat`).
 // The session's charge periods carry energy only, so each period also gets its share of the
 // charging time (until the next period, idle time last as parking time).
+import { sumDecimal } from '../money/decimal.ts';
 import { evaluateOcpiTariff } from '../pricing/ocpi/evaluate-tariff.ts';
 import type { ChargingPeriod, OcpiTariff } from '../pricing/ocpi/tariff.ts';
 
@@ -19,11 +20,12 @@ const hours = (ms: number) => Math.max(ms, 0) / 3_600_000;
 function periodsOf(session: TariffSession): ChargingPeriod[] {
   const chargingEnd = session.end.getTime() - session.idleSeconds * 1000;
   const given = session.chargePeriods?.length
-    ? session.chargePeriods.map((p) => ({ start: new Date(p.start_date_time).getTime(), energy: p.dimensions.reduce((sum, d) => sum + Number(d.volume), 0) }))
-    : [{ start: session.start.getTime(), energy: Number(session.energyKwh) }];
+    ? session.chargePeriods.map((p) => ({ start: new Date(p.start_date_time).getTime(), energy: sumDecimal(p.dimensions.map((d) => d.volume)) }))
+    : [{ start: session.start.getTime(), energy: session.energyKwh }];
+  // OCPI volumes are JSON numbers: the exact decimal (at most 6 decimals) converts without loss.
   const periods: ChargingPeriod[] = given.map((p, i) => ({
     start_date_time: new Date(p.start).toISOString(),
-    dimensions: [{ type: 'ENERGY', volume: p.energy }, { type: 'TIME', volume: hours(Math.min(given[i + 1]?.start ?? chargingEnd, chargingEnd) - p.start) }],
+    dimensions: [{ type: 'ENERGY', volume: Number(p.energy) }, { type: 'TIME', volume: hours(Math.min(given[i + 1]?.start ?? chargingEnd, chargingEnd) - p.start) }],
   }));
   if (session.idleSeconds > 0) {
     periods.push({ start_date_time: new Date(chargingEnd).toISOString(), dimensions: [{ type: 'PARKING_TIME', volume: session.idleSeconds / 3600 }] });

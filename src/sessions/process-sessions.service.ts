@@ -11,7 +11,7 @@ import { evcoIdVariants } from '../msp/evco-id.ts';
 import { TokenLink } from '../msp/token-link.entity.ts';
 import { TokenSubscription } from '../msp/token-subscription.entity.ts';
 import { Token } from '../msp/token.entity.ts';
-import { addDecimal, compareDecimal, isZero, normalize, subtractDecimal } from '../money/decimal.ts';
+import { addDecimal, compareDecimal, isZero, mulDivDecimal, normalize, subtractDecimal } from '../money/decimal.ts';
 import { DomainError } from '../platform/errors.ts';
 import { uuidv7 } from '../platform/ids.ts';
 import { scopedEm, type Em, type Orm } from '../platform/orm.ts';
@@ -19,7 +19,7 @@ import { priceSession, ruleFor, type PricingSession } from '../pricing/price-ses
 import { RatePlanVersion } from '../pricing/rate-plan-version.entity.ts';
 import { RatePlan } from '../pricing/rate-plan.entity.ts';
 import { VatRate, type VatKind } from '../pricing/vat-rate.entity.ts';
-import { customerReimbursementVat, type ReimbursementVatDecision } from '../cpo/customer-reimbursement-vat.ts';
+import { decideReimbursementVat, reimbursementLinksOf, type ReimbursementVatDecision } from '../cpo/customer-reimbursement-vat.ts';
 import { normalizeEvseId } from '../cpo/evse-id.ts';
 import { Evse } from '../cpo/evse.entity.ts';
 import type { OcpiTariff } from '../pricing/ocpi/tariff.ts';
@@ -101,7 +101,7 @@ export interface SessionOutcome {
 function pricingFacts(session: ClaimedSession): PricingSession {
   return {
     start: session.start_at, end: session.end_at, energyKwh: normalize(session.energy_kwh),
-    parkingMinutes: normalize(String(session.idle_seconds / 60)), timeZone: session.time_zone, country: session.country,
+    parkingMinutes: mulDivDecimal(String(session.idle_seconds), '1', '60'), timeZone: session.time_zone, country: session.country,
     cpoPartyId: session.cpo_id ?? undefined, tariffCode: session.tariff_code ?? undefined,
     currentType: session.power_type === null ? undefined : session.power_type === 'dc' ? 'DC' : 'AC',
     powerKw: session.max_power_kw ?? undefined, cpoCostExclVat: session.cpo_cost_excl_vat ?? undefined,
@@ -208,10 +208,9 @@ export async function processSessionBatch(orm: Orm, limit: number): Promise<numb
     releaseEarlierCredit(em, context, locked);
 
     const vatDecisions = new Map<string, ReimbursementVatDecision>();
-    for (const session of sessions) {
-      if (!resolved.get(session.id)?.subscription.plan.useCustomerReimbursementVat) continue;
-      vatDecisions.set(session.id, await customerReimbursementVat(em, { evseId: session.evse_id, evseUid: session.evse_uid }, session.start_at));
-    }
+    const usesOwnerVat = sessions.filter((s) => resolved.get(s.id)?.subscription.plan.useCustomerReimbursementVat);
+    const ownerLinks = await reimbursementLinksOf(em, [...new Set(usesOwnerVat.map((s) => context.localEvse(s)).filter((e): e is Evse => !!e))]);
+    for (const session of usesOwnerVat) vatDecisions.set(session.id, decideReimbursementVat(context.localEvse(session) ?? null, ownerLinks, session.start_at));
 
     const outcomes: SessionOutcome[] = [];
     const results: Record<string, unknown>[] = [];
