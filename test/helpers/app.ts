@@ -19,6 +19,8 @@ export interface TestApp {
   url: string;
   /** The app's own database (for CLI commands against it). */
   databaseUrl: string;
+  /** Stops the session worker (a restart of the queue: start another with startSessionWorker). */
+  stopWorker(): Promise<void>;
   orm: Orm;
   admin: Auth;
   request<T = any>(method: string, path: string, options?: { body?: unknown; raw?: string | Buffer; auth?: Auth | null; headers?: Record<string, string> }): Promise<Response<T>>;
@@ -32,7 +34,8 @@ let counter = 0;
 export async function startTestApp(): Promise<TestApp> {
   const databaseUrl = await freshDatabaseUrl();
   const orm = await openOrm(databaseUrl, { poolMax: 5 });
-  const worker = await startSessionWorker(orm, databaseUrl);
+  let worker: { stop(): Promise<void> } | null = await startSessionWorker(orm, databaseUrl);
+  const stopWorker = async () => { await worker?.stop(); worker = null; };
   const app = createApp(orm);
   const server: Server = await new Promise((resolve) => { const s = app.listen(0, '127.0.0.1', () => resolve(s)); });
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -59,10 +62,10 @@ export async function startTestApp(): Promise<TestApp> {
   }
 
   return {
-    url, databaseUrl, orm, admin, request, credential,
+    url, databaseUrl, orm, admin, request, credential, stopWorker,
     async close() {
       await new Promise<void>((resolve) => { server.close(() => resolve()); server.closeAllConnections(); });
-      await worker.stop();
+      await stopWorker();
       await orm.close();
     },
   };
