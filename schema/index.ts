@@ -13,6 +13,9 @@ import './types/vat-rate.ts';
 import './types/rate-plan.ts';
 import './types/rate-plan-version.ts';
 import './types/cost-calculation.ts';
+import './types/dropout-case.ts';
+import './types/pricing-result.ts';
+import './types/charge-session.ts';
 
 builder.queryType({});
 builder.mutationType({});

@@ -1,0 +1,75 @@
+import { normalize } from '../../src/money/decimal.ts';
+import { ChargeSession as ChargeSessionEntity, SESSION_STATUSES } from '../../src/sessions/charge-session.entity.ts';
+import { PricingResult as PricingResultEntity } from '../../src/sessions/pricing-result.entity.ts';
+import { repriceSession } from '../../src/sessions/reprocess.service.ts';
+import { builder } from '../builder.ts';
+import { childConnections } from '../child-connection.ts';
+import { findConnection } from '../connection.ts';
+import { enumOf } from '../enum.ts';
+import { refFromArg } from '../ids.ts';
+import { loadByIds } from '../load.ts';
+import { mutate } from '../mutation.ts';
+import { DateTime } from './date-time.ts';
+import { DropoutCase } from './dropout-case.ts';
+import { PricingResultConnection } from './pricing-result.ts';
+
+const SessionStatus = enumOf('ChargeSessionStatus', SESSION_STATUSES, 'RECEIVED until the pipeline priced it or dropped it out.');
+
+export const ChargeSession = builder.loadableNode(ChargeSessionEntity, {
+  name: 'ChargeSession',
+  description: 'A charge session as received and where the pipeline is with it (REST: /msp-charge-session).',
+  id: { resolve: (s) => s.id },
+  cacheResolved: (s) => s.id,
+  load: (ids: string[], context) => loadByIds(context.em, ChargeSessionEntity, ids),
+  fields: (t) => ({
+    databaseId: t.exposeString('id', { description: 'The id of this session in the REST API.' }),
+    sessionId: t.exposeString('sessionId', { description: 'The sender\'s session id.' }),
+    status: t.field({ type: SessionStatus, resolve: (s) => s.status }),
+    tokenEvcoId: t.exposeString('evcoId'),
+    cpoId: t.string({ nullable: true, resolve: (s) => s.cpoId ?? null }),
+    evseId: t.string({ nullable: true, resolve: (s) => s.evseId ?? null }),
+    startDateTime: t.field({ type: DateTime, resolve: (s) => s.startAt }),
+    endDateTime: t.field({ type: DateTime, resolve: (s) => s.endAt }),
+    timeZone: t.exposeString('timeZone'),
+    country: t.exposeString('country'),
+    totalEnergyKwh: t.string({ description: 'An exact decimal string.', resolve: (s) => normalize(s.energyKwh) }),
+    receivedAt: t.field({ type: DateTime, resolve: (s) => s.receivedAt }),
+    dropoutCase: t.field({ type: DropoutCase, nullable: true, resolve: (s) => s.dropoutCase?.id ?? null }),
+    dropoutReason: t.string({ nullable: true, resolve: (s) => s.dropoutReason ?? null }),
+  }),
+});
+
+builder.objectField(ChargeSession, 'pricingResults', (t) => t.loadable({
+  type: PricingResultConnection,
+  byPath: true,
+  description: 'Its pricing results, oldest first (REST: GET /msp-charge-session-priced?charge_session_id=).',
+  args: { ...t.arg.connectionArgs() },
+  load: (sessionIds: string[], context, args) => childConnections(context.em, PricingResultEntity, 'session', sessionIds, args),
+  resolve: (session) => session.id,
+}));
+
+const ChargeSessionConnection = builder.connectionObject({ type: ChargeSession, name: 'ChargeSessionConnection' }, { name: 'ChargeSessionEdge' });
+
+const sessionId = (id: string | number) => {
+  const ref = refFromArg(String(id), 'ChargeSession', false);
+  return 'id' in ref ? ref.id : '';
+};
+
+builder.queryFields((t) => ({
+  chargeSessions: t.connection({
+    type: ChargeSession,
+    description: 'Charge sessions by id (REST: GET /msp-charge-session).',
+    args: { status: t.arg({ type: SessionStatus }) },
+    resolve: (_root, args, context) => findConnection(context.em, ChargeSessionEntity, args.status ? { status: args.status } : {}, args),
+  }, ChargeSessionConnection),
+}));
+
+builder.mutationFields((t) => ({
+  repriceChargeSession: t.field({
+    type: ChargeSession,
+    nullable: true,
+    description: 'Sends the session through the pipeline again: a new pricing result with the next version (REST: POST /msp-charge-session/{id}/reprice).',
+    args: { id: t.arg.id({ required: true, description: 'Global ID or REST id.' }) },
+    resolve: (_root, args, context) => mutate(context, null, (em) => repriceSession(em, sessionId(args.id))),
+  }),
+}));

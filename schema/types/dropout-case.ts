@@ -1,0 +1,63 @@
+import { DropoutCase as DropoutCaseEntity, DROPOUT_STATUSES, REPROCESS_INSTRUCTIONS } from '../../src/sessions/dropout-case.entity.ts';
+import { reprocessDropoutCase } from '../../src/sessions/reprocess.service.ts';
+import { builder } from '../builder.ts';
+import { findConnection } from '../connection.ts';
+import { enumOf } from '../enum.ts';
+import { refFromArg } from '../ids.ts';
+import { loadByIds } from '../load.ts';
+import { mutate } from '../mutation.ts';
+import { DateTime } from './date-time.ts';
+
+const DropoutStatus = enumOf('DropoutCaseStatus', DROPOUT_STATUSES, 'OPEN until the case is reprocessed; resolved cases are kept.');
+const ReprocessInstruction = enumOf('ReprocessInstruction', REPROCESS_INSTRUCTIONS,
+  'RETRY prices again; BYPASS prices again skipping the named validity checks; DISCARD discards the sessions.');
+
+export const DropoutCase = builder.loadableNode(DropoutCaseEntity, {
+  name: 'DropoutCase',
+  description: 'Sessions that could not be priced, grouped by reason (REST: /msp-dropout-case).',
+  id: { resolve: (c) => c.id },
+  cacheResolved: (c) => c.id,
+  load: (ids: string[], context) => loadByIds(context.em, DropoutCaseEntity, ids),
+  fields: (t) => ({
+    databaseId: t.exposeString('id', { description: 'The id of this case in the REST API.' }),
+    reason: t.exposeString('reason', { description: 'A stable code, e.g. unknown_token or validity_plausible_energy.' }),
+    message: t.exposeString('message'),
+    status: t.field({ type: DropoutStatus, resolve: (c) => c.status }),
+    sessionCount: t.exposeInt('sessionCount'),
+    resolution: t.field({ type: ReprocessInstruction, nullable: true, resolve: (c) => c.resolution ?? null }),
+    resolvedAt: t.field({ type: DateTime, nullable: true, resolve: (c) => c.resolvedAt ?? null }),
+    createdAt: t.field({ type: DateTime, resolve: (c) => c.createdAt }),
+  }),
+});
+
+const DropoutCaseConnection = builder.connectionObject({ type: DropoutCase, name: 'DropoutCaseConnection' }, { name: 'DropoutCaseEdge' });
+
+const caseId = (id: string | number) => {
+  const ref = refFromArg(String(id), 'DropoutCase', false);
+  return 'id' in ref ? ref.id : '';
+};
+
+builder.queryFields((t) => ({
+  dropoutCases: t.connection({
+    type: DropoutCase,
+    description: 'Drop-out cases by id (REST: GET /msp-dropout-case).',
+    args: { status: t.arg({ type: DropoutStatus }) },
+    resolve: (_root, args, context) => findConnection(context.em, DropoutCaseEntity, args.status ? { status: args.status } : {}, args),
+  }, DropoutCaseConnection),
+}));
+
+builder.mutationFields((t) => ({
+  reprocessDropoutCase: t.field({
+    type: DropoutCase,
+    nullable: true,
+    description: 'Resolves the case and retries, bypasses checks for, or discards its sessions (REST: POST /msp-dropout-case/{id}/reprocess).',
+    args: {
+      id: t.arg.id({ required: true, description: 'Global ID or REST id.' }),
+      instruction: t.arg({ type: ReprocessInstruction, required: true }),
+      bypassChecks: t.arg.stringList({ description: 'With BYPASS: start_before_end, plausible_energy, end_in_past, not_too_old.' }),
+    },
+    resolve: (_root, args, context) => mutate(context, null, (em) => reprocessDropoutCase(em, caseId(args.id), {
+      instruction: args.instruction, bypassChecks: args.bypassChecks ?? undefined,
+    })),
+  }),
+}));

@@ -1,0 +1,32 @@
+import { normalize } from '../../src/money/decimal.ts';
+import { PricingResult as PricingResultEntity } from '../../src/sessions/pricing-result.entity.ts';
+import { builder } from '../builder.ts';
+import { loadByIds } from '../load.ts';
+import { DateTime } from './date-time.ts';
+import { JsonScalar } from './json.ts';
+import { RatePlanVersion } from './rate-plan-version.ts';
+
+export const PricingResult = builder.loadableNode(PricingResultEntity, {
+  name: 'PricingResult',
+  description: 'One pricing of a charge session (REST: /msp-charge-session-priced); repricing adds the next version.',
+  id: { resolve: (r) => r.id },
+  cacheResolved: (r) => r.id,
+  load: (ids: string[], context) => loadByIds(context.em, PricingResultEntity, ids),
+  fields: (t) => ({
+    databaseId: t.exposeString('id', { description: 'The id of this result in the REST API.' }),
+    version: t.exposeInt('version'),
+    currency: t.exposeString('currency'),
+    ratePlanVersion: t.field({ type: RatePlanVersion, nullable: true, resolve: (r) => r.ratePlanVersionId }),
+    rule: t.field({ type: JsonScalar, description: 'The rule that decided: {name, index}; nulls when none matched.', resolve: (r) => r.rule }),
+    subtotals: t.field({ type: JsonScalar, description: 'The lines, as in REST (amounts as decimal strings).', resolve: (r) => r.subtotals }),
+    annotations: t.field({ type: JsonScalar, description: 'What the rule script set.', resolve: (r) => r.annotations ?? {} }),
+    totalExclVat: t.string({ resolve: (r) => normalize(r.totalExclVat) }),
+    totalVat: t.string({ resolve: (r) => normalize(r.totalVat) }),
+    totalInclVat: t.string({ resolve: (r) => normalize(r.totalInclVat) }),
+    monetaryCreditUsed: t.string({ resolve: (r) => normalize(r.creditUsed) }),
+    explanation: t.stringList({ resolve: (r) => r.explanation }),
+    createdAt: t.field({ type: DateTime, resolve: (r) => r.createdAt }),
+  }),
+});
+
+export const PricingResultConnection = builder.connectionObject({ type: PricingResult, name: 'PricingResultConnection' }, { name: 'PricingResultEdge' });
