@@ -7,7 +7,7 @@ import { priceSession, ruleFor, type PricingResult, type PricingSession } from '
 import type { RatePlan } from './rate-plan.entity.ts';
 import { getRatePlan, ratePlanVersionAt } from './rate-plan.service.ts';
 import type { VatKind } from './vat-rate.entity.ts';
-import { vatRateAt } from './vat-rate.service.ts';
+import { vatRatesAt } from './vat-rate.service.ts';
 
 export interface CostCalculationInput {
   ratePlanId?: string;
@@ -44,9 +44,13 @@ export async function calculateCost(em: Em, input: CostCalculationInput): Promis
   });
   const versionInput = { ...version.definition, id: version.id, validFrom: version.validFrom };
   const vatKind = ruleFor(versionInput, session).rule?.vat_kind ?? input.vatKind;
-  const vat = await vatRateAt(em, session.country, vatKind, session.start).catch((error) => {
-    throw error instanceof DomainError ? new DomainError(error.code, error.message, { queryParam: 'country' }) : error;
-  });
-  const result = priceSession({ version: versionInput, session, vat: { percent: vat.percentage, kind: vat.vatKind, country: vat.country } });
-  return { ...result, ratePlan, vatRateId: vat.id };
+  const rates = await vatRatesAt(em, session.country, session.start);
+  const vatFor = (kind: VatKind) => {
+    const rate = rates.get(kind);
+    if (!rate) throw new DomainError('vat_rate_missing', `no ${kind} VAT rate of ${session.country.toUpperCase()} is valid at ${session.start.toISOString()}`, { queryParam: 'country' });
+    return { percent: rate.percentage, kind: rate.vatKind, country: rate.country };
+  };
+  const vat = vatFor(vatKind);
+  const result = priceSession({ version: versionInput, session, vat, vatFor });
+  return { ...result, ratePlan, vatRateId: rates.get(vatKind)?.id ?? null };
 }

@@ -6,7 +6,7 @@ import {
   addDecimal, compareDecimal, minutesFromMilliseconds, multiplyDecimal, normalize, percentOfDecimal, roundToCurrency,
   roundUpToStep, subtractCurrency, subtractDecimal, sumCurrency, toFixedDecimal,
 } from '../money/decimal.ts';
-import { InvalidInputError } from '../platform/errors.ts';
+import { DomainError, InvalidInputError } from '../platform/errors.ts';
 import { isTimeZone } from './local-time.ts';
 import { chooseRule, type RuleChoice } from './match-rule.ts';
 import { runRuleScript } from './script/run-rule-script.ts';
@@ -35,7 +35,10 @@ export interface PricingVat { percent: string; kind: VatKind; country: string }
 export interface PriceSessionInput {
   version: RatePlanVersionDefinition & { id: string; validFrom: Date };
   session: PricingSession;
+  /** The session's VAT: the rule's kind, else standard. */
   vat: PricingVat;
+  /** The VAT of another kind, for components with a vat_kind of their own (a DomainError when there is none). */
+  vatFor?: (kind: VatKind) => PricingVat;
 }
 
 export interface Subtotal {
@@ -112,6 +115,11 @@ export function ruleFor(version: RatePlanVersionDefinition, session: PricingSess
 
 export function priceSession(input: PriceSessionInput): PricingResult {
   const { version, session, vat } = input;
+  const vatOf = (kind: VatKind | undefined): PricingVat => {
+    if (kind === undefined || kind === vat.kind) return vat;
+    if (!input.vatFor) throw new DomainError('vat_rate_missing', `no ${kind} VAT rate of ${vat.country} is known`);
+    return input.vatFor(kind);
+  };
   checkSession(session);
   const vol = volumes(session);
   const choice = chooseRule(version, { ...session, durationMinutes: vol.duration });
@@ -130,10 +138,11 @@ export function priceSession(input: PriceSessionInput): PricingResult {
     if (!rate) continue;
     const step = rate.step_size ?? null;
     const billed = roundUpToStep(vol[kind], step ?? undefined);
-    const sub = line(kind, vol[kind], billed, step, rate.price, UNITS[kind], vat);
+    const sub = line(kind, vol[kind], billed, step, rate.price, UNITS[kind], vatOf(rate.vat_kind));
     subtotals.push(sub);
     explanation.push(`${kind}: ${sub.volume} ${UNITS[kind]}${step ? ` billed in steps of ${sub.step_size} as ${sub.billed_volume}` : ''} × ${sub.rate} `
-      + `= ${sub.amount_excl_vat_unrounded}, rounded ${sub.amount_excl_vat}; VAT ${sub.vat_amount_unrounded} unrounded; incl. VAT ${sub.amount_incl_vat}`);
+      + `= ${sub.amount_excl_vat_unrounded}, rounded ${sub.amount_excl_vat}; VAT ${sub.vat_amount_unrounded} unrounded; incl. VAT ${sub.amount_incl_vat}`
+      + `${rate.vat_kind && rate.vat_kind !== vat.kind ? ` (own VAT: ${sub.vat_kind} ${sub.vat_percent} %)` : ''}`);
   }
 
   let annotations: Record<string, string> = {};

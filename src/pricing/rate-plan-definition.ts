@@ -7,7 +7,8 @@ import { VAT_KINDS, type VatKind } from './vat-rate.entity.ts';
 export const RATE_COMPONENTS = ['energy', 'time', 'parking_time', 'flat'] as const;
 export type RateComponent = (typeof RATE_COMPONENTS)[number];
 
-export interface ComponentRate { price: string; step_size?: string }
+/** `vat_kind`: this component's VAT kind, when it differs from the rule's (or standard). */
+export interface ComponentRate { price: string; step_size?: string; vat_kind?: VatKind }
 
 export interface Rates {
   energy?: ComponentRate;
@@ -83,12 +84,16 @@ class Checker {
       if (raw === undefined) continue;
       const at = `${param}.${component}`;
       if (!isObject(raw)) { this.fail(at, 'must be an object with price and step_size'); continue; }
-      this.unknownKeys(raw, component === 'flat' ? ['price'] : ['price', 'step_size'], at);
+      this.unknownKeys(raw, component === 'flat' ? ['price', 'vat_kind'] : ['price', 'step_size', 'vat_kind'], at);
       const price = this.decimal(raw.price, `${at}.price`);
       const rate: ComponentRate = { price: price ?? '0' };
       if (raw.step_size !== undefined && component !== 'flat') {
         const step = this.decimal(raw.step_size, `${at}.step_size`);
         if (step !== undefined) rate.step_size = step;
+      }
+      if (raw.vat_kind !== undefined) {
+        if ((VAT_KINDS as readonly unknown[]).includes(raw.vat_kind)) rate.vat_kind = raw.vat_kind as VatKind;
+        else this.fail(`${at}.vat_kind`, `must be one of: ${VAT_KINDS.join(', ')}`);
       }
       rates[component] = rate;
     }

@@ -94,6 +94,15 @@ export function updateVatRate(em: Em, id: string, patch: Patch<VatRateFields>): 
   });
 }
 
+/** Every kind's rate of a country at a moment, in one query (exempt and reverse charge: 0 %). */
+export async function vatRatesAt(em: Em, country: string, at: Date): Promise<Map<VatKind, AppliedVatRate>> {
+  const upper = country.toUpperCase();
+  const rates = await em.find(VatRate, { country: upper, validFrom: { $lte: at }, $or: [{ validUntil: null }, { validUntil: { $gt: at } }] });
+  const byKind = new Map<VatKind, AppliedVatRate>(rates.map((r) => [r.vatKind, { id: r.id, country: r.country, vatKind: r.vatKind, percentage: normalize(r.percentage) }]));
+  for (const kind of ZERO_KINDS) byKind.set(kind, { id: null, country: upper, vatKind: kind, percentage: '0.00' });
+  return byKind;
+}
+
 /** The VAT rate of a country and kind at a moment; exempt and reverse charge are 0 %. */
 export async function vatRateAt(em: Em, country: string, kind: VatKind, at: Date): Promise<AppliedVatRate> {
   const upper = country.toUpperCase();

@@ -281,18 +281,18 @@ function price(em: Em, context: Context, session: ClaimedSession, r: Resolved, l
   const versionInput = { ...version.definition, id: version.id, validFrom: version.validFrom };
   if (reimbursementVat?.kind === 'dropout') throw new Dropped(reimbursementVat.reason, reimbursementVat.explanation, reimbursementVat.evseUid);
   const kind: VatKind = reimbursementVat?.kind === 'exempt' ? 'exempt' : ruleFor(versionInput, facts).rule?.vat_kind ?? 'standard';
-  const zero = kind === 'exempt' || kind === 'reverse_charge';
-  const vatRate = zero ? null : context.vatRateAt(session.country, kind, session.start_at);
-  if (!zero && !vatRate) {
-    throw new Dropped('vat_rate_missing', `no ${kind} VAT rate of ${session.country} is valid at ${session.start_at.toISOString()}`, `${session.country}:${kind}`);
-  }
-  const result = priceSession({
-    version: versionInput, session: facts,
-    vat: { percent: vatRate ? normalize(vatRate.percentage) : '0.00', kind, country: session.country },
-  });
+  const vatRates: VatRate[] = [];
+  const vatFor = (wanted: VatKind) => {
+    if (wanted === 'exempt' || wanted === 'reverse_charge') return { percent: '0.00', kind: wanted, country: session.country };
+    const rate = context.vatRateAt(session.country, wanted, session.start_at);
+    if (!rate) throw new Dropped('vat_rate_missing', `no ${wanted} VAT rate of ${session.country} is valid at ${session.start_at.toISOString()}`, `${session.country}:${wanted}`);
+    vatRates.push(rate);
+    return { percent: normalize(rate.percentage), kind: wanted, country: session.country };
+  };
+  const result = priceSession({ version: versionInput, session: facts, vat: vatFor(kind), vatFor });
   const explanation = [...result.explanation];
   if (tariffCost) explanation.push(tariffCost.explanation);
-  if (vatRate) explanation.push(`VAT rate ${vatRate.id} (${vatRate.country} ${vatRate.vatKind}, valid from ${vatRate.validFrom.toISOString()})`);
+  for (const rate of new Set(vatRates)) explanation.push(`VAT rate ${rate.id} (${rate.country} ${rate.vatKind}, valid from ${rate.validFrom.toISOString()})`);
   if (reimbursementVat) explanation.push(`customer reimbursement VAT (plan property): ${reimbursementVat.explanation}`);
 
   let subtotals = labelled(result.subtotals);
@@ -303,7 +303,7 @@ function price(em: Em, context: Context, session: ClaimedSession, r: Resolved, l
     used = creditToUse(creditHolder.monetaryCreditBalance, creditEligibleAmount(subtotals, excluded));
     if (!isZero(used)) {
       appendMovement(em, creditHolder, 'consumption', subtractDecimal('0', used), { sessionId: session.id, description: `charge session ${session.session_id}` });
-      subtotals = withCredit(subtotals, used);
+      subtotals = withCredit(subtotals, used, excluded);
       explanation.push(`monetary credit: ${used} of the balance paid the session${excluded.length ? ` (not for ${excluded.join(', ')})` : ''}; `
         + `${normalize(creditHolder.monetaryCreditBalance)} is left`);
     }

@@ -1,7 +1,7 @@
 // The subtotals of a priced session as the priced-session resource shows them: the lines of the
-// pricing core plus a `monetary_credit` line when credits pay part of the session.
+// pricing core plus `monetary_credit` lines (one per VAT rate) when credits pay part of the session.
 import {
-  addDecimal, compareDecimal, floorToCurrency, isZero, minDecimal, normalize, percentOfDecimal, roundToCurrency, subtractCurrency, sumCurrency, toFixedDecimal,
+  addCurrency, addDecimal, compareDecimal, floorToCurrency, isZero, minDecimal, normalize, percentOfDecimal, roundToCurrency, subtractCurrency, sumCurrency, toFixedDecimal,
 } from '../money/decimal.ts';
 import type { Subtotal } from '../pricing/price-session.ts';
 
@@ -57,7 +57,21 @@ export function totalsOf(subtotals: SessionSubtotal[]): SessionTotals {
   return { total_excl_vat: excl, total_vat: subtractCurrency(incl, excl), total_incl_vat: incl };
 }
 
-export function withCredit(subtotals: SessionSubtotal[], used: string): SessionSubtotal[] {
-  if (isZero(used) || subtotals.length === 0) return subtotals;
-  return [...subtotals, creditLine(used, subtotals[0])];
+/**
+ * Adds the credit lines: the credit pays the eligible lines in their order, and each VAT rate
+ * among the lines it pays gets a line of its own, so the VAT that goes is that rate's.
+ */
+export function withCredit(subtotals: SessionSubtotal[], used: string, excluded: string[] = []): SessionSubtotal[] {
+  if (isZero(used)) return subtotals;
+  let left = used;
+  const byVat = new Map<string, { amount: string; like: SessionSubtotal }>();
+  for (const s of subtotals) {
+    if (excluded.includes(s.kind) || compareDecimal(s.amount_excl_vat, '0') <= 0 || compareDecimal(left, '0') <= 0) continue;
+    const part = minDecimal(s.amount_excl_vat, left);
+    left = subtractCurrency(left, part);
+    const key = `${s.vat_kind}|${s.vat_percent}|${s.vat_country}`;
+    const group = byVat.get(key);
+    byVat.set(key, { amount: group ? addCurrency(group.amount, part) : roundToCurrency(part), like: group?.like ?? s });
+  }
+  return [...subtotals, ...[...byVat.values()].map((g) => creditLine(g.amount, g.like))];
 }

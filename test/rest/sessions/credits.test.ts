@@ -1,7 +1,7 @@
 import test from 'ava';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { createAdministration } from '../../helpers/factories.ts';
-import { pricedSubscription, pricingResults, processed, sessionBody, submitSession } from '../../helpers/session-factories.ts';
+import { ensureVatRate, pricedSubscription, pricingResults, processed, sessionBody, submitSession } from '../../helpers/session-factories.ts';
 import { processSessionBatch } from '../../../src/sessions/process-sessions.service.ts';
 
 let app: TestApp;
@@ -71,4 +71,27 @@ test('concurrent sessions and concurrent workers never spend a credit twice', as
   t.is(cents, 1234, `credit used: ${used.join(', ')}`);
   t.is(await balance(sub.subscriptionId), '0.00');
   t.true(used.every((amount) => Number(amount) >= 0 && Number(amount) <= 5));
+});
+
+test('components with a VAT kind of their own; credit lines per VAT rate', async (t) => {
+  await ensureVatRate(app, 'NL', '9', 'reduced');
+  const sub = await pricedSubscription(app, adminId, {
+    definition: { rates: { energy: { price: '0.50' }, flat: { price: '2.00', vat_kind: 'reduced' } } }, credit: '5.50',
+  });
+  const result = await priceOne(sub.evcoId);
+  const energy = result.subtotals.find((s: { kind: string }) => s.kind === 'energy');
+  const flat = result.subtotals.find((s: { kind: string }) => s.kind === 'flat');
+  t.like(energy, { vat_kind: 'standard', vat_percent: '21.00', amount_excl_vat: '5.00', amount_incl_vat: '6.05' });
+  t.like(flat, { vat_kind: 'reduced', vat_percent: '9.00', amount_excl_vat: '2.00', amount_incl_vat: '2.18' });
+  const credits = result.subtotals.filter((s: { kind: string }) => s.kind === 'monetary_credit');
+  t.deepEqual(credits.map((c: any) => [c.vat_kind, c.amount_excl_vat, c.amount_incl_vat]), [['standard', '-5.00', '-6.05'], ['reduced', '-0.50', '-0.55']]);
+  t.is(result.total_excl_vat, '1.50');
+  t.is(result.total_incl_vat, '1.63');
+  t.true(result.explanation.some((line: string) => line.includes('own VAT: reduced 9.00 %')));
+  const cost = await app.request('GET', `/main/v1/msp-charge-cost-calculation?rate_plan_id=${sub.ratePlanId}&start_date_time=2026-03-02T10:00:00Z`
+    + '&end_date_time=2026-03-02T11:00:00Z&energy_kwh=10&country=NL&time_zone=Europe/Amsterdam');
+  t.deepEqual(cost.body.subtotals.map((s: any) => s.vat_kind), ['standard', 'reduced']);
+  const noRate = await app.request('GET', `/main/v1/msp-charge-cost-calculation?rate_plan_id=${sub.ratePlanId}&start_date_time=2026-03-02T10:00:00Z`
+    + '&end_date_time=2026-03-02T11:00:00Z&energy_kwh=10&country=BE&time_zone=Europe/Brussels');
+  t.like(noRate.body, { code: 'vat_rate_missing', query_param: 'country' });
 });
