@@ -31,9 +31,11 @@ const CostSubtotal = builder.objectRef<Subtotal>('CostSubtotal').implement({
   description: 'One line of a calculation, rounded once (half away from zero). Every amount is an exact decimal string.',
   fields: (t) => ({
     kind: t.string({
-      description: 'energy, time, parking_time, flat, min_price_adjustment, max_price_adjustment (more kinds may come).',
+      description: 'energy, time, parking_time, flat, other (from a rule script), min_price_adjustment, max_price_adjustment (more kinds may come).',
       resolve: (line) => line.kind,
     }),
+    component: t.string({ nullable: true, description: 'For other subtotals: the component the rule script named.', resolve: (line) => line.component ?? null }),
+    label: t.string({ nullable: true, description: 'For other subtotals: the label the rule script gave.', resolve: (line) => line.label ?? null }),
     volume: t.exposeString('volume', decimal('The measured volume in rateUnit.')),
     billedVolume: t.exposeString('billed_volume', decimal('The volume rounded up to stepSize.')),
     stepSize: t.string({ nullable: true, ...decimal('The billing step, if any.'), resolve: (line) => line.step_size ?? null }),
