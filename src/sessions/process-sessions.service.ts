@@ -173,16 +173,17 @@ async function lockCreditSubscriptions(em: Em, ids: string[]): Promise<Map<strin
   return new Map(locked.map((s) => [s.id, s]));
 }
 
-/** Gives back the credit that earlier pricing results of these sessions used (repricing). */
-function releaseEarlierCredit(em: Em, context: Context, locked: Map<string, TokenSubscription>): void {
+/** Gives back the credit earlier pricing results of a session used (repricing), once the session prices again. */
+function releaseEarlierCredit(em: Em, context: Context, locked: Map<string, TokenSubscription>, sessionId: string): void {
   const net = new Map<string, string>();
   for (const row of context.earlierCredit) {
+    if (row.sessionId !== sessionId) continue;
     const key = `${row.sessionId}|${row.subscription.id}`;
     net.set(key, addDecimal(net.get(key) ?? '0', row.amount));
   }
   for (const [key, amount] of net) {
     if (compareDecimal(amount, '0') >= 0) continue;
-    const [sessionId, subscriptionId] = key.split('|');
+    const subscriptionId = key.split('|')[1];
     appendMovement(em, locked.get(subscriptionId)!, 'correction', subtractDecimal('0', amount), { sessionId, description: 'released for repricing' });
   }
 }
@@ -205,7 +206,6 @@ export async function processSessionBatch(orm: Orm, limit: number): Promise<numb
     const creditIds = new Set(context.earlierCredit.map((row) => row.subscription.id));
     for (const r of resolved.values()) if (compareDecimal(r.subscription.monetaryCreditBalance, '0') > 0) creditIds.add(r.subscription.id);
     const locked = await lockCreditSubscriptions(em, [...creditIds].sort());
-    releaseEarlierCredit(em, context, locked);
 
     const vatDecisions = new Map<string, ReimbursementVatDecision>();
     const usesOwnerVat = sessions.filter((s) => resolved.get(s.id)?.subscription.plan.useCustomerReimbursementVat);
@@ -296,6 +296,7 @@ function price(em: Em, context: Context, session: ClaimedSession, r: Resolved, l
   if (reimbursementVat) explanation.push(`customer reimbursement VAT (plan property): ${reimbursementVat.explanation}`);
 
   let subtotals = labelled(result.subtotals);
+  releaseEarlierCredit(em, context, locked, session.id);
   let used = '0.00';
   const creditHolder = locked.get(subscription.id);
   if (creditHolder && compareDecimal(creditHolder.monetaryCreditBalance, '0') > 0) {

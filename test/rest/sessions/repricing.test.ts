@@ -78,3 +78,20 @@ test('a plan-or-customer correction reprices the sessions from its moment on', a
   t.is(results[1].subscription_id, correction.body.new_subscription.id);
   t.deepEqual((await pricingResults(app, early.id)).map((r) => r.version), [1], 'a session before the moment keeps its price');
 });
+
+test('a repricing that drops out gives no credit back; the earlier result stays', async (t) => {
+  const sub = await pricedSubscription(app, adminId, { credit: '3.00' });
+  const stored = await submitSession(app, sessionBody(sub.evcoId));
+  await processed(app, stored.id);
+  const balance = async () => (await app.request('GET', api(`/msp-token-subscription/${sub.subscriptionId}`))).body.monetary_credit_balance;
+  t.is(await balance(), '0.00');
+  const links = await app.request('GET', api(`/msp-token-subscription/${sub.subscriptionId}`));
+  const linkId = links.body.links[0].id;
+  t.is((await app.request('PUT', api(`/msp-token-link/${linkId}/defunct`))).status, 200);
+  await app.request('POST', api(`/msp-charge-session/${stored.id}/reprice`));
+  const session = await processed(app, stored.id);
+  t.is(session.status, 'dropout');
+  t.is(session.dropout_reason, 'no_valid_subscription');
+  t.is(await balance(), '0.00', 'the credit stays used by the result that stands');
+  t.deepEqual((await pricingResults(app, stored.id)).map((r) => [r.version, r.monetary_credit_used]), [[1, '3.00']]);
+});
