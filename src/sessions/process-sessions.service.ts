@@ -6,6 +6,7 @@
 // plain rows (one statement each per batch), the few credit and drop-out rows through the ORM.
 import { LockMode } from '@mikro-orm/core';
 import { MonetaryCredit } from '../msp/monetary-credit.entity.ts';
+import { SubscriptionCorrection } from '../msp/subscription-correction.entity.ts';
 import { appendMovement } from '../msp/monetary-credit.service.ts';
 import { evcoIdVariants } from '../msp/evco-id.ts';
 import { TokenLink } from '../msp/token-link.entity.ts';
@@ -135,6 +136,10 @@ async function loadContext(em: Em, sessions: ClaimedSession[]) {
   const countries = [...new Set(sessions.map((s) => s.country))];
   const vatRates = groupBy(await em.find(VatRate, { country: { $in: countries } }), (r) => `${r.country}:${r.vatKind}`);
   const earlierCredit = await em.find(MonetaryCredit, { sessionId: { $in: sessions.map((s) => s.id) } }, { filters: false });
+  // A correction moved the credit of the subscriptions that paid earlier results to their successors.
+  const paidBy = [...new Set(earlierCredit.map((row) => row.subscription.id))];
+  const corrections = paidBy.length ? await em.find(SubscriptionCorrection, { oldSubscription: { $in: paidBy } }, { filters: false }) : [];
+  const successorOf = new Map(corrections.map((c) => [c.oldSubscription.id, c.newSubscription.id]));
   const evseUids = [...new Set(sessions.map((s) => s.evse_uid).filter((v): v is string => !!v))];
   const evseIds = [...new Set(sessions.map((s) => s.evse_id).filter((v): v is string => !!v).map(normalizeEvseId))];
   const evses = evseUids.length || evseIds.length
@@ -149,6 +154,7 @@ async function loadContext(em: Em, sessions: ClaimedSession[]) {
     versionAt: (ratePlanId: string, at: Date) => versions.get(ratePlanId)?.find((v) => v.validFrom <= at),
     vatRateAt: (country: string, kind: VatKind, at: Date) => vatRates.get(`${country}:${kind}`)?.find((r) => r.validFrom <= at && (!r.validUntil || at < r.validUntil)),
     earlierCredit,
+    successorOf,
   };
 }
 type Context = Awaited<ReturnType<typeof loadContext>>;
@@ -173,8 +179,12 @@ async function lockCreditSubscriptions(em: Em, ids: string[]): Promise<Map<strin
   return new Map(locked.map((s) => [s.id, s]));
 }
 
-/** Gives back the credit earlier pricing results of a session used (repricing), once the session prices again. */
-function releaseEarlierCredit(em: Em, context: Context, locked: Map<string, TokenSubscription>, sessionId: string): void {
+/**
+ * Gives back the credit earlier pricing results of a session used (repricing), once the session
+ * prices again: to the subscription that paid it, or, when a correction has since moved that
+ * subscription's credit to the one pricing the session now, to that one (the credit follows).
+ */
+function releaseEarlierCredit(em: Em, context: Context, locked: Map<string, TokenSubscription>, sessionId: string, current: string): void {
   const net = new Map<string, string>();
   for (const row of context.earlierCredit) {
     if (row.sessionId !== sessionId) continue;
@@ -183,8 +193,11 @@ function releaseEarlierCredit(em: Em, context: Context, locked: Map<string, Toke
   }
   for (const [key, amount] of net) {
     if (compareDecimal(amount, '0') >= 0) continue;
-    const subscriptionId = key.split('|')[1];
-    appendMovement(em, locked.get(subscriptionId)!, 'correction', subtractDecimal('0', amount), { sessionId, description: 'released for repricing' });
+    const paidBy = key.split('|')[1];
+    const to = context.successorOf.get(paidBy) === current ? current : paidBy;
+    appendMovement(em, locked.get(to)!, 'correction', subtractDecimal('0', amount), {
+      sessionId, description: to === paidBy ? 'released for repricing' : `released for repricing (paid by subscription ${paidBy} before its correction)`,
+    });
   }
 }
 
@@ -204,7 +217,10 @@ export async function processSessionBatch(orm: Orm, limit: number): Promise<numb
       try { resolved.set(session.id, resolve(context, session)); } catch { /* a drop-out, reported below */ }
     }
     const creditIds = new Set(context.earlierCredit.map((row) => row.subscription.id));
-    for (const r of resolved.values()) if (compareDecimal(r.subscription.monetaryCreditBalance, '0') > 0) creditIds.add(r.subscription.id);
+    const repriced = new Set(context.earlierCredit.map((row) => row.sessionId));
+    for (const [sessionId, r] of resolved) {
+      if (compareDecimal(r.subscription.monetaryCreditBalance, '0') > 0 || repriced.has(sessionId)) creditIds.add(r.subscription.id);
+    }
     const locked = await lockCreditSubscriptions(em, [...creditIds].sort());
 
     const vatDecisions = new Map<string, ReimbursementVatDecision>();
@@ -296,7 +312,7 @@ function price(em: Em, context: Context, session: ClaimedSession, r: Resolved, l
   if (reimbursementVat) explanation.push(`customer reimbursement VAT (plan property): ${reimbursementVat.explanation}`);
 
   let subtotals = labelled(result.subtotals);
-  releaseEarlierCredit(em, context, locked, session.id);
+  releaseEarlierCredit(em, context, locked, session.id, subscription.id);
   let used = '0.00';
   const creditHolder = locked.get(subscription.id);
   if (creditHolder && compareDecimal(creditHolder.monetaryCreditBalance, '0') > 0) {

@@ -95,3 +95,21 @@ test('a repricing that drops out gives no credit back; the earlier result stays'
   t.is(await balance(), '0.00', 'the credit stays used by the result that stands');
   t.deepEqual((await pricingResults(app, stored.id)).map((r) => [r.version, r.monetary_credit_used]), [[1, '3.00']]);
 });
+
+test('after a plan correction, the credit a repriced session used goes back to the new subscription', async (t) => {
+  const sub = await pricedSubscription(app, adminId, { credit: '10.00' });
+  const cheaper = await createRatePlan(app, [{ valid_from: '2025-01-01T00:00:00Z', definition: { rates: { energy: { price: '0.20' } } } }]);
+  const newPlan = await createSubscriptionPlan(app, adminId, { rate_plan_id: cheaper });
+  const stored = await submitSession(app, sessionBody(sub.evcoId, { start_date_time: '2026-03-10T10:00:00+01:00', end_date_time: '2026-03-10T11:00:00+01:00' }));
+  await processed(app, stored.id);
+  t.is((await pricingResults(app, stored.id))[0].monetary_credit_used, '5.00');
+  const correction = await app.request('POST', api(`/msp-token-subscription/${sub.subscriptionId}/plan-or-customer-correction`), {
+    body: { valid_from: '2026-03-01T00:00:00+01:00', new_plan_id: newPlan.id },
+  });
+  const successor = correction.body.new_subscription.id;
+  const results = await untilVersion(stored.id, 2);
+  t.is(results[1].monetary_credit_used, '2.00');
+  const balanceOf = async (id: string) => (await app.request('GET', api(`/msp-token-subscription/${id}`))).body.monetary_credit_balance;
+  t.is(await balanceOf(sub.subscriptionId), '0.00', 'nothing is stranded on the ended subscription');
+  t.is(await balanceOf(successor), '8.00', '10 - 2: the customer keeps what the repricing gave back');
+});
