@@ -11,7 +11,7 @@ import { processSessionBatch } from './process-sessions.service.ts';
 const TASK = 'process_sessions';
 const ADD_JOB_SQL = `select graphile_worker.add_job('${TASK}', '{}'::json, job_key := '${TASK}', job_key_mode := 'preserve_run_at')`;
 const BATCH_SIZE = 500;
-const KICK_DELAY_MS = 15;
+const KICK_DELAY_MS = 50;
 
 const quietLogger = new Logger(() => (level, message) => {
   if (level === 'error') console.error(`[session worker] ${message}`);
