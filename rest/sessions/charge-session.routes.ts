@@ -80,12 +80,18 @@ export const chargeSessionRoutes: RouteDef[] = [
   }),
   defineRoute({
     method: 'get', path: '/msp-charge-session-priced', tag: TAG, summary: 'List pricing results', paged: true,
-    description: 'Every pricing result, in order of creation (a session\'s versions in order). Filter: charge_session_id.',
+    description: 'Every pricing result, in order of creation (a session\'s versions in order). Filter: charge_session_id. '
+      + 'The details query parameter was removed from the interface: it is answered with 400 removed_parameter.',
     query: yup.object({ charge_session_id: uuidQuery() }),
-    handler: ({ ctx, em, rawQuery, query }) => seekPage(ctx, {
-      em, entity: PricingResult, rawQuery, path: '/main/v1/msp-charge-session-priced', createdGt: true, populate: ['session'],
-      where: query.charge_session_id ? { session: query.charge_session_id } : {}, serialize: serializePricingResult,
-    }),
+    handler: async ({ ctx, em, rawQuery, query }) => {
+      if (rawQuery.details !== undefined) {
+        throw new DomainError('removed_parameter', 'the details query parameter was removed from the interface; results always hold their subtotals', { queryParam: 'details' });
+      }
+      return seekPage(ctx, {
+        em, entity: PricingResult, rawQuery, path: '/main/v1/msp-charge-session-priced', createdGt: true, populate: ['session'],
+        where: query.charge_session_id ? { session: query.charge_session_id } : {}, serialize: serializePricingResult,
+      });
+    },
   }),
   defineRoute({
     method: 'get', path: '/msp-charge-session-priced/:id', tag: TAG, summary: 'Get a pricing result',

@@ -114,4 +114,6 @@ test('progress and lists are paged by id', async (t) => {
   t.deepEqual(Object.keys(progress.body.items[0]).sort(), ['evse_id', 'id', 'last_update', 'session_status', 'total_energy_kwh']);
   const badAfter = await app.request('GET', api('/msp-charge-session?after=0190a0b0-0000-7000-8000-000000000000'));
   t.is(badAfter.body.query_param, 'after');
+  const details = await app.request('GET', api('/msp-charge-session-priced?details=true'));
+  t.like(details.body, { code: 'removed_parameter', query_param: 'details' });
 });
