@@ -69,7 +69,9 @@ async function writeBatch(em: Em, batch: Pending[], kick = true): Promise<void> 
     }
     if (inserted.length && kick) requestProcessing(em);
   } catch (error) {
-    for (const p of batch) p.reject(error);
+    // One session the database refuses must not fail the others written with it.
+    if (batch.length > 1) await Promise.all(batch.map((p) => writeBatch(em, [p], kick)));
+    else batch[0].reject(error);
   }
 }
 
