@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { createApp } from '../../rest/app.ts';
+import type { Authenticator } from '../../src/access/authenticate.service.ts';
 import { saveCredential } from '../../src/access/save-credential.service.ts';
 import type { Role } from '../../src/access/credential.entity.ts';
 import { openOrm, scopedEm, type Orm } from '../../src/platform/orm.ts';
@@ -30,13 +31,18 @@ export interface TestApp {
 
 let counter = 0;
 
+export interface TestAppOptions {
+  /** An authenticator of the test's own (throttle limits, a counted secret check). */
+  authenticator?: (orm: Orm) => Authenticator;
+}
+
 /** The real app on a real PostgreSQL (a database of its own), listening on a free port. */
-export async function startTestApp(): Promise<TestApp> {
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const databaseUrl = await freshDatabaseUrl();
   const orm = await openOrm(databaseUrl, { poolMax: 5 });
   let worker: { stop(): Promise<void> } | null = await startSessionWorker(orm, databaseUrl);
   const stopWorker = async () => { await worker?.stop(); worker = null; };
-  const app = createApp(orm);
+  const app = createApp(orm, { authenticator: options.authenticator?.(orm) });
   const server: Server = await new Promise((resolve) => { const s = app.listen(0, '127.0.0.1', () => resolve(s)); });
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
