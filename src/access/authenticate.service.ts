@@ -1,47 +1,173 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { availableParallelism } from 'node:os';
+import { DomainError } from '../platform/errors.ts';
 import type { Orm } from '../platform/orm.ts';
 import { scopedEm } from '../platform/orm.ts';
 import type { Actor } from './actor.ts';
+import { CheckGate, GateFullError } from './check-gate.ts';
 import { Credential } from './credential.entity.ts';
-import { verifySecret } from './secret-hash.ts';
+import { FailureThrottle } from './failure-throttle.ts';
+import { dummySecretHash, verifySecret } from './secret-hash.ts';
 
 const CACHE_TTL_MS = 60_000;
+const MAX_VERIFIED = 10_000;
+// scrypt runs on libuv's thread pool: at most half the cores (1 to 4), the rest keeps serving.
+const CONCURRENT_CHECKS = Math.min(4, Math.max(1, Math.floor(availableParallelism() / 2)));
 
-interface CacheEntry { digest: Buffer; actor: Actor; expiresAt: number }
+export interface AuthenticatorOptions {
+  /** The scrypt comparison (a test counts its calls). */
+  verify?: (secret: string, stored: string) => Promise<boolean>;
+  /** Failed checks from one client address before it waits for the window to end. */
+  failuresPerAddress?: number;
+  /** Failed checks for one public id (from anywhere) before it waits for the window to end. */
+  failuresPerPublicId?: number;
+  failureWindowMs?: number;
+  /** Addresses and public ids each throttle remembers at most. */
+  throttleEntries?: number;
+  /** Secret checks running at once, and waiting for a turn; past that 429 at once. */
+  concurrentChecks?: number;
+  queuedChecks?: number;
+  /** How long a refused attempt is held before its 429 (slows a flood down), and how many at once at most. */
+  refusalDelayMs?: number;
+  maxHeld?: number;
+  /** The clock (a test moves it). */
+  now?: () => number;
+}
+
+interface Verified { digest: Buffer; secretHash: string; actor: Actor; checkedAt: number }
+
+function rateLimited(message: string, retryAfter: number): DomainError {
+  return Object.assign(new DomainError('rate_limited', message), { retryAfter });
+}
 
 /**
- * Checks HTTP Basic credentials. scrypt is slow on purpose, so a verified secret is
- * remembered (as a SHA-256 digest) for a minute; revocations take effect within that minute.
+ * Checks HTTP Basic credentials. scrypt is slow on purpose, so a verified secret is remembered
+ * (as a SHA-256 digest): for a minute as is, after that it is checked against the stored
+ * credential again (revoked? secret changed?) without a new scrypt. A remembered secret passes
+ * before any throttle, so a legitimate client keeps working while its public id or its address
+ * is under attack. Everything else is throttled per address and per public id, and goes through
+ * a small gate; unknown and revoked ids cost the same scrypt as known ones.
  */
 export class Authenticator {
-  private readonly cache = new Map<string, CacheEntry>();
+  private readonly verified = new Map<string, Verified>();
   private readonly orm: Orm;
+  private readonly verify: (secret: string, stored: string) => Promise<boolean>;
+  private readonly byAddress: FailureThrottle;
+  private readonly byPublicId: FailureThrottle;
+  private readonly gate: CheckGate;
+  private readonly now: () => number;
+  private readonly refusalDelayMs: number;
+  private readonly maxHeld: number;
+  private held = 0;
 
-  constructor(orm: Orm) {
+  constructor(orm: Orm, options: AuthenticatorOptions = {}) {
     this.orm = orm;
+    this.verify = options.verify ?? verifySecret;
+    this.now = options.now ?? Date.now;
+    const windowMs = options.failureWindowMs ?? 60_000;
+    const maxEntries = options.throttleEntries ?? 10_000;
+    this.byAddress = new FailureThrottle({ limit: options.failuresPerAddress ?? 20, windowMs, maxEntries });
+    this.byPublicId = new FailureThrottle({ limit: options.failuresPerPublicId ?? 10, windowMs, maxEntries });
+    this.gate = new CheckGate({ concurrency: options.concurrentChecks ?? CONCURRENT_CHECKS, queueLimit: options.queuedChecks ?? 16 });
+    this.refusalDelayMs = options.refusalDelayMs ?? 1000;
+    this.maxHeld = options.maxHeld ?? 1000;
+    // Made now, so the first unknown id does not pay for it.
+    dummySecretHash().catch(() => {});
   }
 
-  async authenticate(publicId: string, secret: string): Promise<Actor | null> {
+  /** The caller, or null for a wrong credential; throws `rate_limited` (with retryAfter) when throttled. */
+  async authenticate(publicId: string, secret: string, address: string): Promise<Actor | null> {
     const key = publicId.toLowerCase();
     const digest = createHash('sha256').update(secret).digest();
-    const cached = this.cache.get(key);
-    if (cached && cached.expiresAt > Date.now() && timingSafeEqual(cached.digest, digest)) return cached.actor;
+    const remembered = this.verified.get(key);
+    if (remembered && timingSafeEqual(remembered.digest, digest)) {
+      if (this.now() - remembered.checkedAt < CACHE_TTL_MS) return remembered.actor;
+      const actor = await this.recheck(key, remembered);
+      if (actor) return actor;
+    }
 
-    const em = scopedEm(this.orm);
-    const credential = await em.findOne(Credential, { publicId });
-    if (!credential || credential.revokedAt || !(await verifySecret(secret, credential.secretHash))) return null;
-    const actor: Actor = {
-      credentialId: credential.id,
-      publicId: credential.publicId,
-      role: credential.role,
-      scope: { all: credential.adminIds.length === 0, ids: [...credential.adminIds] },
-      rateLimitPerMinute: credential.rateLimitPerMinute ?? null,
-    };
-    this.cache.set(key, { digest, actor, expiresAt: Date.now() + CACHE_TTL_MS });
-    return actor;
+    const wait = this.throttleWait(key, address);
+    if (wait > 0) return this.refuse(wait);
+    let outcome: { actor: Actor | null } | { wait: number };
+    try {
+      outcome = await this.gate.run(async () => {
+        // Waiting in the gate may have taken long enough for others to hit the limit.
+        const waitNow = this.throttleWait(key, address);
+        return waitNow > 0 ? { wait: waitNow } : { actor: await this.check(key, publicId, secret, digest, address) };
+      });
+    } catch (error) {
+      if (error instanceof GateFullError) return this.refuse(1, 'too many credential checks at once; try again in a second');
+      throw error;
+    }
+    return 'wait' in outcome ? this.refuse(outcome.wait) : outcome.actor;
   }
 
   forget(publicId: string): void {
-    this.cache.delete(publicId.toLowerCase());
+    this.verified.delete(publicId.toLowerCase());
   }
+
+  private throttleWait(key: string, address: string): number {
+    const now = this.now();
+    return Math.max(this.byAddress.waitSeconds(address, now), this.byPublicId.waitSeconds(key, now));
+  }
+
+  /**
+   * 429, held back a while first (no work, a timer): a client hammering on regardless gets one
+   * answer a second per connection, so a flood of cheap refusals cannot crowd out legitimate
+   * requests. Past `maxHeld` refusals waiting, the answer goes at once.
+   */
+  private async refuse(wait: number, message = 'too many failed sign-ins; try again later'): Promise<never> {
+    if (this.refusalDelayMs > 0 && this.held < this.maxHeld) {
+      this.held++;
+      try {
+        await new Promise((resolve) => setTimeout(resolve, this.refusalDelayMs));
+      } finally {
+        this.held--;
+      }
+    }
+    throw rateLimited(message, wait);
+  }
+
+  private async check(key: string, publicId: string, secret: string, digest: Buffer, address: string): Promise<Actor | null> {
+    const credential = await scopedEm(this.orm).findOne(Credential, { publicId });
+    const usable = credential && !credential.revokedAt ? credential : null;
+    // The same scrypt work whether or not the id exists.
+    const matches = await this.verify(secret, usable?.secretHash ?? (await dummySecretHash()));
+    if (!usable || !matches) {
+      this.byAddress.recordFailure(address, this.now());
+      this.byPublicId.recordFailure(key, this.now());
+      return null;
+    }
+    const actor = actorOf(usable);
+    this.remember(key, { digest, secretHash: usable.secretHash, actor, checkedAt: this.now() });
+    return actor;
+  }
+
+  /** A remembered secret older than a minute: valid while the credential is live and has the same hash. */
+  private async recheck(key: string, remembered: Verified): Promise<Actor | null> {
+    const credential = await scopedEm(this.orm).findOne(Credential, { id: remembered.actor.credentialId! });
+    if (!credential || credential.revokedAt || credential.secretHash !== remembered.secretHash) {
+      this.verified.delete(key);
+      return null;
+    }
+    const actor = actorOf(credential);
+    this.remember(key, { ...remembered, actor, checkedAt: this.now() });
+    return actor;
+  }
+
+  private remember(key: string, entry: Verified): void {
+    this.verified.delete(key);
+    this.verified.set(key, entry);
+    if (this.verified.size > MAX_VERIFIED) this.verified.delete(this.verified.keys().next().value as string);
+  }
+}
+
+function actorOf(credential: Credential): Actor {
+  return {
+    credentialId: credential.id,
+    publicId: credential.publicId,
+    role: credential.role,
+    scope: { all: credential.adminIds.length === 0, ids: [...credential.adminIds] },
+    rateLimitPerMinute: credential.rateLimitPerMinute ?? null,
+  };
 }

@@ -2,6 +2,7 @@ import { InvalidInputError } from '../platform/errors.ts';
 import type { Em } from '../platform/orm.ts';
 import { Administration } from '../parties/administration.entity.ts';
 import { Credential, ROLES, type Role } from './credential.entity.ts';
+import { isPublicId } from './public-id.ts';
 import { hashSecret } from './secret-hash.ts';
 
 export interface CredentialInput {
@@ -14,7 +15,7 @@ export interface CredentialInput {
 
 /** Creates a credential, or replaces the secret, role and scope of the one with that public id. */
 export async function saveCredential(em: Em, input: CredentialInput): Promise<Credential> {
-  if (!/^[A-Za-z0-9._-]{3,64}$/.test(input.publicId)) {
+  if (!isPublicId(input.publicId)) {
     throw new InvalidInputError('public id: 3 to 64 letters, digits, ".", "_" or "-"', { param: '$.public_id' });
   }
   if (input.secret.length < 12) throw new InvalidInputError('the secret must have at least 12 characters', { param: '$.secret' });

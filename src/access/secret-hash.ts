@@ -21,3 +21,14 @@ export async function verifySecret(secret: string, stored: string): Promise<bool
   });
   return timingSafeEqual(actual, expected);
 }
+
+let dummyHash: Promise<string> | undefined;
+
+/**
+ * A hash of a random secret with the same parameters: an unknown or revoked public id is checked
+ * against it, so that it costs the same time as a known one (no hint which ids exist).
+ */
+export function dummySecretHash(): Promise<string> {
+  dummyHash ??= hashSecret(randomBytes(24).toString('base64url'));
+  return dummyHash;
+}
