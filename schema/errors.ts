@@ -3,6 +3,8 @@
 import { ValidationError as OrmValidationError } from '@mikro-orm/core';
 import { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
+import type { Context } from 'koa';
+import { databaseHealth, isDatabaseUnavailable, RETRY_AFTER_SECONDS } from '../src/platform/database-health.ts';
 import { DomainError } from '../src/platform/errors.ts';
 
 function asDomainError(error: unknown): DomainError | null {
@@ -18,7 +20,30 @@ export function errorExtensions(error: DomainError): Record<string, unknown> {
   return extensions;
 }
 
+const UNAVAILABLE_MESSAGE = 'the database is unavailable; retry later';
+const UNAVAILABLE_CODE = 'SERVICE_UNAVAILABLE';
+
+/** Database down: the whole answer is 503 with Retry-After (Yoga takes status and headers from extensions.http). */
+function unavailableError(error: GraphQLError): GraphQLError {
+  databaseHealth.report(error.originalError);
+  return new GraphQLError(UNAVAILABLE_MESSAGE, {
+    nodes: error.nodes, source: error.source, positions: error.positions, path: error.path,
+    extensions: { code: UNAVAILABLE_CODE, http: { status: 503, headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } } },
+  });
+}
+
+/** For failures before execution (authentication): answers 503 and returns true when the database is down. */
+export function answeredDatabaseUnavailable(ctx: Context, error: unknown): boolean {
+  if (!isDatabaseUnavailable(error)) return false;
+  databaseHealth.report(error);
+  ctx.status = 503;
+  ctx.set('Retry-After', String(RETRY_AFTER_SECONDS));
+  ctx.body = { errors: [{ message: UNAVAILABLE_MESSAGE, extensions: { code: UNAVAILABLE_CODE } }] };
+  return true;
+}
+
 function toGraphQLError(error: GraphQLError): GraphQLError {
+  if (isDatabaseUnavailable(error.originalError)) return unavailableError(error);
   const domain = asDomainError(error.originalError);
   if (!domain) return error;
   return new GraphQLError(domain.message, {

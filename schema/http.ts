@@ -11,7 +11,7 @@ import { basicAuth } from '../rest/rails/auth.ts';
 import { jsonBody } from '../rest/rails/body.ts';
 import type { RateLimiter } from '../rest/rails/rate-limit.ts';
 import { createContext } from './context.ts';
-import { domainErrors, errorExtensions } from './errors.ts';
+import { answeredDatabaseUnavailable, domainErrors, errorExtensions } from './errors.ts';
 import { schema } from './index.ts';
 import { readOnlyCredentials } from './permissions.ts';
 
@@ -93,6 +93,7 @@ export function graphqlMiddleware(orm: Orm, authenticator: Authenticator, limite
       await jsonBody(ctx, async () => {});
     } catch (error) {
       if (error instanceof DomainError) return answerDomainError(ctx, error);
+      if (answeredDatabaseUnavailable(ctx, error)) return;
       throw error;
     }
     const actor = ctx.state.actor as Actor;

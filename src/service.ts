@@ -1,9 +1,12 @@
 import type { Server } from 'node:http';
 import { createApp } from '../rest/app.ts';
 import { saveCredential } from './access/save-credential.service.ts';
-import type { Config } from './platform/config.ts';
+import { isLoopbackHost, type Config } from './platform/config.ts';
+import { databaseHealth } from './platform/database-health.ts';
 import { openDatabase, type Database } from './platform/database.ts';
+import { checkListenable, closeGracefully, listen } from './platform/http-server.ts';
 import { migrate, openOrm, scopedEm, type Orm } from './platform/orm.ts';
+import { StartupError } from './platform/startup-error.ts';
 import { migrateSessionQueue, startSessionWorker, type SessionWorker } from './sessions/session-queue.ts';
 
 export interface RunningService {
@@ -11,17 +14,38 @@ export interface RunningService {
   port: number;
   orm: Orm;
   database: Database;
+  /** In order: stop accepting, finish the requests in flight, stop the worker, close the pool, stop postgres. */
   stop(): Promise<void>;
+}
+
+function publicDemoError(host: string, reason: string): StartupError {
+  return new StartupError(`HOST=${host} is not a loopback address and ${reason}: the published demo credential must not be reachable `
+    + 'from other machines. Start with SVC_DEMO=0 and give the demo credential another secret '
+    + '(npm run cli -- credential create --public-id demo --secret <new secret>), or leave HOST unset (127.0.0.1).');
+}
+
+function urlFor(host: string, port: number): string {
+  const name = isLoopbackHost(host) || host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  return `http://${name}:${port}`;
 }
 
 /** Database (embedded or DATABASE_URL), migrations, bootstrap credential, HTTP server. */
 export async function startService(config: Config, log: (line: string) => void = () => {}): Promise<RunningService> {
+  const publicHost = !isLoopbackHost(config.host);
+  if (publicHost && config.demo) throw publicDemoError(config.host, 'the demo instance is on (SVC_DEMO=1)');
+  await checkListenable(config.port, config.host);
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   let orm: Orm | undefined;
   let server: Server | undefined;
   let worker: SessionWorker | undefined;
+  let unwatch = () => {};
   try {
     orm = await openOrm(database.url);
+    const watched = orm;
+    unwatch = databaseHealth.watch({
+      probe: () => watched.em.getConnection().execute('select 1'),
+      log: (line) => log(`[${new Date().toISOString()}] ${line}`),
+    });
     const applied = await migrate(orm);
     if (applied.length) log(`applied migrations: ${applied.join(', ')}`);
     if (config.bootstrapCredential) {
@@ -31,15 +55,16 @@ export async function startService(config: Config, log: (line: string) => void =
       const { ensureDemoInstance } = await import('./demo/demo-instance.ts');
       await ensureDemoInstance(orm, log);
     }
+    if (publicHost) {
+      const { demoCredentialActive } = await import('./demo/demo-instance.ts');
+      if (await demoCredentialActive(orm)) throw publicDemoError(config.host, 'the demo credential of an earlier demo instance is active');
+    }
     await migrateSessionQueue(database.url);
     worker = await startSessionWorker(orm, database.url);
-    const app = createApp(orm);
-    server = await new Promise<Server>((resolve, reject) => {
-      const s = app.listen(config.port, '0.0.0.0', () => resolve(s));
-      s.once('error', reject);
-    });
+    server = await listen(createApp(orm), config.port, config.host);
   } catch (error) {
     await worker?.stop();
+    unwatch();
     await orm?.close();
     await database.stop();
     throw error;
@@ -50,13 +75,14 @@ export async function startService(config: Config, log: (line: string) => void =
   const listening = server;
   const working = worker;
   return {
-    url: `http://localhost:${port}`,
+    url: urlFor(config.host, port),
     port,
     orm: running,
     database,
     async stop() {
-      await new Promise<void>((resolve) => { listening.close(() => resolve()); listening.closeAllConnections(); });
+      await closeGracefully(listening);
       await working.stop();
+      unwatch();
       await running.close();
       await database.stop();
     },

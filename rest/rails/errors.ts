@@ -1,6 +1,7 @@
 import type { Context, Next } from 'koa';
 import { ValidationError as OrmValidationError } from '@mikro-orm/core';
 import { PRODUCT_VERSION } from '../../src/platform/config.ts';
+import { databaseHealth, isDatabaseUnavailable, RETRY_AFTER_SECONDS } from '../../src/platform/database-health.ts';
 import { DomainError } from '../../src/platform/errors.ts';
 
 const STATUS_BY_CODE: Record<string, number> = {
@@ -30,6 +31,12 @@ export async function errorMiddleware(ctx: Context, next: Next): Promise<void> {
       error = caught;
     } else if (caught instanceof OrmValidationError) {
       error = new DomainError('invalid_input', caught.message);
+    } else if (isDatabaseUnavailable(caught)) {
+      databaseHealth.report(caught);
+      ctx.status = 503;
+      ctx.set('Retry-After', String(RETRY_AFTER_SECONDS));
+      ctx.body = { code: 'service_unavailable', message: 'the database is unavailable; retry later' };
+      return;
     } else {
       ctx.app.emit('error', caught, ctx);
       ctx.status = 500;

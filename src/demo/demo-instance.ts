@@ -1,6 +1,7 @@
 // `npm start` on an empty database: a small realistic instance to click through.
 import { saveCredential } from '../access/save-credential.service.ts';
 import { Credential } from '../access/credential.entity.ts';
+import { verifySecret } from '../access/secret-hash.ts';
 import { Administration } from '../parties/administration.entity.ts';
 import { createAdministration, createSeller } from '../parties/create-administration.service.ts';
 import { InstanceSettings } from '../parties/instance-settings.entity.ts';
@@ -20,6 +21,12 @@ import { scopedEm, type Em, type Orm } from '../platform/orm.ts';
 import { ingestSession } from '../sessions/ingest-session.service.ts';
 
 export const DEMO_CREDENTIAL = { publicId: 'demo', secret: 'demo-secret-change-me' };
+
+/** Whether the published demo credential works (exists, not revoked, secret unchanged). */
+export async function demoCredentialActive(orm: Orm): Promise<boolean> {
+  const credential = await scopedEm(orm).findOne(Credential, { publicId: DEMO_CREDENTIAL.publicId });
+  return !!credential && !credential.revokedAt && await verifySecret(DEMO_CREDENTIAL.secret, credential.secretHash);
+}
 
 async function seed(orm: Orm): Promise<void> {
   const em = scopedEm(orm);

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { StartupError } from './startup-error.ts';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -9,6 +10,8 @@ export const API_VERSIONS = ['v1'] as const;
 
 export interface Config {
   port: number;
+  /** The address the HTTP server binds (loopback by default). */
+  host: string;
   databaseUrl?: string;
   dataDir: string;
   demo: boolean;
@@ -21,17 +24,24 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (bootstrap) {
     const colon = bootstrap.indexOf(':');
     if (colon <= 0 || colon === bootstrap.length - 1) {
-      throw new Error('SVC_BOOTSTRAP_CREDENTIAL must be public_id:secret');
+      throw new StartupError('SVC_BOOTSTRAP_CREDENTIAL must be public_id:secret');
     }
     bootstrapCredential = { publicId: bootstrap.slice(0, colon), secret: bootstrap.slice(colon + 1) };
   }
   const port = Number(env.PORT ?? 3000);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT is not a port: ${env.PORT}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new StartupError(`PORT is not a port: ${env.PORT}`);
   return {
     port,
+    host: env.HOST || '127.0.0.1',
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir: resolve(env.SVC_DATA_DIR || '.data'),
     demo: env.SVC_DEMO !== '0',
     bootstrapCredential,
   };
+}
+
+/** 127.0.0.0/8, ::1 and localhost: reachable from this machine only. */
+export function isLoopbackHost(host: string): boolean {
+  const address = host.toLowerCase().replace(/^\[|\]$/g, '').replace(/^::ffff:/, '');
+  return address === 'localhost' || address === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(address);
 }

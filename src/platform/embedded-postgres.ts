@@ -22,6 +22,8 @@ export interface EmbeddedPostgresOptions {
   database?: string;
   /** Trade durability for speed (tests). */
   fast?: boolean;
+  /** A fixed port (a restart the clients of the first start reconnect to); a free one by default. */
+  port?: number;
   log?: (line: string) => void;
 }
 
@@ -186,16 +188,22 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   if (attached) return attached;
   await stopStalePostmaster(clusterDir, log);
 
-  const port = await freePort();
+  const port = options.port ?? await freePort();
   const flags = [
     '-D', clusterDir, '-p', String(port),
     '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=',
     '-c', 'max_connections=200',
   ];
   if (options.fast) flags.push('-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off');
+  // Detached (a process group of its own): the terminal's Ctrl-C reaches the service only, which
+  // stops postgres after its own clients are gone.
   const child: ChildProcess = spawn(join(binaries, 'bin', 'postgres'), flags, {
-    ...(runAs ?? {}), stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, LC_ALL: 'C' },
+    ...(runAs ?? {}), stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, LC_ALL: 'C' }, detached: true,
   });
+  // A service that ends without stop() (a crash, process.exit) still takes postgres down with it.
+  const stopOnExit = () => { if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT'); };
+  process.once('exit', stopOnExit);
+  child.once('exit', () => process.off('exit', stopOnExit));
   let output = '';
   await new Promise<void>((ready, fail) => {
     const onExit = (code: number | null) => fail(new Error(`postgres exited (${code}) before it was ready:\n${output}`));

@@ -5,6 +5,7 @@
 // crash or restart left behind.
 import { Worker } from 'node:worker_threads';
 import { Logger, run, runMigrations, type Runner } from 'graphile-worker';
+import { databaseHealth, isDatabaseUnavailable } from '../platform/database-health.ts';
 import type { Em, Orm } from '../platform/orm.ts';
 import { processSessionBatch } from './process-sessions.service.ts';
 
@@ -13,8 +14,12 @@ const ADD_JOB_SQL = `select graphile_worker.add_job('${TASK}', '{}'::json, job_k
 const BATCH_SIZE = 500;
 const KICK_DELAY_MS = 50;
 
-const quietLogger = new Logger(() => (level, message) => {
-  if (level === 'error') console.error(`[session worker] ${message}`);
+// A database outage is reported once by the service (database-health.ts), not by every poll.
+const quietLogger = new Logger(() => (level, message, meta) => {
+  if (level !== 'error') return;
+  const error = (meta as { error?: unknown } | undefined)?.error;
+  if (isDatabaseUnavailable(error) || isDatabaseUnavailable({ message })) return databaseHealth.report(error ?? message);
+  console.error(`[session worker] ${message}`);
 });
 
 export interface SessionWorker { stop(): Promise<void> }
@@ -47,8 +52,13 @@ export async function runSessionWorker(orm: Orm, connectionString: string): Prom
 /** Starts the worker in a thread of its own; the answer stops it. */
 export async function startSessionWorker(_orm: Orm, connectionString: string): Promise<SessionWorker> {
   const thread = new Worker(new URL('./session-worker-thread.ts', import.meta.url), { workerData: { databaseUrl: connectionString } });
+  const replies: ((message: string) => void)[] = [];
+  thread.on('message', (message: string | { databaseUnavailable: string }) => {
+    if (typeof message === 'object') databaseHealth.report(message.databaseUnavailable);
+    else replies.shift()?.(message);
+  });
   const next = () => new Promise<string>((resolve, reject) => {
-    thread.once('message', resolve);
+    replies.push(resolve);
     thread.once('error', reject);
   });
   const started = await next();
@@ -76,7 +86,10 @@ export function requestProcessing(em: Em): void {
   const fork = em.fork();
   setTimeout(() => {
     pendingKicks.delete(key);
-    fork.getConnection().execute(ADD_JOB_SQL).catch((error) => console.error('[session worker] could not add a job:', error));
+    fork.getConnection().execute(ADD_JOB_SQL).catch((error) => {
+      if (isDatabaseUnavailable(error)) databaseHealth.report(error);
+      else console.error('[session worker] could not add a job:', error);
+    });
   }, KICK_DELAY_MS);
 }
 

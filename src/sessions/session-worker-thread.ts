@@ -1,10 +1,13 @@
 // The session worker's own thread: pricing batches run beside the HTTP event loop, not on it.
 // It opens its own ORM on the database it is given and stops when the parent says so.
 import { parentPort, workerData } from 'node:worker_threads';
+import { databaseHealth } from '../platform/database-health.ts';
 import { openOrm } from '../platform/orm.ts';
 import { runSessionWorker } from './session-queue.ts';
 
 const { databaseUrl } = workerData as { databaseUrl: string };
+// The service logs a database outage once; this thread only tells it what it saw.
+databaseHealth.forwardTo((reason) => parentPort!.postMessage({ databaseUnavailable: reason }));
 const orm = await openOrm(databaseUrl, { poolMax: 4 });
 const worker = await runSessionWorker(orm, databaseUrl);
 parentPort!.postMessage('started');

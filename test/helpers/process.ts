@@ -13,26 +13,35 @@ export function tempDataDir(): string {
 export interface ServiceProcess {
   child: ChildProcess;
   url: string;
+  port: number;
   output(): string;
+  stderr(): string;
 }
 
-/** `node src/main.ts` as a user would start it; resolves once GET /main/version answers. */
-export async function startServiceProcess(env: Record<string, string>): Promise<ServiceProcess> {
+/**
+ * `node src/main.ts` as a user would start it; resolves once GET /main/version answers.
+ * `npm: true` runs `npm start` in a process group of its own, as a terminal does (signal it with
+ * `process.kill(-child.pid, ...)`), without the npm settings of the calling npm and the machine's
+ * user config, so that only the service speaks.
+ */
+export async function startServiceProcess(env: Record<string, string>, options: { npm?: boolean } = {}): Promise<ServiceProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['src/main.ts'], {
-    env: { ...process.env, PORT: String(port), ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const fullEnv = { ...process.env, PORT: String(port), ...env };
+  const npmEnv = Object.fromEntries(Object.entries(fullEnv).filter(([name]) => !name.toLowerCase().startsWith('npm_')));
+  const child = options.npm
+    ? spawn('npm', ['start'], { env: { ...npmEnv, npm_config_userconfig: '/dev/null' }, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
+    : spawn(process.execPath, ['src/main.ts'], { env: fullEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
+  let stderr = '';
   child.stdout!.on('data', (chunk) => { output += chunk; });
-  child.stderr!.on('data', (chunk) => { output += chunk; });
+  child.stderr!.on('data', (chunk) => { output += chunk; stderr += chunk; });
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`service exited: ${output}`);
     try {
       const response = await fetch(`${url}/main/version`);
-      if (response.ok) return { child, url, output: () => output };
+      if (response.ok) return { child, url, port, output: () => output, stderr: () => stderr };
     } catch { /* not listening yet */ }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -48,8 +57,13 @@ export function exited(child: ChildProcess): Promise<number | null> {
 }
 
 export function runCli(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return runScript('src/cli.ts', args, env);
+}
+
+/** `node <script> <args>` to its end (a service that fails to start, a CLI command). */
+export function runScript(script: string, args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['src/cli.ts', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [script, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => { stdout += chunk; });

@@ -1,0 +1,96 @@
+// A database that cannot be reached (stopped, restarting, unreachable, pool exhausted) is one
+// condition of the service, not an error of each request: requests answer 503 with Retry-After,
+// and the log gets one line when the database goes away and one when it is back.
+import { setTimeout as sleep } from 'node:timers/promises';
+
+export const RETRY_AFTER_SECONDS = 5;
+const PROBE_INTERVAL_MS = 1000;
+
+// 08xxx connection exceptions, 57P01-57P03 shutdown / crash / starting up, 53300 too many connections.
+const SQLSTATES = /^(08[0-9A-Z]{3}|57P0[123]|53300)$/;
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+// pg and pg-pool report some of these without a code.
+const MESSAGES = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|terminating connection due to administrator command|the database system is (starting up|shutting down|in recovery mode)/i;
+
+/** Whether an error (or one it wraps: cause, originalError, AggregateError) says the database cannot be reached. */
+export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
+  if (!error || typeof error !== 'object' || depth > 5) return false;
+  const { code, message, cause, originalError, errors } = error as Record<string, unknown>;
+  if (typeof code === 'string' && (NETWORK_CODES.has(code) || SQLSTATES.test(code))) return true;
+  if (typeof message === 'string' && MESSAGES.test(message)) return true;
+  const wrapped = [cause, originalError, ...(Array.isArray(errors) ? errors : [])];
+  return wrapped.some((inner) => isDatabaseUnavailable(inner, depth + 1));
+}
+
+function reasonOf(error: unknown): string {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  const text = typeof message === 'string' && message ? message.split('\n')[0] : String(error);
+  return typeof code === 'string' && !text.includes(code) ? `${code}: ${text}` : text;
+}
+
+export interface HealthWatch {
+  /** Succeeds once the database answers again (`select 1`). */
+  probe(): Promise<unknown>;
+  log(line: string): void;
+}
+
+/**
+ * The process's view of its database. The service registers a probe and a log (`watch`); the
+ * session worker's thread forwards what it sees to the service (`forwardTo`).
+ */
+export class DatabaseHealth {
+  private since: number | null = null;
+  private watcher: HealthWatch | null = null;
+  private forward: ((reason: string) => void) | null = null;
+  private probing: Promise<void> | null = null;
+
+  get unavailable(): boolean {
+    return this.since !== null;
+  }
+
+  watch(watcher: HealthWatch): () => void {
+    this.watcher = watcher;
+    return () => { if (this.watcher === watcher) this.watcher = null; };
+  }
+
+  forwardTo(send: (reason: string) => void): void {
+    this.forward = send;
+  }
+
+  /** Records an error that `isDatabaseUnavailable` recognised (or its reason, from another thread). */
+  report(error: unknown): void {
+    const reason = typeof error === 'string' ? error : reasonOf(error);
+    if (this.forward) return this.forward(reason);
+    if (this.since !== null) return;
+    this.since = Date.now();
+    this.logLine(`database unavailable (${reason}): answering 503 until it is back`);
+    this.probing ??= this.probeUntilBack();
+  }
+
+  private logLine(line: string): void {
+    if (this.watcher) this.watcher.log(line);
+    else console.error(`[${new Date().toISOString()}] ${line}`);
+  }
+
+  private async probeUntilBack(): Promise<void> {
+    try {
+      while (this.since !== null && this.watcher) {
+        await sleep(PROBE_INTERVAL_MS, undefined, { ref: false });
+        const watcher = this.watcher;
+        if (!watcher) break;
+        try {
+          await watcher.probe();
+        } catch {
+          continue;
+        }
+        const seconds = Math.round((Date.now() - this.since) / 1000);
+        this.since = null;
+        watcher.log(`database is back (unavailable for ${seconds} s)`);
+      }
+    } finally {
+      this.probing = null;
+    }
+  }
+}
+
+export const databaseHealth = new DatabaseHealth();
