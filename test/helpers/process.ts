@@ -36,7 +36,7 @@ export async function startServiceProcess(env: Record<string, string>, options: 
   child.stdout!.on('data', (chunk) => { output += chunk; });
   child.stderr!.on('data', (chunk) => { output += chunk; stderr += chunk; });
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + 55_000; // a loaded machine (the whole suite) can take that long to migrate and seed
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`service exited: ${output}`);
     try {
@@ -46,7 +46,7 @@ export async function startServiceProcess(env: Record<string, string>, options: 
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   child.kill('SIGKILL');
-  throw new Error(`service did not answer within 30 s: ${output}`);
+  throw new Error(`service did not answer within 55 s: ${output}`);
 }
 
 export function exited(child: ChildProcess): Promise<number | null> {
