@@ -34,7 +34,8 @@ export async function startService(config: Config, log: (line: string) => void =
   const publicHost = !isLoopbackHost(config.host);
   if (publicHost && config.demo) throw publicDemoError(config.host, 'the demo instance is on (SVC_DEMO=1)');
   await checkListenable(config.port, config.host);
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  // Detached: the service stops postgres itself, after its own clients (see RunningService.stop).
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, detached: true });
   let orm: Orm | undefined;
   let server: Server | undefined;
   let worker: SessionWorker | undefined;

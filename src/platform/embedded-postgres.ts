@@ -24,6 +24,11 @@ export interface EmbeddedPostgresOptions {
   fast?: boolean;
   /** A fixed port (a restart the clients of the first start reconnect to); a free one by default. */
   port?: number;
+  /**
+   * A process group of its own, so that a terminal's Ctrl-C reaches the caller only, which stops
+   * postgres after its own clients are gone (the service). Otherwise postgres stops with the caller.
+   */
+  detached?: boolean;
   log?: (line: string) => void;
 }
 
@@ -195,10 +200,8 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     '-c', 'max_connections=200',
   ];
   if (options.fast) flags.push('-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off');
-  // Detached (a process group of its own): the terminal's Ctrl-C reaches the service only, which
-  // stops postgres after its own clients are gone.
   const child: ChildProcess = spawn(join(binaries, 'bin', 'postgres'), flags, {
-    ...(runAs ?? {}), stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, LC_ALL: 'C' }, detached: true,
+    ...(runAs ?? {}), stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, LC_ALL: 'C' }, detached: options.detached ?? false,
   });
   // A service that ends without stop() (a crash, process.exit) still takes postgres down with it.
   const stopOnExit = () => { if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT'); };
