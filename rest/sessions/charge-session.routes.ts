@@ -18,7 +18,9 @@ const TAG = 'MSP charge sessions';
 const uuidQuery = () => yup.string().test('uuid', '${path} must be an id', (value) => value === undefined || isUuid(value));
 
 const INGEST = 'Stored as received and priced asynchronously (GET /msp-charge-session/{id} shows the status). The same session '
-  + '(its identity: {identity}) sent again is stored once: the answer names the stored session with duplicate: true. Energy is '
+  + '(its identity: {identity}) sent again is stored once: with the same content (parsed values) the answer names the stored '
+  + 'session with duplicate: true; with other content a session not priced yet (waiting or dropped out) takes the new data and is '
+  + 'processed again, a priced one answers 400 conflicting_resubmission naming the first differing field. Energy is '
   + 'total_energy_kwh, else the sum of the energy volumes of charge_periods; only the energy dimension is accepted. Amounts and '
   + 'volumes are decimal strings.';
 

@@ -60,6 +60,11 @@ export const chargeSessionBody = yup.object({
   roaming_protocol: text(32),
   invoice_reference_id: text(),
   total_roaming_amount_excl_vat: volume(),
+  /** The roaming split of the public integration guide: stored and returned as reported. */
+  total_roaming_flat_amount_excl_vat: volume(),
+  total_roaming_energy_amount_excl_vat: volume(),
+  total_roaming_time_amount_excl_vat: volume(),
+  total_roaming_reservation_amount_excl_vat: volume(),
   total_roaming_amount_incl_vat: volume(),
   historical_tariff: yup.object().test('tariff', '${path} must be an OCPI tariff object', (v) => v === undefined || (typeof v === 'object' && v !== null)),
   /** Deprecated names (v3.50.0), still accepted. */

@@ -2,12 +2,11 @@ import { normalize } from '../../src/money/decimal.ts';
 import type { ChargeSession } from '../../src/sessions/charge-session.entity.ts';
 import type { DropoutCase } from '../../src/sessions/dropout-case.entity.ts';
 import type { PricingResult } from '../../src/sessions/pricing-result.entity.ts';
+import { cpoSessionIdOf, reportedField as field, reportedRoamingAmounts } from '../../src/sessions/session-reported.ts';
 import { iso } from '../rails/schemas.ts';
 
-const field = (payload: Record<string, unknown>, name: string) => (payload[name] === undefined ? null : payload[name]);
-
 export function serializeChargeSession(s: ChargeSession) {
-  const payload = s.payload;
+  const connectorFormat = field(s, 'connector_format');
   return {
     id: s.id,
     source: s.source,
@@ -18,18 +17,20 @@ export function serializeChargeSession(s: ChargeSession) {
     subscription_id: s.subscriptionId ?? null,
     token_evco_id: s.evcoId,
     cpo_id: s.cpoId ?? null,
-    cpo_session_id: field(payload, 'cpo_session_id'),
-    cpo_cdr_id: field(payload, 'cpo_cdr_id'),
-    connector_standard: field(payload, 'connector_standard'),
+    cpo_session_id: cpoSessionIdOf(s),
+    cpo_cdr_id: field(s, 'cpo_cdr_id'),
+    connector_standard: field(s, 'connector_standard'),
+    connector_format: typeof connectorFormat === 'string' ? connectorFormat.toLowerCase() : null,
     time_zone: s.timeZone,
-    address: field(payload, 'address'),
+    address: field(s, 'address'),
     evse_id: s.evseId ?? null,
     evse_uid: s.evseUid ?? null,
     start_date_time: iso(s.startAt),
     end_date_time: iso(s.endAt),
     total_energy_kwh: normalize(s.energyKwh),
     total_idle_seconds: s.idleSeconds,
-    remark: field(payload, 'remark'),
+    ...reportedRoamingAmounts(s),
+    remark: field(s, 'remark'),
     received_at: iso(s.receivedAt),
     pricing_version: s.pricingVersion,
     dropout_case_id: s.dropoutCase?.id ?? null,
@@ -42,9 +43,8 @@ export function serializeChargeSession(s: ChargeSession) {
 export function serializeCpoChargeSession(s: ChargeSession) {
   return {
     ...serializeChargeSession(s),
-    tariff_code: field(s.payload, 'tariff_code'),
-    charge_periods: field(s.payload, 'charge_periods') ?? [],
-    total_roaming_amount_excl_vat: null,
+    tariff_code: field(s, 'tariff_code'),
+    charge_periods: field(s, 'charge_periods') ?? [],
     total_reimbursement_amount_excl_vat: null,
   };
 }
@@ -69,7 +69,7 @@ export function serializePricingResult(r: PricingResult) {
     subscription_id: r.subscriptionId,
     subscription_external_reference: r.subscriptionExternalReference ?? null,
     roaming_agreement: null,
-    cpo_session_id: r.session.sessionId,
+    cpo_session_id: cpoSessionIdOf(r.session),
     rate_plan_id: r.ratePlanId,
     rate_plan_version_id: r.ratePlanVersionId,
     rule: r.rule,

@@ -1,11 +1,14 @@
 // Ingestion of a charge session: an INSERT .. ON CONFLICT DO NOTHING on the session's identity,
-// so the same session sent twice (also at the same moment) is stored once; the repeat answers
-// the stored session. Sessions arriving in the same turn of the event loop are written with one
+// so the same session sent twice (also at the same moment) is stored once; a repeat with the same
+// content answers the stored session, one with other content goes to resubmit-session.service.ts.
+// Sessions arriving in the same turn of the event loop are written with one
 // statement (each caller is answered once that statement committed), which keeps the cost per
 // session low under load. Processing happens asynchronously (session-queue.ts).
 import { uuidv7 } from '../platform/ids.ts';
 import type { Em } from '../platform/orm.ts';
 import type { SessionSource, SessionStatus } from './charge-session.entity.ts';
+import { resubmitSession } from './resubmit-session.service.ts';
+import { firstDifference } from './session-content.ts';
 import { requestProcessing } from './session-queue.ts';
 
 export interface SessionSubmission {
@@ -42,15 +45,16 @@ const INSERT = `insert into msp_charge_session
   on conflict (identity_key) do nothing
   returning id, identity_key, status, received_at`;
 
-const STORED = `select id, identity_key, status, received_at from msp_charge_session
+const STORED = `select id, identity_key, status, received_at, payload from msp_charge_session
   where identity_key in (select value::citext from json_array_elements_text(?::json))`;
 
-interface Row { id: string; identity_key: string; status: SessionStatus; received_at: Date }
-interface Pending { key: string; row: Record<string, unknown>; resolve(value: IngestedSession): void; reject(error: unknown): void }
+interface Row { id: string; identity_key: string; status: SessionStatus; received_at: Date; payload?: Record<string, unknown> }
+interface Pending { key: string; submission: SessionSubmission; row: Record<string, unknown>; resolve(value: IngestedSession): void; reject(error: unknown): void }
 
 const queues = new Map<string, { em: Em; pending: Pending[] }>();
 
 async function writeBatch(em: Em, batch: Pending[], kick = true): Promise<void> {
+  const changed: Pending[] = [];
   try {
     const inserted = await em.execute<Row[]>(INSERT, [JSON.stringify(batch.map((p) => p.row))]);
     const byKey = new Map(inserted.map((row) => [row.identity_key.toLowerCase(), { row, fresh: true }]));
@@ -58,21 +62,30 @@ async function writeBatch(em: Em, batch: Pending[], kick = true): Promise<void> 
     if (missing.length) {
       for (const row of await em.execute<Row[]>(STORED, [JSON.stringify(missing)])) byKey.set(row.identity_key.toLowerCase(), { row, fresh: false });
     }
-    const answered = new Set<string>();
+    // Within one batch, the first submission of an identity stored it; later ones are repeats.
+    const storedBy = new Map<string, Pending>();
     for (const p of batch) {
       const key = p.key.toLowerCase();
       const found = byKey.get(key)!;
-      // Within one batch, the first submission of an identity stored it; later ones are repeats.
-      const duplicate = !found.fresh || answered.has(key);
-      answered.add(key);
-      p.resolve({ id: found.row.id, status: found.row.status, receivedAt: new Date(found.row.received_at), duplicate });
+      const first = storedBy.get(key);
+      if (found.fresh && !first) {
+        storedBy.set(key, p);
+        p.resolve({ id: found.row.id, status: found.row.status, receivedAt: new Date(found.row.received_at), duplicate: false });
+        continue;
+      }
+      const stored = first ? first.submission.payload : found.row.payload!;
+      if (firstDifference(p.submission.source, stored, p.submission.payload) !== null) changed.push(p);
+      else p.resolve({ id: found.row.id, status: found.row.status, receivedAt: new Date(found.row.received_at), duplicate: true });
     }
     if (inserted.length && kick) requestProcessing(em);
   } catch (error) {
     // One session the database refuses must not fail the others written with it.
     if (batch.length > 1) await Promise.all(batch.map((p) => writeBatch(em, [p], kick)));
     else batch[0].reject(error);
+    return;
   }
+  // Other content under a stored identity: one at a time, in the order received, under a row lock.
+  for (const p of changed) await resubmitSession(em, p.submission, p.key, kick).then(p.resolve, p.reject);
 }
 
 /** `kick: false` leaves the session to the worker's next job (demo data written before the queue exists). */
@@ -85,7 +98,7 @@ export function ingestSession(em: Em, s: SessionSubmission, options: { kick?: bo
     time_zone: s.timeZone, country: s.country, evse_id: s.evseId, evse_uid: s.evseUid, payload: s.payload, received_at: now.toISOString(),
   };
   if (options.kick === false) {
-    return new Promise((resolve, reject) => { void writeBatch(em, [{ key, row, resolve, reject }], false); });
+    return new Promise((resolve, reject) => { void writeBatch(em, [{ key, submission: s, row, resolve, reject }], false); });
   }
   const queueKey = String(em.config.get('clientUrl') ?? em.config.get('dbName'));
   return new Promise((resolve, reject) => {
@@ -99,6 +112,6 @@ export function ingestSession(em: Em, s: SessionSubmission, options: { kick?: bo
         void writeBatch(started.em, started.pending);
       });
     }
-    queue.pending.push({ key, row, resolve, reject });
+    queue.pending.push({ key, submission: s, row, resolve, reject });
   });
 }

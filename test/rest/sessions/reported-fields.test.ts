@@ -1,0 +1,81 @@
+// What the sender reports with a session comes back with it: the roaming split of the public
+// integration guide, connector_format, and one cpo_session_id in every representation.
+import test from 'ava';
+import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { createAdministration } from '../../helpers/factories.ts';
+import { pricedSubscription, pricingResults, processed, sessionBody } from '../../helpers/session-factories.ts';
+
+let app: TestApp;
+let evcoId: string;
+test.before(async () => {
+  app = await startTestApp();
+  ({ evcoId } = await pricedSubscription(app, (await createAdministration(app)).id));
+});
+test.after.always(async () => { await app?.close(); });
+
+const api = (path: string) => `/main/v1${path}`;
+
+const ROAMING = {
+  total_roaming_amount_excl_vat: '7.25',
+  total_roaming_flat_amount_excl_vat: '0.5',
+  total_roaming_energy_amount_excl_vat: '5.250000',
+  total_roaming_time_amount_excl_vat: '1.50',
+  total_roaming_reservation_amount_excl_vat: '0',
+  total_roaming_amount_incl_vat: '8.77',
+};
+
+test('the roaming split, session_id and connector_format are known fields, stored and returned with the session', async (t) => {
+  const body = sessionBody(evcoId, { ...ROAMING, connector_format: 'CABLE' });
+  const r = await app.request('POST', api('/charge-session'), { body });
+  t.is(r.status, 200, JSON.stringify(r.body));
+  t.is(r.headers.get('x-svc-unknown-fields'), null);
+  await processed(app, r.body.id);
+  const expected = {
+    session_id: body.session_id,
+    connector_format: 'cable',
+    total_roaming_amount_excl_vat: '7.25',
+    total_roaming_flat_amount_excl_vat: '0.50',
+    total_roaming_energy_amount_excl_vat: '5.25',
+    total_roaming_time_amount_excl_vat: '1.50',
+    total_roaming_reservation_amount_excl_vat: '0.00',
+    total_roaming_amount_incl_vat: '8.77',
+  };
+  t.like((await app.request('GET', api(`/msp-charge-session/${r.body.id}`))).body, expected);
+  const list = await app.request('GET', api('/msp-charge-session?page_size=1000'));
+  t.like(list.body.items.find((s: { id: string }) => s.id === r.body.id), expected);
+  const original = await app.request('GET', api(`/msp-charge-session-original/${r.body.id}`));
+  t.is(original.body.body.total_roaming_energy_amount_excl_vat, '5.250000', 'the body is kept exactly as received');
+});
+
+test('a session without them answers null; the deprecated total_cost names fill the current ones', async (t) => {
+  const plain = await app.request('POST', api('/charge-session'), { body: sessionBody(evcoId) });
+  const session = (await app.request('GET', api(`/msp-charge-session/${plain.body.id}`))).body;
+  for (const name of Object.keys(ROAMING)) t.is(session[name], null, name);
+  t.is(session.connector_format, null);
+  const old = await app.request('POST', api('/charge-session'), { body: sessionBody(evcoId, { total_cost_excl_vat: '2.1', total_cost_incl_vat: '2.54' }) });
+  t.like((await app.request('GET', api(`/msp-charge-session/${old.body.id}`))).body, {
+    total_roaming_amount_excl_vat: '2.10', total_roaming_amount_incl_vat: '2.54',
+  });
+});
+
+test('fields the endpoint does not know are not shown: a CPO session reports no roaming amounts', async (t) => {
+  const body = { ...sessionBody(evcoId), evse_uid: `EVSE-F-${Date.now()}`, total_roaming_amount_excl_vat: '3.00', cpo_session_id: 'X-1' };
+  const r = await app.request('POST', api('/cpo-charge-session'), { body });
+  t.regex(r.headers.get('x-svc-unknown-fields') ?? '', /\$\.total_roaming_amount_excl_vat/);
+  const cpo = (await app.request('GET', api(`/cpo-charge-session/${r.body.id}`))).body;
+  t.is(cpo.total_roaming_amount_excl_vat, null);
+  t.is(cpo.cpo_session_id, body.session_id);
+});
+
+test('cpo_session_id is the same in the session and in its pricing result', async (t) => {
+  const named = sessionBody(evcoId, { cpo_session_id: 'CPO-SESSION-77' });
+  const unnamed = sessionBody(evcoId);
+  for (const [body, expected] of [[named, 'CPO-SESSION-77'], [unnamed, unnamed.session_id]] as const) {
+    const r = await app.request('POST', api('/charge-session'), { body });
+    const session = await processed(app, r.body.id);
+    const [result] = await pricingResults(app, r.body.id);
+    t.is(session.cpo_session_id, expected);
+    t.is(result.cpo_session_id, expected);
+    t.is((await app.request('GET', api(`/msp-charge-session-priced/${result.id}`))).body.cpo_session_id, expected);
+  }
+});
