@@ -31,4 +31,3 @@ export function reportedRoamingAmounts(s: Reported) {
     total_roaming_amount_incl_vat: decimal(reportedField(s, 'total_roaming_amount_incl_vat')),
   };
 }
-
