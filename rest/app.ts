@@ -42,11 +42,12 @@ export function createApp(orm: Orm, options: AppOptions = {}): Koa {
     console.error(`[${new Date().toISOString()}] ${ctx?.method} ${ctx?.path}:`, error);
   });
 
-  const api = new Router({ prefix: API_PREFIX });
+  // strict: a trailing slash is another (unknown) path, 404 (decisions: no trailing slashes).
+  const api = new Router({ prefix: API_PREFIX, strict: true });
   mountRoutes(api, routes);
   const openApi = buildOpenApi(routes, API_PREFIX);
 
-  const open = new Router();
+  const open = new Router({ strict: true });
   open.get('/main/version', (ctx) => {
     ctx.body = { version: PRODUCT_VERSION, api_versions: [...API_VERSIONS] };
   });

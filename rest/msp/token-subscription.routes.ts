@@ -2,7 +2,7 @@ import * as yup from 'yup';
 import { normalize } from '../../src/money/decimal.ts';
 import {
   createTokenSubscription, getTokenSubscription, loadSubscriptionLinks, markTokenSubscriptionDefunct, subscriptionListFilter,
-  updateTokenSubscription, type NewTokenSubscription, type TokenSubscriptionPatch,
+  updateTokenSubscription, type NewTokenSubscription, type SubscriptionParties, type TokenSubscriptionPatch,
 } from '../../src/msp/save-token-subscription.service.ts';
 import { UID_TYPE_IDS } from '../../src/msp/token-reference-data.ts';
 import type { TokenLink } from '../../src/msp/token-link.entity.ts';
@@ -100,14 +100,19 @@ const MAPPING: FieldMapping = {
 
 type CreateBody = yup.InferType<typeof createBody>;
 
+/** The members naming administration, customer and plan (create only; on update checked and ignored). */
+function parties(body: Record<string, unknown>): SubscriptionParties {
+  const { admin_id, customer_id, customer_external_reference, plan_id, plan_external_reference } = body as Record<string, string | null | undefined>;
+  return {
+    adminId: admin_id, customerId: customer_id, customerExternalReference: customer_external_reference,
+    planId: plan_id, planExternalReference: plan_external_reference,
+  };
+}
+
 function newSubscription(body: CreateBody): NewTokenSubscription {
   return {
     ...(patchFrom(body, MAPPING) as TokenSubscriptionPatch),
-    adminId: body.admin_id,
-    customerId: body.customer_id,
-    customerExternalReference: body.customer_external_reference,
-    planId: body.plan_id,
-    planExternalReference: body.plan_external_reference,
+    ...parties(body),
     tokenSeriesId: body.token_series_id,
     tokenUidTypeId: body.token_uid_type_id,
     tokenUid: body.token_uid,
@@ -116,7 +121,7 @@ function newSubscription(body: CreateBody): NewTokenSubscription {
 }
 
 const update = async (em: Em, id: string, body: Record<string, unknown>, mode: 'merge' | 'replace') =>
-  present(em, await updateTokenSubscription(em, id, patchFrom(body, MAPPING, mode) as TokenSubscriptionPatch, mode));
+  present(em, await updateTokenSubscription(em, id, { ...(patchFrom(body, MAPPING, mode) as TokenSubscriptionPatch), ...parties(body) }, mode));
 
 const booleanQuery = () => oneOf(['true', 'false'] as const);
 const uuidQuery = () => yup.string().test('uuid', '${path} must be an id', (value) => value === undefined || isUuid(value));

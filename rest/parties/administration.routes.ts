@@ -14,6 +14,7 @@ export function serializeAdministration(a: Administration) {
     // The interface spec names this field seller_county; it holds the seller's country.
     seller_county: a.seller?.country ?? null,
     created_at: iso(a.createdAt),
+    updated_at: iso(a.updatedAt),
   };
 }
 

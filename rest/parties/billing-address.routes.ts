@@ -13,6 +13,8 @@ const TAG = 'Billing addresses';
 export function serializeBillingAddress(a: BillingAddress) {
   return {
     id: a.id,
+    party_id: a.customer.id,
+    party_external_reference: a.customer.externalReference ?? null,
     customer_id: a.customer.id,
     customer_external_reference: a.customer.externalReference ?? null,
     admin_id: a.admin.id,
@@ -32,8 +34,10 @@ export function serializeBillingAddress(a: BillingAddress) {
 }
 
 const billingAddressBody = yup.object({
-  customer_id: text(64).nullable(),
-  customer_external_reference: text().nullable(),
+  party_id: text(64).nullable(),
+  party_external_reference: text().nullable(),
+  customer_id: text(64).nullable().meta({ deprecated: true, description: 'Older name of party_id.' }),
+  customer_external_reference: text().nullable().meta({ deprecated: true, description: 'Older name of party_external_reference.' }),
   addressee: text().nullable(),
   address_line1: text().nullable(),
   address_line2: text().nullable(),
@@ -47,6 +51,8 @@ const billingAddressBody = yup.object({
 });
 
 const MAPPING: FieldMapping = {
+  party_id: 'partyId',
+  party_external_reference: 'partyExternalReference',
   customer_id: 'customerId',
   customer_external_reference: 'customerExternalReference',
   addressee: 'addressee',
@@ -71,8 +77,9 @@ export const billingAddressRoutes: RouteDef[] = [
   defineRoute({
     method: 'post', path: '/billing-address/:id', tag: TAG, body: billingAddressBody,
     summary: 'Merge-update a billing address; on ext_ref.<ref> create it when missing',
-    description: 'Creating needs exactly one of customer_id and customer_external_reference; afterwards both are ignored. '
-      + 'An update with an external_updated_at older than the stored one is ignored.',
+    description: 'Creating names the party (a customer) by exactly one of party_id and party_external_reference '
+      + '(customer_id and customer_external_reference are their older names). On update they are ignored, but one naming '
+      + 'a party the caller cannot see is 400 not_found. An update with an external_updated_at older than the stored one is ignored.',
     handler: async ({ em, body, params }) =>
       serializeBillingAddress(await upsertBillingAddress(em, parseRef(params.id, true), patch(body, 'merge'))),
   }),

@@ -1,5 +1,5 @@
 import * as yup from 'yup';
-import { Customer, ENTITY_TYPES, REIMBURSEMENT_VAT, ROLLUP_GROUP_BY } from '../../src/parties/customer.entity.ts';
+import { BILLING_PHONE_MAX_LENGTH, Customer, ENTITY_TYPES, REIMBURSEMENT_VAT, ROLLUP_GROUP_BY } from '../../src/parties/customer.entity.ts';
 import type { CustomerPatch } from '../../src/parties/customer-input.ts';
 import { createCustomer, setCustomerChargeAuthBlocked, upsertCustomer } from '../../src/parties/save-customer.service.ts';
 import { getByRef, parseRef } from '../../src/platform/resource-ref.ts';
@@ -21,6 +21,7 @@ export function serializeCustomer(c: Customer) {
     company_reg_num: c.companyRegNum ?? null,
     locale_id: c.localeId ?? null,
     billing_email: c.billingEmail ?? null,
+    billing_phone: c.billingPhone ?? null,
     reimbursement_vat: c.reimbursementVat,
     billing_rollup_group_by: c.billingRollupGroupBy ?? null,
     billing_rollup_method: c.billingRollupGroupBy ?? null,
@@ -41,6 +42,7 @@ const customerBody = yup.object({
   company_reg_num: text().nullable(),
   locale_id: text(35).nullable(),
   billing_email: email().nullable(),
+  billing_phone: text(BILLING_PHONE_MAX_LENGTH).nullable().meta({ description: 'Free text, at most 40 characters.' }),
   reimbursement_vat: oneOf(REIMBURSEMENT_VAT).nullable(),
   billing_rollup_group_by: oneOf(ROLLUP_GROUP_BY).nullable(),
   billing_rollup_method: oneOf(ROLLUP_GROUP_BY).nullable().meta({ deprecated: true }),
@@ -57,6 +59,7 @@ const MAPPING: FieldMapping = {
   company_reg_num: 'companyRegNum',
   locale_id: 'localeId',
   billing_email: 'billingEmail',
+  billing_phone: 'billingPhone',
   reimbursement_vat: 'reimbursementVat',
   billing_rollup_group_by: 'billingRollupGroupBy',
   custom_fields: 'customFields',

@@ -1,9 +1,13 @@
 import { instanceOverview, visibleSellers } from '../../src/parties/instance-overview.service.ts';
 import type { Seller } from '../../src/parties/seller.entity.ts';
 import { defineRoute, type RouteDef } from '../rails/route.ts';
+import { iso } from '../rails/schemas.ts';
 
 export function serializeSeller(seller: Seller) {
-  return { id: seller.id, name: seller.name, country: seller.country, external_reference: seller.externalReference ?? null };
+  return {
+    id: seller.id, name: seller.name, country: seller.country, external_reference: seller.externalReference ?? null,
+    created_at: iso(seller.createdAt), updated_at: iso(seller.updatedAt),
+  };
 }
 
 export const instanceRoutes: RouteDef[] = [

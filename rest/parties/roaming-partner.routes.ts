@@ -14,6 +14,7 @@ export function serializeRoamingPartner(partner: RoamingPartner) {
     // Agreements arrive with the roaming work; the list is part of the resource already.
     roaming_agreements: [] as unknown[],
     created_at: iso(partner.createdAt),
+    updated_at: iso(partner.updatedAt),
   };
 }
 

@@ -20,6 +20,7 @@ export const Administration = builder.loadableNode(AdministrationEntity, {
     localeId: t.string({ nullable: true, resolve: (administration) => administration.localeId ?? null }),
     sellerName: t.string({ nullable: true, resolve: (administration) => administration.seller?.name ?? null }),
     createdAt: t.field({ type: DateTime, resolve: (administration) => administration.createdAt }),
+    updatedAt: t.field({ type: DateTime, resolve: (administration) => administration.updatedAt }),
   }),
 });
 

@@ -1,5 +1,6 @@
 import * as yup from 'yup';
 import type { CustomerPatch } from '../../src/parties/customer-input.ts';
+import { BILLING_PHONE_MAX_LENGTH } from '../../src/parties/customer.entity.ts';
 import { countryCode, customFields, email, text } from '../../rest/rails/schemas.ts';
 import { validate } from '../../rest/rails/validation.ts';
 import { builder } from '../builder.ts';
@@ -14,7 +15,7 @@ export const CustomerInput = builder.inputType('CustomerInput', {
   description: 'JSON Merge Patch semantics: an absent field keeps its value, null clears it. '
     + 'Creating needs adminId, name and country.',
   fields: (t) => ({
-    adminId: t.id({ description: 'Slug or global ID of the administration. Set on creation only; ignored on update.' }),
+    adminId: t.id({ description: 'Slug or global ID of the administration. Set on creation only; ignored on update, but one the caller cannot see is not_found.' }),
     name: t.string(),
     country: t.string({ description: 'ISO 3166-1 alpha-2 country code.' }),
     entityType: t.field({ type: EntityType, description: 'Defaults to PERSON.' }),
@@ -22,6 +23,7 @@ export const CustomerInput = builder.inputType('CustomerInput', {
     companyRegNum: t.string(),
     localeId: t.string(),
     billingEmail: t.string(),
+    billingPhone: t.string({ description: 'Free text, at most 40 characters.' }),
     reimbursementVat: t.field({ type: ReimbursementVat, description: 'Defaults to UNKNOWN.' }),
     billingRollupGroupBy: t.field({ type: BillingRollupGroupBy }),
     customFields: t.field({ type: JsonScalar, description: 'A flat object of strings, numbers and booleans, merged into the stored one; a null member removes it.' }),
@@ -38,6 +40,7 @@ const rules = yup.object({
   companyRegNum: text().nullable(),
   localeId: text(35).nullable(),
   billingEmail: email().nullable(),
+  billingPhone: text(BILLING_PHONE_MAX_LENGTH).nullable(),
   customFields: customFields().nullable(),
 });
 

@@ -32,6 +32,7 @@ export const Customer = builder.loadableNode(CustomerEntity, {
     companyRegNum: t.string({ nullable: true, resolve: (customer) => customer.companyRegNum ?? null }),
     localeId: t.string({ nullable: true, resolve: (customer) => customer.localeId ?? null }),
     billingEmail: t.string({ nullable: true, resolve: (customer) => customer.billingEmail ?? null }),
+    billingPhone: t.string({ nullable: true, resolve: (customer) => customer.billingPhone ?? null }),
     reimbursementVat: t.field({ type: ReimbursementVat, resolve: (customer) => customer.reimbursementVat }),
     billingRollupGroupBy: t.field({ type: BillingRollupGroupBy, nullable: true, resolve: (customer) => customer.billingRollupGroupBy ?? null }),
     billingRollupMethod: t.field({

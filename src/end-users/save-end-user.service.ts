@@ -1,8 +1,8 @@
 import { DomainError, type ErrorDetail } from '../platform/errors.ts';
 import type { Patch } from '../platform/merge-patch.ts';
 import type { Em } from '../platform/orm.ts';
-import { getByRef } from '../platform/resource-ref.ts';
-import { isStaleUpdate, visibleAdministration } from '../parties/customer-input.ts';
+import { assertNamedRecordsVisible, getByRef } from '../platform/resource-ref.ts';
+import { administrationNamed, isStaleUpdate, visibleAdministration } from '../parties/customer-input.ts';
 import { EndUser } from './end-user.entity.ts';
 import { flushUnique } from '../platform/flush-unique.ts';
 
@@ -76,6 +76,7 @@ export async function createEndUser(em: Em, patch: EndUserPatch): Promise<EndUse
  */
 export async function updateEndUser(em: Em, id: string, patch: EndUserPatch): Promise<EndUser> {
   const endUser = await getEndUser(em, id);
+  await assertNamedRecordsVisible(em, [administrationNamed(patch.adminId)]);
   if (isStaleUpdate(endUser.externalUpdatedAt, patch.externalUpdatedAt)) return endUser;
   if (patch.username === null) fail('validation_failed', [{ param: '$.username', message: 'username is required' }]);
   await assertUnique(em, patch, endUser);

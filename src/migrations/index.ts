@@ -1,10 +1,12 @@
 // Committed migrations, in order. `npm run migration:create -- <name>` adds one here.
 import { Migration20261122083254_initial } from './Migration20261122083254_initial.ts';
 import { Migration20261122143857_pricing } from './Migration20261122143857_pricing.ts';
+import { Migration20261123183945_customer_billing_phone } from './Migration20261123183945_customer_billing_phone.ts';
 // imports-end
 
 export const migrations: { name: string; class: new (...args: any[]) => any }[] = [
   { name: 'Migration20261122083254_initial', class: Migration20261122083254_initial },
   { name: 'Migration20261122143857_pricing', class: Migration20261122143857_pricing },
+  { name: 'Migration20261123183945_customer_billing_phone', class: Migration20261123183945_customer_billing_phone },
 // migrations-end
 ];

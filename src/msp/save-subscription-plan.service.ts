@@ -1,11 +1,11 @@
 import { isNegative, parseDecimal } from '../money/decimal.ts';
-import { visibleAdministration } from '../parties/customer-input.ts';
+import { administrationNamed, visibleAdministration } from '../parties/customer-input.ts';
 import { DomainError, InvalidInputError, type ErrorDetail } from '../platform/errors.ts';
 import { assertExternalReferenceFree } from '../platform/external-reference.ts';
 import { flushUnique } from '../platform/flush-unique.ts';
 import type { Patch } from '../platform/merge-patch.ts';
 import type { Em } from '../platform/orm.ts';
-import { getByRef, type ResourceRef } from '../platform/resource-ref.ts';
+import { assertNamedRecordsVisible, getByRef, type ResourceRef } from '../platform/resource-ref.ts';
 import { assertRatePlanUsableBy } from '../pricing/rate-plan-link.ts';
 import { SubscriptionPlan, type RecurringCost } from './subscription-plan.entity.ts';
 
@@ -96,6 +96,7 @@ export function upsertSubscriptionPlan(em: Em, ref: ResourceRef, patch: Subscrip
       patch = { ...patch, externalReference: undefined };
     }
     const plan = await getByRef(tx, SubscriptionPlan, ref, WHAT);
+    await assertNamedRecordsVisible(tx, [administrationNamed(patch.adminId)]);
     if (patch.externalReference && patch.externalReference.toLowerCase() !== plan.externalReference?.toLowerCase()) {
       await assertExternalReferenceFree(tx, SubscriptionPlan, patch.externalReference, WHAT);
     }

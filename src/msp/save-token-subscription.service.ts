@@ -1,13 +1,14 @@
 import { LockMode, type FilterQuery } from '@mikro-orm/core';
-import { resolveCustomer } from '../parties/customer-ref.ts';
+import { customerNamed, resolveCustomer } from '../parties/customer-ref.ts';
 import type { CustomFields } from '../parties/customer.entity.ts';
-import { visibleAdministration } from '../parties/customer-input.ts';
+import { administrationNamed, visibleAdministration } from '../parties/customer-input.ts';
 import { DomainError, InvalidInputError, NotFoundError, type ErrorDetail } from '../platform/errors.ts';
 import { assertExternalReferenceFree } from '../platform/external-reference.ts';
 import { flushUnique } from '../platform/flush-unique.ts';
 import { isUuid } from '../platform/ids.ts';
 import { mergePatch, type Patch } from '../platform/merge-patch.ts';
 import type { Em } from '../platform/orm.ts';
+import { assertNamedRecordsVisible, lookupByExternalReference, lookupById, type NamedRecord } from '../platform/resource-ref.ts';
 import { issueToken } from './issue-token.service.ts';
 import { assertNoOverlap, linkToken, lockToken } from './link-token.service.ts';
 import { loadLinkTokens, visibleTokenByEvcoId } from './save-token-link.service.ts';
@@ -35,12 +36,26 @@ export interface NewLink {
   validUntil?: Date | null;
 }
 
-export interface NewTokenSubscription extends TokenSubscriptionPatch {
+/** The members naming the subscription's administration, customer and plan: set on create only. */
+export interface SubscriptionParties {
   adminId?: string | null;
   customerId?: string | null;
   customerExternalReference?: string | null;
   planId?: string | null;
   planExternalReference?: string | null;
+}
+
+/** On update the parties are ignored, but each must name a record the caller sees. */
+function partiesNamed(parties: SubscriptionParties): NamedRecord[] {
+  return [
+    administrationNamed(parties.adminId),
+    ...customerNamed(parties),
+    { param: '$.plan_id', what: 'subscription plan', value: parties.planId, find: lookupById(SubscriptionPlan) },
+    { param: '$.plan_external_reference', what: 'subscription plan', value: parties.planExternalReference, find: lookupByExternalReference(SubscriptionPlan) },
+  ];
+}
+
+export interface NewTokenSubscription extends TokenSubscriptionPatch, SubscriptionParties {
   /** A new token from this series is issued and linked (deferring to the subscription's valid_from). */
   tokenSeriesId?: string | null;
   tokenUidTypeId?: UidType | null;
@@ -237,9 +252,10 @@ async function recheckDeferringLinks(em: Em, subscription: TokenSubscription, va
  * plan-or-customer correction changes them). A defunct subscription only records
  * external_updated_at.
  */
-export function updateTokenSubscription(em: Em, id: string, patch: TokenSubscriptionPatch, mode: 'merge' | 'replace' = 'merge'): Promise<TokenSubscription> {
+export function updateTokenSubscription(em: Em, id: string, patch: TokenSubscriptionPatch & SubscriptionParties, mode: 'merge' | 'replace' = 'merge'): Promise<TokenSubscription> {
   return em.transactional(async (tx) => {
     const subscription = await lockSubscription(tx, id);
+    await assertNamedRecordsVisible(tx, partiesNamed(patch));
     const failures: ErrorDetail[] = [];
     if (patch.validFrom === null) failures.push({ param: '$.valid_from', message: 'valid_from cannot be cleared' });
     const validFrom = patch.validFrom ?? subscription.validFrom;

@@ -2,9 +2,9 @@ import { defineEntity, p } from '@mikro-orm/core';
 import { adminScopeFilter } from '../access/admin-scope.ts';
 import { createdAtProperty, idProperty, identifierProperty, updatedAtProperty } from '../platform/entity-properties.ts';
 import { Administration } from './administration.entity.ts';
-import { Customer } from './customer.entity.ts';
+import { BILLING_PHONE_MAX_LENGTH, Customer } from './customer.entity.ts';
 
-export const BILLING_PHONE_MAX_LENGTH = 40;
+export { BILLING_PHONE_MAX_LENGTH };
 
 export const BillingAddressSchema = defineEntity({
   name: 'BillingAddress',

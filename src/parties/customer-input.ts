@@ -2,6 +2,7 @@ import { DomainError, InvalidInputError } from '../platform/errors.ts';
 import { mergePatch, type Patch } from '../platform/merge-patch.ts';
 import type { Em } from '../platform/orm.ts';
 import { NotFoundError } from '../platform/errors.ts';
+import type { NamedRecord } from '../platform/resource-ref.ts';
 import { Administration } from './administration.entity.ts';
 import type { Customer, CustomFields, ENTITY_TYPES, REIMBURSEMENT_VAT, ROLLUP_GROUP_BY } from './customer.entity.ts';
 
@@ -14,6 +15,7 @@ export interface CustomerFields {
   companyRegNum: string;
   localeId: string;
   billingEmail: string;
+  billingPhone: string;
   reimbursementVat: (typeof REIMBURSEMENT_VAT)[number];
   billingRollupGroupBy: (typeof ROLLUP_GROUP_BY)[number];
   customFields: Record<string, string | number | boolean | null>;
@@ -31,6 +33,11 @@ export async function visibleAdministration(em: Em, adminId: string | null | und
   const admin = await em.findOne(Administration, { id: adminId });
   if (!admin) throw new NotFoundError('administration', { param });
   return admin;
+}
+
+/** An `admin_id` member, for assertNamedRecordsVisible where it is ignored (on update). */
+export function administrationNamed(adminId: string | null | undefined, param = '$.admin_id'): NamedRecord {
+  return { param, what: 'administration', value: adminId, find: (em, id) => em.findOne(Administration, { id }) };
 }
 
 /** Applies a merge patch to a customer (immutable admin_id is ignored here). */

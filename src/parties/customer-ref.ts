@@ -1,6 +1,7 @@
 import { InvalidInputError, NotFoundError } from '../platform/errors.ts';
 import { isUuid } from '../platform/ids.ts';
 import type { Em } from '../platform/orm.ts';
+import { lookupByExternalReference, lookupById, type NamedRecord } from '../platform/resource-ref.ts';
 import { Customer } from './customer.entity.ts';
 
 /** A body naming a customer by `customer_id` or `customer_external_reference`. */
@@ -30,4 +31,12 @@ export async function resolveCustomer(em: Em, input: CustomerRefInput, paramPref
     : await em.findOne(Customer, { externalReference: input.customerExternalReference! });
   if (!customer) throw new NotFoundError('customer', { param: hasId ? idParam : refParam });
   return customer;
+}
+
+/** The two customer members of a body, for assertNamedRecordsVisible where they are ignored (on update). */
+export function customerNamed(input: CustomerRefInput, paramPrefix = '$'): NamedRecord[] {
+  return [
+    { param: `${paramPrefix}.customer_id`, what: 'customer', value: input.customerId, find: lookupById(Customer) },
+    { param: `${paramPrefix}.customer_external_reference`, what: 'customer', value: input.customerExternalReference, find: lookupByExternalReference(Customer) },
+  ];
 }

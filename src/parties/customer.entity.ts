@@ -7,6 +7,9 @@ export const ENTITY_TYPES = ['person', 'organisation'] as const;
 export const REIMBURSEMENT_VAT = ['Applies', 'Exempt', 'Unknown'] as const;
 export const ROLLUP_GROUP_BY = ['product', 'subscription', 'token'] as const;
 
+/** The spec's limit for billing_phone (free text, no validation). */
+export const BILLING_PHONE_MAX_LENGTH = 40;
+
 export type CustomFields = Record<string, string | number | boolean>;
 
 /** A party that holds contracts. The party columns (billing_email, locale...) live here too. */
@@ -24,6 +27,7 @@ export const CustomerSchema = defineEntity({
     companyRegNum: p.string().nullable(),
     localeId: p.string().nullable(),
     billingEmail: p.string().nullable(),
+    billingPhone: p.string().length(BILLING_PHONE_MAX_LENGTH).nullable(),
     reimbursementVat: p.enum(REIMBURSEMENT_VAT).default('Unknown'),
     billingRollupGroupBy: p.enum(ROLLUP_GROUP_BY).nullable(),
     customFields: p.json<CustomFields>().onCreate(() => ({})),

@@ -1,12 +1,15 @@
 import { assertExternalReferenceFree } from '../platform/external-reference.ts';
 import type { Patch } from '../platform/merge-patch.ts';
 import type { Em } from '../platform/orm.ts';
-import { getByRef, type ResourceRef } from '../platform/resource-ref.ts';
+import { assertNamedRecordsVisible, getByRef, type ResourceRef } from '../platform/resource-ref.ts';
 import { BillingAddress } from './billing-address.entity.ts';
 import { isStaleUpdate } from './customer-input.ts';
-import { resolveCustomer } from './customer-ref.ts';
+import { partyNamed, resolvePartyCustomer } from './party-ref.ts';
 
 export interface BillingAddressFields {
+  partyId: string;
+  partyExternalReference: string;
+  /** Older names of partyId and partyExternalReference. */
   customerId: string;
   customerExternalReference: string;
   addressee: string;
@@ -26,9 +29,9 @@ export type BillingAddressPatch = Patch<BillingAddressFields>;
 const WHAT = 'billing address';
 const POPULATE = ['customer'];
 
-/** The customer is chosen on create only; afterwards its references in a body are ignored. */
+/** The party is chosen on create only; afterwards its references in a body are ignored. */
 function applyBillingAddressPatch(address: BillingAddress, patch: BillingAddressPatch): void {
-  const { customerId: _id, customerExternalReference: _ref, ...rest } = patch;
+  const { partyId: _pid, partyExternalReference: _pref, customerId: _id, customerExternalReference: _ref, ...rest } = patch;
   for (const [key, value] of Object.entries(rest)) {
     if (value !== undefined) (address as unknown as Record<string, unknown>)[key] = value;
   }
@@ -36,7 +39,7 @@ function applyBillingAddressPatch(address: BillingAddress, patch: BillingAddress
 }
 
 export async function createBillingAddress(em: Em, patch: BillingAddressPatch): Promise<BillingAddress> {
-  const customer = await resolveCustomer(em, patch);
+  const customer = await resolvePartyCustomer(em, patch);
   await assertExternalReferenceFree(em, BillingAddress, patch.externalReference, 'billing address');
   const address = em.create(BillingAddress, { customer, admin: customer.admin } as never);
   applyBillingAddressPatch(address, patch);
@@ -56,6 +59,7 @@ export async function upsertBillingAddress(em: Em, ref: ResourceRef, patch: Bill
     patch = { ...patch, externalReference: undefined };
   }
   const address = await getByRef(em, BillingAddress, ref, WHAT, POPULATE);
+  await assertNamedRecordsVisible(em, partyNamed(patch));
   if (isStaleUpdate(address.externalUpdatedAt, patch.externalUpdatedAt)) return address;
   if (patch.externalReference && patch.externalReference.toLowerCase() !== address.externalReference?.toLowerCase()) {
     await assertExternalReferenceFree(em, BillingAddress, patch.externalReference, 'billing address');

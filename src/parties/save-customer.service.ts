@@ -1,8 +1,8 @@
 import { assertExternalReferenceFree } from '../platform/external-reference.ts';
 import type { Em } from '../platform/orm.ts';
-import { getByRef, type ResourceRef } from '../platform/resource-ref.ts';
+import { assertNamedRecordsVisible, getByRef, type ResourceRef } from '../platform/resource-ref.ts';
 import { Customer } from './customer.entity.ts';
-import { applyCustomerPatch, isStaleUpdate, requireCreateFields, visibleAdministration, type CustomerPatch } from './customer-input.ts';
+import { administrationNamed, applyCustomerPatch, isStaleUpdate, requireCreateFields, visibleAdministration, type CustomerPatch } from './customer-input.ts';
 
 export async function createCustomer(em: Em, patch: CustomerPatch): Promise<Customer> {
   requireCreateFields(patch);
@@ -28,6 +28,7 @@ export async function upsertCustomer(em: Em, ref: ResourceRef, patch: CustomerPa
     patch = { ...patch, externalReference: undefined };
   }
   const customer = await getByRef(em, Customer, ref, 'customer');
+  await assertNamedRecordsVisible(em, [administrationNamed(patch.adminId)]);
   if (isStaleUpdate(customer.externalUpdatedAt, patch.externalUpdatedAt)) return { customer, created: false };
   if (patch.externalReference && patch.externalReference.toLowerCase() !== customer.externalReference?.toLowerCase()) {
     await assertExternalReferenceFree(em, Customer, patch.externalReference, 'customer');

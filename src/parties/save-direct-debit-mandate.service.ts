@@ -3,9 +3,9 @@ import { assertExternalReferenceFree } from '../platform/external-reference.ts';
 import { DomainError, InvalidInputError, type ErrorDetail } from '../platform/errors.ts';
 import type { Patch } from '../platform/merge-patch.ts';
 import type { Em } from '../platform/orm.ts';
-import { getByRef, type ResourceRef } from '../platform/resource-ref.ts';
+import { assertNamedRecordsVisible, getByRef, type ResourceRef } from '../platform/resource-ref.ts';
 import type { Customer } from './customer.entity.ts';
-import { resolveCustomer } from './customer-ref.ts';
+import { customerNamed, resolveCustomer } from './customer-ref.ts';
 import { DirectDebitMandate } from './direct-debit-mandate.entity.ts';
 import { checkBic, checkIban } from './iban.ts';
 
@@ -189,6 +189,7 @@ async function upsertMandateIn(em: Em, ref: ResourceRef, patch: MandatePatch, op
     patch = { ...patch, externalReference: undefined };
   }
   const mandate = await getByRef(em, DirectDebitMandate, ref, WHAT, POPULATE);
+  await assertNamedRecordsVisible(em, customerNamed(patch));
   const current = stateOf(mandate);
   const state = nextState(current, patch, new Date());
   assertDefunctUnchanged(current, state);

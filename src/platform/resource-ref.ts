@@ -28,3 +28,32 @@ export async function getByRef<E extends object>(em: Em, entity: EntityName<E>, 
   return found;
 }
 
+
+/** Finds the record a body member names, among those the caller may see. */
+export type RecordLookup = (em: Em, value: string) => Promise<object | null>;
+
+export const lookupById = <E extends object>(entity: EntityName<E>): RecordLookup =>
+  (em, id) => findByRef(em, entity, { id }, '');
+
+export const lookupByExternalReference = <E extends object>(entity: EntityName<E>): RecordLookup =>
+  (em, externalReference) => findByRef(em, entity, { externalReference }, '');
+
+/** A body member that names another record (`customer_id`, `admin_id`, `plan_external_reference`, ...). */
+export interface NamedRecord {
+  param: string;
+  what: string;
+  value: string | null | undefined;
+  find: RecordLookup;
+}
+
+/**
+ * decisions.md (Errors): a body naming a record the caller cannot see (or that does not exist)
+ * is 400 not_found at that member, also where the member is then ignored (immutable on update):
+ * a silent 200 would hide the mistake and answer differently for visible and invisible records.
+ */
+export async function assertNamedRecordsVisible(em: Em, named: NamedRecord[]): Promise<void> {
+  for (const { param, what, value, find } of named) {
+    if (value === undefined || value === null) continue;
+    if (!(await find(em, value))) throw new NotFoundError(what, { param });
+  }
+}

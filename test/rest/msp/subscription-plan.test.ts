@@ -34,7 +34,8 @@ test('create, get by id and by ext_ref, merge-update', async (t) => {
   t.is(byRef.status, 200);
   t.is(byRef.body.id, created.body.id);
 
-  const updated = await app.request('POST', `${PATH}/${created.body.id}`, { body: { description: null, publish_until: '2027-01-01T00:00:00Z', admin_id: 'other' } });
+  const other = (await createAdministration(app)).id;
+  const updated = await app.request('POST', `${PATH}/${created.body.id}`, { body: { description: null, publish_until: '2027-01-01T00:00:00Z', admin_id: other } });
   t.is(updated.status, 200, JSON.stringify(updated.body));
   t.is(updated.body.description, null);
   t.is(updated.body.name, 'Basic');

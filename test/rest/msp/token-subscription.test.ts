@@ -145,9 +145,10 @@ test('merge-update: absent keeps, null clears, custom_fields merge, immutable fi
     buyer_reference: 'PO-9', valid_until: '2030-01-01T00:00:00Z', custom_fields: { a: 1, b: 'two' },
   });
   const otherPlan = await createSubscriptionPlan(app, adminId);
+  const elsewhere = (await createAdministration(app)).id;
   const updated = await app.request('POST', `${PATH}/${subscription.id}`, {
     body: {
-      valid_until: null, custom_fields: { a: null, c: true }, plan_id: otherPlan.id, admin_id: 'elsewhere', recurring_cost_correction: true,
+      valid_until: null, custom_fields: { a: null, c: true }, plan_id: otherPlan.id, admin_id: elsewhere, recurring_cost_correction: true,
       external_updated_at: '2026-05-01T12:00:00+02:00',
     },
   });

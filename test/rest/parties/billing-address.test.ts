@@ -1,6 +1,8 @@
 import test from 'ava';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { createAdministration, createCustomer } from '../../helpers/factories.ts';
+import { RoamingPartner } from '../../../src/parties/roaming-partner.entity.ts';
+import { scopedEm } from '../../../src/platform/orm.ts';
 
 let app: TestApp;
 let adminId: string;
@@ -49,11 +51,11 @@ test('ext_ref upsert creates the address, then merge-updates it', async (t) => {
   t.is(byRef.body.id, created.body.id);
 });
 
-test('creating needs exactly one of customer_id and customer_external_reference', async (t) => {
+test('creating needs exactly one of customer_id and customer_external_reference (older names of the party members)', async (t) => {
   const customer = await createCustomer(app, adminId);
   const neither = await app.request('POST', '/main/v1/billing-address/ext_ref.no-customer', { body: { city: 'Utrecht' } });
   t.is(neither.status, 400);
-  t.is(neither.body.param, '$.customer_id');
+  t.is(neither.body.param, '$.party_id');
   const both = await app.request('POST', '/main/v1/billing-address/ext_ref.two-customers', {
     body: { customer_id: customer.id, customer_external_reference: customer.external_reference },
   });
@@ -195,4 +197,78 @@ test("GET /customer/{id}/billing-address pages the customer's addresses", async 
   t.is(second.body.link_next, undefined);
   const missing = await app.request('GET', `/main/v1/customer/${MISSING_ID}/billing-address`);
   t.is(missing.body.code, 'not_found');
+});
+
+// The public integration guide creates a customer's billing address by naming the party.
+test("the guide's example: a billing address created with party_id", async (t) => {
+  const customer = await createCustomer(app, adminId);
+  const response = await app.request('POST', '/main/v1/billing-address/ext_ref.guide-party-id', {
+    body: { party_id: customer.id, addressee: 'Ada Lovelace', address_line1: 'Main St 1', postal_code: '3511 AB', city: 'Utrecht', country: 'NL' },
+  });
+  t.is(response.status, 200, JSON.stringify(response.body));
+  t.is(response.headers.get('x-svc-unknown-fields'), null);
+  t.like(response.body, {
+    party_id: customer.id, party_external_reference: customer.external_reference, customer_id: customer.id,
+    admin_id: adminId, addressee: 'Ada Lovelace', external_reference: 'guide-party-id',
+  });
+  t.regex(response.body.created_at, /Z$/);
+  t.regex(response.body.updated_at, /Z$/);
+  t.is((await app.request('GET', '/main/v1/billing-address/ext_ref.guide-party-id')).body.id, response.body.id);
+});
+
+test("the guide's example: a billing address created with party_external_reference", async (t) => {
+  const customer = await createCustomer(app, adminId);
+  const response = await app.request('POST', '/main/v1/billing-address/ext_ref.guide-party-ref', {
+    body: { party_external_reference: customer.external_reference.toUpperCase(), addressee: 'Ada', city: 'Utrecht', country: 'NL' },
+  });
+  t.is(response.status, 200, JSON.stringify(response.body));
+  t.like(response.body, { party_id: customer.id, customer_id: customer.id, party_external_reference: customer.external_reference });
+  const list = await app.request('GET', `/main/v1/customer/${customer.id}/billing-address`);
+  t.deepEqual(list.body.items.map((a: any) => a.id), [response.body.id]);
+});
+
+test('exactly one party member: both, none or an old and a new name are 400 and create nothing', async (t) => {
+  const customer = await createCustomer(app, adminId);
+  const cases: [Record<string, unknown>, string][] = [
+    [{ party_id: customer.id, party_external_reference: customer.external_reference }, '$.party_id'],
+    [{}, '$.party_id'],
+    [{ party_id: null, party_external_reference: null }, '$.party_id'],
+    [{ party_id: customer.id, customer_id: customer.id }, '$.party_id'],
+    [{ party_external_reference: customer.external_reference, customer_id: customer.id }, '$.party_external_reference'],
+  ];
+  for (const [i, [members, param]] of cases.entries()) {
+    const response = await app.request('POST', `/main/v1/billing-address/ext_ref.one-party-${i}`, { body: { ...members, city: 'Ede' } });
+    t.is(response.status, 400, JSON.stringify(members));
+    t.is(response.body.code, 'invalid_input');
+    t.is(response.body.param, param, JSON.stringify(members));
+    t.is((await app.request('GET', `/main/v1/billing-address/ext_ref.one-party-${i}`)).body.code, 'not_found');
+  }
+  const unknown = await app.request('POST', '/main/v1/billing-address/ext_ref.one-party-x', { body: { party_external_reference: 'nobody' } });
+  t.is(unknown.body.code, 'not_found');
+  t.is(unknown.body.param, '$.party_external_reference');
+  t.deepEqual((await app.request('GET', `/main/v1/customer/${customer.id}/billing-address`)).body.items, []);
+});
+
+test('a roaming partner as party is refused: billing addresses belong to customers', async (t) => {
+  const em = scopedEm(app.orm);
+  const partner = em.create(RoamingPartner, { name: 'Roamer', country: 'NL', externalReference: 'roamer-1' } as never);
+  await em.flush();
+  const byId = await app.request('POST', '/main/v1/billing-address/ext_ref.roamer-address', { body: { party_id: partner.id } });
+  t.is(byId.status, 400);
+  t.is(byId.body.param, '$.party_id');
+  t.regex(byId.body.message, /roaming partner/);
+  const byRef = await app.request('POST', '/main/v1/billing-address/ext_ref.roamer-address', { body: { party_external_reference: 'ROAMER-1' } });
+  t.is(byRef.body.param, '$.party_external_reference');
+  t.is((await app.request('GET', '/main/v1/billing-address/ext_ref.roamer-address')).body.code, 'not_found');
+});
+
+test('on update the party members are ignored when they name a visible party', async (t) => {
+  const customer = await createCustomer(app, adminId);
+  const other = await createCustomer(app, adminId);
+  const address = await createAddress(customer);
+  const moved = await app.request('POST', `/main/v1/billing-address/${address.id}`, {
+    body: { party_id: other.id, party_external_reference: other.external_reference, city: 'Delft' },
+  });
+  t.is(moved.status, 200, JSON.stringify(moved.body));
+  t.like(moved.body, { party_id: customer.id, customer_id: customer.id, city: 'Delft' });
 });

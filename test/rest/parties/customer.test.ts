@@ -1,6 +1,8 @@
 import test from 'ava';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { createAdministration, createCustomer } from '../../helpers/factories.ts';
+import { RoamingPartner } from '../../../src/parties/roaming-partner.entity.ts';
+import { scopedEm } from '../../../src/platform/orm.ts';
 
 let app: TestApp;
 let adminId: string;
@@ -121,4 +123,57 @@ test('billing_email must be NFC', async (t) => {
   t.is(response.body.param, '$.billing_email');
   const composed = await app.request('POST', `/main/v1/customer/${customer.id}`, { body: { billing_email: decomposed.normalize('NFC') } });
   t.is(composed.status, 200);
+});
+
+test('the representation carries billing_email, billing_phone, created_at and updated_at (guide)', async (t) => {
+  const customer = await createCustomer(app, adminId, { billing_email: 'ada@example.com', billing_phone: '+31 30 123 4567' });
+  t.like(customer, { billing_email: 'ada@example.com', billing_phone: '+31 30 123 4567' });
+  t.regex(customer.created_at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+  t.regex(customer.updated_at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+
+  const forty = 'call me maybe: +31 (0)30 - 123 456 7 ext';
+  t.is(forty.length, 40);
+  const updated = await app.request('POST', `/main/v1/customer/${customer.id}`, { body: { billing_phone: forty } });
+  t.is(updated.status, 200);
+  t.is(updated.body.billing_phone, forty);
+  t.is(updated.body.created_at, customer.created_at);
+  t.true(updated.body.updated_at >= customer.updated_at);
+  const tooLong = await app.request('POST', `/main/v1/customer/${customer.id}`, { body: { billing_phone: `${forty}1` } });
+  t.is(tooLong.status, 400);
+  t.is(tooLong.body.param, '$.billing_phone');
+  const wrongType = await app.request('POST', `/main/v1/customer/${customer.id}`, { body: { billing_phone: 31301234567 } });
+  t.is(wrongType.body.param, '$.billing_phone');
+  const read = await app.request('GET', `/main/v1/customer/${customer.id}`);
+  t.is(read.body.billing_phone, forty);
+  const cleared = await app.request('POST', `/main/v1/customer/${customer.id}`, { body: { billing_phone: null } });
+  t.is(cleared.body.billing_phone, null);
+  const listed = await app.request('GET', `/main/v1/customer?external_reference=${customer.external_reference}`);
+  t.deepEqual(Object.keys(listed.body.items[0]).filter((k) => k.startsWith('billing_') || k.endsWith('_at')).sort(),
+    ['billing_email', 'billing_phone', 'billing_rollup_group_by', 'billing_rollup_method', 'created_at', 'external_updated_at', 'updated_at']);
+});
+
+test('every parties resource answers created_at and updated_at', async (t) => {
+  const customer = await createCustomer(app, adminId);
+  const stamped = (item: Record<string, unknown>, what: string) => {
+    t.regex(String(item.created_at), /Z$/, what);
+    t.regex(String(item.updated_at), /Z$/, what);
+  };
+  stamped(customer, 'customer');
+  const address = await app.request('POST', '/main/v1/billing-address/ext_ref.stamped', { body: { party_id: customer.id } });
+  stamped(address.body, 'billing address');
+  const mandate = await app.request('POST', '/main/v1/billing-direct-debit-mandate', {
+    body: { customer_id: customer.id, bank_account_name: 'A', iban: 'NL91ABNA0417164300' },
+  });
+  stamped(mandate.body, 'mandate');
+  const admins = await app.request('GET', '/main/v1/administration');
+  stamped(admins.body.items.find((a: any) => a.id === adminId), 'administration');
+  const sellers = await app.request('GET', '/main/v1/seller');
+  t.true(sellers.body.items.length > 0);
+  for (const seller of sellers.body.items) stamped(seller, 'seller');
+  const em = scopedEm(app.orm);
+  em.create(RoamingPartner, { name: 'Stamped roamer', country: 'DE' } as never);
+  await em.flush();
+  const partners = await app.request('GET', '/main/v1/roaming-partner');
+  t.true(partners.body.items.length > 0);
+  for (const partner of partners.body.items) stamped(partner, 'roaming partner');
 });

@@ -134,13 +134,18 @@ test('ext_ref upsert creates, then merge-updates keeping absent fields; POST on 
   t.is(created.status, 200, JSON.stringify(created.body));
   t.like(created.body, { external_reference: 'M-100', iban: 'DE89370400440532013000', bic: 'DEUTDEFF500' });
   const updated = await app.request('POST', '/main/v1/billing-direct-debit-mandate/ext_ref.m-100', {
-    body: { bank_account_name: 'Ada L.', bic: null, customer_id: MISSING_ID, external_updated_at: '2026-02-01T00:00:00Z' },
+    body: { bank_account_name: 'Ada L.', bic: null, customer_id: customer.id, external_updated_at: '2026-02-01T00:00:00Z' },
   });
   t.is(updated.status, 200, JSON.stringify(updated.body));
   t.like(updated.body, {
     id: created.body.id, bank_account_name: 'Ada L.', bic: null, iban: 'DE89370400440532013000', customer_id: customer.id,
     valid_from: '2026-01-01T00:00:00.000Z', external_reference: 'M-100', external_updated_at: '2026-02-01T00:00:00.000Z',
   });
+  // The customer is immutable, but a body naming one that does not exist is still not_found.
+  const ghost = await app.request('POST', '/main/v1/billing-direct-debit-mandate/ext_ref.m-100', { body: { customer_id: MISSING_ID, bank_account_name: 'Ghost' } });
+  t.is(ghost.status, 400);
+  t.is(ghost.body.param, '$.customer_id');
+  t.is((await app.request('GET', `/main/v1/direct-debit-mandate/${created.body.id}`)).body.bank_account_name, 'Ada L.');
 
   const missing = await app.request('POST', `/main/v1/billing-direct-debit-mandate/${MISSING_ID}`, {
     body: { customer_id: customer.id, bank_account_name: 'X', iban: IBAN },
