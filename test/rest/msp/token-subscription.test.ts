@@ -145,6 +145,7 @@ test('merge-update: absent keeps, null clears, custom_fields merge, immutable fi
     buyer_reference: 'PO-9', valid_until: '2030-01-01T00:00:00Z', custom_fields: { a: 1, b: 'two' },
   });
   const otherPlan = await createSubscriptionPlan(app, adminId);
+  // Immutable members naming visible records are ignored (an unknown one is not_found: cross-administration-refs.test.ts).
   const elsewhere = (await createAdministration(app)).id;
   const updated = await app.request('POST', `${PATH}/${subscription.id}`, {
     body: {
