@@ -11,6 +11,7 @@ import { basicAuth } from '../rest/rails/auth.ts';
 import { jsonBody } from '../rest/rails/body.ts';
 import type { RateLimiter } from '../rest/rails/rate-limit.ts';
 import { createContext } from './context.ts';
+import { dateTimeLiterals } from './date-time-literals.ts';
 import { answeredDatabaseUnavailable, domainErrors, errorExtensions } from './errors.ts';
 import { schema } from './index.ts';
 import { readOnlyCredentials } from './permissions.ts';
@@ -76,7 +77,7 @@ export function graphqlMiddleware(orm: Orm, authenticator: Authenticator, limite
       if (!em || !actor) throw new Error('GraphQL executed without an authenticated caller');
       return createContext(em, actor);
     },
-    plugins: [domainErrors, readOnlyCredentials],
+    plugins: [domainErrors, readOnlyCredentials, dateTimeLiterals],
   });
   const authenticate = basicAuth(authenticator, limiter);
 

@@ -2,6 +2,7 @@ import * as yup from 'yup';
 import { loadSubscriptionLinks } from '../../src/msp/save-token-subscription.service.ts';
 import { correctPlanOrCustomer, type CorrectionResult } from '../../src/msp/subscription-correction.service.ts';
 import type { Em } from '../../src/platform/orm.ts';
+import { checkedTimestamp } from '../../src/platform/timestamp.ts';
 import { defineRoute, type RouteDef, type RouteInput } from '../rails/route.ts';
 import { iso, text, timestamp } from '../rails/schemas.ts';
 import { serializeTokenSubscription } from './token-subscription.routes.ts';
@@ -45,7 +46,7 @@ async function presentCorrection(em: Em, result: CorrectionResult) {
 }
 
 const correct = async ({ em, params, body }: RouteInput<CorrectionBody, unknown>) => presentCorrection(em, await correctPlanOrCustomer(em, params.id, {
-  validFrom: new Date(body.valid_from),
+  validFrom: checkedTimestamp(body.valid_from),
   newPlanId: body.new_plan_id,
   newPlanExternalReference: body.new_plan_external_reference,
   newCustomerId: body.new_customer_id,

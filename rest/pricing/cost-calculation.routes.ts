@@ -1,5 +1,6 @@
 import * as yup from 'yup';
 import { compareDecimal, isDecimalText } from '../../src/money/decimal.ts';
+import { checkedTimestamp } from '../../src/platform/timestamp.ts';
 import { calculateCost } from '../../src/pricing/cost-calculation.service.ts';
 import { isTimeZone } from '../../src/pricing/local-time.ts';
 import { VAT_KINDS, type VatKind } from '../../src/pricing/vat-rate.entity.ts';
@@ -41,7 +42,7 @@ export const costCalculationRoutes: RouteDef[] = [
       const result = await calculateCost(em, {
         ratePlanId: q.rate_plan_id, planId: q.plan_id, vatKind: (q.vat_kind ?? 'standard') as VatKind,
         session: {
-          start: new Date(q.start_date_time), end: new Date(q.end_date_time), energyKwh: q.energy_kwh, parkingMinutes: q.parking_minutes,
+          start: checkedTimestamp(q.start_date_time), end: checkedTimestamp(q.end_date_time), energyKwh: q.energy_kwh, parkingMinutes: q.parking_minutes,
           timeZone: q.time_zone, country: q.country.toUpperCase(), cpoPartyId: q.cpo_party_id, tariffCode: q.tariff_code,
           currentType: q.current_type as 'AC' | 'DC' | undefined, powerKw: q.power_kw, cpoCostExclVat: q.cpo_cost_excl_vat,
         },

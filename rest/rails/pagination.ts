@@ -5,6 +5,7 @@ import type { Context } from 'koa';
 import { DomainError } from '../../src/platform/errors.ts';
 import type { Em } from '../../src/platform/orm.ts';
 import { isUuid } from '../../src/platform/ids.ts';
+import { parseTimestamp, TIMESTAMP_FORMAT } from '../../src/platform/timestamp.ts';
 
 export const DEFAULT_PAGE_SIZE = 500;
 export const MAX_PAGE_SIZE = 1000;
@@ -55,10 +56,8 @@ export async function seekPage<E extends object, T>(ctx: Context, options: SeekP
     if (Object.keys(rawQuery).length > 1) {
       throw new DomainError('invalid_query', 'created_gt cannot be combined with other parameters', { queryParam: 'created_gt' });
     }
-    const moment = new Date(rawQuery.created_gt);
-    if (!/^\d{4}-\d{2}-\d{2}T/.test(rawQuery.created_gt) || Number.isNaN(moment.getTime())) {
-      throw new DomainError('invalid_query', 'created_gt must be an ISO 8601 timestamp', { queryParam: 'created_gt' });
-    }
+    const moment = parseTimestamp(rawQuery.created_gt);
+    if (!moment) throw new DomainError('invalid_query', `created_gt must be ${TIMESTAMP_FORMAT}`, { queryParam: 'created_gt' });
     const first = await em.findOne(entity as EntityName<any>, { ...(options.where as object), createdAt: { $gt: moment } }, {
       orderBy: { [key]: 'asc' } as never,
     });

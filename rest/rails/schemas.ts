@@ -1,13 +1,10 @@
 // yup building blocks shared by every route schema.
 import * as yup from 'yup';
+import { checkedTimestamp, parseTimestamp, TIMESTAMP_FORMAT } from '../../src/platform/timestamp.ts';
 
-const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
-
-/** An ISO 8601 timestamp with an explicit offset (decisions.md: input accepts any offset). */
-export const timestamp = () => yup.string().test('timestamp', '${path} must be an ISO 8601 timestamp with an offset', (value) => {
-  if (value === undefined || value === null) return true;
-  return ISO_TIMESTAMP.test(value) && !Number.isNaN(Date.parse(value));
-});
+/** An RFC 3339 timestamp with an offset (src/platform/timestamp.ts; decisions.md "Limits"). */
+export const timestamp = () => yup.string().test('timestamp', `\${path} must be ${TIMESTAMP_FORMAT}`,
+  (value) => value === undefined || value === null || parseTimestamp(value) !== null);
 
 export const countryCode = () => yup.string().matches(/^[A-Za-z]{2}$/, '${path} must be a two-letter country code');
 export const currencyCode = () => yup.string().matches(/^[A-Z]{3}$/, '${path} must be an ISO 4217 currency code');
@@ -29,7 +26,8 @@ export const customFields = () => yup.object().test('custom-fields', '${path} va
   return Object.values(value).every((v) => v === null || ['string', 'number', 'boolean'].includes(typeof v));
 });
 
+/** The instant of a field checked with timestamp(). */
 export const isoDate = (value: string | null | undefined): Date | null | undefined =>
-  value === undefined ? undefined : value === null ? null : new Date(value);
+  value === undefined ? undefined : value === null ? null : checkedTimestamp(value);
 
 export const iso = (value: Date | null | undefined): string | null => (value ? value.toISOString() : null);

@@ -2,6 +2,7 @@
 // malformed or incomplete session with a 400 naming the field.
 import * as yup from 'yup';
 import { compareDecimal, isDecimalText, normalize, sumDecimal } from '../../src/money/decimal.ts';
+import { checkedTimestamp } from '../../src/platform/timestamp.ts';
 import { isTimeZone } from '../../src/pricing/local-time.ts';
 import type { SessionSubmission } from '../../src/sessions/ingest-session.service.ts';
 import { countryCode, text, timestamp } from '../rails/schemas.ts';
@@ -95,7 +96,7 @@ export function submissionFrom(source: SessionSubmission['source'], body: Body, 
   const sender = source === 'charge_session' ? body.cpo_id! : body.evse_uid!;
   return {
     source, sessionId: body.session_id, sender, cpoId: body.cpo_id ?? null, evcoId: body.evco_id,
-    startAt: new Date(body.start_date_time), endAt: new Date(body.end_date_time), energyKwh,
+    startAt: checkedTimestamp(body.start_date_time), endAt: checkedTimestamp(body.end_date_time), energyKwh,
     idleSeconds: body.total_idle_seconds ?? 0, timeZone: body.time_zone, country: body.address.country.toUpperCase(),
     evseId: body.evse_id ?? null, evseUid: body.evse_uid ?? null, payload: raw,
   };

@@ -1,6 +1,7 @@
 // The priced content of a rate plan version, validated on write. Amounts stay decimal strings.
 import { compareDecimal, isNegative, parseDecimal } from '../money/decimal.ts';
 import { DomainError, InvalidInputError, type ErrorDetail } from '../platform/errors.ts';
+import { DATE_FORMAT, parseDate } from '../platform/timestamp.ts';
 import { MAX_SCRIPT_LENGTH, scriptSyntaxError } from './script/run-rule-script.ts';
 import { VAT_KINDS, type VatKind } from './vat-rate.entity.ts';
 
@@ -43,7 +44,6 @@ export interface RatePlanVersionDefinition { rates: Rates; rules: RateRule[] }
 
 const RANGES = ['power_kw', 'duration_minutes', 'energy_kwh'] as const;
 const HHMM = /^([01]\d|2[0-3]):[0-5]\d$/;
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
@@ -142,7 +142,7 @@ class Checker {
     for (const key of ['date_from', 'date_until'] as const) {
       const v = value[key];
       if (v === undefined) continue;
-      if (typeof v !== 'string' || !DATE.test(v) || Number.isNaN(Date.parse(`${v}T00:00:00Z`))) this.fail(`${param}.${key}`, 'must be a date YYYY-MM-DD');
+      if (typeof v !== 'string' || !parseDate(v)) this.fail(`${param}.${key}`, `must be ${DATE_FORMAT}`);
       else match[key] = v;
     }
     return match;

@@ -9,6 +9,7 @@ import { Administration } from '../parties/administration.entity.ts';
 import { createAdministration } from '../parties/create-administration.service.ts';
 import { DomainError, InvalidInputError } from '../platform/errors.ts';
 import type { Em } from '../platform/orm.ts';
+import { checkedTimestamp } from '../platform/timestamp.ts';
 import { parseDefinition } from '../pricing/rate-plan-definition.ts';
 import { RatePlanVersion } from '../pricing/rate-plan-version.entity.ts';
 import { RatePlan } from '../pricing/rate-plan.entity.ts';
@@ -30,7 +31,7 @@ function canonical(value: unknown): string {
   return JSON.stringify(value);
 }
 const same = (a: unknown, b: unknown) => canonical(a) === canonical(b);
-const time = (value: string | null | undefined) => (value ? new Date(value) : null);
+const time = (value: string | null | undefined) => (value ? checkedTimestamp(value) : null);
 const iso = (value: Date | null | undefined) => (value ? value.toISOString() : null);
 
 /** Service errors carry params relative to a request body: place them in the file. */
@@ -74,7 +75,7 @@ async function applyAdministrations(em: Em, file: SetupFile, report: SetupReport
 async function applyVatRates(em: Em, file: SetupFile, report: SetupReport): Promise<void> {
   for (const [i, r] of (file.vat_rates ?? []).entries()) {
     const path = `$.vat_rates[${i}]`;
-    const validFrom = new Date(r.valid_from);
+    const validFrom = checkedTimestamp(r.valid_from);
     const fields = { country: r.country.toUpperCase(), vatKind: r.vat_kind, percentage: r.percentage, validFrom, validUntil: time(r.valid_until) };
     const existing = await em.findOne(VatRate, { country: fields.country, vatKind: r.vat_kind, validFrom });
     if (!existing) {
@@ -107,7 +108,7 @@ async function applyRatePlans(em: Em, file: SetupFile, report: SetupReport): Pro
     }
     for (const [j, v] of (plan.versions ?? []).entries()) {
       const vPath = `${path}.versions[${j}]`;
-      const validFrom = new Date(v.valid_from);
+      const validFrom = checkedTimestamp(v.valid_from);
       const stored = await em.findOne(RatePlanVersion, { ratePlan: existing, validFrom });
       if (!stored) {
         await at(vPath, () => createRatePlanVersion(em, { id: existing!.id }, { validFrom, definition: v.definition }));

@@ -3,11 +3,11 @@
 import * as yup from 'yup';
 import { RECURRING_PERIODS } from '../msp/save-subscription-plan.service.ts';
 import { RATE_COMPONENTS } from '../pricing/rate-plan-definition.ts';
+import { parseTimestamp, TIMESTAMP_FORMAT } from '../platform/timestamp.ts';
 import { VAT_KINDS } from '../pricing/vat-rate.entity.ts';
 
-const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
-const timestamp = () => yup.string().test('timestamp', '${path} must be an ISO 8601 timestamp with an offset',
-  (v) => v === undefined || v === null || (ISO_TIMESTAMP.test(v) && !Number.isNaN(Date.parse(v))));
+const timestamp = () => yup.string().test('timestamp', `\${path} must be ${TIMESTAMP_FORMAT}`,
+  (v) => v === undefined || v === null || parseTimestamp(v) !== null);
 const text = (max = 255) => yup.string().max(max, '${path} must be at most ${max} characters');
 const oneOf = <T extends string>(values: readonly T[]) => yup.string().oneOf([...values], `\${path} must be one of: ${values.join(', ')}`);
 const list = <T extends yup.Schema>(item: T) => yup.array(item.defined()).max(1000, '${path} must hold at most ${max} items');
