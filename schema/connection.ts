@@ -8,7 +8,8 @@ import { isUuid } from '../src/platform/ids.ts';
 import type { Em } from '../src/platform/orm.ts';
 
 export const DEFAULT_PAGE_SIZE = 50;
-export const MAX_PAGE_SIZE = 1000;
+/** A larger first/last is refused before execution (schema/limits.ts). */
+export const MAX_PAGE_SIZE = 100;
 
 export interface ConnectionArgs {
   first?: number | null;

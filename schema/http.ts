@@ -11,9 +11,11 @@ import { basicAuth } from '../rest/rails/auth.ts';
 import { jsonBody } from '../rest/rails/body.ts';
 import type { RateLimiter } from '../rest/rails/rate-limit.ts';
 import { createContext } from './context.ts';
+import { graphiql } from './graphiql.ts';
 import { dateTimeLiterals } from './date-time-literals.ts';
 import { answeredDatabaseUnavailable, domainErrors, errorExtensions } from './errors.ts';
 import { schema } from './index.ts';
+import { queryLimits } from './limits.ts';
 import { readOnlyCredentials } from './permissions.ts';
 
 export const GRAPHQL_PATH = '/graphql';
@@ -65,6 +67,7 @@ function isJsonType(ctx: Context): boolean {
 }
 
 export function graphqlMiddleware(orm: Orm, authenticator: Authenticator, limiter: RateLimiter) {
+  const page = graphiql(GRAPHQL_PATH);
   const yoga = createYoga<ServerContext>({
     schema,
     graphqlEndpoint: GRAPHQL_PATH,
@@ -73,15 +76,17 @@ export function graphqlMiddleware(orm: Orm, authenticator: Authenticator, limite
     landingPage: false,
     multipart: false,
     graphiql: { title: 'Charging network service GraphQL' },
+    renderGraphiQL: page.page,
     context: ({ em, actor }) => {
       if (!em || !actor) throw new Error('GraphQL executed without an authenticated caller');
       return createContext(em, actor);
     },
-    plugins: [domainErrors, readOnlyCredentials, dateTimeLiterals],
+    plugins: [queryLimits, domainErrors, readOnlyCredentials, dateTimeLiterals],
   });
   const authenticate = basicAuth(authenticator, limiter);
 
   return async (ctx: Context, next: Next) => {
+    if (ctx.path.startsWith(page.assetsPath)) return page.serveAsset(ctx);
     if (ctx.path !== GRAPHQL_PATH) return next();
     if (shouldRenderGraphiQL({ method: ctx.method, headers: new Headers({ accept: ctx.get('accept') }) } as Request)) {
       return respond(ctx, await yoga.fetch(toRequest(ctx, undefined), {}));

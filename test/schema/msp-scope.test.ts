@@ -33,7 +33,7 @@ test('a credential limited to another administration sees none of the MSP record
     tokens { edges { node { evcoId links { edges { node { subscription { databaseId } } } } } } }
     subscriptionPlans { edges { node { databaseId } } }
     foreignPlans: subscriptionPlans(adminId: $admin) { edges { node { databaseId } } }
-    customers { edges { node { subscriptions { edges { node { databaseId tokenLinks { edges { node { evcoId } } } } } } } } }
+    customers { edges { node { subscriptions(first: 10) { edges { node { databaseId tokenLinks(first: 10) { edges { node { evcoId } } } } } } } } }
   }`, { ids: globalIds, id: globalIds[0], e: evcoId, admin: adminId }, scoped);
   t.is(response.status, 200);
   t.falsy(response.body.errors);

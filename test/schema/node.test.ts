@@ -64,7 +64,7 @@ test('a credential limited to another administration sees none of these customer
     node(id: $id) { id }
     nodes(ids: [$id, $admin]) { id }
     customers(first: 100) { edges { node { name adminId billingAddresses { edges { node { city } } } } } }
-    administrations { customers { edges { node { directDebitMandates { edges { node { bankAccountName } } } } } } }
+    administrations { customers(first: 10) { edges { node { directDebitMandates(first: 10) { edges { node { bankAccountName } } } } } } }
     foreign: customers(adminId: $admin) { edges { node { id } } }
     administration(id: $admin) { id }
   }`, { id: customer.id, admin: customer.administration.id }, scoped);

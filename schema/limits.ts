@@ -1,0 +1,112 @@
+// GraphQL limits (decisions.md "Limits (hostile input)"): a request is measured before it runs,
+// so an oversized one costs a parse and a walk over its text, never a resolver or a database
+// query. Over a limit: a GraphQL error with code QUERY_TOO_COMPLEX (HTTP 400).
+import {
+  getOperationAST, GraphQLError, Lexer, OperationTypeNode, Source, TokenKind, type ExecutionArgs, type ExecutionResult,
+} from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './connection.ts';
+import { CostRefusal, documentShape, operationCost } from './query-cost.ts';
+
+export const LIMITS = {
+  /** Lexical tokens of a document; bounds parsing (and its recursion) and validation. GraphiQL's introspection query has about 200. */
+  tokens: 5_000,
+  /** Nested fields (a connection's `edges { node }` is one level; `ofType` is none). */
+  depth: 12,
+  aliases: 100,
+  /** Type listings (fields, inputFields, interfaces, ...) along one path of an introspection, as GraphiQL asks. */
+  introspectionListings: 1,
+  operations: 1,
+  /** first/last of a connection. */
+  pageSize: MAX_PAGE_SIZE,
+  /** Records an operation may load, estimated by schema/query-cost.ts. */
+  cost: 50_000,
+  /** What a plain list of records (e.g. `administrations`) is taken to hold. */
+  listEstimate: MAX_PAGE_SIZE,
+  /** Run time of a query (not of a mutation: its service call finishes anyway); SVC_GRAPHQL_TIME_LIMIT_MS. */
+  timeLimitMs: 10_000,
+};
+
+function tooComplex(message: string): GraphQLError {
+  return new GraphQLError(message, { extensions: { code: 'QUERY_TOO_COMPLEX', http: { status: 400, spec: false } } });
+}
+
+function timeLimitMs(): number {
+  const raw = process.env.SVC_GRAPHQL_TIME_LIMIT_MS;
+  return raw !== undefined && /^[1-9]\d*$/.test(raw) ? Number(raw) : LIMITS.timeLimitMs;
+}
+
+/** Whether `query` has more than `max` lexical tokens (counted as the parser counts them; it stops early). */
+function moreTokensThan(query: string, max: number): boolean {
+  const lexer = new Lexer(new Source(query));
+  try {
+    for (let count = 0; lexer.advance().kind !== TokenKind.EOF;) {
+      if (++count > max) return true;
+    }
+  } catch {
+    // a syntax error: the parser reports it
+  }
+  return false;
+}
+
+type Execute = (args: ExecutionArgs) => unknown;
+
+/** Stops a query after `ms`: no resolver starts after that, and the answer does not wait for running ones. */
+function withTimeLimit(execute: Execute, ms: number): Execute {
+  return async (args) => {
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(new Error('time limit')), ms);
+    try {
+      // The executor of graphql-yoga (@graphql-tools/executor) takes `signal`.
+      return await execute({ ...args, signal: controller.signal } as ExecutionArgs);
+    } catch (error) {
+      if (!controller.signal.aborted) throw error;
+      const result: ExecutionResult = {
+        data: null,
+        errors: [new GraphQLError(`the query ran longer than ${ms} ms and was stopped`, { extensions: { code: 'QUERY_TIMEOUT' } })],
+      };
+      return result;
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+}
+
+export const queryLimits: Plugin = {
+  // Before parsing (a parse error would be HTTP 200 for application/json clients; this is 400).
+  onParams({ params, setResult }) {
+    if (typeof params.query === 'string' && moreTokensThan(params.query, LIMITS.tokens)) {
+      setResult({ errors: [tooComplex(`the document has more than ${LIMITS.tokens} tokens`)] });
+    }
+  },
+  onValidate({ params, setResult }) {
+    const shape = documentShape(params.schema, params.documentAST);
+    const problems: string[] = [];
+    if (shape.operations > LIMITS.operations) problems.push(`a request may hold one operation; this one holds ${shape.operations}`);
+    if (shape.aliases > LIMITS.aliases) problems.push(`${shape.aliases} aliases; at most ${LIMITS.aliases} are allowed`);
+    if (shape.depth > LIMITS.depth) problems.push(`fields nest ${shape.depth} deep; at most ${LIMITS.depth} are allowed`);
+    if (shape.introspectionListings > LIMITS.introspectionListings) {
+      problems.push('introspection lists the members of a type (fields, inputFields, ...) below another such list');
+    }
+    if (problems.length) setResult(problems.map(tooComplex));
+  },
+  onExecute({ args, executeFn, setExecuteFn, setResultAndStopExecution }) {
+    const operation = getOperationAST(args.document, args.operationName);
+    if (!operation) return;
+    let cost: number;
+    try {
+      cost = operationCost(args.schema, args.document, operation, args.variableValues ?? undefined, {
+        defaultPageSize: DEFAULT_PAGE_SIZE, maxPageSize: LIMITS.pageSize, listEstimate: LIMITS.listEstimate,
+      });
+    } catch (error) {
+      if (!(error instanceof CostRefusal)) throw error;
+      return setResultAndStopExecution({ errors: [tooComplex(error.message)] });
+    }
+    if (cost > LIMITS.cost) {
+      return setResultAndStopExecution({
+        errors: [tooComplex(`the query may load about ${cost} records; at most ${LIMITS.cost} are allowed (ask for smaller pages)`)],
+      });
+    }
+    if (operation.operation === OperationTypeNode.QUERY) setExecuteFn(withTimeLimit(executeFn as Execute, timeLimitMs()) as typeof executeFn);
+  },
+};

@@ -1,0 +1,172 @@
+import test, { type ExecutionContext } from 'ava';
+import { getIntrospectionQuery } from 'graphql';
+import pg from 'pg';
+import { startTestApp, type Auth, type TestApp } from '../helpers/app.ts';
+import { createAdministration, createCustomer } from '../helpers/factories.ts';
+import { countQueries } from '../helpers/sql-count.ts';
+import { graphql, type GraphQLBody } from './graphql.ts';
+import type { Response } from '../helpers/app.ts';
+
+let app: TestApp;
+let adminId: string;
+let readonly: Auth;
+test.before(async () => {
+  app = await startTestApp();
+  adminId = (await createAdministration(app)).id;
+  for (let i = 0; i < 3; i++) await createCustomer(app, adminId);
+  readonly = await app.credential({ role: 'readonly' });
+});
+test.after.always(async () => { await app?.close(); });
+
+const NORMAL = '{ customers(first: 2) { edges { node { name } } } }';
+
+/** customers → administration → customers → ... `levels` connections deep. */
+function nested(levels: number, first: number, leaf = 'name'): string {
+  let inner = leaf;
+  for (let i = 0; i < levels; i++) inner = `customers(first: ${first}) { edges { node { ${i === 0 ? inner : `administration { ${inner} }`} } } }`;
+  return `{ ${inner} }`;
+}
+
+function refused(t: ExecutionContext, response: Response<GraphQLBody>) {
+  t.is(response.status, 400, JSON.stringify(response.body));
+  t.is(response.body.errors?.[0].extensions?.code, 'QUERY_TOO_COMPLEX', JSON.stringify(response.body));
+  t.falsy(response.body.data, 'nothing was executed');
+}
+
+async function normalQueryWorks(t: ExecutionContext, auth?: Auth) {
+  const after = await graphql(app, NORMAL, {}, auth);
+  t.is(after.status, 200);
+  t.falsy(after.body.errors);
+  t.is(after.body.data?.customers.edges.length, 2);
+}
+
+test.serial('the nested customers → administration → customers query of a readonly credential is refused before any database query', async (t) => {
+  await normalQueryWorks(t, readonly); // authenticates the credential (cached afterwards)
+  for (const hostile of [nested(3, 100), nested(8, 1000)]) {
+    let response!: Response<GraphQLBody>;
+    const queries = await countQueries(app.orm, async () => { response = await graphql(app, hostile, {}, readonly); });
+    refused(t, response);
+    t.deepEqual(queries.filter((sql) => !/credential/i.test(sql)), [], 'no database query ran');
+    await normalQueryWorks(t, readonly);
+  }
+});
+
+test('nothing of a refused mutation is executed', async (t) => {
+  const name = `Refused ${Date.now()}`;
+  const mutation = 'mutation ($input: CustomerInput!) { createCustomer(input: $input) { administration { customers(first: 101) { edges { node { id } } } } } }';
+  refused(t, await graphql(app, mutation, { input: { adminId, name, country: 'NL' } }));
+  const list = await app.request('GET', `/main/v1/customer?admin_id=${adminId}`);
+  t.false(list.body.items.some((customer: { name: string }) => customer.name === name));
+});
+
+test('first and last are at most 100: more is refused, in the text or in a variable', async (t) => {
+  t.falsy((await graphql(app, '{ customers(first: 100) { edges { node { id } } } }')).body.errors);
+  t.falsy((await graphql(app, '{ customers(last: 100) { edges { node { id } } } }')).body.errors);
+  const text = await graphql(app, '{ customers(first: 101) { edges { node { id } } } }');
+  refused(t, text);
+  t.regex(text.body.errors![0].message, /first of customers is 101; a page holds at most 100/);
+  refused(t, await graphql(app, '{ customers(last: 1000) { edges { node { id } } } }'));
+  refused(t, await graphql(app, 'query ($n: Int) { customers(first: $n) { edges { node { id } } } }', { n: 101 }));
+  refused(t, await graphql(app, 'query ($n: Int = 500) { customers(first: $n) { edges { node { id } } } }'));
+  const nestedPage = await graphql(app, `{ administrations { customers(first: 5000) { edges { node { id } } } } }`);
+  refused(t, nestedPage);
+});
+
+test('the cost is the page sizes multiplied down the tree', async (t) => {
+  // 100 + 100 administrations + 100 × 100 customers: well under the bound.
+  const two = await graphql(app, nested(2, 100));
+  t.is(two.status, 200);
+  t.falsy(two.body.errors);
+  // Three levels of 100 may load about a million records.
+  refused(t, await graphql(app, nested(3, 100)));
+  // Three levels of the default page size (50) are over the bound as well; smaller pages pass.
+  refused(t, await graphql(app, nested(3, 50).replaceAll('(first: 50)', '')));
+  t.falsy((await graphql(app, nested(3, 10))).body.errors);
+  // Unpaged lists count as 100 each.
+  refused(t, await graphql(app, '{ administrations { customers(first: 100) { edges { node { administration { customers(first: 10) { edges { node { id } } } } } } } } }'));
+});
+
+test('fragments are counted at every spread, and measured without walking an exponential tree', async (t) => {
+  // F40 stands for 2^40 copies of F0: the walk measures each fragment once.
+  const fragments = ['fragment F0 on Customer { administration { customers(first: 2) { edges { node { id } } } } }'];
+  for (let i = 1; i <= 40; i++) fragments.push(`fragment F${i} on Customer { ...F${i - 1} ...F${i - 1} }`);
+  const one = await graphql(app, `{ customers(first: 2) { edges { node { ...F0 } } } } ${fragments[0]}`);
+  t.falsy(one.body.errors);
+  const response = await graphql(app, `{ customers(first: 2) { edges { node { ...F40 } } } } ${fragments.join(' ')}`);
+  refused(t, response);
+});
+
+test('at most 100 aliases: 500 aliased connections are refused', async (t) => {
+  const connections = Array.from({ length: 500 }, (_, i) => `c${i}: customers(first: 1) { edges { node { id } } }`).join(' ');
+  refused(t, await graphql(app, `{ ${connections} }`)); // over the token limit as well
+  const short = Array.from({ length: 500 }, (_, i) => `c${i}: customers { pageInfo { hasNextPage } }`).join(' ');
+  const response = await graphql(app, `{ ${short} }`);
+  refused(t, response);
+  t.regex(response.body.errors![0].message, /500 aliases/);
+  const hundred = Array.from({ length: 100 }, (_, i) => `a${i}: __typename`).join(' ');
+  t.falsy((await graphql(app, `{ ${hundred} }`)).body.errors);
+  refused(t, await graphql(app, `{ ${hundred} extra: __typename }`));
+});
+
+test('fields nest at most 12 deep; a connection\'s edges { node } is one level', async (t) => {
+  const twelve = nested(4, 2); // customers edges administration customers ... edges name
+  t.falsy((await graphql(app, twelve)).body.errors);
+  const response = await graphql(app, nested(4, 2, 'administration { name }'));
+  refused(t, response);
+  t.regex(response.body.errors![0].message, /13 deep/);
+  // 1,600 levels: under the token limit, refused without a stack overflow.
+  const deep = `{ customers { edges { node { administration { ${'a { '.repeat(1600)}b${' }'.repeat(1600)} } } } } }`;
+  refused(t, await graphql(app, deep));
+  await normalQueryWorks(t);
+});
+
+test('one operation per request', async (t) => {
+  const two = 'query A { __typename } query B { __typename }';
+  const response = await app.request('POST', '/graphql', { body: { query: two, operationName: 'A' } });
+  refused(t, response);
+  t.falsy((await app.request('POST', '/graphql', { body: { query: 'query A { __typename }', operationName: 'A' } })).body.errors);
+});
+
+test('documents are at most 5,000 tokens', async (t) => {
+  const response = await graphql(app, `{ ${'__typename '.repeat(5001)} }`);
+  refused(t, response);
+  t.regex(response.body.errors![0].message, /more than 5000 tokens/);
+  refused(t, await graphql(app, `{ ${'a { '.repeat(100_000)}b${' }'.repeat(100_000)} }`));
+  await normalQueryWorks(t);
+});
+
+test('introspection stays on: the queries GraphiQL sends pass, a recursive one does not', async (t) => {
+  for (const options of [{}, { inputValueDeprecation: true, schemaDescription: true }, { inputValueDeprecation: true, specifiedByUrl: true, directiveIsRepeatable: true }]) {
+    const response = await graphql(app, getIntrospectionQuery(options), {}, readonly);
+    t.is(response.status, 200);
+    t.falsy(response.body.errors);
+    t.true(response.body.data?.__schema.types.some((type: { name: string }) => type.name === 'Customer'));
+  }
+  const type = await graphql(app, '{ __type(name: "Customer") { fields { name type { kind name ofType { kind name ofType { name } } } } } }');
+  t.falsy(type.body.errors);
+  const recursive = await graphql(app, '{ __schema { types { fields { type { fields { type { fields { name } } } } } } } }');
+  refused(t, recursive);
+  t.regex(recursive.body.errors![0].message, /introspection/);
+});
+
+test.serial('a query is stopped after the time limit (SVC_GRAPHQL_TIME_LIMIT_MS) and the service keeps serving', async (t) => {
+  // The customer table is locked, so the query waits in PostgreSQL; its answer can only come
+  // while the lock is held if the time limit stopped it.
+  const locker = new pg.Client({ connectionString: app.databaseUrl });
+  await locker.connect();
+  process.env.SVC_GRAPHQL_TIME_LIMIT_MS = '300';
+  try {
+    await locker.query('begin');
+    await locker.query('lock table customer in access exclusive mode');
+    const response = await graphql(app, NORMAL);
+    t.is(response.status, 200);
+    t.is(response.body.errors?.[0].extensions?.code, 'QUERY_TIMEOUT');
+    t.regex(response.body.errors![0].message, /300 ms/);
+    t.falsy(response.body.data);
+  } finally {
+    delete process.env.SVC_GRAPHQL_TIME_LIMIT_MS;
+    await locker.query('rollback').catch(() => {});
+    await locker.end();
+  }
+  await normalQueryWorks(t);
+});
