@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmbeddedPostgres } from '../src/platform/embedded-postgres.ts';
 import { migrate, openOrm } from '../src/platform/orm.ts';
+import { authFloodBenchmark } from './auth-flood.ts';
 import { customerUpsertBenchmark } from './customer-upsert.ts';
 import { sessionIngestBenchmark } from './session-ingest.ts';
 
@@ -13,6 +14,7 @@ export interface BenchmarkResult { name: string; unit: string; figure: number; b
 const benchmarks: Record<string, (url: string) => Promise<BenchmarkResult>> = {
   customers: customerUpsertBenchmark,
   ingest: sessionIngestBenchmark,
+  'auth-flood': authFloodBenchmark,
 };
 
 const wanted = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));
