@@ -2,7 +2,8 @@ import type { Context, Next } from 'koa';
 import { ValidationError as OrmValidationError } from '@mikro-orm/core';
 import { PRODUCT_VERSION } from '../../src/platform/config.ts';
 import { databaseHealth, isDatabaseUnavailable, RETRY_AFTER_SECONDS } from '../../src/platform/database-health.ts';
-import { DomainError } from '../../src/platform/errors.ts';
+import { DomainError, type ErrorDetail } from '../../src/platform/errors.ts';
+import { MAX_DETAILS } from './input-guards.ts';
 
 const STATUS_BY_CODE: Record<string, number> = {
   unauthorized: 401,
@@ -12,11 +13,34 @@ const STATUS_BY_CODE: Record<string, number> = {
   rate_limited: 429,
 };
 
+const MAX_TEXT = 500;
+const MAX_ERROR_BYTES = 60 * 1024;
+
+/** At most MAX_TEXT characters (a message may quote a whole rejected value). */
+function clip(text: string): string {
+  if (text.length <= MAX_TEXT) return text;
+  const cut = text.slice(0, MAX_TEXT - 3);
+  return `${/[\ud800-\udbff]$/.test(cut) ? cut.slice(0, -1) : cut}...`;
+}
+
+/** A flat error body, bounded (decisions.md "Limits"): at most 50 details and under 64 KB. */
 export function errorBody(error: DomainError): Record<string, unknown> {
-  const body: Record<string, unknown> = { code: error.code, message: error.message };
-  if (error.param) body.param = error.param;
-  if (error.queryParam) body.query_param = error.queryParam;
-  if (error.details?.length) body.details = error.details;
+  const body: Record<string, unknown> = { code: error.code, message: clip(error.message) };
+  if (error.param) body.param = clip(error.param);
+  if (error.queryParam) body.query_param = clip(error.queryParam);
+  if (error.details?.length) {
+    let size = Buffer.byteLength(JSON.stringify(body));
+    const details: ErrorDetail[] = [];
+    for (const detail of error.details.slice(0, MAX_DETAILS)) {
+      const bounded: ErrorDetail = { message: clip(detail.message) };
+      if (detail.param !== undefined) bounded.param = clip(detail.param);
+      if (detail.query_param !== undefined) bounded.query_param = clip(detail.query_param);
+      size += Buffer.byteLength(JSON.stringify(bounded)) + 1;
+      if (size > MAX_ERROR_BYTES) break;
+      details.push(bounded);
+    }
+    body.details = details;
+  }
   return body;
 }
 

@@ -2,6 +2,7 @@
 import { PRODUCT_VERSION } from '../../src/platform/config.ts';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './pagination.ts';
 import type { RouteDef } from './route.ts';
+import { MAX_URL_VALUE } from './input-guards.ts';
 import { objectMembers, toJsonSchema, type JsonSchema } from './yup-to-json-schema.ts';
 
 type Doc = Record<string, unknown>;
@@ -69,7 +70,7 @@ function operationId(route: RouteDef): string {
 }
 
 function pathParameters(path: string): Doc[] {
-  return [...path.matchAll(/:(\w+)/g)].map((match) => ({ name: match[1], in: 'path', required: true, schema: { type: 'string' } }));
+  return [...path.matchAll(/:(\w+)/g)].map((match) => ({ name: match[1], in: 'path', required: true, schema: { type: 'string', maxLength: MAX_URL_VALUE } }));
 }
 
 function queryParameters(route: RouteDef): Doc[] {
@@ -83,7 +84,7 @@ function queryParameters(route: RouteDef): Doc[] {
     );
   } else if (route.paged) {
     params.push(
-      { name: 'after', in: 'query', description: 'Items strictly after this key (the key of the last item received).', schema: { type: 'string' } },
+      { name: 'after', in: 'query', description: 'Items strictly after this key (the key of the last item received).', schema: { type: 'string', maxLength: MAX_URL_VALUE } },
       {
         name: 'page_size', in: 'query', description: 'Values outside the range are clamped; the applied value is returned.',
         schema: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE },

@@ -5,7 +5,8 @@ import type * as yup from 'yup';
 import type { Actor } from '../../src/access/actor.ts';
 import { DomainError } from '../../src/platform/errors.ts';
 import type { Em } from '../../src/platform/orm.ts';
-import { unknownFields, validate } from './validation.ts';
+import { checkBodyStrings, memberPath, UNKNOWN_FIELDS_LISTED, unknownFieldsHeader, urlValueFailure } from './input-guards.ts';
+import { declaredMembers, unknownFields, validate } from './validation.ts';
 
 export type Method = 'get' | 'post' | 'put' | 'delete';
 
@@ -50,18 +51,25 @@ export function defineRoute<B = any, Q = any>(def: RouteDef<B, Q>): RouteDef<B, 
 
 const PAGING_PARAMS = ['after', 'page_size', 'created_gt', 'page'];
 
+/** The query as a null-prototype map: a parameter named `toString` or `__proto__` is just a name. */
 function queryObject(ctx: Context): Record<string, string> {
-  const result: Record<string, string> = {};
+  const result: Record<string, string> = Object.create(null);
   for (const [key, value] of Object.entries(ctx.query)) {
     if (Array.isArray(value)) {
       throw new DomainError('invalid_query', `query parameter ${key} is given more than once`, { queryParam: key });
     }
-    if (key.includes('\0') || value?.includes('\0')) {
-      throw new DomainError('invalid_query', `query parameter ${key} holds a NUL character`, { queryParam: key });
-    }
+    const failure = urlValueFailure(key) ?? (value === undefined ? null : urlValueFailure(value));
+    if (failure) throw new DomainError('invalid_query', `query parameter ${key} ${failure}`, { queryParam: key });
     if (value !== undefined) result[key] = value;
   }
   return result;
+}
+
+function checkPath(params: Record<string, string>): void {
+  for (const value of Object.values(params)) {
+    const failure = urlValueFailure(value);
+    if (failure) throw new DomainError('invalid_path', `a path segment ${failure}`);
+  }
 }
 
 function checkPermission(def: RouteDef, actor: Actor): void {
@@ -79,12 +87,10 @@ export function mountRoutes(router: Router, routes: RouteDef[]): void {
     router[def.method](def.path, async (ctx: Context) => {
       const actor = ctx.state.actor as Actor;
       checkPermission(def, actor);
-      if (Object.values(ctx.params as Record<string, string>).some((value) => value.includes('\0'))) {
-        throw new DomainError('invalid_path', 'the path holds a NUL character');
-      }
+      checkPath(ctx.params as Record<string, string>);
       const rawQuery = queryObject(ctx);
       const filters = Object.fromEntries(Object.entries(rawQuery).filter(([key]) => !PAGING_PARAMS.includes(key)));
-      const query = def.query ? validate(def.query, filters, 'query') : {};
+      const query = def.query ? validate(def.query, declaredMembers(def.query, filters), 'query') : {};
       let body: unknown = ctx.state.body;
       if (def.body) {
         if (body === undefined && def.bodyOptional) body = {};
@@ -92,12 +98,13 @@ export function mountRoutes(router: Router, routes: RouteDef[]): void {
         if (body === null || typeof body !== 'object' || Array.isArray(body)) {
           throw new DomainError('validation_failed', 'the body must be a JSON object', { param: '$' });
         }
+        checkBodyStrings(body);
         const unknown = unknownFields(def.body, body);
-        if (unknown.length) ctx.set('X-SVC-Unknown-Fields', unknown.join(','));
+        if (unknown.length) ctx.set('X-SVC-Unknown-Fields', unknownFieldsHeader(unknown));
         body = validate(def.body, body);
       } else if (body !== undefined && body !== null && typeof body === 'object' && !Array.isArray(body)) {
-        const unknown = Object.keys(body).map((key) => `$.${key}`);
-        if (unknown.length) ctx.set('X-SVC-Unknown-Fields', unknown.join(','));
+        const unknown = Object.keys(body).slice(0, UNKNOWN_FIELDS_LISTED + 1).map((key) => memberPath('$', key));
+        if (unknown.length) ctx.set('X-SVC-Unknown-Fields', unknownFieldsHeader(unknown));
       }
       const result = await def.handler({
         body, query, params: ctx.params as Record<string, string>, rawQuery, em: ctx.state.em as Em, actor, ctx,

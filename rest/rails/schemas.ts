@@ -1,5 +1,6 @@
 // yup building blocks shared by every route schema.
 import * as yup from 'yup';
+import { CUSTOM_FIELDS_MAX_KEYS, customFieldFailure } from '../../src/platform/custom-fields.ts';
 import { checkedTimestamp, parseTimestamp, TIMESTAMP_FORMAT } from '../../src/platform/timestamp.ts';
 
 /** An RFC 3339 timestamp with an offset (src/platform/timestamp.ts; decisions.md "Limits"). */
@@ -20,10 +21,24 @@ export const email = () => nfcText(254).matches(/^[^\s@]+@[^\s@]+$/, { message: 
 export const oneOf = <T extends string>(values: readonly T[]) =>
   yup.string().oneOf([...values], `\${path} must be one of: ${values.join(', ')}`) as unknown as yup.StringSchema<T | undefined>;
 
-/** Custom fields: a flat object of strings, numbers, booleans (null removes a field on merge). */
-export const customFields = () => yup.object().test('custom-fields', '${path} values must be strings, numbers, booleans or null', (value) => {
+/**
+ * Custom fields: a flat object of strings, numbers, booleans (null removes a field on merge), at most
+ * 50 members, names of 1..64 characters, strings of at most 1000 (src/platform/custom-fields.ts).
+ */
+export const customFields = () => yup.object().test('custom-fields', '${path} values must be strings, numbers, booleans or null', function (value) {
   if (value === undefined || value === null) return true;
-  return Object.values(value).every((v) => v === null || ['string', 'number', 'boolean'].includes(typeof v));
+  const keys = Object.keys(value);
+  if (keys.length > CUSTOM_FIELDS_MAX_KEYS) {
+    return this.createError({ message: `\${path} holds at most ${CUSTOM_FIELDS_MAX_KEYS} fields` });
+  }
+  for (const key of keys) {
+    const failure = customFieldFailure(key, (value as Record<string, unknown>)[key]);
+    if (failure) {
+      const at = /^[A-Za-z_][A-Za-z0-9_]*$/.test(key) ? `${this.path}.${key}` : `${this.path}[${JSON.stringify(key)}]`;
+      return this.createError({ path: at, message: `${at}: ${failure}` });
+    }
+  }
+  return true;
 });
 
 /** The instant of a field checked with timestamp(). */

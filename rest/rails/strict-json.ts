@@ -1,6 +1,7 @@
 // An I-JSON (RFC 7493) parser: JSON.parse accepts duplicate keys and numbers it cannot
 // represent, and offers no depth limit. Errors carry the JSONPath where parsing stopped.
 import { DomainError } from '../../src/platform/errors.ts';
+import { memberPath } from './input-guards.ts';
 
 export const MAX_DEPTH = 32;
 
@@ -55,14 +56,14 @@ class Parser {
       this.ws();
       if (this.text[this.pos] !== '"') this.fail(path, 'expected a member name');
       const key = this.string(path);
-      const memberPath = /^[A-Za-z_][A-Za-z0-9_]*$/.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
-      if (seen.has(key)) this.fail(memberPath, `duplicate member "${key}"`);
+      const at = memberPath(path, key);
+      if (seen.has(key)) this.fail(at, `duplicate member "${key}"`);
       seen.add(key);
       this.ws();
-      if (this.text[this.pos] !== ':') this.fail(memberPath, 'expected ":"');
+      if (this.text[this.pos] !== ':') this.fail(at, 'expected ":"');
       this.pos++;
       this.ws();
-      const value = this.value(memberPath, depth + 1);
+      const value = this.value(at, depth + 1);
       Object.defineProperty(result, key, { value, enumerable: true, writable: true, configurable: true });
       this.ws();
       const next = this.text[this.pos];

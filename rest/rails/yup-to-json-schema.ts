@@ -1,5 +1,7 @@
 // yup schemas → JSON Schema 2020-12 (the dialect of OpenAPI 3.1), from schema.describe().
 import type * as yup from 'yup';
+import { CUSTOM_FIELD_KEY_MAX, CUSTOM_FIELD_VALUE_MAX, CUSTOM_FIELDS_MAX_KEYS } from '../../src/platform/custom-fields.ts';
+import { MAX_ARRAY_ITEMS, MAX_BODY_STRING, MAX_URL_VALUE } from './input-guards.ts';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -18,7 +20,11 @@ interface Description {
 /** Custom tests of rest/rails/schemas.ts that say something a client can use. */
 const CUSTOM_TESTS: Record<string, JsonSchema> = {
   timestamp: { format: 'date-time' },
-  'custom-fields': { additionalProperties: { type: ['string', 'number', 'boolean', 'null'] } },
+  'custom-fields': {
+    maxProperties: CUSTOM_FIELDS_MAX_KEYS,
+    propertyNames: { minLength: 1, maxLength: CUSTOM_FIELD_KEY_MAX },
+    additionalProperties: { type: ['string', 'number', 'boolean', 'null'], maxLength: CUSTOM_FIELD_VALUE_MAX },
+  },
 };
 
 const FORMAT_TESTS: Record<string, string> = { email: 'email', url: 'uri', uuid: 'uuid', datetime: 'date-time' };
@@ -56,7 +62,8 @@ function applyTests(described: Description, out: JsonSchema): void {
   }
 }
 
-function convert(described: Description): JsonSchema {
+/** `maxString`: the rails' limit for a string without a maximum of its own; arrays likewise (rest/rails/input-guards.ts). */
+function convert(described: Description, maxString: number): JsonSchema {
   const out: JsonSchema = {};
   switch (described.type) {
     case 'string': case 'number': case 'boolean': case 'object': case 'array':
@@ -71,14 +78,16 @@ function convert(described: Description): JsonSchema {
   if (described.type === 'object' && described.fields) {
     const fields = Object.entries(described.fields);
     if (fields.length > 0) {
-      out.properties = Object.fromEntries(fields.map(([name, field]) => [name, convert(field)]));
+      out.properties = Object.fromEntries(fields.map(([name, field]) => [name, convert(field, maxString)]));
       const required = fields.filter(([, field]) => field.optional === false).map(([name]) => name);
       if (required.length) out.required = required;
     }
   }
-  if (described.type === 'array' && described.innerType) out.items = convert(described.innerType);
+  if (described.type === 'array' && described.innerType) out.items = convert(described.innerType, maxString);
   const enumValues = (described.oneOf ?? []).filter((value) => value !== undefined);
   if (enumValues.length) out.enum = enumValues;
+  if (described.type === 'string' && out.maxLength === undefined && out.enum === undefined) out.maxLength = maxString;
+  if (described.type === 'array' && out.maxItems === undefined) out.maxItems = MAX_ARRAY_ITEMS;
   if (described.nullable) {
     if (typeof out.type === 'string') out.type = [out.type, 'null'];
     if (Array.isArray(out.enum) && !out.enum.includes(null)) out.enum = [...out.enum, null];
@@ -91,13 +100,13 @@ function convert(described: Description): JsonSchema {
 }
 
 export function toJsonSchema(schema: yup.Schema): JsonSchema {
-  return convert(schema.describe() as unknown as Description);
+  return convert(schema.describe() as unknown as Description, MAX_BODY_STRING);
 }
 
 /** A yup object schema's members, each with its JSON Schema and whether it is required. */
 export function objectMembers(schema: yup.Schema): { name: string; required: boolean; schema: JsonSchema }[] {
   const described = schema.describe() as unknown as Description;
   return Object.entries(described.fields ?? {}).map(([name, field]) => ({
-    name, required: field.optional === false, schema: convert(field),
+    name, required: field.optional === false, schema: convert(field, MAX_URL_VALUE),
   }));
 }

@@ -6,7 +6,8 @@ import { DomainError, InvalidInputError, NotFoundError } from '../platform/error
 import { assertExternalReferenceFree } from '../platform/external-reference.ts';
 import { flushUnique } from '../platform/flush-unique.ts';
 import { isUuid } from '../platform/ids.ts';
-import { applyPatch, mergePatch, type Patch } from '../platform/merge-patch.ts';
+import { applyPatch, type Patch } from '../platform/merge-patch.ts';
+import { mergeCustomFields } from '../platform/custom-fields.ts';
 import type { Em } from '../platform/orm.ts';
 import { Evse } from './evse.entity.ts';
 import { ReimbursementArrangement } from './reimbursement-arrangement.entity.ts';
@@ -38,7 +39,7 @@ export async function getArrangement(em: Em, id: string): Promise<ReimbursementA
 function applyArrangement(arrangement: ReimbursementArrangement, patch: Patch<ArrangementFields>): void {
   if (patch.validFrom === null) throw new InvalidInputError('valid_from cannot be removed', { param: '$.valid_from' });
   const customFields = patch.customFields === undefined ? undefined
-    : patch.customFields === null ? {} : mergePatch(arrangement.customFields, patch.customFields) as Record<string, unknown>;
+    : patch.customFields === null ? {} : mergeCustomFields(arrangement.customFields, patch.customFields);
   applyPatch(arrangement, { ...patch, customFields });
   checkBounds(arrangement.validFrom, arrangement.validUntil);
 }

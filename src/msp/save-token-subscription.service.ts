@@ -7,6 +7,7 @@ import { assertExternalReferenceFree } from '../platform/external-reference.ts';
 import { flushUnique } from '../platform/flush-unique.ts';
 import { isUuid } from '../platform/ids.ts';
 import { mergePatch, type Patch } from '../platform/merge-patch.ts';
+import { mergeCustomFields } from '../platform/custom-fields.ts';
 import type { Em } from '../platform/orm.ts';
 import { assertNamedRecordsVisible, lookupByExternalReference, lookupById, type NamedRecord } from '../platform/resource-ref.ts';
 import { issueToken } from './issue-token.service.ts';
@@ -265,7 +266,7 @@ export function updateTokenSubscription(em: Em, id: string, patch: TokenSubscrip
 
     const customFields = patch.customFields === undefined ? subscription.customFields
       : patch.customFields === null ? {}
-        : mergePatch(mode === 'replace' ? {} : subscription.customFields, patch.customFields) as CustomFields;
+        : mergeCustomFields(mode === 'replace' ? {} : subscription.customFields, patch.customFields) as CustomFields;
     const next = {
       buyerReference: patch.buyerReference === undefined ? (subscription.buyerReference ?? null) : patch.buyerReference,
       validFrom,

@@ -3,7 +3,8 @@ import { flushUnique } from '../platform/flush-unique.ts';
 import type { Em } from '../platform/orm.ts';
 import { TokenBrand } from './token-brand.entity.ts';
 
-export const BRAND_CODE = /^[A-Za-z0-9._-]{1,64}$/;
+/** Starts with a letter or digit: no `__proto__` (an object key clients may trip on), `.` or `..` (path segments). */
+export const BRAND_CODE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 export function listTokenBrands(em: Em): Promise<TokenBrand[]> {
   return em.find(TokenBrand, {}, { orderBy: { code: 'asc' } });
@@ -19,7 +20,7 @@ export async function existingBrandCode(em: Em, code: string, param = '$.brand_c
 /** POST /msp-token-brand/{code}: creates the brand or renames it (the code keeps its casing). */
 export async function upsertTokenBrand(em: Em, code: string, name: string): Promise<TokenBrand> {
   if (!BRAND_CODE.test(code)) {
-    throw new InvalidInputError('a brand code (in the path) has 1 to 64 letters, digits, dots, dashes or underscores');
+    throw new InvalidInputError('a brand code (in the path) has 1 to 64 letters, digits, dots, dashes or underscores, starting with a letter or digit');
   }
   const brand = await em.findOne(TokenBrand, { code });
   if (brand) {

@@ -1,5 +1,6 @@
 import { DomainError, InvalidInputError } from '../platform/errors.ts';
 import { mergePatch, type Patch } from '../platform/merge-patch.ts';
+import { mergeCustomFields } from '../platform/custom-fields.ts';
 import type { Em } from '../platform/orm.ts';
 import { NotFoundError } from '../platform/errors.ts';
 import type { NamedRecord } from '../platform/resource-ref.ts';
@@ -52,7 +53,7 @@ export function applyCustomerPatch(customer: Customer, patch: CustomerPatch): vo
     if (value !== undefined) (customer as unknown as Record<string, unknown>)[key] = value;
   }
   if (customFields !== undefined) {
-    customer.customFields = (customFields === null ? {} : mergePatch(customer.customFields, customFields)) as CustomFields;
+    customer.customFields = (customFields === null ? {} : mergeCustomFields(customer.customFields, customFields)) as CustomFields;
   }
   if (customer.country) customer.country = customer.country.toUpperCase();
 }

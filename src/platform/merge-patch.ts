@@ -1,11 +1,22 @@
-/** JSON Merge Patch (RFC 7386): null removes a member, objects merge, anything else replaces. */
+const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/** Sets an own member: `base.__proto__ = x` would replace the prototype instead. */
+function setOwn(base: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(base, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/**
+ * JSON Merge Patch (RFC 7386): null removes a member, objects merge, anything else replaces.
+ * Member names are data: `constructor` or `__proto__` are members like any other.
+ */
 export function mergePatch(target: unknown, patch: unknown): unknown {
-  if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) return patch;
-  const base: Record<string, unknown> =
-    target !== null && typeof target === 'object' && !Array.isArray(target) ? { ...(target as Record<string, unknown>) } : {};
-  for (const [key, value] of Object.entries(patch as Record<string, unknown>)) {
+  if (!isObject(patch)) return patch;
+  const base: Record<string, unknown> = {};
+  if (isObject(target)) for (const key of Object.keys(target)) setOwn(base, key, target[key]);
+  for (const key of Object.keys(patch)) {
+    const value = patch[key];
     if (value === null) delete base[key];
-    else base[key] = mergePatch(base[key], value);
+    else setOwn(base, key, mergePatch(Object.hasOwn(base, key) ? base[key] : undefined, value));
   }
   return base;
 }

@@ -122,7 +122,7 @@ test('wrong types are 400 with a param; unknown fields are reported', async (t) 
   const cases: [Record<string, unknown>, string][] = [
     [{ buyer_reference: 12 }, '$.buyer_reference'],
     [{ valid_until: 'tomorrow' }, '$.valid_until'],
-    [{ custom_fields: { nested: { a: 1 } } }, '$.custom_fields'],
+    [{ custom_fields: { nested: { a: 1 } } }, '$.custom_fields.nested'],
     [{ custom_fields: 'x' }, '$.custom_fields'],
     [{ recurring_cost_correction: 'yes' }, '$.recurring_cost_correction'],
   ];

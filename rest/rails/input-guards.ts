@@ -1,0 +1,91 @@
+// Checks on every client string before validation (docs/decisions.md "Request bodies"): control
+// characters and lengths, whatever the route's schema says, so no route can forget them.
+import { DomainError, type ErrorDetail } from '../../src/platform/errors.ts';
+
+/** Longest string anywhere in a JSON body (a route's own maximum may be lower). */
+export const MAX_BODY_STRING = 10_000;
+/** Longest query value or path segment. */
+export const MAX_URL_VALUE = 1_000;
+/** Most items of any array in a body (a route's own maximum may be lower). */
+export const MAX_ARRAY_ITEMS = 1_000;
+/** Most `details` one answer lists. */
+export const MAX_DETAILS = 50;
+
+/** C0 controls and DEL: never in member names, identifiers, query strings or paths. */
+const ANY_CONTROL = /[\u0000-\u001f\u007f]/;
+/** Free text may hold tab, line feed and carriage return (addresses, rule scripts). */
+const TEXT_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+/** Members whose values are identifiers by name: ids, references, codes, usernames, emails. */
+const IDENTIFIER_MEMBER = /(^|_)(id|ids|uid|reference|code|codes|username|email|prefix)$/;
+
+const SIMPLE_KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** JSONPath of member `key` below `path`: `$.a` or `$["a b"]` (as the JSON parser reports it). */
+export function memberPath(path: string, key: string): string {
+  return SIMPLE_KEY.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
+}
+
+export const hasControl = (value: string): boolean => ANY_CONTROL.test(value);
+
+function stringFailure(value: string, member: string | undefined): string | null {
+  if (value.length > MAX_BODY_STRING) return `must be at most ${MAX_BODY_STRING} characters`;
+  const identifier = member !== undefined && IDENTIFIER_MEMBER.test(member);
+  if ((identifier ? ANY_CONTROL : TEXT_CONTROL).test(value)) {
+    return identifier ? 'must not hold control characters' : 'must not hold control characters other than tab and line breaks';
+  }
+  return null;
+}
+
+function walk(value: unknown, path: string, member: string | undefined, out: ErrorDetail[]): void {
+  if (out.length >= MAX_DETAILS) return;
+  if (typeof value === 'string') {
+    const failure = stringFailure(value, member);
+    if (failure) out.push({ param: path, message: `${path} ${failure}` });
+  } else if (Array.isArray(value)) {
+    // Checking (and validating) huge arrays item by item would hold the event loop for seconds.
+    if (value.length > MAX_ARRAY_ITEMS) out.push({ param: path, message: `${path} must hold at most ${MAX_ARRAY_ITEMS} items` });
+    else for (let i = 0; i < value.length && out.length < MAX_DETAILS; i++) walk(value[i], `${path}[${i}]`, member, out);
+  } else if (value !== null && typeof value === 'object') {
+    for (const key of Object.keys(value)) {
+      const at = memberPath(path, key);
+      if (hasControl(key)) out.push({ param: at, message: 'a member name must not hold control characters' });
+      else walk((value as Record<string, unknown>)[key], at, key, out);
+      if (out.length >= MAX_DETAILS) return;
+    }
+  }
+}
+
+/** Refuses control characters, over-long strings and arrays anywhere in a parsed body (400 validation_failed). */
+export function checkBodyStrings(body: unknown): void {
+  const details: ErrorDetail[] = [];
+  walk(body, '$', undefined, details);
+  if (details.length === 0) return;
+  throw new DomainError('validation_failed', details[0].message, {
+    param: details[0].param, details: details.length > 1 ? details : undefined,
+  });
+}
+
+/** A query key or value, a path segment: identifiers all, bounded and without control characters. */
+export function urlValueFailure(value: string): string | null {
+  if (value.length > MAX_URL_VALUE) return `is longer than ${MAX_URL_VALUE} characters`;
+  if (hasControl(value)) return value.includes('\0') ? 'holds a NUL character' : 'holds a control character';
+  return null;
+}
+
+const MAX_UNKNOWN_FIELDS = 20;
+const MAX_HEADER_PATH = 200;
+
+/**
+ * X-SVC-Unknown-Fields: at most 20 paths (then `...`), each at most 200 characters, printable
+ * ASCII only (other characters and commas as JSON \u escapes) so the header is always valid.
+ */
+export function unknownFieldsHeader(paths: string[]): string {
+  const shown = paths.slice(0, MAX_UNKNOWN_FIELDS).map((path) => {
+    const ascii = path.replace(/[^\x20-\x2b\x2d-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    return ascii.length > MAX_HEADER_PATH ? `${ascii.slice(0, MAX_HEADER_PATH - 3)}...` : ascii;
+  });
+  if (paths.length > MAX_UNKNOWN_FIELDS) shown.push('...');
+  return shown.join(',');
+}
+
+export const UNKNOWN_FIELDS_LISTED = MAX_UNKNOWN_FIELDS;
