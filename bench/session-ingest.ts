@@ -98,6 +98,9 @@ export async function sessionIngestBenchmark(url: string): Promise<BenchmarkResu
   pool.on('error', () => {});
 
   const sessions = Array.from({ length: COUNT }, (_, i) => JSON.stringify(sessionOf(i, 'http', evcoIds)));
+  // One request first, as a real client's: its secret is then remembered, and the first 32 requests
+  // at once do not all queue for a scrypt check (past the gate they would be 429).
+  await fetch(`${base}/administration`, { headers: { authorization } }).then((response) => response.arrayBuffer());
   const started = performance.now();
   await runClient({ url: `${base}/charge-session`, authorization, count: COUNT, concurrency: CONCURRENCY, sessions });
   const posted = performance.now();
