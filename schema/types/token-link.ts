@@ -1,5 +1,6 @@
 import { TokenLink as TokenLinkEntity } from '../../src/msp/token-link.entity.ts';
 import { Token as TokenEntity } from '../../src/msp/token.entity.ts';
+import { isValidAt } from '../../src/platform/validity.ts';
 import { builder } from '../builder.ts';
 import { childConnections } from '../child-connection.ts';
 import type { GraphQLContext } from '../context.ts';
@@ -68,9 +69,8 @@ export const TokenLink = builder.loadableNode(TokenLinkEntity, {
     isCurrentlyValid: t.boolean({
       description: 'Not defunct and valid now (the link itself; its subscription has its own isValid).',
       resolve: async (link, _args, context) => {
-        const now = Date.now();
         const from = await effectiveFrom(link, context);
-        return !link.defunct && from.getTime() <= now && (!link.validUntil || now < link.validUntil.getTime());
+        return !link.defunct && isValidAt({ validFrom: from, validUntil: link.validUntil }, new Date());
       },
     }),
     externalUpdatedAt: t.field({ type: DateTime, nullable: true, resolve: (link) => link.externalUpdatedAt ?? null }),

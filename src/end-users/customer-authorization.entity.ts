@@ -1,6 +1,7 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { adminScopeFilter } from '../access/admin-scope.ts';
 import { createdAtProperty, idProperty, updatedAtProperty } from '../platform/entity-properties.ts';
+import { isValidAt } from '../platform/validity.ts';
 import { Administration } from '../parties/administration.entity.ts';
 import { Customer } from '../parties/customer.entity.ts';
 import { EndUser } from './end-user.entity.ts';
@@ -28,10 +29,9 @@ export const CustomerAuthorizationSchema = defineEntity({
 });
 
 export class CustomerAuthorization extends CustomerAuthorizationSchema.class {
+  /** valid_from null: valid since always. */
   isValidAt(at: Date): boolean {
-    if (this.defunct) return false;
-    if (this.validFrom && at.getTime() < this.validFrom.getTime()) return false;
-    return !this.validUntil || at.getTime() < this.validUntil.getTime();
+    return !this.defunct && isValidAt(this, at);
   }
 }
 CustomerAuthorizationSchema.setClass(CustomerAuthorization);

@@ -1,5 +1,6 @@
 import { isUuid } from '../platform/ids.ts';
 import type { Em } from '../platform/orm.ts';
+import { validAtOpenStart } from '../platform/validity.ts';
 import { CustomerAuthorization } from './customer-authorization.entity.ts';
 
 /**
@@ -11,10 +12,7 @@ export async function authorizedCustomerIds(em: Em, endUserId: string, at: Date)
   const authorizations = await em.find(CustomerAuthorization, {
     endUser: endUserId,
     defunct: false,
-    $and: [
-      { $or: [{ validFrom: null }, { validFrom: { $lte: at } }] },
-      { $or: [{ validUntil: null }, { validUntil: { $gt: at } }] },
-    ],
+    ...validAtOpenStart(at),
   }, { orderBy: { customer: 'asc' } });
   return authorizations.map((a) => a.customer.id);
 }

@@ -5,6 +5,7 @@
 import { LockMode } from '@mikro-orm/core';
 import { DomainError, InvalidInputError } from '../platform/errors.ts';
 import type { Em } from '../platform/orm.ts';
+import { intervalsOverlap } from '../platform/validity.ts';
 import { TokenLink } from './token-link.entity.ts';
 import type { TokenSubscription } from './token-subscription.entity.ts';
 import type { Token } from './token.entity.ts';
@@ -22,13 +23,6 @@ export interface LinkTokenInput {
 export interface LinkSpan {
   from: Date;
   until: Date | null;
-}
-
-/** Half-open spans: [a.from, a.until) and [b.from, b.until). */
-export function spansOverlap(a: LinkSpan, b: LinkSpan): boolean {
-  const aStartsBeforeBEnds = !b.until || a.from.getTime() < b.until.getTime();
-  const bStartsBeforeAEnds = !a.until || b.from.getTime() < a.until.getTime();
-  return aStartsBeforeBEnds && bStartsBeforeAEnds;
 }
 
 /** A token created in this unit of work and not yet written: nobody else can see it, it has no links. */
@@ -56,7 +50,8 @@ export function assertSpanOrdered(span: LinkSpan, param: string): void {
 export async function assertNoOverlap(em: Em, token: Token, span: LinkSpan, options: { exclude?: TokenLink; param?: string } = {}): Promise<TokenLink[]> {
   const links = (await em.find(TokenLink, { token, defunct: false }, { filters: false, populate: ['subscription'], orderBy: { id: 'asc' } }))
     .filter((link) => link !== options.exclude);
-  const clash = links.find((link) => spansOverlap(span, { from: link.effectiveFrom(), until: link.validUntil ?? null }));
+  const spanValidity = { validFrom: span.from, validUntil: span.until };
+  const clash = links.find((link) => intervalsOverlap(spanValidity, { validFrom: link.effectiveFrom(), validUntil: link.validUntil }));
   if (!clash) return links;
   // Name the clashing link only to a caller who may see it (decisions.md: no hints of other administrations).
   const visible = (await em.count(TokenLink, { id: clash.id })) > 0;

@@ -10,6 +10,7 @@ import { mergePatch, type Patch } from '../platform/merge-patch.ts';
 import { mergeCustomFields } from '../platform/custom-fields.ts';
 import type { Em } from '../platform/orm.ts';
 import { assertNamedRecordsVisible, lookupByExternalReference, lookupById, type NamedRecord } from '../platform/resource-ref.ts';
+import { notValidAt, validAt } from '../platform/validity.ts';
 import { issueToken } from './issue-token.service.ts';
 import { assertNoOverlap, linkToken, lockToken } from './link-token.service.ts';
 import { loadLinkTokens, visibleTokenByEvcoId } from './save-token-link.service.ts';
@@ -104,9 +105,9 @@ export interface SubscriptionListQuery {
 export function subscriptionListFilter(query: SubscriptionListQuery, now = new Date()): FilterQuery<TokenSubscription> {
   const where: Record<string, unknown>[] = [];
   if (query.isValid === true) {
-    where.push({ defunct: false, validFrom: { $lte: now }, $or: [{ validUntil: null }, { validUntil: { $gt: now } }] });
+    where.push({ defunct: false, ...validAt(now) });
   } else if (query.isValid === false) {
-    where.push({ $or: [{ defunct: true }, { validFrom: { $gt: now } }, { validUntil: { $lte: now } }] });
+    where.push({ $or: [{ defunct: true }, notValidAt(now)] });
   }
   if (query.planId !== undefined) where.push({ plan: query.planId });
   if (query.customerId !== undefined) where.push({ customer: query.customerId });

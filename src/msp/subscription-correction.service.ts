@@ -7,6 +7,7 @@ import { DomainError, InvalidInputError, NotFoundError } from '../platform/error
 import { flushUnique } from '../platform/flush-unique.ts';
 import { isUuid } from '../platform/ids.ts';
 import type { Em } from '../platform/orm.ts';
+import { intervalsOverlap } from '../platform/validity.ts';
 import { lockSubscription, transferCreditBalance } from './monetary-credit.service.ts';
 import { notifySubscriptionCorrected } from './repricing-hook.ts';
 import { SubscriptionCorrection } from './subscription-correction.entity.ts';
@@ -69,7 +70,7 @@ function checkMoment(subscription: TokenSubscription, at: Date): void {
 async function moveTokenLinks(em: Em, from: TokenSubscription, to: TokenSubscription, at: Date): Promise<void> {
   const links = await em.find(TokenLink, { subscription: from, defunct: false }, { orderBy: { id: 'asc' } });
   for (const link of links) {
-    if (link.validUntil && link.validUntil.getTime() <= at.getTime()) continue;
+    if (!intervalsOverlap({ validFrom: link.effectiveFrom(), validUntil: link.validUntil }, { validFrom: at })) continue;
     const startsBefore = link.effectiveFrom().getTime() < at.getTime();
     em.create(TokenLink, {
       admin: to.admin, subscription: to, token: link.token,

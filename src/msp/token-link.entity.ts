@@ -1,6 +1,7 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { ADMIN_SCOPE, adminScopeFilter } from '../access/admin-scope.ts';
 import { createdAtProperty, idProperty, updatedAtProperty } from '../platform/entity-properties.ts';
+import { isValidAt } from '../platform/validity.ts';
 import { Administration } from '../parties/administration.entity.ts';
 import { Token } from './token.entity.ts';
 import { TokenSubscription } from './token-subscription.entity.ts';
@@ -36,9 +37,7 @@ export class TokenLink extends TokenLinkSchema.class {
   }
 
   isValidAt(at: Date): boolean {
-    if (this.defunct) return false;
-    const t = at.getTime();
-    return this.effectiveFrom().getTime() <= t && (!this.validUntil || t < this.validUntil.getTime());
+    return !this.defunct && isValidAt({ validFrom: this.effectiveFrom(), validUntil: this.validUntil }, at);
   }
 }
 TokenLinkSchema.setClass(TokenLink);

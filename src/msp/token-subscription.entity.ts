@@ -1,6 +1,7 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { ADMIN_SCOPE, adminScopeFilter } from '../access/admin-scope.ts';
 import { createdAtProperty, idProperty, identifierProperty, updatedAtProperty } from '../platform/entity-properties.ts';
+import { isValidAt } from '../platform/validity.ts';
 import { Administration } from '../parties/administration.entity.ts';
 import { Customer, type CustomFields } from '../parties/customer.entity.ts';
 import { SubscriptionPlan } from './subscription-plan.entity.ts';
@@ -33,8 +34,7 @@ export const TokenSubscriptionSchema = defineEntity({
 
 export class TokenSubscription extends TokenSubscriptionSchema.class {
   isValidAt(at: Date): boolean {
-    if (this.defunct) return false;
-    return this.validFrom.getTime() <= at.getTime() && (!this.validUntil || at.getTime() < this.validUntil.getTime());
+    return !this.defunct && isValidAt(this, at);
   }
 }
 TokenSubscriptionSchema.setClass(TokenSubscription);

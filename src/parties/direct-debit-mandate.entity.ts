@@ -2,6 +2,7 @@ import { defineEntity, p } from '@mikro-orm/core';
 import { adminScopeFilter } from '../access/admin-scope.ts';
 import { DomainError } from '../platform/errors.ts';
 import { createdAtProperty, idProperty, identifierProperty, updatedAtProperty } from '../platform/entity-properties.ts';
+import { intervalsOverlap } from '../platform/validity.ts';
 import { Administration } from './administration.entity.ts';
 import { Customer } from './customer.entity.ts';
 
@@ -35,10 +36,7 @@ export class DirectDebitMandate extends DirectDebitMandateSchema.class {
 
   /** Validity is [valid_from, valid_until). */
   overlaps(from: Date, until: Date | null | undefined): boolean {
-    if (this.defunct) return false;
-    const startsBeforeOtherEnds = !until || this.validFrom.getTime() < until.getTime();
-    const endsAfterOtherStarts = !this.validUntil || this.validUntil.getTime() > from.getTime();
-    return startsBeforeOtherEnds && endsAfterOtherStarts;
+    return !this.defunct && intervalsOverlap(this, { validFrom: from, validUntil: until });
   }
 
   /** Ends this mandate where a newer one starts; one that would be left empty becomes defunct. */

@@ -3,6 +3,7 @@ import { DomainError, InvalidInputError, NotFoundError } from '../platform/error
 import { isUuid } from '../platform/ids.ts';
 import type { Patch } from '../platform/merge-patch.ts';
 import type { Em } from '../platform/orm.ts';
+import { overlapping, validAt } from '../platform/validity.ts';
 import { VatRate, type VatKind } from './vat-rate.entity.ts';
 
 export interface VatRateFields {
@@ -38,15 +39,14 @@ function checkPercentage(value: string): string {
 }
 
 async function assertNoOverlap(em: Em, rate: VatRate): Promise<void> {
-  const overlapping = await em.findOne(VatRate, {
+  const other = await em.findOne(VatRate, {
     country: rate.country,
     vatKind: rate.vatKind,
     ...(rate.id ? { id: { $ne: rate.id } } : {}),
-    ...(rate.validUntil ? { validFrom: { $lt: rate.validUntil } } : {}),
-    $or: [{ validUntil: null }, { validUntil: { $gt: rate.validFrom } }],
+    ...overlapping(rate.validFrom, rate.validUntil),
   });
-  if (overlapping) {
-    throw new DomainError('overlapping_vat_rate', `the validity overlaps VAT rate ${overlapping.id} of the same country and kind`, { param: '$.valid_from' });
+  if (other) {
+    throw new DomainError('overlapping_vat_rate', `the validity overlaps VAT rate ${other.id} of the same country and kind`, { param: '$.valid_from' });
   }
 }
 
@@ -97,7 +97,7 @@ export function updateVatRate(em: Em, id: string, patch: Patch<VatRateFields>): 
 /** Every kind's rate of a country at a moment, in one query (exempt and reverse charge: 0 %). */
 export async function vatRatesAt(em: Em, country: string, at: Date): Promise<Map<VatKind, AppliedVatRate>> {
   const upper = country.toUpperCase();
-  const rates = await em.find(VatRate, { country: upper, validFrom: { $lte: at }, $or: [{ validUntil: null }, { validUntil: { $gt: at } }] });
+  const rates = await em.find(VatRate, { country: upper, ...validAt(at) });
   const byKind = new Map<VatKind, AppliedVatRate>(rates.map((r) => [r.vatKind, { id: r.id, country: r.country, vatKind: r.vatKind, percentage: normalize(r.percentage) }]));
   for (const kind of ZERO_KINDS) byKind.set(kind, { id: null, country: upper, vatKind: kind, percentage: '0.00' });
   return byKind;
@@ -108,7 +108,7 @@ export async function vatRateAt(em: Em, country: string, kind: VatKind, at: Date
   const upper = country.toUpperCase();
   if (ZERO_KINDS.includes(kind)) return { id: null, country: upper, vatKind: kind, percentage: '0.00' };
   const rate = await em.findOne(VatRate, {
-    country: upper, vatKind: kind, validFrom: { $lte: at }, $or: [{ validUntil: null }, { validUntil: { $gt: at } }],
+    country: upper, vatKind: kind, ...validAt(at),
   });
   if (!rate) throw new DomainError('vat_rate_missing', `no ${kind} VAT rate of ${upper} is valid at ${at.toISOString()}`);
   return { id: rate.id, country: rate.country, vatKind: rate.vatKind, percentage: normalize(rate.percentage) };

@@ -16,6 +16,7 @@ import { addDecimal, compareDecimal, isZero, mulDivDecimal, normalize, subtractD
 import { DomainError } from '../platform/errors.ts';
 import { uuidv7 } from '../platform/ids.ts';
 import { scopedEm, type Em, type Orm } from '../platform/orm.ts';
+import { isValidAt } from '../platform/validity.ts';
 import { priceSession, ruleFor, type PricingSession } from '../pricing/price-session.ts';
 import { RatePlanVersion } from '../pricing/rate-plan-version.entity.ts';
 import { RatePlan } from '../pricing/rate-plan.entity.ts';
@@ -152,7 +153,7 @@ async function loadContext(em: Em, sessions: ClaimedSession[]) {
     linksOf: (token: Token) => linksByToken.get(token.id) ?? [],
     ratePlan: (id: string) => ratePlans.get(id),
     versionAt: (ratePlanId: string, at: Date) => versions.get(ratePlanId)?.find((v) => v.validFrom <= at),
-    vatRateAt: (country: string, kind: VatKind, at: Date) => vatRates.get(`${country}:${kind}`)?.find((r) => r.validFrom <= at && (!r.validUntil || at < r.validUntil)),
+    vatRateAt: (country: string, kind: VatKind, at: Date) => vatRates.get(`${country}:${kind}`)?.find((r) => isValidAt(r, at)),
     earlierCredit,
     successorOf,
   };

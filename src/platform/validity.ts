@@ -1,0 +1,49 @@
+// The one validity rule: a record is valid in the half-open interval [valid_from, valid_until).
+// valid_from is inclusive, valid_until exclusive; valid_until null is open-ended. Intervals that
+// touch (one's valid_until equal to the other's valid_from) do not overlap: a seamless hand-over.
+// In memory a null valid_from means "since always"; where it defers to a parent (token links,
+// reimbursement links) the caller passes the effective start. The SQL side is MikroORM filter
+// objects over the properties `validFrom` and `validUntil`; `defunct` is not part of the rule.
+
+export interface Validity {
+  /** null or absent: no lower bound. */
+  validFrom?: Date | null;
+  /** null or absent: open-ended. */
+  validUntil?: Date | null;
+}
+
+export function isValidAt(interval: Validity, at: Date): boolean {
+  const t = at.getTime();
+  return (!interval.validFrom || interval.validFrom.getTime() <= t) && (!interval.validUntil || t < interval.validUntil.getTime());
+}
+
+export function intervalsOverlap(a: Validity, b: Validity): boolean {
+  const aStartsBeforeBEnds = !a.validFrom || !b.validUntil || a.validFrom.getTime() < b.validUntil.getTime();
+  const bStartsBeforeAEnds = !b.validFrom || !a.validUntil || b.validFrom.getTime() < a.validUntil.getTime();
+  return aStartsBeforeBEnds && bStartsBeforeAEnds;
+}
+
+const untilAfter = (at: Date) => ({ $or: [{ validUntil: null }, { validUntil: { $gt: at } }] });
+
+/**
+ * Rows valid at `at` (valid_from NOT NULL). Spread it into a where without an `$or` of its own,
+ * or put it in an `$and` list.
+ */
+export function validAt(at: Date) {
+  return { validFrom: { $lte: at }, ...untilAfter(at) };
+}
+
+/** Rows valid at `at` where valid_from may be null (no lower bound). */
+export function validAtOpenStart(at: Date) {
+  return { $and: [{ $or: [{ validFrom: null }, { validFrom: { $lte: at } }] }, untilAfter(at)] };
+}
+
+/** Rows not valid at `at`: not yet started or already ended (valid_from NOT NULL). */
+export function notValidAt(at: Date) {
+  return { $or: [{ validFrom: { $gt: at } }, { validUntil: { $lte: at } }] };
+}
+
+/** Rows whose validity overlaps [from, until) (valid_from NOT NULL; `until` null: open-ended). */
+export function overlapping(from: Date, until: Date | null | undefined) {
+  return { ...(until ? { validFrom: { $lt: until } } : {}), ...untilAfter(from) };
+}
