@@ -35,6 +35,7 @@ export interface AuthenticatorOptions {
 }
 
 interface Verified { digest: Buffer; secretHash: string; actor: Actor; checkedAt: number }
+type Outcome = { actor: Actor | null } | { wait: number } | { gateFull: true };
 
 function rateLimited(message: string, retryAfter: number): DomainError {
   return Object.assign(new DomainError('rate_limited', message), { retryAfter });
@@ -50,6 +51,8 @@ function rateLimited(message: string, retryAfter: number): DomainError {
  */
 export class Authenticator {
   private readonly verified = new Map<string, Verified>();
+  /** Checks under way by public id and secret digest: the same credential arriving on many connections at once costs one scrypt. */
+  private readonly checking = new Map<string, Promise<Outcome>>();
   private readonly orm: Orm;
   private readonly verify: (secret: string, stored: string) => Promise<boolean>;
   private readonly byAddress: FailureThrottle;
@@ -66,8 +69,8 @@ export class Authenticator {
     this.now = options.now ?? Date.now;
     const windowMs = options.failureWindowMs ?? 60_000;
     const maxEntries = options.throttleEntries ?? 10_000;
-    this.byAddress = new FailureThrottle({ limit: options.failuresPerAddress ?? 20, windowMs, maxEntries });
-    this.byPublicId = new FailureThrottle({ limit: options.failuresPerPublicId ?? 10, windowMs, maxEntries });
+    this.byAddress = new FailureThrottle({ limit: options.failuresPerAddress ?? 10, windowMs, maxEntries });
+    this.byPublicId = new FailureThrottle({ limit: options.failuresPerPublicId ?? 5, windowMs, maxEntries });
     this.gate = new CheckGate({ concurrency: options.concurrentChecks ?? CONCURRENT_CHECKS, queueLimit: options.queuedChecks ?? 16 });
     this.refusalDelayMs = options.refusalDelayMs ?? 1000;
     this.maxHeld = options.maxHeld ?? 1000;
@@ -88,22 +91,32 @@ export class Authenticator {
 
     const wait = this.throttleWait(key, address);
     if (wait > 0) return this.refuse(wait);
-    let outcome: { actor: Actor | null } | { wait: number };
-    try {
-      outcome = await this.gate.run(async () => {
-        // Waiting in the gate may have taken long enough for others to hit the limit.
-        const waitNow = this.throttleWait(key, address);
-        return waitNow > 0 ? { wait: waitNow } : { actor: await this.check(key, publicId, secret, digest, address) };
-      });
-    } catch (error) {
-      if (error instanceof GateFullError) return this.refuse(1, 'too many credential checks at once; try again in a second');
-      throw error;
+    const checkKey = `${key}:${digest.toString('base64')}`;
+    let pending = this.checking.get(checkKey);
+    if (!pending) {
+      pending = this.gatedCheck(key, publicId, secret, digest, address).finally(() => this.checking.delete(checkKey));
+      this.checking.set(checkKey, pending);
     }
+    const outcome = await pending;
+    if ('gateFull' in outcome) return this.refuse(1, 'too many credential checks at once; try again in a second');
     return 'wait' in outcome ? this.refuse(outcome.wait) : outcome.actor;
   }
 
   forget(publicId: string): void {
     this.verified.delete(publicId.toLowerCase());
+  }
+
+  private async gatedCheck(key: string, publicId: string, secret: string, digest: Buffer, address: string): Promise<Outcome> {
+    try {
+      return await this.gate.run(async () => {
+        // Waiting in the gate may have taken long enough for others to hit the limit.
+        const wait = this.throttleWait(key, address);
+        return wait > 0 ? { wait } : { actor: await this.check(key, publicId, secret, digest, address) };
+      });
+    } catch (error) {
+      if (error instanceof GateFullError) return { gateFull: true };
+      throw error;
+    }
   }
 
   private throttleWait(key: string, address: string): number {

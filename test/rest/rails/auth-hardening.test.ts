@@ -135,7 +135,7 @@ test('unknown, revoked and known public ids all cost one secret check', async (t
   t.is(counted.checks - before, 1, 'a verified secret is remembered');
 });
 
-test('secret checks run a few at a time; past the queue the answer is 429 at once', async (t) => {
+test('secret checks run a few at a time; past the queue the answer is 429 without waiting for them', async (t) => {
   const { app, counted } = await countedApp({ concurrentChecks: 1, queuedChecks: 1, failuresPerAddress: 1000, failuresPerPublicId: 1000 });
   t.teardown(() => app.close());
   let release!: () => void;
@@ -154,4 +154,20 @@ test('secret checks run a few at a time; past the queue the answer is 429 at onc
   release();
   const statuses = (await Promise.all([first, second, third])).map((response) => response.status).sort();
   t.deepEqual(statuses, [401, 401, 429]);
+});
+
+test('one credential arriving on many connections at once costs one secret check and is not refused', async (t) => {
+  const { app, counted } = await countedApp({ concurrentChecks: 1, queuedChecks: 1 });
+  t.teardown(() => app.close());
+  const auth = await app.credential({ role: 'admin' });
+  let release!: () => void;
+  counted.hold = new Promise<void>((resolve) => { release = resolve; });
+  const first = app.request('GET', PATH, { auth });
+  while (counted.checks === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+  const others = Array.from({ length: 20 }, () => app.request('GET', PATH, { auth }));
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  release();
+  const statuses = (await Promise.all([first, ...others])).map((response) => response.status);
+  t.deepEqual([...new Set(statuses)], [200]);
+  t.is(counted.checks, 1);
 });
