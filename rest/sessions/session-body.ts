@@ -1,10 +1,10 @@
 // The body of POST /charge-session and POST /cpo-charge-session: basic checks that reject a
 // malformed or incomplete session with a 400 naming the field.
 import * as yup from 'yup';
-import { compareDecimal, isDecimalText, normalize, sumDecimal } from '../../src/money/decimal.ts';
-import { checkedTimestamp } from '../../src/platform/timestamp.ts';
+import { compareDecimal, isDecimalText } from '../../src/money/decimal.ts';
 import { isTimeZone } from '../../src/pricing/local-time.ts';
 import type { SessionSubmission } from '../../src/sessions/ingest-session.service.ts';
+import { submissionOf } from '../../src/sessions/session-submission.ts';
 import { countryCode, text, timestamp } from '../rails/schemas.ts';
 
 const volume = () => yup.string().test('decimal', '${path} must be a non-negative decimal string such as "12.5" (at most 6 decimals)',
@@ -82,22 +82,7 @@ export const cpoChargeSessionBody = yup.object({
 
 type Body = yup.InferType<typeof chargeSessionBody> & { evse_uid?: string };
 
-/** Energy: total_energy_kwh, else the sum of the energy volumes of the charge periods. */
-function energyOf(body: Body): string | undefined {
-  if (body.total_energy_kwh !== undefined) return normalize(body.total_energy_kwh);
-  if (!body.charge_periods) return undefined;
-  return normalize(sumDecimal(body.charge_periods.flatMap((p) => p.dimensions.map((d) => d.volume))));
-}
-
-
+/** The checked body as the pipeline reads it (src/sessions/session-submission.ts); null when it reports no energy. */
 export function submissionFrom(source: SessionSubmission['source'], body: Body, raw: Record<string, unknown>): SessionSubmission | null {
-  const energyKwh = energyOf(body);
-  if (energyKwh === undefined) return null;
-  const sender = source === 'charge_session' ? body.cpo_id! : body.evse_uid!;
-  return {
-    source, sessionId: body.session_id, sender, cpoId: body.cpo_id ?? null, evcoId: body.evco_id,
-    startAt: checkedTimestamp(body.start_date_time), endAt: checkedTimestamp(body.end_date_time), energyKwh,
-    idleSeconds: body.total_idle_seconds ?? 0, timeZone: body.time_zone, country: body.address.country.toUpperCase(),
-    evseId: body.evse_id ?? null, evseUid: body.evse_uid ?? null, payload: raw,
-  };
+  return submissionOf(source, body, raw);
 }

@@ -2,9 +2,9 @@
 // (`historical_tariff`), when it did not state the amount (`total_roaming_amount_excl_vat`).
 // The session's charge periods carry energy only, so each period also gets its share of the
 // charging time (until the next period, idle time last as parking time).
-import { sumDecimal } from '../money/decimal.ts';
 import { evaluateOcpiTariff } from '../pricing/ocpi/evaluate-tariff.ts';
 import type { ChargingPeriod, OcpiTariff } from '../pricing/ocpi/tariff.ts';
+import { periodEnergyKwh, type ReportedChargePeriod } from './session-energy.ts';
 
 export interface TariffSession {
   start: Date;
@@ -12,7 +12,7 @@ export interface TariffSession {
   energyKwh: string;
   idleSeconds: number;
   timeZone: string;
-  chargePeriods: { start_date_time: string; dimensions: { type: string; volume: string }[] }[] | null;
+  chargePeriods: ReportedChargePeriod[] | null;
 }
 
 const hours = (ms: number) => Math.max(ms, 0) / 3_600_000;
@@ -20,7 +20,7 @@ const hours = (ms: number) => Math.max(ms, 0) / 3_600_000;
 function periodsOf(session: TariffSession): ChargingPeriod[] {
   const chargingEnd = session.end.getTime() - session.idleSeconds * 1000;
   const given = session.chargePeriods?.length
-    ? session.chargePeriods.map((p) => ({ start: new Date(p.start_date_time).getTime(), energy: sumDecimal(p.dimensions.map((d) => d.volume)) }))
+    ? session.chargePeriods.map((p) => ({ start: new Date(p.start_date_time).getTime(), energy: periodEnergyKwh(p) }))
     : [{ start: session.start.getTime(), energy: session.energyKwh }];
   // OCPI volumes are JSON numbers: the exact decimal (at most 6 decimals) converts without loss.
   const periods: ChargingPeriod[] = given.map((p, i) => ({

@@ -1,0 +1,38 @@
+// A reported charge session (a feed body its transport has checked) as ingestion stores it: the
+// sender that is part of its identity, instants, the energy (session-energy.ts), the country in
+// upper case and no idle time unless reported. Whatever transport receives sessions reads them here.
+import { checkedTimestamp } from '../platform/timestamp.ts';
+import type { SessionSource } from './charge-session.entity.ts';
+import type { SessionSubmission } from './ingest-session.service.ts';
+import { sessionEnergyKwh, type ReportedEnergy } from './session-energy.ts';
+
+export interface ReportedSession extends ReportedEnergy {
+  session_id: string;
+  evco_id: string;
+  cpo_id?: string | null;
+  evse_uid?: string | null;
+  evse_id?: string | null;
+  /** RFC 3339, already checked (checkedTimestamp). */
+  start_date_time: string;
+  end_date_time: string;
+  total_idle_seconds?: number | null;
+  time_zone: string;
+  address: { country: string };
+}
+
+/** Who sent it: the CPO party (charge-session) or the EVSE (cpo-charge-session). */
+export function senderOf(source: SessionSource, reported: Pick<ReportedSession, 'cpo_id' | 'evse_uid'>): string {
+  return (source === 'charge_session' ? reported.cpo_id : reported.evse_uid)!;
+}
+
+/** The submission, or null when the session reports no energy (neither a total nor charge periods). */
+export function submissionOf(source: SessionSource, reported: ReportedSession, payload: Record<string, unknown>): SessionSubmission | null {
+  const energyKwh = sessionEnergyKwh(reported);
+  if (energyKwh === undefined) return null;
+  return {
+    source, sessionId: reported.session_id, sender: senderOf(source, reported), cpoId: reported.cpo_id ?? null, evcoId: reported.evco_id,
+    startAt: checkedTimestamp(reported.start_date_time), endAt: checkedTimestamp(reported.end_date_time), energyKwh,
+    idleSeconds: reported.total_idle_seconds ?? 0, timeZone: reported.time_zone, country: reported.address.country.toUpperCase(),
+    evseId: reported.evse_id ?? null, evseUid: reported.evse_uid ?? null, payload,
+  };
+}
