@@ -1,17 +1,16 @@
 // One processing batch: claims received sessions (FOR UPDATE SKIP LOCKED, so several workers
-// never take the same session), checks them, resolves token -> link -> subscription -> plan ->
-// rate plan version, prices them with the VAT rate valid at the start, applies monetary credits
-// and writes a pricing result (next version) or a drop-out, all in one transaction. The rows a
-// batch needs are read with one query per kind; sessions and results are read and written as
-// plain rows (one statement each per batch), the few credit and drop-out rows through the ORM.
+// never take the same session), checks them, resolves token -> link -> subscription -> plan
+// (src/msp/resolve-token.ts) -> rate plan version, prices them with the VAT rate valid at the
+// start, applies monetary credits and writes a pricing result (next version) or a drop-out, all
+// in one transaction. The rows a batch needs are read with one query per kind; sessions and
+// results are read and written as plain rows (one statement each per batch), the few credit and
+// drop-out rows through the ORM.
 import { LockMode } from '@mikro-orm/core';
 import { MonetaryCredit } from '../msp/monetary-credit.entity.ts';
 import { SubscriptionCorrection } from '../msp/subscription-correction.entity.ts';
 import { appendMovement } from '../msp/monetary-credit.service.ts';
-import { evcoIdVariants } from '../msp/evco-id.ts';
-import { TokenLink } from '../msp/token-link.entity.ts';
+import { resolveTokens, type ResolvedSubscription, type ResolvedToken } from '../msp/resolve-token.ts';
 import { TokenSubscription } from '../msp/token-subscription.entity.ts';
-import { Token } from '../msp/token.entity.ts';
 import { addDecimal, compareDecimal, isZero, mulDivDecimal, normalize, subtractDecimal } from '../money/decimal.ts';
 import { DomainError } from '../platform/errors.ts';
 import { uuidv7 } from '../platform/ids.ts';
@@ -84,7 +83,7 @@ class Dropped extends Error {
   }
 }
 
-interface Resolved { token: Token; link: TokenLink; subscription: TokenSubscription }
+interface Resolved { token: ResolvedToken; subscription: ResolvedSubscription }
 
 /** What a batch writes back for one session. */
 export interface SessionOutcome {
@@ -121,16 +120,9 @@ function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
 }
 
 async function loadContext(em: Em, sessions: ClaimedSession[]) {
-  const variants = [...new Set(sessions.flatMap((s) => evcoIdVariants(s.evco_id)))];
-  const tokens = variants.length ? await em.find(Token, { evcoId: { $in: variants } }, { filters: false }) : [];
-  const tokenByVariant = new Map(tokens.map((t) => [t.evcoId.toLowerCase(), t]));
-  const links = tokens.length
-    ? await em.find(TokenLink, { token: { $in: tokens.map((t) => t.id) }, defunct: false }, {
-      populate: ['subscription', 'subscription.plan', 'subscription.admin'], filters: false, orderBy: { createdAt: 'asc' },
-    })
-    : [];
-  const linksByToken = groupBy(links, (l) => l.token.id);
-  const planIds = [...new Set(links.map((l) => l.subscription.plan.ratePlanId).filter((id): id is string => !!id))];
+  const resolutions = await resolveTokens(em, sessions.map((s) => ({ evcoId: s.evco_id, at: s.start_at })));
+  const resolutionOf = new Map(sessions.map((s, i) => [s.id, resolutions[i]]));
+  const planIds = [...new Set(resolutions.map((r) => r.subscription?.plan.ratePlanId).filter((id): id is string => !!id))];
   const ratePlans = new Map((planIds.length ? await em.find(RatePlan, { id: { $in: planIds } }) : []).map((p) => [p.id, p]));
   const versions = groupBy(planIds.length ? await em.find(RatePlanVersion, { ratePlan: { $in: planIds } }, { orderBy: { validFrom: 'desc' } }) : [],
     (v) => v.ratePlan.id);
@@ -149,8 +141,7 @@ async function loadContext(em: Em, sessions: ClaimedSession[]) {
   return {
     localEvse: (session: ClaimedSession) => evses.find((e) => session.evse_uid && e.evseUid.toLowerCase() === session.evse_uid.toLowerCase())
       ?? evses.find((e) => session.evse_id && e.evseIdNormalized === normalizeEvseId(session.evse_id)),
-    tokenOf: (session: ClaimedSession) => evcoIdVariants(session.evco_id).map((v) => tokenByVariant.get(v.toLowerCase())).find(Boolean),
-    linksOf: (token: Token) => linksByToken.get(token.id) ?? [],
+    resolutionOf: (session: ClaimedSession) => resolutionOf.get(session.id)!,
     ratePlan: (id: string) => ratePlans.get(id),
     versionAt: (ratePlanId: string, at: Date) => versions.get(ratePlanId)?.find((v) => v.validFrom <= at),
     vatRateAt: (country: string, kind: VatKind, at: Date) => vatRates.get(`${country}:${kind}`)?.find((r) => isValidAt(r, at)),
@@ -161,14 +152,12 @@ async function loadContext(em: Em, sessions: ClaimedSession[]) {
 type Context = Awaited<ReturnType<typeof loadContext>>;
 
 function resolve(context: Context, session: ClaimedSession): Resolved {
-  const token = context.tokenOf(session);
+  const { token, subscription } = context.resolutionOf(session);
   if (!token) throw new Dropped('unknown_token', `no token ${session.evco_id}`);
-  const current = context.linksOf(token).filter((l) => l.isValidAt(session.start_at));
-  const link = current.find((l) => l.subscription.isValidAt(session.start_at));
-  if (!link) {
+  if (!subscription) {
     throw new Dropped('no_valid_subscription', `token ${token.evcoId} has no valid link to a valid subscription at ${session.start_at.toISOString()}`);
   }
-  return { token, link, subscription: link.subscription };
+  return { token, subscription };
 }
 
 /** Locks the subscriptions whose credit the batch moves, in id order (no deadlocks between batches). */

@@ -1,0 +1,116 @@
+// Which subscription a token charges under at a moment: token -> link -> subscription -> plan.
+// The rule ("Token validity" of the interface spec): a non-defunct link valid at the moment (a
+// link without valid_from starts with its subscription) whose subscription is valid then and not
+// defunct; the oldest such link decides. Token authorization resolves one (evco_id, moment) pair,
+// session processing a whole batch: both with this one query. Rows are read as plain data and
+// past the administration filter: whatever decides a token's validity counts.
+import type { Em } from '../platform/orm.ts';
+import { isValidAt } from '../platform/validity.ts';
+import { evcoIdVariants } from './evco-id.ts';
+
+export interface TokenAt { evcoId: string; at: Date }
+
+export interface ResolvedToken { id: string; evcoId: string; currentAdminId: string; chargeAuthBlocked: boolean }
+
+export interface ResolvedSubscription {
+  id: string;
+  externalReference: string | null;
+  /** As stored (numeric text); the credit itself is read again under a lock where it is used. */
+  monetaryCreditBalance: string;
+  admin: { id: string; currency: string };
+  customer: { id: string; chargeAuthBlocked: boolean };
+  plan: { id: string; name: string; ratePlanId: string | null; useCustomerReimbursementVat: boolean; creditExcludedComponents: string[] };
+}
+
+export interface TokenResolution {
+  /** null: no token has this evco_id (in any accepted spelling). */
+  token: ResolvedToken | null;
+  /** The token's links valid at the moment, oldest first, each with its subscription. */
+  currentLinks: { id: string; subscription: ResolvedSubscription }[];
+  /** The subscription of the first current link that is itself valid then; null when there is none. */
+  subscription: ResolvedSubscription | null;
+}
+
+// One row per non-defunct link of each token found (a token without links: one row, link null).
+// Of the two spellings of an evco_id (without and with check digit) the first stored one wins.
+const RESOLVE = `select r.k, t.id as token_id, t.evco_id, t.current_admin_id, t.charge_auth_blocked,
+    l.id as link_id, l.valid_from as link_from, l.valid_until as link_until,
+    s.id as subscription_id, s.valid_from, s.valid_until, s.defunct, s.external_reference,
+    s.monetary_credit_balance::text as monetary_credit_balance, s.admin_id, a.currency, s.customer_id,
+    c.charge_auth_blocked as customer_blocked, p.id as plan_id, p.name as plan_name, p.rate_plan_id,
+    p.use_customer_reimbursement_vat, p.credit_excluded_components
+  from json_to_recordset(?::json) as r(k int, v citext, w citext)
+  join lateral (select * from msp_token t where t.evco_id in (r.v, r.w) order by t.evco_id = r.v desc limit 1) t on true
+  left join msp_token_link l on l.token_id = t.id and not l.defunct
+  left join msp_token_subscription s on s.id = l.subscription_id
+  left join administration a on a.id = s.admin_id
+  left join customer c on c.id = s.customer_id
+  left join msp_subscription_plan p on p.id = s.plan_id
+  order by r.k, l.created_at, l.id`;
+
+interface Row {
+  k: number; token_id: string; evco_id: string; current_admin_id: string; charge_auth_blocked: boolean;
+  link_id: string | null; link_from: string | Date | null; link_until: string | Date | null;
+  subscription_id: string; valid_from: string | Date; valid_until: string | Date | null; defunct: boolean; external_reference: string | null;
+  monetary_credit_balance: string; admin_id: string; currency: string; customer_id: string; customer_blocked: boolean;
+  plan_id: string; plan_name: string; rate_plan_id: string | null; use_customer_reimbursement_vat: boolean; credit_excluded_components: string[] | null;
+}
+
+interface Link { id: string; from: Date; until: Date | null; subscription: ResolvedSubscription; subscriptionValidity: { validFrom: Date; validUntil: Date | null; defunct: boolean } }
+interface Found { token: ResolvedToken; links: Link[] }
+
+const date = (value: string | Date | null) => (value === null ? null : new Date(value));
+
+function linkOf(row: Row): Link {
+  const validFrom = date(row.valid_from)!;
+  return {
+    id: row.link_id!, from: date(row.link_from) ?? validFrom, until: date(row.link_until),
+    subscriptionValidity: { validFrom, validUntil: date(row.valid_until), defunct: row.defunct },
+    subscription: {
+      id: row.subscription_id, externalReference: row.external_reference, monetaryCreditBalance: row.monetary_credit_balance,
+      admin: { id: row.admin_id, currency: row.currency },
+      customer: { id: row.customer_id, chargeAuthBlocked: row.customer_blocked },
+      plan: {
+        id: row.plan_id, name: row.plan_name, ratePlanId: row.rate_plan_id, useCustomerReimbursementVat: row.use_customer_reimbursement_vat,
+        creditExcludedComponents: row.credit_excluded_components ?? [],
+      },
+    },
+  };
+}
+
+function decide(found: Found | undefined, at: Date): TokenResolution {
+  if (!found) return { token: null, currentLinks: [], subscription: null };
+  const current = found.links.filter((link) => isValidAt({ validFrom: link.from, validUntil: link.until }, at));
+  const holding = current.find((link) => !link.subscriptionValidity.defunct && isValidAt(link.subscriptionValidity, at));
+  return {
+    token: found.token,
+    currentLinks: current.map((link) => ({ id: link.id, subscription: link.subscription })),
+    subscription: holding?.subscription ?? null,
+  };
+}
+
+/** The resolution of each pair, in the order given; one query however many pairs (none for none). */
+export async function resolveTokens(em: Em, pairs: TokenAt[]): Promise<TokenResolution[]> {
+  const keys = [...new Set(pairs.map((pair) => pair.evcoId))];
+  const found = new Map<number, Found>();
+  if (keys.length) {
+    const lookups = keys.map((evcoId, k) => {
+      const [v, w = null] = evcoIdVariants(evcoId);
+      return { k, v, w };
+    });
+    for (const row of await em.execute<Row[]>(RESOLVE, [JSON.stringify(lookups)])) {
+      let entry = found.get(row.k);
+      if (!entry) {
+        entry = { token: { id: row.token_id, evcoId: row.evco_id, currentAdminId: row.current_admin_id, chargeAuthBlocked: row.charge_auth_blocked }, links: [] };
+        found.set(row.k, entry);
+      }
+      if (row.link_id !== null) entry.links.push(linkOf(row));
+    }
+  }
+  const indexOf = new Map(keys.map((evcoId, k) => [evcoId, k]));
+  return pairs.map((pair) => decide(found.get(indexOf.get(pair.evcoId)!), pair.at));
+}
+
+export async function resolveToken(em: Em, evcoId: string, at: Date): Promise<TokenResolution> {
+  return (await resolveTokens(em, [{ evcoId, at }]))[0];
+}
