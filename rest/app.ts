@@ -1,6 +1,5 @@
 import Router from '@koa/router';
 import { RequestContext } from '@mikro-orm/core';
-import { repriceCorrectedSessions } from '../src/sessions/reprocess.service.ts';
 import Koa, { type Context, type Next } from 'koa';
 import { Authenticator } from '../src/access/authenticate.service.ts';
 import type { Actor } from '../src/access/actor.ts';
@@ -34,7 +33,6 @@ export interface AppOptions {
 
 export function createApp(orm: Orm, options: AppOptions = {}): Koa {
   const app = new Koa();
-  repriceCorrectedSessions();
   const authenticator = options.authenticator ?? new Authenticator(orm);
   const limiter = new RateLimiter();
   app.on('error', (error, ctx) => {

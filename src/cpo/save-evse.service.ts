@@ -5,6 +5,7 @@ import { DomainError, InvalidInputError, NotFoundError } from '../platform/error
 import { flushUnique } from '../platform/flush-unique.ts';
 import type { Em } from '../platform/orm.ts';
 import { visibleAdministration } from '../parties/customer-input.ts';
+import { retryEvseDropouts } from '../sessions/reprocess.service.ts';
 import { normalizeEvseId } from './evse-id.ts';
 import { Evse, type Connector } from './evse.entity.ts';
 
@@ -17,14 +18,6 @@ export interface EvseFields {
 }
 
 const UNIQUE = { cpo_evse_evse_uid_unique: '$.evse_uid' };
-
-export type EvseDropoutDisabledListener = (em: Em, evse: Evse) => Promise<void>;
-const dropoutListeners = new Set<EvseDropoutDisabledListener>();
-
-/** The session pipeline reprocesses an EVSE's drop-outs when the switch goes off with reprocess_dropouts. */
-export function onEvseDropoutDisabled(listener: EvseDropoutDisabledListener): void {
-  dropoutListeners.add(listener);
-}
 
 export async function getEvse(em: Em, evseUid: string): Promise<Evse> {
   const evse = await em.findOne(Evse, { evseUid });
@@ -64,13 +57,13 @@ export function updateEvse(em: Em, evseUid: string, patch: Patch<EvseFields>): P
   });
 }
 
+/** Turning the switch off with reprocess_dropouts retries the EVSE's drop-outs in the same transaction. */
 export async function setDropoutAllChargesessions(em: Em, evseUid: string, enabled: boolean, reprocessDropouts: boolean): Promise<Evse> {
-  const evse = await em.transactional(async (tx) => {
-    const found = await getEvse(tx, evseUid);
-    found.dropoutAllChargesessions = enabled;
+  return em.transactional(async (tx) => {
+    const evse = await getEvse(tx, evseUid);
+    evse.dropoutAllChargesessions = enabled;
     await tx.flush();
-    return found;
+    if (!enabled && reprocessDropouts) await retryEvseDropouts(tx, evse);
+    return evse;
   });
-  if (!enabled && reprocessDropouts) for (const listener of dropoutListeners) await listener(em, evse);
-  return evse;
 }

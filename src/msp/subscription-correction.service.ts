@@ -1,16 +1,18 @@
 // Plan-or-customer correction: the subscription is split at a moment T (possibly in the past).
 // The old one ends at T; a new one with the new plan and/or customer runs from T to the old end;
 // token links reaching past T move over seamlessly and the credit balance moves with them.
-// Sessions since T are repriced by whoever listens to the repricing hook.
+// Sessions since T are repriced by the session worker: the correction adds that job in its own
+// transaction (subscription-corrected.ts), so a committed correction never misses its repricing.
 import { Customer } from '../parties/customer.entity.ts';
 import { DomainError, InvalidInputError, NotFoundError } from '../platform/errors.ts';
 import { flushUnique } from '../platform/flush-unique.ts';
+import { addFollowUpJob } from '../platform/follow-up-job.ts';
 import { isUuid } from '../platform/ids.ts';
 import type { Em } from '../platform/orm.ts';
 import { intervalsOverlap } from '../platform/validity.ts';
 import { lockSubscription, transferCreditBalance } from './monetary-credit.service.ts';
-import { notifySubscriptionCorrected } from './repricing-hook.ts';
 import { SubscriptionCorrection } from './subscription-correction.entity.ts';
+import { SUBSCRIPTION_CORRECTED, type SubscriptionCorrectedJob } from './subscription-corrected.ts';
 import { SubscriptionPlan } from './subscription-plan.entity.ts';
 import { TokenLink } from './token-link.entity.ts';
 import { TokenSubscription } from './token-subscription.entity.ts';
@@ -115,17 +117,11 @@ async function correctIn(em: Em, subscriptionId: string, input: CorrectionInput)
     recurringCostCorrection: input.recurringCostCorrection ?? false,
   } as never);
   await flushUnique(em, { msp_token_subscription_external_reference_unique: '$.new_external_reference' });
+  await addFollowUpJob(em, SUBSCRIPTION_CORRECTED, { correction_id: correction.id } satisfies SubscriptionCorrectedJob);
   return { correction, oldSubscription: old, newSubscription: successor };
 }
 
 /** POST (and the deprecated PUT) /msp-token-subscription/{id}/plan-or-customer-correction. */
 export async function correctPlanOrCustomer(em: Em, subscriptionId: string, input: CorrectionInput): Promise<CorrectionResult> {
-  const result = await em.transactional((tx) => correctIn(tx, subscriptionId, input));
-  await notifySubscriptionCorrected(em, {
-    oldSubscriptionId: result.oldSubscription.id,
-    newSubscriptionId: result.newSubscription.id,
-    from: input.validFrom,
-    recurringCostCorrection: result.correction.recurringCostCorrection,
-  });
-  return result;
+  return em.transactional((tx) => correctIn(tx, subscriptionId, input));
 }

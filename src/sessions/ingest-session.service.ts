@@ -9,7 +9,7 @@ import type { Em } from '../platform/orm.ts';
 import type { SessionSource, SessionStatus } from './charge-session.entity.ts';
 import { resubmitSession } from './resubmit-session.service.ts';
 import { firstDifference } from './session-content.ts';
-import { requestProcessing } from './session-queue.ts';
+import { requestProcessing } from './processing-job.ts';
 
 export interface SessionSubmission {
   source: SessionSource;

@@ -1,16 +1,17 @@
 // Sending sessions through the pipeline again: repricing one session (a new pricing result with
 // the next version; earlier ones stay), a plan-or-customer correction (the sessions of the old
 // subscription from the correction moment on), and drop-out cases (retry, bypass a check, discard).
+// Each marks the sessions `received` and adds the processing job in one transaction.
 import { LockMode } from '@mikro-orm/core';
 import type { Evse } from '../cpo/evse.entity.ts';
-import { onEvseDropoutDisabled } from '../cpo/save-evse.service.ts';
-import { onSubscriptionCorrected } from '../msp/repricing-hook.ts';
+import { SubscriptionCorrection } from '../msp/subscription-correction.entity.ts';
+import type { SubscriptionCorrectedJob } from '../msp/subscription-corrected.ts';
 import { DomainError, InvalidInputError, NotFoundError } from '../platform/errors.ts';
 import { isUuid } from '../platform/ids.ts';
-import type { Em } from '../platform/orm.ts';
+import { scopedEm, type Em, type Orm } from '../platform/orm.ts';
 import { ChargeSession } from './charge-session.entity.ts';
 import { DropoutCase, type ReprocessInstruction } from './dropout-case.entity.ts';
-import { requestProcessingIn } from './session-queue.ts';
+import { requestProcessingIn } from './processing-job.ts';
 import { VALIDITY_CHECKS, type ValidityCheck } from './validity-checks.ts';
 
 export async function getVisibleSession(em: Em, id: string): Promise<ChargeSession> {
@@ -61,34 +62,34 @@ export async function reprocessDropoutCase(em: Em, id: string, input: ReprocessI
   });
 }
 
-/** Turning off an EVSE's dropout_all_chargesessions with reprocess_dropouts retries its open cases (whoever's sessions they hold). */
-async function retryEvseDropouts(em: Em, evse: Evse): Promise<void> {
-  await em.transactional(async (tx) => {
-    const cases = await tx.find(DropoutCase, { reason: 'evse_dropout_all_chargesessions', status: 'open', groupKey: { $like: `%|${evse.evseUid}` } }, {
-      filters: false, lockMode: LockMode.PESSIMISTIC_WRITE,
-    });
-    for (const dropoutCase of cases) {
-      dropoutCase.resolve('retry', new Date());
-      await tx.nativeUpdate(ChargeSession, { dropoutCase: dropoutCase.id, status: 'dropout' }, { status: 'received', updatedAt: new Date() }, { filters: false });
-    }
-    await tx.flush();
-    if (cases.length) await requestProcessingIn(tx);
+/**
+ * Turning off an EVSE's dropout_all_chargesessions with reprocess_dropouts retries its open cases
+ * (whoever's sessions they hold), in the transaction of the switch (`em` is inside it).
+ */
+export async function retryEvseDropouts(em: Em, evse: Evse): Promise<void> {
+  const cases = await em.find(DropoutCase, { reason: 'evse_dropout_all_chargesessions', status: 'open', groupKey: { $like: `%|${evse.evseUid}` } }, {
+    filters: false, lockMode: LockMode.PESSIMISTIC_WRITE,
   });
+  for (const dropoutCase of cases) {
+    dropoutCase.resolve('retry', new Date());
+    await em.nativeUpdate(ChargeSession, { dropoutCase: dropoutCase.id, status: 'dropout' }, { status: 'received', updatedAt: new Date() }, { filters: false });
+  }
+  await em.flush();
+  if (cases.length) await requestProcessingIn(em);
 }
 
-let listening = false;
-
-/** A plan-or-customer correction reprices the old subscription's sessions from its moment on (registered once per process). */
-export function repriceCorrectedSessions(): void {
-  if (listening) return;
-  listening = true;
-  onEvseDropoutDisabled(retryEvseDropouts);
-  onSubscriptionCorrected(async (em, event) => {
-    await em.transactional(async (tx) => {
-      await tx.nativeUpdate(ChargeSession, {
-        subscriptionId: event.oldSubscriptionId, startAt: { $gte: event.from }, status: { $in: ['priced', 'dropout'] },
-      }, { status: 'received', updatedAt: new Date() }, { filters: false });
-      await requestProcessingIn(tx);
-    });
+/**
+ * The job a plan-or-customer correction added in its transaction (a task of the session worker):
+ * the old subscription's priced and dropped-out sessions starting at or after the correction
+ * moment are priced again. Run twice, it finds none left: repriced sessions belong to the successor.
+ */
+export async function repriceCorrectedSessions(orm: Orm, job: SubscriptionCorrectedJob): Promise<void> {
+  await scopedEm(orm).transactional(async (tx) => {
+    const correction = await tx.findOne(SubscriptionCorrection, { id: job.correction_id }, { filters: false });
+    if (!correction) return;
+    await tx.nativeUpdate(ChargeSession, {
+      subscriptionId: correction.oldSubscription.id, startAt: { $gte: correction.correctedFrom }, status: { $in: ['priced', 'dropout'] },
+    }, { status: 'received', updatedAt: new Date() }, { filters: false });
+    await requestProcessingIn(tx);
   });
 }

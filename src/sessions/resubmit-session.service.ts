@@ -11,7 +11,7 @@ import { ChargeSession } from './charge-session.entity.ts';
 import { DropoutCase } from './dropout-case.entity.ts';
 import type { IngestedSession, SessionSubmission } from './ingest-session.service.ts';
 import { firstDifference } from './session-content.ts';
-import { requestProcessingIn } from './session-queue.ts';
+import { requestProcessingIn } from './processing-job.ts';
 
 const LOCKED = { filters: false, lockMode: LockMode.PESSIMISTIC_WRITE } as const;
 

@@ -2,17 +2,18 @@
 // The session rows themselves are the work list (status `received`); a job only says "there is
 // work". Ingestion adds at most one job per short interval (a job key merges them), the worker
 // claims sessions in batches, and a job at start plus one every minute pick up anything a
-// crash or restart left behind.
+// crash or restart left behind. Follow-up jobs that use cases add in their own transaction
+// (src/platform/follow-up-job.ts) run here too.
 import { Worker } from 'node:worker_threads';
 import { Logger, run, runMigrations, type Runner } from 'graphile-worker';
+import { isSubscriptionCorrectedJob, SUBSCRIPTION_CORRECTED } from '../msp/subscription-corrected.ts';
 import { databaseHealth, isDatabaseUnavailable } from '../platform/database-health.ts';
-import type { Em, Orm } from '../platform/orm.ts';
+import type { Orm } from '../platform/orm.ts';
+import { ADD_JOB_SQL, PROCESSING_TASK } from './processing-job.ts';
 import { processSessionBatch } from './process-sessions.service.ts';
+import { repriceCorrectedSessions } from './reprocess.service.ts';
 
-const TASK = 'process_sessions';
-const ADD_JOB_SQL = `select graphile_worker.add_job('${TASK}', '{}'::json, job_key := '${TASK}', job_key_mode := 'preserve_run_at')`;
 const BATCH_SIZE = 500;
-const KICK_DELAY_MS = 50;
 
 // A database outage is reported once by the service (database-health.ts), not by every poll.
 const quietLogger = new Logger(() => (level, message, meta) => {
@@ -38,10 +39,14 @@ export async function runSessionWorker(orm: Orm, connectionString: string): Prom
     noHandleSignals: true,
     pollInterval: 2000,
     logger: quietLogger,
-    crontab: `* * * * * ${TASK}`,
+    crontab: `* * * * * ${PROCESSING_TASK}`,
     taskList: {
-      [TASK]: async () => {
+      [PROCESSING_TASK]: async () => {
         while ((await processSessionBatch(orm, BATCH_SIZE)) > 0) { /* until no received session is left */ }
+      },
+      [SUBSCRIPTION_CORRECTED]: async (payload) => {
+        if (!isSubscriptionCorrectedJob(payload)) throw new Error(`${SUBSCRIPTION_CORRECTED}: no correction_id in ${JSON.stringify(payload)}`);
+        await repriceCorrectedSessions(orm, payload);
       },
     },
   });
@@ -71,29 +76,4 @@ export async function startSessionWorker(_orm: Orm, connectionString: string): P
       await thread.terminate();
     },
   };
-}
-
-const pendingKicks = new Set<string>();
-
-/**
- * Asks for processing soon, outside the caller's transaction: one job for all sessions received
- * within a few milliseconds. A lost kick only delays processing until the minute job.
- */
-export function requestProcessing(em: Em): void {
-  const key = String(em.config.get('clientUrl') ?? em.config.get('dbName'));
-  if (pendingKicks.has(key)) return;
-  pendingKicks.add(key);
-  const fork = em.fork();
-  setTimeout(() => {
-    pendingKicks.delete(key);
-    fork.getConnection().execute(ADD_JOB_SQL).catch((error) => {
-      if (isDatabaseUnavailable(error)) databaseHealth.report(error);
-      else console.error('[session worker] could not add a job:', error);
-    });
-  }, KICK_DELAY_MS);
-}
-
-/** For services that change sessions in a transaction: the job joins that transaction. */
-export async function requestProcessingIn(em: Em): Promise<void> {
-  await em.execute(ADD_JOB_SQL);
 }

@@ -1,9 +1,7 @@
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
 import { MonetaryCredit } from '../../../src/msp/monetary-credit.entity.ts';
-import { onSubscriptionCorrected, type SubscriptionCorrected } from '../../../src/msp/repricing-hook.ts';
 import { TokenLink } from '../../../src/msp/token-link.entity.ts';
-import { TokenSubscription } from '../../../src/msp/token-subscription.entity.ts';
 import { scopedEm } from '../../../src/platform/orm.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import {
@@ -166,26 +164,4 @@ test('another administration sees nothing', async (t) => {
   t.is(invisible.status, 400);
   t.is(invisible.body.code, 'not_found');
   t.is(invisible.body.param, '$.new_customer_id');
-});
-
-test('a registered repricing listener is called after the correction', async (t) => {
-  const sub = await insertTokenSubscription(app, adminId);
-  const next = await insertTokenSubscription(app, adminId);
-  const plan = await insertSubscriptionPlan(app, adminId);
-  const calls: SubscriptionCorrected[] = [];
-  const off = onSubscriptionCorrected(async (_em, event) => {
-    if (![sub.id, next.id].includes(event.oldSubscriptionId)) return;
-    const committed = await scopedEm(app.orm).findOne(TokenSubscription, { id: event.newSubscriptionId });
-    t.truthy(committed, 'the listener sees the committed correction');
-    calls.push(event);
-  });
-  try {
-    const response = await app.request('POST', correctionPath(sub.id), { body: { valid_from: T, new_plan_id: plan.id } });
-    t.is(response.status, 200);
-    t.deepEqual(calls, [{ oldSubscriptionId: sub.id, newSubscriptionId: response.body.new_subscription.id, from: new Date(T), recurringCostCorrection: false }]);
-  } finally {
-    off();
-  }
-  await app.request('POST', correctionPath(next.id), { body: { valid_from: T, new_plan_id: plan.id } });
-  t.is(calls.length, 1, 'an unregistered listener is not called');
 });
