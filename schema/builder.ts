@@ -24,7 +24,7 @@ function isNodeType(info: GraphQLResolveInfo, typename: string): boolean {
 
 /** Like the plugin's own `nodes`, but an ID of no node type is null instead of an error. */
 async function resolveKnownNodes(context: GraphQLContext, info: GraphQLResolveInfo, ids: GlobalID[]): Promise<unknown[]> {
-  if (ids.length > MAX_PAGE_SIZE) throw new InvalidInputError(`at most ${MAX_PAGE_SIZE} ids at once`, { param: '$.ids' });
+  if (ids.length > MAX_PAGE_SIZE) throw new InvalidInputError(`at most ${MAX_PAGE_SIZE} ids at once`, { path: ['ids'] });
   const known = ids.filter((id) => isNodeType(info, id.typename));
   const loaded = known.length ? await resolveNodes(builder, context, info, known) : [];
   const byGlobalID = new Map(known.map((id, i) => [id, loaded[i]]));

@@ -35,13 +35,13 @@ export function checkConnectionArgs(args: ConnectionArgs, isCursor: (cursor: str
   for (const name of ['first', 'last'] as const) {
     const value = args[name];
     if (value !== null && value !== undefined && value < 0) {
-      throw new InvalidInputError(`${name} must not be negative`, { param: `$.${name}` });
+      throw new InvalidInputError(`${name} must not be negative`, { path: [name] });
     }
   }
   for (const name of ['after', 'before'] as const) {
     const cursor = args[name];
     if (cursor !== null && cursor !== undefined && !isCursor(cursor)) {
-      throw new DomainError('not_found', `${name} does not name an item of this list`, { param: `$.${name}` });
+      throw new DomainError('not_found', `${name} does not name an item of this list`, { path: [name] });
     }
   }
 }

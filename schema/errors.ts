@@ -1,11 +1,16 @@
 // DomainErrors of services become GraphQL errors with the REST error code (extensions.code)
 // and the argument they concern (extensions.param), instead of Yoga's masked "Unexpected error".
+// A service names the place of a failure as data (`['admin_id']`); here it becomes the path of a
+// field argument (`$.first`) or of a member below an input argument (`$.input.adminId`).
 import { ValidationError as OrmValidationError } from '@mikro-orm/core';
 import { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Context } from 'koa';
 import { databaseHealth, isDatabaseUnavailable, RETRY_AFTER_SECONDS } from '../src/platform/database-health.ts';
-import { DomainError } from '../src/platform/errors.ts';
+import type { GraphQLErrorCode } from '../src/platform/error-codes.ts';
+import { DomainError, type ErrorDetail } from '../src/platform/errors.ts';
+import type { FieldPath } from '../src/platform/field-path.ts';
+import { jsonPath } from '../rest/rails/json-path.ts';
 
 function asDomainError(error: unknown): DomainError | null {
   if (error instanceof DomainError) return error;
@@ -13,15 +18,23 @@ function asDomainError(error: unknown): DomainError | null {
   return null;
 }
 
+function renderedDetail(detail: ErrorDetail): Record<string, unknown> {
+  const rendered: Record<string, unknown> = {};
+  if (detail.path) rendered.param = jsonPath(detail.path);
+  if (detail.queryParam !== undefined) rendered.query_param = detail.queryParam;
+  rendered.message = detail.message;
+  return rendered;
+}
+
 export function errorExtensions(error: DomainError): Record<string, unknown> {
   const extensions: Record<string, unknown> = { code: error.code };
-  if (error.param) extensions.param = error.param;
-  if (error.details?.length) extensions.details = error.details;
+  if (error.fieldPath) extensions.param = jsonPath(error.fieldPath);
+  if (error.details?.length) extensions.details = error.details.map(renderedDetail);
   return extensions;
 }
 
 const UNAVAILABLE_MESSAGE = 'the database is unavailable; retry later';
-const UNAVAILABLE_CODE = 'SERVICE_UNAVAILABLE';
+const UNAVAILABLE_CODE: GraphQLErrorCode = 'SERVICE_UNAVAILABLE';
 
 /** Database down: the whole answer is 503 with Retry-After (Yoga takes status and headers from extensions.http). */
 function unavailableError(error: GraphQLError): GraphQLError {
@@ -52,16 +65,41 @@ function toGraphQLError(error: GraphQLError): GraphQLError {
   });
 }
 
-/** Rewrites a request-body JSONPath of a service (`$.admin_id`) into one below a GraphQL argument (`$.input.adminId`). */
-export function argumentPath(param: string, argument: string): string {
-  const camel = param.slice(1).replace(/_([a-z0-9])/g, (_match, char: string) => char.toUpperCase());
-  return `$.${argument}${camel}`;
+/** `admin_id` as GraphQL spells the member: `adminId` (an underscore before a lowercase letter or digit goes). */
+function camelCase(name: string): string {
+  let camel = '';
+  for (let i = 0; i < name.length; i++) {
+    const next = name[i + 1];
+    if (name[i] === '_' && next !== undefined && ((next >= 'a' && next <= 'z') || (next >= '0' && next <= '9'))) {
+      camel += next.toUpperCase();
+      i++;
+    } else {
+      camel += name[i];
+    }
+  }
+  return camel;
 }
 
-export function inArgument(error: DomainError, argument: string): DomainError {
+export interface InputArgument {
+  /** The argument's name (`input`). */
+  name: string;
+  /** Members holding JSON (a definition): below them the names stay as the client wrote them. */
+  jsonMembers?: readonly string[];
+}
+
+/** A service's place below the argument: `['admin_ids', 1]` is `['input', 'adminIds', 1]`. */
+export function argumentPath(path: FieldPath, argument: InputArgument): FieldPath {
+  const [member, ...below] = path;
+  if (typeof member === 'string' && argument.jsonMembers?.includes(member)) return [argument.name, member, ...below];
+  return [argument.name, ...path.map((part) => (typeof part === 'string' ? camelCase(part) : part))];
+}
+
+/** The failure of a service called for a field, placed below the field's input argument. */
+export function inArgument(error: DomainError, argument: string | InputArgument): DomainError {
+  const place = typeof argument === 'string' ? { name: argument } : argument;
   return new DomainError(error.code, error.message, {
-    param: error.param ? argumentPath(error.param, argument) : undefined,
-    details: error.details?.map((detail) => ({ ...detail, param: detail.param ? argumentPath(detail.param, argument) : undefined })),
+    path: error.fieldPath && argumentPath(error.fieldPath, place),
+    details: error.details?.map((detail) => ({ ...detail, path: detail.path && argumentPath(detail.path, place) })),
   });
 }
 

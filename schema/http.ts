@@ -5,6 +5,7 @@ import { createYoga, shouldRenderGraphiQL } from 'graphql-yoga';
 import type { Context, Next } from 'koa';
 import type { Actor } from '../src/access/actor.ts';
 import type { Authenticator } from '../src/access/authenticate.service.ts';
+import type { ErrorCode, GraphQLErrorCode } from '../src/platform/error-codes.ts';
 import { DomainError } from '../src/platform/errors.ts';
 import { scopedEm, type Em, type Orm } from '../src/platform/orm.ts';
 import { basicAuth } from '../rest/rails/auth.ts';
@@ -25,7 +26,7 @@ interface ServerContext {
   actor?: Actor;
 }
 
-const TRANSPORT_ERRORS: Record<string, { status: number; code: string }> = {
+const TRANSPORT_ERRORS: Partial<Record<ErrorCode, { status: number; code: GraphQLErrorCode }>> = {
   unauthorized: { status: 401, code: 'UNAUTHENTICATED' },
   rate_limited: { status: 429, code: 'RATE_LIMITED' },
 };
@@ -94,7 +95,7 @@ export function graphqlMiddleware(orm: Orm, authenticator: Authenticator, limite
     try {
       await authenticate(ctx, async () => {});
       if (ctx.method === 'POST' && !isJsonType(ctx)) {
-        throw new DomainError('unsupported_content_type', 'the body must be application/json', { param: '$' });
+        throw new DomainError('unsupported_content_type', 'the body must be application/json', { path: [] });
       }
       await jsonBody(ctx, async () => {});
     } catch (error) {
@@ -104,7 +105,7 @@ export function graphqlMiddleware(orm: Orm, authenticator: Authenticator, limite
     }
     const actor = ctx.state.actor as Actor;
     if (actor.role === 'app') {
-      return answerError(ctx, 403, { code: 'FORBIDDEN' }, 'an App API credential cannot use the GraphQL API');
+      return answerError(ctx, 403, { code: 'FORBIDDEN' satisfies GraphQLErrorCode }, 'an App API credential cannot use the GraphQL API');
     }
     const em = scopedEm(orm, actor.scope);
     const response = await RequestContext.create(em, () => yoga.fetch(toRequest(ctx, ctx.state.body), { em, actor }));

@@ -5,6 +5,7 @@ import {
   getOperationAST, GraphQLError, Lexer, OperationTypeNode, Source, TokenKind, type ExecutionArgs, type ExecutionResult,
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
+import type { GraphQLErrorCode } from '../src/platform/error-codes.ts';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './connection.ts';
 import { CostRefusal, documentShape, operationCost } from './query-cost.ts';
 
@@ -28,7 +29,7 @@ export const LIMITS = {
 };
 
 function tooComplex(message: string): GraphQLError {
-  return new GraphQLError(message, { extensions: { code: 'QUERY_TOO_COMPLEX', http: { status: 400, spec: false } } });
+  return new GraphQLError(message, { extensions: { code: 'QUERY_TOO_COMPLEX' satisfies GraphQLErrorCode, http: { status: 400, spec: false } } });
 }
 
 function timeLimitMs(): number {
@@ -63,7 +64,7 @@ function withTimeLimit(execute: Execute, ms: number): Execute {
       if (!controller.signal.aborted) throw error;
       const result: ExecutionResult = {
         data: null,
-        errors: [new GraphQLError(`the query ran longer than ${ms} ms and was stopped`, { extensions: { code: 'QUERY_TIMEOUT' } })],
+        errors: [new GraphQLError(`the query ran longer than ${ms} ms and was stopped`, { extensions: { code: 'QUERY_TIMEOUT' satisfies GraphQLErrorCode } })],
       };
       return result;
     } finally {

@@ -1,5 +1,6 @@
 import { getOperationAST, GraphQLError, OperationTypeNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
+import type { GraphQLErrorCode } from '../src/platform/error-codes.ts';
 import type { GraphQLContext } from './context.ts';
 
 /** A readonly credential may query but not mutate (HTTP 403, like a REST write). */
@@ -9,7 +10,7 @@ export const readOnlyCredentials: Plugin<GraphQLContext> = {
     const { actor } = args.contextValue as GraphQLContext;
     if (operation?.operation === OperationTypeNode.MUTATION && actor.role === 'readonly') {
       setResultAndStopExecution({
-        errors: [new GraphQLError('this credential may only read', { extensions: { code: 'FORBIDDEN', http: { status: 403 } } })],
+        errors: [new GraphQLError('this credential may only read', { extensions: { code: 'FORBIDDEN' satisfies GraphQLErrorCode, http: { status: 403 } } })],
       });
     }
   },

@@ -12,6 +12,7 @@ import { readConfig } from './platform/config.ts';
 import { openDatabase } from './platform/database.ts';
 import { DomainError } from './platform/errors.ts';
 import { migrate, openOrm, scopedEm, type Orm } from './platform/orm.ts';
+import { jsonPath } from '../rest/rails/json-path.ts';
 
 const USAGE = `usage: npm run cli -- <command>
   administration create --id <slug> --name <name> --currency <ISO> --country <CC> [--seller <seller id>] [--locale <id>]
@@ -90,6 +91,7 @@ async function main(argv: string[]): Promise<void> {
 try {
   await main(process.argv.slice(2));
 } catch (error) {
-  console.error(error instanceof DomainError ? `${error.code}: ${error.message}${error.param && !error.message.startsWith(error.param) ? ` (${error.param})` : ''}` : (error as Error).message);
+  // A failure in the setup file names its place there as REST names it in a body (a JSONPath).
+  console.error(error instanceof DomainError ? `${error.code}: ${error.fieldPath ? `${jsonPath(error.fieldPath)}: ` : ''}${error.message}` : (error as Error).message);
   process.exitCode = 1;
 }

@@ -7,7 +7,7 @@ const DRAIN_LIMIT_BYTES = 16 * MAX_BODY_BYTES;
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
-const tooLarge = () => new DomainError('body_too_large', `the body exceeds ${MAX_BODY_BYTES} bytes`, { param: '$' });
+const tooLarge = () => new DomainError('body_too_large', `the body exceeds ${MAX_BODY_BYTES} bytes`, { path: [] });
 
 /**
  * Past the limit the rest of the body is read and dropped rather than the socket destroyed,
@@ -33,7 +33,7 @@ function readRaw(ctx: Context): Promise<Buffer> {
     let ended = false;
     ctx.req.on('end', () => { ended = true; resolve(Buffer.concat(chunks)); });
     ctx.req.on('error', reject);
-    ctx.req.on('close', () => { if (!ended) reject(new DomainError('body_incomplete', 'the request body ended early', { param: '$' })); });
+    ctx.req.on('close', () => { if (!ended) reject(new DomainError('body_incomplete', 'the request body ended early', { path: [] })); });
   });
 }
 
@@ -44,13 +44,13 @@ export async function jsonBody(ctx: Context, next: Next): Promise<void> {
   if (raw.length > 0) {
     const type = ctx.request.type;
     if (type && type !== 'application/json' && !type.endsWith('+json')) {
-      throw new DomainError('unsupported_content_type', 'the body must be application/json', { param: '$' });
+      throw new DomainError('unsupported_content_type', 'the body must be application/json', { path: [] });
     }
     let text: string;
     try {
       text = decoder.decode(raw);
     } catch {
-      throw new DomainError('invalid_utf8', 'the body is not valid UTF-8', { param: '$' });
+      throw new DomainError('invalid_utf8', 'the body is not valid UTF-8', { path: [] });
     }
     if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
     ctx.state.body = text.trim() === '' ? undefined : parseStrictJson(text);

@@ -2,16 +2,17 @@ import type { Context, Next } from 'koa';
 import { ValidationError as OrmValidationError } from '@mikro-orm/core';
 import { PRODUCT_VERSION } from '../../src/platform/config.ts';
 import { databaseHealth, isDatabaseUnavailable, RETRY_AFTER_SECONDS } from '../../src/platform/database-health.ts';
-import { DomainError, type ErrorDetail } from '../../src/platform/errors.ts';
+import { ERROR_CODES, type ErrorCode } from '../../src/platform/error-codes.ts';
+import { DomainError } from '../../src/platform/errors.ts';
 import { MAX_DETAILS } from './input-guards.ts';
+import { jsonPath } from './json-path.ts';
 
-const STATUS_BY_CODE: Record<string, number> = {
-  unauthorized: 401,
-  forbidden: 403,
-  route_not_found: 404,
-  method_not_allowed: 405,
-  rate_limited: 429,
-};
+/** A detail as the body writes it. */
+interface DetailBody {
+  param?: string;
+  query_param?: string;
+  message: string;
+}
 
 const MAX_TEXT = 500;
 const MAX_ERROR_BYTES = 60 * 1024;
@@ -26,15 +27,15 @@ function clip(text: string): string {
 /** A flat error body, bounded (decisions.md "Limits"): at most 50 details and under 64 KB. */
 export function errorBody(error: DomainError): Record<string, unknown> {
   const body: Record<string, unknown> = { code: error.code, message: clip(error.message) };
-  if (error.param) body.param = clip(error.param);
+  if (error.fieldPath) body.param = clip(jsonPath(error.fieldPath));
   if (error.queryParam) body.query_param = clip(error.queryParam);
   if (error.details?.length) {
     let size = Buffer.byteLength(JSON.stringify(body));
-    const details: ErrorDetail[] = [];
+    const details: DetailBody[] = [];
     for (const detail of error.details.slice(0, MAX_DETAILS)) {
-      const bounded: ErrorDetail = { message: clip(detail.message) };
-      if (detail.param !== undefined) bounded.param = clip(detail.param);
-      if (detail.query_param !== undefined) bounded.query_param = clip(detail.query_param);
+      const bounded: DetailBody = { message: clip(detail.message) };
+      if (detail.path !== undefined) bounded.param = clip(jsonPath(detail.path));
+      if (detail.queryParam !== undefined) bounded.query_param = clip(detail.queryParam);
       size += Buffer.byteLength(JSON.stringify(bounded)) + 1;
       if (size > MAX_ERROR_BYTES) break;
       details.push(bounded);
@@ -59,15 +60,15 @@ export async function errorMiddleware(ctx: Context, next: Next): Promise<void> {
       databaseHealth.report(caught);
       ctx.status = 503;
       ctx.set('Retry-After', String(RETRY_AFTER_SECONDS));
-      ctx.body = { code: 'service_unavailable', message: 'the database is unavailable; retry later' };
+      ctx.body = { code: 'service_unavailable' satisfies ErrorCode, message: 'the database is unavailable; retry later' };
       return;
     } else {
       ctx.app.emit('error', caught, ctx);
       ctx.status = 500;
-      ctx.body = { code: 'internal_error', message: 'an internal error occurred' };
+      ctx.body = { code: 'internal_error' satisfies ErrorCode, message: 'an internal error occurred' };
       return;
     }
-    ctx.status = STATUS_BY_CODE[error.code] ?? 400;
+    ctx.status = ERROR_CODES[error.code].status;
     ctx.body = errorBody(error);
     if (ctx.status === 401) ctx.set('WWW-Authenticate', 'Basic realm="main"');
   }

@@ -1,6 +1,7 @@
 // Checks on every client string before validation (docs/decisions.md "Request bodies"): control
 // characters and lengths, whatever the route's schema says, so no route can forget them.
 import { DomainError, type ErrorDetail } from '../../src/platform/errors.ts';
+import { jsonPath, step, trailPath, type Trail } from './json-path.ts';
 
 /** Longest string anywhere in a JSON body (a route's own maximum may be lower). */
 export const MAX_BODY_STRING = 10_000;
@@ -18,13 +19,6 @@ const TEXT_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 /** Members whose values are identifiers by name: ids, references, codes, usernames, emails. */
 const IDENTIFIER_MEMBER = /(^|_)(id|ids|uid|reference|code|codes|username|email|prefix)$/;
 
-const SIMPLE_KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
-
-/** JSONPath of member `key` below `path`: `$.a` or `$["a b"]` (as the JSON parser reports it). */
-export function memberPath(path: string, key: string): string {
-  return SIMPLE_KEY.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
-}
-
 export const hasControl = (value: string): boolean => ANY_CONTROL.test(value);
 
 function stringFailure(value: string, member: string | undefined): string | null {
@@ -36,33 +30,36 @@ function stringFailure(value: string, member: string | undefined): string | null
   return null;
 }
 
-function walk(value: unknown, path: string, member: string | undefined, out: ErrorDetail[]): void {
+function walk(value: unknown, trail: Trail | null, member: string | undefined, out: ErrorDetail[]): void {
   if (out.length >= MAX_DETAILS) return;
   if (typeof value === 'string') {
     const failure = stringFailure(value, member);
-    if (failure) out.push({ param: path, message: `${path} ${failure}` });
+    if (failure) out.push(failureAt(trail, failure));
   } else if (Array.isArray(value)) {
     // Checking (and validating) huge arrays item by item would hold the event loop for seconds.
-    if (value.length > MAX_ARRAY_ITEMS) out.push({ param: path, message: `${path} must hold at most ${MAX_ARRAY_ITEMS} items` });
-    else for (let i = 0; i < value.length && out.length < MAX_DETAILS; i++) walk(value[i], `${path}[${i}]`, member, out);
+    if (value.length > MAX_ARRAY_ITEMS) out.push(failureAt(trail, `must hold at most ${MAX_ARRAY_ITEMS} items`));
+    else for (let i = 0; i < value.length && out.length < MAX_DETAILS; i++) walk(value[i], step(trail, i), member, out);
   } else if (value !== null && typeof value === 'object') {
     for (const key of Object.keys(value)) {
-      const at = memberPath(path, key);
-      if (hasControl(key)) out.push({ param: at, message: 'a member name must not hold control characters' });
+      const at = step(trail, key);
+      if (hasControl(key)) out.push({ path: trailPath(at), message: 'a member name must not hold control characters' });
       else walk((value as Record<string, unknown>)[key], at, key, out);
       if (out.length >= MAX_DETAILS) return;
     }
   }
 }
 
+/** The message names the member as REST does (`$.name must ...`). */
+function failureAt(trail: Trail | null, failure: string): ErrorDetail {
+  const path = trailPath(trail);
+  return { path, message: `${jsonPath(path)} ${failure}` };
+}
+
 /** Refuses control characters, over-long strings and arrays anywhere in a parsed body (400 validation_failed). */
 export function checkBodyStrings(body: unknown): void {
   const details: ErrorDetail[] = [];
-  walk(body, '$', undefined, details);
-  if (details.length === 0) return;
-  throw new DomainError('validation_failed', details[0].message, {
-    param: details[0].param, details: details.length > 1 ? details : undefined,
-  });
+  walk(body, null, undefined, details);
+  if (details.length > 0) throw DomainError.of('validation_failed', details);
 }
 
 /** A query key or value, a path segment: identifiers all, bounded and without control characters. */

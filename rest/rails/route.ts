@@ -5,7 +5,8 @@ import type * as yup from 'yup';
 import type { Actor } from '../../src/access/actor.ts';
 import { DomainError } from '../../src/platform/errors.ts';
 import type { Em } from '../../src/platform/orm.ts';
-import { checkBodyStrings, memberPath, UNKNOWN_FIELDS_LISTED, unknownFieldsHeader, urlValueFailure } from './input-guards.ts';
+import { checkBodyStrings, UNKNOWN_FIELDS_LISTED, unknownFieldsHeader, urlValueFailure } from './input-guards.ts';
+import { memberPath } from './json-path.ts';
 import { declaredMembers, unknownFields, validate } from './validation.ts';
 
 export type Method = 'get' | 'post' | 'put' | 'delete';
@@ -94,9 +95,9 @@ export function mountRoutes(router: Router, routes: RouteDef[]): void {
       let body: unknown = ctx.state.body;
       if (def.body) {
         if (body === undefined && def.bodyOptional) body = {};
-        if (body === undefined) throw new DomainError('validation_failed', 'a JSON body is required', { param: '$' });
+        if (body === undefined) throw new DomainError('validation_failed', 'a JSON body is required', { path: [] });
         if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-          throw new DomainError('validation_failed', 'the body must be a JSON object', { param: '$' });
+          throw new DomainError('validation_failed', 'the body must be a JSON object', { path: [] });
         }
         checkBodyStrings(body);
         const unknown = unknownFields(def.body, body);

@@ -1,7 +1,7 @@
 // An I-JSON (RFC 7493) parser: JSON.parse accepts duplicate keys and numbers it cannot
-// represent, and offers no depth limit. Errors carry the JSONPath where parsing stopped.
+// represent, and offers no depth limit. Errors carry the place where parsing stopped.
 import { DomainError } from '../../src/platform/errors.ts';
-import { memberPath } from './input-guards.ts';
+import { step, trailPath, type Trail } from './json-path.ts';
 
 export const MAX_DEPTH = 32;
 
@@ -15,14 +15,14 @@ class Parser {
 
   parse(): unknown {
     this.ws();
-    const value = this.value('$', 0);
+    const value = this.value(null, 0);
     this.ws();
-    if (this.pos !== this.text.length) this.fail('$', 'unexpected data after the JSON value');
+    if (this.pos !== this.text.length) this.fail(null, 'unexpected data after the JSON value');
     return value;
   }
 
-  private fail(path: string, message: string): never {
-    throw new DomainError('invalid_json', `${message} (at character ${this.pos})`, { param: path });
+  private fail(path: Trail | null, message: string): never {
+    throw new DomainError('invalid_json', `${message} (at character ${this.pos})`, { path: trailPath(path) });
   }
 
   private ws(): void {
@@ -33,7 +33,7 @@ class Parser {
     }
   }
 
-  private value(path: string, depth: number): unknown {
+  private value(path: Trail | null, depth: number): unknown {
     if (depth > MAX_DEPTH) this.fail(path, `nesting deeper than ${MAX_DEPTH} levels`);
     const c = this.text[this.pos];
     if (c === '{') return this.object(path, depth);
@@ -46,7 +46,7 @@ class Parser {
     return this.fail(path, c === undefined ? 'unexpected end of JSON' : 'invalid JSON value');
   }
 
-  private object(path: string, depth: number): Record<string, unknown> {
+  private object(path: Trail | null, depth: number): Record<string, unknown> {
     this.pos++;
     const result: Record<string, unknown> = Object.create(null);
     const seen = new Set<string>();
@@ -56,7 +56,7 @@ class Parser {
       this.ws();
       if (this.text[this.pos] !== '"') this.fail(path, 'expected a member name');
       const key = this.string(path);
-      const at = memberPath(path, key);
+      const at = step(path, key);
       if (seen.has(key)) this.fail(at, `duplicate member "${key}"`);
       seen.add(key);
       this.ws();
@@ -78,14 +78,14 @@ class Parser {
     return plain;
   }
 
-  private array(path: string, depth: number): unknown[] {
+  private array(path: Trail | null, depth: number): unknown[] {
     this.pos++;
     const result: unknown[] = [];
     this.ws();
     if (this.text[this.pos] === ']') { this.pos++; return result; }
     for (;;) {
       this.ws();
-      result.push(this.value(`${path}[${result.length}]`, depth + 1));
+      result.push(this.value(step(path, result.length), depth + 1));
       this.ws();
       const next = this.text[this.pos];
       if (next === ',') { this.pos++; continue; }
@@ -95,7 +95,7 @@ class Parser {
     return result;
   }
 
-  private string(path: string): string {
+  private string(path: Trail | null): string {
     const start = this.pos;
     this.pos++;
     let out = '';
@@ -138,7 +138,7 @@ class Parser {
     return out;
   }
 
-  private number(path: string): number {
+  private number(path: Trail | null): number {
     const match = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?/.exec(this.text.slice(this.pos, this.pos + 400));
     if (!match) return this.fail(path, 'invalid number');
     this.pos += match[0].length;

@@ -1,11 +1,8 @@
 import * as yup from 'yup';
 import { DomainError, type ErrorDetail } from '../../src/platform/errors.ts';
-import { MAX_DETAILS, memberPath, UNKNOWN_FIELDS_LISTED } from './input-guards.ts';
-
-function toJsonPath(yupPath: string | undefined): string {
-  if (!yupPath) return '$';
-  return yupPath.startsWith('[') ? `$${yupPath}` : `$.${yupPath}`;
-}
+import { yupFieldPath } from '../../src/platform/field-path.ts';
+import { MAX_DETAILS, UNKNOWN_FIELDS_LISTED } from './input-guards.ts';
+import { memberPath } from './json-path.ts';
 
 /** Values in `value`, counted up to `limit` + 1. */
 function countValues(value: unknown, limit: number, count = 0): number {
@@ -46,14 +43,9 @@ export function validate<S extends yup.AnySchema>(schema: S, value: unknown, whe
     if (!(error instanceof yup.ValidationError)) throw error;
     const failures = failuresOf(schema, value, options, error).slice(0, MAX_DETAILS);
     const details: ErrorDetail[] = failures.map((failure) => where === 'body'
-      ? { param: toJsonPath(failure.path), message: failure.message }
-      : { query_param: failure.path ?? '', message: failure.message });
-    const first = details[0];
-    throw new DomainError('validation_failed', first.message, {
-      param: first.param,
-      queryParam: first.query_param,
-      details: details.length > 1 ? details : undefined,
-    });
+      ? { path: yupFieldPath(failure.path), message: failure.message }
+      : { queryParam: failure.path ?? '', message: failure.message });
+    throw DomainError.of('validation_failed', details);
   }
 }
 

@@ -29,7 +29,7 @@ function ingestRoute(path: string, source: 'charge_session' | 'cpo_charge_sessio
     method: 'post', path, tag: TAG, summary: `Submit a charge session (${path})`, description: INGEST.replace('{identity}', identity), body,
     handler: async ({ em, body: parsed, ctx }) => {
       const submission = submissionFrom(source, parsed, ctx.state.body as Record<string, unknown>);
-      if (!submission) throw new DomainError('validation_failed', 'total_energy_kwh is required when there are no charge_periods', { param: '$.total_energy_kwh' });
+      if (!submission) throw new DomainError('validation_failed', 'total_energy_kwh is required when there are no charge_periods', { path: ['total_energy_kwh'] });
       const stored = await ingestSession(em, submission);
       return { id: stored.id, status: stored.status, received_at: stored.receivedAt.toISOString(), duplicate: stored.duplicate };
     },

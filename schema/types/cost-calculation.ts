@@ -125,8 +125,8 @@ const localId = (id: string | number | null | undefined, typename: string): stri
 /** The service names REST query parameters (rate_plan_id); here they are members of the input argument. */
 function inInput(error: unknown): unknown {
   if (!(error instanceof DomainError)) return error;
-  const param = error.param ?? (error.queryParam ? `$.${error.queryParam}` : undefined);
-  return inArgument(new DomainError(error.code, error.message, { param, details: error.details }), 'input');
+  const path = error.fieldPath ?? (error.queryParam ? [error.queryParam] : undefined);
+  return inArgument(new DomainError(error.code, error.message, { path, details: error.details }), 'input');
 }
 
 builder.queryFields((t) => ({

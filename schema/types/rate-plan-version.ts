@@ -4,7 +4,7 @@ import { createRatePlanVersion } from '../../src/pricing/rate-plan.service.ts';
 import { builder } from '../builder.ts';
 import { childConnections } from '../child-connection.ts';
 import type { GraphQLContext } from '../context.ts';
-import { argumentPath } from '../errors.ts';
+import { inArgument } from '../errors.ts';
 import { loadByIds } from '../load.ts';
 import { mutate } from '../mutation.ts';
 import { DateTime } from './date-time.ts';
@@ -63,18 +63,9 @@ const RatePlanVersionInput = builder.inputType('RatePlanVersionInput', {
   }),
 });
 
-/** `$.valid_from` is `$.input.validFrom`; paths inside the definition keep the JSON's own member names. */
-function inputPath(param: string | undefined): string | undefined {
-  if (!param) return param;
-  return param.startsWith('$.definition') ? `$.input${param.slice(1)}` : argumentPath(param, 'input');
-}
-
+/** `valid_from` is `$.input.validFrom`; places inside the definition keep the JSON's own member names. */
 function inInput(error: unknown): unknown {
-  if (!(error instanceof DomainError)) return error;
-  return new DomainError(error.code, error.message, {
-    param: inputPath(error.param),
-    details: error.details?.map((detail) => ({ ...detail, param: inputPath(detail.param) })),
-  });
+  return error instanceof DomainError ? inArgument(error, { name: 'input', jsonMembers: ['definition'] }) : error;
 }
 
 builder.mutationFields((t) => ({

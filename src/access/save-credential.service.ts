@@ -16,15 +16,15 @@ export interface CredentialInput {
 /** Creates a credential, or replaces the secret, role and scope of the one with that public id. */
 export async function saveCredential(em: Em, input: CredentialInput): Promise<Credential> {
   if (!isPublicId(input.publicId)) {
-    throw new InvalidInputError('public id: 3 to 64 letters, digits, ".", "_" or "-"', { param: '$.public_id' });
+    throw new InvalidInputError('public id: 3 to 64 letters, digits, ".", "_" or "-"', { path: ['public_id'] });
   }
-  if (input.secret.length < 12) throw new InvalidInputError('the secret must have at least 12 characters', { param: '$.secret' });
+  if (input.secret.length < 12) throw new InvalidInputError('the secret must have at least 12 characters', { path: ['secret'] });
   const role = input.role ?? 'admin';
-  if (!ROLES.includes(role)) throw new InvalidInputError(`role must be one of ${ROLES.join(', ')}`, { param: '$.role' });
+  if (!ROLES.includes(role)) throw new InvalidInputError(`role must be one of ${ROLES.join(', ')}`, { path: ['role'] });
   const adminIds: string[] = [];
   for (const id of input.adminIds ?? []) {
     const admin = await em.findOne(Administration, { id });
-    if (!admin) throw new InvalidInputError(`no administration ${id}`, { param: '$.admin_ids' });
+    if (!admin) throw new InvalidInputError(`no administration ${id}`, { path: ['admin_ids'] });
     adminIds.push(admin.id);
   }
   const secretHash = await hashSecret(input.secret);

@@ -14,7 +14,7 @@ export function readSetupFile(path: string): SetupFile {
   }
   const document = parseStrictJson(text);
   if (document === null || typeof document !== 'object' || Array.isArray(document)) {
-    throw new DomainError('validation_failed', 'the setup file must hold a JSON object', { param: '$' });
+    throw new DomainError('validation_failed', 'the setup file must hold a JSON object', { path: [] });
   }
   return validate(setupFileSchema, document);
 }

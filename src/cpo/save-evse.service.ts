@@ -17,7 +17,7 @@ export interface EvseFields {
   externalUpdatedAt: Date;
 }
 
-const UNIQUE = { cpo_evse_evse_uid_unique: '$.evse_uid' };
+const UNIQUE = { cpo_evse_evse_uid_unique: ['evse_uid'] };
 
 export async function getEvse(em: Em, evseUid: string): Promise<Evse> {
   const evse = await em.findOne(Evse, { evseUid });
@@ -27,7 +27,7 @@ export async function getEvse(em: Em, evseUid: string): Promise<Evse> {
 
 function apply(evse: Evse, patch: Patch<EvseFields>): void {
   if (patch.externalUpdatedAt && evse.externalUpdatedAt && patch.externalUpdatedAt < evse.externalUpdatedAt) {
-    throw new DomainError('outdated', 'external_updated_at is older than the stored one', { param: '$.external_updated_at' });
+    throw new DomainError('outdated', 'external_updated_at is older than the stored one', { path: ['external_updated_at'] });
   }
   applyPatch(evse, { ...patch, connectors: patch.connectors === null ? [] : patch.connectors });
   if (patch.evseId !== undefined) evse.evseIdNormalized = patch.evseId ? normalizeEvseId(patch.evseId) : null;
@@ -38,9 +38,9 @@ function apply(evse: Evse, patch: Patch<EvseFields>): void {
 export function createEvse(em: Em, input: Patch<EvseFields> & { evseUid?: string; adminId?: string }): Promise<Evse> {
   const { evseUid, adminId, ...fields } = input;
   return em.transactional(async (tx) => {
-    if (!evseUid) throw new InvalidInputError('evse_uid is required', { param: '$.evse_uid' });
+    if (!evseUid) throw new InvalidInputError('evse_uid is required', { path: ['evse_uid'] });
     const admin = await visibleAdministration(tx, adminId);
-    if (await tx.count(Evse, { evseUid }, { filters: false })) throw new DomainError('duplicate', `EVSE ${evseUid} exists already`, { param: '$.evse_uid' });
+    if (await tx.count(Evse, { evseUid }, { filters: false })) throw new DomainError('duplicate', `EVSE ${evseUid} exists already`, { path: ['evse_uid'] });
     const evse = tx.create(Evse, { admin, evseUid } as never);
     apply(evse, fields);
     await flushUnique(tx, UNIQUE);

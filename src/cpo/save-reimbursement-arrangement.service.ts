@@ -24,10 +24,10 @@ export interface ArrangementFields {
 
 export interface LinkFields { validFrom: Date; validUntil: Date; externalUpdatedAt: Date }
 
-const UNIQUE = { cpo_reimbursement_arrangement_external_reference_unique: '$.external_reference' };
+const UNIQUE = { cpo_reimbursement_arrangement_external_reference_unique: ['external_reference'] };
 
 function checkBounds(from: Date | null | undefined, until: Date | null | undefined): void {
-  if (from && until && until.getTime() <= from.getTime()) throw new InvalidInputError('valid_until must be after valid_from', { param: '$.valid_until' });
+  if (from && until && until.getTime() <= from.getTime()) throw new InvalidInputError('valid_until must be after valid_from', { path: ['valid_until'] });
 }
 
 export async function getArrangement(em: Em, id: string): Promise<ReimbursementArrangement> {
@@ -37,7 +37,7 @@ export async function getArrangement(em: Em, id: string): Promise<ReimbursementA
 }
 
 function applyArrangement(arrangement: ReimbursementArrangement, patch: Patch<ArrangementFields>): void {
-  if (patch.validFrom === null) throw new InvalidInputError('valid_from cannot be removed', { param: '$.valid_from' });
+  if (patch.validFrom === null) throw new InvalidInputError('valid_from cannot be removed', { path: ['valid_from'] });
   const customFields = patch.customFields === undefined ? undefined
     : patch.customFields === null ? {} : mergeCustomFields(arrangement.customFields, patch.customFields);
   applyPatch(arrangement, { ...patch, customFields });
@@ -49,8 +49,8 @@ export function createArrangement(em: Em, input: Patch<ArrangementFields> & { ad
   return em.transactional(async (tx) => {
     const admin = await visibleAdministration(tx, adminId);
     const customer = customerId && isUuid(customerId) ? await tx.findOne(Customer, { id: customerId }) : null;
-    if (!customer) throw new NotFoundError('customer', { param: '$.customer_id' });
-    if (!input.validFrom) throw new InvalidInputError('valid_from is required', { param: '$.valid_from' });
+    if (!customer) throw new NotFoundError('customer', { path: ['customer_id'] });
+    if (!input.validFrom) throw new InvalidInputError('valid_from is required', { path: ['valid_from'] });
     await assertExternalReferenceFree(tx, ReimbursementArrangement, input.externalReference, 'reimbursement arrangement');
     const arrangement = tx.create(ReimbursementArrangement, { admin, customer, validFrom: input.validFrom } as never);
     applyArrangement(arrangement, fields);
@@ -93,12 +93,12 @@ export async function getLink(em: Em, id: string): Promise<ReimbursementLink> {
 export function createLink(em: Em, input: Patch<LinkFields> & { arrangementId?: string; evseUid?: string }): Promise<ReimbursementLink> {
   return em.transactional(async (tx) => {
     const arrangement = input.arrangementId ? await getArrangement(tx, input.arrangementId).catch(() => null) : null;
-    if (!arrangement) throw new NotFoundError('reimbursement arrangement', { param: '$.arrangement_id' });
+    if (!arrangement) throw new NotFoundError('reimbursement arrangement', { path: ['arrangement_id'] });
     arrangement.assertChangeable();
     const evse = input.evseUid ? await tx.findOne(Evse, { evseUid: input.evseUid }) : null;
-    if (!evse) throw new NotFoundError('EVSE', { param: '$.evse_uid' });
+    if (!evse) throw new NotFoundError('EVSE', { path: ['evse_uid'] });
     if (evse.admin.id !== arrangement.admin.id) {
-      throw new DomainError('administration_mismatch', 'the EVSE and the arrangement belong to different administrations', { param: '$.evse_uid' });
+      throw new DomainError('administration_mismatch', 'the EVSE and the arrangement belong to different administrations', { path: ['evse_uid'] });
     }
     checkBounds(input.validFrom ?? arrangement.validFrom, input.validUntil);
     const link = tx.create(ReimbursementLink, {

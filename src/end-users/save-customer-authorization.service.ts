@@ -1,4 +1,5 @@
 import { DomainError, InvalidInputError, NotFoundError } from '../platform/errors.ts';
+import type { FieldPath } from '../platform/field-path.ts';
 import type { Patch } from '../platform/merge-patch.ts';
 import type { Em } from '../platform/orm.ts';
 import { findByRef, type ResourceRef } from '../platform/resource-ref.ts';
@@ -34,7 +35,7 @@ function stateOf(a: CustomerAuthorization): AuthorizationState {
 }
 
 /** The authorization after the patch (null resets to the default), checked but not applied. */
-function nextState(current: AuthorizationState | undefined, patch: AuthorizationPatch, at = '$'): AuthorizationState {
+function nextState(current: AuthorizationState | undefined, patch: AuthorizationPatch, at: FieldPath = []): AuthorizationState {
   const pick = <K extends keyof AuthorizationState>(key: K): AuthorizationState[K] | null =>
     (patch[key] === undefined ? (current?.[key] ?? null) : patch[key]) as AuthorizationState[K] | null;
   const state: AuthorizationState = {
@@ -44,10 +45,10 @@ function nextState(current: AuthorizationState | undefined, patch: Authorization
     defunct: pick('defunct') ?? false,
   };
   if (current?.defunct && !state.defunct) {
-    throw new DomainError('authorization_defunct', 'a defunct authorization cannot be made valid again', { param: `${at}.defunct` });
+    throw new DomainError('authorization_defunct', 'a defunct authorization cannot be made valid again', { path: [...at, 'defunct'] });
   }
   if (state.validFrom && state.validUntil && state.validUntil.getTime() <= state.validFrom.getTime()) {
-    throw new InvalidInputError('valid_until must be after valid_from', { param: `${at}.valid_until` });
+    throw new InvalidInputError('valid_until must be after valid_from', { path: [...at, 'valid_until'] });
   }
   return state;
 }
@@ -60,10 +61,10 @@ function applyState(authorization: CustomerAuthorization, state: AuthorizationSt
 }
 
 /** Only customers of the end user's own administration; anything else is not found. */
-async function authorizableCustomer(em: Em, endUser: EndUser, ref: ResourceRef, param?: string): Promise<Customer> {
+async function authorizableCustomer(em: Em, endUser: EndUser, ref: ResourceRef, path?: FieldPath): Promise<Customer> {
   const customer = await findByRef(em, Customer, ref, 'customer');
   if (!customer || customer.admin.id.toLowerCase() !== endUser.admin.id.toLowerCase()) {
-    throw new NotFoundError('customer', { param });
+    throw new NotFoundError('customer', { path });
   }
   return customer;
 }
@@ -77,7 +78,7 @@ export async function mergeCustomerAuthorization(em: Em, endUserId: string, cust
   const state = nextState(existing ? stateOf(existing) : undefined, patch);
   const authorization = existing ?? em.create(CustomerAuthorization, { endUser, customer, admin: endUser.admin, ...state } as never);
   applyState(authorization, state);
-  await flushUnique(em, { [PAIR_CONSTRAINT]: '$.customer_id' });
+  await flushUnique(em, { [PAIR_CONSTRAINT]: ['customer_id'] });
   return authorization;
 }
 
@@ -90,15 +91,15 @@ export async function replaceCustomerAuthorizations(em: Em, endUserId: string, i
   const endUser = await getEndUser(em, endUserId);
   const customers: Customer[] = [];
   for (const [i, item] of items.entries()) {
-    const param = `$.items[${i}].customer_id`;
-    const customer = await authorizableCustomer(em, endUser, item.customer, param);
-    if (customers.includes(customer)) throw new DomainError('duplicate', 'the customer is listed more than once', { param });
+    const path = ['items', i, 'customer_id'];
+    const customer = await authorizableCustomer(em, endUser, item.customer, path);
+    if (customers.includes(customer)) throw new DomainError('duplicate', 'the customer is listed more than once', { path });
     customers.push(customer);
   }
   const current = await em.find(CustomerAuthorization, { endUser }, { populate: ['customer'], orderBy: { id: 'asc' } });
   const planned = items.map((item, i) => {
     const existing = current.find((a) => a.customer === customers[i] && !a.defunct);
-    const state = nextState(undefined, { role: item.role, validFrom: item.validFrom, validUntil: item.validUntil }, `$.items[${i}]`);
+    const state = nextState(undefined, { role: item.role, validFrom: item.validFrom, validUntil: item.validUntil }, ['items', i]);
     return { existing, customer: customers[i], state };
   });
 
@@ -110,6 +111,6 @@ export async function replaceCustomerAuthorizations(em: Em, endUserId: string, i
   for (const authorization of current) {
     if (!customers.includes(authorization.customer)) authorization.defunct = true;
   }
-  await flushUnique(em, { [PAIR_CONSTRAINT]: '$.items' });
+  await flushUnique(em, { [PAIR_CONSTRAINT]: ['items'] });
   return result;
 }

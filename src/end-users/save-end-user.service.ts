@@ -1,4 +1,6 @@
+import type { ErrorCode } from '../platform/error-codes.ts';
 import { DomainError, type ErrorDetail } from '../platform/errors.ts';
+import { fieldLabel } from '../platform/field-path.ts';
 import type { Patch } from '../platform/merge-patch.ts';
 import type { Em } from '../platform/orm.ts';
 import { assertNamedRecordsVisible, getByRef } from '../platform/resource-ref.ts';
@@ -20,30 +22,30 @@ export type EndUserPatch = Patch<EndUserFields>;
 
 /** Instance-wide unique identifiers, compared case-insensitively (citext columns). */
 const UNIQUE = [
-  { field: 'username', param: '$.username', constraint: 'end_user_username_unique' },
-  { field: 'email', param: '$.email', constraint: 'end_user_email_unique' },
-  { field: 'externalReference', param: '$.external_reference', constraint: 'end_user_external_reference_unique' },
+  { field: 'username', path: ['username'], constraint: 'end_user_username_unique' },
+  { field: 'email', path: ['email'], constraint: 'end_user_email_unique' },
+  { field: 'externalReference', path: ['external_reference'], constraint: 'end_user_external_reference_unique' },
 ] as const;
 
-const PARAM_BY_CONSTRAINT = Object.fromEntries(UNIQUE.map((u) => [u.constraint, u.param]));
+const PARAM_BY_CONSTRAINT = Object.fromEntries(UNIQUE.map((u) => [u.constraint, u.path]));
 
 export function getEndUser(em: Em, id: string): Promise<EndUser> {
   return getByRef(em, EndUser, { id }, 'end user');
 }
 
-function fail(code: string, failures: ErrorDetail[]): never {
-  throw new DomainError(code, failures[0].message, { param: failures[0].param, details: failures.length > 1 ? failures : undefined });
+function fail(code: ErrorCode, failures: ErrorDetail[]): never {
+  throw DomainError.of(code, failures);
 }
 
 /** Unscoped on purpose: usernames, emails and references are unique in the whole instance. */
 async function assertUnique(em: Em, patch: EndUserPatch, self?: EndUser): Promise<void> {
   const failures: ErrorDetail[] = [];
-  for (const { field, param } of UNIQUE) {
+  for (const { field, path } of UNIQUE) {
     const value = patch[field];
     if (!value) continue;
     const where = self ? { [field]: value, id: { $ne: self.id } } : { [field]: value };
     if (await em.count(EndUser, where, { filters: false })) {
-      failures.push({ param, message: `${param.slice(2)} is already used by another end user` });
+      failures.push({ path, message: `${fieldLabel(path)} is already used by another end user` });
     }
   }
   if (failures.length) fail('duplicate', failures);
@@ -59,8 +61,8 @@ function applyEndUserPatch(endUser: EndUser, patch: EndUserPatch): void {
 
 export async function createEndUser(em: Em, patch: EndUserPatch): Promise<EndUser> {
   const missing: ErrorDetail[] = [];
-  if (!patch.adminId) missing.push({ param: '$.admin_id', message: 'admin_id is required' });
-  if (!patch.username) missing.push({ param: '$.username', message: 'username is required' });
+  if (!patch.adminId) missing.push({ path: ['admin_id'], message: 'admin_id is required' });
+  if (!patch.username) missing.push({ path: ['username'], message: 'username is required' });
   if (missing.length) fail('validation_failed', missing);
   const admin = await visibleAdministration(em, patch.adminId);
   await assertUnique(em, patch);
@@ -78,7 +80,7 @@ export async function updateEndUser(em: Em, id: string, patch: EndUserPatch): Pr
   const endUser = await getEndUser(em, id);
   await assertNamedRecordsVisible(em, [administrationNamed(patch.adminId)]);
   if (isStaleUpdate(endUser.externalUpdatedAt, patch.externalUpdatedAt)) return endUser;
-  if (patch.username === null) fail('validation_failed', [{ param: '$.username', message: 'username is required' }]);
+  if (patch.username === null) fail('validation_failed', [{ path: ['username'], message: 'username is required' }]);
   await assertUnique(em, patch, endUser);
   applyEndUserPatch(endUser, patch);
   await flushUnique(em, PARAM_BY_CONSTRAINT);

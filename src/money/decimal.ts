@@ -4,6 +4,7 @@
 import { Decimal } from 'decimal.js';
 import moneyMath from 'money-math';
 import { InvalidInputError } from '../platform/errors.ts';
+import type { FieldPath } from '../platform/field-path.ts';
 
 const D = Decimal.clone({ precision: 40, rounding: Decimal.ROUND_HALF_UP });
 
@@ -16,9 +17,9 @@ export function isDecimalText(value: string): boolean {
 }
 
 /** A decimal string from a request: at most 6 decimals, no exponent, no float. */
-export function parseDecimal(value: string, param: string): string {
+export function parseDecimal(value: string, path: FieldPath): string {
   if (typeof value !== 'string' || !DECIMAL_TEXT.test(value)) {
-    throw new InvalidInputError('must be a decimal string such as "12.50" (at most 6 decimals)', { param });
+    throw new InvalidInputError('must be a decimal string such as "12.50" (at most 6 decimals)', { path });
   }
   return normalize(value);
 }

@@ -19,7 +19,7 @@ export interface EvcoId {
 
 const PATTERN = /^([A-Za-z]{2})([-*]?)([A-Za-z0-9]{3})\2([A-Za-z0-9]{9})(?:\2([A-Za-z0-9]))?$/;
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';
-const PARAM = '$.evco_id';
+const PARAM = ['evco_id'];
 
 type Matrix = readonly [number, number, number, number];
 
@@ -43,7 +43,7 @@ const FINAL: Matrix = [0, 2, 2, 1];
 export function evcoCheckDigit(withoutCheckDigit: string): string {
   const code = withoutCheckDigit.toUpperCase();
   if (!/^[A-Z0-9]{14}$/.test(code)) {
-    throw new InvalidInputError('an eMA ID without check digit has 14 letters and digits', { param: PARAM });
+    throw new InvalidInputError('an eMA ID without check digit has 14 letters and digits', { path: PARAM });
   }
   let p1 = P1;
   let p2 = P2;
@@ -61,17 +61,17 @@ export function evcoCheckDigit(withoutCheckDigit: string): string {
   return ALPHABET[18 * q[0] + 9 * q[1] + 3 * s[0] + s[1]];
 }
 
-/** Parses an eMA ID; malformed input or a wrong check digit is 400 at `$.evco_id`. */
+/** Parses an eMA ID; malformed input or a wrong check digit is 400 at evco_id. */
 export function parseEvcoId(text: string): EvcoId {
   const match = PATTERN.exec(text);
   if (!match) {
-    throw new InvalidInputError('evco_id must be an eMA ID: country code, 3-character provider id, 9-character instance, optional check character (separators - or * optional)', { param: PARAM });
+    throw new InvalidInputError('evco_id must be an eMA ID: country code, 3-character provider id, 9-character instance, optional check character (separators - or * optional)', { path: PARAM });
   }
   const [, country, , provider, instance, check] = match;
   const base = `${country}${provider}${instance}`.toUpperCase();
   const checkDigit = check ? check.toUpperCase() : null;
   if (checkDigit !== null && checkDigit !== evcoCheckDigit(base)) {
-    throw new InvalidInputError('the check character of evco_id is wrong', { param: PARAM });
+    throw new InvalidInputError('the check character of evco_id is wrong', { path: PARAM });
   }
   return {
     normalized: base + (checkDigit ?? ''),

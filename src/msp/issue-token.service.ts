@@ -42,7 +42,7 @@ async function nextSeriesEvcoId(em: Em, series: TokenSeries): Promise<string> {
   const width = 14 - prefix.length;
   for (let skips = 0; ; skips++) {
     if (String(number).length > width || skips > MAX_SKIPS) {
-      throw new DomainError('token_series_exhausted', `token series ${series.id} has no free number left`, { param: '$.token_series_id' });
+      throw new DomainError('token_series_exhausted', `token series ${series.id} has no free number left`, { path: ['token_series_id'] });
     }
     const base = `${prefix}${String(number).padStart(width, '0')}`;
     const evcoId = base + evcoCheckDigit(base);
@@ -64,12 +64,12 @@ export async function issueToken(em: Em, input: IssueTokenInput): Promise<Token>
   if (input.evcoId != null) {
     evcoId = parseEvcoId(input.evcoId).compact;
     if (await evcoIdTaken(em, evcoId)) {
-      throw new DomainError('duplicate', 'evco_id is already used by another token', { param: '$.evco_id' });
+      throw new DomainError('duplicate', 'evco_id is already used by another token', { path: ['evco_id'] });
     }
   } else if (series) {
     evcoId = await nextSeriesEvcoId(em, series);
   } else {
-    throw new InvalidInputError('evco_id or a token series is required', { param: '$.evco_id' });
+    throw new InvalidInputError('evco_id or a token series is required', { path: ['evco_id'] });
   }
   const uidType = input.uidType ?? series?.uidType ?? null;
   const brandCode = input.brandCode ?? series?.brandCode ?? null;

@@ -4,6 +4,7 @@
 // lock, so two transactions cannot both link one token.
 import { LockMode } from '@mikro-orm/core';
 import { DomainError, InvalidInputError } from '../platform/errors.ts';
+import type { FieldPath } from '../platform/field-path.ts';
 import type { Em } from '../platform/orm.ts';
 import { intervalsOverlap } from '../platform/validity.ts';
 import { TokenLink } from './token-link.entity.ts';
@@ -16,8 +17,8 @@ export interface LinkTokenInput {
   /** null or absent: the link defers to the subscription's valid_from. */
   validFrom?: Date | null;
   validUntil?: Date | null;
-  /** JSONPath of the object in the request that describes the link (`$.links[0]`); `$` by default. */
-  paramPrefix?: string;
+  /** The place of the object in the request that describes the link (`['links', 0]`); the whole input by default. */
+  at?: FieldPath;
 }
 
 export interface LinkSpan {
@@ -36,9 +37,9 @@ export async function lockToken(em: Em, token: Token): Promise<void> {
   await em.lock(token, LockMode.PESSIMISTIC_WRITE);
 }
 
-export function assertSpanOrdered(span: LinkSpan, param: string): void {
+export function assertSpanOrdered(span: LinkSpan, path: FieldPath): void {
   if (span.until && span.until.getTime() <= span.from.getTime()) {
-    throw new InvalidInputError('valid_until must be after valid_from (the subscription\'s when the link defers to it)', { param });
+    throw new InvalidInputError('valid_until must be after valid_from (the subscription\'s when the link defers to it)', { path });
   }
 }
 
@@ -47,7 +48,7 @@ export function assertSpanOrdered(span: LinkSpan, param: string): void {
  * (the rule is instance-wide). The token must be locked and written; so must its other links.
  * Answers those other links.
  */
-export async function assertNoOverlap(em: Em, token: Token, span: LinkSpan, options: { exclude?: TokenLink; param?: string } = {}): Promise<TokenLink[]> {
+export async function assertNoOverlap(em: Em, token: Token, span: LinkSpan, options: { exclude?: TokenLink; path?: FieldPath } = {}): Promise<TokenLink[]> {
   const links = (await em.find(TokenLink, { token, defunct: false }, { filters: false, populate: ['subscription'], orderBy: { id: 'asc' } }))
     .filter((link) => link !== options.exclude);
   const spanValidity = { validFrom: span.from, validUntil: span.until };
@@ -61,22 +62,22 @@ export async function assertNoOverlap(em: Em, token: Token, span: LinkSpan, opti
   throw new DomainError('overlapping_token_link',
     `the token is already linked to ${which}; a token belongs to one subscription at a time: end that link first `
     + '(its valid_until equal to this valid_from is a seamless hand-over)',
-    { param: options.param ?? '$.valid_from' });
+    { path: options.path ?? ['valid_from'] });
 }
 
 /** Creates (persists, does not flush) a link of `token` to `subscription`; run it inside a transaction. */
 export async function linkToken(em: Em, input: LinkTokenInput): Promise<TokenLink> {
   const { subscription, token } = input;
-  const prefix = input.paramPrefix ?? '$';
+  const prefix = input.at ?? [];
   if (subscription.defunct) {
-    throw new DomainError('subscription_defunct', 'a token cannot be linked to a defunct subscription', { param: `${prefix}.subscription_id` });
+    throw new DomainError('subscription_defunct', 'a token cannot be linked to a defunct subscription', { path: [...prefix, 'subscription_id'] });
   }
   const span = { from: input.validFrom ?? subscription.validFrom, until: input.validUntil ?? null };
-  assertSpanOrdered(span, `${prefix}.valid_until`);
+  assertSpanOrdered(span, [...prefix, 'valid_until']);
   let others: TokenLink[] = [];
   if (!isUnwritten(em, token)) {
     await lockToken(em, token);
-    others = await assertNoOverlap(em, token, span, { param: `${prefix}.valid_from` });
+    others = await assertNoOverlap(em, token, span, { path: [...prefix, 'valid_from'] });
   }
   const link = em.create(TokenLink, {
     admin: subscription.admin,

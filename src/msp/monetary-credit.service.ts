@@ -4,6 +4,7 @@
 import { LockMode } from '@mikro-orm/core';
 import { addDecimal, compareDecimal, isNegative, isZero, normalize, parseDecimal, subtractDecimal } from '../money/decimal.ts';
 import { DomainError, InvalidInputError, NotFoundError } from '../platform/errors.ts';
+import type { FieldPath } from '../platform/field-path.ts';
 import { isUuid } from '../platform/ids.ts';
 import type { Em } from '../platform/orm.ts';
 import { MonetaryCredit, type CREDIT_KINDS } from './monetary-credit.entity.ts';
@@ -21,11 +22,11 @@ export interface CreditState {
  * The subscription, row-locked for the rest of the transaction and re-read after the lock, so
  * its balance is the committed one. Invisible or missing: not_found.
  */
-export async function lockSubscription(em: Em, id: string, param?: string): Promise<TokenSubscription> {
+export async function lockSubscription(em: Em, id: string, path?: FieldPath): Promise<TokenSubscription> {
   const subscription = isUuid(id)
     ? await em.findOne(TokenSubscription, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true })
     : null;
-  if (!subscription) throw new NotFoundError('token subscription', { param });
+  if (!subscription) throw new NotFoundError('token subscription', { path });
   return subscription;
 }
 
@@ -34,7 +35,7 @@ export function appendMovement(em: Em, subscription: TokenSubscription, kind: Cr
   const balanceAfter = addDecimal(subscription.monetaryCreditBalance, amount);
   if (isNegative(balanceAfter)) {
     throw new DomainError('insufficient_credit',
-      `the credit balance is ${normalize(subscription.monetaryCreditBalance)}; it cannot go below zero`, { param: '$.amount' });
+      `the credit balance is ${normalize(subscription.monetaryCreditBalance)}; it cannot go below zero`, { path: ['amount'] });
   }
   subscription.monetaryCreditBalance = balanceAfter;
   return em.create(MonetaryCredit, {
@@ -58,8 +59,8 @@ async function stateOf(em: Em, subscription: TokenSubscription, lastMovement: Mo
  * is a grant, a negative one a correction; the balance never goes below zero.
  */
 export async function changeMonetaryCredit(em: Em, subscriptionId: string, input: { amount: string; description?: string | null }): Promise<CreditState> {
-  const amount = parseDecimal(input.amount, '$.amount');
-  if (isZero(amount)) throw new InvalidInputError('amount must not be zero', { param: '$.amount' });
+  const amount = parseDecimal(input.amount, ['amount']);
+  if (isZero(amount)) throw new InvalidInputError('amount must not be zero', { path: ['amount'] });
   return em.transactional(async (tx) => {
     const subscription = await lockSubscription(tx, subscriptionId);
     const movement = appendMovement(tx, subscription, isNegative(amount) ? 'correction' : 'grant', amount, { description: input.description });
@@ -86,9 +87,9 @@ export async function getMonetaryCreditState(em: Em, subscriptionId: string): Pr
  * result (a consumption is recorded even when it is zero, so the answer stays the same).
  */
 export async function consumeCredit(em: Em, subscriptionId: string, amountWanted: string, sessionId: string): Promise<{ consumed: string; balanceAfter: string }> {
-  const wanted = parseDecimal(amountWanted, '$.amount');
-  if (isNegative(wanted)) throw new InvalidInputError('the wanted amount cannot be negative', { param: '$.amount' });
-  if (!isUuid(sessionId)) throw new InvalidInputError('the session id must be a UUID', { param: '$.session_id' });
+  const wanted = parseDecimal(amountWanted, ['amount']);
+  if (isNegative(wanted)) throw new InvalidInputError('the wanted amount cannot be negative', { path: ['amount'] });
+  if (!isUuid(sessionId)) throw new InvalidInputError('the session id must be a UUID', { path: ['session_id'] });
   return em.transactional(async (tx) => {
     const subscription = await lockSubscription(tx, subscriptionId);
     const earlier = await tx.findOne(MonetaryCredit, { subscription, kind: 'consumption', sessionId });

@@ -27,19 +27,19 @@ export interface SubscriptionPlanFields {
 export type SubscriptionPlanPatch = Patch<SubscriptionPlanFields>;
 
 const WHAT = 'subscription plan';
-const UNIQUE = { msp_subscription_plan_external_reference_unique: '$.external_reference' };
+const UNIQUE = { msp_subscription_plan_external_reference_unique: ['external_reference'] };
 
 /** Amounts as exact decimal strings (never negative), normalized. */
 function checkRecurringCosts(costs: RecurringCost[], failures: ErrorDetail[]): RecurringCost[] {
   return costs.map((cost, i) => {
-    const param = `$.recurring_costs[${i}].amount_excl_vat`;
+    const path = ['recurring_costs', i, 'amount_excl_vat'];
     try {
-      const amount = parseDecimal(cost.amount_excl_vat, param);
-      if (isNegative(amount)) failures.push({ param, message: 'amount_excl_vat must not be negative' });
+      const amount = parseDecimal(cost.amount_excl_vat, path);
+      if (isNegative(amount)) failures.push({ path, message: 'amount_excl_vat must not be negative' });
       return { description: cost.description, amount_excl_vat: amount, period: cost.period };
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
-      failures.push({ param, message: error.message });
+      failures.push({ path, message: error.message });
       return cost;
     }
   });
@@ -49,17 +49,15 @@ function checkRecurringCosts(costs: RecurringCost[], failures: ErrorDetail[]): R
 function applyPlanPatch(plan: SubscriptionPlan, patch: SubscriptionPlanPatch): void {
   const failures: ErrorDetail[] = [];
   if (patch.name === null || (patch.name !== undefined && patch.name.trim() === '')) {
-    failures.push({ param: '$.name', message: 'name is required' });
+    failures.push({ path: ['name'], message: 'name is required' });
   }
   const recurringCosts = patch.recurringCosts ? checkRecurringCosts(patch.recurringCosts, failures) : patch.recurringCosts;
   const publishFrom = patch.publishFrom === undefined ? (plan.publishFrom ?? null) : patch.publishFrom;
   const publishUntil = patch.publishUntil === undefined ? (plan.publishUntil ?? null) : patch.publishUntil;
   if (publishFrom && publishUntil && publishUntil.getTime() <= publishFrom.getTime()) {
-    failures.push({ param: '$.publish_until', message: 'publish_until must be after publish_from' });
+    failures.push({ path: ['publish_until'], message: 'publish_until must be after publish_from' });
   }
-  if (failures.length) {
-    throw new InvalidInputError(failures[0].message, { param: failures[0].param, details: failures.length > 1 ? failures : undefined });
-  }
+  if (failures.length) throw DomainError.of('invalid_input', failures);
   if (patch.name !== undefined) plan.name = patch.name!;
   if (patch.description !== undefined) plan.description = patch.description;
   plan.publishFrom = publishFrom;
@@ -72,7 +70,7 @@ function applyPlanPatch(plan: SubscriptionPlan, patch: SubscriptionPlanPatch): v
 }
 
 async function createIn(em: Em, patch: SubscriptionPlanPatch): Promise<SubscriptionPlan> {
-  if (patch.name === undefined || patch.name === null) throw new InvalidInputError('name is required', { param: '$.name' });
+  if (patch.name === undefined || patch.name === null) throw new InvalidInputError('name is required', { path: ['name'] });
   const admin = await visibleAdministration(em, patch.adminId);
   await assertExternalReferenceFree(em, SubscriptionPlan, patch.externalReference, WHAT);
   const plan = em.create(SubscriptionPlan, { admin, name: patch.name } as never);

@@ -1,5 +1,6 @@
 import { LockMode } from '@mikro-orm/core';
 import { DomainError, NotFoundError } from '../platform/errors.ts';
+import type { FieldPath } from '../platform/field-path.ts';
 import { isUuid } from '../platform/ids.ts';
 import type { Patch } from '../platform/merge-patch.ts';
 import type { Em } from '../platform/orm.ts';
@@ -41,32 +42,32 @@ export async function getTokenLink(em: Em, id: string): Promise<TokenLink> {
 }
 
 /** A token the caller can see, named by its EVCO id (any accepted notation). */
-export async function visibleTokenByEvcoId(em: Em, evcoId: string | null | undefined, param: string): Promise<Token> {
-  if (evcoId === null || evcoId === undefined) throw new DomainError('validation_failed', 'evco_id is required', { param });
+export async function visibleTokenByEvcoId(em: Em, evcoId: string | null | undefined, path: FieldPath): Promise<Token> {
+  if (evcoId === null || evcoId === undefined) throw new DomainError('validation_failed', 'evco_id is required', { path });
   try {
     parseEvcoId(evcoId);
   } catch (error) {
-    if (error instanceof DomainError) throw new DomainError(error.code, error.message, { param });
+    if (error instanceof DomainError) throw new DomainError(error.code, error.message, { path });
     throw error;
   }
   const token = await em.findOne(Token, { evcoId: { $in: evcoIdVariants(evcoId) } });
-  if (!token) throw new NotFoundError('token', { param });
+  if (!token) throw new NotFoundError('token', { path });
   return token;
 }
 
 /** POST /msp-token-link (extension): links a visible token to a visible, non-defunct subscription. */
 export function createTokenLink(em: Em, input: NewTokenLink): Promise<TokenLink> {
   return em.transactional(async (tx) => {
-    const param = '$.subscription_id';
+    const path = ['subscription_id'];
     if (input.subscriptionId === null || input.subscriptionId === undefined) {
-      throw new DomainError('validation_failed', 'subscription_id is required', { param });
+      throw new DomainError('validation_failed', 'subscription_id is required', { path });
     }
     // Shared lock: a concurrent defunct cascade waits for this link, or this waits for it.
     const subscription = isUuid(input.subscriptionId)
       ? await tx.findOne(TokenSubscription, { id: input.subscriptionId }, { lockMode: LockMode.PESSIMISTIC_READ, refresh: true })
       : null;
-    if (!subscription) throw new NotFoundError('token subscription', { param });
-    const token = await visibleTokenByEvcoId(tx, input.evcoId, '$.evco_id');
+    if (!subscription) throw new NotFoundError('token subscription', { path });
+    const token = await visibleTokenByEvcoId(tx, input.evcoId, ['evco_id']);
     const link = await linkToken(tx, { subscription, token, validFrom: input.validFrom, validUntil: input.validUntil });
     await tx.flush();
     return link;
@@ -91,11 +92,11 @@ export function updateTokenLink(em: Em, id: string, patch: TokenLinkPatch): Prom
     const fromMoves = !same(validFrom, link.validFrom ?? null);
     const untilMoves = !same(validUntil, link.validUntil ?? null);
     if ((fromMoves || untilMoves) && link.defunct) {
-      throw new DomainError('token_link_defunct', 'a defunct token link cannot be changed', { param: fromMoves ? '$.valid_from' : '$.valid_until' });
+      throw new DomainError('token_link_defunct', 'a defunct token link cannot be changed', { path: fromMoves ? ['valid_from'] : ['valid_until'] });
     }
     if (fromMoves || untilMoves) {
       const span = { from: validFrom ?? link.subscription.validFrom, until: validUntil };
-      assertSpanOrdered(span, '$.valid_until');
+      assertSpanOrdered(span, ['valid_until']);
       await lockToken(tx, link.token);
       await assertNoOverlap(tx, link.token, span, { exclude: link });
       link.validFrom = validFrom;

@@ -24,7 +24,7 @@ const PREFIX = /^[A-Z]{2}[A-Z0-9]{3}[A-Z0-9]{0,8}$/;
 export function normalizeEvcoPrefix(prefix: string): string {
   const normalized = prefix.replace(/[-*]/g, '').toUpperCase();
   if (!PREFIX.test(normalized)) {
-    throw new InvalidInputError('evco_prefix must be a country code, a 3-character provider id and at most 8 characters of the instance', { param: '$.evco_prefix' });
+    throw new InvalidInputError('evco_prefix must be a country code, a 3-character provider id and at most 8 characters of the instance', { path: ['evco_prefix'] });
   }
   return normalized;
 }
@@ -33,15 +33,14 @@ export function normalizeEvcoPrefix(prefix: string): string {
 export async function createTokenSeries(em: Em, input: TokenSeriesInput): Promise<TokenSeries> {
   const missing = (['name', 'evcoPrefix'] as const).filter((field) => input[field] == null);
   if (missing.length) {
-    const params = { name: '$.name', evcoPrefix: '$.evco_prefix' };
-    const details = missing.map((field) => ({ param: params[field], message: `${params[field].slice(2)} is required` }));
-    throw new DomainError('validation_failed', details[0].message, { param: details[0].param, details: details.length > 1 ? details : undefined });
+    const members = { name: 'name', evcoPrefix: 'evco_prefix' };
+    throw DomainError.of('validation_failed', missing.map((field) => ({ path: [members[field]], message: `${members[field]} is required` })));
   }
   const admin = await visibleAdministration(em, input.adminId);
   const evcoPrefix = normalizeEvcoPrefix(input.evcoPrefix!);
   const instanceWidth = 14 - evcoPrefix.length;
   if (input.instanceWidth != null && input.instanceWidth !== instanceWidth) {
-    throw new InvalidInputError(`with this evco_prefix the instance number has ${instanceWidth} characters (an eMA instance has 9)`, { param: '$.instance_width' });
+    throw new InvalidInputError(`with this evco_prefix the instance number has ${instanceWidth} characters (an eMA instance has 9)`, { path: ['instance_width'] });
   }
   const brandCode = input.brandCode == null ? null : await existingBrandCode(em, input.brandCode);
   await assertExternalReferenceFree(em, TokenSeries, input.externalReference, 'token series');
@@ -55,6 +54,6 @@ export async function createTokenSeries(em: Em, input: TokenSeriesInput): Promis
     brandCode,
     externalReference: input.externalReference ?? null,
   } as never);
-  await flushUnique(em, { msp_token_series_external_reference_unique: '$.external_reference' });
+  await flushUnique(em, { msp_token_series_external_reference_unique: ['external_reference'] });
   return series;
 }

@@ -52,8 +52,8 @@ function partiesNamed(parties: SubscriptionParties): NamedRecord[] {
   return [
     administrationNamed(parties.adminId),
     ...customerNamed(parties),
-    { param: '$.plan_id', what: 'subscription plan', value: parties.planId, find: lookupById(SubscriptionPlan) },
-    { param: '$.plan_external_reference', what: 'subscription plan', value: parties.planExternalReference, find: lookupByExternalReference(SubscriptionPlan) },
+    { path: ['plan_id'], what: 'subscription plan', value: parties.planId, find: lookupById(SubscriptionPlan) },
+    { path: ['plan_external_reference'], what: 'subscription plan', value: parties.planExternalReference, find: lookupByExternalReference(SubscriptionPlan) },
   ];
 }
 
@@ -67,7 +67,7 @@ export interface NewTokenSubscription extends TokenSubscriptionPatch, Subscripti
 }
 
 const WHAT = 'token subscription';
-const UNIQUE = { msp_token_subscription_external_reference_unique: '$.external_reference' };
+const UNIQUE = { msp_token_subscription_external_reference_unique: ['external_reference'] };
 
 /** A subscription visible to the caller, row-locked for the rest of the transaction and re-read. */
 async function lockSubscription(em: Em, id: string): Promise<TokenSubscription> {
@@ -117,32 +117,30 @@ export function subscriptionListFilter(query: SubscriptionListQuery, now = new D
 }
 
 function throwFailures(failures: ErrorDetail[]): void {
-  if (failures.length) {
-    throw new InvalidInputError(failures[0].message, { param: failures[0].param, details: failures.length > 1 ? failures : undefined });
-  }
+  if (failures.length) throw DomainError.of('invalid_input', failures);
 }
 
 /** The plan, named by exactly one of plan_id and plan_external_reference, of the subscription's administration. */
 async function resolvePlan(em: Em, input: NewTokenSubscription, adminId: string | null | undefined): Promise<SubscriptionPlan> {
   const hasId = input.planId != null;
   const hasRef = input.planExternalReference != null;
-  if (hasId && hasRef) throw new InvalidInputError('give either plan_id or plan_external_reference, not both', { param: '$.plan_id' });
-  if (!hasId && !hasRef) throw new InvalidInputError('plan_id or plan_external_reference is required', { param: '$.plan_id' });
-  const param = hasId ? '$.plan_id' : '$.plan_external_reference';
+  if (hasId && hasRef) throw new InvalidInputError('give either plan_id or plan_external_reference, not both', { path: ['plan_id'] });
+  if (!hasId && !hasRef) throw new InvalidInputError('plan_id or plan_external_reference is required', { path: ['plan_id'] });
+  const path = hasId ? ['plan_id'] : ['plan_external_reference'];
   const plan = hasId
     ? (isUuid(input.planId!) ? await em.findOne(SubscriptionPlan, { id: input.planId! }) : null)
     : await em.findOne(SubscriptionPlan, { externalReference: input.planExternalReference! });
   // Plans are managed per administration: one of another administration is not there for this subscription.
   if (!plan || (adminId && plan.admin.id.toLowerCase() !== adminId.toLowerCase())) {
-    throw new NotFoundError('subscription plan (of the subscription\'s administration)', { param });
+    throw new NotFoundError('subscription plan (of the subscription\'s administration)', { path });
   }
   return plan;
 }
 
 function checkValidity(validFrom: Date | null | undefined, validUntil: Date | null | undefined, failures: ErrorDetail[]): void {
-  if (!validFrom) failures.push({ param: '$.valid_from', message: 'valid_from is required' });
+  if (!validFrom) failures.push({ path: ['valid_from'], message: 'valid_from is required' });
   else if (validUntil && validUntil.getTime() <= validFrom.getTime()) {
-    failures.push({ param: '$.valid_until', message: 'valid_until must be after valid_from' });
+    failures.push({ path: ['valid_until'], message: 'valid_until must be after valid_from' });
   }
 }
 
@@ -151,7 +149,7 @@ function checkUid(uid: string, uidType: UidType | null): string {
   try {
     return checkTokenUid(uid, uidType);
   } catch (error) {
-    if (error instanceof DomainError) throw new DomainError(error.code, error.message, { param: '$.token_uid' });
+    if (error instanceof DomainError) throw new DomainError(error.code, error.message, { path: ['token_uid'] });
     throw error;
   }
 }
@@ -159,28 +157,28 @@ function checkUid(uid: string, uidType: UidType | null): string {
 async function issueLinkedToken(em: Em, subscription: TokenSubscription, input: NewTokenSubscription): Promise<void> {
   if (input.tokenSeriesId == null) {
     if (input.tokenUidTypeId != null || input.tokenUid != null) {
-      throw new InvalidInputError('token_series_id is required to create a token', { param: '$.token_series_id' });
+      throw new InvalidInputError('token_series_id is required to create a token', { path: ['token_series_id'] });
     }
     return;
   }
-  const param = '$.token_series_id';
+  const path = ['token_series_id'];
   const series = isUuid(input.tokenSeriesId) ? await em.findOne(TokenSeries, { id: input.tokenSeriesId }) : null;
   if (!series || series.admin.id.toLowerCase() !== subscription.admin.id.toLowerCase()) {
-    throw new NotFoundError('token series (of the subscription\'s administration)', { param });
+    throw new NotFoundError('token series (of the subscription\'s administration)', { path });
   }
   const uidType = input.tokenUidTypeId ?? series.uidType ?? null;
   const uid = input.tokenUid != null ? checkUid(input.tokenUid, uidType) : null;
   const token = await issueToken(em, { admin: subscription.admin, series, formFactor: series.formFactor, uidType, uid });
-  await flushUnique(em, { msp_token_evco_id_unique: '$.token_series_id' });
+  await flushUnique(em, { msp_token_evco_id_unique: ['token_series_id'] });
   await linkToken(em, { subscription, token });
   await em.flush();
 }
 
 async function linkExistingTokens(em: Em, subscription: TokenSubscription, links: NewLink[]): Promise<void> {
   for (const [i, link] of links.entries()) {
-    const prefix = `$.links[${i}]`;
-    const token = await visibleTokenByEvcoId(em, link.evcoId, `${prefix}.evco_id`);
-    await linkToken(em, { subscription, token, validFrom: link.validFrom, validUntil: link.validUntil, paramPrefix: prefix });
+    const at = ['links', i];
+    const token = await visibleTokenByEvcoId(em, link.evcoId, [...at, 'evco_id']);
+    await linkToken(em, { subscription, token, validFrom: link.validFrom, validUntil: link.validUntil, at });
     await em.flush();
   }
 }
@@ -224,11 +222,11 @@ function differs(a: unknown, b: unknown): boolean {
 }
 
 const PARAM = {
-  buyerReference: '$.buyer_reference',
-  validFrom: '$.valid_from',
-  validUntil: '$.valid_until',
-  customFields: '$.custom_fields',
-  externalReference: '$.external_reference',
+  buyerReference: ['buyer_reference'],
+  validFrom: ['valid_from'],
+  validUntil: ['valid_until'],
+  customFields: ['custom_fields'],
+  externalReference: ['external_reference'],
 } as const;
 
 /**
@@ -241,10 +239,10 @@ async function recheckDeferringLinks(em: Em, subscription: TokenSubscription, va
   for (const link of links) {
     const span = { from: validFrom, until: link.validUntil ?? null };
     if (span.until && span.until.getTime() <= validFrom.getTime()) {
-      throw new InvalidInputError(`token link ${link.id} defers to valid_from and ends before it; change that link first`, { param: '$.valid_from' });
+      throw new InvalidInputError(`token link ${link.id} defers to valid_from and ends before it; change that link first`, { path: ['valid_from'] });
     }
     await lockToken(em, link.token);
-    await assertNoOverlap(em, link.token, span, { exclude: link, param: '$.valid_from' });
+    await assertNoOverlap(em, link.token, span, { exclude: link, path: ['valid_from'] });
   }
 }
 
@@ -259,7 +257,7 @@ export function updateTokenSubscription(em: Em, id: string, patch: TokenSubscrip
     const subscription = await lockSubscription(tx, id);
     await assertNamedRecordsVisible(tx, partiesNamed(patch));
     const failures: ErrorDetail[] = [];
-    if (patch.validFrom === null) failures.push({ param: '$.valid_from', message: 'valid_from cannot be cleared' });
+    if (patch.validFrom === null) failures.push({ path: ['valid_from'], message: 'valid_from cannot be cleared' });
     const validFrom = patch.validFrom ?? subscription.validFrom;
     const validUntil = patch.validUntil === undefined ? (subscription.validUntil ?? null) : patch.validUntil;
     if (patch.validFrom !== null) checkValidity(validFrom, validUntil, failures);
@@ -277,7 +275,7 @@ export function updateTokenSubscription(em: Em, id: string, patch: TokenSubscrip
     };
     const changed = (Object.keys(next) as (keyof typeof next)[]).filter((key) => differs(next[key], subscription[key]));
     if (subscription.defunct && changed.length) {
-      throw new DomainError('subscription_defunct', 'a defunct subscription cannot be changed', { param: PARAM[changed[0]] });
+      throw new DomainError('subscription_defunct', 'a defunct subscription cannot be changed', { path: PARAM[changed[0]] });
     }
     if (changed.includes('externalReference') && next.externalReference
       && next.externalReference.toLowerCase() !== subscription.externalReference?.toLowerCase()) {

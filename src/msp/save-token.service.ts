@@ -1,4 +1,5 @@
 import { InvalidInputError, NotFoundError } from '../platform/errors.ts';
+import type { FieldPath } from '../platform/field-path.ts';
 import type { Patch } from '../platform/merge-patch.ts';
 import type { Em } from '../platform/orm.ts';
 import { isStaleUpdate } from '../parties/customer-input.ts';
@@ -24,7 +25,7 @@ const VIN = /^[A-HJ-NPR-Z0-9]{17}$/;
 
 export function checkVin(vin: string): string {
   const value = vin.toUpperCase();
-  if (!VIN.test(value)) throw new InvalidInputError('vehicle_vin must be 17 letters and digits (ISO 3779: no I, O or Q)', { param: '$.vehicle_vin' });
+  if (!VIN.test(value)) throw new InvalidInputError('vehicle_vin must be 17 letters and digits (ISO 3779: no I, O or Q)', { path: ['vehicle_vin'] });
   return value;
 }
 
@@ -33,7 +34,7 @@ export function checkTokenUid(uid: string, uidType: UidType | null | undefined):
   const type = UID_TYPES.find((t) => t.id === uidType);
   const value = type && type.id !== 'app_user' ? uid.toUpperCase() : uid;
   if (type && !new RegExp(type.pattern).test(value)) {
-    throw new InvalidInputError(`uid does not fit token_uid_type_id ${type.id} (${type.name})`, { param: '$.uid' });
+    throw new InvalidInputError(`uid does not fit token_uid_type_id ${type.id} (${type.name})`, { path: ['uid'] });
   }
   return value;
 }
@@ -43,9 +44,9 @@ export function findTokenByEvcoId(em: Em, evcoId: string): Promise<Token | null>
   return em.findOne(Token, { evcoId: { $in: evcoIdVariants(evcoId) } });
 }
 
-export async function getToken(em: Em, evcoId: string, param?: string): Promise<Token> {
+export async function getToken(em: Em, evcoId: string, path?: FieldPath): Promise<Token> {
   const token = await findTokenByEvcoId(em, evcoId);
-  if (!token) throw new NotFoundError('token', { param });
+  if (!token) throw new NotFoundError('token', { path });
   return token;
 }
 

@@ -35,14 +35,14 @@ export interface CorrectionResult {
 
 /** A record named by `<name>_id` or `<name>_external_reference` (at most one), or null when neither is given. */
 async function resolveOptional<E extends object>(em: Em, entity: new (...args: never[]) => E, name: string, id: string | null | undefined, ref: string | null | undefined): Promise<E | null> {
-  const idParam = `$.${name}_id`;
-  const refParam = `$.${name}_external_reference`;
-  if (id != null && ref != null) throw new InvalidInputError(`give either ${name}_id or ${name}_external_reference, not both`, { param: idParam });
+  const idParam = [`${name}_id`];
+  const refParam = [`${name}_external_reference`];
+  if (id != null && ref != null) throw new InvalidInputError(`give either ${name}_id or ${name}_external_reference, not both`, { path: idParam });
   if (id == null && ref == null) return null;
   const found = id != null
     ? (isUuid(id) ? await em.findOne(entity as never, { id }) : null)
     : await em.findOne(entity as never, { externalReference: ref });
-  if (!found) throw new NotFoundError(name.replaceAll('_', ' '), { param: id != null ? idParam : refParam });
+  if (!found) throw new NotFoundError(name.replaceAll('_', ' '), { path: id != null ? idParam : refParam });
   return found as E;
 }
 
@@ -50,17 +50,17 @@ async function resolveOptional<E extends object>(em: Em, entity: new (...args: n
 async function assertNewReferenceFree(em: Em, reference: string | null | undefined): Promise<void> {
   if (!reference) return;
   if (await em.count(TokenSubscription, { externalReference: reference }, { filters: false })) {
-    throw new DomainError('duplicate', 'new_external_reference is already used by another token subscription', { param: '$.new_external_reference' });
+    throw new DomainError('duplicate', 'new_external_reference is already used by another token subscription', { path: ['new_external_reference'] });
   }
 }
 
 function checkMoment(subscription: TokenSubscription, at: Date): void {
   if (subscription.defunct) throw new DomainError('subscription_defunct', 'a defunct subscription cannot be corrected');
   if (at.getTime() <= subscription.validFrom.getTime()) {
-    throw new InvalidInputError('valid_from must lie after the subscription\'s valid_from', { param: '$.valid_from' });
+    throw new InvalidInputError('valid_from must lie after the subscription\'s valid_from', { path: ['valid_from'] });
   }
   if (subscription.validUntil && at.getTime() >= subscription.validUntil.getTime()) {
-    throw new InvalidInputError('valid_from must lie before the subscription\'s valid_until', { param: '$.valid_from' });
+    throw new InvalidInputError('valid_from must lie before the subscription\'s valid_until', { path: ['valid_from'] });
   }
 }
 
@@ -89,12 +89,12 @@ async function correctIn(em: Em, subscriptionId: string, input: CorrectionInput)
   const plan = await resolveOptional(em, SubscriptionPlan, 'new_plan', input.newPlanId, input.newPlanExternalReference);
   const customer = await resolveOptional(em, Customer, 'new_customer', input.newCustomerId, input.newCustomerExternalReference);
   if (plan && plan.admin.id !== old.admin.id) {
-    throw new InvalidInputError('the plan belongs to another administration than the subscription', { param: input.newPlanId != null ? '$.new_plan_id' : '$.new_plan_external_reference' });
+    throw new InvalidInputError('the plan belongs to another administration than the subscription', { path: input.newPlanId != null ? ['new_plan_id'] : ['new_plan_external_reference'] });
   }
   const planChanges = plan !== null && plan.id !== old.plan.id;
   const customerChanges = customer !== null && customer.id !== old.customer.id;
   if (!planChanges && !customerChanges) {
-    throw new InvalidInputError('a correction must change the plan or the customer', { param: plan ? '$.new_plan_id' : customer ? '$.new_customer_id' : '$.new_plan_id' });
+    throw new InvalidInputError('a correction must change the plan or the customer', { path: plan ? ['new_plan_id'] : customer ? ['new_customer_id'] : ['new_plan_id'] });
   }
   await assertNewReferenceFree(em, input.newExternalReference);
 
@@ -116,7 +116,7 @@ async function correctIn(em: Em, subscriptionId: string, input: CorrectionInput)
     admin: old.admin, oldSubscription: old, newSubscription: successor, correctedFrom: input.validFrom,
     recurringCostCorrection: input.recurringCostCorrection ?? false,
   } as never);
-  await flushUnique(em, { msp_token_subscription_external_reference_unique: '$.new_external_reference' });
+  await flushUnique(em, { msp_token_subscription_external_reference_unique: ['new_external_reference'] });
   await addFollowUpJob(em, SUBSCRIPTION_CORRECTED, { correction_id: correction.id } satisfies SubscriptionCorrectedJob);
   return { correction, oldSubscription: old, newSubscription: successor };
 }

@@ -10,10 +10,10 @@ export function listTokenBrands(em: Em): Promise<TokenBrand[]> {
   return em.find(TokenBrand, {}, { orderBy: { code: 'asc' } });
 }
 
-/** The stored casing of an existing brand code; an unknown code is 400 not_found at `param`. */
-export async function existingBrandCode(em: Em, code: string, param = '$.brand_code'): Promise<string> {
+/** The stored casing of an existing brand code; an unknown code is 400 not_found at `path`. */
+export async function existingBrandCode(em: Em, code: string, path = ['brand_code']): Promise<string> {
   const brand = await em.findOne(TokenBrand, { code });
-  if (!brand) throw new NotFoundError('token brand', { param });
+  if (!brand) throw new NotFoundError('token brand', { path });
   return brand.code;
 }
 

@@ -3,6 +3,7 @@
 // a fulfilled token. Each issues the token and links it in one transaction.
 import { LockMode } from '@mikro-orm/core';
 import { DomainError, InvalidInputError, NotFoundError } from '../platform/errors.ts';
+import type { FieldPath } from '../platform/field-path.ts';
 import { flushUnique } from '../platform/flush-unique.ts';
 import { isUuid } from '../platform/ids.ts';
 import type { Em } from '../platform/orm.ts';
@@ -21,20 +22,20 @@ export interface IssuedToken {
   link: TokenLink;
 }
 
-async function openSubscription(em: Em, id: string, param?: string): Promise<TokenSubscription> {
+async function openSubscription(em: Em, id: string, path?: FieldPath): Promise<TokenSubscription> {
   const subscription = isUuid(id) ? await em.findOne(TokenSubscription, { id }) : null;
-  if (!subscription) throw new NotFoundError('token subscription', { param });
-  if (subscription.defunct) throw new DomainError('subscription_defunct', 'the subscription is defunct', { param });
+  if (!subscription) throw new NotFoundError('token subscription', { path });
+  if (subscription.defunct) throw new DomainError('subscription_defunct', 'the subscription is defunct', { path });
   return subscription;
 }
 
 /** A series of the subscription's administration. */
 async function seriesFor(em: Em, id: string, subscription: TokenSubscription): Promise<TokenSeries> {
-  const param = '$.token_series_id';
+  const path = ['token_series_id'];
   const series = isUuid(id) ? await em.findOne(TokenSeries, { id }) : null;
-  if (!series) throw new NotFoundError('token series', { param });
+  if (!series) throw new NotFoundError('token series', { path });
   if (series.admin.id.toLowerCase() !== subscription.admin.id.toLowerCase()) {
-    throw new InvalidInputError('the token series belongs to another administration than the subscription', { param });
+    throw new InvalidInputError('the token series belongs to another administration than the subscription', { path });
   }
   return series;
 }
@@ -42,10 +43,10 @@ async function seriesFor(em: Em, id: string, subscription: TokenSubscription): P
 /** Exactly one source of the EVCO id: the one given, or the next of a series. */
 function oneSource(input: { evcoId?: string | null; tokenSeriesId?: string | null }): void {
   if (input.evcoId != null && input.tokenSeriesId != null) {
-    throw new InvalidInputError('give either evco_id or token_series_id, not both', { param: '$.evco_id' });
+    throw new InvalidInputError('give either evco_id or token_series_id, not both', { path: ['evco_id'] });
   }
   if (input.evcoId == null && input.tokenSeriesId == null) {
-    throw new InvalidInputError('evco_id or token_series_id is required', { param: '$.token_series_id' });
+    throw new InvalidInputError('evco_id or token_series_id is required', { path: ['token_series_id'] });
   }
 }
 
@@ -54,7 +55,7 @@ type IssueInput = Omit<Parameters<typeof issueToken>[1], 'admin' | 'series'>;
 async function issueAndLink(em: Em, subscription: TokenSubscription, series: TokenSeries | null, issue: IssueInput, validFrom: Date | null | undefined, finish?: (token: Token) => void): Promise<IssuedToken> {
   const token = await issueToken(em, { ...issue, admin: subscription.admin, series });
   finish?.(token);
-  await flushUnique(em, { msp_token_evco_id_unique: '$.evco_id' });
+  await flushUnique(em, { msp_token_evco_id_unique: ['evco_id'] });
   const link = await linkToken(em, { subscription, token, validFrom: validFrom ?? null });
   await em.flush();
   return { token, link };
@@ -64,7 +65,7 @@ async function issueAndLink(em: Em, subscription: TokenSubscription, series: Tok
 export function requestTokenFulfilment(em: Em, subscriptionId: string, input: { formFactor: FormFactor; tokenSeriesId: string; uidType?: UidType | null; validFrom?: Date | null }): Promise<IssuedToken> {
   if (!FORM_FACTORS.find((f) => f.id === input.formFactor)?.fulfilable) {
     const allowed = FORM_FACTORS.filter((f) => f.fulfilable).map((f) => f.id).join(', ');
-    throw new DomainError('form_factor_not_fulfilable', `only these form factors can be fulfilled: ${allowed}`, { param: '$.form_factor' });
+    throw new DomainError('form_factor_not_fulfilable', `only these form factors can be fulfilled: ${allowed}`, { path: ['form_factor'] });
   }
   return em.transactional(async (tx) => {
     const subscription = await openSubscription(tx, subscriptionId);
@@ -80,7 +81,7 @@ export function activateToken(em: Em, input: { evcoId: string; uid?: string | nu
   parseEvcoId(input.evcoId);
   return em.transactional(async (tx) => {
     const token = await tx.findOne(Token, { evcoId: { $in: evcoIdVariants(input.evcoId) } }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
-    if (!token) throw new NotFoundError('token', { param: '$.evco_id' });
+    if (!token) throw new NotFoundError('token', { path: ['evco_id'] });
     const uid = input.uid != null ? checkTokenUid(input.uid, token.uidType) : null;
     token.activate(new Date());
     if (uid !== null) token.uid = uid;
@@ -106,7 +107,7 @@ export function addPlugAndChargeVehicle(em: Em, subscriptionId: string, input: {
 export function addVirtualToken(em: Em, input: { subscriptionId: string; tokenSeriesId?: string | null; evcoId?: string | null; uid?: string | null; validFrom?: Date | null }): Promise<IssuedToken> {
   oneSource(input);
   return em.transactional(async (tx) => {
-    const subscription = await openSubscription(tx, input.subscriptionId, '$.subscription_id');
+    const subscription = await openSubscription(tx, input.subscriptionId, ['subscription_id']);
     const series = input.tokenSeriesId != null ? await seriesFor(tx, input.tokenSeriesId, subscription) : null;
     return issueAndLink(tx, subscription, series, {
       formFactor: 'virtual', uidType: 'app_user', uid: input.uid ?? null, evcoId: input.evcoId ?? null,

@@ -48,7 +48,7 @@ export class Token extends TokenSchema.class {
   }
 
   activate(at: Date): void {
-    if (this.activatedAt) throw new DomainError('already_activated', 'the token is already activated', { param: '$.evco_id' });
+    if (this.activatedAt) throw new DomainError('already_activated', 'the token is already activated', { path: ['evco_id'] });
     this.activatedAt = at;
     this.fulfilment = 'activated';
   }

@@ -22,8 +22,8 @@ export interface SellerInput {
 const SLUG = /^[a-z0-9][a-z0-9-]{1,62}$/i;
 
 export async function createSeller(em: Em, input: SellerInput): Promise<Seller> {
-  if (!input.name) throw new InvalidInputError('name is required', { param: '$.name' });
-  if (!/^[A-Z]{2}$/i.test(input.country)) throw new InvalidInputError('country must be a two-letter code', { param: '$.country' });
+  if (!input.name) throw new InvalidInputError('name is required', { path: ['name'] });
+  if (!/^[A-Z]{2}$/i.test(input.country)) throw new InvalidInputError('country must be a two-letter code', { path: ['country'] });
   const seller = em.create(Seller, { name: input.name, country: input.country.toUpperCase(), externalReference: input.externalReference ?? null } as never);
   await em.flush();
   return seller;
@@ -31,17 +31,17 @@ export async function createSeller(em: Em, input: SellerInput): Promise<Seller> 
 
 /** Administrations are created by operators (CLI, setup), keyed by a slug such as `nl-main`. */
 export async function createAdministration(em: Em, input: AdministrationInput): Promise<Administration> {
-  if (!SLUG.test(input.id)) throw new InvalidInputError('id must be a slug: letters, digits and "-"', { param: '$.id' });
-  if (!input.name) throw new InvalidInputError('name is required', { param: '$.name' });
-  if (!/^[A-Z]{3}$/.test(input.currency)) throw new InvalidInputError('currency must be an ISO 4217 code', { param: '$.currency' });
-  if (!/^[A-Z]{2}$/i.test(input.country)) throw new InvalidInputError('country must be a two-letter code', { param: '$.country' });
+  if (!SLUG.test(input.id)) throw new InvalidInputError('id must be a slug: letters, digits and "-"', { path: ['id'] });
+  if (!input.name) throw new InvalidInputError('name is required', { path: ['name'] });
+  if (!/^[A-Z]{3}$/.test(input.currency)) throw new InvalidInputError('currency must be an ISO 4217 code', { path: ['currency'] });
+  if (!/^[A-Z]{2}$/i.test(input.country)) throw new InvalidInputError('country must be a two-letter code', { path: ['country'] });
   if (await em.count(Administration, { id: input.id }, { filters: false })) {
-    throw new InvalidInputError(`administration ${input.id} exists already`, { param: '$.id' });
+    throw new InvalidInputError(`administration ${input.id} exists already`, { path: ['id'] });
   }
   let seller: Seller | null = null;
   if (input.sellerId) {
     seller = isUuid(input.sellerId) ? await em.findOne(Seller, { id: input.sellerId }) : null;
-    if (!seller) throw new InvalidInputError(`no seller ${input.sellerId}`, { param: '$.seller_id' });
+    if (!seller) throw new InvalidInputError(`no seller ${input.sellerId}`, { path: ['seller_id'] });
   }
   const admin = em.create(Administration, {
     id: input.id, name: input.name, currency: input.currency, country: input.country.toUpperCase(),

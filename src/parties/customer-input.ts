@@ -3,6 +3,7 @@ import { mergePatch, type Patch } from '../platform/merge-patch.ts';
 import { mergeCustomFields } from '../platform/custom-fields.ts';
 import type { Em } from '../platform/orm.ts';
 import { NotFoundError } from '../platform/errors.ts';
+import type { FieldPath } from '../platform/field-path.ts';
 import type { NamedRecord } from '../platform/resource-ref.ts';
 import { Administration } from './administration.entity.ts';
 import type { Customer, CustomFields, ENTITY_TYPES, REIMBURSEMENT_VAT, ROLLUP_GROUP_BY } from './customer.entity.ts';
@@ -26,25 +27,25 @@ export interface CustomerFields {
 export type CustomerPatch = Patch<CustomerFields>;
 
 const REQUIRED: (keyof CustomerFields)[] = ['name', 'country'];
-const PARAM: Record<string, string> = { name: '$.name', country: '$.country', adminId: '$.admin_id' };
+const PARAM: Record<string, FieldPath> = { name: ['name'], country: ['country'], adminId: ['admin_id'] };
 
 /** Loads the administration a new record goes into; one the caller cannot see does not exist. */
-export async function visibleAdministration(em: Em, adminId: string | null | undefined, param = '$.admin_id'): Promise<Administration> {
-  if (!adminId) throw new InvalidInputError('admin_id is required', { param });
+export async function visibleAdministration(em: Em, adminId: string | null | undefined, path: FieldPath = ['admin_id']): Promise<Administration> {
+  if (!adminId) throw new InvalidInputError('admin_id is required', { path });
   const admin = await em.findOne(Administration, { id: adminId });
-  if (!admin) throw new NotFoundError('administration', { param });
+  if (!admin) throw new NotFoundError('administration', { path });
   return admin;
 }
 
 /** An `admin_id` member, for assertNamedRecordsVisible where it is ignored (on update). */
-export function administrationNamed(adminId: string | null | undefined, param = '$.admin_id'): NamedRecord {
-  return { param, what: 'administration', value: adminId, find: (em, id) => em.findOne(Administration, { id }) };
+export function administrationNamed(adminId: string | null | undefined, path: FieldPath = ['admin_id']): NamedRecord {
+  return { path, what: 'administration', value: adminId, find: (em, id) => em.findOne(Administration, { id }) };
 }
 
 /** Applies a merge patch to a customer (immutable admin_id is ignored here). */
 export function applyCustomerPatch(customer: Customer, patch: CustomerPatch): void {
   for (const field of REQUIRED) {
-    if (patch[field] === null) throw new InvalidInputError(`${String(field)} cannot be cleared`, { param: PARAM[field] });
+    if (patch[field] === null) throw new InvalidInputError(`${String(field)} cannot be cleared`, { path: PARAM[field] });
   }
   if (patch.entityType === null) patch.entityType = 'person';
   if (patch.reimbursementVat === null) patch.reimbursementVat = 'Unknown';
@@ -66,7 +67,6 @@ export function isStaleUpdate(current: Date | null | undefined, incoming: Date |
 export function requireCreateFields(patch: CustomerPatch): void {
   const missing = REQUIRED.filter((field) => patch[field] === undefined || patch[field] === null);
   if (missing.length) {
-    const details = missing.map((field) => ({ param: PARAM[field], message: `${String(field)} is required` }));
-    throw new DomainError('validation_failed', details[0].message, { param: details[0].param, details: details.length > 1 ? details : undefined });
+    throw DomainError.of('validation_failed', missing.map((field) => ({ path: PARAM[field], message: `${String(field)} is required` })));
   }
 }

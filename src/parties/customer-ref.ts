@@ -1,4 +1,5 @@
 import { InvalidInputError, NotFoundError } from '../platform/errors.ts';
+import type { FieldPath } from '../platform/field-path.ts';
 import { isUuid } from '../platform/ids.ts';
 import type { Em } from '../platform/orm.ts';
 import { lookupByExternalReference, lookupById, type NamedRecord } from '../platform/resource-ref.ts';
@@ -13,30 +14,30 @@ export interface CustomerRefInput {
 /**
  * The customer a new record belongs to: exactly one of the two references must be given
  * (decisions.md). A customer the caller cannot see is answered like a missing one.
- * `paramPrefix` is the JSONPath of the object holding the two members.
+ * `prefix` is the place of the object holding the two members.
  */
-export async function resolveCustomer(em: Em, input: CustomerRefInput, paramPrefix = '$'): Promise<Customer> {
-  const idParam = `${paramPrefix}.customer_id`;
-  const refParam = `${paramPrefix}.customer_external_reference`;
+export async function resolveCustomer(em: Em, input: CustomerRefInput, prefix: FieldPath = []): Promise<Customer> {
+  const idParam = [...prefix, 'customer_id'];
+  const refParam = [...prefix, 'customer_external_reference'];
   const hasId = input.customerId !== undefined && input.customerId !== null;
   const hasRef = input.customerExternalReference !== undefined && input.customerExternalReference !== null;
   if (hasId && hasRef) {
-    throw new InvalidInputError('give either customer_id or customer_external_reference, not both', { param: idParam });
+    throw new InvalidInputError('give either customer_id or customer_external_reference, not both', { path: idParam });
   }
   if (!hasId && !hasRef) {
-    throw new InvalidInputError('customer_id or customer_external_reference is required', { param: idParam });
+    throw new InvalidInputError('customer_id or customer_external_reference is required', { path: idParam });
   }
   const customer = hasId
     ? (isUuid(input.customerId!) ? await em.findOne(Customer, { id: input.customerId! }) : null)
     : await em.findOne(Customer, { externalReference: input.customerExternalReference! });
-  if (!customer) throw new NotFoundError('customer', { param: hasId ? idParam : refParam });
+  if (!customer) throw new NotFoundError('customer', { path: hasId ? idParam : refParam });
   return customer;
 }
 
 /** The two customer members of a body, for assertNamedRecordsVisible where they are ignored (on update). */
-export function customerNamed(input: CustomerRefInput, paramPrefix = '$'): NamedRecord[] {
+export function customerNamed(input: CustomerRefInput, prefix: FieldPath = []): NamedRecord[] {
   return [
-    { param: `${paramPrefix}.customer_id`, what: 'customer', value: input.customerId, find: lookupById(Customer) },
-    { param: `${paramPrefix}.customer_external_reference`, what: 'customer', value: input.customerExternalReference, find: lookupByExternalReference(Customer) },
+    { path: [...prefix, 'customer_id'], what: 'customer', value: input.customerId, find: lookupById(Customer) },
+    { path: [...prefix, 'customer_external_reference'], what: 'customer', value: input.customerExternalReference, find: lookupByExternalReference(Customer) },
   ];
 }

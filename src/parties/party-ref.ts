@@ -1,4 +1,5 @@
 import { InvalidInputError, NotFoundError } from '../platform/errors.ts';
+import type { FieldPath } from '../platform/field-path.ts';
 import type { Em } from '../platform/orm.ts';
 import { findByRef, type NamedRecord, type ResourceRef } from '../platform/resource-ref.ts';
 import type { CustomerRefInput } from './customer-ref.ts';
@@ -33,28 +34,28 @@ async function findParty(em: Em, ref: ResourceRef): Promise<Customer | RoamingPa
  * The customer a new billing address belongs to: exactly one of the four members must be given.
  * Billing addresses belong to customers; a roaming partner keeps its billing data on itself.
  */
-export async function resolvePartyCustomer(em: Em, input: PartyRefInput, paramPrefix = '$'): Promise<Customer> {
+export async function resolvePartyCustomer(em: Em, input: PartyRefInput, prefix: FieldPath = []): Promise<Customer> {
   const given = MEMBERS.filter(({ key }) => input[key] !== undefined && input[key] !== null);
   if (given.length === 0) {
-    throw new InvalidInputError('party_id or party_external_reference is required', { param: `${paramPrefix}.party_id` });
+    throw new InvalidInputError('party_id or party_external_reference is required', { path: [...prefix, 'party_id'] });
   }
   if (given.length > 1) {
     throw new InvalidInputError(`give exactly one of party_id and party_external_reference, not ${given.map((g) => g.member).join(' and ')}`,
-      { param: `${paramPrefix}.${given[0].member}` });
+      { path: [...prefix, given[0].member] });
   }
   const { key, member, by } = given[0];
-  const param = `${paramPrefix}.${member}`;
+  const path = [...prefix, member];
   const party = await findParty(em, refOf(by, input[key]!));
-  if (!party) throw new NotFoundError('party', { param });
+  if (!party) throw new NotFoundError('party', { path });
   if (!(party instanceof Customer)) {
-    throw new InvalidInputError(`${member} names a roaming partner; billing addresses belong to customers`, { param });
+    throw new InvalidInputError(`${member} names a roaming partner; billing addresses belong to customers`, { path });
   }
   return party;
 }
 
 /** The party members of a body, for assertNamedRecordsVisible where they are ignored (on update). */
-export function partyNamed(input: PartyRefInput, paramPrefix = '$'): NamedRecord[] {
+export function partyNamed(input: PartyRefInput, prefix: FieldPath = []): NamedRecord[] {
   return MEMBERS.map(({ key, member, by }) => ({
-    param: `${paramPrefix}.${member}`, what: 'party', value: input[key], find: (em: Em, value: string) => findParty(em, refOf(by, value)),
+    path: [...prefix, member], what: 'party', value: input[key], find: (em: Em, value: string) => findParty(em, refOf(by, value)),
   }));
 }

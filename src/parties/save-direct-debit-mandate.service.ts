@@ -1,6 +1,7 @@
 import { LockMode } from '@mikro-orm/core';
 import { assertExternalReferenceFree } from '../platform/external-reference.ts';
-import { DomainError, InvalidInputError, type ErrorDetail } from '../platform/errors.ts';
+import { DomainError, type ErrorDetail } from '../platform/errors.ts';
+import { fieldLabel, type FieldPath } from '../platform/field-path.ts';
 import type { Patch } from '../platform/merge-patch.ts';
 import type { Em } from '../platform/orm.ts';
 import { assertNamedRecordsVisible, getByRef, type ResourceRef } from '../platform/resource-ref.ts';
@@ -47,17 +48,17 @@ interface MandateState {
   externalUpdatedAt: Date | null;
 }
 
-const PARAM: Record<keyof MandateState, string> = {
-  bankAccountName: '$.bank_account_name',
-  iban: '$.iban',
-  bic: '$.bic',
-  mandateReference: '$.mandate_reference',
-  signedAt: '$.signed_at',
-  validFrom: '$.valid_from',
-  validUntil: '$.valid_until',
-  defunct: '$.defunct',
-  externalReference: '$.external_reference',
-  externalUpdatedAt: '$.external_updated_at',
+const PARAM: Record<keyof MandateState, FieldPath> = {
+  bankAccountName: ['bank_account_name'],
+  iban: ['iban'],
+  bic: ['bic'],
+  mandateReference: ['mandate_reference'],
+  signedAt: ['signed_at'],
+  validFrom: ['valid_from'],
+  validUntil: ['valid_until'],
+  defunct: ['defunct'],
+  externalReference: ['external_reference'],
+  externalUpdatedAt: ['external_updated_at'],
 };
 
 const WHAT = 'direct debit mandate';
@@ -88,13 +89,13 @@ function nextState(base: MandateState | undefined, patch: MandatePatch, now: Dat
     (patch[key] === undefined ? (base?.[key] ?? null) : patch[key]) as MandateState[K] | null;
   const required = (key: 'bankAccountName' | 'iban'): string | null => {
     const value = pick(key) || null;
-    if (value === null) failures.push({ param: PARAM[key], message: `${PARAM[key].slice(2)} is required` });
+    if (value === null) failures.push({ path: PARAM[key], message: `${fieldLabel(PARAM[key])} is required` });
     return value;
   };
   const checked = (key: 'iban' | 'bic', value: string | null, check: typeof checkIban): string | null => {
     if (value === null || patch[key] === undefined) return value;
     const result = check(value);
-    if (!result.ok) failures.push({ param: PARAM[key], message: result.reason });
+    if (!result.ok) failures.push({ path: PARAM[key], message: result.reason });
     return result.ok ? result.value : value;
   };
 
@@ -111,11 +112,9 @@ function nextState(base: MandateState | undefined, patch: MandatePatch, now: Dat
     externalUpdatedAt: pick('externalUpdatedAt'),
   };
   if (state.validUntil && state.validUntil.getTime() <= state.validFrom.getTime()) {
-    failures.push({ param: PARAM.validUntil, message: 'valid_until must be after valid_from' });
+    failures.push({ path: PARAM.validUntil, message: 'valid_until must be after valid_from' });
   }
-  if (failures.length) {
-    throw new InvalidInputError(failures[0].message, { param: failures[0].param, details: failures.length > 1 ? failures : undefined });
-  }
+  if (failures.length) throw DomainError.of('invalid_input', failures);
   return state;
 }
 
@@ -126,10 +125,10 @@ function same(a: unknown, b: unknown): boolean {
 /** A defunct mandate stays defunct and unchanged; only external_updated_at is still recorded. */
 function assertDefunctUnchanged(current: MandateState, next: MandateState): void {
   if (!current.defunct) return;
-  if (!next.defunct) throw new DomainError('mandate_defunct', 'a defunct mandate cannot be made valid again', { param: PARAM.defunct });
+  if (!next.defunct) throw new DomainError('mandate_defunct', 'a defunct mandate cannot be made valid again', { path: PARAM.defunct });
   const changed = (Object.keys(PARAM) as (keyof MandateState)[])
     .find((key) => key !== 'externalUpdatedAt' && !same(current[key], next[key]));
-  if (changed) throw new DomainError('mandate_defunct', 'a defunct mandate cannot be changed', { param: PARAM[changed] });
+  if (changed) throw new DomainError('mandate_defunct', 'a defunct mandate cannot be changed', { path: PARAM[changed] });
 }
 
 /**
@@ -148,7 +147,7 @@ async function settleOverlaps(em: Em, customer: Customer, subject: DirectDebitMa
   if (!invalidate) {
     throw new DomainError('overlapping_mandate',
       `the validity overlaps mandate ${overlapping.map((m) => m.id).join(', ')}; set invalidate_overlapping_mandate to end it`,
-      { param: PARAM.validFrom });
+      { path: PARAM.validFrom });
   }
   for (const other of overlapping) other.yieldTo(state.validFrom);
 }

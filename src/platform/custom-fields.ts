@@ -1,5 +1,6 @@
 // custom_fields: a flat map the client fills freely, bounded (docs/decisions.md "Request bodies").
 import { InvalidInputError } from './errors.ts';
+import type { FieldPath } from './field-path.ts';
 import { mergePatch } from './merge-patch.ts';
 
 export const CUSTOM_FIELDS_MAX_KEYS = 50;
@@ -25,10 +26,10 @@ export function customFieldFailure(key: string, value: unknown): string | null {
 }
 
 /** Merges a patch (null removes a field) into stored custom fields: the result holds at most 50 fields. */
-export function mergeCustomFields(current: unknown, patch: unknown, param = '$.custom_fields'): Record<string, unknown> {
+export function mergeCustomFields(current: unknown, patch: unknown, path: FieldPath = ['custom_fields']): Record<string, unknown> {
   const merged = mergePatch(current ?? {}, patch) as Record<string, unknown>;
   if (Object.keys(merged).length > CUSTOM_FIELDS_MAX_KEYS) {
-    throw new InvalidInputError(`custom_fields would hold more than ${CUSTOM_FIELDS_MAX_KEYS} fields`, { param });
+    throw new InvalidInputError(`custom_fields would hold more than ${CUSTOM_FIELDS_MAX_KEYS} fields`, { path });
   }
   return merged;
 }

@@ -10,6 +10,6 @@ export async function assertExternalReferenceFree(em: Em, entity: EntityName<any
   if (!externalReference) return;
   const taken = await em.count(entity, { externalReference }, { filters: false });
   if (taken > 0) {
-    throw new DomainError('duplicate', `external_reference is already used by another ${what}`, { param: '$.external_reference' });
+    throw new DomainError('duplicate', `external_reference is already used by another ${what}`, { path: ['external_reference'] });
   }
 }

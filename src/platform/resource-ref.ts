@@ -1,5 +1,6 @@
 import type { EntityName } from '@mikro-orm/core';
 import { NotFoundError } from './errors.ts';
+import type { FieldPath } from './field-path.ts';
 import { isUuid } from './ids.ts';
 import type { Em } from './orm.ts';
 
@@ -40,7 +41,7 @@ export const lookupByExternalReference = <E extends object>(entity: EntityName<E
 
 /** A body member that names another record (`customer_id`, `admin_id`, `plan_external_reference`, ...). */
 export interface NamedRecord {
-  param: string;
+  path: FieldPath;
   what: string;
   value: string | null | undefined;
   find: RecordLookup;
@@ -52,8 +53,8 @@ export interface NamedRecord {
  * a silent 200 would hide the mistake and answer differently for visible and invisible records.
  */
 export async function assertNamedRecordsVisible(em: Em, named: NamedRecord[]): Promise<void> {
-  for (const { param, what, value, find } of named) {
+  for (const { path, what, value, find } of named) {
     if (value === undefined || value === null) continue;
-    if (!(await find(em, value))) throw new NotFoundError(what, { param });
+    if (!(await find(em, value))) throw new NotFoundError(what, { path });
   }
 }

@@ -103,8 +103,8 @@ function volumes(session: PricingSession): Record<RateComponent, string> & { dur
 }
 
 function checkSession(session: PricingSession): void {
-  if (!isTimeZone(session.timeZone)) throw new InvalidInputError('time_zone must be an IANA time zone', { param: '$.time_zone' });
-  if (session.end.getTime() < session.start.getTime()) throw new InvalidInputError('the session ends before it starts', { param: '$.end_date_time' });
+  if (!isTimeZone(session.timeZone)) throw new InvalidInputError('time_zone must be an IANA time zone', { path: ['time_zone'] });
+  if (session.end.getTime() < session.start.getTime()) throw new InvalidInputError('the session ends before it starts', { path: ['end_date_time'] });
 }
 
 /** The rule that decides a session (callers need its vat_kind before they look up the VAT rate). */

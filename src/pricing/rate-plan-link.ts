@@ -14,9 +14,9 @@ export async function assertRatePlanUsableBy(em: Em, ratePlanId: string, admin: 
   if (!ratePlan) return;
   const loaded = await em.findOneOrFail(Administration, { id: admin.id }, { filters: false });
   if (ratePlan.currency !== loaded.currency) {
-    throw new DomainError('currency_mismatch', `the rate plan uses ${ratePlan.currency}, administration ${loaded.id} ${loaded.currency}`, { param: '$.rate_plan_id' });
+    throw new DomainError('currency_mismatch', `the rate plan uses ${ratePlan.currency}, administration ${loaded.id} ${loaded.currency}`, { path: ['rate_plan_id'] });
   }
   if (!isSharedWith(ratePlan, loaded)) {
-    throw new DomainError('rate_plan_not_shared', `the rate plan is not shared with administration ${loaded.id}`, { param: '$.rate_plan_id' });
+    throw new DomainError('rate_plan_not_shared', `the rate plan is not shared with administration ${loaded.id}`, { path: ['rate_plan_id'] });
   }
 }

@@ -1,5 +1,6 @@
 import { Administration } from '../parties/administration.entity.ts';
 import { DomainError, InvalidInputError, NotFoundError } from '../platform/errors.ts';
+import type { FieldPath } from '../platform/field-path.ts';
 import { assertExternalReferenceFree } from '../platform/external-reference.ts';
 import { flushUnique } from '../platform/flush-unique.ts';
 import { isUuid } from '../platform/ids.ts';
@@ -19,10 +20,10 @@ export interface RatePlanFields {
 }
 
 const WHAT = 'rate plan';
-const UNIQUE = { pricing_rate_plan_external_reference_unique: '$.external_reference' };
+const UNIQUE = { pricing_rate_plan_external_reference_unique: ['external_reference'] };
 
 /** A plan the caller may see (shared with one of its administrations); otherwise not_found. */
-export async function getRatePlan(em: Em, ref: ResourceRef, options: { queryParam?: string; param?: string } = {}): Promise<RatePlan> {
+export async function getRatePlan(em: Em, ref: ResourceRef, options: { queryParam?: string; path?: FieldPath } = {}): Promise<RatePlan> {
   let plan: RatePlan | null = null;
   if ('id' in ref) plan = isUuid(ref.id) ? await em.findOne(RatePlan, { id: ref.id }) : null;
   else plan = await em.findOne(RatePlan, { externalReference: ref.externalReference });
@@ -33,14 +34,14 @@ export async function getRatePlan(em: Em, ref: ResourceRef, options: { queryPara
 /** Every listed administration must be visible and of the plan's currency; stored in their casing. */
 async function checkAdminIds(em: Em, adminIds: string[], currency: string): Promise<string[]> {
   if (adminIds.length === 0 && !callerScope(em).all) {
-    throw new InvalidInputError('a credential limited to administrations must name them in admin_ids', { param: '$.admin_ids' });
+    throw new InvalidInputError('a credential limited to administrations must name them in admin_ids', { path: ['admin_ids'] });
   }
   const result: string[] = [];
   for (const [i, id] of adminIds.entries()) {
     const admin = typeof id === 'string' ? await em.findOne(Administration, { id }) : null;
-    if (!admin) throw new NotFoundError('administration', { param: `$.admin_ids[${i}]` });
+    if (!admin) throw new NotFoundError('administration', { path: ['admin_ids', i] });
     if (admin.currency !== currency) {
-      throw new DomainError('currency_mismatch', `administration ${admin.id} uses ${admin.currency}, the rate plan ${currency}`, { param: `$.admin_ids[${i}]` });
+      throw new DomainError('currency_mismatch', `administration ${admin.id} uses ${admin.currency}, the rate plan ${currency}`, { path: ['admin_ids', i] });
     }
     if (!result.includes(admin.id)) result.push(admin.id);
   }
@@ -48,15 +49,15 @@ async function checkAdminIds(em: Em, adminIds: string[], currency: string): Prom
 }
 
 async function apply(em: Em, plan: RatePlan, patch: Patch<RatePlanFields>): Promise<void> {
-  if (patch.name === null || (patch.name !== undefined && patch.name.trim() === '')) throw new InvalidInputError('name is required', { param: '$.name' });
+  if (patch.name === null || (patch.name !== undefined && patch.name.trim() === '')) throw new InvalidInputError('name is required', { path: ['name'] });
   if (patch.name !== undefined) plan.name = patch.name!;
   if (patch.adminIds !== undefined) plan.adminIds = await checkAdminIds(em, patch.adminIds ?? [], plan.currency);
   if (patch.externalReference !== undefined) plan.externalReference = patch.externalReference;
 }
 
 async function createIn(em: Em, patch: Patch<RatePlanFields>): Promise<RatePlan> {
-  if (!patch.name) throw new InvalidInputError('name is required', { param: '$.name' });
-  if (!patch.currency) throw new InvalidInputError('currency is required', { param: '$.currency' });
+  if (!patch.name) throw new InvalidInputError('name is required', { path: ['name'] });
+  if (!patch.currency) throw new InvalidInputError('currency is required', { path: ['currency'] });
   await assertExternalReferenceFree(em, RatePlan, patch.externalReference, WHAT);
   const plan = em.create(RatePlan, { name: patch.name, currency: patch.currency } as never);
   await apply(em, plan, { ...patch, adminIds: patch.adminIds ?? [] });
@@ -90,12 +91,12 @@ export function upsertRatePlan(em: Em, ref: ResourceRef, patch: Patch<RatePlanFi
 export async function createRatePlanVersion(em: Em, ref: ResourceRef, input: { validFrom?: Date | null; definition?: unknown }): Promise<RatePlanVersion> {
   const plan = await getRatePlan(em, ref);
   await assertChangeable(em, plan);
-  if (!input.validFrom) throw new InvalidInputError('valid_from is required', { param: '$.valid_from' });
+  if (!input.validFrom) throw new InvalidInputError('valid_from is required', { path: ['valid_from'] });
   const definition = parseDefinition(input.definition);
   const taken = await em.count(RatePlanVersion, { ratePlan: plan, validFrom: input.validFrom });
-  if (taken) throw new DomainError('duplicate', 'the rate plan has a version valid from that moment already', { param: '$.valid_from' });
+  if (taken) throw new DomainError('duplicate', 'the rate plan has a version valid from that moment already', { path: ['valid_from'] });
   const version = em.create(RatePlanVersion, { ratePlan: plan, validFrom: input.validFrom, definition } as never);
-  await flushUnique(em, { pricing_rate_plan_version_rate_plan_id_valid_from_unique: '$.valid_from' });
+  await flushUnique(em, { pricing_rate_plan_version_rate_plan_id_valid_from_unique: ['valid_from'] });
   return version;
 }
 

@@ -1,5 +1,6 @@
 import { compareDecimal, isNegative, normalize, parseDecimal } from '../money/decimal.ts';
 import { DomainError, InvalidInputError, NotFoundError } from '../platform/errors.ts';
+import { fieldLabel } from '../platform/field-path.ts';
 import { isUuid } from '../platform/ids.ts';
 import type { Patch } from '../platform/merge-patch.ts';
 import type { Em } from '../platform/orm.ts';
@@ -31,9 +32,9 @@ export async function getVatRate(em: Em, id: string): Promise<VatRate> {
 }
 
 function checkPercentage(value: string): string {
-  const percentage = parseDecimal(value, '$.percentage');
+  const percentage = parseDecimal(value, ['percentage']);
   if (isNegative(percentage) || compareDecimal(percentage, '100') > 0) {
-    throw new InvalidInputError('percentage must be between 0 and 100', { param: '$.percentage' });
+    throw new InvalidInputError('percentage must be between 0 and 100', { path: ['percentage'] });
   }
   return normalize(percentage);
 }
@@ -46,7 +47,7 @@ async function assertNoOverlap(em: Em, rate: VatRate): Promise<void> {
     ...overlapping(rate.validFrom, rate.validUntil),
   });
   if (other) {
-    throw new DomainError('overlapping_vat_rate', `the validity overlaps VAT rate ${other.id} of the same country and kind`, { param: '$.valid_from' });
+    throw new DomainError('overlapping_vat_rate', `the validity overlaps VAT rate ${other.id} of the same country and kind`, { path: ['valid_from'] });
   }
 }
 
@@ -57,7 +58,7 @@ function apply(rate: VatRate, patch: Patch<VatRateFields>): void {
   if (patch.validFrom !== undefined) rate.validFrom = patch.validFrom!;
   if (patch.validUntil !== undefined) rate.validUntil = patch.validUntil;
   if (rate.validUntil && rate.validUntil.getTime() <= rate.validFrom.getTime()) {
-    throw new InvalidInputError('valid_until must be after valid_from', { param: '$.valid_until' });
+    throw new InvalidInputError('valid_until must be after valid_from', { path: ['valid_until'] });
   }
 }
 
@@ -67,8 +68,8 @@ async function lockVatRates(em: Em): Promise<void> {
 }
 
 export function createVatRate(em: Em, patch: Patch<VatRateFields>): Promise<VatRate> {
-  for (const [field, param] of [['country', '$.country'], ['vatKind', '$.vat_kind'], ['percentage', '$.percentage'], ['validFrom', '$.valid_from']] as const) {
-    if (patch[field] === undefined || patch[field] === null) throw new InvalidInputError(`${param.slice(2)} is required`, { param });
+  for (const [field, path] of [['country', ['country']], ['vatKind', ['vat_kind']], ['percentage', ['percentage']], ['validFrom', ['valid_from']]] as const) {
+    if (patch[field] === undefined || patch[field] === null) throw new InvalidInputError(`${fieldLabel(path)} is required`, { path });
   }
   return em.transactional(async (tx) => {
     await lockVatRates(tx);
@@ -81,8 +82,8 @@ export function createVatRate(em: Em, patch: Patch<VatRateFields>): Promise<VatR
 }
 
 export function updateVatRate(em: Em, id: string, patch: Patch<VatRateFields>): Promise<VatRate> {
-  for (const [field, param] of [['country', '$.country'], ['vatKind', '$.vat_kind'], ['percentage', '$.percentage'], ['validFrom', '$.valid_from']] as const) {
-    if (patch[field] === null) throw new InvalidInputError(`${param.slice(2)} cannot be removed`, { param });
+  for (const [field, path] of [['country', ['country']], ['vatKind', ['vat_kind']], ['percentage', ['percentage']], ['validFrom', ['valid_from']]] as const) {
+    if (patch[field] === null) throw new InvalidInputError(`${fieldLabel(path)} cannot be removed`, { path });
   }
   return em.transactional(async (tx) => {
     await lockVatRates(tx);

@@ -36,7 +36,7 @@ export const DropoutCaseSchema = defineEntity({
 export class DropoutCase extends DropoutCaseSchema.class {
   /** Reprocessing resolves the case; a resolved case stays as it is. */
   resolve(instruction: ReprocessInstruction, at: Date): void {
-    if (this.status !== 'open') throw new DomainError('dropout_case_resolved', 'the drop-out case is resolved already', { param: '$.instruction' });
+    if (this.status !== 'open') throw new DomainError('dropout_case_resolved', 'the drop-out case is resolved already', { path: ['instruction'] });
     this.status = 'resolved';
     this.openKey = null;
     this.resolution = instruction;

@@ -44,10 +44,10 @@ export interface ReprocessInput { instruction: ReprocessInstruction; bypassCheck
 export async function reprocessDropoutCase(em: Em, id: string, input: ReprocessInput): Promise<DropoutCase> {
   const bypass = input.bypassChecks ?? [];
   if (input.instruction === 'bypass' && bypass.length === 0) {
-    throw new InvalidInputError('bypass needs the checks to bypass', { param: '$.bypass_checks' });
+    throw new InvalidInputError('bypass needs the checks to bypass', { path: ['bypass_checks'] });
   }
   const unknown = bypass.find((check) => !VALIDITY_CHECKS.includes(check as ValidityCheck));
-  if (unknown !== undefined) throw new InvalidInputError(`${unknown} is not a check; checks: ${VALIDITY_CHECKS.join(', ')}`, { param: '$.bypass_checks' });
+  if (unknown !== undefined) throw new InvalidInputError(`${unknown} is not a check; checks: ${VALIDITY_CHECKS.join(', ')}`, { path: ['bypass_checks'] });
   return em.transactional(async (tx) => {
     const dropoutCase = await getVisibleDropoutCase(tx, id);
     await tx.lock(dropoutCase, LockMode.PESSIMISTIC_WRITE);

@@ -6,6 +6,7 @@
 // finishes first (and the answer sees it priced) or skips it (SKIP LOCKED) until the new data is in.
 import { LockMode } from '@mikro-orm/core';
 import { DomainError } from '../platform/errors.ts';
+import { fieldLabel } from '../platform/field-path.ts';
 import type { Em } from '../platform/orm.ts';
 import { ChargeSession } from './charge-session.entity.ts';
 import { DropoutCase } from './dropout-case.entity.ts';
@@ -23,13 +24,13 @@ async function resubmitOnce(tx: Em, s: SessionSubmission, identityKey: string, k
   const session = await tx.findOneOrFail(ChargeSession, { identityKey }, { ...LOCKED, refresh: true });
   if (session.status === 'dropout' && session.dropoutCase?.id !== caseId) return null;
 
-  const param = firstDifference(session.source, session.payload, s.payload);
-  if (param === null) return { id: session.id, status: session.status, receivedAt: session.receivedAt, duplicate: true };
+  const path = firstDifference(session.source, session.payload, s.payload);
+  if (path === null) return { id: session.id, status: session.status, receivedAt: session.receivedAt, duplicate: true };
   if (session.status === 'priced' || session.status === 'discarded' || session.pricingVersion > 0) {
     const state = session.status === 'discarded' ? 'was discarded' : 'is priced';
     throw new DomainError('conflicting_resubmission',
-      `session ${s.sessionId} was received before with other content and ${state}: ${param} differs (corrections of priced sessions go through correction and repricing)`,
-      { param });
+      `session ${s.sessionId} was received before with other content and ${state}: ${fieldLabel(path)} differs (corrections of priced sessions go through correction and repricing)`,
+      { path });
   }
   const now = new Date();
   if (dropoutCase?.status === 'open') {

@@ -7,6 +7,7 @@
 import { normalize } from '../money/decimal.ts';
 import { tryParseEvcoId } from '../msp/evco-id.ts';
 import { normalizeEvseId } from '../cpo/evse-id.ts';
+import type { FieldPath } from '../platform/field-path.ts';
 import type { SessionSource } from './charge-session.entity.ts';
 
 /** How one value is read: `text` as is, `caseless` in any casing, `json` deeply (arbitrary JSON). */
@@ -86,11 +87,11 @@ function scalar(kind: Kind, value: unknown): unknown {
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** JSON compared deeply: key order ignored, an absent member equal to null. */
-function jsonDifference(a: unknown, b: unknown, path: string): string | null {
+function jsonDifference(a: unknown, b: unknown, path: FieldPath): FieldPath | null {
   if (!present(a) && !present(b)) return null;
   if (Array.isArray(a) && Array.isArray(b)) {
     for (let i = 0; i < Math.min(a.length, b.length); i++) {
-      const found = jsonDifference(a[i], b[i], `${path}[${i}]`);
+      const found = jsonDifference(a[i], b[i], [...path, i]);
       if (found) return found;
     }
     return a.length === b.length ? null : path;
@@ -98,7 +99,7 @@ function jsonDifference(a: unknown, b: unknown, path: string): string | null {
   if (isObject(a) && isObject(b)) {
     const keys = [...new Set([...Object.keys(b), ...Object.keys(a)])];
     for (const key of keys) {
-      const found = jsonDifference(Object.hasOwn(a, key) ? a[key] : undefined, Object.hasOwn(b, key) ? b[key] : undefined, `${path}.${key}`);
+      const found = jsonDifference(Object.hasOwn(a, key) ? a[key] : undefined, Object.hasOwn(b, key) ? b[key] : undefined, [...path, key]);
       if (found) return found;
     }
     return null;
@@ -106,12 +107,12 @@ function jsonDifference(a: unknown, b: unknown, path: string): string | null {
   return a === b ? null : path;
 }
 
-function difference(shape: Shape, a: unknown, b: unknown, path: string): string | null {
+function difference(shape: Shape, a: unknown, b: unknown, path: FieldPath): FieldPath | null {
   if (!present(a) && !present(b)) return null;
   if (Array.isArray(shape)) {
     if (!Array.isArray(a) || !Array.isArray(b)) return path;
     for (let i = 0; i < Math.min(a.length, b.length); i++) {
-      const found = difference(shape[0], a[i], b[i], `${path}[${i}]`);
+      const found = difference(shape[0], a[i], b[i], [...path, i]);
       if (found) return found;
     }
     return a.length === b.length ? null : path;
@@ -125,7 +126,7 @@ function difference(shape: Shape, a: unknown, b: unknown, path: string): string 
   return scalar(shape, a) === scalar(shape, b) ? null : path;
 }
 
-function objectDifference(shape: Record<string, Shape>, stored: Record<string, unknown>, sent: Record<string, unknown>, path: string): string | null {
+function objectDifference(shape: Record<string, Shape>, stored: Record<string, unknown>, sent: Record<string, unknown>, path: FieldPath): FieldPath | null {
   const own = (o: Record<string, unknown>, key: string) => (Object.hasOwn(o, key) ? o[key] : undefined);
   for (const [key, member] of Object.entries(shape)) {
     if (Object.hasOwn(DEPRECATED_ALIASES, key)) continue;
@@ -133,18 +134,18 @@ function objectDifference(shape: Record<string, Shape>, stored: Record<string, u
     const pick = (o: Record<string, unknown>) => (present(own(o, key)) || !old ? own(o, key) : own(o, old));
     // Name the field the way this submission wrote it.
     const name = old && !present(own(sent, key)) && present(own(sent, old)) ? old : key;
-    const found = difference(member, pick(stored), pick(sent), `${path}.${name}`);
+    const found = difference(member, pick(stored), pick(sent), [...path, name]);
     if (found) return found;
   }
   return null;
 }
 
 /**
- * The JSONPath of the first known field (in SESSION_FIELDS order) whose parsed value differs
+ * The place of the first known field (in SESSION_FIELDS order) whose parsed value differs
  * between a stored body and a resubmitted one, or null when they hold the same content.
  */
-export function firstDifference(source: SessionSource, stored: Record<string, unknown>, sent: Record<string, unknown>): string | null {
-  return objectDifference(SESSION_FIELDS[source], stored, sent, '$');
+export function firstDifference(source: SessionSource, stored: Record<string, unknown>, sent: Record<string, unknown>): FieldPath | null {
+  return objectDifference(SESSION_FIELDS[source], stored, sent, []);
 }
 
 /** A field of the body as received, when the session's endpoint knows it (unknown fields are kept in the body only). */

@@ -8,6 +8,7 @@ import { normalize } from '../money/decimal.ts';
 import { Administration } from '../parties/administration.entity.ts';
 import { createAdministration } from '../parties/create-administration.service.ts';
 import { DomainError, InvalidInputError } from '../platform/errors.ts';
+import type { FieldPath } from '../platform/field-path.ts';
 import type { Em } from '../platform/orm.ts';
 import { checkedTimestamp } from '../platform/timestamp.ts';
 import { parseDefinition } from '../pricing/rate-plan-definition.ts';
@@ -34,15 +35,12 @@ const same = (a: unknown, b: unknown) => canonical(a) === canonical(b);
 const time = (value: string | null | undefined) => (value ? checkedTimestamp(value) : null);
 const iso = (value: Date | null | undefined) => (value ? value.toISOString() : null);
 
-/** Service errors carry params relative to a request body: place them in the file. */
-async function at<T>(path: string, work: () => Promise<T>): Promise<T> {
+/** Service errors name places in a request body: place them below the item of the file. */
+async function at<T>(path: FieldPath, work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    if (error instanceof DomainError) {
-      const param = error.param ? `${path}${error.param.slice(1)}` : path;
-      throw new DomainError(error.code, `${param}: ${error.message}`, { param });
-    }
+    if (error instanceof DomainError) throw new DomainError(error.code, error.message, { path: [...path, ...(error.fieldPath ?? [])] });
     throw error;
   }
 }
@@ -54,7 +52,7 @@ function emptyReport(): SetupReport {
 
 async function applyAdministrations(em: Em, file: SetupFile, report: SetupReport): Promise<void> {
   for (const [i, a] of (file.administrations ?? []).entries()) {
-    const path = `$.administrations[${i}]`;
+    const path = ['administrations', i];
     const existing = await em.findOne(Administration, { id: a.id });
     if (!existing) {
       await at(path, () => createAdministration(em, { id: a.id, name: a.name, currency: a.currency, country: a.country, localeId: a.locale_id ?? null }));
@@ -62,7 +60,7 @@ async function applyAdministrations(em: Em, file: SetupFile, report: SetupReport
       continue;
     }
     if (existing.currency !== a.currency || existing.country !== a.country.toUpperCase()) {
-      throw new InvalidInputError(`${path}: administration ${a.id} exists with currency ${existing.currency} and country ${existing.country}; these cannot change`, { param: `${path}.currency` });
+      throw new InvalidInputError(`administration ${a.id} exists with currency ${existing.currency} and country ${existing.country}; these cannot change`, { path: [...path, 'currency'] });
     }
     if (existing.name === a.name && (existing.localeId ?? null) === (a.locale_id ?? null)) { report.administrations.unchanged++; continue; }
     existing.name = a.name;
@@ -74,7 +72,7 @@ async function applyAdministrations(em: Em, file: SetupFile, report: SetupReport
 
 async function applyVatRates(em: Em, file: SetupFile, report: SetupReport): Promise<void> {
   for (const [i, r] of (file.vat_rates ?? []).entries()) {
-    const path = `$.vat_rates[${i}]`;
+    const path = ['vat_rates', i];
     const validFrom = checkedTimestamp(r.valid_from);
     const fields = { country: r.country.toUpperCase(), vatKind: r.vat_kind, percentage: r.percentage, validFrom, validUntil: time(r.valid_until) };
     const existing = await em.findOne(VatRate, { country: fields.country, vatKind: r.vat_kind, validFrom });
@@ -92,14 +90,14 @@ async function applyVatRates(em: Em, file: SetupFile, report: SetupReport): Prom
 
 async function applyRatePlans(em: Em, file: SetupFile, report: SetupReport): Promise<void> {
   for (const [i, plan] of (file.rate_plans ?? []).entries()) {
-    const path = `$.rate_plans[${i}]`;
+    const path = ['rate_plans', i];
     const adminIds = plan.admin_ids ?? [];
     let existing = await em.findOne(RatePlan, { externalReference: plan.external_reference });
     if (!existing) {
       existing = await at(path, () => createRatePlan(em, { name: plan.name, currency: plan.currency, adminIds, externalReference: plan.external_reference }));
       report.rate_plans.created++;
     } else if (existing.currency !== plan.currency) {
-      throw new InvalidInputError(`${path}: rate plan ${plan.external_reference} is in ${existing.currency}; its currency cannot change`, { param: `${path}.currency` });
+      throw new InvalidInputError(`rate plan ${plan.external_reference} is in ${existing.currency}; its currency cannot change`, { path: [...path, 'currency'] });
     } else if (existing.name === plan.name && same([...existing.adminIds].sort(), [...adminIds].sort())) {
       report.rate_plans.unchanged++;
     } else {
@@ -107,7 +105,7 @@ async function applyRatePlans(em: Em, file: SetupFile, report: SetupReport): Pro
       report.rate_plans.updated++;
     }
     for (const [j, v] of (plan.versions ?? []).entries()) {
-      const vPath = `${path}.versions[${j}]`;
+      const vPath = [...path, 'versions', j];
       const validFrom = checkedTimestamp(v.valid_from);
       const stored = await em.findOne(RatePlanVersion, { ratePlan: existing, validFrom });
       if (!stored) {
@@ -117,8 +115,8 @@ async function applyRatePlans(em: Em, file: SetupFile, report: SetupReport): Pro
       }
       const wanted = await at(vPath, async () => parseDefinition(v.definition));
       if (!same(stored.definition, wanted)) {
-        throw new InvalidInputError(`${vPath}: the version valid from ${v.valid_from} exists with another definition; versions are immutable, add one with a later valid_from`,
-          { param: `${vPath}.definition` });
+        throw new InvalidInputError(`the version valid from ${v.valid_from} exists with another definition; versions are immutable, add one with a later valid_from`,
+          { path: vPath });
       }
       report.rate_plan_versions.unchanged++;
     }
@@ -127,11 +125,11 @@ async function applyRatePlans(em: Em, file: SetupFile, report: SetupReport): Pro
 
 async function applySubscriptionPlans(em: Em, file: SetupFile, report: SetupReport): Promise<void> {
   for (const [i, plan] of (file.subscription_plans ?? []).entries()) {
-    const path = `$.subscription_plans[${i}]`;
+    const path = ['subscription_plans', i];
     let ratePlanId: string | null = null;
     if (plan.rate_plan_external_reference) {
       const ratePlan = await em.findOne(RatePlan, { externalReference: plan.rate_plan_external_reference });
-      if (!ratePlan) throw new InvalidInputError(`${path}: no rate plan ${plan.rate_plan_external_reference}`, { param: `${path}.rate_plan_external_reference` });
+      if (!ratePlan) throw new InvalidInputError(`no rate plan ${plan.rate_plan_external_reference}`, { path: [...path, 'rate_plan_external_reference'] });
       ratePlanId = ratePlan.id;
     }
     const patch: SubscriptionPlanPatch = {
@@ -146,7 +144,7 @@ async function applySubscriptionPlans(em: Em, file: SetupFile, report: SetupRepo
       continue;
     }
     if (existing.admin.id.toLowerCase() !== plan.admin_id.toLowerCase()) {
-      throw new InvalidInputError(`${path}: subscription plan ${plan.external_reference} belongs to ${existing.admin.id}; admin_id cannot change`, { param: `${path}.admin_id` });
+      throw new InvalidInputError(`subscription plan ${plan.external_reference} belongs to ${existing.admin.id}; admin_id cannot change`, { path: [...path, 'admin_id'] });
     }
     const current = {
       name: existing.name, description: existing.description ?? null, publishFrom: iso(existing.publishFrom), publishUntil: iso(existing.publishUntil),

@@ -1,5 +1,5 @@
 // The format of `npm run cli -- setup apply <file.json>` (docs/setup.md), checked with yup so a
-// failure names its JSONPath, e.g. $.rate_plans[0].versions[1].valid_from.
+// failure names its place, e.g. rate_plans[0].versions[1].valid_from.
 import * as yup from 'yup';
 import { RECURRING_PERIODS } from '../msp/save-subscription-plan.service.ts';
 import { RATE_COMPONENTS } from '../pricing/rate-plan-definition.ts';

@@ -180,8 +180,8 @@ test('a unique violation at flush (a lost race) is a 400 duplicate naming the fi
   const em = scopedEm(app.orm);
   const admin = await em.findOneOrFail(Administration, { id: adminId });
   em.create(EndUser, { admin, username: 'racewinner' } as never);
-  const error = await t.throwsAsync(flushUnique(em, { end_user_username_unique: '$.username' }));
+  const error = await t.throwsAsync(flushUnique(em, { end_user_username_unique: ['username'] }));
   t.true(error instanceof DomainError);
   t.is((error as DomainError).code, 'duplicate');
-  t.is((error as DomainError).param, '$.username');
+  t.deepEqual((error as DomainError).fieldPath, ['username']);
 });

@@ -130,14 +130,14 @@ test('issueToken with an evco_id keeps its casing and refuses duplicates with or
   for (const evcoId of ['NLDUP000000001', withCheck('nldup000000001')]) {
     const duplicate = await t.throwsAsync(issue({ evcoId }), { instanceOf: DomainError });
     t.is(duplicate?.code, 'duplicate');
-    t.is(duplicate?.param, '$.evco_id');
+    t.deepEqual(duplicate?.fieldPath, ['evco_id']);
   }
   const malformed = await t.throwsAsync(issue({ evcoId: 'NL-DUP-1' }), { instanceOf: DomainError });
-  t.is(malformed?.param, '$.evco_id');
+  t.deepEqual(malformed?.fieldPath, ['evco_id']);
   const neither = await t.throwsAsync(issue({}), { instanceOf: DomainError });
-  t.is(neither?.param, '$.evco_id');
+  t.deepEqual(neither?.fieldPath, ['evco_id']);
   const badBrand = await t.throwsAsync(issue({ evcoId: 'NLDUP000000002', brandCode: 'NOPE' }), { instanceOf: DomainError });
-  t.is(badBrand?.param, '$.brand_code');
+  t.deepEqual(badBrand?.fieldPath, ['brand_code']);
   const badUid = await t.throwsAsync(issue({ evcoId: 'NLDUP000000003', uid: '12', uidType: 'rfid_4byte' }), { instanceOf: DomainError });
-  t.is(badUid?.param, '$.uid');
+  t.deepEqual(badUid?.fieldPath, ['uid']);
 });

@@ -59,7 +59,7 @@ test('a wrong check digit, a wrong shape or mixed separators are refused at $.ev
     'NL-TNM*C00122045-K', 'NL-TNMC00122045-K', 'NL--TNM-C00122045', ' NLTNMC00122045', 'NL-TNM-C0012204!', '', 'NL_TNM_C00122045',
   ]) {
     const error = t.throws(() => parseEvcoId(text), { instanceOf: InvalidInputError }, text);
-    t.is(error?.param, '$.evco_id');
+    t.deepEqual(error?.fieldPath, ['evco_id']);
   }
 });
 
