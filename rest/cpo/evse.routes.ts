@@ -7,10 +7,30 @@ import { seekPage } from '../rails/pagination.ts';
 import { patchFrom, type FieldMapping } from '../rails/patch.ts';
 import { defineRoute, type RouteDef } from '../rails/route.ts';
 import { iso, isoDate, text, timestamp } from '../rails/schemas.ts';
+import { representation, t, type Infer } from '../rails/shape.ts';
 
 const TAG = 'CPO EVSEs';
 
-export function serializeEvse(e: Evse) {
+export const evseShape = representation('Evse', {
+  id: t.string(),
+  evse_uid: t.string(),
+  admin_id: t.string(),
+  evse_id: t.nullable(t.string()),
+  connectors: t.array(t.object({
+    id: t.string(),
+    standard: t.optional(t.string()),
+    format: t.optional(t.string()),
+    power_type: t.optional(t.string()),
+    max_power_kw: t.optional(t.decimal()),
+  })),
+  dropout_all_chargesessions: t.boolean(),
+  reimbursement_mandatory: t.boolean(),
+  external_updated_at: t.nullable(t.timestamp()),
+  created_at: t.timestamp(),
+  updated_at: t.timestamp(),
+});
+
+export function serializeEvse(e: Evse): Infer<typeof evseShape> {
   return {
     id: e.id,
     evse_uid: e.evseUid,
@@ -53,25 +73,26 @@ const patch = (body: Record<string, unknown>) => patchFrom(body, MAPPING) as Pat
 
 export const evseRoutes: RouteDef[] = [
   defineRoute({
-    method: 'get', path: '/cpo-evse', tag: TAG, summary: 'List EVSEs (with connectors)', paged: true,
+    method: 'get', path: '/cpo-evse', tag: TAG, summary: 'List EVSEs (with connectors)', paged: true, response: evseShape,
     handler: ({ ctx, em, rawQuery }) => seekPage(ctx, { em, entity: Evse, rawQuery, path: '/main/v1/cpo-evse', serialize: serializeEvse }),
   }),
   defineRoute({
-    method: 'post', path: '/cpo-evse', tag: TAG, summary: 'Create an EVSE', deprecated: true,
+    method: 'post', path: '/cpo-evse', tag: TAG, summary: 'Create an EVSE', deprecated: true, response: evseShape,
     description: 'evse_uid identifies the EVSE; evse_id ("NL*ABC*E123", separators optional) is what roaming sessions name.',
     body: evseBody.shape({ evse_uid: text(64).defined('${path} is required'), admin_id: text(64).defined('${path} is required') }),
     handler: async ({ em, body }) => serializeEvse(await createEvse(em, { ...patch(body), evseUid: body.evse_uid, adminId: body.admin_id })),
   }),
   defineRoute({
-    method: 'get', path: '/cpo-evse/:evse_uid', tag: TAG, summary: 'Get an EVSE (with connectors)',
+    method: 'get', path: '/cpo-evse/:evse_uid', tag: TAG, summary: 'Get an EVSE (with connectors)', response: evseShape,
     handler: async ({ em, params }) => serializeEvse(await getEvse(em, params.evse_uid)),
   }),
   defineRoute({
-    method: 'post', path: '/cpo-evse/:evse_uid', tag: TAG, summary: 'Merge-update an EVSE', body: evseBody,
+    method: 'post', path: '/cpo-evse/:evse_uid', tag: TAG, summary: 'Merge-update an EVSE', body: evseBody, response: evseShape,
     handler: async ({ em, params, body }) => serializeEvse(await updateEvse(em, params.evse_uid, patch(body))),
   }),
   defineRoute({
     method: 'put', path: '/cpo-evse/:evse_uid/dropout-all-chargesessions', tag: TAG, summary: 'Switch safe configuration mode',
+    response: evseShape,
     description: 'While dropout_all_chargesessions is on, sessions at the EVSE go to a drop-out case. Turning it off with '
       + 'reprocess_dropouts: true retries the open drop-out cases of the EVSE.',
     body: yup.object({ dropout_all_chargesessions: yup.boolean().defined('${path} is required'), reprocess_dropouts: yup.boolean() }),

@@ -1,5 +1,6 @@
 import * as yup from 'yup';
 import type { ReimbursementArrangement } from '../../src/cpo/reimbursement-arrangement.entity.ts';
+import type { CustomFields } from '../../src/parties/customer.entity.ts';
 import { ReimbursementLink } from '../../src/cpo/reimbursement-link.entity.ts';
 import {
   createArrangement, createLink, getArrangement, getLink, markArrangementDefunct, markLinkDefunct, updateArrangement, updateLink,
@@ -10,18 +11,48 @@ import { seekPage } from '../rails/pagination.ts';
 import { patchFrom, type FieldMapping } from '../rails/patch.ts';
 import { defineRoute, type RouteDef } from '../rails/route.ts';
 import { customFields, iso, isoDate, text, timestamp } from '../rails/schemas.ts';
+import { representation, t, type Infer } from '../rails/shape.ts';
 
 const TAG = 'CPO reimbursement';
 
-export function serializeArrangement(a: ReimbursementArrangement) {
+export const arrangementShape = representation('ReimbursementArrangement', {
+  id: t.string(),
+  admin_id: t.string(),
+  customer_id: t.string(),
+  buyer_reference: t.nullable(t.string()),
+  valid_from: t.timestamp(),
+  valid_until: t.nullable(t.timestamp()),
+  defunct: t.boolean(),
+  custom_fields: t.customFields(),
+  external_reference: t.nullable(t.string()),
+  external_updated_at: t.nullable(t.timestamp()),
+  created_at: t.timestamp(),
+  updated_at: t.timestamp(),
+});
+
+export const reimbursementLinkShape = representation('ReimbursementLink', {
+  id: t.string(),
+  admin_id: t.string(),
+  arrangement_id: t.string(),
+  evse_uid: t.string(),
+  valid_from: t.nullable(t.timestamp()),
+  valid_until: t.nullable(t.timestamp()),
+  defunct: t.boolean(),
+  external_updated_at: t.nullable(t.timestamp()),
+  created_at: t.timestamp(),
+  updated_at: t.timestamp(),
+});
+
+export function serializeArrangement(a: ReimbursementArrangement): Infer<typeof arrangementShape> {
   return {
     id: a.id, admin_id: a.admin.id, customer_id: a.customer.id, buyer_reference: a.buyerReference ?? null,
-    valid_from: iso(a.validFrom), valid_until: iso(a.validUntil), defunct: a.defunct, custom_fields: a.customFields ?? {},
+    valid_from: iso(a.validFrom), valid_until: iso(a.validUntil), defunct: a.defunct,
+    custom_fields: (a.customFields ?? {}) as CustomFields, // checked by customFields() on input
     external_reference: a.externalReference ?? null, external_updated_at: iso(a.externalUpdatedAt), created_at: iso(a.createdAt), updated_at: iso(a.updatedAt),
   };
 }
 
-export function serializeLink(l: ReimbursementLink) {
+export function serializeLink(l: ReimbursementLink): Infer<typeof reimbursementLinkShape> {
   return {
     id: l.id, admin_id: l.admin.id, arrangement_id: l.arrangement.id, evse_uid: l.evse.evseUid, valid_from: iso(l.validFrom),
     valid_until: iso(l.validUntil), defunct: l.defunct, external_updated_at: iso(l.externalUpdatedAt), created_at: iso(l.createdAt), updated_at: iso(l.updatedAt),
@@ -48,33 +79,34 @@ const defunctBody = yup.object({ external_updated_at: timestamp().nullable() });
 
 export const reimbursementRoutes: RouteDef[] = [
   defineRoute({
-    method: 'post', path: '/cpo-reimbursement-arrangement', tag: TAG, summary: 'Create a reimbursement arrangement', extension: true,
+    method: 'post', path: '/cpo-reimbursement-arrangement', tag: TAG, summary: 'Create a reimbursement arrangement', extension: true, response: arrangementShape,
     body: arrangementBody.shape({ admin_id: text(64).defined('${path} is required'), customer_id: text(64).defined('${path} is required') }),
     handler: async ({ em, body }) => serializeArrangement(await createArrangement(em, {
       ...(patchFrom(body, ARRANGEMENT) as Patch<ArrangementFields>), adminId: body.admin_id, customerId: body.customer_id,
     })),
   }),
   defineRoute({
-    method: 'get', path: '/cpo-reimbursement-arrangement/:id', tag: TAG, summary: 'Get a reimbursement arrangement', extension: true,
+    method: 'get', path: '/cpo-reimbursement-arrangement/:id', tag: TAG, summary: 'Get a reimbursement arrangement', extension: true, response: arrangementShape,
     handler: async ({ em, params }) => serializeArrangement(await getArrangement(em, params.id)),
   }),
   defineRoute({
     method: 'post', path: '/cpo-reimbursement-arrangement/:id', tag: TAG, summary: 'Merge-update a reimbursement arrangement', body: arrangementBody,
+    response: arrangementShape,
     handler: async ({ em, params, body }) => serializeArrangement(await updateArrangement(em, params.id, patchFrom(body, ARRANGEMENT) as Patch<ArrangementFields>)),
   }),
   defineRoute({
-    method: 'put', path: '/cpo-reimbursement-arrangement/:id/defunct', tag: TAG, summary: 'Mark an arrangement defunct (its links too)',
+    method: 'put', path: '/cpo-reimbursement-arrangement/:id/defunct', tag: TAG, summary: 'Mark an arrangement defunct (its links too)', response: arrangementShape,
     body: defunctBody, bodyOptional: true,
     handler: async ({ em, params, body }) => serializeArrangement(await markArrangementDefunct(em, params.id, isoDate(body.external_updated_at))),
   }),
   defineRoute({
-    method: 'get', path: '/cpo-reimbursement-link', tag: TAG, summary: 'List reimbursement links', paged: true,
+    method: 'get', path: '/cpo-reimbursement-link', tag: TAG, summary: 'List reimbursement links', paged: true, response: reimbursementLinkShape,
     handler: ({ ctx, em, rawQuery }) => seekPage(ctx, {
       em, entity: ReimbursementLink, rawQuery, path: '/main/v1/cpo-reimbursement-link', populate: ['arrangement', 'evse'], serialize: serializeLink,
     }),
   }),
   defineRoute({
-    method: 'post', path: '/cpo-reimbursement-link', tag: TAG, summary: 'Link an EVSE to a reimbursement arrangement', extension: true,
+    method: 'post', path: '/cpo-reimbursement-link', tag: TAG, summary: 'Link an EVSE to a reimbursement arrangement', extension: true, response: reimbursementLinkShape,
     description: 'valid_from null defers to the arrangement; validity is [valid_from, valid_until).',
     body: linkBody.shape({ arrangement_id: text(64).defined('${path} is required'), evse_uid: text(64).defined('${path} is required') }),
     handler: async ({ em, body }) => serializeLink(await createLink(em, {
@@ -82,11 +114,12 @@ export const reimbursementRoutes: RouteDef[] = [
     })),
   }),
   defineRoute({
-    method: 'post', path: '/cpo-reimbursement-link/:id', tag: TAG, summary: 'Merge-update a reimbursement link', body: linkBody,
+    method: 'post', path: '/cpo-reimbursement-link/:id', tag: TAG, summary: 'Merge-update a reimbursement link', body: linkBody, response: reimbursementLinkShape,
     handler: async ({ em, params, body }) => serializeLink(await updateLink(em, params.id, patchFrom(body, LINK) as Patch<LinkFields>)),
   }),
   defineRoute({
     method: 'put', path: '/cpo-reimbursement-link/:id/defunct', tag: TAG, summary: 'Mark a reimbursement link defunct', body: defunctBody, bodyOptional: true,
+    response: reimbursementLinkShape,
     handler: async ({ em, params, body }) => serializeLink(await markLinkDefunct(em, params.id, isoDate(body.external_updated_at))),
   }),
 ];

@@ -5,14 +5,30 @@ import {
 } from '../../src/end-users/save-customer-authorization.service.ts';
 import { getEndUser } from '../../src/end-users/save-end-user.service.ts';
 import { parseRef } from '../../src/platform/resource-ref.ts';
-import { seekPage } from '../rails/pagination.ts';
+import { listOf, seekPage } from '../rails/pagination.ts';
 import { patchFrom, type FieldMapping } from '../rails/patch.ts';
 import { defineRoute, type RouteDef } from '../rails/route.ts';
 import { iso, isoDate, oneOf, text, timestamp } from '../rails/schemas.ts';
+import { representation, t, type Infer } from '../rails/shape.ts';
 
 const TAG = 'End users';
 
-export function serializeCustomerAuthorization(a: CustomerAuthorization, now = new Date()) {
+export const customerAuthorizationShape = representation('CustomerAuthorization', {
+  id: t.string(),
+  end_user_id: t.string(),
+  customer_id: t.string(),
+  customer_external_reference: t.nullable(t.string()),
+  admin_id: t.string(),
+  role: t.enum(AUTHORIZATION_ROLES),
+  valid_from: t.nullable(t.timestamp()),
+  valid_until: t.nullable(t.timestamp()),
+  defunct: t.boolean(),
+  is_currently_valid: t.boolean(),
+  created_at: t.timestamp(),
+  updated_at: t.timestamp(),
+});
+
+export function serializeCustomerAuthorization(a: CustomerAuthorization, now = new Date()): Infer<typeof customerAuthorizationShape> {
   return {
     id: a.id,
     end_user_id: a.endUser.id,
@@ -57,7 +73,7 @@ const RULES = 'Validity is [valid_from, valid_until); valid_until must be after 
 
 export const endUserAuthorizationRoutes: RouteDef[] = [
   defineRoute({
-    method: 'get', path: '/end-user/:id/authorization-customer', tag: TAG, paged: true,
+    method: 'get', path: '/end-user/:id/authorization-customer', tag: TAG, paged: true, response: customerAuthorizationShape,
     summary: "List an end user's authorizations over customers",
     handler: async ({ ctx, em, params, rawQuery }) => {
       const endUser = await getEndUser(em, params.id);
@@ -69,6 +85,7 @@ export const endUserAuthorizationRoutes: RouteDef[] = [
   }),
   defineRoute({
     method: 'post', path: '/end-user/:id/authorization-customer/:customer_id', tag: TAG, body: authorizationBody, bodyOptional: true,
+    response: customerAuthorizationShape,
     summary: 'Create or merge-update the authorization of an end user over a customer (id or ext_ref.<external_reference>)',
     description: RULES,
     handler: async ({ em, body, params }) => serializeCustomerAuthorization(await mergeCustomerAuthorization(
@@ -76,6 +93,7 @@ export const endUserAuthorizationRoutes: RouteDef[] = [
   }),
   defineRoute({
     method: 'put', path: '/end-user/:id/authorization-customer', tag: TAG, body: replaceBody, deprecated: true,
+    response: listOf(customerAuthorizationShape),
     summary: "Replace an end user's whole set of customer authorizations",
     description: `Listed customers (customer_id: id or ext_ref.<external_reference>) are authorized with the given fields `
       + `(omitted ones reset); every other authorization of the end user becomes defunct. ${RULES} Answers the end user's `

@@ -5,10 +5,24 @@ import { seekPage } from '../rails/pagination.ts';
 import { patchFrom, type FieldMapping } from '../rails/patch.ts';
 import { defineRoute, type RouteDef } from '../rails/route.ts';
 import { email, iso, isoDate, nfcText, text, timestamp } from '../rails/schemas.ts';
+import { representation, t, type Infer } from '../rails/shape.ts';
 
 const TAG = 'End users';
 
-export function serializeEndUser(u: EndUser) {
+export const endUserShape = representation('EndUser', {
+  id: t.string(),
+  admin_id: t.string(),
+  username: t.string(),
+  email: t.nullable(t.string()),
+  name: t.nullable(t.string()),
+  locale_id: t.nullable(t.string()),
+  external_reference: t.nullable(t.string()),
+  external_updated_at: t.nullable(t.timestamp()),
+  created_at: t.timestamp(),
+  updated_at: t.timestamp(),
+});
+
+export function serializeEndUser(u: EndUser): Infer<typeof endUserShape> {
   return {
     id: u.id,
     admin_id: u.admin.id,
@@ -50,7 +64,7 @@ const UNIQUENESS = 'username, email and external_reference are unique in the ins
 
 export const endUserRoutes: RouteDef[] = [
   defineRoute({
-    method: 'get', path: '/end-user', tag: TAG, summary: 'List end users', paged: true, createdGt: true,
+    method: 'get', path: '/end-user', tag: TAG, summary: 'List end users', paged: true, createdGt: true, response: endUserShape,
     query: yup.object({ admin_id: yup.string(), username: yup.string(), email: yup.string(), external_reference: yup.string() }),
     handler: ({ ctx, em, rawQuery, query }) => seekPage(ctx, {
       em, entity: EndUser, rawQuery, path: '/main/v1/end-user', createdGt: true,
@@ -64,22 +78,22 @@ export const endUserRoutes: RouteDef[] = [
     }),
   }),
   defineRoute({
-    method: 'post', path: '/end-user', tag: TAG, summary: 'Create an end user', body: endUserBody,
+    method: 'post', path: '/end-user', tag: TAG, summary: 'Create an end user', body: endUserBody, response: endUserShape,
     description: `admin_id and username are required; admin_id cannot change afterwards. ${UNIQUENESS}`,
     handler: async ({ em, body }) => serializeEndUser(await createEndUser(em, patch(body, 'merge'))),
   }),
   defineRoute({
-    method: 'get', path: '/end-user/:id', tag: TAG, summary: 'Get an end user',
+    method: 'get', path: '/end-user/:id', tag: TAG, summary: 'Get an end user', response: endUserShape,
     handler: async ({ em, params }) => serializeEndUser(await getEndUser(em, params.id)),
   }),
   defineRoute({
-    method: 'post', path: '/end-user/:id', tag: TAG, summary: 'Merge-update an end user', body: endUserBody,
+    method: 'post', path: '/end-user/:id', tag: TAG, summary: 'Merge-update an end user', body: endUserBody, response: endUserShape,
     description: `admin_id is ignored. An update with an external_updated_at older than the stored one is ignored. ${UNIQUENESS}`,
     handler: async ({ em, body, params }) => serializeEndUser(await updateEndUser(em, params.id, patch(body, 'merge'))),
   }),
   defineRoute({
     method: 'put', path: '/end-user/:id', tag: TAG, summary: 'Replace an end user (omitted fields are reset)', deprecated: true,
-    body: endUserBody,
+    body: endUserBody, response: endUserShape,
     handler: async ({ em, body, params }) => serializeEndUser(await updateEndUser(em, params.id, patch(body, 'replace'))),
   }),
 ];

@@ -1,14 +1,33 @@
 import * as yup from 'yup';
 import { normalize } from '../../src/money/decimal.ts';
-import { MonetaryCredit } from '../../src/msp/monetary-credit.entity.ts';
+import { CREDIT_KINDS, MonetaryCredit } from '../../src/msp/monetary-credit.entity.ts';
 import { changeMonetaryCredit, getVisibleSubscription, type CreditState } from '../../src/msp/monetary-credit.service.ts';
 import { seekPage } from '../rails/pagination.ts';
 import { defineRoute, type RouteDef, type RouteInput } from '../rails/route.ts';
 import { iso, text } from '../rails/schemas.ts';
+import { representation, t, type Infer } from '../rails/shape.ts';
 
 const TAG = 'MSP token subscriptions';
 
-export function serializeCreditMovement(m: MonetaryCredit) {
+export const creditMovementShape = representation('MonetaryCreditMovement', {
+  id: t.string(),
+  subscription_id: t.string(),
+  kind: t.enum(CREDIT_KINDS),
+  amount: t.decimal(),
+  balance_after: t.decimal(),
+  description: t.nullable(t.string()),
+  session_id: t.nullable(t.string()),
+  created_at: t.timestamp(),
+});
+
+export const creditStateShape = representation('MonetaryCreditState', {
+  subscription_id: t.string(),
+  monetary_credit_balance: t.decimal(),
+  currency: t.string(),
+  last_movement: t.nullable(creditMovementShape),
+});
+
+export function serializeCreditMovement(m: MonetaryCredit): Infer<typeof creditMovementShape> {
   return {
     id: m.id,
     subscription_id: m.subscription.id,
@@ -21,7 +40,7 @@ export function serializeCreditMovement(m: MonetaryCredit) {
   };
 }
 
-export function serializeCreditState(state: CreditState) {
+export function serializeCreditState(state: CreditState): Infer<typeof creditStateShape> {
   return {
     subscription_id: state.subscription.id,
     monetary_credit_balance: normalize(state.subscription.monetaryCreditBalance),
@@ -47,15 +66,15 @@ const change = ({ em, params, body }: RouteInput<CreditBody, unknown>) =>
 export const monetaryCreditRoutes: RouteDef[] = [
   defineRoute({
     method: 'post', path: '/msp-token-subscription/:id/monetary-credit', tag: TAG,
-    summary: 'Grant or correct monetary credit', description, body: creditBody, handler: change,
+    summary: 'Grant or correct monetary credit', description, body: creditBody, response: creditStateShape, handler: change,
   }),
   defineRoute({
     method: 'put', path: '/msp-token-subscription/:id/monetary-credit', tag: TAG, deprecated: true,
-    summary: 'Grant or correct monetary credit (deprecated: use POST)', description, body: creditBody, handler: change,
+    summary: 'Grant or correct monetary credit (deprecated: use POST)', description, body: creditBody, response: creditStateShape, handler: change,
   }),
   defineRoute({
     method: 'get', path: '/msp-token-subscription/:id/monetary-credit', tag: TAG, extension: true, paged: true,
-    summary: 'List the monetary credit movements of a subscription (oldest first)',
+    summary: 'List the monetary credit movements of a subscription (oldest first)', response: creditMovementShape,
     handler: async ({ ctx, em, params, rawQuery }) => {
       const subscription = await getVisibleSubscription(em, params.id);
       return seekPage(ctx, {

@@ -5,9 +5,16 @@ import type { Em } from '../../src/platform/orm.ts';
 import { checkedTimestamp } from '../../src/platform/timestamp.ts';
 import { defineRoute, type RouteDef, type RouteInput } from '../rails/route.ts';
 import { iso, text, timestamp } from '../rails/schemas.ts';
-import { serializeTokenSubscription } from './token-subscription.routes.ts';
+import { representation, t, type Infer } from '../rails/shape.ts';
+import { serializeTokenSubscription, tokenSubscriptionShape } from './token-subscription.routes.ts';
 
 const TAG = 'MSP token subscriptions';
+
+const correctionShape = representation('PlanOrCustomerCorrection', {
+  old_subscription: tokenSubscriptionShape,
+  new_subscription: tokenSubscriptionShape,
+  correction: t.object({ id: t.string(), valid_from: t.timestamp(), recurring_cost_correction: t.boolean(), created_at: t.timestamp() }),
+});
 
 const correctionBody = yup.object({
   valid_from: timestamp().defined('${path} is required'),
@@ -29,7 +36,7 @@ const description = 'Splits the subscription at valid_from (which may lie in the
   + 'valid_from becomes defunct and is re-created whole), and the monetary credit balance moves along. Sessions '
   + 'since valid_from are repriced. recurring_cost_correction is recorded.';
 
-async function presentCorrection(em: Em, result: CorrectionResult) {
+async function presentCorrection(em: Em, result: CorrectionResult): Promise<Infer<typeof correctionShape>> {
   const subscriptions = [result.oldSubscription, result.newSubscription];
   await em.populate(subscriptions, ['plan']);
   const links = await loadSubscriptionLinks(em, subscriptions);
@@ -59,11 +66,11 @@ export const subscriptionCorrectionRoutes: RouteDef[] = [
   defineRoute({
     method: 'post', path: '/msp-token-subscription/:id/plan-or-customer-correction', tag: TAG,
     summary: 'Correct the plan and/or customer of a subscription from a moment on', description,
-    body: correctionBody, handler: correct,
+    body: correctionBody, response: correctionShape, handler: correct,
   }),
   defineRoute({
     method: 'put', path: '/msp-token-subscription/:id/plan-or-customer-correction', tag: TAG, deprecated: true,
     summary: 'Correct the plan and/or customer of a subscription (deprecated: use POST)', description,
-    body: correctionBody, handler: correct,
+    body: correctionBody, response: correctionShape, handler: correct,
   }),
 ];

@@ -1,4 +1,4 @@
-import { RATE_COMPONENTS } from '../../src/pricing/rate-plan-definition.ts';
+import { RATE_COMPONENTS, type RateComponent } from '../../src/pricing/rate-plan-definition.ts';
 import * as yup from 'yup';
 import { normalize } from '../../src/money/decimal.ts';
 import {
@@ -10,10 +10,27 @@ import { seekPage } from '../rails/pagination.ts';
 import { patchFrom, type FieldMapping } from '../rails/patch.ts';
 import { defineRoute, type RouteDef } from '../rails/route.ts';
 import { iso, isoDate, oneOf, text, timestamp } from '../rails/schemas.ts';
+import { representation, t, type Infer } from '../rails/shape.ts';
 
 const TAG = 'MSP subscription plans';
 
-export function serializeSubscriptionPlan(p: SubscriptionPlan) {
+export const subscriptionPlanShape = representation('SubscriptionPlan', {
+  id: t.string(),
+  admin_id: t.string(),
+  name: t.string(),
+  description: t.nullable(t.string()),
+  publish_from: t.nullable(t.timestamp()),
+  publish_until: t.nullable(t.timestamp()),
+  rate_plan_id: t.nullable(t.string()),
+  recurring_costs: t.array(t.object({ description: t.string(), amount_excl_vat: t.decimal(), period: t.enum(RECURRING_PERIODS) })),
+  use_customer_reimbursement_vat: t.boolean(),
+  credit_excluded_components: t.array(t.enum(RATE_COMPONENTS)),
+  external_reference: t.nullable(t.string()),
+  created_at: t.timestamp(),
+  updated_at: t.timestamp(),
+});
+
+export function serializeSubscriptionPlan(p: SubscriptionPlan): Infer<typeof subscriptionPlanShape> {
   return {
     id: p.id,
     admin_id: p.admin.id,
@@ -26,7 +43,8 @@ export function serializeSubscriptionPlan(p: SubscriptionPlan) {
       description: c.description, amount_excl_vat: normalize(c.amount_excl_vat), period: c.period,
     })),
     use_customer_reimbursement_vat: p.useCustomerReimbursementVat,
-    credit_excluded_components: p.creditExcludedComponents ?? [],
+    // Stored as checked on input (planBody).
+    credit_excluded_components: (p.creditExcludedComponents ?? []) as RateComponent[],
     external_reference: p.externalReference ?? null,
     created_at: iso(p.createdAt),
     updated_at: iso(p.updatedAt),
@@ -77,6 +95,7 @@ const RULES = 'Amounts (amount_excl_vat) are exact decimal strings with at most 
 export const subscriptionPlanRoutes: RouteDef[] = [
   defineRoute({
     method: 'get', path: '/msp-token-subscription-plan', tag: TAG, summary: 'List subscription plans', paged: true,
+    response: subscriptionPlanShape,
     query: yup.object({ admin_id: yup.string(), external_reference: yup.string() }),
     handler: ({ ctx, em, rawQuery, query }) => seekPage(ctx, {
       em, entity: SubscriptionPlan, rawQuery, path: '/main/v1/msp-token-subscription-plan',
@@ -86,18 +105,18 @@ export const subscriptionPlanRoutes: RouteDef[] = [
   }),
   defineRoute({
     method: 'post', path: '/msp-token-subscription-plan', tag: TAG, summary: 'Create a subscription plan', extension: true,
-    description: `Needs admin_id and name. ${RULES}`, body: planBody,
+    description: `Needs admin_id and name. ${RULES}`, body: planBody, response: subscriptionPlanShape,
     handler: async ({ em, body }) => serializeSubscriptionPlan(await createSubscriptionPlan(em, patch(body))),
   }),
   defineRoute({
     method: 'get', path: '/msp-token-subscription-plan/:id', tag: TAG, extension: true,
-    summary: 'Get a subscription plan (id or ext_ref.<external_reference>)',
+    summary: 'Get a subscription plan (id or ext_ref.<external_reference>)', response: subscriptionPlanShape,
     handler: async ({ em, params }) => serializeSubscriptionPlan(await getSubscriptionPlan(em, parseRef(params.id, true))),
   }),
   defineRoute({
     method: 'post', path: '/msp-token-subscription-plan/:id', tag: TAG, extension: true, body: planBody,
     summary: 'Merge-update a subscription plan; on ext_ref.<ref> create it when missing',
-    description: `admin_id is set on create only. recurring_costs is replaced as a whole. ${RULES}`,
+    description: `admin_id is set on create only. recurring_costs is replaced as a whole. ${RULES}`, response: subscriptionPlanShape,
     handler: async ({ em, body, params }) => serializeSubscriptionPlan(await upsertSubscriptionPlan(em, parseRef(params.id, true), patch(body))),
   }),
 ];

@@ -8,17 +8,20 @@ import {
 } from '../../src/msp/token-fulfilment.service.ts';
 import { defineRoute, type RouteDef } from '../rails/route.ts';
 import { isoDate, oneOf, text, timestamp } from '../rails/schemas.ts';
-import { serializeTokenLink } from './token-link.routes.ts';
-import { serializeToken } from './token.routes.ts';
+import { representation, type Infer } from '../rails/shape.ts';
+import { serializeTokenLink, tokenLinkShape } from './token-link.routes.ts';
+import { serializeToken, tokenShape } from './token.routes.ts';
 
 const TAG = 'MSP tokens';
+
+const issuedShape = representation('IssuedToken', { token: tokenShape, token_link: tokenLinkShape });
 
 async function presentToken(em: Em, token: Token) {
   const valid = await currentValidity(em, [token]);
   return serializeToken(token, valid.get(token.id) ?? false);
 }
 
-async function presentIssued(em: Em, issued: IssuedToken) {
+async function presentIssued(em: Em, issued: IssuedToken): Promise<Infer<typeof issuedShape>> {
   return { token: await presentToken(em, issued.token), token_link: serializeTokenLink(issued.link) };
 }
 
@@ -27,7 +30,7 @@ const validFrom = timestamp().nullable();
 export const tokenFulfilmentRoutes: RouteDef[] = [
   defineRoute({
     method: 'post', path: '/msp-token-subscription/add-virtual-token', tag: TAG,
-    summary: 'Issue a virtual (app) token and link it to a subscription',
+    summary: 'Issue a virtual (app) token and link it to a subscription', response: issuedShape,
     description: 'The token gets form factor virtual and uid type app_user; its EVCO id is evco_id or the next of token_series_id (exactly one).',
     body: yup.object({
       subscription_id: text(64).defined('${path} is required'),
@@ -43,7 +46,7 @@ export const tokenFulfilmentRoutes: RouteDef[] = [
   }),
   defineRoute({
     method: 'post', path: '/msp-token-subscription/:id/token-fulfilment', tag: TAG,
-    summary: 'Request a physical token (RFID card or keychain) for a subscription',
+    summary: 'Request a physical token (RFID card or keychain) for a subscription', response: issuedShape,
     description: 'Issues a token from the series (fulfilment requested) and links it; only the form factors card and keychain can be fulfilled.',
     body: yup.object({
       form_factor: oneOf(FORM_FACTOR_IDS).defined('${path} is required'),
@@ -58,7 +61,7 @@ export const tokenFulfilmentRoutes: RouteDef[] = [
   }),
   defineRoute({
     method: 'post', path: '/msp-token-subscription/:id/plug-and-charge-vehicle', tag: TAG,
-    summary: 'Issue a Plug & Charge contract token for a vehicle and link it to a subscription',
+    summary: 'Issue a Plug & Charge contract token for a vehicle and link it to a subscription', response: issuedShape,
     description: 'The token gets form factor plug_and_charge and uid type emaid (its uid is the EVCO id); its EVCO id is evco_id or the next of token_series_id (exactly one).',
     body: yup.object({
       vehicle_vin: text(17).defined('${path} is required'),
@@ -72,7 +75,7 @@ export const tokenFulfilmentRoutes: RouteDef[] = [
   }),
   defineRoute({
     method: 'post', path: '/msp-token-fulfilment/activate-token', tag: TAG,
-    summary: 'Mark a fulfilled token as activated, optionally recording its UID',
+    summary: 'Mark a fulfilled token as activated, optionally recording its UID', response: tokenShape,
     body: yup.object({
       evco_id: text(64).defined('${path} is required'),
       uid: text(64).nullable(),

@@ -6,12 +6,28 @@ import type { TokenLink } from '../../src/msp/token-link.entity.ts';
 import { patchFrom, type FieldMapping } from '../rails/patch.ts';
 import { defineRoute, type RouteDef } from '../rails/route.ts';
 import { iso, isoDate, text, timestamp } from '../rails/schemas.ts';
+import { representation, t, type Infer } from '../rails/shape.ts';
 import { singleFieldRoutes } from '../rails/single-field-routes.ts';
 
 const TAG = 'MSP token links';
 
+export const tokenLinkShape = representation('TokenLink', {
+  id: t.string(),
+  subscription_id: t.string(),
+  evco_id: t.string(),
+  admin_id: t.string(),
+  valid_from: t.nullable(t.timestamp()),
+  effective_valid_from: t.timestamp(),
+  valid_until: t.nullable(t.timestamp()),
+  defunct: t.boolean(),
+  is_currently_valid: t.boolean(),
+  external_updated_at: t.nullable(t.timestamp()),
+  created_at: t.timestamp(),
+  updated_at: t.timestamp(),
+});
+
 /** The subscription and the token must be loaded (the token whatever administration holds it now). */
-export function serializeTokenLink(link: TokenLink, now = new Date()) {
+export function serializeTokenLink(link: TokenLink, now = new Date()): Infer<typeof tokenLinkShape> {
   return {
     id: link.id,
     subscription_id: link.subscription.id,
@@ -60,30 +76,32 @@ export const tokenLinkRoutes: RouteDef[] = [
   defineRoute({
     method: 'post', path: '/msp-token-link', tag: TAG, summary: 'Link a token to a subscription', extension: true,
     description: `The token is named by its evco_id; it moves to the subscription's administration. ${RULES}`, body: createBody,
+    response: tokenLinkShape,
     handler: async ({ em, body }) => serializeTokenLink(await createTokenLink(em, {
       subscriptionId: body.subscription_id, evcoId: body.evco_id, validFrom: isoDate(body.valid_from), validUntil: isoDate(body.valid_until),
     })),
   }),
   defineRoute({
-    method: 'get', path: '/msp-token-link/:id', tag: TAG, summary: 'Get a token link',
+    method: 'get', path: '/msp-token-link/:id', tag: TAG, summary: 'Get a token link', response: tokenLinkShape,
     handler: async ({ em, params }) => serializeTokenLink(await getTokenLink(em, params.id)),
   }),
   defineRoute({
     method: 'post', path: '/msp-token-link/:id', tag: TAG, summary: 'Merge-update a token link', description: RULES, body: linkBody,
+    response: tokenLinkShape,
     handler: ({ em, body, params }) => update(em, params.id, body, 'merge'),
   }),
   defineRoute({
     method: 'put', path: '/msp-token-link/:id', tag: TAG, summary: 'Replace a token link (omitted fields are reset)', deprecated: true,
-    description: RULES, body: linkBody,
+    description: RULES, body: linkBody, response: tokenLinkShape,
     handler: ({ em, body, params }) => update(em, params.id, body, 'replace'),
   }),
   defineRoute({
-    method: 'put', path: '/msp-token-link/:id/defunct', tag: TAG, summary: 'Mark a token link defunct',
+    method: 'put', path: '/msp-token-link/:id/defunct', tag: TAG, summary: 'Mark a token link defunct', response: tokenLinkShape,
     body: yup.object({ external_updated_at: timestamp().nullable() }), bodyOptional: true,
     handler: async ({ em, body, params }) => serializeTokenLink(await markTokenLinkDefunct(em, params.id, isoDate(body.external_updated_at))),
   }),
   ...singleFieldRoutes({
-    path: '/msp-token-link/:id', tag: TAG,
+    path: '/msp-token-link/:id', tag: TAG, response: tokenLinkShape,
     fields: { valid_from: { delete: true }, valid_until: { delete: true } },
     update: ({ em, params }, patch) => update(em, params.id, patch, 'merge'),
   }),

@@ -13,11 +13,41 @@ import { seekPage } from '../rails/pagination.ts';
 import { patchFrom, type FieldMapping } from '../rails/patch.ts';
 import { defineRoute, type RouteDef } from '../rails/route.ts';
 import { customFields, iso, isoDate, oneOf, text, timestamp } from '../rails/schemas.ts';
+import { representation, t, type Infer } from '../rails/shape.ts';
 import { singleFieldRoutes } from '../rails/single-field-routes.ts';
 
 const TAG = 'MSP token subscriptions';
 
-export function serializeSubscriptionLink(link: TokenLink) {
+export const subscriptionLinkShape = representation('TokenSubscriptionLink', {
+  id: t.string(),
+  evco_id: t.string(),
+  valid_from: t.nullable(t.timestamp()),
+  effective_valid_from: t.timestamp(),
+  valid_until: t.nullable(t.timestamp()),
+  defunct: t.boolean(),
+});
+
+export const tokenSubscriptionShape = representation('TokenSubscription', {
+  id: t.string(),
+  admin_id: t.string(),
+  customer_id: t.string(),
+  plan_id: t.string(),
+  plan_external_reference: t.nullable(t.string()),
+  buyer_reference: t.nullable(t.string()),
+  valid_from: t.timestamp(),
+  valid_until: t.nullable(t.timestamp()),
+  defunct: t.boolean(),
+  is_valid: t.boolean(),
+  custom_fields: t.customFields(),
+  monetary_credit_balance: t.decimal(),
+  external_reference: t.nullable(t.string()),
+  external_updated_at: t.nullable(t.timestamp()),
+  links: t.array(subscriptionLinkShape),
+  created_at: t.timestamp(),
+  updated_at: t.timestamp(),
+});
+
+export function serializeSubscriptionLink(link: TokenLink): Infer<typeof subscriptionLinkShape> {
   return {
     id: link.id,
     evco_id: link.token.evcoId,
@@ -29,7 +59,7 @@ export function serializeSubscriptionLink(link: TokenLink) {
 }
 
 /** `links` are the subscription's token links (loadSubscriptionLinks); the plan must be loaded. */
-export function serializeTokenSubscription(s: TokenSubscription, links: TokenLink[], now = new Date()) {
+export function serializeTokenSubscription(s: TokenSubscription, links: TokenLink[], now = new Date()): Infer<typeof tokenSubscriptionShape> {
   return {
     id: s.id,
     admin_id: s.admin.id,
@@ -132,6 +162,7 @@ const VALIDITY = 'Validity is [valid_from, valid_until); valid_until must be aft
 export const tokenSubscriptionRoutes: RouteDef[] = [
   defineRoute({
     method: 'get', path: '/msp-token-subscription', tag: TAG, summary: 'List token subscriptions', paged: true, createdGt: true,
+    response: tokenSubscriptionShape,
     description: 'Filters: is_valid (valid now and not defunct, or not), plan_id, has_monetary_credits (balance above zero, or not), '
       + 'customer_id (extension).',
     query: yup.object({ is_valid: booleanQuery(), plan_id: uuidQuery(), has_monetary_credits: booleanQuery(), customer_id: uuidQuery() }),
@@ -149,6 +180,7 @@ export const tokenSubscriptionRoutes: RouteDef[] = [
   }),
   defineRoute({
     method: 'post', path: '/msp-token-subscription', tag: TAG, summary: 'Create a token subscription', body: createBody,
+    response: tokenSubscriptionShape,
     description: 'Needs valid_from, exactly one of customer_id and customer_external_reference, and exactly one of plan_id and '
       + 'plan_external_reference. The plan must belong to the subscription\'s administration (admin_id; the plan\'s when '
       + 'absent); the customer may belong to another administration the caller can see. The plan\'s publishing window is '
@@ -158,10 +190,12 @@ export const tokenSubscriptionRoutes: RouteDef[] = [
   }),
   defineRoute({
     method: 'get', path: '/msp-token-subscription/:id', tag: TAG, summary: 'Get a token subscription with its token links',
+    response: tokenSubscriptionShape,
     handler: async ({ em, params }) => present(em, await getTokenSubscription(em, params.id)),
   }),
   defineRoute({
     method: 'post', path: '/msp-token-subscription/:id', tag: TAG, summary: 'Merge-update a token subscription', body: updateBody,
+    response: tokenSubscriptionShape,
     description: 'admin_id, customer and plan are set on create only (see plan-or-customer-correction). custom_fields is a JSON '
       + 'merge patch. Moving valid_from moves the links that defer to it (re-checked for overlaps). A defunct subscription '
       + `only records external_updated_at (400 subscription_defunct). ${VALIDITY}`,
@@ -169,16 +203,17 @@ export const tokenSubscriptionRoutes: RouteDef[] = [
   }),
   defineRoute({
     method: 'put', path: '/msp-token-subscription/:id', tag: TAG, summary: 'Replace a token subscription (omitted fields are reset)',
-    deprecated: true, body: updateBody, description: `valid_from is required. ${VALIDITY}`,
+    deprecated: true, body: updateBody, description: `valid_from is required. ${VALIDITY}`, response: tokenSubscriptionShape,
     handler: ({ em, body, params }) => update(em, params.id, body, 'replace'),
   }),
   defineRoute({
     method: 'put', path: '/msp-token-subscription/:id/defunct', tag: TAG, summary: 'Mark a token subscription and all its token links defunct',
+    response: tokenSubscriptionShape,
     body: yup.object({ external_updated_at: timestamp().nullable() }), bodyOptional: true,
     handler: async ({ em, body, params }) => present(em, await markTokenSubscriptionDefunct(em, params.id, isoDate(body.external_updated_at))),
   }),
   ...singleFieldRoutes({
-    path: '/msp-token-subscription/:id', tag: TAG,
+    path: '/msp-token-subscription/:id', tag: TAG, response: tokenSubscriptionShape,
     fields: { valid_from: { schema: timestamp() }, valid_until: { delete: true } },
     update: ({ em, params }, patch) => update(em, params.id, patch, 'merge'),
   }),

@@ -9,16 +9,70 @@ import { listTokenBrands, upsertTokenBrand } from '../../src/msp/token-brand.ser
 import type { TokenBrand } from '../../src/msp/token-brand.entity.ts';
 import { FORM_FACTOR_IDS, FORM_FACTORS, UID_TYPE_IDS, UID_TYPES } from '../../src/msp/token-reference-data.ts';
 import { TokenSeries } from '../../src/msp/token-series.entity.ts';
-import { Token } from '../../src/msp/token.entity.ts';
+import { FULFILMENT_STATES, Token } from '../../src/msp/token.entity.ts';
 import type { Em } from '../../src/platform/orm.ts';
-import { seekPage } from '../rails/pagination.ts';
+import { listOf, seekPage } from '../rails/pagination.ts';
 import { patchFrom, type FieldMapping } from '../rails/patch.ts';
 import { defineRoute, type RouteDef } from '../rails/route.ts';
 import { iso, isoDate, oneOf, text, timestamp } from '../rails/schemas.ts';
+import { representation, t as f, type Infer } from '../rails/shape.ts';
 
 const TAG = 'MSP tokens';
 
-export function serializeToken(t: Token, currentlyValid: boolean) {
+export const tokenShape = representation('Token', {
+  evco_id: f.string(),
+  evco_id_formatted: f.string(),
+  uid: f.nullable(f.string()),
+  token_uid_type_id: f.nullable(f.enum(UID_TYPE_IDS)),
+  brand_code: f.nullable(f.string()),
+  form_factor: f.enum(FORM_FACTOR_IDS),
+  token_series_id: f.nullable(f.string()),
+  is_currently_valid: f.boolean(),
+  current_admin_id: f.string(),
+  initial_admin_id: f.string(),
+  charge_auth_requests_blocked: f.boolean(),
+  fulfilment: f.enum(FULFILMENT_STATES),
+  activated_at: f.nullable(f.timestamp()),
+  vehicle_vin: f.nullable(f.string()),
+  used: f.boolean(),
+  external_updated_at: f.nullable(f.timestamp()),
+  created_at: f.timestamp(),
+  updated_at: f.timestamp(),
+});
+
+export const tokenSeriesShape = representation('TokenSeries', {
+  id: f.string(),
+  admin_id: f.string(),
+  name: f.string(),
+  evco_prefix: f.string(),
+  instance_width: f.integer(),
+  next_number: f.integer(),
+  form_factor: f.enum(FORM_FACTOR_IDS),
+  token_uid_type_id: f.nullable(f.enum(UID_TYPE_IDS)),
+  brand_code: f.nullable(f.string()),
+  external_reference: f.nullable(f.string()),
+  created_at: f.timestamp(),
+  updated_at: f.timestamp(),
+});
+
+const brandShape = representation('TokenBrand', { code: f.string(), name: f.string() });
+
+const evcoIdShape = representation('EvcoIdValidation', {
+  normalized: f.string(),
+  formatted: f.string(),
+  country_code: f.string(),
+  provider_id: f.string(),
+  instance: f.string(),
+  check_digit: f.string(),
+  check_digit_present: f.boolean(),
+});
+
+const uidTypeShape = representation('TokenUidType', { id: f.enum(UID_TYPE_IDS), name: f.string(), pattern: f.string() });
+const formFactorShape = representation('TokenFormFactor', {
+  id: f.enum(FORM_FACTOR_IDS), name: f.string(), physical: f.boolean(), fulfilable: f.boolean(),
+});
+
+export function serializeToken(t: Token, currentlyValid: boolean): Infer<typeof tokenShape> {
   return {
     evco_id: t.evcoId,
     evco_id_formatted: tryParseEvcoId(t.evcoId)?.formatted ?? t.evcoId,
@@ -46,7 +100,7 @@ async function tokenOutput(em: Em, token: Token) {
   return serializeToken(token, valid.get(token.id)!);
 }
 
-export function serializeTokenSeries(s: TokenSeries) {
+export function serializeTokenSeries(s: TokenSeries): Infer<typeof tokenSeriesShape> {
   return {
     id: s.id,
     admin_id: s.admin.id,
@@ -63,7 +117,7 @@ export function serializeTokenSeries(s: TokenSeries) {
   };
 }
 
-const serializeBrand = (b: TokenBrand) => ({ code: b.code, name: b.name });
+const serializeBrand = (b: TokenBrand): Infer<typeof brandShape> => ({ code: b.code, name: b.name });
 
 const tokenBody = yup.object({
   brand_code: text(64).nullable(),
@@ -103,6 +157,7 @@ function tokenListQuery(rawQuery: Record<string, string>): Record<string, string
 export const tokenRoutes: RouteDef[] = [
   defineRoute({
     method: 'get', path: '/msp-token', tag: TAG, summary: 'List tokens, ordered by evco_id (after = an evco_id)', paged: true,
+    response: tokenShape,
     query: yup.object({ used: oneOf(['true', 'false'] as const) }),
     handler: async ({ ctx, em, rawQuery, query }) => {
       const used = query.used === undefined ? {} : { firstLinkedAt: query.used === 'true' ? { $ne: null } : null };
@@ -116,30 +171,33 @@ export const tokenRoutes: RouteDef[] = [
   }),
   defineRoute({
     method: 'get', path: '/msp-token/:evco_id', tag: TAG, summary: 'Get a token (evco_id in any casing, separators optional)',
+    response: tokenShape,
     handler: async ({ em, params }) => tokenOutput(em, await getToken(em, params.evco_id)),
   }),
   defineRoute({
     method: 'post', path: '/msp-token/:evco_id', tag: TAG, summary: 'Merge-update a token',
     description: 'Tokens are issued by the series and subscription operations: an unknown evco_id is 400 not_found. form_factor cannot change.',
-    body: tokenBody,
+    body: tokenBody, response: tokenShape,
     handler: async ({ em, params, body }) => tokenOutput(em, await updateToken(em, params.evco_id, patchFrom(body, MAPPING, 'merge') as TokenPatch)),
   }),
   defineRoute({
     method: 'put', path: '/msp-token/:evco_id', tag: TAG, summary: 'Replace a token (omitted fields are reset)', deprecated: true,
-    body: tokenBody,
+    body: tokenBody, response: tokenShape,
     handler: async ({ em, params, body }) => tokenOutput(em, await updateToken(em, params.evco_id, patchFrom(body, MAPPING, 'replace') as TokenPatch)),
   }),
   defineRoute({
     method: 'post', path: '/msp-token/:evco_id/block-charge-auth-requests', tag: TAG, summary: 'Block charge authorization for the token',
+    response: tokenShape,
     handler: async ({ em, params }) => tokenOutput(em, await setTokenChargeAuthBlocked(em, params.evco_id, true)),
   }),
   defineRoute({
     method: 'post', path: '/msp-token/:evco_id/unblock-charge-auth-requests', tag: TAG, summary: 'Unblock charge authorization for the token',
+    response: tokenShape,
     handler: async ({ em, params }) => tokenOutput(em, await setTokenChargeAuthBlocked(em, params.evco_id, false)),
   }),
   defineRoute({
     method: 'post', path: '/msp-token-evco-id/validate', tag: TAG, summary: 'Validate an EVCO id (eMA ID) and answer its normalized and formatted forms',
-    body: yup.object({ evco_id: yup.string().required('${path} is required') }),
+    body: yup.object({ evco_id: yup.string().required('${path} is required') }), response: evcoIdShape,
     handler: async ({ body }) => {
       const parsed = parseEvcoId(body.evco_id);
       return {
@@ -154,41 +212,41 @@ export const tokenRoutes: RouteDef[] = [
     },
   }),
   defineRoute({
-    method: 'get', path: '/msp-token-brand', tag: TAG, summary: 'List token brands (not paged)',
+    method: 'get', path: '/msp-token-brand', tag: TAG, summary: 'List token brands (not paged)', response: listOf(brandShape),
     handler: async ({ em }) => ({ items: (await listTokenBrands(em)).map(serializeBrand) }),
   }),
   defineRoute({
     method: 'post', path: '/msp-token-brand/:code', tag: TAG, summary: 'Create or rename a token brand', extension: true,
     description: 'Brands are instance-wide: only a credential not limited to administrations may change them.',
-    body: yup.object({ name: text().required('${path} is required') }),
+    body: yup.object({ name: text().required('${path} is required') }), response: brandShape,
     handler: async ({ em, params, body, actor }) => {
       if (!actor.scope.all) throw new DomainError('forbidden', 'token brands are instance-wide: this credential is limited to administrations');
       return serializeBrand(await upsertTokenBrand(em, params.code, body.name));
     },
   }),
   defineRoute({
-    method: 'get', path: '/msp-token-uid-type', tag: TAG, summary: 'List token UID types (not paged)',
+    method: 'get', path: '/msp-token-uid-type', tag: TAG, summary: 'List token UID types (not paged)', response: listOf(uidTypeShape),
     handler: async () => ({ items: UID_TYPES.map((u) => ({ id: u.id, name: u.name, pattern: u.pattern })) }),
   }),
   defineRoute({
-    method: 'get', path: '/msp-token-form-factor', tag: TAG, summary: 'List token form factors (not paged)',
+    method: 'get', path: '/msp-token-form-factor', tag: TAG, summary: 'List token form factors (not paged)', response: listOf(formFactorShape),
     handler: async () => ({ items: FORM_FACTORS.map((f) => ({ id: f.id, name: f.name, physical: f.physical, fulfilable: f.fulfilable })) }),
   }),
   defineRoute({
-    method: 'get', path: '/msp-token-series', tag: TAG, summary: 'List token series', paged: true,
+    method: 'get', path: '/msp-token-series', tag: TAG, summary: 'List token series', paged: true, response: tokenSeriesShape,
     handler: ({ ctx, em, rawQuery }) => seekPage(ctx, {
       em, entity: TokenSeries, rawQuery, path: '/main/v1/msp-token-series', serialize: serializeTokenSeries,
     }),
   }),
   defineRoute({
-    method: 'post', path: '/msp-token-series', tag: TAG, summary: 'Create a token series', body: seriesBody,
+    method: 'post', path: '/msp-token-series', tag: TAG, summary: 'Create a token series', body: seriesBody, response: tokenSeriesShape,
     handler: async ({ em, body }) => serializeTokenSeries(await createTokenSeries(em, {
       adminId: body.admin_id, name: body.name, evcoPrefix: body.evco_prefix, instanceWidth: body.instance_width,
       formFactor: body.form_factor, uidType: body.token_uid_type_id, brandCode: body.brand_code, externalReference: body.external_reference,
     })),
   }),
   defineRoute({
-    method: 'get', path: '/msp-token-series/:id', tag: TAG, summary: 'Get a token series', extension: true,
+    method: 'get', path: '/msp-token-series/:id', tag: TAG, summary: 'Get a token series', extension: true, response: tokenSeriesShape,
     handler: async ({ em, params }) => serializeTokenSeries(await getByRef(em, TokenSeries, { id: params.id }, 'token series')),
   }),
 ];

@@ -1,8 +1,23 @@
 import { Administration } from '../../src/parties/administration.entity.ts';
 import { defineRoute } from '../rails/route.ts';
+import { listOf } from '../rails/pagination.ts';
 import { iso } from '../rails/schemas.ts';
+import { representation, t, type Infer } from '../rails/shape.ts';
 
-export function serializeAdministration(a: Administration) {
+export const administrationShape = representation('Administration', {
+  id: t.string(),
+  name: t.string(),
+  currency: t.string(),
+  country: t.string(),
+  locale_id: t.nullable(t.string()),
+  seller_id: t.nullable(t.string()),
+  seller_name: t.nullable(t.string()),
+  seller_county: t.nullable(t.string('The seller\'s country (the interface spec\'s name).')),
+  created_at: t.timestamp(),
+  updated_at: t.timestamp(),
+});
+
+export function serializeAdministration(a: Administration): Infer<typeof administrationShape> {
   return {
     id: a.id,
     name: a.name,
@@ -21,6 +36,7 @@ export function serializeAdministration(a: Administration) {
 export const administrationRoutes = [
   defineRoute({
     method: 'get', path: '/administration', tag: 'Administrations', summary: 'List administrations (not paged)',
+    response: listOf(administrationShape),
     handler: async ({ em }) => {
       const admins = await em.find(Administration, {}, { orderBy: { id: 'asc' }, populate: ['seller'] });
       return { items: admins.map(serializeAdministration) };

@@ -6,11 +6,33 @@ import { getByRef, parseRef } from '../../src/platform/resource-ref.ts';
 import { seekPage } from '../rails/pagination.ts';
 import { patchFrom, type FieldMapping } from '../rails/patch.ts';
 import { defineRoute, type RouteDef } from '../rails/route.ts';
+import { representation, t, type Infer } from '../rails/shape.ts';
 import { countryCode, iso, isoDate, text, timestamp } from '../rails/schemas.ts';
 
 const TAG = 'Billing addresses';
 
-export function serializeBillingAddress(a: BillingAddress) {
+export const billingAddressShape = representation('BillingAddress', {
+  id: t.string(),
+  party_id: t.string(),
+  party_external_reference: t.nullable(t.string()),
+  customer_id: t.string(),
+  customer_external_reference: t.nullable(t.string()),
+  admin_id: t.string(),
+  addressee: t.nullable(t.string()),
+  address_line1: t.nullable(t.string()),
+  address_line2: t.nullable(t.string()),
+  postal_code: t.nullable(t.string()),
+  city: t.nullable(t.string()),
+  region: t.nullable(t.string()),
+  country: t.nullable(t.string()),
+  billing_phone: t.nullable(t.string()),
+  external_reference: t.nullable(t.string()),
+  external_updated_at: t.nullable(t.timestamp()),
+  created_at: t.timestamp(),
+  updated_at: t.timestamp(),
+});
+
+export function serializeBillingAddress(a: BillingAddress): Infer<typeof billingAddressShape> {
   return {
     id: a.id,
     party_id: a.customer.id,
@@ -72,10 +94,11 @@ const patch = (body: Record<string, unknown>, mode: 'merge' | 'replace') => patc
 export const billingAddressRoutes: RouteDef[] = [
   defineRoute({
     method: 'get', path: '/billing-address/:id', tag: TAG, summary: 'Get a billing address (id or ext_ref.<external_reference>)',
+    response: billingAddressShape,
     handler: async ({ em, params }) => serializeBillingAddress(await getBillingAddress(em, parseRef(params.id, true))),
   }),
   defineRoute({
-    method: 'post', path: '/billing-address/:id', tag: TAG, body: billingAddressBody,
+    method: 'post', path: '/billing-address/:id', tag: TAG, body: billingAddressBody, response: billingAddressShape,
     summary: 'Merge-update a billing address; on ext_ref.<ref> create it when missing',
     description: 'Creating names the party (a customer) by exactly one of party_id and party_external_reference '
       + '(customer_id and customer_external_reference are their older names). On update they are ignored, but one naming '
@@ -84,13 +107,13 @@ export const billingAddressRoutes: RouteDef[] = [
       serializeBillingAddress(await upsertBillingAddress(em, parseRef(params.id, true), patch(body, 'merge'))),
   }),
   defineRoute({
-    method: 'put', path: '/billing-address/:id', tag: TAG, body: billingAddressBody, deprecated: true,
+    method: 'put', path: '/billing-address/:id', tag: TAG, body: billingAddressBody, deprecated: true, response: billingAddressShape,
     summary: 'Replace a billing address (omitted fields are reset)',
     handler: async ({ em, body, params }) =>
       serializeBillingAddress(await upsertBillingAddress(em, parseRef(params.id, true), patch(body, 'replace'))),
   }),
   defineRoute({
-    method: 'get', path: '/customer/:id/billing-address', tag: TAG, paged: true, extension: true,
+    method: 'get', path: '/customer/:id/billing-address', tag: TAG, paged: true, extension: true, response: billingAddressShape,
     summary: "List a customer's billing addresses",
     handler: async ({ ctx, em, params, rawQuery }) => {
       const customer = await getByRef(em, Customer, parseRef(params.id, true), 'customer');

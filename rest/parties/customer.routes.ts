@@ -6,11 +6,33 @@ import { getByRef, parseRef } from '../../src/platform/resource-ref.ts';
 import { seekPage } from '../rails/pagination.ts';
 import { patchFrom, type FieldMapping } from '../rails/patch.ts';
 import { defineRoute } from '../rails/route.ts';
+import { representation, t, type Infer } from '../rails/shape.ts';
 import { countryCode, customFields, email, iso, isoDate, oneOf, text, timestamp } from '../rails/schemas.ts';
 
 const TAG = 'Customers';
 
-export function serializeCustomer(c: Customer) {
+export const customerShape = representation('Customer', {
+  id: t.string(),
+  admin_id: t.string(),
+  name: t.string(),
+  country: t.string(),
+  entity_type: t.enum(ENTITY_TYPES),
+  external_reference: t.nullable(t.string()),
+  company_reg_num: t.nullable(t.string()),
+  locale_id: t.nullable(t.string()),
+  billing_email: t.nullable(t.string()),
+  billing_phone: t.nullable(t.string()),
+  reimbursement_vat: t.enum(REIMBURSEMENT_VAT),
+  billing_rollup_group_by: t.nullable(t.enum(ROLLUP_GROUP_BY)),
+  billing_rollup_method: t.nullable(t.enum(ROLLUP_GROUP_BY)),
+  custom_fields: t.customFields(),
+  charge_auth_requests_blocked: t.boolean(),
+  external_updated_at: t.nullable(t.timestamp()),
+  created_at: t.timestamp(),
+  updated_at: t.timestamp(),
+});
+
+export function serializeCustomer(c: Customer): Infer<typeof customerShape> {
   return {
     id: c.id,
     admin_id: c.admin.id,
@@ -79,7 +101,7 @@ const idParam = 'id';
 
 export const customerRoutes = [
   defineRoute({
-    method: 'get', path: '/customer', tag: TAG, summary: 'List customers', paged: true, createdGt: true,
+    method: 'get', path: '/customer', tag: TAG, summary: 'List customers', paged: true, createdGt: true, response: customerShape,
     query: yup.object({ external_reference: yup.string(), admin_id: yup.string() }),
     handler: ({ ctx, em, rawQuery, query }) => seekPage(ctx, {
       em, entity: Customer, rawQuery, path: '/main/v1/customer', createdGt: true, populate: ['admin'],
@@ -88,17 +110,17 @@ export const customerRoutes = [
     }),
   }),
   defineRoute({
-    method: 'post', path: '/customer', tag: TAG, summary: 'Create a customer', extension: true, body: customerBody,
+    method: 'post', path: '/customer', tag: TAG, summary: 'Create a customer', extension: true, body: customerBody, response: customerShape,
     description: 'Creates a customer without an external reference. POST /customer/ext_ref.<ref> creates one with a reference.',
     handler: async ({ em, body }) => serializeCustomer(await createCustomer(em, customerPatch(body, 'merge'))),
   }),
   defineRoute({
-    method: 'get', path: `/customer/:${idParam}`, tag: TAG, summary: 'Get a customer (id or ext_ref.<external_reference>)',
+    method: 'get', path: `/customer/:${idParam}`, tag: TAG, summary: 'Get a customer (id or ext_ref.<external_reference>)', response: customerShape,
     handler: async ({ em, params }) => serializeCustomer(await getByRef(em, Customer, parseRef(params.id, true), 'customer')),
   }),
   defineRoute({
     method: 'post', path: '/customer/:id', tag: TAG, summary: 'Merge-update a customer; on ext_ref.<ref> create it when missing',
-    body: customerBody,
+    body: customerBody, response: customerShape,
     handler: async ({ em, body, params }) => {
       const { customer } = await upsertCustomer(em, parseRef(params.id, true), customerPatch(body, 'merge'));
       return serializeCustomer(customer);
@@ -106,7 +128,7 @@ export const customerRoutes = [
   }),
   defineRoute({
     method: 'put', path: '/customer/:id', tag: TAG, summary: 'Replace a customer (omitted fields are reset)', deprecated: true,
-    body: customerBody,
+    body: customerBody, response: customerShape,
     handler: async ({ em, body, params }) => {
       const { customer } = await upsertCustomer(em, parseRef(params.id, true), customerPatch(body, 'replace'));
       return serializeCustomer(customer);
@@ -114,10 +136,12 @@ export const customerRoutes = [
   }),
   defineRoute({
     method: 'post', path: '/customer/:id/block-charge-auth-requests', tag: TAG, summary: 'Block charge authorization for the customer',
+    response: customerShape,
     handler: async ({ em, params }) => serializeCustomer(await setCustomerChargeAuthBlocked(em, parseRef(params.id, true), true)),
   }),
   defineRoute({
     method: 'post', path: '/customer/:id/unblock-charge-auth-requests', tag: TAG, summary: 'Unblock charge authorization for the customer',
+    response: customerShape,
     handler: async ({ em, params }) => serializeCustomer(await setCustomerChargeAuthBlocked(em, parseRef(params.id, true), false)),
   }),
 ];

@@ -9,10 +9,30 @@ import { seekPage } from '../rails/pagination.ts';
 import { patchFrom, type FieldMapping } from '../rails/patch.ts';
 import { defineRoute, type RouteDef } from '../rails/route.ts';
 import { iso, isoDate, text, timestamp } from '../rails/schemas.ts';
+import { representation, t, type Infer } from '../rails/shape.ts';
 
 const TAG = 'Direct debit mandates';
 
-export function serializeMandate(m: DirectDebitMandate) {
+export const mandateShape = representation('DirectDebitMandate', {
+  id: t.string(),
+  customer_id: t.string(),
+  customer_external_reference: t.nullable(t.string()),
+  admin_id: t.string(),
+  bank_account_name: t.string(),
+  iban: t.string(),
+  bic: t.nullable(t.string()),
+  mandate_reference: t.nullable(t.string()),
+  signed_at: t.nullable(t.timestamp()),
+  valid_from: t.timestamp(),
+  valid_until: t.nullable(t.timestamp()),
+  defunct: t.boolean(),
+  external_reference: t.nullable(t.string()),
+  external_updated_at: t.nullable(t.timestamp()),
+  created_at: t.timestamp(),
+  updated_at: t.timestamp(),
+});
+
+export function serializeMandate(m: DirectDebitMandate): Infer<typeof mandateShape> {
   return {
     id: m.id,
     customer_id: m.customer.id,
@@ -74,36 +94,37 @@ const OVERLAP_RULE = 'Validity is [valid_from, valid_until). A customer\'s non-d
 export const directDebitMandateRoutes: RouteDef[] = [
   defineRoute({
     method: 'get', path: '/direct-debit-mandate/:id', tag: TAG, summary: 'Get a direct debit mandate (id or ext_ref.<external_reference>)',
+    response: mandateShape,
     handler: async ({ em, params }) => serializeMandate(await getMandate(em, parseRef(params.id, true))),
   }),
   defineRoute({
-    method: 'post', path: '/billing-direct-debit-mandate', tag: TAG, body: mandateBody, summary: 'Create a direct debit mandate',
+    method: 'post', path: '/billing-direct-debit-mandate', tag: TAG, body: mandateBody, summary: 'Create a direct debit mandate', response: mandateShape,
     description: `Needs exactly one of customer_id and customer_external_reference. valid_from defaults to now. ${OVERLAP_RULE}`,
     handler: async ({ em, body }) => serializeMandate(await createMandate(em, patch(body, 'merge'), { invalidateOverlapping: invalidate(body) })),
   }),
   defineRoute({
     method: 'post', path: '/billing-direct-debit-mandate/:id', tag: TAG, body: mandateBody,
-    summary: 'Merge-update a direct debit mandate; on ext_ref.<ref> create it when missing',
+    summary: 'Merge-update a direct debit mandate; on ext_ref.<ref> create it when missing', response: mandateShape,
     description: `The customer is chosen on create only. A defunct mandate cannot be changed. ${OVERLAP_RULE}`,
     handler: async ({ em, body, params }) => serializeMandate(await upsertMandate(
       em, parseRef(params.id, true), patch(body, 'merge'), { invalidateOverlapping: invalidate(body) })),
   }),
   defineRoute({
     method: 'put', path: '/billing-direct-debit-mandate/:id', tag: TAG, body: mandateBody, deprecated: true,
-    summary: 'Replace a direct debit mandate (omitted fields are reset; valid_from to now)',
+    summary: 'Replace a direct debit mandate (omitted fields are reset; valid_from to now)', response: mandateShape,
     description: OVERLAP_RULE,
     handler: async ({ em, body, params }) => serializeMandate(await upsertMandate(
       em, parseRef(params.id, true), patch(body, 'replace'), { invalidateOverlapping: invalidate(body), replace: true })),
   }),
   defineRoute({
-    method: 'put', path: '/billing-direct-debit-mandate/:id/defunct', tag: TAG, summary: 'Mark a direct debit mandate defunct',
+    method: 'put', path: '/billing-direct-debit-mandate/:id/defunct', tag: TAG, summary: 'Mark a direct debit mandate defunct', response: mandateShape,
     body: yup.object({ external_updated_at: timestamp().nullable() }), bodyOptional: true,
     handler: async ({ em, body, params }) =>
       serializeMandate(await markMandateDefunct(em, parseRef(params.id, true), isoDate(body.external_updated_at))),
   }),
   defineRoute({
     method: 'get', path: '/customer/:id/direct-debit-mandate', tag: TAG, paged: true, extension: true,
-    summary: "List a customer's direct debit mandates",
+    summary: "List a customer's direct debit mandates", response: mandateShape,
     handler: async ({ ctx, em, params, rawQuery }) => {
       const customer = await getByRef(em, Customer, parseRef(params.id, true), 'customer');
       return seekPage(ctx, {

@@ -6,6 +6,47 @@ import { isTimeZone } from '../../src/pricing/local-time.ts';
 import { VAT_KINDS, type VatKind } from '../../src/pricing/vat-rate.entity.ts';
 import { defineRoute, type RouteDef } from '../rails/route.ts';
 import { countryCode, oneOf, text, timestamp } from '../rails/schemas.ts';
+import { representation, t, type Infer } from '../rails/shape.ts';
+import { RATE_COMPONENTS } from '../../src/pricing/rate-plan-definition.ts';
+
+export const SUBTOTAL_KINDS = [...RATE_COMPONENTS, 'other', 'min_price_adjustment', 'max_price_adjustment'] as const;
+
+/** One line of a price (src/pricing/price-session.ts Subtotal). */
+export const subtotalFields = {
+  kind: t.enum(SUBTOTAL_KINDS),
+  component: t.optional(t.string('Subtotals of rule scripts: their component name.')),
+  label: t.optional(t.string('Subtotals of rule scripts: their label.')),
+  volume: t.decimal(),
+  billed_volume: t.decimal(),
+  step_size: t.nullable(t.decimal()),
+  rate: t.decimal(),
+  rate_unit: t.string(),
+  amount_excl_vat_unrounded: t.decimal(),
+  amount_excl_vat: t.decimal(),
+  vat_percent: t.decimal(),
+  vat_kind: t.enum(VAT_KINDS),
+  vat_country: t.string(),
+  vat_amount_unrounded: t.decimal(),
+  vat_amount: t.decimal(),
+  amount_incl_vat: t.decimal(),
+};
+
+/** Which rule of the rate plan version decided (index from 0; both null: the base rates). */
+export const ruleShape = t.object({ name: t.nullable(t.string()), index: t.nullable(t.integer()) });
+
+const costCalculationShape = representation('CostCalculation', {
+  rate_plan_id: t.string(),
+  rate_plan_version_id: t.string(),
+  currency: t.string(),
+  rule: ruleShape,
+  vat_rate_id: t.nullable(t.string()),
+  subtotals: t.array(representation('CostSubtotal', subtotalFields)),
+  total_excl_vat: t.decimal(),
+  total_vat: t.decimal(),
+  total_incl_vat: t.decimal(),
+  annotations: t.record(t.string()),
+  explanation: t.array(t.string()),
+});
 
 const amount = () => yup.string().test('decimal', '${path} must be a non-negative decimal such as "12.5" (at most 6 decimals)', (value) => {
   return value === undefined || (isDecimalText(value) && compareDecimal(value, '0') >= 0);
@@ -37,8 +78,8 @@ export const costCalculationRoutes: RouteDef[] = [
       + 'Each subtotal (amount_excl_vat, VAT and amount_incl_vat) is rounded once; what the script of the deciding rule computes '
       + '(e.g. CPO price + 10 %, from cpo_cost_excl_vat) is an `other` subtotal with its component and label, its annotations are '
       + 'in annotations; a min/max session price shows as a min_price_adjustment/max_price_adjustment subtotal.',
-    query,
-    handler: async ({ em, query: q }) => {
+    query, response: costCalculationShape,
+    handler: async ({ em, query: q }): Promise<Infer<typeof costCalculationShape>> => {
       const result = await calculateCost(em, {
         ratePlanId: q.rate_plan_id, planId: q.plan_id, vatKind: (q.vat_kind ?? 'standard') as VatKind,
         session: {

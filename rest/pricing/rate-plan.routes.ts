@@ -1,5 +1,6 @@
 import { visibleRatePlansWhere } from '../../src/pricing/rate-plan-access.ts';
 import * as yup from 'yup';
+import type { RatePlanVersionDefinition } from '../../src/pricing/rate-plan-definition.ts';
 import { RatePlanVersion } from '../../src/pricing/rate-plan-version.entity.ts';
 import { RatePlan } from '../../src/pricing/rate-plan.entity.ts';
 import {
@@ -11,10 +12,29 @@ import { seekPage } from '../rails/pagination.ts';
 import { patchFrom, type FieldMapping } from '../rails/patch.ts';
 import { defineRoute, type RouteDef } from '../rails/route.ts';
 import { currencyCode, iso, isoDate, text, timestamp } from '../rails/schemas.ts';
+import { representation, t, type Infer } from '../rails/shape.ts';
 
 const TAG = 'Pricing: rate plans';
 
-export function serializeRatePlan(p: RatePlan) {
+export const ratePlanShape = representation('RatePlan', {
+  id: t.string(),
+  name: t.string(),
+  currency: t.string(),
+  admin_ids: t.array(t.string()),
+  external_reference: t.nullable(t.string()),
+  created_at: t.timestamp(),
+  updated_at: t.timestamp(),
+});
+
+export const ratePlanVersionShape = representation('RatePlanVersion', {
+  id: t.string(),
+  rate_plan_id: t.string(),
+  valid_from: t.timestamp(),
+  definition: t.json<RatePlanVersionDefinition>('The definition as created: {rates, rules} (see POST /rate-plan/{id}/version).'),
+  created_at: t.timestamp(),
+});
+
+export function serializeRatePlan(p: RatePlan): Infer<typeof ratePlanShape> {
   return {
     id: p.id,
     name: p.name,
@@ -26,7 +46,7 @@ export function serializeRatePlan(p: RatePlan) {
   };
 }
 
-export function serializeRatePlanVersion(v: RatePlanVersion) {
+export function serializeRatePlanVersion(v: RatePlanVersion): Infer<typeof ratePlanVersionShape> {
   return { id: v.id, rate_plan_id: v.ratePlan.id, valid_from: iso(v.validFrom), definition: v.definition, created_at: iso(v.createdAt) };
 }
 
@@ -57,7 +77,7 @@ const DEFINITION = 'definition: {rates, rules}. rates: {energy (per kWh), time (
 
 export const ratePlanRoutes: RouteDef[] = [
   defineRoute({
-    method: 'get', path: '/rate-plan', tag: TAG, summary: 'List rate plans', paged: true, extension: true,
+    method: 'get', path: '/rate-plan', tag: TAG, summary: 'List rate plans', paged: true, extension: true, response: ratePlanShape,
     query: yup.object({ currency: currencyCode() }),
     handler: async ({ ctx, em, rawQuery, query }) => {
       const visible = await visibleRatePlansWhere(em);
@@ -70,20 +90,23 @@ export const ratePlanRoutes: RouteDef[] = [
   }),
   defineRoute({
     method: 'post', path: '/rate-plan', tag: TAG, summary: 'Create a rate plan', extension: true,
-    description: `Needs name and currency. ${RULES}`, body: planBody,
+    description: `Needs name and currency. ${RULES}`, body: planBody, response: ratePlanShape,
     handler: async ({ em, body }) => serializeRatePlan(await createRatePlan(em, patch(body))),
   }),
   defineRoute({
     method: 'get', path: '/rate-plan/:id', tag: TAG, summary: 'Get a rate plan (id or ext_ref.<external_reference>)', extension: true,
+    response: ratePlanShape,
     handler: async ({ em, params }) => serializeRatePlan(await getRatePlan(em, parseRef(params.id, true))),
   }),
   defineRoute({
     method: 'post', path: '/rate-plan/:id', tag: TAG, summary: 'Merge-update a rate plan; on ext_ref.<ref> create it when missing', extension: true,
     description: `name, external_reference and admin_ids (replaced as a whole) change; currency is set on create only. ${RULES}`, body: planBody,
+    response: ratePlanShape,
     handler: async ({ em, body, params }) => serializeRatePlan(await upsertRatePlan(em, parseRef(params.id, true), patch(body))),
   }),
   defineRoute({
     method: 'get', path: '/rate-plan/:id/version', tag: TAG, summary: 'List the versions of a rate plan', paged: true, extension: true,
+    response: ratePlanVersionShape,
     handler: async ({ ctx, em, rawQuery, params }) => {
       const plan = await getRatePlan(em, parseRef(params.id, true));
       return seekPage(ctx, {
@@ -94,13 +117,14 @@ export const ratePlanRoutes: RouteDef[] = [
   }),
   defineRoute({
     method: 'post', path: '/rate-plan/:id/version', tag: TAG, summary: 'Create a rate plan version', extension: true,
-    description: DEFINITION, body: versionBody,
+    description: DEFINITION, body: versionBody, response: ratePlanVersionShape,
     handler: async ({ em, body, params }) => serializeRatePlanVersion(await createRatePlanVersion(em, parseRef(params.id, true), {
       validFrom: isoDate(body.valid_from), definition: body.definition,
     })),
   }),
   defineRoute({
     method: 'get', path: '/rate-plan/:id/version/:version_id', tag: TAG, summary: 'Get a rate plan version', extension: true,
+    response: ratePlanVersionShape,
     handler: async ({ em, params }) => {
       const plan = await getRatePlan(em, parseRef(params.id, true));
       return serializeRatePlanVersion(await getRatePlanVersion(em, plan, params.version_id));

@@ -9,10 +9,22 @@ import { seekPage } from '../rails/pagination.ts';
 import { patchFrom, type FieldMapping } from '../rails/patch.ts';
 import { defineRoute, type RouteDef } from '../rails/route.ts';
 import { countryCode, iso, isoDate, oneOf, timestamp } from '../rails/schemas.ts';
+import { representation, t, type Infer } from '../rails/shape.ts';
 
 const TAG = 'Pricing: VAT rates';
 
-export function serializeVatRate(r: VatRate) {
+export const vatRateShape = representation('VatRate', {
+  id: t.string(),
+  country: t.string(),
+  vat_kind: t.enum(VAT_KINDS),
+  percentage: t.decimal(),
+  valid_from: t.timestamp(),
+  valid_until: t.nullable(t.timestamp()),
+  created_at: t.timestamp(),
+  updated_at: t.timestamp(),
+});
+
+export function serializeVatRate(r: VatRate): Infer<typeof vatRateShape> {
   return {
     id: r.id,
     country: r.country,
@@ -53,7 +65,7 @@ const RULES = 'percentage is an exact decimal string (0 to 100, at most 6 decima
 
 export const vatRateRoutes: RouteDef[] = [
   defineRoute({
-    method: 'get', path: '/vat-rate', tag: TAG, summary: 'List VAT rates', paged: true, extension: true,
+    method: 'get', path: '/vat-rate', tag: TAG, summary: 'List VAT rates', paged: true, extension: true, response: vatRateShape,
     query: yup.object({ country: countryCode() }),
     handler: ({ ctx, em, rawQuery, query }) => seekPage(ctx, {
       em, entity: VatRate, rawQuery, path: '/main/v1/vat-rate',
@@ -63,19 +75,19 @@ export const vatRateRoutes: RouteDef[] = [
   }),
   defineRoute({
     method: 'post', path: '/vat-rate', tag: TAG, summary: 'Create a VAT rate', extension: true,
-    description: `Needs country, vat_kind, percentage and valid_from. ${RULES}`, body,
+    description: `Needs country, vat_kind, percentage and valid_from. ${RULES}`, body, response: vatRateShape,
     handler: async ({ em, body: b, actor }) => {
       instanceWide(actor);
       return serializeVatRate(await createVatRate(em, patch(b)));
     },
   }),
   defineRoute({
-    method: 'get', path: '/vat-rate/:id', tag: TAG, summary: 'Get a VAT rate', extension: true,
+    method: 'get', path: '/vat-rate/:id', tag: TAG, summary: 'Get a VAT rate', extension: true, response: vatRateShape,
     handler: async ({ em, params }) => serializeVatRate(await getVatRate(em, params.id)),
   }),
   defineRoute({
     method: 'post', path: '/vat-rate/:id', tag: TAG, summary: 'Merge-update a VAT rate', extension: true,
-    description: RULES, body,
+    description: RULES, body, response: vatRateShape,
     handler: async ({ em, body: b, params, actor }) => {
       instanceWide(actor);
       return serializeVatRate(await updateVatRate(em, params.id, patch(b)));

@@ -4,6 +4,7 @@ import { PRODUCT_VERSION } from '../../src/platform/config.ts';
 import { databaseHealth, isDatabaseUnavailable, RETRY_AFTER_SECONDS } from '../../src/platform/database-health.ts';
 import { ERROR_CODES, type ErrorCode } from '../../src/platform/error-codes.ts';
 import { DomainError } from '../../src/platform/errors.ts';
+import type { ErrorBody } from './error-shape.ts';
 import { MAX_DETAILS } from './input-guards.ts';
 import { jsonPath } from './json-path.ts';
 
@@ -25,8 +26,8 @@ function clip(text: string): string {
 }
 
 /** A flat error body, bounded (decisions.md "Limits"): at most 50 details and under 64 KB. */
-export function errorBody(error: DomainError): Record<string, unknown> {
-  const body: Record<string, unknown> = { code: error.code, message: clip(error.message) };
+export function errorBody(error: DomainError): ErrorBody {
+  const body: ErrorBody = { code: error.code, message: clip(error.message) };
   if (error.fieldPath) body.param = clip(jsonPath(error.fieldPath));
   if (error.queryParam) body.query_param = clip(error.queryParam);
   if (error.details?.length) {

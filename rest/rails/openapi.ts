@@ -1,7 +1,9 @@
 // The OpenAPI 3.1 document of /main/v1, built from the same RouteDefs the router mounts.
 import { PRODUCT_VERSION } from '../../src/platform/config.ts';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './pagination.ts';
+import { errorShape } from './error-shape.ts';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, offsetPageOf, seekPageOf } from './pagination.ts';
 import type { RouteDef } from './route.ts';
+import { SchemaComponents, type Field } from './shape.ts';
 import { MAX_URL_VALUE } from './input-guards.ts';
 import { objectMembers, toJsonSchema, type JsonSchema } from './yup-to-json-schema.ts';
 
@@ -21,37 +23,29 @@ const COMPONENTS = {
       schema: { type: 'string' },
     },
     Link: { description: 'The next page: `<link_next>; rel="next"` (absent on the last page).', schema: { type: 'string' } },
-    'Retry-After': { description: 'Seconds until the credential may call again.', schema: { type: 'integer' } },
+    'Retry-After': { description: 'Seconds after which the request may be tried again.', schema: { type: 'integer' } },
     'WWW-Authenticate': { schema: { type: 'string', const: 'Basic realm="main"' } },
-  },
-  schemas: {
-    Error: {
-      type: 'object',
-      required: ['code', 'message'],
-      properties: {
-        code: { type: 'string' },
-        message: { type: 'string' },
-        param: { type: 'string', description: 'JSONPath of the offending body member, e.g. `$.name`.' },
-        query_param: { type: 'string', description: 'The offending query parameter.' },
-        details: {
-          type: 'array',
-          description: 'Every failed check, when there is more than one.',
-          items: {
-            type: 'object',
-            required: ['message'],
-            properties: { param: { type: 'string' }, query_param: { type: 'string' }, message: { type: 'string' } },
-          },
-        },
-      },
-    },
+    Allow: { description: 'The methods the path offers.', schema: { type: 'string' } },
   },
   responses: {
     BadRequest: errorResponse('Invalid input, or a record that does not exist (or that the caller may not see): `code: not_found`.'),
     Unauthorized: errorResponse('Missing or wrong credentials.', { 'WWW-Authenticate': ref('headers', 'WWW-Authenticate') }),
     Forbidden: errorResponse('The credential lacks the permission for this operation.'),
-    TooManyRequests: errorResponse('The credential exceeded its request rate.', { 'Retry-After': ref('headers', 'Retry-After') }),
+    NotFound: errorResponse('No operation has this path (a removed operation, a trailing slash): `code: route_not_found`. '
+      + 'Records that do not exist are 400 `not_found`.'),
+    MethodNotAllowed: errorResponse('The path exists but not with this method.', { Allow: ref('headers', 'Allow') }),
+    TooManyRequests: errorResponse('Too many requests (the credential\'s rate, or failed authentication attempts).',
+      { 'Retry-After': ref('headers', 'Retry-After') }),
+    ServiceUnavailable: errorResponse('The database cannot be reached; the service recovers by itself.',
+      { 'Retry-After': ref('headers', 'Retry-After') }),
   },
 };
+
+/** The shared error answers by status; 404 and 405 are the answers to paths and methods outside the document. */
+export const ERROR_RESPONSES: Record<string, string> = {
+  400: 'BadRequest', 401: 'Unauthorized', 403: 'Forbidden', 404: 'NotFound', 405: 'MethodNotAllowed', 429: 'TooManyRequests', 503: 'ServiceUnavailable',
+};
+const OPERATION_ERRORS = ['400', '401', '403', '429', '503'];
 
 function errorResponse(description: string, headers: Doc = {}): Doc {
   return {
@@ -100,28 +94,13 @@ function queryParameters(route: RouteDef): Doc[] {
   return params;
 }
 
-function successSchema(route: RouteDef): JsonSchema {
-  const item: JsonSchema = route.response ? toJsonSchema(route.response) : { type: 'object' };
-  if (route.paged === 'offset') {
-    return {
-      type: 'object', required: ['items', 'page', 'page_size', 'has_next_page'],
-      properties: { items: { type: 'array', items: item }, page: { type: 'integer' }, page_size: { type: 'integer' }, has_next_page: { type: 'boolean' } },
-    };
-  }
-  if (route.paged) {
-    return {
-      type: 'object', required: ['items', 'page_size'],
-      properties: {
-        items: { type: 'array', items: item },
-        page_size: { type: 'integer', description: 'The applied page size.' },
-        link_next: { type: 'string', description: 'Relative URI of the next page; absent on the last page.' },
-      },
-    };
-  }
-  return item;
+function successShape(route: RouteDef): Field<unknown> {
+  if (route.paged === 'offset') return offsetPageOf(route.response);
+  if (route.paged) return seekPageOf(route.response);
+  return route.response;
 }
 
-function operation(route: RouteDef): Doc {
+function operation(route: RouteDef, components: SchemaComponents): Doc {
   const op: Doc = { tags: [route.tag], summary: route.summary, operationId: operationId(route) };
   if (route.description) op.description = route.description;
   if (route.deprecated) op.deprecated = true;
@@ -134,22 +113,22 @@ function operation(route: RouteDef): Doc {
     successHeaders['X-SVC-Unknown-Fields'] = ref('headers', 'X-SVC-Unknown-Fields');
   }
   if (route.paged === true) successHeaders.Link = ref('headers', 'Link');
+  const schema = successShape(route).toJsonSchema(components);
   op.responses = {
-    [String(route.status ?? 200)]: { description: 'OK', headers: successHeaders, content: { 'application/json': { schema: successSchema(route) } } },
-    400: ref('responses', 'BadRequest'),
-    401: ref('responses', 'Unauthorized'),
-    403: ref('responses', 'Forbidden'),
-    429: ref('responses', 'TooManyRequests'),
+    [String(route.status ?? 200)]: { description: 'OK', headers: successHeaders, content: { 'application/json': { schema } } },
+    ...Object.fromEntries(OPERATION_ERRORS.map((status) => [status, ref('responses', ERROR_RESPONSES[status])])),
   };
   return op;
 }
 
 export function buildOpenApi(routes: RouteDef[], prefix: string): Doc {
+  const components = new SchemaComponents();
+  errorShape.toJsonSchema(components);
   const paths: Record<string, Doc> = {};
   for (const route of routes) {
     const path = route.path.replace(/:(\w+)/g, '{$1}');
     paths[path] ??= {};
-    paths[path][route.method] = operation(route);
+    paths[path][route.method] = operation(route, components);
   }
   return {
     openapi: '3.1.0',
@@ -162,6 +141,6 @@ export function buildOpenApi(routes: RouteDef[], prefix: string): Doc {
     security: [{ basicAuth: [] }],
     tags: [...new Set(routes.map((route) => route.tag))].map((name) => ({ name })),
     paths,
-    components: COMPONENTS,
+    components: { ...COMPONENTS, schemas: components.schemas },
   };
 }

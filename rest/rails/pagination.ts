@@ -5,16 +5,28 @@ import type { Context } from 'koa';
 import { DomainError } from '../../src/platform/errors.ts';
 import type { Em } from '../../src/platform/orm.ts';
 import { isUuid } from '../../src/platform/ids.ts';
+import { t, type Field, type Infer } from './shape.ts';
 import { parseTimestamp, TIMESTAMP_FORMAT } from '../../src/platform/timestamp.ts';
 
 export const DEFAULT_PAGE_SIZE = 500;
 export const MAX_PAGE_SIZE = 1000;
 
-export interface Page<T> {
-  items: T[];
-  page_size: number;
-  link_next?: string;
-}
+/** The envelope of a seek-paged list. */
+export const seekPageOf = <T>(item: Field<T>) => t.object({
+  items: t.array(item),
+  page_size: t.integer('The applied page size.'),
+  link_next: t.optional(t.string('Relative URI of the next page; absent on the last page.')),
+});
+export type Page<T> = Infer<ReturnType<typeof seekPageOf<T>>>;
+
+/** The envelope of an offset-paged list (App API). */
+export const offsetPageOf = <T>(item: Field<T>) => t.object({
+  items: t.array(item), page: t.integer(), page_size: t.integer(), has_next_page: t.boolean(),
+});
+export type OffsetPage<T> = Infer<ReturnType<typeof offsetPageOf<T>>>;
+
+/** A list that is not paged: every item in one answer. */
+export const listOf = <T>(item: Field<T>) => t.object({ items: t.array(item) });
 
 export function parsePageSize(raw: string | undefined, fallback = DEFAULT_PAGE_SIZE, max = MAX_PAGE_SIZE): number {
   if (raw === undefined) return fallback;

@@ -5,6 +5,8 @@ import type * as yup from 'yup';
 import type { Actor } from '../../src/access/actor.ts';
 import { DomainError } from '../../src/platform/errors.ts';
 import type { Em } from '../../src/platform/orm.ts';
+import type { OffsetPage, Page } from './pagination.ts';
+import type { Field } from './shape.ts';
 import { checkBodyStrings, UNKNOWN_FIELDS_LISTED, unknownFieldsHeader, urlValueFailure } from './input-guards.ts';
 import { memberPath } from './json-path.ts';
 import { declaredMembers, unknownFields, validate } from './validation.ts';
@@ -22,7 +24,12 @@ export interface RouteInput<B, Q> {
   ctx: Context;
 }
 
-export interface RouteDef<B = any, Q = any> {
+export type Paging = boolean | 'offset' | undefined;
+
+/** What a success answers: the response shape, or a page of it. */
+export type Served<T, P extends Paging> = P extends 'offset' ? OffsetPage<T> : P extends true ? Page<T> : T;
+
+export interface RouteDef<B = any, Q = any, T = any, P extends Paging = Paging> {
   method: Method;
   /** Koa path below /main/v1, e.g. `/customer/:id`. */
   path: string;
@@ -38,16 +45,19 @@ export interface RouteDef<B = any, Q = any> {
   /** The body may be omitted (treated as {}). */
   bodyOptional?: boolean;
   query?: yup.ObjectSchema<any>;
-  paged?: boolean | 'offset';
+  paged?: P;
   createdGt?: boolean;
-  /** A response schema for the OpenAPI document. */
-  response?: yup.Schema<any>;
+  /**
+   * The representation a success answers (of each item, when paged): the OpenAPI document's schema,
+   * and the type the handler must return.
+   */
+  response: Field<T>;
   status?: number;
-  handler(input: RouteInput<B, Q>): Promise<unknown>;
+  handler(input: RouteInput<B, Q>): Promise<NoInfer<Served<T, P>>>;
 }
 
-export function defineRoute<B = any, Q = any>(def: RouteDef<B, Q>): RouteDef<B, Q> {
-  return def;
+export function defineRoute<B = any, Q = any, T = unknown, P extends Paging = undefined>(def: RouteDef<B, Q, T, P>): RouteDef<B, Q> {
+  return def as RouteDef<B, Q>;
 }
 
 const PAGING_PARAMS = ['after', 'page_size', 'created_gt', 'page'];

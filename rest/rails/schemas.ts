@@ -45,4 +45,8 @@ export const customFields = () => yup.object().test('custom-fields', '${path} va
 export const isoDate = (value: string | null | undefined): Date | null | undefined =>
   value === undefined ? undefined : value === null ? null : checkedTimestamp(value);
 
-export const iso = (value: Date | null | undefined): string | null => (value ? value.toISOString() : null);
+export function iso(value: Date): string;
+export function iso(value: Date | null | undefined): string | null;
+export function iso(value: Date | null | undefined): string | null {
+  return value ? value.toISOString() : null;
+}

@@ -3,6 +3,7 @@
 // only that field, with an optional external_updated_at.
 import * as yup from 'yup';
 import { defineRoute, type RouteDef, type RouteInput } from './route.ts';
+import type { Field } from './shape.ts';
 import { timestamp } from './schemas.ts';
 
 export interface SingleField {
@@ -12,15 +13,17 @@ export interface SingleField {
   schema?: yup.Schema;
 }
 
-export interface SingleFieldRoutesOptions {
+export interface SingleFieldRoutesOptions<T> {
   /** The resource path, e.g. `/msp-token-link/:id`. */
   path: string;
   tag: string;
   /** JSON member names, e.g. `{ valid_from: {}, valid_until: { delete: true } }`. */
   fields: Record<string, SingleField>;
   api?: 'admin' | 'app';
+  /** The resource's representation (what the merge-update answers). */
+  response: Field<T>;
   /** The resource's merge-update: `patch` is the body a POST on `path` naming only the field would carry. */
-  update(input: RouteInput<Record<string, unknown>, unknown>, patch: Record<string, unknown>): Promise<unknown>;
+  update(input: RouteInput<Record<string, unknown>, unknown>, patch: Record<string, unknown>): Promise<T>;
 }
 
 /** Only the members the sub-path knows: unknown ones are reported, never passed on. */
@@ -28,11 +31,11 @@ function pick(body: Record<string, unknown>, names: string[]): Record<string, un
   return Object.fromEntries(names.filter((name) => Object.hasOwn(body, name)).map((name) => [name, body[name]]));
 }
 
-export function singleFieldRoutes(options: SingleFieldRoutesOptions): RouteDef[] {
+export function singleFieldRoutes<T>(options: SingleFieldRoutesOptions<T>): RouteDef[] {
   const routes: RouteDef[] = [];
   for (const [field, spec] of Object.entries(options.fields)) {
     const path = `${options.path}/${field.replaceAll('_', '-')}`;
-    const common = { path, tag: options.tag, api: options.api, deprecated: true };
+    const common = { path, tag: options.tag, api: options.api, deprecated: true, response: options.response };
     const value = (spec.schema ?? timestamp().nullable()).defined(`\${path} is required`);
     routes.push(defineRoute({
       ...common, method: 'put',

@@ -13,6 +13,9 @@ import { chargeSessionBody, cpoChargeSessionBody, submissionFrom } from './sessi
 import {
   serializeChargeSession, serializeCpoChargeSession, serializeOriginal, serializePricingResult, serializeProgress,
 } from './session-serializers.ts';
+import {
+  chargeSessionShape, cpoChargeSessionShape, originalSessionShape, pricingResultShape, sessionProgressShape, sessionReceiptShape,
+} from './session-shapes.ts';
 
 const TAG = 'MSP charge sessions';
 const uuidQuery = () => yup.string().test('uuid', '${path} must be an id', (value) => value === undefined || isUuid(value));
@@ -27,6 +30,7 @@ const INGEST = 'Stored as received and priced asynchronously (GET /msp-charge-se
 function ingestRoute(path: string, source: 'charge_session' | 'cpo_charge_session', body: yup.ObjectSchema<any>, identity: string): RouteDef {
   return defineRoute({
     method: 'post', path, tag: TAG, summary: `Submit a charge session (${path})`, description: INGEST.replace('{identity}', identity), body,
+    response: sessionReceiptShape,
     handler: async ({ em, body: parsed, ctx }) => {
       const submission = submissionFrom(source, parsed, ctx.state.body as Record<string, unknown>);
       if (!submission) throw new DomainError('validation_failed', 'total_energy_kwh is required when there are no charge_periods', { path: ['total_energy_kwh'] });
@@ -40,7 +44,7 @@ export const chargeSessionRoutes: RouteDef[] = [
   ingestRoute('/charge-session', 'charge_session', chargeSessionBody, 'cpo_id and session_id'),
   ingestRoute('/cpo-charge-session', 'cpo_charge_session', cpoChargeSessionBody, 'evse_uid and session_id'),
   defineRoute({
-    method: 'get', path: '/cpo-charge-session', tag: TAG, summary: 'List CPO charge sessions', paged: true,
+    method: 'get', path: '/cpo-charge-session', tag: TAG, summary: 'List CPO charge sessions', paged: true, response: cpoChargeSessionShape,
     query: yup.object({ evse_uid: yup.string() }),
     handler: ({ ctx, em, rawQuery, query }) => seekPage(ctx, {
       em, entity: ChargeSession, rawQuery, path: '/main/v1/cpo-charge-session',
@@ -48,7 +52,7 @@ export const chargeSessionRoutes: RouteDef[] = [
     }),
   }),
   defineRoute({
-    method: 'get', path: '/cpo-charge-session/:id', tag: TAG, summary: 'Get a CPO charge session',
+    method: 'get', path: '/cpo-charge-session/:id', tag: TAG, summary: 'Get a CPO charge session', response: cpoChargeSessionShape,
     handler: async ({ em, params }) => {
       const session = await getVisibleSession(em, params.id);
       if (session.source !== 'cpo_charge_session') throw new NotFoundError('CPO charge session');
@@ -56,7 +60,7 @@ export const chargeSessionRoutes: RouteDef[] = [
     },
   }),
   defineRoute({
-    method: 'get', path: '/msp-charge-session', tag: TAG, summary: 'List MSP charge sessions', paged: true,
+    method: 'get', path: '/msp-charge-session', tag: TAG, summary: 'List MSP charge sessions', paged: true, response: chargeSessionShape,
     description: 'Ordered by id (creation). Filters: status, dropout_case_id, subscription_id.',
     query: yup.object({ status: oneOf(SESSION_STATUSES), dropout_case_id: uuidQuery(), subscription_id: uuidQuery() }),
     handler: ({ ctx, em, rawQuery, query }) => seekPage(ctx, {
@@ -70,18 +74,19 @@ export const chargeSessionRoutes: RouteDef[] = [
     }),
   }),
   defineRoute({
-    method: 'get', path: '/msp-charge-session/:id', tag: TAG, summary: 'Get an MSP charge session',
+    method: 'get', path: '/msp-charge-session/:id', tag: TAG, summary: 'Get an MSP charge session', response: chargeSessionShape,
     handler: async ({ em, params }) => serializeChargeSession(await getVisibleSession(em, params.id)),
   }),
   defineRoute({
     method: 'post', path: '/msp-charge-session/:id/reprice', tag: TAG, summary: 'Price a session again', extension: true, bodyOptional: true,
+    response: chargeSessionShape,
     body: yup.object({}),
     description: 'Sends the session through the pipeline again: a new pricing result with the next version (earlier ones are kept), '
       + 'or a drop-out. Credit used by the earlier result is released first.',
     handler: async ({ em, params }) => serializeChargeSession(await repriceSession(em, params.id)),
   }),
   defineRoute({
-    method: 'get', path: '/msp-charge-session-priced', tag: TAG, summary: 'List pricing results', paged: true,
+    method: 'get', path: '/msp-charge-session-priced', tag: TAG, summary: 'List pricing results', paged: true, response: pricingResultShape,
     description: 'Every pricing result, in order of creation (a session\'s versions in order). Filter: charge_session_id. '
       + 'The details query parameter was removed from the interface: it is answered with 400 removed_parameter.',
     query: yup.object({ charge_session_id: uuidQuery() }),
@@ -96,7 +101,7 @@ export const chargeSessionRoutes: RouteDef[] = [
     },
   }),
   defineRoute({
-    method: 'get', path: '/msp-charge-session-priced/:id', tag: TAG, summary: 'Get a pricing result',
+    method: 'get', path: '/msp-charge-session-priced/:id', tag: TAG, summary: 'Get a pricing result', response: pricingResultShape,
     handler: async ({ em, params }) => {
       const result = isUuid(params.id) ? await em.findOne(PricingResult, { id: params.id }, { populate: ['session'] }) : null;
       if (!result) throw new NotFoundError('pricing result');
@@ -105,14 +110,16 @@ export const chargeSessionRoutes: RouteDef[] = [
   }),
   defineRoute({
     method: 'get', path: '/msp-charge-session-original', tag: TAG, summary: 'List sessions as received', paged: true,
+    response: originalSessionShape,
     handler: ({ ctx, em, rawQuery }) => seekPage(ctx, { em, entity: ChargeSession, rawQuery, path: '/main/v1/msp-charge-session-original', serialize: serializeOriginal }),
   }),
   defineRoute({
-    method: 'get', path: '/msp-charge-session-original/:id', tag: TAG, summary: 'Get a session as received',
+    method: 'get', path: '/msp-charge-session-original/:id', tag: TAG, summary: 'Get a session as received', response: originalSessionShape,
     handler: async ({ em, params }) => serializeOriginal(await getVisibleSession(em, params.id)),
   }),
   defineRoute({
     method: 'get', path: '/msp-charge-session-progress', tag: TAG, summary: 'Processing progress of sessions', paged: true,
+    response: sessionProgressShape,
     handler: ({ ctx, em, rawQuery }) => seekPage(ctx, { em, entity: ChargeSession, rawQuery, path: '/main/v1/msp-charge-session-progress', serialize: serializeProgress }),
   }),
 ];

@@ -4,8 +4,16 @@ import type { DropoutCase } from '../../src/sessions/dropout-case.entity.ts';
 import type { PricingResult } from '../../src/sessions/pricing-result.entity.ts';
 import { cpoSessionIdOf, reportedField as field, reportedRoamingAmounts } from '../../src/sessions/session-reported.ts';
 import { iso } from '../rails/schemas.ts';
+import type { Infer } from '../rails/shape.ts';
+import type {
+  chargeSessionShape, cpoChargeSessionShape, dropoutCaseShape, originalSessionShape, pricingResultShape, sessionProgressShape,
+} from './session-shapes.ts';
 
-export function serializeChargeSession(s: ChargeSession) {
+/** Reported fields as the body schema (session-body.ts) checked them. */
+const text = (s: ChargeSession, name: string) => field(s, name) as string | null;
+const json = <T>(s: ChargeSession, name: string) => field(s, name) as T;
+
+export function serializeChargeSession(s: ChargeSession): Infer<typeof chargeSessionShape> {
   const connectorFormat = field(s, 'connector_format');
   return {
     id: s.id,
@@ -18,11 +26,11 @@ export function serializeChargeSession(s: ChargeSession) {
     token_evco_id: s.evcoId,
     cpo_id: s.cpoId ?? null,
     cpo_session_id: cpoSessionIdOf(s),
-    cpo_cdr_id: field(s, 'cpo_cdr_id'),
-    connector_standard: field(s, 'connector_standard'),
+    cpo_cdr_id: text(s, 'cpo_cdr_id'),
+    connector_standard: text(s, 'connector_standard'),
     connector_format: typeof connectorFormat === 'string' ? connectorFormat.toLowerCase() : null,
     time_zone: s.timeZone,
-    address: field(s, 'address'),
+    address: json<Record<string, unknown>>(s, 'address'),
     evse_id: s.evseId ?? null,
     evse_uid: s.evseUid ?? null,
     start_date_time: iso(s.startAt),
@@ -30,7 +38,7 @@ export function serializeChargeSession(s: ChargeSession) {
     total_energy_kwh: normalize(s.energyKwh),
     total_idle_seconds: s.idleSeconds,
     ...reportedRoamingAmounts(s),
-    remark: field(s, 'remark'),
+    remark: text(s, 'remark'),
     received_at: iso(s.receivedAt),
     pricing_version: s.pricingVersion,
     dropout_case_id: s.dropoutCase?.id ?? null,
@@ -40,24 +48,24 @@ export function serializeChargeSession(s: ChargeSession) {
   };
 }
 
-export function serializeCpoChargeSession(s: ChargeSession) {
+export function serializeCpoChargeSession(s: ChargeSession): Infer<typeof cpoChargeSessionShape> {
   return {
     ...serializeChargeSession(s),
-    tariff_code: field(s, 'tariff_code'),
-    charge_periods: field(s, 'charge_periods') ?? [],
+    tariff_code: text(s, 'tariff_code'),
+    charge_periods: json<Record<string, unknown>[] | null>(s, 'charge_periods') ?? [],
     total_reimbursement_amount_excl_vat: null,
   };
 }
 
-export function serializeOriginal(s: ChargeSession) {
+export function serializeOriginal(s: ChargeSession): Infer<typeof originalSessionShape> {
   return { id: s.id, source: s.source, received_at: iso(s.receivedAt), body: s.payload };
 }
 
-export function serializeProgress(s: ChargeSession) {
+export function serializeProgress(s: ChargeSession): Infer<typeof sessionProgressShape> {
   return { id: s.id, session_status: s.status, total_energy_kwh: normalize(s.energyKwh), last_update: iso(s.updatedAt), evse_id: s.evseId ?? null };
 }
 
-export function serializePricingResult(r: PricingResult) {
+export function serializePricingResult(r: PricingResult): Infer<typeof pricingResultShape> {
   return {
     id: r.id,
     charge_session_id: r.session.id,
@@ -84,7 +92,7 @@ export function serializePricingResult(r: PricingResult) {
   };
 }
 
-export function serializeDropoutCase(c: DropoutCase) {
+export function serializeDropoutCase(c: DropoutCase): Infer<typeof dropoutCaseShape> {
   return {
     id: c.id,
     admin_id: c.admin?.id ?? null,

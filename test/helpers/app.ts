@@ -7,6 +7,7 @@ import type { Role } from '../../src/access/credential.entity.ts';
 import { openOrm, scopedEm, type Orm } from '../../src/platform/orm.ts';
 import { startSessionWorker } from '../../src/sessions/session-queue.ts';
 import { freshDatabaseUrl } from './db.ts';
+import { openApiCheck } from './openapi-check.ts';
 
 export interface Response<T = any> {
   status: number;
@@ -52,6 +53,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     return auth;
   }
   const admin = await credential({ role: 'admin' });
+  // Every /main/v1 answer is checked against the served document (test/helpers/openapi-check.ts).
+  const openApi = openApiCheck(await (await fetch(`${url}/main/v1/openapi.json`)).json());
 
   async function request(method: string, path: string, options: { body?: unknown; raw?: string | Buffer; auth?: Auth | null; headers?: Record<string, string> } = {}) {
     const auth = options.auth === undefined ? admin : options.auth;
@@ -64,6 +67,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     const text = await response.text();
     let parsed: unknown = text;
     try { parsed = text ? JSON.parse(text) : undefined; } catch { /* not JSON */ }
+    openApi.check(method, path, response.status, parsed, response.headers.get('content-type'));
     return { status: response.status, body: parsed as any, headers: response.headers };
   }
 

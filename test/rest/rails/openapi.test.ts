@@ -2,6 +2,9 @@ import Router from '@koa/router';
 import test from 'ava';
 import * as yup from 'yup';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { createAdministration, createCustomer } from '../../helpers/factories.ts';
+import { OpenApiCheck, openApiCheck } from '../../helpers/openapi-check.ts';
+import { representation, SchemaComponents, t as f } from '../../../rest/rails/shape.ts';
 import { mountRoutes } from '../../../rest/rails/route.ts';
 import { toJsonSchema } from '../../../rest/rails/yup-to-json-schema.ts';
 import { routes } from '../../../rest/routes.ts';
@@ -137,4 +140,132 @@ test('yup conversion: required members, numbers, arrays, nested objects', (t) =>
     },
     required: ['n'],
   });
+});
+
+/** A schema with its $ref followed (one level at a time). */
+const resolve = (schema: any): any => (schema?.$ref ? resolve(schema.$ref.slice(2).split('/').reduce((node: any, part: string) => node[part], doc)) : schema);
+
+/** A representation: an object with members, all of them described, no others allowed. */
+function isStrictObject(schema: any): boolean {
+  const resolved = resolve(schema);
+  return resolved?.type === 'object' && Object.keys(resolved.properties ?? {}).length > 0 && resolved.additionalProperties === false;
+}
+
+test('every operation answers a representation: a strict object schema, items of lists too', (t) => {
+  for (const { path, method, op } of operations()) {
+    const where = `${method} ${path}`;
+    const success = Object.keys(op.responses).filter((status) => status.startsWith('2'));
+    t.is(success.length, 1, where);
+    const schema = resolve(op.responses[success[0]].content['application/json'].schema);
+    t.true(isStrictObject(schema), `${where}: ${JSON.stringify(schema).slice(0, 200)}`);
+    t.true(Array.isArray(schema.required) && schema.required.length > 0, where);
+    if (schema.properties.items) t.true(isStrictObject(schema.properties.items.items), `${where}: items`);
+    if (op.parameters?.some((p: any) => p.name === 'after')) {
+      t.deepEqual(Object.keys(schema.properties).sort(), ['items', 'link_next', 'page_size'], where);
+      t.deepEqual(schema.required.sort(), ['items', 'page_size'], where);
+    }
+  }
+});
+
+test('representations are components, every member required (null where absent), as the serializers answer them', (t) => {
+  const customer = doc.components.schemas.Customer;
+  t.true(isStrictObject(customer));
+  t.deepEqual([...customer.required].sort(), Object.keys(customer.properties).sort());
+  t.deepEqual(customer.properties.billing_email, { type: ['string', 'null'] });
+  t.deepEqual(customer.properties.created_at, { type: 'string', format: 'date-time' });
+  t.deepEqual(customer.properties.entity_type, { type: 'string', enum: ['person', 'organisation'] });
+  t.deepEqual(doc.paths['/customer/{id}'].get.responses['200'].content['application/json'].schema, { $ref: '#/components/schemas/Customer' });
+  const list = doc.paths['/administration'].get.responses['200'].content['application/json'].schema;
+  t.deepEqual(list.required, ['items'], 'not paged: {items}');
+  t.deepEqual(list.properties.items.items, { $ref: '#/components/schemas/Administration' });
+  const credit = doc.components.schemas.MonetaryCreditState.properties.last_movement;
+  t.deepEqual(credit, { anyOf: [{ $ref: '#/components/schemas/MonetaryCreditMovement' }, { type: 'null' }] });
+  t.is(doc.components.schemas.VatRate.properties.percentage.type, 'string', 'decimals are strings');
+});
+
+test('error answers are documented with the one error body', (t) => {
+  const error = doc.components.schemas.Error;
+  t.false(error.additionalProperties);
+  t.deepEqual(error.required, ['code', 'message']);
+  for (const name of ['BadRequest', 'Unauthorized', 'Forbidden', 'NotFound', 'MethodNotAllowed', 'TooManyRequests', 'ServiceUnavailable']) {
+    t.deepEqual(doc.components.responses[name].content['application/json'].schema, { $ref: '#/components/schemas/Error' }, name);
+  }
+  t.truthy(doc.components.responses.TooManyRequests.headers['Retry-After']);
+  t.truthy(doc.components.responses.ServiceUnavailable.headers['Retry-After']);
+  t.truthy(doc.components.responses.MethodNotAllowed.headers.Allow);
+  for (const { path, method, op } of operations()) {
+    for (const status of ['400', '401', '403', '429', '503']) t.truthy(op.responses[status]?.$ref, `${method} ${path} ${status}`);
+  }
+});
+
+test('the test client checks each answer against the document, and a drifted answer fails', async (t) => {
+  const check = new OpenApiCheck(doc);
+  const admin = await createAdministration(app);
+  const customer = await createCustomer(app, admin.id);
+  const json = 'application/json; charset=utf-8';
+  const url = `/main/v1/customer/${customer.id}`;
+  t.notThrows(() => check.check('GET', url, 200, customer, json));
+  t.is(check.operationFor('get', `/customer/${customer.id}`)?.path, '/customer/{id}');
+  t.is(check.operationFor('post', '/msp-token-subscription/add-virtual-token')?.path, '/msp-token-subscription/add-virtual-token');
+  t.is(check.operationFor('get', '/msp-token-subscription/add-virtual-token'), null, 'a fixed path outranks /{id} (405)');
+
+  const { name: _name, ...missing } = customer;
+  const drifted: [string, unknown][] = [
+    ['must NOT have additional properties ("surprise")', { ...customer, surprise: 1 }],
+    ['must have required property \'name\'', missing],
+    ['/created_at must match format "date-time"', { ...customer, created_at: '2026-01-01T00:00:00Z' }],
+    ['/name must be string', { ...customer, name: null }],
+    ['/entity_type must be equal to one of the allowed values', { ...customer, entity_type: 'robot' }],
+  ];
+  for (const [message, body] of drifted) {
+    const error = t.throws(() => check.check('GET', `${url}?x=1`, 200, body, json));
+    t.true(error?.message.includes(message), error?.message);
+    t.regex(error!.message, /GET \/main\/v1\/customer\/\S+ answered 200, which does not match getCustomerById 200/);
+  }
+  const page = (await app.request('GET', '/main/v1/customer?page_size=1')).body;
+  t.notThrows(() => check.check('GET', '/main/v1/customer?page_size=1', 200, page, json));
+  t.throws(() => check.check('GET', '/main/v1/customer', 200, { ...page, total: 3 }, json), { message: /additional properties \("total"\)/ });
+  t.throws(() => check.check('GET', '/main/v1/customer', 200, { ...page, items: [{ ...customer, country: 7 }] }, json), { message: /\/items\/0\/country must be string/ });
+
+  t.throws(() => check.check('GET', url, 500, { code: 'internal_error', message: 'x' }, json), { message: /a status getCustomerById does not list/ });
+  t.throws(() => check.check('GET', url, 400, { code: 'not_found', message: 'x', hint: 'y' }, json), { message: /additional properties \("hint"\)/ });
+  t.notThrows(() => check.check('GET', url, 400, { code: 'not_found', message: 'x', param: '$.id' }, json));
+  t.notThrows(() => check.check('DELETE', url, 405, { code: 'method_not_allowed', message: 'x' }, json), 'outside the document: an error answer');
+  t.throws(() => check.check('GET', '/main/v1/nothing', 200, {}, json), { message: /the document has no get \/nothing/ });
+  t.notThrows(() => check.check('GET', '/main/version', 200, { anything: true }, json), 'only /main/v1 is checked');
+  t.notThrows(() => check.check('GET', url, 200, 'not json', 'text/plain'), 'only JSON bodies are checked');
+});
+
+test.serial('the test client is wired: its own answers go through the check', async (t) => {
+  const shared = openApiCheck(doc);
+  const before = shared.checked;
+  const admin = await createAdministration(app);
+  await createCustomer(app, admin.id);
+  t.is((await app.request('GET', '/main/v1/customer/', { auth: null })).status, 404);
+  t.is((await app.request('PATCH', '/main/v1/customer')).status, 405);
+  t.is(shared.checked, before + 3);
+});
+
+test('shapes: strict objects, nullable and optional members, named components', (t) => {
+  const inner = representation('Inner', { n: f.integer() });
+  const outer = f.object({
+    kind: f.nullable(f.enum(['a', 'b'])),
+    note: f.optional(f.string()),
+    inner: f.nullable(inner),
+    tags: f.record(f.string()),
+  });
+  const components = new SchemaComponents();
+  t.deepEqual(outer.toJsonSchema(components), {
+    type: 'object',
+    properties: {
+      kind: { type: ['string', 'null'], enum: ['a', 'b', null] },
+      note: { type: 'string' },
+      inner: { anyOf: [{ $ref: '#/components/schemas/Inner' }, { type: 'null' }] },
+      tags: { type: 'object', additionalProperties: { type: 'string' } },
+    },
+    additionalProperties: false,
+    required: ['kind', 'inner', 'tags'],
+  });
+  t.deepEqual(components.schemas.Inner, { type: 'object', properties: { n: { type: 'integer' } }, additionalProperties: false, required: ['n'] });
+  t.throws(() => representation('Inner', { m: f.string() }).toJsonSchema(components), { message: /two different representations are named Inner/ });
 });

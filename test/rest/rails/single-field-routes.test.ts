@@ -9,19 +9,25 @@ import { errorMiddleware } from '../../../rest/rails/errors.ts';
 import { buildOpenApi } from '../../../rest/rails/openapi.ts';
 import { mountRoutes } from '../../../rest/rails/route.ts';
 import { text } from '../../../rest/rails/schemas.ts';
+import { representation, t as f, type Infer } from '../../../rest/rails/shape.ts';
 import { singleFieldRoutes } from '../../../rest/rails/single-field-routes.ts';
 
 // A resource of one record, kept in memory: the helper only needs a merge-update.
 const record: Record<string, unknown> = { id: 'L1', valid_from: null, valid_until: null, external_updated_at: null };
+const response = representation('TestRecord', {
+  id: f.string(), valid_from: f.nullable(f.timestamp()), valid_until: f.nullable(f.timestamp()),
+  note: f.optional(f.nullable(f.string())), external_updated_at: f.nullable(f.timestamp()),
+});
 const patches: Record<string, unknown>[] = [];
 const routes = singleFieldRoutes({
   path: '/msp-token-link/:id',
   tag: 'Test',
   fields: { valid_from: { delete: true }, valid_until: { delete: true }, note: { schema: text(40).nullable() } },
+  response,
   update: async ({ params }, patch) => {
     patches.push({ id: params.id, ...patch });
     Object.assign(record, patch);
-    return { ...record };
+    return { ...record } as Infer<typeof response>;
   },
 });
 

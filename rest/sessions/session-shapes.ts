@@ -1,0 +1,119 @@
+// The representations of charge sessions, pricing results and drop-out cases (session-serializers.ts returns them).
+import { SESSION_SOURCES, SESSION_STATUSES } from '../../src/sessions/charge-session.entity.ts';
+import { DROPOUT_STATUSES, REPROCESS_INSTRUCTIONS } from '../../src/sessions/dropout-case.entity.ts';
+import { ruleShape, SUBTOTAL_KINDS, subtotalFields } from '../pricing/cost-calculation.routes.ts';
+import { representation, t } from '../rails/shape.ts';
+
+const reportedText = () => t.nullable(t.string());
+const roamingAmount = () => t.nullable(t.decimal());
+
+export const chargeSessionShape = representation('ChargeSession', {
+  id: t.string(),
+  source: t.enum(SESSION_SOURCES),
+  session_id: t.string(),
+  status: t.enum(SESSION_STATUSES),
+  admin_id: t.nullable(t.string()),
+  customer_id: t.nullable(t.string()),
+  subscription_id: t.nullable(t.string()),
+  token_evco_id: t.string(),
+  cpo_id: t.nullable(t.string()),
+  cpo_session_id: t.string('The CPO\'s id of the session: cpo_session_id as reported, else session_id.'),
+  cpo_cdr_id: reportedText(),
+  connector_standard: reportedText(),
+  connector_format: reportedText(),
+  time_zone: t.string(),
+  address: t.json('The address as reported: street, city, postal_code, country.'),
+  evse_id: t.nullable(t.string()),
+  evse_uid: t.nullable(t.string()),
+  start_date_time: t.timestamp(),
+  end_date_time: t.timestamp(),
+  total_energy_kwh: t.decimal(),
+  total_idle_seconds: t.integer(),
+  total_roaming_amount_excl_vat: roamingAmount(),
+  total_roaming_flat_amount_excl_vat: roamingAmount(),
+  total_roaming_energy_amount_excl_vat: roamingAmount(),
+  total_roaming_time_amount_excl_vat: roamingAmount(),
+  total_roaming_reservation_amount_excl_vat: roamingAmount(),
+  total_roaming_amount_incl_vat: roamingAmount(),
+  remark: reportedText(),
+  received_at: t.timestamp(),
+  pricing_version: t.integer(),
+  dropout_case_id: t.nullable(t.string()),
+  dropout_reason: t.nullable(t.string()),
+  dropout_message: t.nullable(t.string()),
+  updated_at: t.timestamp(),
+});
+
+export const cpoChargeSessionShape = representation('CpoChargeSession', {
+  ...chargeSessionShape.fields,
+  tariff_code: reportedText(),
+  charge_periods: t.array(t.json('A charge period as reported: start_date_time, dimensions.')),
+  total_reimbursement_amount_excl_vat: t.nullable(t.decimal()),
+});
+
+export const originalSessionShape = representation('ChargeSessionOriginal', {
+  id: t.string(),
+  source: t.enum(SESSION_SOURCES),
+  received_at: t.timestamp(),
+  body: t.json('The request body as received.'),
+});
+
+export const sessionProgressShape = representation('ChargeSessionProgress', {
+  id: t.string(),
+  session_status: t.enum(SESSION_STATUSES),
+  total_energy_kwh: t.decimal(),
+  last_update: t.timestamp(),
+  evse_id: t.nullable(t.string()),
+});
+
+export const sessionReceiptShape = representation('ChargeSessionReceipt', {
+  id: t.string(),
+  status: t.enum(SESSION_STATUSES),
+  received_at: t.timestamp(),
+  duplicate: t.boolean(),
+});
+
+const sessionSubtotalShape = representation('SessionSubtotal', {
+  ...subtotalFields,
+  kind: t.enum([...SUBTOTAL_KINDS, 'monetary_credit']),
+  rate_label: t.string(),
+  rate_represent_as_percentage: t.boolean(),
+});
+
+export const pricingResultShape = representation('PricingResult', {
+  id: t.string(),
+  charge_session_id: t.string(),
+  version: t.integer(),
+  admin_id: t.string(),
+  customer_id: t.string(),
+  currency_code: t.string(),
+  token_evco_id: t.string(),
+  subscription_id: t.string(),
+  subscription_external_reference: t.nullable(t.string()),
+  roaming_agreement: t.nullable(t.json('The roaming agreement that applied (none so far).')),
+  cpo_session_id: t.string(),
+  rate_plan_id: t.string(),
+  rate_plan_version_id: t.string(),
+  rule: ruleShape,
+  subtotals: t.array(sessionSubtotalShape),
+  total_excl_vat: t.decimal(),
+  total_vat: t.decimal(),
+  total_incl_vat: t.decimal(),
+  monetary_credit_used: t.decimal(),
+  annotations: t.record(t.string()),
+  explanation: t.array(t.string()),
+  created_at: t.timestamp(),
+});
+
+export const dropoutCaseShape = representation('DropoutCase', {
+  id: t.string(),
+  admin_id: t.nullable(t.string()),
+  reason: t.string(),
+  message: t.string(),
+  status: t.enum(DROPOUT_STATUSES),
+  session_count: t.integer(),
+  resolution: t.nullable(t.enum(REPROCESS_INSTRUCTIONS)),
+  resolved_at: t.nullable(t.timestamp()),
+  created_at: t.timestamp(),
+  updated_at: t.timestamp(),
+});

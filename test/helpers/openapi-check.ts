@@ -1,0 +1,100 @@
+// Every /main/v1 answer the test suite receives is checked against the served OpenAPI document
+// (test/helpers/app.ts request): the status must be one the operation lists and a JSON body must
+// match that response's schema. A mismatch throws, so the document cannot drift from what is served.
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import { ERROR_RESPONSES } from '../../rest/rails/openapi.ts';
+
+type Doc = { servers: { url: string }[]; paths: Record<string, Record<string, any>>; components: Record<string, any> };
+
+interface Template { path: string; pattern: RegExp; params: number; item: Record<string, any> }
+
+/** Output timestamps: UTC with Z and milliseconds (../shared/spec/decisions.md), a real instant. */
+const OUTPUT_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+const isOutputTimestamp = (value: string) => OUTPUT_TIMESTAMP.test(value) && new Date(value).toISOString() === value;
+
+const pointer = (...parts: string[]) => parts.map((part) => `/${part.replaceAll('~', '~0').replaceAll('/', '~1')}`).join('');
+
+function describe(errors: ErrorObject[] | null | undefined): string {
+  return (errors ?? []).slice(0, 8).map((error) => {
+    const extra = error.params.additionalProperty ?? error.params.missingProperty ?? error.params.allowedValues;
+    return `${error.instancePath || '/'} ${error.message}${extra === undefined ? '' : ` (${JSON.stringify(extra)})`}`;
+  }).join('; ');
+}
+
+export class OpenApiCheck {
+  private readonly ajv = new Ajv2020({ strict: true, allowUnionTypes: true, allErrors: true });
+  private readonly validators = new Map<string, ValidateFunction>();
+  private readonly templates: Template[];
+  private readonly prefix: string;
+  /** How many JSON bodies passed the check. */
+  checked = 0;
+
+  constructor(doc: Doc) {
+    this.ajv.addFormat('date-time', { type: 'string', validate: isOutputTimestamp });
+    // The document's own members are annotations to ajv: only the schemas inside it are compiled.
+    this.ajv.addVocabulary(Object.keys(doc));
+    this.ajv.addSchema(doc as object, 'openapi.json');
+    this.prefix = doc.servers[0].url;
+    this.templates = Object.entries(doc.paths).map(([path, item]) => ({
+      path, item,
+      pattern: new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{\w+\}/g, '[^/]+')}$`),
+      params: (path.match(/\{\w+\}/g) ?? []).length,
+    }));
+  }
+
+  /** The document's operation for a request, as the router picks it: a fixed path outranks a path with parameters. */
+  operationFor(method: string, path: string): { path: string; operation: any } | null {
+    let candidates = this.templates.filter((template) => template.pattern.test(path));
+    if (candidates.some((template) => template.params === 0)) candidates = candidates.filter((template) => template.params === 0);
+    const found = candidates.sort((a, b) => a.params - b.params).find((template) => template.item[method]);
+    return found ? { path: found.path, operation: found.item[method] } : null;
+  }
+
+  /** Throws when the answer is not what the document says; `url` is the request path with its query. */
+  check(method: string, url: string, status: number, body: unknown, contentType: string | null): void {
+    const path = url.split('?')[0];
+    if (!path.startsWith(`${this.prefix}/`) || path === `${this.prefix}/openapi.json`) return;
+    const local = path.slice(this.prefix.length);
+    const verb = method.toLowerCase();
+    const found = this.operationFor(verb, local);
+    const where = `${method} ${path} answered ${status}`;
+    let responsePointer: string;
+    if (found) {
+      const response = found.operation.responses[String(status)];
+      if (!response) {
+        throw new Error(`OpenAPI: ${where}, a status ${found.operation.operationId} does not list (${Object.keys(found.operation.responses).join(', ')})`);
+      }
+      responsePointer = response.$ref ? String(response.$ref).slice(1) : pointer('paths', found.path, verb, 'responses', String(status));
+    } else {
+      const name = ERROR_RESPONSES[String(status)];
+      if (!name) throw new Error(`OpenAPI: ${where}, but the document has no ${verb} ${local}`);
+      responsePointer = pointer('components', 'responses', name);
+    }
+    if (!contentType?.startsWith('application/json')) return;
+    const validate = this.validator(responsePointer);
+    if (!validate(body)) {
+      const label = found ? `${found.operation.operationId} ${status}` : responsePointer;
+      throw new Error(`OpenAPI: ${where}, which does not match ${label}: ${describe(validate.errors)}\nbody: ${JSON.stringify(body).slice(0, 1000)}`);
+    }
+    this.checked += 1;
+  }
+
+  private validator(responsePointer: string): ValidateFunction {
+    let validate = this.validators.get(responsePointer);
+    if (!validate) {
+      validate = this.ajv.compile({ $ref: `openapi.json#${responsePointer}${pointer('content', 'application/json', 'schema')}` });
+      this.validators.set(responsePointer, validate);
+    }
+    return validate;
+  }
+}
+
+let shared: { text: string; check: OpenApiCheck } | null = null;
+
+/** One checker per document (the apps of one test process serve the same one): validators compile once. */
+export function openApiCheck(doc: Doc): OpenApiCheck {
+  const text = JSON.stringify(doc);
+  if (shared?.text !== text) shared = { text, check: new OpenApiCheck(doc) };
+  return shared.check;
+}
