@@ -28,6 +28,7 @@ export const LIMITS = {
   timeLimitMs: 10_000,
 };
 
+// `spec: false`: Yoga answers a `spec` error with 200 to application/json clients; a limit is 400 for all.
 function tooComplex(message: string): GraphQLError {
   return new GraphQLError(message, { extensions: { code: 'QUERY_TOO_COMPLEX' satisfies GraphQLErrorCode, http: { status: 400, spec: false } } });
 }
