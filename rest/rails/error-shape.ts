@@ -1,4 +1,5 @@
 // The one error body of /main/v1 (decisions.md "Errors"), for every 4xx and 5xx answer.
+import { ERROR_CODES, type ErrorCode } from '../../src/platform/error-codes.ts';
 import { representation, t, type Infer } from './shape.ts';
 
 const detail = t.object({
@@ -8,7 +9,8 @@ const detail = t.object({
 });
 
 export const errorShape = representation('Error', {
-  code: t.string(),
+  /** The catalogue (src/platform/error-codes.ts, docs/errors.md). */
+  code: t.enum(Object.keys(ERROR_CODES) as ErrorCode[]),
   message: t.string(),
   param: t.optional(t.string('JSONPath of the offending body member, e.g. `$.name`.')),
   query_param: t.optional(t.string('The offending query parameter.')),

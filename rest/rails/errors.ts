@@ -8,12 +8,7 @@ import type { ErrorBody } from './error-shape.ts';
 import { MAX_DETAILS } from './input-guards.ts';
 import { jsonPath } from './json-path.ts';
 
-/** A detail as the body writes it. */
-interface DetailBody {
-  param?: string;
-  query_param?: string;
-  message: string;
-}
+type DetailBody = NonNullable<ErrorBody['details']>[number];
 
 const MAX_TEXT = 500;
 const MAX_ERROR_BYTES = 60 * 1024;

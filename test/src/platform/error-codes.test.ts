@@ -1,8 +1,11 @@
 // The catalogue of error codes is published in docs/errors.md: the page lists exactly the
-// catalogue's codes, each with its status and meaning, so neither can drift from the other.
+// catalogue's codes, each with its status and meaning, so neither can drift from the other; the
+// OpenAPI document lists them as the values of Error.code.
 import { readFileSync } from 'node:fs';
 import test from 'ava';
 import { ERROR_CODES, GRAPHQL_ERROR_CODES } from '../../../src/platform/error-codes.ts';
+import { buildOpenApi } from '../../../rest/rails/openapi.ts';
+import { routes } from '../../../rest/routes.ts';
 
 const page = readFileSync(new URL('../../../docs/errors.md', import.meta.url), 'utf8');
 
@@ -22,6 +25,11 @@ test('docs/errors.md lists exactly the REST catalogue: code, HTTP status, meanin
 
 test('docs/errors.md lists exactly the GraphQL-only codes', (t) => {
   t.deepEqual(rows('GraphQL'), expected(GRAPHQL_ERROR_CODES));
+});
+
+test('the OpenAPI document names the catalogue as the values of Error.code', (t) => {
+  const doc = buildOpenApi(routes, '/main/v1') as any;
+  t.deepEqual(doc.components.schemas.Error.properties.code.enum, Object.keys(ERROR_CODES));
 });
 
 test('no code is in both lists, and the codes clients see keep their spelling (snake case, GraphQL upper case)', (t) => {
