@@ -55,6 +55,8 @@ export class OpenApiCheck {
   check(method: string, url: string, status: number, body: unknown, contentType: string | null): void {
     const path = url.split('?')[0];
     if (!path.startsWith(`${this.prefix}/`) || path === `${this.prefix}/openapi.json`) return;
+    // Only the app's JSON answers: not e.g. Node's own 431 for oversized headers, which has no body.
+    if (!contentType?.startsWith('application/json')) return;
     const local = path.slice(this.prefix.length);
     const verb = method.toLowerCase();
     const found = this.operationFor(verb, local);
@@ -71,7 +73,6 @@ export class OpenApiCheck {
       if (!name) throw new Error(`OpenAPI: ${where}, but the document has no ${verb} ${local}`);
       responsePointer = pointer('components', 'responses', name);
     }
-    if (!contentType?.startsWith('application/json')) return;
     const validate = this.validator(responsePointer);
     if (!validate(body)) {
       const label = found ? `${found.operation.operationId} ${status}` : responsePointer;

@@ -233,7 +233,8 @@ test('the test client checks each answer against the document, and a drifted ans
   t.notThrows(() => check.check('DELETE', url, 405, { code: 'method_not_allowed', message: 'x' }, json), 'outside the document: an error answer');
   t.throws(() => check.check('GET', '/main/v1/nothing', 200, {}, json), { message: /the document has no get \/nothing/ });
   t.notThrows(() => check.check('GET', '/main/version', 200, { anything: true }, json), 'only /main/v1 is checked');
-  t.notThrows(() => check.check('GET', url, 200, 'not json', 'text/plain'), 'only JSON bodies are checked');
+  t.notThrows(() => check.check('GET', url, 200, 'not json', 'text/plain'), 'only JSON answers are checked');
+  t.notThrows(() => check.check('GET', url, 431, undefined, null), 'not the app\'s answer: Node refusing oversized headers');
 });
 
 test.serial('the test client is wired: its own answers go through the check', async (t) => {
