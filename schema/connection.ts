@@ -6,6 +6,7 @@ import { parseCursorConnectionArgs, resolveCursorConnection, type ResolveCursorC
 import { DomainError, InvalidInputError } from '../src/platform/errors.ts';
 import { isUuid } from '../src/platform/ids.ts';
 import type { Em } from '../src/platform/orm.ts';
+import { SeekList } from '../src/platform/seek-page.ts';
 
 export const DEFAULT_PAGE_SIZE = 50;
 /** A larger first/last is refused before execution (schema/limits.ts). */
@@ -57,17 +58,19 @@ export function toConnection<E extends { id: string }>(args: ConnectionArgs, row
   return resolveCursorConnection({ args, toCursor: (row: E) => String((row as Record<string, unknown>)[property]), ...SIZES }, async () => rows);
 }
 
-/** One page of a list, e.g. all customers the caller sees. */
-export async function findConnection<E extends { id: string }>(
+/**
+ * One page of a list from a queries module (src/platform/seek-page.ts); cursors are the REST keys.
+ * `Node` is the schema type's shape: the plain items carry the fields it reads, and its
+ * isTypeOf accepts them (isDataOf).
+ */
+export async function listConnection<Node extends object>(list: SeekList<object>, args: ConnectionArgs) {
+  const range = pageRange(args, (cursor) => list.isKey(cursor));
+  return toConnection(args, await list.page(range) as (Node & { id: string })[], list.key);
+}
+
+/** One page of a list not moved to a queries module yet, e.g. all vat rates the caller sees. */
+export function findConnection<E extends { id: string }>(
   em: Em, entity: EntityName<E>, where: FilterQuery<E>, args: ConnectionArgs, key: ConnectionKey = BY_ID,
 ) {
-  const range = pageRange(args, key.isCursor);
-  const bounds: Record<string, string> = {};
-  if (range.after) bounds.$gt = range.after;
-  if (range.before) bounds.$lt = range.before;
-  const rows: E[] = await em.find(entity as EntityName<any>, Object.keys(bounds).length ? { ...(where as object), [key.property]: bounds } : where, {
-    orderBy: { [key.property]: range.inverted ? 'desc' : 'asc' },
-    limit: range.limit,
-  });
-  return toConnection(args, rows, key.property);
+  return listConnection<E>(new SeekList<E>(em, { entity, where, key: key.property, isKey: key.isCursor, entities: true }), args);
 }

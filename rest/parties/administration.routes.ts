@@ -1,4 +1,4 @@
-import { Administration } from '../../src/parties/administration.entity.ts';
+import { administrationList, type AdministrationData } from '../../src/parties/administration.queries.ts';
 import { defineRoute } from '../rails/route.ts';
 import { listOf } from '../rails/pagination.ts';
 import { iso } from '../rails/schemas.ts';
@@ -17,7 +17,7 @@ export const administrationShape = representation('Administration', {
   updated_at: t.timestamp(),
 });
 
-export function serializeAdministration(a: Administration): Infer<typeof administrationShape> {
+export function serializeAdministration(a: AdministrationData): Infer<typeof administrationShape> {
   return {
     id: a.id,
     name: a.name,
@@ -38,7 +38,7 @@ export const administrationRoutes = [
     method: 'get', path: '/administration', tag: 'Administrations', summary: 'List administrations (not paged)',
     response: listOf(administrationShape),
     handler: async ({ em }) => {
-      const admins = await em.find(Administration, {}, { orderBy: { id: 'asc' }, populate: ['seller'] });
+      const admins = await administrationList(em).all();
       return { items: admins.map(serializeAdministration) };
     },
   }),

@@ -1,6 +1,7 @@
 import * as yup from 'yup';
 import { BILLING_PHONE_MAX_LENGTH, Customer, ENTITY_TYPES, REIMBURSEMENT_VAT, ROLLUP_GROUP_BY } from '../../src/parties/customer.entity.ts';
 import type { CustomerPatch } from '../../src/parties/customer-input.ts';
+import { customerList, type CustomerData } from '../../src/parties/customer.queries.ts';
 import { createCustomer, setCustomerChargeAuthBlocked, upsertCustomer } from '../../src/parties/save-customer.service.ts';
 import { getByRef, parseRef } from '../../src/platform/resource-ref.ts';
 import { seekPage } from '../rails/pagination.ts';
@@ -32,7 +33,7 @@ export const customerShape = representation('Customer', {
   updated_at: t.timestamp(),
 });
 
-export function serializeCustomer(c: Customer): Infer<typeof customerShape> {
+export function serializeCustomer(c: CustomerData): Infer<typeof customerShape> {
   return {
     id: c.id,
     admin_id: c.admin.id,
@@ -104,9 +105,8 @@ export const customerRoutes = [
     method: 'get', path: '/customer', tag: TAG, summary: 'List customers', paged: true, createdGt: true, response: customerShape,
     query: yup.object({ external_reference: yup.string(), admin_id: yup.string() }),
     handler: ({ ctx, em, rawQuery, query }) => seekPage(ctx, {
-      em, entity: Customer, rawQuery, path: '/main/v1/customer', createdGt: true, populate: ['admin'],
-      where: { ...(query.external_reference ? { externalReference: query.external_reference } : {}), ...(query.admin_id ? { admin: query.admin_id } : {}) },
-      serialize: serializeCustomer,
+      list: customerList(em, { externalReference: query.external_reference || undefined, adminId: query.admin_id || undefined }),
+      rawQuery, path: '/main/v1/customer', createdGt: true, serialize: serializeCustomer,
     }),
   }),
   defineRoute({

@@ -4,7 +4,7 @@ import type { EntityName, FilterQuery } from '@mikro-orm/core';
 import type { Context } from 'koa';
 import { DomainError } from '../../src/platform/errors.ts';
 import type { Em } from '../../src/platform/orm.ts';
-import { isUuid } from '../../src/platform/ids.ts';
+import { SeekList } from '../../src/platform/seek-page.ts';
 import { t, type Field, type Infer } from './shape.ts';
 import { parseTimestamp, TIMESTAMP_FORMAT } from '../../src/platform/timestamp.ts';
 
@@ -40,26 +40,30 @@ function linkNext(path: string, after: string, pageSize: number, filters: Record
 }
 
 export interface SeekPageOptions<E extends object, T> {
-  em: Em;
-  entity: EntityName<E>;
   /** Query-string values of the request (filters are carried into link_next). */
   rawQuery: Record<string, string>;
   /** Path as the client called it, e.g. /main/v1/customer. */
   path: string;
+  createdGt?: boolean;
+  /** The list from the resource's queries module; or, for lists not moved yet, em + entity. */
+  list?: SeekList<any>;
+  em?: Em;
+  entity?: EntityName<E>;
   where?: FilterQuery<E>;
   /** Entity property the list is ordered by; `id` unless said otherwise. */
   key?: string;
   /** Validates an `after` value before the query (ids are UUIDs). */
   isKey?: (value: string) => boolean;
-  createdGt?: boolean;
   populate?: string[];
-  serialize(entity: E): T;
+  serialize(item: any): T;
 }
 
+/** The REST face of the seek-paging engine (src/platform/seek-page.ts). */
 export async function seekPage<E extends object, T>(ctx: Context, options: SeekPageOptions<E, T>): Promise<Page<T>> {
-  const { em, entity, rawQuery, path } = options;
-  const key = options.key ?? 'id';
-  const isKey = options.isKey ?? (key === 'id' ? isUuid : () => true);
+  const { rawQuery, path } = options;
+  const list = options.list ?? new SeekList(options.em!, {
+    entity: options.entity!, where: options.where, key: options.key, isKey: options.isKey, entities: true, populate: options.populate,
+  });
 
   if (rawQuery.created_gt !== undefined) {
     if (!options.createdGt) {
@@ -70,37 +74,26 @@ export async function seekPage<E extends object, T>(ctx: Context, options: SeekP
     }
     const moment = parseTimestamp(rawQuery.created_gt);
     if (!moment) throw new DomainError('invalid_query', `created_gt must be ${TIMESTAMP_FORMAT}`, { queryParam: 'created_gt' });
-    const first = await em.findOne(entity as EntityName<any>, { ...(options.where as object), createdAt: { $gt: moment } }, {
-      orderBy: { [key]: 'asc' } as never,
-    });
-    if (!first) throw new DomainError('not_found', 'nothing was created after that moment', { queryParam: 'created_gt' });
+    const first = await list.firstCreatedAfter(moment);
+    if (first === null) throw new DomainError('not_found', 'nothing was created after that moment', { queryParam: 'created_gt' });
     const pageSize = DEFAULT_PAGE_SIZE;
-    const next = linkNext(path, String((first as Record<string, unknown>)[key]), pageSize, {});
+    const next = linkNext(path, first, pageSize, {});
     ctx.set('Link', `<${next}>; rel="next"`);
     return { items: [], page_size: pageSize, link_next: next };
   }
 
   const pageSize = parsePageSize(rawQuery.page_size);
   const after = rawQuery.after;
-  const where: Record<string, unknown> = { ...(options.where as object) };
-  if (after !== undefined) {
-    const afterFilter = { [key]: after };
-    if (!isKey(after) || !(await em.findOne(entity as EntityName<any>, afterFilter, { fields: [key] as never }))) {
-      throw new DomainError('not_found', 'after does not name an item of this list', { queryParam: 'after' });
-    }
-    where[key] = { $gt: after };
+  if (after !== undefined && !(await list.has(after))) {
+    throw new DomainError('not_found', 'after does not name an item of this list', { queryParam: 'after' });
   }
-  const rows: E[] = await em.find(entity as EntityName<any>, where, {
-    orderBy: { [key]: 'asc' } as never,
-    limit: pageSize + 1,
-    populate: options.populate as never,
-  });
+  const rows = await list.page({ after, limit: pageSize + 1 });
   const hasMore = rows.length > pageSize;
   const items = rows.slice(0, pageSize);
-  const page: Page<T> = { items: items.map(options.serialize), page_size: pageSize };
+  const page: Page<T> = { items: items.map((item) => options.serialize(item)), page_size: pageSize };
   if (hasMore) {
     const filters = Object.fromEntries(Object.entries(rawQuery).filter(([name]) => name !== 'after' && name !== 'page_size'));
-    page.link_next = linkNext(path, String((items[items.length - 1] as Record<string, unknown>)[key]), pageSize, filters);
+    page.link_next = linkNext(path, list.keyOf(items[items.length - 1]), pageSize, filters);
     ctx.set('Link', `<${page.link_next}>; rel="next"`);
   }
   return page;

@@ -1,4 +1,6 @@
 import { Administration as AdministrationEntity } from '../../src/parties/administration.entity.ts';
+import { administrationList } from '../../src/parties/administration.queries.ts';
+import { isDataOf } from '../../src/platform/seek-page.ts';
 import { builder } from '../builder.ts';
 import { administrationKey } from '../ids.ts';
 import { loadByIds } from '../load.ts';
@@ -11,6 +13,7 @@ export const Administration = builder.loadableNode(AdministrationEntity, {
   description: 'A segment of the instance with one currency. Its local id (databaseId) is an operator-chosen slug.',
   id: { resolve: (administration) => administration.id },
   cacheResolved: (administration) => administration.id,
+  isTypeOf: (value) => value instanceof AdministrationEntity || isDataOf(value, 'Administration'),
   load: (ids: string[], context) => loadByIds(context.em, AdministrationEntity, ids, { isId: () => true, populate: POPULATE }),
   fields: (t) => ({
     databaseId: t.exposeString('id', { description: 'The slug, the id of this administration in the REST API.' }),
@@ -28,7 +31,7 @@ builder.queryFields((t) => ({
   administrations: t.field({
     type: [Administration],
     description: 'The administrations the caller may see, by slug (not paged).',
-    resolve: (_root, _args, context) => context.em.find(AdministrationEntity, {}, { orderBy: { id: 'asc' }, populate: POPULATE as never }),
+    resolve: (_root, _args, context) => administrationList(context.em).all() as Promise<AdministrationEntity[]>,
   }),
   administration: t.field({
     type: Administration,

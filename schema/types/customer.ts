@@ -1,9 +1,11 @@
 import { Customer as CustomerEntity } from '../../src/parties/customer.entity.ts';
 import { createCustomer, setCustomerChargeAuthBlocked, upsertCustomer } from '../../src/parties/save-customer.service.ts';
+import { customerList } from '../../src/parties/customer.queries.ts';
 import { findByRef } from '../../src/platform/resource-ref.ts';
+import { isDataOf } from '../../src/platform/seek-page.ts';
 import { builder } from '../builder.ts';
 import { childConnections } from '../child-connection.ts';
-import { findConnection } from '../connection.ts';
+import { listConnection } from '../connection.ts';
 import { administrationKey, refFromArg } from '../ids.ts';
 import { loadByIds } from '../load.ts';
 import { mutate } from '../mutation.ts';
@@ -20,6 +22,7 @@ export const Customer = builder.loadableNode(CustomerEntity, {
   description: 'A party that holds contracts.',
   id: { resolve: (customer) => customer.id },
   cacheResolved: (customer) => customer.id,
+  isTypeOf: (value) => value instanceof CustomerEntity || isDataOf(value, 'Customer'),
   load: (ids: string[], context) => loadByIds(context.em, CustomerEntity, ids),
   fields: (t) => ({
     databaseId: t.exposeString('id', { description: 'The id of this customer in the REST API.' }),
@@ -65,8 +68,8 @@ builder.queryFields((t) => ({
     type: Customer,
     description: 'The customers the caller may see, by id.',
     args: { adminId: t.arg.id({ description: 'Only customers of this administration (slug or global ID).' }) },
-    resolve: (_root, args, context) => findConnection(context.em, CustomerEntity,
-      args.adminId ? { admin: administrationKey(String(args.adminId)) } : {}, args),
+    resolve: (_root, args, context) => listConnection<CustomerEntity>(
+      customerList(context.em, args.adminId ? { adminId: administrationKey(String(args.adminId)) } : {}), args),
   }, CustomerConnection),
   customer: t.field({
     type: Customer,

@@ -1,0 +1,125 @@
+// The one seek-paging engine: a list ordered by one key (id unless said otherwise), read in
+// pages strictly after (or before) a key. The same key is the REST `after` and the Relay cursor.
+// The administration filter of the em applies to every query (scopedEm), so a limited credential
+// pages only through its own administrations.
+import type { EntityName, FilterQuery } from '@mikro-orm/core';
+import { isUuid } from './ids.ts';
+import type { Em } from './orm.ts';
+
+export interface SeekRange {
+  after?: string | null;
+  before?: string | null;
+  limit: number;
+  /** Descending (Relay `last`): the rows come last-first. */
+  inverted?: boolean;
+}
+
+/** Marks plain read data with the entity it was read from (GraphQL tells node types apart by it). */
+export const DATA_OF = Symbol('dataOf');
+
+export function isDataOf(value: unknown, entityName: string): boolean {
+  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[DATA_OF] === entityName;
+}
+
+type Row = Record<string, any>;
+
+export interface SeekListOptions<E extends object, T> {
+  entity: EntityName<E>;
+  where?: FilterQuery<E>;
+  /** Entity property the list is ordered and paged by. */
+  key?: string;
+  /** Which values can name an item (ids are UUIDs); others are refused before any query. */
+  isKey?: (value: string) => boolean;
+  /**
+   * Plain reads (the default): rows straight from the query builder, no managed entities, no
+   * identity map; `join` adds to-one relations (e.g. an administration's seller) and `map`
+   * shapes a row. With `entities: true` the rows are managed entities (`populate` applies):
+   * for lists whose serializers still walk relations.
+   */
+  join?: string[];
+  map?: (row: Row) => T;
+  entities?: boolean;
+  populate?: string[];
+}
+
+export class SeekList<T> {
+  readonly key: string;
+  private readonly entityName: string;
+  private readonly em: Em;
+  private readonly options: SeekListOptions<any, T>;
+
+  constructor(em: Em, options: SeekListOptions<any, T>) {
+    this.em = em;
+    this.options = options;
+    this.key = options.key ?? 'id';
+    this.entityName = em.getMetadata(options.entity).className;
+  }
+
+  isKey(value: string): boolean {
+    return (this.options.isKey ?? (this.key === 'id' ? isUuid : () => true))(value);
+  }
+
+  keyOf(item: T): string {
+    return String((item as Row)[this.key]);
+  }
+
+  /** Whether `value` names an item of this list (in the caller's scope). */
+  async has(value: string): Promise<boolean> {
+    if (!this.isKey(value)) return false;
+    if (this.options.entities) {
+      return (await this.em.findOne(this.options.entity, this.where({ [this.key]: value }), { fields: [this.key] as never })) !== null;
+    }
+    const qb = this.em.createQueryBuilder(this.options.entity, 'e').select(this.key).where(this.where({ [this.key]: value })).limit(1);
+    await qb.applyFilters();
+    return (await qb.execute('all', false)).length > 0;
+  }
+
+  /** The key of the first item created after `moment`, or null. */
+  async firstCreatedAfter(moment: Date): Promise<string | null> {
+    if (this.options.entities) {
+      const first = await this.em.findOne(this.options.entity, this.where({ createdAt: { $gt: moment } }), { orderBy: { [this.key]: 'asc' } as never });
+      return first ? String((first as Row)[this.key]) : null;
+    }
+    const qb = this.em.createQueryBuilder(this.options.entity, 'e').select(this.key)
+      .where(this.where({ createdAt: { $gt: moment } })).orderBy({ [this.key]: 'asc' }).limit(1);
+    await qb.applyFilters();
+    const rows: Row[] = await qb.execute('all', true);
+    return rows.length ? String(rows[0][this.key]) : null;
+  }
+
+  /** One page: at most `limit` items after/before the bounds, in query order. */
+  page(range: SeekRange): Promise<T[]> {
+    const bounds: Record<string, string> = {};
+    if (range.after) bounds.$gt = range.after;
+    if (range.before) bounds.$lt = range.before;
+    return this.read(Object.keys(bounds).length ? { [this.key]: bounds } : {}, range.inverted ? 'desc' : 'asc', range.limit);
+  }
+
+  /** Every item, for the lists that are not paged. */
+  all(): Promise<T[]> {
+    return this.read({}, 'asc');
+  }
+
+  private where(extra: Row): Row {
+    return { ...(this.options.where as Row | undefined), ...extra };
+  }
+
+  private async read(extra: Row, direction: 'asc' | 'desc', limit?: number): Promise<T[]> {
+    const { options } = this;
+    if (options.entities) {
+      return this.em.find(options.entity, this.where(extra), {
+        orderBy: { [this.key]: direction } as never, limit, populate: options.populate as never,
+      }) as Promise<T[]>;
+    }
+    const qb = this.em.createQueryBuilder(options.entity, 'e').select('*').where(this.where(extra)).orderBy({ [this.key]: direction });
+    for (const relation of options.join ?? []) qb.leftJoinAndSelect(`e.${relation}`, relation);
+    if (limit !== undefined) qb.limit(limit);
+    await qb.applyFilters();
+    const rows: Row[] = await qb.execute('all', true);
+    return rows.map((row) => {
+      const item = (options.map ? options.map(row) : row) as Row;
+      Object.defineProperty(item, DATA_OF, { value: this.entityName });
+      return item as T;
+    });
+  }
+}
