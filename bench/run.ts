@@ -7,6 +7,7 @@ import { startEmbeddedPostgres } from '../src/platform/embedded-postgres.ts';
 import { migrate, openOrm } from '../src/platform/orm.ts';
 import { authFloodBenchmark } from './auth-flood.ts';
 import { customerUpsertBenchmark } from './customer-upsert.ts';
+import { readsBenchmark } from './reads.ts';
 import { sessionIngestBenchmark } from './session-ingest.ts';
 
 export interface BenchmarkResult { name: string; unit: string; figure: number; baseline: number; baselineLabel: string }
@@ -15,6 +16,7 @@ const benchmarks: Record<string, (url: string) => Promise<BenchmarkResult>> = {
   customers: customerUpsertBenchmark,
   ingest: sessionIngestBenchmark,
   'auth-flood': authFloodBenchmark,
+  reads: readsBenchmark,
 };
 
 const wanted = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));

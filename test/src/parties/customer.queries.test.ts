@@ -26,7 +26,7 @@ test('REST pages and GraphQL pages are the same pages, REST after = cursor', asy
   for (let page = 0; page < 3; page++) {
     const rest = await app.request('GET', `/main/v1/customer?admin_id=${admin}&page_size=2${restAfter ? `&after=${restAfter}` : ''}`);
     t.is(rest.status, 200);
-    const graph = (await data(app, PAGE, { admin, first: 2, after: cursor })).customers;
+    const graph: any = (await data(app, PAGE, { admin, first: 2, after: cursor })).customers;
     t.deepEqual(graph.edges.map((e: any) => e.node.databaseId), rest.body.items.map((c: any) => c.id));
     t.deepEqual(graph.edges.map((e: any) => e.cursor), rest.body.items.map((c: any) => c.id), 'cursors are the REST keys');
     t.true(graph.edges.every((e: any) => e.node.adminId === admin));
