@@ -63,13 +63,13 @@ export class SeekList<T> {
     return String((item as Row)[this.key]);
   }
 
-  /** Whether `value` names an item of this list (in the caller's scope). */
+  /** Whether `value` names an item of the resource in the caller's scope (the list's filters do not apply: decisions.md). */
   async has(value: string): Promise<boolean> {
     if (!this.isKey(value)) return false;
     if (this.options.entities) {
-      return (await this.em.findOne(this.options.entity, this.where({ [this.key]: value }), { fields: [this.key] as never })) !== null;
+      return (await this.em.findOne(this.options.entity, { [this.key]: value }, { fields: [this.key] as never })) !== null;
     }
-    const qb = this.em.createQueryBuilder(this.options.entity, 'e').select(this.key).where(this.where({ [this.key]: value })).limit(1);
+    const qb = this.em.createQueryBuilder(this.options.entity, 'e').select(this.key).where({ [this.key]: value }).limit(1);
     await qb.applyFilters();
     return (await qb.execute('all', false)).length > 0;
   }

@@ -73,3 +73,11 @@ test('administrations: REST and GraphQL list the same, in the same order, within
   t.deepEqual((await app.request('GET', '/main/v1/administration', { auth: limited })).body.items.map((x: any) => x.id), [b]);
   t.deepEqual((await data(app, '{ administrations { databaseId } }', {}, limited)).administrations, [{ databaseId: b }]);
 });
+
+test('REST after names any visible customer: the list filters do not apply to that check', async (t) => {
+  const a = (await createAdministration(app)).id;
+  const b = (await createAdministration(app)).id;
+  const [ofA] = await seedCustomers(app, a, 1);
+  const response = await app.request('GET', `/main/v1/customer?admin_id=${b}&after=${ofA}`);
+  t.is(response.status, 200);
+});
