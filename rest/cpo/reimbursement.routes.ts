@@ -10,7 +10,7 @@ import type { Patch } from '../../src/platform/merge-patch.ts';
 import { seekPage } from '../rails/pagination.ts';
 import { patchFrom, type FieldMapping } from '../rails/patch.ts';
 import { defineRoute, type RouteDef } from '../rails/route.ts';
-import { customFields, iso, isoDate, text, timestamp } from '../rails/schemas.ts';
+import { customFields, iso, isoDate, text, timestamp } from '../../src/platform/input-schemas.ts';
 import { representation, t, type Infer } from '../rails/shape.ts';
 
 const TAG = 'CPO reimbursement';

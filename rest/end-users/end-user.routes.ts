@@ -4,7 +4,7 @@ import { createEndUser, getEndUser, updateEndUser, type EndUserPatch } from '../
 import { seekPage } from '../rails/pagination.ts';
 import { patchFrom, type FieldMapping } from '../rails/patch.ts';
 import { defineRoute, type RouteDef } from '../rails/route.ts';
-import { email, iso, isoDate, nfcText, text, timestamp } from '../rails/schemas.ts';
+import { email, iso, isoDate, nfcText, text, timestamp } from '../../src/platform/input-schemas.ts';
 import { representation, t, type Infer } from '../rails/shape.ts';
 
 const TAG = 'End users';

@@ -4,7 +4,7 @@ import { CREDIT_KINDS, MonetaryCredit } from '../../src/msp/monetary-credit.enti
 import { changeMonetaryCredit, getVisibleSubscription, type CreditState } from '../../src/msp/monetary-credit.service.ts';
 import { seekPage } from '../rails/pagination.ts';
 import { defineRoute, type RouteDef, type RouteInput } from '../rails/route.ts';
-import { iso, text } from '../rails/schemas.ts';
+import { iso, text } from '../../src/platform/input-schemas.ts';
 import { representation, t, type Infer } from '../rails/shape.ts';
 
 const TAG = 'MSP token subscriptions';

@@ -4,7 +4,7 @@ import { correctPlanOrCustomer, type CorrectionResult } from '../../src/msp/subs
 import type { Em } from '../../src/platform/orm.ts';
 import { checkedTimestamp } from '../../src/platform/timestamp.ts';
 import { defineRoute, type RouteDef, type RouteInput } from '../rails/route.ts';
-import { iso, text, timestamp } from '../rails/schemas.ts';
+import { iso, text, timestamp } from '../../src/platform/input-schemas.ts';
 import { representation, t, type Infer } from '../rails/shape.ts';
 import { serializeTokenSubscription, tokenSubscriptionShape } from './token-subscription.routes.ts';
 

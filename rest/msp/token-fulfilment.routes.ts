@@ -7,7 +7,7 @@ import {
   activateToken, addPlugAndChargeVehicle, addVirtualToken, requestTokenFulfilment, type IssuedToken,
 } from '../../src/msp/token-fulfilment.service.ts';
 import { defineRoute, type RouteDef } from '../rails/route.ts';
-import { isoDate, oneOf, text, timestamp } from '../rails/schemas.ts';
+import { isoDate, oneOf, text, timestamp } from '../../src/platform/input-schemas.ts';
 import { representation, type Infer } from '../rails/shape.ts';
 import { serializeTokenLink, tokenLinkShape } from './token-link.routes.ts';
 import { serializeToken, tokenShape } from './token.routes.ts';

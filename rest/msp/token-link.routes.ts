@@ -5,7 +5,7 @@ import {
 import type { TokenLink } from '../../src/msp/token-link.entity.ts';
 import { patchFrom, type FieldMapping } from '../rails/patch.ts';
 import { defineRoute, type RouteDef } from '../rails/route.ts';
-import { iso, isoDate, text, timestamp } from '../rails/schemas.ts';
+import { iso, isoDate, text, timestamp } from '../../src/platform/input-schemas.ts';
 import { representation, t, type Infer } from '../rails/shape.ts';
 import { singleFieldRoutes } from '../rails/single-field-routes.ts';
 

@@ -12,7 +12,7 @@ import type { Em } from '../../src/platform/orm.ts';
 import { seekPage } from '../rails/pagination.ts';
 import { patchFrom, type FieldMapping } from '../rails/patch.ts';
 import { defineRoute, type RouteDef } from '../rails/route.ts';
-import { customFields, iso, isoDate, oneOf, text, timestamp } from '../rails/schemas.ts';
+import { customFields, iso, isoDate, oneOf, text, timestamp } from '../../src/platform/input-schemas.ts';
 import { representation, t, type Infer } from '../rails/shape.ts';
 import { singleFieldRoutes } from '../rails/single-field-routes.ts';
 

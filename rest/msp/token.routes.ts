@@ -14,7 +14,7 @@ import type { Em } from '../../src/platform/orm.ts';
 import { listOf, seekPage } from '../rails/pagination.ts';
 import { patchFrom, type FieldMapping } from '../rails/patch.ts';
 import { defineRoute, type RouteDef } from '../rails/route.ts';
-import { iso, isoDate, oneOf, text, timestamp } from '../rails/schemas.ts';
+import { iso, isoDate, oneOf, text, timestamp } from '../../src/platform/input-schemas.ts';
 import { representation, t as f, type Infer } from '../rails/shape.ts';
 
 const TAG = 'MSP tokens';

@@ -1,7 +1,7 @@
 import { administrationList, type AdministrationData } from '../../src/parties/administration.queries.ts';
 import { defineRoute } from '../rails/route.ts';
 import { listOf } from '../rails/pagination.ts';
-import { iso } from '../rails/schemas.ts';
+import { iso } from '../../src/platform/input-schemas.ts';
 import { representation, t, type Infer } from '../rails/shape.ts';
 
 export const administrationShape = representation('Administration', {

@@ -7,7 +7,7 @@ import { seekPage } from '../rails/pagination.ts';
 import { patchFrom, type FieldMapping } from '../rails/patch.ts';
 import { defineRoute, type RouteDef } from '../rails/route.ts';
 import { representation, t, type Infer } from '../rails/shape.ts';
-import { countryCode, iso, isoDate, text, timestamp } from '../rails/schemas.ts';
+import { countryCode, iso, isoDate, text, timestamp } from '../../src/platform/input-schemas.ts';
 
 const TAG = 'Billing addresses';
 

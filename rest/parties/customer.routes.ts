@@ -8,7 +8,7 @@ import { seekPage } from '../rails/pagination.ts';
 import { patchFrom, type FieldMapping } from '../rails/patch.ts';
 import { defineRoute } from '../rails/route.ts';
 import { representation, t, type Infer } from '../rails/shape.ts';
-import { countryCode, customFields, email, iso, isoDate, oneOf, text, timestamp } from '../rails/schemas.ts';
+import { countryCode, customFields, email, iso, isoDate, oneOf, text, timestamp } from '../../src/platform/input-schemas.ts';
 
 const TAG = 'Customers';
 

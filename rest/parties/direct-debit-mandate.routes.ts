@@ -8,7 +8,7 @@ import { getByRef, parseRef } from '../../src/platform/resource-ref.ts';
 import { seekPage } from '../rails/pagination.ts';
 import { patchFrom, type FieldMapping } from '../rails/patch.ts';
 import { defineRoute, type RouteDef } from '../rails/route.ts';
-import { iso, isoDate, text, timestamp } from '../rails/schemas.ts';
+import { iso, isoDate, text, timestamp } from '../../src/platform/input-schemas.ts';
 import { representation, t, type Infer } from '../rails/shape.ts';
 
 const TAG = 'Direct debit mandates';

@@ -2,7 +2,7 @@ import { instanceOverview, visibleSellers } from '../../src/parties/instance-ove
 import type { Seller } from '../../src/parties/seller.entity.ts';
 import { defineRoute, type RouteDef } from '../rails/route.ts';
 import { listOf } from '../rails/pagination.ts';
-import { iso } from '../rails/schemas.ts';
+import { iso } from '../../src/platform/input-schemas.ts';
 import { representation, t, type Infer } from '../rails/shape.ts';
 
 export const sellerShape = representation('Seller', {

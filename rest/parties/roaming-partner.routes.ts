@@ -1,7 +1,7 @@
 import { RoamingPartner } from '../../src/parties/roaming-partner.entity.ts';
 import { seekPage } from '../rails/pagination.ts';
 import { defineRoute, type RouteDef } from '../rails/route.ts';
-import { iso } from '../rails/schemas.ts';
+import { iso } from '../../src/platform/input-schemas.ts';
 import { representation, t, type Infer } from '../rails/shape.ts';
 
 export const roamingPartnerShape = representation('RoamingPartner', {

@@ -5,7 +5,7 @@ import { calculateCost } from '../../src/pricing/cost-calculation.service.ts';
 import { isTimeZone } from '../../src/pricing/local-time.ts';
 import { VAT_KINDS, type VatKind } from '../../src/pricing/vat-rate.entity.ts';
 import { defineRoute, type RouteDef } from '../rails/route.ts';
-import { countryCode, oneOf, text, timestamp } from '../rails/schemas.ts';
+import { countryCode, oneOf, text, timestamp } from '../../src/platform/input-schemas.ts';
 import { representation, t, type Infer } from '../rails/shape.ts';
 import { RATE_COMPONENTS } from '../../src/pricing/rate-plan-definition.ts';
 

@@ -11,7 +11,7 @@ import { parseRef } from '../../src/platform/resource-ref.ts';
 import { seekPage } from '../rails/pagination.ts';
 import { patchFrom, type FieldMapping } from '../rails/patch.ts';
 import { defineRoute, type RouteDef } from '../rails/route.ts';
-import { currencyCode, iso, isoDate, text, timestamp } from '../rails/schemas.ts';
+import { currencyCode, iso, isoDate, text, timestamp } from '../../src/platform/input-schemas.ts';
 import { representation, t, type Infer } from '../rails/shape.ts';
 
 const TAG = 'Pricing: rate plans';

@@ -8,7 +8,7 @@ import type { Patch } from '../../src/platform/merge-patch.ts';
 import { seekPage } from '../rails/pagination.ts';
 import { patchFrom, type FieldMapping } from '../rails/patch.ts';
 import { defineRoute, type RouteDef } from '../rails/route.ts';
-import { countryCode, iso, isoDate, oneOf, timestamp } from '../rails/schemas.ts';
+import { countryCode, iso, isoDate, oneOf, timestamp } from '../../src/platform/input-schemas.ts';
 import { representation, t, type Infer } from '../rails/shape.ts';
 
 const TAG = 'Pricing: VAT rates';

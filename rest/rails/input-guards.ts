@@ -1,6 +1,7 @@
 // Checks on every client string before validation (docs/decisions.md "Request bodies"): control
 // characters and lengths, whatever the route's schema says, so no route can forget them.
 import { DomainError, type ErrorDetail } from '../../src/platform/errors.ts';
+import { MAX_DETAILS } from '../../src/platform/input-validation.ts';
 import { jsonPath, step, trailPath, type Trail } from './json-path.ts';
 
 /** Longest string anywhere in a JSON body (a route's own maximum may be lower). */
@@ -9,8 +10,6 @@ export const MAX_BODY_STRING = 10_000;
 export const MAX_URL_VALUE = 1_000;
 /** Most items of any array in a body (a route's own maximum may be lower). */
 export const MAX_ARRAY_ITEMS = 1_000;
-/** Most `details` one answer lists. */
-export const MAX_DETAILS = 50;
 
 /** C0 controls and DEL: never in member names, identifiers, query strings or paths. */
 const ANY_CONTROL = /[\u0000-\u001f\u007f]/;

@@ -9,7 +9,8 @@ import type { OffsetPage, Page } from './pagination.ts';
 import type { Field } from './shape.ts';
 import { checkBodyStrings, UNKNOWN_FIELDS_LISTED, unknownFieldsHeader, urlValueFailure } from './input-guards.ts';
 import { memberPath } from './json-path.ts';
-import { declaredMembers, unknownFields, validate } from './validation.ts';
+import { validate } from '../../src/platform/input-validation.ts';
+import { declaredMembers, unknownFields } from './validation.ts';
 
 export type Method = 'get' | 'post' | 'put' | 'delete';
 

@@ -4,7 +4,7 @@
 import * as yup from 'yup';
 import { defineRoute, type RouteDef, type RouteInput } from './route.ts';
 import type { Field } from './shape.ts';
-import { timestamp } from './schemas.ts';
+import { timestamp } from '../../src/platform/input-schemas.ts';
 
 export interface SingleField {
   /** Whether DELETE on the sub-path (set the field to null) exists too. */

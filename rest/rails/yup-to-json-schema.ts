@@ -17,7 +17,7 @@ interface Description {
   innerType?: Description;
 }
 
-/** Custom tests of rest/rails/schemas.ts that say something a client can use. */
+/** Custom tests of src/platform/input-schemas.ts that say something a client can use. */
 const CUSTOM_TESTS: Record<string, JsonSchema> = {
   timestamp: { format: 'date-time' },
   'custom-fields': {

@@ -8,7 +8,7 @@ import { PricingResult } from '../../src/sessions/pricing-result.entity.ts';
 import { getVisibleSession, repriceSession } from '../../src/sessions/reprocess.service.ts';
 import { seekPage } from '../rails/pagination.ts';
 import { defineRoute, type RouteDef } from '../rails/route.ts';
-import { oneOf } from '../rails/schemas.ts';
+import { oneOf } from '../../src/platform/input-schemas.ts';
 import { chargeSessionBody, cpoChargeSessionBody, submissionFrom } from './session-body.ts';
 import {
   serializeChargeSession, serializeCpoChargeSession, serializeOriginal, serializePricingResult, serializeProgress,

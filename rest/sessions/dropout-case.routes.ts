@@ -4,7 +4,7 @@ import { getVisibleDropoutCase, reprocessDropoutCase } from '../../src/sessions/
 import { VALIDITY_CHECKS } from '../../src/sessions/validity-checks.ts';
 import { seekPage } from '../rails/pagination.ts';
 import { defineRoute, type RouteDef } from '../rails/route.ts';
-import { oneOf } from '../rails/schemas.ts';
+import { oneOf } from '../../src/platform/input-schemas.ts';
 import { serializeDropoutCase } from './session-serializers.ts';
 import { dropoutCaseShape } from './session-shapes.ts';
 

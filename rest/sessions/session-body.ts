@@ -5,7 +5,7 @@ import { compareDecimal, isDecimalText } from '../../src/money/decimal.ts';
 import { isTimeZone } from '../../src/pricing/local-time.ts';
 import type { SessionSubmission } from '../../src/sessions/ingest-session.service.ts';
 import { submissionOf } from '../../src/sessions/session-submission.ts';
-import { countryCode, text, timestamp } from '../rails/schemas.ts';
+import { countryCode, text, timestamp } from '../../src/platform/input-schemas.ts';
 
 const volume = () => yup.string().test('decimal', '${path} must be a non-negative decimal string such as "12.5" (at most 6 decimals)',
   (value) => value === undefined || (isDecimalText(value) && compareDecimal(value, '0') >= 0));

@@ -3,7 +3,7 @@ import type { ChargeSession } from '../../src/sessions/charge-session.entity.ts'
 import type { DropoutCase } from '../../src/sessions/dropout-case.entity.ts';
 import type { PricingResult } from '../../src/sessions/pricing-result.entity.ts';
 import { cpoSessionIdOf, reportedField as field, reportedRoamingAmounts } from '../../src/sessions/session-reported.ts';
-import { iso } from '../rails/schemas.ts';
+import { iso } from '../../src/platform/input-schemas.ts';
 import type { Infer } from '../rails/shape.ts';
 import type {
   chargeSessionShape, cpoChargeSessionShape, dropoutCaseShape, originalSessionShape, pricingResultShape, sessionProgressShape,

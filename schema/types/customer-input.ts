@@ -1,8 +1,8 @@
 import * as yup from 'yup';
 import type { CustomerPatch } from '../../src/parties/customer-input.ts';
 import { BILLING_PHONE_MAX_LENGTH } from '../../src/parties/customer.entity.ts';
-import { countryCode, customFields, email, text } from '../../rest/rails/schemas.ts';
-import { validate } from '../../rest/rails/validation.ts';
+import { countryCode, customFields, email, text } from '../../src/platform/input-schemas.ts';
+import { validate } from '../../src/platform/input-validation.ts';
 import { builder } from '../builder.ts';
 import { administrationKey } from '../ids.ts';
 import { BillingRollupGroupBy } from './billing-rollup-group-by.ts';

@@ -5,8 +5,8 @@ import {
 } from '../../src/msp/save-subscription-plan.service.ts';
 import { SubscriptionPlan as SubscriptionPlanEntity } from '../../src/msp/subscription-plan.entity.ts';
 import { findByRef } from '../../src/platform/resource-ref.ts';
-import { text } from '../../rest/rails/schemas.ts';
-import { validate } from '../../rest/rails/validation.ts';
+import { text } from '../../src/platform/input-schemas.ts';
+import { validate } from '../../src/platform/input-validation.ts';
 import { builder } from '../builder.ts';
 import { findConnection } from '../connection.ts';
 import { enumOf } from '../enum.ts';

@@ -8,7 +8,7 @@ import { jsonBody } from '../../../rest/rails/body.ts';
 import { errorMiddleware } from '../../../rest/rails/errors.ts';
 import { buildOpenApi } from '../../../rest/rails/openapi.ts';
 import { mountRoutes } from '../../../rest/rails/route.ts';
-import { text } from '../../../rest/rails/schemas.ts';
+import { text } from '../../../src/platform/input-schemas.ts';
 import { representation, t as f, type Infer } from '../../../rest/rails/shape.ts';
 import { singleFieldRoutes } from '../../../rest/rails/single-field-routes.ts';
 

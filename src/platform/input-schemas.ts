@@ -1,7 +1,7 @@
-// yup building blocks shared by every route schema.
+// yup building blocks of input schemas, shared by REST route schemas and GraphQL input rules.
 import * as yup from 'yup';
-import { CUSTOM_FIELDS_MAX_KEYS, customFieldFailure } from '../../src/platform/custom-fields.ts';
-import { checkedTimestamp, parseTimestamp, TIMESTAMP_FORMAT } from '../../src/platform/timestamp.ts';
+import { CUSTOM_FIELDS_MAX_KEYS, customFieldFailure } from './custom-fields.ts';
+import { checkedTimestamp, parseTimestamp, TIMESTAMP_FORMAT } from './timestamp.ts';
 
 /** An RFC 3339 timestamp with an offset (src/platform/timestamp.ts; decisions.md "Limits"). */
 export const timestamp = () => yup.string().test('timestamp', `\${path} must be ${TIMESTAMP_FORMAT}`,
