@@ -51,11 +51,11 @@ export const builder = new SchemaBuilder<{
     nodeFieldOptions: { nullable: false },
     nodeQueryOptions: {
       description: 'The object with this global ID, or null when there is none the caller may see.',
-      resolve: async (_root, args, context, info) => (await resolveKnownNodes(context, info, [args.id]))[0] as never,
+      resolve: async (_root, args, context, info) => (await resolveKnownNodes(context, info, [args.id]))[0],
     },
     nodesQueryOptions: {
       description: 'The objects with these global IDs, in the same order; null for each one the caller may not see.',
-      resolve: (_root, args, context, info) => resolveKnownNodes(context, info, args.ids) as never,
+      resolve: (_root, args, context, info) => resolveKnownNodes(context, info, args.ids),
     },
   },
 });

@@ -30,7 +30,7 @@ export async function saveCredential(em: Em, input: CredentialInput): Promise<Cr
   const secretHash = await hashSecret(input.secret);
   let credential = await em.findOne(Credential, { publicId: input.publicId });
   if (!credential) {
-    credential = em.create(Credential, { publicId: input.publicId, secretHash, role, adminIds } as never);
+    credential = em.create(Credential, { publicId: input.publicId, secretHash, role, adminIds });
   } else {
     credential.secretHash = secretHash;
     credential.role = role;

@@ -41,7 +41,7 @@ export function createEvse(em: Em, input: Patch<EvseFields> & { evseUid?: string
     if (!evseUid) throw new InvalidInputError('evse_uid is required', { path: ['evse_uid'] });
     const admin = await visibleAdministration(tx, adminId);
     if (await tx.count(Evse, { evseUid }, { filters: false })) throw new DomainError('duplicate', `EVSE ${evseUid} exists already`, { path: ['evse_uid'] });
-    const evse = tx.create(Evse, { admin, evseUid } as never);
+    const evse = tx.create(Evse, { admin, evseUid });
     apply(evse, fields);
     await flushUnique(tx, UNIQUE);
     return evse;

@@ -52,7 +52,7 @@ export function createArrangement(em: Em, input: Patch<ArrangementFields> & { ad
     if (!customer) throw new NotFoundError('customer', { path: ['customer_id'] });
     if (!input.validFrom) throw new InvalidInputError('valid_from is required', { path: ['valid_from'] });
     await assertExternalReferenceFree(tx, ReimbursementArrangement, input.externalReference, 'reimbursement arrangement');
-    const arrangement = tx.create(ReimbursementArrangement, { admin, customer, validFrom: input.validFrom } as never);
+    const arrangement = tx.create(ReimbursementArrangement, { admin, customer, validFrom: input.validFrom });
     applyArrangement(arrangement, fields);
     await flushUnique(tx, UNIQUE);
     return arrangement;
@@ -103,7 +103,7 @@ export function createLink(em: Em, input: Patch<LinkFields> & { arrangementId?: 
     checkBounds(input.validFrom ?? arrangement.validFrom, input.validUntil);
     const link = tx.create(ReimbursementLink, {
       admin: arrangement.admin, arrangement, evse, validFrom: input.validFrom ?? null, validUntil: input.validUntil ?? null,
-    } as never);
+    });
     await tx.flush();
     return link;
   });

@@ -31,7 +31,7 @@ export async function demoCredentialActive(orm: Orm): Promise<boolean> {
 async function seed(orm: Orm): Promise<void> {
   const em = scopedEm(orm);
   await em.transactional(async (tx) => {
-    tx.create(InstanceSettings, { id: 1, name: 'Demo Charging Group', roamingEnabled: true } as never);
+    tx.create(InstanceSettings, { id: 1, name: 'Demo Charging Group', roamingEnabled: true });
     const dutch = await createSeller(tx, { name: 'Voltera Mobility B.V.', country: 'NL', externalReference: 'SELLER-NL' });
     const belgian = await createSeller(tx, { name: 'Voltera Belgium BV', country: 'BE', externalReference: 'SELLER-BE' });
     await createAdministration(tx, { id: 'nl-main', name: 'Voltera Netherlands', currency: 'EUR', country: 'NL', localeId: 'nl-NL', sellerId: dutch.id });
@@ -90,7 +90,7 @@ async function seed(orm: Orm): Promise<void> {
       externalReference: 'SUB-1001', tokenSeriesId: cards.id,
     });
     await changeMonetaryCredit(tx, subscription.id, { amount: '10.00', description: 'Welcome credit' });
-    tx.create(RoamingPartner, { name: 'Example Charge Network', country: 'DE', cpoIds: ['DEEXA'], mspIds: [], externalReference: 'RP-DEEXA' } as never);
+    tx.create(RoamingPartner, { name: 'Example Charge Network', country: 'DE', cpoIds: ['DEEXA'], mspIds: [], externalReference: 'RP-DEEXA' });
     await tx.flush();
   });
   await demoSessions(em);

@@ -76,7 +76,7 @@ export async function mergeCustomerAuthorization(em: Em, endUserId: string, cust
   // A defunct authorization stays as it was; granting the pair again starts a new one.
   const existing = await em.findOne(CustomerAuthorization, { endUser, customer, defunct: false });
   const state = nextState(existing ? stateOf(existing) : undefined, patch);
-  const authorization = existing ?? em.create(CustomerAuthorization, { endUser, customer, admin: endUser.admin, ...state } as never);
+  const authorization = existing ?? em.create(CustomerAuthorization, { endUser, customer, admin: endUser.admin, ...state });
   applyState(authorization, state);
   await flushUnique(em, { [PAIR_CONSTRAINT]: ['customer_id'] });
   return authorization;
@@ -106,7 +106,7 @@ export async function replaceCustomerAuthorizations(em: Em, endUserId: string, i
   const result = [...current];
   for (const { existing, customer, state } of planned) {
     if (existing) applyState(existing, state);
-    else result.push(em.create(CustomerAuthorization, { endUser, customer, admin: endUser.admin, ...state } as never));
+    else result.push(em.create(CustomerAuthorization, { endUser, customer, admin: endUser.admin, ...state }));
   }
   for (const authorization of current) {
     if (!customers.includes(authorization.customer)) authorization.defunct = true;

@@ -66,7 +66,7 @@ export async function createEndUser(em: Em, patch: EndUserPatch): Promise<EndUse
   if (missing.length) fail('validation_failed', missing);
   const admin = await visibleAdministration(em, patch.adminId);
   await assertUnique(em, patch);
-  const endUser = em.create(EndUser, { admin, username: patch.username! } as never);
+  const endUser = em.create(EndUser, { admin, username: patch.username! });
   applyEndUserPatch(endUser, patch);
   await flushUnique(em, PARAM_BY_CONSTRAINT);
   return endUser;

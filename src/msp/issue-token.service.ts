@@ -84,7 +84,7 @@ export async function issueToken(em: Em, input: IssueTokenInput): Promise<Token>
     currentAdmin: input.admin,
     fulfilment: input.fulfilment ?? 'none',
     vehicleVin: input.vehicleVin != null ? checkVin(input.vehicleVin) : null,
-  } as never);
+  });
   em.persist(token);
   return token;
 }

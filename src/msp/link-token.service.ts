@@ -85,7 +85,7 @@ export async function linkToken(em: Em, input: LinkTokenInput): Promise<TokenLin
     token,
     validFrom: input.validFrom ?? null,
     validUntil: input.validUntil ?? null,
-  } as never);
+  });
   token.firstLinkedAt ??= new Date();
   // The token goes with its latest link; a link filling a gap in the past does not move it.
   if (others.every((other) => other.effectiveFrom().getTime() <= span.from.getTime())) token.currentAdmin = subscription.admin;

@@ -46,7 +46,7 @@ export function appendMovement(em: Em, subscription: TokenSubscription, kind: Cr
     balanceAfter,
     description: fields.description ?? null,
     sessionId: fields.sessionId ?? null,
-  } as never);
+  });
 }
 
 async function stateOf(em: Em, subscription: TokenSubscription, lastMovement: MonetaryCredit | null): Promise<CreditState> {

@@ -73,7 +73,7 @@ async function createIn(em: Em, patch: SubscriptionPlanPatch): Promise<Subscript
   if (patch.name === undefined || patch.name === null) throw new InvalidInputError('name is required', { path: ['name'] });
   const admin = await visibleAdministration(em, patch.adminId);
   await assertExternalReferenceFree(em, SubscriptionPlan, patch.externalReference, WHAT);
-  const plan = em.create(SubscriptionPlan, { admin, name: patch.name } as never);
+  const plan = em.create(SubscriptionPlan, { admin, name: patch.name });
   applyPlanPatch(plan, patch);
   if (patch.ratePlanId) await assertRatePlanUsableBy(em, patch.ratePlanId, admin);
   await flushUnique(em, UNIQUE);

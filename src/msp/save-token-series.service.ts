@@ -53,7 +53,7 @@ export async function createTokenSeries(em: Em, input: TokenSeriesInput): Promis
     uidType: input.uidType ?? null,
     brandCode,
     externalReference: input.externalReference ?? null,
-  } as never);
+  });
   await flushUnique(em, { msp_token_series_external_reference_unique: ['external_reference'] });
   return series;
 }

@@ -208,7 +208,7 @@ export function createTokenSubscription(em: Em, input: NewTokenSubscription): Pr
       customFields: mergePatch({}, input.customFields ?? {}) as CustomFields,
       externalReference: input.externalReference ?? null,
       externalUpdatedAt: input.externalUpdatedAt ?? null,
-    } as never);
+    });
     await flushUnique(tx, UNIQUE);
     await issueLinkedToken(tx, subscription, input);
     await linkExistingTokens(tx, subscription, input.links ?? []);

@@ -3,12 +3,13 @@
 // token links reaching past T move over seamlessly and the credit balance moves with them.
 // Sessions since T are repriced by the session worker: the correction adds that job in its own
 // transaction (subscription-corrected.ts), so a committed correction never misses its repricing.
+import type { EntityName } from '@mikro-orm/core';
 import { Customer } from '../parties/customer.entity.ts';
 import { DomainError, InvalidInputError, NotFoundError } from '../platform/errors.ts';
 import { flushUnique } from '../platform/flush-unique.ts';
 import { addFollowUpJob } from '../platform/follow-up-job.ts';
-import { isUuid } from '../platform/ids.ts';
 import type { Em } from '../platform/orm.ts';
+import { findByRef } from '../platform/resource-ref.ts';
 import { intervalsOverlap } from '../platform/validity.ts';
 import { lockSubscription, transferCreditBalance } from './monetary-credit.service.ts';
 import { SubscriptionCorrection } from './subscription-correction.entity.ts';
@@ -34,16 +35,14 @@ export interface CorrectionResult {
 }
 
 /** A record named by `<name>_id` or `<name>_external_reference` (at most one), or null when neither is given. */
-async function resolveOptional<E extends object>(em: Em, entity: new (...args: never[]) => E, name: string, id: string | null | undefined, ref: string | null | undefined): Promise<E | null> {
+async function resolveOptional<E extends object>(em: Em, entity: EntityName<E>, name: string, id: string | null | undefined, ref: string | null | undefined): Promise<E | null> {
   const idParam = [`${name}_id`];
   const refParam = [`${name}_external_reference`];
   if (id != null && ref != null) throw new InvalidInputError(`give either ${name}_id or ${name}_external_reference, not both`, { path: idParam });
   if (id == null && ref == null) return null;
-  const found = id != null
-    ? (isUuid(id) ? await em.findOne(entity as never, { id }) : null)
-    : await em.findOne(entity as never, { externalReference: ref });
+  const found = await findByRef(em, entity, id != null ? { id } : { externalReference: ref! }, name);
   if (!found) throw new NotFoundError(name.replaceAll('_', ' '), { path: id != null ? idParam : refParam });
-  return found as E;
+  return found;
 }
 
 /** External references are unique in the whole instance (docs/decisions.md). */
@@ -77,7 +76,7 @@ async function moveTokenLinks(em: Em, from: TokenSubscription, to: TokenSubscrip
     em.create(TokenLink, {
       admin: to.admin, subscription: to, token: link.token,
       validFrom: startsBefore ? at : link.validFrom, validUntil: link.validUntil ?? null,
-    } as never);
+    });
     if (startsBefore) link.validUntil = at;
     else link.defunct = true;
   }
@@ -108,14 +107,14 @@ async function correctIn(em: Em, subscriptionId: string, input: CorrectionInput)
     validUntil: old.validUntil ?? null,
     monetaryCreditBalance: '0',
     externalReference: input.newExternalReference ?? null,
-  } as never);
+  });
   old.validUntil = input.validFrom;
   await moveTokenLinks(em, old, successor, input.validFrom);
   transferCreditBalance(em, old, successor, 'moved by a plan-or-customer correction');
   const correction = em.create(SubscriptionCorrection, {
     admin: old.admin, oldSubscription: old, newSubscription: successor, correctedFrom: input.validFrom,
     recurringCostCorrection: input.recurringCostCorrection ?? false,
-  } as never);
+  });
   await flushUnique(em, { msp_token_subscription_external_reference_unique: ['new_external_reference'] });
   await addFollowUpJob(em, SUBSCRIPTION_CORRECTED, { correction_id: correction.id } satisfies SubscriptionCorrectedJob);
   return { correction, oldSubscription: old, newSubscription: successor };

@@ -28,7 +28,7 @@ export async function upsertTokenBrand(em: Em, code: string, name: string): Prom
     await em.flush();
     return brand;
   }
-  const created = em.create(TokenBrand, { code, name } as never);
+  const created = em.create(TokenBrand, { code, name });
   await flushUnique(em, {});
   return created;
 }

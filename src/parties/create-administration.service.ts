@@ -24,7 +24,7 @@ const SLUG = /^[a-z0-9][a-z0-9-]{1,62}$/i;
 export async function createSeller(em: Em, input: SellerInput): Promise<Seller> {
   if (!input.name) throw new InvalidInputError('name is required', { path: ['name'] });
   if (!/^[A-Z]{2}$/i.test(input.country)) throw new InvalidInputError('country must be a two-letter code', { path: ['country'] });
-  const seller = em.create(Seller, { name: input.name, country: input.country.toUpperCase(), externalReference: input.externalReference ?? null } as never);
+  const seller = em.create(Seller, { name: input.name, country: input.country.toUpperCase(), externalReference: input.externalReference ?? null });
   await em.flush();
   return seller;
 }
@@ -46,7 +46,7 @@ export async function createAdministration(em: Em, input: AdministrationInput): 
   const admin = em.create(Administration, {
     id: input.id, name: input.name, currency: input.currency, country: input.country.toUpperCase(),
     localeId: input.localeId ?? null, seller,
-  } as never);
+  });
   await em.flush();
   return admin;
 }

@@ -41,7 +41,7 @@ function applyBillingAddressPatch(address: BillingAddress, patch: BillingAddress
 export async function createBillingAddress(em: Em, patch: BillingAddressPatch): Promise<BillingAddress> {
   const customer = await resolvePartyCustomer(em, patch);
   await assertExternalReferenceFree(em, BillingAddress, patch.externalReference, 'billing address');
-  const address = em.create(BillingAddress, { customer, admin: customer.admin } as never);
+  const address = em.create(BillingAddress, { customer, admin: customer.admin });
   applyBillingAddressPatch(address, patch);
   await em.flush();
   return address;

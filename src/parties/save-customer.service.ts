@@ -8,7 +8,7 @@ export async function createCustomer(em: Em, patch: CustomerPatch): Promise<Cust
   requireCreateFields(patch);
   const admin = await visibleAdministration(em, patch.adminId);
   await assertExternalReferenceFree(em, Customer, patch.externalReference, 'customer');
-  const customer = em.create(Customer, { admin, name: patch.name!, country: patch.country! } as never);
+  const customer = em.create(Customer, { admin, name: patch.name!, country: patch.country! });
   applyCustomerPatch(customer, patch);
   await em.flush();
   return customer;

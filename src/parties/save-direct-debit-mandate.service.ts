@@ -167,7 +167,7 @@ async function createMandateIn(em: Em, patch: MandatePatch, options: MandateOpti
   const state = nextState(undefined, patch, new Date());
   await assertExternalReferenceFree(em, DirectDebitMandate, state.externalReference, 'mandate');
   await settleOverlaps(em, customer, undefined, state, options.invalidateOverlapping === true);
-  const mandate = em.create(DirectDebitMandate, { customer, admin: customer.admin, ...state } as never);
+  const mandate = em.create(DirectDebitMandate, { customer, admin: customer.admin, ...state });
   await em.flush();
   return mandate;
 }

@@ -20,7 +20,7 @@ export function parseRef(raw: string, allowExternalReference: boolean): Resource
 export async function findByRef<E extends object>(em: Em, entity: EntityName<E>, ref: ResourceRef, what: string, populate?: string[]): Promise<E | null> {
   if ('id' in ref && !isUuid(ref.id)) return null;
   const where = 'id' in ref ? { id: ref.id } : { externalReference: ref.externalReference };
-  return em.findOne(entity as EntityName<any>, where, { populate: populate as never }) as Promise<E | null>;
+  return em.findOne(entity as EntityName<any>, where, { populate }) as Promise<E | null>;
 }
 
 export async function getByRef<E extends object>(em: Em, entity: EntityName<E>, ref: ResourceRef, what: string, populate?: string[]): Promise<E> {

@@ -59,7 +59,7 @@ async function createIn(em: Em, patch: Patch<RatePlanFields>): Promise<RatePlan>
   if (!patch.name) throw new InvalidInputError('name is required', { path: ['name'] });
   if (!patch.currency) throw new InvalidInputError('currency is required', { path: ['currency'] });
   await assertExternalReferenceFree(em, RatePlan, patch.externalReference, WHAT);
-  const plan = em.create(RatePlan, { name: patch.name, currency: patch.currency } as never);
+  const plan = em.create(RatePlan, { name: patch.name, currency: patch.currency });
   await apply(em, plan, { ...patch, adminIds: patch.adminIds ?? [] });
   await flushUnique(em, UNIQUE);
   return plan;
@@ -95,7 +95,7 @@ export async function createRatePlanVersion(em: Em, ref: ResourceRef, input: { v
   const definition = parseDefinition(input.definition);
   const taken = await em.count(RatePlanVersion, { ratePlan: plan, validFrom: input.validFrom });
   if (taken) throw new DomainError('duplicate', 'the rate plan has a version valid from that moment already', { path: ['valid_from'] });
-  const version = em.create(RatePlanVersion, { ratePlan: plan, validFrom: input.validFrom, definition } as never);
+  const version = em.create(RatePlanVersion, { ratePlan: plan, validFrom: input.validFrom, definition });
   await flushUnique(em, { pricing_rate_plan_version_rate_plan_id_valid_from_unique: ['valid_from'] });
   return version;
 }

@@ -73,7 +73,7 @@ export function createVatRate(em: Em, patch: Patch<VatRateFields>): Promise<VatR
   }
   return em.transactional(async (tx) => {
     await lockVatRates(tx);
-    const rate = tx.create(VatRate, { country: 'XX', vatKind: 'standard', percentage: '0', validFrom: new Date() } as never);
+    const rate = tx.create(VatRate, { country: 'XX', vatKind: 'standard', percentage: '0', validFrom: new Date() });
     apply(rate, patch);
     await assertNoOverlap(tx, rate);
     await tx.flush();

@@ -22,7 +22,7 @@ export async function recordDropouts(em: Em, dropouts: Dropout[]): Promise<void>
     if (!dropoutCase) {
       dropoutCase = em.create(DropoutCase, {
         id: uuidv7(), admin: dropout.outcome.admin_id, reason: dropout.reason, groupKey: key, openKey: key, message: dropout.message,
-      } as never);
+      });
       byKey.set(key, dropoutCase);
     }
     dropoutCase.sessionCount += 1;

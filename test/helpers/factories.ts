@@ -10,7 +10,7 @@ const next = () => ++sequence;
 export async function createAdministration(app: TestApp, overrides: Partial<{ id: string; name: string; currency: string; country: string; localeId: string }> = {}) {
   const em = scopedEm(app.orm);
   const n = next();
-  const seller = em.create(Seller, { name: `Seller ${n}`, country: overrides.country ?? 'NL' } as never);
+  const seller = em.create(Seller, { name: `Seller ${n}`, country: overrides.country ?? 'NL' });
   const admin = em.create(Administration, {
     id: overrides.id ?? `adm-${process.pid}-${n}`,
     name: overrides.name ?? `Administration ${n}`,
@@ -18,7 +18,7 @@ export async function createAdministration(app: TestApp, overrides: Partial<{ id
     country: overrides.country ?? 'NL',
     localeId: overrides.localeId ?? 'nl-NL',
     seller,
-  } as never);
+  });
   await em.flush();
   return { id: admin.id, sellerId: seller.id };
 }
@@ -50,7 +50,7 @@ import { Token } from '../../src/msp/token.entity.ts';
 /** A subscription plan written directly through the ORM (no REST round trip). */
 export async function insertSubscriptionPlan(app: TestApp, adminId: string, fields: Record<string, unknown> = {}) {
   const em = scopedEm(app.orm);
-  const plan = em.create(SubscriptionPlan, { admin: adminId, name: `Plan ${next()}`, ...fields } as never);
+  const plan = em.create(SubscriptionPlan, { admin: adminId, name: `Plan ${next()}`, ...fields });
   await em.flush();
   return { id: plan.id as string };
 }
@@ -62,7 +62,7 @@ export async function insertTokenSubscription(app: TestApp, adminId: string, fie
   const em = scopedEm(app.orm);
   const subscription = em.create(TokenSubscription, {
     admin: adminId, plan: planId, customer: customerId, validFrom: new Date('2026-01-01T00:00:00Z'), ...fields,
-  } as never);
+  });
   await em.flush();
   return { id: subscription.id as string, planId, customerId };
 }
@@ -72,7 +72,7 @@ export async function insertTokenSeries(app: TestApp, adminId: string, fields: R
   const em = scopedEm(app.orm);
   const n = next();
   const evcoPrefix = `NL${n.toString(36).toUpperCase().padStart(3, '0')}C`;
-  const series = em.create(TokenSeries, { admin: adminId, name: `Series ${n}`, evcoPrefix, ...fields } as never);
+  const series = em.create(TokenSeries, { admin: adminId, name: `Series ${n}`, evcoPrefix, ...fields });
   await em.flush();
   return { id: series.id as string };
 }
@@ -81,7 +81,7 @@ export async function insertTokenSeries(app: TestApp, adminId: string, fields: R
 export async function insertToken(app: TestApp, adminId: string, fields: Record<string, unknown> = {}) {
   const em = scopedEm(app.orm);
   const evcoId = `NLINS${String(next()).padStart(9, '0')}`;
-  const token = em.create(Token, { evcoId, initialAdmin: adminId, currentAdmin: adminId, ...fields } as never);
+  const token = em.create(Token, { evcoId, initialAdmin: adminId, currentAdmin: adminId, ...fields });
   await em.flush();
   return { id: token.id as string, evcoId: token.evcoId as string };
 }
@@ -89,7 +89,7 @@ export async function insertToken(app: TestApp, adminId: string, fields: Record<
 /** A token link written directly through the ORM (no overlap check). */
 export async function insertTokenLink(app: TestApp, adminId: string, subscriptionId: string, tokenId: string, fields: Record<string, unknown> = {}) {
   const em = scopedEm(app.orm);
-  const link = em.create(TokenLink, { admin: adminId, subscription: subscriptionId, token: tokenId, ...fields } as never);
+  const link = em.create(TokenLink, { admin: adminId, subscription: subscriptionId, token: tokenId, ...fields });
   await em.flush();
   return { id: link.id as string };
 }
