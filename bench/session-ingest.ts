@@ -7,7 +7,7 @@ import pg from 'pg';
 import { createApp } from '../rest/app.ts';
 import { saveCredential } from '../src/access/save-credential.service.ts';
 import { createSubscriptionPlan } from '../src/msp/save-subscription-plan.service.ts';
-import { createTokenSubscription } from '../src/msp/save-token-subscription.service.ts';
+import { createTokenSubscription } from '../src/msp/create-token-subscription.service.ts';
 import { Token } from '../src/msp/token.entity.ts';
 import { TokenLink } from '../src/msp/token-link.entity.ts';
 import { createAdministration } from '../src/parties/create-administration.service.ts';

@@ -1,5 +1,5 @@
 import * as yup from 'yup';
-import { loadSubscriptionLinks } from '../../src/msp/save-token-subscription.service.ts';
+import { loadSubscriptionLinks } from '../../src/msp/token-subscription.queries.ts';
 import { correctPlanOrCustomer, type CorrectionResult } from '../../src/msp/subscription-correction.service.ts';
 import type { Em } from '../../src/platform/orm.ts';
 import { checkedTimestamp } from '../../src/platform/timestamp.ts';

@@ -1,9 +1,10 @@
 import * as yup from 'yup';
 import { normalize } from '../../src/money/decimal.ts';
-import {
-  createTokenSubscription, getTokenSubscription, loadSubscriptionLinks, markTokenSubscriptionDefunct, subscriptionListFilter,
-  updateTokenSubscription, type NewTokenSubscription, type SubscriptionParties, type TokenSubscriptionPatch,
-} from '../../src/msp/save-token-subscription.service.ts';
+import { createTokenSubscription } from '../../src/msp/create-token-subscription.service.ts';
+import { markTokenSubscriptionDefunct } from '../../src/msp/defunct-token-subscription.service.ts';
+import { getTokenSubscription, loadSubscriptionLinks, subscriptionListFilter } from '../../src/msp/token-subscription.queries.ts';
+import type { NewTokenSubscription, SubscriptionParties, TokenSubscriptionPatch } from '../../src/msp/token-subscription-input.ts';
+import { updateTokenSubscription } from '../../src/msp/update-token-subscription.service.ts';
 import { UID_TYPE_IDS } from '../../src/msp/token-reference-data.ts';
 import type { TokenLink } from '../../src/msp/token-link.entity.ts';
 import { TokenSubscription } from '../../src/msp/token-subscription.entity.ts';

@@ -1,7 +1,7 @@
 import * as yup from 'yup';
 import { normalize } from '../../src/money/decimal.ts';
 import { changeMonetaryCredit } from '../../src/msp/monetary-credit.service.ts';
-import { markTokenSubscriptionDefunct } from '../../src/msp/save-token-subscription.service.ts';
+import { markTokenSubscriptionDefunct } from '../../src/msp/defunct-token-subscription.service.ts';
 import { TokenSubscription as TokenSubscriptionEntity } from '../../src/msp/token-subscription.entity.ts';
 import { text } from '../../src/platform/input-schemas.ts';
 import { validate } from '../../src/platform/input-validation.ts';

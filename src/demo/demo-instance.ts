@@ -12,7 +12,7 @@ import { createMandate } from '../parties/save-direct-debit-mandate.service.ts';
 import { changeMonetaryCredit } from '../msp/monetary-credit.service.ts';
 import { createSubscriptionPlan } from '../msp/save-subscription-plan.service.ts';
 import { createTokenSeries } from '../msp/save-token-series.service.ts';
-import { createTokenSubscription } from '../msp/save-token-subscription.service.ts';
+import { createTokenSubscription } from '../msp/create-token-subscription.service.ts';
 import { upsertTokenBrand } from '../msp/token-brand.service.ts';
 import { createRatePlan, createRatePlanVersion } from '../pricing/rate-plan.service.ts';
 import { createVatRate } from '../pricing/vat-rate.service.ts';

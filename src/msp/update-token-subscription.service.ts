@@ -1,0 +1,102 @@
+import { customerNamed } from '../parties/customer-ref.ts';
+import type { CustomFields } from '../parties/customer.entity.ts';
+import { administrationNamed } from '../parties/customer-input.ts';
+import { mergeCustomFields } from '../platform/custom-fields.ts';
+import { DomainError, InvalidInputError, type ErrorDetail } from '../platform/errors.ts';
+import { assertExternalReferenceFree } from '../platform/external-reference.ts';
+import { flushUnique } from '../platform/flush-unique.ts';
+import type { Em } from '../platform/orm.ts';
+import { assertNamedRecordsVisible, lookupByExternalReference, lookupById, type NamedRecord } from '../platform/resource-ref.ts';
+import { assertNoOverlap, lockToken } from './link-token.service.ts';
+import { lockTokenSubscription } from './lock-token-subscription.ts';
+import { loadLinkTokens } from './save-token-link.service.ts';
+import { SubscriptionPlan } from './subscription-plan.entity.ts';
+import { TokenLink } from './token-link.entity.ts';
+import {
+  checkValidity, throwFailures, TOKEN_SUBSCRIPTION, TOKEN_SUBSCRIPTION_UNIQUE, type SubscriptionParties, type TokenSubscriptionPatch,
+} from './token-subscription-input.ts';
+import { TokenSubscription } from './token-subscription.entity.ts';
+
+/** On update the parties are ignored, but each must name a record the caller sees. */
+function partiesNamed(parties: SubscriptionParties): NamedRecord[] {
+  return [
+    administrationNamed(parties.adminId),
+    ...customerNamed(parties),
+    { path: ['plan_id'], what: 'subscription plan', value: parties.planId, find: lookupById(SubscriptionPlan) },
+    { path: ['plan_external_reference'], what: 'subscription plan', value: parties.planExternalReference, find: lookupByExternalReference(SubscriptionPlan) },
+  ];
+}
+
+function differs(a: unknown, b: unknown): boolean {
+  if (a instanceof Date && b instanceof Date) return a.getTime() !== b.getTime();
+  return JSON.stringify(a ?? null) !== JSON.stringify(b ?? null);
+}
+
+const PARAM = {
+  buyerReference: ['buyer_reference'],
+  validFrom: ['valid_from'],
+  validUntil: ['valid_until'],
+  customFields: ['custom_fields'],
+  externalReference: ['external_reference'],
+} as const;
+
+/**
+ * Links that defer to the subscription's valid_from move with it: each must still end after
+ * its new start and must not come to overlap another link of its token.
+ */
+async function recheckDeferringLinks(em: Em, subscription: TokenSubscription, validFrom: Date): Promise<void> {
+  const links = await em.find(TokenLink, { subscription, defunct: false, validFrom: null }, { filters: false, orderBy: { id: 'asc' } });
+  await loadLinkTokens(em, links);
+  for (const link of links) {
+    const span = { from: validFrom, until: link.validUntil ?? null };
+    if (span.until && span.until.getTime() <= validFrom.getTime()) {
+      throw new InvalidInputError(`token link ${link.id} defers to valid_from and ends before it; change that link first`, { path: ['valid_from'] });
+    }
+    await lockToken(em, link.token);
+    await assertNoOverlap(em, link.token, span, { exclude: link, path: ['valid_from'] });
+  }
+}
+
+/**
+ * POST (merge) or the deprecated PUT (replace: absent members are reset, custom_fields replaced)
+ * on /msp-token-subscription/{id}. Administration, customer and plan are set on create only (a
+ * plan-or-customer correction changes them). A defunct subscription only records
+ * external_updated_at.
+ */
+export function updateTokenSubscription(em: Em, id: string, patch: TokenSubscriptionPatch & SubscriptionParties, mode: 'merge' | 'replace' = 'merge'): Promise<TokenSubscription> {
+  return em.transactional(async (tx) => {
+    const subscription = await lockTokenSubscription(tx, id);
+    await assertNamedRecordsVisible(tx, partiesNamed(patch));
+    const failures: ErrorDetail[] = [];
+    if (patch.validFrom === null) failures.push({ path: ['valid_from'], message: 'valid_from cannot be cleared' });
+    const validFrom = patch.validFrom ?? subscription.validFrom;
+    const validUntil = patch.validUntil === undefined ? (subscription.validUntil ?? null) : patch.validUntil;
+    if (patch.validFrom !== null) checkValidity(validFrom, validUntil, failures);
+    throwFailures(failures);
+
+    const customFields = patch.customFields === undefined ? subscription.customFields
+      : patch.customFields === null ? {}
+        : mergeCustomFields(mode === 'replace' ? {} : subscription.customFields, patch.customFields) as CustomFields;
+    const next = {
+      buyerReference: patch.buyerReference === undefined ? (subscription.buyerReference ?? null) : patch.buyerReference,
+      validFrom,
+      validUntil,
+      customFields,
+      externalReference: patch.externalReference === undefined ? (subscription.externalReference ?? null) : patch.externalReference,
+    };
+    const changed = (Object.keys(next) as (keyof typeof next)[]).filter((key) => differs(next[key], subscription[key]));
+    if (subscription.defunct && changed.length) {
+      throw new DomainError('subscription_defunct', 'a defunct subscription cannot be changed', { path: PARAM[changed[0]] });
+    }
+    if (changed.includes('externalReference') && next.externalReference
+      && next.externalReference.toLowerCase() !== subscription.externalReference?.toLowerCase()) {
+      await assertExternalReferenceFree(tx, TokenSubscription, next.externalReference, TOKEN_SUBSCRIPTION);
+    }
+    if (changed.includes('validFrom')) await recheckDeferringLinks(tx, subscription, validFrom);
+
+    Object.assign(subscription, next);
+    if (patch.externalUpdatedAt !== undefined) subscription.externalUpdatedAt = patch.externalUpdatedAt;
+    await flushUnique(tx, TOKEN_SUBSCRIPTION_UNIQUE);
+    return subscription;
+  });
+}
