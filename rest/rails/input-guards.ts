@@ -2,7 +2,8 @@
 // characters and lengths, whatever the route's schema says, so no route can forget them.
 import { DomainError, type ErrorDetail } from '../../src/platform/errors.ts';
 import { MAX_DETAILS } from '../../src/platform/input-validation.ts';
-import { jsonPath, step, trailPath, type Trail } from './json-path.ts';
+import { step, trailPath, type Trail } from '../../src/platform/field-path.ts';
+import { jsonPath } from '../../src/platform/json-path.ts';
 
 /** Longest string anywhere in a JSON body (a route's own maximum may be lower). */
 export const MAX_BODY_STRING = 10_000;

@@ -1,6 +1,6 @@
 // The CLI side of `setup apply`: reads and checks the document, strict JSON as the REST bodies.
 import { readFileSync } from 'node:fs';
-import { parseStrictJson } from '../../rest/rails/strict-json.ts';
+import { parseStrictJson } from '../platform/http/strict-json.ts';
 import { validate } from '../platform/input-validation.ts';
 import { DomainError } from '../platform/errors.ts';
 import { setupFileSchema, type SetupFile } from '../setup/setup-file.ts';

@@ -55,3 +55,17 @@ function quotedMember(quoted: string): string {
     return quoted.slice(1, -1);
   }
 }
+
+/** A place reached while walking a document: one link per step, made into a FieldPath only when needed. */
+export interface Trail {
+  readonly up: Trail | null;
+  readonly part: string | number;
+}
+
+export const step = (up: Trail | null, part: string | number): Trail => ({ up, part });
+
+export function trailPath(trail: Trail | null): FieldPath {
+  const path: (string | number)[] = [];
+  for (let at = trail; at; at = at.up) path.push(at.part);
+  return path.reverse();
+}

@@ -4,7 +4,7 @@ import Router from '@koa/router';
 import test from 'ava';
 import Koa from 'koa';
 import type { Actor } from '../../../src/access/actor.ts';
-import { jsonBody } from '../../../rest/rails/body.ts';
+import { jsonBody } from '../../../src/platform/http/body.ts';
 import { errorMiddleware } from '../../../rest/rails/errors.ts';
 import { buildOpenApi } from '../../../rest/rails/openapi.ts';
 import { mountRoutes } from '../../../rest/rails/route.ts';

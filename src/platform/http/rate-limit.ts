@@ -1,4 +1,4 @@
-import { DomainError } from '../../src/platform/errors.ts';
+import { DomainError } from '../errors.ts';
 
 /** A fixed one-minute window per credential; credentials without a limit are not counted. */
 export class RateLimiter {

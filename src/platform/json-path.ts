@@ -1,7 +1,7 @@
-// REST names the place of a failure as a JSONPath below the request body (decisions.md "Errors"):
+// REST (and the GraphQL `param` extension) name the place of a failure as a JSONPath below the request body (decisions.md "Errors"):
 // `$.charge_periods[0].dimensions[1].type`, `$["a b"]` for a member that is no plain name, `$` for
 // the whole body. The domain hands over the place as data (src/platform/field-path.ts).
-import type { FieldPath } from '../../src/platform/field-path.ts';
+import type { FieldPath } from './field-path.ts';
 
 const SIMPLE_KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -14,18 +14,4 @@ export function jsonPath(path: FieldPath): string {
   let rendered = '$';
   for (const part of path) rendered = typeof part === 'number' ? `${rendered}[${part}]` : memberPath(rendered, part);
   return rendered;
-}
-
-/** A place reached while walking a document: one link per step, made into a FieldPath only when needed. */
-export interface Trail {
-  readonly up: Trail | null;
-  readonly part: string | number;
-}
-
-export const step = (up: Trail | null, part: string | number): Trail => ({ up, part });
-
-export function trailPath(trail: Trail | null): (string | number)[] {
-  const path: (string | number)[] = [];
-  for (let at = trail; at; at = at.up) path.push(at.part);
-  return path.reverse();
 }

@@ -1,5 +1,5 @@
 import type { Context, Next } from 'koa';
-import { DomainError } from '../../src/platform/errors.ts';
+import { DomainError } from '../errors.ts';
 import { parseStrictJson } from './strict-json.ts';
 
 export const MAX_BODY_BYTES = 1024 * 1024;

@@ -1,7 +1,7 @@
 import type { Context, Next } from 'koa';
-import type { Authenticator } from '../../src/access/authenticate.service.ts';
-import { isPublicId } from '../../src/access/public-id.ts';
-import { DomainError } from '../../src/platform/errors.ts';
+import type { Authenticator } from '../../access/authenticate.service.ts';
+import { isPublicId } from '../../access/public-id.ts';
+import { DomainError } from '../errors.ts';
 import type { RateLimiter } from './rate-limit.ts';
 
 /** Null unless the header is Basic with a user id that could name a credential (no NUL or other controls). */

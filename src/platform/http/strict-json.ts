@@ -1,7 +1,7 @@
 // An I-JSON (RFC 7493) parser: JSON.parse accepts duplicate keys and numbers it cannot
 // represent, and offers no depth limit. Errors carry the place where parsing stopped.
-import { DomainError } from '../../src/platform/errors.ts';
-import { step, trailPath, type Trail } from './json-path.ts';
+import { DomainError } from '../errors.ts';
+import { step, trailPath, type Trail } from '../field-path.ts';
 
 export const MAX_DEPTH = 32;
 
