@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import { RequestContext } from '@mikro-orm/core';
-import Koa, { type Context, type Next } from 'koa';
+import Koa, { type Context, type Middleware, type Next } from 'koa';
 import { Authenticator } from '../src/access/authenticate.service.ts';
 import type { Actor } from '../src/access/actor.ts';
 import { API_VERSIONS, PRODUCT_VERSION } from '../src/platform/config.ts';
@@ -25,6 +25,21 @@ function requestContext(orm: Orm) {
     ctx.state.em = em;
     return RequestContext.create(em, next);
   };
+}
+
+type Layer = ReturnType<Router['match']>['pathAndMethod'][number];
+
+/**
+ * Runs the route matched above (ctx.state.route) rather than `api.routes()`, which would match
+ * the path against every route a second time. A route's handler answers and never calls next,
+ * so the first matching layer is the one the router would have run too.
+ */
+function dispatch(ctx: Context, next: Next) {
+  const layer = ctx.state.route as Layer;
+  ctx.params = layer.params(ctx.path, layer.captures(ctx.path), {});
+  const stack = layer.stack as unknown as Middleware[];
+  const run = (i: number): Promise<void> => (i < stack.length ? Promise.resolve(stack[i](ctx, () => run(i + 1))) : next());
+  return run(0);
 }
 
 export interface AppOptions {
@@ -72,11 +87,12 @@ export function createApp(orm: Orm, options: AppOptions = {}): Koa {
       ctx.set('Allow', allowed.join(', '));
       throw new DomainError('method_not_allowed', `${ctx.method} is not allowed here; use ${allowed.join(', ')}`);
     }
+    ctx.state.route = matched.pathAndMethod[0];
     return next();
   });
   app.use(basicAuth(authenticator, limiter));
   app.use(jsonBody);
   app.use(requestContext(orm));
-  app.use(api.routes());
+  app.use(dispatch);
   return app;
 }
