@@ -6,7 +6,7 @@ import type { TokenSubscription } from './token-subscription.entity.ts';
 /** PUT /msp-token-subscription/{id}/defunct: the subscription and all its links, in one transaction; idempotent. */
 export function markTokenSubscriptionDefunct(em: Em, id: string, externalUpdatedAt?: Date | null): Promise<TokenSubscription> {
   return em.transactional(async (tx) => {
-    const subscription = await lockTokenSubscription(tx, id);
+    const subscription = await lockTokenSubscription(tx, id, { withPlan: true });
     subscription.defunct = true;
     if (externalUpdatedAt) subscription.externalUpdatedAt = externalUpdatedAt;
     const links = await tx.find(TokenLink, { subscription, defunct: false }, { filters: false });

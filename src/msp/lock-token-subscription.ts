@@ -5,12 +5,15 @@ import type { Em } from '../platform/orm.ts';
 import { TOKEN_SUBSCRIPTION } from './token-subscription-input.ts';
 import { TokenSubscription } from './token-subscription.entity.ts';
 
-/** A subscription visible to the caller, row-locked for the rest of the transaction and re-read. */
-export async function lockTokenSubscription(em: Em, id: string): Promise<TokenSubscription> {
-  const subscription = isUuid(id)
+/**
+ * A subscription visible to the caller, row-locked for the rest of the transaction and re-read
+ * after the lock, so its balance is the committed one (with its plan when the answer shows it).
+ * Invisible or missing: not_found.
+ */
+export async function lockTokenSubscription(em: Em, id: string, options: { withPlan?: boolean } = {}): Promise<TokenSubscription> {
+  const subscription = !isUuid(id) ? null : options.withPlan
     ? await em.findOne(TokenSubscription, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true, populate: ['plan'] })
-    : null;
+    : await em.findOne(TokenSubscription, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
   if (!subscription) throw new NotFoundError(TOKEN_SUBSCRIPTION);
   return subscription;
 }
-

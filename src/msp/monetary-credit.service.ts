@@ -1,12 +1,11 @@
 // Monetary charge credits (excl. VAT): an append-only ledger per subscription whose running sum
 // is TokenSubscription.monetaryCreditBalance. Every movement locks the subscription row and
 // writes the ledger row and the balance in one transaction, so concurrent movements serialize.
-import { LockMode } from '@mikro-orm/core';
 import { addDecimal, compareDecimal, isNegative, isZero, normalize, parseDecimal, subtractDecimal } from '../money/decimal.ts';
 import { DomainError, InvalidInputError, NotFoundError } from '../platform/errors.ts';
-import type { FieldPath } from '../platform/field-path.ts';
 import { isUuid } from '../platform/ids.ts';
 import type { Em } from '../platform/orm.ts';
+import { lockTokenSubscription } from './lock-token-subscription.ts';
 import { MonetaryCredit, type CREDIT_KINDS } from './monetary-credit.entity.ts';
 import { TokenSubscription } from './token-subscription.entity.ts';
 
@@ -16,18 +15,6 @@ export interface CreditState {
   subscription: TokenSubscription;
   currency: string;
   lastMovement: MonetaryCredit | null;
-}
-
-/**
- * The subscription, row-locked for the rest of the transaction and re-read after the lock, so
- * its balance is the committed one. Invisible or missing: not_found.
- */
-export async function lockSubscription(em: Em, id: string, path?: FieldPath): Promise<TokenSubscription> {
-  const subscription = isUuid(id)
-    ? await em.findOne(TokenSubscription, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true })
-    : null;
-  if (!subscription) throw new NotFoundError('token subscription', { path });
-  return subscription;
 }
 
 /** Appends one movement and moves the balance; the subscription must be locked. */
@@ -62,7 +49,7 @@ export async function changeMonetaryCredit(em: Em, subscriptionId: string, input
   const amount = parseDecimal(input.amount, ['amount']);
   if (isZero(amount)) throw new InvalidInputError('amount must not be zero', { path: ['amount'] });
   return em.transactional(async (tx) => {
-    const subscription = await lockSubscription(tx, subscriptionId);
+    const subscription = await lockTokenSubscription(tx, subscriptionId);
     const movement = appendMovement(tx, subscription, isNegative(amount) ? 'correction' : 'grant', amount, { description: input.description });
     await tx.flush();
     return stateOf(tx, subscription, movement);
@@ -91,7 +78,7 @@ export async function consumeCredit(em: Em, subscriptionId: string, amountWanted
   if (isNegative(wanted)) throw new InvalidInputError('the wanted amount cannot be negative', { path: ['amount'] });
   if (!isUuid(sessionId)) throw new InvalidInputError('the session id must be a UUID', { path: ['session_id'] });
   return em.transactional(async (tx) => {
-    const subscription = await lockSubscription(tx, subscriptionId);
+    const subscription = await lockTokenSubscription(tx, subscriptionId);
     const earlier = await tx.findOne(MonetaryCredit, { subscription, kind: 'consumption', sessionId });
     if (earlier) return { consumed: normalize(subtractDecimal('0', earlier.amount)), balanceAfter: normalize(earlier.balanceAfter) };
     const balance = normalize(subscription.monetaryCreditBalance);

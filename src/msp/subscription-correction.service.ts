@@ -11,7 +11,8 @@ import { addFollowUpJob } from '../platform/follow-up-job.ts';
 import type { Em } from '../platform/orm.ts';
 import { findByRef } from '../platform/resource-ref.ts';
 import { intervalsOverlap } from '../platform/validity.ts';
-import { lockSubscription, transferCreditBalance } from './monetary-credit.service.ts';
+import { lockTokenSubscription } from './lock-token-subscription.ts';
+import { transferCreditBalance } from './monetary-credit.service.ts';
 import { SubscriptionCorrection } from './subscription-correction.entity.ts';
 import { SUBSCRIPTION_CORRECTED, type SubscriptionCorrectedJob } from './subscription-corrected.ts';
 import { SubscriptionPlan } from './subscription-plan.entity.ts';
@@ -83,7 +84,7 @@ async function moveTokenLinks(em: Em, from: TokenSubscription, to: TokenSubscrip
 }
 
 async function correctIn(em: Em, subscriptionId: string, input: CorrectionInput): Promise<CorrectionResult> {
-  const old = await lockSubscription(em, subscriptionId);
+  const old = await lockTokenSubscription(em, subscriptionId);
   checkMoment(old, input.validFrom);
   const plan = await resolveOptional(em, SubscriptionPlan, 'new_plan', input.newPlanId, input.newPlanExternalReference);
   const customer = await resolveOptional(em, Customer, 'new_customer', input.newCustomerId, input.newCustomerExternalReference);

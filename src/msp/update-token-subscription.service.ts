@@ -65,7 +65,7 @@ async function recheckDeferringLinks(em: Em, subscription: TokenSubscription, va
  */
 export function updateTokenSubscription(em: Em, id: string, patch: TokenSubscriptionPatch & SubscriptionParties, mode: 'merge' | 'replace' = 'merge'): Promise<TokenSubscription> {
   return em.transactional(async (tx) => {
-    const subscription = await lockTokenSubscription(tx, id);
+    const subscription = await lockTokenSubscription(tx, id, { withPlan: true });
     await assertNamedRecordsVisible(tx, partiesNamed(patch));
     const failures: ErrorDetail[] = [];
     if (patch.validFrom === null) failures.push({ path: ['valid_from'], message: 'valid_from cannot be cleared' });
