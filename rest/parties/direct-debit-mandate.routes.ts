@@ -1,9 +1,11 @@
 import * as yup from 'yup';
 import { Customer } from '../../src/parties/customer.entity.ts';
 import { DirectDebitMandate } from '../../src/parties/direct-debit-mandate.entity.ts';
-import {
-  createMandate, getMandate, markMandateDefunct, upsertMandate, type MandatePatch,
-} from '../../src/parties/save-direct-debit-mandate.service.ts';
+import { createMandate } from '../../src/parties/create-direct-debit-mandate.service.ts';
+import { markMandateDefunct } from '../../src/parties/defunct-direct-debit-mandate.service.ts';
+import type { MandatePatch } from '../../src/parties/direct-debit-mandate-input.ts';
+import { getMandate } from '../../src/parties/direct-debit-mandate.queries.ts';
+import { upsertMandate } from '../../src/parties/update-direct-debit-mandate.service.ts';
 import { getByRef, parseRef } from '../../src/platform/resource-ref.ts';
 import { seekPage } from '../rails/pagination.ts';
 import { patchFrom, type FieldMapping } from '../rails/patch.ts';

@@ -8,7 +8,7 @@ import { InstanceSettings } from '../parties/instance-settings.entity.ts';
 import { RoamingPartner } from '../parties/roaming-partner.entity.ts';
 import { createBillingAddress } from '../parties/save-billing-address.service.ts';
 import { createCustomer } from '../parties/save-customer.service.ts';
-import { createMandate } from '../parties/save-direct-debit-mandate.service.ts';
+import { createMandate } from '../parties/create-direct-debit-mandate.service.ts';
 import { changeMonetaryCredit } from '../msp/monetary-credit.service.ts';
 import { createSubscriptionPlan } from '../msp/save-subscription-plan.service.ts';
 import { createTokenSeries } from '../msp/save-token-series.service.ts';
