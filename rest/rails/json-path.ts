@@ -1,7 +1,7 @@
-// REST (and the GraphQL `param` extension) name the place of a failure as a JSONPath below the request body (decisions.md "Errors"):
+// REST names the place of a failure as a JSONPath below the request body (decisions.md "Errors"):
 // `$.charge_periods[0].dimensions[1].type`, `$["a b"]` for a member that is no plain name, `$` for
 // the whole body. The domain hands over the place as data (src/platform/field-path.ts).
-import type { FieldPath } from './field-path.ts';
+import type { FieldPath } from '../../src/platform/field-path.ts';
 
 const SIMPLE_KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
