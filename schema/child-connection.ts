@@ -1,6 +1,6 @@
 // The connections of many parents in one query, e.g. the billing addresses of 50 customers:
 // a LATERAL subquery per parent id, each paged by the id index like a root connection.
-import type { EntityName } from '@mikro-orm/core';
+import type { EntityDictionary, EntityName } from '@mikro-orm/core';
 import { ADMIN_SCOPE, type AdminScope } from '../src/access/admin-scope.ts';
 import type { Em } from '../src/platform/orm.ts';
 import { pageRange, toConnection, type ConnectionArgs } from './connection.ts';
@@ -47,8 +47,8 @@ export async function childConnections<E extends { id: string }>(
       cross join lateral (select t.* from ${quote(meta.tableName)} as t where ${where.join(' and ')}
         order by t.${id} ${direction} limit ?) as page
       order by page.${id} ${direction}`;
-    const raw: Record<string, unknown>[] = await em.execute(sql, params);
-    rows = raw.map((row) => em.map(entity, row as never));
+    const raw = await em.execute<EntityDictionary<E>[]>(sql, params);
+    rows = raw.map((row) => em.map(entity, row));
   }
   const byParent = new Map<string, E[]>();
   for (const row of rows) {

@@ -10,7 +10,7 @@ import { databaseHealth, isDatabaseUnavailable, RETRY_AFTER_SECONDS } from '../s
 import type { GraphQLErrorCode } from '../src/platform/error-codes.ts';
 import { DomainError, type ErrorDetail } from '../src/platform/errors.ts';
 import type { FieldPath } from '../src/platform/field-path.ts';
-import { jsonPath } from '../rest/rails/json-path.ts';
+import { jsonPath } from '../src/platform/json-path.ts';
 
 function asDomainError(error: unknown): DomainError | null {
   if (error instanceof DomainError) return error;

@@ -1,4 +1,4 @@
-import type { EntityName } from '@mikro-orm/core';
+import type { EntityName, FindOptions } from '@mikro-orm/core';
 import { isUuid } from '../src/platform/ids.ts';
 import type { Em } from '../src/platform/orm.ts';
 
@@ -16,9 +16,8 @@ export interface LoadOptions {
 export async function loadByIds<E extends { id: string }>(em: Em, entity: EntityName<E>, ids: readonly string[], options: LoadOptions = {}): Promise<E[]> {
   const isId = options.isId ?? isUuid;
   const wanted = [...new Set(ids.filter(isId))];
-  const found: E[] = wanted.length
-    ? await em.find(entity as EntityName<any>, { id: { $in: wanted } }, { populate: options.populate as never })
-    : [];
+  const find = { populate: options.populate } as FindOptions<any, any, any, any>;
+  const found = (wanted.length ? await em.find(entity as EntityName<any>, { id: { $in: wanted } }, find) : []) as E[];
   const byId = new Map(found.map((entity) => [entity.id.toLowerCase(), entity]));
   return ids.map((id) => byId.get(id.toLowerCase()) ?? null) as E[];
 }

@@ -12,7 +12,7 @@ import { readConfig } from './platform/config.ts';
 import { openDatabase } from './platform/database.ts';
 import { DomainError } from './platform/errors.ts';
 import { migrate, openOrm, scopedEm, type Orm } from './platform/orm.ts';
-import { jsonPath } from '../rest/rails/json-path.ts';
+import { jsonPath } from './platform/json-path.ts';
 
 const USAGE = `usage: npm run cli -- <command>
   administration create --id <slug> --name <name> --currency <ISO> --country <CC> [--seller <seller id>] [--locale <id>]

@@ -1,3 +1,4 @@
+import type { FilterQuery } from '@mikro-orm/core';
 import * as yup from 'yup';
 import { DomainError } from '../../src/platform/errors.ts';
 import { getByRef } from '../../src/platform/resource-ref.ts';
@@ -160,9 +161,9 @@ export const tokenRoutes: RouteDef[] = [
     response: tokenShape,
     query: yup.object({ used: oneOf(['true', 'false'] as const) }),
     handler: async ({ ctx, em, rawQuery, query }) => {
-      const used = query.used === undefined ? {} : { firstLinkedAt: query.used === 'true' ? { $ne: null } : null };
+      const used: FilterQuery<Token> = query.used === undefined ? {} : { firstLinkedAt: query.used === 'true' ? { $ne: null } : null };
       const page = await seekPage(ctx, {
-        em, entity: Token, rawQuery: tokenListQuery(rawQuery), path: '/main/v1/msp-token', key: 'evcoId', where: used as never,
+        em, entity: Token, rawQuery: tokenListQuery(rawQuery), path: '/main/v1/msp-token', key: 'evcoId', where: used,
         serialize: (token: Token) => token,
       });
       const valid = await currentValidity(em, page.items);

@@ -6,7 +6,7 @@ import { ERROR_CODES, type ErrorCode } from '../../src/platform/error-codes.ts';
 import { DomainError } from '../../src/platform/errors.ts';
 import type { ErrorBody } from './error-shape.ts';
 import { MAX_DETAILS } from '../../src/platform/input-validation.ts';
-import { jsonPath } from './json-path.ts';
+import { jsonPath } from '../../src/platform/json-path.ts';
 
 type DetailBody = NonNullable<ErrorBody['details']>[number];
 

@@ -3,7 +3,7 @@
 import { DomainError, type ErrorDetail } from '../../src/platform/errors.ts';
 import { MAX_DETAILS } from '../../src/platform/input-validation.ts';
 import { step, trailPath, type Trail } from '../../src/platform/field-path.ts';
-import { jsonPath } from './json-path.ts';
+import { jsonPath } from '../../src/platform/json-path.ts';
 
 /** Longest string anywhere in a JSON body (a route's own maximum may be lower). */
 export const MAX_BODY_STRING = 10_000;

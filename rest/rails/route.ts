@@ -8,7 +8,7 @@ import type { Em } from '../../src/platform/orm.ts';
 import type { OffsetPage, Page } from './pagination.ts';
 import type { Field } from './shape.ts';
 import { checkBodyStrings, UNKNOWN_FIELDS_LISTED, unknownFieldsHeader, urlValueFailure } from './input-guards.ts';
-import { memberPath } from './json-path.ts';
+import { memberPath } from '../../src/platform/json-path.ts';
 import { validate } from '../../src/platform/input-validation.ts';
 import { declaredMembers, unknownFields } from './validation.ts';
 

@@ -1,6 +1,6 @@
 import * as yup from 'yup';
 import { UNKNOWN_FIELDS_LISTED } from './input-guards.ts';
-import { memberPath } from './json-path.ts';
+import { memberPath } from '../../src/platform/json-path.ts';
 
 /**
  * JSONPaths of body members the schema does not declare (for X-SVC-Unknown-Fields); stops one

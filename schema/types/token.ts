@@ -1,3 +1,4 @@
+import type { FilterQuery } from '@mikro-orm/core';
 import { currentValidity } from '../../src/msp/authorize-token.service.ts';
 import { tryParseEvcoId } from '../../src/msp/evco-id.ts';
 import { findTokenByEvcoId, setTokenChargeAuthBlocked } from '../../src/msp/save-token.service.ts';
@@ -76,8 +77,8 @@ builder.queryFields((t) => ({
     description: 'The tokens the caller may see, by evcoId.',
     args: { used: t.arg.boolean({ description: 'Only tokens that were (true) or were never (false) linked to a subscription.' }) },
     resolve: (_root, args, context) => {
-      const used = args.used === null || args.used === undefined ? {} : { firstLinkedAt: args.used ? { $ne: null } : null };
-      return findConnection(context.em, TokenEntity, used as never, args, BY_EVCO_ID);
+      const used: FilterQuery<TokenEntity> = args.used === null || args.used === undefined ? {} : { firstLinkedAt: args.used ? { $ne: null } : null };
+      return findConnection(context.em, TokenEntity, used, args, BY_EVCO_ID);
     },
   }, TokenConnection),
   token: t.field({

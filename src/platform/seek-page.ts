@@ -2,7 +2,7 @@
 // pages strictly after (or before) a key. The same key is the REST `after` and the Relay cursor.
 // The administration filter of the em applies to every query (scopedEm), so a limited credential
 // pages only through its own administrations.
-import type { EntityName, FilterQuery } from '@mikro-orm/core';
+import type { EntityName, FilterQuery, FindOptions, QueryOrderMap } from '@mikro-orm/core';
 import { isUuid } from './ids.ts';
 import type { Em } from './orm.ts';
 
@@ -22,6 +22,9 @@ export function isDataOf(value: unknown, entityName: string): boolean {
 }
 
 type Row = Record<string, any>;
+/** Find options of a list whose entity is only known at run time (the key is a property name). */
+type DynamicFind = FindOptions<any, any, any, any>;
+const orderedBy = (key: string, direction: 'asc' | 'desc'): QueryOrderMap<any> => ({ [key]: direction });
 
 export interface SeekListOptions<E extends object, T> {
   entity: EntityName<E>;
@@ -72,7 +75,7 @@ export class SeekList<T> {
   async has(value: string): Promise<boolean> {
     if (!this.isKey(value)) return false;
     if (this.options.entities) {
-      return (await this.em.findOne(this.options.entity, { [this.key]: value }, { fields: [this.key] as never })) !== null;
+      return (await this.em.findOne(this.options.entity, { [this.key]: value }, { fields: [this.key] } as DynamicFind)) !== null;
     }
     const qb = this.em.createQueryBuilder(this.options.entity, 'e').select(this.key).where({ [this.key]: value }).limit(1);
     await qb.applyFilters();
@@ -82,7 +85,7 @@ export class SeekList<T> {
   /** The key of the first item created after `moment`, or null. */
   async firstCreatedAfter(moment: Date): Promise<string | null> {
     if (this.options.entities) {
-      const first = await this.em.findOne(this.options.entity, this.where({ createdAt: { $gt: moment } }), { orderBy: { [this.key]: 'asc' } as never });
+      const first = await this.em.findOne(this.options.entity, this.where({ createdAt: { $gt: moment } }), { orderBy: orderedBy(this.key, 'asc') });
       return first ? String((first as Row)[this.key]) : null;
     }
     const qb = this.em.createQueryBuilder(this.options.entity, 'e').select(this.key)
@@ -118,9 +121,8 @@ export class SeekList<T> {
   private async read(extra: Row, direction: 'asc' | 'desc', limit?: number): Promise<T[]> {
     const { options } = this;
     if (options.entities) {
-      return this.em.find(options.entity, this.where(extra), {
-        orderBy: { [this.key]: direction } as never, limit, populate: options.populate as never,
-      }) as Promise<T[]>;
+      const find: DynamicFind = { orderBy: orderedBy(this.key, direction), limit, populate: options.populate };
+      return this.em.find(options.entity, this.where(extra), find) as Promise<T[]>;
     }
     const qb = this.em.createQueryBuilder(options.entity, 'e').select('*').where(this.where(extra)).orderBy({ [this.key]: direction });
     for (const relation of options.join ?? []) qb.leftJoinAndSelect(`e.${relation}`, relation);

@@ -2,7 +2,7 @@
 // and the body guards always named members.
 import test from 'ava';
 import { yupFieldPath } from '../../../src/platform/field-path.ts';
-import { jsonPath, memberPath } from '../../../rest/rails/json-path.ts';
+import { jsonPath, memberPath } from '../../../src/platform/json-path.ts';
 
 test('field paths are written as JSONPath below the body', (t) => {
   t.is(jsonPath([]), '$');
