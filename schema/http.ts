@@ -16,6 +16,7 @@ import { graphiql } from './graphiql.ts';
 import { dateTimeLiterals } from './date-time-literals.ts';
 import { answeredDatabaseUnavailable, domainErrors, errorExtensions } from './errors.ts';
 import { schema } from './index.ts';
+import { inputStrings } from './input-strings.ts';
 import { queryLimits } from './limits.ts';
 import { readOnlyCredentials } from './permissions.ts';
 
@@ -82,7 +83,7 @@ export function graphqlMiddleware(orm: Orm, authenticator: Authenticator, limite
       if (!em || !actor) throw new Error('GraphQL executed without an authenticated caller');
       return createContext(em, actor);
     },
-    plugins: [queryLimits, domainErrors, readOnlyCredentials, dateTimeLiterals],
+    plugins: [queryLimits, inputStrings, domainErrors, readOnlyCredentials, dateTimeLiterals],
   });
   const authenticate = basicAuth(authenticator, limiter);
 

@@ -4,18 +4,15 @@ import { DomainError, type ErrorDetail } from '../../src/platform/errors.ts';
 import { MAX_DETAILS } from '../../src/platform/input-validation.ts';
 import { step, trailPath, type Trail } from '../../src/platform/field-path.ts';
 import { jsonPath } from '../../src/platform/json-path.ts';
+import { ANY_CONTROL, MAX_INPUT_STRING, TEXT_CONTROL } from '../../src/platform/input-limits.ts';
 
 /** Longest string anywhere in a JSON body (a route's own maximum may be lower). */
-export const MAX_BODY_STRING = 10_000;
+export const MAX_BODY_STRING = MAX_INPUT_STRING;
 /** Longest query value or path segment. */
 export const MAX_URL_VALUE = 1_000;
 /** Most items of any array in a body (a route's own maximum may be lower). */
 export const MAX_ARRAY_ITEMS = 1_000;
 
-/** C0 controls and DEL: never in member names, identifiers, query strings or paths. */
-const ANY_CONTROL = /[\u0000-\u001f\u007f]/;
-/** Free text may hold tab, line feed and carriage return (addresses, rule scripts). */
-const TEXT_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 /** Members whose values are identifiers by name: ids, references, codes, usernames, emails. */
 const IDENTIFIER_MEMBER = /(^|_)(id|ids|uid|reference|code|codes|username|email|prefix)$/;
 
