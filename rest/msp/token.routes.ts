@@ -1,4 +1,3 @@
-import type { FilterQuery } from '@mikro-orm/core';
 import * as yup from 'yup';
 import { DomainError } from '../../src/platform/errors.ts';
 import { getByRef } from '../../src/platform/resource-ref.ts';
@@ -11,6 +10,7 @@ import type { TokenBrand } from '../../src/msp/token-brand.entity.ts';
 import { FORM_FACTOR_IDS, FORM_FACTORS, UID_TYPE_IDS, UID_TYPES } from '../../src/msp/token-reference-data.ts';
 import { TokenSeries } from '../../src/msp/token-series.entity.ts';
 import { FULFILMENT_STATES, Token } from '../../src/msp/token.entity.ts';
+import { tokenList } from '../../src/msp/token.queries.ts';
 import type { Em } from '../../src/platform/orm.ts';
 import { listOf, seekPage } from '../rails/pagination.ts';
 import { patchFrom, type FieldMapping } from '../rails/patch.ts';
@@ -161,10 +161,9 @@ export const tokenRoutes: RouteDef[] = [
     response: tokenShape,
     query: yup.object({ used: oneOf(['true', 'false'] as const) }),
     handler: async ({ ctx, em, rawQuery, query }) => {
-      const used: FilterQuery<Token> = query.used === undefined ? {} : { firstLinkedAt: query.used === 'true' ? { $ne: null } : null };
       const page = await seekPage(ctx, {
-        em, entity: Token, rawQuery: tokenListQuery(rawQuery), path: '/main/v1/msp-token', key: 'evcoId', where: used,
-        serialize: (token: Token) => token,
+        list: tokenList(em, { used: query.used === undefined ? undefined : query.used === 'true' }),
+        rawQuery: tokenListQuery(rawQuery), path: '/main/v1/msp-token', serialize: (token: Token) => token,
       });
       const valid = await currentValidity(em, page.items);
       return { ...page, items: page.items.map((token) => serializeToken(token, valid.get(token.id)!)) };

@@ -1,10 +1,10 @@
-import type { FilterQuery } from '@mikro-orm/core';
 import { currentValidity } from '../../src/msp/authorize-token.service.ts';
 import { tryParseEvcoId } from '../../src/msp/evco-id.ts';
 import { findTokenByEvcoId, setTokenChargeAuthBlocked } from '../../src/msp/save-token.service.ts';
 import { Token as TokenEntity } from '../../src/msp/token.entity.ts';
+import { tokenList } from '../../src/msp/token.queries.ts';
 import { builder } from '../builder.ts';
-import { findConnection, type ConnectionKey } from '../connection.ts';
+import { listConnection } from '../connection.ts';
 import { loadByIds } from '../load.ts';
 import { mutate } from '../mutation.ts';
 import { Administration } from './administration.ts';
@@ -68,7 +68,6 @@ export const Token = builder.loadableNode(TokenEntity, {
 export const TokenConnection = builder.connectionObject({ type: Token, name: 'TokenConnection' }, { name: 'TokenEdge' });
 
 /** Tokens are listed by evco_id like GET /msp-token; a cursor is the evcoId of an edge. */
-const BY_EVCO_ID: ConnectionKey = { property: 'evcoId', isCursor: (cursor) => cursor.length > 0 && cursor.length <= 64 };
 const EVCO_ID_DESCRIPTION = 'The eMA ID in any casing, with or without separators and check digit.';
 
 builder.queryFields((t) => ({
@@ -77,8 +76,7 @@ builder.queryFields((t) => ({
     description: 'The tokens the caller may see, by evcoId.',
     args: { used: t.arg.boolean({ description: 'Only tokens that were (true) or were never (false) linked to a subscription.' }) },
     resolve: (_root, args, context) => {
-      const used: FilterQuery<TokenEntity> = args.used === null || args.used === undefined ? {} : { firstLinkedAt: args.used ? { $ne: null } : null };
-      return findConnection(context.em, TokenEntity, used, args, BY_EVCO_ID);
+      return listConnection<TokenEntity>(tokenList(context.em, { used: args.used ?? undefined }), args);
     },
   }, TokenConnection),
   token: t.field({
