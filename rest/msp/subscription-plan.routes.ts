@@ -5,6 +5,7 @@ import {
   createSubscriptionPlan, getSubscriptionPlan, RECURRING_PERIODS, upsertSubscriptionPlan, type SubscriptionPlanPatch,
 } from '../../src/msp/save-subscription-plan.service.ts';
 import { SubscriptionPlan } from '../../src/msp/subscription-plan.entity.ts';
+import { subscriptionPlanList } from '../../src/msp/subscription-plan.queries.ts';
 import { parseRef } from '../../src/platform/resource-ref.ts';
 import { seekPage } from '../rails/pagination.ts';
 import { patchFrom, type FieldMapping } from '../rails/patch.ts';
@@ -98,9 +99,8 @@ export const subscriptionPlanRoutes: RouteDef[] = [
     response: subscriptionPlanShape,
     query: yup.object({ admin_id: yup.string(), external_reference: yup.string() }),
     handler: ({ ctx, em, rawQuery, query }) => seekPage(ctx, {
-      em, entity: SubscriptionPlan, rawQuery, path: '/main/v1/msp-token-subscription-plan',
-      where: { ...(query.admin_id ? { admin: query.admin_id } : {}), ...(query.external_reference ? { externalReference: query.external_reference } : {}) },
-      serialize: serializeSubscriptionPlan,
+      list: subscriptionPlanList(em, { adminId: query.admin_id || undefined, externalReference: query.external_reference || undefined }),
+      rawQuery, path: '/main/v1/msp-token-subscription-plan', serialize: serializeSubscriptionPlan,
     }),
   }),
   defineRoute({

@@ -2,6 +2,7 @@ import * as yup from 'yup';
 import type { Actor } from '../../src/access/actor.ts';
 import { normalize } from '../../src/money/decimal.ts';
 import { VatRate, VAT_KINDS } from '../../src/pricing/vat-rate.entity.ts';
+import { vatRateList } from '../../src/pricing/vat-rate.queries.ts';
 import { createVatRate, getVatRate, updateVatRate, type VatRateFields } from '../../src/pricing/vat-rate.service.ts';
 import { DomainError } from '../../src/platform/errors.ts';
 import type { Patch } from '../../src/platform/merge-patch.ts';
@@ -68,8 +69,7 @@ export const vatRateRoutes: RouteDef[] = [
     method: 'get', path: '/vat-rate', tag: TAG, summary: 'List VAT rates', paged: true, extension: true, response: vatRateShape,
     query: yup.object({ country: countryCode() }),
     handler: ({ ctx, em, rawQuery, query }) => seekPage(ctx, {
-      em, entity: VatRate, rawQuery, path: '/main/v1/vat-rate',
-      where: query.country ? { country: query.country.toUpperCase() } : {},
+      list: vatRateList(em, { country: query.country || undefined }), rawQuery, path: '/main/v1/vat-rate',
       serialize: serializeVatRate,
     }),
   }),

@@ -8,7 +8,8 @@ import { findByRef } from '../../src/platform/resource-ref.ts';
 import { text } from '../../src/platform/input-schemas.ts';
 import { validate } from '../../src/platform/input-validation.ts';
 import { builder } from '../builder.ts';
-import { findConnection } from '../connection.ts';
+import { listConnection } from '../connection.ts';
+import { subscriptionPlanList } from '../../src/msp/subscription-plan.queries.ts';
 import { enumOf } from '../enum.ts';
 import { administrationKey, refFromArg } from '../ids.ts';
 import { loadByIds } from '../load.ts';
@@ -69,10 +70,10 @@ builder.queryFields((t) => ({
       adminId: t.arg.id({ description: 'Only plans of this administration (slug or global ID).' }),
       externalReference: t.arg.string({ description: 'Only the plan with this external reference.' }),
     },
-    resolve: (_root, args, context) => findConnection(context.em, SubscriptionPlanEntity, {
-      ...(args.adminId ? { admin: administrationKey(String(args.adminId)) } : {}),
-      ...(args.externalReference ? { externalReference: args.externalReference } : {}),
-    }, args),
+    resolve: (_root, args, context) => listConnection<SubscriptionPlanEntity>(subscriptionPlanList(context.em, {
+      adminId: args.adminId ? administrationKey(String(args.adminId)) : undefined,
+      externalReference: args.externalReference || undefined,
+    }), args),
   }, SubscriptionPlanConnection),
   subscriptionPlan: t.field({
     type: SubscriptionPlan,

@@ -8,7 +8,8 @@ import { createVatRate, updateVatRate, type VatRateFields } from '../../src/pric
 import { countryCode } from '../../src/platform/input-schemas.ts';
 import { validate } from '../../src/platform/input-validation.ts';
 import { builder } from '../builder.ts';
-import { findConnection } from '../connection.ts';
+import { listConnection } from '../connection.ts';
+import { vatRateList } from '../../src/pricing/vat-rate.queries.ts';
 import { enumOf } from '../enum.ts';
 import { refFromArg } from '../ids.ts';
 import { loadByIds } from '../load.ts';
@@ -75,7 +76,7 @@ builder.queryFields((t) => ({
     args: { country: t.arg.string({ description: 'Only rates of this country (ISO 3166-1 alpha-2).' }) },
     resolve: (_root, args, context) => {
       validate(listRules, { country: args.country });
-      return findConnection(context.em, VatRateEntity, args.country ? { country: args.country.toUpperCase() } : {}, args);
+      return listConnection<VatRateEntity>(vatRateList(context.em, { country: args.country || undefined }), args);
     },
   }, VatRateConnection),
   vatRate: t.field({
