@@ -26,6 +26,16 @@ import { ReimbursementArrangementSchema } from './cpo/reimbursement-arrangement.
 import { ReimbursementLinkSchema } from './cpo/reimbursement-link.entity.ts';
 import { DropoutCaseSchema } from './sessions/dropout-case.entity.ts';
 import { PricingResultSchema } from './sessions/pricing-result.entity.ts';
+import { BillingSettingsSchema } from './billing/billing-settings.entity.ts';
+import { BillingSeriesSchema } from './billing/billing-series.entity.ts';
+import { ProductCategorySchema } from './billing/product-category.entity.ts';
+import { ReviewSetSchema } from './billing/review-set.entity.ts';
+import { BillingBoxSchema } from './billing/billing-box.entity.ts';
+import { BillingRollupSchema } from './billing/billing-rollup.entity.ts';
+import { BillingItemSchema } from './billing/billing-item.entity.ts';
+import { DocumentFileSchema } from './billing/document-file.entity.ts';
+import { BoxDeliverySchema } from './billing/box-delivery.entity.ts';
+import { NumberCounterSchema } from './billing/number-counter.entity.ts';
 
 export const entities = [
   InstanceSettingsSchema,
@@ -55,4 +65,14 @@ export const entities = [
   EvseSchema,
   ReimbursementArrangementSchema,
   ReimbursementLinkSchema,
+  BillingSettingsSchema,
+  BillingSeriesSchema,
+  ProductCategorySchema,
+  ReviewSetSchema,
+  BillingBoxSchema,
+  BillingRollupSchema,
+  BillingItemSchema,
+  DocumentFileSchema,
+  BoxDeliverySchema,
+  NumberCounterSchema,
 ];

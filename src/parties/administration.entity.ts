@@ -14,6 +14,8 @@ export const AdministrationSchema = defineEntity({
     currency: p.string().length(3),
     country: p.string().length(2),
     localeId: p.string().nullable(),
+    /** IANA zone of invoicing periods and local dates. */
+    timeZone: p.string().default('UTC'),
     seller: () => p.manyToOne(Seller).nullable(),
     createdAt: createdAtProperty(),
     updatedAt: updatedAtProperty(),

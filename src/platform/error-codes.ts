@@ -51,6 +51,10 @@ export const ERROR_CODES = {
   conflicting_resubmission: { status: 400, meaning: 'A session sent again with other content after it was priced or discarded; `param` names the first difference.' },
   session_discarded: { status: 400, meaning: 'A discarded session is not priced again.' },
   dropout_case_resolved: { status: 400, meaning: 'The drop-out case is resolved already.' },
+  // Billing
+  invalid_state: { status: 400, meaning: 'The billing box or review-set is not in a state that allows the operation; `message` names its state.' },
+  billing_not_configured: { status: 400, meaning: 'The administration has no billing series that bills this kind of item.' },
+  document_missing: { status: 400, meaning: 'The box has no such document (yet).' },
   // Access and transport
   unauthorized: { status: 401, meaning: 'Missing or wrong credentials (`WWW-Authenticate: Basic realm="main"`).' },
   forbidden: { status: 403, meaning: 'The credential lacks the permission for this operation.' },

@@ -1,0 +1,131 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import { adminScopeFilter } from '../access/admin-scope.ts';
+import { createdAtProperty, idProperty, updatedAtProperty } from '../platform/entity-properties.ts';
+import { DomainError } from '../platform/errors.ts';
+import { Administration } from '../parties/administration.entity.ts';
+import { BillingSeries } from './billing-series.entity.ts';
+import { ReviewSet } from './review-set.entity.ts';
+
+export const BOX_STATES = ['open', 'closed', 'approved', 'ready', 'finalized'] as const;
+export type BoxState = (typeof BOX_STATES)[number];
+export const PARTY_KINDS = ['customer', 'roaming_partner'] as const;
+export type PartyKind = (typeof PARTY_KINDS)[number];
+
+/** Optional inputs of close and approve. */
+export interface PaymentOptions {
+  paymentMethod?: string | null;
+  paymentPeriodDays?: number | null;
+  billingReference?: string | null;
+}
+
+const refuse = (box: BillingBox, action: string): never => {
+  throw new DomainError('invalid_state', `cannot ${action} a box that is ${box.deferred ? 'deferred and ' : ''}${box.state}`);
+};
+
+/**
+ * The content of one billing document: one party, one period, one series, one VAT country, one
+ * currency. Items are added only while it is open; nothing changes once it is finalized.
+ */
+export const BillingBoxSchema = defineEntity({
+  name: 'BillingBox',
+  tableName: 'billing_box',
+  filters: adminScopeFilter('admin'),
+  uniques: [{ properties: ['series', 'partyId', 'periodFrom', 'vatCountry', 'currency', 'distinctCode'] }],
+  indexes: [{ properties: ['reviewSet', 'id'] }, { properties: ['partyId', 'id'] }],
+  properties: {
+    id: idProperty(),
+    admin: () => p.manyToOne(Administration),
+    series: () => p.manyToOne(BillingSeries),
+    reviewSet: () => p.manyToOne(ReviewSet),
+    reviewSetSequence: p.integer(),
+    partyKind: p.enum(PARTY_KINDS).default('customer'),
+    partyId: p.uuid(),
+    periodFrom: p.datetime(),
+    periodUntil: p.datetime(),
+    vatCountry: p.string().length(2),
+    currency: p.string().length(3),
+    /** Custom items may ask for a box of their own (box_distinct_code); '' otherwise. */
+    distinctCode: p.string().default(''),
+    state: p.enum(BOX_STATES).default('open'),
+    deferred: p.boolean().default(false),
+    transferred: p.boolean().default(false),
+    localeId: p.string().nullable(),
+    rollupGroupBy: p.string().default('product'),
+    negateDocumentAmounts: p.boolean().default(false),
+    billingReference: p.string().nullable(),
+    paymentMethod: p.string().nullable(),
+    paymentPeriodDays: p.integer().nullable(),
+    invoiceCode: p.string().nullable(),
+    invoiceDate: p.string().nullable(),
+    documentKind: p.string().nullable(),
+    closedAt: p.datetime().nullable(),
+    approvedAt: p.datetime().nullable(),
+    finalizedAt: p.datetime().nullable(),
+    transferredAt: p.datetime().nullable(),
+    createdAt: createdAtProperty(),
+    updatedAt: updatedAtProperty(),
+  },
+});
+
+export class BillingBox extends BillingBoxSchema.class {
+  private applyPayment(options: PaymentOptions): void {
+    if (options.paymentMethod !== undefined) this.paymentMethod = options.paymentMethod;
+    if (options.paymentPeriodDays !== undefined) this.paymentPeriodDays = options.paymentPeriodDays;
+    if (options.billingReference !== undefined) this.billingReference = options.billingReference;
+  }
+
+  close(now: Date, options: PaymentOptions = {}): void {
+    if (this.state !== 'open') refuse(this, 'close');
+    this.state = 'closed';
+    this.closedAt = now;
+    this.applyPayment(options);
+  }
+
+  approve(now: Date, options: PaymentOptions = {}): void {
+    if (this.state !== 'closed' || this.deferred) refuse(this, 'approve');
+    this.state = 'approved';
+    this.approvedAt = now;
+    this.applyPayment(options);
+  }
+
+  /** The worker rendered the draft of the primary document. */
+  markReady(): void {
+    if (this.state !== 'approved') refuse(this, 'mark ready');
+    this.state = 'ready';
+  }
+
+  /** From ready; from approved only when an external system supplies the documents. */
+  finalize(now: Date, invoiceCode: string, invoiceDate: string, external: boolean): void {
+    if (!(this.state === 'ready' || (external && this.state === 'approved'))) refuse(this, 'finalize');
+    this.state = 'finalized';
+    this.finalizedAt = now;
+    this.invoiceCode = invoiceCode;
+    this.invoiceDate = invoiceDate;
+  }
+
+  reopen(): void {
+    if (!['closed', 'approved', 'ready'].includes(this.state)) refuse(this, 'reopen');
+    this.state = 'open';
+    this.deferred = false;
+    this.closedAt = null;
+    this.approvedAt = null;
+  }
+
+  defer(): void {
+    if (this.state !== 'closed') refuse(this, 'defer');
+    this.deferred = true;
+  }
+
+  undefer(): void {
+    if (this.state !== 'closed' || !this.deferred) refuse(this, 'undefer');
+    this.deferred = false;
+  }
+
+  markTransferred(now: Date): void {
+    if (this.state !== 'finalized') refuse(this, 'mark transferred');
+    if (this.transferred) return;
+    this.transferred = true;
+    this.transferredAt = now;
+  }
+}
+BillingBoxSchema.setClass(BillingBox);
