@@ -21,6 +21,11 @@ import { chargeSessionRoutes } from './sessions/charge-session.routes.ts';
 import { dropoutCaseRoutes } from './sessions/dropout-case.routes.ts';
 import { evseRoutes } from './cpo/evse.routes.ts';
 import { reimbursementRoutes } from './cpo/reimbursement.routes.ts';
+import { billingBoxRoutes } from './billing/billing-box.routes.ts';
+import { billingConfigRoutes } from './billing/billing-config.routes.ts';
+import { billingCustomItemRoutes } from './billing/billing-custom-item.routes.ts';
+import { billingDeliveryRoutes } from './billing/billing-delivery.routes.ts';
+import { billingReviewSetRoutes } from './billing/billing-review-set.routes.ts';
 import type { RouteDef } from './rails/route.ts';
 
 export const routes: RouteDef[] = [
@@ -47,4 +52,9 @@ export const routes: RouteDef[] = [
   ...dropoutCaseRoutes,
   ...evseRoutes,
   ...reimbursementRoutes,
+  ...billingConfigRoutes,
+  ...billingReviewSetRoutes,
+  ...billingBoxRoutes,
+  ...billingCustomItemRoutes,
+  ...billingDeliveryRoutes,
 ];

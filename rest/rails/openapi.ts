@@ -108,14 +108,20 @@ function operation(route: RouteDef, components: SchemaComponents): Doc {
   const parameters = [...pathParameters(route.path), ...queryParameters(route)];
   if (parameters.length) op.parameters = parameters;
   const successHeaders: Doc = { ...VERSION_HEADER };
+  if (route.consumes) {
+    op.requestBody = { required: true, content: Object.fromEntries(route.consumes.map((type) => [type, { schema: { type: 'string', format: 'binary' } }])) };
+  }
   if (route.body) {
-    op.requestBody = { required: !route.bodyOptional, content: { 'application/json': { schema: toJsonSchema(route.body) } } };
+    op.requestBody = { required: !route.bodyOptional, content: { ...((op.requestBody as Doc | undefined)?.content as Doc | undefined), 'application/json': { schema: toJsonSchema(route.body) } } };
     successHeaders['X-SVC-Unknown-Fields'] = ref('headers', 'X-SVC-Unknown-Fields');
   }
   if (route.paged === true) successHeaders.Link = ref('headers', 'Link');
   const schema = successShape(route).toJsonSchema(components);
+  const content = route.produces
+    ? Object.fromEntries(route.produces.map((type) => [type, { schema: { type: 'string', format: 'binary' } }]))
+    : { 'application/json': { schema } };
   op.responses = {
-    [String(route.status ?? 200)]: { description: 'OK', headers: successHeaders, content: { 'application/json': { schema } } },
+    [String(route.status ?? 200)]: { description: 'OK', headers: successHeaders, content },
     ...Object.fromEntries(OPERATION_ERRORS.map((status) => [status, ref('responses', ERROR_RESPONSES[status])])),
   };
   return op;

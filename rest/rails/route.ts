@@ -6,7 +6,7 @@ import type { Actor } from '../../src/access/actor.ts';
 import { DomainError } from '../../src/platform/errors.ts';
 import type { Em } from '../../src/platform/orm.ts';
 import type { OffsetPage, Page } from './pagination.ts';
-import type { Field } from './shape.ts';
+import type { Field, FileAnswer } from './shape.ts';
 import { checkBodyStrings, UNKNOWN_FIELDS_LISTED, unknownFieldsHeader, urlValueFailure } from './input-guards.ts';
 import { memberPath } from '../../src/platform/json-path.ts';
 import { validate } from '../../src/platform/input-validation.ts';
@@ -53,9 +53,18 @@ export interface RouteDef<B = any, Q = any, T = any, P extends Paging = Paging> 
    * and the type the handler must return.
    */
   response: Field<T>;
+  /** Content types of a file answer (the handler returns a FileAnswer); `response` then documents nothing. */
+  produces?: string[];
+  /** Content types of a raw upload the operation takes (ctx.state.upload) beside or instead of JSON. */
+  consumes?: string[];
   status?: number;
   handler(input: RouteInput<B, Q>): Promise<NoInfer<Served<T, P>>>;
 }
+
+export type { FileAnswer } from './shape.ts';
+
+export const isFileAnswer = (value: unknown): value is FileAnswer =>
+  typeof value === 'object' && value !== null && 'file' in value && Buffer.isBuffer((value as FileAnswer).file?.bytes);
 
 export function defineRoute<B = any, Q = any, T = unknown, P extends Paging = undefined>(def: RouteDef<B, Q, T, P>): RouteDef<B, Q> {
   return def as RouteDef<B, Q>;
@@ -103,6 +112,10 @@ export function mountRoutes(router: Router, routes: RouteDef[]): void {
       const rawQuery = queryObject(ctx);
       const filters = Object.fromEntries(Object.entries(rawQuery).filter(([key]) => !PAGING_PARAMS.includes(key)));
       const query = def.query ? validate(def.query, declaredMembers(def.query, filters), 'query') : {};
+      const upload = ctx.state.upload as { contentType: string } | undefined;
+      if (upload && !def.consumes?.includes(upload.contentType)) {
+        throw new DomainError('unsupported_content_type', `this operation takes no ${upload.contentType} body`, { path: [] });
+      }
       let body: unknown = ctx.state.body;
       if (def.body) {
         if (body === undefined && def.bodyOptional) body = {};
@@ -122,7 +135,13 @@ export function mountRoutes(router: Router, routes: RouteDef[]): void {
         body, query, params: ctx.params as Record<string, string>, rawQuery, em: ctx.state.em as Em, actor, ctx,
       });
       ctx.status = def.status ?? 200;
-      ctx.body = result ?? {};
+      if (isFileAnswer(result)) {
+        ctx.type = result.file.contentType;
+        ctx.set('Content-Disposition', `inline; filename="${result.file.filename.replace(/[^\w.-]/g, '_')}"`);
+        ctx.body = result.file.bytes;
+      } else {
+        ctx.body = result ?? {};
+      }
     });
   }
 }

@@ -61,7 +61,14 @@ function objectSchema(fields: Fields, components: SchemaComponents, description?
   return schema;
 }
 
+/** A file a route answers instead of JSON (documents). */
+export interface FileAnswer {
+  file: { contentType: string; bytes: Buffer; filename: string };
+}
+
 export const t = {
+  /** A file answer (the route lists its content types in `produces`). */
+  file: (): Field<FileAnswer> => field({ type: 'string', format: 'binary' }),
   string: (description?: string): Field<string> => field(described({ type: 'string' }, description)),
   /** An RFC 3339 timestamp as the service writes it (UTC, milliseconds). */
   timestamp: (): Field<string> => field({ type: 'string', format: 'date-time' }),

@@ -30,9 +30,5 @@ export const BillingSeriesSchema = defineEntity({
   },
 });
 
-export class BillingSeries extends BillingSeriesSchema.class {
-  get negatesDocumentAmounts(): boolean {
-    return this.primaryDocumentType === 'self_billing_invoice' || this.primaryDocumentType === 'purchase_order';
-  }
-}
+export class BillingSeries extends BillingSeriesSchema.class {}
 BillingSeriesSchema.setClass(BillingSeries);

@@ -5,6 +5,11 @@ export class Migration20261124125103_billing extends Migration {
   override name = 'Migration20261124125103_billing';
 
   override up(): void | Promise<void> {
+    // UUIDv7 ids for rows written by set-based SQL (PostgreSQL before 18 has no uuidv7()).
+    this.addSql(`create or replace function svc_uuidv7() returns uuid language sql volatile as $$
+      select encode(set_bit(set_bit(overlay(uuid_send(gen_random_uuid()) placing
+        substring(int8send(floor(extract(epoch from clock_timestamp()) * 1000)::bigint) from 3) from 1 for 6), 52, 1), 53, 1), 'hex')::uuid
+    $$;`);
     this.addSql(`create table "billing_number_counter" ("series_id" uuid not null, "year" int not null, "last_number" int not null, primary key ("series_id", "year"));`);
 
     this.addSql(`create table "billing_product_category" ("id" uuid not null, "admin_id" citext not null, "code" citext not null, "description" varchar(255) not null, "created_at" timestamptz not null, "updated_at" timestamptz not null, primary key ("id"));`);
@@ -83,6 +88,7 @@ export class Migration20261124125103_billing extends Migration {
   }
 
   override down(): void | Promise<void> {
+    this.addSql(`drop function if exists svc_uuidv7();`);
     this.addSql(`alter table "billing_review_set" drop constraint "billing_review_set_series_id_foreign";`);
     this.addSql(`alter table "billing_box" drop constraint "billing_box_series_id_foreign";`);
     this.addSql(`alter table "billing_box" drop constraint "billing_box_review_set_id_foreign";`);

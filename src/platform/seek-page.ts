@@ -43,6 +43,8 @@ export interface SeekListOptions<E extends object, T> {
   map?: (row: Row) => T;
   entities?: boolean;
   populate?: string[];
+  /** Completes a page of plain rows with one more query per page (e.g. a box's totals). */
+  enrich?: (rows: Row[]) => Promise<T[]>;
   /**
    * A fixed query for `all()` returning rows already shaped (the hottest unpaged lists: no query
    * builder per request). It must apply the em's administration scope itself.
@@ -129,6 +131,7 @@ export class SeekList<T> {
     if (limit !== undefined) qb.limit(limit);
     await qb.applyFilters();
     const rows: Row[] = await qb.execute('all', true);
-    return rows.map((row) => this.marked(options.map ? options.map(row) as Row : row));
+    const items = rows.map((row) => (options.map ? options.map(row) as Row : row));
+    return options.enrich ? (await options.enrich(items)).map((item) => this.marked(item as Row)) : items.map((item) => this.marked(item));
   }
 }

@@ -5,6 +5,7 @@
 // in one transaction. The rows a batch needs are read with one query per kind; sessions and
 // results are read and written as plain rows (one statement each per batch), the few credit and
 // drop-out rows through the ORM.
+import { billPricedSessions } from '../billing/sources/msp-session.source.ts';
 import { LockMode } from '@mikro-orm/core';
 import { MonetaryCredit } from '../msp/monetary-credit.entity.ts';
 import { SubscriptionCorrection } from '../msp/subscription-correction.entity.ts';
@@ -248,6 +249,7 @@ export async function processSessionBatch(orm: Orm, limit: number): Promise<numb
     await em.flush();
     if (results.length) await em.execute(INSERT_RESULTS, [JSON.stringify(results)]);
     await em.execute(UPDATE_SESSIONS, [JSON.stringify(outcomes)]);
+    await billPricedSessions(em, results.map((result) => String(result.session_id)));
     return sessions.length;
   });
 }

@@ -6,6 +6,9 @@
 // (src/platform/follow-up-job.ts) run here too.
 import { Worker } from 'node:worker_threads';
 import { Logger, run, runMigrations, type Runner } from 'graphile-worker';
+import { isRenderDraftJob, RENDER_DRAFT } from '../billing/render-draft-job.ts';
+import { renderDraft } from '../billing/render-draft.service.ts';
+import { scopedEm } from '../platform/orm.ts';
 import { isSubscriptionCorrectedJob, SUBSCRIPTION_CORRECTED } from '../msp/subscription-corrected.ts';
 import { databaseHealth, isDatabaseUnavailable } from '../platform/database-health.ts';
 import type { Orm } from '../platform/orm.ts';
@@ -43,6 +46,10 @@ export async function runSessionWorker(orm: Orm, connectionString: string): Prom
     taskList: {
       [PROCESSING_TASK]: async () => {
         while ((await processSessionBatch(orm, BATCH_SIZE)) > 0) { /* until no received session is left */ }
+      },
+      [RENDER_DRAFT]: async (payload) => {
+        if (!isRenderDraftJob(payload)) throw new Error(`${RENDER_DRAFT}: no box_id in ${JSON.stringify(payload)}`);
+        await renderDraft(scopedEm(orm), payload.box_id);
       },
       [SUBSCRIPTION_CORRECTED]: async (payload) => {
         if (!isSubscriptionCorrectedJob(payload)) throw new Error(`${SUBSCRIPTION_CORRECTED}: no correction_id in ${JSON.stringify(payload)}`);

@@ -7,13 +7,17 @@ const DRAIN_LIMIT_BYTES = 16 * MAX_BODY_BYTES;
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
-const tooLarge = () => new DomainError('body_too_large', `the body exceeds ${MAX_BODY_BYTES} bytes`, { path: [] });
+/** Documents are uploaded as raw bytes of these types (decisions.md: up to 10 MB); every other body is JSON. */
+export const UPLOAD_TYPES = ['application/pdf', 'application/xml'];
+export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 
 /**
  * Past the limit the rest of the body is read and dropped rather than the socket destroyed,
  * so that the client receives the 400 (up to a hard cap, where the connection is cut).
  */
-function readRaw(ctx: Context): Promise<Buffer> {
+function readRaw(ctx: Context, limit = MAX_BODY_BYTES): Promise<Buffer> {
+  const tooLarge = () => new DomainError('body_too_large', `the body exceeds ${limit} bytes`, { path: [] });
+  const MAX_BODY_BYTES = limit;
   const declared = Number(ctx.get('content-length') || 0);
   if (declared > MAX_BODY_BYTES) return Promise.reject(tooLarge());
   return new Promise((resolve, reject) => {
@@ -40,6 +44,11 @@ function readRaw(ctx: Context): Promise<Buffer> {
 /** Reads a JSON body into ctx.state.body (undefined when there is none). */
 export async function jsonBody(ctx: Context, next: Next): Promise<void> {
   if (ctx.method === 'GET' || ctx.method === 'HEAD' || ctx.method === 'OPTIONS') return next();
+  if (UPLOAD_TYPES.includes(ctx.request.type)) {
+    const bytes = await readRaw(ctx, MAX_UPLOAD_BYTES);
+    if (bytes.length > 0) ctx.state.upload = { contentType: ctx.request.type, bytes };
+    return next();
+  }
   const raw = await readRaw(ctx);
   if (raw.length > 0) {
     const type = ctx.request.type;

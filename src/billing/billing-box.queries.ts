@@ -1,0 +1,180 @@
+// The box reads both transports call (REST /billing-box, GraphQL billingBoxes and the review
+// screen): plain data, the caller's administrations only (the ORM filter picks the box ids; the
+// details of a page come in three set-based queries whatever the page size).
+import type { FilterQuery } from '@mikro-orm/core';
+import { addCurrency, isZero, mulDivDecimal, normalize, roundToCurrency } from '../money/decimal.ts';
+import type { Em } from '../platform/orm.ts';
+import { DomainError } from '../platform/errors.ts';
+import { isUuid } from '../platform/ids.ts';
+import { SeekList } from '../platform/seek-page.ts';
+import { BillingBox } from './billing-box.entity.ts';
+import { boxTotals, vatOf, type BoxTotals } from './box-totals.ts';
+
+export interface RollupData {
+  id: string;
+  boxId: string;
+  productCategory: string;
+  vatKind: string;
+  vatPercent: string;
+  groupValue: string | null;
+  context: string | null;
+  itemCount: number;
+  net: string;
+  vatAmount: string;
+  inclVat: string;
+  volume: Record<string, string>;
+  averageAmountPerKwhExclVat: string | null;
+}
+
+export interface DocumentInfo {
+  filename: string;
+  contentType: string;
+  size: number;
+  primary: boolean;
+  draft: boolean;
+}
+
+export interface BoxData {
+  id: string;
+  adminId: string;
+  seriesId: string;
+  seriesCode: string;
+  seriesExternalReference: string | null;
+  primaryDocumentType: string;
+  documentSource: string;
+  reviewSetId: string;
+  reviewSetCode: string;
+  reviewSetSequence: number;
+  partyKind: string;
+  partyId: string;
+  partyExternalReference: string | null;
+  partyName: string | null;
+  periodFrom: Date;
+  periodUntil: Date;
+  vatCountry: string;
+  currency: string;
+  distinctCode: string;
+  state: string;
+  deferred: boolean;
+  transferred: boolean;
+  localeId: string | null;
+  rollupGroupBy: string;
+  negateDocumentAmounts: boolean;
+  billingReference: string | null;
+  paymentMethod: string | null;
+  paymentPeriodDays: number | null;
+  invoiceCode: string | null;
+  invoiceDate: string | null;
+  documentKind: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+  rollups: RollupData[];
+  totals: BoxTotals;
+  documents: DocumentInfo[];
+}
+
+const BOXES = `select b.*, s.code as series_code, s.external_reference as series_external_reference,
+    s.primary_document_type, s.document_source, r.code as review_set_code,
+    c.external_reference as party_external_reference, c.name as party_name
+  from billing_box b join billing_series s on s.id = b.series_id join billing_review_set r on r.id = b.review_set_id
+  left join customer c on c.id = b.party_id
+  where b.id = any(?::uuid[])`;
+
+const ROLLUPS = `select r.id, r.box_id, r.product_category, r.vat_kind, trim_scale(r.vat_percent)::text as vat_percent, r.group_value,
+    r.context, count(i.id)::int as item_count, coalesce(sum(i.amount_excl_vat), 0)::text as net
+  from billing_rollup r left join billing_item i on i.rollup_id = r.id
+  where r.box_id = any(?::uuid[])
+  group by r.id
+  order by r.box_id, r.product_category, r.vat_kind, r.vat_percent, r.group_value nulls first, r.id`;
+
+const VOLUMES = `select i.rollup_id, e->>'unit' as unit, sum((e->>'volume')::numeric)::text as volume
+  from billing_item i cross join jsonb_array_elements(i.sub_items) e
+  where i.box_id = any(?::uuid[]) and e->>'unit' is not null and e->>'volume' is not null
+  group by 1, 2`;
+
+const DOCUMENTS = `select box_id, filename, content_type, size, "primary", draft from billing_document_file
+  where box_id = any(?::uuid[]) order by box_id, "primary" desc, filename`;
+
+type Row = Record<string, any>;
+
+const groupBy = <T>(rows: T[], key: (row: T) => string) => {
+  const map = new Map<string, T[]>();
+  for (const row of rows) map.set(key(row), [...(map.get(key(row)) ?? []), row]);
+  return map;
+};
+
+function rollupOf(row: Row, volumes: Row[]): RollupData {
+  const net = roundToCurrency(row.net);
+  const vatPercent = normalize(row.vat_percent);
+  const vatAmount = vatOf(net, vatPercent);
+  const volume = Object.fromEntries(volumes.map((v) => [v.unit, normalize(v.volume)]));
+  const kwh = volume.kWh;
+  return {
+    id: row.id, boxId: row.box_id, productCategory: row.product_category, vatKind: row.vat_kind, vatPercent,
+    groupValue: row.group_value, context: row.context, itemCount: row.item_count, net, vatAmount,
+    inclVat: addCurrency(net, vatAmount),
+    volume,
+    averageAmountPerKwhExclVat: kwh && !isZero(kwh) ? mulDivDecimal(net, '1', kwh) : null,
+  };
+}
+
+/** Boxes by id with roll-ups, totals and documents, in the order of `ids`. */
+export async function boxDetails(em: Em, ids: string[]): Promise<BoxData[]> {
+  if (!ids.length) return [];
+  const param = `{${ids.join(',')}}`;
+  const [boxes, rollups, volumes, documents] = await Promise.all([
+    em.execute<Row[]>(BOXES, [param]), em.execute<Row[]>(ROLLUPS, [param]), em.execute<Row[]>(VOLUMES, [param]), em.execute<Row[]>(DOCUMENTS, [param]),
+  ]);
+  const rollupsOf = groupBy(rollups, (r) => r.box_id);
+  const volumesOf = groupBy(volumes, (v) => v.rollup_id);
+  const documentsOf = groupBy(documents, (d) => d.box_id);
+  const byId = new Map(boxes.map((b) => [b.id, b]));
+  return ids.filter((id) => byId.has(id)).map((id) => {
+    const b = byId.get(id)!;
+    const boxRollups = (rollupsOf.get(id) ?? []).map((r) => rollupOf(r, volumesOf.get(r.id) ?? []));
+    return {
+      id, adminId: b.admin_id, seriesId: b.series_id, seriesCode: b.series_code, seriesExternalReference: b.series_external_reference,
+      primaryDocumentType: b.primary_document_type, documentSource: b.document_source,
+      reviewSetId: b.review_set_id, reviewSetCode: b.review_set_code, reviewSetSequence: b.review_set_sequence,
+      partyKind: b.party_kind, partyId: b.party_id, partyExternalReference: b.party_external_reference, partyName: b.party_name,
+      periodFrom: new Date(b.period_from), periodUntil: new Date(b.period_until), vatCountry: b.vat_country, currency: b.currency,
+      distinctCode: b.distinct_code, state: b.state, deferred: b.deferred, transferred: b.transferred, localeId: b.locale_id,
+      rollupGroupBy: b.rollup_group_by, negateDocumentAmounts: b.negate_document_amounts, billingReference: b.billing_reference,
+      paymentMethod: b.payment_method, paymentPeriodDays: b.payment_period_days, invoiceCode: b.invoice_code,
+      invoiceDate: b.invoice_date, documentKind: b.document_kind, createdAt: new Date(b.created_at), updatedAt: new Date(b.updated_at),
+      rollups: boxRollups,
+      totals: boxTotals(boxRollups.map((r) => ({ vatKind: r.vatKind, vatPercent: r.vatPercent, net: r.net }))),
+      documents: (documentsOf.get(id) ?? []).map((d) => ({
+        filename: d.filename, contentType: d.content_type, size: d.size, primary: d.primary, draft: d.draft,
+      })),
+    };
+  });
+}
+
+export interface BoxFilter {
+  partyIds?: string[];
+  seriesExternalReference?: string;
+  reviewSetId?: string;
+  state?: string;
+}
+
+/** Boxes by id, filtered (several filters combine with AND). */
+export function boxList(em: Em, filter: BoxFilter = {}): SeekList<BoxData> {
+  const where: FilterQuery<BillingBox> = {
+    ...(filter.partyIds ? { partyId: { $in: filter.partyIds } } : {}),
+    ...(filter.seriesExternalReference !== undefined ? { series: { externalReference: filter.seriesExternalReference } } : {}),
+    ...(filter.reviewSetId !== undefined ? { reviewSet: filter.reviewSetId } : {}),
+    ...(filter.state !== undefined ? { state: filter.state as BillingBox['state'] } : {}),
+  };
+  return new SeekList<BoxData>(em, {
+    entity: BillingBox, where, enrich: (rows) => boxDetails(em, rows.map((row) => String(row.id))),
+  });
+}
+
+/** One box the caller may see, or 400 not_found. */
+export async function getBox(em: Em, id: string): Promise<BoxData> {
+  const visible = isUuid(id) ? await em.findOne(BillingBox, { id }, { fields: ['id'] }) : null;
+  if (!visible) throw new DomainError('not_found', `billing box ${id} does not exist`);
+  const [box] = await boxDetails(em, [id]);
+  return box;
+}

@@ -1,0 +1,70 @@
+// Billing series of an administration: create (extension) and merge-update. Creating a series
+// bills what was priced before the administration had one (a backfill in the same transaction).
+import { visibleAdministration } from '../parties/customer-input.ts';
+import { InvalidInputError } from '../platform/errors.ts';
+import { flushUnique } from '../platform/flush-unique.ts';
+import type { Em } from '../platform/orm.ts';
+import { BillingSeries, DOCUMENT_SOURCES, PRIMARY_DOCUMENT_TYPES, type DocumentSource, type PrimaryDocumentType } from './billing-series.entity.ts';
+import { ensureBuiltInCategories } from './product-category.service.ts';
+import { getSeries } from './billing-series.queries.ts';
+import { collectItems } from './collect-items.ts';
+import { MSP_SESSION_SOURCE, unbilledSessionCandidates } from './sources/msp-session.source.ts';
+
+export interface SeriesInput {
+  adminId?: string | null;
+  code?: string | null;
+  name?: string | null;
+  externalReference?: string | null;
+  primaryDocumentType?: string | null;
+  documentSource?: string | null;
+  itemSources?: string[] | null;
+}
+
+const UNIQUE = { billing_series_external_reference_unique: ['external_reference'], billing_series_admin_id_code_unique: ['code'] };
+const CODE = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,19}$/;
+
+function apply(series: BillingSeries, input: SeriesInput): void {
+  if (input.code !== undefined) {
+    if (!input.code || !CODE.test(input.code)) throw new InvalidInputError('code must be 1 to 20 letters, digits, _ . or -', { path: ['code'] });
+    series.code = input.code;
+  }
+  if (input.name !== undefined) series.name = input.name;
+  if (input.externalReference !== undefined) series.externalReference = input.externalReference;
+  if (input.primaryDocumentType !== undefined) {
+    if (!input.primaryDocumentType || !(PRIMARY_DOCUMENT_TYPES as readonly string[]).includes(input.primaryDocumentType)) {
+      throw new InvalidInputError(`primary_document_type must be one of ${PRIMARY_DOCUMENT_TYPES.join(', ')}`, { path: ['primary_document_type'] });
+    }
+    series.primaryDocumentType = input.primaryDocumentType as PrimaryDocumentType;
+  }
+  if (input.documentSource !== undefined) {
+    if (!input.documentSource || !(DOCUMENT_SOURCES as readonly string[]).includes(input.documentSource)) {
+      throw new InvalidInputError(`document_source must be one of ${DOCUMENT_SOURCES.join(', ')}`, { path: ['document_source'] });
+    }
+    series.documentSource = input.documentSource as DocumentSource;
+  }
+  if (input.itemSources !== undefined) series.itemSources = input.itemSources ?? [];
+}
+
+export async function createSeries(em: Em, input: SeriesInput) {
+  const id = await em.transactional(async (tx) => {
+    const admin = await visibleAdministration(tx, input.adminId);
+    if (!input.code) throw new InvalidInputError('code is required', { path: ['code'] });
+    const series = tx.create(BillingSeries, { admin, code: input.code, primaryDocumentType: 'invoice', documentSource: 'service', itemSources: [] });
+    apply(series, input);
+    await flushUnique(tx, UNIQUE);
+    await ensureBuiltInCategories(tx, admin.id);
+    await collectItems(tx, MSP_SESSION_SOURCE, unbilledSessionCandidates(admin.id));
+    return series.id;
+  });
+  return getSeries(em, id);
+}
+
+export async function updateSeries(em: Em, ref: string, input: SeriesInput) {
+  const current = await getSeries(em, ref);
+  await em.transactional(async (tx) => {
+    const series = await tx.findOneOrFail(BillingSeries, { id: current.id });
+    apply(series, { ...input, adminId: undefined });
+    await flushUnique(tx, UNIQUE);
+  });
+  return getSeries(em, current.id);
+}

@@ -1,0 +1,87 @@
+// An administration's billing settings: read (defaults until saved) and merge-update.
+import { visibleAdministration } from '../parties/customer-input.ts';
+import { InvalidInputError } from '../platform/errors.ts';
+import type { Em } from '../platform/orm.ts';
+import { isTimeZone } from '../pricing/local-time.ts';
+import { BillingSettings, EMPTY_SELLER_LEGAL, INVOICING_PERIODS, PAYMENT_METHODS, type InvoicingPeriod, type PaymentMethod, type SellerLegal } from './billing-settings.entity.ts';
+
+export interface BillingSettingsData {
+  adminId: string;
+  timeZone: string;
+  invoicingPeriod: InvoicingPeriod;
+  paymentMethods: PaymentMethod[];
+  defaultPaymentMethod: PaymentMethod;
+  paymentTermDays: number;
+  localeId: string | null;
+  seller: SellerLegal;
+}
+
+export interface BillingSettingsInput {
+  timeZone?: string | null;
+  invoicingPeriod?: string | null;
+  paymentMethods?: string[] | null;
+  defaultPaymentMethod?: string | null;
+  paymentTermDays?: number | null;
+  localeId?: string | null;
+  seller?: Partial<SellerLegal> | null;
+}
+
+export async function getBillingSettings(em: Em, adminId: string): Promise<BillingSettingsData> {
+  const admin = await visibleAdministration(em, adminId, []);
+  const s = await em.findOne(BillingSettings, { admin });
+  return {
+    adminId: admin.id, timeZone: admin.timeZone, invoicingPeriod: s?.invoicingPeriod ?? 'month', paymentMethods: s?.paymentMethods ?? ['bank_transfer'],
+    defaultPaymentMethod: s?.defaultPaymentMethod ?? 'bank_transfer', paymentTermDays: s?.paymentTermDays ?? 14, localeId: s?.localeId ?? null,
+    seller: { ...EMPTY_SELLER_LEGAL, ...(s?.seller ?? {}) },
+  };
+}
+
+const isMethod = (value: string): value is PaymentMethod => (PAYMENT_METHODS as readonly string[]).includes(value);
+
+export async function saveBillingSettings(em: Em, adminId: string, input: BillingSettingsInput): Promise<BillingSettingsData> {
+  await em.transactional(async (tx) => {
+    const admin = await visibleAdministration(tx, adminId, []);
+    const settings = (await tx.findOne(BillingSettings, { admin })) ?? tx.create(BillingSettings, {
+      admin, invoicingPeriod: 'month', paymentMethods: ['bank_transfer'], defaultPaymentMethod: 'bank_transfer', paymentTermDays: 14,
+      seller: { ...EMPTY_SELLER_LEGAL },
+    });
+    if (input.timeZone !== undefined) {
+      if (!input.timeZone || !isTimeZone(input.timeZone)) throw new InvalidInputError('time_zone must be an IANA time zone', { path: ['time_zone'] });
+      admin.timeZone = input.timeZone;
+    }
+    if (input.invoicingPeriod !== undefined) {
+      if (!input.invoicingPeriod || !(INVOICING_PERIODS as readonly string[]).includes(input.invoicingPeriod)) {
+        throw new InvalidInputError(`invoicing_period must be one of ${INVOICING_PERIODS.join(', ')}`, { path: ['invoicing_period'] });
+      }
+      settings.invoicingPeriod = input.invoicingPeriod as InvoicingPeriod;
+    }
+    if (input.paymentMethods !== undefined) {
+      const methods = input.paymentMethods ?? ['bank_transfer'];
+      const bad = methods.findIndex((m) => !isMethod(m));
+      if (bad >= 0 || methods.length === 0) throw new InvalidInputError(`payment_methods must list some of ${PAYMENT_METHODS.join(', ')}`, { path: ['payment_methods', Math.max(bad, 0)] });
+      settings.paymentMethods = methods as PaymentMethod[];
+    }
+    if (input.defaultPaymentMethod !== undefined) {
+      if (!input.defaultPaymentMethod || !isMethod(input.defaultPaymentMethod)) {
+        throw new InvalidInputError(`default_payment_method must be one of ${PAYMENT_METHODS.join(', ')}`, { path: ['default_payment_method'] });
+      }
+      settings.defaultPaymentMethod = input.defaultPaymentMethod;
+    }
+    if (input.paymentTermDays !== undefined) {
+      const days = input.paymentTermDays ?? 14;
+      if (!Number.isInteger(days) || days < 0 || days > 365) throw new InvalidInputError('payment_term_days must be 0 to 365', { path: ['payment_term_days'] });
+      settings.paymentTermDays = days;
+    }
+    if (input.localeId !== undefined) settings.localeId = input.localeId;
+    if (input.seller !== undefined) {
+      const merged: SellerLegal = input.seller === null ? { ...EMPTY_SELLER_LEGAL } : { ...EMPTY_SELLER_LEGAL, ...settings.seller };
+      for (const [key, value] of Object.entries(input.seller ?? {})) {
+        if (key in EMPTY_SELLER_LEGAL) merged[key as keyof SellerLegal] = value ?? null;
+      }
+      if (merged.country && !/^[A-Z]{2}$/.test(merged.country)) throw new InvalidInputError('seller.country must be a two-letter code', { path: ['seller', 'country'] });
+      settings.seller = merged;
+    }
+    await tx.flush();
+  });
+  return getBillingSettings(em, adminId);
+}

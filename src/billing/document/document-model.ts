@@ -1,0 +1,114 @@
+// From a box (as billing-box.queries.ts reads it) to the model both renderers draw: one line per
+// roll-up, the VAT breakdown and totals of box-totals.ts, shown with the document's sign. A box
+// of an invoice series with a negative total is a credit note (amounts shown positive);
+// negate_document_amounts flips what the document shows, never what is stored.
+import { isNegative, normalize } from '../../money/decimal.ts';
+import { localTime } from '../../pricing/local-time.ts';
+import type { Em } from '../../platform/orm.ts';
+import type { BillingAdmin } from '../billing-admin.ts';
+import type { BoxData, RollupData } from '../billing-box.queries.ts';
+import { vatCategoryOf } from '../box-totals.ts';
+import { BUILT_IN_PRODUCT_CATEGORIES } from '../product-category.entity.ts';
+import type { BillingDocument, DocumentKind, DocumentLine, DocumentParty } from './billing-document.ts';
+
+const negate = (amount: string) => normalize(isNegative(amount) ? amount.slice(1) : `-${amount}`);
+const signed = (amount: string, flip: boolean) => (flip ? negate(amount) : amount);
+const abs = (amount: string) => (isNegative(amount) ? normalize(amount.slice(1)) : amount);
+
+export function documentKindOf(box: Pick<BoxData, 'primaryDocumentType' | 'totals'>): DocumentKind {
+  const type = box.primaryDocumentType as DocumentKind;
+  if (type === 'invoice' && isNegative(box.totals.totalInclVat)) return 'credit_note';
+  return type;
+}
+
+/** Whether the document shows the stored amounts negated. */
+function flips(box: BoxData, kind: DocumentKind): boolean {
+  if (box.negateDocumentAmounts) return true;
+  if (kind === 'credit_note') return isNegative(box.totals.totalInclVat);
+  return false;
+}
+
+const UNIT_LABELS: Record<string, string> = { kWh: 'kWh', min: 'min', session: 'sessions', day: 'days' };
+
+function lineDescription(rollup: RollupData, categories: Map<string, string>): string {
+  const category = rollup.context ?? categories.get(rollup.productCategory) ?? BUILT_IN_PRODUCT_CATEGORIES[rollup.productCategory] ?? rollup.productCategory;
+  const volumes = Object.entries(rollup.volume).filter(([unit]) => unit === 'kWh').map(([unit, v]) => `${v} ${UNIT_LABELS[unit] ?? unit}`);
+  const detail = [`${rollup.itemCount} item${rollup.itemCount === 1 ? '' : 's'}`, ...volumes].join(', ');
+  return `${category}${rollup.groupValue ? ` – ${rollup.groupValue}` : ''} (${detail})`;
+}
+
+export interface DocumentBuyer extends DocumentParty {}
+
+const BUYER = `select c.name, c.country, c.company_reg_num, c.billing_email, c.custom_fields,
+    ba.addressee, ba.address_line1, ba.address_line2, ba.postal_code, ba.city, ba.country as address_country
+  from customer c left join lateral (select * from billing_address where customer_id = c.id order by id limit 1) ba on true
+  where c.id = ?`;
+
+export async function buyerOf(em: Em, partyId: string): Promise<DocumentParty> {
+  const [row] = await em.execute<Record<string, any>[]>(BUYER, [partyId]);
+  if (!row) return { name: partyId, address: { street: null, postal_code: null, city: null, country: 'NL' }, vat_number: null, company_reg_num: null, email: null };
+  const street = [row.address_line1, row.address_line2].filter(Boolean).join(', ') || null;
+  const vat = row.custom_fields?.vat_number;
+  return {
+    name: row.addressee ?? row.name,
+    address: { street, postal_code: row.postal_code, city: row.city, country: row.address_country ?? row.country },
+    vat_number: typeof vat === 'string' ? vat : null,
+    company_reg_num: row.company_reg_num,
+    email: row.billing_email,
+  };
+}
+
+export async function categoryDescriptions(em: Em, adminId: string): Promise<Map<string, string>> {
+  const rows = await em.execute<{ code: string; description: string }[]>(
+    'select code, description from billing_product_category where admin_id = ?', [adminId]);
+  return new Map(rows.map((r) => [r.code, r.description]));
+}
+
+const addDays = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+
+export interface DocumentInputs {
+  box: BoxData;
+  admin: BillingAdmin;
+  buyer: DocumentParty;
+  categories: Map<string, string>;
+  /** The final number and date; none for a draft. */
+  number: string | null;
+  issueDate: string | null;
+  now?: Date;
+}
+
+export function documentModel({ box, admin, buyer, categories, number, issueDate, now = new Date() }: DocumentInputs): BillingDocument {
+  const kind = documentKindOf(box);
+  const flip = flips(box, kind);
+  const issue = issueDate ?? localTime(now, admin.timeZone).date;
+  const termDays = box.paymentPeriodDays ?? admin.paymentTermDays;
+  const lines: DocumentLine[] = box.rollups.map((r) => {
+    const net = signed(r.net, flip);
+    return {
+      id: r.id, description: lineDescription(r, categories), quantity: isNegative(net) ? '-1' : '1', unit_code: 'C62',
+      unit_price: abs(net), net_amount: net, vat_category: vatCategoryOf(r.vatKind, r.vatPercent), vat_percent: r.vatPercent,
+    };
+  });
+  const seller = admin.seller;
+  return {
+    kind, draft: number === null, number, issue_date: issue, due_date: addDays(issue, termDays), currency: box.currency,
+    locale: (box.localeId ?? admin.localeId ?? 'en').slice(0, 2).toLowerCase(),
+    period: { from: localTime(box.periodFrom, admin.timeZone).date, to: localTime(new Date(box.periodUntil.getTime() - 1), admin.timeZone).date },
+    seller: {
+      name: seller.name ?? admin.name,
+      address: { street: seller.street, postal_code: seller.postal_code, city: seller.city, country: seller.country ?? admin.country },
+      vat_number: seller.vat_number, company_reg_num: seller.company_reg_num, email: seller.email,
+      bank_account: seller.iban ? { iban: seller.iban, bic: seller.bic, name: seller.bank_account_name } : null,
+    },
+    buyer,
+    buyer_reference: box.billingReference ?? box.id,
+    payment: { method: box.paymentMethod ?? admin.defaultPaymentMethod, terms: `Payment within ${termDays} days` },
+    lines,
+    vat_breakdown: box.totals.vatBreakdown.map((v) => ({
+      vat_category: v.vatCategory, vat_percent: v.vatPercent, taxable_amount: signed(v.taxableAmount, flip), vat_amount: signed(v.vatAmount, flip),
+      exemption_reason: v.vatCategory === 'E' ? 'Exempt from VAT' : v.vatCategory === 'AE' ? 'Reverse charge' : null,
+    })),
+    totals: { net: signed(box.totals.totalExclVat, flip), vat: signed(box.totals.totalVat, flip), gross: signed(box.totals.totalInclVat, flip) },
+    tax_currency: null,
+  };
+}

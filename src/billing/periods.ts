@@ -1,0 +1,68 @@
+// Invoicing periods in an administration's time zone: [from, until) between local midnights.
+import { localTime } from '../pricing/local-time.ts';
+import type { InvoicingPeriod } from './billing-settings.entity.ts';
+
+export interface Period { from: Date; until: Date }
+
+const MONTHS: Record<InvoicingPeriod, number> = { month: 1, quarter: 3, year: 12 };
+
+export const monthsOf = (period: InvoicingPeriod): number => MONTHS[period];
+
+/** The instant of local midnight starting `date` (YYYY-MM-DD) in `timeZone` (DST-safe). */
+export function localMidnight(date: string, timeZone: string): Date {
+  const [y, m, d] = date.split('-').map(Number);
+  const wall = Date.UTC(y, m - 1, d);
+  let guess = wall;
+  for (let i = 0; i < 3; i++) {
+    const local = localTime(new Date(guess), timeZone);
+    const [ly, lm, ld] = local.date.split('-').map(Number);
+    const shown = Date.UTC(ly, lm - 1, ld) + local.minuteOfDay * 60_000;
+    const next = guess - (shown - wall);
+    if (next === guess) break;
+    guess = next;
+  }
+  return new Date(guess);
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+const dateOf = (year: number, month: number) => `${year}-${pad(month)}-01`;
+
+function startMonth(month: number, period: InvoicingPeriod): number {
+  return month - ((month - 1) % MONTHS[period]);
+}
+
+/** The period of `kind` containing the instant `at`. */
+export function periodOf(at: Date, timeZone: string, kind: InvoicingPeriod): Period {
+  const [y, m] = localTime(at, timeZone).date.split('-').map(Number);
+  return periodStarting(y, startMonth(m, kind), timeZone, kind);
+}
+
+function periodStarting(year: number, month: number, timeZone: string, kind: InvoicingPeriod): Period {
+  const endMonthIndex = month - 1 + MONTHS[kind];
+  const endYear = year + Math.floor(endMonthIndex / 12);
+  const endMonth = (endMonthIndex % 12) + 1;
+  return { from: localMidnight(dateOf(year, month), timeZone), until: localMidnight(dateOf(endYear, endMonth), timeZone) };
+}
+
+/** The period right after `period`. */
+export function nextPeriod(period: Period, timeZone: string, kind: InvoicingPeriod): Period {
+  return periodOf(period.until, timeZone, kind);
+}
+
+/** `2026-03` for a month, `2026-Q1` for a quarter, `2026` for a year. */
+export function periodLabel(period: Period, timeZone: string, kind: InvoicingPeriod): string {
+  const [y, m] = localTime(period.from, timeZone).date.split('-').map(Number);
+  if (kind === 'year') return String(y);
+  if (kind === 'quarter') return `${y}-Q${Math.floor((m - 1) / 3) + 1}`;
+  return `${y}-${pad(m)}`;
+}
+
+/** Local dates (YYYY-MM-DD) of the first and the last day of a period. */
+export function periodDates(period: Period, timeZone: string): { first: string; last: string } {
+  return { first: localTime(period.from, timeZone).date, last: localTime(new Date(period.until.getTime() - 1), timeZone).date };
+}
+
+/** Whole calendar days between two local dates (YYYY-MM-DD), `until` exclusive. */
+export function daysBetween(from: string, until: string): number {
+  return Math.round((Date.parse(`${until}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
+}

@@ -1,0 +1,47 @@
+// Item source: priced MSP sessions. One item per session and VAT rate (the session's latest
+// pricing result); its sub-items are the cost components. A repriced session's new version
+// replaces its item (in place while the box is open, else reversal + new line).
+import type { Em } from '../../platform/orm.ts';
+import { collectItems } from '../collect-items.ts';
+import type { CandidateSelect } from '../item-source.ts';
+
+export const MSP_SESSION_SOURCE = 'msp_session';
+
+const SELECT = `select r.admin_id::text as admin_id, r.customer_id as party_id, s.id::text as subject_id,
+    (sub->>'vat_kind') || ':' || trim_scale((sub->>'vat_percent')::numeric)::text as line_key,
+    r.version as source_version, s.start_at as occurred_at, 'charging' as product_category,
+    sub->>'vat_kind' as vat_kind, (sub->>'vat_percent')::numeric as vat_percent, sub->>'vat_country' as vat_country,
+    r.currency, 'Charge session ' || to_char(s.start_at at time zone s.time_zone, 'YYYY-MM-DD HH24:MI')
+      || coalesce(' ' || s.evse_id, '') as description,
+    1::numeric as quantity, 'session' as unit, sum((sub->>'amount_excl_vat')::numeric) as unit_price,
+    sum((sub->>'amount_excl_vat')::numeric) as amount_excl_vat, sum((sub->>'vat_amount_unrounded')::numeric) as vat_amount_unrounded,
+    coalesce(r.subscription_external_reference, r.subscription_id::text) as group_subscription, r.token_evco_id as group_token,
+    jsonb_agg(jsonb_build_object('kind', sub->>'kind', 'label', coalesce(sub->>'rate_label', sub->>'kind'),
+      'volume', coalesce(sub->>'billed_volume', sub->>'volume'), 'unit', sub->>'rate_unit', 'amount_excl_vat', sub->>'amount_excl_vat')
+      order by ord) as sub_items,
+    null::text as context, s.session_id as reference, null::text as box_category_description, null::text as distinct_code,
+    null::text as series_code, null::text as external_reference, null::jsonb as input
+  from msp_charge_session s
+  join msp_pricing_result r on r.session_id = s.id and r.version = s.pricing_version
+  cross join lateral jsonb_array_elements(r.subtotals) with ordinality as e(sub, ord)
+  where s.status = 'priced' and WHERE_SESSIONS
+  group by s.id, r.id, sub->>'vat_kind', (sub->>'vat_percent')::numeric, sub->>'vat_country'`;
+
+/** The candidates of the given sessions. */
+export function sessionCandidates(sessionIds: string[]): CandidateSelect {
+  return { sql: SELECT.replace('WHERE_SESSIONS', 's.id = any(?::uuid[])'), params: [`{${sessionIds.join(',')}}`] };
+}
+
+/** Priced sessions of an administration not billed at their latest version (a backfill, e.g. after a series is added). */
+export function unbilledSessionCandidates(adminId: string): CandidateSelect {
+  return {
+    sql: SELECT.replace('WHERE_SESSIONS', `r.admin_id = ? and not exists (select 1 from billing_item i
+      where i.source_kind = '${MSP_SESSION_SOURCE}' and i.subject_id = s.id::text and i.source_version = r.version)`),
+    params: [adminId],
+  };
+}
+
+/** Bills sessions just priced, in the transaction that priced them. */
+export async function billPricedSessions(em: Em, sessionIds: string[]): Promise<void> {
+  if (sessionIds.length) await collectItems(em, MSP_SESSION_SOURCE, sessionCandidates(sessionIds));
+}

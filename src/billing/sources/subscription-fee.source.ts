@@ -1,0 +1,89 @@
+// Item source: recurring costs of MSP token subscriptions, billed per invoicing period of the
+// subscription's administration and prorated by calendar days (decisions.md, "Periods"): local
+// date of valid_from inclusive to local date of valid_until exclusive, clipped to the period,
+// over the period's days. A cost per month on a quarterly invoice counts three times, and so on.
+import { localTime } from '../../pricing/local-time.ts';
+import { vatRateAt } from '../../pricing/vat-rate.service.ts';
+import { mulDivDecimal, percentOfDecimal, roundToCurrency, isZero } from '../../money/decimal.ts';
+import type { RecurringCost } from '../../msp/subscription-plan.entity.ts';
+import type { Em } from '../../platform/orm.ts';
+import type { InvoicingPeriod } from '../billing-settings.entity.ts';
+import { collectItems } from '../collect-items.ts';
+import { candidateRows, type ItemCandidate } from '../item-source.ts';
+import { daysBetween, monthsOf, periodDates, periodLabel, type Period } from '../periods.ts';
+
+export const SUBSCRIPTION_FEE_SOURCE = 'msp_subscription_fee';
+
+interface FeeSubscription {
+  id: string;
+  external_reference: string | null;
+  customer_id: string;
+  valid_from: Date;
+  valid_until: Date | null;
+  plan_name: string;
+  recurring_costs: RecurringCost[];
+}
+
+const SUBSCRIPTIONS = `select ts.id, ts.external_reference, ts.customer_id, ts.valid_from, ts.valid_until, p.name as plan_name,
+    p.recurring_costs
+  from msp_token_subscription ts join msp_subscription_plan p on p.id = ts.plan_id
+  where ts.admin_id = ? and not ts.defunct and ts.valid_from < ? and (ts.valid_until is null or ts.valid_until > ?)
+    and jsonb_array_length(p.recurring_costs) > 0
+  order by ts.id`;
+
+export interface FeePeriod {
+  adminId: string;
+  country: string;
+  currency: string;
+  timeZone: string;
+  kind: InvoicingPeriod;
+  period: Period;
+}
+
+/** The days of the period the subscription is valid on, and the period's days. */
+export function validDays(sub: { valid_from: Date; valid_until: Date | null }, fp: FeePeriod): { days: number; of: number } {
+  const { first, last } = periodDates(fp.period, fp.timeZone);
+  const end = localTime(new Date(fp.period.until.getTime()), fp.timeZone).date;
+  const from = localTime(sub.valid_from, fp.timeZone).date;
+  const until = sub.valid_until ? localTime(sub.valid_until, fp.timeZone).date : end;
+  const start = from > first ? from : first;
+  const stop = until < end ? until : end;
+  return { days: Math.max(0, daysBetween(start, stop)), of: daysBetween(first, last) + 1 };
+}
+
+export async function feeCandidates(em: Em, fp: FeePeriod): Promise<ItemCandidate[]> {
+  const subscriptions = await em.execute<FeeSubscription[]>(SUBSCRIPTIONS, [fp.adminId, fp.period.until, fp.period.from]);
+  if (!subscriptions.length) return [];
+  const vat = await vatRateAt(em, fp.country, 'standard', fp.period.from);
+  const label = periodLabel(fp.period, fp.timeZone, fp.kind);
+  const { first, last } = periodDates(fp.period, fp.timeZone);
+  const candidates: ItemCandidate[] = [];
+  for (const sub of subscriptions) {
+    const { days, of } = validDays(sub, fp);
+    if (days === 0) continue;
+    sub.recurring_costs.forEach((cost, index) => {
+      const amount = roundToCurrency(mulDivDecimal(cost.amount_excl_vat, String(monthsOf(fp.kind) * days), String(monthsOf(cost.period) * of)));
+      if (isZero(amount)) return;
+      const partial = days < of ? ` (${days}/${of} days)` : '';
+      candidates.push({
+        admin_id: fp.adminId, party_id: sub.customer_id, subject_id: `${sub.id}/${label}/${index}`, line_key: '', source_version: 1,
+        occurred_at: fp.period.from.toISOString(), product_category: 'subscription_fee', vat_kind: 'standard',
+        vat_percent: vat.percentage, vat_country: fp.country, currency: fp.currency,
+        description: `${cost.description} – ${sub.plan_name}, ${first} to ${last}${partial}`,
+        quantity: '1', unit: 'period', unit_price: amount, amount_excl_vat: amount,
+        vat_amount_unrounded: percentOfDecimal(amount, vat.percentage),
+        group_subscription: sub.external_reference ?? sub.id, group_token: null,
+        sub_items: [{ kind: 'recurring_cost', label: cost.description, volume: String(days), unit: 'day', amount_excl_vat: amount }],
+        context: null, reference: sub.external_reference, box_category_description: null, distinct_code: null, series_code: null,
+        external_reference: null, input: null,
+      });
+    });
+  }
+  return candidates;
+}
+
+/** Bills the recurring costs of an administration's subscriptions for one period (idempotent). */
+export async function billSubscriptionFees(em: Em, fp: FeePeriod): Promise<void> {
+  const candidates = await feeCandidates(em, fp);
+  if (candidates.length) await collectItems(em, SUBSCRIPTION_FEE_SOURCE, candidateRows(candidates));
+}

@@ -1,0 +1,43 @@
+// Billing test data: an administration's series and settings, and waiting for the worker's
+// part of an approval (the box becomes ready).
+import type { TestApp } from './app.ts';
+
+let counter = 0;
+
+export async function createSeries(app: TestApp, adminId: string, fields: Record<string, unknown> = {}) {
+  const n = `${process.pid}${++counter}`.slice(-6);
+  const r = await app.request('POST', '/main/v1/billing-series', { body: { admin_id: adminId, code: `INV${n}`, external_reference: `series-${n}`, ...fields } });
+  if (r.status !== 200) throw new Error(`series: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body as Record<string, any> & { id: string; code: string };
+}
+
+export const SELLER = {
+  name: 'Charge Co B.V.', street: 'Stationsplein 1', postal_code: '3511 ED', city: 'Utrecht', country: 'NL',
+  vat_number: 'NL123456789B01', company_reg_num: '12345678', email: 'billing@charge.example', iban: 'NL91ABNA0417164300', bic: 'ABNANL2A',
+  bank_account_name: 'Charge Co B.V.',
+};
+
+export async function configureBilling(app: TestApp, adminId: string, fields: Record<string, unknown> = {}) {
+  const r = await app.request('POST', `/main/v1/administration/${adminId}/billing-settings`, {
+    body: { time_zone: 'Europe/Amsterdam', seller: SELLER, payment_term_days: 14, ...fields },
+  });
+  if (r.status !== 200) throw new Error(`billing settings: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body;
+}
+
+export async function boxesOf(app: TestApp, query = '') {
+  const r = await app.request('GET', `/main/v1/billing-box${query}`);
+  if (r.status !== 200) throw new Error(`boxes: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body.items as any[];
+}
+
+/** Polls a box until it reaches `state` (the worker renders the draft after approval). */
+export async function boxInState(app: TestApp, id: string, state: string, timeoutMs = 20_000) {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const r = await app.request('GET', `/main/v1/billing-box/${id}`);
+    if (r.status === 200 && r.body.state === state) return r.body;
+    if (Date.now() > until) throw new Error(`box ${id} not ${state}: ${JSON.stringify(r.body)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

@@ -1,0 +1,51 @@
+import test from 'ava';
+import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { boxesOf, boxInState, configureBilling, createSeries } from '../../helpers/billing-factories.ts';
+import { createAdministration } from '../../helpers/factories.ts';
+import { pricedSubscription, processed, sessionBody, submitSession } from '../../helpers/session-factories.ts';
+
+let app: TestApp;
+test.before(async () => { app = await startTestApp(); });
+test.after.always(async () => { await app?.close(); });
+
+test('a priced session lands in an open box of its period, and the box walks close → approve → ready → finalize', async (t) => {
+  const admin = await createAdministration(app);
+  await configureBilling(app, admin.id);
+  const series = await createSeries(app, admin.id);
+  const sub = await pricedSubscription(app, admin.id);
+  const session = await submitSession(app, sessionBody(sub.evcoId, { start_date_time: '2026-10-05T10:00:00+02:00', end_date_time: '2026-10-05T11:00:00+02:00' }));
+  const done = await processed(app, session.id);
+  t.is(done.status, 'priced');
+  const [box] = await boxesOf(app, `?series_external_reference=${series.external_reference}`);
+  t.truthy(box, 'a box');
+  t.is(box.state, 'open');
+  t.is(box.period_from, '2026-09-30T22:00:00.000Z');
+  t.is(box.period_until, '2026-10-31T23:00:00.000Z');
+  t.is(box.rollups.length, 1);
+  t.is(box.rollups[0].item_count, 1);
+  t.is(box.total_amount_excl_vat, '5.00');
+  t.is(box.total_vat_amount, '1.05');
+  t.is(box.total_amount_incl_vat, '6.05');
+  t.deepEqual(box.rollups[0].volume, { kWh: '10.00' });
+
+  const sessions = await app.request('GET', `/main/v1/billing-box/${box.id}/msp-charge-session`);
+  t.is(sessions.status, 200);
+  t.is(sessions.body.items[0].msp_charge_session_id, session.id);
+
+  const closed = await app.request('POST', `/main/v1/billing-box/${box.id}/close`, { body: { billing_reference: 'PO-1' } });
+  t.is(closed.status, 200, JSON.stringify(closed.body));
+  t.is(closed.body.state, 'closed');
+  const again = await app.request('POST', `/main/v1/billing-box/${box.id}/close`);
+  t.is(again.status, 400);
+  t.is(again.body.code, 'invalid_state');
+  const approved = await app.request('POST', `/main/v1/billing-box/${box.id}/approve`);
+  t.is(approved.status, 200);
+  await boxInState(app, box.id, 'ready');
+  const finalized = await app.request('POST', `/main/v1/billing-box/${box.id}/finalize`);
+  t.is(finalized.status, 200, JSON.stringify(finalized.body));
+  t.is(finalized.body.state, 'finalized');
+  t.regex(finalized.body.invoice_code, new RegExp(`^${series.code}-\\d{4}-000001$`));
+  const pdf = await app.request('GET', `/main/v1/billing-box/${box.id}/document`);
+  t.is(pdf.status, 200);
+  t.is(pdf.headers.get('content-type'), 'application/pdf');
+});
