@@ -11,7 +11,7 @@ import type { StoredDocument } from '../../src/billing/document-store.ts';
 import { normalize } from '../../src/money/decimal.ts';
 import { Customer } from '../../src/parties/customer.entity.ts';
 import { DomainError } from '../../src/platform/errors.ts';
-import { iso, oneOf, text } from '../../src/platform/input-schemas.ts';
+import { iso, oneOf, text, uuid } from '../../src/platform/input-schemas.ts';
 import type { Em } from '../../src/platform/orm.ts';
 import { seekPage } from '../rails/pagination.ts';
 import { defineRoute, type FileAnswer, type RouteDef } from '../rails/route.ts';
@@ -104,7 +104,7 @@ export const billingBoxRoutes: RouteDef[] = [
     method: 'get', path: '/billing-box', tag: TAG, paged: true, summary: 'List billing boxes', response: boxShape,
     description: 'Filters combine with AND: party_external_reference, series_external_reference, reviewset_id, state.',
     query: yup.object({
-      party_external_reference: text(), series_external_reference: text(), reviewset_id: text(64), state: oneOf(BOX_STATES),
+      party_external_reference: text(), series_external_reference: text(), reviewset_id: uuid(), state: oneOf(BOX_STATES),
     }),
     handler: async ({ ctx, em, query, rawQuery }) => {
       const partyIds = query.party_external_reference !== undefined ? await partyIdsByReference(em, query.party_external_reference) : undefined;

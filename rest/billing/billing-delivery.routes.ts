@@ -1,6 +1,6 @@
 import * as yup from 'yup';
 import { createDelivery, deliveryList, updateDelivery, type DeliveryData } from '../../src/billing/box-delivery.service.ts';
-import { iso, text } from '../../src/platform/input-schemas.ts';
+import { iso, text, uuid } from '../../src/platform/input-schemas.ts';
 import { seekPage } from '../rails/pagination.ts';
 import { defineRoute, type RouteDef } from '../rails/route.ts';
 import { representation, t, type Infer } from '../rails/shape.ts';
@@ -33,7 +33,7 @@ const input = (b: yup.InferType<typeof body>) => ({ boxId: b.box_id, channel: b.
 export const billingDeliveryRoutes: RouteDef[] = [
   defineRoute({
     method: 'get', path: '/billing-box-delivery-state', tag: TAG, paged: true, response: deliveryShape,
-    summary: 'List delivery states of billing boxes', query: yup.object({ box_id: text(64) }),
+    summary: 'List delivery states of billing boxes', query: yup.object({ box_id: uuid() }),
     handler: async ({ ctx, em, query, rawQuery }) => seekPage(ctx, { list: deliveryList(em, { boxId: query.box_id }), rawQuery, path: ctx.path, serialize }),
   }),
   defineRoute({

@@ -1,7 +1,7 @@
 import * as yup from 'yup';
 import { approveReviewSet, closeReviewSet } from '../../src/billing/review-set.service.ts';
 import { getReviewSet, reviewSetList, type ReviewSetData } from '../../src/billing/review-set.queries.ts';
-import { iso, oneOf, text } from '../../src/platform/input-schemas.ts';
+import { iso, oneOf, text, uuid } from '../../src/platform/input-schemas.ts';
 import { seekPage } from '../rails/pagination.ts';
 import { defineRoute, type RouteDef } from '../rails/route.ts';
 import { representation, t, type Infer } from '../rails/shape.ts';
@@ -39,7 +39,7 @@ const paymentBody = yup.object({
 export const billingReviewSetRoutes: RouteDef[] = [
   defineRoute({
     method: 'get', path: '/billing-review-set', tag: TAG, paged: true, summary: 'List review-sets (one per series and invoicing period)',
-    response: reviewSetShape, query: yup.object({ billing_series_id: text(64), state: oneOf(['open', 'closed'] as const) }),
+    response: reviewSetShape, query: yup.object({ billing_series_id: uuid(), state: oneOf(['open', 'closed'] as const) }),
     handler: async ({ ctx, em, query, rawQuery }) =>
       seekPage(ctx, { list: reviewSetList(em, { seriesId: query.billing_series_id, state: query.state }), rawQuery, path: ctx.path, serialize }),
   }),

@@ -1,11 +1,15 @@
 // yup building blocks of input schemas, shared by REST route schemas and GraphQL input rules.
 import * as yup from 'yup';
+import { isUuid } from './ids.ts';
 import { CUSTOM_FIELDS_MAX_KEYS, customFieldFailure } from './custom-fields.ts';
 import { checkedTimestamp, parseTimestamp, TIMESTAMP_FORMAT } from './timestamp.ts';
 
 /** An RFC 3339 timestamp with an offset (src/platform/timestamp.ts; decisions.md "Limits"). */
 export const timestamp = () => yup.string().test('timestamp', `\${path} must be ${TIMESTAMP_FORMAT}`,
   (value) => value === undefined || value === null || parseTimestamp(value) !== null);
+
+/** A UUID (record ids in filters): anything else is 400 before any query. */
+export const uuid = () => yup.string().test('uuid', '${path} must be an id (a UUID)', (value) => value === undefined || value === null || isUuid(value));
 
 export const countryCode = () => yup.string().matches(/^[A-Za-z]{2}$/, '${path} must be a two-letter country code');
 export const currencyCode = () => yup.string().matches(/^[A-Z]{3}$/, '${path} must be an ISO 4217 currency code');

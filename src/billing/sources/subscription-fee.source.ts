@@ -52,7 +52,8 @@ export function validDays(sub: { valid_from: Date; valid_until: Date | null }, f
 }
 
 export async function feeCandidates(em: Em, fp: FeePeriod): Promise<ItemCandidate[]> {
-  const subscriptions = await em.execute<FeeSubscription[]>(SUBSCRIPTIONS, [fp.adminId, fp.period.until, fp.period.from]);
+  const rows = await em.execute<FeeSubscription[]>(SUBSCRIPTIONS, [fp.adminId, fp.period.until, fp.period.from]);
+  const subscriptions = rows.map((row) => ({ ...row, valid_from: new Date(row.valid_from), valid_until: row.valid_until ? new Date(row.valid_until) : null }));
   if (!subscriptions.length) return [];
   const vat = await vatRateAt(em, fp.country, 'standard', fp.period.from);
   const label = periodLabel(fp.period, fp.timeZone, fp.kind);
