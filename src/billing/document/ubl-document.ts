@@ -1,3 +1,127 @@
-// TEMPORARY STUB (replaced by the ubl branch)
-import type { BillingDocument } from './billing-document.ts';
-export function ublXml(doc: BillingDocument): string { return `<Invoice>${doc.number}</Invoice>`; }
+// The EN 16931 / Peppol BIS Billing 3.0 UBL 2.1 document of a billing document model: Invoice
+// (380, debit note 383, self-billing 389) or CreditNote (381). A pure function: amounts are
+// written exactly as the model holds them (check-document.ts checks that they add up first).
+import { create } from 'xmlbuilder2';
+import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
+import type { BillingDocument, DocumentParty } from './billing-document.ts';
+import { assertConsistent } from './check-document.ts';
+
+const NS = {
+  Invoice: 'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2',
+  CreditNote: 'urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2',
+  cac: 'urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2',
+  cbc: 'urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2',
+};
+
+const TYPE_CODES: Record<string, string> = { invoice: '380', debit_note: '383', self_billing_invoice: '389', credit_note: '381' };
+
+/** UNCL 4461 payment means: credit transfer needs the payee's account (BR-61). */
+function paymentMeansCode(doc: BillingDocument): string {
+  if (doc.payment.method === 'direct_debit') return '59';
+  if (doc.payment.method === 'card') return '48';
+  return doc.seller.bank_account ? '58' : '1';
+}
+
+function amount(parent: XMLBuilder, name: string, value: string, currency: string): void {
+  parent.ele(NS.cbc, name, { currencyID: currency }).txt(value);
+}
+
+function taxScheme(parent: XMLBuilder): void {
+  parent.ele(NS.cac, 'cac:TaxScheme').ele(NS.cbc, 'cbc:ID').txt('VAT');
+}
+
+function party(parent: XMLBuilder, p: DocumentParty): void {
+  const node = parent.ele(NS.cac, 'cac:Party');
+  node.ele(NS.cac, 'cac:PartyName').ele(NS.cbc, 'cbc:Name').txt(p.name);
+  const address = node.ele(NS.cac, 'cac:PostalAddress');
+  if (p.address.street) address.ele(NS.cbc, 'cbc:StreetName').txt(p.address.street);
+  if (p.address.city) address.ele(NS.cbc, 'cbc:CityName').txt(p.address.city);
+  if (p.address.postal_code) address.ele(NS.cbc, 'cbc:PostalZone').txt(p.address.postal_code);
+  address.ele(NS.cac, 'cac:Country').ele(NS.cbc, 'cbc:IdentificationCode').txt(p.address.country);
+  if (p.vat_number) {
+    const tax = node.ele(NS.cac, 'cac:PartyTaxScheme');
+    tax.ele(NS.cbc, 'cbc:CompanyID').txt(p.vat_number);
+    taxScheme(tax);
+  }
+  const legal = node.ele(NS.cac, 'cac:PartyLegalEntity');
+  legal.ele(NS.cbc, 'cbc:RegistrationName').txt(p.name);
+  if (p.company_reg_num) legal.ele(NS.cbc, 'cbc:CompanyID').txt(p.company_reg_num);
+  if (p.email) node.ele(NS.cac, 'cac:Contact').ele(NS.cbc, 'cbc:ElectronicMail').txt(p.email);
+}
+
+function taxCategory(parent: XMLBuilder, name: string, category: string, percent: string, exemption: string | null): void {
+  const node = parent.ele(NS.cac, name);
+  node.ele(NS.cbc, 'cbc:ID').txt(category);
+  node.ele(NS.cbc, 'cbc:Percent').txt(category === 'S' ? percent : '0');
+  if (exemption) {
+    if (category === 'AE') node.ele(NS.cbc, 'cbc:TaxExemptionReasonCode').txt('VATEX-EU-AE');
+    node.ele(NS.cbc, 'cbc:TaxExemptionReason').txt(exemption);
+  }
+  taxScheme(node);
+}
+
+export function ublXml(doc: BillingDocument): string {
+  if (doc.kind === 'purchase_order') throw new Error('a purchase order has no EN 16931 document');
+  assertConsistent(doc);
+  const credit = doc.kind === 'credit_note';
+  const root = credit ? 'CreditNote' : 'Invoice';
+  const xml = create({ version: '1.0', encoding: 'UTF-8' }).ele(NS[root], root, { 'xmlns:cac': NS.cac, 'xmlns:cbc': NS.cbc });
+  const currency = doc.currency;
+  xml.ele(NS.cbc, 'cbc:CustomizationID').txt('urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0');
+  xml.ele(NS.cbc, 'cbc:ProfileID').txt('urn:fdc:peppol.eu:2017:poacc:billing:01:1.0');
+  xml.ele(NS.cbc, 'cbc:ID').txt(doc.number ?? 'DRAFT');
+  xml.ele(NS.cbc, 'cbc:IssueDate').txt(doc.issue_date);
+  if (!credit && doc.due_date) xml.ele(NS.cbc, 'cbc:DueDate').txt(doc.due_date);
+  xml.ele(NS.cbc, credit ? 'cbc:CreditNoteTypeCode' : 'cbc:InvoiceTypeCode').txt(TYPE_CODES[doc.kind]);
+  if (doc.draft) xml.ele(NS.cbc, 'cbc:Note').txt('DRAFT - not a valid invoice');
+  xml.ele(NS.cbc, 'cbc:DocumentCurrencyCode').txt(currency);
+  if (doc.tax_currency) xml.ele(NS.cbc, 'cbc:TaxCurrencyCode').txt(doc.tax_currency.code);
+  xml.ele(NS.cbc, 'cbc:BuyerReference').txt(doc.buyer_reference);
+  const period = xml.ele(NS.cac, 'cac:InvoicePeriod');
+  period.ele(NS.cbc, 'cbc:StartDate').txt(doc.period.from);
+  period.ele(NS.cbc, 'cbc:EndDate').txt(doc.period.to);
+  party(xml.ele(NS.cac, 'cac:AccountingSupplierParty'), doc.seller);
+  party(xml.ele(NS.cac, 'cac:AccountingCustomerParty'), doc.buyer);
+
+  const means = xml.ele(NS.cac, 'cac:PaymentMeans');
+  const code = paymentMeansCode(doc);
+  means.ele(NS.cbc, 'cbc:PaymentMeansCode').txt(code);
+  if (credit && doc.due_date) means.ele(NS.cbc, 'cbc:PaymentDueDate').txt(doc.due_date);
+  if (doc.number) means.ele(NS.cbc, 'cbc:PaymentID').txt(doc.number);
+  if ((code === '58' || code === '30') && doc.seller.bank_account) {
+    const account = means.ele(NS.cac, 'cac:PayeeFinancialAccount');
+    account.ele(NS.cbc, 'cbc:ID').txt(doc.seller.bank_account.iban);
+    if (doc.seller.bank_account.name) account.ele(NS.cbc, 'cbc:Name').txt(doc.seller.bank_account.name);
+    if (doc.seller.bank_account.bic) account.ele(NS.cac, 'cac:FinancialInstitutionBranch').ele(NS.cbc, 'cbc:ID').txt(doc.seller.bank_account.bic);
+  }
+  if (doc.payment.terms) xml.ele(NS.cac, 'cac:PaymentTerms').ele(NS.cbc, 'cbc:Note').txt(doc.payment.terms);
+
+  const taxTotal = xml.ele(NS.cac, 'cac:TaxTotal');
+  amount(taxTotal, 'cbc:TaxAmount', doc.totals.vat, currency);
+  for (const v of doc.vat_breakdown) {
+    const sub = taxTotal.ele(NS.cac, 'cac:TaxSubtotal');
+    amount(sub, 'cbc:TaxableAmount', v.taxable_amount, currency);
+    amount(sub, 'cbc:TaxAmount', v.vat_amount, currency);
+    taxCategory(sub, 'cac:TaxCategory', v.vat_category, v.vat_percent, v.exemption_reason);
+  }
+  if (doc.tax_currency) amount(xml.ele(NS.cac, 'cac:TaxTotal'), 'cbc:TaxAmount', doc.tax_currency.vat_total, doc.tax_currency.code);
+
+  const totals = xml.ele(NS.cac, 'cac:LegalMonetaryTotal');
+  amount(totals, 'cbc:LineExtensionAmount', doc.totals.net, currency);
+  amount(totals, 'cbc:TaxExclusiveAmount', doc.totals.net, currency);
+  amount(totals, 'cbc:TaxInclusiveAmount', doc.totals.gross, currency);
+  amount(totals, 'cbc:PayableAmount', doc.totals.gross, currency);
+
+  doc.lines.forEach((line, index) => {
+    const node = xml.ele(NS.cac, credit ? 'cac:CreditNoteLine' : 'cac:InvoiceLine');
+    node.ele(NS.cbc, 'cbc:ID').txt(String(index + 1));
+    node.ele(NS.cbc, credit ? 'cbc:CreditedQuantity' : 'cbc:InvoicedQuantity', { unitCode: line.unit_code }).txt(line.quantity);
+    amount(node, 'cbc:LineExtensionAmount', line.net_amount, currency);
+    const item = node.ele(NS.cac, 'cac:Item');
+    item.ele(NS.cbc, 'cbc:Name').txt(line.description);
+    item.ele(NS.cac, 'cac:SellersItemIdentification').ele(NS.cbc, 'cbc:ID').txt(line.id);
+    taxCategory(item, 'cac:ClassifiedTaxCategory', line.vat_category, line.vat_percent, null);
+    amount(node.ele(NS.cac, 'cac:Price'), 'cbc:PriceAmount', line.unit_price, currency);
+  });
+  return xml.end({ prettyPrint: true });
+}
