@@ -64,9 +64,11 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     if (options.body !== undefined) body = JSON.stringify(options.body);
     if (body !== undefined && !headers['content-type']) headers['content-type'] = 'application/json';
     const response = await fetch(`${url}${path}`, { method, headers, body: typeof body === 'string' || body === undefined ? body : new Uint8Array(body) });
-    const text = await response.text();
-    let parsed: unknown = text;
-    try { parsed = text ? JSON.parse(text) : undefined; } catch { /* not JSON */ }
+    const bytes = Buffer.from(await response.arrayBuffer());
+    const text = bytes.toString('utf8');
+    // Documents come back as bytes; everything else as parsed JSON, or text.
+    let parsed: unknown = response.headers.get('content-type')?.startsWith('application/pdf') ? bytes : text;
+    if (parsed === text) try { parsed = text ? JSON.parse(text) : undefined; } catch { /* not JSON */ }
     openApi.check(method, path, response.status, parsed, response.headers.get('content-type'));
     return { status: response.status, body: parsed as any, headers: response.headers };
   }

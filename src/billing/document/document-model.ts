@@ -10,6 +10,7 @@ import type { BoxData, RollupData } from '../billing-box.queries.ts';
 import { vatCategoryOf } from '../box-totals.ts';
 import { BUILT_IN_PRODUCT_CATEGORIES } from '../product-category.entity.ts';
 import type { BillingDocument, DocumentKind, DocumentLine, DocumentParty } from './billing-document.ts';
+import { labelsFor } from './document-labels.ts';
 
 const negate = (amount: string) => normalize(isNegative(amount) ? amount.slice(1) : `-${amount}`);
 const signed = (amount: string, flip: boolean) => (flip ? negate(amount) : amount);
@@ -82,6 +83,7 @@ export function documentModel({ box, admin, buyer, categories, number, issueDate
   const flip = flips(box, kind);
   const issue = issueDate ?? localTime(now, admin.timeZone).date;
   const termDays = box.paymentPeriodDays ?? admin.paymentTermDays;
+  const locale = (box.localeId ?? admin.localeId ?? 'en').slice(0, 2).toLowerCase();
   const lines: DocumentLine[] = box.rollups.map((r) => {
     const net = signed(r.net, flip);
     return {
@@ -92,7 +94,7 @@ export function documentModel({ box, admin, buyer, categories, number, issueDate
   const seller = admin.seller;
   return {
     kind, draft: number === null, number, issue_date: issue, due_date: addDays(issue, termDays), currency: box.currency,
-    locale: (box.localeId ?? admin.localeId ?? 'en').slice(0, 2).toLowerCase(),
+    locale,
     period: { from: localTime(box.periodFrom, admin.timeZone).date, to: localTime(new Date(box.periodUntil.getTime() - 1), admin.timeZone).date },
     seller: {
       name: seller.name ?? admin.name,
@@ -102,7 +104,7 @@ export function documentModel({ box, admin, buyer, categories, number, issueDate
     },
     buyer,
     buyer_reference: box.billingReference ?? box.id,
-    payment: { method: box.paymentMethod ?? admin.defaultPaymentMethod, terms: `Payment within ${termDays} days` },
+    payment: { method: box.paymentMethod ?? admin.defaultPaymentMethod, terms: labelsFor(locale).terms.replace('{days}', String(termDays)) },
     lines,
     vat_breakdown: box.totals.vatBreakdown.map((v) => ({
       vat_category: v.vatCategory, vat_percent: v.vatPercent, taxable_amount: signed(v.taxableAmount, flip), vat_amount: signed(v.vatAmount, flip),

@@ -4,6 +4,8 @@
 // line in the next period's box.
 import test from 'ava';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { en16931Failures } from '../../helpers/en16931.ts';
+import { pdfPages } from '../../helpers/pdf-text.ts';
 import { boxesOf, boxInState, configureBilling, createSeries } from '../../helpers/billing-factories.ts';
 import { createAdministration, createCustomer, createSubscriptionPlan, createTokenSubscription } from '../../helpers/factories.ts';
 import { pricedSubscription, processed, sessionBody, submitSession } from '../../helpers/session-factories.ts';
@@ -136,6 +138,17 @@ test('a month of billing from sessions to finalized documents', async (t) => {
   const xml = await app.request('GET', `/main/v1/billing-box/${mine.id}/document`, { headers: { accept: 'application/xml' } });
   t.is(xml.status, 200);
   t.is(xml.headers.get('content-type'), 'application/xml');
+
+  // The PDF and the UBL show the same lines and totals as the API, and the UBL is EN 16931 valid.
+  const text = (await pdfPages(pdf1.body)).join('\n');
+  // The administration's locale is nl-NL: a Dutch document.
+  for (const expected of [final.body.invoice_code, 'Factuur', '15,00', '7,10', '7,50', '29,60 EUR', '6,22 EUR', '35,82 EUR', 'Charge Co B.V.', 'Betaling binnen 14 dagen']) {
+    t.true(text.includes(expected), `${expected} in the PDF:\n${text}`);
+  }
+  t.deepEqual(await en16931Failures(xml.body), []);
+  t.regex(xml.body, new RegExp(`<cbc:ID>${final.body.invoice_code}</cbc:ID>`));
+  t.regex(xml.body, /<cbc:PayableAmount currencyID="EUR">35.82<\/cbc:PayableAmount>/);
+  for (const rollup of final.body.rollups) t.true(xml.body.includes(`<cbc:LineExtensionAmount currencyID="EUR">${rollup.subtotal_excl_vat}</cbc:LineExtensionAmount>`));
 
   // The deferred box is approved on its own later; nothing leaves finalized.
   t.is((await app.request('POST', `/main/v1/billing-box/${theirs.id}/undefer`)).status, 200);
