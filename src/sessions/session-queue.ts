@@ -8,6 +8,7 @@ import { Worker } from 'node:worker_threads';
 import { Logger, run, runMigrations, type Runner } from 'graphile-worker';
 import { isRenderDraftJob, RENDER_DRAFT } from '../billing/render-draft-job.ts';
 import { renderDraft } from '../billing/render-draft.service.ts';
+import { PERIOD_START, startCurrentPeriods } from '../billing/period-start.service.ts';
 import { scopedEm } from '../platform/orm.ts';
 import { isSubscriptionCorrectedJob, SUBSCRIPTION_CORRECTED } from '../msp/subscription-corrected.ts';
 import { databaseHealth, isDatabaseUnavailable } from '../platform/database-health.ts';
@@ -42,10 +43,13 @@ export async function runSessionWorker(orm: Orm, connectionString: string): Prom
     noHandleSignals: true,
     pollInterval: 2000,
     logger: quietLogger,
-    crontab: `* * * * * ${PROCESSING_TASK}`,
+    crontab: `* * * * * ${PROCESSING_TASK}\n5 * * * * ${PERIOD_START}`,
     taskList: {
       [PROCESSING_TASK]: async () => {
         while ((await processSessionBatch(orm, BATCH_SIZE)) > 0) { /* until no received session is left */ }
+      },
+      [PERIOD_START]: async () => {
+        await startCurrentPeriods(scopedEm(orm));
       },
       [RENDER_DRAFT]: async (payload) => {
         if (!isRenderDraftJob(payload)) throw new Error(`${RENDER_DRAFT}: no box_id in ${JSON.stringify(payload)}`);
@@ -58,6 +62,7 @@ export async function runSessionWorker(orm: Orm, connectionString: string): Prom
     },
   });
   await orm.em.getConnection().execute(ADD_JOB_SQL);
+  await orm.em.getConnection().execute(`select graphile_worker.add_job('${PERIOD_START}', '{}'::json, job_key => '${PERIOD_START}')`);
   return { stop: () => runner.stop() };
 }
 

@@ -1,0 +1,27 @@
+// When a period starts: every series gets the review-set of the current period, and the
+// period's subscription fees are billed (idempotent: the worker runs this at start and hourly;
+// closing a review-set bills its period's fees again before closing).
+import type { Em } from '../platform/orm.ts';
+import { billingAdmin } from './billing-admin.ts';
+import { periodLabel, periodOf } from './periods.ts';
+import { billSubscriptionFees } from './sources/subscription-fee.source.ts';
+
+export const PERIOD_START = 'billing_period_start';
+
+const ENSURE_REVIEW_SET = `insert into billing_review_set (id, admin_id, series_id, code, period_from, period_until, state, created_at, updated_at)
+  values (svc_uuidv7(), ?, ?, ?, ?, ?, 'open', now(), now()) on conflict (series_id, period_from) do nothing`;
+
+export async function startCurrentPeriods(em: Em, now = new Date()): Promise<void> {
+  const series = await em.execute<{ id: string; code: string; admin_id: string }[]>('select id, code, admin_id from billing_series order by admin_id, id');
+  const admins = [...new Set(series.map((s) => s.admin_id))];
+  for (const adminId of admins) {
+    await em.transactional(async (tx) => {
+      const admin = await billingAdmin(tx, adminId);
+      const period = periodOf(now, admin.timeZone, admin.kind);
+      for (const s of series.filter((x) => x.admin_id === adminId)) {
+        await tx.execute(ENSURE_REVIEW_SET, [adminId, s.id, `${s.code}-${periodLabel(period, admin.timeZone, admin.kind)}`, period.from, period.until]);
+      }
+      await billSubscriptionFees(tx, { adminId, country: admin.country, currency: admin.currency, timeZone: admin.timeZone, kind: admin.kind, period });
+    });
+  }
+}

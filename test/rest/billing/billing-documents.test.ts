@@ -1,0 +1,147 @@
+import test from 'ava';
+import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { boxInState, configureBilling, createSeries } from '../../helpers/billing-factories.ts';
+import { en16931Failures } from '../../helpers/en16931.ts';
+import { createAdministration, createCustomer } from '../../helpers/factories.ts';
+import { ensureVatRate } from '../../helpers/session-factories.ts';
+
+let app: TestApp;
+test.before(async () => {
+  app = await startTestApp();
+  await ensureVatRate(app);
+});
+test.after.always(async () => { await app?.close(); });
+
+async function customItem(adminId: string, partyId: string, fields: Record<string, unknown> = {}) {
+  const r = await app.request('POST', '/main/v1/billing-custom-item', {
+    body: {
+      time_zone: 'Europe/Amsterdam', date: '2026-11-02', party_id: partyId, admin_id: adminId, description: 'Service', quantity: '1',
+      unit: 'pcs', unit_price_excl_vat: '10.00', vat_kind: 'standard', ...fields,
+    },
+  });
+  if (r.status !== 200) throw new Error(JSON.stringify(r.body));
+  return r.body;
+}
+
+async function readyBox(boxId: string) {
+  t_ok(await app.request('POST', `/main/v1/billing-box/${boxId}/close`));
+  t_ok(await app.request('POST', `/main/v1/billing-box/${boxId}/approve`));
+  return boxInState(app, boxId, 'ready');
+}
+
+function t_ok(r: { status: number; body: unknown }) {
+  if (r.status !== 200) throw new Error(JSON.stringify(r.body));
+}
+
+test('50 boxes finalized at once get consecutive numbers of their series, none twice', async (t) => {
+  const admin = await createAdministration(app);
+  await configureBilling(app, admin.id);
+  const series = await createSeries(app, admin.id);
+  const boxIds: string[] = [];
+  for (let i = 0; i < 50; i++) {
+    const customer = await createCustomer(app, admin.id);
+    boxIds.push((await customItem(admin.id, customer.id)).box_id);
+  }
+  for (const id of boxIds) {
+    t_ok(await app.request('POST', `/main/v1/billing-box/${id}/close`));
+    t_ok(await app.request('POST', `/main/v1/billing-box/${id}/approve`));
+  }
+  for (const id of boxIds) await boxInState(app, id, 'ready');
+  const answers = await Promise.all(boxIds.map((id) => app.request('POST', `/main/v1/billing-box/${id}/finalize`)));
+  t.true(answers.every((a) => a.status === 200), JSON.stringify(answers.find((a) => a.status !== 200)?.body));
+  const numbers = answers.map((a) => Number(a.body.invoice_code.split('-').at(-1))).sort((a, b) => a - b);
+  t.deepEqual(numbers, Array.from({ length: 50 }, (_, i) => i + 1));
+  t.true(answers.every((a) => a.body.invoice_code.startsWith(`${series.code}-2026-`)));
+  const again = await app.request('POST', `/main/v1/billing-box/${boxIds[0]}/finalize`);
+  t.is(again.status, 400);
+  t.is(again.body.code, 'invalid_state');
+});
+
+test('a box with a negative total is a credit note on the same number sequence, valid EN 16931', async (t) => {
+  const admin = await createAdministration(app, { localeId: 'en-GB' });
+  await configureBilling(app, admin.id);
+  await createSeries(app, admin.id);
+  const customer = await createCustomer(app, admin.id, { company_reg_num: '555' });
+  const item = await customItem(admin.id, customer.id, { quantity: '-2', unit_price_excl_vat: '12.50', description: 'Goodwill refund' });
+  await readyBox(item.box_id);
+  const final = await app.request('POST', `/main/v1/billing-box/${item.box_id}/finalize`);
+  t.is(final.status, 200);
+  t.is(final.body.total_amount_incl_vat, '-30.25');
+  t.is(final.body.document_kind, 'credit_note');
+  const xml = await app.request('GET', `/main/v1/billing-box/${item.box_id}/document`, { headers: { accept: 'application/xml' } });
+  t.regex(xml.body, /<CreditNote /);
+  t.regex(xml.body, /<cbc:PayableAmount currencyID="EUR">30.25<\/cbc:PayableAmount>/);
+  t.deepEqual(await en16931Failures(xml.body), []);
+});
+
+test('documents of an external system: finalize from approved with the upload, then add and remove other documents', async (t) => {
+  const admin = await createAdministration(app);
+  await createSeries(app, admin.id, { document_source: 'external' });
+  const customer = await createCustomer(app, admin.id);
+  const item = await customItem(admin.id, customer.id);
+  t_ok(await app.request('POST', `/main/v1/billing-box/${item.box_id}/close`));
+  const approved = await app.request('POST', `/main/v1/billing-box/${item.box_id}/approve`);
+  t.is(approved.body.state, 'approved');
+  const pdf = Buffer.from('%PDF-1.4 external invoice');
+  const missing = await app.request('POST', `/main/v1/billing-box/${item.box_id}/finalize`);
+  t.is(missing.status, 400);
+  const noCode = await app.request('POST', `/main/v1/billing-box/${item.box_id}/finalize`, { raw: pdf, headers: { 'content-type': 'application/pdf' } });
+  t.is(noCode.status, 400);
+  t.is(noCode.body.query_param, 'invoice_code');
+  const final = await app.request('POST', `/main/v1/billing-box/${item.box_id}/finalize?invoice_code=EXT-77&invoice_date=2026-11-20`, {
+    raw: pdf, headers: { 'content-type': 'application/pdf' },
+  });
+  t.is(final.status, 200, JSON.stringify(final.body));
+  t.is(final.body.invoice_code, 'EXT-77');
+  t.is(final.body.invoice_date, '2026-11-20');
+  t.false(final.body.transferred);
+  const doc = await app.request('GET', `/main/v1/billing-box/${item.box_id}/document`);
+  t.deepEqual(doc.body, pdf);
+
+  const extra = await app.request('POST', `/main/v1/billing-box/${item.box_id}/document/reminder.pdf`, { raw: Buffer.from('%PDF reminder'), headers: { 'content-type': 'application/pdf' } });
+  t.is(extra.status, 200);
+  t.deepEqual(extra.body.documents.map((d: any) => [d.filename, d.primary]), [['EXT-77.pdf', true], ['reminder.pdf', false]]);
+  const replacePrimary = await app.request('POST', `/main/v1/billing-box/${item.box_id}/document/EXT-77.pdf`, { raw: Buffer.from('%PDF x'), headers: { 'content-type': 'application/pdf' } });
+  t.is(replacePrimary.status, 400);
+  t.is(replacePrimary.body.code, 'invalid_state');
+  const wrongType = await app.request('POST', `/main/v1/billing-box/${item.box_id}/document/x.pdf`, { raw: 'text', headers: { 'content-type': 'text/plain' } });
+  t.is(wrongType.status, 400);
+  const removed = await app.request('DELETE', `/main/v1/billing-box/${item.box_id}/document/reminder.pdf`);
+  t.is(removed.status, 200);
+  t.is(removed.body.documents.length, 1);
+  const transferred = await app.request('POST', `/main/v1/billing-box/${item.box_id}/transferred`);
+  t.true(transferred.body.transferred);
+});
+
+test('delivery states: create, merge-update, list by box; bad channel is 400', async (t) => {
+  const admin = await createAdministration(app);
+  await createSeries(app, admin.id);
+  const customer = await createCustomer(app, admin.id);
+  const item = await customItem(admin.id, customer.id);
+  const created = await app.request('POST', '/main/v1/billing-box-delivery-state', { body: { box_id: item.box_id, channel: 'email', external_reference: `mail-${item.box_id}` } });
+  t.is(created.status, 200);
+  t.is(created.body.state, 'pending');
+  const updated = await app.request('POST', `/main/v1/billing-box-delivery-state/${created.body.id}`, { body: { state: 'delivered', detail: 'opened' } });
+  t.is(updated.body.state, 'delivered');
+  t.is(updated.body.channel, 'email');
+  const list = await app.request('GET', `/main/v1/billing-box-delivery-state?box_id=${item.box_id}`);
+  t.deepEqual(list.body.items.map((d: any) => d.id), [created.body.id]);
+  const bad = await app.request('POST', '/main/v1/billing-box-delivery-state', { body: { box_id: item.box_id, channel: 'pigeon' } });
+  t.is(bad.status, 400);
+  t.is(bad.body.param, '$.channel');
+});
+
+test("roll-ups follow the customer's billing_rollup_group_by; box_distinct_code asks for a box of its own", async (t) => {
+  const admin = await createAdministration(app);
+  await createSeries(app, admin.id);
+  const customer = await createCustomer(app, admin.id, { billing_rollup_group_by: 'product' });
+  const a = await customItem(admin.id, customer.id, { product_category: 'custom' });
+  const b = await customItem(admin.id, customer.id, { vat_kind: 'exempt' });
+  t.is(a.box_id, b.box_id);
+  const box = (await app.request('GET', `/main/v1/billing-box/${a.box_id}`)).body;
+  t.deepEqual(box.rollups.map((r: any) => [r.vat_kind, r.subtotal_excl_vat]).sort(), [['exempt', '10.00'], ['standard', '10.00']]);
+  t.deepEqual(box.vat_breakdown.map((v: any) => [v.vat_category, v.taxable_amount, v.vat_amount]).sort(), [['E', '10.00', '0.00'], ['S', '10.00', '2.10']]);
+  const own = await customItem(admin.id, customer.id, { box_distinct_code: 'project-x' });
+  t.not(own.box_id, a.box_id);
+  t.is((await app.request('GET', `/main/v1/billing-box/${own.box_id}`)).body.box_distinct_code, 'project-x');
+});
