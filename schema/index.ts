@@ -16,6 +16,8 @@ import './types/cost-calculation.ts';
 import './types/dropout-case.ts';
 import './types/pricing-result.ts';
 import './types/charge-session.ts';
+import './types/billing-box.ts';
+import './types/billing-review-set.ts';
 
 builder.queryType({});
 builder.mutationType({});

@@ -166,11 +166,15 @@ export function operationCost(
     return Math.max(size ?? options.defaultPageSize, 0);
   }
 
-  function listSize(field: FieldNode): number {
+  /** A plain list: the ids asked for, its `first`, the estimate its field declares (extensions.listEstimate), or the default. */
+  function listSize(field: FieldNode, definition: GraphQLField<unknown, unknown>): number {
     const ids = field.name.value === 'nodes' ? argument(field, 'ids') : undefined;
     if (Array.isArray(ids)) return ids.length;
     if (ids !== undefined && ids !== null) return 1;
-    return options.listEstimate;
+    const first = argument(field, 'first') ?? value(definition.args.find((arg) => arg.name === 'first')?.astNode?.defaultValue ?? undefined);
+    if (typeof first === 'number') return first;
+    const declared = definition.extensions?.listEstimate;
+    return typeof declared === 'number' ? declared : options.listEstimate;
   }
 
   function fieldCost(field: FieldNode, parent: GraphQLCompositeType): number {
@@ -186,7 +190,7 @@ export function operationCost(
     } else if (isConnectionType(parent) || isEdgeType(parent)) {
       own = 0; // edges, node, pageInfo: counted with their connection
     } else if (isListType(isNonNullType(definition.type) ? definition.type.ofType : definition.type)) {
-      size = listSize(field);
+      size = listSize(field, definition);
     }
     return size * (own + selectionCost(field.selectionSet, type));
   }

@@ -178,3 +178,12 @@ export async function getBox(em: Em, id: string): Promise<BoxData> {
   const [box] = await boxDetails(em, [id]);
   return box;
 }
+
+/** Boxes by id for a dataloader: null where the caller may not see it. */
+export async function boxesByIds(em: Em, ids: readonly string[]): Promise<(BoxData | null)[]> {
+  const wanted = [...new Set(ids.filter(isUuid))];
+  const visible = wanted.length ? await em.find(BillingBox, { id: { $in: wanted } }, { fields: ['id'] }) : [];
+  const details = await boxDetails(em, visible.map((b) => b.id));
+  const byId = new Map(details.map((b) => [b.id, b]));
+  return ids.map((id) => byId.get(id) ?? null);
+}

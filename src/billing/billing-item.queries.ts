@@ -38,8 +38,10 @@ export interface ItemData {
   createdAt: Date;
 }
 
+const idOf = (value: unknown): string => (typeof value === 'object' && value !== null ? String((value as { id: string }).id) : String(value));
+
 const toData = (row: Record<string, any>): ItemData => ({
-  id: row.id, boxId: row.box, rollupId: row.rollup, sourceKind: row.sourceKind, subjectId: row.subjectId, lineKey: row.lineKey,
+  id: row.id, boxId: idOf(row.box), rollupId: idOf(row.rollup), sourceKind: row.sourceKind, subjectId: row.subjectId, lineKey: row.lineKey,
   sourceVersion: row.sourceVersion, entry: row.entry, reversesItemId: row.reversesItemId ?? null, superseded: row.superseded,
   partyId: row.partyId, occurredAt: row.occurredAt, productCategory: row.productCategory, vatKind: row.vatKind, vatPercent: row.vatPercent,
   vatCountry: row.vatCountry, currency: row.currency, description: row.description, quantity: row.quantity, unit: row.unit,
@@ -67,4 +69,14 @@ export function itemList(em: Em, filter: ItemFilter): SeekList<ItemData> {
     },
     map: toData,
   });
+}
+
+const ITEMS_OF_ROLLUPS = `select id from (select i.id, row_number() over (partition by i.rollup_id order by i.id) as n
+    from billing_item i where i.rollup_id = any(?::uuid[])) x where n <= ? order by id`;
+
+/** The first `limit` items of each roll-up, in one query (the review screen's dataloader). */
+export async function itemsOfRollups(em: Em, rollupIds: readonly string[], limit: number): Promise<ItemData[][]> {
+  const ids = (await em.execute<{ id: string }[]>(ITEMS_OF_ROLLUPS, [`{${rollupIds.join(',')}}`, limit])).map((r) => r.id);
+  const items = ids.length ? (await em.find(BillingItem, { id: { $in: ids } }, { orderBy: { id: 'asc' } })).map((i) => toData(i)) : [];
+  return rollupIds.map((rollupId) => items.filter((i) => i.rollupId === rollupId));
 }

@@ -58,3 +58,11 @@ export async function getReviewSet(em: Em, id: string): Promise<ReviewSetData> {
   const [set] = await details(em, [id]);
   return set;
 }
+
+/** Review-sets by id for a dataloader: null where the caller may not see it. */
+export async function reviewSetsByIds(em: Em, ids: readonly string[]): Promise<(ReviewSetData | null)[]> {
+  const wanted = [...new Set(ids.filter(isUuid))];
+  const visible = wanted.length ? await em.find(ReviewSet, { id: { $in: wanted } }, { fields: ['id'] }) : [];
+  const byId = new Map((await details(em, visible.map((r) => r.id))).map((r) => [r.id, r]));
+  return ids.map((id) => byId.get(id) ?? null);
+}

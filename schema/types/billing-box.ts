@@ -1,0 +1,132 @@
+import { BOX_STATES, type PaymentOptions } from '../../src/billing/billing-box.entity.ts';
+import { boxesByIds, boxList, type BoxData } from '../../src/billing/billing-box.queries.ts';
+import { approveBox, closeBox, deferBox, markBoxTransferred, reopenBox, undeferBox } from '../../src/billing/box-transitions.service.ts';
+import { finalizeBox } from '../../src/billing/finalize-box.service.ts';
+import { text, uuid } from '../../src/platform/input-schemas.ts';
+import { validate } from '../../src/platform/input-validation.ts';
+import * as yup from 'yup';
+import { builder } from '../builder.ts';
+import { listConnection } from '../connection.ts';
+import { enumOf } from '../enum.ts';
+import { refFromArg } from '../ids.ts';
+import { mutate } from '../mutation.ts';
+import { BillingRollup } from './billing-rollup.ts';
+import { DateTime } from './date-time.ts';
+import { JsonScalar } from './json.ts';
+
+export const BillingBoxState = enumOf('BillingBoxState', BOX_STATES, 'open → closed → approved → ready → finalized; reopen goes back to open.');
+
+export const BillingBox = builder.loadableNode('BillingBox', {
+  description: 'The content of one billing document: one party, period, series, VAT country and currency (REST: /billing-box).',
+  id: { resolve: (box: BoxData) => box.id },
+  cacheResolved: (box) => box.id,
+  isTypeOf: (value) => typeof value === 'object' && value !== null && 'reviewSetSequence' in value && 'rollups' in value,
+  load: (ids: string[], context) => boxesByIds(context.em, ids) as Promise<BoxData[]>,
+  fields: (t) => ({
+    databaseId: t.exposeString('id', { description: 'The id of this box in the REST API.' }),
+    adminId: t.exposeString('adminId'),
+    state: t.field({ type: BillingBoxState, resolve: (b) => b.state as (typeof BOX_STATES)[number] }),
+    deferred: t.exposeBoolean('deferred'),
+    transferred: t.exposeBoolean('transferred'),
+    partyId: t.exposeString('partyId'),
+    partyName: t.string({ nullable: true, resolve: (b) => b.partyName }),
+    partyExternalReference: t.string({ nullable: true, resolve: (b) => b.partyExternalReference }),
+    periodFrom: t.field({ type: DateTime, resolve: (b) => b.periodFrom }),
+    periodUntil: t.field({ type: DateTime, resolve: (b) => b.periodUntil }),
+    vatCountry: t.exposeString('vatCountry'),
+    currencyCode: t.exposeString('currency'),
+    seriesCode: t.exposeString('seriesCode'),
+    reviewSetId: t.exposeString('reviewSetId'),
+    reviewSetSequence: t.exposeInt('reviewSetSequence'),
+    billingReference: t.string({ nullable: true, resolve: (b) => b.billingReference }),
+    paymentMethod: t.string({ nullable: true, resolve: (b) => b.paymentMethod }),
+    paymentPeriod: t.int({ nullable: true, resolve: (b) => b.paymentPeriodDays }),
+    negateDocumentAmounts: t.exposeBoolean('negateDocumentAmounts'),
+    rollupGroupBy: t.exposeString('rollupGroupBy'),
+    rollups: t.field({
+      type: [BillingRollup], extensions: { listEstimate: 20 },
+      description: 'Its roll-ups (product category × VAT × group value: a few; counted as 20 by the cost limit).', resolve: (b) => b.rollups,
+    }),
+    totalAmountExclVat: t.string({ resolve: (b) => b.totals.totalExclVat }),
+    totalVatAmount: t.string({ resolve: (b) => b.totals.totalVat }),
+    totalAmountInclVat: t.string({ resolve: (b) => b.totals.totalInclVat }),
+    vatBreakdown: t.field({ type: JsonScalar, description: 'Per VAT category and rate: taxable amount and VAT.', resolve: (b) => b.totals.vatBreakdown }),
+    documentKind: t.string({ nullable: true, resolve: (b) => b.documentKind }),
+    invoiceCode: t.string({ nullable: true, resolve: (b) => b.invoiceCode }),
+    invoiceDate: t.string({ nullable: true, resolve: (b) => b.invoiceDate }),
+    documents: t.field({ type: JsonScalar, description: 'filename, contentType, size, primary, draft.', resolve: (b) => b.documents }),
+    createdAt: t.field({ type: DateTime, resolve: (b) => b.createdAt }),
+    updatedAt: t.field({ type: DateTime, resolve: (b) => b.updatedAt }),
+  }),
+});
+
+export const BillingBoxConnection = builder.connectionObject({ type: BillingBox, name: 'BillingBoxConnection' }, { name: 'BillingBoxEdge' });
+
+export const boxId = (id: string | number) => {
+  const ref = refFromArg(String(id), 'BillingBox', false);
+  return 'id' in ref ? ref.id : '';
+};
+
+const PaymentInput = builder.inputType('BillingPaymentInput', {
+  description: 'Optional inputs of close and approve.',
+  fields: (t) => ({
+    paymentMethod: t.string(),
+    paymentPeriod: t.int({ description: 'Days.' }),
+    billingReference: t.string(),
+  }),
+});
+
+const paymentRules = yup.object({
+  paymentMethod: text(64).nullable(), paymentPeriod: yup.number().integer().min(0).max(365).nullable(), billingReference: text().nullable(),
+});
+
+export function paymentOptions(input: typeof PaymentInput.$inferInput | null | undefined): PaymentOptions {
+  if (!input) return {};
+  validate(paymentRules, input);
+  return { paymentMethod: input.paymentMethod, paymentPeriodDays: input.paymentPeriod, billingReference: input.billingReference };
+}
+
+export { PaymentInput };
+
+const listRules = yup.object({ reviewSetId: uuid().nullable(), partyId: uuid().nullable() });
+
+builder.queryFields((t) => ({
+  billingBoxes: t.connection({
+    type: BillingBox,
+    description: 'Billing boxes by id (REST: GET /billing-box).',
+    args: { reviewSetId: t.arg.id(), partyId: t.arg.id(), state: t.arg({ type: BillingBoxState }) },
+    resolve: (_root, args, context) => {
+      const reviewSetId = args.reviewSetId ? (refFromArg(String(args.reviewSetId), 'BillingReviewSet', false) as { id: string }).id : undefined;
+      validate(listRules, { reviewSetId, partyId: args.partyId });
+      return listConnection<BoxData>(boxList(context.em, {
+        reviewSetId, partyIds: args.partyId ? [String(args.partyId)] : undefined, state: args.state ?? undefined,
+      }), args);
+    },
+  }, BillingBoxConnection),
+  billingBox: t.field({
+    type: BillingBox, nullable: true, description: 'A billing box; null when there is none the caller may see.',
+    args: { id: t.arg.id({ required: true, description: 'Global ID or REST id.' }) },
+    resolve: (_root, args) => boxId(args.id),
+  }),
+}));
+
+const transition = (name: string, description: string, run: (em: Parameters<typeof closeBox>[0], id: string, payment: PaymentOptions) => Promise<BoxData>, withPayment = false) =>
+  builder.mutationField(name, (t) => t.field({
+    type: BillingBox, nullable: true, description,
+    args: { id: t.arg.id({ required: true, description: 'Global ID or REST id.' }), ...(withPayment ? { payment: t.arg({ type: PaymentInput }) } : {}) },
+    resolve: (_root, args, context) => mutate(context, 'payment', (em) => run(em, boxId(args.id), paymentOptions((args as { payment?: typeof PaymentInput.$inferInput | null }).payment))),
+  }));
+
+transition('closeBillingBox', 'Closes an open box (REST: POST /billing-box/{id}/close).', (em, id, p) => closeBox(em, id, p), true);
+transition('approveBillingBox', 'Approves a closed box that is not deferred (REST: POST /billing-box/{id}/approve).', (em, id, p) => approveBox(em, id, p), true);
+transition('reopenBillingBox', 'Reopens a closed, approved or ready box (REST: POST /billing-box/{id}/reopen).', (em, id) => reopenBox(em, id));
+transition('deferBillingBox', 'Marks a closed box deferred (REST: POST /billing-box/{id}/defer).', (em, id) => deferBox(em, id));
+transition('undeferBillingBox', 'Clears the deferred mark (REST: POST /billing-box/{id}/undefer).', (em, id) => undeferBox(em, id));
+transition('markBillingBoxTransferred', 'Marks a finalized box transferred (REST: POST /billing-box/{id}/transferred).', (em, id) => markBoxTransferred(em, id));
+
+builder.mutationField('finalizeBillingBox', (t) => t.field({
+  type: BillingBox, nullable: true,
+  description: 'Finalizes a ready box: number, date and final documents (REST: POST /billing-box/{id}/finalize). Documents of an external system are uploaded over REST.',
+  args: { id: t.arg.id({ required: true }), markTransferred: t.arg.boolean({ defaultValue: false }) },
+  resolve: (_root, args, context) => mutate(context, null, (em) => finalizeBox(em, boxId(args.id), { markTransferred: args.markTransferred ?? false })),
+}));
