@@ -18,9 +18,10 @@ import { createRatePlan, createRatePlanVersion, upsertRatePlan } from '../pricin
 import { VatRate } from '../pricing/vat-rate.entity.ts';
 import { createVatRate, updateVatRate } from '../pricing/vat-rate.service.ts';
 import type { SetupFile } from './setup-file.ts';
+import { applyBilling, emptyBillingReport, type BillingReport } from './apply-billing-setup.ts';
 
 export interface KindCount { created: number; updated: number; unchanged: number }
-export type SetupReport = Record<'administrations' | 'vat_rates' | 'rate_plans' | 'rate_plan_versions' | 'subscription_plans', KindCount>;
+export type SetupReport = Record<'administrations' | 'vat_rates' | 'rate_plans' | 'rate_plan_versions' | 'subscription_plans', KindCount> & BillingReport;
 
 /** JSON with sorted keys: stored JSON (jsonb) does not keep the order of keys. */
 function canonical(value: unknown): string {
@@ -47,7 +48,7 @@ async function at<T>(path: FieldPath, work: () => Promise<T>): Promise<T> {
 
 function emptyReport(): SetupReport {
   const count = () => ({ created: 0, updated: 0, unchanged: 0 });
-  return { administrations: count(), vat_rates: count(), rate_plans: count(), rate_plan_versions: count(), subscription_plans: count() };
+  return { administrations: count(), vat_rates: count(), rate_plans: count(), rate_plan_versions: count(), subscription_plans: count(), ...emptyBillingReport() };
 }
 
 async function applyAdministrations(em: Em, file: SetupFile, report: SetupReport): Promise<void> {
@@ -174,6 +175,7 @@ export async function applySetup(em: Em, file: SetupFile, options: { dryRun?: bo
       await applyVatRates(tx, file, report);
       await applyRatePlans(tx, file, report);
       await applySubscriptionPlans(tx, file, report);
+      await applyBilling(tx, file, report, at);
       if (options.dryRun) throw new DryRun();
     });
   } catch (error) {

@@ -5,6 +5,8 @@ import { RECURRING_PERIODS } from '../msp/save-subscription-plan.service.ts';
 import { RATE_COMPONENTS } from '../pricing/rate-plan-definition.ts';
 import { parseTimestamp, TIMESTAMP_FORMAT } from '../platform/timestamp.ts';
 import { VAT_KINDS } from '../pricing/vat-rate.entity.ts';
+import { INVOICING_PERIODS, PAYMENT_METHODS } from '../billing/billing-settings.entity.ts';
+import { DOCUMENT_SOURCES, PRIMARY_DOCUMENT_TYPES } from '../billing/billing-series.entity.ts';
 
 const timestamp = () => yup.string().test('timestamp', `\${path} must be ${TIMESTAMP_FORMAT}`,
   (v) => v === undefined || v === null || parseTimestamp(v) !== null);
@@ -52,6 +54,32 @@ export const setupFileSchema = yup.object({
     })),
     use_customer_reimbursement_vat: yup.boolean(),
     credit_excluded_components: list(oneOf(RATE_COMPONENTS)),
+  })),
+  billing: list(yup.object({
+    admin_id: text(63).required('${path} is required'),
+    time_zone: text(64).nullable(),
+    invoicing_period: oneOf(INVOICING_PERIODS).nullable(),
+    payment_methods: list(oneOf(PAYMENT_METHODS)).nullable(),
+    default_payment_method: oneOf(PAYMENT_METHODS).nullable(),
+    payment_term_days: yup.number().integer().min(0).max(365).nullable(),
+    locale_id: text(32).nullable(),
+    seller: yup.object({
+      name: text().nullable(), street: text().nullable(), postal_code: text(32).nullable(), city: text().nullable(), country: text(2).nullable(),
+      vat_number: text(32).nullable(), company_reg_num: text(64).nullable(), email: text(254).nullable(), iban: text(34).nullable(),
+      bic: text(11).nullable(), bank_account_name: text().nullable(),
+    }).default(undefined).nullable(),
+    series: list(yup.object({
+      code: text(20).required('${path} is required'),
+      name: text().nullable(),
+      external_reference: text().nullable(),
+      primary_document_type: oneOf(PRIMARY_DOCUMENT_TYPES).nullable(),
+      document_source: oneOf(DOCUMENT_SOURCES).nullable(),
+      item_sources: list(text(64).defined()).nullable(),
+    })),
+    product_categories: list(yup.object({
+      code: text(64).required('${path} is required'),
+      description: text().required('${path} is required'),
+    })),
   })),
 });
 

@@ -40,7 +40,13 @@ test.serial('the example creates everything, a second run changes nothing, a cha
     administrations: { created: 2, updated: 0, unchanged: 0 }, vat_rates: { created: 3, updated: 0, unchanged: 0 },
     rate_plans: { created: 1, updated: 0, unchanged: 0 }, rate_plan_versions: { created: 1, updated: 0, unchanged: 0 },
     subscription_plans: { created: 1, updated: 0, unchanged: 0 },
+    billing_settings: { created: 0, updated: 1, unchanged: 0 }, billing_series: { created: 1, updated: 0, unchanged: 0 },
+    product_categories: { created: 1, updated: 0, unchanged: 0 },
   });
+  const series = (await app.request('GET', api('/billing-series/series-nl-invoice'))).body;
+  t.like(series, { admin_id: 'nl-ops', code: 'NLINV', primary_document_type: 'invoice' });
+  const settings = (await app.request('GET', api('/administration/nl-ops/billing-settings'))).body;
+  t.like(settings, { time_zone: 'Europe/Amsterdam', payment_term_days: 14, seller: { vat_number: 'NL123456789B01' } });
   const plan = (await app.request('GET', api('/msp-token-subscription-plan/ext_ref.PLAN-NL-STANDARD'))).body;
   t.like(plan, { admin_id: 'nl-ops', name: 'Standard', credit_excluded_components: ['parking_time'] });
   const ratePlan = (await app.request('GET', api('/rate-plan/ext_ref.RATES-EUR-2026'))).body;
@@ -52,7 +58,7 @@ test.serial('the example creates everything, a second run changes nothing, a cha
   const updatedAt = plan.updated_at;
   const second = await apply(example());
   t.is(second.code, 0, second.stderr);
-  for (const kind of ['administrations', 'vat_rates', 'rate_plans', 'rate_plan_versions', 'subscription_plans']) {
+  for (const kind of ['administrations', 'vat_rates', 'rate_plans', 'rate_plan_versions', 'subscription_plans', 'billing_settings', 'billing_series', 'product_categories']) {
     t.is(second.report[kind].created + second.report[kind].updated, 0, kind);
   }
   t.is((await app.request('GET', api('/msp-token-subscription-plan/ext_ref.PLAN-NL-STANDARD'))).body.updated_at, updatedAt);
