@@ -49,6 +49,7 @@ export async function startService(config: Config, log: (line: string) => void =
     });
     const applied = await migrate(orm);
     if (applied.length) log(`applied migrations: ${applied.join(', ')}`);
+    await migrateSessionQueue(database.url);
     if (config.bootstrapCredential) {
       await saveCredential(scopedEm(orm), { ...config.bootstrapCredential, role: 'admin' });
     }
@@ -60,7 +61,6 @@ export async function startService(config: Config, log: (line: string) => void =
       const { demoCredentialActive } = await import('./demo/demo-instance.ts');
       if (await demoCredentialActive(orm)) throw publicDemoError(config.host, 'the demo credential of an earlier demo instance is active');
     }
-    await migrateSessionQueue(database.url);
     worker = await startSessionWorker(orm, database.url);
     server = await listen(createApp(orm), config.port, config.host);
   } catch (error) {

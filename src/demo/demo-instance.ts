@@ -19,6 +19,7 @@ import { createVatRate } from '../pricing/vat-rate.service.ts';
 import { TokenLink } from '../msp/token-link.entity.ts';
 import { scopedEm, type Em, type Orm } from '../platform/orm.ts';
 import { ingestSession } from '../sessions/ingest-session.service.ts';
+import { seedDemoBilling } from './demo-billing.ts';
 
 export const DEMO_CREDENTIAL = { publicId: 'demo', secret: 'demo-secret-change-me' };
 
@@ -93,6 +94,7 @@ async function seed(orm: Orm): Promise<void> {
     tx.create(RoamingPartner, { name: 'Example Charge Network', country: 'DE', cpoIds: ['DEEXA'], mspIds: [], externalReference: 'RP-DEEXA' });
     await tx.flush();
   });
+  await seedDemoBilling(em);
   await demoSessions(em);
 }
 
@@ -124,7 +126,7 @@ export async function ensureDemoInstance(orm: Orm, log: (line: string) => void):
   const em = scopedEm(orm);
   if ((await em.count(Administration, {})) === 0) {
     await seed(orm);
-    log('created the demo instance (administrations nl-main and be-main, customers, VAT rates, a rate plan, a plan, a subscription with a card, three charge sessions)');
+    log('created the demo instance (administrations nl-main and be-main, customers, VAT rates, a rate plan, a plan, a subscription with a card, three charge sessions, billing: last month finalized, this month open)');
   }
   if (!(await em.findOne(Credential, { publicId: DEMO_CREDENTIAL.publicId }))) {
     await saveCredential(scopedEm(orm), { ...DEMO_CREDENTIAL, role: 'admin' });
