@@ -5,7 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmbeddedPostgres } from '../src/platform/embedded-postgres.ts';
 import { migrate, openOrm } from '../src/platform/orm.ts';
+import { migrateSessionQueue } from '../src/sessions/session-queue.ts';
 import { authFloodBenchmark } from './auth-flood.ts';
+import { billingBenchmark } from './billing.ts';
 import { customerUpsertBenchmark } from './customer-upsert.ts';
 import { readsBenchmark } from './reads.ts';
 import { sessionIngestBenchmark } from './session-ingest.ts';
@@ -17,6 +19,7 @@ const benchmarks: Record<string, (url: string) => Promise<BenchmarkResult>> = {
   ingest: sessionIngestBenchmark,
   'auth-flood': authFloodBenchmark,
   reads: readsBenchmark,
+  billing: billingBenchmark,
 };
 
 const wanted = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));
@@ -35,6 +38,7 @@ try {
   const orm = await openOrm(pg.url);
   await migrate(orm);
   await orm.close();
+  await migrateSessionQueue(pg.url);
   for (const name of names) {
     const result = await benchmarks[name](pg.url);
     console.log(`${result.name}: ${result.figure.toFixed(0)} ${result.unit}`);

@@ -12,6 +12,7 @@ import { readConfig } from './platform/config.ts';
 import { openDatabase } from './platform/database.ts';
 import { DomainError } from './platform/errors.ts';
 import { migrate, openOrm, scopedEm, type Orm } from './platform/orm.ts';
+import { migrateSessionQueue } from './sessions/session-queue.ts';
 import { jsonPath } from './platform/json-path.ts';
 
 const USAGE = `usage: npm run cli -- <command>
@@ -29,6 +30,7 @@ async function withOrm(work: (orm: Orm) => Promise<void>): Promise<void> {
   const orm = await openOrm(database.url, { poolMax: 2 });
   try {
     await migrate(orm);
+    await migrateSessionQueue(database.url);
     await work(orm);
   } finally {
     await orm.close();

@@ -26,7 +26,8 @@ export const BillingItemSchema = defineEntity({
   tableName: 'billing_item',
   filters: adminScopeFilter('admin'),
   uniques: [{ properties: ['sourceKind', 'subjectId', 'lineKey', 'sourceVersion', 'entry'] }],
-  indexes: [{ properties: ['box', 'id'] }, { properties: ['rollup'] }, { properties: ['sourceKind', 'subjectId'] }],
+  // (source_kind, subject_id) look-ups use the unique index's prefix.
+  indexes: [{ properties: ['box', 'id'] }, { properties: ['rollup'] }],
   properties: {
     id: idProperty(),
     admin: () => p.manyToOne(Administration),

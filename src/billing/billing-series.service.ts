@@ -1,5 +1,6 @@
 // Billing series of an administration: create (extension) and merge-update. Creating a series
-// bills what was priced before the administration had one (a backfill in the same transaction).
+// bills what was priced before the administration had one (a backfill job added in the same
+// transaction; the worker bills in batches).
 import { visibleAdministration } from '../parties/customer-input.ts';
 import { InvalidInputError } from '../platform/errors.ts';
 import { flushUnique } from '../platform/flush-unique.ts';
@@ -7,8 +8,8 @@ import type { Em } from '../platform/orm.ts';
 import { BillingSeries, DOCUMENT_SOURCES, PRIMARY_DOCUMENT_TYPES, type DocumentSource, type PrimaryDocumentType } from './billing-series.entity.ts';
 import { ensureBuiltInCategories } from './product-category.service.ts';
 import { getSeries } from './billing-series.queries.ts';
-import { collectItems } from './collect-items.ts';
-import { MSP_SESSION_SOURCE, unbilledSessionCandidates } from './sources/msp-session.source.ts';
+import { addFollowUpJob } from '../platform/follow-up-job.ts';
+import { BILLING_BACKFILL } from './billing-backfill-job.ts';
 
 export interface SeriesInput {
   adminId?: string | null;
@@ -53,7 +54,7 @@ export async function createSeries(em: Em, input: SeriesInput) {
     apply(series, input);
     await flushUnique(tx, UNIQUE);
     await ensureBuiltInCategories(tx, admin.id);
-    await collectItems(tx, MSP_SESSION_SOURCE, unbilledSessionCandidates(admin.id));
+    await addFollowUpJob(tx, BILLING_BACKFILL, { admin_id: admin.id });
     return series.id;
   });
   return getSeries(em, id);

@@ -17,7 +17,6 @@ export interface CollectResult {
   items: { subject_id: string; line_key: string; item_id: string; box_id: string }[];
 }
 
-const ROLLUP_KEY = `c.product_category || '|' || c.vat_kind || '|' || trim_scale(c.vat_percent)::text || '|' || coalesce(c.group_value, '')`;
 
 const PERIOD_LABEL = `case c.invoicing_period when 'month' then to_char(c.period_from at time zone c.time_zone, 'YYYY-MM')
   when 'quarter' then to_char(c.period_from at time zone c.time_zone, 'YYYY-"Q"Q') else to_char(c.period_from at time zone c.time_zone, 'YYYY') end`;
@@ -25,31 +24,37 @@ const PERIOD_LABEL = `case c.invoicing_period when 'month' then to_char(c.period
 function createCandidateTable(select: CandidateSelect, kind: string): { sql: string; params: unknown[] } {
   return {
     sql: `create temp table billing_candidate on commit drop as
+    with c as materialized (${select.sql}),
+    -- The series of each administration and series code, looked up once per pair, not per row.
+    route as (select k.admin_id, k.series_code, s.id, s.negate from (select distinct admin_id, series_code from c) k
+      join lateral (select s.id, s.primary_document_type in ('self_billing_invoice', 'purchase_order') as negate
+        from billing_series s
+        where s.admin_id = k.admin_id and case when k.series_code is not null then s.code = k.series_code
+          else (s.item_sources @> jsonb_build_array(?::text) or s.item_sources = '[]'::jsonb) end
+        order by (s.item_sources @> jsonb_build_array(?::text)) desc, s.created_at, s.id limit 1) s on true)
     select c.*, ?::text as source_kind, a.time_zone, coalesce(bs.invoicing_period, 'month') as invoicing_period,
       s.id as series_id, s.negate as negate_document_amounts,
       coalesce(cust.locale_id, bs.locale_id, a.locale_id) as locale_id,
       coalesce(cust.billing_rollup_group_by, 'product') as rollup_group_by,
       case coalesce(cust.billing_rollup_group_by, 'product') when 'subscription' then c.group_subscription
         when 'token' then c.group_token end as group_value,
+      c.product_category || '|' || c.vat_kind || '|' || trim_scale(c.vat_percent)::text || '|' || coalesce(case coalesce(cust.billing_rollup_group_by,
+        'product') when 'subscription' then c.group_subscription when 'token' then c.group_token end, '') as rollup_key,
       date_trunc(p.unit, c.occurred_at at time zone a.time_zone) at time zone a.time_zone as period_from,
       (date_trunc(p.unit, c.occurred_at at time zone a.time_zone) + p.length) at time zone a.time_zone as period_until,
       'original'::text as entry, null::uuid as reverses_item_id, false as withdrawn,
       null::uuid as current_id, null::uuid as current_box_id, 'new'::text as action,
       null::uuid as box_id, null::uuid as rollup_id, svc_uuidv7() as item_id
-    from (${select.sql}) c
+    from c
+    join route s on s.admin_id = c.admin_id and s.series_code is not distinct from c.series_code
     join administration a on a.id = c.admin_id
     left join billing_settings bs on bs.admin_id = c.admin_id
     left join customer cust on cust.id = c.party_id
     cross join lateral (select
       case coalesce(bs.invoicing_period, 'month') when 'month' then 'month' when 'quarter' then 'quarter' else 'year' end as unit,
       case coalesce(bs.invoicing_period, 'month') when 'month' then interval '1 month' when 'quarter' then interval '3 months'
-        else interval '1 year' end as length) p
-    join lateral (select s.id, s.primary_document_type in ('self_billing_invoice', 'purchase_order') as negate
-      from billing_series s
-      where s.admin_id = c.admin_id and case when c.series_code is not null then s.code = c.series_code
-        else (s.item_sources @> jsonb_build_array(?::text) or s.item_sources = '[]'::jsonb) end
-      order by (s.item_sources @> jsonb_build_array(?::text)) desc, s.created_at, s.id limit 1) s on true`,
-    params: [kind, ...select.params, kind, kind],
+        else interval '1 year' end as length) p`,
+    params: [...select.params, kind, kind, kind],
   };
 }
 
@@ -69,16 +74,17 @@ const ADD_WITHDRAWN = `insert into billing_candidate (admin_id, party_id, subjec
     product_category, vat_kind, vat_percent, vat_country, currency, description, quantity, unit, unit_price, amount_excl_vat,
     vat_amount_unrounded, group_subscription, group_token, sub_items, context, reference, box_category_description, distinct_code,
     series_code, external_reference, input, source_kind, time_zone, invoicing_period, series_id, negate_document_amounts, locale_id,
-    rollup_group_by, group_value, period_from, period_until, entry, reverses_item_id, withdrawn, current_id, current_box_id, action,
-    box_id, rollup_id, item_id)
+    rollup_group_by, group_value, rollup_key, period_from, period_until, entry, reverses_item_id, withdrawn, current_id, current_box_id,
+    action, box_id, rollup_id, item_id)
   select i.admin_id, i.party_id, i.subject_id, i.line_key, i.source_version, i.occurred_at, i.product_category, i.vat_kind,
     i.vat_percent, i.vat_country, i.currency, i.description, i.quantity, i.unit, i.unit_price, i.amount_excl_vat,
     i.vat_amount_unrounded, null, null, i.sub_items, i.context, i.reference, i.box_category_description, b.distinct_code, null,
     null, null, i.source_kind, a.time_zone, coalesce(bs.invoicing_period, 'month'), b.series_id, b.negate_document_amounts,
-    b.locale_id, b.rollup_group_by, i.group_value, b.period_from, b.period_until, 'original', null, true, i.id, i.box_id,
+    b.locale_id, b.rollup_group_by, i.group_value, r.rollup_key, b.period_from, b.period_until, 'original', null, true, i.id, i.box_id,
     'changed', null, null, svc_uuidv7()
   from billing_item i
   join billing_box b on b.id = i.box_id
+  join billing_rollup r on r.id = i.rollup_id
   join administration a on a.id = i.admin_id
   left join billing_settings bs on bs.admin_id = i.admin_id
   where i.source_kind = ? and not i.superseded and i.entry = 'original'
@@ -94,10 +100,10 @@ const UPDATE_IN_OPEN_BOXES = `update billing_candidate c set action = case when 
   where c.action = 'changed' and b.id = c.current_box_id and b.state = 'open' and r.state = 'open'`;
 
 const ENSURE_REVIEW_SETS = `insert into billing_review_set (id, admin_id, series_id, code, period_from, period_until, state, created_at, updated_at)
-  select distinct on (c.series_id, c.period_from) svc_uuidv7(), c.admin_id, c.series_id, s.code || '-' || ${PERIOD_LABEL},
-    c.period_from, c.period_until, 'open', now(), now()
-  from billing_candidate c join billing_series s on s.id = c.series_id
-  where c.action = 'new'
+  select svc_uuidv7(), c.admin_id, c.series_id, s.code || '-' || ${PERIOD_LABEL}, c.period_from, c.period_until, 'open', now(), now()
+  from (select distinct on (series_id, period_from) admin_id, series_id, period_from, period_until, time_zone, invoicing_period
+    from billing_candidate where action = 'new' order by series_id, period_from) c
+  join billing_series s on s.id = c.series_id
   on conflict (series_id, period_from) do nothing`;
 
 const LOCK_REVIEW_SETS = `select r.id from billing_review_set r
@@ -107,120 +113,157 @@ const LOCK_REVIEW_SETS = `select r.id from billing_review_set r
 export const BOX_KEY_MATCH = `b.series_id = c.series_id and b.party_id = c.party_id and b.period_from = c.period_from
   and b.vat_country = c.vat_country and b.currency = c.currency and b.distinct_code = coalesce(c.distinct_code, '')`;
 
-const ENSURE_BOXES = `insert into billing_box (id, admin_id, series_id, review_set_id, review_set_sequence, party_kind, party_id,
-    period_from, period_until, vat_country, currency, distinct_code, state, deferred, transferred, locale_id, rollup_group_by,
-    negate_document_amounts, created_at, updated_at)
-  select svc_uuidv7(), k.admin_id, k.series_id, r.id,
-    coalesce((select max(review_set_sequence) from billing_box x where x.review_set_id = r.id), 0)
-      + row_number() over (partition by r.id order by k.party_id, k.vat_country, k.currency, k.distinct_code),
-    'customer', k.party_id, k.period_from, k.period_until, k.vat_country, k.currency, k.distinct_code, 'open', false, false,
-    k.locale_id, k.rollup_group_by, k.negate_document_amounts, now(), now()
-  from (select distinct on (series_id, party_id, period_from, vat_country, currency, coalesce(distinct_code, ''))
+const ENSURE_BOXES = `with k as (select distinct on (series_id, party_id, period_from, vat_country, currency, coalesce(distinct_code, ''))
       admin_id, series_id, party_id, period_from, period_until, vat_country, currency, coalesce(distinct_code, '') as distinct_code,
       locale_id, rollup_group_by, negate_document_amounts
     from billing_candidate where action = 'new'
-    order by series_id, party_id, period_from, vat_country, currency, coalesce(distinct_code, '')) k
-  join billing_review_set r on r.series_id = k.series_id and r.period_from = k.period_from and r.state = 'open'
+    order by series_id, party_id, period_from, vat_country, currency, coalesce(distinct_code, '')),
+  sets as (select r.id, r.series_id, r.period_from from billing_review_set r
+    where r.state = 'open' and (r.series_id, r.period_from) in (select series_id, period_from from k)),
+  last as (select b.review_set_id, max(b.review_set_sequence) as n from billing_box b where b.review_set_id in (select id from sets) group by 1)
+  insert into billing_box (id, admin_id, series_id, review_set_id, review_set_sequence, party_kind, party_id,
+    period_from, period_until, vat_country, currency, distinct_code, state, deferred, transferred, locale_id, rollup_group_by,
+    negate_document_amounts, created_at, updated_at)
+  select svc_uuidv7(), k.admin_id, k.series_id, sets.id,
+    coalesce(last.n, 0) + row_number() over (partition by sets.id order by k.party_id, k.vat_country, k.currency, k.distinct_code),
+    'customer', k.party_id, k.period_from, k.period_until, k.vat_country, k.currency, k.distinct_code, 'open', false, false,
+    k.locale_id, k.rollup_group_by, k.negate_document_amounts, now(), now()
+  from k join sets on sets.series_id = k.series_id and sets.period_from = k.period_from
+  left join last on last.review_set_id = sets.id
   where not exists (select 1 from billing_box b where b.series_id = k.series_id and b.party_id = k.party_id
     and b.period_from = k.period_from and b.vat_country = k.vat_country and b.currency = k.currency and b.distinct_code = k.distinct_code)
   on conflict (series_id, party_id, period_from, vat_country, currency, distinct_code) do nothing`;
 
-const LOCK_OWN_BOXES = `select b.id from billing_box b join billing_candidate c on ${BOX_KEY_MATCH}
-  where c.action = 'new' and b.state = 'open' order by b.id for share of b`;
+const LOCK_OWN_BOXES = `select b.id from billing_box b
+  where (b.series_id, b.party_id, b.period_from, b.vat_country, b.currency, b.distinct_code) in (
+    select distinct series_id, party_id, period_from, vat_country, currency, coalesce(distinct_code, '') from billing_candidate where action = 'new')
+    and b.state = 'open'
+  order by b.id for share of b`;
 
-const PLACE_IN_OWN_BOXES = `update billing_candidate c set box_id = b.id
-  from billing_box b join billing_review_set r on r.id = b.review_set_id
-  where c.action = 'new' and ${BOX_KEY_MATCH} and b.state = 'open' and r.state = 'open'`;
+/** New rows whose own box is not open (or whose review-set is closed) are late. */
+const MARK_NEW_LATE = `update billing_candidate c set action = 'late' where c.action = 'new' and not exists (
+  select 1 from billing_box b join billing_review_set r on r.id = b.review_set_id
+  where ${BOX_KEY_MATCH} and b.state = 'open' and r.state = 'open')`;
 
-const MARK_LATE = `update billing_candidate set action = 'late' where action in ('new', 'changed') and box_id is null`;
+const MARK_LATE = `update billing_candidate set action = 'late' where action = 'changed' and box_id is null`;
 
 /** Each late change of an existing item brings the reversal of that item into the same box. */
 const ADD_REVERSALS = `insert into billing_candidate (admin_id, party_id, subject_id, line_key, source_version, occurred_at,
     product_category, vat_kind, vat_percent, vat_country, currency, description, quantity, unit, unit_price, amount_excl_vat,
     vat_amount_unrounded, group_subscription, group_token, sub_items, context, reference, box_category_description, distinct_code,
     series_code, external_reference, input, source_kind, time_zone, invoicing_period, series_id, negate_document_amounts, locale_id,
-    rollup_group_by, group_value, period_from, period_until, entry, reverses_item_id, withdrawn, current_id, current_box_id, action,
-    box_id, rollup_id, item_id)
+    rollup_group_by, group_value, rollup_key, period_from, period_until, entry, reverses_item_id, withdrawn, current_id, current_box_id,
+    action, box_id, rollup_id, item_id)
   select i.admin_id, i.party_id, i.subject_id, i.line_key, i.source_version, i.occurred_at, i.product_category, i.vat_kind,
     i.vat_percent, i.vat_country, i.currency, 'Reversal: ' || i.description, -i.quantity, i.unit, i.unit_price, -i.amount_excl_vat,
     -i.vat_amount_unrounded, null, null,
     coalesce((select jsonb_agg(jsonb_set(jsonb_set(e, '{volume}', to_jsonb((-(e->>'volume')::numeric)::text)),
       '{amount_excl_vat}', to_jsonb((-(e->>'amount_excl_vat')::numeric)::text))) from jsonb_array_elements(i.sub_items) e), '[]'::jsonb),
     i.context, i.reference, i.box_category_description, c.distinct_code, null, null, null, i.source_kind, c.time_zone,
-    c.invoicing_period, c.series_id, c.negate_document_amounts, c.locale_id, c.rollup_group_by, i.group_value, c.period_from,
+    c.invoicing_period, c.series_id, c.negate_document_amounts, c.locale_id, c.rollup_group_by, i.group_value, r.rollup_key, c.period_from,
     c.period_until, 'reversal', i.id, false, null, null, 'reversal', c.box_id, null, svc_uuidv7()
-  from billing_candidate c join billing_item i on i.id = c.current_id
+  from billing_candidate c join billing_item i on i.id = c.current_id join billing_rollup r on r.id = i.rollup_id
   where c.action = 'late' and c.box_id is not null`;
+
+/** Where each row goes: new rows to the open box of their key, the others to the box placement chose. */
+const TARGETS = `select c.*, coalesce(c.box_id, b.id) as target_box_id from billing_candidate c
+  left join billing_box b on c.action = 'new' and ${BOX_KEY_MATCH} and b.state = 'open'
+  where not c.withdrawn and c.action in ('new', 'late', 'reversal', 'update')`;
 
 const ENSURE_ROLLUPS = `insert into billing_rollup (id, admin_id, box_id, rollup_key, product_category, vat_kind, vat_percent,
     group_value, context, created_at)
-  select distinct on (c.box_id, ${ROLLUP_KEY}) svc_uuidv7(), c.admin_id, c.box_id, ${ROLLUP_KEY}, c.product_category, c.vat_kind,
-    c.vat_percent, c.group_value, c.box_category_description, now()
-  from billing_candidate c where c.box_id is not null and c.action in ('new', 'late', 'reversal', 'update') and not c.withdrawn
+  select distinct on (t.target_box_id, t.rollup_key) svc_uuidv7(), t.admin_id, t.target_box_id, t.rollup_key, t.product_category, t.vat_kind,
+    t.vat_percent, t.group_value, t.box_category_description, now()
+  from (${TARGETS}) t where t.target_box_id is not null
   on conflict (box_id, rollup_key) do nothing`;
-
-const RESOLVE_ROLLUPS = `update billing_candidate c set rollup_id = r.id from billing_rollup r
-  where r.box_id = c.box_id and r.rollup_key = ${ROLLUP_KEY} and not c.withdrawn`;
 
 const SUPERSEDE = `update billing_item set superseded = true, updated_at = now()
   where id in (select current_id from billing_candidate where action = 'late' and box_id is not null)`;
 
 const DELETE_WITHDRAWN = `delete from billing_item where id in (select current_id from billing_candidate where action = 'delete')`;
 
-const UPDATE_ITEMS = `update billing_item i set rollup_id = c.rollup_id, source_version = c.source_version, occurred_at = c.occurred_at,
+const UPDATE_ITEMS = `update billing_item i set rollup_id = r.id, source_version = c.source_version, occurred_at = c.occurred_at,
     product_category = c.product_category, vat_kind = c.vat_kind, vat_percent = c.vat_percent, vat_country = c.vat_country,
     description = c.description, quantity = c.quantity, unit = c.unit, unit_price = c.unit_price,
     amount_excl_vat = round(c.amount_excl_vat, 2), vat_amount_unrounded = c.vat_amount_unrounded, group_value = c.group_value,
     sub_items = c.sub_items, context = c.context, reference = c.reference, box_category_description = c.box_category_description,
     updated_at = now()
-  from billing_candidate c where c.action = 'update' and i.id = c.current_id`;
+  from billing_candidate c join billing_rollup r on r.box_id = c.box_id and r.rollup_key = c.rollup_key
+  where c.action = 'update' and i.id = c.current_id`;
 
 const INSERT_ITEMS = `insert into billing_item (id, admin_id, box_id, rollup_id, source_kind, subject_id, line_key, source_version,
     entry, reverses_item_id, superseded, party_id, occurred_at, product_category, vat_kind, vat_percent, vat_country, currency,
     description, quantity, unit, unit_price, amount_excl_vat, vat_amount_unrounded, group_value, sub_items, context, reference,
     box_category_description, external_reference, input, created_at, updated_at)
-  select item_id, admin_id, box_id, rollup_id, source_kind, subject_id, line_key, source_version, entry, reverses_item_id, false,
-    party_id, occurred_at, product_category, vat_kind, vat_percent, vat_country, currency, description, quantity, unit, unit_price,
-    round(amount_excl_vat, 2), vat_amount_unrounded, group_value, coalesce(sub_items, '[]'::jsonb), context, reference,
-    box_category_description, external_reference, input, now(), now()
-  from billing_candidate
-  where box_id is not null and (action in ('new', 'reversal') or (action = 'late' and not withdrawn))
-  order by item_id`;
+  select t.item_id, t.admin_id, t.target_box_id, r.id, t.source_kind, t.subject_id, t.line_key, t.source_version, t.entry,
+    t.reverses_item_id, false, t.party_id, t.occurred_at, t.product_category, t.vat_kind, t.vat_percent, t.vat_country, t.currency,
+    t.description, t.quantity, t.unit, t.unit_price, round(t.amount_excl_vat, 2), t.vat_amount_unrounded, t.group_value,
+    coalesce(t.sub_items, '[]'::jsonb), t.context, t.reference, t.box_category_description, t.external_reference, t.input, now(), now()
+  from (${TARGETS}) t join billing_rollup r on r.box_id = t.target_box_id and r.rollup_key = t.rollup_key
+  where t.action in ('new', 'late', 'reversal')
+  order by t.item_id`;
 
 const DROP_EMPTY_ROLLUPS = `delete from billing_rollup r
   where r.box_id in (select current_box_id from billing_candidate where action in ('update', 'delete'))
     and not exists (select 1 from billing_item i where i.rollup_id = r.id)`;
 
-const RESULT = `select subject_id, line_key, coalesce(case when action = 'update' then current_id end, item_id) as item_id, box_id
-  from billing_candidate where box_id is not null and action in ('new', 'late', 'update') and not withdrawn`;
+const RESULT = `select t.subject_id, t.line_key, coalesce(case when t.action = 'update' then t.current_id end, t.item_id) as item_id,
+    t.target_box_id as box_id
+  from (${TARGETS}) t where t.target_box_id is not null and t.action in ('new', 'late', 'update')`;
+
+const TRACE = process.env.SVC_BILLING_TRACE === '1';
+
+/** Runs one statement; with SVC_BILLING_TRACE=1 its duration goes to stderr (bench analysis). */
+async function run(em: Em, sql: string, params: unknown[] = []): Promise<void> {
+  const started = performance.now();
+  await em.execute(sql, params);
+  if (TRACE) console.error(`  ${(performance.now() - started).toFixed(0).padStart(6)} ms  ${sql.trim().slice(0, 60).replace(/\s+/g, ' ')}`);
+}
+
+/** Whether any candidate is in one of `actions` (a statement for none is skipped: no plan to get wrong). */
+async function any(em: Em, ...actions: string[]): Promise<boolean> {
+  const [row] = await em.execute<{ found: boolean }[]>('select exists (select 1 from billing_candidate where action = any(?::text[])) as found',
+    [`{${actions.join(',')}}`]);
+  return row.found;
+}
 
 /** Places a source's candidates into boxes; run inside the transaction of the change that produced them. */
-export async function collectItems(em: Em, kind: string, select: CandidateSelect): Promise<CollectResult> {
+export async function collectItems(em: Em, kind: string, select: CandidateSelect, options: { answer?: boolean } = {}): Promise<CollectResult> {
   if (!em.isInTransaction()) throw new Error('billing items are collected in the transaction of their change');
-  await em.execute('drop table if exists pg_temp.billing_candidate');
+  await run(em, 'drop table if exists pg_temp.billing_candidate');
   const create = createCandidateTable(select, kind);
-  await em.execute(create.sql, create.params);
-  await em.execute(ADD_WITHDRAWN, [kind]);
-  await em.execute(MARK_CURRENT);
-  await em.execute(`delete from billing_candidate where action = 'same'`);
-  await em.execute(LOCK_CURRENT_BOXES);
-  await em.execute(UPDATE_IN_OPEN_BOXES);
-  await em.execute(ENSURE_REVIEW_SETS);
-  await em.execute(LOCK_REVIEW_SETS);
-  await em.execute(ENSURE_BOXES);
-  await em.execute(LOCK_OWN_BOXES);
-  await em.execute(PLACE_IN_OWN_BOXES);
-  await em.execute(MARK_LATE);
-  await placeLateCandidates(em);
-  await em.execute(ADD_REVERSALS);
-  await em.execute(ENSURE_ROLLUPS);
-  await em.execute(RESOLVE_ROLLUPS);
-  await em.execute(SUPERSEDE);
-  await em.execute(DELETE_WITHDRAWN);
-  await em.execute(UPDATE_ITEMS);
-  await em.execute(INSERT_ITEMS);
-  await em.execute(DROP_EMPTY_ROLLUPS);
-  const items = await em.execute<{ subject_id: string; line_key: string; item_id: string; box_id: string }[]>(RESULT);
-  await em.execute('drop table billing_candidate');
+  await run(em, create.sql, create.params);
+  // A temporary table has no statistics until analyzed: without them the planner loops.
+  await run(em, 'analyze billing_candidate (action, subject_id, line_key, series_id, party_id, period_from)');
+  await run(em, ADD_WITHDRAWN, [kind]);
+  await run(em, MARK_CURRENT);
+  await run(em, `delete from billing_candidate where action = 'same'`);
+  if (await any(em, 'changed')) {
+    await run(em, LOCK_CURRENT_BOXES);
+    await run(em, UPDATE_IN_OPEN_BOXES);
+  }
+  if (await any(em, 'new')) {
+    await run(em, ENSURE_REVIEW_SETS);
+    await run(em, LOCK_REVIEW_SETS);
+    await run(em, ENSURE_BOXES);
+    await run(em, LOCK_OWN_BOXES);
+    await run(em, MARK_NEW_LATE);
+  }
+  await run(em, MARK_LATE);
+  if (await any(em, 'late')) {
+    await placeLateCandidates(em);
+    await run(em, ADD_REVERSALS);
+  }
+  await run(em, ENSURE_ROLLUPS);
+  if (await any(em, 'late', 'update', 'delete')) {
+    await run(em, SUPERSEDE);
+    await run(em, DELETE_WITHDRAWN);
+    await run(em, UPDATE_ITEMS);
+  }
+  await run(em, INSERT_ITEMS);
+  if (await any(em, 'update', 'delete')) await run(em, DROP_EMPTY_ROLLUPS);
+  // A bulk collection (a backfill of many sessions) asks for no answer: it would hold every row in memory.
+  const items = options.answer === false ? [] : await em.execute<{ subject_id: string; line_key: string; item_id: string; box_id: string }[]>(RESULT);
+  await run(em, 'drop table billing_candidate');
   return { items: [...items] };
 }

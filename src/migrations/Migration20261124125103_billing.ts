@@ -5,11 +5,17 @@ export class Migration20261124125103_billing extends Migration {
   override name = 'Migration20261124125103_billing';
 
   override up(): void | Promise<void> {
-    // UUIDv7 ids for rows written by set-based SQL (PostgreSQL before 18 has no uuidv7()).
-    this.addSql(`create or replace function svc_uuidv7() returns uuid language sql volatile as $$
-      select encode(set_bit(set_bit(overlay(uuid_send(gen_random_uuid()) placing
-        substring(int8send(floor(extract(epoch from clock_timestamp()) * 1000)::bigint) from 3) from 1 for 6), 52, 1), 53, 1), 'hex')::uuid
-    $$;`);
+    // UUIDv7 ids for rows written by set-based SQL: PostgreSQL 18's own uuidv7(), else the same layout built by hand.
+    this.addSql(`do $do$ begin
+      if current_setting('server_version_num')::int >= 180000 then
+        create or replace function svc_uuidv7() returns uuid language sql volatile as 'select uuidv7()';
+      else
+        create or replace function svc_uuidv7() returns uuid language sql volatile as $$
+          select encode(set_bit(set_bit(overlay(uuid_send(gen_random_uuid()) placing
+            substring(int8send(floor(extract(epoch from clock_timestamp()) * 1000)::bigint) from 3) from 1 for 6), 52, 1), 53, 1), 'hex')::uuid
+        $$;
+      end if;
+    end $do$;`);
     this.addSql(`create table "billing_number_counter" ("series_id" uuid not null, "year" int not null, "last_number" int not null, primary key ("series_id", "year"));`);
 
     this.addSql(`create table "billing_product_category" ("id" uuid not null, "admin_id" citext not null, "code" citext not null, "description" varchar(255) not null, "created_at" timestamptz not null, "updated_at" timestamptz not null, primary key ("id"));`);
@@ -42,11 +48,9 @@ export class Migration20261124125103_billing extends Migration {
     this.addSql(`create table "billing_item" ("id" uuid not null, "admin_id" citext not null, "box_id" uuid not null, "rollup_id" uuid not null, "source_kind" varchar(255) not null, "subject_id" varchar(255) not null, "line_key" varchar(255) not null default '', "source_version" int not null default 1, "entry" text not null default 'original', "reverses_item_id" uuid null, "superseded" boolean not null default false, "party_id" uuid not null, "occurred_at" timestamptz not null, "product_category" varchar(255) not null, "vat_kind" varchar(255) not null, "vat_percent" numeric(9,4) not null, "vat_country" varchar(2) not null, "currency" varchar(3) not null, "description" text not null, "quantity" numeric(20,6) not null, "unit" varchar(255) not null, "unit_price" numeric(20,6) not null, "amount_excl_vat" numeric(20,2) not null, "vat_amount_unrounded" numeric(20,6) not null, "group_value" varchar(255) null, "sub_items" jsonb not null, "context" varchar(255) null, "reference" varchar(255) null, "box_category_description" varchar(255) null, "external_reference" citext null, "input" jsonb null, "created_at" timestamptz not null, "updated_at" timestamptz not null, primary key ("id"));`);
     this.addSql(`create index "billing_item_box_id_id_index" on "billing_item" ("box_id", "id");`);
     this.addSql(`create index "billing_item_rollup_id_index" on "billing_item" ("rollup_id");`);
-    this.addSql(`create index "billing_item_source_kind_subject_id_index" on "billing_item" ("source_kind", "subject_id");`);
     this.addSql(`alter table "billing_item" add constraint "billing_item_source_kind_subject_id_line_key_sour_ae6a3_unique" unique ("source_kind", "subject_id", "line_key", "source_version", "entry");`);
 
     this.addSql(`create unique index "billing_item_external_reference_unique" on "billing_item" ("admin_id", "external_reference") where "external_reference" is not null;`);
-    this.addSql(`create index "billing_item_current_index" on "billing_item" ("source_kind", "subject_id") where not "superseded" and "entry" = 'original';`);
     this.addSql(`alter table "administration" add "time_zone" varchar(255) not null default 'UTC';`);
 
 

@@ -9,6 +9,8 @@ import { Logger, run, runMigrations, type Runner } from 'graphile-worker';
 import { isRenderDraftJob, RENDER_DRAFT } from '../billing/render-draft-job.ts';
 import { renderDraft } from '../billing/render-draft.service.ts';
 import { PERIOD_START, startCurrentPeriods } from '../billing/period-start.service.ts';
+import { BILLING_BACKFILL, isBillingBackfillJob } from '../billing/billing-backfill-job.ts';
+import { billUnbilledSessions } from '../billing/sources/msp-session.source.ts';
 import { scopedEm } from '../platform/orm.ts';
 import { isSubscriptionCorrectedJob, SUBSCRIPTION_CORRECTED } from '../msp/subscription-corrected.ts';
 import { databaseHealth, isDatabaseUnavailable } from '../platform/database-health.ts';
@@ -47,6 +49,10 @@ export async function runSessionWorker(orm: Orm, connectionString: string): Prom
     taskList: {
       [PROCESSING_TASK]: async () => {
         while ((await processSessionBatch(orm, BATCH_SIZE)) > 0) { /* until no received session is left */ }
+      },
+      [BILLING_BACKFILL]: async (payload) => {
+        if (!isBillingBackfillJob(payload)) throw new Error(`${BILLING_BACKFILL}: no admin_id in ${JSON.stringify(payload)}`);
+        await billUnbilledSessions(scopedEm(orm), payload.admin_id);
       },
       [PERIOD_START]: async () => {
         await startCurrentPeriods(scopedEm(orm));

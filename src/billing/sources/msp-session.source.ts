@@ -32,13 +32,33 @@ export function sessionCandidates(sessionIds: string[]): CandidateSelect {
   return { sql: SELECT.replace('WHERE_SESSIONS', 's.id = any(?::uuid[])'), params: [`{${sessionIds.join(',')}}`] };
 }
 
-/** Priced sessions of an administration not billed at their latest version (a backfill, e.g. after a series is added). */
-export function unbilledSessionCandidates(adminId: string): CandidateSelect {
+/** The next `limit` priced sessions of an administration after `afterId` that are not billed at their latest version. */
+function unbilledBatch(adminId: string, afterId: string | null, limit: number): CandidateSelect {
   return {
-    sql: SELECT.replace('WHERE_SESSIONS', `r.admin_id = ? and not exists (select 1 from billing_item i
-      where i.source_kind = '${MSP_SESSION_SOURCE}' and i.subject_id = s.id::text and i.source_version = r.version)`),
-    params: [adminId],
+    sql: SELECT.replace('WHERE_SESSIONS', `s.id in (select s2.id from msp_charge_session s2 where s2.admin_id = ? and s2.status = 'priced'
+      and s2.id > ?::uuid and not exists (select 1 from billing_item i where i.source_kind = '${MSP_SESSION_SOURCE}'
+        and i.subject_id = s2.id::text and i.source_version = s2.pricing_version) order by s2.id limit ?)`),
+    params: [adminId, afterId ?? '00000000-0000-0000-0000-000000000000', limit],
   };
+}
+
+/**
+ * Bills every priced, unbilled session of an administration in batches of `batchSize`, one
+ * transaction each (a backfill; the bench's million sessions): memory stays flat.
+ */
+export async function billUnbilledSessions(em: Em, adminId: string, batchSize = 50_000): Promise<number> {
+  let afterId: string | null = null;
+  let total = 0;
+  for (;;) {
+    const rows: { last: string | null; n: number }[] = await em.execute(`select max(id::text) as last, count(*)::int as n from (
+      select s.id from msp_charge_session s where s.admin_id = ? and s.status = 'priced' and s.id > ?::uuid order by s.id limit ?) x`,
+    [adminId, afterId ?? '00000000-0000-0000-0000-000000000000', batchSize]);
+    const [bound] = rows;
+    if (!bound || bound.n === 0 || !bound.last) return total;
+    await em.transactional((tx) => collectItems(tx, MSP_SESSION_SOURCE, unbilledBatch(adminId, afterId, batchSize), { answer: false }));
+    afterId = bound.last;
+    total += bound.n;
+  }
 }
 
 /** Bills sessions just priced, in the transaction that priced them. */

@@ -1,0 +1,93 @@
+// `npm run bench -- billing`: a period's boxes built from 1,000,000 priced sessions (10,000
+// customers) by the billing core, against a plain SQL aggregation of the same rows into the
+// same totals (per customer and VAT rate), in the same run. Prints time, peak memory of this
+// process (sampled) and the ratio. SVC_BENCH_BILLING_SESSIONS changes the count.
+import pg from 'pg';
+import { saveBillingSettings } from '../src/billing/billing-settings.service.ts';
+import { createSeries } from '../src/billing/billing-series.service.ts';
+import { billUnbilledSessions } from '../src/billing/sources/msp-session.source.ts';
+import { createAdministration } from '../src/parties/create-administration.service.ts';
+import { openOrm, scopedEm } from '../src/platform/orm.ts';
+import type { BenchmarkResult } from './run.ts';
+
+const SESSIONS = Number(process.env.SVC_BENCH_BILLING_SESSIONS ?? 1_000_000);
+const CUSTOMERS = 10_000;
+const CHUNK = 100_000;
+
+const SUBTOTALS = `jsonb_build_array(jsonb_build_object('kind', 'energy', 'volume', kwh::text, 'billed_volume', kwh::text, 'rate', '0.45',
+  'rate_unit', 'kWh', 'rate_label', 'Energy', 'amount_excl_vat', round(kwh * 0.45, 2)::text, 'amount_excl_vat_unrounded', (kwh * 0.45)::text,
+  'vat_kind', 'standard', 'vat_percent', '21.00', 'vat_country', 'NL', 'vat_amount_unrounded', (round(kwh * 0.45, 2) * 0.21)::text),
+  jsonb_build_object('kind', 'flat', 'volume', '1', 'billed_volume', '1', 'rate', '0.35', 'rate_unit', 'session', 'rate_label', 'Session fee',
+  'amount_excl_vat', '0.35', 'amount_excl_vat_unrounded', '0.35', 'vat_kind', 'standard', 'vat_percent', '21.00', 'vat_country', 'NL',
+  'vat_amount_unrounded', '0.0735'))`;
+
+async function seed(pool: pg.Pool): Promise<void> {
+  await pool.query(`insert into customer (id, admin_id, name, country, entity_type, reimbursement_vat, custom_fields, charge_auth_blocked, created_at, updated_at)
+    select svc_uuidv7(), 'bench-billing', 'Customer ' || n, 'NL', 'person', 'Unknown', '{}', false, now(), now() from generate_series(1, ${CUSTOMERS}) n`);
+  await pool.query(`create temp table bench_customer as select id, row_number() over (order by id) as n from customer where admin_id = 'bench-billing'`);
+  for (let from = 0; from < SESSIONS; from += CHUNK) {
+    const to = Math.min(SESSIONS, from + CHUNK);
+    await pool.query(`with s as (
+        select svc_uuidv7() as id, n, round((5 + (n % 40))::numeric + (n % 1000) / 1000.0, 3) as kwh,
+          timestamptz '2026-10-01 08:00+02' + ((n % 30) || ' days')::interval + ((n % 600) || ' minutes')::interval as start_at
+        from generate_series(${from + 1}, ${to}) n),
+      ins as (insert into msp_charge_session (id, source, identity_key, session_id, evco_id, start_at, end_at, energy_kwh, idle_seconds,
+          time_zone, country, payload, received_at, status, admin_id, customer_id, bypass_checks, pricing_version, created_at, updated_at)
+        select s.id, 'charge_session', 'bench:' || s.n, 'S' || s.n, 'NL-BEN-C' || lpad((s.n % ${CUSTOMERS})::text, 8, '0'), s.start_at,
+          s.start_at + interval '1 hour', s.kwh, 0, 'Europe/Amsterdam', 'NL', '{}', now(), 'priced', 'bench-billing', c.id, '[]', 1, now(), now()
+        from s join bench_customer c on c.n = 1 + s.n % ${CUSTOMERS}
+        returning id, customer_id, energy_kwh as kwh)
+      insert into msp_pricing_result (id, session_id, version, admin_id, customer_id, subscription_id, token_evco_id, currency, rate_plan_id,
+          rate_plan_version_id, rule, subtotals, total_excl_vat, total_vat, total_incl_vat, credit_used, annotations, explanation, created_at)
+        select svc_uuidv7(), ins.id, 1, 'bench-billing', ins.customer_id, ins.customer_id, 'NL-BEN', 'EUR', ins.customer_id, ins.customer_id,
+          '{}', ${SUBTOTALS}, round(kwh * 0.45, 2) + 0.35, 0, 0, 0, '{}', '[]', now() from ins`);
+  }
+  await pool.query('analyze');
+}
+
+/** The same totals with one plain aggregation: per customer, VAT kind and rate, the sum of the rounded lines. */
+const AGGREGATE = `select r.customer_id, sub->>'vat_kind' as vat_kind, sub->>'vat_percent' as vat_percent,
+    count(distinct s.id) as sessions, sum((sub->>'amount_excl_vat')::numeric) as net
+  from msp_charge_session s join msp_pricing_result r on r.session_id = s.id and r.version = s.pricing_version
+  cross join lateral jsonb_array_elements(r.subtotals) sub
+  where s.admin_id = 'bench-billing' and s.status = 'priced'
+  group by 1, 2, 3`;
+
+export async function billingBenchmark(url: string): Promise<BenchmarkResult> {
+  const orm = await openOrm(url, { poolMax: 4 });
+  const em = scopedEm(orm);
+  await createAdministration(em, { id: 'bench-billing', name: 'Bench billing', currency: 'EUR', country: 'NL' });
+  await saveBillingSettings(em, 'bench-billing', { timeZone: 'Europe/Amsterdam' });
+  const pool = new pg.Pool({ connectionString: url, max: 2 });
+  pool.on('error', () => {});
+  const seeded = performance.now();
+  await seed(pool);
+  console.log(`  seeded ${SESSIONS} priced sessions of ${CUSTOMERS} customers in ${((performance.now() - seeded) / 1000).toFixed(1)} s`);
+
+  let started = performance.now();
+  const aggregate = await pool.query(AGGREGATE);
+  const sqlMs = performance.now() - started;
+
+  await createSeries(em, { adminId: 'bench-billing', code: 'BENCH', externalReference: 'bench-series', itemSources: ['custom'] });
+  await createSeries(em, { adminId: 'bench-billing', code: 'SESS', externalReference: 'bench-sessions', itemSources: ['msp_session'] });
+  let peak = process.memoryUsage().rss;
+  const sampler = setInterval(() => { peak = Math.max(peak, process.memoryUsage().rss); }, 20);
+  started = performance.now();
+  const billed = await billUnbilledSessions(scopedEm(orm), 'bench-billing');
+  const billingMs = performance.now() - started;
+  clearInterval(sampler);
+  peak = Math.max(peak, process.memoryUsage().rss);
+
+  const check = await pool.query(`select count(*)::int as boxes, (select count(*)::int from billing_item i where i.admin_id = 'bench-billing') as items,
+      (select sum(amount_excl_vat)::text from billing_item i where i.admin_id = 'bench-billing') as billed,
+      (select sum((sub->>'amount_excl_vat')::numeric)::text from msp_pricing_result r cross join lateral jsonb_array_elements(r.subtotals) sub
+        where r.admin_id = 'bench-billing') as priced
+    from billing_box where admin_id = 'bench-billing'`);
+  const c = check.rows[0];
+  console.log(`  billed ${billed} sessions into ${c.boxes} boxes (${c.items} items, ${aggregate.rowCount} customer totals by SQL); `
+    + `billed ${c.billed} = priced ${c.priced}: ${c.billed === c.priced ? 'equal' : 'DIFFERENT'}`);
+  console.log(`  peak memory of the billing process: ${(peak / 1024 / 1024).toFixed(0)} MB (target under 512 MB)`);
+  await pool.end();
+  await orm.close();
+  return { name: 'billing a period of priced sessions', unit: 'ms', figure: billingMs, baseline: sqlMs, baselineLabel: 'plain SQL aggregation of the same rows' };
+}
