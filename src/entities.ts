@@ -36,6 +36,7 @@ import { BillingItemSchema } from './billing/billing-item.entity.ts';
 import { DocumentFileSchema } from './billing/document-file.entity.ts';
 import { BoxDeliverySchema } from './billing/box-delivery.entity.ts';
 import { NumberCounterSchema } from './billing/number-counter.entity.ts';
+import { ExchangeRateSchema } from './billing/exchange-rate.entity.ts';
 
 export const entities = [
   InstanceSettingsSchema,
@@ -75,4 +76,5 @@ export const entities = [
   DocumentFileSchema,
   BoxDeliverySchema,
   NumberCounterSchema,
+  ExchangeRateSchema,
 ];

@@ -90,7 +90,9 @@ export function serializeBox(b: BoxData): Infer<typeof boxShape> {
     vat_breakdown: b.totals.vatBreakdown.map((v) => ({
       vat_kind: v.vatKind, vat_category: v.vatCategory, vat_percentage: v.vatPercent, taxable_amount: v.taxableAmount, vat_amount: v.vatAmount,
     })),
-    foreign_currency_totals: null, document_kind: b.documentKind, invoice_code: b.invoiceCode, invoice_date: b.invoiceDate,
+    foreign_currency_totals: b.foreignCurrencyTotals
+      ? { currency: b.foreignCurrencyTotals.currency, rate: b.foreignCurrencyTotals.rate, total_vat_amount: b.foreignCurrencyTotals.totalVat } : null,
+    document_kind: b.documentKind, invoice_code: b.invoiceCode, invoice_date: b.invoiceDate,
     documents: b.documents.map((d) => ({ filename: d.filename, content_type: d.contentType, size: d.size, primary: d.primary, draft: d.draft })),
     created_at: iso(b.createdAt), updated_at: iso(b.updatedAt),
   };

@@ -4,6 +4,8 @@ import { createSeries, updateSeries } from '../../src/billing/billing-series.ser
 import { getSeries, seriesList, type SeriesData } from '../../src/billing/billing-series.queries.ts';
 import { createProductCategory, productCategoryList, type ProductCategoryData } from '../../src/billing/product-category.service.ts';
 import { iso, text } from '../../src/platform/input-schemas.ts';
+import { exchangeRateList, setExchangeRate, type ExchangeRateData } from '../../src/billing/exchange-rate.service.ts';
+import { normalize } from '../../src/money/decimal.ts';
 import { seekPage } from '../rails/pagination.ts';
 import { defineRoute, type RouteDef } from '../rails/route.ts';
 import { representation, t, type Infer } from '../rails/shape.ts';
@@ -67,6 +69,7 @@ const settingsShape = representation('BillingSettings', {
   default_payment_method: t.string(),
   payment_term_days: t.integer(),
   locale_id: t.nullable(t.string()),
+  vat_accounting_currency: t.nullable(t.string()),
   seller: sellerShape,
 });
 
@@ -83,10 +86,35 @@ const settingsBody = yup.object({
   default_payment_method: text(32).nullable(),
   payment_term_days: yup.number().integer('${path} must be a whole number').nullable(),
   locale_id: text(16).nullable(),
+  vat_accounting_currency: text(3).nullable(),
   seller: sellerBody,
 });
 
+const rateShape = representation('BillingExchangeRate', {
+  id: t.string(), admin_id: t.string(), currency: t.string(), date: t.string(), rate: t.decimal(), created_at: t.timestamp(),
+});
+
+const serializeRate = (r: ExchangeRateData): Infer<typeof rateShape> => ({
+  id: r.id, admin_id: r.adminId, currency: r.currency, date: r.date, rate: normalize(r.rate), created_at: iso(r.createdAt),
+});
+
 export const billingConfigRoutes: RouteDef[] = [
+  defineRoute({
+    method: 'get', path: '/administration/:id/billing-exchange-rate', tag: TAG, extension: true, paged: true, response: rateShape,
+    summary: "Daily rates to the administration's VAT accounting currency",
+    handler: async ({ ctx, em, params, rawQuery }) => {
+      await getBillingSettings(em, params.id);
+      return seekPage(ctx, { list: exchangeRateList(em, params.id), rawQuery, path: ctx.path, serialize: serializeRate });
+    },
+  }),
+  defineRoute({
+    method: 'post', path: '/administration/:id/billing-exchange-rate', tag: TAG, extension: true, response: rateShape,
+    body: yup.object({ currency: text(3).nullable(), date: text(10).nullable(), rate: text(32).nullable() }),
+    summary: 'Set the rate of a currency on a date: one unit of the administration\'s currency is `rate` units of `currency`',
+    description: 'A box answers foreign_currency_totals (and its UBL the second VAT total) with the rate of its invoice date, '
+      + 'or of the latest earlier date, when the administration names a vat_accounting_currency in its billing settings.',
+    handler: async ({ em, params, body }) => serializeRate(await setExchangeRate(em, params.id, body)),
+  }),
   defineRoute({
     method: 'get', path: '/billing-series', tag: TAG, paged: true, summary: 'List billing series', response: seriesShape,
     query: yup.object({ admin_id: text(64) }),
@@ -133,6 +161,7 @@ export const billingConfigRoutes: RouteDef[] = [
     handler: async ({ em, params, body }) => serializeSettings(await saveBillingSettings(em, params.id, {
       timeZone: body.time_zone, invoicingPeriod: body.invoicing_period, paymentMethods: body.payment_methods as string[] | null | undefined,
       defaultPaymentMethod: body.default_payment_method, paymentTermDays: body.payment_term_days, localeId: body.locale_id,
+      vatAccountingCurrency: body.vat_accounting_currency,
       seller: body.seller as Record<string, string | null> | null | undefined,
     })),
   }),
@@ -141,7 +170,8 @@ export const billingConfigRoutes: RouteDef[] = [
 function serializeSettings(s: Awaited<ReturnType<typeof getBillingSettings>>): Infer<typeof settingsShape> {
   return {
     admin_id: s.adminId, time_zone: s.timeZone, invoicing_period: s.invoicingPeriod, payment_methods: s.paymentMethods,
-    default_payment_method: s.defaultPaymentMethod, payment_term_days: s.paymentTermDays, locale_id: s.localeId, seller: s.seller,
+    default_payment_method: s.defaultPaymentMethod, payment_term_days: s.paymentTermDays, locale_id: s.localeId,
+    vat_accounting_currency: s.vatAccountingCurrency, seller: s.seller,
   };
 }
 

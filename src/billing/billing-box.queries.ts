@@ -70,14 +70,22 @@ export interface BoxData {
   updatedAt: Date;
   rollups: RollupData[];
   totals: BoxTotals;
+  /** The VAT total in the administration's VAT accounting currency (BT-6, BT-111); null without one. */
+  foreignCurrencyTotals: { currency: string; rate: string; totalVat: string } | null;
   documents: DocumentInfo[];
 }
 
 const BOXES = `select b.*, s.code as series_code, s.external_reference as series_external_reference,
     s.primary_document_type, s.document_source, r.code as review_set_code,
-    c.external_reference as party_external_reference, c.name as party_name
+    c.external_reference as party_external_reference, c.name as party_name,
+    bs.vat_accounting_currency, fx.rate::text as fx_rate
   from billing_box b join billing_series s on s.id = b.series_id join billing_review_set r on r.id = b.review_set_id
+  join administration a on a.id = b.admin_id
   left join customer c on c.id = b.party_id
+  left join billing_settings bs on bs.admin_id = b.admin_id
+  -- The VAT accounting currency's rate of the invoice date (today's local date until finalized).
+  left join lateral (select x.rate from billing_exchange_rate x where x.admin_id = b.admin_id and x.currency = bs.vat_accounting_currency
+    and x.date <= coalesce(b.invoice_date, to_char(now() at time zone a.time_zone, 'YYYY-MM-DD')) order by x.date desc limit 1) fx on true
   where b.id = any(?::uuid[])`;
 
 const ROLLUPS = `select r.id, r.box_id, r.product_category, r.vat_kind, trim_scale(r.vat_percent)::text as vat_percent, r.group_value,
@@ -132,6 +140,9 @@ export async function boxDetails(em: Em, ids: string[]): Promise<BoxData[]> {
   return ids.filter((id) => byId.has(id)).map((id) => {
     const b = byId.get(id)!;
     const boxRollups = (rollupsOf.get(id) ?? []).map((r) => rollupOf(r, volumesOf.get(r.id) ?? []));
+    const totals = boxTotals(boxRollups.map((r) => ({ vatKind: r.vatKind, vatPercent: r.vatPercent, net: r.net })));
+    const foreign = b.vat_accounting_currency && b.vat_accounting_currency !== b.currency && b.fx_rate
+      ? { currency: b.vat_accounting_currency, rate: normalize(b.fx_rate), totalVat: roundToCurrency(mulDivDecimal(totals.totalVat, b.fx_rate)) } : null;
     return {
       id, adminId: b.admin_id, seriesId: b.series_id, seriesCode: b.series_code, seriesExternalReference: b.series_external_reference,
       primaryDocumentType: b.primary_document_type, documentSource: b.document_source,
@@ -143,7 +154,8 @@ export async function boxDetails(em: Em, ids: string[]): Promise<BoxData[]> {
       paymentMethod: b.payment_method, paymentPeriodDays: b.payment_period_days, invoiceCode: b.invoice_code,
       invoiceDate: b.invoice_date, documentKind: b.document_kind, createdAt: new Date(b.created_at), updatedAt: new Date(b.updated_at),
       rollups: boxRollups,
-      totals: boxTotals(boxRollups.map((r) => ({ vatKind: r.vatKind, vatPercent: r.vatPercent, net: r.net }))),
+      totals,
+      foreignCurrencyTotals: foreign,
       documents: (documentsOf.get(id) ?? []).map((d) => ({
         filename: d.filename, contentType: d.content_type, size: d.size, primary: d.primary, draft: d.draft,
       })),

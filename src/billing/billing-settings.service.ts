@@ -13,6 +13,7 @@ export interface BillingSettingsData {
   defaultPaymentMethod: PaymentMethod;
   paymentTermDays: number;
   localeId: string | null;
+  vatAccountingCurrency: string | null;
   seller: SellerLegal;
 }
 
@@ -23,6 +24,7 @@ export interface BillingSettingsInput {
   defaultPaymentMethod?: string | null;
   paymentTermDays?: number | null;
   localeId?: string | null;
+  vatAccountingCurrency?: string | null;
   seller?: Partial<SellerLegal> | null;
 }
 
@@ -32,6 +34,7 @@ export async function getBillingSettings(em: Em, adminId: string): Promise<Billi
   return {
     adminId: admin.id, timeZone: admin.timeZone, invoicingPeriod: s?.invoicingPeriod ?? 'month', paymentMethods: s?.paymentMethods ?? ['bank_transfer'],
     defaultPaymentMethod: s?.defaultPaymentMethod ?? 'bank_transfer', paymentTermDays: s?.paymentTermDays ?? 14, localeId: s?.localeId ?? null,
+    vatAccountingCurrency: s?.vatAccountingCurrency ?? null,
     seller: { ...EMPTY_SELLER_LEGAL, ...(s?.seller ?? {}) },
   };
 }
@@ -73,6 +76,12 @@ export async function saveBillingSettings(em: Em, adminId: string, input: Billin
       settings.paymentTermDays = days;
     }
     if (input.localeId !== undefined) settings.localeId = input.localeId;
+    if (input.vatAccountingCurrency !== undefined) {
+      if (input.vatAccountingCurrency !== null && !/^[A-Z]{3}$/.test(input.vatAccountingCurrency)) {
+        throw new InvalidInputError('vat_accounting_currency must be an ISO 4217 code', { path: ['vat_accounting_currency'] });
+      }
+      settings.vatAccountingCurrency = input.vatAccountingCurrency;
+    }
     if (input.seller !== undefined) {
       const merged: SellerLegal = input.seller === null ? { ...EMPTY_SELLER_LEGAL } : { ...EMPTY_SELLER_LEGAL, ...settings.seller };
       for (const [key, value] of Object.entries(input.seller ?? {})) {

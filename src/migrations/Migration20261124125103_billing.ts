@@ -51,6 +51,9 @@ export class Migration20261124125103_billing extends Migration {
     this.addSql(`alter table "billing_item" add constraint "billing_item_source_kind_subject_id_line_key_sour_ae6a3_unique" unique ("source_kind", "subject_id", "line_key", "source_version", "entry");`);
 
     this.addSql(`create unique index "billing_item_external_reference_unique" on "billing_item" ("admin_id", "external_reference") where "external_reference" is not null;`);
+    this.addSql(`create table "billing_exchange_rate" ("id" uuid not null, "admin_id" citext not null, "currency" varchar(3) not null, "date" varchar(10) not null, "rate" numeric(20,6) not null, "created_at" timestamptz not null, primary key ("id"));`);
+    this.addSql(`alter table "billing_exchange_rate" add constraint "billing_exchange_rate_admin_id_currency_date_unique" unique ("admin_id", "currency", "date");`);
+    this.addSql(`alter table "billing_exchange_rate" add constraint "billing_exchange_rate_admin_id_foreign" foreign key ("admin_id") references "administration" ("id");`);
     this.addSql(`alter table "administration" add "time_zone" varchar(255) not null default 'UTC';`);
 
 
@@ -92,6 +95,7 @@ export class Migration20261124125103_billing extends Migration {
   }
 
   override down(): void | Promise<void> {
+    this.addSql(`drop table if exists "billing_exchange_rate" cascade;`);
     this.addSql(`drop function if exists svc_uuidv7();`);
     this.addSql(`alter table "billing_review_set" drop constraint "billing_review_set_series_id_foreign";`);
     this.addSql(`alter table "billing_box" drop constraint "billing_box_series_id_foreign";`);

@@ -36,6 +36,7 @@ export async function applyBilling(em: Em, file: SetupFile, report: BillingRepor
       ...(b.default_payment_method != null ? { defaultPaymentMethod: b.default_payment_method } : {}),
       ...(b.payment_term_days != null ? { paymentTermDays: b.payment_term_days } : {}),
       ...(b.locale_id !== undefined ? { localeId: b.locale_id } : {}),
+      ...(b.vat_accounting_currency !== undefined ? { vatAccountingCurrency: b.vat_accounting_currency } : {}),
       ...(b.seller ? { seller: { ...current.seller, ...b.seller } } : {}),
     };
     if (canonical(wanted) === canonical(current)) {
@@ -43,7 +44,8 @@ export async function applyBilling(em: Em, file: SetupFile, report: BillingRepor
     } else {
       await at(path, () => saveBillingSettings(em, b.admin_id, {
         timeZone: wanted.timeZone, invoicingPeriod: wanted.invoicingPeriod, paymentMethods: wanted.paymentMethods as string[],
-        defaultPaymentMethod: wanted.defaultPaymentMethod, paymentTermDays: wanted.paymentTermDays, localeId: wanted.localeId, seller: wanted.seller,
+        defaultPaymentMethod: wanted.defaultPaymentMethod, paymentTermDays: wanted.paymentTermDays, localeId: wanted.localeId,
+        vatAccountingCurrency: wanted.vatAccountingCurrency, seller: wanted.seller,
       }));
       report.billing_settings.updated++;
     }

@@ -63,6 +63,7 @@ export const setupFileSchema = yup.object({
     default_payment_method: oneOf(PAYMENT_METHODS).nullable(),
     payment_term_days: yup.number().integer().min(0).max(365).nullable(),
     locale_id: text(32).nullable(),
+    vat_accounting_currency: yup.string().matches(/^[A-Z]{3}$/, '${path} must be an ISO 4217 code').nullable(),
     seller: yup.object({
       name: text().nullable(), street: text().nullable(), postal_code: text(32).nullable(), city: text().nullable(), country: text(2).nullable(),
       vat_number: text(32).nullable(), company_reg_num: text(64).nullable(), email: text(254).nullable(), iban: text(34).nullable(),

@@ -111,6 +111,8 @@ export function documentModel({ box, admin, buyer, categories, number, issueDate
       exemption_reason: v.vatCategory === 'E' ? 'Exempt from VAT' : v.vatCategory === 'AE' ? 'Reverse charge' : null,
     })),
     totals: { net: signed(box.totals.totalExclVat, flip), vat: signed(box.totals.totalVat, flip), gross: signed(box.totals.totalInclVat, flip) },
-    tax_currency: null,
+    tax_currency: box.foreignCurrencyTotals && kind !== 'purchase_order'
+      ? { code: box.foreignCurrencyTotals.currency, rate: box.foreignCurrencyTotals.rate, vat_total: signed(box.foreignCurrencyTotals.totalVat, flip) }
+      : null,
   };
 }

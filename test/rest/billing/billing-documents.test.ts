@@ -145,3 +145,27 @@ test("roll-ups follow the customer's billing_rollup_group_by; box_distinct_code 
   t.not(own.box_id, a.box_id);
   t.is((await app.request('GET', `/main/v1/billing-box/${own.box_id}`)).body.box_distinct_code, 'project-x');
 });
+
+test('a VAT accounting currency: the box answers its VAT total in that currency at the rate of its date, and the UBL carries it', async (t) => {
+  const admin = await createAdministration(app, { localeId: 'en-GB' });
+  await configureBilling(app, admin.id, { vat_accounting_currency: 'SEK' });
+  await createSeries(app, admin.id);
+  const badRate = await app.request('POST', `/main/v1/administration/${admin.id}/billing-exchange-rate`, { body: { currency: 'SEK', date: '2026-11-01', rate: '-1' } });
+  t.is(badRate.status, 400);
+  t.is(badRate.body.param, '$.rate');
+  for (const [date, rate] of [['2026-10-01', '11.2'], ['2026-11-01', '11.5']]) {
+    t_ok(await app.request('POST', `/main/v1/administration/${admin.id}/billing-exchange-rate`, { body: { currency: 'SEK', date, rate } }));
+  }
+  const customer = await createCustomer(app, admin.id);
+  const item = await customItem(admin.id, customer.id, { quantity: '10' });
+  const box = (await app.request('GET', `/main/v1/billing-box/${item.box_id}`)).body;
+  t.is(box.total_vat_amount, '21.00');
+  t.deepEqual(box.foreign_currency_totals, { currency: 'SEK', rate: '11.50', total_vat_amount: '241.50' });
+  await readyBox(item.box_id);
+  const final = await app.request('POST', `/main/v1/billing-box/${item.box_id}/finalize`);
+  t.is(final.status, 200);
+  const xml = (await app.request('GET', `/main/v1/billing-box/${item.box_id}/document`, { headers: { accept: 'application/xml' } })).body;
+  t.regex(xml, /<cbc:TaxCurrencyCode>SEK<\/cbc:TaxCurrencyCode>/);
+  t.regex(xml, /<cbc:TaxAmount currencyID="SEK">241.50<\/cbc:TaxAmount>/);
+  t.deepEqual(await en16931Failures(xml), []);
+});
