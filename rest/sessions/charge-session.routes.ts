@@ -1,4 +1,5 @@
 // Session ingestion (POST /charge-session, POST /cpo-charge-session) and the MSP session lists.
+import { chargeSessionList, pricingResultList } from '../../src/sessions/charge-session.queries.ts';
 import * as yup from 'yup';
 import { DomainError, NotFoundError } from '../../src/platform/errors.ts';
 import { isUuid } from '../../src/platform/ids.ts';
@@ -47,8 +48,8 @@ export const chargeSessionRoutes: RouteDef[] = [
     method: 'get', path: '/cpo-charge-session', tag: TAG, summary: 'List CPO charge sessions', paged: true, response: cpoChargeSessionShape,
     query: yup.object({ evse_uid: yup.string() }),
     handler: ({ ctx, em, rawQuery, query }) => seekPage(ctx, {
-      em, entity: ChargeSession, rawQuery, path: '/main/v1/cpo-charge-session',
-      where: { source: 'cpo_charge_session', ...(query.evse_uid ? { evseUid: query.evse_uid } : {}) }, serialize: serializeCpoChargeSession,
+      list: chargeSessionList(em, { source: 'cpo_charge_session', evseUid: query.evse_uid || undefined }), rawQuery,
+      path: '/main/v1/cpo-charge-session', serialize: serializeCpoChargeSession,
     }),
   }),
   defineRoute({
@@ -64,13 +65,8 @@ export const chargeSessionRoutes: RouteDef[] = [
     description: 'Ordered by id (creation). Filters: status, dropout_case_id, subscription_id.',
     query: yup.object({ status: oneOf(SESSION_STATUSES), dropout_case_id: uuidQuery(), subscription_id: uuidQuery() }),
     handler: ({ ctx, em, rawQuery, query }) => seekPage(ctx, {
-      em, entity: ChargeSession, rawQuery, path: '/main/v1/msp-charge-session', createdGt: true,
-      where: {
-        ...(query.status ? { status: query.status } : {}),
-        ...(query.dropout_case_id ? { dropoutCase: query.dropout_case_id } : {}),
-        ...(query.subscription_id ? { subscriptionId: query.subscription_id } : {}),
-      },
-      serialize: serializeChargeSession,
+      list: chargeSessionList(em, { status: query.status, dropoutCaseId: query.dropout_case_id, subscriptionId: query.subscription_id }),
+      rawQuery, path: '/main/v1/msp-charge-session', createdGt: true, serialize: serializeChargeSession,
     }),
   }),
   defineRoute({
@@ -95,8 +91,8 @@ export const chargeSessionRoutes: RouteDef[] = [
         throw new DomainError('removed_parameter', 'the details query parameter was removed from the interface; results always hold their subtotals', { queryParam: 'details' });
       }
       return seekPage(ctx, {
-        em, entity: PricingResult, rawQuery, path: '/main/v1/msp-charge-session-priced', createdGt: true, populate: ['session'],
-        where: query.charge_session_id ? { session: query.charge_session_id } : {}, serialize: serializePricingResult,
+        list: pricingResultList(em, { chargeSessionId: query.charge_session_id }), rawQuery, path: '/main/v1/msp-charge-session-priced',
+        createdGt: true, serialize: serializePricingResult,
       });
     },
   }),
@@ -111,7 +107,7 @@ export const chargeSessionRoutes: RouteDef[] = [
   defineRoute({
     method: 'get', path: '/msp-charge-session-original', tag: TAG, summary: 'List sessions as received', paged: true,
     response: originalSessionShape,
-    handler: ({ ctx, em, rawQuery }) => seekPage(ctx, { em, entity: ChargeSession, rawQuery, path: '/main/v1/msp-charge-session-original', serialize: serializeOriginal }),
+    handler: ({ ctx, em, rawQuery }) => seekPage(ctx, { list: chargeSessionList(em), rawQuery, path: '/main/v1/msp-charge-session-original', serialize: serializeOriginal }),
   }),
   defineRoute({
     method: 'get', path: '/msp-charge-session-original/:id', tag: TAG, summary: 'Get a session as received', response: originalSessionShape,
@@ -120,6 +116,6 @@ export const chargeSessionRoutes: RouteDef[] = [
   defineRoute({
     method: 'get', path: '/msp-charge-session-progress', tag: TAG, summary: 'Processing progress of sessions', paged: true,
     response: sessionProgressShape,
-    handler: ({ ctx, em, rawQuery }) => seekPage(ctx, { em, entity: ChargeSession, rawQuery, path: '/main/v1/msp-charge-session-progress', serialize: serializeProgress }),
+    handler: ({ ctx, em, rawQuery }) => seekPage(ctx, { list: chargeSessionList(em), rawQuery, path: '/main/v1/msp-charge-session-progress', serialize: serializeProgress }),
   }),
 ];

@@ -1,5 +1,6 @@
 import * as yup from 'yup';
-import { DropoutCase, REPROCESS_INSTRUCTIONS, DROPOUT_STATUSES } from '../../src/sessions/dropout-case.entity.ts';
+import { REPROCESS_INSTRUCTIONS, DROPOUT_STATUSES } from '../../src/sessions/dropout-case.entity.ts';
+import { dropoutCaseList } from '../../src/sessions/dropout-case.queries.ts';
 import { getVisibleDropoutCase, reprocessDropoutCase } from '../../src/sessions/reprocess.service.ts';
 import { VALIDITY_CHECKS } from '../../src/sessions/validity-checks.ts';
 import { seekPage } from '../rails/pagination.ts';
@@ -17,8 +18,7 @@ export const dropoutCaseRoutes: RouteDef[] = [
       + 'Filters: status, reason. The sessions of a case: GET /msp-charge-session?dropout_case_id=.',
     query: yup.object({ status: oneOf(DROPOUT_STATUSES), reason: yup.string() }),
     handler: ({ ctx, em, rawQuery, query }) => seekPage(ctx, {
-      em, entity: DropoutCase, rawQuery, path: '/main/v1/msp-dropout-case',
-      where: { ...(query.status ? { status: query.status } : {}), ...(query.reason ? { reason: query.reason } : {}) },
+      list: dropoutCaseList(em, { status: query.status, reason: query.reason || undefined }), rawQuery, path: '/main/v1/msp-dropout-case',
       serialize: serializeDropoutCase,
     }),
   }),

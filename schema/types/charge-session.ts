@@ -4,14 +4,18 @@ import { PricingResult as PricingResultEntity } from '../../src/sessions/pricing
 import { repriceSession } from '../../src/sessions/reprocess.service.ts';
 import { builder } from '../builder.ts';
 import { childConnections } from '../child-connection.ts';
-import { findConnection } from '../connection.ts';
+import { listConnection } from '../connection.ts';
+import { chargeSessionList, pricingResultList } from '../../src/sessions/charge-session.queries.ts';
+import { uuid } from '../../src/platform/input-schemas.ts';
+import { validate } from '../../src/platform/input-validation.ts';
+import * as yup from 'yup';
 import { enumOf } from '../enum.ts';
 import { refFromArg } from '../ids.ts';
 import { loadByIds } from '../load.ts';
 import { mutate } from '../mutation.ts';
 import { DateTime } from './date-time.ts';
 import { DropoutCase } from './dropout-case.ts';
-import { PricingResultConnection } from './pricing-result.ts';
+import { PricingResult, PricingResultConnection } from './pricing-result.ts';
 
 const SessionStatus = enumOf('ChargeSessionStatus', SESSION_STATUSES, 'RECEIVED until the pipeline priced it or dropped it out.');
 
@@ -48,6 +52,12 @@ builder.objectField(ChargeSession, 'pricingResults', (t) => t.loadable({
   resolve: (session) => session.id,
 }));
 
+const refId = (raw: string, typename: string) => {
+  const ref = refFromArg(raw, typename, false);
+  return 'id' in ref ? ref.id : raw;
+};
+const idRules = yup.object({ dropoutCaseId: uuid().nullable(), subscriptionId: uuid().nullable(), chargeSessionId: uuid().nullable() });
+
 const ChargeSessionConnection = builder.connectionObject({ type: ChargeSession, name: 'ChargeSessionConnection' }, { name: 'ChargeSessionEdge' });
 
 const sessionId = (id: string | number) => {
@@ -59,9 +69,28 @@ builder.queryFields((t) => ({
   chargeSessions: t.connection({
     type: ChargeSession,
     description: 'Charge sessions by id (REST: GET /msp-charge-session).',
-    args: { status: t.arg({ type: SessionStatus }) },
-    resolve: (_root, args, context) => findConnection(context.em, ChargeSessionEntity, args.status ? { status: args.status } : {}, args),
+    args: {
+      status: t.arg({ type: SessionStatus }),
+      dropoutCaseId: t.arg.id({ description: 'Only sessions of this drop-out case (global ID or REST id).' }),
+      subscriptionId: t.arg.id({ description: 'Only sessions of this token subscription (REST id).' }),
+    },
+    resolve: (_root, args, context) => {
+      const dropoutCaseId = args.dropoutCaseId ? refId(String(args.dropoutCaseId), 'DropoutCase') : undefined;
+      const subscriptionId = args.subscriptionId ? refId(String(args.subscriptionId), 'TokenSubscription') : undefined;
+      validate(idRules, { dropoutCaseId, subscriptionId });
+      return listConnection<ChargeSessionEntity>(chargeSessionList(context.em, { status: args.status ?? undefined, dropoutCaseId, subscriptionId }), args);
+    },
   }, ChargeSessionConnection),
+  pricingResults: t.connection({
+    type: PricingResult,
+    description: 'Pricing results in order of creation (REST: GET /msp-charge-session-priced).',
+    args: { chargeSessionId: t.arg.id({ description: 'Only the results of this session (global ID or REST id).' }) },
+    resolve: (_root, args, context) => {
+      const chargeSessionId = args.chargeSessionId ? refId(String(args.chargeSessionId), 'ChargeSession') : undefined;
+      validate(idRules, { chargeSessionId });
+      return listConnection<PricingResultEntity>(pricingResultList(context.em, { chargeSessionId }), args);
+    },
+  }, PricingResultConnection),
 }));
 
 builder.mutationFields((t) => ({

@@ -1,7 +1,8 @@
 import { DropoutCase as DropoutCaseEntity, DROPOUT_STATUSES, REPROCESS_INSTRUCTIONS } from '../../src/sessions/dropout-case.entity.ts';
 import { reprocessDropoutCase } from '../../src/sessions/reprocess.service.ts';
 import { builder } from '../builder.ts';
-import { findConnection } from '../connection.ts';
+import { listConnection } from '../connection.ts';
+import { dropoutCaseList } from '../../src/sessions/dropout-case.queries.ts';
 import { enumOf } from '../enum.ts';
 import { refFromArg } from '../ids.ts';
 import { loadByIds } from '../load.ts';
@@ -41,8 +42,9 @@ builder.queryFields((t) => ({
   dropoutCases: t.connection({
     type: DropoutCase,
     description: 'Drop-out cases by id (REST: GET /msp-dropout-case).',
-    args: { status: t.arg({ type: DropoutStatus }) },
-    resolve: (_root, args, context) => findConnection(context.em, DropoutCaseEntity, args.status ? { status: args.status } : {}, args),
+    args: { status: t.arg({ type: DropoutStatus }), reason: t.arg.string({ description: 'Only cases of this reason.' }) },
+    resolve: (_root, args, context) => listConnection<DropoutCaseEntity>(
+      dropoutCaseList(context.em, { status: args.status ?? undefined, reason: args.reason || undefined }), args),
   }, DropoutCaseConnection),
 }));
 
