@@ -1,3 +1,4 @@
+import { linkUsableAt } from '../../src/msp/token-link.entity.ts';
 import * as yup from 'yup';
 import {
   createTokenLink, getTokenLink, markTokenLinkDefunct, updateTokenLink, type TokenLinkPatch,
@@ -37,7 +38,7 @@ export function serializeTokenLink(link: TokenLink, now = new Date()): Infer<typ
     effective_valid_from: iso(link.effectiveFrom()),
     valid_until: iso(link.validUntil),
     defunct: link.defunct,
-    is_currently_valid: link.isValidAt(now) && link.subscription.isValidAt(now),
+    is_currently_valid: linkUsableAt(link, link.subscription, now),
     external_updated_at: iso(link.externalUpdatedAt),
     created_at: iso(link.createdAt),
     updated_at: iso(link.updatedAt),

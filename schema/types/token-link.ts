@@ -1,6 +1,5 @@
-import { TokenLink as TokenLinkEntity } from '../../src/msp/token-link.entity.ts';
+import { linkUsableAt, TokenLink as TokenLinkEntity } from '../../src/msp/token-link.entity.ts';
 import { Token as TokenEntity } from '../../src/msp/token.entity.ts';
-import { isValidAt } from '../../src/platform/validity.ts';
 import { builder } from '../builder.ts';
 import { childConnections } from '../child-connection.ts';
 import type { GraphQLContext } from '../context.ts';
@@ -67,11 +66,9 @@ export const TokenLink = builder.loadableNode(TokenLinkEntity, {
     validUntil: t.field({ type: DateTime, nullable: true, resolve: (link) => link.validUntil ?? null }),
     defunct: t.exposeBoolean('defunct'),
     isCurrentlyValid: t.boolean({
-      description: 'Not defunct and valid now (the link itself; its subscription has its own isValid).',
-      resolve: async (link, _args, context) => {
-        const from = await effectiveFrom(link, context);
-        return !link.defunct && isValidAt({ validFrom: from, validUntil: link.validUntil }, new Date());
-      },
+      description: 'The link and its subscription are both valid now and not defunct (REST: is_currently_valid).',
+      resolve: async (link, _args, context) =>
+        linkUsableAt(link, await TokenSubscription.getDataloader(context).load(link.subscription.id), new Date()),
     }),
     externalUpdatedAt: t.field({ type: DateTime, nullable: true, resolve: (link) => link.externalUpdatedAt ?? null }),
     createdAt: t.field({ type: DateTime, resolve: (link) => link.createdAt }),

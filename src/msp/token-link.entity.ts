@@ -41,3 +41,16 @@ export class TokenLink extends TokenLinkSchema.class {
   }
 }
 TokenLinkSchema.setClass(TokenLink);
+
+type Validity = { validFrom?: Date | null; validUntil?: Date | null; defunct: boolean };
+
+/**
+ * Whether a token may start a session through this link at `at` (the spec's token validity, 1-2):
+ * the link (from its own start, else the subscription's) and its subscription are both valid and
+ * not defunct. REST is_currently_valid and GraphQL isCurrentlyValid both answer this.
+ */
+export function linkUsableAt(link: Validity, subscription: Validity & { validFrom: Date }, at: Date): boolean {
+  return !link.defunct && !subscription.defunct
+    && isValidAt({ validFrom: link.validFrom ?? subscription.validFrom, validUntil: link.validUntil }, at)
+    && isValidAt(subscription, at);
+}
