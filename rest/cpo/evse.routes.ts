@@ -1,3 +1,4 @@
+import { evseList } from '../../src/cpo/evse.queries.ts';
 import * as yup from 'yup';
 import { Evse } from '../../src/cpo/evse.entity.ts';
 import { createEvse, getEvse, setDropoutAllChargesessions, updateEvse, type EvseFields } from '../../src/cpo/save-evse.service.ts';
@@ -74,7 +75,7 @@ const patch = (body: Record<string, unknown>) => patchFrom(body, MAPPING) as Pat
 export const evseRoutes: RouteDef[] = [
   defineRoute({
     method: 'get', path: '/cpo-evse', tag: TAG, summary: 'List EVSEs (with connectors)', paged: true, response: evseShape,
-    handler: ({ ctx, em, rawQuery }) => seekPage(ctx, { em, entity: Evse, rawQuery, path: '/main/v1/cpo-evse', serialize: serializeEvse }),
+    handler: ({ ctx, em, rawQuery }) => seekPage(ctx, { list: evseList(em), rawQuery, path: '/main/v1/cpo-evse', serialize: serializeEvse }),
   }),
   defineRoute({
     method: 'post', path: '/cpo-evse', tag: TAG, summary: 'Create an EVSE', deprecated: true, response: evseShape,

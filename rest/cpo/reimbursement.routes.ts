@@ -1,3 +1,4 @@
+import { reimbursementLinkList } from '../../src/cpo/evse.queries.ts';
 import * as yup from 'yup';
 import type { ReimbursementArrangement } from '../../src/cpo/reimbursement-arrangement.entity.ts';
 import type { CustomFields } from '../../src/parties/customer.entity.ts';
@@ -102,7 +103,7 @@ export const reimbursementRoutes: RouteDef[] = [
   defineRoute({
     method: 'get', path: '/cpo-reimbursement-link', tag: TAG, summary: 'List reimbursement links', paged: true, response: reimbursementLinkShape,
     handler: ({ ctx, em, rawQuery }) => seekPage(ctx, {
-      em, entity: ReimbursementLink, rawQuery, path: '/main/v1/cpo-reimbursement-link', populate: ['arrangement', 'evse'], serialize: serializeLink,
+      list: reimbursementLinkList(em), rawQuery, path: '/main/v1/cpo-reimbursement-link', serialize: serializeLink,
     }),
   }),
   defineRoute({

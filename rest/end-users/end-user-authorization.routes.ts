@@ -1,3 +1,4 @@
+import { customerAuthorizationList } from '../../src/end-users/end-user.queries.ts';
 import * as yup from 'yup';
 import { AUTHORIZATION_ROLES, CustomerAuthorization } from '../../src/end-users/customer-authorization.entity.ts';
 import {
@@ -78,8 +79,7 @@ export const endUserAuthorizationRoutes: RouteDef[] = [
     handler: async ({ ctx, em, params, rawQuery }) => {
       const endUser = await getEndUser(em, params.id);
       return seekPage(ctx, {
-        em, entity: CustomerAuthorization, rawQuery, path: ctx.path, where: { endUser }, populate: ['customer'],
-        serialize: (a) => serializeCustomerAuthorization(a),
+        list: customerAuthorizationList(em, endUser), rawQuery, path: ctx.path, serialize: serializeCustomerAuthorization,
       });
     },
   }),

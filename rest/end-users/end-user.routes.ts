@@ -1,3 +1,4 @@
+import { endUserList } from '../../src/end-users/end-user.queries.ts';
 import * as yup from 'yup';
 import { EndUser } from '../../src/end-users/end-user.entity.ts';
 import { createEndUser, getEndUser, updateEndUser, type EndUserPatch } from '../../src/end-users/save-end-user.service.ts';
@@ -67,14 +68,8 @@ export const endUserRoutes: RouteDef[] = [
     method: 'get', path: '/end-user', tag: TAG, summary: 'List end users', paged: true, createdGt: true, response: endUserShape,
     query: yup.object({ admin_id: yup.string(), username: yup.string(), email: yup.string(), external_reference: yup.string() }),
     handler: ({ ctx, em, rawQuery, query }) => seekPage(ctx, {
-      em, entity: EndUser, rawQuery, path: '/main/v1/end-user', createdGt: true,
-      where: {
-        ...(query.admin_id ? { admin: query.admin_id } : {}),
-        ...(query.username ? { username: query.username } : {}),
-        ...(query.email ? { email: query.email } : {}),
-        ...(query.external_reference ? { externalReference: query.external_reference } : {}),
-      },
-      serialize: serializeEndUser,
+      list: endUserList(em, { adminId: query.admin_id, username: query.username, email: query.email, externalReference: query.external_reference }),
+      rawQuery, path: '/main/v1/end-user', createdGt: true, serialize: serializeEndUser,
     }),
   }),
   defineRoute({

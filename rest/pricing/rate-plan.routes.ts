@@ -1,4 +1,4 @@
-import { visibleRatePlansWhere } from '../../src/pricing/rate-plan-access.ts';
+import { ratePlanList, ratePlanVersionList } from '../../src/pricing/rate-plan.queries.ts';
 import * as yup from 'yup';
 import type { RatePlanVersionDefinition } from '../../src/pricing/rate-plan-definition.ts';
 import { RatePlanVersion } from '../../src/pricing/rate-plan-version.entity.ts';
@@ -80,11 +80,8 @@ export const ratePlanRoutes: RouteDef[] = [
     method: 'get', path: '/rate-plan', tag: TAG, summary: 'List rate plans', paged: true, extension: true, response: ratePlanShape,
     query: yup.object({ currency: currencyCode() }),
     handler: async ({ ctx, em, rawQuery, query }) => {
-      const visible = await visibleRatePlansWhere(em);
       return seekPage(ctx, {
-        em, entity: RatePlan, rawQuery, path: '/main/v1/rate-plan',
-        where: query.currency ? { $and: [visible, { currency: query.currency }] } : visible,
-        serialize: serializeRatePlan,
+        list: await ratePlanList(em, { currency: query.currency }), rawQuery, path: '/main/v1/rate-plan', serialize: serializeRatePlan,
       });
     },
   }),
@@ -110,8 +107,8 @@ export const ratePlanRoutes: RouteDef[] = [
     handler: async ({ ctx, em, rawQuery, params }) => {
       const plan = await getRatePlan(em, parseRef(params.id, true));
       return seekPage(ctx, {
-        em, entity: RatePlanVersion, rawQuery, path: `/main/v1/rate-plan/${encodeURIComponent(params.id)}/version`,
-        where: { ratePlan: plan }, serialize: serializeRatePlanVersion,
+        list: ratePlanVersionList(em, plan), rawQuery, path: `/main/v1/rate-plan/${encodeURIComponent(params.id)}/version`,
+        serialize: serializeRatePlanVersion,
       });
     },
   }),

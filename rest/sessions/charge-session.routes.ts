@@ -3,7 +3,7 @@ import { chargeSessionList, pricingResultList } from '../../src/sessions/charge-
 import * as yup from 'yup';
 import { DomainError, NotFoundError } from '../../src/platform/errors.ts';
 import { isUuid } from '../../src/platform/ids.ts';
-import { ChargeSession, SESSION_STATUSES } from '../../src/sessions/charge-session.entity.ts';
+import { SESSION_STATUSES } from '../../src/sessions/charge-session.entity.ts';
 import { ingestSession } from '../../src/sessions/ingest-session.service.ts';
 import { PricingResult } from '../../src/sessions/pricing-result.entity.ts';
 import { getVisibleSession, repriceSession } from '../../src/sessions/reprocess.service.ts';

@@ -1,13 +1,14 @@
 import * as yup from 'yup';
 import type { Patch } from '../../src/platform/merge-patch.ts';
 import type { Em } from '../../src/platform/orm.ts';
-import { callerAdministrations, callerScope, isSharedWith, visibleRatePlansWhere } from '../../src/pricing/rate-plan-access.ts';
+import { callerAdministrations, callerScope, isSharedWith } from '../../src/pricing/rate-plan-access.ts';
 import { RatePlan as RatePlanEntity } from '../../src/pricing/rate-plan.entity.ts';
 import { createRatePlan, upsertRatePlan, type RatePlanFields } from '../../src/pricing/rate-plan.service.ts';
 import { currencyCode, text } from '../../src/platform/input-schemas.ts';
 import { validate } from '../../src/platform/input-validation.ts';
 import { builder } from '../builder.ts';
-import { findConnection } from '../connection.ts';
+import { listConnection } from '../connection.ts';
+import { ratePlanList } from '../../src/pricing/rate-plan.queries.ts';
 import { administrationKey, refFromArg } from '../ids.ts';
 import { loadByIds } from '../load.ts';
 import { mutate } from '../mutation.ts';
@@ -80,9 +81,7 @@ builder.queryFields((t) => ({
     args: { currency: t.arg.string({ description: 'Only plans of this currency (ISO 4217).' }) },
     resolve: async (_root, args, context) => {
       validate(yup.object({ currency: currencyCode().nullable() }), { currency: args.currency });
-      const visible = await visibleRatePlansWhere(context.em);
-      const where = args.currency ? { $and: [visible, { currency: args.currency }] } : visible;
-      return findConnection(context.em, RatePlanEntity, where, args);
+      return listConnection<RatePlanEntity>(await ratePlanList(context.em, { currency: args.currency || undefined }), args);
     },
   }, RatePlanConnection),
   ratePlan: t.field({
