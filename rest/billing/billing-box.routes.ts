@@ -1,5 +1,6 @@
 import * as yup from 'yup';
-import { BOX_STATES, type PaymentOptions } from '../../src/billing/billing-box.entity.ts';
+import { BOX_STATES } from '../../src/billing/billing-box.entity.ts';
+import { paymentBody, paymentOptions } from './payment-body.ts';
 import { boxList, getBox } from '../../src/billing/billing-box.queries.ts';
 import { itemList, type ItemData } from '../../src/billing/billing-item.queries.ts';
 import { addDocument, namedDocument, previewDocument, primaryDocument, removeDocument } from '../../src/billing/box-documents.service.ts';
@@ -19,16 +20,6 @@ import { representation, t, type Field, type Infer } from '../rails/shape.ts';
 import { boxShape, serializeBox } from './billing-box-shape.ts';
 
 const TAG = 'Billing';
-
-const paymentBody = yup.object({
-  payment_method: text(64).nullable(),
-  payment_period: yup.number().integer('${path} must be a whole number of days').min(0).max(365).nullable(),
-  billing_reference: text().nullable(),
-});
-
-const paymentOptions = (body: yup.InferType<typeof paymentBody>): PaymentOptions => ({
-  paymentMethod: body.payment_method, paymentPeriodDays: body.payment_period, billingReference: body.billing_reference,
-});
 
 const fileAnswer = (doc: StoredDocument): FileAnswer => ({ file: { contentType: doc.contentType, bytes: doc.bytes, filename: doc.filename } });
 

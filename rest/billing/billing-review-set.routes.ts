@@ -3,6 +3,7 @@ import { approveReviewSet, closeReviewSet } from '../../src/billing/review-set.s
 import { getReviewSet, reviewSetList, type ReviewSetData } from '../../src/billing/review-set.queries.ts';
 import { iso, oneOf, text, uuid } from '../../src/platform/input-schemas.ts';
 import { seekPage } from '../rails/pagination.ts';
+import { paymentBody, paymentOptions } from './payment-body.ts';
 import { defineRoute, type RouteDef } from '../rails/route.ts';
 import { representation, t, type Infer } from '../rails/shape.ts';
 
@@ -30,12 +31,6 @@ const serialize = (r: ReviewSetData): Infer<typeof reviewSetShape> => ({
   deferred_box_count: r.deferredCount, created_at: iso(r.createdAt), updated_at: iso(r.updatedAt),
 });
 
-const paymentBody = yup.object({
-  payment_method: text(64).nullable(),
-  payment_period: yup.number().integer('${path} must be a whole number of days').min(0).max(365).nullable(),
-  billing_reference: text().nullable(),
-});
-
 export const billingReviewSetRoutes: RouteDef[] = [
   defineRoute({
     method: 'get', path: '/billing-review-set', tag: TAG, paged: true, summary: 'List review-sets (one per series and invoicing period)',
@@ -59,8 +54,6 @@ export const billingReviewSetRoutes: RouteDef[] = [
   defineRoute({
     method: 'post', path: '/billing-review-set/:id/approve', tag: TAG, extension: true, body: paymentBody, bodyOptional: true,
     response: reviewSetShape, summary: 'Approve the closed boxes of a review-set that are not deferred',
-    handler: async ({ em, params, body }) => serialize(await approveReviewSet(em, params.id, {
-      paymentMethod: body.payment_method, paymentPeriodDays: body.payment_period, billingReference: body.billing_reference,
-    })),
+    handler: async ({ em, params, body }) => serialize(await approveReviewSet(em, params.id, paymentOptions(body))),
   }),
 ];

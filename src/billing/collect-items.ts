@@ -69,13 +69,16 @@ const MARK_CURRENT = `update billing_candidate c set current_id = i.id, current_
   where i.source_kind = c.source_kind and i.subject_id = c.subject_id and i.line_key = c.line_key
     and not i.superseded and i.entry = 'original' and not c.withdrawn`;
 
-/** Current items of the candidates' subjects whose line the source no longer produces. */
-const ADD_WITHDRAWN = `insert into billing_candidate (admin_id, party_id, subject_id, line_key, source_version, occurred_at,
+/** Every column of the candidate table, for rows the core adds itself (withdrawn lines, reversals). */
+const INSERT_CANDIDATE = `insert into billing_candidate (admin_id, party_id, subject_id, line_key, source_version, occurred_at,
     product_category, vat_kind, vat_percent, vat_country, currency, description, quantity, unit, unit_price, amount_excl_vat,
     vat_amount_unrounded, group_subscription, group_token, sub_items, context, reference, box_category_description, distinct_code,
     series_code, external_reference, input, source_kind, time_zone, invoicing_period, series_id, negate_document_amounts, locale_id,
     rollup_group_by, group_value, rollup_key, period_from, period_until, entry, reverses_item_id, withdrawn, current_id, current_box_id,
-    action, box_id, rollup_id, item_id)
+    action, box_id, rollup_id, item_id)`;
+
+/** Current items of the candidates' subjects whose line the source no longer produces. */
+const ADD_WITHDRAWN = `${INSERT_CANDIDATE}
   select i.admin_id, i.party_id, i.subject_id, i.line_key, i.source_version, i.occurred_at, i.product_category, i.vat_kind,
     i.vat_percent, i.vat_country, i.currency, i.description, i.quantity, i.unit, i.unit_price, i.amount_excl_vat,
     i.vat_amount_unrounded, null, null, i.sub_items, i.context, i.reference, i.box_category_description, b.distinct_code, null,
@@ -148,12 +151,7 @@ const MARK_NEW_LATE = `update billing_candidate c set action = 'late' where c.ac
 const MARK_LATE = `update billing_candidate set action = 'late' where action = 'changed' and box_id is null`;
 
 /** Each late change of an existing item brings the reversal of that item into the same box. */
-const ADD_REVERSALS = `insert into billing_candidate (admin_id, party_id, subject_id, line_key, source_version, occurred_at,
-    product_category, vat_kind, vat_percent, vat_country, currency, description, quantity, unit, unit_price, amount_excl_vat,
-    vat_amount_unrounded, group_subscription, group_token, sub_items, context, reference, box_category_description, distinct_code,
-    series_code, external_reference, input, source_kind, time_zone, invoicing_period, series_id, negate_document_amounts, locale_id,
-    rollup_group_by, group_value, rollup_key, period_from, period_until, entry, reverses_item_id, withdrawn, current_id, current_box_id,
-    action, box_id, rollup_id, item_id)
+const ADD_REVERSALS = `${INSERT_CANDIDATE}
   select i.admin_id, i.party_id, i.subject_id, i.line_key, i.source_version, i.occurred_at, i.product_category, i.vat_kind,
     i.vat_percent, i.vat_country, i.currency, 'Reversal: ' || i.description, -i.quantity, i.unit, i.unit_price, -i.amount_excl_vat,
     -i.vat_amount_unrounded, null, null,

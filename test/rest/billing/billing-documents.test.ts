@@ -169,3 +169,23 @@ test('a VAT accounting currency: the box answers its VAT total in that currency 
   t.regex(xml, /<cbc:TaxAmount currencyID="SEK">241.50<\/cbc:TaxAmount>/);
   t.deepEqual(await en16931Failures(xml), []);
 });
+
+test('a self-billing series: expenses stay negative in the API, the document shows them positive as an EN 16931 invoice of type 389', async (t) => {
+  const admin = await createAdministration(app, { localeId: 'en-GB' });
+  await configureBilling(app, admin.id);
+  await createSeries(app, admin.id, { primary_document_type: 'self_billing_invoice', item_sources: ['custom'] });
+  const owner = await createCustomer(app, admin.id, { company_reg_num: '777' });
+  const item = await customItem(admin.id, owner.id, { quantity: '-3', unit_price_excl_vat: '4.00', description: 'Charger reimbursement' });
+  const box = (await app.request('GET', `/main/v1/billing-box/${item.box_id}`)).body;
+  t.true(box.negate_document_amounts);
+  t.is(box.total_amount_excl_vat, '-12.00');
+  t.is(box.total_amount_incl_vat, '-14.52');
+  await readyBox(item.box_id);
+  const final = await app.request('POST', `/main/v1/billing-box/${item.box_id}/finalize`);
+  t.is(final.body.document_kind, 'self_billing_invoice');
+  t.is(final.body.total_amount_incl_vat, '-14.52');
+  const xml = (await app.request('GET', `/main/v1/billing-box/${item.box_id}/document`, { headers: { accept: 'application/xml' } })).body;
+  t.regex(xml, /<cbc:InvoiceTypeCode>389<\/cbc:InvoiceTypeCode>/);
+  t.regex(xml, /<cbc:PayableAmount currencyID="EUR">14.52<\/cbc:PayableAmount>/);
+  t.deepEqual(await en16931Failures(xml), []);
+});

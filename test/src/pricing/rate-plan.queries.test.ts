@@ -28,7 +28,7 @@ for (const [who, currency] of [['the instance credential', undefined], ['a crede
     let after: string | null = null;
     const seen: string[] = [];
     for (let page = 0; page < 10; page++) {
-      const rest = await app.request('GET', `/main/v1/rate-plan?page_size=2${currency ? `&currency=${currency}` : ''}${after ? `&after=${after}` : ''}`, { auth });
+      const rest: { status: number; body: any } = await app.request('GET', `/main/v1/rate-plan?page_size=2${currency ? `&currency=${currency}` : ''}${after ? `&after=${after}` : ''}`, { auth });
       t.is(rest.status, 200);
       const graph = (await data(app, PAGE, { after, currency }, auth)).ratePlans;
       t.deepEqual(graph.edges.map((e: any) => e.node.databaseId), rest.body.items.map((p: any) => p.id));
