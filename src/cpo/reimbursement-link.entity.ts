@@ -2,7 +2,7 @@ import { defineEntity, p } from '@mikro-orm/core';
 import { adminScopeFilter } from '../access/admin-scope.ts';
 import { DomainError } from '../platform/errors.ts';
 import { createdAtProperty, idProperty, updatedAtProperty } from '../platform/entity-properties.ts';
-import { isValidAt } from '../platform/validity.ts';
+import { isLinkValidAt } from '../platform/validity.ts';
 import { Administration } from '../parties/administration.entity.ts';
 import { Evse } from './evse.entity.ts';
 import { ReimbursementArrangement } from './reimbursement-arrangement.entity.ts';
@@ -29,8 +29,7 @@ export const ReimbursementLinkSchema = defineEntity({
 export class ReimbursementLink extends ReimbursementLinkSchema.class {
   /** The link and its arrangement are both valid at `at` (the arrangement must be loaded). */
   isValidAt(at: Date): boolean {
-    const from = this.validFrom ?? this.arrangement.validFrom;
-    return !this.defunct && isValidAt({ validFrom: from, validUntil: this.validUntil }, at) && this.arrangement.isValidAt(at);
+    return isLinkValidAt(this, this.arrangement, at);
   }
 
   markDefunct(): void {

@@ -1,7 +1,7 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { ADMIN_SCOPE, adminScopeFilter } from '../access/admin-scope.ts';
 import { createdAtProperty, idProperty, updatedAtProperty } from '../platform/entity-properties.ts';
-import { isValidAt } from '../platform/validity.ts';
+import { isLinkValidAt, isValidAt } from '../platform/validity.ts';
 import { Administration } from '../parties/administration.entity.ts';
 import { Token } from './token.entity.ts';
 import { TokenSubscription } from './token-subscription.entity.ts';
@@ -42,15 +42,5 @@ export class TokenLink extends TokenLinkSchema.class {
 }
 TokenLinkSchema.setClass(TokenLink);
 
-type Validity = { validFrom?: Date | null; validUntil?: Date | null; defunct: boolean };
-
-/**
- * Whether a token may start a session through this link at `at` (the spec's token validity, 1-2):
- * the link (from its own start, else the subscription's) and its subscription are both valid and
- * not defunct. REST is_currently_valid and GraphQL isCurrentlyValid both answer this.
- */
-export function linkUsableAt(link: Validity, subscription: Validity & { validFrom: Date }, at: Date): boolean {
-  return !link.defunct && !subscription.defunct
-    && isValidAt({ validFrom: link.validFrom ?? subscription.validFrom, validUntil: link.validUntil }, at)
-    && isValidAt(subscription, at);
-}
+/** The spec's token validity 1-2 for this link (REST is_currently_valid, GraphQL isCurrentlyValid). */
+export const linkUsableAt = (link: TokenLink, subscription: TokenLink['subscription'], at: Date): boolean => isLinkValidAt(link, subscription, at);

@@ -17,6 +17,18 @@ export function isValidAt(interval: Validity, at: Date): boolean {
   return (!interval.validFrom || interval.validFrom.getTime() <= t) && (!interval.validUntil || t < interval.validUntil.getTime());
 }
 
+type Contract = { validFrom?: Date | null; validUntil?: Date | null; defunct: boolean };
+
+/**
+ * A link of a contract (token link, EVSE reimbursement or subscription link) usable at `at`: the
+ * link from its own valid_from (else the contract's) and the contract are both valid and not defunct.
+ */
+export function isLinkValidAt(link: Contract, contract: Contract & { validFrom: Date }, at: Date): boolean {
+  return !link.defunct && !contract.defunct
+    && isValidAt({ validFrom: link.validFrom ?? contract.validFrom, validUntil: link.validUntil }, at)
+    && isValidAt(contract, at);
+}
+
 export function intervalsOverlap(a: Validity, b: Validity): boolean {
   const aStartsBeforeBEnds = !a.validFrom || !b.validUntil || a.validFrom.getTime() < b.validUntil.getTime();
   const bStartsBeforeAEnds = !b.validFrom || !a.validUntil || b.validFrom.getTime() < a.validUntil.getTime();

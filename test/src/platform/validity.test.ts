@@ -6,7 +6,7 @@ import test from 'ava';
 import fc from 'fast-check';
 import { openOrm, type Orm } from '../../../src/platform/orm.ts';
 import {
-  intervalsOverlap, isValidAt, notValidAt, overlapping, validAt, validAtOpenStart, type Validity,
+  intervalsOverlap, isLinkValidAt, isValidAt, notValidAt, overlapping, validAt, validAtOpenStart, type Validity,
 } from '../../../src/platform/validity.ts';
 import { freshDatabaseUrl } from '../../helpers/db.ts';
 
@@ -131,4 +131,17 @@ test('SQL overlapping: touching intervals do not overlap', async (t) => {
     t.deepEqual(await withFrom(overlapping(from, until)),
       idsOf(WITH_FROM, (row) => intervalsOverlap(row, { validFrom: from, validUntil: until })), `${from.toISOString()} .. ${until?.toISOString()}`);
   }
+});
+
+test('a link is valid from its own start or its contract\'s, until the earlier end, never when either is defunct', (t) => {
+  const contract = { validFrom: FROM, validUntil: UNTIL, defunct: false };
+  const own = { validFrom: ms(FROM, 1000), validUntil: null, defunct: false };
+  t.true(isLinkValidAt({ validFrom: null, validUntil: null, defunct: false }, contract, FROM), 'defers to the contract start');
+  t.false(isLinkValidAt(own, contract, FROM), 'before its own start');
+  t.true(isLinkValidAt(own, contract, ms(FROM, 1000)));
+  t.false(isLinkValidAt(own, contract, UNTIL), 'the contract ended (exclusive)');
+  t.true(isLinkValidAt(own, contract, ms(UNTIL, -1)));
+  t.false(isLinkValidAt({ ...own, defunct: true }, contract, ms(UNTIL, -1)));
+  t.false(isLinkValidAt(own, { ...contract, defunct: true }, ms(UNTIL, -1)));
+  t.false(isLinkValidAt({ ...own, validUntil: ms(FROM, 2000) }, contract, ms(FROM, 2000)), 'the link ended (exclusive)');
 });
