@@ -21,6 +21,7 @@ import { chargeSessionRoutes } from './sessions/charge-session.routes.ts';
 import { dropoutCaseRoutes } from './sessions/dropout-case.routes.ts';
 import { evseRoutes } from './cpo/evse.routes.ts';
 import { reimbursementRoutes } from './cpo/reimbursement.routes.ts';
+import { cpoSubscriptionRoutes } from './cpo/cpo-subscription.routes.ts';
 import { billingBoxRoutes } from './billing/billing-box.routes.ts';
 import { billingConfigRoutes } from './billing/billing-config.routes.ts';
 import { billingCustomItemRoutes } from './billing/billing-custom-item.routes.ts';
@@ -52,6 +53,7 @@ export const routes: RouteDef[] = [
   ...dropoutCaseRoutes,
   ...evseRoutes,
   ...reimbursementRoutes,
+  ...cpoSubscriptionRoutes,
   ...billingConfigRoutes,
   ...billingReviewSetRoutes,
   ...billingBoxRoutes,

@@ -37,6 +37,10 @@ import { DocumentFileSchema } from './billing/document-file.entity.ts';
 import { BoxDeliverySchema } from './billing/box-delivery.entity.ts';
 import { NumberCounterSchema } from './billing/number-counter.entity.ts';
 import { ExchangeRateSchema } from './billing/exchange-rate.entity.ts';
+import { CpoSubscriptionPlanSchema } from './cpo/cpo-subscription-plan.entity.ts';
+import { CpoSubscriptionPlanVersionSchema } from './cpo/cpo-subscription-plan-version.entity.ts';
+import { CpoSubscriptionSchema } from './cpo/cpo-subscription.entity.ts';
+import { CpoSubscriptionEvseLinkSchema } from './cpo/cpo-subscription-evse-link.entity.ts';
 
 export const entities = [
   InstanceSettingsSchema,
@@ -77,4 +81,8 @@ export const entities = [
   BoxDeliverySchema,
   NumberCounterSchema,
   ExchangeRateSchema,
+  CpoSubscriptionPlanSchema,
+  CpoSubscriptionPlanVersionSchema,
+  CpoSubscriptionSchema,
+  CpoSubscriptionEvseLinkSchema,
 ];

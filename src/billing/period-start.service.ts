@@ -4,7 +4,7 @@
 import type { Em } from '../platform/orm.ts';
 import { billingAdmin } from './billing-admin.ts';
 import { periodLabel, periodOf } from './periods.ts';
-import { billSubscriptionFees } from './sources/subscription-fee.source.ts';
+import { billPeriodFees } from './period-sources.ts';
 
 export const PERIOD_START = 'billing_period_start';
 
@@ -21,7 +21,7 @@ export async function startCurrentPeriods(em: Em, now = new Date()): Promise<voi
       for (const s of series.filter((x) => x.admin_id === adminId)) {
         await tx.execute(ENSURE_REVIEW_SET, [adminId, s.id, `${s.code}-${periodLabel(period, admin.timeZone, admin.kind)}`, period.from, period.until]);
       }
-      await billSubscriptionFees(tx, { adminId, country: admin.country, currency: admin.currency, timeZone: admin.timeZone, kind: admin.kind, period });
+      await billPeriodFees(tx, { adminId, country: admin.country, currency: admin.currency, timeZone: admin.timeZone, kind: admin.kind, period });
     });
   }
 }

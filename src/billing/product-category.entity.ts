@@ -7,6 +7,7 @@ import { Administration } from '../parties/administration.entity.ts';
 export const BUILT_IN_PRODUCT_CATEGORIES: Record<string, string> = {
   charging: 'Charging sessions',
   subscription_fee: 'Subscription fees',
+  cpo_subscription_fee: 'Charge point subscription fees',
   custom: 'Other items',
 };
 

@@ -7,7 +7,7 @@ import { billingAdmin } from './billing-admin.ts';
 import { approveLocked } from './box-transitions.service.ts';
 import { lockReviewSet } from './lock-box.ts';
 import { getReviewSet, type ReviewSetData } from './review-set.queries.ts';
-import { billSubscriptionFees } from './sources/subscription-fee.source.ts';
+import { billPeriodFees } from './period-sources.ts';
 import { LockMode } from '@mikro-orm/core';
 import type { PaymentOptions } from './billing-box.entity.ts';
 
@@ -16,7 +16,7 @@ export async function closeReviewSet(em: Em, id: string): Promise<ReviewSetData>
     const set = await lockReviewSet(tx, id);
     if (set.state === 'open') {
       const admin = await billingAdmin(tx, set.admin.id);
-      await billSubscriptionFees(tx, {
+      await billPeriodFees(tx, {
         adminId: admin.adminId, country: admin.country, currency: admin.currency, timeZone: admin.timeZone, kind: admin.kind,
         period: { from: set.periodFrom, until: set.periodUntil },
       });

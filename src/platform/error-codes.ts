@@ -36,6 +36,8 @@ export const ERROR_CODES = {
   subscription_defunct: { status: 400, meaning: 'The token subscription is defunct: it cannot change, get tokens or be fulfilled.' },
   token_link_defunct: { status: 400, meaning: 'A defunct token link cannot change.' },
   reimbursement_arrangement_defunct: { status: 400, meaning: 'A defunct reimbursement arrangement cannot change.' },
+  cpo_subscription_defunct: { status: 400, meaning: 'A defunct CPO subscription cannot change or get EVSE links.' },
+  cpo_subscription_link_defunct: { status: 400, meaning: 'A defunct CPO subscription EVSE link cannot change.' },
   reimbursement_link_defunct: { status: 400, meaning: 'A defunct reimbursement link cannot change.' },
   already_activated: { status: 400, meaning: 'The token is activated already.' },
   already_revoked: { status: 400, meaning: 'The credential is revoked already.' },

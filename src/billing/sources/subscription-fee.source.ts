@@ -51,6 +51,11 @@ export function validDays(sub: { valid_from: Date; valid_until: Date | null }, f
   return { days: Math.max(0, daysBetween(start, stop)), of: daysBetween(first, last) + 1 };
 }
 
+/** A recurring cost for one period: scaled from its own period to the invoicing period, prorated by days, rounded once. */
+export function proratedFee(cost: { amount_excl_vat: string; period: InvoicingPeriod }, kind: InvoicingPeriod, days: number, of: number): string {
+  return roundToCurrency(mulDivDecimal(cost.amount_excl_vat, String(monthsOf(kind) * days), String(monthsOf(cost.period) * of)));
+}
+
 export async function feeCandidates(em: Em, fp: FeePeriod): Promise<ItemCandidate[]> {
   const rows = await em.execute<FeeSubscription[]>(SUBSCRIPTIONS, [fp.adminId, fp.period.until, fp.period.from]);
   const subscriptions = rows.map((row) => ({ ...row, valid_from: new Date(row.valid_from), valid_until: row.valid_until ? new Date(row.valid_until) : null }));
@@ -63,7 +68,7 @@ export async function feeCandidates(em: Em, fp: FeePeriod): Promise<ItemCandidat
     const { days, of } = validDays(sub, fp);
     if (days === 0) continue;
     sub.recurring_costs.forEach((cost, index) => {
-      const amount = roundToCurrency(mulDivDecimal(cost.amount_excl_vat, String(monthsOf(fp.kind) * days), String(monthsOf(cost.period) * of)));
+      const amount = proratedFee(cost, fp.kind, days, of);
       if (isZero(amount)) return;
       const partial = days < of ? ` (${days}/${of} days)` : '';
       candidates.push({

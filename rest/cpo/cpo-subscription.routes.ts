@@ -1,0 +1,258 @@
+import * as yup from 'yup';
+import type { CpoSubscriptionEvseLink } from '../../src/cpo/cpo-subscription-evse-link.entity.ts';
+import type { CpoSubscriptionPlanVersion } from '../../src/cpo/cpo-subscription-plan-version.entity.ts';
+import type { CpoSubscriptionPlan } from '../../src/cpo/cpo-subscription-plan.entity.ts';
+import {
+  cpoPlanList, cpoPlanVersions, createCpoPlan, getCpoPlan, setCpoPlanVersion, updateCpoPlan, type CpoPlanInput,
+} from '../../src/cpo/cpo-subscription-plan.service.ts';
+import {
+  cpoLinkList, cpoSubscriptionList, createCpoLink, createCpoSubscription, getCpoLink, getCpoSubscription, markCpoLinkDefunct,
+  markCpoSubscriptionDefunct, updateCpoLink, updateCpoSubscription, type CpoLinkFields, type CpoSubscriptionFields,
+} from '../../src/cpo/cpo-subscription.service.ts';
+import type { CpoSubscription } from '../../src/cpo/cpo-subscription.entity.ts';
+import { localMidnight } from '../../src/billing/periods.ts';
+import { normalize } from '../../src/money/decimal.ts';
+import type { CustomFields } from '../../src/parties/customer.entity.ts';
+import { InvalidInputError } from '../../src/platform/errors.ts';
+import { customFields, iso, isoDate, text, timestamp, uuid } from '../../src/platform/input-schemas.ts';
+import type { Patch } from '../../src/platform/merge-patch.ts';
+import type { Em } from '../../src/platform/orm.ts';
+import { seekPage } from '../rails/pagination.ts';
+import { patchFrom, type FieldMapping } from '../rails/patch.ts';
+import { defineRoute, type RouteDef } from '../rails/route.ts';
+import { representation, t, type Infer } from '../rails/shape.ts';
+import { singleFieldRoutes } from '../rails/single-field-routes.ts';
+
+const TAG = 'CPO subscriptions';
+
+const costShape = t.object({ description: t.string(), amount_excl_vat: t.decimal(), period: t.string(), per: t.string('subscription or evse') });
+
+export const cpoPlanShape = representation('CpoSubscriptionPlan', {
+  id: t.string(),
+  admin_id: t.string(),
+  name: t.string(),
+  description: t.nullable(t.string()),
+  publish_from: t.nullable(t.timestamp()),
+  publish_until: t.nullable(t.timestamp()),
+  external_reference: t.nullable(t.string()),
+  versions: t.array(t.object({ valid_from: t.timestamp(), recurring_costs: t.array(costShape) })),
+  created_at: t.timestamp(),
+  updated_at: t.timestamp(),
+});
+
+export const cpoSubscriptionShape = representation('CpoSubscription', {
+  id: t.string(),
+  admin_id: t.string(),
+  customer_id: t.string(),
+  plan_id: t.string(),
+  plan_external_reference: t.nullable(t.string()),
+  buyer_reference: t.nullable(t.string()),
+  valid_from: t.timestamp(),
+  valid_until: t.nullable(t.timestamp()),
+  defunct: t.boolean(),
+  custom_fields: t.customFields(),
+  external_reference: t.nullable(t.string()),
+  external_updated_at: t.nullable(t.timestamp()),
+  created_at: t.timestamp(),
+  updated_at: t.timestamp(),
+});
+
+export const cpoLinkShape = representation('CpoSubscriptionEvseLink', {
+  id: t.string(),
+  admin_id: t.string(),
+  subscription_id: t.string(),
+  evse_uid: t.string(),
+  valid_from: t.nullable(t.timestamp()),
+  valid_until: t.nullable(t.timestamp()),
+  defunct: t.boolean(),
+  is_currently_valid: t.boolean(),
+  external_updated_at: t.nullable(t.timestamp()),
+  created_at: t.timestamp(),
+  updated_at: t.timestamp(),
+});
+
+function serializePlan(plan: CpoSubscriptionPlan, versions: CpoSubscriptionPlanVersion[]): Infer<typeof cpoPlanShape> {
+  return {
+    id: plan.id, admin_id: plan.admin.id, name: plan.name, description: plan.description ?? null, publish_from: iso(plan.publishFrom),
+    publish_until: iso(plan.publishUntil), external_reference: plan.externalReference ?? null,
+    versions: versions.filter((v) => v.plan.id === plan.id).map((v) => ({
+      valid_from: iso(v.validFrom), recurring_costs: v.recurringCosts.map((c) => ({ ...c, amount_excl_vat: normalize(c.amount_excl_vat), per: c.per ?? 'subscription' })),
+    })),
+    created_at: iso(plan.createdAt), updated_at: iso(plan.updatedAt),
+  };
+}
+
+const withVersions = async (em: Em, plan: CpoSubscriptionPlan) => serializePlan(plan, await cpoPlanVersions(em, [plan]));
+
+function serializeSubscription(s: CpoSubscription): Infer<typeof cpoSubscriptionShape> {
+  return {
+    id: s.id, admin_id: s.admin.id, customer_id: s.customer.id, plan_id: s.plan.id, plan_external_reference: s.plan.externalReference ?? null,
+    buyer_reference: s.buyerReference ?? null, valid_from: iso(s.validFrom), valid_until: iso(s.validUntil), defunct: s.defunct,
+    custom_fields: (s.customFields ?? {}) as CustomFields, // checked by customFields() on input
+    external_reference: s.externalReference ?? null, external_updated_at: iso(s.externalUpdatedAt), created_at: iso(s.createdAt), updated_at: iso(s.updatedAt),
+  };
+}
+
+function serializeLink(l: CpoSubscriptionEvseLink): Infer<typeof cpoLinkShape> {
+  return {
+    id: l.id, admin_id: l.admin.id, subscription_id: l.subscription.id, evse_uid: l.evse.evseUid, valid_from: iso(l.validFrom),
+    valid_until: iso(l.validUntil), defunct: l.defunct, is_currently_valid: l.isValidAt(new Date()), external_updated_at: iso(l.externalUpdatedAt),
+    created_at: iso(l.createdAt), updated_at: iso(l.updatedAt),
+  };
+}
+
+const planBody = yup.object({
+  admin_id: text(64).nullable(), name: text().nullable(), description: text(10000).nullable(), publish_from: timestamp().nullable(),
+  publish_until: timestamp().nullable(), external_reference: text().nullable(),
+  valid_from: timestamp().nullable(), valid_until: timestamp().nullable(),
+});
+const planInput = (b: yup.InferType<typeof planBody>): CpoPlanInput => ({
+  adminId: b.admin_id, name: b.name, description: b.description, externalReference: b.external_reference,
+  // valid_from and valid_until are the deprecated names of the publishing window.
+  publishFrom: isoDate(b.publish_from ?? b.valid_from), publishUntil: isoDate(b.publish_until ?? b.valid_until),
+});
+const versionBody = yup.object({ recurring_costs: yup.array(yup.object({
+  description: text().defined('${path} is required'), amount_excl_vat: text(32).defined('${path} is required'),
+  period: text(16).defined('${path} is required'), per: text(16).nullable(),
+})).max(50).nullable() });
+
+const subscriptionBody = yup.object({
+  buyer_reference: text().nullable(), valid_from: timestamp().nullable(), valid_until: timestamp().nullable(), custom_fields: customFields().nullable(),
+  external_reference: text().nullable(), external_updated_at: timestamp().nullable(),
+});
+const SUBSCRIPTION: FieldMapping = {
+  buyer_reference: 'buyerReference', valid_from: { to: 'validFrom', convert: isoDate }, valid_until: { to: 'validUntil', convert: isoDate },
+  custom_fields: 'customFields', external_reference: 'externalReference', external_updated_at: { to: 'externalUpdatedAt', convert: isoDate },
+};
+const linkBody = yup.object({ valid_from: timestamp().nullable(), valid_until: timestamp().nullable(), external_updated_at: timestamp().nullable() });
+const LINK: FieldMapping = {
+  valid_from: { to: 'validFrom', convert: isoDate }, valid_until: { to: 'validUntil', convert: isoDate }, external_updated_at: { to: 'externalUpdatedAt', convert: isoDate },
+};
+const defunctBody = yup.object({ external_updated_at: timestamp().nullable() });
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+async function versionDate(em: Em, plan: CpoSubscriptionPlan, raw: string): Promise<Date> {
+  if (!DATE.test(raw) || new Date(`${raw}T00:00:00Z`).toISOString().slice(0, 10) !== raw) {
+    throw new InvalidInputError('valid_from in the path must be a date YYYY-MM-DD', { path: [] });
+  }
+  await em.populate(plan, ['admin']);
+  return localMidnight(raw, plan.admin.timeZone);
+}
+
+const updateSubscription = (em: Em, id: string, body: Record<string, unknown>, mode: 'merge' | 'replace') =>
+  updateCpoSubscription(em, id, patchFrom(body, SUBSCRIPTION, mode) as Patch<CpoSubscriptionFields>).then(serializeSubscription);
+const updateLink = (em: Em, id: string, body: Record<string, unknown>, mode: 'merge' | 'replace') =>
+  updateCpoLink(em, id, patchFrom(body, LINK, mode) as Patch<CpoLinkFields>).then(serializeLink);
+
+export const cpoSubscriptionRoutes: RouteDef[] = [
+  defineRoute({
+    method: 'get', path: '/cpo-subscription-plan', tag: TAG, paged: true, response: cpoPlanShape, summary: 'List CPO subscription plans',
+    query: yup.object({ admin_id: text(64) }),
+    handler: async ({ ctx, em, rawQuery, query }) => {
+      const page = await seekPage(ctx, { list: cpoPlanList(em, { adminId: query.admin_id }), rawQuery, path: ctx.path, serialize: (p: CpoSubscriptionPlan) => p });
+      const versions = await cpoPlanVersions(em, page.items);
+      return { ...page, items: page.items.map((p) => serializePlan(p, versions)) };
+    },
+  }),
+  defineRoute({
+    method: 'post', path: '/cpo-subscription-plan', tag: TAG, extension: true, body: planBody, response: cpoPlanShape,
+    summary: 'Create a CPO subscription plan (its recurring costs: POST /cpo-subscription-plan/{id}/{valid_from})',
+    handler: async ({ em, body }) => withVersions(em, await createCpoPlan(em, planInput(body))),
+  }),
+  defineRoute({
+    method: 'get', path: '/cpo-subscription-plan/:id', tag: TAG, response: cpoPlanShape, summary: 'Get a CPO subscription plan (id or ext_ref.<reference>)',
+    handler: async ({ em, params }) => withVersions(em, await getCpoPlan(em, params.id)),
+  }),
+  defineRoute({
+    method: 'post', path: '/cpo-subscription-plan/:id', tag: TAG, extension: true, body: planBody, response: cpoPlanShape,
+    summary: 'Merge-update a CPO subscription plan (valid_from/valid_until: deprecated names of publish_from/publish_until)',
+    handler: async ({ em, params, body }) => withVersions(em, await updateCpoPlan(em, params.id, { ...planInput(body), adminId: undefined })),
+  }),
+  defineRoute({
+    method: 'post', path: '/cpo-subscription-plan/:id/:valid_from', tag: TAG, body: versionBody, response: cpoPlanShape,
+    summary: "Merge-update the plan's recurring costs valid from a date (YYYY-MM-DD, local midnight of the administration)",
+    description: 'recurring_costs: [{description, amount_excl_vat, period (month, quarter, year), per (subscription, or evse: each validly '
+      + 'linked EVSE)}]; null clears them. The version of the date is created when missing. Billed per invoicing period, prorated by days.',
+    handler: async ({ em, params, body }) => {
+      const plan = await getCpoPlan(em, params.id);
+      return withVersions(em, await setCpoPlanVersion(em, plan.id, await versionDate(em, plan, params.valid_from), { recurringCosts: body.recurring_costs }));
+    },
+  }),
+  defineRoute({
+    method: 'get', path: '/cpo-subscription', tag: TAG, extension: true, paged: true, response: cpoSubscriptionShape, summary: 'List CPO subscriptions',
+    query: yup.object({ customer_id: uuid(), plan_id: uuid() }),
+    handler: ({ ctx, em, rawQuery, query }) => seekPage(ctx, {
+      list: cpoSubscriptionList(em, { customerId: query.customer_id, planId: query.plan_id }), rawQuery, path: ctx.path, serialize: serializeSubscription,
+    }),
+  }),
+  defineRoute({
+    method: 'post', path: '/cpo-subscription', tag: TAG, extension: true, response: cpoSubscriptionShape, summary: 'Create a CPO subscription',
+    body: subscriptionBody.shape({ customer_id: text(64).defined('${path} is required'), plan_id: text().defined('${path} is required') }),
+    description: 'plan_id is the plan\'s id or ext_ref.<reference>. The publishing window of the plan is not enforced.',
+    handler: async ({ em, body }) => serializeSubscription(await createCpoSubscription(em, {
+      ...(patchFrom(body, SUBSCRIPTION) as Patch<CpoSubscriptionFields>), customerId: body.customer_id, planRef: body.plan_id,
+    })),
+  }),
+  defineRoute({
+    method: 'get', path: '/cpo-subscription/:id', tag: TAG, extension: true, response: cpoSubscriptionShape, summary: 'Get a CPO subscription',
+    handler: async ({ em, params }) => serializeSubscription(await getCpoSubscription(em, params.id)),
+  }),
+  defineRoute({
+    method: 'post', path: '/cpo-subscription/:id', tag: TAG, body: subscriptionBody, response: cpoSubscriptionShape, summary: 'Merge-update a CPO subscription',
+    handler: ({ em, params, body }) => updateSubscription(em, params.id, body, 'merge'),
+  }),
+  defineRoute({
+    method: 'put', path: '/cpo-subscription/:id', tag: TAG, body: subscriptionBody, response: cpoSubscriptionShape, deprecated: true,
+    summary: 'Replace a CPO subscription (omitted fields are reset)',
+    handler: ({ em, params, body }) => updateSubscription(em, params.id, body, 'replace'),
+  }),
+  defineRoute({
+    method: 'put', path: '/cpo-subscription/:id/defunct', tag: TAG, body: defunctBody, bodyOptional: true, response: cpoSubscriptionShape,
+    summary: 'Mark a CPO subscription defunct (its EVSE links too)',
+    handler: async ({ em, params, body }) => serializeSubscription(await markCpoSubscriptionDefunct(em, params.id, isoDate(body.external_updated_at))),
+  }),
+  ...singleFieldRoutes({
+    path: '/cpo-subscription/:id', tag: TAG, response: cpoSubscriptionShape,
+    fields: { valid_from: {}, valid_until: { delete: true } },
+    update: ({ em, params }, patch) => updateSubscription(em, params.id, patch, 'merge'),
+  }),
+  defineRoute({
+    method: 'get', path: '/cpo-subscription-evse-link', tag: TAG, extension: true, paged: true, response: cpoLinkShape, summary: 'List CPO subscription EVSE links',
+    query: yup.object({ subscription_id: uuid() }),
+    handler: ({ ctx, em, rawQuery, query }) => seekPage(ctx, {
+      list: cpoLinkList(em, { subscriptionId: query.subscription_id }), rawQuery, path: ctx.path, serialize: serializeLink,
+    }),
+  }),
+  defineRoute({
+    method: 'post', path: '/cpo-subscription-evse-link', tag: TAG, extension: true, response: cpoLinkShape, summary: 'Link an EVSE to a CPO subscription',
+    description: 'valid_from null defers to the subscription; validity is [valid_from, valid_until).',
+    body: linkBody.shape({ subscription_id: text(64).defined('${path} is required'), evse_uid: text(64).defined('${path} is required') }),
+    handler: async ({ em, body }) => serializeLink(await createCpoLink(em, {
+      ...(patchFrom(body, LINK) as Patch<CpoLinkFields>), subscriptionId: body.subscription_id, evseUid: body.evse_uid,
+    })),
+  }),
+  defineRoute({
+    method: 'get', path: '/cpo-subscription-evse-link/:id', tag: TAG, extension: true, response: cpoLinkShape, summary: 'Get a CPO subscription EVSE link',
+    handler: async ({ em, params }) => serializeLink(await getCpoLink(em, params.id)),
+  }),
+  defineRoute({
+    method: 'post', path: '/cpo-subscription-evse-link/:id', tag: TAG, body: linkBody, response: cpoLinkShape, summary: 'Merge-update a CPO subscription EVSE link',
+    handler: ({ em, params, body }) => updateLink(em, params.id, body, 'merge'),
+  }),
+  defineRoute({
+    method: 'put', path: '/cpo-subscription-evse-link/:id', tag: TAG, body: linkBody, response: cpoLinkShape, deprecated: true,
+    summary: 'Replace a CPO subscription EVSE link (omitted fields are reset)',
+    handler: ({ em, params, body }) => updateLink(em, params.id, body, 'replace'),
+  }),
+  defineRoute({
+    method: 'put', path: '/cpo-subscription-evse-link/:id/defunct', tag: TAG, body: defunctBody, bodyOptional: true, response: cpoLinkShape,
+    summary: 'Mark a CPO subscription EVSE link defunct',
+    handler: async ({ em, params, body }) => serializeLink(await markCpoLinkDefunct(em, params.id, isoDate(body.external_updated_at))),
+  }),
+  ...singleFieldRoutes({
+    path: '/cpo-subscription-evse-link/:id', tag: TAG, response: cpoLinkShape,
+    fields: { valid_from: { delete: true }, valid_until: { delete: true } },
+    update: ({ em, params }, patch) => updateLink(em, params.id, patch, 'merge'),
+  }),
+];

@@ -1,0 +1,87 @@
+// Item source: recurring costs of CPO subscriptions (hosting, maintenance), billed per invoicing
+// period like MSP fees: per subscription (prorated by its valid days) or per EVSE validly linked
+// to it (each link prorated by its own valid days within the subscription's). The plan version
+// is the one valid at the period's start, else the first one starting within the period.
+import { isZero, percentOfDecimal } from '../../money/decimal.ts';
+import type { CpoRecurringCost } from '../../cpo/cpo-subscription-plan-version.entity.ts';
+import type { Em } from '../../platform/orm.ts';
+import { vatRateAt } from '../../pricing/vat-rate.service.ts';
+import { collectItems } from '../collect-items.ts';
+import { candidateRows, type ItemCandidate } from '../item-source.ts';
+import { periodDates, periodLabel } from '../periods.ts';
+import { proratedFee, validDays, type FeePeriod } from './subscription-fee.source.ts';
+
+export const CPO_SUBSCRIPTION_FEE_SOURCE = 'cpo_subscription_fee';
+
+interface Row {
+  subscription_id: string;
+  external_reference: string | null;
+  customer_id: string;
+  valid_from: Date;
+  valid_until: Date | null;
+  plan_name: string;
+  recurring_costs: CpoRecurringCost[];
+  link_id: string | null;
+  link_from: Date | null;
+  link_until: Date | null;
+  evse_uid: string | null;
+}
+
+const SUBSCRIPTIONS = `select s.id as subscription_id, s.external_reference, s.customer_id, s.valid_from, s.valid_until, p.name as plan_name,
+    v.recurring_costs, l.id as link_id, l.valid_from as link_from, l.valid_until as link_until, e.evse_uid
+  from cpo_subscription s join cpo_subscription_plan p on p.id = s.plan_id
+  join lateral (select v.recurring_costs from cpo_subscription_plan_version v where v.plan_id = p.id and v.valid_from < ?
+    order by (v.valid_from <= ?) desc, case when v.valid_from <= ? then v.valid_from end desc nulls last, v.valid_from limit 1) v on true
+  left join cpo_subscription_evse_link l on l.subscription_id = s.id and not l.defunct
+  left join cpo_evse e on e.id = l.evse_id
+  where s.admin_id = ? and not s.defunct and s.valid_from < ? and (s.valid_until is null or s.valid_until > ?)
+  order by s.id, l.id`;
+
+const earlier = (a: Date | null, b: Date | null) => (a && b ? (a < b ? a : b) : (a ?? b));
+
+export async function cpoFeeCandidates(em: Em, fp: FeePeriod): Promise<ItemCandidate[]> {
+  const raw = await em.execute<Row[]>(SUBSCRIPTIONS, [fp.period.until, fp.period.from, fp.period.from, fp.adminId, fp.period.until, fp.period.from]);
+  if (!raw.length) return [];
+  const date = (v: unknown) => (v ? new Date(v as string) : null);
+  const rows = raw.map((r) => ({ ...r, valid_from: new Date(r.valid_from), valid_until: date(r.valid_until), link_from: date(r.link_from), link_until: date(r.link_until) }));
+  const vat = await vatRateAt(em, fp.country, 'standard', fp.period.from);
+  const label = periodLabel(fp.period, fp.timeZone, fp.kind);
+  const { first, last } = periodDates(fp.period, fp.timeZone);
+  const candidates: ItemCandidate[] = [];
+  const add = (row: typeof rows[number], cost: CpoRecurringCost, index: number, subject: string, days: number, of: number, what: string) => {
+    const amount = proratedFee(cost, fp.kind, days, of);
+    if (days === 0 || isZero(amount)) return;
+    candidates.push({
+      admin_id: fp.adminId, party_id: row.customer_id, subject_id: `${subject}/${label}/${index}`, line_key: '', source_version: 1,
+      occurred_at: fp.period.from.toISOString(), product_category: 'cpo_subscription_fee', vat_kind: 'standard', vat_percent: vat.percentage,
+      vat_country: fp.country, currency: fp.currency,
+      description: `${cost.description} – ${row.plan_name}${what}, ${first} to ${last}${days < of ? ` (${days}/${of} days)` : ''}`,
+      quantity: '1', unit: 'period', unit_price: amount, amount_excl_vat: amount, vat_amount_unrounded: percentOfDecimal(amount, vat.percentage),
+      group_subscription: row.external_reference ?? row.subscription_id, group_token: null,
+      sub_items: [{ kind: 'recurring_cost', label: cost.description, volume: String(days), unit: 'day', amount_excl_vat: amount }],
+      context: null, reference: row.external_reference, box_category_description: null, distinct_code: null, series_code: null,
+      external_reference: null, input: null,
+    });
+  };
+  const seen = new Set<string>();
+  for (const row of rows) {
+    const subscriptionDays = validDays(row, fp);
+    row.recurring_costs.forEach((cost, index) => {
+      if ((cost.per ?? 'subscription') === 'subscription') {
+        if (seen.has(`${row.subscription_id}/${index}`)) return;
+        seen.add(`${row.subscription_id}/${index}`);
+        add(row, cost, index, row.subscription_id, subscriptionDays.days, subscriptionDays.of, '');
+      } else if (row.link_id) {
+        const link = validDays({ valid_from: row.link_from ?? row.valid_from, valid_until: earlier(row.link_until, row.valid_until) }, fp);
+        add(row, cost, index, row.link_id, link.days, link.of, `, EVSE ${row.evse_uid}`);
+      }
+    });
+  }
+  return candidates;
+}
+
+/** Bills the recurring costs of an administration's CPO subscriptions for one period (idempotent). */
+export async function billCpoSubscriptionFees(em: Em, fp: FeePeriod): Promise<void> {
+  const candidates = await cpoFeeCandidates(em, fp);
+  if (candidates.length) await collectItems(em, CPO_SUBSCRIPTION_FEE_SOURCE, candidateRows(candidates));
+}

@@ -1,0 +1,105 @@
+// CPO subscription plans: the plan (name, publishing window: not enforced when subscriptions are
+// created) and its recurring costs keyed by valid_from (POST /cpo-subscription-plan/{id}/{valid_from}
+// merge-updates the version of that date, creating it when missing).
+import { isNegative, parseDecimal } from '../money/decimal.ts';
+import { visibleAdministration } from '../parties/customer-input.ts';
+import { DomainError, InvalidInputError, NotFoundError, type ErrorDetail } from '../platform/errors.ts';
+import { flushUnique } from '../platform/flush-unique.ts';
+import { isUuid } from '../platform/ids.ts';
+import type { Em } from '../platform/orm.ts';
+import { EXT_REF_PREFIX } from '../platform/resource-ref.ts';
+import { SeekList } from '../platform/seek-page.ts';
+import { CpoSubscriptionPlanVersion, type CpoRecurringCost } from './cpo-subscription-plan-version.entity.ts';
+import { CpoSubscriptionPlan } from './cpo-subscription-plan.entity.ts';
+
+export interface CpoPlanInput {
+  adminId?: string | null;
+  name?: string | null;
+  description?: string | null;
+  publishFrom?: Date | null;
+  publishUntil?: Date | null;
+  externalReference?: string | null;
+}
+
+const PERIODS = ['month', 'quarter', 'year'];
+const PER = ['subscription', 'evse'];
+const UNIQUE = { cpo_subscription_plan_external_reference_unique: ['external_reference'] };
+
+export async function getCpoPlan(em: Em, ref: string): Promise<CpoSubscriptionPlan> {
+  const externalReference = ref.startsWith(EXT_REF_PREFIX) ? ref.slice(EXT_REF_PREFIX.length) : null;
+  const plan = externalReference !== null ? await em.findOne(CpoSubscriptionPlan, { externalReference })
+    : isUuid(ref) ? await em.findOne(CpoSubscriptionPlan, { id: ref }) : null;
+  if (!plan) throw new NotFoundError('CPO subscription plan');
+  return plan;
+}
+
+export function cpoPlanList(em: Em, filter: { adminId?: string } = {}): SeekList<CpoSubscriptionPlan> {
+  return new SeekList<CpoSubscriptionPlan>(em, { entity: CpoSubscriptionPlan, where: filter.adminId ? { admin: filter.adminId } : {}, entities: true });
+}
+
+export function cpoPlanVersions(em: Em, plans: CpoSubscriptionPlan[]): Promise<CpoSubscriptionPlanVersion[]> {
+  return plans.length ? em.find(CpoSubscriptionPlanVersion, { plan: { $in: plans } }, { orderBy: { plan: 'asc', validFrom: 'asc' } }) : Promise.resolve([]);
+}
+
+function applyPlan(plan: CpoSubscriptionPlan, input: CpoPlanInput): void {
+  if (input.name !== undefined) {
+    if (!input.name || !input.name.trim()) throw new InvalidInputError('name is required', { path: ['name'] });
+    plan.name = input.name;
+  }
+  if (input.description !== undefined) plan.description = input.description;
+  if (input.publishFrom !== undefined) plan.publishFrom = input.publishFrom;
+  if (input.publishUntil !== undefined) plan.publishUntil = input.publishUntil;
+  if (input.externalReference !== undefined) plan.externalReference = input.externalReference;
+  if (plan.publishFrom && plan.publishUntil && plan.publishUntil <= plan.publishFrom) {
+    throw new InvalidInputError('publish_until must be after publish_from', { path: ['publish_until'] });
+  }
+}
+
+export async function createCpoPlan(em: Em, input: CpoPlanInput): Promise<CpoSubscriptionPlan> {
+  const admin = await visibleAdministration(em, input.adminId);
+  if (!input.name) throw new InvalidInputError('name is required', { path: ['name'] });
+  const plan = em.create(CpoSubscriptionPlan, { admin, name: input.name });
+  applyPlan(plan, input);
+  await flushUnique(em, UNIQUE);
+  return plan;
+}
+
+export async function updateCpoPlan(em: Em, ref: string, input: CpoPlanInput): Promise<CpoSubscriptionPlan> {
+  const plan = await getCpoPlan(em, ref);
+  applyPlan(plan, { ...input, adminId: undefined });
+  await flushUnique(em, UNIQUE);
+  return plan;
+}
+
+function checkCosts(costs: unknown): CpoRecurringCost[] {
+  if (!Array.isArray(costs)) throw new InvalidInputError('recurring_costs must be a list', { path: ['recurring_costs'] });
+  const failures: ErrorDetail[] = [];
+  const checked = costs.map((cost: Record<string, unknown>, i) => {
+    const at = (member: string) => ['recurring_costs', i, member];
+    if (typeof cost?.description !== 'string' || !cost.description) failures.push({ path: at('description'), message: 'description is required' });
+    if (!PERIODS.includes(String(cost?.period))) failures.push({ path: at('period'), message: `period must be one of ${PERIODS.join(', ')}` });
+    const per = cost?.per ?? 'subscription';
+    if (!PER.includes(String(per))) failures.push({ path: at('per'), message: `per must be one of ${PER.join(', ')}` });
+    let amount = '0.00';
+    try {
+      amount = parseDecimal(String(cost?.amount_excl_vat ?? ''), at('amount_excl_vat'));
+      if (isNegative(amount)) failures.push({ path: at('amount_excl_vat'), message: 'amount_excl_vat must not be negative' });
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      failures.push({ path: at('amount_excl_vat'), message: error.message });
+    }
+    return { description: String(cost?.description), amount_excl_vat: amount, period: cost?.period, per } as CpoRecurringCost;
+  });
+  if (failures.length) throw DomainError.of('invalid_input', failures);
+  return checked;
+}
+
+/** Merge-updates (or creates) the plan's version valid from `validFrom`. */
+export async function setCpoPlanVersion(em: Em, ref: string, validFrom: Date, input: { recurringCosts?: unknown }): Promise<CpoSubscriptionPlan> {
+  const plan = await getCpoPlan(em, ref);
+  const version = (await em.findOne(CpoSubscriptionPlanVersion, { plan, validFrom }))
+    ?? em.create(CpoSubscriptionPlanVersion, { plan, validFrom, recurringCosts: [] });
+  if (input.recurringCosts !== undefined) version.recurringCosts = input.recurringCosts === null ? [] : checkCosts(input.recurringCosts);
+  await em.flush();
+  return plan;
+}

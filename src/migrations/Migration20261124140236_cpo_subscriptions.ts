@@ -1,0 +1,54 @@
+import { Migration } from '@mikro-orm/migrations';
+
+export class Migration20261124140236_cpo_subscriptions extends Migration {
+
+  override name = 'Migration20261124140236_cpo_subscriptions';
+
+  override up(): void | Promise<void> {
+    this.addSql(`create table "cpo_subscription_plan" ("id" uuid not null, "admin_id" citext not null, "name" varchar(255) not null, "description" text null, "publish_from" timestamptz null, "publish_until" timestamptz null, "external_reference" citext null, "created_at" timestamptz not null, "updated_at" timestamptz not null, primary key ("id"));`);
+    this.addSql(`create index "cpo_subscription_plan_admin_id_index" on "cpo_subscription_plan" ("admin_id");`);
+    this.addSql(`alter table "cpo_subscription_plan" add constraint "cpo_subscription_plan_external_reference_unique" unique ("external_reference");`);
+
+    this.addSql(`create table "cpo_subscription_plan_version" ("id" uuid not null, "plan_id" uuid not null, "valid_from" timestamptz not null, "recurring_costs" jsonb not null, "created_at" timestamptz not null, "updated_at" timestamptz not null, primary key ("id"));`);
+    this.addSql(`alter table "cpo_subscription_plan_version" add constraint "cpo_subscription_plan_version_plan_id_valid_from_unique" unique ("plan_id", "valid_from");`);
+
+    this.addSql(`create table "cpo_subscription" ("id" uuid not null, "admin_id" citext not null, "customer_id" uuid not null, "plan_id" uuid not null, "buyer_reference" varchar(255) null, "valid_from" timestamptz not null, "valid_until" timestamptz null, "defunct" boolean not null default false, "custom_fields" jsonb not null, "external_reference" citext null, "external_updated_at" timestamptz null, "created_at" timestamptz not null, "updated_at" timestamptz not null, primary key ("id"));`);
+    this.addSql(`create index "cpo_subscription_admin_id_index" on "cpo_subscription" ("admin_id");`);
+    this.addSql(`create index "cpo_subscription_customer_id_index" on "cpo_subscription" ("customer_id");`);
+    this.addSql(`create index "cpo_subscription_plan_id_index" on "cpo_subscription" ("plan_id");`);
+    this.addSql(`alter table "cpo_subscription" add constraint "cpo_subscription_external_reference_unique" unique ("external_reference");`);
+
+    this.addSql(`create table "cpo_subscription_evse_link" ("id" uuid not null, "admin_id" citext not null, "subscription_id" uuid not null, "evse_id" uuid not null, "valid_from" timestamptz null, "valid_until" timestamptz null, "defunct" boolean not null default false, "external_updated_at" timestamptz null, "created_at" timestamptz not null, "updated_at" timestamptz not null, primary key ("id"));`);
+    this.addSql(`create index "cpo_subscription_evse_link_subscription_id_index" on "cpo_subscription_evse_link" ("subscription_id");`);
+    this.addSql(`create index "cpo_subscription_evse_link_evse_id_index" on "cpo_subscription_evse_link" ("evse_id");`);
+
+
+
+    this.addSql(`alter table "cpo_subscription_plan" add constraint "cpo_subscription_plan_admin_id_foreign" foreign key ("admin_id") references "administration" ("id");`);
+
+    this.addSql(`alter table "cpo_subscription_plan_version" add constraint "cpo_subscription_plan_version_plan_id_foreign" foreign key ("plan_id") references "cpo_subscription_plan" ("id");`);
+
+    this.addSql(`alter table "cpo_subscription" add constraint "cpo_subscription_admin_id_foreign" foreign key ("admin_id") references "administration" ("id");`);
+    this.addSql(`alter table "cpo_subscription" add constraint "cpo_subscription_customer_id_foreign" foreign key ("customer_id") references "customer" ("id");`);
+    this.addSql(`alter table "cpo_subscription" add constraint "cpo_subscription_plan_id_foreign" foreign key ("plan_id") references "cpo_subscription_plan" ("id");`);
+
+    this.addSql(`alter table "cpo_subscription_evse_link" add constraint "cpo_subscription_evse_link_admin_id_foreign" foreign key ("admin_id") references "administration" ("id");`);
+    this.addSql(`alter table "cpo_subscription_evse_link" add constraint "cpo_subscription_evse_link_subscription_id_foreign" foreign key ("subscription_id") references "cpo_subscription" ("id");`);
+    this.addSql(`alter table "cpo_subscription_evse_link" add constraint "cpo_subscription_evse_link_evse_id_foreign" foreign key ("evse_id") references "cpo_evse" ("id");`);
+
+  }
+
+  override down(): void | Promise<void> {
+    this.addSql(`alter table "cpo_subscription_plan_version" drop constraint "cpo_subscription_plan_version_plan_id_foreign";`);
+    this.addSql(`alter table "cpo_subscription" drop constraint "cpo_subscription_plan_id_foreign";`);
+    this.addSql(`alter table "cpo_subscription_evse_link" drop constraint "cpo_subscription_evse_link_subscription_id_foreign";`);
+
+    this.addSql(`drop table if exists "cpo_subscription_plan" cascade;`);
+    this.addSql(`drop table if exists "cpo_subscription_plan_version" cascade;`);
+    this.addSql(`drop table if exists "cpo_subscription" cascade;`);
+    this.addSql(`drop table if exists "cpo_subscription_evse_link" cascade;`);
+
+
+  }
+
+}

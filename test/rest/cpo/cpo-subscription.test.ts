@@ -1,0 +1,118 @@
+import test from 'ava';
+import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { boxesOf, configureBilling, createSeries } from '../../helpers/billing-factories.ts';
+import { createEvse } from '../../helpers/cpo-factories.ts';
+import { createAdministration, createCustomer } from '../../helpers/factories.ts';
+import { ensureVatRate } from '../../helpers/session-factories.ts';
+
+let app: TestApp;
+test.before(async () => {
+  app = await startTestApp();
+  await ensureVatRate(app);
+});
+test.after.always(async () => { await app?.close(); });
+
+async function ok(method: string, path: string, body?: unknown) {
+  const r = await app.request(method, `/main/v1${path}`, body === undefined ? {} : { body });
+  if (r.status !== 200) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body;
+}
+
+async function setUp() {
+  const admin = await createAdministration(app);
+  await configureBilling(app, admin.id);
+  const series = await createSeries(app, admin.id);
+  const host = await createCustomer(app, admin.id, { company_reg_num: '123' });
+  const plan = await ok('POST', '/cpo-subscription-plan', { admin_id: admin.id, name: 'Hosting', external_reference: `HOST-${admin.id}` });
+  const evses = [await createEvse(app, admin.id), await createEvse(app, admin.id)];
+  return { admin, series, host, plan, evses };
+}
+
+test('a month of CPO fees: per subscription, and per linked EVSE prorated by days (one linked from the 15th)', async (t) => {
+  const { admin, series, host, plan, evses } = await setUp();
+  const versioned = await ok('POST', `/cpo-subscription-plan/${plan.id}/2026-10-01`, {
+    recurring_costs: [
+      { description: 'Service', amount_excl_vat: '10.00', period: 'month' },
+      { description: 'Hosting', amount_excl_vat: '30.00', period: 'month', per: 'evse' },
+    ],
+  });
+  t.is(versioned.versions.length, 1);
+  t.is(versioned.versions[0].valid_from, '2026-09-30T22:00:00.000Z', 'local midnight of the administration (Europe/Amsterdam)');
+  const subscription = await ok('POST', '/cpo-subscription', {
+    customer_id: host.id, plan_id: `ext_ref.HOST-${admin.id}`, valid_from: '2026-10-01T00:00:00+02:00', external_reference: `CPO-SUB-${admin.id}`,
+  });
+  await ok('POST', '/cpo-subscription-evse-link', { subscription_id: subscription.id, evse_uid: evses[0].evse_uid });
+  const late = await ok('POST', '/cpo-subscription-evse-link', { subscription_id: subscription.id, evse_uid: evses[1].evse_uid, valid_from: '2026-10-15T00:00:00+02:00' });
+  t.true(late.is_currently_valid);
+
+  // A custom item makes October's review-set exist; closing it bills the period's fees.
+  const item = await ok('POST', '/billing-custom-item', {
+    time_zone: 'Europe/Amsterdam', date: '2026-10-02', party_id: host.id, admin_id: admin.id, description: 'Setup', quantity: '1', unit: 'pcs',
+    unit_price_excl_vat: '5.00', vat_kind: 'standard',
+  });
+  const box = await ok('GET', `/billing-box/${item.box_id}`);
+  await ok('POST', `/billing-review-set/${box.billing_reviewset_id}/close`);
+  const [closed] = await boxesOf(app, `?series_external_reference=${series.external_reference}&reviewset_id=${box.billing_reviewset_id}`);
+  const fees = closed.rollups.find((r: any) => r.product_category === 'cpo_subscription_fee');
+  t.truthy(fees, JSON.stringify(closed.rollups));
+  // 10.00 + 30.00 + 30.00 × 17/31 (16.45)
+  t.is(fees.subtotal_excl_vat, '56.45');
+  t.is(fees.item_count, 3);
+  t.deepEqual(fees.volume, { day: '79.00' });
+});
+
+test('defunct cascades to the links; a defunct subscription no longer changes; deprecated PUT and single-field paths work', async (t) => {
+  const { admin, host, plan, evses } = await setUp();
+  const subscription = await ok('POST', '/cpo-subscription', { customer_id: host.id, plan_id: plan.id, valid_from: '2026-01-01T00:00:00Z', custom_fields: { site: 'A' } });
+  const link = await ok('POST', '/cpo-subscription-evse-link', { subscription_id: subscription.id, evse_uid: evses[0].evse_uid });
+  const until = await ok('PUT', `/cpo-subscription/${subscription.id}/valid-until`, { valid_until: '2027-01-01T00:00:00Z' });
+  t.is(until.valid_until, '2027-01-01T00:00:00.000Z');
+  t.deepEqual(until.custom_fields, { site: 'A' });
+  const cleared = await ok('DELETE', `/cpo-subscription/${subscription.id}/valid-until`);
+  t.is(cleared.valid_until, null);
+  const replaced = await ok('PUT', `/cpo-subscription/${subscription.id}`, { valid_from: '2026-02-01T00:00:00Z' });
+  t.deepEqual(replaced.custom_fields, {}, 'omitted fields are reset');
+  const linkFrom = await ok('PUT', `/cpo-subscription-evse-link/${link.id}/valid-from`, { valid_from: '2026-03-01T00:00:00Z' });
+  t.is(linkFrom.valid_from, '2026-03-01T00:00:00.000Z');
+
+  const defunct = await ok('PUT', `/cpo-subscription/${subscription.id}/defunct`);
+  t.true(defunct.defunct);
+  const after = await ok('GET', `/cpo-subscription-evse-link/${link.id}`);
+  t.true(after.defunct);
+  t.false(after.is_currently_valid);
+  const change = await app.request('POST', `/main/v1/cpo-subscription/${subscription.id}`, { body: { buyer_reference: 'x' } });
+  t.is(change.status, 400);
+  t.is(change.body.code, 'cpo_subscription_defunct');
+  t.truthy(admin);
+});
+
+test('bad input is 400 with its place and changes nothing; another administration sees nothing', async (t) => {
+  const { admin, host, plan, evses } = await setUp();
+  const badDate = await app.request('POST', `/main/v1/cpo-subscription-plan/${plan.id}/2026-02-30`, { body: { recurring_costs: [] } });
+  t.is(badDate.status, 400);
+  const badCost = await app.request('POST', `/main/v1/cpo-subscription-plan/${plan.id}/2026-10-01`, {
+    body: { recurring_costs: [{ description: 'Hosting', amount_excl_vat: '-1', period: 'month', per: 'charger' }] },
+  });
+  t.is(badCost.status, 400);
+  t.deepEqual(badCost.body.details.map((d: any) => d.param).sort(), ['$.recurring_costs[0].amount_excl_vat', '$.recurring_costs[0].per']);
+  t.deepEqual((await ok('GET', `/cpo-subscription-plan/${plan.id}`)).versions, []);
+  const badBounds = await app.request('POST', '/main/v1/cpo-subscription', {
+    body: { customer_id: host.id, plan_id: plan.id, valid_from: '2026-02-01T00:00:00Z', valid_until: '2026-01-01T00:00:00Z' },
+  });
+  t.is(badBounds.status, 400);
+  t.is(badBounds.body.param, '$.valid_until');
+
+  const other = await createAdministration(app);
+  const foreignEvse = await createEvse(app, other.id);
+  const subscription = await ok('POST', '/cpo-subscription', { customer_id: host.id, plan_id: plan.id, valid_from: '2026-01-01T00:00:00Z' });
+  const mismatch = await app.request('POST', '/main/v1/cpo-subscription-evse-link', { body: { subscription_id: subscription.id, evse_uid: foreignEvse.evse_uid } });
+  t.is(mismatch.status, 400);
+  t.is(mismatch.body.code, 'administration_mismatch');
+  const limited = await app.credential({ role: 'admin', adminIds: [other.id] });
+  const seen = await app.request('GET', `/main/v1/cpo-subscription/${subscription.id}`, { auth: limited });
+  t.is(seen.status, 400);
+  t.is(seen.body.code, 'not_found');
+  const plans = await app.request('GET', '/main/v1/cpo-subscription-plan', { auth: limited });
+  t.deepEqual(plans.body.items, []);
+  t.truthy(admin && evses);
+});
