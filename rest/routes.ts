@@ -22,6 +22,7 @@ import { dropoutCaseRoutes } from './sessions/dropout-case.routes.ts';
 import { evseRoutes } from './cpo/evse.routes.ts';
 import { reimbursementRoutes } from './cpo/reimbursement.routes.ts';
 import { cpoSubscriptionRoutes } from './cpo/cpo-subscription.routes.ts';
+import { evseLocationRoutes } from './cpo/evse-location.routes.ts';
 import { billingBoxRoutes } from './billing/billing-box.routes.ts';
 import { billingConfigRoutes } from './billing/billing-config.routes.ts';
 import { billingCustomItemRoutes } from './billing/billing-custom-item.routes.ts';
@@ -52,6 +53,7 @@ export const routes: RouteDef[] = [
   ...chargeSessionRoutes,
   ...dropoutCaseRoutes,
   ...evseRoutes,
+  ...evseLocationRoutes,
   ...reimbursementRoutes,
   ...cpoSubscriptionRoutes,
   ...billingConfigRoutes,

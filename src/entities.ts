@@ -41,6 +41,7 @@ import { CpoSubscriptionPlanSchema } from './cpo/cpo-subscription-plan.entity.ts
 import { CpoSubscriptionPlanVersionSchema } from './cpo/cpo-subscription-plan-version.entity.ts';
 import { CpoSubscriptionSchema } from './cpo/cpo-subscription.entity.ts';
 import { CpoSubscriptionEvseLinkSchema } from './cpo/cpo-subscription-evse-link.entity.ts';
+import { EvseLocationSchema } from './cpo/evse-location.entity.ts';
 
 export const entities = [
   InstanceSettingsSchema,
@@ -85,4 +86,5 @@ export const entities = [
   CpoSubscriptionPlanVersionSchema,
   CpoSubscriptionSchema,
   CpoSubscriptionEvseLinkSchema,
+  EvseLocationSchema,
 ];

@@ -1,13 +1,13 @@
 import { evseList } from '../../src/cpo/evse.queries.ts';
 import * as yup from 'yup';
-import { Evse } from '../../src/cpo/evse.entity.ts';
+import { Evse, POWER_TYPES } from '../../src/cpo/evse.entity.ts';
 import { createEvse, getEvse, setDropoutAllChargesessions, updateEvse, type EvseFields } from '../../src/cpo/save-evse.service.ts';
 import { isDecimalText } from '../../src/money/decimal.ts';
 import type { Patch } from '../../src/platform/merge-patch.ts';
 import { seekPage } from '../rails/pagination.ts';
 import { patchFrom, type FieldMapping } from '../rails/patch.ts';
 import { defineRoute, type RouteDef } from '../rails/route.ts';
-import { iso, isoDate, text, timestamp } from '../../src/platform/input-schemas.ts';
+import { iso, isoDate, oneOf, text, timestamp } from '../../src/platform/input-schemas.ts';
 import { representation, t, type Infer } from '../rails/shape.ts';
 
 const TAG = 'CPO EVSEs';
@@ -17,6 +17,7 @@ export const evseShape = representation('Evse', {
   evse_uid: t.string(),
   admin_id: t.string(),
   evse_id: t.nullable(t.string()),
+  location_id: t.nullable(t.string()),
   connectors: t.array(t.object({
     id: t.string(),
     standard: t.optional(t.string()),
@@ -37,6 +38,7 @@ export function serializeEvse(e: Evse): Infer<typeof evseShape> {
     evse_uid: e.evseUid,
     admin_id: e.admin.id,
     evse_id: e.evseId ?? null,
+    location_id: e.location?.locationId ?? null,
     connectors: e.connectors ?? [],
     dropout_all_chargesessions: e.dropoutAllChargesessions,
     reimbursement_mandatory: e.reimbursementMandatory,
@@ -50,12 +52,13 @@ const connector = yup.object({
   id: text(36).defined('${path} is required'),
   standard: text(64),
   format: text(16),
-  power_type: text(32),
+  power_type: oneOf(POWER_TYPES),
   max_power_kw: yup.string().test('decimal', '${path} must be a decimal string', (v) => v === undefined || isDecimalText(v)),
 });
 
 const evseBody = yup.object({
   evse_id: text(64).nullable(),
+  location_id: text(64).nullable(),
   connectors: yup.array(connector.defined()).max(32).nullable(),
   dropout_all_chargesessions: yup.boolean().nullable(),
   reimbursement_mandatory: yup.boolean().nullable(),
@@ -64,6 +67,7 @@ const evseBody = yup.object({
 
 const MAPPING: FieldMapping = {
   evse_id: 'evseId',
+  location_id: 'locationId',
   connectors: 'connectors',
   dropout_all_chargesessions: 'dropoutAllChargesessions',
   reimbursement_mandatory: 'reimbursementMandatory',

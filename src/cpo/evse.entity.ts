@@ -1,7 +1,11 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { adminScopeFilter } from '../access/admin-scope.ts';
 import { createdAtProperty, idProperty, identifierProperty, updatedAtProperty } from '../platform/entity-properties.ts';
+import { EvseLocation } from './evse-location.entity.ts';
 import { Administration } from '../parties/administration.entity.ts';
+
+/** Connector power types; ac_2phase_split is a split-phase supply on two phases. */
+export const POWER_TYPES = ['ac_1phase', 'ac_2phase', 'ac_2phase_split', 'ac_3phase', 'dc'] as const;
 
 export interface Connector { id: string; standard?: string; format?: string; power_type?: string; max_power_kw?: string }
 
@@ -17,6 +21,7 @@ export const EvseSchema = defineEntity({
     evseId: p.string().nullable(),
     /** `evseId` without separators, upper case: what sessions are matched on. */
     evseIdNormalized: p.string().nullable().index(),
+    location: () => p.manyToOne(EvseLocation).nullable().index(),
     connectors: p.json<Connector[]>().onCreate(() => []),
     dropoutAllChargesessions: p.boolean().default(false),
     reimbursementMandatory: p.boolean().default(false),

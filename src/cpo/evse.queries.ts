@@ -6,7 +6,7 @@ import { Evse } from './evse.entity.ts';
 import { ReimbursementLink } from './reimbursement-link.entity.ts';
 
 export function evseList(em: Em): SeekList<Evse> {
-  return new SeekList<Evse>(em, { entity: Evse, entities: true });
+  return new SeekList<Evse>(em, { entity: Evse, entities: true, populate: ['location'] });
 }
 
 export function reimbursementLinkList(em: Em): SeekList<ReimbursementLink> {

@@ -8,9 +8,12 @@ import { visibleAdministration } from '../parties/customer-input.ts';
 import { retryEvseDropouts } from '../sessions/reprocess.service.ts';
 import { normalizeEvseId } from './evse-id.ts';
 import { Evse, type Connector } from './evse.entity.ts';
+import { EvseLocation } from './evse-location.entity.ts';
 
 export interface EvseFields {
   evseId: string;
+  /** The location's location_id (resolved to the location; null detaches). */
+  locationId: string;
   connectors: Connector[];
   dropoutAllChargesessions: boolean;
   reimbursementMandatory: boolean;
@@ -20,16 +23,30 @@ export interface EvseFields {
 const UNIQUE = { cpo_evse_evse_uid_unique: ['evse_uid'] };
 
 export async function getEvse(em: Em, evseUid: string): Promise<Evse> {
-  const evse = await em.findOne(Evse, { evseUid });
+  const evse = await em.findOne(Evse, { evseUid }, { populate: ['location'] });
   if (!evse) throw new NotFoundError('EVSE');
   return evse;
 }
 
-function apply(evse: Evse, patch: Patch<EvseFields>): void {
+/** The location a patch names, of the EVSE's administration; undefined when the patch does not name one. */
+async function locationOf(em: Em, evse: Evse, patch: Patch<EvseFields>): Promise<EvseLocation | null | undefined> {
+  if (patch.locationId === undefined) return undefined;
+  if (patch.locationId === null) return null;
+  const location = await em.findOne(EvseLocation, { locationId: patch.locationId });
+  if (!location) throw new NotFoundError('EVSE location', { path: ['location_id'] });
+  if (location.admin.id.toLowerCase() !== evse.admin.id.toLowerCase()) {
+    throw new DomainError('administration_mismatch', 'the EVSE and the location belong to different administrations', { path: ['location_id'] });
+  }
+  return location;
+}
+
+function apply(evse: Evse, patch: Patch<EvseFields>, location: EvseLocation | null | undefined): void {
   if (patch.externalUpdatedAt && evse.externalUpdatedAt && patch.externalUpdatedAt < evse.externalUpdatedAt) {
     throw new DomainError('outdated', 'external_updated_at is older than the stored one', { path: ['external_updated_at'] });
   }
-  applyPatch(evse, { ...patch, connectors: patch.connectors === null ? [] : patch.connectors });
+  const { locationId: _named, ...fields } = patch;
+  applyPatch(evse, { ...fields, connectors: patch.connectors === null ? [] : patch.connectors });
+  if (location !== undefined) evse.location = location;
   if (patch.evseId !== undefined) evse.evseIdNormalized = patch.evseId ? normalizeEvseId(patch.evseId) : null;
   if (patch.dropoutAllChargesessions === null) evse.dropoutAllChargesessions = false;
   if (patch.reimbursementMandatory === null) evse.reimbursementMandatory = false;
@@ -42,7 +59,7 @@ export function createEvse(em: Em, input: Patch<EvseFields> & { evseUid?: string
     const admin = await visibleAdministration(tx, adminId);
     if (await tx.count(Evse, { evseUid }, { filters: false })) throw new DomainError('duplicate', `EVSE ${evseUid} exists already`, { path: ['evse_uid'] });
     const evse = tx.create(Evse, { admin, evseUid });
-    apply(evse, fields);
+    apply(evse, fields, await locationOf(tx, evse, fields));
     await flushUnique(tx, UNIQUE);
     return evse;
   });
@@ -51,7 +68,7 @@ export function createEvse(em: Em, input: Patch<EvseFields> & { evseUid?: string
 export function updateEvse(em: Em, evseUid: string, patch: Patch<EvseFields>): Promise<Evse> {
   return em.transactional(async (tx) => {
     const evse = await getEvse(tx, evseUid);
-    apply(evse, patch);
+    apply(evse, patch, await locationOf(tx, evse, patch));
     await tx.flush();
     return evse;
   });

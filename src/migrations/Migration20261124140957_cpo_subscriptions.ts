@@ -1,10 +1,14 @@
 import { Migration } from '@mikro-orm/migrations';
 
-export class Migration20261124140236_cpo_subscriptions extends Migration {
+export class Migration20261124140957_cpo_subscriptions extends Migration {
 
-  override name = 'Migration20261124140236_cpo_subscriptions';
+  override name = 'Migration20261124140957_cpo_subscriptions';
 
   override up(): void | Promise<void> {
+    this.addSql(`create table "cpo_evse_location" ("id" uuid not null, "admin_id" citext not null, "location_id" citext not null, "name" varchar(255) null, "street" varchar(255) null, "postal_code" varchar(255) null, "city" varchar(255) null, "country" varchar(2) null, "latitude" numeric(9,6) null, "longitude" numeric(9,6) null, "cpo_id" varchar(255) null, "time_zone" varchar(255) null, "deactivated_at" timestamptz null, "external_updated_at" timestamptz null, "created_at" timestamptz not null, "updated_at" timestamptz not null, primary key ("id"));`);
+    this.addSql(`create index "cpo_evse_location_admin_id_index" on "cpo_evse_location" ("admin_id");`);
+    this.addSql(`alter table "cpo_evse_location" add constraint "cpo_evse_location_location_id_unique" unique ("location_id");`);
+
     this.addSql(`create table "cpo_subscription_plan" ("id" uuid not null, "admin_id" citext not null, "name" varchar(255) not null, "description" text null, "publish_from" timestamptz null, "publish_until" timestamptz null, "external_reference" citext null, "created_at" timestamptz not null, "updated_at" timestamptz not null, primary key ("id"));`);
     this.addSql(`create index "cpo_subscription_plan_admin_id_index" on "cpo_subscription_plan" ("admin_id");`);
     this.addSql(`alter table "cpo_subscription_plan" add constraint "cpo_subscription_plan_external_reference_unique" unique ("external_reference");`);
@@ -22,7 +26,13 @@ export class Migration20261124140236_cpo_subscriptions extends Migration {
     this.addSql(`create index "cpo_subscription_evse_link_subscription_id_index" on "cpo_subscription_evse_link" ("subscription_id");`);
     this.addSql(`create index "cpo_subscription_evse_link_evse_id_index" on "cpo_subscription_evse_link" ("evse_id");`);
 
+    this.addSql(`alter table "cpo_evse" add "location_id" uuid null;`);
+    this.addSql(`alter table "cpo_evse" add constraint "cpo_evse_location_id_foreign" foreign key ("location_id") references "cpo_evse_location" ("id") on delete set null;`);
+    this.addSql(`create index "cpo_evse_location_id_index" on "cpo_evse" ("location_id");`);
 
+
+
+    this.addSql(`alter table "cpo_evse_location" add constraint "cpo_evse_location_admin_id_foreign" foreign key ("admin_id") references "administration" ("id");`);
 
     this.addSql(`alter table "cpo_subscription_plan" add constraint "cpo_subscription_plan_admin_id_foreign" foreign key ("admin_id") references "administration" ("id");`);
 
@@ -39,15 +49,20 @@ export class Migration20261124140236_cpo_subscriptions extends Migration {
   }
 
   override down(): void | Promise<void> {
+    this.addSql(`alter table "cpo_evse" drop constraint "cpo_evse_location_id_foreign";`);
     this.addSql(`alter table "cpo_subscription_plan_version" drop constraint "cpo_subscription_plan_version_plan_id_foreign";`);
     this.addSql(`alter table "cpo_subscription" drop constraint "cpo_subscription_plan_id_foreign";`);
     this.addSql(`alter table "cpo_subscription_evse_link" drop constraint "cpo_subscription_evse_link_subscription_id_foreign";`);
 
+    this.addSql(`drop table if exists "cpo_evse_location" cascade;`);
     this.addSql(`drop table if exists "cpo_subscription_plan" cascade;`);
     this.addSql(`drop table if exists "cpo_subscription_plan_version" cascade;`);
     this.addSql(`drop table if exists "cpo_subscription" cascade;`);
     this.addSql(`drop table if exists "cpo_subscription_evse_link" cascade;`);
 
+
+    this.addSql(`drop index "cpo_evse_location_id_index";`);
+    this.addSql(`alter table "cpo_evse" drop column "location_id";`);
 
   }
 

@@ -1,0 +1,87 @@
+// EVSE locations: the deprecated create (POST /cpo-evse-location) and merge-update by location_id.
+// Coordinates are exact decimals within their ranges; the time zone is an IANA zone.
+import { compareDecimal, parseDecimal } from '../money/decimal.ts';
+import { visibleAdministration } from '../parties/customer-input.ts';
+import { DomainError, InvalidInputError, NotFoundError, type ErrorDetail } from '../platform/errors.ts';
+import { flushUnique } from '../platform/flush-unique.ts';
+import { applyPatch, type Patch } from '../platform/merge-patch.ts';
+import type { Em } from '../platform/orm.ts';
+import { SeekList } from '../platform/seek-page.ts';
+import { isTimeZone } from '../pricing/local-time.ts';
+import { EvseLocation } from './evse-location.entity.ts';
+
+export interface EvseLocationFields {
+  name: string;
+  street: string;
+  postalCode: string;
+  city: string;
+  country: string;
+  latitude: string;
+  longitude: string;
+  cpoId: string;
+  timeZone: string;
+  deactivatedAt: Date;
+  externalUpdatedAt: Date;
+}
+
+const UNIQUE = { cpo_evse_location_location_id_unique: ['location_id'] };
+
+export async function getEvseLocation(em: Em, locationId: string): Promise<EvseLocation> {
+  const location = await em.findOne(EvseLocation, { locationId });
+  if (!location) throw new NotFoundError('EVSE location');
+  return location;
+}
+
+export function evseLocationList(em: Em): SeekList<EvseLocation> {
+  return new SeekList<EvseLocation>(em, { entity: EvseLocation, entities: true });
+}
+
+function coordinate(value: string | null | undefined, member: 'latitude' | 'longitude', limit: string, failures: ErrorDetail[]) {
+  if (value === undefined || value === null) return value;
+  try {
+    const parsed = parseDecimal(value, [member]);
+    if (compareDecimal(parsed, limit) > 0 || compareDecimal(parsed, `-${limit}`) < 0) failures.push({ path: [member], message: `${member} must be within ±${limit}` });
+    return parsed;
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    failures.push({ path: [member], message: error.message });
+    return value;
+  }
+}
+
+function apply(location: EvseLocation, patch: Patch<EvseLocationFields>): void {
+  if (patch.externalUpdatedAt && location.externalUpdatedAt && patch.externalUpdatedAt < location.externalUpdatedAt) {
+    throw new DomainError('outdated', 'external_updated_at is older than the stored one', { path: ['external_updated_at'] });
+  }
+  const failures: ErrorDetail[] = [];
+  const latitude = coordinate(patch.latitude, 'latitude', '90', failures);
+  const longitude = coordinate(patch.longitude, 'longitude', '180', failures);
+  if (patch.timeZone && !isTimeZone(patch.timeZone)) failures.push({ path: ['time_zone'], message: 'time_zone must be an IANA time zone' });
+  if (patch.country && !/^[A-Za-z]{2}$/.test(patch.country)) failures.push({ path: ['country'], message: 'country must be a two-letter code' });
+  if (failures.length) throw DomainError.of('invalid_input', failures);
+  applyPatch(location, { ...patch, latitude, longitude, country: patch.country ? patch.country.toUpperCase() : patch.country });
+}
+
+export function createEvseLocation(em: Em, input: Patch<EvseLocationFields> & { locationId?: string; adminId?: string }): Promise<EvseLocation> {
+  const { locationId, adminId, ...fields } = input;
+  return em.transactional(async (tx) => {
+    if (!locationId) throw new InvalidInputError('location_id is required', { path: ['location_id'] });
+    const admin = await visibleAdministration(tx, adminId);
+    if (await tx.count(EvseLocation, { locationId }, { filters: false })) {
+      throw new DomainError('duplicate', `location ${locationId} exists already`, { path: ['location_id'] });
+    }
+    const location = tx.create(EvseLocation, { admin, locationId });
+    apply(location, fields);
+    await flushUnique(tx, UNIQUE);
+    return location;
+  });
+}
+
+export function updateEvseLocation(em: Em, locationId: string, patch: Patch<EvseLocationFields>): Promise<EvseLocation> {
+  return em.transactional(async (tx) => {
+    const location = await getEvseLocation(tx, locationId);
+    apply(location, patch);
+    await tx.flush();
+    return location;
+  });
+}
