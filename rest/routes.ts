@@ -23,6 +23,7 @@ import { evseRoutes } from './cpo/evse.routes.ts';
 import { reimbursementRoutes } from './cpo/reimbursement.routes.ts';
 import { cpoSubscriptionRoutes } from './cpo/cpo-subscription.routes.ts';
 import { evseLocationRoutes } from './cpo/evse-location.routes.ts';
+import { reimbursementPlanRoutes } from './cpo/reimbursement-plan.routes.ts';
 import { billingBoxRoutes } from './billing/billing-box.routes.ts';
 import { billingConfigRoutes } from './billing/billing-config.routes.ts';
 import { billingCustomItemRoutes } from './billing/billing-custom-item.routes.ts';
@@ -54,6 +55,7 @@ export const routes: RouteDef[] = [
   ...dropoutCaseRoutes,
   ...evseRoutes,
   ...evseLocationRoutes,
+  ...reimbursementPlanRoutes,
   ...reimbursementRoutes,
   ...cpoSubscriptionRoutes,
   ...billingConfigRoutes,

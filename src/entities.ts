@@ -42,6 +42,8 @@ import { CpoSubscriptionPlanVersionSchema } from './cpo/cpo-subscription-plan-ve
 import { CpoSubscriptionSchema } from './cpo/cpo-subscription.entity.ts';
 import { CpoSubscriptionEvseLinkSchema } from './cpo/cpo-subscription-evse-link.entity.ts';
 import { EvseLocationSchema } from './cpo/evse-location.entity.ts';
+import { ReimbursementPlanSchema } from './cpo/reimbursement-plan.entity.ts';
+import { CalculationInputSchema } from './cpo/calculation-input.entity.ts';
 
 export const entities = [
   InstanceSettingsSchema,
@@ -87,4 +89,6 @@ export const entities = [
   CpoSubscriptionSchema,
   CpoSubscriptionEvseLinkSchema,
   EvseLocationSchema,
+  ReimbursementPlanSchema,
+  CalculationInputSchema,
 ];

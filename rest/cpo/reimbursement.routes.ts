@@ -20,6 +20,7 @@ export const arrangementShape = representation('ReimbursementArrangement', {
   id: t.string(),
   admin_id: t.string(),
   customer_id: t.string(),
+  plan_id: t.nullable(t.string()),
   buyer_reference: t.nullable(t.string()),
   valid_from: t.timestamp(),
   valid_until: t.nullable(t.timestamp()),
@@ -46,7 +47,7 @@ export const reimbursementLinkShape = representation('ReimbursementLink', {
 
 export function serializeArrangement(a: ReimbursementArrangement): Infer<typeof arrangementShape> {
   return {
-    id: a.id, admin_id: a.admin.id, customer_id: a.customer.id, buyer_reference: a.buyerReference ?? null,
+    id: a.id, admin_id: a.admin.id, customer_id: a.customer.id, plan_id: a.plan?.id ?? null, buyer_reference: a.buyerReference ?? null,
     valid_from: iso(a.validFrom), valid_until: iso(a.validUntil), defunct: a.defunct,
     custom_fields: (a.customFields ?? {}) as CustomFields, // checked by customFields() on input
     external_reference: a.externalReference ?? null, external_updated_at: iso(a.externalUpdatedAt), created_at: iso(a.createdAt), updated_at: iso(a.updatedAt),

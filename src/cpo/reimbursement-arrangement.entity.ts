@@ -3,6 +3,7 @@ import { ADMIN_SCOPE, adminScopeFilter } from '../access/admin-scope.ts';
 import { DomainError } from '../platform/errors.ts';
 import { createdAtProperty, idProperty, identifierProperty, updatedAtProperty } from '../platform/entity-properties.ts';
 import { isValidAt } from '../platform/validity.ts';
+import { ReimbursementPlan } from './reimbursement-plan.entity.ts';
 import { Administration } from '../parties/administration.entity.ts';
 import { Customer } from '../parties/customer.entity.ts';
 
@@ -15,6 +16,8 @@ export const ReimbursementArrangementSchema = defineEntity({
     id: idProperty(),
     admin: () => p.manyToOne(Administration).index(),
     customer: () => p.manyToOne(Customer).index().filters({ [ADMIN_SCOPE]: false }),
+    /** The plan its reimbursements are calculated by (switch-plan). */
+    plan: () => p.manyToOne(ReimbursementPlan).nullable().index(),
     buyerReference: p.string().nullable(),
     validFrom: p.datetime(),
     validUntil: p.datetime().nullable(),

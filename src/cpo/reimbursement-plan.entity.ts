@@ -1,0 +1,31 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import { adminScopeFilter } from '../access/admin-scope.ts';
+import { createdAtProperty, idProperty, identifierProperty, updatedAtProperty } from '../platform/entity-properties.ts';
+import { Administration } from '../parties/administration.entity.ts';
+
+/** cpms_supplied: the CPMS states the reimbursement; calculated: the service computes it from the components' inputs. */
+export const REIMBURSEMENT_MODES = ['cpms_supplied', 'calculated'] as const;
+export const REIMBURSEMENT_COMPONENTS = ['energy', 'time', 'parking_time', 'flat'] as const;
+
+/** How charger owners are reimbursed: the mode and the cost components whose inputs price a session. */
+export const ReimbursementPlanSchema = defineEntity({
+  name: 'ReimbursementPlan',
+  tableName: 'cpo_reimbursement_plan',
+  filters: adminScopeFilter('admin'),
+  properties: {
+    id: idProperty(),
+    admin: () => p.manyToOne(Administration).index(),
+    name: p.string(),
+    description: p.text().nullable(),
+    mode: p.enum(REIMBURSEMENT_MODES).default('calculated'),
+    components: p.json<string[]>().onCreate(() => ['energy']),
+    publishFrom: p.datetime().nullable(),
+    publishUntil: p.datetime().nullable(),
+    externalReference: identifierProperty().nullable().unique(),
+    createdAt: createdAtProperty(),
+    updatedAt: updatedAtProperty(),
+  },
+});
+
+export class ReimbursementPlan extends ReimbursementPlanSchema.class {}
+ReimbursementPlanSchema.setClass(ReimbursementPlan);

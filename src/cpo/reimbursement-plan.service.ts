@@ -1,0 +1,137 @@
+// Reimbursement plans (create and merge-update are extensions), their calculation inputs and an
+// arrangement's own inputs (PUT sets one input from a date, a null value or DELETE removes it),
+// and switching an arrangement's plan.
+import { isNegative, parseDecimal } from '../money/decimal.ts';
+import { visibleAdministration } from '../parties/customer-input.ts';
+import { DomainError, InvalidInputError, NotFoundError } from '../platform/errors.ts';
+import { flushUnique } from '../platform/flush-unique.ts';
+import { isUuid } from '../platform/ids.ts';
+import type { Em } from '../platform/orm.ts';
+import { localMidnight } from '../billing/periods.ts';
+import { CalculationInput, type InputOwner } from './calculation-input.entity.ts';
+import { ReimbursementArrangement } from './reimbursement-arrangement.entity.ts';
+import { REIMBURSEMENT_COMPONENTS, REIMBURSEMENT_MODES, ReimbursementPlan } from './reimbursement-plan.entity.ts';
+
+export interface PlanInput {
+  adminId?: string | null;
+  name?: string | null;
+  description?: string | null;
+  mode?: string | null;
+  components?: string[] | null;
+  publishFrom?: Date | null;
+  publishUntil?: Date | null;
+  externalReference?: string | null;
+}
+
+const UNIQUE = { cpo_reimbursement_plan_external_reference_unique: ['external_reference'] };
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const VAR_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
+
+export async function getReimbursementPlan(em: Em, id: string): Promise<ReimbursementPlan> {
+  const plan = isUuid(id) ? await em.findOne(ReimbursementPlan, { id }) : null;
+  if (!plan) throw new NotFoundError('reimbursement plan');
+  return plan;
+}
+
+/** Not paged (spec: GET /cpo-reimbursement-plan); bounded by the plans of the caller's administrations. */
+export function reimbursementPlans(em: Em): Promise<ReimbursementPlan[]> {
+  return em.find(ReimbursementPlan, {}, { orderBy: { id: 'asc' }, limit: 1000 });
+}
+
+function apply(plan: ReimbursementPlan, input: PlanInput): void {
+  if (input.name !== undefined) {
+    if (!input.name || !input.name.trim()) throw new InvalidInputError('name is required', { path: ['name'] });
+    plan.name = input.name;
+  }
+  if (input.description !== undefined) plan.description = input.description;
+  if (input.mode !== undefined) {
+    if (!input.mode || !(REIMBURSEMENT_MODES as readonly string[]).includes(input.mode)) {
+      throw new InvalidInputError(`mode must be one of ${REIMBURSEMENT_MODES.join(', ')}`, { path: ['mode'] });
+    }
+    plan.mode = input.mode as ReimbursementPlan['mode'];
+  }
+  if (input.components !== undefined) {
+    const components = input.components ?? [];
+    const bad = components.findIndex((c) => !(REIMBURSEMENT_COMPONENTS as readonly string[]).includes(c) && c !== 'custom');
+    if (bad >= 0) throw new InvalidInputError(`components are ${REIMBURSEMENT_COMPONENTS.join(', ')} or custom`, { path: ['components', bad] });
+    plan.components = [...new Set(components)];
+  }
+  if (input.publishFrom !== undefined) plan.publishFrom = input.publishFrom;
+  if (input.publishUntil !== undefined) plan.publishUntil = input.publishUntil;
+  if (input.externalReference !== undefined) plan.externalReference = input.externalReference;
+  if (plan.publishFrom && plan.publishUntil && plan.publishUntil <= plan.publishFrom) {
+    throw new InvalidInputError('publish_until must be after publish_from', { path: ['publish_until'] });
+  }
+}
+
+export async function createReimbursementPlan(em: Em, input: PlanInput): Promise<ReimbursementPlan> {
+  const admin = await visibleAdministration(em, input.adminId);
+  if (!input.name) throw new InvalidInputError('name is required', { path: ['name'] });
+  const plan = em.create(ReimbursementPlan, { admin, name: input.name, mode: 'calculated', components: ['energy'] });
+  apply(plan, input);
+  await flushUnique(em, UNIQUE);
+  return plan;
+}
+
+export async function updateReimbursementPlan(em: Em, id: string, input: PlanInput): Promise<ReimbursementPlan> {
+  const plan = await getReimbursementPlan(em, id);
+  apply(plan, { ...input, adminId: undefined });
+  await flushUnique(em, UNIQUE);
+  return plan;
+}
+
+export interface InputOwnerRef { kind: InputOwner; id: string }
+
+async function ownerOf(em: Em, ref: InputOwnerRef): Promise<{ adminId: string; timeZone: string; plan: ReimbursementPlan | null }> {
+  if (ref.kind === 'plan') {
+    const plan = await getReimbursementPlan(em, ref.id);
+    await em.populate(plan, ['admin']);
+    return { adminId: plan.admin.id, timeZone: plan.admin.timeZone, plan };
+  }
+  const arrangement = isUuid(ref.id) ? await em.findOne(ReimbursementArrangement, { id: ref.id }, { populate: ['admin', 'plan'] }) : null;
+  if (!arrangement) throw new NotFoundError('reimbursement arrangement');
+  return { adminId: arrangement.admin.id, timeZone: arrangement.admin.timeZone, plan: arrangement.plan ?? null };
+}
+
+export async function calculationInputs(em: Em, ref: InputOwnerRef): Promise<CalculationInput[]> {
+  await ownerOf(em, ref);
+  return em.find(CalculationInput, { ownerKind: ref.kind, ownerId: ref.id }, { orderBy: { validFrom: 'asc', componentType: 'asc', varName: 'asc' }, limit: 1000 });
+}
+
+/** Sets (value) or removes (null) the input of a component, or of a custom variable, from a date on. */
+export async function setCalculationInput(em: Em, ref: InputOwnerRef, date: string, componentType: string, varName: string, value: string | null) {
+  const owner = await ownerOf(em, ref);
+  if (!DATE.test(date) || new Date(`${date}T00:00:00Z`).toISOString().slice(0, 10) !== date) {
+    throw new InvalidInputError('valid_from in the path must be a date YYYY-MM-DD', { path: [] });
+  }
+  if (componentType === 'custom' ? !VAR_NAME.test(varName) : !(REIMBURSEMENT_COMPONENTS as readonly string[]).includes(componentType)) {
+    throw new InvalidInputError(componentType === 'custom' ? 'the variable name must be letters, digits and _' : `the component is one of ${REIMBURSEMENT_COMPONENTS.join(', ')}`, { path: [] });
+  }
+  const validFrom = localMidnight(date, owner.timeZone);
+  const where = { ownerKind: ref.kind, ownerId: ref.id, validFrom, componentType, varName };
+  const existing = await em.findOne(CalculationInput, where);
+  if (value === null) {
+    if (existing) em.remove(existing);
+  } else {
+    const parsed = parseDecimal(value, ['value']);
+    if (isNegative(parsed)) throw new InvalidInputError('value must not be negative', { path: ['value'] });
+    if (existing) existing.value = parsed;
+    else em.create(CalculationInput, { ...where, admin: owner.adminId, value: parsed });
+  }
+  await em.flush();
+  return calculationInputs(em, ref);
+}
+
+export async function switchArrangementPlan(em: Em, arrangementId: string, planId: string | null | undefined) {
+  const arrangement = isUuid(arrangementId) ? await em.findOne(ReimbursementArrangement, { id: arrangementId }, { populate: ['customer'] }) : null;
+  if (!arrangement) throw new NotFoundError('reimbursement arrangement');
+  arrangement.assertChangeable();
+  const plan = planId && isUuid(planId) ? await em.findOne(ReimbursementPlan, { id: planId }) : null;
+  if (!plan) throw new NotFoundError('reimbursement plan', { path: ['plan_id'] });
+  if (plan.admin.id.toLowerCase() !== arrangement.admin.id.toLowerCase()) {
+    throw new DomainError('administration_mismatch', 'the plan and the arrangement belong to different administrations', { path: ['plan_id'] });
+  }
+  arrangement.plan = plan;
+  await em.flush();
+  return arrangement;
+}

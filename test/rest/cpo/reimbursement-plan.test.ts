@@ -1,0 +1,78 @@
+import test from 'ava';
+import { effectiveInputs } from '../../../src/cpo/calculation-inputs.ts';
+import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { createArrangement } from '../../helpers/cpo-factories.ts';
+import { createAdministration, createCustomer } from '../../helpers/factories.ts';
+
+let app: TestApp;
+test.before(async () => { app = await startTestApp(); });
+test.after.always(async () => { await app?.close(); });
+
+async function ok(method: string, path: string, body?: unknown) {
+  const r = await app.request(method, `/main/v1${path}`, body === undefined ? {} : { body });
+  if (r.status !== 200) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body;
+}
+
+test('plans, their inputs and an arrangement\'s inputs by valid_from; switch-plan; the arrangement wins for the same component', async (t) => {
+  const admin = (await createAdministration(app)).id;
+  const owner = await createCustomer(app, admin);
+  const plan = await ok('POST', '/cpo-reimbursement-plan', { admin_id: admin, name: 'Home chargers', components: ['energy', 'flat', 'custom'] });
+  t.is(plan.mode, 'calculated');
+  const listed = await ok('GET', '/cpo-reimbursement-plan');
+  t.true(listed.items.some((p: any) => p.id === plan.id));
+  t.is(listed.page_size, undefined, 'not paged');
+
+  await ok('PUT', `/cpo-reimbursement-plan/${plan.id}/calculation-input/2026-01-01/energy`, { value: '0.20' });
+  await ok('PUT', `/cpo-reimbursement-plan/${plan.id}/calculation-input/2026-01-01/flat`, { value: '0.50' });
+  const inputs = await ok('PUT', `/cpo-reimbursement-plan/${plan.id}/calculation-input/2026-01-01/custom/bonus`, { value: '1.5' });
+  t.deepEqual(inputs.map((i: any) => [i.component_type, i.var_name, i.value]).sort(), [['custom', 'bonus', '1.50'], ['energy', null, '0.20'], ['flat', null, '0.50']].sort());
+  t.is(inputs[0].valid_from, '2026-01-01T00:00:00.000Z', 'local midnight of the administration (UTC here)');
+
+  const arrangement = await createArrangement(app, admin, owner.id);
+  const switched = await ok('POST', `/cpo-reimbursement-arrangement/${arrangement.id}/switch-plan`, { plan_id: plan.id });
+  t.is(switched.plan_id, plan.id);
+  await ok('PUT', `/cpo-reimbursement-arrangement/${arrangement.id}/calculation-input/2026-06-01/energy`, { value: '0.25' });
+  const own = await ok('GET', `/cpo-reimbursement-arrangement/${arrangement.id}/calculation-input`);
+  t.deepEqual(own.map((i: any) => [i.component_type, i.value]), [['energy', '0.25']]);
+
+  // null removes; DELETE removes
+  t.deepEqual(await ok('PUT', `/cpo-reimbursement-plan/${plan.id}/calculation-input/2026-01-01/custom/bonus`, { value: null }).then((l) => l.length), 2);
+  t.deepEqual(await ok('DELETE', `/cpo-reimbursement-plan/${plan.id}/calculation-input/2026-01-01/flat`).then((l) => l.length), 1);
+});
+
+test('the arrangement\'s input wins over the plan\'s for the same component, each at its own valid_from', (t) => {
+  const input = (date: string, componentType: string, value: string, varName = '') => ({ validFrom: new Date(date), componentType, varName, value });
+  const plan = [input('2026-01-01', 'energy', '0.20'), input('2026-03-01', 'energy', '0.22'), input('2026-01-01', 'flat', '0.50')];
+  const arrangement = [input('2026-05-01', 'energy', '0.30'), input('2026-01-01', 'custom', '2', 'bonus')];
+  const at = (date: string) => Object.fromEntries([...effectiveInputs(plan, arrangement, new Date(date))].map(([k, v]) => [k, v.value]));
+  t.deepEqual(at('2026-02-01'), { energy: '0.20', flat: '0.50', 'custom:bonus': '2' });
+  t.deepEqual(at('2026-03-01'), { energy: '0.22', flat: '0.50', 'custom:bonus': '2' }, 'the plan\'s new version from its valid_from');
+  t.deepEqual(at('2026-05-01'), { energy: '0.30', flat: '0.50', 'custom:bonus': '2' }, 'the arrangement from its valid_from on');
+  t.deepEqual(at('2025-12-31'), {});
+});
+
+test('bad inputs are 400 and change nothing; another administration sees nothing', async (t) => {
+  const admin = (await createAdministration(app)).id;
+  const plan = await ok('POST', '/cpo-reimbursement-plan', { admin_id: admin, name: 'P' });
+  for (const [path, body] of [
+    [`/cpo-reimbursement-plan/${plan.id}/calculation-input/2026-02-30/energy`, { value: '1' }],
+    [`/cpo-reimbursement-plan/${plan.id}/calculation-input/2026-01-01/warp`, { value: '1' }],
+    [`/cpo-reimbursement-plan/${plan.id}/calculation-input/2026-01-01/energy`, { value: '-1' }],
+    [`/cpo-reimbursement-plan/${plan.id}/calculation-input/2026-01-01/energy`, { value: 'cheap' }],
+    [`/cpo-reimbursement-plan/${plan.id}/calculation-input/2026-01-01/custom/9lives`, { value: '1' }],
+  ] as const) {
+    const r = await app.request('PUT', `/main/v1${path}`, { body });
+    t.is(r.status, 400, path);
+  }
+  t.deepEqual(await ok('GET', `/cpo-reimbursement-plan/${plan.id}/calculation-input`), []);
+  const badMode = await app.request('POST', `/main/v1/cpo-reimbursement-plan/${plan.id}`, { body: { mode: 'guess' } });
+  t.is(badMode.body.param, '$.mode');
+  const other = (await createAdministration(app)).id;
+  const limited = await app.credential({ role: 'admin', adminIds: [other] });
+  const seen = await app.request('GET', `/main/v1/cpo-reimbursement-plan/${plan.id}/calculation-input`, { auth: limited });
+  t.is(seen.status, 400);
+  t.is(seen.body.code, 'not_found');
+  const list = await app.request('GET', '/main/v1/cpo-reimbursement-plan', { auth: limited });
+  t.deepEqual(list.body.items, []);
+});
