@@ -49,3 +49,27 @@ test('a priced session lands in an open box of its period, and the box walks clo
   t.is(pdf.status, 200);
   t.is(pdf.headers.get('content-type'), 'application/pdf');
 });
+
+test('a session repriced while its box is open is updated in place: the same item, the new amount, no reversal', async (t) => {
+  const admin = await createAdministration(app);
+  await configureBilling(app, admin.id);
+  const series = await createSeries(app, admin.id);
+  const sub = await pricedSubscription(app, admin.id);
+  const session = await submitSession(app, sessionBody(sub.evcoId, { start_date_time: '2026-11-05T10:00:00+01:00', end_date_time: '2026-11-05T11:00:00+01:00' }));
+  await processed(app, session.id);
+  const [box] = await boxesOf(app, `?series_external_reference=${series.external_reference}`);
+  const before = (await app.request('GET', `/main/v1/billing-box/${box.id}/msp-charge-session`)).body.items;
+  t.deepEqual(before.map((i: any) => [i.amount_excl_vat, i.pricing_version]), [['5.00', 1]]);
+
+  await app.request('POST', `/main/v1/rate-plan/${sub.ratePlanId}/version`, {
+    body: { valid_from: '2026-11-01T00:00:00Z', definition: { rates: { energy: { price: '0.70' } }, rules: [] } },
+  });
+  t.is((await app.request('POST', `/main/v1/msp-charge-session/${session.id}/reprice`)).status, 200);
+  let after: any[] = before;
+  for (let i = 0; i < 100 && after[0].pricing_version === 1; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    after = (await app.request('GET', `/main/v1/billing-box/${box.id}/msp-charge-session`)).body.items;
+  }
+  t.deepEqual(after.map((i: any) => [i.item_id, i.entry, i.amount_excl_vat, i.pricing_version]), [[before[0].item_id, 'original', '7.00', 2]]);
+  t.is((await app.request('GET', `/main/v1/billing-box/${box.id}`)).body.total_amount_excl_vat, '7.00');
+});
