@@ -44,6 +44,7 @@ import { CpoSubscriptionEvseLinkSchema } from './cpo/cpo-subscription-evse-link.
 import { EvseLocationSchema } from './cpo/evse-location.entity.ts';
 import { ReimbursementPlanSchema } from './cpo/reimbursement-plan.entity.ts';
 import { CalculationInputSchema } from './cpo/calculation-input.entity.ts';
+import { EvseIdAssignmentSchema } from './cpo/evse-id-assignment.entity.ts';
 
 export const entities = [
   InstanceSettingsSchema,
@@ -91,4 +92,5 @@ export const entities = [
   EvseLocationSchema,
   ReimbursementPlanSchema,
   CalculationInputSchema,
+  EvseIdAssignmentSchema,
 ];

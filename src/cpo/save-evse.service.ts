@@ -9,6 +9,7 @@ import { retryEvseDropouts } from '../sessions/reprocess.service.ts';
 import { normalizeEvseId } from './evse-id.ts';
 import { Evse, type Connector } from './evse.entity.ts';
 import { EvseLocation } from './evse-location.entity.ts';
+import { EvseIdAssignment } from './evse-id-assignment.entity.ts';
 
 export interface EvseFields {
   evseId: string;
@@ -47,7 +48,6 @@ function apply(evse: Evse, patch: Patch<EvseFields>, location: EvseLocation | nu
   const { locationId: _named, ...fields } = patch;
   applyPatch(evse, { ...fields, connectors: patch.connectors === null ? [] : patch.connectors });
   if (location !== undefined) evse.location = location;
-  if (patch.evseId !== undefined) evse.evseIdNormalized = patch.evseId ? normalizeEvseId(patch.evseId) : null;
   if (patch.dropoutAllChargesessions === null) evse.dropoutAllChargesessions = false;
   if (patch.reimbursementMandatory === null) evse.reimbursementMandatory = false;
 }
@@ -60,6 +60,7 @@ export function createEvse(em: Em, input: Patch<EvseFields> & { evseUid?: string
     if (await tx.count(Evse, { evseUid }, { filters: false })) throw new DomainError('duplicate', `EVSE ${evseUid} exists already`, { path: ['evse_uid'] });
     const evse = tx.create(Evse, { admin, evseUid });
     apply(evse, fields, await locationOf(tx, evse, fields));
+    await assignEvseId(tx, evse, fields.evseId);
     await flushUnique(tx, UNIQUE);
     return evse;
   });
@@ -68,10 +69,40 @@ export function createEvse(em: Em, input: Patch<EvseFields> & { evseUid?: string
 export function updateEvse(em: Em, evseUid: string, patch: Patch<EvseFields>): Promise<Evse> {
   return em.transactional(async (tx) => {
     const evse = await getEvse(tx, evseUid);
+    const previous = evse.evseIdNormalized ?? null;
     apply(evse, patch, await locationOf(tx, evse, patch));
+    if (patch.evseId !== undefined && (patch.evseId ? normalizeEvseId(patch.evseId) : null) !== previous) await assignEvseId(tx, evse, patch.evseId);
     await tx.flush();
     return evse;
   });
+}
+
+/**
+ * The EVSE takes the EVSE ID from now on: its earlier ID's assignment ends, and an EVSE that held
+ * this ID loses it (its assignment ends too): sessions are matched by the holder at their start.
+ */
+const SINCE_ALWAYS = new Date('1900-01-01T00:00:00Z');
+
+async function assignEvseId(em: Em, evse: Evse, evseId: string | null | undefined): Promise<void> {
+  const now = new Date();
+  const normalized = evseId ? normalizeEvseId(evseId) : null;
+  const open = await em.find(EvseIdAssignment, {
+    validUntil: null, $or: [{ evse }, ...(normalized ? [{ evseIdNormalized: normalized }] : [])],
+  }, { populate: ['evse'], filters: false });
+  for (const assignment of open) {
+    assignment.validUntil = now;
+    if (assignment.evse !== evse && assignment.evse.evseIdNormalized === normalized) {
+      assignment.evse.evseId = null;
+      assignment.evse.evseIdNormalized = null;
+    }
+  }
+  evse.evseIdNormalized = normalized;
+  if (evseId && normalized) {
+    // The first holder of an EVSE ID holds it from the start: sessions that started before the EVSE was configured match it.
+    const heldBefore = await em.count(EvseIdAssignment, { evseIdNormalized: normalized }, { filters: false });
+    em.create(EvseIdAssignment, { evse, heldEvseId: evseId, evseIdNormalized: normalized, validFrom: heldBefore ? now : SINCE_ALWAYS });
+  }
+  await em.flush();
 }
 
 /** Turning the switch off with reprocess_dropouts retries the EVSE's drop-outs in the same transaction. */

@@ -3,7 +3,7 @@ import { Migration20261122083254_initial } from './Migration20261122083254_initi
 import { Migration20261122143857_pricing } from './Migration20261122143857_pricing.ts';
 import { Migration20261123183945_customer_billing_phone } from './Migration20261123183945_customer_billing_phone.ts';
 import { Migration20261124125103_billing } from './Migration20261124125103_billing.ts';
-import { Migration20261124141808_cpo_side } from './Migration20261124141808_cpo_side.ts';
+import { Migration20261124142609_cpo_side } from './Migration20261124142609_cpo_side.ts';
 // imports-end
 
 export const migrations: { name: string; class: new (...args: any[]) => any }[] = [
@@ -11,6 +11,6 @@ export const migrations: { name: string; class: new (...args: any[]) => any }[] 
   { name: 'Migration20261122143857_pricing', class: Migration20261122143857_pricing },
   { name: 'Migration20261123183945_customer_billing_phone', class: Migration20261123183945_customer_billing_phone },
   { name: 'Migration20261124125103_billing', class: Migration20261124125103_billing },
-  { name: 'Migration20261124141808_cpo_side', class: Migration20261124141808_cpo_side },
+  { name: 'Migration20261124142609_cpo_side', class: Migration20261124142609_cpo_side },
 // migrations-end
 ];

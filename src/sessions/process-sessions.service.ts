@@ -5,6 +5,7 @@
 // in one transaction. The rows a batch needs are read with one query per kind; sessions and
 // results are read and written as plain rows (one statement each per batch), the few credit and
 // drop-out rows through the ORM.
+import { EvseIdAssignment } from '../cpo/evse-id-assignment.entity.ts';
 import { billPricedSessions } from '../billing/sources/msp-session.source.ts';
 import { LockMode } from '@mikro-orm/core';
 import { MonetaryCredit } from '../msp/monetary-credit.entity.ts';
@@ -139,9 +140,16 @@ async function loadContext(em: Em, sessions: ClaimedSession[]) {
   const evses = evseUids.length || evseIds.length
     ? await em.find(Evse, { $or: [{ evseUid: { $in: evseUids } }, { evseIdNormalized: { $in: evseIds } }] }, { filters: false })
     : [];
+  // An EVSE ID names the EVSE that held it at the session's start (it may have moved since).
+  const assignments = evseIds.length
+    ? await em.find(EvseIdAssignment, { evseIdNormalized: { $in: evseIds } }, { populate: ['evse'], filters: false })
+    : [];
+  const holderAt = (evseId: string, at: Date) => assignments.find((a) => a.evseIdNormalized === evseId && isValidAt(a, at))?.evse;
   return {
     localEvse: (session: ClaimedSession) => evses.find((e) => session.evse_uid && e.evseUid.toLowerCase() === session.evse_uid.toLowerCase())
-      ?? evses.find((e) => session.evse_id && e.evseIdNormalized === normalizeEvseId(session.evse_id)),
+      ?? (session.evse_id ? holderAt(normalizeEvseId(session.evse_id), session.start_at) : undefined)
+      ?? evses.find((e) => session.evse_id && e.evseIdNormalized === normalizeEvseId(session.evse_id)
+        && !assignments.some((a) => a.evseIdNormalized === e.evseIdNormalized)),
     resolutionOf: (session: ClaimedSession) => resolutionOf.get(session.id)!,
     ratePlan: (id: string) => ratePlans.get(id),
     versionAt: (ratePlanId: string, at: Date) => versions.get(ratePlanId)?.find((v) => v.validFrom <= at),
