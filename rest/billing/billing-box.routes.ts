@@ -1,7 +1,7 @@
 import * as yup from 'yup';
 import { BOX_STATES } from '../../src/billing/billing-box.entity.ts';
 import { paymentBody, paymentOptions } from './payment-body.ts';
-import { boxList, getBox } from '../../src/billing/billing-box.queries.ts';
+import { boxListOf, getBox } from '../../src/billing/billing-box.queries.ts';
 import { itemList, type ItemData } from '../../src/billing/billing-item.queries.ts';
 import { addDocument, namedDocument, previewDocument, primaryDocument, removeDocument } from '../../src/billing/box-documents.service.ts';
 import { approveBox, closeBox, deferBox, markBoxTransferred, reopenBox, undeferBox } from '../../src/billing/box-transitions.service.ts';
@@ -10,10 +10,8 @@ import { CUSTOM_ITEM_SOURCE } from '../../src/billing/sources/custom-item.source
 import { MSP_SESSION_SOURCE } from '../../src/billing/sources/msp-session.source.ts';
 import type { StoredDocument } from '../../src/billing/document-store.ts';
 import { normalize } from '../../src/money/decimal.ts';
-import { Customer } from '../../src/parties/customer.entity.ts';
 import { DomainError } from '../../src/platform/errors.ts';
 import { iso, oneOf, text, uuid } from '../../src/platform/input-schemas.ts';
-import type { Em } from '../../src/platform/orm.ts';
 import { seekPage } from '../rails/pagination.ts';
 import { defineRoute, type FileAnswer, type RouteDef } from '../rails/route.ts';
 import { representation, t, type Field, type Infer } from '../rails/shape.ts';
@@ -22,12 +20,6 @@ import { boxShape, serializeBox } from './billing-box-shape.ts';
 const TAG = 'Billing';
 
 const fileAnswer = (doc: StoredDocument): FileAnswer => ({ file: { contentType: doc.contentType, bytes: doc.bytes, filename: doc.filename } });
-
-/** Parties by external reference the caller may see (the list filter). */
-async function partyIdsByReference(em: Em, reference: string): Promise<string[]> {
-  const customers = await em.find(Customer, { externalReference: reference }, { fields: ['id'] });
-  return customers.map((c) => c.id);
-}
 
 const itemBase = {
   item_id: t.string(),
@@ -98,8 +90,10 @@ export const billingBoxRoutes: RouteDef[] = [
       party_external_reference: text(), series_external_reference: text(), reviewset_id: uuid(), state: oneOf(BOX_STATES),
     }),
     handler: async ({ ctx, em, query, rawQuery }) => {
-      const partyIds = query.party_external_reference !== undefined ? await partyIdsByReference(em, query.party_external_reference) : undefined;
-      const list = boxList(em, { partyIds, seriesExternalReference: query.series_external_reference, reviewSetId: query.reviewset_id, state: query.state });
+      const list = await boxListOf(em, {
+        partyExternalReference: query.party_external_reference, seriesExternalReference: query.series_external_reference,
+        reviewSetId: query.reviewset_id, state: query.state,
+      });
       return seekPage(ctx, { list, rawQuery, path: ctx.path, serialize: serializeBox });
     },
   }),

@@ -10,10 +10,8 @@ import {
   markCpoSubscriptionDefunct, updateCpoLink, updateCpoSubscription, type CpoLinkFields, type CpoSubscriptionFields,
 } from '../../src/cpo/cpo-subscription.service.ts';
 import type { CpoSubscription } from '../../src/cpo/cpo-subscription.entity.ts';
-import { localMidnight } from '../../src/billing/periods.ts';
 import { normalize } from '../../src/money/decimal.ts';
 import type { CustomFields } from '../../src/parties/customer.entity.ts';
-import { InvalidInputError } from '../../src/platform/errors.ts';
 import { customFields, iso, isoDate, text, timestamp, uuid } from '../../src/platform/input-schemas.ts';
 import type { Patch } from '../../src/platform/merge-patch.ts';
 import type { Em } from '../../src/platform/orm.ts';
@@ -130,16 +128,6 @@ const LINK: FieldMapping = {
 };
 const defunctBody = yup.object({ external_updated_at: timestamp().nullable() });
 
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
-
-async function versionDate(em: Em, plan: CpoSubscriptionPlan, raw: string): Promise<Date> {
-  if (!DATE.test(raw) || new Date(`${raw}T00:00:00Z`).toISOString().slice(0, 10) !== raw) {
-    throw new InvalidInputError('valid_from in the path must be a date YYYY-MM-DD', { path: [] });
-  }
-  await em.populate(plan, ['admin']);
-  return localMidnight(raw, plan.admin.timeZone);
-}
-
 const updateSubscription = (em: Em, id: string, body: Record<string, unknown>, mode: 'merge' | 'replace') =>
   updateCpoSubscription(em, id, patchFrom(body, SUBSCRIPTION, mode) as Patch<CpoSubscriptionFields>).then(serializeSubscription);
 const updateLink = (em: Em, id: string, body: Record<string, unknown>, mode: 'merge' | 'replace') =>
@@ -174,10 +162,8 @@ export const cpoSubscriptionRoutes: RouteDef[] = [
     summary: "Merge-update the plan's recurring costs valid from a date (YYYY-MM-DD, local midnight of the administration)",
     description: 'recurring_costs: [{description, amount_excl_vat, period (month, quarter, year), per (subscription, or evse: each validly '
       + 'linked EVSE)}]; null clears them. The version of the date is created when missing. Billed per invoicing period, prorated by days.',
-    handler: async ({ em, params, body }) => {
-      const plan = await getCpoPlan(em, params.id);
-      return withVersions(em, await setCpoPlanVersion(em, plan.id, await versionDate(em, plan, params.valid_from), { recurringCosts: body.recurring_costs }));
-    },
+    handler: async ({ em, params, body }) =>
+      withVersions(em, await setCpoPlanVersion(em, params.id, params.valid_from, { recurringCosts: body.recurring_costs })),
   }),
   defineRoute({
     method: 'get', path: '/cpo-subscription', tag: TAG, extension: true, paged: true, response: cpoSubscriptionShape, summary: 'List CPO subscriptions',

@@ -7,6 +7,7 @@ import type { Em } from '../platform/orm.ts';
 import { DomainError } from '../platform/errors.ts';
 import { isUuid } from '../platform/ids.ts';
 import { SeekList } from '../platform/seek-page.ts';
+import { Customer } from '../parties/customer.entity.ts';
 import { BillingBox } from './billing-box.entity.ts';
 import { boxTotals, vatOf, type BoxTotals } from './box-totals.ts';
 
@@ -181,6 +182,14 @@ export function boxList(em: Em, filter: BoxFilter = {}): SeekList<BoxData> {
   return new SeekList<BoxData>(em, {
     entity: BillingBox, where, enrich: (rows) => boxDetails(em, rows.map((row) => String(row.id))),
   });
+}
+
+/** The list of the REST filters: a party named by its external reference (customers the caller sees). */
+export async function boxListOf(em: Em, filter: Omit<BoxFilter, 'partyIds'> & { partyExternalReference?: string }): Promise<SeekList<BoxData>> {
+  const { partyExternalReference, ...rest } = filter;
+  const partyIds = partyExternalReference === undefined ? undefined
+    : (await em.find(Customer, { externalReference: partyExternalReference }, { fields: ['id'] })).map((c) => c.id);
+  return boxList(em, { ...rest, partyIds });
 }
 
 /** One box the caller may see, or 400 not_found. */

@@ -1,4 +1,5 @@
 // Daily rates to an administration's VAT accounting currency (foreign currency totals of its boxes).
+import { DATE_FORMAT, parseDate } from '../platform/timestamp.ts';
 import { isNegative, isZero, parseDecimal } from '../money/decimal.ts';
 import { visibleAdministration } from '../parties/customer-input.ts';
 import { InvalidInputError } from '../platform/errors.ts';
@@ -12,7 +13,6 @@ const toData = (row: Record<string, any>): ExchangeRateData => ({
   id: row.id, adminId: typeof row.admin === 'object' ? row.admin.id : row.admin, currency: row.currency, date: row.date, rate: row.rate, createdAt: row.createdAt,
 });
 
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 export function exchangeRateList(em: Em, adminId: string): SeekList<ExchangeRateData> {
   return new SeekList<ExchangeRateData>(em, { entity: ExchangeRate, where: { admin: adminId }, map: toData });
@@ -22,13 +22,12 @@ export function exchangeRateList(em: Em, adminId: string): SeekList<ExchangeRate
 export async function setExchangeRate(em: Em, adminId: string, input: { currency?: string | null; date?: string | null; rate?: string | null }) {
   const admin = await visibleAdministration(em, adminId, []);
   if (!input.currency || !/^[A-Z]{3}$/.test(input.currency)) throw new InvalidInputError('currency must be an ISO 4217 code', { path: ['currency'] });
-  if (!input.date || !DATE.test(input.date) || new Date(`${input.date}T00:00:00Z`).toISOString().slice(0, 10) !== input.date) {
-    throw new InvalidInputError('date must be a calendar date YYYY-MM-DD', { path: ['date'] });
-  }
+  const date = input.date ?? '';
+  if (!parseDate(date)) throw new InvalidInputError(`date must be ${DATE_FORMAT}`, { path: ['date'] });
   const rate = parseDecimal(input.rate ?? '', ['rate']);
   if (isNegative(rate) || isZero(rate)) throw new InvalidInputError('rate must be positive', { path: ['rate'] });
-  const existing = await em.findOne(ExchangeRate, { admin, currency: input.currency, date: input.date });
-  const row = existing ?? em.create(ExchangeRate, { admin, currency: input.currency, date: input.date, rate });
+  const existing = await em.findOne(ExchangeRate, { admin, currency: input.currency, date });
+  const row = existing ?? em.create(ExchangeRate, { admin, currency: input.currency, date, rate });
   row.rate = rate;
   await em.flush();
   return toData({ ...row, admin: admin.id });

@@ -1,6 +1,7 @@
 // CPO subscription plans: the plan (name, publishing window: not enforced when subscriptions are
 // created) and its recurring costs keyed by valid_from (POST /cpo-subscription-plan/{id}/{valid_from}
 // merge-updates the version of that date, creating it when missing).
+import { DATE_FORMAT, parseDate } from '../platform/timestamp.ts';
 import { isNegative, parseDecimal } from '../money/decimal.ts';
 import { visibleAdministration } from '../parties/customer-input.ts';
 import { DomainError, InvalidInputError, NotFoundError, type ErrorDetail } from '../platform/errors.ts';
@@ -9,6 +10,7 @@ import { isUuid } from '../platform/ids.ts';
 import type { Em } from '../platform/orm.ts';
 import { EXT_REF_PREFIX } from '../platform/resource-ref.ts';
 import { SeekList } from '../platform/seek-page.ts';
+import { localMidnight } from '../billing/periods.ts';
 import { CpoSubscriptionPlanVersion, type CpoRecurringCost } from './cpo-subscription-plan-version.entity.ts';
 import { CpoSubscriptionPlan } from './cpo-subscription-plan.entity.ts';
 
@@ -94,9 +96,12 @@ function checkCosts(costs: unknown): CpoRecurringCost[] {
   return checked;
 }
 
-/** Merge-updates (or creates) the plan's version valid from `validFrom`. */
-export async function setCpoPlanVersion(em: Em, ref: string, validFrom: Date, input: { recurringCosts?: unknown }): Promise<CpoSubscriptionPlan> {
+/** Merge-updates (or creates) the plan's version valid from a date (YYYY-MM-DD: local midnight of the administration). */
+export async function setCpoPlanVersion(em: Em, ref: string, date: string, input: { recurringCosts?: unknown }): Promise<CpoSubscriptionPlan> {
   const plan = await getCpoPlan(em, ref);
+  if (!parseDate(date)) throw new InvalidInputError(`valid_from in the path must be ${DATE_FORMAT}`, { path: [] });
+  await em.populate(plan, ['admin']);
+  const validFrom = localMidnight(date, plan.admin.timeZone);
   const version = (await em.findOne(CpoSubscriptionPlanVersion, { plan, validFrom }))
     ?? em.create(CpoSubscriptionPlanVersion, { plan, validFrom, recurringCosts: [] });
   if (input.recurringCosts !== undefined) version.recurringCosts = input.recurringCosts === null ? [] : checkCosts(input.recurringCosts);

@@ -1,6 +1,7 @@
 // Reimbursement plans (create and merge-update are extensions), their calculation inputs and an
 // arrangement's own inputs (PUT sets one input from a date, a null value or DELETE removes it),
 // and switching an arrangement's plan.
+import { DATE_FORMAT, parseDate } from '../platform/timestamp.ts';
 import { isNegative, parseDecimal } from '../money/decimal.ts';
 import { visibleAdministration } from '../parties/customer-input.ts';
 import { DomainError, InvalidInputError, NotFoundError } from '../platform/errors.ts';
@@ -24,7 +25,6 @@ export interface PlanInput {
 }
 
 const UNIQUE = { cpo_reimbursement_plan_external_reference_unique: ['external_reference'] };
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const VAR_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 
 export async function getReimbursementPlan(em: Em, id: string): Promise<ReimbursementPlan> {
@@ -101,9 +101,7 @@ export async function calculationInputs(em: Em, ref: InputOwnerRef): Promise<Cal
 /** Sets (value) or removes (null) the input of a component, or of a custom variable, from a date on. */
 export async function setCalculationInput(em: Em, ref: InputOwnerRef, date: string, componentType: string, varName: string, value: string | null) {
   const owner = await ownerOf(em, ref);
-  if (!DATE.test(date) || new Date(`${date}T00:00:00Z`).toISOString().slice(0, 10) !== date) {
-    throw new InvalidInputError('valid_from in the path must be a date YYYY-MM-DD', { path: [] });
-  }
+  if (!parseDate(date)) throw new InvalidInputError(`valid_from in the path must be ${DATE_FORMAT}`, { path: [] });
   if (componentType === 'custom' ? !VAR_NAME.test(varName) : !(REIMBURSEMENT_COMPONENTS as readonly string[]).includes(componentType)) {
     throw new InvalidInputError(componentType === 'custom' ? 'the variable name must be letters, digits and _' : `the component is one of ${REIMBURSEMENT_COMPONENTS.join(', ')}`, { path: [] });
   }

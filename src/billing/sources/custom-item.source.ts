@@ -1,6 +1,7 @@
 // Item source: custom items (POST /billing-custom-item[/{external_reference}]). An item is billed
 // at once, in the transaction of the request; with an external reference the same content is
 // idempotent and other content is 400 conflicting_resubmission (decisions.md).
+import { DATE_FORMAT, parseDate } from '../../platform/timestamp.ts';
 import { isNegative, mulDivDecimal, parseDecimal, percentOfDecimal, roundToCurrency } from '../../money/decimal.ts';
 import { resolvePartyCustomer, type PartyRefInput } from '../../parties/party-ref.ts';
 import { Administration } from '../../parties/administration.entity.ts';
@@ -47,7 +48,6 @@ export interface CustomItemResult {
   duplicate: boolean;
 }
 
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /** The request as compared on resubmission: parsed values, decimals by value. */
 type Content = Record<string, string | null>;
@@ -61,10 +61,7 @@ function firstDifference(a: Content, b: Record<string, unknown>): string {
 
 async function checkInput(em: Em, input: CustomItemInput) {
   if (!isTimeZone(input.timeZone)) throw new InvalidInputError('time_zone must be an IANA time zone such as Europe/Amsterdam', { path: ['time_zone'] });
-  if (!DATE.test(input.date) || Number.isNaN(Date.parse(`${input.date}T00:00:00Z`))
-    || new Date(`${input.date}T00:00:00Z`).toISOString().slice(0, 10) !== input.date) {
-    throw new InvalidInputError('date must be a calendar date YYYY-MM-DD', { path: ['date'] });
-  }
+  if (!parseDate(input.date)) throw new InvalidInputError(`date must be ${DATE_FORMAT}`, { path: ['date'] });
   const quantity = parseDecimal(input.quantity, ['quantity']);
   const unitPrice = parseDecimal(input.unitPriceExclVat, ['unit_price_excl_vat']);
   if (isNegative(unitPrice)) throw new InvalidInputError('unit_price_excl_vat cannot be negative: a negative quantity credits', { path: ['unit_price_excl_vat'] });
