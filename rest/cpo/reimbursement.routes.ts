@@ -9,6 +9,7 @@ import {
 } from '../../src/cpo/save-reimbursement-arrangement.service.ts';
 import type { Patch } from '../../src/platform/merge-patch.ts';
 import { seekPage } from '../rails/pagination.ts';
+import { defunctBody, LINK, linkBody } from './contract-bodies.ts';
 import { patchFrom, type FieldMapping } from '../rails/patch.ts';
 import { defineRoute, type RouteDef } from '../rails/route.ts';
 import { customFields, iso, isoDate, text, timestamp } from '../../src/platform/input-schemas.ts';
@@ -73,11 +74,6 @@ const ARRANGEMENT: FieldMapping = {
   buyer_reference: 'buyerReference', valid_from: { to: 'validFrom', convert: isoDate }, valid_until: { to: 'validUntil', convert: isoDate },
   custom_fields: 'customFields', external_reference: 'externalReference', external_updated_at: { to: 'externalUpdatedAt', convert: isoDate },
 };
-const linkBody = yup.object({ valid_from: timestamp().nullable(), valid_until: timestamp().nullable(), external_updated_at: timestamp().nullable() });
-const LINK: FieldMapping = {
-  valid_from: { to: 'validFrom', convert: isoDate }, valid_until: { to: 'validUntil', convert: isoDate }, external_updated_at: { to: 'externalUpdatedAt', convert: isoDate },
-};
-const defunctBody = yup.object({ external_updated_at: timestamp().nullable() });
 
 export const reimbursementRoutes: RouteDef[] = [
   defineRoute({

@@ -8,6 +8,7 @@ import { flushUnique } from '../platform/flush-unique.ts';
 import { isUuid } from '../platform/ids.ts';
 import { applyPatch, type Patch } from '../platform/merge-patch.ts';
 import type { Em } from '../platform/orm.ts';
+import { assertValidityOrdered } from '../platform/validity.ts';
 import { SeekList } from '../platform/seek-page.ts';
 import { CpoSubscriptionEvseLink } from './cpo-subscription-evse-link.entity.ts';
 import { getCpoPlan } from './cpo-subscription-plan.service.ts';
@@ -27,9 +28,6 @@ export interface CpoLinkFields { validFrom: Date; validUntil: Date; externalUpda
 
 const UNIQUE = { cpo_subscription_external_reference_unique: ['external_reference'] };
 
-function checkBounds(from: Date | null | undefined, until: Date | null | undefined): void {
-  if (from && until && until.getTime() <= from.getTime()) throw new InvalidInputError('valid_until must be after valid_from', { path: ['valid_until'] });
-}
 
 export async function getCpoSubscription(em: Em, id: string): Promise<CpoSubscription> {
   const subscription = isUuid(id) ? await em.findOne(CpoSubscription, { id }, { populate: ['plan', 'customer'] }) : null;
@@ -49,7 +47,7 @@ function applySubscription(subscription: CpoSubscription, patch: Patch<CpoSubscr
   const customFields = patch.customFields === undefined ? undefined
     : patch.customFields === null ? {} : mergeCustomFields(subscription.customFields, patch.customFields);
   applyPatch(subscription, { ...patch, customFields });
-  checkBounds(subscription.validFrom, subscription.validUntil);
+  assertValidityOrdered(subscription.validFrom, subscription.validUntil);
 }
 
 export function createCpoSubscription(em: Em, input: Patch<CpoSubscriptionFields> & { customerId?: string; planRef?: string }) {
@@ -115,7 +113,7 @@ export function createCpoLink(em: Em, input: Patch<CpoLinkFields> & { subscripti
     if (evse.admin.id.toLowerCase() !== subscription.admin.id.toLowerCase()) {
       throw new DomainError('administration_mismatch', 'the EVSE and the subscription belong to different administrations', { path: ['evse_uid'] });
     }
-    checkBounds(input.validFrom ?? subscription.validFrom, input.validUntil);
+    assertValidityOrdered(input.validFrom ?? subscription.validFrom, input.validUntil);
     const link = tx.create(CpoSubscriptionEvseLink, {
       admin: subscription.admin, subscription, evse, validFrom: input.validFrom ?? null, validUntil: input.validUntil ?? null,
       externalUpdatedAt: input.externalUpdatedAt ?? null,
@@ -130,7 +128,7 @@ export function updateCpoLink(em: Em, id: string, patch: Patch<CpoLinkFields>) {
     const link = await getCpoLink(tx, id);
     link.assertChangeable();
     applyPatch(link, patch);
-    checkBounds(link.validFrom ?? link.subscription.validFrom, link.validUntil);
+    assertValidityOrdered(link.validFrom ?? link.subscription.validFrom, link.validUntil);
     await tx.flush();
     return link;
   });

@@ -9,6 +9,7 @@ import { isUuid } from '../platform/ids.ts';
 import { applyPatch, type Patch } from '../platform/merge-patch.ts';
 import { mergeCustomFields } from '../platform/custom-fields.ts';
 import type { Em } from '../platform/orm.ts';
+import { assertValidityOrdered } from '../platform/validity.ts';
 import { Evse } from './evse.entity.ts';
 import { ReimbursementArrangement } from './reimbursement-arrangement.entity.ts';
 import { ReimbursementLink } from './reimbursement-link.entity.ts';
@@ -26,9 +27,6 @@ export interface LinkFields { validFrom: Date; validUntil: Date; externalUpdated
 
 const UNIQUE = { cpo_reimbursement_arrangement_external_reference_unique: ['external_reference'] };
 
-function checkBounds(from: Date | null | undefined, until: Date | null | undefined): void {
-  if (from && until && until.getTime() <= from.getTime()) throw new InvalidInputError('valid_until must be after valid_from', { path: ['valid_until'] });
-}
 
 export async function getArrangement(em: Em, id: string): Promise<ReimbursementArrangement> {
   const arrangement = isUuid(id) ? await em.findOne(ReimbursementArrangement, { id }, { populate: ['customer'] }) : null;
@@ -41,7 +39,7 @@ function applyArrangement(arrangement: ReimbursementArrangement, patch: Patch<Ar
   const customFields = patch.customFields === undefined ? undefined
     : patch.customFields === null ? {} : mergeCustomFields(arrangement.customFields, patch.customFields);
   applyPatch(arrangement, { ...patch, customFields });
-  checkBounds(arrangement.validFrom, arrangement.validUntil);
+  assertValidityOrdered(arrangement.validFrom, arrangement.validUntil);
 }
 
 export function createArrangement(em: Em, input: Patch<ArrangementFields> & { adminId?: string; customerId?: string }): Promise<ReimbursementArrangement> {
@@ -100,7 +98,7 @@ export function createLink(em: Em, input: Patch<LinkFields> & { arrangementId?: 
     if (evse.admin.id !== arrangement.admin.id) {
       throw new DomainError('administration_mismatch', 'the EVSE and the arrangement belong to different administrations', { path: ['evse_uid'] });
     }
-    checkBounds(input.validFrom ?? arrangement.validFrom, input.validUntil);
+    assertValidityOrdered(input.validFrom ?? arrangement.validFrom, input.validUntil);
     const link = tx.create(ReimbursementLink, {
       admin: arrangement.admin, arrangement, evse, validFrom: input.validFrom ?? null, validUntil: input.validUntil ?? null,
     });
@@ -114,7 +112,7 @@ export function updateLink(em: Em, id: string, patch: Patch<LinkFields>): Promis
     const link = await getLink(tx, id);
     link.assertChangeable();
     applyPatch(link, patch);
-    checkBounds(link.validFrom ?? link.arrangement.validFrom, link.validUntil);
+    assertValidityOrdered(link.validFrom ?? link.arrangement.validFrom, link.validUntil);
     await tx.flush();
     return link;
   });

@@ -5,6 +5,8 @@
 // reimbursement links) the caller passes the effective start. The SQL side is MikroORM filter
 // objects over the properties `validFrom` and `validUntil`; `defunct` is not part of the rule.
 
+import { InvalidInputError } from './errors.ts';
+
 export interface Validity {
   /** null or absent: no lower bound. */
   validFrom?: Date | null;
@@ -15,6 +17,11 @@ export interface Validity {
 export function isValidAt(interval: Validity, at: Date): boolean {
   const t = at.getTime();
   return (!interval.validFrom || interval.validFrom.getTime() <= t) && (!interval.validUntil || t < interval.validUntil.getTime());
+}
+
+/** valid_until after valid_from (both given): the bounds of a contract or link, else 400 at valid_until. */
+export function assertValidityOrdered(from: Date | null | undefined, until: Date | null | undefined): void {
+  if (from && until && until.getTime() <= from.getTime()) throw new InvalidInputError('valid_until must be after valid_from', { path: ['valid_until'] });
 }
 
 type Contract = { validFrom?: Date | null; validUntil?: Date | null; defunct: boolean };
