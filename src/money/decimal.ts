@@ -16,6 +16,11 @@ export function isDecimalText(value: string): boolean {
   return DECIMAL_TEXT.test(value);
 }
 
+/** Whether a text is a rounded amount with exactly 2 decimals ("12.34", "-0.50"). */
+export function isCurrencyText(value: string): boolean {
+  return CURRENCY_TEXT.test(value);
+}
+
 /** A decimal string from a request: at most 6 decimals, no exponent, no float. */
 export function parseDecimal(value: string, path: FieldPath): string {
   if (typeof value !== 'string' || !DECIMAL_TEXT.test(value)) {

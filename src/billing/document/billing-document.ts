@@ -22,6 +22,9 @@ export interface DocumentParty {
   vat_number: string | null;
   company_reg_num: string | null;
   email: string | null;
+  /** Electronic address (BT-34 seller, BT-49 buyer; Peppol BIS requires it): EAS scheme code
+   * (e.g. "0106" KvK, "9944" NL VAT, "0088" GLN) and the identifier. */
+  electronic_address?: { scheme: string; id: string } | null;
 }
 
 export interface DocumentLine {

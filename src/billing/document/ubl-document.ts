@@ -32,6 +32,7 @@ function taxScheme(parent: XMLBuilder): void {
 
 function party(parent: XMLBuilder, p: DocumentParty): void {
   const node = parent.ele(NS.cac, 'cac:Party');
+  if (p.electronic_address) node.ele(NS.cbc, 'cbc:EndpointID', { schemeID: p.electronic_address.scheme }).txt(p.electronic_address.id);
   node.ele(NS.cac, 'cac:PartyName').ele(NS.cbc, 'cbc:Name').txt(p.name);
   const address = node.ele(NS.cac, 'cac:PostalAddress');
   if (p.address.street) address.ele(NS.cbc, 'cbc:StreetName').txt(p.address.street);

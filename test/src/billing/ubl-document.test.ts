@@ -1,7 +1,7 @@
 import test from 'ava';
 import { ublXml } from '../../../src/billing/document/ubl-document.ts';
 import { en16931Failures } from '../../helpers/en16931.ts';
-import { invoiceModel, line } from '../../helpers/billing-document-factory.ts';
+import { BUYER_PARTY, invoiceModel, line, SELLER_PARTY } from '../../helpers/billing-document-factory.ts';
 
 const standardOnly = {
   lines: [line(1, '40.00'), line(2, '-10.00', { description: 'Reversal: charging session' })],
@@ -21,6 +21,10 @@ const KINDS = {
     lines: [line(1, '12.00', { vat_category: 'E', vat_percent: '0.00' })],
     vat_breakdown: [{ vat_category: 'E', vat_percent: '0.00', taxable_amount: '12.00', vat_amount: '0.00', exemption_reason: 'Exempt from VAT' }],
     totals: { net: '12.00', vat: '0.00', gross: '12.00' },
+  }),
+  'an invoice with electronic addresses': invoiceModel({
+    seller: { ...SELLER_PARTY, electronic_address: { scheme: '0106', id: '12345678' } },
+    buyer: { ...BUYER_PARTY, electronic_address: { scheme: '9944', id: 'NL987654321B01' } },
   }),
   'an invoice with a VAT accounting currency': invoiceModel({ tax_currency: { code: 'SEK', rate: '11.5', vat_total: '241.50' } }),
 };
@@ -47,4 +51,14 @@ test('a credit note is a CreditNote with type 381 and positive amounts', (t) => 
   t.regex(xml, /<CreditNote /);
   t.regex(xml, /<cbc:CreditNoteTypeCode>381<\/cbc:CreditNoteTypeCode>/);
   t.regex(xml, /<cbc:PayableAmount currencyID="EUR">36.30<\/cbc:PayableAmount>/);
+});
+
+test('electronic addresses are the parties\' EndpointID with their scheme (BT-34, BT-49)', (t) => {
+  const xml = ublXml(invoiceModel({
+    seller: { ...SELLER_PARTY, electronic_address: { scheme: '0106', id: '12345678' } },
+    buyer: { ...BUYER_PARTY, electronic_address: { scheme: '9944', id: 'NL987654321B01' } },
+  }));
+  t.regex(xml, /<cac:AccountingSupplierParty>\s*<cac:Party>\s*<cbc:EndpointID schemeID="0106">12345678<\/cbc:EndpointID>/);
+  t.regex(xml, /<cac:AccountingCustomerParty>\s*<cac:Party>\s*<cbc:EndpointID schemeID="9944">NL987654321B01<\/cbc:EndpointID>/);
+  t.notRegex(ublXml(invoiceModel()), /EndpointID/);
 });
