@@ -38,7 +38,8 @@ export function boxTotals(rollups: RollupAmounts[]): BoxTotals {
   const groups = new Map<string, VatBreakdownLine>();
   for (const r of rollups) {
     const category = vatCategoryOf(r.vatKind, r.vatPercent);
-    const key = `${category}|${r.vatKind}|${r.vatPercent}`;
+    // One entry per VAT category and rate (EN 16931): kinds with the same category and rate share it.
+    const key = `${category}|${r.vatPercent}`;
     const line = groups.get(key) ?? { vatKind: r.vatKind, vatCategory: category, vatPercent: r.vatPercent, taxableAmount: '0.00', vatAmount: '0.00' };
     line.taxableAmount = addCurrency(line.taxableAmount, r.net);
     groups.set(key, line);
