@@ -19,6 +19,7 @@ import './types/charge-session.ts';
 import './types/billing-box.ts';
 import './types/billing-review-set.ts';
 import './types/cpo-subscription.ts';
+import './types/cpo-reference-data.ts';
 
 builder.queryType({});
 builder.mutationType({});

@@ -76,3 +76,19 @@ test('bad inputs are 400 and change nothing; another administration sees nothing
   const list = await app.request('GET', '/main/v1/cpo-reimbursement-plan', { auth: limited });
   t.deepEqual(list.body.items, []);
 });
+
+test('GraphQL answers the same reimbursement plans and EVSE locations as REST, scoped alike', async (t) => {
+  const admin = (await createAdministration(app)).id;
+  const plan = await ok('POST', '/cpo-reimbursement-plan', { admin_id: admin, name: 'Graph', mode: 'cpms_supplied' });
+  await ok('POST', '/cpo-evse-location', { admin_id: admin, location_id: `G-${admin}`, latitude: '52.1', longitude: '5.12' });
+  const limited = await app.credential({ role: 'readonly', adminIds: [admin] });
+  const query = '{ reimbursementPlans { databaseId mode components } evseLocations(first: 100) { edges { node { locationId latitude } } } }';
+  const graph = await app.request('POST', '/graphql', { body: { query }, auth: limited });
+  t.falsy(graph.body.errors, JSON.stringify(graph.body.errors));
+  const rest = await app.request('GET', '/main/v1/cpo-reimbursement-plan', { auth: limited });
+  t.deepEqual(graph.body.data.reimbursementPlans.map((p: any) => p.databaseId), rest.body.items.map((p: any) => p.id));
+  t.deepEqual(graph.body.data.reimbursementPlans, [{ databaseId: plan.id, mode: 'cpms_supplied', components: ['energy'] }]);
+  const locations = await app.request('GET', '/main/v1/cpo-evse-location', { auth: limited });
+  t.deepEqual(graph.body.data.evseLocations.edges.map((e: any) => e.node.locationId), locations.body.items.map((l: any) => l.location_id));
+  t.deepEqual(graph.body.data.evseLocations.edges.map((e: any) => e.node.latitude), ['52.10']);
+});
