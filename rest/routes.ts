@@ -18,7 +18,8 @@ import { costCalculationRoutes } from './pricing/cost-calculation.routes.ts';
 import { ratePlanRoutes } from './pricing/rate-plan.routes.ts';
 import { vatRateRoutes } from './pricing/vat-rate.routes.ts';
 import { chargeSessionRoutes } from './sessions/charge-session.routes.ts';
-import { dropoutCaseRoutes } from './sessions/dropout-case.routes.ts';
+import { cpoDropoutCaseRoutes, dropoutCaseRoutes } from './sessions/dropout-case.routes.ts';
+import { sessionReimbursementRoutes } from './cpo/session-reimbursement.routes.ts';
 import { evseRoutes } from './cpo/evse.routes.ts';
 import { reimbursementRoutes } from './cpo/reimbursement.routes.ts';
 import { cpoSubscriptionRoutes } from './cpo/cpo-subscription.routes.ts';
@@ -53,6 +54,8 @@ export const routes: RouteDef[] = [
   ...costCalculationRoutes,
   ...chargeSessionRoutes,
   ...dropoutCaseRoutes,
+  ...cpoDropoutCaseRoutes,
+  ...sessionReimbursementRoutes,
   ...evseRoutes,
   ...evseLocationRoutes,
   ...reimbursementPlanRoutes,

@@ -45,6 +45,7 @@ import { EvseLocationSchema } from './cpo/evse-location.entity.ts';
 import { ReimbursementPlanSchema } from './cpo/reimbursement-plan.entity.ts';
 import { CalculationInputSchema } from './cpo/calculation-input.entity.ts';
 import { EvseIdAssignmentSchema } from './cpo/evse-id-assignment.entity.ts';
+import { SessionReimbursementSchema } from './cpo/session-reimbursement.entity.ts';
 
 export const entities = [
   InstanceSettingsSchema,
@@ -93,4 +94,5 @@ export const entities = [
   ReimbursementPlanSchema,
   CalculationInputSchema,
   EvseIdAssignmentSchema,
+  SessionReimbursementSchema,
 ];

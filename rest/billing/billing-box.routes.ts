@@ -7,6 +7,7 @@ import { addDocument, namedDocument, previewDocument, primaryDocument, removeDoc
 import { approveBox, closeBox, deferBox, markBoxTransferred, reopenBox, undeferBox } from '../../src/billing/box-transitions.service.ts';
 import { finalizeBox } from '../../src/billing/finalize-box.service.ts';
 import { CUSTOM_ITEM_SOURCE } from '../../src/billing/sources/custom-item.source.ts';
+import { CPO_REIMBURSEMENT_SOURCE } from '../../src/billing/sources/cpo-reimbursement.source.ts';
 import { MSP_SESSION_SOURCE } from '../../src/billing/sources/msp-session.source.ts';
 import type { StoredDocument } from '../../src/billing/document-store.ts';
 import { normalize } from '../../src/money/decimal.ts';
@@ -43,6 +44,15 @@ export const boxSessionShape = representation('BillingBoxSession', {
   sub_items: t.array(t.object({ kind: t.string(), label: t.string(), volume: t.decimal(), unit: t.string(), amount_excl_vat: t.decimal() })),
 });
 
+export const boxReimbursementShape = representation('BillingBoxReimbursement', {
+  ...itemBase,
+  cpo_charge_session_id: t.string(),
+  cpo_charge_session_reimbursement_id: t.nullable(t.string()),
+  arrangement_id: t.string(),
+  version: t.integer(),
+  sub_items: t.array(t.object({ kind: t.string(), label: t.string(), volume: t.decimal(), unit: t.string(), amount_excl_vat: t.decimal() })),
+});
+
 export const customInputShape = representation('BillingCustomInput', {
   ...itemBase,
   external_reference: t.nullable(t.string()),
@@ -63,6 +73,11 @@ const base = (i: ItemData) => ({
 
 const serializeSession = (i: ItemData): Infer<typeof boxSessionShape> => ({
   ...base(i), msp_charge_session_id: i.subjectId, pricing_version: i.sourceVersion, cpo_session_id: i.reference, sub_items: i.subItems,
+});
+
+const serializeReimbursement = (i: ItemData): Infer<typeof boxReimbursementShape> => ({
+  ...base(i), cpo_charge_session_id: i.subjectId, cpo_charge_session_reimbursement_id: i.reference, arrangement_id: i.lineKey,
+  version: i.sourceVersion, sub_items: i.subItems,
 });
 
 const serializeCustomInput = (i: ItemData): Infer<typeof customInputShape> => ({
@@ -176,8 +191,8 @@ export const billingBoxRoutes: RouteDef[] = [
   boxItemsRoute('custom-billing-input', 'Custom items billed in the box, with their roll-up', [CUSTOM_ITEM_SOURCE], customInputShape, serializeCustomInput),
   boxItemsRoute('msp-charge-session', 'MSP charge sessions billed in the box (a repriced session shows its reversal and new line)',
     [MSP_SESSION_SOURCE], boxSessionShape, serializeSession),
-  boxItemsRoute('cpo-charge-session-reimbursement', 'CPO reimbursements billed in the box', ['cpo_reimbursement'], boxSessionShape, serializeSession,
-    'Reimbursements become items with the CPO side (a later issue); until then the list is empty.'),
+  boxItemsRoute('cpo-charge-session-reimbursement', 'CPO reimbursements billed in the box (expenses: negative amounts)', [CPO_REIMBURSEMENT_SOURCE],
+    boxReimbursementShape, serializeReimbursement),
   boxItemsRoute('cpo-charge-session-roaming', 'Roaming costs billed in the box', ['roaming'], boxSessionShape, serializeSession,
     'Roaming costs become items with the roaming side (a later issue); until then the list is empty.'),
 ];

@@ -21,6 +21,7 @@ export const reimbursementPlanShape = representation('ReimbursementPlan', {
   description: t.nullable(t.string()),
   mode: t.string('cpms_supplied (the CPMS states the amount) or calculated (from the calculation inputs)'),
   components: t.array(t.string()),
+  script: t.nullable(t.string()),
   publish_from: t.nullable(t.timestamp()),
   publish_until: t.nullable(t.timestamp()),
   external_reference: t.nullable(t.string()),
@@ -33,7 +34,7 @@ const inputShape = representation('CalculationInput', {
 });
 
 const serializePlan = (p: ReimbursementPlan): Infer<typeof reimbursementPlanShape> => ({
-  id: p.id, admin_id: p.admin.id, name: p.name, description: p.description ?? null, mode: p.mode, components: p.components,
+  id: p.id, admin_id: p.admin.id, name: p.name, description: p.description ?? null, mode: p.mode, components: p.components, script: p.script ?? null,
   publish_from: iso(p.publishFrom), publish_until: iso(p.publishUntil), external_reference: p.externalReference ?? null,
   created_at: iso(p.createdAt), updated_at: iso(p.updatedAt),
 });
@@ -44,11 +45,11 @@ const serializeInput = (i: CalculationInput): Infer<typeof inputShape> => ({
 
 const planBody = yup.object({
   admin_id: text(64).nullable(), name: text().nullable(), description: text(10000).nullable(), mode: text(32).nullable(),
-  components: yup.array(text(32).defined()).max(20).nullable(), publish_from: timestamp().nullable(), publish_until: timestamp().nullable(),
+  components: yup.array(text(32).defined()).max(20).nullable(), script: text(10000).nullable(), publish_from: timestamp().nullable(), publish_until: timestamp().nullable(),
   valid_from: timestamp().nullable(), valid_until: timestamp().nullable(), external_reference: text().nullable(),
 });
 const planInput = (b: yup.InferType<typeof planBody>): PlanInput => ({
-  adminId: b.admin_id, name: b.name, description: b.description, mode: b.mode, components: b.components as string[] | null | undefined,
+  adminId: b.admin_id, name: b.name, description: b.description, mode: b.mode, components: b.components as string[] | null | undefined, script: b.script,
   // valid_from and valid_until are the deprecated names of the publishing window.
   publishFrom: isoDate(b.publish_from ?? b.valid_from), publishUntil: isoDate(b.publish_until ?? b.valid_until), externalReference: b.external_reference,
 });

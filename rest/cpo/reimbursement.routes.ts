@@ -1,5 +1,6 @@
 import { reimbursementLinkList } from '../../src/cpo/evse.queries.ts';
 import * as yup from 'yup';
+import { isUuid } from '../../src/platform/ids.ts';
 import type { ReimbursementArrangement } from '../../src/cpo/reimbursement-arrangement.entity.ts';
 import type { CustomFields } from '../../src/parties/customer.entity.ts';
 import { ReimbursementLink } from '../../src/cpo/reimbursement-link.entity.ts';
@@ -99,8 +100,12 @@ export const reimbursementRoutes: RouteDef[] = [
   }),
   defineRoute({
     method: 'get', path: '/cpo-reimbursement-link', tag: TAG, summary: 'List reimbursement links', paged: true, response: reimbursementLinkShape,
-    handler: ({ ctx, em, rawQuery }) => seekPage(ctx, {
-      list: reimbursementLinkList(em), rawQuery, path: '/main/v1/cpo-reimbursement-link', serialize: serializeLink,
+    description: 'Filters (AND): arrangement_id, evse_uid.',
+    query: yup.object({
+      arrangement_id: yup.string().test('uuid', '${path} must be an id', (v) => v === undefined || isUuid(v)), evse_uid: yup.string().max(64),
+    }),
+    handler: ({ ctx, em, rawQuery, query }) => seekPage(ctx, {
+      list: reimbursementLinkList(em, { arrangementId: query.arrangement_id, evseUid: query.evse_uid || undefined }), rawQuery, path: '/main/v1/cpo-reimbursement-link', serialize: serializeLink,
     }),
   }),
   defineRoute({

@@ -9,7 +9,7 @@ import { PricingResult } from '../../src/sessions/pricing-result.entity.ts';
 import { getVisibleSession, repriceSession } from '../../src/sessions/reprocess.service.ts';
 import { seekPage } from '../rails/pagination.ts';
 import { defineRoute, type RouteDef } from '../rails/route.ts';
-import { oneOf } from '../../src/platform/input-schemas.ts';
+import { isoDate, oneOf, timestamp } from '../../src/platform/input-schemas.ts';
 import { chargeSessionBody, cpoChargeSessionBody, submissionFrom } from './session-body.ts';
 import {
   serializeChargeSession, serializeCpoChargeSession, serializeOriginal, serializePricingResult, serializeProgress,
@@ -46,10 +46,18 @@ export const chargeSessionRoutes: RouteDef[] = [
   ingestRoute('/cpo-charge-session', 'cpo_charge_session', cpoChargeSessionBody, 'evse_uid and session_id'),
   defineRoute({
     method: 'get', path: '/cpo-charge-session', tag: TAG, summary: 'List CPO charge sessions', paged: true, response: cpoChargeSessionShape,
-    query: yup.object({ evse_uid: yup.string() }),
+    description: 'Ordered by id (creation). Filters (combined with AND): status, evse_uid, location_id, dropout_case_id, '
+      + 'start_from and start_until (the start in [start_from, start_until)).',
+    query: yup.object({
+      status: oneOf(SESSION_STATUSES), evse_uid: yup.string().max(64), location_id: yup.string().max(64), dropout_case_id: uuidQuery(),
+      start_from: timestamp(), start_until: timestamp(),
+    }),
     handler: ({ ctx, em, rawQuery, query }) => seekPage(ctx, {
-      list: chargeSessionList(em, { source: 'cpo_charge_session', evseUid: query.evse_uid || undefined }), rawQuery,
-      path: '/main/v1/cpo-charge-session', serialize: serializeCpoChargeSession,
+      list: chargeSessionList(em, {
+        source: 'cpo_charge_session', status: query.status, evseUid: query.evse_uid || undefined, locationId: query.location_id || undefined,
+        dropoutCaseId: query.dropout_case_id, startFrom: isoDate(query.start_from) ?? undefined, startUntil: isoDate(query.start_until) ?? undefined,
+      }),
+      rawQuery, path: '/main/v1/cpo-charge-session', createdGt: true, serialize: serializeCpoChargeSession,
     }),
   }),
   defineRoute({

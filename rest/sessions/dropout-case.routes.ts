@@ -1,42 +1,60 @@
+// Drop-out cases of both sides: /msp-dropout-case (pricing the driver's side) and
+// /cpo-dropout-case (matching and reimbursing CPO sessions), with the same reprocessing.
 import * as yup from 'yup';
-import { REPROCESS_INSTRUCTIONS, DROPOUT_STATUSES } from '../../src/sessions/dropout-case.entity.ts';
+import { REPROCESS_INSTRUCTIONS, DROPOUT_STATUSES, type DropoutSide } from '../../src/sessions/dropout-case.entity.ts';
 import { dropoutCaseList } from '../../src/sessions/dropout-case.queries.ts';
 import { getVisibleDropoutCase, reprocessDropoutCase } from '../../src/sessions/reprocess.service.ts';
 import { VALIDITY_CHECKS } from '../../src/sessions/validity-checks.ts';
 import { seekPage } from '../rails/pagination.ts';
 import { defineRoute, type RouteDef } from '../rails/route.ts';
 import { oneOf } from '../../src/platform/input-schemas.ts';
-import { serializeDropoutCase } from './session-serializers.ts';
-import { dropoutCaseShape } from './session-shapes.ts';
+import { serializeCpoDropoutCase, serializeDropoutCase } from './session-serializers.ts';
+import { cpoDropoutCaseShape, dropoutCaseShape } from './session-shapes.ts';
 
-const TAG = 'MSP charge sessions';
-
-export const dropoutCaseRoutes: RouteDef[] = [
-  defineRoute({
-    method: 'get', path: '/msp-dropout-case', tag: TAG, summary: 'List drop-out cases', paged: true, response: dropoutCaseShape,
+const SIDES = {
+  msp: {
+    path: '/msp-dropout-case', tag: 'MSP charge sessions', shape: dropoutCaseShape, serialize: serializeDropoutCase, evseFilter: false,
     description: 'Sessions that could not be priced, grouped by reason (and administration and detail). Resolved cases are kept. '
       + 'Filters: status, reason. The sessions of a case: GET /msp-charge-session?dropout_case_id=.',
-    query: yup.object({ status: oneOf(DROPOUT_STATUSES), reason: yup.string() }),
-    handler: ({ ctx, em, rawQuery, query }) => seekPage(ctx, {
-      list: dropoutCaseList(em, { status: query.status, reason: query.reason || undefined }), rawQuery, path: '/main/v1/msp-dropout-case',
-      serialize: serializeDropoutCase,
+  },
+  cpo: {
+    path: '/cpo-dropout-case', tag: 'CPO charge sessions', shape: cpoDropoutCaseShape, serialize: serializeCpoDropoutCase, evseFilter: true,
+    description: 'CPO sessions that could not be matched (evse_not_found, location_not_found, connector_not_found: after the '
+      + 'retries), whose EVSE is being configured, failing a validity check or whose reimbursement could not be calculated, '
+      + 'grouped by reason, administration and EVSE. Filters: status, reason, evse_uid. The sessions of a case: GET /cpo-charge-session?dropout_case_id=.',
+  },
+} as const;
+
+function dropoutRoutes(side: DropoutSide): RouteDef[] {
+  const { path, tag, shape, serialize, description } = SIDES[side];
+  return [
+    defineRoute({
+      method: 'get', path, tag, summary: 'List drop-out cases', paged: true, response: shape, description,
+      query: yup.object({ status: oneOf(DROPOUT_STATUSES), reason: yup.string(), ...(side === 'cpo' ? { evse_uid: yup.string() } : {}) }),
+      handler: ({ ctx, em, rawQuery, query }) => seekPage(ctx, {
+        list: dropoutCaseList(em, { side, status: query.status, reason: query.reason || undefined, evseUid: (query as { evse_uid?: string }).evse_uid || undefined }),
+        rawQuery, path: `/main/v1${path}`, createdGt: side === 'cpo', serialize,
+      }),
     }),
-  }),
-  defineRoute({
-    method: 'get', path: '/msp-dropout-case/:id', tag: TAG, summary: 'Get a drop-out case', response: dropoutCaseShape,
-    handler: async ({ em, params }) => serializeDropoutCase(await getVisibleDropoutCase(em, params.id)),
-  }),
-  defineRoute({
-    method: 'post', path: '/msp-dropout-case/:id/reprocess', tag: TAG, summary: 'Reprocess the sessions of a drop-out case', extension: true,
-    response: dropoutCaseShape,
-    description: `instruction retry: price again; bypass: price again skipping the validity checks named in bypass_checks (${VALIDITY_CHECKS.join(', ')}); `
-      + 'discard: the sessions are discarded. The case is resolved (and kept); sessions failing again open a new case.',
-    body: yup.object({
-      instruction: oneOf(REPROCESS_INSTRUCTIONS).defined('${path} is required'),
-      bypass_checks: yup.array(oneOf(VALIDITY_CHECKS).defined()).max(VALIDITY_CHECKS.length),
+    defineRoute({
+      method: 'get', path: `${path}/:id`, tag, summary: 'Get a drop-out case', response: shape,
+      handler: async ({ em, params }) => serialize(await getVisibleDropoutCase(em, params.id, side)),
     }),
-    handler: async ({ em, params, body }) => serializeDropoutCase(await reprocessDropoutCase(em, params.id, {
-      instruction: body.instruction, bypassChecks: body.bypass_checks,
-    })),
-  }),
-];
+    defineRoute({
+      method: 'post', path: `${path}/:id/reprocess`, tag, summary: 'Reprocess the sessions of a drop-out case', extension: true, response: shape,
+      description: `instruction retry: process again (CPO sessions are matched again with fresh attempts); bypass: process again skipping the `
+        + `validity checks named in bypass_checks (${VALIDITY_CHECKS.join(', ')}); discard: the sessions are discarded. The case is resolved `
+        + '(and kept); sessions failing again open a new case.',
+      body: yup.object({
+        instruction: oneOf(REPROCESS_INSTRUCTIONS).defined('${path} is required'),
+        bypass_checks: yup.array(oneOf(VALIDITY_CHECKS).defined()).max(VALIDITY_CHECKS.length),
+      }),
+      handler: async ({ em, params, body }) => serialize(await reprocessDropoutCase(em, params.id, {
+        instruction: body.instruction, bypassChecks: body.bypass_checks,
+      }, side)),
+    }),
+  ];
+}
+
+export const dropoutCaseRoutes: RouteDef[] = dropoutRoutes('msp');
+export const cpoDropoutCaseRoutes: RouteDef[] = dropoutRoutes('cpo');

@@ -78,6 +78,11 @@ export const cpoChargeSessionBody = yup.object({
   ...common,
   evse_uid: text(64).min(1).defined('${path} is required'),
   cpo_id: text(16),
+  /** Matching: the location and connector the CPMS names (optional; the EVSE's location and connector decide). */
+  location_id: text(64),
+  connector_id: text(36),
+  /** What a plan in mode cpms_supplied reimburses. */
+  total_reimbursement_amount_excl_vat: volume(),
 });
 
 type Body = yup.InferType<typeof chargeSessionBody> & { evse_uid?: string };

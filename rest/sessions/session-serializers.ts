@@ -6,7 +6,7 @@ import { cpoSessionIdOf, reportedField as field, reportedRoamingAmounts } from '
 import { iso } from '../../src/platform/input-schemas.ts';
 import type { Infer } from '../rails/shape.ts';
 import type {
-  chargeSessionShape, cpoChargeSessionShape, dropoutCaseShape, originalSessionShape, pricingResultShape, sessionProgressShape,
+  chargeSessionShape, cpoChargeSessionShape, cpoDropoutCaseShape, dropoutCaseShape, originalSessionShape, pricingResultShape, sessionProgressShape,
 } from './session-shapes.ts';
 
 /** Reported fields as the body schema (session-body.ts) checked them. */
@@ -53,7 +53,11 @@ export function serializeCpoChargeSession(s: ChargeSession): Infer<typeof cpoCha
     ...serializeChargeSession(s),
     tariff_code: text(s, 'tariff_code'),
     charge_periods: json<Record<string, unknown>[] | null>(s, 'charge_periods') ?? [],
-    total_reimbursement_amount_excl_vat: null,
+    total_reimbursement_amount_excl_vat: s.reimbursementExclVat ?? null,
+    location_id: s.locationId ?? null,
+    connector_id: s.connectorId ?? null,
+    match_attempts: s.matchAttempts,
+    next_match_attempt_at: s.status === 'received' ? iso(s.retryAt) : null,
   };
 }
 
@@ -105,4 +109,8 @@ export function serializeDropoutCase(c: DropoutCase): Infer<typeof dropoutCaseSh
     created_at: iso(c.createdAt),
     updated_at: iso(c.updatedAt),
   };
+}
+
+export function serializeCpoDropoutCase(c: DropoutCase): Infer<typeof cpoDropoutCaseShape> {
+  return { ...serializeDropoutCase(c), evse_uid: c.evseUid ?? null };
 }

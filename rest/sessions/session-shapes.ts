@@ -49,6 +49,10 @@ export const cpoChargeSessionShape = representation('CpoChargeSession', {
   tariff_code: reportedText(),
   charge_periods: t.array(t.json('A charge period as reported: start_date_time, dimensions.')),
   total_reimbursement_amount_excl_vat: t.nullable(t.decimal()),
+  location_id: t.nullable(t.string('The location matching found.')),
+  connector_id: t.nullable(t.string('The connector matching found (null when the EVSE has several and the session names none).')),
+  match_attempts: t.integer(),
+  next_match_attempt_at: t.nullable(t.timestamp()),
 });
 
 export const originalSessionShape = representation('ChargeSessionOriginal', {
@@ -116,4 +120,9 @@ export const dropoutCaseShape = representation('DropoutCase', {
   resolved_at: t.nullable(t.timestamp()),
   created_at: t.timestamp(),
   updated_at: t.timestamp(),
+});
+
+export const cpoDropoutCaseShape = representation('CpoDropoutCase', {
+  ...dropoutCaseShape.fields,
+  evse_uid: t.nullable(t.string('The EVSE the sessions name.')),
 });

@@ -9,6 +9,10 @@ export function evseList(em: Em): SeekList<Evse> {
   return new SeekList<Evse>(em, { entity: Evse, entities: true, populate: ['location'] });
 }
 
-export function reimbursementLinkList(em: Em): SeekList<ReimbursementLink> {
-  return new SeekList<ReimbursementLink>(em, { entity: ReimbursementLink, entities: true, populate: ['arrangement', 'evse'] });
+export function reimbursementLinkList(em: Em, filter: { arrangementId?: string; evseUid?: string } = {}): SeekList<ReimbursementLink> {
+  const where = {
+    ...(filter.arrangementId ? { arrangement: filter.arrangementId } : {}),
+    ...(filter.evseUid ? { evse: { evseUid: filter.evseUid } } : {}),
+  };
+  return new SeekList<ReimbursementLink>(em, { entity: ReimbursementLink, where, entities: true, populate: ['arrangement', 'evse'] });
 }

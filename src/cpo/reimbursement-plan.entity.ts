@@ -19,6 +19,8 @@ export const ReimbursementPlanSchema = defineEntity({
     description: p.text().nullable(),
     mode: p.enum(REIMBURSEMENT_MODES).default('calculated'),
     components: p.json<string[]>().onCreate(() => ['energy']),
+    /** A rule script (src/pricing/script) run after the components; it sees the custom variables. */
+    script: p.text().nullable(),
     publishFrom: p.datetime().nullable(),
     publishUntil: p.datetime().nullable(),
     externalReference: identifierProperty().nullable().unique(),

@@ -9,6 +9,7 @@ import { flushUnique } from '../platform/flush-unique.ts';
 import { isUuid } from '../platform/ids.ts';
 import type { Em } from '../platform/orm.ts';
 import { localMidnight } from '../billing/periods.ts';
+import { MAX_SCRIPT_LENGTH, scriptSyntaxError } from '../pricing/script/run-rule-script.ts';
 import { CalculationInput, type InputOwner } from './calculation-input.entity.ts';
 import { ReimbursementArrangement } from './reimbursement-arrangement.entity.ts';
 import { REIMBURSEMENT_COMPONENTS, REIMBURSEMENT_MODES, ReimbursementPlan } from './reimbursement-plan.entity.ts';
@@ -19,6 +20,8 @@ export interface PlanInput {
   description?: string | null;
   mode?: string | null;
   components?: string[] | null;
+  /** A rule script run after the components (it reads the custom variables as input.variables); null removes it. */
+  script?: string | null;
   publishFrom?: Date | null;
   publishUntil?: Date | null;
   externalReference?: string | null;
@@ -55,6 +58,11 @@ function apply(plan: ReimbursementPlan, input: PlanInput): void {
     const bad = components.findIndex((c) => !(REIMBURSEMENT_COMPONENTS as readonly string[]).includes(c) && c !== 'custom');
     if (bad >= 0) throw new InvalidInputError(`components are ${REIMBURSEMENT_COMPONENTS.join(', ')} or custom`, { path: ['components', bad] });
     plan.components = [...new Set(components)];
+  }
+  if (input.script !== undefined) {
+    const error = input.script === null ? null : input.script.length > MAX_SCRIPT_LENGTH ? `at most ${MAX_SCRIPT_LENGTH} characters` : scriptSyntaxError(input.script);
+    if (error) throw new InvalidInputError(`script: ${error}`, { path: ['script'] });
+    plan.script = input.script;
   }
   if (input.publishFrom !== undefined) plan.publishFrom = input.publishFrom;
   if (input.publishUntil !== undefined) plan.publishUntil = input.publishUntil;

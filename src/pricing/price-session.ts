@@ -28,6 +28,8 @@ export interface PricingSession {
   powerKw?: string;
   /** What the CPO charges for the session excl. VAT (roaming), for rule scripts. */
   cpoCostExclVat?: string;
+  /** Named decimal inputs for rule scripts (a reimbursement plan's custom variables). */
+  variables?: Record<string, string>;
 }
 
 export interface PricingVat { percent: string; kind: VatKind; country: string }
@@ -193,7 +195,7 @@ function scriptInput(session: PricingSession, vol: ReturnType<typeof volumes>, c
     local_date: choice.local.date, local_time: choice.local.clock, weekday: choice.local.weekday,
     country: session.country, energy_kwh: normalize(session.energyKwh), duration_minutes: normalize(vol.duration),
     parking_minutes: normalize(vol.parking_time), cpo_party_id: session.cpoPartyId ?? null, tariff_code: session.tariffCode ?? null,
-    current_type: session.currentType ?? null, power_kw: session.powerKw ?? null, cpo_cost_excl_vat: session.cpoCostExclVat ?? null,
+    current_type: session.currentType ?? null, power_kw: session.powerKw ?? null, cpo_cost_excl_vat: session.cpoCostExclVat ?? null, variables: session.variables ?? {},
     subtotals: subtotals.map((s) => ({ kind: s.kind, volume: s.volume, rate: s.rate, amount_excl_vat_unrounded: s.amount_excl_vat_unrounded, amount_excl_vat: s.amount_excl_vat })),
   };
 }

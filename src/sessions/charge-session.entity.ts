@@ -6,7 +6,8 @@ import { DropoutCase } from './dropout-case.entity.ts';
 
 export const SESSION_SOURCES = ['charge_session', 'cpo_charge_session'] as const;
 export type SessionSource = (typeof SESSION_SOURCES)[number];
-export const SESSION_STATUSES = ['received', 'priced', 'dropout', 'discarded'] as const;
+/** processed: a CPO session matched and reimbursed whose token is not one of the instance's (no MSP pricing). */
+export const SESSION_STATUSES = ['received', 'priced', 'processed', 'dropout', 'discarded'] as const;
 export type SessionStatus = (typeof SESSION_STATUSES)[number];
 
 /**
@@ -49,6 +50,15 @@ export const ChargeSessionSchema = defineEntity({
     dropoutReason: p.string().nullable(),
     dropoutMessage: p.text().nullable(),
     pricingVersion: p.integer().default(0),
+    /** CPO sessions: matching attempts so far and when the next one is due (back-off). */
+    matchAttempts: p.integer().default(0),
+    retryAt: p.datetime().nullable(),
+    /** CPO sessions: what matching found (the EVSE row, its location's id, the connector's id). */
+    matchedEvseId: p.uuid().nullable(),
+    locationId: p.string().nullable(),
+    connectorId: p.string().nullable(),
+    /** CPO sessions: the sum of the session's reimbursement records (excl. VAT); null when none. */
+    reimbursementExclVat: p.decimal('string').precision(20).scale(2).nullable(),
     createdAt: createdAtProperty(),
     updatedAt: updatedAtProperty(),
   },

@@ -14,6 +14,9 @@ export interface ChargeSessionFilter {
   dropoutCaseId?: string;
   subscriptionId?: string;
   evseUid?: string;
+  locationId?: string;
+  startFrom?: Date;
+  startUntil?: Date;
 }
 
 export function chargeSessionList(em: Em, filter: ChargeSessionFilter = {}): SeekList<ChargeSession> {
@@ -23,6 +26,10 @@ export function chargeSessionList(em: Em, filter: ChargeSessionFilter = {}): See
     ...(filter.dropoutCaseId ? { dropoutCase: filter.dropoutCaseId } : {}),
     ...(filter.subscriptionId ? { subscriptionId: filter.subscriptionId } : {}),
     ...(filter.evseUid ? { evseUid: filter.evseUid } : {}),
+    ...(filter.locationId ? { locationId: filter.locationId } : {}),
+    ...(filter.startFrom || filter.startUntil ? {
+      startAt: { ...(filter.startFrom ? { $gte: filter.startFrom } : {}), ...(filter.startUntil ? { $lt: filter.startUntil } : {}) },
+    } : {}),
   };
   return new SeekList<ChargeSession>(em, { entity: ChargeSession, where, entities: true });
 }

@@ -5,6 +5,9 @@ import { createdAtProperty, idProperty, updatedAtProperty } from '../platform/en
 import { Administration } from '../parties/administration.entity.ts';
 
 export const DROPOUT_STATUSES = ['open', 'resolved'] as const;
+/** msp: pricing for the driver's side; cpo: matching and reimbursement of a CPO session. */
+export const DROPOUT_SIDES = ['msp', 'cpo'] as const;
+export type DropoutSide = (typeof DROPOUT_SIDES)[number];
 export const REPROCESS_INSTRUCTIONS = ['retry', 'bypass', 'discard'] as const;
 export type ReprocessInstruction = (typeof REPROCESS_INSTRUCTIONS)[number];
 
@@ -20,7 +23,10 @@ export const DropoutCaseSchema = defineEntity({
   properties: {
     id: idProperty(),
     admin: () => p.manyToOne(Administration).nullable().index(),
+    side: p.enum(DROPOUT_SIDES).default('msp'),
     reason: p.string(),
+    /** CPO cases: the EVSE the sessions name. */
+    evseUid: p.string().nullable(),
     groupKey: p.string(),
     openKey: p.string().nullable().unique(),
     message: p.text(),

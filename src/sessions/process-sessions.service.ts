@@ -28,11 +28,18 @@ import { Evse } from '../cpo/evse.entity.ts';
 import type { OcpiTariff } from '../pricing/ocpi/tariff.ts';
 import { cpoCostFromTariff, type TariffSession } from './historical-tariff.ts';
 import { recordDropouts, type Dropout } from './record-dropouts.ts';
+import { billReimbursements } from '../billing/sources/cpo-reimbursement.source.ts';
+import { matchRetryPolicyFromEnv, matchSession, nextMatchAttempt, type MatchRetryPolicy } from '../cpo/match-session.ts';
+import { ReimbursementFailure, reimburseSession, type ReimbursementDraft } from '../cpo/reimburse-session.ts';
+import { reimbursementContext } from '../cpo/reimbursement-context.ts';
+import { saveSessionReimbursements, type ReimbursedSession } from '../cpo/save-session-reimbursements.ts';
+import { requestProcessingAt } from './processing-job.ts';
 import { creditEligibleAmount, creditToUse, labelled, totalsOf, withCredit } from './session-subtotals.ts';
 import { failedCheck, thresholdsFromEnv } from './validity-checks.ts';
 
 export interface ClaimedSession {
   id: string;
+  source: 'charge_session' | 'cpo_charge_session';
   session_id: string;
   evco_id: string;
   cpo_id: string | null;
@@ -54,14 +61,22 @@ export interface ClaimedSession {
   bypass_checks: string[];
   pricing_version: number;
   admin_id: string | null;
+  match_attempts: number;
+  location_id: string | null;
+  connector_id: string | null;
+  connector_standard: string | null;
+  cpms_reimbursement_excl_vat: string | null;
 }
 
-const CLAIM = `select id, session_id, evco_id, cpo_id, start_at, end_at, received_at, energy_kwh::text as energy_kwh, idle_seconds,
+const CLAIM = `select id, source, session_id, evco_id, cpo_id, start_at, end_at, received_at, energy_kwh::text as energy_kwh, idle_seconds,
     time_zone, country, evse_id, evse_uid, payload->>'tariff_code' as tariff_code, lower(payload->>'power_type') as power_type,
     payload->>'max_power_kw' as max_power_kw,
     coalesce(payload->>'total_roaming_amount_excl_vat', payload->>'total_cost_excl_vat') as cpo_cost_excl_vat,
-    payload->'historical_tariff' as historical_tariff, payload->'charge_periods' as charge_periods, bypass_checks, pricing_version, admin_id
-  from msp_charge_session where status = 'received' order by id limit ? for update skip locked`;
+    payload->'historical_tariff' as historical_tariff, payload->'charge_periods' as charge_periods, bypass_checks, pricing_version, admin_id,
+    match_attempts, payload->>'location_id' as location_id, payload->>'connector_id' as connector_id,
+    payload->>'connector_standard' as connector_standard, payload->>'total_reimbursement_amount_excl_vat' as cpms_reimbursement_excl_vat
+  from msp_charge_session where status = 'received' and (retry_at is null or retry_at <= now())
+  order by id limit ? for update skip locked`;
 
 const INSERT_RESULTS = `insert into msp_pricing_result (id, session_id, version, admin_id, customer_id, subscription_id,
     subscription_external_reference, token_evco_id, currency, rate_plan_id, rate_plan_version_id, rule, subtotals,
@@ -72,7 +87,9 @@ const INSERT_RESULTS = `insert into msp_pricing_result (id, session_id, version,
 
 const UPDATE_SESSIONS = `update msp_charge_session s set status = v.status, admin_id = coalesce(v.admin_id, s.admin_id),
     token_id = v.token_id, subscription_id = v.subscription_id, customer_id = v.customer_id, dropout_case_id = v.dropout_case_id,
-    dropout_reason = v.dropout_reason, dropout_message = v.dropout_message, pricing_version = v.pricing_version, updated_at = now()
+    dropout_reason = v.dropout_reason, dropout_message = v.dropout_message, pricing_version = v.pricing_version,
+    match_attempts = v.match_attempts, retry_at = v.retry_at, matched_evse_id = v.matched_evse_id, location_id = v.location_id,
+    connector_id = v.connector_id, reimbursement_excl_vat = v.reimbursement_excl_vat, updated_at = now()
   from json_populate_recordset(null::msp_charge_session, ?::json) v where s.id = v.id`;
 
 class Dropped extends Error {
@@ -85,12 +102,32 @@ class Dropped extends Error {
   }
 }
 
+/** A CPO session's matching, retried with back-off (outcome stays `received`) until the last attempt drops it out. */
+function matchCpoSession(session: ClaimedSession, evse: Evse | undefined, outcome: SessionOutcome, policy: MatchRetryPolicy, now: Date) {
+  const match = matchSession(session, evse);
+  if (match.matched) {
+    Object.assign(outcome, {
+      admin_id: match.evse.admin.id, matched_evse_id: match.evse.id, location_id: match.location.locationId, connector_id: match.connector?.id ?? null,
+    });
+    return match;
+  }
+  outcome.match_attempts = session.match_attempts + 1;
+  if (evse) outcome.admin_id = evse.admin.id;
+  const next = nextMatchAttempt(policy, outcome.match_attempts, now);
+  if (next) {
+    Object.assign(outcome, { status: 'received', retry_at: next.toISOString() });
+    return null;
+  }
+  throw new Dropped(match.reason, `${match.message} (after ${outcome.match_attempts} attempts)`, match.evseUid);
+}
+
 interface Resolved { token: ResolvedToken; subscription: ResolvedSubscription }
 
 /** What a batch writes back for one session. */
 export interface SessionOutcome {
   id: string;
-  status: 'priced' | 'dropout';
+  /** received: a CPO session waiting for its next matching attempt. */
+  status: 'priced' | 'processed' | 'received' | 'dropout';
   admin_id: string | null;
   token_id: string | null;
   subscription_id: string | null;
@@ -99,6 +136,12 @@ export interface SessionOutcome {
   dropout_reason: string | null;
   dropout_message: string | null;
   pricing_version: number;
+  match_attempts: number;
+  retry_at: string | null;
+  matched_evse_id: string | null;
+  location_id: string | null;
+  connector_id: string | null;
+  reimbursement_excl_vat: string | null;
 }
 
 function pricingFacts(session: ClaimedSession): PricingSession {
@@ -138,7 +181,7 @@ async function loadContext(em: Em, sessions: ClaimedSession[]) {
   const evseUids = [...new Set(sessions.map((s) => s.evse_uid).filter((v): v is string => !!v))];
   const evseIds = [...new Set(sessions.map((s) => s.evse_id).filter((v): v is string => !!v).map(normalizeEvseId))];
   const evses = evseUids.length || evseIds.length
-    ? await em.find(Evse, { $or: [{ evseUid: { $in: evseUids } }, { evseIdNormalized: { $in: evseIds } }] }, { filters: false })
+    ? await em.find(Evse, { $or: [{ evseUid: { $in: evseUids } }, { evseIdNormalized: { $in: evseIds } }] }, { filters: false, populate: ['location'] })
     : [];
   // An EVSE ID names the EVSE that held it at the session's start (it may have moved since).
   const assignments = evseIds.length
@@ -156,6 +199,9 @@ async function loadContext(em: Em, sessions: ClaimedSession[]) {
     vatRateAt: (country: string, kind: VatKind, at: Date) => vatRates.get(`${country}:${kind}`)?.find((r) => isValidAt(r, at)),
     earlierCredit,
     successorOf,
+    reimbursement: await reimbursementContext(em, evses.filter((e) => sessions.some((s) => s.source === 'cpo_charge_session'
+      && (s.evse_uid?.toLowerCase() === e.evseUid.toLowerCase() || (s.evse_id && normalizeEvseId(s.evse_id) === e.evseIdNormalized)))),
+    (country, kind, at) => vatRates.get(`${country}:${kind}`)?.find((r) => isValidAt(r, at))),
   };
 }
 type Context = Awaited<ReturnType<typeof loadContext>>;
@@ -230,36 +276,76 @@ export async function processSessionBatch(orm: Orm, limit: number): Promise<numb
     const outcomes: SessionOutcome[] = [];
     const results: Record<string, unknown>[] = [];
     const dropouts: Dropout[] = [];
+    const reimbursed: ReimbursedSession[] = [];
+    const retryPolicy = matchRetryPolicyFromEnv();
+    const now = new Date();
     for (const session of sessions) {
       const r = resolved.get(session.id);
       const outcome: SessionOutcome = {
         id: session.id, status: 'priced', admin_id: r?.subscription.admin.id ?? null, token_id: r?.token.id ?? null,
         subscription_id: r?.subscription.id ?? null, customer_id: r?.subscription.customer.id ?? null,
         dropout_case_id: null, dropout_reason: null, dropout_message: null, pricing_version: session.pricing_version,
+        match_attempts: session.match_attempts, retry_at: null, matched_evse_id: null, location_id: null, connector_id: null, reimbursement_excl_vat: null,
       };
       outcomes.push(outcome);
+      // A CPO session's drop-outs are CPO cases, except those of pricing the driver's side.
+      let side: 'msp' | 'cpo' = session.source === 'cpo_charge_session' ? 'cpo' : 'msp';
       try {
+        const evse = context.localEvse(session);
+        const match = side === 'cpo' ? matchCpoSession(session, evse, outcome, retryPolicy, now) : null;
+        if (outcome.status === 'received') continue;
         const failed = failedCheck({ startAt: session.start_at, endAt: session.end_at, energyKwh: session.energy_kwh, receivedAt: session.received_at },
           limits, session.bypass_checks);
         if (failed) throw new Dropped(`validity_${failed.check}`, failed.message, failed.check);
-        const evse = context.localEvse(session);
         if (evse?.dropoutAllChargesessions) {
           throw new Dropped('evse_dropout_all_chargesessions', `EVSE ${evse.evseUid} is being configured (dropout_all_chargesessions)`, evse.evseUid);
         }
-        results.push(price(em, context, session, r ?? resolve(context, session), locked, outcome, vatDecisions.get(session.id)));
+        const drafts = match ? reimburse(context, session, match) : [];
+        side = 'msp';
+        // A CPO session of a driver who is not one of ours is processed (matched, reimbursed) without MSP pricing.
+        if (match && !context.resolutionOf(session).token) outcome.status = 'processed';
+        else results.push(price(em, context, session, r ?? resolve(context, session), locked, outcome, vatDecisions.get(session.id)));
+        if (match) reimbursed.push(reimbursedSession(session, match, drafts));
       } catch (error) {
-        if (error instanceof Dropped) dropouts.push({ outcome, reason: error.reason, message: error.message, detail: error.detail });
-        else if (error instanceof DomainError) dropouts.push({ outcome, reason: error.code, message: error.message });
+        const evseUid = side === 'cpo' ? (session.evse_uid ?? session.evse_id) : null;
+        if (error instanceof Dropped) dropouts.push({ outcome, reason: error.reason, message: error.message, detail: error.detail, side, evseUid });
+        else if (error instanceof DomainError) dropouts.push({ outcome, reason: error.code, message: error.message, side, evseUid });
         else throw error;
       }
     }
     await recordDropouts(em, dropouts);
+    const saved = await saveSessionReimbursements(em, reimbursed.filter((x) => outcomes.find((o) => o.id === x.sessionId)!.status !== 'dropout'));
+    for (const outcome of outcomes) if (saved.totals.has(outcome.id)) outcome.reimbursement_excl_vat = saved.totals.get(outcome.id)!;
     await em.flush();
     if (results.length) await em.execute(INSERT_RESULTS, [JSON.stringify(results)]);
     await em.execute(UPDATE_SESSIONS, [JSON.stringify(outcomes)]);
     await billPricedSessions(em, results.map((result) => String(result.session_id)));
+    await billReimbursements(em, saved.changed);
+    const retries = outcomes.filter((o) => o.retry_at).map((o) => o.retry_at!).sort();
+    if (retries.length) await requestProcessingAt(em, new Date(retries[0]));
     return sessions.length;
   });
+}
+
+function reimburse(context: Context, session: ClaimedSession, match: NonNullable<ReturnType<typeof matchCpoSession>>) {
+  try {
+    return reimburseSession(context.reimbursement, match.evse, pricingFacts(session), session.cpms_reimbursement_excl_vat);
+  } catch (error) {
+    if (error instanceof ReimbursementFailure) throw new Dropped(error.reason, error.message, match.evse.evseUid);
+    throw error;
+  }
+}
+
+function reimbursedSession(session: ClaimedSession, match: NonNullable<ReturnType<typeof matchCpoSession>>, drafts: ReimbursementDraft[]): ReimbursedSession {
+  const { evse, location, connector } = match;
+  return {
+    sessionId: session.id, startAt: session.start_at, endAt: session.end_at, tariffCode: session.tariff_code, chargingPeriods: session.charge_periods ?? [],
+    drafts,
+    evse: {
+      evse_uid: evse.evseUid, evse_id: evse.evseId ?? null, location_id: location.locationId, connector_id: connector?.id ?? null,
+      address: { street: location.street ?? null, postal_code: location.postalCode ?? null, city: location.city ?? null, country: location.country ?? null },
+    },
+  };
 }
 
 function costFromTariff(session: ClaimedSession, currency: string) {

@@ -32,3 +32,8 @@ export function requestProcessing(em: Em): void {
 export async function requestProcessingIn(em: Em): Promise<void> {
   await em.execute(ADD_JOB_SQL);
 }
+
+/** A run at `at` (a CPO session's next matching attempt), in the caller's transaction. */
+export async function requestProcessingAt(em: Em, at: Date): Promise<void> {
+  await em.execute(`select graphile_worker.add_job('${PROCESSING_TASK}', '{}'::json, run_at := ?::timestamptz)`, [at.toISOString()]);
+}

@@ -5,10 +5,11 @@ import type { Em } from '../platform/orm.ts';
 import { DropoutCase } from './dropout-case.entity.ts';
 import type { SessionOutcome } from './process-sessions.service.ts';
 
-export interface Dropout { outcome: SessionOutcome; reason: string; message: string; detail?: string }
+export interface Dropout { outcome: SessionOutcome; reason: string; message: string; detail?: string; side?: 'msp' | 'cpo'; evseUid?: string | null }
 
 function groupKeyOf(dropout: Dropout): string {
-  return [dropout.reason, dropout.outcome.admin_id ?? '-', dropout.detail ?? ''].join('|');
+  const key = [dropout.reason, dropout.outcome.admin_id ?? '-', dropout.detail ?? ''].join('|');
+  return dropout.side === 'cpo' ? `cpo|${key}` : key;
 }
 
 export async function recordDropouts(em: Em, dropouts: Dropout[]): Promise<void> {
@@ -21,7 +22,8 @@ export async function recordDropouts(em: Em, dropouts: Dropout[]): Promise<void>
     let dropoutCase = byKey.get(key);
     if (!dropoutCase) {
       dropoutCase = em.create(DropoutCase, {
-        id: uuidv7(), admin: dropout.outcome.admin_id, reason: dropout.reason, groupKey: key, openKey: key, message: dropout.message,
+        id: uuidv7(), admin: dropout.outcome.admin_id, side: dropout.side ?? 'msp', reason: dropout.reason, evseUid: dropout.evseUid ?? null,
+        groupKey: key, openKey: key, message: dropout.message,
       });
       byKey.set(key, dropoutCase);
     }

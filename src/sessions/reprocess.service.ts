@@ -10,7 +10,7 @@ import { DomainError, InvalidInputError, NotFoundError } from '../platform/error
 import { isUuid } from '../platform/ids.ts';
 import { scopedEm, type Em, type Orm } from '../platform/orm.ts';
 import { ChargeSession } from './charge-session.entity.ts';
-import { DropoutCase, type ReprocessInstruction } from './dropout-case.entity.ts';
+import { DropoutCase, type DropoutSide, type ReprocessInstruction } from './dropout-case.entity.ts';
 import { requestProcessingIn } from './processing-job.ts';
 import { VALIDITY_CHECKS, type ValidityCheck } from './validity-checks.ts';
 
@@ -32,8 +32,9 @@ export async function repriceSession(em: Em, id: string): Promise<ChargeSession>
   });
 }
 
-export async function getVisibleDropoutCase(em: Em, id: string): Promise<DropoutCase> {
-  const dropoutCase = isUuid(id) ? await em.findOne(DropoutCase, { id }) : null;
+/** A case of the credential's administrations, of one side when named (msp: /msp-dropout-case, cpo: /cpo-dropout-case). */
+export async function getVisibleDropoutCase(em: Em, id: string, side?: DropoutSide): Promise<DropoutCase> {
+  const dropoutCase = isUuid(id) ? await em.findOne(DropoutCase, { id, ...(side ? { side } : {}) }) : null;
   if (!dropoutCase) throw new NotFoundError('drop-out case');
   return dropoutCase;
 }
@@ -41,7 +42,7 @@ export async function getVisibleDropoutCase(em: Em, id: string): Promise<Dropout
 export interface ReprocessInput { instruction: ReprocessInstruction; bypassChecks?: string[] }
 
 /** The case is resolved; its sessions are priced again (bypassing the named checks) or discarded. */
-export async function reprocessDropoutCase(em: Em, id: string, input: ReprocessInput): Promise<DropoutCase> {
+export async function reprocessDropoutCase(em: Em, id: string, input: ReprocessInput, side?: DropoutSide): Promise<DropoutCase> {
   const bypass = input.bypassChecks ?? [];
   if (input.instruction === 'bypass' && bypass.length === 0) {
     throw new InvalidInputError('bypass needs the checks to bypass', { path: ['bypass_checks'] });
@@ -49,11 +50,11 @@ export async function reprocessDropoutCase(em: Em, id: string, input: ReprocessI
   const unknown = bypass.find((check) => !VALIDITY_CHECKS.includes(check as ValidityCheck));
   if (unknown !== undefined) throw new InvalidInputError(`${unknown} is not a check; checks: ${VALIDITY_CHECKS.join(', ')}`, { path: ['bypass_checks'] });
   return em.transactional(async (tx) => {
-    const dropoutCase = await getVisibleDropoutCase(tx, id);
+    const dropoutCase = await getVisibleDropoutCase(tx, id, side);
     await tx.lock(dropoutCase, LockMode.PESSIMISTIC_WRITE);
     dropoutCase.resolve(input.instruction, new Date());
     const status = input.instruction === 'discard' ? 'discarded' : 'received';
-    const changes: Record<string, unknown> = { status, updatedAt: new Date() };
+    const changes: Record<string, unknown> = { status, matchAttempts: 0, retryAt: null, updatedAt: new Date() };
     if (input.instruction === 'bypass') changes.bypassChecks = bypass;
     await tx.nativeUpdate(ChargeSession, { dropoutCase: dropoutCase.id, status: 'dropout' }, changes, { filters: false });
     await tx.flush();
@@ -72,7 +73,7 @@ export async function retryEvseDropouts(em: Em, evse: Evse): Promise<void> {
   });
   for (const dropoutCase of cases) {
     dropoutCase.resolve('retry', new Date());
-    await em.nativeUpdate(ChargeSession, { dropoutCase: dropoutCase.id, status: 'dropout' }, { status: 'received', updatedAt: new Date() }, { filters: false });
+    await em.nativeUpdate(ChargeSession, { dropoutCase: dropoutCase.id, status: 'dropout' }, { status: 'received', matchAttempts: 0, retryAt: null, updatedAt: new Date() }, { filters: false });
   }
   await em.flush();
   if (cases.length) await requestProcessingIn(em);

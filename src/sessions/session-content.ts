@@ -56,7 +56,10 @@ export const SESSION_FIELDS: Record<SessionSource, Record<string, Shape>> = {
     total_cost_excl_vat: 'decimal',
     total_cost_incl_vat: 'decimal',
   },
-  cpo_charge_session: { ...COMMON, evse_uid: 'caseless', cpo_id: 'party_id' },
+  cpo_charge_session: {
+    ...COMMON, evse_uid: 'caseless', cpo_id: 'party_id', location_id: 'caseless', connector_id: 'caseless',
+    total_reimbursement_amount_excl_vat: 'decimal',
+  },
 };
 
 /** Deprecated names (v3.50.0) and the field they stand for: either name gives the field its value. */

@@ -1,4 +1,5 @@
 import test from 'ava';
+import { createLocatedEvse } from '../../helpers/cpo-factories.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { createAdministration } from '../../helpers/factories.ts';
 import { pricedSubscription, pricingResults, processed, sessionBody, submitSession } from '../../helpers/session-factories.ts';
@@ -83,7 +84,8 @@ test.serial('malformed or incomplete sessions are rejected with the field named,
 });
 
 test('energy from charge periods; CPO sessions are listed on their own endpoint', async (t) => {
-  const body = { ...sessionBody(evcoId), total_energy_kwh: undefined, evse_uid: 'EVSE-77', tariff_code: 'T1',
+  const evse = await createLocatedEvse(app, adminId);
+  const body = { ...sessionBody(evcoId), total_energy_kwh: undefined, evse_uid: evse.evse_uid, tariff_code: 'T1',
     charge_periods: [
       { start_date_time: '2026-03-02T10:00:00+01:00', dimensions: [{ type: 'ENERGY', volume: '2.5' }] },
       { start_date_time: '2026-03-02T10:30:00+01:00', dimensions: [{ type: 'energy', volume: '1.25' }] },
@@ -94,9 +96,9 @@ test('energy from charge periods; CPO sessions are listed on their own endpoint'
   t.is(session.total_energy_kwh, '3.75');
   t.is(session.status, 'priced');
   const cpo = await app.request('GET', api(`/cpo-charge-session/${stored.id}`));
-  t.is(cpo.body.evse_uid, 'EVSE-77');
-  t.is(cpo.body.total_reimbursement_amount_excl_vat, null);
-  const list = await app.request('GET', api('/cpo-charge-session?evse_uid=EVSE-77'));
+  t.is(cpo.body.evse_uid, evse.evse_uid);
+  t.is(cpo.body.total_reimbursement_amount_excl_vat, null, 'the EVSE has no reimbursement arrangement');
+  const list = await app.request('GET', api(`/cpo-charge-session?evse_uid=${evse.evse_uid}`));
   t.deepEqual(list.body.items.map((s: { id: string }) => s.id), [stored.id]);
   const msp = await submitSession(app, sessionBody(evcoId));
   const notCpo = await app.request('GET', api(`/cpo-charge-session/${msp.id}`));

@@ -2,6 +2,7 @@
 // an idempotent duplicate, other content replaces a waiting or dropped-out session and reprocesses
 // it, and is refused for a priced one.
 import test from 'ava';
+import { createLocatedEvse } from '../../helpers/cpo-factories.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { createAdministration } from '../../helpers/factories.ts';
 import { pricedSubscription, pricingResults, processed, sessionBody, submitSession } from '../../helpers/session-factories.ts';
@@ -9,10 +10,12 @@ import { startSessionWorker, type SessionWorker } from '../../../src/sessions/se
 
 let app: TestApp;
 let evcoId: string;
+let adminId: string;
 let worker: SessionWorker | undefined;
 test.before(async () => {
   app = await startTestApp();
-  ({ evcoId } = await pricedSubscription(app, (await createAdministration(app)).id));
+  adminId = (await createAdministration(app)).id;
+  ({ evcoId } = await pricedSubscription(app, adminId));
 });
 test.after.always(async () => {
   await worker?.stop();
@@ -117,7 +120,8 @@ test('a case shared by several sessions stays open until the last of them is cor
 });
 
 test('POST /cpo-charge-session: the same rules', async (t) => {
-  const body = { ...sessionBody(evcoId), evse_uid: `EVSE-R-${Date.now()}`, cpo_id: undefined };
+  const evse = await createLocatedEvse(app, adminId);
+  const body = { ...sessionBody(evcoId), evse_uid: evse.evse_uid, cpo_id: undefined };
   delete body.cpo_id;
   const session = await pricedSession(body, api('/cpo-charge-session'));
   const same = await submitSession(app, { ...body, evse_uid: body.evse_uid.toLowerCase(), total_energy_kwh: '10.000' }, api('/cpo-charge-session'));

@@ -1,0 +1,63 @@
+// Writes the reimbursement records of a processing batch (src/sessions/process-sessions.service.ts)
+// in its transaction: one record per session and arrangement; a record whose amounts changed gets
+// the next version (billing follows versions), one whose arrangement no longer applies is removed.
+import { uuidv7 } from '../platform/ids.ts';
+import type { Em } from '../platform/orm.ts';
+import { sumCurrency } from '../money/decimal.ts';
+import type { ReimbursementDraft } from './reimburse-session.ts';
+import { SessionReimbursement, type ReimbursedEvse } from './session-reimbursement.entity.ts';
+
+export interface ReimbursedSession {
+  sessionId: string;
+  startAt: Date;
+  endAt: Date;
+  evse: ReimbursedEvse;
+  tariffCode: string | null;
+  chargingPeriods: unknown[];
+  drafts: ReimbursementDraft[];
+}
+
+const sameAmounts = (record: SessionReimbursement, draft: ReimbursementDraft) => JSON.stringify(record.subtotals) === JSON.stringify(draft.subtotals)
+  && record.currency === draft.currency;
+
+/** Saves the records; answers each session's total excl. VAT (null without records) and whether any record changed. */
+export async function saveSessionReimbursements(em: Em, sessions: ReimbursedSession[]): Promise<{ totals: Map<string, string | null>; changed: string[] }> {
+  const totals = new Map<string, string | null>();
+  const changed: string[] = [];
+  if (sessions.length === 0) return { totals, changed };
+  const existing = await em.find(SessionReimbursement, { sessionId: { $in: sessions.map((s) => s.sessionId) } }, { filters: false });
+  for (const session of sessions) {
+    const mine = existing.filter((r) => r.sessionId === session.sessionId);
+    let touched = false;
+    for (const draft of session.drafts) {
+      const values = {
+        admin: draft.arrangement.admin, arrangementExternalReference: draft.arrangement.externalReference ?? null,
+        planId: draft.arrangement.plan?.id ?? null, mode: draft.mode, customerId: draft.arrangement.customer.id,
+        customerExternalReference: draft.arrangement.customer.externalReference ?? null, currency: draft.currency,
+        startAt: session.startAt, endAt: session.endAt, evseUid: session.evse.evse_uid, evse: session.evse, tariffCode: session.tariffCode,
+        chargingPeriods: session.chargingPeriods, subtotals: draft.subtotals, totalExclVat: draft.totalExclVat, totalVat: draft.totalVat,
+        totalInclVat: draft.totalInclVat, vatCountry: draft.vat.country, vatKind: draft.vat.kind, vatPercent: draft.vat.percent,
+        explanation: draft.explanation,
+      };
+      const record = mine.find((r) => r.arrangementId === draft.arrangement.id);
+      if (!record) {
+        em.create(SessionReimbursement, { id: uuidv7(), sessionId: session.sessionId, arrangementId: draft.arrangement.id, version: 1, ...values });
+        touched = true;
+      } else if (!sameAmounts(record, draft)) {
+        Object.assign(record, values, { version: record.version + 1 });
+        touched = true;
+      } else {
+        Object.assign(record, { explanation: draft.explanation, evse: session.evse });
+      }
+    }
+    for (const record of mine) {
+      if (!session.drafts.some((d) => d.arrangement.id === record.arrangementId)) {
+        em.remove(record);
+        touched = true;
+      }
+    }
+    totals.set(session.sessionId, session.drafts.length ? sumCurrency(session.drafts.map((d) => d.totalExclVat)) : null);
+    if (touched) changed.push(session.sessionId);
+  }
+  return { totals, changed };
+}

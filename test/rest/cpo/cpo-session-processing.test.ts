@@ -1,0 +1,210 @@
+// CPO sessions through the pipeline over HTTP: matching with retries and drop-outs, the
+// dropout-all switch, and the reimbursement of EVSE owners (plans, inputs, VAT property).
+import test from 'ava';
+
+process.env.SVC_MATCH_RETRIES = '2';
+process.env.SVC_MATCH_RETRY_SECONDS = '0.2';
+
+const { startTestApp } = await import('../../helpers/app.ts');
+const { createAdministration, createCustomer } = await import('../../helpers/factories.ts');
+const { ensureVatRate, pricedSubscription, submitSession } = await import('../../helpers/session-factories.ts');
+const { cpoSessionBody, createArrangement, createLocatedEvse, createLocation, createReimbursementPlan, createEvse, linkEvse, reimburseEvse } = await import('../../helpers/cpo-factories.ts');
+type TestApp = Awaited<ReturnType<typeof startTestApp>>;
+
+let app: TestApp;
+let admin: string;
+test.before(async () => {
+  app = await startTestApp();
+  admin = (await createAdministration(app)).id;
+  await ensureVatRate(app);
+});
+test.after.always(async () => { await app?.close(); });
+
+const api = (path: string) => `/main/v1${path}`;
+
+async function ok(method: string, path: string, body?: unknown) {
+  const r = await app.request(method, api(path), body === undefined ? {} : { body });
+  if (r.status !== 200) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body;
+}
+
+/** Polls the CPO session until processing is done with it (not waiting for a matching attempt). */
+async function settled(id: string, timeoutMs = 20_000) {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const session = await ok('GET', `/cpo-charge-session/${id}`);
+    if (session.status !== 'received') return session;
+    if (Date.now() > until) throw new Error(`session ${id} not processed: ${JSON.stringify(session)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+async function processCpoSession(evseUid: string, overrides: Record<string, unknown> = {}) {
+  const stored = await submitSession(app, cpoSessionBody(evseUid, overrides), api('/cpo-charge-session'));
+  return settled(stored.id);
+}
+
+const reimbursementsOf = async (sessionId: string) => (await ok('GET', `/cpo-charge-session-reimbursement?charge_session_id=${sessionId}`)).items;
+
+test('an unknown EVSE is retried with back-off, then drops out; after the EVSE appears, reprocessing matches it', async (t) => {
+  const uid = `LATE-${Date.now()}`;
+  const stored = await submitSession(app, cpoSessionBody(uid, { connector_id: '1' }), api('/cpo-charge-session'));
+  const waiting = await ok('GET', `/cpo-charge-session/${stored.id}`);
+  t.is(waiting.status, 'received');
+  const dropped = await settled(stored.id);
+  t.like(dropped, { status: 'dropout', dropout_reason: 'evse_not_found', match_attempts: 3, total_reimbursement_amount_excl_vat: null });
+  const cases = (await ok('GET', `/cpo-dropout-case?reason=evse_not_found&evse_uid=${uid}`)).items;
+  t.is(cases.length, 1);
+  t.like(cases[0], { evse_uid: uid, status: 'open', session_count: 1 });
+  t.is((await app.request('GET', api(`/msp-dropout-case/${cases[0].id}`))).body.code, 'not_found', 'a CPO case is not an MSP case');
+  t.false((await ok('GET', '/msp-dropout-case?reason=evse_not_found')).items.some((c: any) => c.id === cases[0].id));
+
+  const location = await createLocation(app, admin);
+  await createEvse(app, admin, { evse_uid: uid, location_id: location.location_id, connectors: [{ id: '1', standard: 'IEC_62196_T2' }, { id: '2', standard: 'CHADEMO' }] });
+  const resolved = await ok('POST', `/cpo-dropout-case/${cases[0].id}/reprocess`, { instruction: 'retry' });
+  t.is(resolved.status, 'resolved');
+  const matched = await settled(stored.id);
+  t.like(matched, { status: 'processed', location_id: location.location_id, connector_id: '1', admin_id: admin });
+  const listed = (await ok('GET', `/cpo-charge-session?location_id=${location.location_id}&status=processed`)).items;
+  t.deepEqual(listed.map((s: any) => s.id), [stored.id]);
+});
+
+test('a connector or location the EVSE does not have drops out with that reason', async (t) => {
+  const evse = await createLocatedEvse(app, admin);
+  const connector = await processCpoSession(evse.evse_uid, { connector_id: '9' });
+  t.like(connector, { status: 'dropout', dropout_reason: 'connector_not_found' });
+  const location = await processCpoSession(evse.evse_uid, { location_id: 'ELSEWHERE' });
+  t.like(location, { status: 'dropout', dropout_reason: 'location_not_found' });
+  const byStandard = await processCpoSession(evse.evse_uid, { connector_standard: 'IEC_62196_T2' });
+  t.like(byStandard, { status: 'processed', connector_id: '1' });
+  const bare = await createEvse(app, admin);
+  t.like(await processCpoSession(bare.evse_uid), { status: 'dropout', dropout_reason: 'location_not_found' });
+});
+
+test('dropout_all_chargesessions: sessions drop out while it is on; switching it off with reprocess_dropouts processes them', async (t) => {
+  const evse = await createLocatedEvse(app, admin, { dropout_all_chargesessions: true });
+  const first = await processCpoSession(evse.evse_uid);
+  const second = await processCpoSession(evse.evse_uid);
+  t.like(first, { status: 'dropout', dropout_reason: 'evse_dropout_all_chargesessions' });
+  t.is(second.dropout_case_id, first.dropout_case_id);
+  const dropoutCase = await ok('GET', `/cpo-dropout-case/${first.dropout_case_id}`);
+  t.like(dropoutCase, { evse_uid: evse.evse_uid, session_count: 2 });
+  await ok('PUT', `/cpo-evse/${evse.evse_uid}/dropout-all-chargesessions`, { dropout_all_chargesessions: false, reprocess_dropouts: true });
+  t.is((await settled(first.id)).status, 'processed');
+  t.is((await settled(second.id)).status, 'processed');
+});
+
+test('the arrangement\'s input wins over the plan\'s from its valid_from; VAT Applies adds the standard rate', async (t) => {
+  const evse = await createLocatedEvse(app, admin);
+  const owner = await createCustomer(app, admin, { reimbursement_vat: 'Applies' });
+  const plan = await createReimbursementPlan(app, admin, { components: ['energy', 'flat'] }, { energy: '0.20', flat: '0.50' });
+  const arrangement = await reimburseEvse(app, admin, owner.id, plan.id, evse.evse_uid);
+  await ok('PUT', `/cpo-reimbursement-arrangement/${arrangement.id}/calculation-input/2026-03-01/energy`, { value: '0.30' });
+
+  const february = await processCpoSession(evse.evse_uid, { start_date_time: '2026-02-15T10:00:00+01:00', end_date_time: '2026-02-15T11:00:00+01:00' });
+  const march = await processCpoSession(evse.evse_uid, { start_date_time: '2026-03-15T10:00:00+01:00', end_date_time: '2026-03-15T11:00:00+01:00' });
+  t.is(february.total_reimbursement_amount_excl_vat, '2.50', '10 kWh × 0.20 (plan) + 0.50');
+  t.is(march.total_reimbursement_amount_excl_vat, '3.50', '10 kWh × 0.30 (arrangement from March) + 0.50');
+  const [record] = await reimbursementsOf(march.id);
+  t.like(record, {
+    arrangement_id: arrangement.id, customer_id: owner.id, admin_id: admin, currency_code: 'EUR', total_amount_excl_vat: '3.50',
+    total_vat_amount: '0.74', total_amount_incl_vat: '4.24', vat_kind: 'standard', vat_percentage: '21.00', vat_country: 'NL', version: 1,
+  });
+  t.like(record.evse, { evse_uid: evse.evse_uid, location_id: evse.location_id, connector_id: '1' });
+  t.deepEqual(record.subtotals.map((s: any) => [s.kind, s.rate, s.amount_excl_vat]), [['energy', '0.30', '3.00'], ['flat', '0.50', '0.50']]);
+  t.deepEqual(await ok('GET', `/cpo-charge-session-reimbursement/${record.id}`), record);
+});
+
+test('two arrangements on one EVSE each reimburse; Exempt is 0 % exempt; Unknown drops out until the property is set', async (t) => {
+  const evse = await createLocatedEvse(app, admin);
+  const exempt = await createCustomer(app, admin, { reimbursement_vat: 'Exempt' });
+  const unknown = await createCustomer(app, admin, { reimbursement_vat: 'Unknown' });
+  const plan = await createReimbursementPlan(app, admin, {}, { energy: '0.10' });
+  await reimburseEvse(app, admin, exempt.id, plan.id, evse.evse_uid);
+  await reimburseEvse(app, admin, unknown.id, plan.id, evse.evse_uid);
+  const dropped = await processCpoSession(evse.evse_uid);
+  t.like(dropped, { status: 'dropout', dropout_reason: 'reimbursement_vat_unknown' });
+  t.deepEqual(await reimbursementsOf(dropped.id), []);
+  await ok('POST', `/customer/${unknown.id}`, { reimbursement_vat: 'Applies' });
+  await ok('POST', `/cpo-dropout-case/${dropped.dropout_case_id}/reprocess`, { instruction: 'retry' });
+  const session = await settled(dropped.id);
+  t.is(session.status, 'processed');
+  const records = await reimbursementsOf(session.id);
+  t.deepEqual(records.map((r: any) => [r.customer_id, r.vat_kind, r.vat_percentage, r.total_amount_excl_vat, r.total_amount_incl_vat]).sort(), [
+    [exempt.id, 'exempt', '0.00', '1.00', '1.00'], [unknown.id, 'standard', '21.00', '1.00', '1.21'],
+  ].sort());
+  t.is(session.total_reimbursement_amount_excl_vat, '2.00');
+});
+
+test('a defunct arrangement (its links defunct too) reimburses no later session; a mandatory EVSE then drops out', async (t) => {
+  const evse = await createLocatedEvse(app, admin);
+  const owner = await createCustomer(app, admin, { reimbursement_vat: 'Applies' });
+  const plan = await createReimbursementPlan(app, admin, {}, { energy: '0.10' });
+  const arrangement = await reimburseEvse(app, admin, owner.id, plan.id, evse.evse_uid);
+  t.is((await processCpoSession(evse.evse_uid)).total_reimbursement_amount_excl_vat, '1.00');
+  await ok('PUT', `/cpo-reimbursement-arrangement/${arrangement.id}/defunct`);
+  const links = (await ok('GET', `/cpo-reimbursement-link?arrangement_id=${arrangement.id}`)).items;
+  t.true(links.length > 0 && links.every((l: any) => l.defunct));
+  const later = await processCpoSession(evse.evse_uid);
+  t.like(later, { status: 'processed', total_reimbursement_amount_excl_vat: null });
+  await ok('POST', `/cpo-evse/${evse.evse_uid}`, { reimbursement_mandatory: true });
+  t.like(await processCpoSession(evse.evse_uid), { status: 'dropout', dropout_reason: 'reimbursement_arrangement_missing' });
+});
+
+test('plans in mode cpms_supplied take the reported amount; custom variables and a plan script price with the core', async (t) => {
+  const evse = await createLocatedEvse(app, admin);
+  const owner = await createCustomer(app, admin, { reimbursement_vat: 'Exempt' });
+  const supplied = await createReimbursementPlan(app, admin, { mode: 'cpms_supplied' });
+  await reimburseEvse(app, admin, owner.id, supplied.id, evse.evse_uid);
+  t.is((await processCpoSession(evse.evse_uid, { total_reimbursement_amount_excl_vat: '4.321' })).total_reimbursement_amount_excl_vat, '4.32');
+  t.like(await processCpoSession(evse.evse_uid), { status: 'dropout', dropout_reason: 'reimbursement_amount_missing' });
+
+  const other = await createLocatedEvse(app, admin);
+  const custom = await createReimbursementPlan(app, admin, { components: ['energy', 'custom'] }, { energy: '0.10', 'custom:grid_fee': '0.75' });
+  await reimburseEvse(app, admin, owner.id, custom.id, other.evse_uid);
+  const withVariable = await processCpoSession(other.evse_uid);
+  t.is(withVariable.total_reimbursement_amount_excl_vat, '1.75');
+  const [record] = await reimbursementsOf(withVariable.id);
+  t.deepEqual(record.subtotals.map((s: any) => [s.kind, s.component ?? null, s.amount_excl_vat]), [['energy', null, '1.00'], ['other', 'grid_fee', '0.75']]);
+
+  const scripted = await createLocatedEvse(app, admin);
+  const script = 'return { subtotals: [{ component: "bonus", label: "Bonus", amount_excl_vat: dec.mul(input.energy_kwh, input.variables.per_kwh) }] };';
+  const plan = await createReimbursementPlan(app, admin, { components: ['flat'], script }, { flat: '0.25', 'custom:per_kwh': '0.05' });
+  await reimburseEvse(app, admin, owner.id, plan.id, scripted.evse_uid);
+  t.is((await processCpoSession(scripted.evse_uid)).total_reimbursement_amount_excl_vat, '0.75', '0.25 + 10 kWh × 0.05');
+  const bad = await app.request('POST', api(`/cpo-reimbursement-plan/${plan.id}`), { body: { script: 'return {' } });
+  t.is(bad.body.param, '$.script');
+});
+
+test('a driver of our own is priced on the MSP side as well; another administration sees none of the CPO side', async (t) => {
+  const evse = await createLocatedEvse(app, admin);
+  const owner = await createCustomer(app, admin, { reimbursement_vat: 'Applies' });
+  const plan = await createReimbursementPlan(app, admin, {}, { energy: '0.10' });
+  await reimburseEvse(app, admin, owner.id, plan.id, evse.evse_uid);
+  const driver = await pricedSubscription(app, admin);
+  const session = await processCpoSession(evse.evse_uid, { evco_id: driver.evcoId });
+  t.like(session, { status: 'priced', total_reimbursement_amount_excl_vat: '1.00' });
+
+  const other = (await createAdministration(app)).id;
+  const stranger = await app.credential({ role: 'admin', adminIds: [other] });
+  const as = (path: string) => app.request('GET', api(path), { auth: stranger });
+  t.deepEqual((await as('/cpo-charge-session-reimbursement')).body.items, []);
+  t.deepEqual((await as('/cpo-dropout-case')).body.items, []);
+  t.is((await as(`/cpo-charge-session/${session.id}`)).body.code, 'not_found');
+  const [record] = await reimbursementsOf(session.id);
+  t.is((await as(`/cpo-charge-session-reimbursement/${record.id}`)).body.code, 'not_found');
+});
+
+test('bad filters are 400 naming the query parameter', async (t) => {
+  for (const [path, param] of [
+    ['/cpo-charge-session-reimbursement?charge_session_id=nope', 'charge_session_id'],
+    ['/cpo-charge-session?start_from=2026-13-01T00:00:00Z', 'start_from'],
+    ['/cpo-charge-session?status=lost', 'status'],
+    ['/cpo-dropout-case?status=lost', 'status'],
+  ]) {
+    const r = await app.request('GET', api(path));
+    t.is(r.status, 400, path);
+    t.is(r.body.query_param, param, path);
+  }
+  t.is((await app.request('POST', api('/cpo-dropout-case/0190a0b0-0000-7000-8000-000000000000/reprocess'), { body: { instruction: 'retry' } })).body.code, 'not_found');
+});
