@@ -29,6 +29,9 @@ export interface Labels {
   taxCurrency: string;
   /** Payment terms with {days}. */
   terms: string;
+  /** A self-billing invoice: the party headings (the customer sells, the administration buys and
+   * issues) and the mention the VAT directive asks for (art. 226(10a)). */
+  selfBilling: { seller: string; buyer: string; note: string };
 }
 
 const en: Labels = {
@@ -37,6 +40,7 @@ const en: Labels = {
   seller: 'From', buyer: 'To', vatNumber: 'VAT number', companyReg: 'Company reg.', bankAccount: 'Bank account', description: 'Description',
   quantity: 'Quantity', unitPrice: 'Unit price', vat: 'VAT', net: 'Amount', vatSummary: 'VAT summary', taxable: 'Taxable amount',
   totalNet: 'Total excl. VAT', totalVat: 'VAT', totalGross: 'Total incl. VAT', payment: 'Payment', taxCurrency: 'VAT in', terms: 'Payment within {days} days',
+  selfBilling: { seller: 'Seller (supplier)', buyer: 'Buyer (issuer of this invoice)', note: 'Self-billing: issued by the buyer in the name and on behalf of the seller' },
 };
 
 const nl: Labels = {
@@ -45,6 +49,7 @@ const nl: Labels = {
   seller: 'Van', buyer: 'Aan', vatNumber: 'Btw-nummer', companyReg: 'KvK', bankAccount: 'Rekening', description: 'Omschrijving',
   quantity: 'Aantal', unitPrice: 'Prijs', vat: 'Btw', net: 'Bedrag', vatSummary: 'Btw-overzicht', taxable: 'Grondslag',
   totalNet: 'Totaal excl. btw', totalVat: 'Btw', totalGross: 'Totaal incl. btw', payment: 'Betaling', taxCurrency: 'Btw in', terms: 'Betaling binnen {days} dagen',
+  selfBilling: { seller: 'Leverancier', buyer: 'Afnemer (uitreiker van deze factuur)', note: 'Factuur uitgereikt door afnemer (self-billing), in naam en voor rekening van de leverancier' },
 };
 
 const de: Labels = {
@@ -53,6 +58,7 @@ const de: Labels = {
   seller: 'Von', buyer: 'An', vatNumber: 'USt-IdNr.', companyReg: 'Handelsregister', bankAccount: 'Bankverbindung', description: 'Beschreibung',
   quantity: 'Menge', unitPrice: 'Preis', vat: 'USt', net: 'Betrag', vatSummary: 'USt-Übersicht', taxable: 'Bemessungsgrundlage',
   totalNet: 'Summe netto', totalVat: 'USt', totalGross: 'Summe brutto', payment: 'Zahlung', taxCurrency: 'USt in', terms: 'Zahlbar innerhalb von {days} Tagen',
+  selfBilling: { seller: 'Leistender (Lieferant)', buyer: 'Leistungsempfänger (Aussteller)', note: 'Gutschrift: vom Leistungsempfänger im Namen und für Rechnung des Leistenden ausgestellt' },
 };
 
 const fr: Labels = {
@@ -61,6 +67,7 @@ const fr: Labels = {
   seller: 'De', buyer: 'À', vatNumber: 'N° TVA', companyReg: 'SIREN', bankAccount: 'Compte bancaire', description: 'Description',
   quantity: 'Quantité', unitPrice: 'Prix unitaire', vat: 'TVA', net: 'Montant', vatSummary: 'Récapitulatif TVA', taxable: 'Base',
   totalNet: 'Total HT', totalVat: 'TVA', totalGross: 'Total TTC', payment: 'Paiement', taxCurrency: 'TVA en', terms: 'Paiement sous {days} jours',
+  selfBilling: { seller: 'Fournisseur', buyer: 'Client (émetteur de la facture)', note: 'Autofacturation : facture émise par le client au nom et pour le compte du fournisseur' },
 };
 
 const LABELS: Record<string, Labels> = { en, nl, de, fr };

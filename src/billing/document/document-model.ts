@@ -2,6 +2,11 @@
 // roll-up, the VAT breakdown and totals of box-totals.ts, shown with the document's sign. A box
 // of an invoice series with a negative total is a credit note (amounts shown positive);
 // negate_document_amounts flips what the document shows, never what is stored.
+// Roles: on an invoice, credit or debit note the administration sells and the box's party (the
+// customer) buys. A self-billing invoice bills an expense of the administration (e.g. what it
+// reimburses a charge point owner): the customer is the SELLER and the administration the BUYER
+// that issues the document on the seller's behalf, so the two parties swap here, in the one model
+// both renderers draw.
 import { isNegative, normalize } from '../../money/decimal.ts';
 import { localTime } from '../../pricing/local-time.ts';
 import type { Em } from '../../platform/orm.ts';
@@ -38,15 +43,18 @@ function lineDescription(rollup: RollupData, categories: Map<string, string>): s
   return `${category}${rollup.groupValue ? ` – ${rollup.groupValue}` : ''} (${detail})`;
 }
 
-export interface DocumentBuyer extends DocumentParty {}
-
-const BUYER = `select c.name, c.country, c.company_reg_num, c.billing_email, c.custom_fields,
+const CUSTOMER = `select c.name, c.country, c.company_reg_num, c.billing_email, c.custom_fields,
     ba.addressee, ba.address_line1, ba.address_line2, ba.postal_code, ba.city, ba.country as address_country
   from customer c left join lateral (select * from billing_address where customer_id = c.id order by id limit 1) ba on true
   where c.id = ?`;
 
-export async function buyerOf(em: Em, partyId: string): Promise<DocumentParty> {
-  const [row] = await em.execute<Record<string, any>[]>(BUYER, [partyId]);
+/** The box's party as a document party: the buyer of an invoice, the seller of a self-billing
+ * invoice. Its address is the customer's first billing address; without one, or without a
+ * country there, the country is the customer's own (always set), so the party always has the
+ * country EN 16931 requires of both buyer (BR-11) and seller (BR-09). Street, postal code and city
+ * stay empty when the customer has no billing address (EN 16931 does not require them). */
+export async function customerPartyOf(em: Em, partyId: string): Promise<DocumentParty> {
+  const [row] = await em.execute<Record<string, any>[]>(CUSTOMER, [partyId]);
   if (!row) return { name: partyId, address: { street: null, postal_code: null, city: null, country: 'NL' }, vat_number: null, company_reg_num: null, email: null };
   const street = [row.address_line1, row.address_line2].filter(Boolean).join(', ') || null;
   const vat = row.custom_fields?.vat_number;
@@ -70,7 +78,8 @@ const addDays = (date: string, days: number) => new Date(Date.parse(`${date}T00:
 export interface DocumentInputs {
   box: BoxData;
   admin: BillingAdmin;
-  buyer: DocumentParty;
+  /** The box's party (customerPartyOf): the buyer, or the seller of a self-billing invoice. */
+  customer: DocumentParty;
   categories: Map<string, string>;
   /** The final number and date; none for a draft. */
   number: string | null;
@@ -78,7 +87,7 @@ export interface DocumentInputs {
   now?: Date;
 }
 
-export function documentModel({ box, admin, buyer, categories, number, issueDate, now = new Date() }: DocumentInputs): BillingDocument {
+export function documentModel({ box, admin, customer, categories, number, issueDate, now = new Date() }: DocumentInputs): BillingDocument {
   const kind = documentKindOf(box);
   const flip = flips(box, kind);
   const issue = issueDate ?? localTime(now, admin.timeZone).date;
@@ -91,20 +100,29 @@ export function documentModel({ box, admin, buyer, categories, number, issueDate
       unit_price: abs(net), net_amount: net, vat_category: vatCategoryOf(r.vatKind, r.vatPercent), vat_percent: r.vatPercent,
     };
   });
-  const seller = admin.seller;
+  const legal = admin.seller;
+  const administration: DocumentParty = {
+    name: legal.name ?? admin.name,
+    address: { street: legal.street, postal_code: legal.postal_code, city: legal.city, country: legal.country ?? admin.country },
+    vat_number: legal.vat_number, company_reg_num: legal.company_reg_num, email: legal.email,
+  };
+  const selfBilling = kind === 'self_billing_invoice';
+  // Self-billing: the customer sells (the service knows no bank account of a customer to pay into,
+  // so the seller has none and the UBL payment means is "not defined" unless the box names one);
+  // the administration buys and pays, so its default payment method (how its customers pay it)
+  // does not apply: a bank transfer unless the box says otherwise.
+  const seller: BillingDocument['seller'] = selfBilling
+    ? { ...customer, bank_account: null }
+    : { ...administration, bank_account: legal.iban ? { iban: legal.iban, bic: legal.bic, name: legal.bank_account_name } : null };
+  const paymentMethod = box.paymentMethod ?? (selfBilling ? 'bank_transfer' : admin.defaultPaymentMethod);
   return {
     kind, draft: number === null, number, issue_date: issue, due_date: addDays(issue, termDays), currency: box.currency,
     locale,
     period: { from: localTime(box.periodFrom, admin.timeZone).date, to: localTime(new Date(box.periodUntil.getTime() - 1), admin.timeZone).date },
-    seller: {
-      name: seller.name ?? admin.name,
-      address: { street: seller.street, postal_code: seller.postal_code, city: seller.city, country: seller.country ?? admin.country },
-      vat_number: seller.vat_number, company_reg_num: seller.company_reg_num, email: seller.email,
-      bank_account: seller.iban ? { iban: seller.iban, bic: seller.bic, name: seller.bank_account_name } : null,
-    },
-    buyer,
+    seller,
+    buyer: selfBilling ? administration : customer,
     buyer_reference: box.billingReference ?? box.id,
-    payment: { method: box.paymentMethod ?? admin.defaultPaymentMethod, terms: labelsFor(locale).terms.replace('{days}', String(termDays)) },
+    payment: { method: paymentMethod, terms: labelsFor(locale).terms.replace('{days}', String(termDays)) },
     lines,
     vat_breakdown: box.totals.vatBreakdown.map((v) => ({
       vat_category: v.vatCategory, vat_percent: v.vatPercent, taxable_amount: signed(v.taxableAmount, flip), vat_amount: signed(v.vatAmount, flip),

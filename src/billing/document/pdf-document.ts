@@ -29,8 +29,12 @@ export async function pdfBytes(doc: BillingDocument): Promise<Buffer> {
   const done = new Promise<Buffer>((resolve, reject) => { pdf.on('end', () => resolve(Buffer.concat(chunks))); pdf.on('error', reject); });
   const money = (amount: string) => `${formatAmount(amount, doc.locale)} ${doc.currency}`;
 
+  const selfBilling = doc.kind === 'self_billing_invoice';
   pdf.font('Helvetica-Bold').fontSize(18).text(labels.titles[doc.kind], MARGIN, MARGIN);
   pdf.font('Helvetica').fontSize(9);
+  // A self-billing invoice says so under its title, and its party headings name the roles (the
+  // seller is the customer, the buyer the administration that issues the document).
+  if (selfBilling) pdf.font('Helvetica-Bold').text(labels.selfBilling.note, MARGIN, MARGIN + 22, { width: WIDTH }).font('Helvetica');
   const facts: [string, string][] = [
     ...(doc.number ? [[labels.number, doc.number] as [string, string]] : []),
     [labels.issueDate, formatDate(doc.issue_date, doc.locale)],
@@ -38,7 +42,7 @@ export async function pdfBytes(doc: BillingDocument): Promise<Buffer> {
     [labels.period, `${formatDate(doc.period.from, doc.locale)} - ${formatDate(doc.period.to, doc.locale)}`],
     [labels.reference, doc.buyer_reference],
   ];
-  let y = MARGIN + 30;
+  let y = selfBilling ? Math.max(MARGIN + 40, pdf.y + 6) : MARGIN + 30;
   for (const [label, value] of facts) {
     pdf.text(`${label}: ${value}`, MARGIN, y);
     y += 12;
@@ -53,7 +57,8 @@ export async function pdfBytes(doc: BillingDocument): Promise<Buffer> {
     return pdf.y;
   };
   const bank = doc.seller.bank_account ? [`${labels.bankAccount}: ${doc.seller.bank_account.iban}${doc.seller.bank_account.bic ? ` (${doc.seller.bank_account.bic})` : ''}`] : [];
-  y = Math.max(partyBlock(labels.seller, doc.seller, MARGIN, bank), partyBlock(labels.buyer, doc.buyer, MARGIN + WIDTH / 2, [])) + 20;
+  y = Math.max(partyBlock(selfBilling ? labels.selfBilling.seller : labels.seller, doc.seller, MARGIN, bank),
+    partyBlock(selfBilling ? labels.selfBilling.buyer : labels.buyer, doc.buyer, MARGIN + WIDTH / 2, [])) + 20;
 
   const header = () => {
     pdf.font('Helvetica-Bold');

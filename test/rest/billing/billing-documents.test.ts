@@ -1,8 +1,9 @@
 import test from 'ava';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
-import { boxInState, configureBilling, createSeries } from '../../helpers/billing-factories.ts';
+import { boxInState, configureBilling, createSeries, SELLER } from '../../helpers/billing-factories.ts';
 import { en16931Failures } from '../../helpers/en16931.ts';
 import { createAdministration, createCustomer } from '../../helpers/factories.ts';
+import { pdfPages } from '../../helpers/pdf-text.ts';
 import { ensureVatRate } from '../../helpers/session-factories.ts';
 
 let app: TestApp;
@@ -174,7 +175,8 @@ test('a self-billing series: expenses stay negative in the API, the document sho
   const admin = await createAdministration(app, { localeId: 'en-GB' });
   await configureBilling(app, admin.id);
   await createSeries(app, admin.id, { primary_document_type: 'self_billing_invoice', item_sources: ['custom'] });
-  const owner = await createCustomer(app, admin.id, { company_reg_num: '777' });
+  // The owner is the seller of a self-billing invoice: it needs a VAT number (EN 16931 BR-S-02).
+  const owner = await createCustomer(app, admin.id, { company_reg_num: '777', custom_fields: { vat_number: 'NL000099998B57' } });
   const item = await customItem(admin.id, owner.id, { quantity: '-3', unit_price_excl_vat: '4.00', description: 'Charger reimbursement' });
   const box = (await app.request('GET', `/main/v1/billing-box/${item.box_id}`)).body;
   t.true(box.negate_document_amounts);
@@ -188,4 +190,60 @@ test('a self-billing series: expenses stay negative in the API, the document sho
   t.regex(xml, /<cbc:InvoiceTypeCode>389<\/cbc:InvoiceTypeCode>/);
   t.regex(xml, /<cbc:PayableAmount currencyID="EUR">14.52<\/cbc:PayableAmount>/);
   t.deepEqual(await en16931Failures(xml), []);
+});
+
+test('a self-billing invoice with a 21 % and an exempt expense: the owner (with its billing address) sells, the administration buys; PDF and UBL agree, EN 16931 valid', async (t) => {
+  const admin = await createAdministration(app, { localeId: 'en-GB' });
+  await configureBilling(app, admin.id);
+  await createSeries(app, admin.id, { primary_document_type: 'self_billing_invoice', item_sources: ['custom'] });
+  const owner = await createCustomer(app, admin.id, { name: 'Owner Account', custom_fields: { vat_number: 'NL000099998B57' } });
+  const address = await app.request('POST', `/main/v1/billing-address/ext_ref.addr-${owner.id}`, {
+    body: { party_id: owner.id, addressee: 'Laadpaal Eigenaar B.V.', address_line1: 'Dorpsstraat 7', postal_code: '1234 AB', city: 'Zwolle', country: 'BE' },
+  });
+  t.is(address.status, 200, JSON.stringify(address.body));
+  const a = await customItem(admin.id, owner.id, { quantity: '-3', unit_price_excl_vat: '4.00', description: 'Charger reimbursement' });
+  const b = await customItem(admin.id, owner.id, { quantity: '-1', unit_price_excl_vat: '5.00', vat_kind: 'exempt', description: 'Exempt fee' });
+  t.is(a.box_id, b.box_id);
+  const box = (await app.request('GET', `/main/v1/billing-box/${a.box_id}`)).body;
+  t.deepEqual([box.total_amount_excl_vat, box.total_vat_amount, box.total_amount_incl_vat], ['-17.00', '-2.52', '-19.52']);
+  await readyBox(a.box_id);
+  const final = await app.request('POST', `/main/v1/billing-box/${a.box_id}/finalize`);
+  t.is(final.status, 200, JSON.stringify(final.body));
+  const xml = (await app.request('GET', `/main/v1/billing-box/${a.box_id}/document`, { headers: { accept: 'application/xml' } })).body as string;
+  t.regex(xml, /<cbc:InvoiceTypeCode>389<\/cbc:InvoiceTypeCode>/);
+  const supplier = /<cac:AccountingSupplierParty>([\s\S]*)<\/cac:AccountingSupplierParty>/.exec(xml)![1];
+  const customer = /<cac:AccountingCustomerParty>([\s\S]*)<\/cac:AccountingCustomerParty>/.exec(xml)![1];
+  for (const s of ['Laadpaal Eigenaar B.V.', 'Dorpsstraat 7', 'Zwolle', '<cbc:IdentificationCode>BE<', 'NL000099998B57']) t.true(supplier.includes(s), `${s} in ${supplier}`);
+  for (const s of [SELLER.name, SELLER.street, SELLER.vat_number]) t.true(customer.includes(s), `${s} in ${customer}`);
+  t.regex(xml, /<cbc:TaxAmount currencyID="EUR">2.52<\/cbc:TaxAmount>/);
+  t.regex(xml, /<cbc:PayableAmount currencyID="EUR">19.52<\/cbc:PayableAmount>/);
+  t.regex(xml, /<cbc:ID>E<\/cbc:ID>/);
+  t.notRegex(xml, /currencyID="EUR">-/);
+  t.deepEqual(await en16931Failures(xml), [], xml);
+
+  const pdf = await app.request('GET', `/main/v1/billing-box/${a.box_id}/document`);
+  const text = (await pdfPages(pdf.body)).join('\n');
+  const at = (s: string) => text.indexOf(s);
+  const order = ['Self-billing invoice', 'Self-billing: issued by the buyer', 'Seller (supplier)', 'Laadpaal Eigenaar B.V.', 'Buyer (issuer of this invoice)', SELLER.name];
+  t.true(order.every((s, i) => at(s) >= 0 && (i === 0 || at(order[i - 1]) < at(s))), text);
+  for (const s of ['17.00 EUR', '2.52 EUR', '19.52 EUR']) t.true(text.includes(s), `${s} in\n${text}`);
+  t.notRegex(text, /(^|\s)-\d/, 'no negative amount');
+});
+
+test('a self-billing box whose customer has no VAT number is not finalized (no number taken)', async (t) => {
+  const admin = await createAdministration(app, { localeId: 'en-GB' });
+  await configureBilling(app, admin.id);
+  const series = await createSeries(app, admin.id, { primary_document_type: 'self_billing_invoice', item_sources: ['custom'] });
+  const owner = await createCustomer(app, admin.id);
+  const item = await customItem(admin.id, owner.id, { quantity: '-1', unit_price_excl_vat: '4.00' });
+  await readyBox(item.box_id);
+  const refused = await app.request('POST', `/main/v1/billing-box/${item.box_id}/finalize`);
+  t.is(refused.status, 400);
+  t.is(refused.body.code, 'invalid_input');
+  t.regex(refused.body.message, /VAT number/);
+  t.is((await app.request('GET', `/main/v1/billing-box/${item.box_id}`)).body.state, 'ready');
+  t_ok(await app.request('POST', `/main/v1/customer/${owner.id}`, { body: { custom_fields: { vat_number: 'NL000099998B57' } } }));
+  const final = await app.request('POST', `/main/v1/billing-box/${item.box_id}/finalize`);
+  t.is(final.status, 200, JSON.stringify(final.body));
+  t.is(final.body.invoice_code, `${series.code}-2026-000001`);
 });
