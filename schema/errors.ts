@@ -103,6 +103,15 @@ export function inArgument(error: DomainError, argument: string | InputArgument)
   });
 }
 
+/** The failure of a service called with plain field arguments: its `['plan_id']` is the argument `planId` (`$.planId`). */
+export function inArguments(error: DomainError): DomainError {
+  const rename = (path: FieldPath): FieldPath => path.map((part) => (typeof part === 'string' ? camelCase(part) : part));
+  return new DomainError(error.code, error.message, {
+    path: error.fieldPath && rename(error.fieldPath),
+    details: error.details?.map((detail) => ({ ...detail, path: detail.path && rename(detail.path) })),
+  });
+}
+
 export const domainErrors: Plugin = {
   onExecute() {
     return {

@@ -20,6 +20,9 @@ import './types/billing-box.ts';
 import './types/billing-review-set.ts';
 import './types/cpo-subscription.ts';
 import './types/cpo-reference-data.ts';
+import './types/evse.ts';
+import './types/reimbursement-arrangement.ts';
+import './types/calculation-input.ts';
 
 builder.queryType({});
 builder.mutationType({});

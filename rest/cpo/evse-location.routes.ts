@@ -4,7 +4,7 @@ import {
   createEvseLocation, evseLocationList, getEvseLocation, updateEvseLocation, type EvseLocationFields,
 } from '../../src/cpo/save-evse-location.service.ts';
 import { normalize } from '../../src/money/decimal.ts';
-import { iso, isoDate, text, timestamp } from '../../src/platform/input-schemas.ts';
+import { coordinate, iso, isoDate, text, timestamp } from '../../src/platform/input-schemas.ts';
 import type { Patch } from '../../src/platform/merge-patch.ts';
 import { seekPage } from '../rails/pagination.ts';
 import { patchFrom, type FieldMapping } from '../rails/patch.ts';
@@ -39,14 +39,12 @@ function serialize(l: EvseLocation): Infer<typeof evseLocationShape> {
   };
 }
 
-const coordinate = (what: string) => yup.string().matches(/^-?\d{1,3}(\.\d{1,6})?$/, `\${path} must be a decimal string such as "52.090737" (${what})`);
-
 const locationBody = yup.object({
   name: text().nullable(),
   address: yup.object({ street: text().nullable(), postal_code: text(32).nullable(), city: text().nullable(), country: text(2).nullable() })
     .default(undefined).nullable(),
-  latitude: coordinate('at most 6 decimals').nullable(),
-  longitude: coordinate('at most 6 decimals').nullable(),
+  latitude: coordinate().nullable(),
+  longitude: coordinate().nullable(),
   cpo_id: text(32).nullable(),
   time_zone: text(64).nullable(),
   deactivated_at: timestamp().nullable(),

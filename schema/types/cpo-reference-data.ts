@@ -1,11 +1,19 @@
+import * as yup from 'yup';
 import { EvseLocation as EvseLocationEntity } from '../../src/cpo/evse-location.entity.ts';
 import { ReimbursementPlan as ReimbursementPlanEntity } from '../../src/cpo/reimbursement-plan.entity.ts';
-import { evseLocationList } from '../../src/cpo/save-evse-location.service.ts';
-import { reimbursementPlans } from '../../src/cpo/reimbursement-plan.service.ts';
+import { evseLocationList, saveEvseLocation, type EvseLocationFields } from '../../src/cpo/save-evse-location.service.ts';
+import {
+  createReimbursementPlan, reimbursementPlans, updateReimbursementPlan, type PlanInput,
+} from '../../src/cpo/reimbursement-plan.service.ts';
 import { normalize } from '../../src/money/decimal.ts';
+import { coordinate, text } from '../../src/platform/input-schemas.ts';
+import { validate } from '../../src/platform/input-validation.ts';
+import type { Patch } from '../../src/platform/merge-patch.ts';
 import { builder } from '../builder.ts';
 import { listConnection } from '../connection.ts';
+import { administrationKey, refFromArg } from '../ids.ts';
 import { loadByIds } from '../load.ts';
+import { mutate } from '../mutation.ts';
 import { DateTime } from './date-time.ts';
 
 export const EvseLocation = builder.loadableNode(EvseLocationEntity, {
@@ -19,12 +27,18 @@ export const EvseLocation = builder.loadableNode(EvseLocationEntity, {
     locationId: t.exposeString('locationId'),
     adminId: t.string({ resolve: (l) => l.admin.id }),
     name: t.string({ nullable: true, resolve: (l) => l.name ?? null }),
+    street: t.string({ nullable: true, description: 'REST: address.street.', resolve: (l) => l.street ?? null }),
+    postalCode: t.string({ nullable: true, description: 'REST: address.postal_code.', resolve: (l) => l.postalCode ?? null }),
     city: t.string({ nullable: true, resolve: (l) => l.city ?? null }),
     country: t.string({ nullable: true, resolve: (l) => l.country ?? null }),
     latitude: t.string({ nullable: true, description: 'A decimal string.', resolve: (l) => (l.latitude ? normalize(l.latitude) : null) }),
     longitude: t.string({ nullable: true, description: 'A decimal string.', resolve: (l) => (l.longitude ? normalize(l.longitude) : null) }),
+    cpoId: t.string({ nullable: true, resolve: (l) => l.cpoId ?? null }),
     timeZone: t.string({ nullable: true, resolve: (l) => l.timeZone ?? null }),
     deactivatedAt: t.field({ type: DateTime, nullable: true, resolve: (l) => l.deactivatedAt ?? null }),
+    externalUpdatedAt: t.field({ type: DateTime, nullable: true, resolve: (l) => l.externalUpdatedAt ?? null }),
+    createdAt: t.field({ type: DateTime, resolve: (l) => l.createdAt }),
+    updatedAt: t.field({ type: DateTime, resolve: (l) => l.updatedAt }),
   }),
 });
 
@@ -38,8 +52,14 @@ export const ReimbursementPlan = builder.loadableNode(ReimbursementPlanEntity, {
     databaseId: t.exposeString('id'),
     adminId: t.string({ resolve: (p) => p.admin.id }),
     name: t.exposeString('name'),
+    description: t.string({ nullable: true, resolve: (p) => p.description ?? null }),
     mode: t.exposeString('mode', { description: 'cpms_supplied or calculated.' }),
     components: t.exposeStringList('components'),
+    publishFrom: t.field({ type: DateTime, nullable: true, resolve: (p) => p.publishFrom ?? null }),
+    publishUntil: t.field({ type: DateTime, nullable: true, resolve: (p) => p.publishUntil ?? null }),
+    externalReference: t.string({ nullable: true, resolve: (p) => p.externalReference ?? null }),
+    createdAt: t.field({ type: DateTime, resolve: (p) => p.createdAt }),
+    updatedAt: t.field({ type: DateTime, resolve: (p) => p.updatedAt }),
   }),
 });
 
@@ -54,5 +74,94 @@ builder.queryFields((t) => ({
     type: [ReimbursementPlan], extensions: { listEstimate: 1000 },
     description: 'The reimbursement plans (not paged, as REST GET /cpo-reimbursement-plan; at most 1,000).',
     resolve: (_root, _args, context) => reimbursementPlans(context.em),
+  }),
+}));
+
+const EvseLocationInput = builder.inputType('EvseLocationInput', {
+  description: 'JSON Merge Patch semantics: an absent field keeps its value, null clears it. The address members of REST '
+    + '(street, postalCode, city, country) are fields of their own here. Creating needs adminId.',
+  fields: (t) => ({
+    adminId: t.id({ description: 'Slug or global ID of the administration. Needed on creation; ignored on update.' }),
+    name: t.string(),
+    street: t.string(),
+    postalCode: t.string(),
+    city: t.string(),
+    country: t.string({ description: 'ISO 3166-1 alpha-2 country code.' }),
+    latitude: t.string({ description: 'A decimal string within ±90, at most 6 decimals: "52.090737".' }),
+    longitude: t.string({ description: 'A decimal string within ±180, at most 6 decimals.' }),
+    cpoId: t.string(),
+    timeZone: t.string({ description: 'An IANA time zone: Europe/Amsterdam.' }),
+    deactivatedAt: t.field({ type: DateTime }),
+    externalUpdatedAt: t.field({ type: DateTime, description: 'An update older than the stored one is refused (outdated).' }),
+  }),
+});
+
+/** What GraphQL types cannot say; the same rules as the REST body. */
+const locationRules = yup.object({
+  adminId: text(64).nullable(), name: text().nullable(), street: text().nullable(), postalCode: text(32).nullable(), city: text().nullable(),
+  country: text(2).nullable(), latitude: coordinate().nullable(), longitude: coordinate().nullable(), cpoId: text(32).nullable(),
+  timeZone: text(64).nullable(),
+});
+
+function locationPatch(input: typeof EvseLocationInput.$inferInput): Patch<EvseLocationFields> & { adminId?: string } {
+  const { adminId, ...fields } = input;
+  validate(locationRules, { ...fields, adminId });
+  return { ...(fields as Patch<EvseLocationFields>), ...(typeof adminId === 'string' ? { adminId: administrationKey(adminId) } : {}) };
+}
+
+const ReimbursementPlanInput = builder.inputType('ReimbursementPlanInput', {
+  description: 'JSON Merge Patch semantics: an absent field keeps its value, null clears it. Creating needs adminId and name '
+    + '(mode defaults to calculated, components to [energy]).',
+  fields: (t) => ({
+    adminId: t.id({ description: 'Slug or global ID of the administration. Set on creation only; ignored on update.' }),
+    name: t.string(),
+    description: t.string(),
+    mode: t.string({ description: 'cpms_supplied or calculated.' }),
+    components: t.stringList({ description: 'energy, time, parking_time, flat or custom; replaced as a whole.' }),
+    publishFrom: t.field({ type: DateTime }),
+    publishUntil: t.field({ type: DateTime, description: 'After publishFrom.' }),
+    externalReference: t.string({ description: 'Unique in the instance.' }),
+  }),
+});
+
+const planRules = yup.object({
+  adminId: text(64).nullable(), name: text().nullable(), description: text(10000).nullable(), mode: text(32).nullable(),
+  components: yup.array(text(32).defined()).max(20).nullable(), externalReference: text().nullable(),
+});
+
+function planInput(input: typeof ReimbursementPlanInput.$inferInput): PlanInput {
+  validate(planRules, input);
+  const { adminId, ...fields } = input;
+  return { ...fields, ...(typeof adminId === 'string' ? { adminId: administrationKey(adminId) } : {}) } as PlanInput;
+}
+
+/** A plan named by its global ID or its REST id. */
+export const planId = (raw: string | number) => {
+  const ref = refFromArg(String(raw), 'ReimbursementPlan', false);
+  return 'id' in ref ? ref.id : String(raw);
+};
+
+builder.mutationFields((t) => ({
+  saveEvseLocation: t.field({
+    type: EvseLocation, nullable: true,
+    description: 'Creates the EVSE location with this location_id, or merge-updates it when the caller sees it '
+      + '(REST: POST /cpo-evse-location, POST /cpo-evse-location/{location_id}). One of an administration the caller cannot see is not_found.',
+    args: {
+      locationId: t.arg.string({ required: true, description: 'The location_id EVSEs name.' }),
+      input: t.arg({ type: EvseLocationInput, required: true }),
+    },
+    resolve: (_root, args, context) => mutate(context, 'input', (em) => saveEvseLocation(em, args.locationId, locationPatch(args.input))),
+  }),
+  createReimbursementPlan: t.field({
+    type: ReimbursementPlan, nullable: true,
+    description: 'Creates a reimbursement plan (REST: POST /cpo-reimbursement-plan).',
+    args: { input: t.arg({ type: ReimbursementPlanInput, required: true }) },
+    resolve: (_root, args, context) => mutate(context, 'input', (em) => createReimbursementPlan(em, planInput(args.input))),
+  }),
+  updateReimbursementPlan: t.field({
+    type: ReimbursementPlan, nullable: true,
+    description: 'Merge-updates a reimbursement plan (REST: POST /cpo-reimbursement-plan/{id}).',
+    args: { id: t.arg.id({ required: true, description: 'Global ID or REST id.' }), input: t.arg({ type: ReimbursementPlanInput, required: true }) },
+    resolve: (_root, args, context) => mutate(context, 'input', (em) => updateReimbursementPlan(em, planId(args.id), planInput(args.input))),
   }),
 }));

@@ -85,3 +85,15 @@ export function updateEvseLocation(em: Em, locationId: string, patch: Patch<Evse
     return location;
   });
 }
+
+/**
+ * Create-or-merge-update by location_id (GraphQL saveEvseLocation): a location the caller can see
+ * is merge-updated (admin_id ignored); one held by an administration the caller cannot see is
+ * not_found, as on update; otherwise it is created (admin_id required).
+ */
+export async function saveEvseLocation(em: Em, locationId: string, input: Patch<EvseLocationFields> & { adminId?: string }): Promise<EvseLocation> {
+  const { adminId, ...fields } = input;
+  if (await em.count(EvseLocation, { locationId })) return updateEvseLocation(em, locationId, fields);
+  if (await em.count(EvseLocation, { locationId }, { filters: false })) throw new NotFoundError('EVSE location');
+  return createEvseLocation(em, { ...fields, locationId, adminId });
+}

@@ -1,0 +1,56 @@
+import { ReimbursementArrangement as ArrangementEntity } from '../../src/cpo/reimbursement-arrangement.entity.ts';
+import { switchArrangementPlan } from '../../src/cpo/reimbursement-plan.service.ts';
+import { builder } from '../builder.ts';
+import { refFromArg } from '../ids.ts';
+import { loadByIds } from '../load.ts';
+import { FIELD_ARGUMENTS, mutate } from '../mutation.ts';
+import { planId, ReimbursementPlan } from './cpo-reference-data.ts';
+import { Customer } from './customer.ts';
+import { DateTime } from './date-time.ts';
+import { JsonScalar } from './json.ts';
+
+export const ReimbursementArrangement = builder.loadableNode(ArrangementEntity, {
+  name: 'ReimbursementArrangement',
+  description: "What a charger owner (the customer) is reimbursed for the sessions at its EVSEs, valid from validFrom until (excluding) validUntil "
+    + '(REST: /cpo-reimbursement-arrangement/{id}).',
+  id: { resolve: (a) => a.id },
+  cacheResolved: (a) => a.id,
+  load: (ids: string[], context) => loadByIds(context.em, ArrangementEntity, ids),
+  fields: (t) => ({
+    databaseId: t.exposeString('id'),
+    adminId: t.string({ resolve: (a) => a.admin.id }),
+    customerId: t.string({ resolve: (a) => a.customer.id }),
+    customer: t.field({ type: Customer, nullable: true, description: 'Null when the customer is outside what the caller may see.', resolve: (a) => a.customer.id }),
+    planId: t.string({ nullable: true, resolve: (a) => a.plan?.id ?? null }),
+    plan: t.field({ type: ReimbursementPlan, nullable: true, resolve: (a) => a.plan?.id ?? null }),
+    buyerReference: t.string({ nullable: true, resolve: (a) => a.buyerReference ?? null }),
+    validFrom: t.field({ type: DateTime, resolve: (a) => a.validFrom }),
+    validUntil: t.field({ type: DateTime, nullable: true, resolve: (a) => a.validUntil ?? null }),
+    defunct: t.exposeBoolean('defunct'),
+    customFields: t.field({ type: JsonScalar, resolve: (a) => a.customFields ?? {} }),
+    externalReference: t.string({ nullable: true, resolve: (a) => a.externalReference ?? null }),
+    externalUpdatedAt: t.field({ type: DateTime, nullable: true, resolve: (a) => a.externalUpdatedAt ?? null }),
+    createdAt: t.field({ type: DateTime, resolve: (a) => a.createdAt }),
+    updatedAt: t.field({ type: DateTime, resolve: (a) => a.updatedAt }),
+  }),
+});
+
+/** An arrangement named by its global ID or its REST id. */
+export const arrangementId = (raw: string | number) => {
+  const ref = refFromArg(String(raw), 'ReimbursementArrangement', false);
+  return 'id' in ref ? ref.id : String(raw);
+};
+
+builder.mutationFields((t) => ({
+  switchReimbursementPlan: t.field({
+    type: ReimbursementArrangement, nullable: true,
+    description: 'Switches the reimbursement plan of an arrangement to a plan of the same administration '
+      + '(REST: POST /cpo-reimbursement-arrangement/{id}/switch-plan).',
+    args: {
+      arrangementId: t.arg.id({ required: true, description: 'Global ID or REST id.' }),
+      planId: t.arg.id({ required: true, description: 'Global ID or REST id.' }),
+    },
+    resolve: (_root, args, context) => mutate(context, FIELD_ARGUMENTS, (em) =>
+      switchArrangementPlan(em, arrangementId(args.arrangementId), planId(args.planId))),
+  }),
+}));
