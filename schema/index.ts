@@ -21,6 +21,7 @@ import './types/billing-review-set.ts';
 import './types/cpo-subscription.ts';
 import './types/cpo-reference-data.ts';
 import './types/evse.ts';
+import './types/session-reimbursement.ts';
 import './types/reimbursement-arrangement.ts';
 import './types/calculation-input.ts';
 

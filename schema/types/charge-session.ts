@@ -40,6 +40,14 @@ export const ChargeSession = builder.loadableNode(ChargeSessionEntity, {
     receivedAt: t.field({ type: DateTime, resolve: (s) => s.receivedAt }),
     dropoutCase: t.field({ type: DropoutCase, nullable: true, resolve: (s) => s.dropoutCase?.id ?? null }),
     dropoutReason: t.string({ nullable: true, resolve: (s) => s.dropoutReason ?? null }),
+    source: t.string({ description: 'charge_session (MSP) or cpo_charge_session (CPO: REST /cpo-charge-session).', resolve: (s) => s.source }),
+    evseUid: t.string({ nullable: true, resolve: (s) => s.evseUid ?? null }),
+    locationId: t.string({ nullable: true, description: 'CPO sessions: the location matching found.', resolve: (s) => s.locationId ?? null }),
+    connectorId: t.string({ nullable: true, description: 'CPO sessions: the connector matching found.', resolve: (s) => s.connectorId ?? null }),
+    totalReimbursementAmountExclVat: t.string({
+      nullable: true, description: 'CPO sessions: the sum of its reimbursement records (a decimal string); null when none.',
+      resolve: (s) => s.reimbursementExclVat ?? null,
+    }),
   }),
 });
 
@@ -71,6 +79,8 @@ builder.queryFields((t) => ({
     description: 'Charge sessions by id (REST: GET /msp-charge-session).',
     args: {
       status: t.arg({ type: SessionStatus }),
+      cpo: t.arg.boolean({ description: 'true: only CPO sessions (REST /cpo-charge-session); false: only MSP submissions.' }),
+      evseUid: t.arg.string({ description: 'Only sessions at this EVSE.' }),
       dropoutCaseId: t.arg.id({ description: 'Only sessions of this drop-out case (global ID or REST id).' }),
       subscriptionId: t.arg.id({ description: 'Only sessions of this token subscription (REST id).' }),
     },
@@ -78,7 +88,10 @@ builder.queryFields((t) => ({
       const dropoutCaseId = args.dropoutCaseId ? refId(String(args.dropoutCaseId), 'DropoutCase') : undefined;
       const subscriptionId = args.subscriptionId ? refId(String(args.subscriptionId), 'TokenSubscription') : undefined;
       validate(idRules, { dropoutCaseId, subscriptionId });
-      return listConnection<ChargeSessionEntity>(chargeSessionList(context.em, { status: args.status ?? undefined, dropoutCaseId, subscriptionId }), args);
+      const source = args.cpo === true ? 'cpo_charge_session' : args.cpo === false ? 'charge_session' : undefined;
+      return listConnection<ChargeSessionEntity>(chargeSessionList(context.em, {
+        source, status: args.status ?? undefined, dropoutCaseId, subscriptionId, evseUid: args.evseUid || undefined,
+      }), args);
     },
   }, ChargeSessionConnection),
   pricingResults: t.connection({

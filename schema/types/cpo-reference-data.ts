@@ -55,6 +55,7 @@ export const ReimbursementPlan = builder.loadableNode(ReimbursementPlanEntity, {
     description: t.string({ nullable: true, resolve: (p) => p.description ?? null }),
     mode: t.exposeString('mode', { description: 'cpms_supplied or calculated.' }),
     components: t.exposeStringList('components'),
+    script: t.string({ nullable: true, description: 'A rule script run after the components; it reads the custom variables as input.variables.', resolve: (p) => p.script ?? null }),
     publishFrom: t.field({ type: DateTime, nullable: true, resolve: (p) => p.publishFrom ?? null }),
     publishUntil: t.field({ type: DateTime, nullable: true, resolve: (p) => p.publishUntil ?? null }),
     externalReference: t.string({ nullable: true, resolve: (p) => p.externalReference ?? null }),
@@ -118,6 +119,7 @@ const ReimbursementPlanInput = builder.inputType('ReimbursementPlanInput', {
     description: t.string(),
     mode: t.string({ description: 'cpms_supplied or calculated.' }),
     components: t.stringList({ description: 'energy, time, parking_time, flat or custom; replaced as a whole.' }),
+    script: t.string({ description: 'A rule script (at most 10,000 characters) run after the components; null removes it.' }),
     publishFrom: t.field({ type: DateTime }),
     publishUntil: t.field({ type: DateTime, description: 'After publishFrom.' }),
     externalReference: t.string({ description: 'Unique in the instance.' }),
@@ -126,7 +128,7 @@ const ReimbursementPlanInput = builder.inputType('ReimbursementPlanInput', {
 
 const planRules = yup.object({
   adminId: text(64).nullable(), name: text().nullable(), description: text(10000).nullable(), mode: text(32).nullable(),
-  components: yup.array(text(32).defined()).max(20).nullable(), externalReference: text().nullable(),
+  components: yup.array(text(32).defined()).max(20).nullable(), script: text(10000).nullable(), externalReference: text().nullable(),
 });
 
 function planInput(input: typeof ReimbursementPlanInput.$inferInput): PlanInput {

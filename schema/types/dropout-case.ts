@@ -1,4 +1,4 @@
-import { DropoutCase as DropoutCaseEntity, DROPOUT_STATUSES, REPROCESS_INSTRUCTIONS } from '../../src/sessions/dropout-case.entity.ts';
+import { DropoutCase as DropoutCaseEntity, DROPOUT_SIDES, DROPOUT_STATUSES, REPROCESS_INSTRUCTIONS } from '../../src/sessions/dropout-case.entity.ts';
 import { reprocessDropoutCase } from '../../src/sessions/reprocess.service.ts';
 import { builder } from '../builder.ts';
 import { listConnection } from '../connection.ts';
@@ -10,12 +10,13 @@ import { mutate } from '../mutation.ts';
 import { DateTime } from './date-time.ts';
 
 const DropoutStatus = enumOf('DropoutCaseStatus', DROPOUT_STATUSES, 'OPEN until the case is reprocessed; resolved cases are kept.');
+const DropoutSide = enumOf('DropoutCaseSide', DROPOUT_SIDES, 'MSP: pricing the driver\'s side (REST /msp-dropout-case); CPO: matching and reimbursing CPO sessions (REST /cpo-dropout-case).');
 const ReprocessInstruction = enumOf('ReprocessInstruction', REPROCESS_INSTRUCTIONS,
   'RETRY prices again; BYPASS prices again skipping the named validity checks; DISCARD discards the sessions.');
 
 export const DropoutCase = builder.loadableNode(DropoutCaseEntity, {
   name: 'DropoutCase',
-  description: 'Sessions that could not be priced, grouped by reason (REST: /msp-dropout-case).',
+  description: 'Sessions that could not be processed, grouped by reason (REST: /msp-dropout-case, /cpo-dropout-case).',
   id: { resolve: (c) => c.id },
   cacheResolved: (c) => c.id,
   load: (ids: string[], context) => loadByIds(context.em, DropoutCaseEntity, ids),
@@ -23,6 +24,8 @@ export const DropoutCase = builder.loadableNode(DropoutCaseEntity, {
     databaseId: t.exposeString('id', { description: 'The id of this case in the REST API.' }),
     reason: t.exposeString('reason', { description: 'A stable code, e.g. unknown_token or validity_plausible_energy.' }),
     message: t.exposeString('message'),
+    side: t.field({ type: DropoutSide, resolve: (c) => c.side }),
+    evseUid: t.string({ nullable: true, description: 'CPO cases: the EVSE the sessions name.', resolve: (c) => c.evseUid ?? null }),
     status: t.field({ type: DropoutStatus, resolve: (c) => c.status }),
     sessionCount: t.exposeInt('sessionCount'),
     resolution: t.field({ type: ReprocessInstruction, nullable: true, resolve: (c) => c.resolution ?? null }),
@@ -41,10 +44,15 @@ const caseId = (id: string | number) => {
 builder.queryFields((t) => ({
   dropoutCases: t.connection({
     type: DropoutCase,
-    description: 'Drop-out cases by id (REST: GET /msp-dropout-case).',
-    args: { status: t.arg({ type: DropoutStatus }), reason: t.arg.string({ description: 'Only cases of this reason.' }) },
-    resolve: (_root, args, context) => listConnection<DropoutCaseEntity>(
-      dropoutCaseList(context.em, { status: args.status ?? undefined, reason: args.reason || undefined }), args),
+    description: 'Drop-out cases by id (REST: GET /msp-dropout-case, GET /cpo-dropout-case).',
+    args: {
+      side: t.arg({ type: DropoutSide, description: 'Only cases of this side (both when absent).' }),
+      status: t.arg({ type: DropoutStatus }), reason: t.arg.string({ description: 'Only cases of this reason.' }),
+      evseUid: t.arg.string({ description: 'Only CPO cases of this EVSE.' }),
+    },
+    resolve: (_root, args, context) => listConnection<DropoutCaseEntity>(dropoutCaseList(context.em, {
+      side: args.side ?? undefined, status: args.status ?? undefined, reason: args.reason || undefined, evseUid: args.evseUid || undefined,
+    }), args),
   }, DropoutCaseConnection),
 }));
 
@@ -52,7 +60,7 @@ builder.mutationFields((t) => ({
   reprocessDropoutCase: t.field({
     type: DropoutCase,
     nullable: true,
-    description: 'Resolves the case and retries, bypasses checks for, or discards its sessions (REST: POST /msp-dropout-case/{id}/reprocess).',
+    description: 'Resolves the case and retries, bypasses checks for, or discards its sessions (REST: POST /msp-dropout-case/{id}/reprocess, /cpo-dropout-case/{id}/reprocess).',
     args: {
       id: t.arg.id({ required: true, description: 'Global ID or REST id.' }),
       instruction: t.arg({ type: ReprocessInstruction, required: true }),

@@ -208,3 +208,28 @@ test('bad filters are 400 naming the query parameter', async (t) => {
   }
   t.is((await app.request('POST', api('/cpo-dropout-case/0190a0b0-0000-7000-8000-000000000000/reprocess'), { body: { instruction: 'retry' } })).body.code, 'not_found');
 });
+
+test('GraphQL reads the same records, CPO sessions and CPO cases as REST', async (t) => {
+  const { data } = await import('../../schema/graphql.ts');
+  const evse = await createLocatedEvse(app, admin);
+  const owner = await createCustomer(app, admin, { reimbursement_vat: 'Applies' });
+  const plan = await createReimbursementPlan(app, admin, {}, { energy: '0.15' });
+  await reimburseEvse(app, admin, owner.id, plan.id, evse.evse_uid);
+  const session = await processCpoSession(evse.evse_uid);
+  const [record] = await reimbursementsOf(session.id);
+  const answer = await data(app, `query ($sid: ID, $uid: String) {
+    cpoChargeSessionReimbursements(chargeSessionId: $sid, first: 10) { edges { node { databaseId totalAmountExclVat totalAmountInclVat vatKind customerId evse } } }
+    chargeSessions(cpo: true, evseUid: $uid, first: 10) { edges { node { databaseId status locationId connectorId totalReimbursementAmountExclVat } } }
+  }`, { sid: session.id, uid: evse.evse_uid });
+  t.deepEqual(answer.cpoChargeSessionReimbursements.edges.map((e: any) => e.node), [{
+    databaseId: record.id, totalAmountExclVat: record.total_amount_excl_vat, totalAmountInclVat: record.total_amount_incl_vat,
+    vatKind: record.vat_kind, customerId: owner.id, evse: record.evse,
+  }]);
+  t.deepEqual(answer.chargeSessions.edges.map((e: any) => e.node), [{
+    databaseId: session.id, status: 'PROCESSED', locationId: session.location_id, connectorId: '1', totalReimbursementAmountExclVat: '1.50',
+  }]);
+  const dropped = await processCpoSession(evse.evse_uid, { connector_id: 'X' });
+  const cases = await data(app, `query ($uid: String) { dropoutCases(side: CPO, evseUid: $uid, first: 5) { edges { node { databaseId reason side evseUid } } } }`,
+    { uid: evse.evse_uid });
+  t.deepEqual(cases.dropoutCases.edges.map((e: any) => e.node), [{ databaseId: dropped.dropout_case_id, reason: 'connector_not_found', side: 'CPO', evseUid: evse.evse_uid }]);
+});

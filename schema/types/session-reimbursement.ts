@@ -1,0 +1,66 @@
+// What EVSE owners are reimbursed per CPO session and arrangement (REST: /cpo-charge-session-reimbursement).
+import * as yup from 'yup';
+import { SessionReimbursement as SessionReimbursementEntity } from '../../src/cpo/session-reimbursement.entity.ts';
+import { sessionReimbursementList } from '../../src/cpo/session-reimbursement.queries.ts';
+import { uuid } from '../../src/platform/input-schemas.ts';
+import { validate } from '../../src/platform/input-validation.ts';
+import { builder } from '../builder.ts';
+import { listConnection } from '../connection.ts';
+import { refFromArg } from '../ids.ts';
+import { loadByIds } from '../load.ts';
+import { DateTime } from './date-time.ts';
+import { JsonScalar } from './json.ts';
+
+export const SessionReimbursement = builder.loadableNode(SessionReimbursementEntity, {
+  name: 'CpoChargeSessionReimbursement',
+  description: 'The reimbursement of one CPO session under one arrangement (REST: /cpo-charge-session-reimbursement). Amounts are decimal strings.',
+  id: { resolve: (r) => r.id },
+  cacheResolved: (r) => r.id,
+  load: (ids: string[], context) => loadByIds(context.em, SessionReimbursementEntity, ids),
+  fields: (t) => ({
+    databaseId: t.exposeString('id'),
+    adminId: t.string({ resolve: (r) => r.admin.id }),
+    chargeSessionId: t.exposeString('sessionId', { description: 'The REST id of the CPO session.' }),
+    arrangementId: t.exposeString('arrangementId'),
+    customerId: t.exposeString('customerId', { description: 'The EVSE owner reimbursed.' }),
+    version: t.exposeInt('version'),
+    currencyCode: t.exposeString('currency'),
+    startDateTime: t.field({ type: DateTime, resolve: (r) => r.startAt }),
+    totalAmountExclVat: t.exposeString('totalExclVat'),
+    totalVatAmount: t.exposeString('totalVat'),
+    totalAmountInclVat: t.exposeString('totalInclVat'),
+    vatKind: t.exposeString('vatKind'),
+    vatCountry: t.exposeString('vatCountry'),
+    subtotals: t.field({ type: JsonScalar, description: 'The lines, as in REST.', resolve: (r) => r.subtotals }),
+    evse: t.field({ type: JsonScalar, description: 'evse_uid, evse_id, location_id, connector_id and address, as in REST.', resolve: (r) => r.evse }),
+    createdAt: t.field({ type: DateTime, resolve: (r) => r.createdAt }),
+  }),
+});
+
+const Connection = builder.connectionObject({ type: SessionReimbursement, name: 'CpoChargeSessionReimbursementConnection' },
+  { name: 'CpoChargeSessionReimbursementEdge' });
+const rules = yup.object({ chargeSessionId: uuid().nullable(), arrangementId: uuid().nullable(), customerId: uuid().nullable() });
+const restId = (raw: string | number | null | undefined, typename: string) => {
+  if (raw === null || raw === undefined) return undefined;
+  const ref = refFromArg(String(raw), typename, false);
+  return 'id' in ref ? ref.id : String(raw);
+};
+
+builder.queryFields((t) => ({
+  cpoChargeSessionReimbursements: t.connection({
+    type: SessionReimbursement,
+    description: 'Reimbursement records by id (REST: GET /cpo-charge-session-reimbursement); filters combine with AND.',
+    args: {
+      chargeSessionId: t.arg.id(), arrangementId: t.arg.id(), customerId: t.arg.id(),
+      evseUid: t.arg.string(),
+    },
+    resolve: (_root, args, context) => {
+      const filter = {
+        chargeSessionId: restId(args.chargeSessionId, 'ChargeSession'), arrangementId: restId(args.arrangementId, 'ReimbursementArrangement'),
+        customerId: restId(args.customerId, 'Customer'),
+      };
+      validate(rules, filter);
+      return listConnection<SessionReimbursementEntity>(sessionReimbursementList(context.em, { ...filter, evseUid: args.evseUid || undefined }), args);
+    },
+  }, Connection),
+}));
