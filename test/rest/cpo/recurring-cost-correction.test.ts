@@ -53,7 +53,7 @@ async function billedOctober() {
   return { admin, series, host, subscription, link, box };
 }
 
-async function boxOf(series: { external_reference: string }, partyId: string, periodFrom: string) {
+async function boxOf(series: Record<string, any>, partyId: string, periodFrom: string) {
   const boxes = await boxesOf(app, `?series_external_reference=${series.external_reference}`);
   return boxes.find((b) => b.party_id === partyId && b.period_from === periodFrom);
 }
