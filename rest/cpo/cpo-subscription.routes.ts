@@ -119,15 +119,22 @@ const subscriptionBody = yup.object({
   buyer_reference: text().nullable(), valid_from: timestamp().nullable(), valid_until: timestamp().nullable(), custom_fields: customFields().nullable(),
   external_reference: text().nullable(), external_updated_at: timestamp().nullable(),
 });
+const correction = yup.boolean().nullable().meta({
+  description: 'true: the fees of the periods already billed are collected again from the first period the validity change affects '
+    + '(changed in place in an open box, else reversal + new line in the next open box); false or absent: billed fees stay as billed.',
+});
+const subscriptionUpdateBody = subscriptionBody.shape({ recurring_cost_correction: correction });
+const linkUpdateBody = linkBody.shape({ recurring_cost_correction: correction });
 const SUBSCRIPTION: FieldMapping = {
   buyer_reference: 'buyerReference', valid_from: { to: 'validFrom', convert: isoDate }, valid_until: { to: 'validUntil', convert: isoDate },
   custom_fields: 'customFields', external_reference: 'externalReference', external_updated_at: { to: 'externalUpdatedAt', convert: isoDate },
 };
 
+const correctionOf = (body: Record<string, unknown>) => ({ recurringCostCorrection: body.recurring_cost_correction === true });
 const updateSubscription = (em: Em, id: string, body: Record<string, unknown>, mode: 'merge' | 'replace') =>
-  updateCpoSubscription(em, id, patchFrom(body, SUBSCRIPTION, mode) as Patch<CpoSubscriptionFields>).then(serializeSubscription);
+  updateCpoSubscription(em, id, patchFrom(body, SUBSCRIPTION, mode) as Patch<CpoSubscriptionFields>, correctionOf(body)).then(serializeSubscription);
 const updateLink = (em: Em, id: string, body: Record<string, unknown>, mode: 'merge' | 'replace') =>
-  updateCpoLink(em, id, patchFrom(body, LINK, mode) as Patch<CpoLinkFields>).then(serializeLink);
+  updateCpoLink(em, id, patchFrom(body, LINK, mode) as Patch<CpoLinkFields>, correctionOf(body)).then(serializeLink);
 
 export const cpoSubscriptionRoutes: RouteDef[] = [
   defineRoute({
@@ -181,11 +188,12 @@ export const cpoSubscriptionRoutes: RouteDef[] = [
     handler: async ({ em, params }) => serializeSubscription(await getCpoSubscription(em, params.id)),
   }),
   defineRoute({
-    method: 'post', path: '/cpo-subscription/:id', tag: TAG, body: subscriptionBody, response: cpoSubscriptionShape, summary: 'Merge-update a CPO subscription',
+    method: 'post', path: '/cpo-subscription/:id', tag: TAG, body: subscriptionUpdateBody, response: cpoSubscriptionShape,
+    summary: 'Merge-update a CPO subscription; optional recurring cost correction',
     handler: ({ em, params, body }) => updateSubscription(em, params.id, body, 'merge'),
   }),
   defineRoute({
-    method: 'put', path: '/cpo-subscription/:id', tag: TAG, body: subscriptionBody, response: cpoSubscriptionShape, deprecated: true,
+    method: 'put', path: '/cpo-subscription/:id', tag: TAG, body: subscriptionUpdateBody, response: cpoSubscriptionShape, deprecated: true,
     summary: 'Replace a CPO subscription (omitted fields are reset)',
     handler: ({ em, params, body }) => updateSubscription(em, params.id, body, 'replace'),
   }),
@@ -219,11 +227,11 @@ export const cpoSubscriptionRoutes: RouteDef[] = [
     handler: async ({ em, params }) => serializeLink(await getCpoLink(em, params.id)),
   }),
   defineRoute({
-    method: 'post', path: '/cpo-subscription-evse-link/:id', tag: TAG, body: linkBody, response: cpoLinkShape, summary: 'Merge-update a CPO subscription EVSE link',
+    method: 'post', path: '/cpo-subscription-evse-link/:id', tag: TAG, body: linkUpdateBody, response: cpoLinkShape, summary: 'Merge-update a CPO subscription EVSE link',
     handler: ({ em, params, body }) => updateLink(em, params.id, body, 'merge'),
   }),
   defineRoute({
-    method: 'put', path: '/cpo-subscription-evse-link/:id', tag: TAG, body: linkBody, response: cpoLinkShape, deprecated: true,
+    method: 'put', path: '/cpo-subscription-evse-link/:id', tag: TAG, body: linkUpdateBody, response: cpoLinkShape, deprecated: true,
     summary: 'Replace a CPO subscription EVSE link (omitted fields are reset)',
     handler: ({ em, params, body }) => updateLink(em, params.id, body, 'replace'),
   }),

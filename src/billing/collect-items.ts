@@ -5,7 +5,8 @@
 //                while that box is open and its review-set not closed; else the party's next open box
 //   changed    → in an open box: updated in place; in a closed or later box: a reversal of the old
 //                item and the new item, both in the party's next open box
-//   withdrawn  → (a line of a subject the source no longer produces) deleted from an open box, else reversed
+//   withdrawn  → (a line of a subject the source no longer produces, or any line of a subject the caller
+//                names as covered and no candidate produces) deleted from an open box, else reversed
 // Boxes that receive items are locked FOR SHARE, so a concurrent close (FOR UPDATE) either waits
 // for this transaction or happens first and is seen.
 import type { Em } from '../platform/orm.ts';
@@ -77,8 +78,8 @@ const INSERT_CANDIDATE = `insert into billing_candidate (admin_id, party_id, sub
     rollup_group_by, group_value, rollup_key, period_from, period_until, entry, reverses_item_id, withdrawn, current_id, current_box_id,
     action, box_id, rollup_id, item_id)`;
 
-/** Current items of the candidates' subjects whose line the source no longer produces. */
-const ADD_WITHDRAWN = `${INSERT_CANDIDATE}
+/** Current items of the candidates' subjects (and of the covered subjects) whose line the source no longer produces. */
+const addWithdrawn = (covered: boolean) => `${INSERT_CANDIDATE}
   select i.admin_id, i.party_id, i.subject_id, i.line_key, i.source_version, i.occurred_at, i.product_category, i.vat_kind,
     i.vat_percent, i.vat_country, i.currency, i.description, i.quantity, i.unit, i.unit_price, i.amount_excl_vat,
     i.vat_amount_unrounded, null, null, i.sub_items, i.context, i.reference, i.box_category_description, b.distinct_code, null,
@@ -91,7 +92,7 @@ const ADD_WITHDRAWN = `${INSERT_CANDIDATE}
   join administration a on a.id = i.admin_id
   left join billing_settings bs on bs.admin_id = i.admin_id
   where i.source_kind = ? and not i.superseded and i.entry = 'original'
-    and i.subject_id in (select subject_id from billing_candidate)
+    and i.subject_id in (select subject_id from billing_candidate${covered ? ' union select jsonb_array_elements_text(?::jsonb)' : ''})
     and not exists (select 1 from billing_candidate c where c.subject_id = i.subject_id and c.line_key = i.line_key)`;
 
 const LOCK_CURRENT_BOXES = `select b.id from billing_box b
@@ -225,15 +226,26 @@ async function any(em: Em, ...actions: string[]): Promise<boolean> {
   return row.found;
 }
 
+export interface CollectOptions {
+  /** false: no answer (a bulk collection). */
+  answer?: boolean;
+  /**
+   * Subjects the candidates stand for completely (a recurring cost correction): their current lines
+   * no candidate produces are withdrawn, also when no candidate of the subject is left at all.
+   */
+  subjects?: string[];
+}
+
 /** Places a source's candidates into boxes; run inside the transaction of the change that produced them. */
-export async function collectItems(em: Em, kind: string, select: CandidateSelect, options: { answer?: boolean } = {}): Promise<CollectResult> {
+export async function collectItems(em: Em, kind: string, select: CandidateSelect, options: CollectOptions = {}): Promise<CollectResult> {
   if (!em.isInTransaction()) throw new Error('billing items are collected in the transaction of their change');
   await run(em, 'drop table if exists pg_temp.billing_candidate');
   const create = createCandidateTable(select, kind);
   await run(em, create.sql, create.params);
   // A temporary table has no statistics until analyzed: without them the planner loops.
   await run(em, 'analyze billing_candidate (action, subject_id, line_key, series_id, party_id, period_from)');
-  await run(em, ADD_WITHDRAWN, [kind]);
+  const covered = (options.subjects?.length ?? 0) > 0;
+  await run(em, addWithdrawn(covered), covered ? [kind, JSON.stringify(options.subjects)] : [kind]);
   await run(em, MARK_CURRENT);
   await run(em, `delete from billing_candidate where action = 'same'`);
   if (await any(em, 'changed')) {

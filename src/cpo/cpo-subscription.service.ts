@@ -1,5 +1,8 @@
 // CPO subscriptions and their EVSE links: create (extension), merge-update (replace on the
-// deprecated PUT), defunct (a subscription's links too, in one transaction).
+// deprecated PUT), defunct (a subscription's links too, in one transaction). An update with the
+// recurring cost correction bills the subscription's fees again, in its transaction, for the
+// periods already billed from the first one the validity change affects.
+import { recollectCpoSubscriptionFees } from '../billing/sources/cpo-subscription-fee.source.ts';
 import { Customer } from '../parties/customer.entity.ts';
 import { mergeCustomFields } from '../platform/custom-fields.ts';
 import { DomainError, InvalidInputError, NotFoundError } from '../platform/errors.ts';
@@ -25,6 +28,21 @@ export interface CpoSubscriptionFields {
 }
 
 export interface CpoLinkFields { validFrom: Date; validUntil: Date; externalUpdatedAt: Date }
+
+/** An update's options: `recurringCostCorrection` bills already billed periods again (false: they stay as billed). */
+export interface CorrectionOption { recurringCostCorrection?: boolean | null }
+
+type Bounds = { from: Date; until: Date | null };
+
+/** The earliest moment whose fees a change of validity bounds affects; null when the bounds did not change. */
+export function affectedFrom(before: Bounds, after: Bounds): Date | null {
+  const moments: Date[] = [];
+  if (before.from.getTime() !== after.from.getTime()) moments.push(before.from, after.from);
+  if ((before.until?.getTime() ?? null) !== (after.until?.getTime() ?? null)) {
+    for (const until of [before.until, after.until]) if (until) moments.push(until);
+  }
+  return moments.length ? new Date(Math.min(...moments.map((m) => m.getTime()))) : null;
+}
 
 const UNIQUE = { cpo_subscription_external_reference_unique: ['external_reference'] };
 
@@ -66,15 +84,18 @@ export function createCpoSubscription(em: Em, input: Patch<CpoSubscriptionFields
   });
 }
 
-export function updateCpoSubscription(em: Em, id: string, patch: Patch<CpoSubscriptionFields>) {
+export function updateCpoSubscription(em: Em, id: string, patch: Patch<CpoSubscriptionFields>, options: CorrectionOption = {}) {
   return em.transactional(async (tx) => {
     const subscription = await getCpoSubscription(tx, id);
     subscription.assertChangeable();
     if (patch.externalReference && patch.externalReference.toLowerCase() !== subscription.externalReference?.toLowerCase()) {
       await assertExternalReferenceFree(tx, CpoSubscription, patch.externalReference, 'CPO subscription');
     }
+    const before = { from: subscription.validFrom, until: subscription.validUntil ?? null };
     applySubscription(subscription, patch);
     await flushUnique(tx, UNIQUE);
+    const from = options.recurringCostCorrection ? affectedFrom(before, { from: subscription.validFrom, until: subscription.validUntil ?? null }) : null;
+    if (from) await recollectCpoSubscriptionFees(tx, subscription.id, from);
     return subscription;
   });
 }
@@ -123,13 +144,17 @@ export function createCpoLink(em: Em, input: Patch<CpoLinkFields> & { subscripti
   });
 }
 
-export function updateCpoLink(em: Em, id: string, patch: Patch<CpoLinkFields>) {
+export function updateCpoLink(em: Em, id: string, patch: Patch<CpoLinkFields>, options: CorrectionOption = {}) {
   return em.transactional(async (tx) => {
     const link = await getCpoLink(tx, id);
     link.assertChangeable();
+    const bounds = () => ({ from: link.validFrom ?? link.subscription.validFrom, until: link.validUntil ?? null });
+    const before = bounds();
     applyPatch(link, patch);
     assertValidityOrdered(link.validFrom ?? link.subscription.validFrom, link.validUntil);
     await tx.flush();
+    const from = options.recurringCostCorrection ? affectedFrom(before, bounds()) : null;
+    if (from) await recollectCpoSubscriptionFees(tx, link.subscription.id, from);
     return link;
   });
 }

@@ -2,13 +2,16 @@
 // period like MSP fees: per subscription (prorated by its valid days) or per EVSE validly linked
 // to it (each link prorated by its own valid days within the subscription's). The plan version
 // is the one valid at the period's start, else the first one starting within the period.
+// A recurring cost correction (recollectCpoSubscriptionFees) bills one subscription again for the
+// periods that already hold its fees, from the first period a change affects.
 import { isZero, percentOfDecimal } from '../../money/decimal.ts';
 import type { CpoRecurringCost } from '../../cpo/cpo-subscription-plan-version.entity.ts';
 import type { Em } from '../../platform/orm.ts';
 import { vatRateAt } from '../../pricing/vat-rate.service.ts';
 import { collectItems } from '../collect-items.ts';
 import { candidateRows, type ItemCandidate } from '../item-source.ts';
-import { periodDates, periodLabel } from '../periods.ts';
+import { billingAdmin } from '../billing-admin.ts';
+import { periodDates, periodLabel, periodOf } from '../periods.ts';
 import { proratedFee, validDays, type FeePeriod } from './subscription-fee.source.ts';
 
 export const CPO_SUBSCRIPTION_FEE_SOURCE = 'cpo_subscription_fee';
@@ -34,13 +37,16 @@ const SUBSCRIPTIONS = `select s.id as subscription_id, s.external_reference, s.c
     order by (v.valid_from <= ?) desc, case when v.valid_from <= ? then v.valid_from end desc nulls last, v.valid_from limit 1) v on true
   left join cpo_subscription_evse_link l on l.subscription_id = s.id and not l.defunct
   left join cpo_evse e on e.id = l.evse_id
-  where s.admin_id = ? and not s.defunct and s.valid_from < ? and (s.valid_until is null or s.valid_until > ?)
-  order by s.id, l.id`;
+  where s.admin_id = ? and not s.defunct and s.valid_from < ? and (s.valid_until is null or s.valid_until > ?)`;
+const ORDER = ' order by s.id, l.id';
 
 const earlier = (a: Date | null, b: Date | null) => (a && b ? (a < b ? a : b) : (a ?? b));
 
-export async function cpoFeeCandidates(em: Em, fp: FeePeriod): Promise<ItemCandidate[]> {
-  const raw = await em.execute<Row[]>(SUBSCRIPTIONS, [fp.period.until, fp.period.from, fp.period.from, fp.adminId, fp.period.until, fp.period.from]);
+/** The period's candidates of an administration's CPO subscriptions, or of one subscription. */
+export async function cpoFeeCandidates(em: Em, fp: FeePeriod, subscriptionId?: string): Promise<ItemCandidate[]> {
+  const params = [fp.period.until, fp.period.from, fp.period.from, fp.adminId, fp.period.until, fp.period.from];
+  const raw = await em.execute<Row[]>(subscriptionId ? `${SUBSCRIPTIONS} and s.id = ?${ORDER}` : `${SUBSCRIPTIONS}${ORDER}`,
+    subscriptionId ? [...params, subscriptionId] : params);
   if (!raw.length) return [];
   const date = (v: unknown) => (v ? new Date(v as string) : null);
   const rows = raw.map((r) => ({ ...r, valid_from: new Date(r.valid_from), valid_until: date(r.valid_until), link_from: date(r.link_from), link_until: date(r.link_until) }));
@@ -84,4 +90,48 @@ export async function cpoFeeCandidates(em: Em, fp: FeePeriod): Promise<ItemCandi
 export async function billCpoSubscriptionFees(em: Em, fp: FeePeriod): Promise<void> {
   const candidates = await cpoFeeCandidates(em, fp);
   if (candidates.length) await collectItems(em, CPO_SUBSCRIPTION_FEE_SOURCE, candidateRows(candidates));
+}
+
+/** Fee items of a subscription and its EVSE links (every entry: a withdrawn fee's period stays billed). */
+const BILLED = `select i.subject_id, i.occurred_at, i.source_version, (i.entry = 'original' and not i.superseded) as current
+  from billing_item i
+  where i.source_kind = ? and i.admin_id = ? and split_part(i.subject_id, '/', 1) = any(?::text[])`;
+
+const SUBJECTS = `select s.id::text as id, s.admin_id from cpo_subscription s where s.id = ?
+  union all select l.id::text, l.admin_id from cpo_subscription_evse_link l where l.subscription_id = ?`;
+
+/**
+ * The recurring cost correction of a CPO subscription (its EVSE links included): every invoicing
+ * period that already holds fee items of it and ends after `from` is collected again, in the
+ * caller's transaction. Its lines follow the core's rules (changed in place in an open box, else
+ * reversal + new line in the next open box); lines it no longer produces (a shortened validity, a
+ * defunct link) are withdrawn. Periods without its fees are left to the period start.
+ */
+export async function recollectCpoSubscriptionFees(em: Em, subscriptionId: string, from: Date): Promise<void> {
+  const owners = await em.execute<{ id: string; admin_id: string }[]>(SUBJECTS, [subscriptionId, subscriptionId]);
+  if (!owners.length) return;
+  const billed = await em.execute<{ subject_id: string; occurred_at: string | Date; source_version: number; current: boolean }[]>(
+    BILLED, [CPO_SUBSCRIPTION_FEE_SOURCE, owners[0].admin_id, `{${owners.map((o) => o.id).join(',')}}`]);
+  if (!billed.length) return;
+  const admin = await billingAdmin(em, owners[0].admin_id);
+  const periods = new Map<number, { current: Set<string>; versions: Map<string, number> }>();
+  for (const item of billed) {
+    const start = new Date(item.occurred_at).getTime();
+    const period = periods.get(start) ?? { current: new Set<string>(), versions: new Map<string, number>() };
+    periods.set(start, period);
+    if (item.current) period.current.add(item.subject_id);
+    period.versions.set(item.subject_id, Math.max(period.versions.get(item.subject_id) ?? 0, item.source_version));
+  }
+  for (const start of [...periods.keys()].sort((a, b) => a - b)) {
+    const period = periodOf(new Date(start), admin.timeZone, admin.kind);
+    if (period.until <= from) continue;
+    const fp: FeePeriod = { adminId: admin.adminId, country: admin.country, currency: admin.currency, timeZone: admin.timeZone, kind: admin.kind, period };
+    const { current, versions } = periods.get(start)!;
+    // A line withdrawn from a closed box (reversed) that comes back is a new version of its subject.
+    const candidates = (await cpoFeeCandidates(em, fp, subscriptionId)).map((c) =>
+      (versions.has(c.subject_id) && !current.has(c.subject_id) ? { ...c, source_version: versions.get(c.subject_id)! + 1 } : c));
+    if (candidates.length || current.size) {
+      await collectItems(em, CPO_SUBSCRIPTION_FEE_SOURCE, candidateRows(candidates), { subjects: [...current], answer: false });
+    }
+  }
 }
