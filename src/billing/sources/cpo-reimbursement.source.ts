@@ -24,7 +24,12 @@ const SELECT = `select r.admin_id::text as admin_id, r.customer_id as party_id, 
   from cpo_charge_session_reimbursement r join msp_charge_session s on s.id = r.session_id
   where r.session_id = any(?::uuid[])`;
 
-/** Bills the reimbursements of sessions whose records changed, in the transaction that changed them. */
+/**
+ * Bills the reimbursements of sessions whose records changed, in the transaction that changed them.
+ * The sessions are covered subjects: a session left without records has its items withdrawn.
+ */
 export async function billReimbursements(em: Em, sessionIds: string[]): Promise<void> {
-  if (sessionIds.length) await collectItems(em, CPO_REIMBURSEMENT_SOURCE, { sql: SELECT, params: [`{${sessionIds.join(',')}}`] });
+  if (sessionIds.length) {
+    await collectItems(em, CPO_REIMBURSEMENT_SOURCE, { sql: SELECT, params: [`{${sessionIds.join(',')}}`] }, { subjects: sessionIds });
+  }
 }
