@@ -10,6 +10,8 @@ import {
 } from '../../src/cpo/save-reimbursement-arrangement.service.ts';
 import type { Patch } from '../../src/platform/merge-patch.ts';
 import { seekPage } from '../rails/pagination.ts';
+import { singleFieldRoutes } from '../rails/single-field-routes.ts';
+import type { Em } from '../../src/platform/orm.ts';
 import { defunctBody, LINK, linkBody } from './contract-bodies.ts';
 import { patchFrom, type FieldMapping } from '../rails/patch.ts';
 import { defineRoute, type RouteDef } from '../rails/route.ts';
@@ -76,6 +78,11 @@ const ARRANGEMENT: FieldMapping = {
   custom_fields: 'customFields', external_reference: 'externalReference', external_updated_at: { to: 'externalUpdatedAt', convert: isoDate },
 };
 
+const arrangementUpdate = (em: Em, id: string, body: Record<string, unknown>, mode: 'merge' | 'replace') =>
+  updateArrangement(em, id, patchFrom(body, ARRANGEMENT, mode) as Patch<ArrangementFields>).then(serializeArrangement);
+const linkUpdate = (em: Em, id: string, body: Record<string, unknown>, mode: 'merge' | 'replace') =>
+  updateLink(em, id, patchFrom(body, LINK, mode) as Patch<LinkFields>).then(serializeLink);
+
 export const reimbursementRoutes: RouteDef[] = [
   defineRoute({
     method: 'post', path: '/cpo-reimbursement-arrangement', tag: TAG, summary: 'Create a reimbursement arrangement', extension: true, response: arrangementShape,
@@ -91,7 +98,17 @@ export const reimbursementRoutes: RouteDef[] = [
   defineRoute({
     method: 'post', path: '/cpo-reimbursement-arrangement/:id', tag: TAG, summary: 'Merge-update a reimbursement arrangement', body: arrangementBody,
     response: arrangementShape,
-    handler: async ({ em, params, body }) => serializeArrangement(await updateArrangement(em, params.id, patchFrom(body, ARRANGEMENT) as Patch<ArrangementFields>)),
+    handler: ({ em, params, body }) => arrangementUpdate(em, params.id, body, 'merge'),
+  }),
+  defineRoute({
+    method: 'put', path: '/cpo-reimbursement-arrangement/:id', tag: TAG, summary: 'Replace a reimbursement arrangement (omitted fields are reset)',
+    deprecated: true, body: arrangementBody, response: arrangementShape,
+    handler: ({ em, params, body }) => arrangementUpdate(em, params.id, body, 'replace'),
+  }),
+  ...singleFieldRoutes({
+    path: '/cpo-reimbursement-arrangement/:id', tag: TAG, response: arrangementShape,
+    fields: { valid_from: {}, valid_until: { delete: true } },
+    update: ({ em, params }, patch) => arrangementUpdate(em, params.id, patch, 'merge'),
   }),
   defineRoute({
     method: 'put', path: '/cpo-reimbursement-arrangement/:id/defunct', tag: TAG, summary: 'Mark an arrangement defunct (its links too)', response: arrangementShape,
@@ -118,7 +135,17 @@ export const reimbursementRoutes: RouteDef[] = [
   }),
   defineRoute({
     method: 'post', path: '/cpo-reimbursement-link/:id', tag: TAG, summary: 'Merge-update a reimbursement link', body: linkBody, response: reimbursementLinkShape,
-    handler: async ({ em, params, body }) => serializeLink(await updateLink(em, params.id, patchFrom(body, LINK) as Patch<LinkFields>)),
+    handler: ({ em, params, body }) => linkUpdate(em, params.id, body, 'merge'),
+  }),
+  defineRoute({
+    method: 'put', path: '/cpo-reimbursement-link/:id', tag: TAG, summary: 'Replace a reimbursement link (omitted fields are reset)', deprecated: true,
+    body: linkBody, response: reimbursementLinkShape,
+    handler: ({ em, params, body }) => linkUpdate(em, params.id, body, 'replace'),
+  }),
+  ...singleFieldRoutes({
+    path: '/cpo-reimbursement-link/:id', tag: TAG, response: reimbursementLinkShape,
+    fields: { valid_from: { delete: true }, valid_until: { delete: true } },
+    update: ({ em, params }, patch) => linkUpdate(em, params.id, patch, 'merge'),
   }),
   defineRoute({
     method: 'put', path: '/cpo-reimbursement-link/:id/defunct', tag: TAG, summary: 'Mark a reimbursement link defunct', body: defunctBody, bodyOptional: true,
