@@ -7,25 +7,31 @@ import type { CandidateSelect } from '../item-source.ts';
 
 export const MSP_SESSION_SOURCE = 'msp_session';
 
+// Lines are grouped per session in a lateral subquery (a handful of subtotals each), so the outer
+// query streams: no sort of the whole batch by wide group keys.
 const SELECT = `select r.admin_id::text as admin_id, r.customer_id as party_id, s.id::text as subject_id,
-    (sub->>'vat_kind') || ':' || trim_scale((sub->>'vat_percent')::numeric)::text as line_key,
+    l.vat_kind || ':' || trim_scale(l.vat_percent)::text as line_key,
     r.version as source_version, s.start_at as occurred_at, 'charging' as product_category,
-    sub->>'vat_kind' as vat_kind, (sub->>'vat_percent')::numeric as vat_percent, sub->>'vat_country' as vat_country,
+    l.vat_kind, l.vat_percent, l.vat_country,
     r.currency, 'Charge session ' || to_char(s.start_at at time zone s.time_zone, 'YYYY-MM-DD HH24:MI')
       || coalesce(' ' || s.evse_id, '') as description,
-    1::numeric as quantity, 'session' as unit, sum((sub->>'amount_excl_vat')::numeric) as unit_price,
-    sum((sub->>'amount_excl_vat')::numeric) as amount_excl_vat, sum((sub->>'vat_amount_unrounded')::numeric) as vat_amount_unrounded,
+    1::numeric as quantity, 'session' as unit, l.amount_excl_vat as unit_price,
+    l.amount_excl_vat, l.vat_amount_unrounded,
     coalesce(r.subscription_external_reference, r.subscription_id::text) as group_subscription, r.token_evco_id as group_token,
-    jsonb_agg(jsonb_build_object('kind', sub->>'kind', 'label', coalesce(sub->>'rate_label', sub->>'kind'),
-      'volume', coalesce(sub->>'billed_volume', sub->>'volume'), 'unit', sub->>'rate_unit', 'amount_excl_vat', sub->>'amount_excl_vat')
-      order by ord) as sub_items,
+    l.sub_items,
     null::text as context, s.session_id as reference, null::text as box_category_description, null::text as distinct_code,
     null::text as series_code, null::text as external_reference, null::jsonb as input
   from msp_charge_session s
   join msp_pricing_result r on r.session_id = s.id and r.version = s.pricing_version
-  cross join lateral jsonb_array_elements(r.subtotals) with ordinality as e(sub, ord)
-  where s.status = 'priced' and WHERE_SESSIONS
-  group by s.id, r.id, sub->>'vat_kind', (sub->>'vat_percent')::numeric, sub->>'vat_country'`;
+  cross join lateral (
+    select sub->>'vat_kind' as vat_kind, (sub->>'vat_percent')::numeric as vat_percent, sub->>'vat_country' as vat_country,
+      sum((sub->>'amount_excl_vat')::numeric) as amount_excl_vat, sum((sub->>'vat_amount_unrounded')::numeric) as vat_amount_unrounded,
+      jsonb_agg(jsonb_build_object('kind', sub->>'kind', 'label', coalesce(sub->>'rate_label', sub->>'kind'),
+        'volume', coalesce(sub->>'billed_volume', sub->>'volume'), 'unit', sub->>'rate_unit', 'amount_excl_vat', sub->>'amount_excl_vat')
+        order by ord) as sub_items
+    from jsonb_array_elements(r.subtotals) with ordinality as e(sub, ord)
+    group by 1, 2, 3) l
+  where s.status = 'priced' and WHERE_SESSIONS`;
 
 /** The candidates of the given sessions. */
 export function sessionCandidates(sessionIds: string[]): CandidateSelect {
