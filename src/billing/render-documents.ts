@@ -22,13 +22,13 @@ export async function renderPreview(em: Em, box: BoxData): Promise<Buffer> {
 /** The final documents: `<number>.pdf` (primary) and `<number>.xml`. */
 export async function renderFinalDocuments(em: Em, box: BoxData, number: string, issueDate: string): Promise<{ model: BillingDocument; files: StoredDocument[] }> {
   const model = await boxDocumentModel(em, box, { number, issueDate });
-  // The seller of a self-billing invoice is the customer: every VAT category the service bills
-  // (S, Z, E, AE) needs the seller's VAT identifier (EN 16931 BR-S-02, BR-Z-02, BR-E-02, BR-AE-02;
-  // the VAT directive art. 226(3) too). Refused before any document is stored, in the finalize
-  // transaction, so no number is taken.
-  if (model.kind === 'self_billing_invoice' && !model.seller.vat_number) {
+  // The seller of a self-billing invoice is the customer: the categories S, Z, E and AE need the
+  // seller's VAT identifier (EN 16931 BR-S-02, BR-Z-02, BR-E-02, BR-AE-02; the VAT directive art.
+  // 226(3) too); a seller without one is billed as not subject to VAT (O) when every line is
+  // exempt, else refused before any document is stored, in the finalize transaction, so no number is taken.
+  if (model.kind === 'self_billing_invoice' && !model.seller.vat_number && model.lines.some((l) => l.vat_category !== 'O')) {
     throw new DomainError('invalid_input',
-      `a self-billing invoice names the customer as seller: customer ${box.partyId} needs a VAT number (custom_fields.vat_number)`, { path: [] });
+      `a self-billing invoice names the customer as seller: customer ${box.partyId} needs a VAT number (custom_fields.vat_number) unless all its lines are exempt`, { path: [] });
   }
   const files: StoredDocument[] = [{ filename: `${number}.pdf`, contentType: 'application/pdf', bytes: await pdfBytes(model), primary: true, draft: false }];
   if (model.kind !== 'purchase_order') {

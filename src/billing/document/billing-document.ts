@@ -6,7 +6,8 @@
 export type DocumentKind = 'invoice' | 'credit_note' | 'debit_note' | 'self_billing_invoice' | 'purchase_order';
 
 /** EN 16931 VAT category codes (UNCL5305) the service uses. */
-export type VatCategory = 'S' | 'E' | 'AE' | 'Z';
+/** O (not subject to VAT): a self-billing seller without VAT registration, every line exempt. */
+export type VatCategory = 'S' | 'E' | 'AE' | 'Z' | 'O';
 
 export interface DocumentAddress {
   street: string | null;
@@ -22,6 +23,9 @@ export interface DocumentParty {
   vat_number: string | null;
   company_reg_num: string | null;
   email: string | null;
+  /** The party's identifier (BT-29 seller, BT-46 buyer): our customer number, what identifies a
+   * self-billing seller with neither VAT number nor registration (BR-CO-26). */
+  identifier?: string | null;
   /** Electronic address (BT-34 seller, BT-49 buyer; Peppol BIS requires it): EAS scheme code
    * (e.g. "0106" KvK, "9944" NL VAT, "0088" GLN) and the identifier. */
   electronic_address?: { scheme: string; id: string } | null;

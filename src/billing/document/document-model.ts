@@ -14,7 +14,7 @@ import type { BillingAdmin } from '../billing-admin.ts';
 import type { BoxData, RollupData } from '../billing-box.queries.ts';
 import { vatCategoryOf } from '../box-totals.ts';
 import { BUILT_IN_PRODUCT_CATEGORIES } from '../product-category.entity.ts';
-import type { BillingDocument, DocumentKind, DocumentLine, DocumentParty } from './billing-document.ts';
+import type { BillingDocument, DocumentKind, DocumentLine, DocumentParty, VatCategory } from './billing-document.ts';
 import { labelsFor } from './document-labels.ts';
 
 const negate = (amount: string) => normalize(isNegative(amount) ? amount.slice(1) : `-${amount}`);
@@ -43,7 +43,7 @@ function lineDescription(rollup: RollupData, categories: Map<string, string>): s
   return `${category}${rollup.groupValue ? ` – ${rollup.groupValue}` : ''} (${detail})`;
 }
 
-const CUSTOMER = `select c.name, c.country, c.company_reg_num, c.billing_email, c.custom_fields,
+const CUSTOMER = `select c.id, c.external_reference, c.name, c.country, c.company_reg_num, c.billing_email, c.custom_fields,
     ba.addressee, ba.address_line1, ba.address_line2, ba.postal_code, ba.city, ba.country as address_country
   from customer c left join lateral (select * from billing_address where customer_id = c.id order by id limit 1) ba on true
   where c.id = ?`;
@@ -64,6 +64,7 @@ export async function customerPartyOf(em: Em, partyId: string): Promise<Document
     vat_number: typeof vat === 'string' ? vat : null,
     company_reg_num: row.company_reg_num,
     email: row.billing_email,
+    identifier: row.external_reference ?? row.id,
   };
 }
 
@@ -115,18 +116,23 @@ export function documentModel({ box, admin, customer, categories, number, issueD
     ? { ...customer, bank_account: null }
     : { ...administration, bank_account: legal.iban ? { iban: legal.iban, bic: legal.bic, name: legal.bank_account_name } : null };
   const paymentMethod = box.paymentMethod ?? (selfBilling ? 'bank_transfer' : admin.defaultPaymentMethod);
+  // A private charger owner without VAT registration, paid exempt amounts only, is not subject to
+  // VAT: category O, and then no party carries a VAT identifier (EN 16931 BR-O-02, BR-O-11..14).
+  const notSubject = selfBilling && !customer.vat_number && lines.length > 0 && lines.every((l) => l.vat_category === 'E');
+  if (notSubject) for (const line of lines) line.vat_category = 'O';
+  const vatCategory = (category: VatCategory) => (notSubject ? 'O' : category);
   return {
     kind, draft: number === null, number, issue_date: issue, due_date: addDays(issue, termDays), currency: box.currency,
     locale,
     period: { from: localTime(box.periodFrom, admin.timeZone).date, to: localTime(new Date(box.periodUntil.getTime() - 1), admin.timeZone).date },
     seller,
-    buyer: selfBilling ? administration : customer,
+    buyer: selfBilling ? (notSubject ? { ...administration, vat_number: null } : administration) : customer,
     buyer_reference: box.billingReference ?? box.id,
     payment: { method: paymentMethod, terms: labelsFor(locale).terms.replace('{days}', String(termDays)) },
     lines,
     vat_breakdown: box.totals.vatBreakdown.map((v) => ({
-      vat_category: v.vatCategory, vat_percent: v.vatPercent, taxable_amount: signed(v.taxableAmount, flip), vat_amount: signed(v.vatAmount, flip),
-      exemption_reason: v.vatCategory === 'E' ? 'Exempt from VAT' : v.vatCategory === 'AE' ? 'Reverse charge' : null,
+      vat_category: vatCategory(v.vatCategory), vat_percent: v.vatPercent, taxable_amount: signed(v.taxableAmount, flip), vat_amount: signed(v.vatAmount, flip),
+      exemption_reason: notSubject ? 'Not subject to VAT' : v.vatCategory === 'E' ? 'Exempt from VAT' : v.vatCategory === 'AE' ? 'Reverse charge' : null,
     })),
     totals: { net: signed(box.totals.totalExclVat, flip), vat: signed(box.totals.totalVat, flip), gross: signed(box.totals.totalInclVat, flip) },
     tax_currency: box.foreignCurrencyTotals && kind !== 'purchase_order'

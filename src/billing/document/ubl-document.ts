@@ -33,6 +33,7 @@ function taxScheme(parent: XMLBuilder): void {
 function party(parent: XMLBuilder, p: DocumentParty): void {
   const node = parent.ele(NS.cac, 'cac:Party');
   if (p.electronic_address) node.ele(NS.cbc, 'cbc:EndpointID', { schemeID: p.electronic_address.scheme }).txt(p.electronic_address.id);
+  if (p.identifier) node.ele(NS.cac, 'cac:PartyIdentification').ele(NS.cbc, 'cbc:ID').txt(p.identifier);
   node.ele(NS.cac, 'cac:PartyName').ele(NS.cbc, 'cbc:Name').txt(p.name);
   const address = node.ele(NS.cac, 'cac:PostalAddress');
   if (p.address.street) address.ele(NS.cbc, 'cbc:StreetName').txt(p.address.street);
@@ -53,9 +54,11 @@ function party(parent: XMLBuilder, p: DocumentParty): void {
 function taxCategory(parent: XMLBuilder, name: string, category: string, percent: string, exemption: string | null): void {
   const node = parent.ele(NS.cac, name);
   node.ele(NS.cbc, 'cbc:ID').txt(category);
-  node.ele(NS.cbc, 'cbc:Percent').txt(category === 'S' ? percent : '0');
+  // Not subject to VAT carries no rate at all (EN 16931 BR-O-05).
+  if (category !== 'O') node.ele(NS.cbc, 'cbc:Percent').txt(category === 'S' ? percent : '0');
   if (exemption) {
     if (category === 'AE') node.ele(NS.cbc, 'cbc:TaxExemptionReasonCode').txt('VATEX-EU-AE');
+    if (category === 'O') node.ele(NS.cbc, 'cbc:TaxExemptionReasonCode').txt('VATEX-EU-O');
     node.ele(NS.cbc, 'cbc:TaxExemptionReason').txt(exemption);
   }
   taxScheme(node);

@@ -247,3 +247,20 @@ test('a self-billing box whose customer has no VAT number is not finalized (no n
   t.is(final.status, 200, JSON.stringify(final.body));
   t.is(final.body.invoice_code, `${series.code}-2026-000001`);
 });
+
+test('a private owner without VAT number paid exempt amounts only: not subject to VAT (O), no VAT identifiers, EN 16931 valid', async (t) => {
+  const admin = await createAdministration(app, { localeId: 'en-GB' });
+  await configureBilling(app, admin.id);
+  await createSeries(app, admin.id, { primary_document_type: 'self_billing_invoice', item_sources: ['custom'] });
+  const owner = await createCustomer(app, admin.id, { name: 'Jan Private', entity_type: 'person' });
+  const item = await customItem(admin.id, owner.id, { quantity: '-2', unit_price_excl_vat: '3.10', vat_kind: 'exempt', description: 'Home charger reimbursement' });
+  await readyBox(item.box_id);
+  const final = await app.request('POST', `/main/v1/billing-box/${item.box_id}/finalize`);
+  t.is(final.status, 200, JSON.stringify(final.body));
+  const xml = (await app.request('GET', `/main/v1/billing-box/${item.box_id}/document`, { headers: { accept: 'application/xml' } })).body as string;
+  t.regex(xml, /<cbc:InvoiceTypeCode>389<\/cbc:InvoiceTypeCode>/);
+  t.regex(xml, /<cbc:ID>O<\/cbc:ID>/);
+  t.notRegex(xml, /<cac:PartyTaxScheme>/, 'no party carries a VAT identifier');
+  t.regex(xml, /<cbc:PayableAmount currencyID="EUR">6.20<\/cbc:PayableAmount>/);
+  t.deepEqual(await en16931Failures(xml), [], xml);
+});
