@@ -26,8 +26,8 @@ async function resubmitOnce(tx: Em, s: SessionSubmission, identityKey: string, k
 
   const path = firstDifference(session.source, session.payload, s.payload);
   if (path === null) return { id: session.id, status: session.status, receivedAt: session.receivedAt, duplicate: true };
-  if (session.status === 'priced' || session.status === 'discarded' || session.pricingVersion > 0) {
-    const state = session.status === 'discarded' ? 'was discarded' : 'is priced';
+  if (session.status === 'priced' || session.status === 'processed' || session.status === 'discarded' || session.pricingVersion > 0) {
+    const state = session.status === 'discarded' ? 'was discarded' : session.status === 'processed' ? 'is processed' : 'is priced';
     throw new DomainError('conflicting_resubmission',
       `session ${s.sessionId} was received before with other content and ${state}: ${fieldLabel(path)} differs (corrections of priced sessions go through correction and repricing)`,
       { path });
@@ -42,6 +42,7 @@ async function resubmitOnce(tx: Em, s: SessionSubmission, identityKey: string, k
     sessionId: s.sessionId, cpoId: s.cpoId, evcoId: s.evcoId, startAt: s.startAt, endAt: s.endAt, energyKwh: s.energyKwh,
     idleSeconds: s.idleSeconds, timeZone: s.timeZone, country: s.country, evseId: s.evseId, evseUid: s.evseUid, payload: s.payload,
     receivedAt: now, status: 'received', bypassChecks: [], dropoutCase: null, dropoutReason: null, dropoutMessage: null,
+    matchAttempts: 0, retryAt: null,
   });
   await tx.flush();
   if (kick) await requestProcessingIn(tx);

@@ -233,3 +233,19 @@ test('GraphQL reads the same records, CPO sessions and CPO cases as REST', async
     { uid: evse.evse_uid });
   t.deepEqual(cases.dropoutCases.edges.map((e: any) => e.node), [{ databaseId: dropped.dropout_case_id, reason: 'connector_not_found', side: 'CPO', evseUid: evse.evse_uid }]);
 });
+
+test('resubmission: a session waiting for its EVSE takes the new data; a processed one refuses other content', async (t) => {
+  const body = cpoSessionBody(`WAIT-${Date.now()}`);
+  const stored = await submitSession(app, body, api('/cpo-charge-session'));
+  const replaced = await submitSession(app, { ...body, total_energy_kwh: '12.5' }, api('/cpo-charge-session'));
+  t.like(replaced, { id: stored.id, duplicate: false });
+  t.is((await ok('GET', `/cpo-charge-session/${stored.id}`)).total_energy_kwh, '12.50');
+
+  const evse = await createLocatedEvse(app, admin);
+  const done = await processCpoSession(evse.evse_uid);
+  t.is(done.status, 'processed');
+  const conflict = await app.request('POST', api('/cpo-charge-session'), {
+    body: { ...cpoSessionBody(evse.evse_uid), session_id: done.session_id, total_energy_kwh: '99' },
+  });
+  t.like(conflict.body, { code: 'conflicting_resubmission', param: '$.total_energy_kwh' });
+});
