@@ -2,12 +2,14 @@ import { defineConfig } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
 import { entities } from './src/entities.ts';
 import { migrations } from './src/migrations/index.ts';
+import { RecordEvents } from './src/events/record-events.ts';
 
 /** The ORM configuration for a database URL (embedded PostgreSQL or DATABASE_URL). */
 export function ormConfig(clientUrl: string, options: { debug?: boolean; poolMax?: number } = {}) {
   return defineConfig({
     clientUrl,
     entities,
+    subscribers: [new RecordEvents()],
     extensions: [Migrator],
     migrations: {
       migrationsList: migrations,

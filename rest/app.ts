@@ -6,6 +6,7 @@ import type { Actor } from '../src/access/actor.ts';
 import { API_VERSIONS, PRODUCT_VERSION } from '../src/platform/config.ts';
 import { DomainError } from '../src/platform/errors.ts';
 import { scopedEm, type Orm } from '../src/platform/orm.ts';
+import { runAs } from '../src/events/actor-context.ts';
 import { basicAuth } from '../src/platform/http/auth.ts';
 import { jsonBody } from '../src/platform/http/body.ts';
 import { errorMiddleware } from './rails/errors.ts';
@@ -21,9 +22,10 @@ export const API_PREFIX = '/main/v1';
 /** One unit of work per request, limited to the caller's administrations. */
 function requestContext(orm: Orm) {
   return (ctx: Context, next: Next) => {
-    const em = scopedEm(orm, (ctx.state.actor as Actor).scope);
+    const actor = ctx.state.actor as Actor;
+    const em = scopedEm(orm, actor.scope);
     ctx.state.em = em;
-    return RequestContext.create(em, next);
+    return runAs(actor.publicId, () => RequestContext.create(em, next));
   };
 }
 

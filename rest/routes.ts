@@ -30,6 +30,7 @@ import { billingConfigRoutes } from './billing/billing-config.routes.ts';
 import { billingCustomItemRoutes } from './billing/billing-custom-item.routes.ts';
 import { billingDeliveryRoutes } from './billing/billing-delivery.routes.ts';
 import { billingReviewSetRoutes } from './billing/billing-review-set.routes.ts';
+import { webhookSubscriptionRoutes } from './events/webhook-subscription.routes.ts';
 import type { RouteDef } from './rails/route.ts';
 
 export const routes: RouteDef[] = [
@@ -66,4 +67,5 @@ export const routes: RouteDef[] = [
   ...billingBoxRoutes,
   ...billingCustomItemRoutes,
   ...billingDeliveryRoutes,
+  ...webhookSubscriptionRoutes,
 ];

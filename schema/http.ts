@@ -8,6 +8,7 @@ import type { Authenticator } from '../src/access/authenticate.service.ts';
 import type { ErrorCode, GraphQLErrorCode } from '../src/platform/error-codes.ts';
 import { DomainError } from '../src/platform/errors.ts';
 import { scopedEm, type Em, type Orm } from '../src/platform/orm.ts';
+import { runAs } from '../src/events/actor-context.ts';
 import { basicAuth } from '../src/platform/http/auth.ts';
 import { jsonBody } from '../src/platform/http/body.ts';
 import type { RateLimiter } from '../src/platform/http/rate-limit.ts';
@@ -109,7 +110,7 @@ export function graphqlMiddleware(orm: Orm, authenticator: Authenticator, limite
       return answerError(ctx, 403, { code: 'FORBIDDEN' satisfies GraphQLErrorCode }, 'an App API credential cannot use the GraphQL API');
     }
     const em = scopedEm(orm, actor.scope);
-    const response = await RequestContext.create(em, () => yoga.fetch(toRequest(ctx, ctx.state.body), { em, actor }));
+    const response = await runAs(actor.publicId, () => RequestContext.create(em, () => yoga.fetch(toRequest(ctx, ctx.state.body), { em, actor })));
     return respond(ctx, response);
   };
 }

@@ -46,6 +46,9 @@ import { ReimbursementPlanSchema } from './cpo/reimbursement-plan.entity.ts';
 import { CalculationInputSchema } from './cpo/calculation-input.entity.ts';
 import { EvseIdAssignmentSchema } from './cpo/evse-id-assignment.entity.ts';
 import { SessionReimbursementSchema } from './cpo/session-reimbursement.entity.ts';
+import { EventSchema } from './events/event.entity.ts';
+import { WebhookSubscriptionSchema } from './events/webhook-subscription.entity.ts';
+import { WebhookAttemptSchema } from './events/webhook-attempt.entity.ts';
 
 export const entities = [
   InstanceSettingsSchema,
@@ -95,4 +98,7 @@ export const entities = [
   CalculationInputSchema,
   EvseIdAssignmentSchema,
   SessionReimbursementSchema,
+  EventSchema,
+  WebhookSubscriptionSchema,
+  WebhookAttemptSchema,
 ];

@@ -82,7 +82,7 @@ export function serializeTokenSubscription(s: TokenSubscription, links: TokenLin
   };
 }
 
-async function present(em: Em, subscription: TokenSubscription) {
+export async function present(em: Em, subscription: TokenSubscription) {
   const links = await loadSubscriptionLinks(em, [subscription]);
   return serializeTokenSubscription(subscription, links.get(subscription.id) ?? []);
 }

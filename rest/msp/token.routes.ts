@@ -96,7 +96,7 @@ export function serializeToken(t: Token, currentlyValid: boolean): Infer<typeof 
   };
 }
 
-async function tokenOutput(em: Em, token: Token) {
+export async function tokenOutput(em: Em, token: Token) {
   const valid = await currentValidity(em, [token]);
   return serializeToken(token, valid.get(token.id)!);
 }

@@ -5,6 +5,7 @@ import { DomainError } from '../platform/errors.ts';
 import { Administration } from '../parties/administration.entity.ts';
 import { BillingSeries } from './billing-series.entity.ts';
 import { ReviewSet } from './review-set.entity.ts';
+import { recordsEvents } from '../events/event-kinds.ts';
 
 export const BOX_STATES = ['open', 'closed', 'approved', 'ready', 'finalized'] as const;
 export type BoxState = (typeof BOX_STATES)[number];
@@ -129,3 +130,4 @@ export class BillingBox extends BillingBoxSchema.class {
   }
 }
 BillingBoxSchema.setClass(BillingBox);
+recordsEvents(BillingBox, 'billing_box');

@@ -12,6 +12,8 @@
 import type { Em } from '../platform/orm.ts';
 import type { CandidateSelect } from './item-source.ts';
 import { placeLateCandidates } from './next-open-box.ts';
+import { currentActor } from '../events/actor-context.ts';
+import { BOX_CREATED_EVENTS } from '../events/event-sql.ts';
 
 export interface CollectResult {
   /** Items written or updated, per subject and line. */
@@ -124,8 +126,8 @@ const ENSURE_BOXES = `with k as (select distinct on (series_id, party_id, period
     order by series_id, party_id, period_from, vat_country, currency, coalesce(distinct_code, '')),
   sets as (select r.id, r.series_id, r.period_from from billing_review_set r
     where r.state = 'open' and (r.series_id, r.period_from) in (select series_id, period_from from k)),
-  last as (select b.review_set_id, max(b.review_set_sequence) as n from billing_box b where b.review_set_id in (select id from sets) group by 1)
-  insert into billing_box (id, admin_id, series_id, review_set_id, review_set_sequence, party_kind, party_id,
+  last as (select b.review_set_id, max(b.review_set_sequence) as n from billing_box b where b.review_set_id in (select id from sets) group by 1),
+  created as (insert into billing_box (id, admin_id, series_id, review_set_id, review_set_sequence, party_kind, party_id,
     period_from, period_until, vat_country, currency, distinct_code, state, deferred, transferred, locale_id, rollup_group_by,
     negate_document_amounts, created_at, updated_at)
   select svc_uuidv7(), k.admin_id, k.series_id, sets.id,
@@ -136,7 +138,9 @@ const ENSURE_BOXES = `with k as (select distinct on (series_id, party_id, period
   left join last on last.review_set_id = sets.id
   where not exists (select 1 from billing_box b where b.series_id = k.series_id and b.party_id = k.party_id
     and b.period_from = k.period_from and b.vat_country = k.vat_country and b.currency = k.currency and b.distinct_code = k.distinct_code)
-  on conflict (series_id, party_id, period_from, vat_country, currency, distinct_code) do nothing`;
+  on conflict (series_id, party_id, period_from, vat_country, currency, distinct_code) do nothing
+  returning id, admin_id)
+  ${BOX_CREATED_EVENTS}`;
 
 const LOCK_OWN_BOXES = `select b.id from billing_box b
   where (b.series_id, b.party_id, b.period_from, b.vat_country, b.currency, b.distinct_code) in (
@@ -255,7 +259,7 @@ export async function collectItems(em: Em, kind: string, select: CandidateSelect
   if (await any(em, 'new')) {
     await run(em, ENSURE_REVIEW_SETS);
     await run(em, LOCK_REVIEW_SETS);
-    await run(em, ENSURE_BOXES);
+    await run(em, ENSURE_BOXES, [currentActor()]);
     await run(em, LOCK_OWN_BOXES);
     await run(em, MARK_NEW_LATE);
   }

@@ -6,6 +6,8 @@
 import type { Em } from '../platform/orm.ts';
 import type { InvoicingPeriod } from './billing-settings.entity.ts';
 import { nextPeriod, periodLabel, periodOf, type Period } from './periods.ts';
+import { currentActor } from '../events/actor-context.ts';
+import { BOX_CREATED_EVENTS } from '../events/event-sql.ts';
 
 interface LateKey {
   admin_id: string;
@@ -38,12 +40,14 @@ const ENSURE_REVIEW_SET = `insert into billing_review_set (id, admin_id, series_
 
 const REVIEW_SET = `select id, state from billing_review_set where series_id = ? and period_from = ? for no key update`;
 
-const ENSURE_BOX = `insert into billing_box (id, admin_id, series_id, review_set_id, review_set_sequence, party_kind, party_id,
+const ENSURE_BOX = `with created as (insert into billing_box (id, admin_id, series_id, review_set_id, review_set_sequence, party_kind, party_id,
     period_from, period_until, vat_country, currency, distinct_code, state, deferred, transferred, locale_id, rollup_group_by,
     negate_document_amounts, created_at, updated_at)
   select svc_uuidv7(), ?, ?, ?, coalesce((select max(review_set_sequence) from billing_box where review_set_id = ?), 0) + 1,
     'customer', ?, ?, ?, ?, ?, ?, 'open', false, false, ?, ?, ?, now(), now()
-  on conflict (series_id, party_id, period_from, vat_country, currency, distinct_code) do nothing`;
+  on conflict (series_id, party_id, period_from, vat_country, currency, distinct_code) do nothing
+  returning id, admin_id)
+  ${BOX_CREATED_EVENTS}`;
 
 const BOX = `select id, state from billing_box where series_id = ? and party_id = ? and period_from = ? and vat_country = ?
   and currency = ? and distinct_code = ? for share`;
@@ -61,7 +65,7 @@ async function openBoxFrom(em: Em, key: LateKey, start: Period): Promise<string>
     const [set] = await em.execute<{ id: string; state: string }[]>(REVIEW_SET, [key.series_id, period.from]);
     if (set.state !== 'open') continue;
     await em.execute(ENSURE_BOX, [key.admin_id, key.series_id, set.id, set.id, key.party_id, period.from, period.until, key.vat_country,
-      key.currency, key.distinct_code, key.locale_id, key.rollup_group_by, key.negate_document_amounts]);
+      key.currency, key.distinct_code, key.locale_id, key.rollup_group_by, key.negate_document_amounts, currentActor()]);
     const [box] = await em.execute<{ id: string; state: string }[]>(BOX, [key.series_id, key.party_id, period.from, key.vat_country,
       key.currency, key.distinct_code]);
     if (box.state === 'open') return box.id;

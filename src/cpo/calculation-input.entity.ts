@@ -2,6 +2,7 @@ import { defineEntity, p } from '@mikro-orm/core';
 import { adminScopeFilter } from '../access/admin-scope.ts';
 import { createdAtProperty, idProperty, updatedAtProperty } from '../platform/entity-properties.ts';
 import { Administration } from '../parties/administration.entity.ts';
+import { recordsEvents } from '../events/event-kinds.ts';
 
 export const INPUT_OWNERS = ['plan', 'arrangement'] as const;
 export type InputOwner = (typeof INPUT_OWNERS)[number];
@@ -32,3 +33,4 @@ export const CalculationInputSchema = defineEntity({
 
 export class CalculationInput extends CalculationInputSchema.class {}
 CalculationInputSchema.setClass(CalculationInput);
+recordsEvents(CalculationInput, 'cpo_calculation_input');

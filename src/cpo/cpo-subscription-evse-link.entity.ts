@@ -6,6 +6,7 @@ import { DomainError } from '../platform/errors.ts';
 import { Administration } from '../parties/administration.entity.ts';
 import { CpoSubscription } from './cpo-subscription.entity.ts';
 import { Evse } from './evse.entity.ts';
+import { recordsEvents } from '../events/event-kinds.ts';
 
 /** An EVSE counted by a CPO subscription (per-EVSE fees); valid_from null defers to the subscription. */
 export const CpoSubscriptionEvseLinkSchema = defineEntity({
@@ -37,3 +38,4 @@ export class CpoSubscriptionEvseLink extends CpoSubscriptionEvseLinkSchema.class
   }
 }
 CpoSubscriptionEvseLinkSchema.setClass(CpoSubscriptionEvseLink);
+recordsEvents(CpoSubscriptionEvseLink, 'cpo_subscription_evse_link');

@@ -5,6 +5,7 @@ import { DomainError } from '../platform/errors.ts';
 import { Administration } from '../parties/administration.entity.ts';
 import { Customer } from '../parties/customer.entity.ts';
 import { CpoSubscriptionPlan } from './cpo-subscription-plan.entity.ts';
+import { recordsEvents } from '../events/event-kinds.ts';
 
 /** A customer's CPO subscription (recurring fees), valid in [valid_from, valid_until). */
 export const CpoSubscriptionSchema = defineEntity({
@@ -34,3 +35,4 @@ export class CpoSubscription extends CpoSubscriptionSchema.class {
   }
 }
 CpoSubscriptionSchema.setClass(CpoSubscription);
+recordsEvents(CpoSubscription, 'cpo_subscription');

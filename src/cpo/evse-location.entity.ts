@@ -2,6 +2,7 @@ import { defineEntity, p } from '@mikro-orm/core';
 import { adminScopeFilter } from '../access/admin-scope.ts';
 import { createdAtProperty, idProperty, identifierProperty, updatedAtProperty } from '../platform/entity-properties.ts';
 import { Administration } from '../parties/administration.entity.ts';
+import { recordsEvents } from '../events/event-kinds.ts';
 
 /** A location holding EVSEs, keyed by its `locationId` (the CPMS's id). */
 export const EvseLocationSchema = defineEntity({
@@ -30,3 +31,4 @@ export const EvseLocationSchema = defineEntity({
 
 export class EvseLocation extends EvseLocationSchema.class {}
 EvseLocationSchema.setClass(EvseLocation);
+recordsEvents<EvseLocation>(EvseLocation, 'cpo_evse_location', { idOf: (l) => l.locationId });

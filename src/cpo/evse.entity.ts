@@ -3,6 +3,7 @@ import { adminScopeFilter } from '../access/admin-scope.ts';
 import { createdAtProperty, idProperty, identifierProperty, updatedAtProperty } from '../platform/entity-properties.ts';
 import { EvseLocation } from './evse-location.entity.ts';
 import { Administration } from '../parties/administration.entity.ts';
+import { recordsEvents } from '../events/event-kinds.ts';
 
 /** Connector power types; ac_2phase_split is a split-phase supply on two phases. */
 export const POWER_TYPES = ['ac_1phase', 'ac_2phase', 'ac_2phase_split', 'ac_3phase', 'dc'] as const;
@@ -33,3 +34,4 @@ export const EvseSchema = defineEntity({
 
 export class Evse extends EvseSchema.class {}
 EvseSchema.setClass(Evse);
+recordsEvents<Evse>(Evse, 'cpo_evse', { idOf: (e) => e.evseUid });

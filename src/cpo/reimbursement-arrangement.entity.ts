@@ -6,6 +6,7 @@ import { isValidAt } from '../platform/validity.ts';
 import { ReimbursementPlan } from './reimbursement-plan.entity.ts';
 import { Administration } from '../parties/administration.entity.ts';
 import { Customer } from '../parties/customer.entity.ts';
+import { recordsEvents } from '../events/event-kinds.ts';
 
 /** What a charger owner (the customer) is reimbursed for the sessions at its EVSEs, in [valid_from, valid_until). */
 export const ReimbursementArrangementSchema = defineEntity({
@@ -40,3 +41,4 @@ export class ReimbursementArrangement extends ReimbursementArrangementSchema.cla
   }
 }
 ReimbursementArrangementSchema.setClass(ReimbursementArrangement);
+recordsEvents(ReimbursementArrangement, 'cpo_reimbursement_arrangement');

@@ -6,6 +6,7 @@ import { isLinkValidAt } from '../platform/validity.ts';
 import { Administration } from '../parties/administration.entity.ts';
 import { Evse } from './evse.entity.ts';
 import { ReimbursementArrangement } from './reimbursement-arrangement.entity.ts';
+import { recordsEvents } from '../events/event-kinds.ts';
 
 /** An EVSE under a reimbursement arrangement; `validFrom` null defers to the arrangement's. */
 export const ReimbursementLinkSchema = defineEntity({
@@ -41,3 +42,4 @@ export class ReimbursementLink extends ReimbursementLinkSchema.class {
   }
 }
 ReimbursementLinkSchema.setClass(ReimbursementLink);
+recordsEvents(ReimbursementLink, 'cpo_reimbursement_link');

@@ -3,6 +3,7 @@ import { adminScopeFilter } from '../access/admin-scope.ts';
 import { createdAtProperty, idProperty, updatedAtProperty } from '../platform/entity-properties.ts';
 import { Administration } from '../parties/administration.entity.ts';
 import type { Subtotal } from '../pricing/price-session.ts';
+import { recordsEvents } from '../events/event-kinds.ts';
 
 /** The EVSE a reimbursement was calculated for, as matching found it. */
 export interface ReimbursedEvse {
@@ -58,3 +59,4 @@ export const SessionReimbursementSchema = defineEntity({
 
 export class SessionReimbursement extends SessionReimbursementSchema.class {}
 SessionReimbursementSchema.setClass(SessionReimbursement);
+recordsEvents(SessionReimbursement, 'cpo_charge_session_reimbursement');

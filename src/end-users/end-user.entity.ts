@@ -2,6 +2,7 @@ import { defineEntity, p } from '@mikro-orm/core';
 import { adminScopeFilter } from '../access/admin-scope.ts';
 import { createdAtProperty, idProperty, identifierProperty, updatedAtProperty } from '../platform/entity-properties.ts';
 import { Administration } from '../parties/administration.entity.ts';
+import { recordsEvents } from '../events/event-kinds.ts';
 
 /** A person using the operator's app; what they may see comes from their authorizations. */
 export const EndUserSchema = defineEntity({
@@ -24,3 +25,4 @@ export const EndUserSchema = defineEntity({
 
 export class EndUser extends EndUserSchema.class {}
 EndUserSchema.setClass(EndUser);
+recordsEvents(EndUser, 'end_user');

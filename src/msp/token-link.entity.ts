@@ -5,6 +5,7 @@ import { isLinkValidAt, isValidAt } from '../platform/validity.ts';
 import { Administration } from '../parties/administration.entity.ts';
 import { Token } from './token.entity.ts';
 import { TokenSubscription } from './token-subscription.entity.ts';
+import { recordsEvents } from '../events/event-kinds.ts';
 
 /**
  * A token's membership of a subscription. valid_from is optional and then defers to the
@@ -41,6 +42,7 @@ export class TokenLink extends TokenLinkSchema.class {
   }
 }
 TokenLinkSchema.setClass(TokenLink);
+recordsEvents(TokenLink, 'msp_token_link');
 
 /** The spec's token validity 1-2 for this link (REST is_currently_valid, GraphQL isCurrentlyValid). */
 export const linkUsableAt = (link: TokenLink, subscription: TokenLink['subscription'], at: Date): boolean => isLinkValidAt(link, subscription, at);

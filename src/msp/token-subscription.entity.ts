@@ -5,6 +5,7 @@ import { isValidAt } from '../platform/validity.ts';
 import { Administration } from '../parties/administration.entity.ts';
 import { Customer, type CustomFields } from '../parties/customer.entity.ts';
 import { SubscriptionPlan } from './subscription-plan.entity.ts';
+import { recordsEvents } from '../events/event-kinds.ts';
 
 /** A customer's agreement under a plan, valid in [valid_from, valid_until). */
 export const TokenSubscriptionSchema = defineEntity({
@@ -38,3 +39,4 @@ export class TokenSubscription extends TokenSubscriptionSchema.class {
   }
 }
 TokenSubscriptionSchema.setClass(TokenSubscription);
+recordsEvents(TokenSubscription, 'msp_token_subscription');

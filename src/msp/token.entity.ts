@@ -5,6 +5,7 @@ import { createdAtProperty, idProperty, updatedAtProperty } from '../platform/en
 import { Administration } from '../parties/administration.entity.ts';
 import { FORM_FACTOR_IDS, UID_TYPE_IDS } from './token-reference-data.ts';
 import { TokenSeries } from './token-series.entity.ts';
+import { recordsEvents } from '../events/event-kinds.ts';
 
 export const FULFILMENT_STATES = ['none', 'requested', 'activated'] as const;
 
@@ -54,3 +55,4 @@ export class Token extends TokenSchema.class {
   }
 }
 TokenSchema.setClass(Token);
+recordsEvents<Token>(Token, 'msp_token', { idOf: (t) => t.evcoId, adminOf: (t) => t.currentAdmin?.id ?? null });

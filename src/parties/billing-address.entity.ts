@@ -3,6 +3,7 @@ import { adminScopeFilter } from '../access/admin-scope.ts';
 import { createdAtProperty, idProperty, identifierProperty, updatedAtProperty } from '../platform/entity-properties.ts';
 import { Administration } from './administration.entity.ts';
 import { BILLING_PHONE_MAX_LENGTH, Customer } from './customer.entity.ts';
+import { recordsEvents } from '../events/event-kinds.ts';
 
 export { BILLING_PHONE_MAX_LENGTH };
 
@@ -32,3 +33,4 @@ export const BillingAddressSchema = defineEntity({
 
 export class BillingAddress extends BillingAddressSchema.class {}
 BillingAddressSchema.setClass(BillingAddress);
+recordsEvents(BillingAddress, 'billing_address');

@@ -2,6 +2,7 @@ import { defineEntity, p } from '@mikro-orm/core';
 import { adminScopeFilter } from '../access/admin-scope.ts';
 import { createdAtProperty, idProperty, identifierProperty, updatedAtProperty } from '../platform/entity-properties.ts';
 import { Administration } from './administration.entity.ts';
+import { recordsEvents } from '../events/event-kinds.ts';
 
 export const ENTITY_TYPES = ['person', 'organisation'] as const;
 export const REIMBURSEMENT_VAT = ['Applies', 'Exempt', 'Unknown'] as const;
@@ -48,3 +49,4 @@ export class Customer extends CustomerSchema.class {
   }
 }
 CustomerSchema.setClass(Customer);
+recordsEvents(Customer, 'customer');

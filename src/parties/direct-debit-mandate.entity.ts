@@ -5,6 +5,7 @@ import { createdAtProperty, idProperty, identifierProperty, updatedAtProperty } 
 import { intervalsOverlap } from '../platform/validity.ts';
 import { Administration } from './administration.entity.ts';
 import { Customer } from './customer.entity.ts';
+import { recordsEvents } from '../events/event-kinds.ts';
 
 export const DirectDebitMandateSchema = defineEntity({
   name: 'DirectDebitMandate',
@@ -47,3 +48,4 @@ export class DirectDebitMandate extends DirectDebitMandateSchema.class {
   }
 }
 DirectDebitMandateSchema.setClass(DirectDebitMandate);
+recordsEvents(DirectDebitMandate, 'direct_debit_mandate');

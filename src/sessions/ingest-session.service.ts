@@ -10,6 +10,7 @@ import type { SessionSource, SessionStatus } from './charge-session.entity.ts';
 import { resubmitSession } from './resubmit-session.service.ts';
 import { firstDifference } from './session-content.ts';
 import { requestProcessing } from './processing-job.ts';
+import { currentActor } from '../events/actor-context.ts';
 
 export interface SessionSubmission {
   source: SessionSource;
@@ -35,7 +36,8 @@ export function identityKeyOf(submission: Pick<SessionSubmission, 'source' | 'se
   return `${submission.source}:${submission.sender.replace(/[*\-\s]/g, '')}:${submission.sessionId}`;
 }
 
-const INSERT = `insert into msp_charge_session
+// One statement: the sessions and their `create` events (src/events) commit together.
+const INSERT = `with inserted as (insert into msp_charge_session
   (id, source, identity_key, session_id, cpo_id, evco_id, start_at, end_at, energy_kwh, idle_seconds, time_zone, country,
    evse_id, evse_uid, payload, received_at, status, bypass_checks, pricing_version, created_at, updated_at)
   select id, source, identity_key, session_id, cpo_id, evco_id, start_at, end_at, energy_kwh, idle_seconds, time_zone, country,
@@ -43,7 +45,11 @@ const INSERT = `insert into msp_charge_session
   from json_populate_recordset(null::msp_charge_session, ?::json)
   order by id
   on conflict (identity_key) do nothing
-  returning id, identity_key, status, received_at`;
+  returning id, identity_key, status, received_at, source),
+  events as (insert into svc_event (kind, resource_id, modification, admin_id, actor, occurred_at)
+    select case source when 'cpo_charge_session' then 'cpo_charge_session' else 'msp_charge_session' end, id::text, 'create', null, ?, now()
+    from inserted order by id)
+  select id, identity_key, status, received_at from inserted`;
 
 const STORED = `select id, identity_key, status, received_at, payload from msp_charge_session
   where identity_key in (select value::citext from json_array_elements_text(?::json))`;
@@ -56,7 +62,7 @@ const queues = new Map<string, { em: Em; pending: Pending[] }>();
 async function writeBatch(em: Em, batch: Pending[], kick = true): Promise<void> {
   const changed: Pending[] = [];
   try {
-    const inserted = await em.execute<Row[]>(INSERT, [JSON.stringify(batch.map((p) => p.row))]);
+    const inserted = await em.execute<Row[]>(INSERT, [JSON.stringify(batch.map((p) => p.row)), currentActor()]);
     const byKey = new Map(inserted.map((row) => [row.identity_key.toLowerCase(), { row, fresh: true }]));
     const missing = [...new Set(batch.map((p) => p.key.toLowerCase()).filter((key) => !byKey.has(key)))];
     if (missing.length) {

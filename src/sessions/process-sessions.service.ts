@@ -34,6 +34,7 @@ import { ReimbursementFailure, reimburseSession, type ReimbursementDraft } from 
 import { reimbursementContext } from '../cpo/reimbursement-context.ts';
 import { saveSessionReimbursements, type ReimbursedSession } from '../cpo/save-session-reimbursements.ts';
 import { requestProcessingAt } from './processing-job.ts';
+import { recordEventRows, sessionEventKind } from '../events/event-sql.ts';
 import { creditEligibleAmount, creditToUse, labelled, totalsOf, withCredit } from './session-subtotals.ts';
 import { failedCheck, thresholdsFromEnv } from './validity-checks.ts';
 
@@ -319,6 +320,13 @@ export async function processSessionBatch(orm: Orm, limit: number): Promise<numb
     await em.flush();
     if (results.length) await em.execute(INSERT_RESULTS, [JSON.stringify(results)]);
     await em.execute(UPDATE_SESSIONS, [JSON.stringify(outcomes)]);
+    await recordEventRows(em, [
+      ...outcomes.filter((o) => o.status !== 'received').map((o) => ({
+        kind: sessionEventKind(sessions.find((s) => s.id === o.id)!.source), resource_id: o.id, modification: 'update' as const,
+        admin_id: o.admin_id, changes: { status: ['received', o.status] as [unknown, unknown] },
+      })),
+      ...results.map((r) => ({ kind: 'msp_charge_session_priced', resource_id: String(r.id), modification: 'create' as const, admin_id: String(r.admin_id) })),
+    ]);
     await billPricedSessions(em, results.map((result) => String(result.session_id)));
     await billReimbursements(em, saved.changed);
     const retries = outcomes.filter((o) => o.retry_at).map((o) => o.retry_at!).sort();

@@ -16,6 +16,9 @@ import { isSubscriptionCorrectedJob, SUBSCRIPTION_CORRECTED } from '../msp/subsc
 import { databaseHealth, isDatabaseUnavailable } from '../platform/database-health.ts';
 import type { Orm } from '../platform/orm.ts';
 import { ADD_JOB_SQL, PROCESSING_TASK } from './processing-job.ts';
+import { runAs } from '../events/actor-context.ts';
+import { deliverWebhooks } from '../events/deliver-webhooks.service.ts';
+import { isWebhookDeliverJob, WEBHOOK_DELIVER } from '../events/webhook-job.ts';
 import { processSessionBatch } from './process-sessions.service.ts';
 import { repriceCorrectedSessions } from './reprocess.service.ts';
 
@@ -47,16 +50,14 @@ export async function runSessionWorker(orm: Orm, connectionString: string): Prom
     logger: quietLogger,
     crontab: `* * * * * ${PROCESSING_TASK}\n5 * * * * ${PERIOD_START}`,
     taskList: {
-      [PROCESSING_TASK]: async () => {
+      [PROCESSING_TASK]: () => runAs('worker', async () => {
         while ((await processSessionBatch(orm, BATCH_SIZE)) > 0) { /* until no received session is left */ }
-      },
+      }),
       [BILLING_BACKFILL]: async (payload) => {
         if (!isBillingBackfillJob(payload)) throw new Error(`${BILLING_BACKFILL}: no admin_id in ${JSON.stringify(payload)}`);
         await billUnbilledSessions(scopedEm(orm), payload.admin_id);
       },
-      [PERIOD_START]: async () => {
-        await startCurrentPeriods(scopedEm(orm));
-      },
+      [PERIOD_START]: () => runAs('worker', () => startCurrentPeriods(scopedEm(orm))),
       [RENDER_DRAFT]: async (payload) => {
         if (!isRenderDraftJob(payload)) throw new Error(`${RENDER_DRAFT}: no box_id in ${JSON.stringify(payload)}`);
         await renderDraft(scopedEm(orm), payload.box_id);
@@ -67,9 +68,25 @@ export async function runSessionWorker(orm: Orm, connectionString: string): Prom
       },
     },
   });
+  // Webhook deliveries run beside the rest, several subscriptions at once (one job per subscription),
+  // so a slow receiver never holds up session processing.
+  const webhooks: Runner = await run({
+    connectionString,
+    concurrency: 4,
+    maxPoolSize: 5,
+    noHandleSignals: true,
+    pollInterval: 1000,
+    logger: quietLogger,
+    taskList: {
+      [WEBHOOK_DELIVER]: async (payload) => {
+        if (!isWebhookDeliverJob(payload)) throw new Error(`${WEBHOOK_DELIVER}: no subscription_id in ${JSON.stringify(payload)}`);
+        await runAs('worker', () => deliverWebhooks(orm, payload.subscription_id));
+      },
+    },
+  });
   await orm.em.getConnection().execute(ADD_JOB_SQL);
   await orm.em.getConnection().execute(`select graphile_worker.add_job('${PERIOD_START}', '{}'::json, job_key => '${PERIOD_START}')`);
-  return { stop: () => runner.stop() };
+  return { stop: async () => { await Promise.all([runner.stop(), webhooks.stop()]); } };
 }
 
 /** Starts the worker in a thread of its own; the answer stops it. */

@@ -1,0 +1,100 @@
+// Delivering a subscription's events (decisions.md "Events"): the next event after the cursor of
+// the subscription's kinds and administrations, POSTed as the envelope with X-SVC-Signature; one
+// at a time, in commit order (`position`). Success moves the cursor on; a failure (non-2xx, timeout) is
+// recorded and retried by the same job after a back-off that starts at SVC_WEBHOOK_RETRY_SECONDS
+// (10 s) and doubles up to an hour; a subscription failing without a break for
+// SVC_WEBHOOK_DISABLE_AFTER_HOURS (48 h) is disabled with the reason. Every attempt is recorded.
+import { createHmac } from 'node:crypto';
+import { scopedEm, type Orm } from '../platform/orm.ts';
+import { renderEventData } from './event-renderers.ts';
+import { openSecret } from './secret-box.ts';
+import { WebhookAttempt } from './webhook-attempt.entity.ts';
+import { WEBHOOK_DELIVER } from './webhook-job.ts';
+import { WebhookSubscription } from './webhook-subscription.entity.ts';
+
+// (ordered by the column: the text alias of the select list would order '10' before '7')
+const NEXT_EVENT = `select id::text as id, position::text as position, kind, resource_id, modification, occurred_at from svc_event
+  where position > ?::bigint and kind = any(?::text[]) and (? or admin_id = any(?::text[]))
+  order by svc_event.position limit 1`;
+
+/** At most this many events per job run; the job adds itself again when more are waiting. */
+const PER_RUN = 100;
+
+function settings() {
+  const number = (name: string, fallback: number) => {
+    const value = Number(process.env[name]);
+    return Number.isFinite(value) && value > 0 ? value : fallback;
+  };
+  return {
+    retrySeconds: number('SVC_WEBHOOK_RETRY_SECONDS', 10),
+    maxRetrySeconds: number('SVC_WEBHOOK_MAX_RETRY_SECONDS', 3600),
+    disableAfterMs: number('SVC_WEBHOOK_DISABLE_AFTER_HOURS', 48) * 3_600_000,
+    timeoutMs: number('SVC_WEBHOOK_TIMEOUT_MS', 10_000),
+  };
+}
+
+export function signature(secret: string, timestamp: number, body: string): string {
+  return `t=${timestamp},v1=${createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex')}`;
+}
+
+async function post(url: string, body: string, headers: Record<string, string>, timeoutMs: number): Promise<{ status: number | null; error: string | null }> {
+  try {
+    const response = await fetch(url, { method: 'POST', body, headers, signal: AbortSignal.timeout(timeoutMs), redirect: 'manual' });
+    await response.arrayBuffer().catch(() => undefined);
+    return { status: response.status, error: response.status >= 200 && response.status < 300 ? null : `HTTP ${response.status}` };
+  } catch (error) {
+    return { status: null, error: (error as Error).name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : (error as Error).message };
+  }
+}
+
+export async function deliverWebhooks(orm: Orm, subscriptionId: string): Promise<void> {
+  const config = settings();
+  for (let n = 0; n < PER_RUN; n++) {
+    const em = scopedEm(orm);
+    const subscription = await em.findOne(WebhookSubscription, { id: subscriptionId }, { populate: ['secretCiphertext'] });
+    if (!subscription || subscription.disabled) return;
+    const [event] = await em.execute<{ id: string; position: string; kind: string; resource_id: string; modification: string; occurred_at: Date }[]>(NEXT_EVENT, [
+      subscription.lastPosition, `{${subscription.kinds.join(',')}}`, subscription.allAdmins && !subscription.adminIds,
+      `{${(subscription.adminIds ?? []).join(',')}}`,
+    ]);
+    if (!event) return;
+    const data = await renderEventData(em, event.kind, event.resource_id, event.modification);
+    const body = JSON.stringify({
+      id: event.id, occurred_at: new Date(event.occurred_at).toISOString(), modification_kind: event.modification, kind: event.kind, data,
+    });
+    const timestamp = Math.floor(Date.now() / 1000);
+    const started = performance.now();
+    const answer = await post(subscription.url, body, {
+      'content-type': 'application/json', 'x-svc-signature': signature(openSecret(subscription.secretCiphertext), timestamp, body), 'x-svc-event-id': event.id,
+    }, config.timeoutMs);
+    const ok = answer.error === null;
+    await em.transactional(async (tx) => {
+      const current = await tx.findOne(WebhookSubscription, { id: subscriptionId });
+      if (!current) return;
+      tx.create(WebhookAttempt, {
+        subscriptionId, eventId: event.id, attempt: current.consecutiveFailures + 1, succeeded: ok, statusCode: answer.status, error: answer.error,
+        durationMs: Math.round(performance.now() - started),
+      });
+      if (ok) {
+        // A redelivery moved the cursor meanwhile: it wins.
+        if (current.lastPosition === subscription.lastPosition) current.lastPosition = event.position;
+        current.consecutiveFailures = 0;
+        current.failingSince = null;
+      } else {
+        current.consecutiveFailures += 1;
+        current.failingSince ??= new Date();
+        if (Date.now() - current.failingSince.getTime() > config.disableAfterMs) {
+          current.disable(`failing since ${current.failingSince.toISOString()} (${current.consecutiveFailures} attempts; last: ${answer.error})`);
+        } else {
+          const delay = Math.min(config.retrySeconds * 2 ** (current.consecutiveFailures - 1), config.maxRetrySeconds);
+          await tx.execute(`select graphile_worker.add_job(?, ?::json, run_at := now() + make_interval(secs => ?), queue_name := ?, job_key := ?, job_key_mode := 'replace')`,
+            [WEBHOOK_DELIVER, JSON.stringify({ subscription_id: subscriptionId }), delay, `webhook:${subscriptionId}`, `webhook:${subscriptionId}`]);
+        }
+      }
+    });
+    if (!ok) return;
+  }
+  // More may be waiting: continue in a new run (other jobs get their turn).
+  await orm.em.fork().execute(`select graphile_worker.add_job(?, ?::json, queue_name := ?, job_key := ?, job_key_mode := 'preserve_run_at')`,
+    [WEBHOOK_DELIVER, JSON.stringify({ subscription_id: subscriptionId }), `webhook:${subscriptionId}`, `webhook:${subscriptionId}`]);
+}

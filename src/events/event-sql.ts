@@ -1,0 +1,31 @@
+// Events of the set-based writers (session ingestion and processing, the billing core), which
+// change rows without the ORM: one INSERT per batch, in the writer's transaction or statement.
+import type { Em } from '../platform/orm.ts';
+import { currentActor } from './actor-context.ts';
+import { declareEventKinds } from './event-kinds.ts';
+import type { ModificationKind } from './event.entity.ts';
+
+declareEventKinds('msp_charge_session', 'cpo_charge_session', 'msp_charge_session_priced');
+
+export interface EventRow {
+  kind: string;
+  resource_id: string;
+  modification: ModificationKind;
+  admin_id: string | null;
+  changes?: Record<string, [unknown, unknown]> | null;
+}
+
+const INSERT = `insert into svc_event (kind, resource_id, modification, admin_id, actor, changes, occurred_at)
+  select kind, resource_id, modification, admin_id, ?, changes, now()
+  from jsonb_to_recordset(?::jsonb) as x(kind text, resource_id text, modification text, admin_id text, changes jsonb)`;
+
+export async function recordEventRows(em: Em, rows: EventRow[]): Promise<void> {
+  if (rows.length) await em.execute(INSERT, [currentActor(), JSON.stringify(rows)]);
+}
+
+/** The kind of a session row's events: its own resource (REST /msp-charge-session or /cpo-charge-session). */
+export const sessionEventKind = (source: string) => (source === 'cpo_charge_session' ? 'cpo_charge_session' : 'msp_charge_session');
+
+/** The `create` events of the boxes a statement's `created` CTE inserted (the billing core); the actor is its last parameter. */
+export const BOX_CREATED_EVENTS = `insert into svc_event (kind, resource_id, modification, admin_id, actor, occurred_at)
+  select 'billing_box', id::text, 'create', admin_id, ?, now() from created order by id`;

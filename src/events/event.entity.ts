@@ -1,0 +1,34 @@
+import { defineEntity, p } from '@mikro-orm/core';
+
+export const MODIFICATION_KINDS = ['create', 'update', 'delete'] as const;
+export type ModificationKind = (typeof MODIFICATION_KINDS)[number];
+
+/**
+ * The outbox and audit trail: one row per create, update or delete of a resource the API exposes,
+ * written in the transaction of the change (by the ORM subscriber record-events.ts, or by the
+ * set-based writers through event-sql.ts). At commit a deferred trigger (migration `events`) gives
+ * the transaction's events their `position` under a transaction-level advisory lock, so positions
+ * grow in commit order: a reader that has seen position n never later finds a smaller one.
+ * `occurred_at` is that moment. `changes` holds `{field: [from, to]}` of an update.
+ */
+export const EventSchema = defineEntity({
+  name: 'Event',
+  tableName: 'svc_event',
+  indexes: [{ properties: ['kind', 'resourceId', 'id'] }, { properties: ['txId'] }],
+  properties: {
+    id: p.bigint('string').primary().autoincrement(),
+    kind: p.string(),
+    resourceId: p.string(),
+    modification: p.enum(MODIFICATION_KINDS),
+    adminId: p.string().nullable().index(),
+    actor: p.string(),
+    changes: p.json<Record<string, [unknown, unknown]>>().nullable(),
+    occurredAt: p.datetime().onCreate(() => new Date()),
+    /** Commit order; null until the transaction commits. */
+    position: p.bigint('string').nullable().unique(),
+    txId: p.bigint('string').defaultRaw('txid_current()'),
+  },
+});
+
+export class Event extends EventSchema.class {}
+EventSchema.setClass(Event);

@@ -1,0 +1,37 @@
+// The event log as an audit trail (REST GET /event, GraphQL events): who changed which record,
+// when, from what to what; paged by id, i.e. in commit order. A credential limited to
+// administrations sees the events of those administrations only.
+import type { FilterQuery } from '@mikro-orm/core';
+import type { Em } from '../platform/orm.ts';
+import { SeekList } from '../platform/seek-page.ts';
+import { Event } from './event.entity.ts';
+import { scopeOf } from './webhook-subscription.service.ts';
+import { WebhookAttempt } from './webhook-attempt.entity.ts';
+import { WebhookSubscription } from './webhook-subscription.entity.ts';
+
+export interface EventFilter { kind?: string; resourceId?: string; actor?: string }
+
+const isEventId = (value: string) => /^[1-9]\d{0,18}$/.test(value);
+
+export function eventList(em: Em, filter: EventFilter = {}): SeekList<Event> {
+  const scope = scopeOf(em);
+  const where: FilterQuery<Event> = {
+    ...(filter.kind ? { kind: filter.kind } : {}),
+    ...(filter.resourceId ? { resourceId: filter.resourceId } : {}),
+    ...(filter.actor ? { actor: filter.actor } : {}),
+    ...(scope.all ? {} : { adminId: { $in: scope.ids } }),
+  };
+  return new SeekList<Event>(em, { entity: Event, where, isKey: isEventId, entities: true });
+}
+
+/** The subscriptions a credential sees: all, or those within its administrations. */
+export function webhookSubscriptionList(em: Em): SeekList<WebhookSubscription> {
+  const scope = scopeOf(em);
+  const where: FilterQuery<WebhookSubscription> = scope.all ? {} : { allAdmins: false, adminIds: { $contained: scope.ids } as never };
+  return new SeekList<WebhookSubscription>(em, { entity: WebhookSubscription, where, entities: true });
+}
+
+/** A subscription's delivery attempts, oldest first (the subscription is checked by the caller). */
+export function webhookAttemptList(em: Em, subscriptionId: string): SeekList<WebhookAttempt> {
+  return new SeekList<WebhookAttempt>(em, { entity: WebhookAttempt, where: { subscriptionId }, isKey: isEventId, entities: true });
+}

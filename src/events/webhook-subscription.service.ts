@@ -1,0 +1,124 @@
+// Webhook subscriptions (decisions.md "Events"): create, merge-update (disable, enable, new
+// secret), redeliver from an event on, and what a credential sees: a subscription belongs to the
+// administrations it names, defaulting to the creator's; a credential limited to administrations
+// sees and changes only subscriptions within them.
+import { ADMIN_SCOPE, UNSCOPED, type AdminScope } from '../access/admin-scope.ts';
+import { visibleAdministration } from '../parties/customer-input.ts';
+import { InvalidInputError, NotFoundError } from '../platform/errors.ts';
+import { flushUnique } from '../platform/flush-unique.ts';
+import { isUuid } from '../platform/ids.ts';
+import type { Em } from '../platform/orm.ts';
+import { knownEventKinds } from './event-kinds.ts';
+import { sealSecret } from './secret-box.ts';
+import { WEBHOOK_DELIVER } from './webhook-job.ts';
+import { WebhookSubscription } from './webhook-subscription.entity.ts';
+
+export interface WebhookSubscriptionInput {
+  url?: string;
+  kinds?: string[];
+  secret?: string;
+  adminIds?: string[] | null;
+  externalReference?: string | null;
+  disabled?: boolean;
+}
+
+const UNIQUE = { webhook_subscription_external_reference_unique: ['external_reference'] };
+
+export function scopeOf(em: Em): AdminScope {
+  return (em.getFilterParams(ADMIN_SCOPE) as AdminScope | undefined) ?? UNSCOPED;
+}
+
+export function isVisibleTo(subscription: WebhookSubscription, scope: AdminScope): boolean {
+  if (scope.all) return true;
+  return !subscription.allAdmins && !!subscription.adminIds?.length && subscription.adminIds.every((id) => scope.ids.includes(id));
+}
+
+function checkUrl(url: string): void {
+  let parsed: URL;
+  try { parsed = new URL(url); } catch { throw new InvalidInputError('url must be an absolute http(s) URL', { path: ['url'] }); }
+  if (!['http:', 'https:'].includes(parsed.protocol) || url.length > 2000) throw new InvalidInputError('url must be an http(s) URL of at most 2000 characters', { path: ['url'] });
+}
+
+function checkKinds(kinds: string[]): string[] {
+  const known = knownEventKinds();
+  if (kinds.length === 0) throw new InvalidInputError('kinds must name at least one kind', { path: ['kinds'] });
+  kinds.forEach((kind, i) => {
+    if (!known.includes(kind)) throw new InvalidInputError(`${kind} is not an event kind; kinds: ${known.join(', ')}`, { path: ['kinds', i] });
+  });
+  return [...new Set(kinds)];
+}
+
+function checkSecret(secret: string): string {
+  if (secret.length < 16 || secret.length > 256) throw new InvalidInputError('secret must have 16 to 256 characters', { path: ['secret'] });
+  return sealSecret(secret);
+}
+
+async function adminIdsFor(em: Em, ids: string[] | null | undefined): Promise<{ adminIds: string[] | null; allAdmins: boolean }> {
+  const scope = scopeOf(em);
+  if (!ids || ids.length === 0) return scope.all ? { adminIds: null, allAdmins: true } : { adminIds: [...scope.ids], allAdmins: false };
+  for (const [i, id] of ids.entries()) await visibleAdministration(em, id, ['admin_ids', i]);
+  return { adminIds: [...new Set(ids)], allAdmins: false };
+}
+
+/** Wakes the subscription's delivery job now (a new, re-enabled or rewound subscription). */
+async function wake(em: Em, subscription: WebhookSubscription): Promise<void> {
+  await em.execute(`select graphile_worker.add_job(?, ?::json, queue_name := ?, job_key := ?, job_key_mode := 'replace')`,
+    [WEBHOOK_DELIVER, JSON.stringify({ subscription_id: subscription.id }), `webhook:${subscription.id}`, `webhook:${subscription.id}`]);
+}
+
+export async function getWebhookSubscription(em: Em, id: string): Promise<WebhookSubscription> {
+  const subscription = isUuid(id) ? await em.findOne(WebhookSubscription, { id }) : null;
+  if (!subscription || !isVisibleTo(subscription, scopeOf(em))) throw new NotFoundError('webhook subscription');
+  return subscription;
+}
+
+export async function createWebhookSubscription(em: Em, input: WebhookSubscriptionInput): Promise<WebhookSubscription> {
+  if (!input.url) throw new InvalidInputError('url is required', { path: ['url'] });
+  if (!input.kinds) throw new InvalidInputError('kinds is required', { path: ['kinds'] });
+  if (!input.secret) throw new InvalidInputError('secret is required', { path: ['secret'] });
+  checkUrl(input.url);
+  const kinds = checkKinds(input.kinds);
+  const secretCiphertext = checkSecret(input.secret);
+  const admins = await adminIdsFor(em, input.adminIds);
+  return em.transactional(async (tx) => {
+    // Only events after the subscription's creation are delivered.
+    const [{ last }] = await tx.execute<{ last: string }[]>('select coalesce(max(position), 0)::text as last from svc_event');
+    const subscription = tx.create(WebhookSubscription, {
+      url: input.url!, kinds, ...admins, secretCiphertext, externalReference: input.externalReference ?? null, lastPosition: last,
+      disabled: input.disabled ?? false,
+    });
+    await flushUnique(tx, UNIQUE);
+    return subscription;
+  });
+}
+
+export async function updateWebhookSubscription(em: Em, id: string, input: WebhookSubscriptionInput): Promise<WebhookSubscription> {
+  return em.transactional(async (tx) => {
+    const subscription = await getWebhookSubscription(tx, id);
+    if (input.url !== undefined) { checkUrl(input.url); subscription.url = input.url; }
+    if (input.kinds !== undefined) subscription.kinds = checkKinds(input.kinds);
+    if (input.secret !== undefined) subscription.secretCiphertext = checkSecret(input.secret);
+    if (input.adminIds !== undefined) Object.assign(subscription, await adminIdsFor(tx, input.adminIds));
+    if (input.externalReference !== undefined) subscription.externalReference = input.externalReference;
+    const enabling = input.disabled === false && subscription.disabled;
+    if (input.disabled === true) subscription.disable('disabled through the API');
+    if (input.disabled === false) subscription.enable();
+    await flushUnique(tx, UNIQUE);
+    if (enabling) await wake(tx, subscription);
+    return subscription;
+  });
+}
+
+/** Delivers again from `fromEventId` on (events the subscription concerns, in order). */
+export async function redeliver(em: Em, id: string, fromEventId: string): Promise<WebhookSubscription> {
+  if (!/^[1-9]\d{0,18}$/.test(fromEventId)) throw new InvalidInputError('from_event_id must be an event id', { path: ['from_event_id'] });
+  return em.transactional(async (tx) => {
+    const subscription = await getWebhookSubscription(tx, id);
+    const [event] = await tx.execute<{ position: string }[]>('select position::text as position from svc_event where id = ? and position is not null', [fromEventId]);
+    if (!event) throw new NotFoundError('event', { path: ['from_event_id'] });
+    subscription.lastPosition = (BigInt(event.position) - 1n).toString();
+    await tx.flush();
+    if (!subscription.disabled) await wake(tx, subscription);
+    return subscription;
+  });
+}
