@@ -46,6 +46,8 @@ import { ReimbursementPlanSchema } from './cpo/reimbursement-plan.entity.ts';
 import { CalculationInputSchema } from './cpo/calculation-input.entity.ts';
 import { EvseIdAssignmentSchema } from './cpo/evse-id-assignment.entity.ts';
 import { SessionReimbursementSchema } from './cpo/session-reimbursement.entity.ts';
+import { RoamingConnectionSchema } from './roaming/roaming-connection.entity.ts';
+import { RoamingAgreementSchema } from './roaming/roaming-agreement.entity.ts';
 
 export const entities = [
   InstanceSettingsSchema,
@@ -55,6 +57,8 @@ export const entities = [
   BillingAddressSchema,
   DirectDebitMandateSchema,
   RoamingPartnerSchema,
+  RoamingConnectionSchema,
+  RoamingAgreementSchema,
   CredentialSchema,
   EndUserSchema,
   CustomerAuthorizationSchema,
