@@ -26,7 +26,7 @@ test('party ids are normalized: NL-TDR = NLTDR = NL*TDR; a party id of another p
   t.like(updated.body, { name: 'Renamed', cpo_ids: [`NL${s}`, `BE${s}`], country: 'NL' });
 });
 
-test('a partner lists its agreements; agreements of a connection may not overlap; a session boundary is a seamless hand-over', async (t) => {
+test('a partner lists its agreements; agreements of a connection may not overlap, adjacent ones hand over at valid_until', async (t) => {
   const partner = await createRoamingPartner(app);
   const connection = await createRoamingConnection(app, { partner_id: partner.id, url: 'https://ocpi.example.com/versions' });
   t.like(connection, { protocol: 'ocpi', kind: 'locally_owned', partner_id: partner.id });
