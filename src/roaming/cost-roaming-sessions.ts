@@ -6,8 +6,10 @@
 // cost comes from roaming-cost.ts. A failure is a drop-out (`roaming_agreement_missing`,
 // `multiple_roaming_agreements`, `roaming_connection_unknown`, `roaming_cost_failed`,
 // `vat_rate_missing`). The batch writes the cost on the session (one statement), puts the agreement
-// and the reported/calculated difference on the pricing result.
+// and the reported/calculated difference on the pricing result, and bills the cost
+// (src/billing/sources/roaming.source.ts) in the batch's transaction.
 import type { Evse } from '../cpo/evse.entity.ts';
+import { billRoamingCosts } from '../billing/sources/roaming.source.ts';
 import { normalize } from '../money/decimal.ts';
 import { isUuid } from '../platform/ids.ts';
 import type { Em } from '../platform/orm.ts';
@@ -186,6 +188,7 @@ export class RoamingBatch {
       } : { id };
     });
     await em.execute(SAVE, [JSON.stringify(rows)]);
+    await billRoamingCosts(em, priced);
   }
 }
 
