@@ -3,7 +3,8 @@
 // series and VAT country; /billing-box/{id}/cpo-charge-session-roaming lists them.
 import test from 'ava';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
-import { boxesOf, configureBilling, createSeries } from '../../helpers/billing-factories.ts';
+import { boxesOf, boxInState, configureBilling, createSeries } from '../../helpers/billing-factories.ts';
+import { en16931Failures } from '../../helpers/en16931.ts';
 import { createEvse } from '../../helpers/cpo-factories.ts';
 import { createAdministration } from '../../helpers/factories.ts';
 import { partySuffix, roamingSetup, setRoamingEnabled } from '../../helpers/roaming-factories.ts';
@@ -56,4 +57,13 @@ test('two VAT countries give two boxes for one partner; a session at a local EVS
   t.deepEqual(ownerItems.body.items.map((i: any) => i.msp_charge_session_id), [sessions[2].id]);
   const mspSessions = await app.request('GET', `/main/v1/billing-box/${ofOwner[0].id}/msp-charge-session`);
   t.deepEqual(mspSessions.body.items, [], 'the charging revenue of the driver stays with the MSP customer');
+
+  // The partner's box becomes an invoice to the partner: 1.50 + 21 % VAT.
+  for (const step of ['close', 'approve']) t.is((await app.request('POST', `/main/v1/billing-box/${ofOwner[0].id}/${step}`)).status, 200);
+  await boxInState(app, ofOwner[0].id, 'ready');
+  t.is((await app.request('POST', `/main/v1/billing-box/${ofOwner[0].id}/finalize`)).body.state, 'finalized');
+  const xml = (await app.request('GET', `/main/v1/billing-box/${ofOwner[0].id}/document`, { headers: { accept: 'application/xml' } })).body as string;
+  t.true(xml.includes(partner.name));
+  t.regex(xml, /<cbc:PayableAmount currencyID="EUR">1.82<\/cbc:PayableAmount>/);
+  t.deepEqual(await en16931Failures(xml), []);
 });
