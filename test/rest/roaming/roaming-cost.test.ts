@@ -49,6 +49,12 @@ test('the agreement valid at the session start applies: a session starting exact
 
   const tooEarly = await session({ cpo_id: `NL*${s}`, start_date_time: '2026-01-31T23:00:00Z', end_date_time: '2026-02-01T00:30:00Z' });
   t.like(tooEarly, { status: 'dropout', dropout_reason: 'roaming_agreement_missing', calculated_roaming_amount_excl_vat: null });
+  // The missing agreement arrives: retrying the case prices the session with it.
+  const earlier = await createRoamingAgreement(app, connection.id, { valid_from: '2026-01-01T00:00:00Z', valid_until: '2026-02-01T00:00:00Z',
+    rate_plan_id: await energyPlan('0.20') });
+  const retried = await app.request('POST', `/main/v1/msp-dropout-case/${tooEarly.dropout_case_id}/reprocess`, { body: { instruction: 'retry' } });
+  t.is(retried.status, 200);
+  t.like(await processed(app, tooEarly.id), { status: 'priced', roaming_agreement_id: earlier.id, calculated_roaming_amount_excl_vat: '2.00' });
 });
 
 test('a provider-facilitated connection needs no agreement: the cost is the reported amount', async (t) => {
