@@ -2,7 +2,8 @@
 // never take the same session), checks them, resolves token -> link -> subscription -> plan
 // (src/msp/resolve-token.ts) -> rate plan version, prices them with the VAT rate valid at the
 // start, applies monetary credits and writes a pricing result (next version) or a drop-out, all
-// in one transaction. The rows a batch needs are read with one query per kind; sessions and
+// in one transaction. A session of a roaming partner gets its roaming cost first (src/roaming/,
+// when the instance has roaming_enabled). The rows a batch needs are read with one query per kind; sessions and
 // results are read and written as plain rows (one statement each per batch), the few credit and
 // drop-out rows through the ORM.
 import { EvseIdAssignment } from '../cpo/evse-id-assignment.entity.ts';
