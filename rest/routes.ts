@@ -7,6 +7,8 @@ import { customerRoutes } from './parties/customer.routes.ts';
 import { directDebitMandateRoutes } from './parties/direct-debit-mandate.routes.ts';
 import { instanceRoutes } from './parties/instance.routes.ts';
 import { roamingPartnerRoutes } from './parties/roaming-partner.routes.ts';
+import { roamingAgreementRoutes } from './roaming/roaming-agreement.routes.ts';
+import { roamingConnectionRoutes } from './roaming/roaming-connection.routes.ts';
 import { monetaryCreditRoutes } from './msp/monetary-credit.routes.ts';
 import { subscriptionCorrectionRoutes } from './msp/subscription-correction.routes.ts';
 import { subscriptionPlanRoutes } from './msp/subscription-plan.routes.ts';
@@ -40,6 +42,8 @@ export const routes: RouteDef[] = [
   ...billingAddressRoutes,
   ...directDebitMandateRoutes,
   ...roamingPartnerRoutes,
+  ...roamingConnectionRoutes,
+  ...roamingAgreementRoutes,
   ...endUserRoutes,
   ...endUserAuthorizationRoutes,
   ...tokenRoutes,

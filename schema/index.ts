@@ -24,6 +24,9 @@ import './types/evse.ts';
 import './types/session-reimbursement.ts';
 import './types/reimbursement-arrangement.ts';
 import './types/calculation-input.ts';
+import './types/roaming-agreement.ts';
+import './types/roaming-connection.ts';
+import './types/roaming-partner.ts';
 
 builder.queryType({});
 builder.mutationType({});

@@ -49,6 +49,8 @@ import { SessionReimbursementSchema } from './cpo/session-reimbursement.entity.t
 import { EventSchema } from './events/event.entity.ts';
 import { WebhookSubscriptionSchema } from './events/webhook-subscription.entity.ts';
 import { WebhookAttemptSchema } from './events/webhook-attempt.entity.ts';
+import { RoamingConnectionSchema } from './roaming/roaming-connection.entity.ts';
+import { RoamingAgreementSchema } from './roaming/roaming-agreement.entity.ts';
 
 export const entities = [
   InstanceSettingsSchema,
@@ -58,6 +60,8 @@ export const entities = [
   BillingAddressSchema,
   DirectDebitMandateSchema,
   RoamingPartnerSchema,
+  RoamingConnectionSchema,
+  RoamingAgreementSchema,
   CredentialSchema,
   EndUserSchema,
   CustomerAuthorizationSchema,

@@ -8,6 +8,7 @@ import { approveBox, closeBox, deferBox, markBoxTransferred, reopenBox, undeferB
 import { finalizeBox } from '../../src/billing/finalize-box.service.ts';
 import { CUSTOM_ITEM_SOURCE } from '../../src/billing/sources/custom-item.source.ts';
 import { CPO_REIMBURSEMENT_SOURCE } from '../../src/billing/sources/cpo-reimbursement.source.ts';
+import { ROAMING_SOURCE } from '../../src/billing/sources/roaming.source.ts';
 import { MSP_SESSION_SOURCE } from '../../src/billing/sources/msp-session.source.ts';
 import type { StoredDocument } from '../../src/billing/document-store.ts';
 import { normalize } from '../../src/money/decimal.ts';
@@ -193,6 +194,6 @@ export const billingBoxRoutes: RouteDef[] = [
     [MSP_SESSION_SOURCE], boxSessionShape, serializeSession),
   boxItemsRoute('cpo-charge-session-reimbursement', 'CPO reimbursements billed in the box (expenses: negative amounts)', [CPO_REIMBURSEMENT_SOURCE],
     boxReimbursementShape, serializeReimbursement),
-  boxItemsRoute('cpo-charge-session-roaming', 'Roaming costs billed in the box', ['roaming'], boxSessionShape, serializeSession,
-    'Roaming costs become items with the roaming side (a later issue); until then the list is empty.'),
+  boxItemsRoute('cpo-charge-session-roaming', 'Roaming costs billed in the box', [ROAMING_SOURCE], boxSessionShape, serializeSession,
+    'The roaming costs of sessions of the box\'s roaming partner (msp_charge_session_id, pricing_version), at the calculated amount.'),
 ];

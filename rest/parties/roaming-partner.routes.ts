@@ -1,42 +1,88 @@
+import * as yup from 'yup';
 import { RoamingPartner } from '../../src/parties/roaming-partner.entity.ts';
+import type { RoamingAgreement } from '../../src/roaming/roaming-agreement.entity.ts';
+import { agreementsOfPartners, RoamingPartnerList } from '../../src/roaming/roaming.queries.ts';
+import {
+  createRoamingPartner, getRoamingPartner, updateRoamingPartner, type PartnerFields,
+} from '../../src/roaming/save-roaming-partner.service.ts';
+import type { Patch } from '../../src/platform/merge-patch.ts';
 import { seekPage } from '../rails/pagination.ts';
+import { patchFrom, type FieldMapping } from '../rails/patch.ts';
 import { defineRoute, type RouteDef } from '../rails/route.ts';
-import { iso } from '../../src/platform/input-schemas.ts';
+import { countryCode, email, iso, text } from '../../src/platform/input-schemas.ts';
 import { representation, t, type Infer } from '../rails/shape.ts';
+import { roamingAgreementShape, serializeRoamingAgreement } from '../roaming/roaming-agreement.routes.ts';
 
 export const roamingPartnerShape = representation('RoamingPartner', {
   id: t.string(),
   name: t.string(),
   country: t.string(),
-  cpo_ids: t.array(t.string()),
+  cpo_ids: t.array(t.string('A party id, normalized: `NL*TDR` and `NL-TDR` are stored `NLTDR`.')),
   msp_ids: t.array(t.string()),
+  billing_email: t.nullable(t.string()),
   external_reference: t.nullable(t.string()),
-  roaming_agreements: t.array(t.json('A roaming agreement (arrives with the roaming work; empty so far).')),
+  roaming_agreements: t.array(roamingAgreementShape),
   created_at: t.timestamp(),
   updated_at: t.timestamp(),
 });
 
-export function serializeRoamingPartner(partner: RoamingPartner): Infer<typeof roamingPartnerShape> {
+export function serializeRoamingPartner(partner: RoamingPartner, agreements: RoamingAgreement[] = []): Infer<typeof roamingPartnerShape> {
   return {
     id: partner.id,
     name: partner.name,
     country: partner.country,
     cpo_ids: partner.cpoIds,
     msp_ids: partner.mspIds,
+    billing_email: partner.billingEmail ?? null,
     external_reference: partner.externalReference ?? null,
-    // Agreements arrive with the roaming work; the list is part of the resource already.
-    roaming_agreements: [],
+    roaming_agreements: agreements.map(serializeRoamingAgreement),
     created_at: iso(partner.createdAt),
     updated_at: iso(partner.updatedAt),
   };
 }
 
+const partyIds = () => yup.array(text(16).defined()).max(100, '${path} holds at most ${max} party ids');
+
+const partnerBody = yup.object({
+  name: text().nullable(),
+  country: countryCode().nullable(),
+  cpo_ids: partyIds().nullable(),
+  msp_ids: partyIds().nullable(),
+  billing_email: email().nullable(),
+  external_reference: text().nullable(),
+});
+const PARTNER: FieldMapping = {
+  name: 'name', country: 'country', cpo_ids: 'cpoIds', msp_ids: 'mspIds', billing_email: 'billingEmail', external_reference: 'externalReference',
+};
+
+async function withAgreements(em: Parameters<typeof agreementsOfPartners>[0], partner: RoamingPartner) {
+  return serializeRoamingPartner(partner, (await agreementsOfPartners(em, [partner.id])).get(partner.id));
+}
+
 export const roamingPartnerRoutes: RouteDef[] = [
   defineRoute({
     method: 'get', path: '/roaming-partner', tag: 'Roaming', summary: 'List roaming partners', paged: true, createdGt: true,
+    response: roamingPartnerShape, description: 'Each partner with its roaming agreements (defunct ones included).',
+    handler: ({ ctx, em, rawQuery }) => {
+      const list = new RoamingPartnerList(em);
+      return seekPage(ctx, {
+        list, rawQuery, path: '/main/v1/roaming-partner', createdGt: true, serialize: (p: RoamingPartner) => serializeRoamingPartner(p, list.agreements.get(p.id)),
+      });
+    },
+  }),
+  defineRoute({
+    method: 'post', path: '/roaming-partner', tag: 'Roaming', summary: 'Create a roaming partner', extension: true, response: roamingPartnerShape,
+    description: 'Party ids are normalized (`NL-TDR` = `NLTDR` = `NL*TDR`); an id of another partner is 400 `duplicate`.',
+    body: partnerBody,
+    handler: async ({ em, body }) => withAgreements(em, await createRoamingPartner(em, patchFrom(body, PARTNER) as Patch<PartnerFields>)),
+  }),
+  defineRoute({
+    method: 'get', path: '/roaming-partner/:id', tag: 'Roaming', summary: 'Get a roaming partner', extension: true, response: roamingPartnerShape,
+    handler: async ({ em, params }) => withAgreements(em, await getRoamingPartner(em, params.id)),
+  }),
+  defineRoute({
+    method: 'post', path: '/roaming-partner/:id', tag: 'Roaming', summary: 'Merge-update a roaming partner', extension: true, body: partnerBody,
     response: roamingPartnerShape,
-    handler: ({ ctx, em, rawQuery }) => seekPage(ctx, {
-      em, entity: RoamingPartner, rawQuery, path: '/main/v1/roaming-partner', createdGt: true, serialize: serializeRoamingPartner,
-    }),
+    handler: async ({ em, params, body }) => withAgreements(em, await updateRoamingPartner(em, params.id, patchFrom(body, PARTNER) as Patch<PartnerFields>)),
   }),
 ];

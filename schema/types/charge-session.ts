@@ -48,6 +48,12 @@ export const ChargeSession = builder.loadableNode(ChargeSessionEntity, {
       nullable: true, description: 'CPO sessions: the sum of its reimbursement records (a decimal string); null when none.',
       resolve: (s) => s.reimbursementExclVat ?? null,
     }),
+    calculatedRoamingAmountExclVat: t.string({
+      nullable: true, description: 'The roaming cost the service calculated (roaming_enabled, a session of a roaming partner; a decimal string).',
+      resolve: (s) => s.roamingCostExclVat ?? null,
+    }),
+    calculatedRoamingAmountInclVat: t.string({ nullable: true, resolve: (s) => s.roamingCostInclVat ?? null }),
+    roamingAgreementId: t.string({ nullable: true, description: 'The roaming agreement of the calculation.', resolve: (s) => s.roamingAgreementId ?? null }),
   }),
 });
 

@@ -19,7 +19,11 @@ export const PricingResult = builder.loadableNode(PricingResultEntity, {
     ratePlanVersion: t.field({ type: RatePlanVersion, nullable: true, resolve: (r) => r.ratePlanVersionId }),
     rule: t.field({ type: JsonScalar, description: 'The rule that decided: {name, index}; nulls when none matched.', resolve: (r) => r.rule }),
     subtotals: t.field({ type: JsonScalar, description: 'The lines, as in REST (amounts as decimal strings).', resolve: (r) => r.subtotals }),
-    annotations: t.field({ type: JsonScalar, description: 'What the rule script set.', resolve: (r) => r.annotations ?? {} }),
+    annotations: t.field({ type: JsonScalar, description: 'What the rule script set; roaming_amount_difference when reported and calculated roaming amounts differ.', resolve: (r) => r.annotations ?? {} }),
+    roamingAgreement: t.field({
+      type: JsonScalar, nullable: true, description: 'The roaming agreement of this version: id, external_reference, connection_id, partner_id, role.',
+      resolve: (r) => r.roamingAgreement ?? null,
+    }),
     totalExclVat: t.string({ resolve: (r) => normalize(r.totalExclVat) }),
     totalVat: t.string({ resolve: (r) => normalize(r.totalVat) }),
     totalInclVat: t.string({ resolve: (r) => normalize(r.totalInclVat) }),

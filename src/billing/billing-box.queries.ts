@@ -8,6 +8,7 @@ import { DomainError } from '../platform/errors.ts';
 import { isUuid } from '../platform/ids.ts';
 import { SeekList } from '../platform/seek-page.ts';
 import { Customer } from '../parties/customer.entity.ts';
+import { RoamingPartner } from '../parties/roaming-partner.entity.ts';
 import { BillingBox } from './billing-box.entity.ts';
 import { boxTotals, vatOf, type BoxTotals } from './box-totals.ts';
 
@@ -78,11 +79,12 @@ export interface BoxData {
 
 const BOXES = `select b.*, s.code as series_code, s.external_reference as series_external_reference,
     s.primary_document_type, s.document_source, r.code as review_set_code,
-    c.external_reference as party_external_reference, c.name as party_name,
+    coalesce(c.external_reference, rp.external_reference) as party_external_reference, coalesce(c.name, rp.name) as party_name,
     bs.vat_accounting_currency, fx.rate::text as fx_rate
   from billing_box b join billing_series s on s.id = b.series_id join billing_review_set r on r.id = b.review_set_id
   join administration a on a.id = b.admin_id
-  left join customer c on c.id = b.party_id
+  left join customer c on b.party_kind = 'customer' and c.id = b.party_id
+  left join roaming_partner rp on b.party_kind = 'roaming_partner' and rp.id = b.party_id
   left join billing_settings bs on bs.admin_id = b.admin_id
   -- The VAT accounting currency's rate of the invoice date (today's local date until finalized).
   left join lateral (select x.rate from billing_exchange_rate x where x.admin_id = b.admin_id and x.currency = bs.vat_accounting_currency
@@ -184,11 +186,12 @@ export function boxList(em: Em, filter: BoxFilter = {}): SeekList<BoxData> {
   });
 }
 
-/** The list of the REST filters: a party named by its external reference (customers the caller sees). */
+/** The list of the REST filters: a party named by its external reference (customers the caller sees, roaming partners). */
 export async function boxListOf(em: Em, filter: Omit<BoxFilter, 'partyIds'> & { partyExternalReference?: string }): Promise<SeekList<BoxData>> {
   const { partyExternalReference, ...rest } = filter;
   const partyIds = partyExternalReference === undefined ? undefined
-    : (await em.find(Customer, { externalReference: partyExternalReference }, { fields: ['id'] })).map((c) => c.id);
+    : [...(await em.find(Customer, { externalReference: partyExternalReference }, { fields: ['id'] })).map((c) => c.id),
+      ...(await em.find(RoamingPartner, { externalReference: partyExternalReference }, { fields: ['id'] })).map((p) => p.id)];
   return boxList(em, { ...rest, partyIds });
 }
 

@@ -35,7 +35,7 @@ function createCandidateTable(select: CandidateSelect, kind: string): { sql: str
         where s.admin_id = k.admin_id and case when k.series_code is not null then s.code = k.series_code
           else (s.item_sources @> jsonb_build_array(?::text) or s.item_sources = '[]'::jsonb) end
         order by (s.item_sources @> jsonb_build_array(?::text)) desc, s.created_at, s.id limit 1) s on true)
-    select c.*, ?::text as source_kind, a.time_zone, coalesce(bs.invoicing_period, 'month') as invoicing_period,
+    select c.*, ?::text as source_kind, ?::text as party_kind, a.time_zone, coalesce(bs.invoicing_period, 'month') as invoicing_period,
       s.id as series_id, s.negate as negate_document_amounts,
       coalesce(cust.locale_id, bs.locale_id, a.locale_id) as locale_id,
       coalesce(cust.billing_rollup_group_by, 'product') as rollup_group_by,
@@ -57,7 +57,7 @@ function createCandidateTable(select: CandidateSelect, kind: string): { sql: str
       case coalesce(bs.invoicing_period, 'month') when 'month' then 'month' when 'quarter' then 'quarter' else 'year' end as unit,
       case coalesce(bs.invoicing_period, 'month') when 'month' then interval '1 month' when 'quarter' then interval '3 months'
         else interval '1 year' end as length) p`,
-    params: [...select.params, kind, kind, kind],
+    params: [...select.params, kind, kind, kind, select.partyKind ?? 'customer'],
   };
 }
 
@@ -78,7 +78,7 @@ const INSERT_CANDIDATE = `insert into billing_candidate (admin_id, party_id, sub
     vat_amount_unrounded, group_subscription, group_token, sub_items, context, reference, box_category_description, distinct_code,
     series_code, external_reference, input, source_kind, time_zone, invoicing_period, series_id, negate_document_amounts, locale_id,
     rollup_group_by, group_value, rollup_key, period_from, period_until, entry, reverses_item_id, withdrawn, current_id, current_box_id,
-    action, box_id, rollup_id, item_id)`;
+    action, box_id, rollup_id, item_id, party_kind)`;
 
 /** Current items of the candidates' subjects (and of the covered subjects) whose line the source no longer produces. */
 const addWithdrawn = (covered: boolean) => `${INSERT_CANDIDATE}
@@ -87,7 +87,7 @@ const addWithdrawn = (covered: boolean) => `${INSERT_CANDIDATE}
     i.vat_amount_unrounded, null, null, i.sub_items, i.context, i.reference, i.box_category_description, b.distinct_code, null,
     null, null, i.source_kind, a.time_zone, coalesce(bs.invoicing_period, 'month'), b.series_id, b.negate_document_amounts,
     b.locale_id, b.rollup_group_by, i.group_value, r.rollup_key, b.period_from, b.period_until, 'original', null, true, i.id, i.box_id,
-    'changed', null, null, svc_uuidv7()
+    'changed', null, null, svc_uuidv7(), b.party_kind
   from billing_item i
   join billing_box b on b.id = i.box_id
   join billing_rollup r on r.id = i.rollup_id
@@ -120,7 +120,7 @@ export const BOX_KEY_MATCH = `b.series_id = c.series_id and b.party_id = c.party
   and b.vat_country = c.vat_country and b.currency = c.currency and b.distinct_code = coalesce(c.distinct_code, '')`;
 
 const ENSURE_BOXES = `with k as (select distinct on (series_id, party_id, period_from, vat_country, currency, coalesce(distinct_code, ''))
-      admin_id, series_id, party_id, period_from, period_until, vat_country, currency, coalesce(distinct_code, '') as distinct_code,
+      admin_id, series_id, party_kind, party_id, period_from, period_until, vat_country, currency, coalesce(distinct_code, '') as distinct_code,
       locale_id, rollup_group_by, negate_document_amounts
     from billing_candidate where action = 'new'
     order by series_id, party_id, period_from, vat_country, currency, coalesce(distinct_code, '')),
@@ -132,7 +132,7 @@ const ENSURE_BOXES = `with k as (select distinct on (series_id, party_id, period
     negate_document_amounts, created_at, updated_at)
   select svc_uuidv7(), k.admin_id, k.series_id, sets.id,
     coalesce(last.n, 0) + row_number() over (partition by sets.id order by k.party_id, k.vat_country, k.currency, k.distinct_code),
-    'customer', k.party_id, k.period_from, k.period_until, k.vat_country, k.currency, k.distinct_code, 'open', false, false,
+    k.party_kind, k.party_id, k.period_from, k.period_until, k.vat_country, k.currency, k.distinct_code, 'open', false, false,
     k.locale_id, k.rollup_group_by, k.negate_document_amounts, now(), now()
   from k join sets on sets.series_id = k.series_id and sets.period_from = k.period_from
   left join last on last.review_set_id = sets.id
@@ -164,7 +164,7 @@ const ADD_REVERSALS = `${INSERT_CANDIDATE}
       '{amount_excl_vat}', to_jsonb((-(e->>'amount_excl_vat')::numeric)::text))) from jsonb_array_elements(i.sub_items) e), '[]'::jsonb),
     i.context, i.reference, i.box_category_description, c.distinct_code, null, null, null, i.source_kind, c.time_zone,
     c.invoicing_period, c.series_id, c.negate_document_amounts, c.locale_id, c.rollup_group_by, i.group_value, r.rollup_key, c.period_from,
-    c.period_until, 'reversal', i.id, false, null, null, 'reversal', c.box_id, null, svc_uuidv7()
+    c.period_until, 'reversal', i.id, false, null, null, 'reversal', c.box_id, null, svc_uuidv7(), c.party_kind
   from billing_candidate c join billing_item i on i.id = c.current_id join billing_rollup r on r.id = i.rollup_id
   where c.action = 'late' and c.box_id is not null`;
 

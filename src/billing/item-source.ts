@@ -1,6 +1,7 @@
 // The one interface of item sources (MSP sessions, subscription fees, custom items; CPO
 // reimbursement and roaming later): a source says what to bill as candidate rows, the core
 // (collect-items.ts) places them into boxes and roll-ups. Sources know nothing of boxes.
+import type { PartyKind } from './billing-box.entity.ts';
 
 /** One line a source wants billed; amounts are exact decimals with the seller's sign (positive = revenue). */
 export interface ItemCandidate {
@@ -40,6 +41,8 @@ export interface ItemCandidate {
 export interface CandidateSelect {
   sql: string;
   params: unknown[];
+  /** Who the candidates' party_id names (billing-box.entity.ts PARTY_KINDS); every row carries it. Default `customer`. */
+  partyKind?: PartyKind;
 }
 
 export const CANDIDATE_COLUMNS = `admin_id text, party_id uuid, subject_id text, line_key text, source_version int,

@@ -13,6 +13,7 @@ interface LateKey {
   admin_id: string;
   series_id: string;
   series_code: string;
+  party_kind: string;
   party_id: string;
   vat_country: string;
   currency: string;
@@ -25,7 +26,7 @@ interface LateKey {
   period_from: Date;
 }
 
-const LATE_KEYS = `select distinct c.admin_id, c.series_id, s.code as series_code, c.party_id, c.vat_country, c.currency,
+const LATE_KEYS = `select distinct c.admin_id, c.series_id, s.code as series_code, c.party_kind, c.party_id, c.vat_country, c.currency,
     coalesce(c.distinct_code, '') as distinct_code, c.time_zone, c.invoicing_period, c.locale_id, c.rollup_group_by,
     c.negate_document_amounts, c.period_from
   from billing_candidate c join billing_series s on s.id = c.series_id where c.action = 'late'`;
@@ -44,7 +45,7 @@ const ENSURE_BOX = `with created as (insert into billing_box (id, admin_id, seri
     period_from, period_until, vat_country, currency, distinct_code, state, deferred, transferred, locale_id, rollup_group_by,
     negate_document_amounts, created_at, updated_at)
   select svc_uuidv7(), ?, ?, ?, coalesce((select max(review_set_sequence) from billing_box where review_set_id = ?), 0) + 1,
-    'customer', ?, ?, ?, ?, ?, ?, 'open', false, false, ?, ?, ?, now(), now()
+    ?, ?, ?, ?, ?, ?, ?, 'open', false, false, ?, ?, ?, now(), now()
   on conflict (series_id, party_id, period_from, vat_country, currency, distinct_code) do nothing
   returning id, admin_id)
   ${BOX_CREATED_EVENTS}`;
@@ -64,7 +65,7 @@ async function openBoxFrom(em: Em, key: LateKey, start: Period): Promise<string>
     await em.execute(ENSURE_REVIEW_SET, [key.admin_id, key.series_id, code, period.from, period.until]);
     const [set] = await em.execute<{ id: string; state: string }[]>(REVIEW_SET, [key.series_id, period.from]);
     if (set.state !== 'open') continue;
-    await em.execute(ENSURE_BOX, [key.admin_id, key.series_id, set.id, set.id, key.party_id, period.from, period.until, key.vat_country,
+    await em.execute(ENSURE_BOX, [key.admin_id, key.series_id, set.id, set.id, key.party_kind, key.party_id, period.from, period.until, key.vat_country,
       key.currency, key.distinct_code, key.locale_id, key.rollup_group_by, key.negate_document_amounts, currentActor()]);
     const [box] = await em.execute<{ id: string; state: string }[]>(BOX, [key.series_id, key.party_id, period.from, key.vat_country,
       key.currency, key.distinct_code]);

@@ -59,6 +59,27 @@ export const ChargeSessionSchema = defineEntity({
     connectorId: p.string().nullable(),
     /** CPO sessions: the sum of the session's reimbursement records (excl. VAT); null when none. */
     reimbursementExclVat: p.decimal('string').precision(20).scale(2).nullable(),
+    /**
+     * Roaming (src/roaming/cost-roaming-sessions.ts, when the instance has roaming_enabled): the
+     * partner the cpo_id belongs to, the connection and agreement that applied, the administration
+     * billing it (the local EVSE's, else the session's) and the calculated cost; null when not roaming.
+     */
+    roamingPartnerId: p.uuid().nullable(),
+    roamingConnectionId: p.uuid().nullable(),
+    roamingAgreementId: p.uuid().nullable(),
+    roamingAdminId: p.string().columnType('citext').nullable(),
+    /** historical_tariff, rate_plan or reported. */
+    roamingCostSource: p.string().nullable(),
+    roamingCurrency: p.string().length(3).nullable(),
+    roamingCostExclVat: p.decimal('string').precision(20).scale(2).nullable(),
+    roamingCostVat: p.decimal('string').precision(20).scale(2).nullable(),
+    roamingCostInclVat: p.decimal('string').precision(20).scale(2).nullable(),
+    roamingVatKind: p.string().nullable(),
+    roamingVatPercent: p.decimal('string').precision(12).scale(6).nullable(),
+    roamingFlatExclVat: p.decimal('string').precision(20).scale(2).nullable(),
+    roamingEnergyExclVat: p.decimal('string').precision(20).scale(2).nullable(),
+    roamingTimeExclVat: p.decimal('string').precision(20).scale(2).nullable(),
+    roamingReservationExclVat: p.decimal('string').precision(20).scale(2).nullable(),
     createdAt: createdAtProperty(),
     updatedAt: updatedAtProperty(),
   },

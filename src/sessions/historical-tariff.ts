@@ -2,7 +2,7 @@
 // (`historical_tariff`), when it did not state the amount (`total_roaming_amount_excl_vat`).
 // The session's charge periods carry energy only, so each period also gets its share of the
 // charging time (until the next period, idle time last as parking time).
-import { evaluateOcpiTariff } from '../pricing/ocpi/evaluate-tariff.ts';
+import { evaluateOcpiTariff, type OcpiCostLine } from '../pricing/ocpi/evaluate-tariff.ts';
 import type { ChargingPeriod, OcpiTariff } from '../pricing/ocpi/tariff.ts';
 import { periodEnergyKwh, type ReportedChargePeriod } from './session-energy.ts';
 
@@ -33,13 +33,14 @@ function periodsOf(session: TariffSession): ChargingPeriod[] {
   return periods;
 }
 
-export function cpoCostFromTariff(tariff: OcpiTariff, session: TariffSession): { currency: string; exclVat: string; explanation: string } {
+export function cpoCostFromTariff(tariff: OcpiTariff, session: TariffSession): { currency: string; exclVat: string; explanation: string; lines: OcpiCostLine[] } {
   const result = evaluateOcpiTariff(tariff, {
     time_zone: session.timeZone, start_date_time: session.start.toISOString(), end_date_time: session.end.toISOString(), charging_periods: periodsOf(session),
   });
   return {
     currency: result.currency,
     exclVat: result.totalCost.exclVat,
+    lines: result.lines,
     explanation: `CPO cost from the OCPI historical_tariff${tariff.id ? ` ${tariff.id}` : ''}: ${result.totalCost.exclVat} ${result.currency} excl. VAT`,
   };
 }

@@ -31,6 +31,8 @@ export const PricingResultSchema = defineEntity({
     creditUsed: p.decimal('string').precision(20).scale(6).default('0'),
     /** Set by the script of the rule that decided. */
     annotations: p.json<Record<string, string>>().onCreate(() => ({})),
+    /** The roaming agreement that applied when this version was priced (a snapshot: id, external_reference, connection_id, partner_id, role); null when none. */
+    roamingAgreement: p.json<Record<string, unknown>>().nullable(),
     explanation: p.json<string[]>(),
     createdAt: createdAtProperty(),
   },

@@ -2,7 +2,8 @@
 // never take the same session), checks them, resolves token -> link -> subscription -> plan
 // (src/msp/resolve-token.ts) -> rate plan version, prices them with the VAT rate valid at the
 // start, applies monetary credits and writes a pricing result (next version) or a drop-out, all
-// in one transaction. The rows a batch needs are read with one query per kind; sessions and
+// in one transaction. A session of a roaming partner gets its roaming cost first (src/roaming/,
+// when the instance has roaming_enabled). The rows a batch needs are read with one query per kind; sessions and
 // results are read and written as plain rows (one statement each per batch), the few credit and
 // drop-out rows through the ORM.
 import { EvseIdAssignment } from '../cpo/evse-id-assignment.entity.ts';
@@ -33,6 +34,7 @@ import { matchRetryPolicyFromEnv, matchSession, nextMatchAttempt, type MatchRetr
 import { ReimbursementFailure, reimburseSession, type ReimbursementDraft } from '../cpo/reimburse-session.ts';
 import { reimbursementContext } from '../cpo/reimbursement-context.ts';
 import { saveSessionReimbursements, type ReimbursedSession } from '../cpo/save-session-reimbursements.ts';
+import { roamingBatch, RoamingFailure, type RoamingBatch } from '../roaming/cost-roaming-sessions.ts';
 import { requestProcessingAt } from './processing-job.ts';
 import { recordEventRows, sessionEventKind } from '../events/event-sql.ts';
 import { creditEligibleAmount, creditToUse, labelled, totalsOf, withCredit } from './session-subtotals.ts';
@@ -81,9 +83,10 @@ const CLAIM = `select id, source, session_id, evco_id, cpo_id, start_at, end_at,
 
 const INSERT_RESULTS = `insert into msp_pricing_result (id, session_id, version, admin_id, customer_id, subscription_id,
     subscription_external_reference, token_evco_id, currency, rate_plan_id, rate_plan_version_id, rule, subtotals,
-    total_excl_vat, total_vat, total_incl_vat, credit_used, annotations, explanation, created_at)
+    total_excl_vat, total_vat, total_incl_vat, credit_used, annotations, roaming_agreement, explanation, created_at)
   select id, session_id, version, admin_id, customer_id, subscription_id, subscription_external_reference, token_evco_id, currency,
-    rate_plan_id, rate_plan_version_id, rule, subtotals, total_excl_vat, total_vat, total_incl_vat, credit_used, annotations, explanation, now()
+    rate_plan_id, rate_plan_version_id, rule, subtotals, total_excl_vat, total_vat, total_incl_vat, credit_used, annotations, roaming_agreement,
+    explanation, now()
   from json_populate_recordset(null::msp_pricing_result, ?::json)`;
 
 const UPDATE_SESSIONS = `update msp_charge_session s set status = v.status, admin_id = coalesce(v.admin_id, s.admin_id),
@@ -278,6 +281,7 @@ export async function processSessionBatch(orm: Orm, limit: number): Promise<numb
     const results: Record<string, unknown>[] = [];
     const dropouts: Dropout[] = [];
     const reimbursed: ReimbursedSession[] = [];
+    const roaming = await roamingBatch(em, sessions, context.vatRateAt);
     const retryPolicy = matchRetryPolicyFromEnv();
     const now = new Date();
     for (const session of sessions) {
@@ -305,7 +309,11 @@ export async function processSessionBatch(orm: Orm, limit: number): Promise<numb
         side = 'msp';
         // A CPO session of a driver who is not one of ours is processed (matched, reimbursed) without MSP pricing.
         if (match && !context.resolutionOf(session).token) outcome.status = 'processed';
-        else results.push(price(em, context, session, r ?? resolve(context, session), locked, outcome, vatDecisions.get(session.id)));
+        else {
+          const resolvedNow = r ?? resolve(context, session);
+          costRoaming(roaming, session, evse, resolvedNow);
+          results.push(price(em, context, session, resolvedNow, locked, outcome, vatDecisions.get(session.id)));
+        }
         if (match) reimbursed.push(reimbursedSession(session, match, drafts));
       } catch (error) {
         const evseUid = side === 'cpo' ? (session.evse_uid ?? session.evse_id) : null;
@@ -318,6 +326,7 @@ export async function processSessionBatch(orm: Orm, limit: number): Promise<numb
     const saved = await saveSessionReimbursements(em, reimbursed.filter((x) => outcomes.find((o) => o.id === x.sessionId)!.status !== 'dropout'));
     for (const outcome of outcomes) if (saved.totals.has(outcome.id)) outcome.reimbursement_excl_vat = saved.totals.get(outcome.id)!;
     await em.flush();
+    await roaming.save(em, outcomes, results);
     if (results.length) await em.execute(INSERT_RESULTS, [JSON.stringify(results)]);
     await em.execute(UPDATE_SESSIONS, [JSON.stringify(outcomes)]);
     await recordEventRows(em, [
@@ -340,6 +349,16 @@ function reimburse(context: Context, session: ClaimedSession, match: NonNullable
     return reimburseSession(context.reimbursement, match.evse, pricingFacts(session), session.cpms_reimbursement_excl_vat);
   } catch (error) {
     if (error instanceof ReimbursementFailure) throw new Dropped(error.reason, error.message, match.evse.evseUid);
+    throw error;
+  }
+}
+
+/** The roaming cost of a session of a roaming partner (src/roaming/), before it is priced: a failure is its drop-out. */
+function costRoaming(roaming: RoamingBatch, session: ClaimedSession, evse: Evse | undefined, r: Resolved) {
+  try {
+    roaming.calculate(session, pricingFacts(session), evse, r.subscription.admin.id, r.subscription.admin.currency);
+  } catch (error) {
+    if (error instanceof RoamingFailure) throw new Dropped(error.reason, error.message, error.detail);
     throw error;
   }
 }

@@ -46,7 +46,10 @@ function lineDescription(rollup: RollupData, categories: Map<string, string>): s
 const CUSTOMER = `select c.id, c.external_reference, c.name, c.country, c.company_reg_num, c.billing_email, c.custom_fields,
     ba.addressee, ba.address_line1, ba.address_line2, ba.postal_code, ba.city, ba.country as address_country
   from customer c left join lateral (select * from billing_address where customer_id = c.id order by id limit 1) ba on true
-  where c.id = ?`;
+  where c.id = ?
+  union all
+  -- A roaming partner keeps its billing data on itself (no billing addresses).
+  select rp.name, rp.country, null, rp.billing_email, '{}'::jsonb, null, null, null, null, null, null from roaming_partner rp where rp.id = ?`;
 
 /** The box's party as a document party: the buyer of an invoice, the seller of a self-billing
  * invoice. Its address is the customer's first billing address; without one, or without a
@@ -54,7 +57,7 @@ const CUSTOMER = `select c.id, c.external_reference, c.name, c.country, c.compan
  * country EN 16931 requires of both buyer (BR-11) and seller (BR-09). Street, postal code and city
  * stay empty when the customer has no billing address (EN 16931 does not require them). */
 export async function customerPartyOf(em: Em, partyId: string): Promise<DocumentParty> {
-  const [row] = await em.execute<Record<string, any>[]>(CUSTOMER, [partyId]);
+  const [row] = await em.execute<Record<string, any>[]>(CUSTOMER, [partyId, partyId]);
   if (!row) return { name: partyId, address: { street: null, postal_code: null, city: null, country: 'NL' }, vat_number: null, company_reg_num: null, email: null };
   const street = [row.address_line1, row.address_line2].filter(Boolean).join(', ') || null;
   const vat = row.custom_fields?.vat_number;

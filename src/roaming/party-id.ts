@@ -1,0 +1,23 @@
+// Roaming party ids (spec decisions: "a country code and three characters with an optional
+// separator", `NL-TDR` = `NLTDR` = `NL*TDR`): stored and compared as five upper-case characters.
+import { InvalidInputError } from '../platform/errors.ts';
+import type { FieldPath } from '../platform/field-path.ts';
+
+const PARTY_ID = /^([A-Za-z]{2})[-* ]?([A-Za-z0-9]{3})$/;
+
+/** The stored form of a party id, or null when it is not one. */
+export function normalizePartyId(value: string): string | null {
+  const match = PARTY_ID.exec(value.trim());
+  return match ? `${match[1]}${match[2]}`.toUpperCase() : null;
+}
+
+/** Normalized ids of a list (duplicates once); a malformed one is 400 at its index. */
+export function normalizePartyIds(values: string[], path: FieldPath): string[] {
+  const ids: string[] = [];
+  values.forEach((value, i) => {
+    const id = normalizePartyId(value);
+    if (!id) throw new InvalidInputError(`${value} is not a roaming party id (country code and three characters, e.g. NL*TDR)`, { path: [...path, i] });
+    if (!ids.includes(id)) ids.push(id);
+  });
+  return ids;
+}

@@ -1,0 +1,106 @@
+// Roaming agreements: create and merge-update. Only a locally owned connection has agreements,
+// with that connection's partner. Validity is [valid_from, valid_until) (src/platform/validity.ts);
+// two live agreements of one connection and role may not overlap (`overlapping_roaming_agreement`),
+// so a session start selects at most one. Defunct is final.
+import { RoamingPartner } from '../parties/roaming-partner.entity.ts';
+import { DomainError, InvalidInputError, NotFoundError } from '../platform/errors.ts';
+import { assertExternalReferenceFree } from '../platform/external-reference.ts';
+import { flushUnique } from '../platform/flush-unique.ts';
+import { isUuid } from '../platform/ids.ts';
+import { applyPatch, type Patch } from '../platform/merge-patch.ts';
+import type { Em } from '../platform/orm.ts';
+import { assertValidityOrdered, overlapping } from '../platform/validity.ts';
+import { RatePlan } from '../pricing/rate-plan.entity.ts';
+import type { VatKind } from '../pricing/vat-rate.entity.ts';
+import { RoamingAgreement, type AgreementRole } from './roaming-agreement.entity.ts';
+import { RoamingConnection } from './roaming-connection.entity.ts';
+
+export interface AgreementFields {
+  role: AgreementRole;
+  validFrom: Date;
+  validUntil: Date;
+  defunct: boolean;
+  ratePlanId: string;
+  vatKind: VatKind;
+  externalReference: string;
+}
+
+type AgreementInput = Patch<AgreementFields> & { connectionId?: string | null; partnerId?: string | null };
+
+const UNIQUE = { roaming_agreement_external_reference_unique: ['external_reference'] };
+
+export async function getRoamingAgreement(em: Em, id: string): Promise<RoamingAgreement> {
+  const agreement = isUuid(id) ? await em.findOne(RoamingAgreement, { id }, { populate: ['connection', 'partner'] }) : null;
+  if (!agreement) throw new NotFoundError('roaming agreement');
+  return agreement;
+}
+
+async function connectionOf(em: Em, id: string | null | undefined): Promise<RoamingConnection> {
+  const connection = id && isUuid(id) ? await em.findOne(RoamingConnection, { id }) : null;
+  if (!connection) throw new NotFoundError('roaming connection', { path: ['connection_id'] });
+  if (connection.kind !== 'locally_owned') {
+    throw new InvalidInputError('a provider-facilitated connection never has an agreement', { path: ['connection_id'] });
+  }
+  return connection;
+}
+
+async function check(em: Em, agreement: RoamingAgreement): Promise<void> {
+  assertValidityOrdered(agreement.validFrom, agreement.validUntil);
+  if (agreement.ratePlanId) {
+    const plan = isUuid(agreement.ratePlanId) ? await em.findOne(RatePlan, { id: agreement.ratePlanId }, { filters: false }) : null;
+    if (!plan) throw new NotFoundError('rate plan', { path: ['rate_plan_id'] });
+  }
+  if (agreement.defunct) return;
+  // Serializes writers of one connection's agreements, so two overlapping ones cannot both pass.
+  await em.execute(`select pg_advisory_xact_lock(hashtext(?))`, [`roaming_agreement:${agreement.connection.id}`]);
+  const other = await em.findOne(RoamingAgreement, {
+    connection: agreement.connection, role: agreement.role, defunct: false, ...(agreement.id ? { id: { $ne: agreement.id } } : {}),
+    ...overlapping(agreement.validFrom, agreement.validUntil),
+  });
+  if (other) {
+    throw new DomainError('overlapping_roaming_agreement', `the validity overlaps roaming agreement ${other.id} of the same connection and role`,
+      { path: ['valid_from'] });
+  }
+}
+
+export function createRoamingAgreement(em: Em, input: AgreementInput): Promise<RoamingAgreement> {
+  const { connectionId, partnerId, ...fields } = input;
+  return em.transactional(async (tx) => {
+    const connection = await connectionOf(tx, connectionId);
+    if (partnerId !== undefined && partnerId !== null && partnerId !== connection.partner?.id) {
+      const exists = isUuid(partnerId) && await tx.count(RoamingPartner, { id: partnerId }) > 0;
+      if (!exists) throw new NotFoundError('roaming partner', { path: ['partner_id'] });
+      throw new InvalidInputError('the partner of an agreement is the partner of its connection', { path: ['partner_id'] });
+    }
+    if (!fields.role) throw new InvalidInputError('role is required', { path: ['role'] });
+    if (!fields.validFrom) throw new InvalidInputError('valid_from is required', { path: ['valid_from'] });
+    await assertExternalReferenceFree(tx, RoamingAgreement, fields.externalReference, 'roaming agreement');
+    const agreement = tx.create(RoamingAgreement, {
+      connection, partner: connection.partner!, role: fields.role, validFrom: fields.validFrom,
+    });
+    applyPatch(agreement, { ...fields, vatKind: fields.vatKind ?? undefined, defunct: fields.defunct ?? undefined });
+    await check(tx, agreement);
+    await flushUnique(tx, UNIQUE);
+    return agreement;
+  });
+}
+
+export function updateRoamingAgreement(em: Em, id: string, patch: Patch<AgreementFields>): Promise<RoamingAgreement> {
+  return em.transactional(async (tx) => {
+    const agreement = await getRoamingAgreement(tx, id);
+    for (const member of ['role', 'validFrom', 'vatKind', 'defunct'] as const) {
+      if (patch[member] === null) {
+        const name = { role: 'role', validFrom: 'valid_from', vatKind: 'vat_kind', defunct: 'defunct' }[member];
+        throw new InvalidInputError(`${name} cannot be removed`, { path: [name] });
+      }
+    }
+    if (agreement.defunct) throw new DomainError('roaming_agreement_defunct', 'a defunct roaming agreement cannot change');
+    if (patch.externalReference && patch.externalReference.toLowerCase() !== agreement.externalReference?.toLowerCase()) {
+      await assertExternalReferenceFree(tx, RoamingAgreement, patch.externalReference, 'roaming agreement');
+    }
+    applyPatch(agreement, patch);
+    await check(tx, agreement);
+    await flushUnique(tx, UNIQUE);
+    return agreement;
+  });
+}

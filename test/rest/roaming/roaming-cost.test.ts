@@ -1,0 +1,102 @@
+// Roaming cost calculation in the session pipeline over HTTP (roaming_enabled): agreement
+// selection at the validity bounds, a provider-facilitated connection, a session priced from its
+// OCPI tariff (with the reported/calculated difference annotated) and the drop-outs.
+import { readFileSync } from 'node:fs';
+import test from 'ava';
+import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { createAdministration } from '../../helpers/factories.ts';
+import { createRoamingAgreement, createRoamingConnection, createRoamingPartner, partySuffix, setRoamingEnabled } from '../../helpers/roaming-factories.ts';
+import { createRatePlan, pricedSubscription, pricingResults, processed, sessionBody, submitSession } from '../../helpers/session-factories.ts';
+
+let app: TestApp;
+let evcoId: string;
+test.before(async () => {
+  app = await startTestApp();
+  const admin = (await createAdministration(app)).id;
+  evcoId = (await pricedSubscription(app, admin)).evcoId;
+  await setRoamingEnabled(app, true);
+});
+test.after.always(async () => { await app?.close(); });
+
+const tariff9 = JSON.parse(readFileSync(new URL('../../../../shared/vectors/ocpi-tariffs/ocpi-examples/tariff_9_025kwh_start__flat0.50_energy0.25.json',
+  import.meta.url), 'utf8'));
+
+async function session(overrides: Record<string, unknown>) {
+  const stored = await submitSession(app, sessionBody(evcoId, overrides));
+  return processed(app, stored.id);
+}
+
+const energyPlan = (price: string) => createRatePlan(app, [{ valid_from: '2025-01-01T00:00:00Z', definition: { rates: { energy: { price } }, rules: [] } }]);
+
+test('the agreement valid at the session start applies: a session starting exactly at valid_until uses the next agreement', async (t) => {
+  const s = partySuffix();
+  const partner = await createRoamingPartner(app, { cpo_ids: [`NL*${s}`] });
+  const connection = await createRoamingConnection(app, { partner_id: partner.id });
+  const old = await createRoamingAgreement(app, connection.id, { valid_from: '2026-02-01T00:00:00Z', valid_until: '2026-03-02T09:00:00Z', rate_plan_id: await energyPlan('0.30') });
+  const next = await createRoamingAgreement(app, connection.id, { valid_from: '2026-03-02T09:00:00Z', rate_plan_id: await energyPlan('0.40'),
+    external_reference: `RA-${s}` });
+
+  const atBound = await session({ cpo_id: `nl-${s.toLowerCase()}`, start_date_time: '2026-03-02T10:00:00+01:00', end_date_time: '2026-03-02T11:00:00+01:00' });
+  t.like(atBound, { status: 'priced', roaming_agreement_id: next.id, calculated_roaming_amount_excl_vat: '4.00', calculated_roaming_amount_incl_vat: '4.84',
+    total_roaming_amount_excl_vat: null });
+  const [result] = await pricingResults(app, atBound.id);
+  t.deepEqual(result.roaming_agreement, { id: next.id, external_reference: `RA-${s}`, connection_id: connection.id, partner_id: partner.id, role: 'msp' });
+
+  const before = await session({ cpo_id: `NL${s}`, start_date_time: '2026-03-02T09:59:59+01:00', end_date_time: '2026-03-02T11:00:00+01:00',
+    total_roaming_amount_excl_vat: '3.00' });
+  t.like(before, { status: 'priced', roaming_agreement_id: old.id, calculated_roaming_amount_excl_vat: '3.00', total_roaming_amount_excl_vat: '3.00' });
+  t.deepEqual((await pricingResults(app, before.id))[0].annotations, {}, 'no difference over 0.01');
+
+  const tooEarly = await session({ cpo_id: `NL*${s}`, start_date_time: '2026-01-31T23:00:00Z', end_date_time: '2026-02-01T00:30:00Z' });
+  t.like(tooEarly, { status: 'dropout', dropout_reason: 'roaming_agreement_missing', calculated_roaming_amount_excl_vat: null });
+  // The missing agreement arrives: retrying the case prices the session with it.
+  const earlier = await createRoamingAgreement(app, connection.id, { valid_from: '2026-01-01T00:00:00Z', valid_until: '2026-02-01T00:00:00Z',
+    rate_plan_id: await energyPlan('0.20') });
+  const retried = await app.request('POST', `/main/v1/msp-dropout-case/${tooEarly.dropout_case_id}/reprocess`, { body: { instruction: 'retry' } });
+  t.is(retried.status, 200);
+  t.like(await processed(app, tooEarly.id), { status: 'priced', roaming_agreement_id: earlier.id, calculated_roaming_amount_excl_vat: '2.00' });
+});
+
+test('a provider-facilitated connection needs no agreement: the cost is the reported amount', async (t) => {
+  const partner = await createRoamingPartner(app);
+  const hub = await createRoamingConnection(app, { kind: 'provider_facilitated' });
+  const priced = await session({ cpo_id: partner.cpo_ids[0], roaming_connection_id: hub.id, total_roaming_amount_excl_vat: '5.5' });
+  t.like(priced, { status: 'priced', roaming_agreement_id: null, calculated_roaming_amount_excl_vat: '5.50', calculated_roaming_amount_incl_vat: '6.66',
+    total_roaming_amount_excl_vat: '5.50' });
+  t.is((await pricingResults(app, priced.id))[0].roaming_agreement, null);
+  const nothing = await session({ cpo_id: partner.cpo_ids[0], roaming_connection_id: hub.id });
+  t.like(nothing, { status: 'dropout', dropout_reason: 'roaming_cost_failed' });
+  const unknown = await session({ cpo_id: partner.cpo_ids[0], roaming_connection_id: '018f0000-0000-7000-8000-000000000000', total_roaming_amount_excl_vat: '1' });
+  t.like(unknown, { status: 'dropout', dropout_reason: 'roaming_connection_unknown' });
+});
+
+test('the OCPI historical_tariff prices the roaming cost before the rate plan; a difference with the reported amount is annotated', async (t) => {
+  const partner = await createRoamingPartner(app);
+  const connection = await createRoamingConnection(app, { partner_id: partner.id });
+  const agreement = await createRoamingAgreement(app, connection.id, { rate_plan_id: await energyPlan('0.99') });
+  const priced = await session({ cpo_id: partner.cpo_ids[0], roaming_connection_id: connection.id, historical_tariff: tariff9,
+    total_roaming_amount_excl_vat: '2.50' });
+  // 0.50 flat + 10 kWh × 0.25 = 3.00 excl. VAT; NL standard 21 %: 0.63.
+  t.like(priced, { status: 'priced', roaming_agreement_id: agreement.id, calculated_roaming_amount_excl_vat: '3.00',
+    calculated_roaming_amount_incl_vat: '3.63', total_roaming_amount_excl_vat: '2.50' });
+  const [result] = await pricingResults(app, priced.id);
+  t.is(result.annotations.roaming_amount_difference, 'reported 2.50 excl. VAT, calculated 3.00 (difference 0.50)');
+  t.true(result.explanation.some((line: string) => line.includes('OCPI historical_tariff')));
+  const graph = await app.request('POST', '/graphql', { body: { query: `{ chargeSessions(first: 100) { edges { node { databaseId
+    calculatedRoamingAmountExclVat calculatedRoamingAmountInclVat roamingAgreementId pricingResults { edges { node { roamingAgreement annotations } } } } } } }` } });
+  t.falsy(graph.body.errors);
+  const node = graph.body.data.chargeSessions.edges.find((e: any) => e.node.databaseId === priced.id).node;
+  t.like(node, { calculatedRoamingAmountExclVat: '3.00', calculatedRoamingAmountInclVat: '3.63', roamingAgreementId: agreement.id });
+  t.deepEqual(node.pricingResults.edges[0].node.roamingAgreement, result.roaming_agreement);
+  t.deepEqual(node.pricingResults.edges[0].node.annotations, result.annotations);
+
+  const otherCurrency = await session({ cpo_id: partner.cpo_ids[0], historical_tariff: { ...tariff9, currency: 'SEK' } });
+  t.like(otherCurrency, { status: 'dropout', dropout_reason: 'roaming_cost_failed' });
+  const noVat = await session({ cpo_id: partner.cpo_ids[0], historical_tariff: tariff9, address: { city: 'Oslo', country: 'NO' } });
+  t.like(noVat, { status: 'dropout', dropout_reason: 'vat_rate_missing' });
+});
+
+test('a cpo_id of no roaming partner is not a roaming session', async (t) => {
+  const priced = await session({ cpo_id: 'NL*ZZ9', total_roaming_amount_excl_vat: '1.00' });
+  t.like(priced, { status: 'priced', roaming_agreement_id: null, calculated_roaming_amount_excl_vat: null });
+});
