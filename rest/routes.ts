@@ -18,6 +18,7 @@ import { costCalculationRoutes } from './pricing/cost-calculation.routes.ts';
 import { ratePlanRoutes } from './pricing/rate-plan.routes.ts';
 import { vatRateRoutes } from './pricing/vat-rate.routes.ts';
 import { chargeSessionRoutes } from './sessions/charge-session.routes.ts';
+import { ocpiPeerRoutes } from './ocpi/ocpi-peer.routes.ts';
 import { cpoDropoutCaseRoutes, dropoutCaseRoutes } from './sessions/dropout-case.routes.ts';
 import { sessionReimbursementRoutes } from './cpo/session-reimbursement.routes.ts';
 import { evseRoutes } from './cpo/evse.routes.ts';
@@ -39,6 +40,7 @@ export const routes: RouteDef[] = [
   ...billingAddressRoutes,
   ...directDebitMandateRoutes,
   ...roamingPartnerRoutes,
+  ...ocpiPeerRoutes,
   ...endUserRoutes,
   ...endUserAuthorizationRoutes,
   ...tokenRoutes,

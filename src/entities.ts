@@ -46,6 +46,7 @@ import { ReimbursementPlanSchema } from './cpo/reimbursement-plan.entity.ts';
 import { CalculationInputSchema } from './cpo/calculation-input.entity.ts';
 import { EvseIdAssignmentSchema } from './cpo/evse-id-assignment.entity.ts';
 import { SessionReimbursementSchema } from './cpo/session-reimbursement.entity.ts';
+import { OcpiPeerSchema } from './ocpi/ocpi-peer.entity.ts';
 
 export const entities = [
   InstanceSettingsSchema,
@@ -95,4 +96,5 @@ export const entities = [
   CalculationInputSchema,
   EvseIdAssignmentSchema,
   SessionReimbursementSchema,
+  OcpiPeerSchema,
 ];
