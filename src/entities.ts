@@ -47,6 +47,9 @@ import { CalculationInputSchema } from './cpo/calculation-input.entity.ts';
 import { EvseIdAssignmentSchema } from './cpo/evse-id-assignment.entity.ts';
 import { SessionReimbursementSchema } from './cpo/session-reimbursement.entity.ts';
 import { OcpiPeerSchema } from './ocpi/ocpi-peer.entity.ts';
+import { OcpiInvalidCdrSchema } from './ocpi/ocpi-invalid-cdr.entity.ts';
+import { OcpiSessionSchema } from './ocpi/ocpi-session.entity.ts';
+import { OcpiTariffSchema } from './ocpi/ocpi-tariff.entity.ts';
 
 export const entities = [
   InstanceSettingsSchema,
@@ -97,4 +100,7 @@ export const entities = [
   EvseIdAssignmentSchema,
   SessionReimbursementSchema,
   OcpiPeerSchema,
+  OcpiInvalidCdrSchema,
+  OcpiSessionSchema,
+  OcpiTariffSchema,
 ];
