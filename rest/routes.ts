@@ -19,6 +19,7 @@ import { ratePlanRoutes } from './pricing/rate-plan.routes.ts';
 import { vatRateRoutes } from './pricing/vat-rate.routes.ts';
 import { chargeSessionRoutes } from './sessions/charge-session.routes.ts';
 import { ocpiPeerRoutes } from './ocpi/ocpi-peer.routes.ts';
+import { roamingCommandRoutes } from './msp/roaming-command.routes.ts';
 import { ocpiInvalidCdrRoutes } from './ocpi/ocpi-invalid-cdr.routes.ts';
 import { cpoDropoutCaseRoutes, dropoutCaseRoutes } from './sessions/dropout-case.routes.ts';
 import { sessionReimbursementRoutes } from './cpo/session-reimbursement.routes.ts';
@@ -42,6 +43,7 @@ export const routes: RouteDef[] = [
   ...directDebitMandateRoutes,
   ...roamingPartnerRoutes,
   ...ocpiPeerRoutes,
+  ...roamingCommandRoutes,
   ...ocpiInvalidCdrRoutes,
   ...endUserRoutes,
   ...endUserAuthorizationRoutes,

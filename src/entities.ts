@@ -50,6 +50,7 @@ import { OcpiPeerSchema } from './ocpi/ocpi-peer.entity.ts';
 import { OcpiInvalidCdrSchema } from './ocpi/ocpi-invalid-cdr.entity.ts';
 import { OcpiSessionSchema } from './ocpi/ocpi-session.entity.ts';
 import { OcpiTariffSchema } from './ocpi/ocpi-tariff.entity.ts';
+import { RoamingCommandSchema } from './ocpi/roaming-command.entity.ts';
 
 export const entities = [
   InstanceSettingsSchema,
@@ -103,4 +104,5 @@ export const entities = [
   OcpiInvalidCdrSchema,
   OcpiSessionSchema,
   OcpiTariffSchema,
+  RoamingCommandSchema,
 ];

@@ -7,6 +7,7 @@ import { Migration20261124142609_cpo_side } from './Migration20261124142609_cpo_
 import { Migration20261125150122_cpo_reimbursement } from './Migration20261125150122_cpo_reimbursement.ts';
 import { Migration20261125153607_ocpi_peer } from './Migration20261125153607_ocpi_peer.ts';
 import { Migration20261125154626_ocpi_receiving } from './Migration20261125154626_ocpi_receiving.ts';
+import { Migration20261125155445_ocpi_commands } from './Migration20261125155445_ocpi_commands.ts';
 // imports-end
 
 export const migrations: { name: string; class: new (...args: any[]) => any }[] = [
@@ -18,5 +19,6 @@ export const migrations: { name: string; class: new (...args: any[]) => any }[] 
   { name: 'Migration20261125150122_cpo_reimbursement', class: Migration20261125150122_cpo_reimbursement },
   { name: 'Migration20261125153607_ocpi_peer', class: Migration20261125153607_ocpi_peer },
   { name: 'Migration20261125154626_ocpi_receiving', class: Migration20261125154626_ocpi_receiving },
+  { name: 'Migration20261125155445_ocpi_commands', class: Migration20261125155445_ocpi_commands },
 // migrations-end
 ];
