@@ -53,7 +53,13 @@ test('an invalid CDR is kept with its reason and resolved by a corrected one wit
   // Passes the schema, fails the pipeline's checks (a negative energy).
   const negative = await cpo.call('POST', cdrs(), { body: { ...good, total_energy: -1 }, bodySchema: 'cdr' });
   t.is(negative.body.status_code, 2001);
+  // A country whose time zone the service does not know.
+  const far = cdr(sub.evcoId);
+  const farAway = await cpo.call('POST', cdrs(), { body: { ...far, cdr_location: { ...far.cdr_location, country: 'AUS' } }, bodySchema: 'cdr' });
+  t.is(farAway.body.status_code, 2001);
+  t.regex(farAway.body.status_message, /AUS/);
   let list = await app.request('GET', `/main/v1/ocpi-invalid-cdr?roaming_connection_id=${connectionId}&resolved=false`);
+  t.true(list.body.items.some((x: { cdr_id: string; reason: string }) => x.cdr_id === far.id && /time zone/.test(x.reason)));
   const mine = list.body.items.filter((x: { cdr_id: string }) => x.cdr_id === good.id);
   t.is(mine.length, 2);
   t.regex(mine[0].reason, /total_cost/);
