@@ -16,6 +16,8 @@ import { mountRoutes } from './rails/route.ts';
 import { isRemovedOperation } from './removed-routes.ts';
 import { routes } from './routes.ts';
 import { graphqlMiddleware } from '../schema/http.ts';
+import { ocpiMiddleware } from './ocpi/ocpi-router.ts';
+import { ocpiRoutes } from './ocpi/ocpi-routes.ts';
 
 export const API_PREFIX = '/main/v1';
 
@@ -72,6 +74,8 @@ export function createApp(orm: Orm, options: AppOptions = {}): Koa {
 
   app.use(errorMiddleware);
   app.use(open.routes());
+  // OCPI peers: their own paths and Token auth, before the /main/v1 path check and Basic auth.
+  app.use(ocpiMiddleware(orm, ocpiRoutes));
   app.use(graphqlMiddleware(orm, authenticator, limiter));
   app.use(async (ctx, next) => {
     if (!ctx.path.startsWith(`${API_PREFIX}/`)) {

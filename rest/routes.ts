@@ -20,6 +20,9 @@ import { costCalculationRoutes } from './pricing/cost-calculation.routes.ts';
 import { ratePlanRoutes } from './pricing/rate-plan.routes.ts';
 import { vatRateRoutes } from './pricing/vat-rate.routes.ts';
 import { chargeSessionRoutes } from './sessions/charge-session.routes.ts';
+import { ocpiPeerRoutes } from './ocpi/ocpi-peer.routes.ts';
+import { roamingCommandRoutes } from './msp/roaming-command.routes.ts';
+import { ocpiInvalidCdrRoutes } from './ocpi/ocpi-invalid-cdr.routes.ts';
 import { cpoDropoutCaseRoutes, dropoutCaseRoutes } from './sessions/dropout-case.routes.ts';
 import { sessionReimbursementRoutes } from './cpo/session-reimbursement.routes.ts';
 import { evseRoutes } from './cpo/evse.routes.ts';
@@ -44,6 +47,9 @@ export const routes: RouteDef[] = [
   ...roamingPartnerRoutes,
   ...roamingConnectionRoutes,
   ...roamingAgreementRoutes,
+  ...ocpiPeerRoutes,
+  ...roamingCommandRoutes,
+  ...ocpiInvalidCdrRoutes,
   ...endUserRoutes,
   ...endUserAuthorizationRoutes,
   ...tokenRoutes,

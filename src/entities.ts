@@ -51,6 +51,11 @@ import { WebhookSubscriptionSchema } from './events/webhook-subscription.entity.
 import { WebhookAttemptSchema } from './events/webhook-attempt.entity.ts';
 import { RoamingConnectionSchema } from './roaming/roaming-connection.entity.ts';
 import { RoamingAgreementSchema } from './roaming/roaming-agreement.entity.ts';
+import { OcpiPeerSchema } from './ocpi/ocpi-peer.entity.ts';
+import { OcpiInvalidCdrSchema } from './ocpi/ocpi-invalid-cdr.entity.ts';
+import { OcpiSessionSchema } from './ocpi/ocpi-session.entity.ts';
+import { OcpiTariffSchema } from './ocpi/ocpi-tariff.entity.ts';
+import { RoamingCommandSchema } from './ocpi/roaming-command.entity.ts';
 
 export const entities = [
   InstanceSettingsSchema,
@@ -105,4 +110,9 @@ export const entities = [
   EventSchema,
   WebhookSubscriptionSchema,
   WebhookAttemptSchema,
+  OcpiPeerSchema,
+  OcpiInvalidCdrSchema,
+  OcpiSessionSchema,
+  OcpiTariffSchema,
+  RoamingCommandSchema,
 ];

@@ -8,6 +8,8 @@ import { ingestSession } from '../../src/sessions/ingest-session.service.ts';
 import { PricingResult } from '../../src/sessions/pricing-result.entity.ts';
 import { getVisibleSession, repriceSession } from '../../src/sessions/reprocess.service.ts';
 import { seekPage } from '../rails/pagination.ts';
+import type { SeekList } from '../../src/platform/seek-page.ts';
+import { SessionProgressList, type ProgressRow } from '../../src/sessions/session-progress.queries.ts';
 import { defineRoute, type RouteDef } from '../rails/route.ts';
 import { isoDate, oneOf, timestamp } from '../../src/platform/input-schemas.ts';
 import { chargeSessionBody, cpoChargeSessionBody, submissionFrom } from './session-body.ts';
@@ -124,6 +126,11 @@ export const chargeSessionRoutes: RouteDef[] = [
   defineRoute({
     method: 'get', path: '/msp-charge-session-progress', tag: TAG, summary: 'Processing progress of sessions', paged: true,
     response: sessionProgressShape,
-    handler: ({ ctx, em, rawQuery }) => seekPage(ctx, { list: chargeSessionList(em), rawQuery, path: '/main/v1/msp-charge-session-progress', serialize: serializeProgress }),
+    description: 'Every MSP charge session, and the sessions a CPO reports over OCPI while they run (session_status charging, or '
+      + 'awaiting_cdr once completed) until their CDR arrives as a charge session; ordered by id (creation).',
+    handler: ({ ctx, em, rawQuery }) => seekPage(ctx, {
+      // SessionProgressList pages like a SeekList (has, page, keyOf, firstCreatedAfter) over two tables.
+      list: new SessionProgressList(em) as unknown as SeekList<ProgressRow>, rawQuery, path: '/main/v1/msp-charge-session-progress', serialize: serializeProgress,
+    }),
   }),
 ];

@@ -1,5 +1,6 @@
 import { normalize } from '../../src/money/decimal.ts';
 import type { ChargeSession } from '../../src/sessions/charge-session.entity.ts';
+import type { ProgressRow } from '../../src/sessions/session-progress.queries.ts';
 import type { DropoutCase } from '../../src/sessions/dropout-case.entity.ts';
 import type { PricingResult } from '../../src/sessions/pricing-result.entity.ts';
 import { cpoSessionIdOf, reportedField as field, reportedRoamingAmounts } from '../../src/sessions/session-reported.ts';
@@ -68,8 +69,11 @@ export function serializeOriginal(s: ChargeSession): Infer<typeof originalSessio
   return { id: s.id, source: s.source, received_at: iso(s.receivedAt), body: s.payload };
 }
 
-export function serializeProgress(s: ChargeSession): Infer<typeof sessionProgressShape> {
-  return { id: s.id, session_status: s.status, total_energy_kwh: normalize(s.energyKwh), last_update: iso(s.updatedAt), evse_id: s.evseId ?? null };
+export function serializeProgress(row: ProgressRow): Infer<typeof sessionProgressShape> {
+  return {
+    id: row.id, session_status: row.session_status as Infer<typeof sessionProgressShape>['session_status'], total_energy_kwh: normalize(row.total_energy_kwh),
+    last_update: iso(new Date(row.last_update)), evse_id: row.evse_id ?? null,
+  };
 }
 
 export function serializePricingResult(r: PricingResult): Infer<typeof pricingResultShape> {

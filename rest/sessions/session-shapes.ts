@@ -1,4 +1,5 @@
 // The representations of charge sessions, pricing results and drop-out cases (session-serializers.ts returns them).
+import { OCPI_PROGRESS_STATUSES } from '../../src/sessions/session-progress.queries.ts';
 import { SESSION_SOURCES, SESSION_STATUSES } from '../../src/sessions/charge-session.entity.ts';
 import { DROPOUT_STATUSES, REPROCESS_INSTRUCTIONS } from '../../src/sessions/dropout-case.entity.ts';
 import { ruleShape, SUBTOTAL_KINDS, subtotalFields } from '../pricing/cost-calculation.routes.ts';
@@ -67,7 +68,7 @@ export const originalSessionShape = representation('ChargeSessionOriginal', {
 
 export const sessionProgressShape = representation('ChargeSessionProgress', {
   id: t.string(),
-  session_status: t.enum(SESSION_STATUSES),
+  session_status: t.enum([...SESSION_STATUSES, ...OCPI_PROGRESS_STATUSES]),
   total_energy_kwh: t.decimal(),
   last_update: t.timestamp(),
   evse_id: t.nullable(t.string()),

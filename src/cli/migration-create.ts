@@ -20,6 +20,21 @@ export const migrations: { name: string; class: new (...args: any[]) => any }[] 
 ];
 `;
 
+/**
+ * Database objects written by hand in migrations, which the ORM's schema diff does not model and
+ * would otherwise drop or recreate in every new migration: the UUIDv7 function, the partial unique
+ * index of billing items, the instance settings sequence, the outbox's commit-order trigger and the
+ * reimbursement record's foreign key to its session.
+ */
+const HAND_WRITTEN = [/svc_uuidv7/, /billing_item_external_reference_unique/, /instance_settings/, /svc_event_commit_order/,
+  /svc_event_svc_event_commit_order_fn/, /cpo_charge_session_reimbursement_session_id_foreign/];
+
+/** The migration without statements about hand-written objects; null when nothing else is left. */
+function withoutHandWritten(code: string): string | null {
+  const lines = code.split('\n').filter((line) => !(line.includes('this.addSql(') && HAND_WRITTEN.some((pattern) => pattern.test(line))));
+  return lines.some((line) => line.includes('this.addSql(')) ? lines.join('\n') : null;
+}
+
 function dropLastMigration(): void {
   const files = readdirSync(DIR).filter((file) => /^Migration\d+_.*\.ts$/.test(file)).sort();
   const last = files.at(-1);
@@ -54,6 +69,13 @@ export async function createMigration(name: string, options: { reset?: boolean; 
     }
     const file = basename(result.fileName);
     const path = join(DIR, file);
+    const kept = withoutHandWritten(readFileSync(path, 'utf8'));
+    if (kept === null) {
+      rmSync(path);
+      console.log('no schema changes (besides hand-written objects)');
+      return;
+    }
+    writeFileSync(path, kept);
     if (options.reset) {
       const code = readFileSync(path, 'utf8').replace(
         /(override up\(\): void \| Promise<void> \{\n)/,

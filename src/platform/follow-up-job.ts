@@ -4,7 +4,9 @@
 // The tasks that run them are listed in src/sessions/session-queue.ts.
 import type { Em } from './orm.ts';
 
-export async function addFollowUpJob(em: Em, task: string, payload: Record<string, unknown>): Promise<void> {
+/** `runAt`: not before this moment (a deadline such as a command's timeout). */
+export async function addFollowUpJob(em: Em, task: string, payload: Record<string, unknown>, options: { runAt?: Date } = {}): Promise<void> {
   if (!em.isInTransaction()) throw new Error(`the ${task} job belongs in the transaction of the change it follows`);
-  await em.execute('select graphile_worker.add_job(?, ?::json)', [task, JSON.stringify(payload)]);
+  if (options.runAt) await em.execute('select graphile_worker.add_job(?, ?::json, run_at := ?::timestamptz)', [task, JSON.stringify(payload), options.runAt.toISOString()]);
+  else await em.execute('select graphile_worker.add_job(?, ?::json)', [task, JSON.stringify(payload)]);
 }

@@ -21,6 +21,7 @@ import { deliverWebhooks } from '../events/deliver-webhooks.service.ts';
 import { isWebhookDeliverJob, WEBHOOK_DELIVER } from '../events/webhook-job.ts';
 import { processSessionBatch } from './process-sessions.service.ts';
 import { repriceCorrectedSessions } from './reprocess.service.ts';
+import { COMMAND_TIMEOUT, isCommandTimeoutJob, timeOutCommand } from '../ocpi/command-timeout.ts';
 
 const BATCH_SIZE = 500;
 
@@ -61,6 +62,10 @@ export async function runSessionWorker(orm: Orm, connectionString: string): Prom
       [RENDER_DRAFT]: async (payload) => {
         if (!isRenderDraftJob(payload)) throw new Error(`${RENDER_DRAFT}: no box_id in ${JSON.stringify(payload)}`);
         await renderDraft(scopedEm(orm), payload.box_id);
+      },
+      [COMMAND_TIMEOUT]: async (payload) => {
+        if (!isCommandTimeoutJob(payload)) throw new Error(`${COMMAND_TIMEOUT}: no command_id in ${JSON.stringify(payload)}`);
+        await timeOutCommand(scopedEm(orm), payload.command_id);
       },
       [SUBSCRIPTION_CORRECTED]: async (payload) => {
         if (!isSubscriptionCorrectedJob(payload)) throw new Error(`${SUBSCRIPTION_CORRECTED}: no correction_id in ${JSON.stringify(payload)}`);

@@ -1,0 +1,103 @@
+// /msp-roaming-command: start and stop commands to a CPO over OCPI (src/ocpi/send-command.service.ts).
+// The answer is the command as stored after the CPO's synchronous answer; its final state comes with
+// the CPO's result (or the timeout): GET /msp-roaming-command/{id}.
+import * as yup from 'yup';
+import { NotFoundError } from '../../src/platform/errors.ts';
+import { isUuid } from '../../src/platform/ids.ts';
+import { iso, oneOf, text } from '../../src/platform/input-schemas.ts';
+import { COMMAND_STATES, COMMAND_TYPES, RoamingCommand } from '../../src/ocpi/roaming-command.entity.ts';
+import { startSession, stopSession } from '../../src/ocpi/send-command.service.ts';
+import { originOf } from '../ocpi/ocpi-router.ts';
+import { seekPage } from '../rails/pagination.ts';
+import { defineRoute, type RouteDef } from '../rails/route.ts';
+import { representation, t } from '../rails/shape.ts';
+import { DomainError } from '../../src/platform/errors.ts';
+
+const TAG = 'MSP roaming commands';
+
+export const roamingCommandShape = representation('RoamingCommand', {
+  id: t.string(),
+  type: t.enum(COMMAND_TYPES),
+  state: t.enum(COMMAND_STATES),
+  roaming_connection_id: t.string(),
+  location_id: t.nullable(t.string()),
+  evse_uid: t.nullable(t.string()),
+  connector_id: t.nullable(t.string()),
+  evco_id: t.nullable(t.string()),
+  session_id: t.nullable(t.string()),
+  response: t.nullable(t.string('The CPO\'s answer (OCPI CommandResponseType).')),
+  result: t.nullable(t.string('The CPO\'s result (OCPI CommandResultType).')),
+  message: t.nullable(t.string()),
+  created_at: t.timestamp(),
+  updated_at: t.timestamp(),
+});
+
+function serialize(c: RoamingCommand) {
+  return {
+    id: c.id, type: c.type, state: c.state, roaming_connection_id: c.roamingConnectionId, location_id: c.locationId ?? null, evse_uid: c.evseUid ?? null,
+    connector_id: c.connectorId ?? null, evco_id: c.evcoId ?? null, session_id: c.sessionId ?? null, response: c.response?.result ?? null,
+    result: c.result?.result ?? null, message: c.message ?? null, created_at: iso(c.createdAt), updated_at: iso(c.updatedAt),
+  };
+}
+
+const uuid = () => text(36).test('uuid', '${path} must be an id', (v) => v === undefined || isUuid(v));
+const startFields = {
+  roaming_connection_id: uuid().defined('${path} is required'),
+  location_id: text(36).min(1).defined('${path} is required'),
+  evse_uid: text(36),
+  connector_id: text(36).min(1).defined('${path} is required'),
+  evco_id: text(64).min(1).defined('${path} is required'),
+};
+const stopFields = { roaming_connection_id: uuid(), session_id: text(36).min(1).defined('${path} is required') };
+type Start = { roaming_connection_id: string; location_id: string; evse_uid?: string; connector_id: string; evco_id: string };
+
+const start = (em: Parameters<typeof startSession>[0], body: Start, origin: string) => startSession(em, {
+  roamingConnectionId: body.roaming_connection_id, locationId: body.location_id, evseUid: body.evse_uid || undefined, connectorId: body.connector_id, evcoId: body.evco_id,
+}, origin);
+
+export const roamingCommandRoutes: RouteDef[] = [
+  defineRoute({
+    method: 'get', path: '/msp-roaming-command', tag: TAG, summary: 'List roaming commands', paged: true, response: roamingCommandShape,
+    description: 'Ordered by id (creation). Filters: state, roaming_connection_id.',
+    query: yup.object({ state: oneOf(COMMAND_STATES), roaming_connection_id: yup.string().max(36) }),
+    handler: ({ ctx, em, rawQuery, query }) => seekPage(ctx, {
+      em, entity: RoamingCommand, rawQuery, path: '/main/v1/msp-roaming-command', serialize,
+      where: { ...(query.state ? { state: query.state } : {}), ...(query.roaming_connection_id ? { roamingConnectionId: query.roaming_connection_id } : {}) },
+    }),
+  }),
+  defineRoute({
+    method: 'post', path: '/msp-roaming-command', tag: TAG, summary: 'Send a roaming command', response: roamingCommandShape,
+    description: 'type start_session takes the members of /msp-roaming-command/start-session, stop_session those of /stop-session.',
+    body: yup.object({
+      type: oneOf(COMMAND_TYPES).defined('${path} is required'),
+      roaming_connection_id: uuid(), location_id: text(36), evse_uid: text(36), connector_id: text(36), evco_id: text(64), session_id: text(36),
+    }),
+    handler: async ({ em, body, ctx }) => {
+      const required = body.type === 'start_session' ? ['roaming_connection_id', 'location_id', 'connector_id', 'evco_id'] : ['session_id'];
+      const missing = required.find((name) => !(body as Record<string, unknown>)[name]);
+      if (missing) throw new DomainError('validation_failed', `${missing} is required for ${body.type}`, { path: [missing] });
+      return serialize(body.type === 'start_session'
+        ? await start(em, body as Start, originOf(ctx))
+        : await stopSession(em, { roamingConnectionId: body.roaming_connection_id || undefined, sessionId: body.session_id }, originOf(ctx)));
+    },
+  }),
+  defineRoute({
+    method: 'post', path: '/msp-roaming-command/start-session', tag: TAG, summary: 'Start a session at a CPO', response: roamingCommandShape,
+    body: yup.object(startFields),
+    handler: async ({ em, body, ctx }) => serialize(await start(em, body, originOf(ctx))),
+  }),
+  defineRoute({
+    method: 'post', path: '/msp-roaming-command/stop-session', tag: TAG, summary: 'Stop a session at a CPO', response: roamingCommandShape,
+    description: 'session_id is the CPO\'s session id; roaming_connection_id may be left out when one CPO reported that session over OCPI.',
+    body: yup.object(stopFields),
+    handler: async ({ em, body, ctx }) => serialize(await stopSession(em, { roamingConnectionId: body.roaming_connection_id || undefined, sessionId: body.session_id }, originOf(ctx))),
+  }),
+  defineRoute({
+    method: 'get', path: '/msp-roaming-command/:id', tag: TAG, summary: 'Get a roaming command', response: roamingCommandShape,
+    handler: async ({ em, params }) => {
+      const command = isUuid(params.id) ? await em.findOne(RoamingCommand, { id: params.id }) : null;
+      if (!command) throw new NotFoundError('roaming command');
+      return serialize(command);
+    },
+  }),
+];

@@ -1,0 +1,26 @@
+// OCPI status codes (part "Status codes") and the error that carries one to the OCPI transport.
+export const OCPI_STATUS = {
+  success: 1000,
+  clientError: 2000,
+  invalidParameters: 2001,
+  notEnoughInformation: 2002,
+  unknownLocation: 2003,
+  unknownToken: 2004,
+  serverError: 3000,
+  unableToUseClientApi: 3001,
+  unsupportedVersion: 3002,
+  noMatchingEndpoints: 3003,
+  unknownReceiver: 3004,
+  hubError: 4000,
+} as const;
+
+export class OcpiError extends Error {
+  readonly statusCode: number;
+  readonly httpStatus: number;
+  constructor(statusCode: number, message: string, httpStatus = statusCode >= 3000 ? 500 : 400) {
+    super(message);
+    this.name = 'OcpiError';
+    this.statusCode = statusCode;
+    this.httpStatus = httpStatus;
+  }
+}

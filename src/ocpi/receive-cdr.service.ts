@@ -1,0 +1,50 @@
+// A CDR a CPO pushes (POST cdrs): checked against the OCPI schema, read as a charge session body
+// (cdr-to-session.ts) and checked as the pipeline checks POST /charge-session (the transport hands
+// that check in as `check`), then ingested like any charge session. A CDR failing either check is
+// kept as an invalid CDR with its reason and refused (OCPI 2001); a CDR that passes resolves the
+// invalid ones of the same id and connection and ends the progress of its Session.
+import { DomainError } from '../platform/errors.ts';
+import type { Em } from '../platform/orm.ts';
+import { ingestSession, type IngestedSession, type SessionSubmission } from '../sessions/ingest-session.service.ts';
+import { sessionBodyOfCdr } from './cdr-to-session.ts';
+import { OcpiError, OCPI_STATUS } from './errors.ts';
+import { OcpiInvalidCdr } from './ocpi-invalid-cdr.entity.ts';
+import type { OcpiPeer } from './ocpi-peer.entity.ts';
+import { OcpiSession } from './ocpi-session.entity.ts';
+import type { OcpiCdr } from './schemas/cdr.ts';
+import { ocpiFailure } from './validate.ts';
+
+/** The pipeline's basic checks of a charge session body: the submission, or a DomainError. */
+export type SessionCheck = (body: Record<string, unknown>) => SessionSubmission;
+
+async function refuse(em: Em, peer: OcpiPeer, raw: unknown, reason: string): Promise<never> {
+  const cdrId = typeof (raw as { id?: unknown })?.id === 'string' ? (raw as { id: string }).id : null;
+  em.create(OcpiInvalidCdr, { roamingConnectionId: peer.roamingConnectionId, cdrId, body: raw, reason, resolvedAt: null, chargeSessionId: null });
+  await em.flush();
+  throw new OcpiError(OCPI_STATUS.invalidParameters, `invalid CDR, kept for review: ${reason}`, 400);
+}
+
+export async function receiveCdr(em: Em, peer: OcpiPeer, raw: unknown, check: SessionCheck): Promise<IngestedSession> {
+  const failure = ocpiFailure('cdr', raw);
+  if (failure) return refuse(em, peer, raw, failure);
+  const cdr = raw as OcpiCdr;
+  const mapped = sessionBodyOfCdr(cdr, peer.roamingConnectionId);
+  if ('failure' in mapped) return refuse(em, peer, raw, mapped.failure);
+  let submission: SessionSubmission;
+  try {
+    submission = check(mapped.body);
+  } catch (error) {
+    if (error instanceof DomainError) return refuse(em, peer, raw, error.message);
+    throw error;
+  }
+  const stored = await ingestSession(em, submission);
+  const now = new Date();
+  const invalid = await em.find(OcpiInvalidCdr, { roamingConnectionId: peer.roamingConnectionId, cdrId: cdr.id, resolvedAt: null });
+  for (const record of invalid) Object.assign(record, { resolvedAt: now, chargeSessionId: stored.id });
+  if (cdr.session_id) {
+    const session = await em.findOne(OcpiSession, { roamingConnectionId: peer.roamingConnectionId, countryCode: cdr.country_code, partyId: cdr.party_id, sessionId: cdr.session_id });
+    if (session) session.chargeSessionId = stored.id;
+  }
+  await em.flush();
+  return stored;
+}

@@ -1,0 +1,80 @@
+// The OCPI credentials handshake, both directions (OCPI 2.2.1 part "Credentials module"):
+// - we register: the peer gave us token A and its versions URL; we read its versions and 2.2.1
+//   endpoints with A, POST our credentials with a new token B and keep the token C it answers;
+// - the peer registers: we issued token A; it POSTs its credentials (token B) to us, we read its
+//   versions and endpoints with B and answer our credentials with a new token C.
+import { DomainError } from '../platform/errors.ts';
+import type { Em } from '../platform/orm.ts';
+import { callPeer } from './ocpi-client.ts';
+import { OcpiError, OCPI_STATUS } from './errors.ts';
+import { OcpiPeer } from './ocpi-peer.entity.ts';
+import { OCPI_VERSION, ourCredentials } from './our-party.ts';
+import type { OcpiCredentials } from './schemas/credentials.ts';
+import type { OcpiVersion, OcpiVersionDetails } from './schemas/version.ts';
+import { newToken } from './token-header.ts';
+
+async function peerFor(em: Em, roamingConnectionId: string): Promise<OcpiPeer> {
+  return await em.findOne(OcpiPeer, { roamingConnectionId })
+    ?? em.create(OcpiPeer, { roamingConnectionId, status: 'token_a_issued', ourRole: 'EMSP', versionsUrl: null, tokenSend: null, tokenAccept: null, version: null });
+}
+
+/** The peer's 2.2.1 details, read from its versions URL with `token`. */
+async function readEndpoints(versionsUrl: string, token: string): Promise<OcpiVersionDetails> {
+  const versions = await callPeer<OcpiVersion[]>({ method: 'GET', url: versionsUrl, token, answer: 'versions' });
+  const mutual = versions.find((v) => v.version === OCPI_VERSION);
+  if (!mutual) throw new OcpiError(OCPI_STATUS.unsupportedVersion, `the peer offers no OCPI ${OCPI_VERSION} (${versions.map((v) => v.version).join(', ')})`);
+  return callPeer<OcpiVersionDetails>({ method: 'GET', url: mutual.url, token, answer: 'versionDetails' });
+}
+
+/** Issues token A for a peer that will register with us (a new one replaces an unused one). */
+export async function issueTokenA(em: Em, roamingConnectionId: string): Promise<{ peer: OcpiPeer; tokenA: string }> {
+  const peer = await peerFor(em, roamingConnectionId);
+  if (peer.status === 'registered') throw new DomainError('invalid_input', 'the connection is registered already; unregister it first', { path: [] });
+  const tokenA = newToken();
+  peer.status = 'token_a_issued';
+  peer.tokenAccept = tokenA;
+  await em.flush();
+  return { peer, tokenA };
+}
+
+/** We register with the peer using its token A. `origin`: our base URL when none is configured. */
+export async function registerWithPeer(em: Em, input: { roamingConnectionId: string; versionsUrl: string; tokenA: string; origin: string }): Promise<OcpiPeer> {
+  const peer = await peerFor(em, input.roamingConnectionId);
+  if (peer.status === 'registered') throw new DomainError('invalid_input', 'the connection is registered already; unregister it first', { path: [] });
+  try {
+    const details = await readEndpoints(input.versionsUrl, input.tokenA);
+    const credentialsUrl = details.endpoints.find((e) => e.identifier === 'credentials')?.url;
+    if (!credentialsUrl) throw new OcpiError(OCPI_STATUS.noMatchingEndpoints, 'the peer has no credentials endpoint');
+    // Token B must be known before the POST: the peer reads our versions with it while answering.
+    const tokenB = newToken();
+    Object.assign(peer, { versionsUrl: input.versionsUrl, tokenSend: input.tokenA, tokenAccept: tokenB, version: OCPI_VERSION, endpoints: details.endpoints });
+    await em.flush();
+    const theirs = await callPeer<OcpiCredentials>({
+      method: 'POST', url: credentialsUrl, token: input.tokenA, body: { schema: 'credentials', value: ourCredentials(tokenB, input.origin) }, answer: 'credentials',
+    });
+    Object.assign(peer, { tokenSend: theirs.token, roles: theirs.roles, status: 'registered' });
+    await em.flush();
+    return peer;
+  } catch (error) {
+    if (error instanceof OcpiError) throw new DomainError('invalid_input', `OCPI registration failed: ${error.message}`, { path: [] });
+    throw error;
+  }
+}
+
+/** The peer registers with us (POST credentials with the token A we issued): our credentials with a new token C. */
+export async function acceptRegistration(em: Em, peer: OcpiPeer, theirs: OcpiCredentials, origin: string): Promise<OcpiCredentials> {
+  const details = await readEndpoints(theirs.url, theirs.token);
+  const tokenC = newToken();
+  Object.assign(peer, {
+    versionsUrl: theirs.url, tokenSend: theirs.token, tokenAccept: tokenC, version: OCPI_VERSION, endpoints: details.endpoints, roles: theirs.roles,
+    status: 'registered',
+  });
+  await em.flush();
+  return ourCredentials(tokenC, origin);
+}
+
+/** DELETE credentials: the peer ends the registration; its token is no longer accepted. */
+export async function unregisterPeer(em: Em, peer: OcpiPeer): Promise<void> {
+  Object.assign(peer, { status: 'unregistered', tokenAccept: null, tokenSend: null });
+  await em.flush();
+}

@@ -1,0 +1,52 @@
+// A Session a CPO pushes while it runs: PUT stores the whole object, PATCH merges members into the
+// stored one (the result must again be a whole Session). Its progress shows in
+// GET /msp-charge-session-progress until its CDR arrives (receive-cdr.service.ts).
+import type { Em } from '../platform/orm.ts';
+import { decimalText, utc } from './cdr-to-session.ts';
+import { OcpiError, OCPI_STATUS } from './errors.ts';
+import type { OcpiPeer } from './ocpi-peer.entity.ts';
+import { OcpiSession } from './ocpi-session.entity.ts';
+import type { OcpiSessionObject } from './schemas/session.ts';
+import { acceptOcpi } from './validate.ts';
+
+export interface SessionKey { countryCode: string; partyId: string; sessionId: string }
+
+function checkKey(key: SessionKey, value: Pick<OcpiSessionObject, 'country_code' | 'party_id' | 'id'>): void {
+  if (value.country_code !== key.countryCode || value.party_id !== key.partyId || value.id !== key.sessionId) {
+    throw new OcpiError(OCPI_STATUS.invalidParameters, 'country_code, party_id and id of the body must be those of the URL', 400);
+  }
+}
+
+export async function findSession(em: Em, peer: OcpiPeer, key: SessionKey): Promise<OcpiSession | null> {
+  return em.findOne(OcpiSession, { roamingConnectionId: peer.roamingConnectionId, ...key });
+}
+
+export async function putSession(em: Em, peer: OcpiPeer, key: SessionKey, raw: unknown): Promise<OcpiSession> {
+  const value = acceptOcpi<OcpiSessionObject>('session', raw);
+  checkKey(key, value);
+  const session = await findSession(em, peer, key) ?? em.create(OcpiSession, {
+    roamingConnectionId: peer.roamingConnectionId, ...key, status: value.status, kwh: '0', evseUid: value.evse_uid, evcoId: value.cdr_token.contract_id,
+    body: value, lastUpdated: new Date(utc(value.last_updated)), chargeSessionId: null,
+  });
+  apply(session, value);
+  await em.flush();
+  return session;
+}
+
+export async function patchSession(em: Em, peer: OcpiPeer, key: SessionKey, raw: unknown): Promise<OcpiSession> {
+  const patch = acceptOcpi<Partial<OcpiSessionObject>>('sessionPatch', raw);
+  const session = await findSession(em, peer, key);
+  if (!session) throw new OcpiError(OCPI_STATUS.invalidParameters, `no session ${key.sessionId} to patch (PUT it first)`, 404);
+  const merged = acceptOcpi<OcpiSessionObject>('session', { ...session.body, ...patch });
+  checkKey(key, merged);
+  apply(session, merged);
+  await em.flush();
+  return session;
+}
+
+function apply(session: OcpiSession, value: OcpiSessionObject): void {
+  Object.assign(session, {
+    status: value.status, kwh: decimalText(value.kwh), evseUid: value.evse_uid, evcoId: value.cdr_token.contract_id, body: value,
+    lastUpdated: new Date(utc(value.last_updated)),
+  });
+}

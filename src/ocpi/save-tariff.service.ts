@@ -1,0 +1,32 @@
+// A Tariff a CPO pushes (PUT) or withdraws (DELETE), kept per connection.
+import type { Em } from '../platform/orm.ts';
+import { utc } from './cdr-to-session.ts';
+import { OcpiError, OCPI_STATUS } from './errors.ts';
+import type { OcpiPeer } from './ocpi-peer.entity.ts';
+import { OcpiTariff } from './ocpi-tariff.entity.ts';
+import { acceptOcpi } from './validate.ts';
+
+export interface TariffKey { countryCode: string; partyId: string; tariffId: string }
+
+export function findTariff(em: Em, peer: OcpiPeer, key: TariffKey): Promise<OcpiTariff | null> {
+  return em.findOne(OcpiTariff, { roamingConnectionId: peer.roamingConnectionId, ...key });
+}
+
+export async function putTariff(em: Em, peer: OcpiPeer, key: TariffKey, raw: unknown): Promise<OcpiTariff> {
+  const value = acceptOcpi<{ country_code: string; party_id: string; id: string; last_updated: string }>('tariff', raw);
+  if (value.country_code !== key.countryCode || value.party_id !== key.partyId || value.id !== key.tariffId) {
+    throw new OcpiError(OCPI_STATUS.invalidParameters, 'country_code, party_id and id of the body must be those of the URL', 400);
+  }
+  const lastUpdated = new Date(utc(value.last_updated));
+  const tariff = await findTariff(em, peer, key)
+    ?? em.create(OcpiTariff, { roamingConnectionId: peer.roamingConnectionId, ...key, body: value, lastUpdated });
+  Object.assign(tariff, { body: value, lastUpdated });
+  await em.flush();
+  return tariff;
+}
+
+export async function deleteTariff(em: Em, peer: OcpiPeer, key: TariffKey): Promise<void> {
+  const tariff = await findTariff(em, peer, key);
+  if (tariff) em.remove(tariff);
+  await em.flush();
+}

@@ -1,0 +1,53 @@
+// GET /msp-charge-session-progress: every MSP charge session, and the OCPI Sessions a CPO reports
+// while they run (src/ocpi/ocpi-session.entity.ts) until their CDR became a charge session; one
+// list ordered by id (UUIDv7 of both: creation order), paged by the REST seek pager. An OCPI
+// session has no administration yet (like a received session whose token is not resolved): only
+// credentials of every administration see it.
+import { ADMIN_SCOPE, UNSCOPED, type AdminScope } from '../access/admin-scope.ts';
+import { isUuid } from '../platform/ids.ts';
+import type { Em } from '../platform/orm.ts';
+import type { SeekRange } from '../platform/seek-page.ts';
+
+/** Progress of an OCPI session: charging (ACTIVE, PENDING, RESERVATION) or awaiting_cdr (COMPLETED). */
+export const OCPI_PROGRESS_STATUSES = ['charging', 'awaiting_cdr'] as const;
+
+export interface ProgressRow { id: string; session_status: string; total_energy_kwh: string; last_update: Date; evse_id: string | null }
+
+const PROGRESS = `with progress as (
+    select id, status as session_status, energy_kwh::text as total_energy_kwh, updated_at as last_update, evse_id, admin_id::text, created_at
+    from msp_charge_session
+    union all
+    select id, case status when 'COMPLETED' then 'awaiting_cdr' else 'charging' end, kwh::text, last_updated, null, null, created_at
+    from ocpi_session where status <> 'INVALID' and charge_session_id is null
+  )
+  select id, session_status, total_energy_kwh, last_update, evse_id from progress
+  where (?::boolean or lower(admin_id) in (select lower(value) from json_array_elements_text(?::json)))`;
+
+/** The list in the form rest/rails/pagination.ts seekPage pages (has, page, keyOf, firstCreatedAfter). */
+export class SessionProgressList {
+  readonly key = 'id';
+  private readonly em: Em;
+  constructor(em: Em) { this.em = em; }
+
+  private scope(): unknown[] {
+    const scope = (this.em.getFilterParams(ADMIN_SCOPE) as AdminScope | undefined) ?? UNSCOPED;
+    return [scope.all, JSON.stringify(scope.ids)];
+  }
+
+  keyOf(row: ProgressRow): string { return row.id; }
+
+  async has(id: string): Promise<boolean> {
+    if (!isUuid(id)) return false;
+    return (await this.em.execute(`${PROGRESS} and id = ?::uuid`, [...this.scope(), id])).length > 0;
+  }
+
+  async page(range: SeekRange): Promise<ProgressRow[]> {
+    const after = range.after ? ' and id > ?::uuid' : '';
+    return this.em.execute<ProgressRow[]>(`${PROGRESS}${after} order by id limit ?`, [...this.scope(), ...(range.after ? [range.after] : []), range.limit]);
+  }
+
+  async firstCreatedAfter(moment: Date): Promise<string | null> {
+    const rows = await this.em.execute<{ id: string }[]>(`${PROGRESS} and created_at > ? order by id limit 1`, [...this.scope(), moment]);
+    return rows[0]?.id ?? null;
+  }
+}

@@ -1,0 +1,70 @@
+// The OCPI credentials handshake with a real CPO server, both directions: tokens A → B → C, the
+// peer's endpoints kept per connection, old tokens refused afterwards.
+import { randomUUID } from 'node:crypto';
+import test from 'ava';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { startCpoPeer } from './cpo-peer.ts';
+
+let app: TestApp;
+test.before(async () => { app = await startTestApp(); });
+test.after.always(async () => { await app?.close(); });
+
+test('we register with the CPO using its token A', async (t) => {
+  const cpo = await startCpoPeer();
+  const tokenA = cpo.tokenForService;
+  const id = randomUUID();
+  const r = await app.request('POST', `/main/v1/roaming-connection/${id}/ocpi/register`, { body: { versions_url: cpo.versionsUrl, token: tokenA } });
+  t.is(r.status, 200, JSON.stringify(r.body));
+  t.is(r.body.status, 'registered');
+  t.is(r.body.version, '2.2.1');
+  t.deepEqual(r.body.parties, [{ role: 'CPO', country_code: 'NL', party_id: 'CPO', name: 'Test CPO' }]);
+  t.true(r.body.endpoints.some((e: { identifier: string }) => e.identifier === 'commands'));
+  // The CPO read our versions with token B while answering; we then hold its token C.
+  t.not(cpo.tokenForService, tokenA);
+  const paths = cpo.received.map((x) => `${x.method} ${x.path}`);
+  t.deepEqual(paths, ['GET /ocpi/versions', 'GET /ocpi/2.2.1', 'POST /ocpi/2.2.1/credentials']);
+  // Token B stays the one the CPO calls us with.
+  const credentials = await cpo.call('GET', `${app.url}/ocpi/2.2.1/credentials`, { dataSchema: 'credentials' });
+  t.is(credentials.status, 200);
+  t.is(credentials.body.data.roles[0].role, 'EMSP');
+  const shown = await app.request('GET', `/main/v1/roaming-connection/${id}/ocpi`);
+  t.is(shown.body.status, 'registered');
+  await cpo.close();
+});
+
+test('the CPO registers with the token A we issued and gets token C', async (t) => {
+  const cpo = await startCpoPeer();
+  const id = randomUUID();
+  const issued = await app.request('POST', `/main/v1/roaming-connection/${id}/ocpi/register`, { body: {} });
+  t.is(issued.status, 200);
+  t.is(issued.body.status, 'token_a_issued');
+  const tokenA = issued.body.token_a as string;
+  await cpo.registerWith(issued.body.our_versions_url, tokenA);
+  t.not(cpo.tokenToService, tokenA);
+  // We read the CPO's versions with its token B.
+  t.deepEqual(cpo.received.map((x) => x.token), [cpo.tokenForService, cpo.tokenForService]);
+  const shown = await app.request('GET', `/main/v1/roaming-connection/${id}/ocpi`);
+  t.is(shown.body.status, 'registered');
+  t.is(shown.body.token_a, undefined);
+  // Token A is spent; token C works; a second POST is 405.
+  const withA = await cpo.call('GET', `${app.url}/ocpi/2.2.1/credentials`, { token: tokenA });
+  t.is(withA.status, 401);
+  t.is(withA.body.status_code, 2000);
+  const again = await cpo.call('POST', `${app.url}/ocpi/2.2.1/credentials`, {
+    body: { token: 'x', url: cpo.versionsUrl, roles: [{ role: 'CPO', business_details: { name: 'Test CPO' }, party_id: 'CPO', country_code: 'NL' }] },
+  });
+  t.is(again.status, 405);
+  await cpo.close();
+});
+
+test('an invalid credentials object is OCPI 2001 with HTTP 400', async (t) => {
+  const cpo = await startCpoPeer();
+  const issued = await app.request('POST', `/main/v1/roaming-connection/${randomUUID()}/ocpi/register`, { body: {} });
+  const r = await cpo.call('POST', `${app.url}/ocpi/2.2.1/credentials`, { token: issued.body.token_a, body: { token: 'x', url: cpo.versionsUrl, roles: [] } });
+  t.is(r.status, 400);
+  t.is(r.body.status_code, 2001);
+  t.regex(r.body.status_message, /roles/);
+  const unknown = await cpo.call('GET', `${app.url}/ocpi/2.2.1/nothing`, { token: issued.body.token_a });
+  t.is(unknown.status, 404);
+  await cpo.close();
+});

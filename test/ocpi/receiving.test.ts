@@ -1,0 +1,117 @@
+// Receiving as eMSP from a real test CPO: a CDR enters the session pipeline and is priced; an
+// invalid CDR is kept with its reason and resolved by a corrected one; Session updates show as
+// progress until the CDR arrives; tariffs are kept per connection.
+import test from 'ava';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { createAdministration } from '../helpers/factories.ts';
+import { pricedSubscription, pricingResults, processed } from '../helpers/session-factories.ts';
+import type { CpoPeer } from './cpo-peer.ts';
+import { cdr, session, tariff } from './fixtures.ts';
+import { registeredCpo, sessionOfCdr } from './ocpi-app.ts';
+
+let app: TestApp;
+let adminId: string;
+let cpo: CpoPeer;
+let connectionId: string;
+test.before(async () => {
+  app = await startTestApp();
+  adminId = (await createAdministration(app)).id;
+  ({ cpo, connectionId } = await registeredCpo(app));
+});
+test.after.always(async () => { await cpo?.close(); await app?.close(); });
+
+const cdrs = () => `${app.url}/ocpi/2.2.1/emsp/cdrs`;
+
+test('a CDR is ingested as an OCPI charge session of the connection and priced', async (t) => {
+  const sub = await pricedSubscription(app, adminId);
+  const pushed = cdr(sub.evcoId);
+  const r = await cpo.call('POST', cdrs(), { body: pushed, bodySchema: 'cdr' });
+  t.is(r.status, 200, JSON.stringify(r.body));
+  t.is(r.body.status_code, 1000);
+  const stored = await sessionOfCdr(app, pushed.id);
+  t.truthy(stored);
+  const done = await processed(app, stored.id);
+  t.is(done.status, 'priced', JSON.stringify(done));
+  t.is(done.subscription_id, sub.subscriptionId);
+  const original = await app.request('GET', `/main/v1/msp-charge-session-original/${stored.id}`);
+  t.is(original.body.body.roaming_protocol, 'ocpi');
+  t.is(original.body.body.roaming_connection_id, connectionId);
+  t.is((await pricingResults(app, stored.id)).length, 1);
+  // The same CDR again is the same session.
+  const again = await cpo.call('POST', cdrs(), { body: pushed, bodySchema: 'cdr' });
+  t.is(again.body.status_code, 1000);
+});
+
+test('an invalid CDR is kept with its reason and resolved by a corrected one with the same id', async (t) => {
+  const sub = await pricedSubscription(app, adminId);
+  const good = cdr(sub.evcoId);
+  const { total_cost: _, ...withoutCost } = good;
+  const bad = await cpo.call('POST', cdrs(), { body: withoutCost });
+  t.is(bad.status, 400);
+  t.is(bad.body.status_code, 2001);
+  t.regex(bad.body.status_message, /total_cost/);
+  // Passes the schema, fails the pipeline's checks (a negative energy).
+  const negative = await cpo.call('POST', cdrs(), { body: { ...good, total_energy: -1 }, bodySchema: 'cdr' });
+  t.is(negative.body.status_code, 2001);
+  // A country whose time zone the service does not know.
+  const far = cdr(sub.evcoId);
+  const farAway = await cpo.call('POST', cdrs(), { body: { ...far, cdr_location: { ...far.cdr_location, country: 'AUS' } }, bodySchema: 'cdr' });
+  t.is(farAway.body.status_code, 2001);
+  t.regex(farAway.body.status_message, /AUS/);
+  let list = await app.request('GET', `/main/v1/ocpi-invalid-cdr?roaming_connection_id=${connectionId}&resolved=false`);
+  t.true(list.body.items.some((x: { cdr_id: string; reason: string }) => x.cdr_id === far.id && /time zone/.test(x.reason)));
+  const mine = list.body.items.filter((x: { cdr_id: string }) => x.cdr_id === good.id);
+  t.is(mine.length, 2);
+  t.regex(mine[0].reason, /total_cost/);
+  t.regex(mine[1].reason, /total_energy_kwh/);
+  t.false('total_cost' in mine[0].body);
+
+  const fixed = await cpo.call('POST', cdrs(), { body: good, bodySchema: 'cdr' });
+  t.is(fixed.body.status_code, 1000);
+  const stored = await sessionOfCdr(app, good.id);
+  list = await app.request('GET', `/main/v1/ocpi-invalid-cdr?roaming_connection_id=${connectionId}`);
+  const resolved = list.body.items.filter((x: { cdr_id: string }) => x.cdr_id === good.id);
+  t.deepEqual(resolved.map((x: { resolved: boolean; charge_session_id: string }) => [x.resolved, x.charge_session_id]), [[true, stored.id], [true, stored.id]]);
+});
+
+test('Session PUT and PATCH show as progress until the CDR arrives', async (t) => {
+  const sub = await pricedSubscription(app, adminId);
+  const running = session(sub.evcoId);
+  const url = `${app.url}/ocpi/2.2.1/emsp/sessions/NL/CPO/${running.id}`;
+  t.is((await cpo.call('PUT', url, { body: running, bodySchema: 'session' })).body.status_code, 1000);
+  const progress = async () => {
+    const r = await app.request('GET', '/main/v1/msp-charge-session-progress?page_size=1000');
+    return r.body.items as { id: string; session_status: string; total_energy_kwh: string }[];
+  };
+  let shown = (await progress()).filter((p) => p.session_status === 'charging' && Number(p.total_energy_kwh) === 3.5);
+  t.is(shown.length, 1);
+  const patch = { kwh: 7.25, last_updated: '2026-03-02T09:40:00Z' };
+  t.is((await cpo.call('PATCH', url, { body: patch, bodySchema: 'sessionPatch' })).body.status_code, 1000);
+  const read = await cpo.call('GET', url, { dataSchema: 'session' });
+  t.is(read.body.data.kwh, 7.25);
+  shown = (await progress()).filter((p) => p.id === shown[0].id);
+  t.is(Number(shown[0].total_energy_kwh), 7.25);
+  await cpo.call('PATCH', url, { body: { status: 'COMPLETED', end_date_time: '2026-03-02T10:00:00Z', last_updated: '2026-03-02T10:00:00Z' }, bodySchema: 'sessionPatch' });
+  t.is((await progress()).find((p) => p.id === shown[0].id)?.session_status, 'awaiting_cdr');
+  const final = cdr(sub.evcoId, { session_id: running.id });
+  t.is((await cpo.call('POST', cdrs(), { body: final, bodySchema: 'cdr' })).body.status_code, 1000);
+  const stored = await sessionOfCdr(app, final.id);
+  const after = await progress();
+  t.false(after.some((p) => p.id === shown[0].id));
+  t.true(after.some((p) => p.id === stored.id));
+  // A PATCH of an unknown session and a body for another URL are refused.
+  t.is((await cpo.call('PATCH', `${app.url}/ocpi/2.2.1/emsp/sessions/NL/CPO/nope`, { body: patch })).status, 404);
+  t.is((await cpo.call('PUT', `${app.url}/ocpi/2.2.1/emsp/sessions/NL/CPO/other`, { body: running })).body.status_code, 2001);
+});
+
+test('tariffs are stored per connection', async (t) => {
+  const pushed = tariff();
+  const url = `${app.url}/ocpi/2.2.1/emsp/tariffs/NL/CPO/${pushed.id}`;
+  t.is((await cpo.call('PUT', url, { body: pushed, bodySchema: 'tariff' })).body.status_code, 1000);
+  const read = await cpo.call('GET', url, { dataSchema: 'tariff' });
+  t.deepEqual(read.body.data, pushed);
+  const wrong = await cpo.call('PUT', url, { body: { ...pushed, elements: [] } });
+  t.is(wrong.body.status_code, 2001);
+  t.is((await cpo.call('DELETE', url)).body.status_code, 1000);
+  t.is((await cpo.call('GET', url)).status, 404);
+});

@@ -1,0 +1,123 @@
+// Sending as eMSP to a real test CPO: our tokens paged as OCPI pages them, and start/stop commands
+// with the CPO accepting, rejecting or never answering (timed out by the worker job).
+process.env.SVC_OCPI_COMMAND_TIMEOUT_SECONDS = '1';
+import test from 'ava';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { createAdministration, insertToken } from '../helpers/factories.ts';
+import type { CpoPeer } from './cpo-peer.ts';
+import { session } from './fixtures.ts';
+import { registeredCpo } from './ocpi-app.ts';
+
+let app: TestApp;
+let adminId: string;
+let cpo: CpoPeer;
+let connectionId: string;
+test.before(async () => {
+  app = await startTestApp();
+  adminId = (await createAdministration(app)).id;
+  ({ cpo, connectionId } = await registeredCpo(app));
+});
+test.after.always(async () => { await cpo?.close(); await app?.close(); });
+
+async function until(id: string, state: string, timeoutMs = 15_000) {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const r = await app.request('GET', `/main/v1/msp-roaming-command/${id}`);
+    if (r.body.state === state) return r.body;
+    if (Date.now() > end) throw new Error(`command ${id} not ${state}: ${JSON.stringify(r.body)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+test.serial('tokens are paged with offset, limit, X-Total-Count and Link', async (t) => {
+  const evcoIds = [];
+  for (let i = 0; i < 5; i++) evcoIds.push((await insertToken(app, adminId)).evcoId);
+  const seen: string[] = [];
+  let url: string | null = `${app.url}/ocpi/2.2.1/emsp/tokens?limit=2`;
+  let pages = 0;
+  let total = 0;
+  while (url) {
+    const r = await cpo.call('GET', url, { dataSchema: 'tokens' });
+    t.is(r.status, 200);
+    total = Number(r.headers.get('x-total-count'));
+    t.is(r.headers.get('x-limit'), '2');
+    seen.push(...r.body.data.map((token: { contract_id: string }) => token.contract_id));
+    url = /^<([^>]+)>; rel="next"$/.exec(r.headers.get('link') ?? '')?.[1] ?? null;
+    pages++;
+  }
+  t.true(total >= 5);
+  t.is(seen.length, total);
+  t.is(pages, Math.ceil(total / 2));
+  for (const evcoId of evcoIds) t.true(seen.includes(evcoId));
+  const later = await cpo.call('GET', `${app.url}/ocpi/2.2.1/emsp/tokens?date_from=2999-01-01T00:00:00Z`, { dataSchema: 'tokens' });
+  t.deepEqual(later.body.data, []);
+  t.is(later.headers.get('x-total-count'), '0');
+  const bad = await cpo.call('GET', `${app.url}/ocpi/2.2.1/emsp/tokens?offset=x`);
+  t.is(bad.body.status_code, 2001);
+});
+
+test.serial('start-session: the CPO accepts and its result arrives at our response_url', async (t) => {
+  const evcoId = (await insertToken(app, adminId)).evcoId;
+  cpo.commandBehaviour = 'accept';
+  cpo.commandResult = 'ACCEPTED';
+  const r = await app.request('POST', '/main/v1/msp-roaming-command/start-session', {
+    body: { roaming_connection_id: connectionId, location_id: 'LOC1', evse_uid: 'EVSE1', connector_id: '1', evco_id: evcoId },
+  });
+  t.is(r.status, 200, JSON.stringify(r.body));
+  t.is(r.body.type, 'start_session');
+  t.is(r.body.response, 'ACCEPTED');
+  t.truthy(r.body.created_at);
+  const done = await until(r.body.id, 'accepted');
+  t.is(done.result, 'ACCEPTED');
+  const sent = cpo.received.find((x) => x.path.endsWith('/START_SESSION'))!.body as { token: { contract_id: string }; response_url: string };
+  t.is(sent.token.contract_id, evcoId);
+  t.true(sent.response_url.endsWith(`/ocpi/2.2.1/emsp/commands/START_SESSION/${r.body.id}`));
+  const listed = await app.request('GET', `/main/v1/msp-roaming-command?roaming_connection_id=${connectionId}&state=accepted`);
+  t.true(listed.body.items.some((c: { id: string }) => c.id === r.body.id));
+});
+
+test.serial('a result saying the EVSE is occupied rejects the command', async (t) => {
+  const evcoId = (await insertToken(app, adminId)).evcoId;
+  cpo.commandBehaviour = 'accept';
+  cpo.commandResult = 'EVSE_OCCUPIED';
+  const r = await app.request('POST', '/main/v1/msp-roaming-command', {
+    body: { type: 'start_session', roaming_connection_id: connectionId, location_id: 'LOC1', connector_id: '1', evco_id: evcoId },
+  });
+  t.is(r.status, 200, JSON.stringify(r.body));
+  t.is((await until(r.body.id, 'rejected')).result, 'EVSE_OCCUPIED');
+});
+
+test.serial('stop-session: the CPO rejects at once', async (t) => {
+  cpo.commandBehaviour = 'reject';
+  const r = await app.request('POST', '/main/v1/msp-roaming-command/stop-session', { body: { roaming_connection_id: connectionId, session_id: 'SES-X' } });
+  t.is(r.status, 200);
+  t.is(r.body.state, 'rejected');
+  t.is(r.body.response, 'REJECTED');
+  t.is(r.body.message, 'EVSE blocked');
+});
+
+test.serial('stop-session of a session the CPO reported finds its connection; a CPO that never answers times out', async (t) => {
+  const running = session('NL-MSP-C00000001-X');
+  await cpo.call('PUT', `${app.url}/ocpi/2.2.1/emsp/sessions/NL/CPO/${running.id}`, { body: running, bodySchema: 'session' });
+  cpo.commandBehaviour = 'silent';
+  const r = await app.request('POST', '/main/v1/msp-roaming-command/stop-session', { body: { session_id: running.id } });
+  t.is(r.status, 200, JSON.stringify(r.body));
+  t.is(r.body.roaming_connection_id, connectionId);
+  t.is(r.body.state, 'requested');
+  const done = await until(r.body.id, 'timed_out');
+  t.is(done.result, null);
+  // A late result keeps the state.
+  const late = await cpo.call('POST', `${app.url}/ocpi/2.2.1/emsp/commands/STOP_SESSION/${r.body.id}`, { body: { result: 'ACCEPTED' }, bodySchema: 'commandResult' });
+  t.is(late.body.status_code, 1000);
+  t.is((await app.request('GET', `/main/v1/msp-roaming-command/${r.body.id}`)).body.state, 'timed_out');
+});
+
+test('commands need a registered connection and a known token', async (t) => {
+  const r = await app.request('POST', '/main/v1/msp-roaming-command/start-session', {
+    body: { roaming_connection_id: connectionId, location_id: 'LOC1', connector_id: '1', evco_id: 'NL-XXX-NOPE' },
+  });
+  t.is(r.status, 400);
+  t.is(r.body.code, 'not_found');
+  const missing = await app.request('POST', '/main/v1/msp-roaming-command', { body: { type: 'start_session', roaming_connection_id: connectionId } });
+  t.is(missing.body.code, 'validation_failed');
+});
