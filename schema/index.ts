@@ -22,6 +22,7 @@ import './types/cpo-subscription.ts';
 import './types/cpo-reference-data.ts';
 import './types/evse.ts';
 import './types/session-reimbursement.ts';
+import './types/webhook-subscription.ts';
 import './types/reimbursement-arrangement.ts';
 import './types/calculation-input.ts';
 import './types/roaming-agreement.ts';

@@ -1,0 +1,89 @@
+// Webhook subscriptions and the event log (audit trail) for consoles; the same services and
+// queries as REST /webhook-subscription and /event.
+import { eventList, webhookSubscriptionList } from '../../src/events/event.queries.ts';
+import type { Event } from '../../src/events/event.entity.ts';
+import { WebhookSubscription as WebhookSubscriptionEntity } from '../../src/events/webhook-subscription.entity.ts';
+import { createWebhookSubscription, getWebhookSubscription, updateWebhookSubscription } from '../../src/events/webhook-subscription.service.ts';
+import { builder } from '../builder.ts';
+import { listConnection } from '../connection.ts';
+import { refFromArg } from '../ids.ts';
+import { mutate } from '../mutation.ts';
+import { DateTime } from './date-time.ts';
+import { JsonScalar } from './json.ts';
+
+export const WebhookSubscription = builder.loadableNode(WebhookSubscriptionEntity, {
+  name: 'WebhookSubscription',
+  description: 'Where events of some kinds are delivered (REST: /webhook-subscription). The secret is never answered.',
+  id: { resolve: (s) => s.id },
+  cacheResolved: (s) => s.id,
+  load: async (ids: string[], context) => Promise.all(ids.map((id) => getWebhookSubscription(context.em, id).catch((error: Error) => error))),
+  fields: (t) => ({
+    databaseId: t.exposeString('id'),
+    url: t.exposeString('url'),
+    kinds: t.exposeStringList('kinds'),
+    adminIds: t.stringList({ nullable: true, description: 'Null: every administration.', resolve: (s) => s.adminIds ?? null }),
+    disabled: t.exposeBoolean('disabled'),
+    disabledReason: t.string({ nullable: true, resolve: (s) => s.disabledReason ?? null }),
+    consecutiveFailures: t.exposeInt('consecutiveFailures'),
+    failingSince: t.field({ type: DateTime, nullable: true, resolve: (s) => s.failingSince ?? null }),
+    createdAt: t.field({ type: DateTime, resolve: (s) => s.createdAt }),
+  }),
+});
+
+const AuditEvent = builder.objectRef<Event>('AuditEvent').implement({
+  description: 'One create, update or delete (REST: GET /event): who (actor), when, and for an update the fields from → to.',
+  fields: (t) => ({
+    eventId: t.string({ description: 'The event id (REST id, envelope id of deliveries).', resolve: (e) => String(e.id) }),
+    kind: t.exposeString('kind'),
+    resourceId: t.exposeString('resourceId'),
+    modificationKind: t.string({ resolve: (e) => e.modification }),
+    adminId: t.string({ nullable: true, resolve: (e) => e.adminId ?? null }),
+    actor: t.exposeString('actor'),
+    changes: t.field({ type: JsonScalar, nullable: true, description: '{field: [from, to]} of an update.', resolve: (e) => e.changes ?? null }),
+    occurredAt: t.field({ type: DateTime, resolve: (e) => e.occurredAt }),
+  }),
+});
+
+const SubscriptionConnection = builder.connectionObject({ type: WebhookSubscription, name: 'WebhookSubscriptionConnection' }, { name: 'WebhookSubscriptionEdge' });
+const EventConnection = builder.connectionObject({ type: AuditEvent, name: 'AuditEventConnection' }, { name: 'AuditEventEdge' });
+
+builder.queryFields((t) => ({
+  webhookSubscriptions: t.connection({
+    type: WebhookSubscription, description: 'Webhook subscriptions the caller sees (REST: GET /webhook-subscription).',
+    resolve: (_root, args, context) => listConnection<WebhookSubscriptionEntity>(webhookSubscriptionList(context.em), args),
+  }, SubscriptionConnection),
+  events: t.connection({
+    type: AuditEvent, description: 'The event log in commit order, as an audit trail (REST: GET /event).',
+    args: { kind: t.arg.string(), resourceId: t.arg.string(), actor: t.arg.string() },
+    resolve: (_root, args, context) => listConnection<Event>(eventList(context.em, {
+      kind: args.kind || undefined, resourceId: args.resourceId || undefined, actor: args.actor || undefined,
+    }), args),
+  }, EventConnection),
+}));
+
+const subscriptionId = (raw: string | number) => {
+  const ref = refFromArg(String(raw), 'WebhookSubscription', false);
+  return 'id' in ref ? ref.id : String(raw);
+};
+
+builder.mutationFields((t) => ({
+  createWebhookSubscription: t.field({
+    type: WebhookSubscription, nullable: true, description: 'REST: POST /webhook-subscription.',
+    args: {
+      url: t.arg.string({ required: true }), kinds: t.arg.stringList({ required: true }), secret: t.arg.string({ required: true }),
+      adminIds: t.arg.stringList(), externalReference: t.arg.string(),
+    },
+    resolve: (_root, args, context) => mutate(context, null, (em) => createWebhookSubscription(em, {
+      url: args.url, kinds: args.kinds, secret: args.secret, adminIds: args.adminIds ?? undefined, externalReference: args.externalReference ?? undefined,
+    })),
+  }),
+  updateWebhookSubscription: t.field({
+    type: WebhookSubscription, nullable: true, description: 'Merge-update; disabled: true disables, false enables (REST: POST /webhook-subscription/{id}).',
+    args: {
+      id: t.arg.id({ required: true }), url: t.arg.string(), kinds: t.arg.stringList(), secret: t.arg.string(), disabled: t.arg.boolean(),
+    },
+    resolve: (_root, args, context) => mutate(context, null, (em) => updateWebhookSubscription(em, subscriptionId(args.id), {
+      url: args.url ?? undefined, kinds: args.kinds ?? undefined, secret: args.secret ?? undefined, disabled: args.disabled ?? undefined,
+    })),
+  }),
+}));
