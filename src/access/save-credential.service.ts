@@ -11,6 +11,8 @@ export interface CredentialInput {
   role?: Role;
   adminIds?: string[];
   rateLimitPerMinute?: number | null;
+  /** App credentials: the end-user site. */
+  siteId?: string | null;
 }
 
 /** Creates a credential, or replaces the secret, role and scope of the one with that public id. */
@@ -38,6 +40,7 @@ export async function saveCredential(em: Em, input: CredentialInput): Promise<Cr
     credential.revokedAt = null;
   }
   credential.rateLimitPerMinute = input.rateLimitPerMinute ?? null;
+  credential.siteId = input.siteId ?? null;
   await em.flush();
   return credential;
 }

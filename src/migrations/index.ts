@@ -5,6 +5,7 @@ import { Migration20261123183945_customer_billing_phone } from './Migration20261
 import { Migration20261124125103_billing } from './Migration20261124125103_billing.ts';
 import { Migration20261124142609_cpo_side } from './Migration20261124142609_cpo_side.ts';
 import { Migration20261125150122_cpo_reimbursement } from './Migration20261125150122_cpo_reimbursement.ts';
+import { Migration20261125153326_app_api } from './Migration20261125153326_app_api.ts';
 // imports-end
 
 export const migrations: { name: string; class: new (...args: any[]) => any }[] = [
@@ -14,5 +15,6 @@ export const migrations: { name: string; class: new (...args: any[]) => any }[] 
   { name: 'Migration20261124125103_billing', class: Migration20261124125103_billing },
   { name: 'Migration20261124142609_cpo_side', class: Migration20261124142609_cpo_side },
   { name: 'Migration20261125150122_cpo_reimbursement', class: Migration20261125150122_cpo_reimbursement },
+  { name: 'Migration20261125153326_app_api', class: Migration20261125153326_app_api },
 // migrations-end
 ];
