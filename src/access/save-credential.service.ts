@@ -2,6 +2,8 @@ import { InvalidInputError } from '../platform/errors.ts';
 import type { Em } from '../platform/orm.ts';
 import { Administration } from '../parties/administration.entity.ts';
 import { Credential, ROLES, type Role } from './credential.entity.ts';
+import { EndUserSite } from '../end-users/end-user-site.entity.ts';
+import { isUuid } from '../platform/ids.ts';
 import { isPublicId } from './public-id.ts';
 import { hashSecret } from './secret-hash.ts';
 
@@ -28,6 +30,9 @@ export async function saveCredential(em: Em, input: CredentialInput): Promise<Cr
     const admin = await em.findOne(Administration, { id });
     if (!admin) throw new InvalidInputError(`no administration ${id}`, { path: ['admin_ids'] });
     adminIds.push(admin.id);
+  }
+  if (input.siteId && !(isUuid(input.siteId) && await em.findOne(EndUserSite, { id: input.siteId }, { filters: false }))) {
+    throw new InvalidInputError(`no end-user site ${input.siteId}`, { path: ['site_id'] });
   }
   const secretHash = await hashSecret(input.secret);
   let credential = await em.findOne(Credential, { publicId: input.publicId });
