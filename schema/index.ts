@@ -24,6 +24,7 @@ import './types/evse.ts';
 import './types/session-reimbursement.ts';
 import './types/reimbursement-arrangement.ts';
 import './types/calculation-input.ts';
+import './types/viewer.ts';
 
 builder.queryType({});
 builder.mutationType({});
