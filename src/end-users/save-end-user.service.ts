@@ -6,6 +6,8 @@ import type { Em } from '../platform/orm.ts';
 import { assertNamedRecordsVisible, getByRef } from '../platform/resource-ref.ts';
 import { administrationNamed, isStaleUpdate, visibleAdministration } from '../parties/customer-input.ts';
 import { EndUser } from './end-user.entity.ts';
+import { EndUserSite } from './end-user-site.entity.ts';
+import { isUuid } from '../platform/ids.ts';
 import { siteForNewEndUser } from './end-user-site.service.ts';
 import { flushUnique } from '../platform/flush-unique.ts';
 
@@ -81,7 +83,10 @@ export async function createEndUser(em: Em, patch: EndUserPatch): Promise<EndUse
  */
 export async function updateEndUser(em: Em, id: string, patch: EndUserPatch): Promise<EndUser> {
   const endUser = await getEndUser(em, id);
-  await assertNamedRecordsVisible(em, [administrationNamed(patch.adminId)]);
+  await assertNamedRecordsVisible(em, [administrationNamed(patch.adminId), {
+    path: ['site_id'], what: 'end-user site', value: patch.siteId,
+    find: (e, id) => (isUuid(id) ? e.findOne(EndUserSite, { id }) : Promise.resolve(null)),
+  }]);
   if (isStaleUpdate(endUser.externalUpdatedAt, patch.externalUpdatedAt)) return endUser;
   if (patch.username === null) fail('validation_failed', [{ path: ['username'], message: 'username is required' }]);
   await assertUnique(em, patch, endUser);

@@ -68,3 +68,13 @@ test('subscription authorizations: merge, list, deprecated PUT replaces the set;
   const refused = await app.request('POST', path(foreign.id), { body: {} });
   t.is(refused.body.code, 'not_found');
 });
+
+test('site_id is set on create only: a later body naming another visible site is ignored, an unknown one is not_found', async (t) => {
+  const site = (await app.request('POST', '/main/v1/end-user-site', { body: { admin_id: adminId, name: 'Later' } })).body;
+  const user = await createEndUser(app, adminId);
+  const ignored = await app.request('POST', `/main/v1/end-user/${user.id}`, { body: { site_id: site.id, name: 'N' } });
+  t.is(ignored.status, 200);
+  t.is(ignored.body.site_id, user.site_id);
+  const unknown = await app.request('POST', `/main/v1/end-user/${user.id}`, { body: { site_id: '00000000-0000-7000-8000-000000000000' } });
+  t.like(unknown.body, { code: 'not_found', param: '$.site_id' });
+});
