@@ -1,5 +1,5 @@
 // End-user reads (REST /end-user and an end user's authorizations): filters, scope, seek paging.
-// The App API (issue 14) will read through here too.
+// The App API reads through end-user-scope.ts and the queries modules of each resource.
 import type { FilterQuery } from '@mikro-orm/core';
 import type { Em } from '../platform/orm.ts';
 import { SeekList } from '../platform/seek-page.ts';
