@@ -1,6 +1,9 @@
 // Every /main/v1 operation, in the order the OpenAPI document lists them.
 import { endUserAuthorizationRoutes } from './end-users/end-user-authorization.routes.ts';
 import { endUserRoutes } from './end-users/end-user.routes.ts';
+import { appApiRoutes } from './end-users/app-api.routes.ts';
+import { endUserSiteRoutes } from './end-users/end-user-site.routes.ts';
+import { endUserSubscriptionAuthorizationRoutes } from './end-users/end-user-subscription-authorization.routes.ts';
 import { administrationRoutes } from './parties/administration.routes.ts';
 import { billingAddressRoutes } from './parties/billing-address.routes.ts';
 import { customerRoutes } from './parties/customer.routes.ts';
@@ -52,6 +55,8 @@ export const routes: RouteDef[] = [
   ...ocpiInvalidCdrRoutes,
   ...endUserRoutes,
   ...endUserAuthorizationRoutes,
+  ...endUserSubscriptionAuthorizationRoutes,
+  ...endUserSiteRoutes,
   ...tokenRoutes,
   // Fixed sub-paths (add-virtual-token) must come before /msp-token-subscription/:id.
   ...tokenFulfilmentRoutes,
@@ -78,4 +83,6 @@ export const routes: RouteDef[] = [
   ...billingCustomItemRoutes,
   ...billingDeliveryRoutes,
   ...webhookSubscriptionRoutes,
+  // The App API last: its first segment is a parameter (/{end_user_id}/...), so every Admin path wins.
+  ...appApiRoutes,
 ];

@@ -6,9 +6,11 @@ import type { Em } from '../src/platform/orm.ts';
 export interface GraphQLContext {
   em: Em;
   actor: Actor;
+  /** App credentials: the end user named by the X-SVC-End-User header (schema/types/viewer.ts). */
+  endUserId?: string | null;
 }
 
-export function createContext(em: Em, actor: Actor): GraphQLContext {
+export function createContext(em: Em, actor: Actor, endUserId: string | null = null): GraphQLContext {
   // initContextCache keeps Pothos' per-request caches when Yoga copies the context object.
-  return { ...initContextCache(), em, actor };
+  return { ...initContextCache(), em, actor, endUserId };
 }

@@ -19,13 +19,15 @@ import { answeredDatabaseUnavailable, domainErrors, errorExtensions } from './er
 import { schema } from './index.ts';
 import { inputStrings } from './input-strings.ts';
 import { queryLimits } from './limits.ts';
-import { readOnlyCredentials } from './permissions.ts';
+import { appCredentials, readOnlyCredentials } from './permissions.ts';
+import { END_USER_HEADER } from './types/viewer.ts';
 
 export const GRAPHQL_PATH = '/graphql';
 
 interface ServerContext {
   em?: Em;
   actor?: Actor;
+  endUserId?: string | null;
 }
 
 const TRANSPORT_ERRORS: Partial<Record<ErrorCode, { status: number; code: GraphQLErrorCode }>> = {
@@ -80,11 +82,11 @@ export function graphqlMiddleware(orm: Orm, authenticator: Authenticator, limite
     multipart: false,
     graphiql: { title: 'Charging network service GraphQL' },
     renderGraphiQL: page.page,
-    context: ({ em, actor }) => {
+    context: ({ em, actor, endUserId }) => {
       if (!em || !actor) throw new Error('GraphQL executed without an authenticated caller');
-      return createContext(em, actor);
+      return createContext(em, actor, endUserId ?? null);
     },
-    plugins: [queryLimits, inputStrings, domainErrors, readOnlyCredentials, dateTimeLiterals],
+    plugins: [queryLimits, inputStrings, domainErrors, readOnlyCredentials, appCredentials, dateTimeLiterals],
   });
   const authenticate = basicAuth(authenticator, limiter);
 
@@ -106,11 +108,10 @@ export function graphqlMiddleware(orm: Orm, authenticator: Authenticator, limite
       throw error;
     }
     const actor = ctx.state.actor as Actor;
-    if (actor.role === 'app') {
-      return answerError(ctx, 403, { code: 'FORBIDDEN' satisfies GraphQLErrorCode }, 'an App API credential cannot use the GraphQL API');
-    }
+    // App credentials read through `viewer` only (schema/permissions.ts), for the end user of this header.
+    const endUserId = actor.role === 'app' ? (ctx.get(END_USER_HEADER) || null) : null;
     const em = scopedEm(orm, actor.scope);
-    const response = await runAs(actor.publicId, () => RequestContext.create(em, () => yoga.fetch(toRequest(ctx, ctx.state.body), { em, actor })));
+    const response = await runAs(actor.publicId, () => RequestContext.create(em, () => yoga.fetch(toRequest(ctx, ctx.state.body), { em, actor, endUserId })));
     return respond(ctx, response);
   };
 }

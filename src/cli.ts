@@ -18,7 +18,7 @@ import { jsonPath } from './platform/json-path.ts';
 const USAGE = `usage: npm run cli -- <command>
   administration create --id <slug> --name <name> --currency <ISO> --country <CC> [--seller <seller id>] [--locale <id>]
   seller create --name <name> --country <CC> [--external-reference <ref>]
-  credential create --public-id <id> --secret <secret> [--admin <admin id>]... [--role admin|readonly|app] [--rate-limit <per minute>]
+  credential create --public-id <id> --secret <secret> [--admin <admin id>]... [--role admin|readonly|app] [--rate-limit <per minute>] [--site <end-user site id>]
   setup apply <file.json> [--dry-run]   (administrations, VAT rates, rate plans, subscription plans: docs/setup.md)
   migrate
   demo
@@ -82,6 +82,7 @@ async function main(argv: string[]): Promise<void> {
         publicId: one(flags, 'public-id', true), secret: one(flags, 'secret', true),
         role: (one(flags, 'role') ?? 'admin') as Role, adminIds: flags.get('admin') ?? [],
         rateLimitPerMinute: rateLimit === undefined ? null : Number(rateLimit),
+        siteId: one(flags, 'site') ?? null,
       });
       console.log(JSON.stringify({ public_id: credential.publicId, role: credential.role, admin_ids: credential.adminIds }));
     });

@@ -10,6 +10,8 @@ import { TokenSchema } from './msp/token.entity.ts';
 import { CredentialSchema } from './access/credential.entity.ts';
 import { CustomerAuthorizationSchema } from './end-users/customer-authorization.entity.ts';
 import { EndUserSchema } from './end-users/end-user.entity.ts';
+import { EndUserSiteSchema } from './end-users/end-user-site.entity.ts';
+import { SubscriptionAuthorizationSchema } from './end-users/subscription-authorization.entity.ts';
 import { AdministrationSchema } from './parties/administration.entity.ts';
 import { BillingAddressSchema } from './parties/billing-address.entity.ts';
 import { CustomerSchema } from './parties/customer.entity.ts';
@@ -70,6 +72,8 @@ export const entities = [
   CredentialSchema,
   EndUserSchema,
   CustomerAuthorizationSchema,
+  EndUserSiteSchema,
+  SubscriptionAuthorizationSchema,
   TokenBrandSchema,
   TokenSeriesSchema,
   TokenSchema,

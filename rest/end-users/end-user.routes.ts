@@ -13,6 +13,7 @@ const TAG = 'End users';
 export const endUserShape = representation('EndUser', {
   id: t.string(),
   admin_id: t.string(),
+  site_id: t.nullable(t.string('The end-user site; set on create (the administration\'s default site unless given).')),
   username: t.string(),
   email: t.nullable(t.string()),
   name: t.nullable(t.string()),
@@ -27,6 +28,7 @@ export function serializeEndUser(u: EndUser): Infer<typeof endUserShape> {
   return {
     id: u.id,
     admin_id: u.admin.id,
+    site_id: u.site?.id ?? null,
     username: u.username,
     email: u.email ?? null,
     name: u.name ?? null,
@@ -38,8 +40,9 @@ export function serializeEndUser(u: EndUser): Infer<typeof endUserShape> {
   };
 }
 
-const endUserBody = yup.object({
+export const endUserBody = yup.object({
   admin_id: text(64).nullable(),
+  site_id: text(64).nullable(),
   username: nfcText().min(1, '${path} must not be empty').nullable(),
   email: email().min(1, '${path} must be an email address').nullable(),
   name: text().nullable(),
@@ -48,8 +51,9 @@ const endUserBody = yup.object({
   external_updated_at: timestamp().nullable(),
 });
 
-const MAPPING: FieldMapping = {
+export const END_USER_MAPPING: FieldMapping = {
   admin_id: 'adminId',
+  site_id: 'siteId',
   username: 'username',
   email: 'email',
   name: 'name',
@@ -58,9 +62,9 @@ const MAPPING: FieldMapping = {
   external_updated_at: { to: 'externalUpdatedAt', convert: isoDate },
 };
 
-const patch = (body: Record<string, unknown>, mode: 'merge' | 'replace') => patchFrom(body, MAPPING, mode) as EndUserPatch;
+const patch = (body: Record<string, unknown>, mode: 'merge' | 'replace') => patchFrom(body, END_USER_MAPPING, mode) as EndUserPatch;
 
-const UNIQUENESS = 'username, email and external_reference are unique in the instance, compared case-insensitively '
+export const UNIQUENESS = 'username, email and external_reference are unique in the instance, compared case-insensitively '
   + '(400 duplicate); username and email must be Unicode NFC.';
 
 export const endUserRoutes: RouteDef[] = [
@@ -74,7 +78,7 @@ export const endUserRoutes: RouteDef[] = [
   }),
   defineRoute({
     method: 'post', path: '/end-user', tag: TAG, summary: 'Create an end user', body: endUserBody, response: endUserShape,
-    description: `admin_id and username are required; admin_id cannot change afterwards. ${UNIQUENESS}`,
+    description: `admin_id and username are required; admin_id and site_id (default: the administration\'s default site) cannot change afterwards. ${UNIQUENESS}`,
     handler: async ({ em, body }) => serializeEndUser(await createEndUser(em, patch(body, 'merge'))),
   }),
   defineRoute({

@@ -98,3 +98,17 @@ export async function seekPage<E extends object, T>(ctx: Context, options: SeekP
   }
   return page;
 }
+
+/** `page` (from 1) and `page_size` (default 50, clamped to 1..200) of the App API's offset paging. */
+export function parseOffsetRange(rawQuery: Record<string, string>): { page: number; pageSize: number } {
+  const raw = rawQuery.page;
+  if (raw !== undefined && (!/^\d{1,9}$/.test(raw) || Number(raw) < 1)) {
+    throw new DomainError('invalid_query', 'page must be an integer from 1', { queryParam: 'page' });
+  }
+  return { page: raw === undefined ? 1 : Number(raw), pageSize: parsePageSize(rawQuery.page_size, 50, 200) };
+}
+
+/** The offset page envelope. */
+export function offsetPage<S, T>(range: { page: number; pageSize: number }, result: { items: S[]; hasNextPage: boolean }, serialize: (item: S) => T): OffsetPage<T> {
+  return { items: result.items.map(serialize), page: range.page, page_size: range.pageSize, has_next_page: result.hasNextPage };
+}

@@ -8,6 +8,8 @@ export interface Actor {
   role: Role;
   scope: AdminScope;
   rateLimitPerMinute: number | null;
+  /** App credentials: their end-user site. */
+  siteId?: string | null;
 }
 
 export const SYSTEM_ACTOR: Actor = {

@@ -182,5 +182,6 @@ function actorOf(credential: Credential): Actor {
     role: credential.role,
     scope: { all: credential.adminIds.length === 0, ids: [...credential.adminIds] },
     rateLimitPerMinute: credential.rateLimitPerMinute ?? null,
+    siteId: credential.siteId ?? null,
   };
 }

@@ -17,6 +17,8 @@ export const CredentialSchema = defineEntity({
     /** Empty: every administration. */
     adminIds: p.array().default([]),
     rateLimitPerMinute: p.integer().nullable(),
+    /** App credentials: the end-user site they act for (registering end users there, seeing only its end users). */
+    siteId: p.uuid().nullable(),
     revokedAt: p.datetime().nullable(),
     createdAt: createdAtProperty(),
   },

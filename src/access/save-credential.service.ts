@@ -2,6 +2,8 @@ import { InvalidInputError } from '../platform/errors.ts';
 import type { Em } from '../platform/orm.ts';
 import { Administration } from '../parties/administration.entity.ts';
 import { Credential, ROLES, type Role } from './credential.entity.ts';
+import { EndUserSite } from '../end-users/end-user-site.entity.ts';
+import { isUuid } from '../platform/ids.ts';
 import { isPublicId } from './public-id.ts';
 import { hashSecret } from './secret-hash.ts';
 
@@ -11,6 +13,8 @@ export interface CredentialInput {
   role?: Role;
   adminIds?: string[];
   rateLimitPerMinute?: number | null;
+  /** App credentials: the end-user site. */
+  siteId?: string | null;
 }
 
 /** Creates a credential, or replaces the secret, role and scope of the one with that public id. */
@@ -27,6 +31,9 @@ export async function saveCredential(em: Em, input: CredentialInput): Promise<Cr
     if (!admin) throw new InvalidInputError(`no administration ${id}`, { path: ['admin_ids'] });
     adminIds.push(admin.id);
   }
+  if (input.siteId && !(isUuid(input.siteId) && await em.findOne(EndUserSite, { id: input.siteId }, { filters: false }))) {
+    throw new InvalidInputError(`no end-user site ${input.siteId}`, { path: ['site_id'] });
+  }
   const secretHash = await hashSecret(input.secret);
   let credential = await em.findOne(Credential, { publicId: input.publicId });
   if (!credential) {
@@ -38,6 +45,7 @@ export async function saveCredential(em: Em, input: CredentialInput): Promise<Cr
     credential.revokedAt = null;
   }
   credential.rateLimitPerMinute = input.rateLimitPerMinute ?? null;
+  credential.siteId = input.siteId ?? null;
   await em.flush();
   return credential;
 }

@@ -11,6 +11,8 @@ import { Customer } from '../parties/customer.entity.ts';
 import { RoamingPartner } from '../parties/roaming-partner.entity.ts';
 import { BillingBox } from './billing-box.entity.ts';
 import { boxTotals, vatOf, type BoxTotals } from './box-totals.ts';
+import { inScope, type EndUserScope } from '../end-users/end-user-scope.ts';
+import { findOffsetPage, type OffsetRange, type OffsetResult } from '../platform/offset-page.ts';
 
 export interface RollupData {
   id: string;
@@ -210,4 +212,28 @@ export async function boxesByIds(em: Em, ids: readonly string[]): Promise<(BoxDa
   const details = await boxDetails(em, visible.map((b) => b.id));
   const byId = new Map(details.map((b) => [b.id, b]));
   return ids.map((id) => byId.get(id) ?? null);
+}
+
+/** A customer's boxes for the end user (App API): the customer must be authorized, else 400 not_found. Newest first. */
+export async function endUserBoxPage(em: Em, scope: EndUserScope, customerId: string, range: OffsetRange): Promise<OffsetResult<BoxData>> {
+  const partyId = inScope(scope.customerIds, customerId, 'customer');
+  const page = await findOffsetPage(em, BillingBox, { partyId }, range, { fields: ['id'], orderBy: { periodFrom: 'desc', id: 'desc' } });
+  return { items: await boxDetails(em, page.items.map((b) => b.id)), hasNextPage: page.hasNextPage };
+}
+
+/** The boxes of every customer the end user is authorized over (the GraphQL viewer), newest first. */
+export async function endUserBoxes(em: Em, scope: EndUserScope, limit: number): Promise<BoxData[]> {
+  if (!scope.customerIds.length) return [];
+  const rows = await em.find(BillingBox, { partyId: { $in: scope.customerIds } }, { fields: ['id'], orderBy: { periodFrom: 'desc', id: 'desc' }, limit });
+  return boxDetails(em, rows.map((b) => b.id));
+}
+
+/** A box of an authorized customer, or 400 not_found (a subscription authorization shows no boxes). */
+export async function getEndUserBox(em: Em, scope: EndUserScope, id: string): Promise<BoxData> {
+  const visible = isUuid(id) && scope.customerIds.length
+    ? await em.findOne(BillingBox, { id, partyId: { $in: scope.customerIds } }, { fields: ['id'] })
+    : null;
+  if (!visible) throw new DomainError('not_found', `billing box ${id} does not exist`);
+  const [box] = await boxDetails(em, [id]);
+  return box;
 }

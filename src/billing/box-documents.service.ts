@@ -3,7 +3,8 @@
 // or removes. Finalized bytes are never changed.
 import type { Em } from '../platform/orm.ts';
 import { DomainError, InvalidInputError } from '../platform/errors.ts';
-import { getBox } from './billing-box.queries.ts';
+import { getBox, getEndUserBox } from './billing-box.queries.ts';
+import type { EndUserScope } from '../end-users/end-user-scope.ts';
 import { deleteDocument, getDocument, putDocument, type StoredDocument } from './document-store.ts';
 import { renderPreview } from './render-documents.ts';
 
@@ -66,4 +67,16 @@ export async function removeDocument(em: Em, boxId: string, filename: string) {
     await deleteDocument(tx, boxId, filename);
   });
   return getBox(em, boxId);
+}
+
+/**
+ * A stored document of a box the end user may see (App API): only boxes of customers the end user
+ * is authorized over; drafts are not shown (the app gets what was issued).
+ */
+export async function endUserDocument(em: Em, scope: EndUserScope, boxId: string, filename: string): Promise<StoredDocument> {
+  const box = await getEndUserBox(em, scope, boxId);
+  const info = box.documents.find((d) => d.filename === filename && !d.draft);
+  const doc = info ? await getDocument(em, boxId, { filename }) : null;
+  if (!doc) throw new DomainError('document_missing', `the box has no document ${filename}`);
+  return doc;
 }

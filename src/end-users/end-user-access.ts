@@ -5,7 +5,8 @@ import { CustomerAuthorization } from './customer-authorization.entity.ts';
 
 /**
  * The customers an end user may act for at `at`: non-defunct authorizations whose validity
- * [valid_from, valid_until) holds that moment. The App API limits every answer to these.
+ * [valid_from, valid_until) holds that moment. The App API reads through the fuller scope of
+ * end-user-scope.ts (customers and subscriptions).
  */
 export async function authorizedCustomerIds(em: Em, endUserId: string, at: Date): Promise<string[]> {
   if (!isUuid(endUserId)) return [];

@@ -3,6 +3,7 @@ import { adminScopeFilter } from '../access/admin-scope.ts';
 import { createdAtProperty, idProperty, identifierProperty, updatedAtProperty } from '../platform/entity-properties.ts';
 import { Administration } from '../parties/administration.entity.ts';
 import { recordsEvents } from '../events/event-kinds.ts';
+import { EndUserSite } from './end-user-site.entity.ts';
 
 /** A person using the operator's app; what they may see comes from their authorizations. */
 export const EndUserSchema = defineEntity({
@@ -12,6 +13,8 @@ export const EndUserSchema = defineEntity({
   properties: {
     id: idProperty(),
     admin: () => p.manyToOne(Administration).index(),
+    /** Exactly one site (nullable only for rows older than sites). */
+    site: () => p.manyToOne(EndUserSite).nullable().index(),
     username: identifierProperty().unique(),
     email: identifierProperty().nullable().unique(),
     name: p.string().nullable(),

@@ -11,14 +11,14 @@ import { flushUnique } from '../platform/flush-unique.ts';
 
 export type AuthorizationRole = (typeof AUTHORIZATION_ROLES)[number];
 
-interface AuthorizationState {
-  role: AuthorizationRole;
+export interface AuthorizationState<R extends string = AuthorizationRole> {
+  role: R;
   validFrom: Date | null;
   validUntil: Date | null;
   defunct: boolean;
 }
 
-export type AuthorizationPatch = Patch<AuthorizationState>;
+export type AuthorizationPatch<R extends string = AuthorizationRole> = Patch<AuthorizationState<R>>;
 
 /** One entry of the deprecated PUT: the complete wanted set of authorizations. */
 export interface AuthorizationItem {
@@ -30,16 +30,18 @@ export interface AuthorizationItem {
 
 const PAIR_CONSTRAINT = 'end_user_customer_authorization_valid_pair_unique';
 
-function stateOf(a: CustomerAuthorization): AuthorizationState {
+export function stateOf<R extends string>(a: { role: R; validFrom?: Date | null; validUntil?: Date | null; defunct: boolean }): AuthorizationState<R> {
   return { role: a.role, validFrom: a.validFrom ?? null, validUntil: a.validUntil ?? null, defunct: a.defunct };
 }
 
 /** The authorization after the patch (null resets to the default), checked but not applied. */
-function nextState(current: AuthorizationState | undefined, patch: AuthorizationPatch, at: FieldPath = []): AuthorizationState {
-  const pick = <K extends keyof AuthorizationState>(key: K): AuthorizationState[K] | null =>
-    (patch[key] === undefined ? (current?.[key] ?? null) : patch[key]) as AuthorizationState[K] | null;
-  const state: AuthorizationState = {
-    role: pick('role') ?? 'owner',
+export function nextState<R extends string = AuthorizationRole>(
+  current: AuthorizationState<R> | undefined, patch: AuthorizationPatch<R>, at: FieldPath = [], defaultRole: R = 'owner' as R,
+): AuthorizationState<R> {
+  const pick = <K extends keyof AuthorizationState<R>>(key: K): AuthorizationState<R>[K] | null =>
+    (patch[key] === undefined ? (current?.[key] ?? null) : patch[key]) as AuthorizationState<R>[K] | null;
+  const state: AuthorizationState<R> = {
+    role: pick('role') ?? defaultRole,
     validFrom: pick('validFrom'),
     validUntil: pick('validUntil'),
     defunct: pick('defunct') ?? false,
@@ -53,7 +55,9 @@ function nextState(current: AuthorizationState | undefined, patch: Authorization
   return state;
 }
 
-function applyState(authorization: CustomerAuthorization, state: AuthorizationState): void {
+export function applyState<R extends string>(
+  authorization: { role: R; validFrom?: Date | null; validUntil?: Date | null; defunct: boolean }, state: AuthorizationState<R>,
+): void {
   if (authorization.role !== state.role) authorization.role = state.role;
   if (authorization.validFrom?.getTime() !== state.validFrom?.getTime()) authorization.validFrom = state.validFrom;
   if (authorization.validUntil?.getTime() !== state.validUntil?.getTime()) authorization.validUntil = state.validUntil;

@@ -6,10 +6,14 @@ import type { Em } from '../platform/orm.ts';
 import { assertNamedRecordsVisible, getByRef } from '../platform/resource-ref.ts';
 import { administrationNamed, isStaleUpdate, visibleAdministration } from '../parties/customer-input.ts';
 import { EndUser } from './end-user.entity.ts';
+import { EndUserSite } from './end-user-site.entity.ts';
+import { isUuid } from '../platform/ids.ts';
+import { siteForNewEndUser } from './end-user-site.service.ts';
 import { flushUnique } from '../platform/flush-unique.ts';
 
 export interface EndUserFields {
   adminId: string;
+  siteId: string;
   username: string;
   email: string;
   name: string;
@@ -51,9 +55,9 @@ async function assertUnique(em: Em, patch: EndUserPatch, self?: EndUser): Promis
   if (failures.length) fail('duplicate', failures);
 }
 
-/** admin_id is immutable after create and ignored here; username cannot be cleared. */
+/** admin_id and site_id are immutable after create and ignored here; username cannot be cleared. */
 function applyEndUserPatch(endUser: EndUser, patch: EndUserPatch): void {
-  const { adminId: _immutable, ...rest } = patch;
+  const { adminId: _immutable, siteId: _immutableSite, ...rest } = patch;
   for (const [key, value] of Object.entries(rest)) {
     if (value !== undefined) (endUser as unknown as Record<string, unknown>)[key] = value;
   }
@@ -65,8 +69,9 @@ export async function createEndUser(em: Em, patch: EndUserPatch): Promise<EndUse
   if (!patch.username) missing.push({ path: ['username'], message: 'username is required' });
   if (missing.length) fail('validation_failed', missing);
   const admin = await visibleAdministration(em, patch.adminId);
+  const site = await siteForNewEndUser(em, admin, patch.siteId);
   await assertUnique(em, patch);
-  const endUser = em.create(EndUser, { admin, username: patch.username! });
+  const endUser = em.create(EndUser, { admin, site, username: patch.username! });
   applyEndUserPatch(endUser, patch);
   await flushUnique(em, PARAM_BY_CONSTRAINT);
   return endUser;
@@ -78,7 +83,10 @@ export async function createEndUser(em: Em, patch: EndUserPatch): Promise<EndUse
  */
 export async function updateEndUser(em: Em, id: string, patch: EndUserPatch): Promise<EndUser> {
   const endUser = await getEndUser(em, id);
-  await assertNamedRecordsVisible(em, [administrationNamed(patch.adminId)]);
+  await assertNamedRecordsVisible(em, [administrationNamed(patch.adminId), {
+    path: ['site_id'], what: 'end-user site', value: patch.siteId,
+    find: (e, id) => (isUuid(id) ? e.findOne(EndUserSite, { id }) : Promise.resolve(null)),
+  }]);
   if (isStaleUpdate(endUser.externalUpdatedAt, patch.externalUpdatedAt)) return endUser;
   if (patch.username === null) fail('validation_failed', [{ path: ['username'], message: 'username is required' }]);
   await assertUnique(em, patch, endUser);

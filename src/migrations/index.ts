@@ -6,6 +6,7 @@ import { Migration20261124125103_billing } from './Migration20261124125103_billi
 import { Migration20261124142609_cpo_side } from './Migration20261124142609_cpo_side.ts';
 import { Migration20261125150122_cpo_reimbursement } from './Migration20261125150122_cpo_reimbursement.ts';
 import { Migration20261125153200_roaming_setup } from './Migration20261125153200_roaming_setup.ts';
+import { Migration20261125153326_app_api } from './Migration20261125153326_app_api.ts';
 import { Migration20261125153607_ocpi_peer } from './Migration20261125153607_ocpi_peer.ts';
 import { Migration20261125154131_roaming_cost } from './Migration20261125154131_roaming_cost.ts';
 import { Migration20261125154626_ocpi_receiving } from './Migration20261125154626_ocpi_receiving.ts';
@@ -21,6 +22,7 @@ export const migrations: { name: string; class: new (...args: any[]) => any }[] 
   { name: 'Migration20261124142609_cpo_side', class: Migration20261124142609_cpo_side },
   { name: 'Migration20261125150122_cpo_reimbursement', class: Migration20261125150122_cpo_reimbursement },
   { name: 'Migration20261125153200_roaming_setup', class: Migration20261125153200_roaming_setup },
+  { name: 'Migration20261125153326_app_api', class: Migration20261125153326_app_api },
   { name: 'Migration20261125153607_ocpi_peer', class: Migration20261125153607_ocpi_peer },
   { name: 'Migration20261125154131_roaming_cost', class: Migration20261125154131_roaming_cost },
   { name: 'Migration20261125154626_ocpi_receiving', class: Migration20261125154626_ocpi_receiving },

@@ -7,6 +7,10 @@ import type { Em } from '../platform/orm.ts';
 import { SeekList } from '../platform/seek-page.ts';
 import { ChargeSession, type SessionSource, type SessionStatus } from './charge-session.entity.ts';
 import { PricingResult } from './pricing-result.entity.ts';
+import type { EndUserScope } from '../end-users/end-user-scope.ts';
+import { NotFoundError } from '../platform/errors.ts';
+import { isUuid } from '../platform/ids.ts';
+import { findOffsetPage, type OffsetRange, type OffsetResult } from '../platform/offset-page.ts';
 
 export interface ChargeSessionFilter {
   source?: SessionSource;
@@ -39,4 +43,38 @@ export function pricingResultList(em: Em, filter: { chargeSessionId?: string } =
   return new SeekList<PricingResult>(em, {
     entity: PricingResult, where: filter.chargeSessionId ? { session: filter.chargeSessionId } : {}, entities: true, populate: ['session'],
   });
+}
+
+/** An end user's priced MSP session and its current pricing result (App API, GraphQL viewer). */
+export interface EndUserSessionData {
+  session: ChargeSession;
+  result: PricingResult | null;
+}
+
+/** Priced MSP sessions of the subscriptions in the end user's scope (end-user-scope.ts), newest first. */
+function endUserSessionWhere(scope: EndUserScope, id?: string): FilterQuery<ChargeSession> {
+  return { source: 'charge_session', status: 'priced', subscriptionId: { $in: scope.subscriptionIds }, ...(id ? { id } : {}) };
+}
+
+async function withResults(em: Em, sessions: ChargeSession[]): Promise<EndUserSessionData[]> {
+  const results = sessions.length
+    ? await em.find(PricingResult, { $or: sessions.map((s) => ({ session: s.id, version: s.pricingVersion })) })
+    : [];
+  const bySession = new Map(results.map((r) => [r.session.id, r]));
+  return sessions.map((session) => ({ session, result: bySession.get(session.id) ?? null }));
+}
+
+export async function endUserSessionPage(em: Em, scope: EndUserScope, range: OffsetRange): Promise<OffsetResult<EndUserSessionData>> {
+  if (!scope.subscriptionIds.length) return { items: [], hasNextPage: false };
+  const page = await findOffsetPage(em, ChargeSession, endUserSessionWhere(scope), range, { orderBy: { startAt: 'desc', id: 'desc' } });
+  return { items: await withResults(em, page.items), hasNextPage: page.hasNextPage };
+}
+
+/** One session of the end user's scope, or 400 not_found. */
+export async function getEndUserSession(em: Em, scope: EndUserScope, id: string): Promise<EndUserSessionData> {
+  const session = isUuid(id) && scope.subscriptionIds.length
+    ? await em.findOne(ChargeSession, endUserSessionWhere(scope, id))
+    : null;
+  if (!session) throw new NotFoundError('charge session');
+  return (await withResults(em, [session]))[0];
 }

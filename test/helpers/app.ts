@@ -26,7 +26,7 @@ export interface TestApp {
   orm: Orm;
   admin: Auth;
   request<T = any>(method: string, path: string, options?: { body?: unknown; raw?: string | Buffer; auth?: Auth | null; headers?: Record<string, string> }): Promise<Response<T>>;
-  credential(options: { role?: Role; adminIds?: string[]; rateLimitPerMinute?: number }): Promise<Auth>;
+  credential(options: { role?: Role; adminIds?: string[]; rateLimitPerMinute?: number; siteId?: string }): Promise<Auth>;
   close(): Promise<void>;
 }
 
@@ -47,7 +47,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const server: Server = await new Promise((resolve) => { const s = app.listen(0, '127.0.0.1', () => resolve(s)); });
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
-  async function credential(options: { role?: Role; adminIds?: string[]; rateLimitPerMinute?: number }): Promise<Auth> {
+  async function credential(options: { role?: Role; adminIds?: string[]; rateLimitPerMinute?: number; siteId?: string }): Promise<Auth> {
     const auth = { publicId: `test-${process.pid}-${++counter}`, secret: 'secret-secret-secret' };
     await saveCredential(scopedEm(orm), { ...auth, ...options });
     return auth;

@@ -53,7 +53,7 @@ test('a readonly credential may query but not mutate', async (t) => {
   t.false(list.body.items.some((c: { name: string }) => c.name === 'Nope'), 'nothing was created');
 });
 
-test('an App API credential cannot use GraphQL', async (t) => {
+test('an App API credential cannot use GraphQL beyond the viewer root', async (t) => {
   const appCredential = await app.credential({ role: 'app' });
   const response = await graphql(app, '{ administrations { id } }', {}, appCredential);
   t.is(response.status, 403);

@@ -1,0 +1,61 @@
+// What an end user may change through the App API: cancel a subscription, switch its plan. Both
+// need a managing authorization (customer owner/manager, subscription manager); anything else
+// is 400 not_found, like a subscription that does not exist.
+import { NotFoundError } from '../platform/errors.ts';
+import { isUuid } from '../platform/ids.ts';
+import type { Em } from '../platform/orm.ts';
+import { markTokenSubscriptionDefunct } from '../msp/defunct-token-subscription.service.ts';
+import { correctPlanOrCustomer } from '../msp/subscription-correction.service.ts';
+import { SubscriptionPlan } from '../msp/subscription-plan.entity.ts';
+import { TOKEN_SUBSCRIPTION } from '../msp/token-subscription-input.ts';
+import type { TokenSubscription } from '../msp/token-subscription.entity.ts';
+import { getTokenSubscription } from '../msp/token-subscription.queries.ts';
+import { updateTokenSubscription } from '../msp/update-token-subscription.service.ts';
+import { inScope, type EndUserScope } from './end-user-scope.ts';
+import { SubscriptionAuthorization } from './subscription-authorization.entity.ts';
+
+/**
+ * Ends the subscription now: sessions that start from now on are not charged under it. One that
+ * has not started yet becomes defunct; an ended or defunct one stays as it is (idempotent).
+ */
+export async function cancelEndUserSubscription(em: Em, scope: EndUserScope, id: string, now = new Date()): Promise<TokenSubscription> {
+  const subscriptionId = inScope(scope.manageableSubscriptionIds, id, TOKEN_SUBSCRIPTION);
+  const subscription = await getTokenSubscription(em, subscriptionId);
+  if (subscription.defunct || (subscription.validUntil && subscription.validUntil.getTime() <= now.getTime())) return subscription;
+  if (subscription.validFrom.getTime() >= now.getTime()) return markTokenSubscriptionDefunct(em, subscriptionId);
+  return updateTokenSubscription(em, subscriptionId, { validUntil: now });
+}
+
+/** Plans offered now: publish_from <= now < publish_until (either end open). */
+export function isPublishedAt(plan: SubscriptionPlan, at: Date): boolean {
+  return (!plan.publishFrom || plan.publishFrom.getTime() <= at.getTime())
+    && (!plan.publishUntil || plan.publishUntil.getTime() > at.getTime());
+}
+
+export interface PlanChoice { planId?: string | null; planExternalReference?: string | null }
+
+/**
+ * Switches the plan from now on: a plan-or-customer correction at this moment (the old
+ * subscription ends now, a successor with the new plan runs on, token links and credit move), so
+ * sessions from the switch on are priced under the new plan. Only plans of the administration
+ * inside their publishing window can be chosen (others: 400 not_found at the plan member). The end
+ * user's authorizations over the old subscription carry over to the successor.
+ */
+export async function switchEndUserPlan(em: Em, scope: EndUserScope, id: string, choice: PlanChoice, now = new Date()): Promise<TokenSubscription> {
+  const subscriptionId = inScope(scope.manageableSubscriptionIds, id, TOKEN_SUBSCRIPTION);
+  const path = choice.planId != null ? ['plan_id'] : ['plan_external_reference'];
+  const where = choice.planId != null ? (isUuid(choice.planId) ? { id: choice.planId } : null) : { externalReference: choice.planExternalReference! };
+  const plan = where ? await em.findOne(SubscriptionPlan, { ...where, admin: scope.adminId }) : null;
+  if (!plan || !isPublishedAt(plan, now)) throw new NotFoundError('subscription plan', { path });
+  return em.transactional(async (tx) => {
+    const { oldSubscription, newSubscription } = await correctPlanOrCustomer(tx, subscriptionId, { validFrom: now, newPlanId: plan.id });
+    const authorizations = await tx.find(SubscriptionAuthorization, { subscription: oldSubscription, defunct: false });
+    for (const a of authorizations) {
+      tx.create(SubscriptionAuthorization, {
+        endUser: a.endUser, subscription: newSubscription, admin: a.admin, role: a.role, validFrom: a.validFrom ?? null, validUntil: a.validUntil ?? null,
+      });
+    }
+    await tx.flush();
+    return newSubscription;
+  });
+}
