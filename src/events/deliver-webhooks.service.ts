@@ -5,6 +5,7 @@
 // (10 s) and doubles up to an hour; a subscription failing without a break for
 // SVC_WEBHOOK_DISABLE_AFTER_HOURS (48 h) is disabled with the reason. Every attempt is recorded.
 import { createHmac } from 'node:crypto';
+import pg from 'pg';
 import { scopedEm, type Orm } from '../platform/orm.ts';
 import { renderEventData } from './event-renderers.ts';
 import { openSecret } from './secret-box.ts';
@@ -47,7 +48,36 @@ async function post(url: string, body: string, headers: Record<string, string>, 
   }
 }
 
-export async function deliverWebhooks(orm: Orm, subscriptionId: string): Promise<void> {
+async function addDeliverJob(orm: Orm, subscriptionId: string, delaySeconds = 0): Promise<void> {
+  await orm.em.fork().execute(`select graphile_worker.add_job(?, ?::json, run_at := now() + make_interval(secs => ?), job_key := ?, job_key_mode := 'replace')`,
+    [WEBHOOK_DELIVER, JSON.stringify({ subscription_id: subscriptionId }), delaySeconds, `webhook:${subscriptionId}`]);
+}
+
+/** After a restart: a delivery job for every enabled subscription (a crashed run's job stays locked for hours). */
+export async function wakeAllSubscriptions(orm: Orm): Promise<void> {
+  await orm.em.fork().execute(`select graphile_worker.add_job(?, json_build_object('subscription_id', id), job_key := 'webhook:' || id,
+    job_key_mode := 'preserve_run_at') from webhook_subscription where not disabled`, [WEBHOOK_DELIVER]);
+}
+
+/**
+ * One run for a subscription, under its session-level advisory lock (released with the connection,
+ * also when the process dies): another run of the same subscription waits its turn by trying again
+ * a second later, so one message is in flight per subscription and none is sent twice at once.
+ */
+export async function deliverWebhooks(orm: Orm, connectionString: string, subscriptionId: string): Promise<void> {
+  const lock = new pg.Client({ connectionString });
+  lock.on('error', () => {});
+  await lock.connect();
+  try {
+    const { rows } = await lock.query('select pg_try_advisory_lock(736400118, hashtext($1)) as locked', [subscriptionId]);
+    if (!rows[0].locked) return await addDeliverJob(orm, subscriptionId, 1);
+    await deliverRun(orm, subscriptionId);
+  } finally {
+    await lock.end().catch(() => {});
+  }
+}
+
+async function deliverRun(orm: Orm, subscriptionId: string): Promise<void> {
   const config = settings();
   for (let n = 0; n < PER_RUN; n++) {
     const em = scopedEm(orm);
@@ -87,14 +117,13 @@ export async function deliverWebhooks(orm: Orm, subscriptionId: string): Promise
           current.disable(`failing since ${current.failingSince.toISOString()} (${current.consecutiveFailures} attempts; last: ${answer.error})`);
         } else {
           const delay = Math.min(config.retrySeconds * 2 ** (current.consecutiveFailures - 1), config.maxRetrySeconds);
-          await tx.execute(`select graphile_worker.add_job(?, ?::json, run_at := now() + make_interval(secs => ?), queue_name := ?, job_key := ?, job_key_mode := 'replace')`,
-            [WEBHOOK_DELIVER, JSON.stringify({ subscription_id: subscriptionId }), delay, `webhook:${subscriptionId}`, `webhook:${subscriptionId}`]);
+          await tx.execute(`select graphile_worker.add_job(?, ?::json, run_at := now() + make_interval(secs => ?), job_key := ?, job_key_mode := 'replace')`,
+            [WEBHOOK_DELIVER, JSON.stringify({ subscription_id: subscriptionId }), delay, `webhook:${subscriptionId}`]);
         }
       }
     });
     if (!ok) return;
   }
   // More may be waiting: continue in a new run (other jobs get their turn).
-  await orm.em.fork().execute(`select graphile_worker.add_job(?, ?::json, queue_name := ?, job_key := ?, job_key_mode := 'preserve_run_at')`,
-    [WEBHOOK_DELIVER, JSON.stringify({ subscription_id: subscriptionId }), `webhook:${subscriptionId}`, `webhook:${subscriptionId}`]);
+  await addDeliverJob(orm, subscriptionId);
 }

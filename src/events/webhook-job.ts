@@ -1,6 +1,7 @@
 // The graphile-worker task that delivers a subscription's events (deliver-webhooks.service.ts);
-// one job per subscription (job key `webhook:<id>`) in a queue of its own (queue name `webhook:<id>`:
-// graphile-worker runs a queue's jobs one after the other), so one message is in flight per subscription.
+// one job per subscription (job key `webhook:<id>`); a run holds the subscription's session-level
+// advisory lock, so one message is in flight per subscription, and a crashed run's lock goes with
+// its connection (a queue or job lock of graphile-worker would wait hours for a dead worker).
 export const WEBHOOK_DELIVER = 'webhook_deliver';
 
 export interface WebhookDeliverJob { subscription_id: string }

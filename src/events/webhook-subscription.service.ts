@@ -62,8 +62,8 @@ async function adminIdsFor(em: Em, ids: string[] | null | undefined): Promise<{ 
 
 /** Wakes the subscription's delivery job now (a new, re-enabled or rewound subscription). */
 async function wake(em: Em, subscription: WebhookSubscription): Promise<void> {
-  await em.execute(`select graphile_worker.add_job(?, ?::json, queue_name := ?, job_key := ?, job_key_mode := 'replace')`,
-    [WEBHOOK_DELIVER, JSON.stringify({ subscription_id: subscription.id }), `webhook:${subscription.id}`, `webhook:${subscription.id}`]);
+  await em.execute(`select graphile_worker.add_job(?, ?::json, job_key := ?, job_key_mode := 'replace')`,
+    [WEBHOOK_DELIVER, JSON.stringify({ subscription_id: subscription.id }), `webhook:${subscription.id}`]);
 }
 
 export async function getWebhookSubscription(em: Em, id: string): Promise<WebhookSubscription> {

@@ -41,7 +41,7 @@ export class Migration20261125155619_events extends Migration {
           where e.id = x.id;
         if exists (select 1 from webhook_subscription where not disabled) then
           perform graphile_worker.add_job('webhook_deliver', json_build_object('subscription_id', s.id),
-            queue_name := 'webhook:' || s.id, job_key := 'webhook:' || s.id, job_key_mode := 'preserve_run_at')
+            job_key := 'webhook:' || s.id, job_key_mode := 'preserve_run_at')
           from webhook_subscription s
           where not s.disabled and exists (select 1 from svc_event e where e.tx_id = txid_current() and s.kinds ? e.kind
             and ((s.admin_ids is null and s.all_admins) or (e.admin_id is not null and s.admin_ids ? e.admin_id)));

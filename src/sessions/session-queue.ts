@@ -17,7 +17,7 @@ import { databaseHealth, isDatabaseUnavailable } from '../platform/database-heal
 import type { Orm } from '../platform/orm.ts';
 import { ADD_JOB_SQL, PROCESSING_TASK } from './processing-job.ts';
 import { runAs } from '../events/actor-context.ts';
-import { deliverWebhooks } from '../events/deliver-webhooks.service.ts';
+import { deliverWebhooks, wakeAllSubscriptions } from '../events/deliver-webhooks.service.ts';
 import { isWebhookDeliverJob, WEBHOOK_DELIVER } from '../events/webhook-job.ts';
 import { processSessionBatch } from './process-sessions.service.ts';
 import { repriceCorrectedSessions } from './reprocess.service.ts';
@@ -85,11 +85,12 @@ export async function runSessionWorker(orm: Orm, connectionString: string): Prom
     taskList: {
       [WEBHOOK_DELIVER]: async (payload) => {
         if (!isWebhookDeliverJob(payload)) throw new Error(`${WEBHOOK_DELIVER}: no subscription_id in ${JSON.stringify(payload)}`);
-        await runAs('worker', () => deliverWebhooks(orm, payload.subscription_id));
+        await runAs('worker', () => deliverWebhooks(orm, connectionString, payload.subscription_id));
       },
     },
   });
   await orm.em.getConnection().execute(ADD_JOB_SQL);
+  await wakeAllSubscriptions(orm);
   await orm.em.getConnection().execute(`select graphile_worker.add_job('${PERIOD_START}', '{}'::json, job_key => '${PERIOD_START}')`);
   return { stop: async () => { await Promise.all([runner.stop(), webhooks.stop()]); } };
 }
