@@ -49,7 +49,7 @@ const CUSTOMER = `select c.id, c.external_reference, c.name, c.country, c.compan
   where c.id = ?
   union all
   -- A roaming partner keeps its billing data on itself (no billing addresses).
-  select rp.name, rp.country, null, rp.billing_email, '{}'::jsonb, null, null, null, null, null, null from roaming_partner rp where rp.id = ?`;
+  select rp.id, rp.external_reference, rp.name, rp.country, null, rp.billing_email, '{}'::jsonb, null, null, null, null, null, null from roaming_partner rp where rp.id = ?`;
 
 /** The box's party as a document party: the buyer of an invoice, the seller of a self-billing
  * invoice. Its address is the customer's first billing address; without one, or without a
