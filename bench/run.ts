@@ -8,6 +8,7 @@ import { migrate, openOrm } from '../src/platform/orm.ts';
 import { migrateSessionQueue } from '../src/sessions/session-queue.ts';
 import { authFloodBenchmark } from './auth-flood.ts';
 import { billingBenchmark } from './billing.ts';
+import { eventsBenchmark } from './events.ts';
 import { customerUpsertBenchmark } from './customer-upsert.ts';
 import { readsBenchmark } from './reads.ts';
 import { sessionIngestBenchmark } from './session-ingest.ts';
@@ -20,6 +21,7 @@ const benchmarks: Record<string, (url: string) => Promise<BenchmarkResult>> = {
   'auth-flood': authFloodBenchmark,
   reads: readsBenchmark,
   billing: billingBenchmark,
+  events: eventsBenchmark,
 };
 
 const wanted = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));

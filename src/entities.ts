@@ -49,6 +49,7 @@ import { CalculationInputSchema } from './cpo/calculation-input.entity.ts';
 import { EvseIdAssignmentSchema } from './cpo/evse-id-assignment.entity.ts';
 import { SessionReimbursementSchema } from './cpo/session-reimbursement.entity.ts';
 import { EventSchema } from './events/event.entity.ts';
+import { EventCommitSchema } from './events/event-commit.entity.ts';
 import { WebhookSubscriptionSchema } from './events/webhook-subscription.entity.ts';
 import { WebhookAttemptSchema } from './events/webhook-attempt.entity.ts';
 import { RoamingConnectionSchema } from './roaming/roaming-connection.entity.ts';
@@ -112,6 +113,7 @@ export const entities = [
   EvseIdAssignmentSchema,
   SessionReimbursementSchema,
   EventSchema,
+  EventCommitSchema,
   WebhookSubscriptionSchema,
   WebhookAttemptSchema,
   OcpiPeerSchema,

@@ -1,6 +1,6 @@
 // Delivering a subscription's events (decisions.md "Events"): the next event after the cursor of
 // the subscription's kinds and administrations, POSTed as the envelope with X-SVC-Signature; one
-// at a time, in commit order (`position`). Success moves the cursor on; a failure (non-2xx, timeout) is
+// at a time, in commit order (the position of the event's transaction, then its id). Success moves the cursor on; a failure (non-2xx, timeout) is
 // recorded and retried by the same job after a back-off that starts at SVC_WEBHOOK_RETRY_SECONDS
 // (10 s) and doubles up to an hour; a subscription failing without a break for
 // SVC_WEBHOOK_DISABLE_AFTER_HOURS (48 h) is disabled with the reason. Every attempt is recorded.
@@ -13,10 +13,11 @@ import { WebhookAttempt } from './webhook-attempt.entity.ts';
 import { WEBHOOK_DELIVER } from './webhook-job.ts';
 import { WebhookSubscription } from './webhook-subscription.entity.ts';
 
-// (ordered by the column: the text alias of the select list would order '10' before '7')
-const NEXT_EVENT = `select id::text as id, position::text as position, kind, resource_id, modification, occurred_at from svc_event
-  where position > ?::bigint and kind = any(?::text[]) and (? or admin_id = any(?::text[]))
-  order by svc_event.position limit 1`;
+const NEXT_EVENT = `select e.id::text as id, c.position::text as position, e.kind, e.resource_id, e.modification, c.committed_at as occurred_at
+  from svc_event e join svc_event_commit c on c.tx_id = e.tx_id
+  where c.position is not null and (c.position > ?::bigint or (c.position = ?::bigint and e.id > ?::bigint))
+    and e.kind = any(?::text[]) and (? or e.admin_id = any(?::text[]))
+  order by c.position, e.id limit 1`;
 
 /** At most this many events per job run; the job adds itself again when more are waiting. */
 const PER_RUN = 100;
@@ -84,7 +85,7 @@ async function deliverRun(orm: Orm, subscriptionId: string): Promise<void> {
     const subscription = await em.findOne(WebhookSubscription, { id: subscriptionId }, { populate: ['secretCiphertext'] });
     if (!subscription || subscription.disabled) return;
     const [event] = await em.execute<{ id: string; position: string; kind: string; resource_id: string; modification: string; occurred_at: Date }[]>(NEXT_EVENT, [
-      subscription.lastPosition, `{${subscription.kinds.join(',')}}`, subscription.allAdmins && !subscription.adminIds,
+      subscription.lastPosition, subscription.lastPosition, subscription.lastEventId, `{${subscription.kinds.join(',')}}`, subscription.allAdmins && !subscription.adminIds,
       `{${(subscription.adminIds ?? []).join(',')}}`,
     ]);
     if (!event) return;
@@ -107,7 +108,10 @@ async function deliverRun(orm: Orm, subscriptionId: string): Promise<void> {
       });
       if (ok) {
         // A redelivery moved the cursor meanwhile: it wins.
-        if (current.lastPosition === subscription.lastPosition) current.lastPosition = event.position;
+        if (current.lastPosition === subscription.lastPosition && current.lastEventId === subscription.lastEventId) {
+          current.lastPosition = event.position;
+          current.lastEventId = event.id;
+        }
         current.consecutiveFailures = 0;
         current.failingSince = null;
       } else {

@@ -6,10 +6,8 @@ export type ModificationKind = (typeof MODIFICATION_KINDS)[number];
 /**
  * The outbox and audit trail: one row per create, update or delete of a resource the API exposes,
  * written in the transaction of the change (by the ORM subscriber record-events.ts, or by the
- * set-based writers through event-sql.ts). At commit a deferred trigger (migration `events`) gives
- * the transaction's events their `position` under a transaction-level advisory lock, so positions
- * grow in commit order: a reader that has seen position n never later finds a smaller one.
- * `occurred_at` is that moment. `changes` holds `{field: [from, to]}` of an update.
+ * set-based writers through event-sql.ts). `txId` names the transaction, whose commit position
+ * (event-commit.entity.ts) orders deliveries. `changes` holds `{field: [from, to]}` of an update.
  */
 export const EventSchema = defineEntity({
   name: 'Event',
@@ -24,8 +22,6 @@ export const EventSchema = defineEntity({
     actor: p.string(),
     changes: p.json<Record<string, [unknown, unknown]>>().nullable(),
     occurredAt: p.datetime().onCreate(() => new Date()),
-    /** Commit order; null until the transaction commits. */
-    position: p.bigint('string').nullable().unique(),
     txId: p.bigint('string').defaultRaw('txid_current()'),
   },
 });

@@ -6,8 +6,9 @@ import { recordsEvents } from './event-kinds.ts';
 /**
  * Where events of some kinds go: an HTTP endpoint, signed with the subscription's secret (stored
  * encrypted, secret-box.ts). `adminIds` limits it to administrations (null: every administration
- * its creator sees, `allAdmins`). `lastPosition` is the delivery cursor: every event after it (in
- * commit order) of the subscription's kinds and administrations is still to be delivered.
+ * its creator sees, `allAdmins`). (`lastPosition`, `lastEventId`) is the delivery cursor: every event
+ * after it in (commit position, event id) order of the subscription's kinds and administrations is
+ * still to be delivered.
  */
 export const WebhookSubscriptionSchema = defineEntity({
   name: 'WebhookSubscription',
@@ -24,6 +25,7 @@ export const WebhookSubscriptionSchema = defineEntity({
     disabledReason: p.string().nullable(),
     externalReference: identifierProperty().nullable().unique(),
     lastPosition: p.bigint('string'),
+    lastEventId: p.bigint('string').default('0'),
     consecutiveFailures: p.integer().default(0),
     failingSince: p.datetime().nullable(),
     createdAt: createdAtProperty(),
@@ -52,5 +54,5 @@ export class WebhookSubscription extends WebhookSubscriptionSchema.class {
 WebhookSubscriptionSchema.setClass(WebhookSubscription);
 // Delivery bookkeeping (cursor, failure count) is not a change of the subscription.
 recordsEvents<WebhookSubscription>(WebhookSubscription, 'webhook_subscription', {
-  adminOf: () => null, ignore: ['lastPosition', 'consecutiveFailures', 'failingSince'],
+  adminOf: () => null, ignore: ['lastPosition', 'lastEventId', 'consecutiveFailures', 'failingSince'],
 });

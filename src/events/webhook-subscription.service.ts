@@ -82,9 +82,9 @@ export async function createWebhookSubscription(em: Em, input: WebhookSubscripti
   const admins = await adminIdsFor(em, input.adminIds);
   return em.transactional(async (tx) => {
     // Only events after the subscription's creation are delivered.
-    const [{ last }] = await tx.execute<{ last: string }[]>('select coalesce(max(position), 0)::text as last from svc_event');
+    const [{ last }] = await tx.execute<{ last: string }[]>('select coalesce(max(position), 0)::text as last from svc_event_commit');
     const subscription = tx.create(WebhookSubscription, {
-      url: input.url!, kinds, ...admins, secretCiphertext, externalReference: input.externalReference ?? null, lastPosition: last,
+      url: input.url!, kinds, ...admins, secretCiphertext, externalReference: input.externalReference ?? null, lastPosition: last, lastEventId: '0',
       disabled: input.disabled ?? false,
     });
     await flushUnique(tx, UNIQUE);
@@ -114,9 +114,11 @@ export async function redeliver(em: Em, id: string, fromEventId: string): Promis
   if (!/^[1-9]\d{0,18}$/.test(fromEventId)) throw new InvalidInputError('from_event_id must be an event id', { path: ['from_event_id'] });
   return em.transactional(async (tx) => {
     const subscription = await getWebhookSubscription(tx, id);
-    const [event] = await tx.execute<{ position: string }[]>('select position::text as position from svc_event where id = ? and position is not null', [fromEventId]);
+    const [event] = await tx.execute<{ position: string }[]>(`select c.position::text as position from svc_event e
+      join svc_event_commit c on c.tx_id = e.tx_id where e.id = ? and c.position is not null`, [fromEventId]);
     if (!event) throw new NotFoundError('event', { path: ['from_event_id'] });
-    subscription.lastPosition = (BigInt(event.position) - 1n).toString();
+    subscription.lastPosition = event.position;
+    subscription.lastEventId = (BigInt(fromEventId) - 1n).toString();
     await tx.flush();
     if (!subscription.disabled) await wake(tx, subscription);
     return subscription;

@@ -11,7 +11,7 @@ import { Migration20261125153607_ocpi_peer } from './Migration20261125153607_ocp
 import { Migration20261125154131_roaming_cost } from './Migration20261125154131_roaming_cost.ts';
 import { Migration20261125154626_ocpi_receiving } from './Migration20261125154626_ocpi_receiving.ts';
 import { Migration20261125155445_ocpi_commands } from './Migration20261125155445_ocpi_commands.ts';
-import { Migration20261125155619_events } from './Migration20261125155619_events.ts';
+import { Migration20261125163731_events } from './Migration20261125163731_events.ts';
 // imports-end
 
 export const migrations: { name: string; class: new (...args: any[]) => any }[] = [
@@ -27,6 +27,6 @@ export const migrations: { name: string; class: new (...args: any[]) => any }[] 
   { name: 'Migration20261125154131_roaming_cost', class: Migration20261125154131_roaming_cost },
   { name: 'Migration20261125154626_ocpi_receiving', class: Migration20261125154626_ocpi_receiving },
   { name: 'Migration20261125155445_ocpi_commands', class: Migration20261125155445_ocpi_commands },
-  { name: 'Migration20261125155619_events', class: Migration20261125155619_events },
+  { name: 'Migration20261125163731_events', class: Migration20261125163731_events },
 // migrations-end
 ];
