@@ -2,6 +2,7 @@ import { defineEntity, p } from '@mikro-orm/core';
 import { adminScopeFilter } from '../access/admin-scope.ts';
 import { createdAtProperty, idProperty, identifierProperty, updatedAtProperty } from '../platform/entity-properties.ts';
 import { Administration } from '../parties/administration.entity.ts';
+import { recordsEvents } from '../events/event-kinds.ts';
 
 /** A CPO subscription plan (hosting, maintenance fees); its recurring costs live in versions keyed by valid_from. */
 export const CpoSubscriptionPlanSchema = defineEntity({
@@ -24,3 +25,4 @@ export const CpoSubscriptionPlanSchema = defineEntity({
 
 export class CpoSubscriptionPlan extends CpoSubscriptionPlanSchema.class {}
 CpoSubscriptionPlanSchema.setClass(CpoSubscriptionPlan);
+recordsEvents(CpoSubscriptionPlan, 'cpo_subscription_plan');

@@ -2,6 +2,7 @@ import { defineEntity, p } from '@mikro-orm/core';
 import { adminScopeFilter } from '../access/admin-scope.ts';
 import { createdAtProperty, idProperty, identifierProperty, updatedAtProperty } from '../platform/entity-properties.ts';
 import { Administration } from '../parties/administration.entity.ts';
+import { recordsEvents } from '../events/event-kinds.ts';
 
 /** cpms_supplied: the CPMS states the reimbursement; calculated: the service computes it from the components' inputs. */
 export const REIMBURSEMENT_MODES = ['cpms_supplied', 'calculated'] as const;
@@ -31,3 +32,4 @@ export const ReimbursementPlanSchema = defineEntity({
 
 export class ReimbursementPlan extends ReimbursementPlanSchema.class {}
 ReimbursementPlanSchema.setClass(ReimbursementPlan);
+recordsEvents(ReimbursementPlan, 'cpo_reimbursement_plan');

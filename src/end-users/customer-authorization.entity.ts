@@ -5,6 +5,7 @@ import { isValidAt } from '../platform/validity.ts';
 import { Administration } from '../parties/administration.entity.ts';
 import { Customer } from '../parties/customer.entity.ts';
 import { EndUser } from './end-user.entity.ts';
+import { recordsEvents } from '../events/event-kinds.ts';
 
 export const AUTHORIZATION_ROLES = ['owner', 'manager', 'viewer'] as const;
 
@@ -35,3 +36,4 @@ export class CustomerAuthorization extends CustomerAuthorizationSchema.class {
   }
 }
 CustomerAuthorizationSchema.setClass(CustomerAuthorization);
+recordsEvents(CustomerAuthorization, 'end_user_authorization_customer');

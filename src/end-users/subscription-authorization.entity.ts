@@ -5,6 +5,7 @@ import { isValidAt } from '../platform/validity.ts';
 import { Administration } from '../parties/administration.entity.ts';
 import { TokenSubscription } from '../msp/token-subscription.entity.ts';
 import { EndUser } from './end-user.entity.ts';
+import { recordsEvents } from '../events/event-kinds.ts';
 
 /** driver: sees the subscription and its sessions; manager: may also cancel it and switch its plan. */
 export const SUBSCRIPTION_AUTHORIZATION_ROLES = ['driver', 'manager'] as const;
@@ -35,3 +36,4 @@ export class SubscriptionAuthorization extends SubscriptionAuthorizationSchema.c
   }
 }
 SubscriptionAuthorizationSchema.setClass(SubscriptionAuthorization);
+recordsEvents(SubscriptionAuthorization, 'end_user_authorization_msp_token_subscription');

@@ -2,6 +2,7 @@ import { defineEntity, p } from '@mikro-orm/core';
 import { adminScopeFilter } from '../access/admin-scope.ts';
 import { createdAtProperty, idProperty, identifierProperty, updatedAtProperty } from '../platform/entity-properties.ts';
 import { Administration } from '../parties/administration.entity.ts';
+import { recordsEvents } from '../events/event-kinds.ts';
 
 /** A recurring cost of a plan: an exact amount excl. VAT per period. */
 export interface RecurringCost {
@@ -36,3 +37,4 @@ export const SubscriptionPlanSchema = defineEntity({
 
 export class SubscriptionPlan extends SubscriptionPlanSchema.class {}
 SubscriptionPlanSchema.setClass(SubscriptionPlan);
+recordsEvents(SubscriptionPlan, 'msp_subscription_plan');

@@ -1,6 +1,7 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { createdAtProperty, idProperty, updatedAtProperty } from '../platform/entity-properties.ts';
 import type { OcpiCommandResponse, OcpiCommandResult } from './schemas/commands.ts';
+import { recordsEvents } from '../events/event-kinds.ts';
 
 export const COMMAND_TYPES = ['start_session', 'stop_session'] as const;
 /**
@@ -39,3 +40,4 @@ export const RoamingCommandSchema = defineEntity({
 
 export class RoamingCommand extends RoamingCommandSchema.class {}
 RoamingCommandSchema.setClass(RoamingCommand);
+recordsEvents<RoamingCommand>(RoamingCommand, 'msp_roaming_command', { adminOf: () => null });

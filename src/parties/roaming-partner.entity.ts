@@ -1,5 +1,6 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { createdAtProperty, idProperty, identifierProperty, updatedAtProperty } from '../platform/entity-properties.ts';
+import { recordsEvents } from '../events/event-kinds.ts';
 
 /** A party that roams with us. The roaming setup is shared by all administrations. */
 export const RoamingPartnerSchema = defineEntity({
@@ -21,3 +22,4 @@ export const RoamingPartnerSchema = defineEntity({
 
 export class RoamingPartner extends RoamingPartnerSchema.class {}
 RoamingPartnerSchema.setClass(RoamingPartner);
+recordsEvents<RoamingPartner>(RoamingPartner, 'roaming_partner', { adminOf: () => null });

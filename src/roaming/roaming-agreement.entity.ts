@@ -4,6 +4,7 @@ import { isValidAt } from '../platform/validity.ts';
 import { RoamingPartner } from '../parties/roaming-partner.entity.ts';
 import { VAT_KINDS } from '../pricing/vat-rate.entity.ts';
 import { RoamingConnection } from './roaming-connection.entity.ts';
+import { recordsEvents } from '../events/event-kinds.ts';
 
 /** `msp`: we are the MSP, the partner the CPO (its sessions cost us); `cpo`: we are the CPO, the partner the MSP. */
 export const AGREEMENT_ROLES = ['msp', 'cpo'] as const;
@@ -37,3 +38,4 @@ export class RoamingAgreement extends RoamingAgreementSchema.class {
   }
 }
 RoamingAgreementSchema.setClass(RoamingAgreement);
+recordsEvents<RoamingAgreement>(RoamingAgreement, 'roaming_agreement', { adminOf: () => null });

@@ -1,6 +1,7 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { createdAtProperty, idProperty, identifierProperty, updatedAtProperty } from '../platform/entity-properties.ts';
 import { RoamingPartner } from '../parties/roaming-partner.entity.ts';
+import { recordsEvents } from '../events/event-kinds.ts';
 
 export const CONNECTION_KINDS = ['locally_owned', 'provider_facilitated'] as const;
 export type ConnectionKind = (typeof CONNECTION_KINDS)[number];
@@ -31,3 +32,4 @@ export const RoamingConnectionSchema = defineEntity({
 
 export class RoamingConnection extends RoamingConnectionSchema.class {}
 RoamingConnectionSchema.setClass(RoamingConnection);
+recordsEvents<RoamingConnection>(RoamingConnection, 'roaming_connection', { adminOf: () => null });
