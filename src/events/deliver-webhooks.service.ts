@@ -6,6 +6,7 @@
 // SVC_WEBHOOK_DISABLE_AFTER_HOURS (48 h) is disabled with the reason. Every attempt is recorded.
 import { createHmac } from 'node:crypto';
 import pg from 'pg';
+import { LockMode } from '@mikro-orm/core';
 import { scopedEm, type Orm } from '../platform/orm.ts';
 import { renderEventData } from './event-renderers.ts';
 import { openSecret } from './secret-box.ts';
@@ -99,9 +100,12 @@ async function deliverRun(orm: Orm, subscriptionId: string): Promise<void> {
       'content-type': 'application/json', 'x-svc-signature': signature(openSecret(subscription.secretCiphertext), timestamp, body), 'x-svc-event-id': event.id,
     }, config.timeoutMs);
     const ok = answer.error === null;
-    await em.transactional(async (tx) => {
-      const current = await tx.findOne(WebhookSubscription, { id: subscriptionId });
-      if (!current) return;
+    // The retry is scheduled after this transaction: adding the job inside it could deadlock with a
+    // committing change that wakes the same job key.
+    const retryIn = await em.transactional(async (tx): Promise<number | null> => {
+      // Locked: a redelivery or an update committed meanwhile is seen (and wins), never overwritten.
+      const current = await tx.findOne(WebhookSubscription, { id: subscriptionId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+      if (!current) return null;
       tx.create(WebhookAttempt, {
         subscriptionId, eventId: event.id, attempt: current.consecutiveFailures + 1, succeeded: ok, statusCode: answer.status, error: answer.error,
         durationMs: Math.round(performance.now() - started),
@@ -120,12 +124,12 @@ async function deliverRun(orm: Orm, subscriptionId: string): Promise<void> {
         if (Date.now() - current.failingSince.getTime() > config.disableAfterMs) {
           current.disable(`failing since ${current.failingSince.toISOString()} (${current.consecutiveFailures} attempts; last: ${answer.error})`);
         } else {
-          const delay = Math.min(config.retrySeconds * 2 ** (current.consecutiveFailures - 1), config.maxRetrySeconds);
-          await tx.execute(`select graphile_worker.add_job(?, ?::json, run_at := now() + make_interval(secs => ?), job_key := ?, job_key_mode := 'replace')`,
-            [WEBHOOK_DELIVER, JSON.stringify({ subscription_id: subscriptionId }), delay, `webhook:${subscriptionId}`]);
+          return Math.min(config.retrySeconds * 2 ** (current.consecutiveFailures - 1), config.maxRetrySeconds);
         }
       }
+      return null;
     });
+    if (retryIn !== null) await addDeliverJob(orm, subscriptionId, retryIn);
     if (!ok) return;
   }
   // More may be waiting: continue in a new run (other jobs get their turn).

@@ -2,6 +2,7 @@
 // secret), redeliver from an event on, and what a credential sees: a subscription belongs to the
 // administrations it names, defaulting to the creator's; a credential limited to administrations
 // sees and changes only subscriptions within them.
+import { LockMode } from '@mikro-orm/core';
 import { ADMIN_SCOPE, UNSCOPED, type AdminScope } from '../access/admin-scope.ts';
 import { visibleAdministration } from '../parties/customer-input.ts';
 import { InvalidInputError, NotFoundError } from '../platform/errors.ts';
@@ -60,14 +61,20 @@ async function adminIdsFor(em: Em, ids: string[] | null | undefined): Promise<{ 
   return { adminIds: [...new Set(ids)], allAdmins: false };
 }
 
-/** Wakes the subscription's delivery job now (a new, re-enabled or rewound subscription). */
+/**
+ * Wakes the subscription's delivery job now (a re-enabled or rewound subscription), after the
+ * change committed: inside it, adding the job could deadlock with a committing change that wakes
+ * the same job key.
+ */
 async function wake(em: Em, subscription: WebhookSubscription): Promise<void> {
-  await em.execute(`select graphile_worker.add_job(?, ?::json, job_key := ?, job_key_mode := 'replace')`,
+  await em.fork().execute(`select graphile_worker.add_job(?, ?::json, job_key := ?, job_key_mode := 'replace')`,
     [WEBHOOK_DELIVER, JSON.stringify({ subscription_id: subscription.id }), `webhook:${subscription.id}`]);
 }
 
-export async function getWebhookSubscription(em: Em, id: string): Promise<WebhookSubscription> {
-  const subscription = isUuid(id) ? await em.findOne(WebhookSubscription, { id }) : null;
+export async function getWebhookSubscription(em: Em, id: string, options: { lock?: boolean } = {}): Promise<WebhookSubscription> {
+  const subscription = isUuid(id)
+    ? await em.findOne(WebhookSubscription, { id }, options.lock ? { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true } : {})
+    : null;
   if (!subscription || !isVisibleTo(subscription, scopeOf(em))) throw new NotFoundError('webhook subscription');
   return subscription;
 }
@@ -93,34 +100,37 @@ export async function createWebhookSubscription(em: Em, input: WebhookSubscripti
 }
 
 export async function updateWebhookSubscription(em: Em, id: string, input: WebhookSubscriptionInput): Promise<WebhookSubscription> {
-  return em.transactional(async (tx) => {
-    const subscription = await getWebhookSubscription(tx, id);
+  let enabling = false;
+  const updated = await em.transactional(async (tx) => {
+    const subscription = await getWebhookSubscription(tx, id, { lock: true });
     if (input.url !== undefined) { checkUrl(input.url); subscription.url = input.url; }
     if (input.kinds !== undefined) subscription.kinds = checkKinds(input.kinds);
     if (input.secret !== undefined) subscription.secretCiphertext = checkSecret(input.secret);
     if (input.adminIds !== undefined) Object.assign(subscription, await adminIdsFor(tx, input.adminIds));
     if (input.externalReference !== undefined) subscription.externalReference = input.externalReference;
-    const enabling = input.disabled === false && subscription.disabled;
+    enabling = input.disabled === false && subscription.disabled;
     if (input.disabled === true) subscription.disable('disabled through the API');
     if (input.disabled === false) subscription.enable();
     await flushUnique(tx, UNIQUE);
-    if (enabling) await wake(tx, subscription);
     return subscription;
   });
+  if (enabling) await wake(em, updated);
+  return updated;
 }
 
 /** Delivers again from `fromEventId` on (events the subscription concerns, in order). */
 export async function redeliver(em: Em, id: string, fromEventId: string): Promise<WebhookSubscription> {
   if (!/^[1-9]\d{0,18}$/.test(fromEventId)) throw new InvalidInputError('from_event_id must be an event id', { path: ['from_event_id'] });
-  return em.transactional(async (tx) => {
-    const subscription = await getWebhookSubscription(tx, id);
+  const rewound = await em.transactional(async (tx) => {
+    const subscription = await getWebhookSubscription(tx, id, { lock: true });
     const [event] = await tx.execute<{ position: string }[]>(`select c.position::text as position from svc_event e
       join svc_event_commit c on c.tx_id = e.tx_id where e.id = ? and c.position is not null`, [fromEventId]);
     if (!event) throw new NotFoundError('event', { path: ['from_event_id'] });
     subscription.lastPosition = event.position;
     subscription.lastEventId = (BigInt(fromEventId) - 1n).toString();
     await tx.flush();
-    if (!subscription.disabled) await wake(tx, subscription);
     return subscription;
   });
+  if (!rewound.disabled) await wake(em, rewound);
+  return rewound;
 }

@@ -1,0 +1,70 @@
+// The webhook limits and tools: a subscription that keeps failing is disabled with the reason after
+// the configured time, every attempt listed; redelivery sends again from an event on; secrets are
+// stored encrypted; GraphQL reads the same subscriptions and audit trail as REST.
+import test from 'ava';
+
+process.env.SVC_WEBHOOK_RETRY_SECONDS = '0.2';
+process.env.SVC_WEBHOOK_MAX_RETRY_SECONDS = '0.5';
+process.env.SVC_WEBHOOK_DISABLE_AFTER_HOURS = String(3 / 3600);
+
+const { startTestApp } = await import('../../helpers/app.ts');
+const { createAdministration, createCustomer } = await import('../../helpers/factories.ts');
+const { startReceiver, until } = await import('../../helpers/webhook-receiver.ts');
+const { data } = await import('../../schema/graphql.ts');
+type TestApp = Awaited<ReturnType<typeof startTestApp>>;
+type Receiver = Awaited<ReturnType<typeof startReceiver>>;
+
+let app: TestApp;
+let receiver: Receiver;
+let admin: string;
+const SECRET = 'whsec-limits-0123456789';
+test.before(async () => {
+  app = await startTestApp();
+  receiver = await startReceiver();
+  admin = (await createAdministration(app)).id;
+});
+test.after.always(async () => { await receiver?.close(); await app?.close(); });
+
+async function ok(method: string, path: string, body?: unknown) {
+  const r = await app.request(method, `/main/v1${path}`, body === undefined ? {} : { body });
+  if (r.status !== 200) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body;
+}
+
+test.serial('a subscription failing for longer than the limit is disabled with the reason; every attempt is listed', async (t) => {
+  const subscription = await ok('POST', '/webhook-subscription', { url: `${receiver.url}/fail/100000`, kinds: ['customer'], secret: SECRET, admin_ids: [admin] });
+  await createCustomer(app, admin);
+  await until(async () => (await ok('GET', `/webhook-subscription/${subscription.id}`)).disabled, 'the subscription disabled', 30_000);
+  const disabled = await ok('GET', `/webhook-subscription/${subscription.id}`);
+  t.regex(disabled.disabled_reason, /^failing since .* \(\d+ attempts; last: HTTP 500\)$/);
+  const attempts = (await ok('GET', `/webhook-subscription/${subscription.id}/delivery?page_size=100`)).items;
+  t.true(attempts.length >= 3);
+  t.true(attempts.every((a: any) => !a.succeeded && a.status_code === 500));
+  t.deepEqual(attempts.map((a: any) => a.attempt), attempts.map((_: unknown, i: number) => i + 1));
+});
+
+test.serial('redelivery sends again from an event on; the secret is stored encrypted; GraphQL reads the same as REST', async (t) => {
+  const subscription = await ok('POST', '/webhook-subscription', { url: `${receiver.url}/again`, kinds: ['customer'], secret: SECRET, admin_ids: [admin] });
+  const customer = await createCustomer(app, admin);
+  await ok('POST', `/customer/${customer.id}`, { name: 'Renamed' });
+  await until(() => receiver.on('/again').length >= 2, 'two deliveries');
+  const [first] = receiver.on('/again');
+  await ok('POST', `/webhook-subscription/${subscription.id}/redeliver`, { from_event_id: first.body.id });
+  await until(() => receiver.on('/again').length >= 4, () => `both again: ${JSON.stringify(receiver.deliveries.filter((d) => d.path === '/again').map((d) => [d.body.id, d.status]))}`);
+  t.deepEqual(receiver.on('/again').map((d) => d.body.id), [first.body.id, receiver.on('/again')[1].body.id, first.body.id, receiver.on('/again')[1].body.id]);
+  const bad = await app.request('POST', `/main/v1/webhook-subscription/${subscription.id}/redeliver`, { body: { from_event_id: 'first' } });
+  t.is(bad.body.param, '$.from_event_id');
+
+  const [stored] = await app.orm.em.fork().execute('select secret_ciphertext from webhook_subscription where id = ?', [subscription.id]);
+  t.false(String(stored.secret_ciphertext).includes(SECRET));
+  t.regex(String(stored.secret_ciphertext), /^v1:/);
+
+  const answer = await data(app, `query ($id: String) {
+    webhookSubscriptions(first: 50) { edges { node { databaseId url kinds disabled } } }
+    events(kind: "customer", resourceId: $id, first: 10) { edges { node { eventId modificationKind changes actor } } }
+  }`, { id: customer.id });
+  t.true(answer.webhookSubscriptions.edges.some((e: any) => e.node.databaseId === subscription.id && e.node.url === `${receiver.url}/again`));
+  const rest = (await ok('GET', `/event?kind=customer&resource_id=${customer.id}`)).items;
+  t.deepEqual(answer.events.edges.map((e: any) => [e.node.eventId, e.node.modificationKind, e.node.changes, e.node.actor]),
+    rest.map((e: any) => [e.id, e.modification_kind, e.changes, e.actor]));
+});
