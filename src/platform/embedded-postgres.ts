@@ -183,7 +183,9 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     try {
       run(join(binaries, 'bin', 'initdb'), [
         `--pgdata=${clusterDir}`, '--auth=scram-sha-256', '--username=postgres',
-        `--pwfile=${tmpPw}`, '--encoding=UTF8', '--locale=C', '--no-sync',
+        // The builtin C.UTF-8 provider: code point order like C, and Unicode case mapping, so citext
+        // compares José and JOSÉ as equal (the C locale folds ASCII only).
+        `--pwfile=${tmpPw}`, '--encoding=UTF8', '--locale=C', '--locale-provider=builtin', '--builtin-locale=C.UTF-8', '--no-sync',
       ], runAs);
     } finally {
       rmSync(tmpPw, { force: true });

@@ -37,6 +37,9 @@ test('register: the App credential\'s site; usernames and emails NFC and unique 
   t.like(registered.body, { admin_id: adminId, site_id: site.id, username: 'Jos\u00e9' });
   const clash = await app.request('POST', '/main/v1/enduser/register', { auth: appAuth, body: { username: 'JOS\u00e9', email: 'other@example.com' } });
   t.like(clash.body, { code: 'duplicate', param: '$.username' });
+  // Case folding is Unicode's, not ASCII's only: É is é.
+  const accented = await app.request('POST', '/main/v1/enduser/register', { auth: appAuth, body: { username: 'JOS\u00c9', email: 'third@example.com' } });
+  t.like(accented.body, { code: 'duplicate', param: '$.username' });
   const emailClash = await app.request('POST', '/main/v1/enduser/register', { auth: appAuth, body: { username: 'other', email: 'jose@example.COM' } });
   t.like(emailClash.body, { code: 'duplicate', param: '$.email' });
   const notNfc = await app.request('POST', '/main/v1/enduser/register', { auth: appAuth, body: { username: 'Jose\u0301x' } });
