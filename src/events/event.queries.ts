@@ -27,7 +27,7 @@ export function eventList(em: Em, filter: EventFilter = {}): SeekList<Event> {
 /** The subscriptions a credential sees: all, or those within its administrations. */
 export function webhookSubscriptionList(em: Em): SeekList<WebhookSubscription> {
   const scope = scopeOf(em);
-  const where: FilterQuery<WebhookSubscription> = scope.all ? {} : { allAdmins: false, adminIds: { $contained: scope.ids } as never };
+  const where = (scope.all ? {} : { allAdmins: false, adminIds: { $contained: scope.ids } }) as FilterQuery<WebhookSubscription>;
   return new SeekList<WebhookSubscription>(em, { entity: WebhookSubscription, where, entities: true });
 }
 

@@ -42,7 +42,7 @@ function checkUrl(url: string): void {
 
 function checkKinds(kinds: string[]): string[] {
   const known = knownEventKinds();
-  if (kinds.length === 0) throw new InvalidInputError('kinds must name at least one kind', { path: ['kinds'] });
+  if (kinds.length === 0 || kinds.length > 100) throw new InvalidInputError('kinds must name 1 to 100 kinds', { path: ['kinds'] });
   kinds.forEach((kind, i) => {
     if (!known.includes(kind)) throw new InvalidInputError(`${kind} is not an event kind; kinds: ${known.join(', ')}`, { path: ['kinds', i] });
   });
@@ -56,6 +56,7 @@ function checkSecret(secret: string): string {
 
 async function adminIdsFor(em: Em, ids: string[] | null | undefined): Promise<{ adminIds: string[] | null; allAdmins: boolean }> {
   const scope = scopeOf(em);
+  if (ids && ids.length > 100) throw new InvalidInputError('admin_ids holds at most 100 administrations', { path: ['admin_ids'] });
   if (!ids || ids.length === 0) return scope.all ? { adminIds: null, allAdmins: true } : { adminIds: [...scope.ids], allAdmins: false };
   for (const [i, id] of ids.entries()) await visibleAdministration(em, id, ['admin_ids', i]);
   return { adminIds: [...new Set(ids)], allAdmins: false };

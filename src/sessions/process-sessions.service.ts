@@ -323,15 +323,17 @@ export async function processSessionBatch(orm: Orm, limit: number): Promise<numb
       }
     }
     await recordDropouts(em, dropouts);
-    const saved = await saveSessionReimbursements(em, reimbursed.filter((x) => outcomes.find((o) => o.id === x.sessionId)!.status !== 'dropout'));
+    const statusOf = new Map(outcomes.map((o) => [o.id, o.status]));
+    const saved = await saveSessionReimbursements(em, reimbursed.filter((x) => statusOf.get(x.sessionId) !== 'dropout'));
     for (const outcome of outcomes) if (saved.totals.has(outcome.id)) outcome.reimbursement_excl_vat = saved.totals.get(outcome.id)!;
     await em.flush();
     await roaming.save(em, outcomes, results);
     if (results.length) await em.execute(INSERT_RESULTS, [JSON.stringify(results)]);
     await em.execute(UPDATE_SESSIONS, [JSON.stringify(outcomes)]);
+    const sourceOf = new Map(sessions.map((s) => [s.id, s.source]));
     await recordEventRows(em, [
       ...outcomes.filter((o) => o.status !== 'received').map((o) => ({
-        kind: sessionEventKind(sessions.find((s) => s.id === o.id)!.source), resource_id: o.id, modification: 'update' as const,
+        kind: sessionEventKind(sourceOf.get(o.id)!), resource_id: o.id, modification: 'update' as const,
         admin_id: o.admin_id, changes: { status: ['received', o.status] as [unknown, unknown] },
       })),
       ...results.map((r) => ({ kind: 'msp_charge_session_priced', resource_id: String(r.id), modification: 'create' as const, admin_id: String(r.admin_id) })),
