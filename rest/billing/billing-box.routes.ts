@@ -54,6 +54,14 @@ export const boxReimbursementShape = representation('BillingBoxReimbursement', {
   sub_items: t.array(t.object({ kind: t.string(), label: t.string(), volume: t.decimal(), unit: t.string(), amount_excl_vat: t.decimal() })),
 });
 
+export const boxRoamingShape = representation('BillingBoxRoaming', {
+  ...itemBase,
+  cpo_charge_session_id: t.string(),
+  version: t.integer(),
+  cpo_session_id: t.nullable(t.string()),
+  sub_items: t.array(t.object({ kind: t.string(), label: t.string(), volume: t.decimal(), unit: t.string(), amount_excl_vat: t.decimal() })),
+});
+
 export const customInputShape = representation('BillingCustomInput', {
   ...itemBase,
   external_reference: t.nullable(t.string()),
@@ -79,6 +87,10 @@ const serializeSession = (i: ItemData): Infer<typeof boxSessionShape> => ({
 const serializeReimbursement = (i: ItemData): Infer<typeof boxReimbursementShape> => ({
   ...base(i), cpo_charge_session_id: i.subjectId, cpo_charge_session_reimbursement_id: i.reference, arrangement_id: i.lineKey,
   version: i.sourceVersion, sub_items: i.subItems,
+});
+
+const serializeRoaming = (i: ItemData): Infer<typeof boxRoamingShape> => ({
+  ...base(i), cpo_charge_session_id: i.subjectId, version: i.sourceVersion, cpo_session_id: i.reference, sub_items: i.subItems,
 });
 
 const serializeCustomInput = (i: ItemData): Infer<typeof customInputShape> => ({
@@ -194,6 +206,7 @@ export const billingBoxRoutes: RouteDef[] = [
     [MSP_SESSION_SOURCE], boxSessionShape, serializeSession),
   boxItemsRoute('cpo-charge-session-reimbursement', 'CPO reimbursements billed in the box (expenses: negative amounts)', [CPO_REIMBURSEMENT_SOURCE],
     boxReimbursementShape, serializeReimbursement),
-  boxItemsRoute('cpo-charge-session-roaming', 'Roaming costs billed in the box', [ROAMING_SOURCE], boxSessionShape, serializeSession,
-    'The roaming costs of sessions of the box\'s roaming partner (msp_charge_session_id, pricing_version), at the calculated amount.'),
+  boxItemsRoute('cpo-charge-session-roaming', 'Roaming amounts billed in the box', [ROAMING_SOURCE], boxRoamingShape, serializeRoaming,
+    'What we as CPO charge the box\'s roaming partner for its drivers\' sessions at our EVSEs (cpo_charge_session_id), at the calculated amount '
+    + '(the reported one without roaming calculation).'),
 ];

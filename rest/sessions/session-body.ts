@@ -83,6 +83,9 @@ export const cpoChargeSessionBody = yup.object({
   connector_id: text(36),
   /** What a plan in mode cpms_supplied reimburses. */
   total_reimbursement_amount_excl_vat: volume(),
+  /** What the CPO charges the driver's MSP (a roaming partner) as the CPMS reports it; `total_sales_amount_excl_vat` is its deprecated name. */
+  total_roaming_amount_excl_vat: volume(),
+  total_sales_amount_excl_vat: volume(),
 });
 
 type Body = yup.InferType<typeof chargeSessionBody> & { evse_uid?: string };

@@ -5,6 +5,7 @@ import type { DropoutCase } from '../../src/sessions/dropout-case.entity.ts';
 import type { PricingResult } from '../../src/sessions/pricing-result.entity.ts';
 import { cpoSessionIdOf, reportedField as field, reportedRoamingAmounts } from '../../src/sessions/session-reported.ts';
 import { iso } from '../../src/platform/input-schemas.ts';
+import { amountDifference } from '../../src/roaming/roaming-cost.ts';
 import type { Infer } from '../rails/shape.ts';
 import type {
   chargeSessionShape, cpoChargeSessionShape, cpoDropoutCaseShape, dropoutCaseShape, originalSessionShape, pricingResultShape, sessionProgressShape,
@@ -53,11 +54,16 @@ export function serializeChargeSession(s: ChargeSession): Infer<typeof chargeSes
 }
 
 export function serializeCpoChargeSession(s: ChargeSession): Infer<typeof cpoChargeSessionShape> {
+  const session = serializeChargeSession(s);
   return {
-    ...serializeChargeSession(s),
+    ...session,
     tariff_code: text(s, 'tariff_code'),
     charge_periods: json<Record<string, unknown>[] | null>(s, 'charge_periods') ?? [],
     total_reimbursement_amount_excl_vat: s.reimbursementExclVat ?? null,
+    total_sales_amount_excl_vat: session.total_roaming_amount_excl_vat,
+    roaming_partner_id: s.roamingPartnerId ?? null,
+    roaming_amount_difference: s.roamingCostExclVat && s.roamingCostSource !== 'reported'
+      ? amountDifference(session.total_roaming_amount_excl_vat, s.roamingCostExclVat) : null,
     location_id: s.locationId ?? null,
     connector_id: s.connectorId ?? null,
     match_attempts: s.matchAttempts,

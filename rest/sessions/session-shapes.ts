@@ -53,11 +53,14 @@ export const cpoChargeSessionShape = representation('CpoChargeSession', {
   tariff_code: reportedText(),
   charge_periods: t.array(t.json('A charge period as reported: start_date_time, dimensions.')),
   total_reimbursement_amount_excl_vat: t.nullable(t.decimal()),
+  total_sales_amount_excl_vat: t.nullable(t.decimal()),
+  roaming_partner_id: t.nullable(t.string('The roaming partner (MSP) whose driver charged: it is billed the roaming amount.')),
+  roaming_amount_difference: t.nullable(t.string('Reported and calculated roaming amounts excl. VAT differ by more than 0.01.')),
   location_id: t.nullable(t.string('The location matching found.')),
   connector_id: t.nullable(t.string('The connector matching found (null when the EVSE has several and the session names none).')),
   match_attempts: t.integer(),
   next_match_attempt_at: t.nullable(t.timestamp()),
-});
+}, 'total_sales_amount_excl_vat is the deprecated alias of total_roaming_amount_excl_vat (what the CPO charges the driver\'s MSP, as reported).');
 
 export const originalSessionShape = representation('ChargeSessionOriginal', {
   id: t.string(),

@@ -1,16 +1,25 @@
-// The roaming step of a processing batch (src/sessions/process-sessions.service.ts), when the
-// instance has `roaming_enabled`: a session of POST /charge-session whose `cpo_id` is a party id
-// of a roaming partner is a roaming session. Its agreement is the partner's live agreement where
-// we are the MSP (the partner the CPO), valid at the session start, on the session's
-// `roaming_connection_id` when it names one; a provider-facilitated connection needs none. The
-// cost comes from roaming-cost.ts. A failure is a drop-out (`roaming_agreement_missing`,
+// The roaming step of a processing batch (src/sessions/process-sessions.service.ts). Two sides:
+// - We are the CPO: a session of POST /cpo-charge-session at our EVSE whose driver is not one of
+//   ours and whose contract id (evco_id) names the MSP party id of a roaming partner. What we
+//   charge that partner is billed to it (src/billing/sources/roaming.source.ts) as revenue of the
+//   EVSE's administration. With `roaming_enabled` the cost is calculated: the partner's live
+//   agreement where we are the CPO, valid at the session start; its rate plan, else the amount the
+//   CPMS reported (`total_roaming_amount_excl_vat`). Without it the reported amount is billed as
+//   reported (nothing when none is reported).
+// - We are the MSP (only with `roaming_enabled`): a session of POST /charge-session whose `cpo_id`
+//   is a CPO party id of a roaming partner. Its agreement is the partner's live agreement where we
+//   are the MSP, valid at the start, on the session's `roaming_connection_id` when it names one
+//   (a provider-facilitated connection needs none). The cost is what the partner will invoice us:
+//   it is calculated, stored and compared with the reported amount (an annotation on the pricing
+//   result), not billed by us.
+// The cost comes from roaming-cost.ts. A failure is a drop-out (`roaming_agreement_missing`,
 // `multiple_roaming_agreements`, `roaming_connection_unknown`, `roaming_cost_failed`,
-// `vat_rate_missing`). The batch writes the cost on the session (one statement), puts the agreement
-// and the reported/calculated difference on the pricing result, and bills the cost
-// (src/billing/sources/roaming.source.ts) in the batch's transaction.
+// `vat_rate_missing`). The batch writes the costs on the sessions (one statement) and bills the
+// charged ones, in the batch's transaction.
 import type { Evse } from '../cpo/evse.entity.ts';
 import { billRoamingCosts } from '../billing/sources/roaming.source.ts';
 import { normalize } from '../money/decimal.ts';
+import { tryParseEvcoId } from '../msp/evco-id.ts';
 import { isUuid } from '../platform/ids.ts';
 import type { Em } from '../platform/orm.ts';
 import { InstanceSettings } from '../parties/instance-settings.entity.ts';
@@ -22,7 +31,7 @@ import type { VatKind, VatRate } from '../pricing/vat-rate.entity.ts';
 import type { OcpiTariff } from '../pricing/ocpi/tariff.ts';
 import { cpoCostFromTariff, type TariffSession } from '../sessions/historical-tariff.ts';
 import { normalizePartyId } from './party-id.ts';
-import { RoamingAgreement } from './roaming-agreement.entity.ts';
+import { RoamingAgreement, type AgreementRole } from './roaming-agreement.entity.ts';
 import { RoamingConnection } from './roaming-connection.entity.ts';
 import { amountDifference, roamingCost, RoamingFailure, type RoamingCost } from './roaming-cost.ts';
 
@@ -30,6 +39,7 @@ import { amountDifference, roamingCost, RoamingFailure, type RoamingCost } from 
 export interface RoamingSessionFacts {
   id: string;
   source: string;
+  evco_id: string;
   cpo_id: string | null;
   start_at: Date;
   end_at: Date;
@@ -51,9 +61,12 @@ interface Reported {
   reservation: string | null;
 }
 
-const REPORTED = `select id, coalesce(payload->>'roaming_connection_id', payload->>'roaming_connection') as connection_id,
-    payload->>'total_roaming_flat_amount_excl_vat' as flat, payload->>'total_roaming_energy_amount_excl_vat' as energy,
-    payload->>'total_roaming_time_amount_excl_vat' as time, payload->>'total_roaming_reservation_amount_excl_vat' as reservation
+/** The roaming split of /charge-session bodies (a CPO session reports only its total). */
+const REPORTED = `select id, case source when 'charge_session' then coalesce(payload->>'roaming_connection_id', payload->>'roaming_connection') end as connection_id,
+    case source when 'charge_session' then payload->>'total_roaming_flat_amount_excl_vat' end as flat,
+    case source when 'charge_session' then payload->>'total_roaming_energy_amount_excl_vat' end as energy,
+    case source when 'charge_session' then payload->>'total_roaming_time_amount_excl_vat' end as time,
+    case source when 'charge_session' then payload->>'total_roaming_reservation_amount_excl_vat' end as reservation
   from msp_charge_session where id = any(?::uuid[])`;
 
 const SAVE = `update msp_charge_session s set roaming_partner_id = v.roaming_partner_id, roaming_connection_id = v.roaming_connection_id,
@@ -64,19 +77,27 @@ const SAVE = `update msp_charge_session s set roaming_partner_id = v.roaming_par
     roaming_time_excl_vat = v.roaming_time_excl_vat, roaming_reservation_excl_vat = v.roaming_reservation_excl_vat
   from json_populate_recordset(null::msp_charge_session, ?::json) v where s.id = v.id`;
 
+/** The MSP party id of a contract id (`NL-TNM-C12345678-X` → `NLTNM`); null when it is not an eMI3 contract id. */
+export function mspPartyIdOf(evcoId: string): string | null {
+  const parsed = tryParseEvcoId(evcoId);
+  return parsed ? normalizePartyId(`${parsed.countryCode}${parsed.providerId}`) : null;
+}
+
 interface Calculated {
   partner: RoamingPartner;
   connection: RoamingConnection | null;
   agreement: RoamingAgreement | null;
   cost: RoamingCost;
-  adminId: string | null;
+  /** The administration the cost belongs to: the EVSE's (we charge it) or the MSP's (it is charged to us). */
+  adminId: string;
   reportedExclVat: string | null;
 }
 
 export class RoamingBatch {
   readonly enabled: boolean;
   private readonly calculated = new Map<string, Calculated>();
-  private readonly partnerOf: (partyId: string) => RoamingPartner | undefined;
+  private readonly byCpoId = new Map<string, RoamingPartner>();
+  private readonly byMspId = new Map<string, RoamingPartner>();
   private readonly reported: Map<string, Reported>;
   private readonly connections: Map<string, RoamingConnection>;
   private readonly agreements: RoamingAgreement[];
@@ -89,9 +110,10 @@ export class RoamingBatch {
     ratePlans: RatePlan[]; versions: RatePlanVersion[]; vatRateAt: (country: string, kind: VatKind, at: Date) => VatRate | undefined;
   }) {
     this.enabled = data.enabled;
-    const byPartyId = new Map<string, RoamingPartner>();
-    for (const partner of data.partners) for (const id of partner.cpoIds) byPartyId.set(id, partner);
-    this.partnerOf = (partyId) => byPartyId.get(partyId);
+    for (const partner of data.partners) {
+      for (const id of partner.cpoIds) this.byCpoId.set(id, partner);
+      for (const id of partner.mspIds) this.byMspId.set(id, partner);
+    }
     this.reported = new Map(data.reported.map((r) => [r.id, r]));
     this.connections = new Map(data.connections.map((c) => [c.id, c]));
     this.agreements = data.agreements;
@@ -100,45 +122,44 @@ export class RoamingBatch {
     this.vatRateAt = data.vatRateAt;
   }
 
-  /** The roaming partner of a session (null: not a roaming session, or roaming calculation is off). */
-  partnerOfSession(session: RoamingSessionFacts): RoamingPartner | null {
-    if (!this.enabled || session.source !== 'charge_session' || !session.cpo_id) return null;
-    const partyId = normalizePartyId(session.cpo_id);
-    return (partyId && this.partnerOf(partyId)) || null;
+  /** Whether the batch has roaming work at all (else save() does nothing). */
+  get active(): boolean {
+    return this.byCpoId.size > 0 || this.byMspId.size > 0;
   }
 
-  /**
-   * Calculates a roaming session's cost (kept for save()); a RoamingFailure when it cannot be.
-   * `evse`: the local EVSE the session names; `adminId`, `currency`: the session's administration.
-   */
-  calculate(session: RoamingSessionFacts, facts: PricingSession, evse: Evse | undefined, adminId: string, currency: string): void {
-    this.calculated.delete(session.id);
-    const partner = this.partnerOfSession(session);
-    if (!partner) return;
-    const reported = this.reported.get(session.id);
-    const named = reported?.connection_id ?? null;
-    let connection: RoamingConnection | null = null;
-    if (named !== null) {
-      connection = this.connections.get(named.toLowerCase()) ?? null;
-      if (!connection) throw new RoamingFailure('roaming_connection_unknown', `roaming connection ${named} does not exist`, named);
+  /** The partner charging a session of POST /charge-session (we are the MSP); null: not roaming, or calculation is off. */
+  private chargingPartnerOf(session: RoamingSessionFacts): RoamingPartner | null {
+    if (!this.enabled || session.source !== 'charge_session' || !session.cpo_id) return null;
+    const partyId = normalizePartyId(session.cpo_id);
+    return (partyId && this.byCpoId.get(partyId)) || null;
+  }
+
+  /** The partner whose driver charged at our EVSE (we are the CPO); null when the contract id names no partner. */
+  private chargedPartnerOf(session: RoamingSessionFacts): RoamingPartner | null {
+    if (session.source !== 'cpo_charge_session') return null;
+    const partyId = mspPartyIdOf(session.evco_id);
+    return (partyId && this.byMspId.get(partyId)) || null;
+  }
+
+  /** The one live agreement with the partner in our role valid at the start (on the connection when one is named). */
+  private agreementOf(partner: RoamingPartner, role: AgreementRole, session: RoamingSessionFacts, connection: RoamingConnection | null): RoamingAgreement {
+    const candidates = this.agreements.filter((a) => a.partner.id === partner.id && a.role === role && a.isValidAt(session.start_at)
+      && (!connection || a.connection.id === connection.id));
+    const whose = role === 'msp' ? `CPO ${session.cpo_id}` : `MSP of ${session.evco_id}`;
+    if (candidates.length === 0) {
+      throw new RoamingFailure('roaming_agreement_missing', `no roaming agreement with ${partner.name} (${whose}, we as ${role.toUpperCase()})`
+        + `${connection ? ` on connection ${connection.name}` : ''} is valid at ${session.start_at.toISOString()}`, connection?.id ?? partner.id);
     }
-    let agreement: RoamingAgreement | null = null;
-    if (connection?.kind !== 'provider_facilitated') {
-      const candidates = this.agreements.filter((a) => a.partner.id === partner.id && a.role === 'msp' && a.isValidAt(session.start_at)
-        && (!connection || a.connection.id === connection.id));
-      if (candidates.length === 0) {
-        throw new RoamingFailure('roaming_agreement_missing', `no roaming agreement with ${partner.name} (CPO ${session.cpo_id})`
-          + `${connection ? ` on connection ${connection.name}` : ''} is valid at ${session.start_at.toISOString()}`, connection?.id ?? partner.id);
-      }
-      if (candidates.length > 1) {
-        throw new RoamingFailure('multiple_roaming_agreements', `${candidates.length} roaming agreements with ${partner.name} are valid at `
-          + `${session.start_at.toISOString()} (${candidates.map((a) => a.id).join(', ')}); name the roaming_connection_id`, partner.id);
-      }
-      agreement = candidates[0];
-      connection ??= agreement.connection;
+    if (candidates.length > 1) {
+      throw new RoamingFailure('multiple_roaming_agreements', `${candidates.length} roaming agreements with ${partner.name} are valid at `
+        + `${session.start_at.toISOString()} (${candidates.map((a) => a.id).join(', ')})${role === 'msp' ? '; name the roaming_connection_id' : ''}`, partner.id);
     }
+    return candidates[0];
+  }
+
+  private cost(session: RoamingSessionFacts, facts: PricingSession, agreement: RoamingAgreement | null, currency: string): RoamingCost {
     const ratePlanId = agreement?.ratePlanId ?? null;
-    const cost = roamingCost({
+    return roamingCost({
       session: facts, currency, agreement,
       tariff: session.historical_tariff ? () => cpoCostFromTariff(session.historical_tariff!, {
         start: session.start_at, end: session.end_at, energyKwh: session.energy_kwh, idleSeconds: session.idle_seconds,
@@ -146,21 +167,59 @@ export class RoamingBatch {
       }) : null,
       ratePlan: ratePlanId ? this.ratePlans.get(ratePlanId) : undefined,
       version: ratePlanId ? this.versions.find((v) => v.ratePlan.id === ratePlanId && v.validFrom <= session.start_at) : undefined,
-      reported: { exclVat: session.cpo_cost_excl_vat, split: reported ?? {} },
+      reported: { exclVat: session.cpo_cost_excl_vat, split: this.reported.get(session.id) ?? {} },
       vatRate: (kind) => this.vatRateAt(session.country, kind, session.start_at),
     });
+  }
+
+  /**
+   * We are the MSP: calculates what the partner charges us for a session of POST /charge-session
+   * (kept for save()); a RoamingFailure when it cannot be. `adminId`, `currency`: the session's administration.
+   */
+  calculate(session: RoamingSessionFacts, facts: PricingSession, adminId: string, currency: string): void {
+    this.calculated.delete(session.id);
+    const partner = this.chargingPartnerOf(session);
+    if (!partner) return;
+    const named = this.reported.get(session.id)?.connection_id ?? null;
+    let connection: RoamingConnection | null = null;
+    if (named !== null) {
+      connection = this.connections.get(named.toLowerCase()) ?? null;
+      if (!connection) throw new RoamingFailure('roaming_connection_unknown', `roaming connection ${named} does not exist`, named);
+    }
+    let agreement: RoamingAgreement | null = null;
+    if (connection?.kind !== 'provider_facilitated') {
+      agreement = this.agreementOf(partner, 'msp', session, connection);
+      connection ??= agreement.connection;
+    }
     this.calculated.set(session.id, {
-      partner, connection, agreement, cost, adminId: evse?.admin.id ?? adminId,
+      partner, connection, agreement, cost: this.cost(session, facts, agreement, currency), adminId,
       reportedExclVat: session.cpo_cost_excl_vat === null ? null : normalize(session.cpo_cost_excl_vat),
     });
   }
 
   /**
+   * We are the CPO: what we charge the partner whose driver charged at our `evse` (a session of
+   * POST /cpo-charge-session), kept for save(); a RoamingFailure when it cannot be calculated.
+   */
+  calculateCharged(session: RoamingSessionFacts, facts: PricingSession, evse: Evse): void {
+    this.calculated.delete(session.id);
+    const partner = this.chargedPartnerOf(session);
+    if (!partner) return;
+    // Without roaming calculation the CPMS's amount is billed as reported; nothing when it reports none.
+    if (!this.enabled && session.cpo_cost_excl_vat === null) return;
+    const agreement = this.enabled ? this.agreementOf(partner, 'cpo', session, null) : null;
+    this.calculated.set(session.id, {
+      partner, connection: agreement?.connection ?? null, agreement, cost: this.cost(session, facts, agreement, evse.admin.currency),
+      adminId: evse.admin.id, reportedExclVat: session.cpo_cost_excl_vat === null ? null : normalize(session.cpo_cost_excl_vat),
+    });
+  }
+
+  /**
    * After the batch: the agreement and the difference annotation go on the pricing results, the
-   * cost on the priced sessions (null for the priced ones that are not roaming), then billing.
+   * cost on the priced and processed sessions (null for those that are not roaming), then billing.
    */
   async save(em: Em, outcomes: { id: string; status: string }[], results: Record<string, unknown>[]): Promise<void> {
-    if (!this.enabled) return;
+    if (!this.active) return;
     for (const result of results) {
       const c = this.calculated.get(String(result.session_id));
       if (!c) continue;
@@ -175,9 +234,9 @@ export class RoamingBatch {
       const difference = c.cost.source === 'reported' ? null : amountDifference(c.reportedExclVat, c.cost.exclVat);
       if (difference) result.annotations = { ...(result.annotations as Record<string, string>), roaming_amount_difference: difference };
     }
-    const priced = outcomes.filter((o) => o.status === 'priced').map((o) => o.id);
-    if (priced.length === 0) return;
-    const rows = priced.map((id) => {
+    const done = outcomes.filter((o) => o.status === 'priced' || o.status === 'processed').map((o) => o.id);
+    if (done.length === 0) return;
+    const rows = done.map((id) => {
       const c = this.calculated.get(id);
       return c ? {
         id, roaming_partner_id: c.partner.id, roaming_connection_id: c.connection?.id ?? null, roaming_agreement_id: c.agreement?.id ?? null,
@@ -188,32 +247,34 @@ export class RoamingBatch {
       } : { id };
     });
     await em.execute(SAVE, [JSON.stringify(rows)]);
-    await billRoamingCosts(em, priced);
+    await billRoamingCosts(em, done);
   }
 }
 
-/** Loads what the batch's roaming sessions need, with one query per kind (none when roaming is off). */
+/** Loads what the batch's roaming sessions need, with one query per kind (none when no session is roaming). */
 export async function roamingBatch(em: Em, sessions: RoamingSessionFacts[],
   vatRateAt: (country: string, kind: VatKind, at: Date) => VatRate | undefined): Promise<RoamingBatch> {
   const settings = await em.findOne(InstanceSettings, { id: 1 }, { filters: false });
-  const empty = { partners: [], reported: [], connections: [], agreements: [], ratePlans: [], versions: [], vatRateAt };
-  if (!settings?.roamingEnabled) return new RoamingBatch({ enabled: false, ...empty });
-  const partyIds = [...new Set(sessions.filter((s) => s.source === 'charge_session' && s.cpo_id)
-    .map((s) => normalizePartyId(s.cpo_id!)).filter((id): id is string => !!id))];
-  const partners = partyIds.length ? await em.find(RoamingPartner, { cpoIds: { $overlap: partyIds } }, { filters: false }) : [];
-  if (partners.length === 0) return new RoamingBatch({ enabled: true, ...empty });
-  const roaming = sessions.filter((s) => s.source === 'charge_session');
-  const reported = await em.execute<Reported[]>(REPORTED, [`{${roaming.map((s) => s.id).join(',')}}`]);
-  const connectionIds = [...new Set(reported.map((r) => r.connection_id?.toLowerCase()).filter((id): id is string => !!id && isUuid(id)))];
+  const enabled = settings?.roamingEnabled ?? false;
+  const empty = { enabled, partners: [], reported: [], connections: [], agreements: [], ratePlans: [], versions: [], vatRateAt };
+  const distinct = (ids: (string | null)[]) => [...new Set(ids.filter((id): id is string => !!id))];
+  const cpoIds = enabled ? distinct(sessions.filter((s) => s.source === 'charge_session' && s.cpo_id).map((s) => normalizePartyId(s.cpo_id!))) : [];
+  const mspIds = distinct(sessions.filter((s) => s.source === 'cpo_charge_session').map((s) => mspPartyIdOf(s.evco_id)));
+  const wanted = [...(cpoIds.length ? [{ cpoIds: { $overlap: cpoIds } }] : []), ...(mspIds.length ? [{ mspIds: { $overlap: mspIds } }] : [])];
+  const partners = wanted.length ? await em.find(RoamingPartner, { $or: wanted }, { filters: false }) : [];
+  if (partners.length === 0) return new RoamingBatch(empty);
+  const reported = await em.execute<Reported[]>(REPORTED, [`{${sessions.map((s) => s.id).join(',')}}`]);
+  const connectionIds = distinct(reported.map((r) => r.connection_id?.toLowerCase() ?? null)).filter(isUuid);
   const connections = connectionIds.length ? await em.find(RoamingConnection, { id: { $in: connectionIds } }, { filters: false }) : [];
-  const agreements = await em.find(RoamingAgreement, { partner: { $in: partners.map((p) => p.id) }, role: 'msp', defunct: false },
-    { populate: ['connection'], filters: false });
-  const ratePlanIds = [...new Set(agreements.map((a) => a.ratePlanId).filter((id): id is string => !!id))];
+  const agreements = enabled
+    ? await em.find(RoamingAgreement, { partner: { $in: partners.map((p) => p.id) }, defunct: false }, { populate: ['connection'], filters: false })
+    : [];
+  const ratePlanIds = distinct(agreements.map((a) => a.ratePlanId ?? null));
   const ratePlans = ratePlanIds.length ? await em.find(RatePlan, { id: { $in: ratePlanIds } }, { filters: false }) : [];
   const versions = ratePlanIds.length
     ? await em.find(RatePlanVersion, { ratePlan: { $in: ratePlanIds } }, { orderBy: { validFrom: 'desc' }, filters: false })
     : [];
-  return new RoamingBatch({ enabled: true, partners, reported, connections, agreements, ratePlans, versions, vatRateAt });
+  return new RoamingBatch({ ...empty, partners, reported, connections, agreements, ratePlans, versions });
 }
 
 export { RoamingFailure };

@@ -60,9 +60,10 @@ export const ChargeSessionSchema = defineEntity({
     /** CPO sessions: the sum of the session's reimbursement records (excl. VAT); null when none. */
     reimbursementExclVat: p.decimal('string').precision(20).scale(2).nullable(),
     /**
-     * Roaming (src/roaming/cost-roaming-sessions.ts, when the instance has roaming_enabled): the
-     * partner the cpo_id belongs to, the connection and agreement that applied, the administration
-     * billing it (the local EVSE's, else the session's) and the calculated cost; null when not roaming.
+     * Roaming (src/roaming/cost-roaming-sessions.ts): the partner (the CPO of a /charge-session
+     * session, the driver's MSP of a CPO session), the connection and agreement that applied, the
+     * administration the amount belongs to (the EVSE's of a CPO session, which bills it; the MSP
+     * customer's otherwise) and the amount; null when not roaming.
      */
     roamingPartnerId: p.uuid().nullable(),
     roamingConnectionId: p.uuid().nullable(),

@@ -74,8 +74,9 @@ export interface ClaimedSession {
 const CLAIM = `select id, source, session_id, evco_id, cpo_id, start_at, end_at, received_at, energy_kwh::text as energy_kwh, idle_seconds,
     time_zone, country, evse_id, evse_uid, payload->>'tariff_code' as tariff_code, lower(payload->>'power_type') as power_type,
     payload->>'max_power_kw' as max_power_kw,
-    coalesce(payload->>'total_roaming_amount_excl_vat', payload->>'total_cost_excl_vat') as cpo_cost_excl_vat,
-    payload->'historical_tariff' as historical_tariff, payload->'charge_periods' as charge_periods, bypass_checks, pricing_version, admin_id,
+    coalesce(payload->>'total_roaming_amount_excl_vat',
+      case source when 'cpo_charge_session' then payload->>'total_sales_amount_excl_vat' else payload->>'total_cost_excl_vat' end) as cpo_cost_excl_vat,
+    case source when 'charge_session' then payload->'historical_tariff' end as historical_tariff, payload->'charge_periods' as charge_periods, bypass_checks, pricing_version, admin_id,
     match_attempts, payload->>'location_id' as location_id, payload->>'connector_id' as connector_id,
     payload->>'connector_standard' as connector_standard, payload->>'total_reimbursement_amount_excl_vat' as cpms_reimbursement_excl_vat
   from msp_charge_session where status = 'received' and (retry_at is null or retry_at <= now())
@@ -185,7 +186,7 @@ async function loadContext(em: Em, sessions: ClaimedSession[]) {
   const evseUids = [...new Set(sessions.map((s) => s.evse_uid).filter((v): v is string => !!v))];
   const evseIds = [...new Set(sessions.map((s) => s.evse_id).filter((v): v is string => !!v).map(normalizeEvseId))];
   const evses = evseUids.length || evseIds.length
-    ? await em.find(Evse, { $or: [{ evseUid: { $in: evseUids } }, { evseIdNormalized: { $in: evseIds } }] }, { filters: false, populate: ['location'] })
+    ? await em.find(Evse, { $or: [{ evseUid: { $in: evseUids } }, { evseIdNormalized: { $in: evseIds } }] }, { filters: false, populate: ['location', 'admin'] })
     : [];
   // An EVSE ID names the EVSE that held it at the session's start (it may have moved since).
   const assignments = evseIds.length
@@ -306,12 +307,15 @@ export async function processSessionBatch(orm: Orm, limit: number): Promise<numb
           throw new Dropped('evse_dropout_all_chargesessions', `EVSE ${evse.evseUid} is being configured (dropout_all_chargesessions)`, evse.evseUid);
         }
         const drafts = match ? reimburse(context, session, match) : [];
-        side = 'msp';
-        // A CPO session of a driver who is not one of ours is processed (matched, reimbursed) without MSP pricing.
-        if (match && !context.resolutionOf(session).token) outcome.status = 'processed';
-        else {
+        // A CPO session of a driver who is not one of ours is processed (matched, reimbursed, its
+        // roaming amount charged to the driver's MSP when that is a roaming partner) without MSP pricing.
+        if (match && !context.resolutionOf(session).token) {
+          outcome.status = 'processed';
+          costRoaming(() => roaming.calculateCharged(session, pricingFacts(session), match.evse));
+        } else {
+          side = 'msp';
           const resolvedNow = r ?? resolve(context, session);
-          costRoaming(roaming, session, evse, resolvedNow);
+          costRoaming(() => roaming.calculate(session, pricingFacts(session), resolvedNow.subscription.admin.id, resolvedNow.subscription.admin.currency));
           results.push(price(em, context, session, resolvedNow, locked, outcome, vatDecisions.get(session.id)));
         }
         if (match) reimbursed.push(reimbursedSession(session, match, drafts));
@@ -355,10 +359,10 @@ function reimburse(context: Context, session: ClaimedSession, match: NonNullable
   }
 }
 
-/** The roaming cost of a session of a roaming partner (src/roaming/), before it is priced: a failure is its drop-out. */
-function costRoaming(roaming: RoamingBatch, session: ClaimedSession, evse: Evse | undefined, r: Resolved) {
+/** The roaming cost of a session (src/roaming/): a failure is its drop-out. */
+function costRoaming(calculate: () => void) {
   try {
-    roaming.calculate(session, pricingFacts(session), evse, r.subscription.admin.id, r.subscription.admin.currency);
+    calculate();
   } catch (error) {
     if (error instanceof RoamingFailure) throw new Dropped(error.reason, error.message, error.detail);
     throw error;

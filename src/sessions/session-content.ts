@@ -59,16 +59,26 @@ export const SESSION_FIELDS: Record<SessionSource, Record<string, Shape>> = {
   cpo_charge_session: {
     ...COMMON, evse_uid: 'caseless', cpo_id: 'party_id', location_id: 'caseless', connector_id: 'caseless',
     total_reimbursement_amount_excl_vat: 'decimal',
+    total_roaming_amount_excl_vat: 'decimal',
+    total_sales_amount_excl_vat: 'decimal',
   },
 };
 
-/** Deprecated names (v3.50.0) and the field they stand for: either name gives the field its value. */
+/**
+ * Deprecated names and the field they stand for: either name gives the field its value. An
+ * endpoint knows the deprecated names its shape lists (v3.50.0 on /charge-session; the CPO
+ * session's `total_sales_amount_excl_vat`).
+ */
 export const DEPRECATED_ALIASES: Record<string, string> = {
   roaming_connection: 'roaming_connection_id',
   total_cost_excl_vat: 'total_roaming_amount_excl_vat',
   total_cost_incl_vat: 'total_roaming_amount_incl_vat',
+  total_sales_amount_excl_vat: 'total_roaming_amount_excl_vat',
 };
-const aliasOf = new Map(Object.entries(DEPRECATED_ALIASES).map(([old, current]) => [current, old]));
+
+/** The deprecated name of a field in a shape (undefined when the shape has none). */
+const aliasIn = (shape: Record<string, Shape>, key: string) =>
+  Object.keys(DEPRECATED_ALIASES).find((old) => DEPRECATED_ALIASES[old] === key && Object.hasOwn(shape, old));
 
 const present = (value: unknown) => value !== undefined && value !== null;
 
@@ -133,7 +143,7 @@ function objectDifference(shape: Record<string, Shape>, stored: Record<string, u
   const own = (o: Record<string, unknown>, key: string) => (Object.hasOwn(o, key) ? o[key] : undefined);
   for (const [key, member] of Object.entries(shape)) {
     if (Object.hasOwn(DEPRECATED_ALIASES, key)) continue;
-    const old = aliasOf.get(key);
+    const old = aliasIn(shape, key);
     const pick = (o: Record<string, unknown>) => (present(own(o, key)) || !old ? own(o, key) : own(o, old));
     // Name the field the way this submission wrote it.
     const name = old && !present(own(sent, key)) && present(own(sent, old)) ? old : key;
@@ -149,6 +159,11 @@ function objectDifference(shape: Record<string, Shape>, stored: Record<string, u
  */
 export function firstDifference(source: SessionSource, stored: Record<string, unknown>, sent: Record<string, unknown>): FieldPath | null {
   return objectDifference(SESSION_FIELDS[source], stored, sent, []);
+}
+
+/** The deprecated name of a field on a session's endpoint, if it has one. */
+export function deprecatedNameOf(source: SessionSource, name: string): string | undefined {
+  return aliasIn(SESSION_FIELDS[source], name);
 }
 
 /** A field of the body as received, when the session's endpoint knows it (unknown fields are kept in the body only). */

@@ -2,13 +2,13 @@
 // pricing result, one derivation each): known fields of the stored body only, decimals by value.
 import { normalize } from '../money/decimal.ts';
 import type { ChargeSession } from './charge-session.entity.ts';
-import { DEPRECATED_ALIASES, knownField } from './session-content.ts';
+import { deprecatedNameOf, knownField } from './session-content.ts';
 
 type Reported = Pick<ChargeSession, 'source' | 'sessionId' | 'payload'>;
 
 /** A reported field by its current name, else its deprecated one (v3.50.0); null when absent or unknown to the session's endpoint. */
 export function reportedField(s: Reported, name: string): unknown {
-  const deprecated = Object.keys(DEPRECATED_ALIASES).find((old) => DEPRECATED_ALIASES[old] === name);
+  const deprecated = deprecatedNameOf(s.source, name);
   return knownField(s.source, s.payload, name) ?? (deprecated ? knownField(s.source, s.payload, deprecated) : null);
 }
 

@@ -1,10 +1,11 @@
-// Item source: roaming costs (written on the session by src/roaming/cost-roaming-sessions.ts).
-// A roaming cost is revenue of the administration owning the EVSE (`roaming_admin_id`: the local
-// EVSE the session names by evse_uid / evse_id, else the session's administration), billed to the
-// roaming partner (party kind `roaming_partner`): one item per session at the calculated amount
-// excl. VAT with the roaming VAT of the session's country, so a partner gets one box per period,
-// series and VAT country (and currency). The item's version is the session's pricing version; a
-// session priced again without a roaming cost has its item withdrawn (covered subjects).
+// Item source: what we as CPO charge roaming partners (written on CPO sessions by
+// src/roaming/cost-roaming-sessions.ts). A partner's driver charged at our EVSE: the amount is
+// revenue of the EVSE's administration (`roaming_admin_id`), billed to the roaming partner (party
+// kind `roaming_partner`): one item per session at the calculated (or, without roaming
+// calculation, the reported) amount excl. VAT with the roaming VAT of the session's country, so a
+// partner gets one box per period, series and VAT country (and currency). Costs partners charge us
+// (sessions of POST /charge-session) are not billed here. The item's version is the session's
+// pricing version; a session processed again without a roaming cost has its item withdrawn.
 import type { Em } from '../../platform/orm.ts';
 import { collectItems } from '../collect-items.ts';
 
@@ -13,7 +14,7 @@ export const ROAMING_SOURCE = 'roaming';
 const SELECT = `select s.roaming_admin_id::text as admin_id, s.roaming_partner_id as party_id, s.id::text as subject_id, '' as line_key,
     s.pricing_version as source_version, s.start_at as occurred_at, 'roaming' as product_category,
     s.roaming_vat_kind as vat_kind, s.roaming_vat_percent as vat_percent, s.country as vat_country, s.roaming_currency as currency,
-    'Roaming ' || to_char(s.start_at at time zone s.time_zone, 'YYYY-MM-DD HH24:MI') || coalesce(' ' || s.evse_id, '') || ' ' || s.evco_id as description,
+    'Roaming ' || to_char(s.start_at at time zone s.time_zone, 'YYYY-MM-DD HH24:MI') || ' ' || coalesce(s.evse_id, s.evse_uid) || ' ' || s.evco_id as description,
     1::numeric as quantity, 'session' as unit, s.roaming_cost_excl_vat as unit_price, s.roaming_cost_excl_vat as amount_excl_vat,
     s.roaming_cost_excl_vat * s.roaming_vat_percent / 100 as vat_amount_unrounded,
     coalesce(ra.external_reference::text, s.roaming_agreement_id::text, s.roaming_connection_id::text) as group_subscription, s.evco_id as group_token,
@@ -26,9 +27,9 @@ const SELECT = `select s.roaming_admin_id::text as admin_id, s.roaming_partner_i
     null::text as context, coalesce(nullif(s.payload->>'cpo_session_id', ''), s.session_id) as reference, null::text as box_category_description,
     null::text as distinct_code, null::text as series_code, null::text as external_reference, null::jsonb as input
   from msp_charge_session s left join roaming_agreement ra on ra.id = s.roaming_agreement_id
-  where s.id = any(?::uuid[]) and s.roaming_cost_excl_vat is not null and s.roaming_admin_id is not null`;
+  where s.id = any(?::uuid[]) and s.source = 'cpo_charge_session' and s.roaming_cost_excl_vat is not null and s.roaming_admin_id is not null`;
 
-/** Bills the roaming costs of sessions a batch priced (the caller names only priced ones), in its transaction; a session without one has its item withdrawn. */
+/** Bills the roaming costs of sessions a batch finished (priced or processed), in its transaction; a session without one has its item withdrawn. */
 export async function billRoamingCosts(em: Em, sessionIds: string[]): Promise<void> {
   if (sessionIds.length) {
     await collectItems(em, ROAMING_SOURCE, { sql: SELECT, params: [`{${sessionIds.join(',')}}`], partyKind: 'roaming_partner' }, { subjects: sessionIds });

@@ -1,14 +1,15 @@
-// Roaming costs in billing over HTTP: revenue items of the administration owning the EVSE (the
-// local EVSE's, else the session's), billed to the roaming partner: one box per partner, period,
-// series and VAT country; /billing-box/{id}/cpo-charge-session-roaming lists them.
+// Roaming in billing over HTTP: a roaming partner's driver charging at our EVSE (a CPO session) is
+// revenue of the EVSE's administration billed to the partner: one box per partner, period, series
+// and VAT country; /billing-box/{id}/cpo-charge-session-roaming lists the sessions. What a partner
+// charges us as CPO (a session of POST /charge-session) is calculated but not billed by us.
 import test from 'ava';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { boxesOf, boxInState, configureBilling, createSeries } from '../../helpers/billing-factories.ts';
 import { en16931Failures } from '../../helpers/en16931.ts';
-import { createEvse } from '../../helpers/cpo-factories.ts';
+import { cpoSessionBody, createLocatedEvse, createLocation, createEvse } from '../../helpers/cpo-factories.ts';
 import { createAdministration } from '../../helpers/factories.ts';
-import { partySuffix, roamingSetup, setRoamingEnabled } from '../../helpers/roaming-factories.ts';
-import { ensureVatRate, pricedSubscription, processed, sessionBody, submitSession } from '../../helpers/session-factories.ts';
+import { createRatePlan, ensureVatRate, pricedSubscription, processed, sessionBody, submitSession } from '../../helpers/session-factories.ts';
+import { createRoamingAgreement, createRoamingConnection, createRoamingPartner, partySuffix, setRoamingEnabled } from '../../helpers/roaming-factories.ts';
 
 let app: TestApp;
 test.before(async () => {
@@ -19,51 +20,119 @@ test.before(async () => {
 });
 test.after.always(async () => { await app?.close(); });
 
-test('two VAT countries give two boxes for one partner; a session at a local EVSE of another administration is that administration\'s revenue', async (t) => {
-  const msp = (await createAdministration(app)).id;
+/** Polls a CPO session until processing is done with it. */
+async function settled(id: string, timeoutMs = 20_000) {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const r = await app.request('GET', `/main/v1/cpo-charge-session/${id}`);
+    if (r.status === 200 && r.body.status !== 'received') return r.body;
+    if (Date.now() > until) throw new Error(`session ${id} not processed: ${JSON.stringify(r.body)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+async function cpoSession(evseUid: string, overrides: Record<string, unknown>) {
+  return settled((await submitSession(app, cpoSessionBody(evseUid, overrides), '/main/v1/cpo-charge-session')).id);
+}
+
+/** A partner that is both MSP and CPO, with an agreement for each of our roles. */
+async function partnerBothWays(cpoAgreement: Record<string, unknown> = {}) {
+  const s = partySuffix();
+  const reference = `RP-${s}`;
+  const partner = await createRoamingPartner(app, { msp_ids: [`NL-${s}`], cpo_ids: [`NL*${s}`], external_reference: reference });
+  const connection = await createRoamingConnection(app, { partner_id: partner.id });
+  const asCpo = await createRoamingAgreement(app, connection.id, { role: 'cpo', ...cpoAgreement });
+  const asMsp = await createRoamingAgreement(app, connection.id, { role: 'msp' });
+  return { partner, reference, connection, asCpo, asMsp, driver: `NL-${s}-C12345678`, cpoId: `NL*${s}` };
+}
+
+test('a partner\'s drivers at our EVSEs in two VAT countries give two boxes for the partner; what the partner charges us is not billed', async (t) => {
   const owner = (await createAdministration(app)).id;
-  for (const admin of [msp, owner]) {
+  const msp = (await createAdministration(app)).id;
+  for (const admin of [owner, msp]) {
     await configureBilling(app, admin);
     await createSeries(app, admin);
   }
-  const { evcoId } = await pricedSubscription(app, msp);
-  const reference = `RP-${partySuffix()}`;
-  const { partner, agreement, cpoId } = await roamingSetup(app, {}, { external_reference: reference });
-  const evse = await createEvse(app, owner);
+  const { partner, reference, asCpo, asMsp, driver, cpoId } = await partnerBothWays();
+  const nl = await createLocatedEvse(app, owner);
+  const beLocation = await createLocation(app, owner, { address: { street: 'Korenmarkt 1', city: 'Gent', postal_code: '9000', country: 'BE' },
+    time_zone: 'Europe/Brussels' });
+  const be = await createEvse(app, owner, { location_id: beLocation.location_id, connectors: [{ id: '1', standard: 'IEC_62196_T2', power_type: 'ac_3phase', max_power_kw: '22' }] });
 
-  const bodies = [
-    sessionBody(evcoId, { cpo_id: cpoId, evse_id: `NL*XXX*E${partySuffix()}`, total_roaming_amount_excl_vat: '4.00' }),
-    sessionBody(evcoId, { cpo_id: cpoId, evse_id: `BE*XXX*E${partySuffix()}`, total_roaming_amount_excl_vat: '2.00',
-      address: { city: 'Gent', country: 'BE' }, time_zone: 'Europe/Brussels' }),
-    sessionBody(evcoId, { cpo_id: cpoId, evse_id: evse.evse_id, total_roaming_amount_excl_vat: '1.50' }),
-  ];
-  const sessions = [];
-  for (const body of bodies) sessions.push(await processed(app, (await submitSession(app, body)).id));
-  for (const s of sessions) t.like(s, { status: 'priced', roaming_agreement_id: agreement.id });
+  const atNl = await cpoSession(nl.evse_uid, { evco_id: driver, total_roaming_amount_excl_vat: '4.00' });
+  const atBe = await cpoSession(be.evse_uid, { evco_id: driver, total_sales_amount_excl_vat: '2', time_zone: 'Europe/Brussels',
+    address: { street: 'Korenmarkt 1', city: 'Gent', postal_code: '9000', country: 'BE' } });
+  t.like(atNl, { status: 'processed', admin_id: owner, roaming_partner_id: partner.id, roaming_agreement_id: asCpo.id,
+    total_roaming_amount_excl_vat: '4.00', calculated_roaming_amount_excl_vat: '4.00', calculated_roaming_amount_incl_vat: '4.84' });
+  t.like(atBe, { status: 'processed', roaming_partner_id: partner.id, total_roaming_amount_excl_vat: '2.00', total_sales_amount_excl_vat: '2.00',
+    calculated_roaming_amount_excl_vat: '2.00' });
+
+  // The partner as CPO charging our MSP customer: calculated (what it will invoice us), not billed by us.
+  const { evcoId } = await pricedSubscription(app, msp);
+  const charged = await processed(app, (await submitSession(app, sessionBody(evcoId, { cpo_id: cpoId, total_roaming_amount_excl_vat: '9.00' }))).id);
+  t.like(charged, { status: 'priced', roaming_agreement_id: asMsp.id, calculated_roaming_amount_excl_vat: '9.00' });
 
   const boxes = await boxesOf(app, `?party_external_reference=${reference}`);
-  t.is(boxes.length, 3);
-  t.true(boxes.every((b) => b.party_kind === 'roaming_partner' && b.party_id === partner.id));
-  const ofMsp = boxes.filter((b) => b.admin_id === msp).sort((a, b) => a.vat_country.localeCompare(b.vat_country));
-  t.deepEqual(ofMsp.map((b) => b.vat_country), ['BE', 'NL']);
-  const ofOwner = boxes.filter((b) => b.admin_id === owner);
-  t.deepEqual(ofOwner.map((b) => b.vat_country), ['NL']);
+  t.is(boxes.length, 2);
+  t.true(boxes.every((b) => b.party_kind === 'roaming_partner' && b.party_id === partner.id && b.admin_id === owner));
+  const [beBox, nlBox] = boxes.sort((a, b) => a.vat_country.localeCompare(b.vat_country));
+  t.deepEqual([beBox.vat_country, nlBox.vat_country], ['BE', 'NL']);
 
-  const nlItems = await app.request('GET', `/main/v1/billing-box/${ofMsp[1].id}/cpo-charge-session-roaming`);
+  const nlItems = await app.request('GET', `/main/v1/billing-box/${nlBox.id}/cpo-charge-session-roaming`);
   t.is(nlItems.status, 200);
   t.is(nlItems.body.items.length, 1);
-  t.like(nlItems.body.items[0], { msp_charge_session_id: sessions[0].id, amount_excl_vat: '4.00' });
-  const ownerItems = await app.request('GET', `/main/v1/billing-box/${ofOwner[0].id}/cpo-charge-session-roaming`);
-  t.deepEqual(ownerItems.body.items.map((i: any) => i.msp_charge_session_id), [sessions[2].id]);
-  const mspSessions = await app.request('GET', `/main/v1/billing-box/${ofOwner[0].id}/msp-charge-session`);
-  t.deepEqual(mspSessions.body.items, [], 'the charging revenue of the driver stays with the MSP customer');
+  t.like(nlItems.body.items[0], { cpo_charge_session_id: atNl.id, amount_excl_vat: '4.00', vat_country: 'NL', entry: 'original' });
+  t.deepEqual((await app.request('GET', `/main/v1/billing-box/${beBox.id}/cpo-charge-session-roaming`)).body.items
+    .map((i: any) => [i.cpo_charge_session_id, i.amount_excl_vat]), [[atBe.id, '2.00']]);
 
-  // The partner's box becomes an invoice to the partner: 1.50 + 21 % VAT.
-  for (const step of ['close', 'approve']) t.is((await app.request('POST', `/main/v1/billing-box/${ofOwner[0].id}/${step}`)).status, 200);
-  await boxInState(app, ofOwner[0].id, 'ready');
-  t.is((await app.request('POST', `/main/v1/billing-box/${ofOwner[0].id}/finalize`)).body.state, 'finalized');
-  const xml = (await app.request('GET', `/main/v1/billing-box/${ofOwner[0].id}/document`, { headers: { accept: 'application/xml' } })).body as string;
+  // The partner's box becomes an invoice to the partner: 4.00 + 21 % VAT.
+  for (const step of ['close', 'approve']) t.is((await app.request('POST', `/main/v1/billing-box/${nlBox.id}/${step}`)).status, 200);
+  await boxInState(app, nlBox.id, 'ready');
+  t.is((await app.request('POST', `/main/v1/billing-box/${nlBox.id}/finalize`)).body.state, 'finalized');
+  const xml = (await app.request('GET', `/main/v1/billing-box/${nlBox.id}/document`, { headers: { accept: 'application/xml' } })).body as string;
   t.true(xml.includes(partner.name));
-  t.regex(xml, /<cbc:PayableAmount currencyID="EUR">1.82<\/cbc:PayableAmount>/);
+  t.regex(xml, /<cbc:PayableAmount currencyID="EUR">4.84<\/cbc:PayableAmount>/);
   t.deepEqual(await en16931Failures(xml), []);
+});
+
+test('the agreement\'s rate plan prices what we charge; a difference with the CPMS amount is shown; no agreement is a CPO drop-out', async (t) => {
+  const owner = (await createAdministration(app)).id;
+  await configureBilling(app, owner);
+  await createSeries(app, owner);
+  const plan = await createRatePlan(app, [{ valid_from: '2025-01-01T00:00:00Z', definition: { rates: { energy: { price: '0.35' } }, rules: [] } }]);
+  const { partner, reference, asCpo, driver } = await partnerBothWays({ rate_plan_id: plan, valid_from: '2026-03-01T00:00:00Z' });
+  const evse = await createLocatedEvse(app, owner);
+
+  // 10 kWh × 0.35 = 3.50 excl. VAT against the CPMS's 3.00.
+  const priced = await cpoSession(evse.evse_uid, { evco_id: driver, total_roaming_amount_excl_vat: '3.00' });
+  t.like(priced, { status: 'processed', roaming_agreement_id: asCpo.id, calculated_roaming_amount_excl_vat: '3.50', calculated_roaming_amount_incl_vat: '4.24',
+    roaming_amount_difference: 'reported 3.00 excl. VAT, calculated 3.50 (difference 0.50)' });
+  const [box] = await boxesOf(app, `?party_external_reference=${reference}`);
+  t.is(box.party_id, partner.id);
+  t.like((await app.request('GET', `/main/v1/billing-box/${box.id}/cpo-charge-session-roaming`)).body.items[0], { amount_excl_vat: '3.50' });
+
+  // Before the agreement's valid_from: a CPO drop-out case, nothing billed.
+  const early = await cpoSession(evse.evse_uid, { evco_id: driver, start_date_time: '2026-02-28T10:00:00+01:00', end_date_time: '2026-02-28T11:00:00+01:00' });
+  t.like(early, { status: 'dropout', dropout_reason: 'roaming_agreement_missing', calculated_roaming_amount_excl_vat: null });
+  const cases = (await app.request('GET', `/main/v1/cpo-dropout-case?reason=roaming_agreement_missing&evse_uid=${evse.evse_uid}`)).body.items;
+  t.is(cases.length, 1);
+  t.is((await boxesOf(app, `?party_external_reference=${reference}`)).length, 1);
+
+  // A driver of no roaming partner: processed, nothing charged.
+  const stranger = await cpoSession(evse.evse_uid, { evco_id: 'NL-ZZZ-C99999999', total_roaming_amount_excl_vat: '1.00' });
+  t.like(stranger, { status: 'processed', roaming_partner_id: null, calculated_roaming_amount_excl_vat: null });
+});
+
+test('bad roaming amounts on a CPO session are refused with their field and store nothing', async (t) => {
+  const owner = (await createAdministration(app)).id;
+  const evse = await createLocatedEvse(app, owner);
+  for (const [field, value] of [['total_roaming_amount_excl_vat', '-1'], ['total_sales_amount_excl_vat', '1,50'], ['total_roaming_amount_excl_vat', 3]] as const) {
+    const body = cpoSessionBody(evse.evse_uid, { [field]: value });
+    const r = await app.request('POST', '/main/v1/cpo-charge-session', { body });
+    t.is(r.status, 400);
+    t.is(r.body.param, `$.${field}`);
+    const listed = await app.request('GET', `/main/v1/cpo-charge-session?evse_uid=${evse.evse_uid}`);
+    t.is(listed.status, 200);
+    t.deepEqual(listed.body.items, []);
+  }
 });

@@ -58,12 +58,15 @@ test('a session without them answers null; the deprecated total_cost names fill 
   });
 });
 
-test('fields the endpoint does not know are not shown: a CPO session reports no roaming amounts', async (t) => {
-  const body = { ...sessionBody(evcoId), evse_uid: `EVSE-F-${Date.now()}`, total_roaming_amount_excl_vat: '3.00', cpo_session_id: 'X-1' };
+test('fields the endpoint does not know are not shown: a CPO session reports its roaming total, not the split', async (t) => {
+  const body = { ...sessionBody(evcoId), evse_uid: `EVSE-F-${Date.now()}`, total_roaming_amount_excl_vat: '3.0', total_roaming_flat_amount_excl_vat: '1.00',
+    cpo_session_id: 'X-1' };
   const r = await app.request('POST', api('/cpo-charge-session'), { body });
-  t.regex(r.headers.get('x-svc-unknown-fields') ?? '', /\$\.total_roaming_amount_excl_vat/);
+  const unknown = r.headers.get('x-svc-unknown-fields') ?? '';
+  t.regex(unknown, /\$\.total_roaming_flat_amount_excl_vat/);
+  t.notRegex(unknown, /\$\.total_roaming_amount_excl_vat/);
   const cpo = (await app.request('GET', api(`/cpo-charge-session/${r.body.id}`))).body;
-  t.is(cpo.total_roaming_amount_excl_vat, null);
+  t.like(cpo, { total_roaming_amount_excl_vat: '3.00', total_sales_amount_excl_vat: '3.00', total_roaming_flat_amount_excl_vat: null });
   t.is(cpo.cpo_session_id, body.session_id);
 });
 
