@@ -4,7 +4,7 @@
 import * as yup from 'yup';
 import { NotFoundError } from '../../src/platform/errors.ts';
 import { isUuid } from '../../src/platform/ids.ts';
-import { iso, oneOf, text } from '../../src/platform/input-schemas.ts';
+import { iso, oneOf, text, uuid } from '../../src/platform/input-schemas.ts';
 import { COMMAND_STATES, COMMAND_TYPES, RoamingCommand } from '../../src/ocpi/roaming-command.entity.ts';
 import { startSession, stopSession } from '../../src/ocpi/send-command.service.ts';
 import { originOf } from '../ocpi/ocpi-router.ts';
@@ -40,7 +40,6 @@ function serialize(c: RoamingCommand) {
   };
 }
 
-const uuid = () => text(36).test('uuid', '${path} must be an id', (v) => v === undefined || isUuid(v));
 const startFields = {
   roaming_connection_id: uuid().defined('${path} is required'),
   location_id: text(36).min(1).defined('${path} is required'),
@@ -59,7 +58,7 @@ export const roamingCommandRoutes: RouteDef[] = [
   defineRoute({
     method: 'get', path: '/msp-roaming-command', tag: TAG, summary: 'List roaming commands', paged: true, response: roamingCommandShape,
     description: 'Ordered by id (creation). Filters: state, roaming_connection_id.',
-    query: yup.object({ state: oneOf(COMMAND_STATES), roaming_connection_id: yup.string().max(36) }),
+    query: yup.object({ state: oneOf(COMMAND_STATES), roaming_connection_id: uuid() }),
     handler: ({ ctx, em, rawQuery, query }) => seekPage(ctx, {
       em, entity: RoamingCommand, rawQuery, path: '/main/v1/msp-roaming-command', serialize,
       where: { ...(query.state ? { state: query.state } : {}), ...(query.roaming_connection_id ? { roamingConnectionId: query.roaming_connection_id } : {}) },

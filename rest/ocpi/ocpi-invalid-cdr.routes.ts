@@ -1,7 +1,7 @@
 // Admin extension: CDRs a CPO pushed that were refused (OCPI schema or the pipeline's basic checks),
 // as received with the reason; resolved once a corrected CDR with the same id passed.
 import * as yup from 'yup';
-import { iso } from '../../src/platform/input-schemas.ts';
+import { iso, uuid } from '../../src/platform/input-schemas.ts';
 import { OcpiInvalidCdr } from '../../src/ocpi/ocpi-invalid-cdr.entity.ts';
 import { seekPage } from '../rails/pagination.ts';
 import { defineRoute, type RouteDef } from '../rails/route.ts';
@@ -32,7 +32,7 @@ export const ocpiInvalidCdrRoutes: RouteDef[] = [
     method: 'get', path: '/ocpi-invalid-cdr', tag: 'OCPI', extension: true, paged: true, response: ocpiInvalidCdrShape,
     summary: 'List invalid CDRs received over OCPI',
     description: 'Ordered by id (receipt). Filters: roaming_connection_id, resolved (true or false).',
-    query: yup.object({ roaming_connection_id: yup.string().max(36), resolved: yup.boolean() }),
+    query: yup.object({ roaming_connection_id: uuid(), resolved: yup.boolean() }),
     handler: ({ ctx, em, rawQuery, query }) => seekPage(ctx, {
       em, entity: OcpiInvalidCdr, rawQuery, path: '/main/v1/ocpi-invalid-cdr', serialize,
       where: {

@@ -1,4 +1,7 @@
 import { defineEntity, p } from '@mikro-orm/core';
+import { RoamingConnection } from '../roaming/roaming-connection.entity.ts';
+import { Administration } from '../parties/administration.entity.ts';
+import { adminScopeFilter } from '../access/admin-scope.ts';
 import { createdAtProperty, idProperty } from '../platform/entity-properties.ts';
 
 /**
@@ -9,10 +12,13 @@ import { createdAtProperty, idProperty } from '../platform/entity-properties.ts'
 export const OcpiInvalidCdrSchema = defineEntity({
   name: 'OcpiInvalidCdr',
   tableName: 'ocpi_invalid_cdr',
+  filters: adminScopeFilter('admin'),
   indexes: [{ properties: ['roamingConnectionId', 'cdrId'] }],
   properties: {
     id: idProperty(),
-    roamingConnectionId: p.string().length(36),
+    roamingConnectionId: () => p.manyToOne(RoamingConnection).mapToPk().fieldName('roaming_connection_id'),
+    /** The administration of the CDR's token when its contract id is ours (else null: only credentials of every administration see it). */
+    admin: () => p.manyToOne(Administration).nullable(),
     /** The CDR's id when the body had one (a string). */
     cdrId: p.string().nullable(),
     body: p.json<unknown>(),

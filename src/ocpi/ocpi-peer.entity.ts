@@ -1,4 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
+import { RoamingConnection } from '../roaming/roaming-connection.entity.ts';
 import { createdAtProperty, idProperty, updatedAtProperty } from '../platform/entity-properties.ts';
 import type { OcpiCredentialsRole } from './schemas/credentials.ts';
 import type { OcpiEndpoint } from './schemas/version.ts';
@@ -11,15 +12,14 @@ export const PEER_STATUSES = ['token_a_issued', 'registered', 'unregistered'] as
 export type PeerStatus = typeof PEER_STATUSES[number];
 
 /**
- * The OCPI side of one roaming connection (roaming_connection_id: the roaming domain's connection,
- * joined later; no foreign key yet). Roaming setup is shared across administrations: no admin scope.
+ * The OCPI side of one roaming connection. Roaming setup is shared across administrations: no admin scope.
  */
 export const OcpiPeerSchema = defineEntity({
   name: 'OcpiPeer',
   tableName: 'ocpi_peer',
   properties: {
     id: idProperty(),
-    roamingConnectionId: p.string().length(36).unique(),
+    roamingConnectionId: () => p.manyToOne(RoamingConnection).mapToPk().fieldName('roaming_connection_id').unique(),
     /** Our role towards the peer (this service is an eMSP). */
     ourRole: p.string().length(8).default('EMSP'),
     status: p.enum(PEER_STATUSES),

@@ -1,4 +1,7 @@
 import { defineEntity, p } from '@mikro-orm/core';
+import { RoamingConnection } from '../roaming/roaming-connection.entity.ts';
+import { Administration } from '../parties/administration.entity.ts';
+import { adminScopeFilter } from '../access/admin-scope.ts';
 import { createdAtProperty, idProperty, updatedAtProperty } from '../platform/entity-properties.ts';
 import { SESSION_STATUSES, type OcpiSessionObject } from './schemas/session.ts';
 
@@ -9,10 +12,13 @@ import { SESSION_STATUSES, type OcpiSessionObject } from './schemas/session.ts';
 export const OcpiSessionSchema = defineEntity({
   name: 'OcpiSession',
   tableName: 'ocpi_session',
+  filters: adminScopeFilter('admin'),
   uniques: [{ properties: ['roamingConnectionId', 'countryCode', 'partyId', 'sessionId'] }],
   properties: {
     id: idProperty(),
-    roamingConnectionId: p.string().length(36),
+    roamingConnectionId: () => p.manyToOne(RoamingConnection).mapToPk().fieldName('roaming_connection_id'),
+    /** The administration of the driver's token (null when the contract id is not ours: only credentials of every administration see it). */
+    admin: () => p.manyToOne(Administration).nullable(),
     countryCode: p.string().length(2),
     partyId: p.string().length(3),
     sessionId: p.string().length(36),

@@ -13,13 +13,17 @@ import type { OcpiPeer } from './ocpi-peer.entity.ts';
 import { OcpiSession } from './ocpi-session.entity.ts';
 import type { OcpiCdr } from './schemas/cdr.ts';
 import { ocpiFailure } from './validate.ts';
+import { adminOfContractId } from './token-admin.ts';
 
 /** The pipeline's basic checks of a charge session body: the submission, or a DomainError. */
 export type SessionCheck = (body: Record<string, unknown>) => SessionSubmission;
 
 async function refuse(em: Em, peer: OcpiPeer, raw: unknown, reason: string): Promise<never> {
   const cdrId = typeof (raw as { id?: unknown })?.id === 'string' ? (raw as { id: string }).id : null;
-  em.create(OcpiInvalidCdr, { roamingConnectionId: peer.roamingConnectionId, cdrId, body: raw, reason, resolvedAt: null, chargeSessionId: null });
+  const contractId = (raw as { cdr_token?: { contract_id?: unknown } })?.cdr_token?.contract_id;
+  em.create(OcpiInvalidCdr, {
+    roamingConnectionId: peer.roamingConnectionId, cdrId, body: raw, reason, resolvedAt: null, chargeSessionId: null, admin: await adminOfContractId(em, contractId),
+  });
   await em.flush();
   throw new OcpiError(OCPI_STATUS.invalidParameters, `invalid CDR, kept for review: ${reason}`, 400);
 }

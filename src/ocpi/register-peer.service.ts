@@ -3,7 +3,8 @@
 //   endpoints with A, POST our credentials with a new token B and keep the token C it answers;
 // - the peer registers: we issued token A; it POSTs its credentials (token B) to us, we read its
 //   versions and endpoints with B and answer our credentials with a new token C.
-import { DomainError } from '../platform/errors.ts';
+import { DomainError, NotFoundError } from '../platform/errors.ts';
+import { RoamingConnection } from '../roaming/roaming-connection.entity.ts';
 import type { Em } from '../platform/orm.ts';
 import { callPeer } from './ocpi-client.ts';
 import { OcpiError, OCPI_STATUS } from './errors.ts';
@@ -13,7 +14,9 @@ import type { OcpiCredentials } from './schemas/credentials.ts';
 import type { OcpiVersion, OcpiVersionDetails } from './schemas/version.ts';
 import { newToken } from './token-header.ts';
 
+/** The OCPI side of an existing roaming connection (created on first use). */
 async function peerFor(em: Em, roamingConnectionId: string): Promise<OcpiPeer> {
+  if (!await em.findOne(RoamingConnection, { id: roamingConnectionId }, { filters: false })) throw new NotFoundError('roaming connection');
   return await em.findOne(OcpiPeer, { roamingConnectionId })
     ?? em.create(OcpiPeer, { roamingConnectionId, status: 'token_a_issued', ourRole: 'EMSP', versionsUrl: null, tokenSend: null, tokenAccept: null, version: null });
 }

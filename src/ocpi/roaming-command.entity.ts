@@ -1,4 +1,7 @@
 import { defineEntity, p } from '@mikro-orm/core';
+import { RoamingConnection } from '../roaming/roaming-connection.entity.ts';
+import { Administration } from '../parties/administration.entity.ts';
+import { adminScopeFilter } from '../access/admin-scope.ts';
 import { createdAtProperty, idProperty, updatedAtProperty } from '../platform/entity-properties.ts';
 import type { OcpiCommandResponse, OcpiCommandResult } from './schemas/commands.ts';
 import { recordsEvents } from '../events/event-kinds.ts';
@@ -17,9 +20,12 @@ export type CommandState = typeof COMMAND_STATES[number];
 export const RoamingCommandSchema = defineEntity({
   name: 'RoamingCommand',
   tableName: 'msp_roaming_command',
+  filters: adminScopeFilter('admin'),
   properties: {
     id: idProperty(),
-    roamingConnectionId: p.string().length(36).index(),
+    roamingConnectionId: () => p.manyToOne(RoamingConnection).mapToPk().fieldName('roaming_connection_id').index(),
+    /** The administration of the driver's token (null: a stop of a session no administration of the caller's owns, by an instance-wide credential). */
+    admin: () => p.manyToOne(Administration).nullable(),
     type: p.enum(COMMAND_TYPES),
     state: p.enum(COMMAND_STATES),
     locationId: p.string().length(36).nullable(),
@@ -40,4 +46,4 @@ export const RoamingCommandSchema = defineEntity({
 
 export class RoamingCommand extends RoamingCommandSchema.class {}
 RoamingCommandSchema.setClass(RoamingCommand);
-recordsEvents<RoamingCommand>(RoamingCommand, 'msp_roaming_command', { adminOf: () => null });
+recordsEvents<RoamingCommand>(RoamingCommand, 'msp_roaming_command', { adminOf: (c) => c.admin?.id ?? null });

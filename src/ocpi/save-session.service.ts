@@ -8,6 +8,7 @@ import type { OcpiPeer } from './ocpi-peer.entity.ts';
 import { OcpiSession } from './ocpi-session.entity.ts';
 import type { OcpiSessionObject } from './schemas/session.ts';
 import { acceptOcpi } from './validate.ts';
+import { adminOfContractId } from './token-admin.ts';
 
 export interface SessionKey { countryCode: string; partyId: string; sessionId: string }
 
@@ -26,9 +27,9 @@ export async function putSession(em: Em, peer: OcpiPeer, key: SessionKey, raw: u
   checkKey(key, value);
   const session = await findSession(em, peer, key) ?? em.create(OcpiSession, {
     roamingConnectionId: peer.roamingConnectionId, ...key, status: value.status, kwh: '0', evseUid: value.evse_uid, evcoId: value.cdr_token.contract_id,
-    body: value, lastUpdated: new Date(utc(value.last_updated)), chargeSessionId: null,
+    body: value, lastUpdated: new Date(utc(value.last_updated)), chargeSessionId: null, admin: null,
   });
-  apply(session, value);
+  await apply(em, session, value);
   await em.flush();
   return session;
 }
@@ -39,12 +40,13 @@ export async function patchSession(em: Em, peer: OcpiPeer, key: SessionKey, raw:
   if (!session) throw new OcpiError(OCPI_STATUS.invalidParameters, `no session ${key.sessionId} to patch (PUT it first)`, 404);
   const merged = acceptOcpi<OcpiSessionObject>('session', { ...session.body, ...patch });
   checkKey(key, merged);
-  apply(session, merged);
+  await apply(em, session, merged);
   await em.flush();
   return session;
 }
 
-function apply(session: OcpiSession, value: OcpiSessionObject): void {
+async function apply(em: Em, session: OcpiSession, value: OcpiSessionObject): Promise<void> {
+  if (value.cdr_token.contract_id !== session.evcoId || !session.admin) session.admin = await adminOfContractId(em, value.cdr_token.contract_id);
   Object.assign(session, {
     status: value.status, kwh: decimalText(value.kwh), evseUid: value.evse_uid, evcoId: value.cdr_token.contract_id, body: value,
     lastUpdated: new Date(utc(value.last_updated)),

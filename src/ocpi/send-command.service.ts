@@ -15,6 +15,9 @@ import { RoamingCommand } from './roaming-command.entity.ts';
 import { OcpiSession } from './ocpi-session.entity.ts';
 import type { OcpiCommandResponse } from './schemas/commands.ts';
 import { ocpiTokenOf } from './token-of.ts';
+import { ADMIN_SCOPE, UNSCOPED, type AdminScope } from '../access/admin-scope.ts';
+
+const seesEveryAdministration = (em: Em) => ((em.getFilterParams(ADMIN_SCOPE) as AdminScope | undefined) ?? UNSCOPED).all;
 
 export interface StartSessionInput { roamingConnectionId: string; locationId: string; evseUid?: string; connectorId: string; evcoId: string }
 /** Without roamingConnectionId: the connection whose CPO reported that session (OCPI Sessions). */
@@ -66,7 +69,7 @@ export async function startSession(em: Em, input: StartSessionInput, origin: str
   if (!token) throw new NotFoundError('token', { path: ['evco_id'] });
   const command = await store(em, {
     roamingConnectionId: input.roamingConnectionId, type: 'start_session', locationId: input.locationId, evseUid: input.evseUid ?? null,
-    connectorId: input.connectorId, evcoId: token.evcoId,
+    connectorId: input.connectorId, evcoId: token.evcoId, admin: token.currentAdmin,
   });
   return send(em, command, peer, `${url}/START_SESSION`, 'startSession', {
     response_url: ourUrls(origin).module(`emsp/commands/START_SESSION/${command.id}`), token: ocpiTokenOf(token), location_id: input.locationId,
@@ -74,17 +77,25 @@ export async function startSession(em: Em, input: StartSessionInput, origin: str
   });
 }
 
+/**
+ * A stop names the CPO's session. The OCPI Session the CPO reported decides the connection (when
+ * not named) and the command's administration; a credential scoped to administrations may only
+ * stop a session of theirs, an instance-wide one also a session no CPO reported.
+ */
 export async function stopSession(em: Em, input: StopSessionInput, origin: string): Promise<RoamingCommand> {
-  let roamingConnectionId = input.roamingConnectionId;
-  if (!roamingConnectionId) {
-    const reported = await em.find(OcpiSession, { sessionId: input.sessionId }, { limit: 2 });
-    if (reported.length !== 1) {
-      throw new DomainError('invalid_input', reported.length ? 'several connections reported this session: name roaming_connection_id' : 'no CPO reported this session: name roaming_connection_id', { path: ['roaming_connection_id'] });
-    }
-    roamingConnectionId = reported[0].roamingConnectionId;
+  const where = { sessionId: input.sessionId, ...(input.roamingConnectionId ? { roamingConnectionId: input.roamingConnectionId } : {}) };
+  const reported = await em.find(OcpiSession, where, { limit: 2 });
+  if (reported.length > 1 && !input.roamingConnectionId) {
+    throw new DomainError('invalid_input', 'several connections reported this session: name roaming_connection_id', { path: ['roaming_connection_id'] });
   }
+  const [session] = reported;
+  if (!session && (!input.roamingConnectionId || !seesEveryAdministration(em))) {
+    throw input.roamingConnectionId ? new NotFoundError('OCPI session', { path: ['session_id'] })
+      : new DomainError('invalid_input', 'no CPO reported this session: name roaming_connection_id', { path: ['roaming_connection_id'] });
+  }
+  const roamingConnectionId = session?.roamingConnectionId ?? input.roamingConnectionId!;
   const { peer, url } = await commandsUrl(em, roamingConnectionId);
-  const command = await store(em, { roamingConnectionId, type: 'stop_session', sessionId: input.sessionId });
+  const command = await store(em, { roamingConnectionId, type: 'stop_session', sessionId: input.sessionId, admin: session?.admin ?? null });
   return send(em, command, peer, `${url}/STOP_SESSION`, 'stopSession', {
     response_url: ourUrls(origin).module(`emsp/commands/STOP_SESSION/${command.id}`), session_id: input.sessionId,
   });

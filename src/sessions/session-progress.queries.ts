@@ -1,8 +1,8 @@
 // GET /msp-charge-session-progress: every MSP charge session, and the OCPI Sessions a CPO reports
 // while they run (src/ocpi/ocpi-session.entity.ts) until their CDR became a charge session; one
 // list ordered by id (UUIDv7 of both: creation order), paged by the REST seek pager. An OCPI
-// session has no administration yet (like a received session whose token is not resolved): only
-// credentials of every administration see it.
+// session belongs to the administration of the driver's token; one whose contract id is not ours
+// (like a received session whose token is not resolved) only credentials of every administration see.
 import { ADMIN_SCOPE, UNSCOPED, type AdminScope } from '../access/admin-scope.ts';
 import { isUuid } from '../platform/ids.ts';
 import type { Em } from '../platform/orm.ts';
@@ -17,7 +17,7 @@ const PROGRESS = `with progress as (
     select id, status as session_status, energy_kwh::text as total_energy_kwh, updated_at as last_update, evse_id, admin_id::text, created_at
     from msp_charge_session
     union all
-    select id, case status when 'COMPLETED' then 'awaiting_cdr' else 'charging' end, kwh::text, last_updated, null, null, created_at
+    select id, case status when 'COMPLETED' then 'awaiting_cdr' else 'charging' end, kwh::text, last_updated, null, admin_id::text, created_at
     from ocpi_session where status <> 'INVALID' and charge_session_id is null
   )
   select id, session_status, total_energy_kwh, last_update, evse_id from progress

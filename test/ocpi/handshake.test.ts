@@ -3,7 +3,10 @@
 import { randomUUID } from 'node:crypto';
 import test from 'ava';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { createRoamingConnection } from '../helpers/roaming-factories.ts';
 import { startCpoPeer } from './cpo-peer.ts';
+
+const newConnection = async () => (await createRoamingConnection(app, { kind: 'provider_facilitated' })).id as string;
 
 let app: TestApp;
 test.before(async () => { app = await startTestApp(); });
@@ -12,7 +15,7 @@ test.after.always(async () => { await app?.close(); });
 test('we register with the CPO using its token A', async (t) => {
   const cpo = await startCpoPeer();
   const tokenA = cpo.tokenForService;
-  const id = randomUUID();
+  const id = await newConnection();
   const r = await app.request('POST', `/main/v1/roaming-connection/${id}/ocpi/register`, { body: { versions_url: cpo.versionsUrl, token: tokenA } });
   t.is(r.status, 200, JSON.stringify(r.body));
   t.is(r.body.status, 'registered');
@@ -34,7 +37,7 @@ test('we register with the CPO using its token A', async (t) => {
 
 test('the CPO registers with the token A we issued and gets token C', async (t) => {
   const cpo = await startCpoPeer();
-  const id = randomUUID();
+  const id = await newConnection();
   const issued = await app.request('POST', `/main/v1/roaming-connection/${id}/ocpi/register`, { body: {} });
   t.is(issued.status, 200);
   t.is(issued.body.status, 'token_a_issued');
@@ -59,7 +62,7 @@ test('the CPO registers with the token A we issued and gets token C', async (t) 
 
 test('an invalid credentials object is OCPI 2001 with HTTP 400', async (t) => {
   const cpo = await startCpoPeer();
-  const issued = await app.request('POST', `/main/v1/roaming-connection/${randomUUID()}/ocpi/register`, { body: {} });
+  const issued = await app.request('POST', `/main/v1/roaming-connection/${await newConnection()}/ocpi/register`, { body: {} });
   const r = await cpo.call('POST', `${app.url}/ocpi/2.2.1/credentials`, { token: issued.body.token_a, body: { token: 'x', url: cpo.versionsUrl, roles: [] } });
   t.is(r.status, 400);
   t.is(r.body.status_code, 2001);
@@ -67,4 +70,13 @@ test('an invalid credentials object is OCPI 2001 with HTTP 400', async (t) => {
   const unknown = await cpo.call('GET', `${app.url}/ocpi/2.2.1/nothing`, { token: issued.body.token_a });
   t.is(unknown.status, 404);
   await cpo.close();
+});
+
+test('an OCPI peer belongs to an existing roaming connection', async (t) => {
+  const r = await app.request('POST', `/main/v1/roaming-connection/${randomUUID()}/ocpi/register`, { body: {} });
+  t.is(r.status, 400);
+  t.is(r.body.code, 'not_found');
+  const bad = await app.request('GET', '/main/v1/ocpi-invalid-cdr?roaming_connection_id=nope');
+  t.is(bad.status, 400);
+  t.is(bad.body.query_param, 'roaming_connection_id');
 });

@@ -121,3 +121,49 @@ test('commands need a registered connection and a known token', async (t) => {
   const missing = await app.request('POST', '/main/v1/msp-roaming-command', { body: { type: 'start_session', roaming_connection_id: connectionId } });
   t.is(missing.body.code, 'validation_failed');
 });
+
+test.serial('commands, OCPI sessions and invalid CDRs belong to the administration of the driver\'s token', async (t) => {
+  const other = (await createAdministration(app)).id;
+  const mine = await app.credential({ role: 'admin', adminIds: [adminId] });
+  const theirs = await app.credential({ role: 'admin', adminIds: [other] });
+  const evcoId = (await insertToken(app, adminId)).evcoId;
+  cpo.commandBehaviour = 'reject';
+  const started = await app.request('POST', '/main/v1/msp-roaming-command/start-session', {
+    body: { roaming_connection_id: connectionId, location_id: 'LOC1', connector_id: '1', evco_id: evcoId }, auth: mine,
+  });
+  t.is(started.status, 200, JSON.stringify(started.body));
+  t.is((await app.request('GET', `/main/v1/msp-roaming-command/${started.body.id}`, { auth: mine })).status, 200);
+  t.is((await app.request('GET', `/main/v1/msp-roaming-command/${started.body.id}`, { auth: theirs })).body.code, 'not_found');
+  t.false((await app.request('GET', '/main/v1/msp-roaming-command?page_size=1000', { auth: theirs })).body.items
+    .some((c: { id: string }) => c.id === started.body.id));
+  // Another administration's credential cannot start with our driver's token.
+  const foreign = await app.request('POST', '/main/v1/msp-roaming-command/start-session', {
+    body: { roaming_connection_id: connectionId, location_id: 'LOC1', connector_id: '1', evco_id: evcoId }, auth: theirs,
+  });
+  t.is(foreign.body.code, 'not_found');
+
+  // The CPO reports our driver's session: our progress list shows it, theirs does not, nor can they stop it.
+  const running = session(evcoId);
+  await cpo.call('PUT', `${app.url}/ocpi/2.2.1/emsp/sessions/NL/CPO/${running.id}`, { body: running, bodySchema: 'session' });
+  const progress = async (auth: typeof mine) => (await app.request('GET', '/main/v1/msp-charge-session-progress?page_size=1000', { auth })).body.items
+    .map((p: { id: string; session_status: string }) => p.session_status);
+  t.true((await progress(mine)).includes('charging'));
+  t.false((await progress(theirs)).includes('charging'));
+  const stop = await app.request('POST', '/main/v1/msp-roaming-command/stop-session', { body: { session_id: running.id }, auth: theirs });
+  t.is(stop.status, 400);
+  const stopNamed = await app.request('POST', '/main/v1/msp-roaming-command/stop-session', {
+    body: { roaming_connection_id: connectionId, session_id: running.id }, auth: theirs,
+  });
+  t.like(stopNamed.body, { code: 'not_found', param: '$.session_id' });
+  const stopped = await app.request('POST', '/main/v1/msp-roaming-command/stop-session', { body: { session_id: running.id }, auth: mine });
+  t.is(stopped.status, 200, JSON.stringify(stopped.body));
+  t.is((await app.request('GET', `/main/v1/msp-roaming-command/${stopped.body.id}`, { auth: theirs })).body.code, 'not_found');
+
+  // An invalid CDR of our driver is ours to see.
+  const invalid = await cpo.call('POST', `${app.url}/ocpi/2.2.1/emsp/cdrs`, { body: { id: `BAD-${running.id}`, cdr_token: { contract_id: evcoId } } });
+  t.is(invalid.body.status_code, 2001);
+  const listInvalid = async (auth: typeof mine) => (await app.request('GET', '/main/v1/ocpi-invalid-cdr?page_size=1000', { auth })).body.items
+    .map((c: { cdr_id: string }) => c.cdr_id);
+  t.true((await listInvalid(mine)).includes(`BAD-${running.id}`));
+  t.false((await listInvalid(theirs)).includes(`BAD-${running.id}`));
+});

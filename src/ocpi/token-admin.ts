@@ -1,0 +1,13 @@
+// The administration an OCPI message belongs to: that of our token its contract id names. Peers'
+// messages arrive without a credential scope, so the look-up sees every administration.
+import { evcoIdVariants } from '../msp/evco-id.ts';
+import { Token } from '../msp/token.entity.ts';
+import type { Administration } from '../parties/administration.entity.ts';
+import type { Em } from '../platform/orm.ts';
+
+/** null when the contract id is missing or not one of our tokens. */
+export async function adminOfContractId(em: Em, contractId: unknown): Promise<Administration | null> {
+  if (typeof contractId !== 'string' || contractId === '') return null;
+  const token = await em.findOne(Token, { evcoId: { $in: evcoIdVariants(contractId) } }, { filters: false });
+  return token?.currentAdmin ?? null;
+}
