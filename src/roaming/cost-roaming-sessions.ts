@@ -30,6 +30,7 @@ import { RatePlan } from '../pricing/rate-plan.entity.ts';
 import type { VatKind, VatRate } from '../pricing/vat-rate.entity.ts';
 import type { OcpiTariff } from '../pricing/ocpi/tariff.ts';
 import { cpoCostFromTariff, type TariffSession } from '../sessions/historical-tariff.ts';
+import { OcpiTariff as PublishedTariff } from '../ocpi/ocpi-tariff.entity.ts';
 import { normalizePartyId } from './party-id.ts';
 import { RoamingAgreement, type AgreementRole } from './roaming-agreement.entity.ts';
 import { RoamingConnection } from './roaming-connection.entity.ts';
@@ -48,6 +49,7 @@ export interface RoamingSessionFacts {
   time_zone: string;
   country: string;
   cpo_cost_excl_vat: string | null;
+  tariff_code: string | null;
   historical_tariff: OcpiTariff | null;
   charge_periods: TariffSession['chargePeriods'];
 }
@@ -77,6 +79,12 @@ const SAVE = `update msp_charge_session s set roaming_partner_id = v.roaming_par
     roaming_time_excl_vat = v.roaming_time_excl_vat, roaming_reservation_excl_vat = v.roaming_reservation_excl_vat
   from json_populate_recordset(null::msp_charge_session, ?::json) v where s.id = v.id`;
 
+/** An OCPI tariff's own validity (start_date_time inclusive, end_date_time exclusive; absent: open). */
+function publishedValidAt(tariff: PublishedTariff, at: Date): boolean {
+  const { start_date_time: from, end_date_time: until } = tariff.body as { start_date_time?: string; end_date_time?: string };
+  return (!from || Date.parse(from) <= at.getTime()) && (!until || at.getTime() < Date.parse(until));
+}
+
 /** The MSP party id of a contract id (`NL-TNM-C12345678-X` → `NLTNM`); null when it is not an eMI3 contract id. */
 export function mspPartyIdOf(evcoId: string): string | null {
   const parsed = tryParseEvcoId(evcoId);
@@ -103,11 +111,13 @@ export class RoamingBatch {
   private readonly agreements: RoamingAgreement[];
   private readonly ratePlans: Map<string, RatePlan>;
   private readonly versions: RatePlanVersion[];
+  private readonly published: PublishedTariff[];
   private readonly vatRateAt: (country: string, kind: VatKind, at: Date) => VatRate | undefined;
 
   constructor(data: {
     enabled: boolean; partners: RoamingPartner[]; reported: Reported[]; connections: RoamingConnection[]; agreements: RoamingAgreement[];
-    ratePlans: RatePlan[]; versions: RatePlanVersion[]; vatRateAt: (country: string, kind: VatKind, at: Date) => VatRate | undefined;
+    ratePlans: RatePlan[]; versions: RatePlanVersion[]; published: PublishedTariff[];
+    vatRateAt: (country: string, kind: VatKind, at: Date) => VatRate | undefined;
   }) {
     this.enabled = data.enabled;
     for (const partner of data.partners) {
@@ -119,6 +129,7 @@ export class RoamingBatch {
     this.agreements = data.agreements;
     this.ratePlans = new Map(data.ratePlans.map((p) => [p.id, p]));
     this.versions = data.versions;
+    this.published = data.published;
     this.vatRateAt = data.vatRateAt;
   }
 
@@ -157,14 +168,32 @@ export class RoamingBatch {
     return candidates[0];
   }
 
-  private cost(session: RoamingSessionFacts, facts: PricingSession, agreement: RoamingAgreement | null, currency: string): RoamingCost {
+  /**
+   * The OCPI tariff the CPO published on the connection (OCPI Tariffs module) that a session of
+   * POST /charge-session names by `tariff_code`, when it carries no historical_tariff: the one of
+   * the session's CPO party id valid at the start.
+   */
+  private publishedTariffOf(session: RoamingSessionFacts, connection: RoamingConnection | null): PublishedTariff | undefined {
+    if (session.source !== 'charge_session' || !session.tariff_code || !connection || !session.cpo_id) return undefined;
+    const party = normalizePartyId(session.cpo_id);
+    return this.published.find((t) => t.roamingConnectionId === connection.id && t.tariffId === session.tariff_code
+      && `${t.countryCode}${t.partyId}`.toUpperCase() === party && publishedValidAt(t, session.start_at));
+  }
+
+  private cost(session: RoamingSessionFacts, facts: PricingSession, agreement: RoamingAgreement | null, currency: string,
+    connection: RoamingConnection | null = null): RoamingCost {
     const ratePlanId = agreement?.ratePlanId ?? null;
+    const published = session.historical_tariff ? undefined : this.publishedTariffOf(session, connection);
+    const tariff = session.historical_tariff ?? (published?.body as OcpiTariff | undefined);
     return roamingCost({
       session: facts, currency, agreement,
-      tariff: session.historical_tariff ? () => cpoCostFromTariff(session.historical_tariff!, {
-        start: session.start_at, end: session.end_at, energyKwh: session.energy_kwh, idleSeconds: session.idle_seconds,
-        timeZone: session.time_zone, chargePeriods: session.charge_periods,
-      }) : null,
+      tariff: tariff ? {
+        source: published ? 'ocpi_tariff' : 'historical_tariff', name: published?.tariffId,
+        evaluate: () => cpoCostFromTariff(tariff, {
+          start: session.start_at, end: session.end_at, energyKwh: session.energy_kwh, idleSeconds: session.idle_seconds,
+          timeZone: session.time_zone, chargePeriods: session.charge_periods,
+        }),
+      } : null,
       ratePlan: ratePlanId ? this.ratePlans.get(ratePlanId) : undefined,
       version: ratePlanId ? this.versions.find((v) => v.ratePlan.id === ratePlanId && v.validFrom <= session.start_at) : undefined,
       reported: { exclVat: session.cpo_cost_excl_vat, split: this.reported.get(session.id) ?? {} },
@@ -192,7 +221,7 @@ export class RoamingBatch {
       connection ??= agreement.connection;
     }
     this.calculated.set(session.id, {
-      partner, connection, agreement, cost: this.cost(session, facts, agreement, currency), adminId,
+      partner, connection, agreement, cost: this.cost(session, facts, agreement, currency, connection), adminId,
       reportedExclVat: session.cpo_cost_excl_vat === null ? null : normalize(session.cpo_cost_excl_vat),
     });
   }
@@ -256,7 +285,7 @@ export async function roamingBatch(em: Em, sessions: RoamingSessionFacts[],
   vatRateAt: (country: string, kind: VatKind, at: Date) => VatRate | undefined): Promise<RoamingBatch> {
   const settings = await em.findOne(InstanceSettings, { id: 1 }, { filters: false });
   const enabled = settings?.roamingEnabled ?? false;
-  const empty = { enabled, partners: [], reported: [], connections: [], agreements: [], ratePlans: [], versions: [], vatRateAt };
+  const empty = { enabled, partners: [], reported: [], connections: [], agreements: [], ratePlans: [], versions: [], published: [], vatRateAt };
   const distinct = (ids: (string | null)[]) => [...new Set(ids.filter((id): id is string => !!id))];
   const cpoIds = enabled ? distinct(sessions.filter((s) => s.source === 'charge_session' && s.cpo_id).map((s) => normalizePartyId(s.cpo_id!))) : [];
   const mspIds = distinct(sessions.filter((s) => s.source === 'cpo_charge_session').map((s) => mspPartyIdOf(s.evco_id)));
@@ -274,7 +303,9 @@ export async function roamingBatch(em: Em, sessions: RoamingSessionFacts[],
   const versions = ratePlanIds.length
     ? await em.find(RatePlanVersion, { ratePlan: { $in: ratePlanIds } }, { orderBy: { validFrom: 'desc' }, filters: false })
     : [];
-  return new RoamingBatch({ ...empty, partners, reported, connections, agreements, ratePlans, versions });
+  const tariffCodes = enabled ? distinct(sessions.filter((s) => s.source === 'charge_session' && !s.historical_tariff).map((s) => s.tariff_code)) : [];
+  const published = tariffCodes.length ? await em.find(PublishedTariff, { tariffId: { $in: tariffCodes } }, { filters: false }) : [];
+  return new RoamingBatch({ ...empty, partners, reported, connections, agreements, ratePlans, versions, published });
 }
 
 export { RoamingFailure };

@@ -1,5 +1,6 @@
 // What the CPO charges for one roaming session (spec "Roaming"), from, in this order: the OCPI
-// `historical_tariff` the session carries (the shared OCPI evaluator, src/pricing/ocpi/), else the
+// `historical_tariff` the session carries, or the OCPI tariff the CPO published on the connection
+// that the session's `tariff_code` names (the shared OCPI evaluator, src/pricing/ocpi/), else the
 // rate plan of the agreement (the pricing core, src/pricing/price-session.ts), else the amount the
 // CPO reported (`total_roaming_amount_excl_vat`). A provider-facilitated connection has no
 // agreement: the reported amount is the cost. VAT: the agreement's VAT kind (standard without
@@ -24,7 +25,7 @@ export class RoamingFailure extends Error {
   }
 }
 
-export type CostSource = 'historical_tariff' | 'rate_plan' | 'reported';
+export type CostSource = 'historical_tariff' | 'ocpi_tariff' | 'rate_plan' | 'reported';
 
 export interface RoamingSplit { flat: string; energy: string; time: string; reservation: string }
 
@@ -45,8 +46,11 @@ export interface RoamingCostInput {
   /** The administration's currency: the cost is in it. */
   currency: string;
   agreement: RoamingAgreement | null;
-  /** The OCPI evaluation of the session's historical_tariff (null without one); a thrown error when it cannot be evaluated. */
-  tariff: (() => { currency: string; exclVat: string; lines: OcpiCostLine[] }) | null;
+  /**
+   * The OCPI evaluation of the session's tariff (null without one); a thrown error when it cannot be
+   * evaluated. `source`: the session's historical_tariff, or a tariff the CPO published (`name`: its id).
+   */
+  tariff: { source: 'historical_tariff' | 'ocpi_tariff'; name?: string; evaluate: () => { currency: string; exclVat: string; lines: OcpiCostLine[] } } | null;
   ratePlan: RatePlan | undefined;
   version: RatePlanVersion | undefined;
   reported: { exclVat: string | null; split: Partial<Record<keyof RoamingSplit, string | null>> };
@@ -74,20 +78,23 @@ function splitOfSubtotals(subtotals: Subtotal[]): RoamingSplit {
   return { flat: sumCurrency(sums.flat), energy: sumCurrency(sums.energy), time: sumCurrency(sums.time), reservation: '0.00' };
 }
 
+const tariffName = (input: RoamingCostInput) => (input.tariff?.source === 'ocpi_tariff'
+  ? `OCPI tariff ${input.tariff.name} the CPO published` : 'OCPI historical_tariff');
+
 function costExclVat(input: RoamingCostInput): { source: CostSource; exclVat: string; split: RoamingSplit; explanation: string } {
   const { agreement, session } = input;
   if (input.tariff) {
-    let evaluated: ReturnType<NonNullable<RoamingCostInput['tariff']>>;
+    let evaluated: ReturnType<NonNullable<RoamingCostInput['tariff']>['evaluate']>;
     try {
-      evaluated = input.tariff();
+      evaluated = input.tariff.evaluate();
     } catch (error) {
-      throw new RoamingFailure('roaming_cost_failed', `the historical_tariff cannot be evaluated: ${(error as Error).message}`, 'historical_tariff');
+      throw new RoamingFailure('roaming_cost_failed', `the ${tariffName(input)} cannot be evaluated: ${(error as Error).message}`, input.tariff.source);
     }
     if (evaluated.currency !== input.currency) {
-      throw new RoamingFailure('roaming_cost_failed', `the historical_tariff is in ${evaluated.currency}, the administration in ${input.currency}`, 'currency');
+      throw new RoamingFailure('roaming_cost_failed', `the ${tariffName(input)} is in ${evaluated.currency}, the administration in ${input.currency}`, 'currency');
     }
-    return { source: 'historical_tariff', exclVat: roundToCurrency(evaluated.exclVat), split: splitOfTariff(evaluated.lines),
-      explanation: `roaming cost from the OCPI historical_tariff: ${roundToCurrency(evaluated.exclVat)} ${evaluated.currency} excl. VAT` };
+    return { source: input.tariff.source, exclVat: roundToCurrency(evaluated.exclVat), split: splitOfTariff(evaluated.lines),
+      explanation: `roaming cost from the ${tariffName(input)}: ${roundToCurrency(evaluated.exclVat)} ${evaluated.currency} excl. VAT` };
   }
   if (agreement?.ratePlanId) {
     const { ratePlan, version } = input;

@@ -5,6 +5,7 @@ import test from 'ava';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createAdministration } from '../helpers/factories.ts';
 import { pricedSubscription, pricingResults, processed } from '../helpers/session-factories.ts';
+import { createRoamingPartner, setRoamingEnabled } from '../helpers/roaming-factories.ts';
 import type { CpoPeer } from './cpo-peer.ts';
 import { cdr, session, tariff } from './fixtures.ts';
 import { registeredCpo, sessionOfCdr } from './ocpi-app.ts';
@@ -102,6 +103,24 @@ test('Session PUT and PATCH show as progress until the CDR arrives', async (t) =
   // A PATCH of an unknown session and a body for another URL are refused.
   t.is((await cpo.call('PATCH', `${app.url}/ocpi/2.2.1/emsp/sessions/NL/CPO/nope`, { body: patch })).status, 404);
   t.is((await cpo.call('PUT', `${app.url}/ocpi/2.2.1/emsp/sessions/NL/CPO/other`, { body: running })).body.status_code, 2001);
+});
+
+test.serial('a CDR naming a tariff the CPO published is priced for roaming from that tariff; the reported cost is compared', async (t) => {
+  await setRoamingEnabled(app, true);
+  const partner = await createRoamingPartner(app, { cpo_ids: ['NL*CPO'] });
+  const published = tariff({ elements: [{ price_components: [{ type: 'ENERGY', price: 0.45, vat: 21, step_size: 1 }] }] });
+  t.is((await cpo.call('PUT', `${app.url}/ocpi/2.2.1/emsp/tariffs/NL/CPO/${published.id}`, { body: published, bodySchema: 'tariff' })).body.status_code, 1000);
+  const sub = await pricedSubscription(app, adminId);
+  const pushed = cdr(sub.evcoId, { charging_periods: [{ start_date_time: '2026-03-02T09:00:00Z', tariff_id: published.id, dimensions: [{ type: 'ENERGY', volume: 10 }] }] });
+  t.is((await cpo.call('POST', cdrs(), { body: pushed, bodySchema: 'cdr' })).body.status_code, 1000);
+  const done = await processed(app, (await sessionOfCdr(app, pushed.id)).id);
+  // 10 kWh × 0.45 = 4.50 excl. VAT against the CDR's 4.00; the connection is provider-facilitated (no agreement).
+  t.like(done, { status: 'priced', calculated_roaming_amount_excl_vat: '4.50', calculated_roaming_amount_incl_vat: '5.45', total_roaming_amount_excl_vat: '4.00',
+    roaming_agreement_id: null });
+  const [result] = await pricingResults(app, done.id);
+  t.true(result.explanation.some((line: string) => line.includes(`OCPI tariff ${published.id} the CPO published`)), JSON.stringify(result.explanation));
+  t.is(result.annotations.roaming_amount_difference, 'reported 4.00 excl. VAT, calculated 4.50 (difference 0.50)');
+  t.truthy(partner.id);
 });
 
 test('tariffs are stored per connection', async (t) => {
