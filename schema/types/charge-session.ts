@@ -49,11 +49,16 @@ export const ChargeSession = builder.loadableNode(ChargeSessionEntity, {
       resolve: (s) => s.reimbursementExclVat ?? null,
     }),
     calculatedRoamingAmountExclVat: t.string({
-      nullable: true, description: 'The roaming cost the service calculated (roaming_enabled, a session of a roaming partner; a decimal string).',
+      nullable: true, description: 'The roaming amount: calculated (roaming_enabled) or, for a CPO session without roaming calculation, as reported (a decimal string).',
       resolve: (s) => s.roamingCostExclVat ?? null,
     }),
     calculatedRoamingAmountInclVat: t.string({ nullable: true, resolve: (s) => s.roamingCostInclVat ?? null }),
     roamingAgreementId: t.string({ nullable: true, description: 'The roaming agreement of the calculation.', resolve: (s) => s.roamingAgreementId ?? null }),
+    roamingPartnerId: t.string({
+      nullable: true, description: 'The roaming partner of the amount: the CPO charging us (a session of POST /charge-session), or the MSP we charge '
+        + '(a CPO session of its driver).',
+      resolve: (s) => s.roamingPartnerId ?? null,
+    }),
   }),
 });
 

@@ -67,6 +67,12 @@ test('a partner\'s drivers at our EVSEs in two VAT countries give two boxes for 
   t.like(atBe, { status: 'processed', roaming_partner_id: partner.id, total_roaming_amount_excl_vat: '2.00', total_sales_amount_excl_vat: '2.00',
     calculated_roaming_amount_excl_vat: '2.00' });
 
+  const graph = await app.request('POST', '/graphql', { body: { query: `{ chargeSessions(first: 10, cpo: true, evseUid: "${nl.evse_uid}") {
+    edges { node { databaseId roamingPartnerId roamingAgreementId calculatedRoamingAmountExclVat } } } }` } });
+  t.falsy(graph.body.errors);
+  t.deepEqual(graph.body.data.chargeSessions.edges.map((e: any) => e.node),
+    [{ databaseId: atNl.id, roamingPartnerId: partner.id, roamingAgreementId: asCpo.id, calculatedRoamingAmountExclVat: '4.00' }]);
+
   // The partner as CPO charging our MSP customer: calculated (what it will invoice us), not billed by us.
   const { evcoId } = await pricedSubscription(app, msp);
   const charged = await processed(app, (await submitSession(app, sessionBody(evcoId, { cpo_id: cpoId, total_roaming_amount_excl_vat: '9.00' }))).id);
