@@ -62,3 +62,14 @@ export function cpoSessionBody(evseUid: string, overrides: Record<string, unknow
     address: { street: 'Stationsplein 1', city: 'Utrecht', postal_code: '3511 ED', country: 'NL' }, ...overrides,
   };
 }
+
+/** Polls a CPO session until processing is done with it (not waiting for a matching attempt). */
+export async function settledCpoSession(app: TestApp, id: string, timeoutMs = 20_000) {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const r = await app.request('GET', `/main/v1/cpo-charge-session/${id}`);
+    if (r.status === 200 && r.body.status !== 'received') return r.body;
+    if (Date.now() > until) throw new Error(`session ${id} not processed: ${JSON.stringify(r.body)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

@@ -6,7 +6,7 @@ import test from 'ava';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { boxesOf, boxInState, configureBilling, createSeries } from '../../helpers/billing-factories.ts';
 import { en16931Failures } from '../../helpers/en16931.ts';
-import { cpoSessionBody, createLocatedEvse, createLocation, createEvse } from '../../helpers/cpo-factories.ts';
+import { cpoSessionBody, settledCpoSession, createLocatedEvse, createLocation, createEvse } from '../../helpers/cpo-factories.ts';
 import { createAdministration } from '../../helpers/factories.ts';
 import { createRatePlan, ensureVatRate, pricedSubscription, processed, sessionBody, submitSession } from '../../helpers/session-factories.ts';
 import { createRoamingAgreement, createRoamingConnection, createRoamingPartner, partySuffix, setRoamingEnabled } from '../../helpers/roaming-factories.ts';
@@ -20,19 +20,8 @@ test.before(async () => {
 });
 test.after.always(async () => { await app?.close(); });
 
-/** Polls a CPO session until processing is done with it. */
-async function settled(id: string, timeoutMs = 20_000) {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const r = await app.request('GET', `/main/v1/cpo-charge-session/${id}`);
-    if (r.status === 200 && r.body.status !== 'received') return r.body;
-    if (Date.now() > until) throw new Error(`session ${id} not processed: ${JSON.stringify(r.body)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 async function cpoSession(evseUid: string, overrides: Record<string, unknown>) {
-  return settled((await submitSession(app, cpoSessionBody(evseUid, overrides), '/main/v1/cpo-charge-session')).id);
+  return settledCpoSession(app, (await submitSession(app, cpoSessionBody(evseUid, overrides), '/main/v1/cpo-charge-session')).id);
 }
 
 /** A partner that is both MSP and CPO, with an agreement for each of our roles. */

@@ -4,7 +4,7 @@
 import test from 'ava';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { boxesOf, configureBilling, createSeries } from '../../helpers/billing-factories.ts';
-import { cpoSessionBody, createLocatedEvse } from '../../helpers/cpo-factories.ts';
+import { cpoSessionBody, settledCpoSession, createLocatedEvse } from '../../helpers/cpo-factories.ts';
 import { createAdministration } from '../../helpers/factories.ts';
 import { createRoamingPartner, partySuffix } from '../../helpers/roaming-factories.ts';
 import { ensureVatRate, pricedSubscription, pricingResults, processed, sessionBody, submitSession } from '../../helpers/session-factories.ts';
@@ -29,16 +29,6 @@ test('roaming calculation off: a partner\'s session needs no agreement and gets 
   t.deepEqual(result.annotations, {});
 });
 
-async function settled(id: string, timeoutMs = 20_000) {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const r = await app.request('GET', `/main/v1/cpo-charge-session/${id}`);
-    if (r.status === 200 && r.body.status !== 'received') return r.body;
-    if (Date.now() > until) throw new Error(`session ${id} not processed: ${JSON.stringify(r.body)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 test('roaming calculation off: a partner\'s driver at our EVSE is billed at the reported amount, without an agreement', async (t) => {
   const owner = (await createAdministration(app)).id;
   await configureBilling(app, owner);
@@ -47,7 +37,7 @@ test('roaming calculation off: a partner\'s driver at our EVSE is billed at the 
   const partner = await createRoamingPartner(app, { cpo_ids: [], msp_ids: [`NL${s}`], external_reference: `RP-${s}` });
   const evse = await createLocatedEvse(app, owner);
   const submit = async (overrides: Record<string, unknown>) =>
-    settled((await submitSession(app, cpoSessionBody(evse.evse_uid, { evco_id: `NL${s}C12345678`, ...overrides }), '/main/v1/cpo-charge-session')).id);
+    settledCpoSession(app, (await submitSession(app, cpoSessionBody(evse.evse_uid, { evco_id: `NL${s}C12345678`, ...overrides }), '/main/v1/cpo-charge-session')).id);
 
   const reported = await submit({ total_roaming_amount_excl_vat: '1.255' });
   t.like(reported, { status: 'processed', roaming_partner_id: partner.id, roaming_agreement_id: null, total_roaming_amount_excl_vat: '1.255',
