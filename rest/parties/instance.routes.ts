@@ -24,7 +24,7 @@ const instanceShape = representation('Instance', {
   roaming_enabled: t.boolean(),
 });
 
-const serializeInstance = (overview: InstanceOverview): Infer<typeof instanceShape> =>
+export const serializeInstance = (overview: InstanceOverview): Infer<typeof instanceShape> =>
   ({ name: overview.name, product_version: overview.productVersion, roaming_enabled: overview.roamingEnabled });
 
 const instanceBody = yup.object({

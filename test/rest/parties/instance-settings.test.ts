@@ -6,6 +6,7 @@ import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { createAdministration } from '../../helpers/factories.ts';
 import { roamingSetup, setRoamingEnabled } from '../../helpers/roaming-factories.ts';
 import { pricedSubscription, processed, sessionBody, submitSession } from '../../helpers/session-factories.ts';
+import { startReceiver, until } from '../../helpers/webhook-receiver.ts';
 
 let app: TestApp;
 test.before(async () => { app = await startTestApp(); });
@@ -100,4 +101,21 @@ test.serial('switched on through the API a roaming partner\'s session gets its r
     status: 'priced', roaming_agreement_id: null, calculated_roaming_amount_excl_vat: null, calculated_roaming_amount_incl_vat: null,
     total_roaming_amount_excl_vat: '3.00',
   });
+});
+
+test.serial('a change is delivered to an all-administration subscription of kind instance with what GET /instance answers', async (t) => {
+  const receiver = await startReceiver();
+  try {
+    const subscription = await app.request('POST', api('/webhook-subscription'), {
+      body: { url: `${receiver.url}/instance`, kinds: ['instance'], secret: 'whsec-instance-0123456789' },
+    });
+    t.is(subscription.status, 200, JSON.stringify(subscription.body));
+    const changed = await app.request('POST', api('/instance'), { body: { name: 'Delivered Group' } });
+    await until(() => receiver.on('/instance').length >= 1, 'the instance event');
+    const [delivery] = receiver.on('/instance');
+    t.like(delivery.body, { kind: 'instance', modification_kind: 'update' });
+    t.deepEqual(delivery.body.data, changed.body);
+  } finally {
+    await receiver.close();
+  }
 });
