@@ -12,7 +12,7 @@ export interface InstanceFields {
   roamingEnabled: boolean;
 }
 
-export function updateInstanceSettings(em: Em, patch: Patch<InstanceFields>): Promise<InstanceSettings> {
+export async function updateInstanceSettings(em: Em, patch: Patch<InstanceFields>): Promise<InstanceSettings> {
   if (patch.name === null) throw new InvalidInputError('name cannot be removed', { path: ['name'] });
   if (patch.name !== undefined && patch.name.trim() === '') throw new InvalidInputError('name must not be blank', { path: ['name'] });
   if (patch.roamingEnabled === null) throw new InvalidInputError('roaming_enabled cannot be removed', { path: ['roaming_enabled'] });
