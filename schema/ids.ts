@@ -23,3 +23,8 @@ export function refFromArg(raw: string, typename: string, allowExternalReference
 export function administrationKey(raw: string): string {
   return localId(raw, 'Administration') ?? raw;
 }
+
+/** An id argument of a record REST names by id only: its global ID or its REST id. */
+export function idArg(raw: string | number, typename: string): string {
+  return localId(String(raw), typename) ?? String(raw);
+}

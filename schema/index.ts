@@ -28,6 +28,7 @@ import './types/calculation-input.ts';
 import './types/roaming-agreement.ts';
 import './types/roaming-connection.ts';
 import './types/roaming-partner.ts';
+import './types/instance.ts';
 import './types/viewer.ts';
 
 builder.queryType({});

@@ -11,6 +11,7 @@ import { getTokenSubscription } from '../../src/msp/token-subscription.queries.t
 import { Customer } from '../../src/parties/customer.entity.ts';
 import { getMandate } from '../../src/parties/direct-debit-mandate.queries.ts';
 import { getBillingAddress } from '../../src/parties/save-billing-address.service.ts';
+import { instanceOverview } from '../../src/parties/instance-overview.service.ts';
 import { getByRef, parseRef } from '../../src/platform/resource-ref.ts';
 import { isUuid } from '../../src/platform/ids.ts';
 import { PricingResult } from '../../src/sessions/pricing-result.entity.ts';
@@ -24,6 +25,7 @@ import { serializeTokenLink } from '../msp/token-link.routes.ts';
 import { present as presentTokenSubscription } from '../msp/token-subscription.routes.ts';
 import { serializeBillingAddress } from '../parties/billing-address.routes.ts';
 import { serializeCustomer } from '../parties/customer.routes.ts';
+import { serializeInstance } from '../parties/instance.routes.ts';
 import { serializeMandate } from '../parties/direct-debit-mandate.routes.ts';
 import {
   serializeChargeSession, serializeCpoChargeSession, serializeCpoDropoutCase, serializeDropoutCase, serializePricingResult,
@@ -46,4 +48,5 @@ registerEventRenderer('cpo_dropout_case', async (em, id) => serializeCpoDropoutC
 registerEventRenderer('cpo_evse', async (em, id) => serializeEvse(await getEvse(em, id)));
 registerEventRenderer('cpo_charge_session_reimbursement', async (em, id) => serializeSessionReimbursement(await getSessionReimbursement(em, id)));
 registerEventRenderer('billing_box', async (em, id) => serializeBox(await getBox(em, id)));
+registerEventRenderer('instance', async (em) => serializeInstance(await instanceOverview(em)));
 registerEventRenderer('end_user', async (em, id) => serializeEndUser(await getEndUser(em, id)));

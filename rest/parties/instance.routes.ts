@@ -1,8 +1,12 @@
-import { instanceOverview, visibleSellers } from '../../src/parties/instance-overview.service.ts';
+import * as yup from 'yup';
+import { instanceOverview, overviewOf, visibleSellers, type InstanceOverview } from '../../src/parties/instance-overview.service.ts';
 import type { Seller } from '../../src/parties/seller.entity.ts';
+import { updateInstanceSettings, type InstanceFields } from '../../src/parties/update-instance-settings.service.ts';
+import type { Patch } from '../../src/platform/merge-patch.ts';
+import { patchFrom, type FieldMapping } from '../rails/patch.ts';
 import { defineRoute, type RouteDef } from '../rails/route.ts';
 import { listOf } from '../rails/pagination.ts';
-import { iso } from '../../src/platform/input-schemas.ts';
+import { iso, text } from '../../src/platform/input-schemas.ts';
 import { representation, t, type Infer } from '../rails/shape.ts';
 
 export const sellerShape = representation('Seller', {
@@ -14,7 +18,20 @@ export const sellerShape = representation('Seller', {
   updated_at: t.timestamp(),
 });
 
-const instanceShape = representation('Instance', { name: t.string(), product_version: t.string(), roaming_enabled: t.boolean() });
+const instanceShape = representation('Instance', {
+  name: t.string(),
+  product_version: t.string(),
+  roaming_enabled: t.boolean(),
+});
+
+export const serializeInstance = (overview: InstanceOverview): Infer<typeof instanceShape> =>
+  ({ name: overview.name, product_version: overview.productVersion, roaming_enabled: overview.roamingEnabled });
+
+const instanceBody = yup.object({
+  name: text().nullable(),
+  roaming_enabled: yup.boolean().nullable(),
+});
+const INSTANCE: FieldMapping = { name: 'name', roaming_enabled: 'roamingEnabled' };
 
 export function serializeSeller(seller: Seller): Infer<typeof sellerShape> {
   return {
@@ -27,10 +44,14 @@ export const instanceRoutes: RouteDef[] = [
   defineRoute({
     method: 'get', path: '/instance', tag: 'Instance', summary: 'This instance: name, product version, roaming', extension: true,
     response: instanceShape,
-    handler: async ({ em }): Promise<Infer<typeof instanceShape>> => {
-      const overview = await instanceOverview(em);
-      return { name: overview.name, product_version: overview.productVersion, roaming_enabled: overview.roamingEnabled };
-    },
+    handler: async ({ em }) => serializeInstance(await instanceOverview(em)),
+  }),
+  defineRoute({
+    method: 'post', path: '/instance', tag: 'Instance', summary: 'Merge-update this instance: name, roaming calculation on or off', extension: true,
+    description: 'Shared by every administration like the roaming setup: any admin credential may change it. '
+      + '`roaming_enabled` switches the roaming cost calculation of sessions processed from then on.',
+    body: instanceBody, response: instanceShape,
+    handler: async ({ em, body }) => serializeInstance(overviewOf(await updateInstanceSettings(em, patchFrom(body, INSTANCE) as Patch<InstanceFields>))),
   }),
   defineRoute({
     method: 'get', path: '/seller', tag: 'Instance', summary: 'Sellers of the administrations visible to the caller (not paged)', extension: true,

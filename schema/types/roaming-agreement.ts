@@ -1,8 +1,16 @@
-import { RoamingAgreement as AgreementEntity } from '../../src/roaming/roaming-agreement.entity.ts';
+import * as yup from 'yup';
+import { VAT_KINDS } from '../../src/pricing/vat-rate.entity.ts';
+import { AGREEMENT_ROLES, RoamingAgreement as AgreementEntity } from '../../src/roaming/roaming-agreement.entity.ts';
 import { roamingAgreementList } from '../../src/roaming/roaming.queries.ts';
+import { createRoamingAgreement, updateRoamingAgreement, type AgreementFields } from '../../src/roaming/save-roaming-agreement.service.ts';
+import { oneOf, text } from '../../src/platform/input-schemas.ts';
+import { validate } from '../../src/platform/input-validation.ts';
+import type { Patch } from '../../src/platform/merge-patch.ts';
 import { builder } from '../builder.ts';
 import { listConnection } from '../connection.ts';
+import { idArg } from '../ids.ts';
 import { loadByIds } from '../load.ts';
+import { mutate } from '../mutation.ts';
 import { DateTime } from './date-time.ts';
 
 export const RoamingAgreement = builder.loadableNode(AgreementEntity, {
@@ -34,4 +42,68 @@ builder.queryFields((t) => ({
     type: RoamingAgreement, description: 'Roaming agreements by id (REST: GET /roaming-agreement).',
     resolve: (_root, args, context) => listConnection<AgreementEntity>(roamingAgreementList(context.em), args),
   }, RoamingAgreementConnection),
+}));
+
+const ROLE = `One of ${AGREEMENT_ROLES.join(', ')}: \`msp\`: we are the MSP, the partner the CPO; \`cpo\`: we are the CPO, the partner the MSP.`;
+
+/** The members both mutations merge. */
+type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
+const agreementFields = (t: PothosSchemaTypes.InputFieldBuilder<Types, 'InputObject'>) => ({
+  role: t.string({ description: ROLE }),
+  validFrom: t.field({ type: DateTime }),
+  validUntil: t.field({ type: DateTime, description: 'Excluded; null: open-ended.' }),
+  defunct: t.boolean({ description: 'true makes the agreement defunct, finally: a defunct agreement cannot change.' }),
+  ratePlanId: t.id({ description: 'Global ID or REST id of a rate plan (any administration\'s: the setup is shared).' }),
+  vatKind: t.string({ description: `One of ${VAT_KINDS.join(', ')}; defaults to standard.` }),
+  externalReference: t.string({ description: 'Unique in the instance, compared case-insensitively.' }),
+});
+
+const CreateRoamingAgreementInput = builder.inputType('CreateRoamingAgreementInput', {
+  description: 'A new agreement on a locally owned connection, with its partner. Needs connectionId, role and validFrom.',
+  fields: (t) => ({
+    connectionId: t.id({ required: true, description: 'Global ID or REST id of a locally owned roaming connection.' }),
+    partnerId: t.id({ description: 'Optional: always the connection\'s partner; another one is invalid_input.' }),
+    ...agreementFields(t),
+  }),
+});
+
+const RoamingAgreementInput = builder.inputType('RoamingAgreementInput', {
+  description: 'JSON Merge Patch semantics: an absent field keeps its value, null clears it (role, validFrom, vatKind and defunct cannot be cleared).',
+  fields: (t) => agreementFields(t),
+});
+
+/** What GraphQL types cannot say; the same rules as the REST body. */
+const agreementRules = yup.object({
+  role: oneOf(AGREEMENT_ROLES).nullable(),
+  ratePlanId: text(64).nullable(),
+  vatKind: oneOf(VAT_KINDS).nullable(),
+  externalReference: text().nullable(),
+});
+
+function agreementPatch(input: typeof RoamingAgreementInput.$inferInput): Patch<AgreementFields> {
+  const patch = { ...input } as Patch<AgreementFields>;
+  if (typeof input.ratePlanId === 'string' || typeof input.ratePlanId === 'number') patch.ratePlanId = idArg(input.ratePlanId, 'RatePlan');
+  validate(agreementRules, patch);
+  return patch;
+}
+
+builder.mutationFields((t) => ({
+  createRoamingAgreement: t.field({
+    type: RoamingAgreement, nullable: true, description: 'Creates a roaming agreement; live agreements of one connection and role may not overlap '
+      + '(REST: POST /roaming-agreement).',
+    args: { input: t.arg({ type: CreateRoamingAgreementInput, required: true }) },
+    resolve: (_root, args, context) => mutate(context, 'input', (em) => {
+      const { connectionId, partnerId, ...fields } = args.input;
+      return createRoamingAgreement(em, {
+        ...agreementPatch(fields), connectionId: idArg(connectionId, 'RoamingConnection'),
+        partnerId: partnerId === undefined || partnerId === null ? partnerId : idArg(partnerId, 'RoamingPartner'),
+      });
+    }),
+  }),
+  updateRoamingAgreement: t.field({
+    type: RoamingAgreement, nullable: true, description: 'Merge-updates a roaming agreement; defunct: true ends it for good (REST: POST /roaming-agreement/{id}).',
+    args: { id: t.arg.id({ required: true, description: 'Global ID or REST id.' }), input: t.arg({ type: RoamingAgreementInput, required: true }) },
+    resolve: (_root, args, context) => mutate(context, 'input', (em) =>
+      updateRoamingAgreement(em, idArg(args.id, 'RoamingAgreement'), agreementPatch(args.input))),
+  }),
 }));

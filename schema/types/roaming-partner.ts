@@ -1,9 +1,16 @@
+import * as yup from 'yup';
 import { RoamingPartner as PartnerEntity } from '../../src/parties/roaming-partner.entity.ts';
 import { RoamingAgreement as AgreementEntity } from '../../src/roaming/roaming-agreement.entity.ts';
 import { RoamingPartnerList } from '../../src/roaming/roaming.queries.ts';
+import { createRoamingPartner, updateRoamingPartner, type PartnerFields } from '../../src/roaming/save-roaming-partner.service.ts';
+import { countryCode, email, text } from '../../src/platform/input-schemas.ts';
+import { validate } from '../../src/platform/input-validation.ts';
+import type { Patch } from '../../src/platform/merge-patch.ts';
 import { builder } from '../builder.ts';
 import { listConnection } from '../connection.ts';
+import { idArg } from '../ids.ts';
 import { loadByIds } from '../load.ts';
+import { mutate } from '../mutation.ts';
 import { DateTime } from './date-time.ts';
 import { RoamingAgreement } from './roaming-agreement.ts';
 
@@ -37,4 +44,45 @@ builder.queryFields((t) => ({
     type: RoamingPartner, description: 'Roaming partners by id (REST: GET /roaming-partner).',
     resolve: (_root, args, context) => listConnection<PartnerEntity>(new RoamingPartnerList(context.em), args),
   }, RoamingPartnerConnection),
+}));
+
+const RoamingPartnerInput = builder.inputType('RoamingPartnerInput', {
+  description: 'JSON Merge Patch semantics: an absent field keeps its value, null clears it. Creating needs name and country.',
+  fields: (t) => ({
+    name: t.string(),
+    country: t.string({ description: 'ISO 3166-1 alpha-2 country code.' }),
+    cpoIds: t.stringList({ description: 'Party ids (NL*TDR, NL-TDR and NLTDR are one id), at most 100; replaced as a whole. An id of another partner is duplicate.' }),
+    mspIds: t.stringList({ description: 'Like cpoIds.' }),
+    billingEmail: t.string(),
+    externalReference: t.string({ description: 'Unique in the instance, compared case-insensitively.' }),
+  }),
+});
+
+/** What GraphQL types cannot say; the same rules as the REST body. */
+const partyIds = () => yup.array(text(16).defined()).max(100, '${path} holds at most ${max} party ids');
+const partnerRules = yup.object({
+  name: text().nullable(),
+  country: countryCode().nullable(),
+  cpoIds: partyIds().nullable(),
+  mspIds: partyIds().nullable(),
+  billingEmail: email().nullable(),
+  externalReference: text().nullable(),
+});
+
+function partnerPatch(input: typeof RoamingPartnerInput.$inferInput): Patch<PartnerFields> {
+  validate(partnerRules, input);
+  return { ...input } as Patch<PartnerFields>;
+}
+
+builder.mutationFields((t) => ({
+  createRoamingPartner: t.field({
+    type: RoamingPartner, nullable: true, description: 'Creates a roaming partner (REST: POST /roaming-partner).',
+    args: { input: t.arg({ type: RoamingPartnerInput, required: true }) },
+    resolve: (_root, args, context) => mutate(context, 'input', (em) => createRoamingPartner(em, partnerPatch(args.input))),
+  }),
+  updateRoamingPartner: t.field({
+    type: RoamingPartner, nullable: true, description: 'Merge-updates a roaming partner (REST: POST /roaming-partner/{id}).',
+    args: { id: t.arg.id({ required: true, description: 'Global ID or REST id.' }), input: t.arg({ type: RoamingPartnerInput, required: true }) },
+    resolve: (_root, args, context) => mutate(context, 'input', (em) => updateRoamingPartner(em, idArg(args.id, 'RoamingPartner'), partnerPatch(args.input))),
+  }),
 }));

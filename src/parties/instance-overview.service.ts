@@ -1,12 +1,18 @@
 import { PRODUCT_VERSION } from '../platform/config.ts';
 import type { Em } from '../platform/orm.ts';
 import { Administration } from './administration.entity.ts';
-import { InstanceSettings } from './instance-settings.entity.ts';
+import { InstanceSettings, UNNAMED_INSTANCE } from './instance-settings.entity.ts';
 import { Seller } from './seller.entity.ts';
 
-export async function instanceOverview(em: Em) {
-  const settings = await em.findOne(InstanceSettings, { id: 1 });
-  return { name: settings?.name ?? 'unnamed instance', roamingEnabled: settings?.roamingEnabled ?? false, productVersion: PRODUCT_VERSION };
+export interface InstanceOverview { name: string; roamingEnabled: boolean; productVersion: string }
+
+/** What GET /instance and the GraphQL `instance` answer; without a settings row, the defaults. */
+export function overviewOf(settings: InstanceSettings | null): InstanceOverview {
+  return { name: settings?.name ?? UNNAMED_INSTANCE, roamingEnabled: settings?.roamingEnabled ?? false, productVersion: PRODUCT_VERSION };
+}
+
+export async function instanceOverview(em: Em): Promise<InstanceOverview> {
+  return overviewOf(await em.findOne(InstanceSettings, { id: 1 }));
 }
 
 /** Sellers of the administrations the caller can see. */

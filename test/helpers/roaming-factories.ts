@@ -1,5 +1,5 @@
 // Roaming setup test data over HTTP: partners (unique party ids per test run), connections and
-// agreements, and switching roaming calculation on for the instance.
+// agreements, and switching roaming calculation on for the instance (POST /instance).
 import type { TestApp } from './app.ts';
 
 let counter = 0;
@@ -36,9 +36,8 @@ export async function roamingSetup(app: TestApp, agreement: Record<string, unkno
   return { partner: p, connection, agreement: a, cpoId: p.cpo_ids[0] as string };
 }
 
-/** Switches roaming calculation on (or off) for the instance: a setting without an API of its own. */
+/** Switches roaming calculation on (or off) for the instance: POST /instance. */
 export async function setRoamingEnabled(app: TestApp, enabled: boolean) {
-  await app.orm.em.getConnection().execute(
-    `insert into instance_settings (id, name, roaming_enabled, updated_at) values (1, 'test instance', ?, now())
-     on conflict (id) do update set roaming_enabled = excluded.roaming_enabled, updated_at = now()`, [enabled]);
+  const body = await ok(app, 'POST', '/instance', { roaming_enabled: enabled });
+  if (body.roaming_enabled !== enabled) throw new Error(`POST /instance answered roaming_enabled ${body.roaming_enabled}`);
 }

@@ -1,0 +1,28 @@
+// The instance's own settings (the one `instance_settings` row): merge-update of its name and of
+// roaming_enabled, the switch of the roaming cost calculation (src/roaming/cost-roaming-sessions.ts).
+// Shared by every administration like the roaming setup: any admin credential may change it.
+// The first update creates the row.
+import { InvalidInputError } from '../platform/errors.ts';
+import { applyPatch, type Patch } from '../platform/merge-patch.ts';
+import type { Em } from '../platform/orm.ts';
+import { InstanceSettings, UNNAMED_INSTANCE } from './instance-settings.entity.ts';
+
+export interface InstanceFields {
+  name: string;
+  roamingEnabled: boolean;
+}
+
+export async function updateInstanceSettings(em: Em, patch: Patch<InstanceFields>): Promise<InstanceSettings> {
+  if (patch.name === null) throw new InvalidInputError('name cannot be removed', { path: ['name'] });
+  if (patch.name !== undefined && patch.name.trim() === '') throw new InvalidInputError('name must not be blank', { path: ['name'] });
+  if (patch.roamingEnabled === null) throw new InvalidInputError('roaming_enabled cannot be removed', { path: ['roaming_enabled'] });
+  return em.transactional(async (tx) => {
+    // Two first updates at once would both create the row: one waits for the other.
+    await tx.execute(`select pg_advisory_xact_lock(hashtext('instance_settings'))`);
+    const settings = await tx.findOne(InstanceSettings, { id: 1 }, { refresh: true })
+      ?? tx.create(InstanceSettings, { id: 1, name: UNNAMED_INSTANCE, roamingEnabled: false });
+    applyPatch(settings, patch);
+    await tx.flush();
+    return settings;
+  });
+}
