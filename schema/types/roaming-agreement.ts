@@ -59,11 +59,13 @@ const agreementFields = (t: PothosSchemaTypes.InputFieldBuilder<Types, 'InputObj
 });
 
 const CreateRoamingAgreementInput = builder.inputType('CreateRoamingAgreementInput', {
-  description: 'A new agreement on a locally owned connection, with its partner. Needs connectionId, role and validFrom.',
+  description: 'A new agreement on a locally owned connection, with its partner.',
   fields: (t) => ({
     connectionId: t.id({ required: true, description: 'Global ID or REST id of a locally owned roaming connection.' }),
     partnerId: t.id({ description: 'Optional: always the connection\'s partner; another one is invalid_input.' }),
     ...agreementFields(t),
+    role: t.string({ required: true, description: ROLE }),
+    validFrom: t.field({ type: DateTime, required: true }),
   }),
 });
 
