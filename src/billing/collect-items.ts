@@ -26,38 +26,41 @@ const PERIOD_LABEL = `case c.invoicing_period when 'month' then to_char(c.period
 
 function createCandidateTable(select: CandidateSelect, kind: string): { sql: string; params: unknown[] } {
   return {
+    // The candidates stream through: the administration's settings and the series are looked up
+    // per administration and series code (a memoized lateral: once per pair, not per row), so the
+    // rows are neither materialized nor sorted.
     sql: `create temp table billing_candidate on commit drop as
-    with c as materialized (${select.sql}),
-    -- The series of each administration and series code, looked up once per pair, not per row.
-    route as (select k.admin_id, k.series_code, s.id, s.negate from (select distinct admin_id, series_code from c) k
-      join lateral (select s.id, s.primary_document_type in ('self_billing_invoice', 'purchase_order') as negate
-        from billing_series s
-        where s.admin_id = k.admin_id and case when k.series_code is not null then s.code = k.series_code
-          else (s.item_sources @> jsonb_build_array(?::text) or s.item_sources = '[]'::jsonb) end
-        order by (s.item_sources @> jsonb_build_array(?::text)) desc, s.created_at, s.id limit 1) s on true)
-    select c.*, ?::text as source_kind, ?::text as party_kind, a.time_zone, coalesce(bs.invoicing_period, 'month') as invoicing_period,
-      s.id as series_id, s.negate as negate_document_amounts,
-      coalesce(cust.locale_id, bs.locale_id, a.locale_id) as locale_id,
+    select c.*, ?::text as source_kind, ?::text as party_kind, s.time_zone, s.invoicing_period,
+      s.series_id, s.negate as negate_document_amounts,
+      coalesce(cust.locale_id, s.locale_id) as locale_id,
       coalesce(cust.billing_rollup_group_by, 'product') as rollup_group_by,
       case coalesce(cust.billing_rollup_group_by, 'product') when 'subscription' then c.group_subscription
         when 'token' then c.group_token end as group_value,
       c.product_category || '|' || c.vat_kind || '|' || trim_scale(c.vat_percent)::text || '|' || coalesce(case coalesce(cust.billing_rollup_group_by,
         'product') when 'subscription' then c.group_subscription when 'token' then c.group_token end, '') as rollup_key,
-      date_trunc(p.unit, c.occurred_at at time zone a.time_zone) at time zone a.time_zone as period_from,
-      (date_trunc(p.unit, c.occurred_at at time zone a.time_zone) + p.length) at time zone a.time_zone as period_until,
+      date_trunc(s.unit, c.occurred_at at time zone s.time_zone) at time zone s.time_zone as period_from,
+      (date_trunc(s.unit, c.occurred_at at time zone s.time_zone) + s.length) at time zone s.time_zone as period_until,
       'original'::text as entry, null::uuid as reverses_item_id, false as withdrawn,
       null::uuid as current_id, null::uuid as current_box_id, 'new'::text as action,
       null::uuid as box_id, null::uuid as rollup_id, svc_uuidv7() as item_id
-    from c
-    join route s on s.admin_id = c.admin_id and s.series_code is not distinct from c.series_code
-    join administration a on a.id = c.admin_id
-    left join billing_settings bs on bs.admin_id = c.admin_id
-    left join customer cust on cust.id = c.party_id
-    cross join lateral (select
-      case coalesce(bs.invoicing_period, 'month') when 'month' then 'month' when 'quarter' then 'quarter' else 'year' end as unit,
-      case coalesce(bs.invoicing_period, 'month') when 'month' then interval '1 month' when 'quarter' then interval '3 months'
-        else interval '1 year' end as length) p`,
-    params: [...select.params, kind, kind, kind, select.partyKind ?? 'customer'],
+    from (${select.sql}) c
+    cross join lateral (select a.time_zone, coalesce(bs.invoicing_period, 'month') as invoicing_period,
+        coalesce(bs.locale_id, a.locale_id) as locale_id, r.id as series_id, r.negate, p.unit, p.length
+      from administration a
+      left join billing_settings bs on bs.admin_id = a.id
+      -- The series of the administration and series code.
+      cross join lateral (select r.id, r.primary_document_type in ('self_billing_invoice', 'purchase_order') as negate
+        from billing_series r
+        where r.admin_id = a.id and case when c.series_code is not null then r.code = c.series_code
+          else (r.item_sources @> jsonb_build_array(?::text) or r.item_sources = '[]'::jsonb) end
+        order by (r.item_sources @> jsonb_build_array(?::text)) desc, r.created_at, r.id limit 1) r
+      cross join lateral (select
+        case coalesce(bs.invoicing_period, 'month') when 'month' then 'month' when 'quarter' then 'quarter' else 'year' end as unit,
+        case coalesce(bs.invoicing_period, 'month') when 'month' then interval '1 month' when 'quarter' then interval '3 months'
+          else interval '1 year' end as length) p
+      where a.id = c.admin_id) s
+    left join customer cust on cust.id = c.party_id`,
+    params: [kind, select.partyKind ?? 'customer', ...select.params, kind, kind],
   };
 }
 
@@ -215,11 +218,15 @@ const RESULT = `select t.subject_id, t.line_key, coalesce(case when t.action = '
   from (${TARGETS}) t where t.target_box_id is not null and t.action in ('new', 'late', 'update')`;
 
 const TRACE = process.env.SVC_BILLING_TRACE === '1';
+const EXPLAIN = process.env.SVC_BILLING_EXPLAIN === '1';
 
 /** Runs one statement; with SVC_BILLING_TRACE=1 its duration goes to stderr (bench analysis). */
 async function run(em: Em, sql: string, params: unknown[] = []): Promise<void> {
   const started = performance.now();
-  await em.execute(sql, params);
+  if (EXPLAIN && !/^\s*(drop|analyze)/i.test(sql)) {
+    const plan = await em.execute<{ 'QUERY PLAN': string }[]>(`explain (analyze, buffers) ${sql}`, params);
+    console.error(plan.map((r) => r['QUERY PLAN']).join('\n'));
+  } else await em.execute(sql, params);
   if (TRACE) console.error(`  ${(performance.now() - started).toFixed(0).padStart(6)} ms  ${sql.trim().slice(0, 60).replace(/\s+/g, ' ')}`);
 }
 
