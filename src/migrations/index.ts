@@ -12,6 +12,7 @@ import { Migration20261125154131_roaming_cost } from './Migration20261125154131_
 import { Migration20261125154626_ocpi_receiving } from './Migration20261125154626_ocpi_receiving.ts';
 import { Migration20261125155445_ocpi_commands } from './Migration20261125155445_ocpi_commands.ts';
 import { Migration20261125163731_events } from './Migration20261125163731_events.ts';
+import { Migration20261125180000_billing_item_keys } from './Migration20261125180000_billing_item_keys.ts';
 // imports-end
 
 export const migrations: { name: string; class: new (...args: any[]) => any }[] = [
@@ -28,5 +29,6 @@ export const migrations: { name: string; class: new (...args: any[]) => any }[] 
   { name: 'Migration20261125154626_ocpi_receiving', class: Migration20261125154626_ocpi_receiving },
   { name: 'Migration20261125155445_ocpi_commands', class: Migration20261125155445_ocpi_commands },
   { name: 'Migration20261125163731_events', class: Migration20261125163731_events },
+  { name: 'Migration20261125180000_billing_item_keys', class: Migration20261125180000_billing_item_keys },
 // migrations-end
 ];
