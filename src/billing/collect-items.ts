@@ -187,9 +187,14 @@ const TARGETS = `select c.*, coalesce(c.box_id, b.id) as target_box_id from bill
 
 const ENSURE_ROLLUPS = `insert into billing_rollup (id, admin_id, box_id, rollup_key, product_category, vat_kind, vat_percent,
     group_value, context, created_at)
-  select distinct on (t.target_box_id, t.rollup_key) svc_uuidv7(), t.admin_id, t.target_box_id, t.rollup_key, t.product_category, t.vat_kind,
-    t.vat_percent, t.group_value, t.box_category_description, now()
-  from (${TARGETS}) t where t.target_box_id is not null
+  select svc_uuidv7(), d.admin_id, d.target_box_id, d.rollup_key, d.product_category, d.vat_kind, d.vat_percent, d.group_value,
+    d.box_category_description, now()
+  from (select distinct on (t.target_box_id, t.rollup_key) t.admin_id, t.target_box_id, t.rollup_key, t.product_category, t.vat_kind,
+      t.vat_percent, t.group_value, t.box_category_description
+    from (${TARGETS}) t
+    where t.target_box_id is not null
+      -- Roll-ups that exist already are not sorted out of every row again.
+      and not exists (select 1 from billing_rollup r where r.box_id = t.target_box_id and r.rollup_key = t.rollup_key)) d
   on conflict (box_id, rollup_key) do nothing`;
 
 const SUPERSEDE = `update billing_item set superseded = true, updated_at = now()
@@ -215,8 +220,7 @@ const INSERT_ITEMS = `insert into billing_item (id, admin_id, box_id, rollup_id,
     t.description, t.quantity, t.unit, t.unit_price, round(t.amount_excl_vat, 2), t.vat_amount_unrounded, t.group_value,
     coalesce(t.sub_items, '[]'::jsonb), t.context, t.reference, t.box_category_description, t.external_reference, t.input, now(), now()
   from (${TARGETS}) t join billing_rollup r on r.box_id = t.target_box_id and r.rollup_key = t.rollup_key
-  where t.action in ('new', 'late', 'reversal')
-  order by t.item_id`;
+  where t.action in ('new', 'late', 'reversal')`;
 
 const DROP_EMPTY_ROLLUPS = `delete from billing_rollup r
   where r.box_id in (select current_box_id from billing_candidate where action in ('update', 'delete'))

@@ -40,7 +40,12 @@ export function sessionCandidates(sessionIds: string[]): CandidateSelect {
 
 /** The priced sessions of an administration with ids in (afterId, lastId]. */
 function sessionRange(adminId: string, afterId: string, lastId: string): CandidateSelect {
-  return { sql: SELECT.replace('WHERE_SESSIONS', 's.admin_id = ? and s.id > ?::uuid and s.id <= ?::uuid'), params: [adminId, afterId, lastId] };
+  // The same range on the pricing results (r.session_id = s.id) lets them be read by their index
+  // range, not scanned whole per batch.
+  return {
+    sql: SELECT.replace('WHERE_SESSIONS', 's.admin_id = ? and s.id > ?::uuid and s.id <= ?::uuid and r.session_id > ?::uuid and r.session_id <= ?::uuid'),
+    params: [adminId, afterId, lastId, afterId, lastId],
+  };
 }
 
 const NONE = '00000000-0000-0000-0000-000000000000';
