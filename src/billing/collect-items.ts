@@ -117,25 +117,32 @@ const UPDATE_IN_OPEN_BOXES = `update billing_candidate c set action = case when 
   from billing_box b join billing_review_set r on r.id = b.review_set_id
   where c.action = 'changed' and b.id = c.current_box_id and b.state = 'open' and r.state = 'open'`;
 
+/**
+ * The box keys of the new rows, once (a few per party, where the rows are many): review-sets and
+ * boxes are ensured, locked and checked from these.
+ */
+const NEW_KEYS = `create temp table billing_candidate_key on commit drop as
+  select distinct on (series_id, party_id, period_from, vat_country, currency, coalesce(distinct_code, ''))
+    admin_id, series_id, party_kind, party_id, period_from, period_until, vat_country, currency, coalesce(distinct_code, '') as distinct_code,
+    locale_id, rollup_group_by, negate_document_amounts, time_zone, invoicing_period
+  from billing_candidate where action = 'new'
+  order by series_id, party_id, period_from, vat_country, currency, coalesce(distinct_code, '')`;
+
 const ENSURE_REVIEW_SETS = `insert into billing_review_set (id, admin_id, series_id, code, period_from, period_until, state, created_at, updated_at)
   select svc_uuidv7(), c.admin_id, c.series_id, s.code || '-' || ${PERIOD_LABEL}, c.period_from, c.period_until, 'open', now(), now()
   from (select distinct on (series_id, period_from) admin_id, series_id, period_from, period_until, time_zone, invoicing_period
-    from billing_candidate where action = 'new' order by series_id, period_from) c
+    from billing_candidate_key order by series_id, period_from) c
   join billing_series s on s.id = c.series_id
   on conflict (series_id, period_from) do nothing`;
 
 const LOCK_REVIEW_SETS = `select r.id from billing_review_set r
-  where (r.series_id, r.period_from) in (select series_id, period_from from billing_candidate where action = 'new') and r.state = 'open'
+  where (r.series_id, r.period_from) in (select series_id, period_from from billing_candidate_key) and r.state = 'open'
   order by r.id for no key update`;
 
 export const BOX_KEY_MATCH = `b.series_id = c.series_id and b.party_id = c.party_id and b.period_from = c.period_from
   and b.vat_country = c.vat_country and b.currency = c.currency and b.distinct_code = coalesce(c.distinct_code, '')`;
 
-const ENSURE_BOXES = `with k as (select distinct on (series_id, party_id, period_from, vat_country, currency, coalesce(distinct_code, ''))
-      admin_id, series_id, party_kind, party_id, period_from, period_until, vat_country, currency, coalesce(distinct_code, '') as distinct_code,
-      locale_id, rollup_group_by, negate_document_amounts
-    from billing_candidate where action = 'new'
-    order by series_id, party_id, period_from, vat_country, currency, coalesce(distinct_code, '')),
+const ENSURE_BOXES = `with k as (select * from billing_candidate_key),
   sets as (select r.id, r.series_id, r.period_from from billing_review_set r
     where r.state = 'open' and (r.series_id, r.period_from) in (select series_id, period_from from k)),
   last as (select b.review_set_id, max(b.review_set_sequence) as n from billing_box b where b.review_set_id in (select id from sets) group by 1),
@@ -156,9 +163,14 @@ const ENSURE_BOXES = `with k as (select distinct on (series_id, party_id, period
 
 const LOCK_OWN_BOXES = `select b.id from billing_box b
   where (b.series_id, b.party_id, b.period_from, b.vat_country, b.currency, b.distinct_code) in (
-    select distinct series_id, party_id, period_from, vat_country, currency, coalesce(distinct_code, '') from billing_candidate where action = 'new')
+    select series_id, party_id, period_from, vat_country, currency, distinct_code from billing_candidate_key)
     and b.state = 'open'
   order by b.id for share of b`;
+
+/** Whether some new rows' own box is not open (or its review-set closed). */
+const ANY_NEW_LATE = `select exists (select 1 from billing_candidate_key c where not exists (
+  select 1 from billing_box b join billing_review_set r on r.id = b.review_set_id
+  where ${BOX_KEY_MATCH} and b.state = 'open' and r.state = 'open')) as found`;
 
 /** New rows whose own box is not open (or whose review-set is closed) are late. */
 const MARK_NEW_LATE = `update billing_candidate c set action = 'late' where c.action = 'new' and not exists (
@@ -286,11 +298,16 @@ export async function collectItems(em: Em, kind: string, select: CandidateSelect
     await run(em, UPDATE_IN_OPEN_BOXES);
   }
   if (found.new) {
+    await run(em, 'drop table if exists pg_temp.billing_candidate_key');
+    await run(em, NEW_KEYS);
+    await run(em, 'analyze billing_candidate_key');
     await run(em, ENSURE_REVIEW_SETS);
     await run(em, LOCK_REVIEW_SETS);
     await run(em, ENSURE_BOXES, [currentActor()]);
     await run(em, LOCK_OWN_BOXES);
-    await run(em, MARK_NEW_LATE);
+    const [someLate] = await em.execute<{ found: boolean }[]>(ANY_NEW_LATE);
+    if (someLate.found) await run(em, MARK_NEW_LATE);
+    await run(em, 'drop table billing_candidate_key');
   }
   if (changed) await run(em, MARK_LATE);
   const late = await any(em, 'late');
