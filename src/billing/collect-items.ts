@@ -10,7 +10,7 @@
 // Boxes that receive items are locked FOR SHARE, so a concurrent close (FOR UPDATE) either waits
 // for this transaction or happens first and is seen.
 import type { Em } from '../platform/orm.ts';
-import { CANDIDATE_COLUMNS, type CandidateSelect } from './item-source.ts';
+import type { CandidateSelect } from './item-source.ts';
 import { placeLateCandidates } from './next-open-box.ts';
 import { currentActor } from '../events/actor-context.ts';
 import { BOX_CREATED_EVENTS } from '../events/event-sql.ts';
@@ -30,8 +30,7 @@ function createCandidateTable(select: CandidateSelect, kind: string): { sql: str
     // per administration and series code (a memoized lateral: once per pair, not per row), so the
     // rows are neither materialized nor sorted.
     sql: `create temp table billing_candidate on commit drop as
-    select ${CANDIDATE_NAMES.map((name) => (name === 'source_version' ? `${NEXT_VERSION} as source_version` : `c.${name}`)).join(', ')},
-      ?::text as source_kind, ?::text as party_kind, s.time_zone, s.invoicing_period,
+    select c.*, ?::text as source_kind, ?::text as party_kind, s.time_zone, s.invoicing_period,
       s.series_id, s.negate as negate_document_amounts,
       coalesce(cust.locale_id, s.locale_id) as locale_id,
       coalesce(cust.billing_rollup_group_by, 'product') as rollup_group_by,
@@ -42,9 +41,8 @@ function createCandidateTable(select: CandidateSelect, kind: string): { sql: str
       date_trunc(s.unit, c.occurred_at at time zone s.time_zone) at time zone s.time_zone as period_from,
       (date_trunc(s.unit, c.occurred_at at time zone s.time_zone) + s.length) at time zone s.time_zone as period_until,
       'original'::text as entry, null::uuid as reverses_item_id, false as withdrawn,
-      case when i.line_key = c.line_key then i.id end as current_id, case when i.line_key = c.line_key then i.box_id end as current_box_id,
-      case when i.line_key is distinct from c.line_key then 'new' when ${SAME} then 'same' else 'changed' end as action,
-      null::uuid as box_id, null::uuid as rollup_id, svc_uuidv7() as item_id, i.id is not null as billed_subject
+      null::uuid as current_id, null::uuid as current_box_id, 'new'::text as action,
+      null::uuid as box_id, null::uuid as rollup_id, svc_uuidv7() as item_id, false as billed_subject
     from (${select.sql}) c
     cross join lateral (select a.time_zone, coalesce(bs.invoicing_period, 'month') as invoicing_period,
         coalesce(bs.locale_id, a.locale_id) as locale_id, r.id as series_id, r.negate, p.unit, p.length
@@ -61,28 +59,32 @@ function createCandidateTable(select: CandidateSelect, kind: string): { sql: str
         case coalesce(bs.invoicing_period, 'month') when 'month' then interval '1 month' when 'quarter' then interval '3 months'
           else interval '1 year' end as length) p
       where a.id = c.admin_id) s
-    left join customer cust on cust.id = c.party_id
-    -- The subject's current item of the same line, else of another line (then the line is new,
-    -- and the subject's other lines are looked at for withdrawal): one probe of the unique index.
-    left join lateral (select i.id, i.box_id, i.line_key, i.source_version, i.amount_excl_vat, i.vat_percent, i.vat_kind, i.quantity,
-        i.description
-      from billing_item i
-      where i.source_kind = ?::text and i.subject_id = c.subject_id and not i.superseded and i.entry = 'original'
-      order by i.line_key = c.line_key desc limit 1) i on true`,
-    params: [kind, select.partyKind ?? 'customer', ...select.params, kind, kind, kind],
+    left join customer cust on cust.id = c.party_id`,
+    params: [kind, select.partyKind ?? 'customer', ...select.params, kind, kind],
   };
 }
 
-/** The candidate's line is billed unchanged by the current item `i`. */
-const SAME = `i.source_version = c.source_version and i.amount_excl_vat = round(c.amount_excl_vat, 2)
-  and i.vat_percent = c.vat_percent and i.vat_kind = c.vat_kind and i.quantity = c.quantity and i.description = c.description`;
+/**
+ * Whether some item of the source has a subject in the candidates' range of subjects: one look at
+ * the unique index. Without one, every candidate is new (a backfill's batch, a first billing).
+ */
+const ANY_BILLED_IN_RANGE = `select exists (select 1 from (select min(subject_id) as low, max(subject_id) as high from billing_candidate) m
+  join billing_item i on i.source_kind = ? and i.subject_id >= m.low and i.subject_id <= m.high) as found`;
 
-/** A changed line of a version not above the current item's gets the next version (a version is never billed twice). */
-const NEXT_VERSION = `case when i.line_key = c.line_key and c.source_version <= i.source_version and not (${SAME})
-  then i.source_version + 1 else c.source_version end`;
+const MARK_CURRENT = `update billing_candidate c set current_id = i.id, current_box_id = i.box_id,
+    action = case when i.source_version = c.source_version and i.amount_excl_vat = round(c.amount_excl_vat, 2)
+      and i.vat_percent = c.vat_percent and i.vat_kind = c.vat_kind and i.quantity = c.quantity and i.description = c.description
+      then 'same' else 'changed' end,
+    source_version = case when c.source_version <= i.source_version and not (i.source_version = c.source_version
+      and i.amount_excl_vat = round(c.amount_excl_vat, 2) and i.vat_percent = c.vat_percent and i.vat_kind = c.vat_kind
+      and i.quantity = c.quantity and i.description = c.description) then i.source_version + 1 else c.source_version end
+  from billing_item i
+  where i.source_kind = c.source_kind and i.subject_id = c.subject_id and i.line_key = c.line_key
+    and not i.superseded and i.entry = 'original' and not c.withdrawn`;
 
-/** The candidate columns a source's select returns, in order. */
-const CANDIDATE_NAMES = CANDIDATE_COLUMNS.split(',').map((column) => column.trim().split(/\s+/)[0]);
+/** Candidates whose subject has current items (of any line): their other lines may be withdrawn. */
+const MARK_BILLED_SUBJECTS = `update billing_candidate c set billed_subject = true where exists (select 1 from billing_item i
+  where i.source_kind = c.source_kind and i.subject_id = c.subject_id and not i.superseded and i.entry = 'original')`;
 
 /** Every column of the candidate table, for rows the core adds itself (withdrawn lines, reversals). */
 const INSERT_CANDIDATE = `insert into billing_candidate (admin_id, party_id, subject_id, line_key, source_version, occurred_at,
@@ -280,6 +282,12 @@ export async function collectItems(em: Em, kind: string, select: CandidateSelect
   await run(em, create.sql, create.params);
   // A temporary table has no statistics until analyzed: without them the planner loops.
   await run(em, 'analyze billing_candidate (action, subject_id, line_key, series_id, party_id, period_from)');
+  // The candidates' current items, when their subjects can have any.
+  const [inRange] = await em.execute<{ found: boolean }[]>(ANY_BILLED_IN_RANGE, [kind]);
+  if (inRange.found) {
+    await run(em, MARK_BILLED_SUBJECTS);
+    await run(em, MARK_CURRENT);
+  }
   // What the candidates hold, in one pass: statements for none of it are skipped.
   const [found] = await em.execute<{ new: boolean; same: boolean; changed: boolean; billed: boolean }[]>(`select
       coalesce(bool_or(action = 'new'), false) as new, coalesce(bool_or(action = 'same'), false) as same,

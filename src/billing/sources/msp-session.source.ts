@@ -22,7 +22,11 @@ const SELECT = `select r.admin_id::text as admin_id, r.customer_id as party_id, 
     null::text as context, s.session_id as reference, null::text as box_category_description, null::text as distinct_code,
     null::text as series_code, null::text as external_reference, null::jsonb as input
   from msp_charge_session s
-  join msp_pricing_result r on r.session_id = s.id and r.version = s.pricing_version
+  -- Each session's pricing result by its unique index (offset 0 keeps the nested loop): a batch
+  -- of a backfill reads its own results, not every result of the administration.
+  cross join lateral (select r.admin_id, r.customer_id, r.version, r.currency, r.subscription_external_reference, r.subscription_id,
+      r.token_evco_id, r.subtotals
+    from msp_pricing_result r where r.session_id = s.id and r.version = s.pricing_version offset 0) r
   cross join lateral (
     select sub->>'vat_kind' as vat_kind, (sub->>'vat_percent')::numeric as vat_percent, sub->>'vat_country' as vat_country,
       sum((sub->>'amount_excl_vat')::numeric) as amount_excl_vat, sum((sub->>'vat_amount_unrounded')::numeric) as vat_amount_unrounded,
@@ -40,12 +44,7 @@ export function sessionCandidates(sessionIds: string[]): CandidateSelect {
 
 /** The priced sessions of an administration with ids in (afterId, lastId]. */
 function sessionRange(adminId: string, afterId: string, lastId: string): CandidateSelect {
-  // The same range on the pricing results (r.session_id = s.id) lets them be read by their index
-  // range, not scanned whole per batch.
-  return {
-    sql: SELECT.replace('WHERE_SESSIONS', 's.admin_id = ? and s.id > ?::uuid and s.id <= ?::uuid and r.session_id > ?::uuid and r.session_id <= ?::uuid'),
-    params: [adminId, afterId, lastId, afterId, lastId],
-  };
+  return { sql: SELECT.replace('WHERE_SESSIONS', 's.admin_id = ? and s.id > ?::uuid and s.id <= ?::uuid'), params: [adminId, afterId, lastId] };
 }
 
 const NONE = '00000000-0000-0000-0000-000000000000';
