@@ -124,11 +124,13 @@ const UPDATE_IN_OPEN_BOXES = `update billing_candidate c set action = case when 
  * boxes are ensured, locked and checked from these.
  */
 const NEW_KEYS = `create temp table billing_candidate_key on commit drop as
-  select distinct on (series_id, party_id, period_from, vat_country, currency, coalesce(distinct_code, ''))
-    admin_id, series_id, party_kind, party_id, period_from, period_until, vat_country, currency, coalesce(distinct_code, '') as distinct_code,
-    locale_id, rollup_group_by, negate_document_amounts, time_zone, invoicing_period
+  select series_id, party_id, period_from, vat_country, currency, coalesce(distinct_code, '') as distinct_code,
+    -- The same for every row of a key (its administration, series, party and period): grouped, not sorted.
+    min(admin_id) as admin_id, min(party_kind) as party_kind, min(period_until) as period_until, min(locale_id) as locale_id,
+    min(rollup_group_by) as rollup_group_by, bool_or(negate_document_amounts) as negate_document_amounts, min(time_zone) as time_zone,
+    min(invoicing_period) as invoicing_period
   from billing_candidate where action = 'new'
-  order by series_id, party_id, period_from, vat_country, currency, coalesce(distinct_code, '')`;
+  group by series_id, party_id, period_from, vat_country, currency, coalesce(distinct_code, '')`;
 
 const ENSURE_REVIEW_SETS = `insert into billing_review_set (id, admin_id, series_id, code, period_from, period_until, state, created_at, updated_at)
   select svc_uuidv7(), c.admin_id, c.series_id, s.code || '-' || ${PERIOD_LABEL}, c.period_from, c.period_until, 'open', now(), now()
@@ -281,9 +283,12 @@ export async function collectItems(em: Em, kind: string, select: CandidateSelect
   const create = createCandidateTable(select, kind);
   await run(em, create.sql, create.params);
   // A temporary table has no statistics until analyzed: without them the planner loops.
-  await run(em, 'analyze billing_candidate (action, subject_id, line_key, series_id, party_id, period_from)');
+  await run(em, 'analyze billing_candidate (action, series_id, party_id, period_from)');
   // The candidates' current items, when their subjects can have any.
   const [inRange] = await em.execute<{ found: boolean }[]>(ANY_BILLED_IN_RANGE, [kind]);
+  const covered = (options.subjects?.length ?? 0) > 0;
+  // Subjects and lines are joined on only to compare with items.
+  if (inRange.found || covered) await run(em, 'analyze billing_candidate (subject_id, line_key)');
   if (inRange.found) {
     await run(em, MARK_BILLED_SUBJECTS);
     await run(em, MARK_CURRENT);
@@ -293,7 +298,6 @@ export async function collectItems(em: Em, kind: string, select: CandidateSelect
       coalesce(bool_or(action = 'new'), false) as new, coalesce(bool_or(action = 'same'), false) as same,
       coalesce(bool_or(action = 'changed'), false) as changed, coalesce(bool_or(billed_subject), false) as billed
     from billing_candidate`);
-  const covered = (options.subjects?.length ?? 0) > 0;
   let changed = found.changed;
   // Lines to withdraw exist only for subjects billed before (or named as covered).
   if (found.billed || covered) {
