@@ -68,8 +68,15 @@ function createCandidateTable(select: CandidateSelect, kind: string): { sql: str
  * Whether some item of the source has a subject in the candidates' range of subjects: one look at
  * the unique index. Without one, every candidate is new (a backfill's batch, a first billing).
  */
-const ANY_BILLED_IN_RANGE = `select exists (select 1 from (select min(subject_id) as low, max(subject_id) as high from billing_candidate) m
-  join billing_item i on i.source_kind = ? and i.subject_id >= m.low and i.subject_id <= m.high) as found`;
+const ANY_BILLED_IN_RANGE = `select exists (select 1 from billing_item i where i.source_kind = ? and i.subject_id >= ? and i.subject_id <= ?) as found`;
+
+/** What the candidates hold, in one pass: statements for none of it are skipped. */
+const SUMMARY = `select coalesce(bool_or(action = 'new'), false) as new, coalesce(bool_or(action = 'same'), false) as same,
+    coalesce(bool_or(action = 'changed'), false) as changed, coalesce(bool_or(billed_subject), false) as billed,
+    min(subject_id) as low, max(subject_id) as high
+  from billing_candidate`;
+
+interface Summary { new: boolean; same: boolean; changed: boolean; billed: boolean; low: string | null; high: string | null }
 
 const MARK_CURRENT = `update billing_candidate c set current_id = i.id, current_box_id = i.box_id,
     action = case when i.source_version = c.source_version and i.amount_excl_vat = round(c.amount_excl_vat, 2)
@@ -284,20 +291,18 @@ export async function collectItems(em: Em, kind: string, select: CandidateSelect
   await run(em, create.sql, create.params);
   // A temporary table has no statistics until analyzed: without them the planner loops.
   await run(em, 'analyze billing_candidate (action, series_id, party_id, period_from)');
+  let [found] = await em.execute<Summary[]>(SUMMARY);
   // The candidates' current items, when their subjects can have any.
-  const [inRange] = await em.execute<{ found: boolean }[]>(ANY_BILLED_IN_RANGE, [kind]);
+  const inRange = found.low !== null && found.high !== null
+    && (await em.execute<{ found: boolean }[]>(ANY_BILLED_IN_RANGE, [kind, found.low, found.high]))[0].found;
   const covered = (options.subjects?.length ?? 0) > 0;
   // Subjects and lines are joined on only to compare with items.
-  if (inRange.found || covered) await run(em, 'analyze billing_candidate (subject_id, line_key)');
-  if (inRange.found) {
+  if (inRange || covered) await run(em, 'analyze billing_candidate (subject_id, line_key)');
+  if (inRange) {
     await run(em, MARK_BILLED_SUBJECTS);
     await run(em, MARK_CURRENT);
+    [found] = await em.execute<Summary[]>(SUMMARY);
   }
-  // What the candidates hold, in one pass: statements for none of it are skipped.
-  const [found] = await em.execute<{ new: boolean; same: boolean; changed: boolean; billed: boolean }[]>(`select
-      coalesce(bool_or(action = 'new'), false) as new, coalesce(bool_or(action = 'same'), false) as same,
-      coalesce(bool_or(action = 'changed'), false) as changed, coalesce(bool_or(billed_subject), false) as billed
-    from billing_candidate`);
   let changed = found.changed;
   // Lines to withdraw exist only for subjects billed before (or named as covered).
   if (found.billed || covered) {
@@ -309,6 +314,7 @@ export async function collectItems(em: Em, kind: string, select: CandidateSelect
     await run(em, LOCK_CURRENT_BOXES);
     await run(em, UPDATE_IN_OPEN_BOXES);
   }
+  let newLate = false;
   if (found.new) {
     await run(em, 'drop table if exists pg_temp.billing_candidate_key');
     await run(em, NEW_KEYS);
@@ -317,12 +323,13 @@ export async function collectItems(em: Em, kind: string, select: CandidateSelect
     await run(em, LOCK_REVIEW_SETS);
     await run(em, ENSURE_BOXES, [currentActor()]);
     await run(em, LOCK_OWN_BOXES);
-    const [someLate] = await em.execute<{ found: boolean }[]>(ANY_NEW_LATE);
-    if (someLate.found) await run(em, MARK_NEW_LATE);
+    [{ found: newLate }] = await em.execute<{ found: boolean }[]>(ANY_NEW_LATE);
+    if (newLate) await run(em, MARK_NEW_LATE);
     await run(em, 'drop table billing_candidate_key');
   }
   if (changed) await run(em, MARK_LATE);
-  const late = await any(em, 'late');
+  // Late rows come from new rows whose box is not open, or from changed ones.
+  const late = newLate || (changed && await any(em, 'late'));
   if (late) {
     await placeLateCandidates(em);
     await run(em, ADD_REVERSALS);
