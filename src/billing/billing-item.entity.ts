@@ -30,8 +30,9 @@ export const BillingItemSchema = defineEntity({
   indexes: [{ properties: ['box', 'id'] }, { properties: ['rollup'] }],
   properties: {
     id: idProperty(),
-    admin: () => p.manyToOne(Administration),
-    box: () => p.manyToOne(BillingBox),
+    // No foreign keys of their own: the roll-up's keys hold them (the item's box is its roll-up's box).
+    admin: () => p.manyToOne(Administration).createForeignKeyConstraint(false),
+    box: () => p.manyToOne(BillingBox).createForeignKeyConstraint(false),
     rollup: () => p.manyToOne(BillingRollup),
     sourceKind: p.string(),
     subjectId: p.string(),

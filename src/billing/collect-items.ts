@@ -26,40 +26,57 @@ const PERIOD_LABEL = `case c.invoicing_period when 'month' then to_char(c.period
 
 function createCandidateTable(select: CandidateSelect, kind: string): { sql: string; params: unknown[] } {
   return {
+    // The candidates stream through: the administration's settings and the series are looked up
+    // per administration and series code (a memoized lateral: once per pair, not per row), so the
+    // rows are neither materialized nor sorted.
     sql: `create temp table billing_candidate on commit drop as
-    with c as materialized (${select.sql}),
-    -- The series of each administration and series code, looked up once per pair, not per row.
-    route as (select k.admin_id, k.series_code, s.id, s.negate from (select distinct admin_id, series_code from c) k
-      join lateral (select s.id, s.primary_document_type in ('self_billing_invoice', 'purchase_order') as negate
-        from billing_series s
-        where s.admin_id = k.admin_id and case when k.series_code is not null then s.code = k.series_code
-          else (s.item_sources @> jsonb_build_array(?::text) or s.item_sources = '[]'::jsonb) end
-        order by (s.item_sources @> jsonb_build_array(?::text)) desc, s.created_at, s.id limit 1) s on true)
-    select c.*, ?::text as source_kind, ?::text as party_kind, a.time_zone, coalesce(bs.invoicing_period, 'month') as invoicing_period,
-      s.id as series_id, s.negate as negate_document_amounts,
-      coalesce(cust.locale_id, bs.locale_id, a.locale_id) as locale_id,
+    select c.*, ?::text as source_kind, ?::text as party_kind, s.time_zone, s.invoicing_period,
+      s.series_id, s.negate as negate_document_amounts,
+      coalesce(cust.locale_id, s.locale_id) as locale_id,
       coalesce(cust.billing_rollup_group_by, 'product') as rollup_group_by,
       case coalesce(cust.billing_rollup_group_by, 'product') when 'subscription' then c.group_subscription
         when 'token' then c.group_token end as group_value,
       c.product_category || '|' || c.vat_kind || '|' || trim_scale(c.vat_percent)::text || '|' || coalesce(case coalesce(cust.billing_rollup_group_by,
         'product') when 'subscription' then c.group_subscription when 'token' then c.group_token end, '') as rollup_key,
-      date_trunc(p.unit, c.occurred_at at time zone a.time_zone) at time zone a.time_zone as period_from,
-      (date_trunc(p.unit, c.occurred_at at time zone a.time_zone) + p.length) at time zone a.time_zone as period_until,
+      date_trunc(s.unit, c.occurred_at at time zone s.time_zone) at time zone s.time_zone as period_from,
+      (date_trunc(s.unit, c.occurred_at at time zone s.time_zone) + s.length) at time zone s.time_zone as period_until,
       'original'::text as entry, null::uuid as reverses_item_id, false as withdrawn,
       null::uuid as current_id, null::uuid as current_box_id, 'new'::text as action,
-      null::uuid as box_id, null::uuid as rollup_id, svc_uuidv7() as item_id
-    from c
-    join route s on s.admin_id = c.admin_id and s.series_code is not distinct from c.series_code
-    join administration a on a.id = c.admin_id
-    left join billing_settings bs on bs.admin_id = c.admin_id
-    left join customer cust on cust.id = c.party_id
-    cross join lateral (select
-      case coalesce(bs.invoicing_period, 'month') when 'month' then 'month' when 'quarter' then 'quarter' else 'year' end as unit,
-      case coalesce(bs.invoicing_period, 'month') when 'month' then interval '1 month' when 'quarter' then interval '3 months'
-        else interval '1 year' end as length) p`,
-    params: [...select.params, kind, kind, kind, select.partyKind ?? 'customer'],
+      null::uuid as box_id, null::uuid as rollup_id, svc_uuidv7() as item_id, false as billed_subject
+    from (${select.sql}) c
+    cross join lateral (select a.time_zone, coalesce(bs.invoicing_period, 'month') as invoicing_period,
+        coalesce(bs.locale_id, a.locale_id) as locale_id, r.id as series_id, r.negate, p.unit, p.length
+      from administration a
+      left join billing_settings bs on bs.admin_id = a.id
+      -- The series of the administration and series code.
+      cross join lateral (select r.id, r.primary_document_type in ('self_billing_invoice', 'purchase_order') as negate
+        from billing_series r
+        where r.admin_id = a.id and case when c.series_code is not null then r.code = c.series_code
+          else (r.item_sources @> jsonb_build_array(?::text) or r.item_sources = '[]'::jsonb) end
+        order by (r.item_sources @> jsonb_build_array(?::text)) desc, r.created_at, r.id limit 1) r
+      cross join lateral (select
+        case coalesce(bs.invoicing_period, 'month') when 'month' then 'month' when 'quarter' then 'quarter' else 'year' end as unit,
+        case coalesce(bs.invoicing_period, 'month') when 'month' then interval '1 month' when 'quarter' then interval '3 months'
+          else interval '1 year' end as length) p
+      where a.id = c.admin_id) s
+    left join customer cust on cust.id = c.party_id`,
+    params: [kind, select.partyKind ?? 'customer', ...select.params, kind, kind],
   };
 }
+
+/**
+ * Whether some item of the source has a subject in the candidates' range of subjects: one look at
+ * the unique index. Without one, every candidate is new (a backfill's batch, a first billing).
+ */
+const ANY_BILLED_IN_RANGE = `select exists (select 1 from billing_item i where i.source_kind = ? and i.subject_id >= ? and i.subject_id <= ?) as found`;
+
+/** What the candidates hold, in one pass: statements for none of it are skipped. */
+const SUMMARY = `select coalesce(bool_or(action = 'new'), false) as new, coalesce(bool_or(action = 'same'), false) as same,
+    coalesce(bool_or(action = 'changed'), false) as changed, coalesce(bool_or(billed_subject), false) as billed,
+    min(subject_id) as low, max(subject_id) as high
+  from billing_candidate`;
+
+interface Summary { new: boolean; same: boolean; changed: boolean; billed: boolean; low: string | null; high: string | null }
 
 const MARK_CURRENT = `update billing_candidate c set current_id = i.id, current_box_id = i.box_id,
     action = case when i.source_version = c.source_version and i.amount_excl_vat = round(c.amount_excl_vat, 2)
@@ -71,6 +88,10 @@ const MARK_CURRENT = `update billing_candidate c set current_id = i.id, current_
   from billing_item i
   where i.source_kind = c.source_kind and i.subject_id = c.subject_id and i.line_key = c.line_key
     and not i.superseded and i.entry = 'original' and not c.withdrawn`;
+
+/** Candidates whose subject has current items (of any line): their other lines may be withdrawn. */
+const MARK_BILLED_SUBJECTS = `update billing_candidate c set billed_subject = true where exists (select 1 from billing_item i
+  where i.source_kind = c.source_kind and i.subject_id = c.subject_id and not i.superseded and i.entry = 'original')`;
 
 /** Every column of the candidate table, for rows the core adds itself (withdrawn lines, reversals). */
 const INSERT_CANDIDATE = `insert into billing_candidate (admin_id, party_id, subject_id, line_key, source_version, occurred_at,
@@ -105,25 +126,34 @@ const UPDATE_IN_OPEN_BOXES = `update billing_candidate c set action = case when 
   from billing_box b join billing_review_set r on r.id = b.review_set_id
   where c.action = 'changed' and b.id = c.current_box_id and b.state = 'open' and r.state = 'open'`;
 
+/**
+ * The box keys of the new rows, once (a few per party, where the rows are many): review-sets and
+ * boxes are ensured, locked and checked from these.
+ */
+const NEW_KEYS = `create temp table billing_candidate_key on commit drop as
+  select series_id, party_id, period_from, vat_country, currency, coalesce(distinct_code, '') as distinct_code,
+    -- The same for every row of a key (its administration, series, party and period): grouped, not sorted.
+    min(admin_id) as admin_id, min(party_kind) as party_kind, min(period_until) as period_until, min(locale_id) as locale_id,
+    min(rollup_group_by) as rollup_group_by, bool_or(negate_document_amounts) as negate_document_amounts, min(time_zone) as time_zone,
+    min(invoicing_period) as invoicing_period
+  from billing_candidate where action = 'new'
+  group by series_id, party_id, period_from, vat_country, currency, coalesce(distinct_code, '')`;
+
 const ENSURE_REVIEW_SETS = `insert into billing_review_set (id, admin_id, series_id, code, period_from, period_until, state, created_at, updated_at)
   select svc_uuidv7(), c.admin_id, c.series_id, s.code || '-' || ${PERIOD_LABEL}, c.period_from, c.period_until, 'open', now(), now()
   from (select distinct on (series_id, period_from) admin_id, series_id, period_from, period_until, time_zone, invoicing_period
-    from billing_candidate where action = 'new' order by series_id, period_from) c
+    from billing_candidate_key order by series_id, period_from) c
   join billing_series s on s.id = c.series_id
   on conflict (series_id, period_from) do nothing`;
 
 const LOCK_REVIEW_SETS = `select r.id from billing_review_set r
-  where (r.series_id, r.period_from) in (select series_id, period_from from billing_candidate where action = 'new') and r.state = 'open'
+  where (r.series_id, r.period_from) in (select series_id, period_from from billing_candidate_key) and r.state = 'open'
   order by r.id for no key update`;
 
 export const BOX_KEY_MATCH = `b.series_id = c.series_id and b.party_id = c.party_id and b.period_from = c.period_from
   and b.vat_country = c.vat_country and b.currency = c.currency and b.distinct_code = coalesce(c.distinct_code, '')`;
 
-const ENSURE_BOXES = `with k as (select distinct on (series_id, party_id, period_from, vat_country, currency, coalesce(distinct_code, ''))
-      admin_id, series_id, party_kind, party_id, period_from, period_until, vat_country, currency, coalesce(distinct_code, '') as distinct_code,
-      locale_id, rollup_group_by, negate_document_amounts
-    from billing_candidate where action = 'new'
-    order by series_id, party_id, period_from, vat_country, currency, coalesce(distinct_code, '')),
+const ENSURE_BOXES = `with k as (select * from billing_candidate_key),
   sets as (select r.id, r.series_id, r.period_from from billing_review_set r
     where r.state = 'open' and (r.series_id, r.period_from) in (select series_id, period_from from k)),
   last as (select b.review_set_id, max(b.review_set_sequence) as n from billing_box b where b.review_set_id in (select id from sets) group by 1),
@@ -144,9 +174,14 @@ const ENSURE_BOXES = `with k as (select distinct on (series_id, party_id, period
 
 const LOCK_OWN_BOXES = `select b.id from billing_box b
   where (b.series_id, b.party_id, b.period_from, b.vat_country, b.currency, b.distinct_code) in (
-    select distinct series_id, party_id, period_from, vat_country, currency, coalesce(distinct_code, '') from billing_candidate where action = 'new')
+    select series_id, party_id, period_from, vat_country, currency, distinct_code from billing_candidate_key)
     and b.state = 'open'
   order by b.id for share of b`;
+
+/** Whether some new rows' own box is not open (or its review-set closed). */
+const ANY_NEW_LATE = `select exists (select 1 from billing_candidate_key c where not exists (
+  select 1 from billing_box b join billing_review_set r on r.id = b.review_set_id
+  where ${BOX_KEY_MATCH} and b.state = 'open' and r.state = 'open')) as found`;
 
 /** New rows whose own box is not open (or whose review-set is closed) are late. */
 const MARK_NEW_LATE = `update billing_candidate c set action = 'late' where c.action = 'new' and not exists (
@@ -175,9 +210,14 @@ const TARGETS = `select c.*, coalesce(c.box_id, b.id) as target_box_id from bill
 
 const ENSURE_ROLLUPS = `insert into billing_rollup (id, admin_id, box_id, rollup_key, product_category, vat_kind, vat_percent,
     group_value, context, created_at)
-  select distinct on (t.target_box_id, t.rollup_key) svc_uuidv7(), t.admin_id, t.target_box_id, t.rollup_key, t.product_category, t.vat_kind,
-    t.vat_percent, t.group_value, t.box_category_description, now()
-  from (${TARGETS}) t where t.target_box_id is not null
+  select svc_uuidv7(), d.admin_id, d.target_box_id, d.rollup_key, d.product_category, d.vat_kind, d.vat_percent, d.group_value,
+    d.box_category_description, now()
+  from (select distinct on (t.target_box_id, t.rollup_key) t.admin_id, t.target_box_id, t.rollup_key, t.product_category, t.vat_kind,
+      t.vat_percent, t.group_value, t.box_category_description
+    from (${TARGETS}) t
+    where t.target_box_id is not null
+      -- Roll-ups that exist already are not sorted out of every row again.
+      and not exists (select 1 from billing_rollup r where r.box_id = t.target_box_id and r.rollup_key = t.rollup_key)) d
   on conflict (box_id, rollup_key) do nothing`;
 
 const SUPERSEDE = `update billing_item set superseded = true, updated_at = now()
@@ -203,8 +243,7 @@ const INSERT_ITEMS = `insert into billing_item (id, admin_id, box_id, rollup_id,
     t.description, t.quantity, t.unit, t.unit_price, round(t.amount_excl_vat, 2), t.vat_amount_unrounded, t.group_value,
     coalesce(t.sub_items, '[]'::jsonb), t.context, t.reference, t.box_category_description, t.external_reference, t.input, now(), now()
   from (${TARGETS}) t join billing_rollup r on r.box_id = t.target_box_id and r.rollup_key = t.rollup_key
-  where t.action in ('new', 'late', 'reversal')
-  order by t.item_id`;
+  where t.action in ('new', 'late', 'reversal')`;
 
 const DROP_EMPTY_ROLLUPS = `delete from billing_rollup r
   where r.box_id in (select current_box_id from billing_candidate where action in ('update', 'delete'))
@@ -215,11 +254,15 @@ const RESULT = `select t.subject_id, t.line_key, coalesce(case when t.action = '
   from (${TARGETS}) t where t.target_box_id is not null and t.action in ('new', 'late', 'update')`;
 
 const TRACE = process.env.SVC_BILLING_TRACE === '1';
+const EXPLAIN = process.env.SVC_BILLING_EXPLAIN === '1';
 
 /** Runs one statement; with SVC_BILLING_TRACE=1 its duration goes to stderr (bench analysis). */
 async function run(em: Em, sql: string, params: unknown[] = []): Promise<void> {
   const started = performance.now();
-  await em.execute(sql, params);
+  if (EXPLAIN && !/^\s*(drop|analyze)/i.test(sql)) {
+    const plan = await em.execute<{ 'QUERY PLAN': string }[]>(`explain (analyze, buffers) ${sql}`, params);
+    console.error(plan.map((r) => r['QUERY PLAN']).join('\n'));
+  } else await em.execute(sql, params);
   if (TRACE) console.error(`  ${(performance.now() - started).toFixed(0).padStart(6)} ms  ${sql.trim().slice(0, 60).replace(/\s+/g, ' ')}`);
 }
 
@@ -247,35 +290,59 @@ export async function collectItems(em: Em, kind: string, select: CandidateSelect
   const create = createCandidateTable(select, kind);
   await run(em, create.sql, create.params);
   // A temporary table has no statistics until analyzed: without them the planner loops.
-  await run(em, 'analyze billing_candidate (action, subject_id, line_key, series_id, party_id, period_from)');
+  await run(em, 'analyze billing_candidate (action, series_id, party_id, period_from)');
+  let [found] = await em.execute<Summary[]>(SUMMARY);
+  // The candidates' current items, when their subjects can have any.
+  const inRange = found.low !== null && found.high !== null
+    && (await em.execute<{ found: boolean }[]>(ANY_BILLED_IN_RANGE, [kind, found.low, found.high]))[0].found;
   const covered = (options.subjects?.length ?? 0) > 0;
-  await run(em, addWithdrawn(covered), covered ? [kind, JSON.stringify(options.subjects)] : [kind]);
-  await run(em, MARK_CURRENT);
-  await run(em, `delete from billing_candidate where action = 'same'`);
-  if (await any(em, 'changed')) {
+  // Subjects and lines are joined on only to compare with items.
+  if (inRange || covered) await run(em, 'analyze billing_candidate (subject_id, line_key)');
+  if (inRange) {
+    await run(em, MARK_BILLED_SUBJECTS);
+    await run(em, MARK_CURRENT);
+    [found] = await em.execute<Summary[]>(SUMMARY);
+  }
+  let changed = found.changed;
+  // Lines to withdraw exist only for subjects billed before (or named as covered).
+  if (found.billed || covered) {
+    await run(em, addWithdrawn(covered), covered ? [kind, JSON.stringify(options.subjects)] : [kind]);
+    changed ||= await any(em, 'changed');
+  }
+  if (found.same) await run(em, `delete from billing_candidate where action = 'same'`);
+  if (changed) {
     await run(em, LOCK_CURRENT_BOXES);
     await run(em, UPDATE_IN_OPEN_BOXES);
   }
-  if (await any(em, 'new')) {
+  let newLate = false;
+  if (found.new) {
+    await run(em, 'drop table if exists pg_temp.billing_candidate_key');
+    await run(em, NEW_KEYS);
+    await run(em, 'analyze billing_candidate_key');
     await run(em, ENSURE_REVIEW_SETS);
     await run(em, LOCK_REVIEW_SETS);
     await run(em, ENSURE_BOXES, [currentActor()]);
     await run(em, LOCK_OWN_BOXES);
-    await run(em, MARK_NEW_LATE);
+    [{ found: newLate }] = await em.execute<{ found: boolean }[]>(ANY_NEW_LATE);
+    if (newLate) await run(em, MARK_NEW_LATE);
+    await run(em, 'drop table billing_candidate_key');
   }
-  await run(em, MARK_LATE);
-  if (await any(em, 'late')) {
+  if (changed) await run(em, MARK_LATE);
+  // Late rows come from new rows whose box is not open, or from changed ones.
+  const late = newLate || (changed && await any(em, 'late'));
+  if (late) {
     await placeLateCandidates(em);
     await run(em, ADD_REVERSALS);
   }
   await run(em, ENSURE_ROLLUPS);
-  if (await any(em, 'late', 'update', 'delete')) {
+  // 'update' and 'delete' come from changed lines only.
+  if (late || (changed && await any(em, 'update', 'delete'))) {
     await run(em, SUPERSEDE);
     await run(em, DELETE_WITHDRAWN);
     await run(em, UPDATE_ITEMS);
   }
   await run(em, INSERT_ITEMS);
-  if (await any(em, 'update', 'delete')) await run(em, DROP_EMPTY_ROLLUPS);
+  if (changed && await any(em, 'update', 'delete')) await run(em, DROP_EMPTY_ROLLUPS);
   // A bulk collection (a backfill of many sessions) asks for no answer: it would hold every row in memory.
   const items = options.answer === false ? [] : await em.execute<{ subject_id: string; line_key: string; item_id: string; box_id: string }[]>(RESULT);
   await run(em, 'drop table billing_candidate');

@@ -13,6 +13,7 @@ import { Migration20261125154626_ocpi_receiving } from './Migration2026112515462
 import { Migration20261125155445_ocpi_commands } from './Migration20261125155445_ocpi_commands.ts';
 import { Migration20261125163731_events } from './Migration20261125163731_events.ts';
 import { Migration20261125175358_ocpi_connection_fk } from './Migration20261125175358_ocpi_connection_fk.ts';
+import { Migration20261125180000_billing_item_keys } from './Migration20261125180000_billing_item_keys.ts';
 // imports-end
 
 export const migrations: { name: string; class: new (...args: any[]) => any }[] = [
@@ -30,5 +31,6 @@ export const migrations: { name: string; class: new (...args: any[]) => any }[] 
   { name: 'Migration20261125155445_ocpi_commands', class: Migration20261125155445_ocpi_commands },
   { name: 'Migration20261125163731_events', class: Migration20261125163731_events },
   { name: 'Migration20261125175358_ocpi_connection_fk', class: Migration20261125175358_ocpi_connection_fk },
+  { name: 'Migration20261125180000_billing_item_keys', class: Migration20261125180000_billing_item_keys },
 // migrations-end
 ];

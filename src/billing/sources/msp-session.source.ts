@@ -22,7 +22,11 @@ const SELECT = `select r.admin_id::text as admin_id, r.customer_id as party_id, 
     null::text as context, s.session_id as reference, null::text as box_category_description, null::text as distinct_code,
     null::text as series_code, null::text as external_reference, null::jsonb as input
   from msp_charge_session s
-  join msp_pricing_result r on r.session_id = s.id and r.version = s.pricing_version
+  -- Each session's pricing result by its unique index (offset 0 keeps the nested loop): a batch
+  -- of a backfill reads its own results, not every result of the administration.
+  cross join lateral (select r.admin_id, r.customer_id, r.version, r.currency, r.subscription_external_reference, r.subscription_id,
+      r.token_evco_id, r.subtotals
+    from msp_pricing_result r where r.session_id = s.id and r.version = s.pricing_version offset 0) r
   cross join lateral (
     select sub->>'vat_kind' as vat_kind, (sub->>'vat_percent')::numeric as vat_percent, sub->>'vat_country' as vat_country,
       sum((sub->>'amount_excl_vat')::numeric) as amount_excl_vat, sum((sub->>'vat_amount_unrounded')::numeric) as vat_amount_unrounded,
@@ -53,6 +57,7 @@ const NONE = '00000000-0000-0000-0000-000000000000';
 export async function billUnbilledSessions(em: Em, adminId: string, batchSize = 50_000): Promise<number> {
   let afterId = NONE;
   let total = 0;
+  let analyzedAt = 0;
   for (;;) {
     const rows: { last: string | null; n: number }[] = await em.execute(`select max(id::text) as last, count(*)::int as n from (
       select s.id from msp_charge_session s where s.admin_id = ? and s.status = 'priced' and s.id > ?::uuid order by s.id limit ?) x`,
@@ -61,10 +66,18 @@ export async function billUnbilledSessions(em: Em, adminId: string, batchSize = 
     if (!bound || bound.n === 0 || !bound.last) return total;
     const lastId = bound.last;
     await em.transactional((tx) => collectItems(tx, MSP_SESSION_SOURCE, sessionRange(adminId, afterId, lastId), { answer: false }));
-    // Fresh statistics for the next batch's comparison with the items just written.
-    await em.execute('analyze billing_item, billing_rollup, billing_box');
     afterId = lastId;
     total += bound.n;
+    // Fresh statistics for the next batches' comparison with the items just written, whenever the
+    // items of this run have doubled since the last ANALYZE (after batches 1, 2, 4, 8, ...): the
+    // planner scales row counts by the tables' current size, the distributions change slowly. Of the
+    // items only the columns the core joins and filters on (the wide text and jsonb ones cost most).
+    if (total >= 2 * analyzedAt) {
+      const analyzed = performance.now();
+      await em.execute(`analyze billing_item (source_kind, subject_id, line_key, superseded, entry, box_id, rollup_id), billing_rollup, billing_box`);
+      if (process.env.SVC_BILLING_TRACE === '1') console.error(`  ${(performance.now() - analyzed).toFixed(0).padStart(6)} ms  analyze billing_item, billing_rollup, billing_box`);
+      analyzedAt = total;
+    }
   }
 }
 
