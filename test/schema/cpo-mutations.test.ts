@@ -2,7 +2,7 @@ import test from 'ava';
 import { startTestApp, type Auth, type TestApp } from '../helpers/app.ts';
 import { createArrangement, createEvse } from '../helpers/cpo-factories.ts';
 import { createAdministration, createCustomer } from '../helpers/factories.ts';
-import { data, graphql } from './graphql.ts';
+import { data, failure as failureOf, graphql, restBody } from './graphql.ts';
 
 let app: TestApp;
 let adminId: string;
@@ -18,18 +18,9 @@ test.after.always(async () => { await app?.close(); });
 let counter = 0;
 const next = () => `${process.pid}-${++counter}`;
 
-async function rest(path: string) {
-  const r = await app.request('GET', `/main/v1${path}`);
-  if (r.status !== 200) throw new Error(`${path}: ${r.status} ${JSON.stringify(r.body)}`);
-  return r.body;
-}
+const rest = (path: string) => restBody(app, path);
 
-/** The first error's code and param. */
-async function failure(query: string, variables: Record<string, unknown>, auth?: Auth) {
-  const r = await graphql(app, query, variables, auth);
-  const [error] = r.body.errors ?? [];
-  return { status: r.status, code: error?.extensions?.code, param: error?.extensions?.param, data: r.body.data };
-}
+const failure = (query: string, variables: Record<string, unknown>, auth?: Auth) => failureOf(app, query, variables, auth);
 
 // --- EVSE locations ---
 

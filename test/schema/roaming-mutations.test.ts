@@ -6,24 +6,15 @@ import { startTestApp, type Auth, type TestApp } from '../helpers/app.ts';
 import { createAdministration } from '../helpers/factories.ts';
 import { createRoamingPartner, partySuffix } from '../helpers/roaming-factories.ts';
 import { createRatePlan } from '../helpers/session-factories.ts';
-import { data, graphql } from './graphql.ts';
+import { data, failure as failureOf, graphql, restBody } from './graphql.ts';
 
 let app: TestApp;
 test.before(async () => { app = await startTestApp(); });
 test.after.always(async () => { await app?.close(); });
 
-async function rest(path: string) {
-  const r = await app.request('GET', `/main/v1${path}`);
-  if (r.status !== 200) throw new Error(`${path}: ${r.status} ${JSON.stringify(r.body)}`);
-  return r.body;
-}
+const rest = (path: string) => restBody(app, path);
 
-/** The first error's code and param, and the field's data. */
-async function failure(query: string, variables: Record<string, unknown>, auth?: Auth) {
-  const r = await graphql(app, query, variables, auth);
-  const [error] = r.body.errors ?? [];
-  return { status: r.status, code: error?.extensions?.code, param: error?.extensions?.param ?? error?.extensions?.details?.[0]?.param, data: r.body.data };
-}
+const failure = (query: string, variables: Record<string, unknown>, auth?: Auth) => failureOf(app, query, variables, auth);
 
 // --- partners ---
 
