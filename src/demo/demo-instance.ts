@@ -20,6 +20,10 @@ import { TokenLink } from '../msp/token-link.entity.ts';
 import { scopedEm, type Em, type Orm } from '../platform/orm.ts';
 import { ingestSession } from '../sessions/ingest-session.service.ts';
 import { seedDemoBilling } from './demo-billing.ts';
+import { createEvse } from '../cpo/save-evse.service.ts';
+import { createEvseLocation } from '../cpo/save-evse-location.service.ts';
+import { createRoamingAgreement } from '../roaming/save-roaming-agreement.service.ts';
+import { createRoamingConnection } from '../roaming/save-roaming-connection.service.ts';
 
 export const DEMO_CREDENTIAL = { publicId: 'demo', secret: 'demo-secret-change-me' };
 
@@ -91,14 +95,35 @@ async function seed(orm: Orm): Promise<void> {
       externalReference: 'SUB-1001', tokenSeriesId: cards.id,
     });
     await changeMonetaryCredit(tx, subscription.id, { amount: '10.00', description: 'Welcome credit' });
-    tx.create(RoamingPartner, { name: 'Example Charge Network', country: 'DE', cpoIds: ['DEEXA'], mspIds: [], externalReference: 'RP-DEEXA' });
+    tx.create(RoamingPartner, { name: 'Example Charge Network', country: 'DE', cpoIds: ['DEEXA'], mspIds: ['DEEXA'], externalReference: 'RP-DEEXA' });
     await tx.flush();
   });
   await seedDemoBilling(em);
+  await demoRoaming(em);
   await demoSessions(em);
 }
 
-/** Three sessions for the pipeline to work on at start: two priced (one paid by the welcome credit), one drop-out. */
+/**
+ * A charger of ours where a driver of the roaming partner charges: the CPO session the pipeline
+ * bills to the partner (its agreement where we are the CPO, at the amount the CPMS reports).
+ */
+async function demoRoaming(em: Em): Promise<void> {
+  await em.transactional(async (tx) => {
+    await createEvseLocation(tx, {
+      adminId: 'nl-main', locationId: 'LOC-UTR-01', name: 'Voltera Utrecht Centraal', street: 'Stationsplein 1', postalCode: '3511 ED',
+      city: 'Utrecht', country: 'NL', timeZone: 'Europe/Amsterdam',
+    });
+    await createEvse(tx, {
+      adminId: 'nl-main', evseUid: 'EVSE-UTR-01', evseId: 'NL*VOL*E0001', locationId: 'LOC-UTR-01',
+      connectors: [{ id: '1', standard: 'IEC_62196_T2', power_type: 'ac_3phase', max_power_kw: '22' }],
+    });
+    const partner = await tx.findOneOrFail(RoamingPartner, { externalReference: 'RP-DEEXA' });
+    const connection = await createRoamingConnection(tx, { name: 'Example Charge Network (OCPI)', kind: 'locally_owned', partnerId: partner.id });
+    await createRoamingAgreement(tx, { connectionId: connection.id, role: 'cpo', validFrom: new Date('2026-01-01T00:00:00Z'), externalReference: 'RA-DEEXA-CPO' });
+  });
+}
+
+/** Sessions for the pipeline to work on at start: two priced (one paid by the welcome credit), one drop-out, and a roaming partner's driver at our charger. */
 async function demoSessions(em: Em): Promise<void> {
   const link = await em.findOneOrFail(TokenLink, { subscription: { externalReference: 'SUB-1001' } }, { populate: ['token'] });
   const day = 86_400_000;
@@ -108,6 +133,17 @@ async function demoSessions(em: Em): Promise<void> {
     { id: 'DEMO-2', evco: link.token.evcoId, start: new Date(today.getTime() - 2 * day - 1.5 * 3_600_000), minutes: 240, kwh: '31.207', power: 'ac_3phase' },
     { id: 'DEMO-3', evco: 'NL-XXX-C12345678', start: new Date(today.getTime() - day + 12 * 3_600_000), minutes: 35, kwh: '27.5', power: 'dc' },
   ];
+  const start = new Date(today.getTime() - day + 17 * 3_600_000);
+  const end = new Date(start.getTime() + 50 * 60_000);
+  const roaming = {
+    session_id: 'DEMO-CPO-1', evse_uid: 'EVSE-UTR-01', connector_id: '1', evco_id: 'DE-EXA-C12345678', start_date_time: start.toISOString(),
+    end_date_time: end.toISOString(), total_energy_kwh: '14.2', time_zone: 'Europe/Amsterdam', total_roaming_amount_excl_vat: '7.10',
+    address: { street: 'Stationsplein 1', city: 'Utrecht', country: 'NL' },
+  };
+  await ingestSession(em, {
+    source: 'cpo_charge_session', sessionId: roaming.session_id, sender: 'NL*VOL', cpoId: null, evcoId: roaming.evco_id, startAt: start, endAt: end,
+    energyKwh: roaming.total_energy_kwh, idleSeconds: 0, timeZone: 'Europe/Amsterdam', country: 'NL', evseId: null, evseUid: roaming.evse_uid, payload: roaming,
+  }, { kick: false });
   for (const s of sessions) {
     const end = new Date(s.start.getTime() + s.minutes * 60_000);
     const payload = {
@@ -126,7 +162,7 @@ export async function ensureDemoInstance(orm: Orm, log: (line: string) => void):
   const em = scopedEm(orm);
   if ((await em.count(Administration, {})) === 0) {
     await seed(orm);
-    log('created the demo instance (administrations nl-main and be-main, customers, VAT rates, a rate plan, a plan, a subscription with a card, three charge sessions, billing: last month finalized, this month open)');
+    log('created the demo instance (administrations nl-main and be-main, customers, VAT rates, a rate plan, a plan, a subscription with a card, three charge sessions, a charger of ours with a driver of a roaming partner, billing: last month finalized, this month open)');
   }
   if (!(await em.findOne(Credential, { publicId: DEMO_CREDENTIAL.publicId }))) {
     await saveCredential(scopedEm(orm), { ...DEMO_CREDENTIAL, role: 'admin' });

@@ -22,11 +22,21 @@ test('npm start on an empty data dir: embedded PostgreSQL, demo instance, surviv
   t.is(cost.total_excl_vat, '4.85', 'the demo plan prices 10 kWh at 0.45 plus a 0.35 session fee');
   t.is(cost.total_incl_vat, '5.87', JSON.stringify(cost));
   let sessions: { status: string; session_id: string }[] = [];
-  for (let i = 0; i < 200 && !(sessions.length === 3 && sessions.every((s) => s.status !== 'received')); i++) {
+  for (let i = 0; i < 200 && !(sessions.length === 4 && sessions.every((s) => s.status !== 'received')); i++) {
     sessions = (await (await fetch(`${first.url}/main/v1/msp-charge-session`, { headers: basic('boot', 'boot-secret-123456') })).json()).items;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  t.deepEqual(sessions.map((s) => [s.session_id, s.status]), [['DEMO-1', 'priced'], ['DEMO-2', 'priced'], ['DEMO-3', 'dropout']]);
+  t.deepEqual(sessions.map((s) => [s.session_id, s.status]), [['DEMO-CPO-1', 'processed'], ['DEMO-1', 'priced'], ['DEMO-2', 'priced'], ['DEMO-3', 'dropout']]);
+  // A driver of the roaming partner at our charger: processed and billed to the partner at the reported amount.
+  let roaming: { status: string; roaming_partner_id: string | null; calculated_roaming_amount_excl_vat: string | null } | undefined;
+  for (let i = 0; i < 200 && roaming?.status !== 'processed'; i++) {
+    roaming = (await (await fetch(`${first.url}/main/v1/cpo-charge-session`, { headers: basic('boot', 'boot-secret-123456') })).json()).items[0];
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  t.like(roaming, { status: 'processed', calculated_roaming_amount_excl_vat: '7.10' });
+  const partnerBoxes = (await (await fetch(`${first.url}/main/v1/billing-box?party_external_reference=RP-DEEXA`, { headers: basic('boot', 'boot-secret-123456') })).json()).items;
+  t.deepEqual(partnerBoxes.map((b: { party_id: string; admin_id: string; state: string }) => [b.party_id, b.admin_id, b.state]),
+    [[roaming!.roaming_partner_id, 'nl-main', 'open']]);
 
   const cli = await runCli(['credential', 'create', '--public-id', 'ops-be', '--secret', 'ops-secret-123456', '--admin', 'be-main', '--role', 'readonly'], { SVC_DATA_DIR: dataDir });
   t.is(cli.code, 0, cli.stderr);
