@@ -120,7 +120,8 @@ test.serial('a CDR naming a tariff the CPO published is priced for roaming from 
   const [result] = await pricingResults(app, done.id);
   t.true(result.explanation.some((line: string) => line.includes(`OCPI tariff ${published.id} the CPO published`)), JSON.stringify(result.explanation));
   t.is(result.annotations.roaming_amount_difference, 'reported 4.00 excl. VAT, calculated 4.50 (difference 0.50)');
-  t.truthy(partner.id);
+  const graph = await app.request('POST', '/graphql', { body: { query: '{ chargeSessions(first: 100, cpo: false) { edges { node { databaseId roamingPartnerId } } } }' } });
+  t.is(graph.body.data.chargeSessions.edges.find((e: any) => e.node.databaseId === done.id)?.node.roamingPartnerId, partner.id);
 });
 
 test('tariffs are stored per connection', async (t) => {
