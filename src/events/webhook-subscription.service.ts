@@ -58,8 +58,10 @@ async function adminIdsFor(em: Em, ids: string[] | null | undefined): Promise<{ 
   const scope = scopeOf(em);
   if (ids && ids.length > 100) throw new InvalidInputError('admin_ids holds at most 100 administrations', { path: ['admin_ids'] });
   if (!ids || ids.length === 0) return scope.all ? { adminIds: null, allAdmins: true } : { adminIds: [...scope.ids], allAdmins: false };
-  for (const [i, id] of ids.entries()) await visibleAdministration(em, id, ['admin_ids', i]);
-  return { adminIds: [...new Set(ids)], allAdmins: false };
+  // Stored as the administrations spell their ids: delivery and visibility compare them as text.
+  const resolved: string[] = [];
+  for (const [i, id] of ids.entries()) resolved.push((await visibleAdministration(em, id, ['admin_ids', i])).id);
+  return { adminIds: [...new Set(resolved)], allAdmins: false };
 }
 
 /**

@@ -32,8 +32,10 @@ const subscribe = (path: string, kinds: string[], extra: Record<string, unknown>
   ok('POST', '/webhook-subscription', { url: `${receiver.url}${path}`, kinds, secret: SECRET, admin_ids: [admin], ...extra });
 
 test.serial('deliveries are signed with the secret and carry the resource as its GET answers, in commit order', async (t) => {
-  const subscription = await subscribe('/signed', ['customer']);
+  // An administration id in other casing names the same administration, and is stored as it is spelled.
+  const subscription = await subscribe('/signed', ['customer'], { admin_ids: [admin.toUpperCase()] });
   t.false('secret' in subscription);
+  t.deepEqual(subscription.admin_ids, [admin]);
   const customer = await createCustomer(app, admin, { name: 'First' });
   await ok('POST', `/customer/${customer.id}`, { name: 'Second' });
   await ok('POST', `/customer/${customer.id}`, { name: 'Third' });
