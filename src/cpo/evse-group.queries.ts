@@ -3,6 +3,7 @@
 // their subscriptions applies. With no EVSE data in the instance at all it answers fixed demo
 // groups flagged `demo: true` (an app can be built before the network is loaded).
 import type { EndUserScope } from '../end-users/end-user-scope.ts';
+import { raw } from '@mikro-orm/core';
 import { normalize } from '../money/decimal.ts';
 import type { Em } from '../platform/orm.ts';
 import { SubscriptionPlan } from '../msp/subscription-plan.entity.ts';
@@ -79,20 +80,26 @@ const DEMO_GROUPS: Omit<EvseGroupData, 'distanceM' | 'pricePerKwhExclVat' | 'cur
 
 export async function evseGroups(em: Em, scope: EndUserScope, query: EvseGroupQuery, now = new Date()): Promise<EvseGroupData[]> {
   const { price, currency } = await endUserEnergyPrice(em, scope, now);
-  const anyEvse = await em.count(Evse, {}, { filters: false });
-  if (anyEvse === 0) {
+  const [anyEvse] = await em.find(Evse, {}, { filters: false, fields: ['id'], limit: 1 });
+  if (!anyEvse) {
     return DEMO_GROUPS.map((g) => ({
       ...g, distanceM: distanceM(query.latitude, query.longitude, Number(g.latitude), Number(g.longitude)), pricePerKwhExclVat: price, currency,
     }));
   }
-  // A bounding box in SQL, the exact distance here.
+  // A bounding box in SQL, nearest first there (a flat-earth distance, exact enough to rank within
+  // 100 km), so the nearest are never cut by the limit; the exact distance here.
   const dLat = query.radiusM / 111_320;
-  const dLon = query.radiusM / (111_320 * Math.max(0.01, Math.cos(query.latitude * Math.PI / 180)));
+  const cosLat = Math.max(0.01, Math.cos(query.latitude * Math.PI / 180));
+  const dLon = query.radiusM / (111_320 * cosLat);
+  const [lat, lon, cos] = [query.latitude, query.longitude, cosLat].map((n) => Number(n).toFixed(8));
   const locations = await em.find(EvseLocation, {
     deactivatedAt: null,
     latitude: { $gte: String(query.latitude - dLat), $lte: String(query.latitude + dLat) },
     longitude: { $gte: String(query.longitude - dLon), $lte: String(query.longitude + dLon) },
-  }, { orderBy: { id: 'asc' }, limit: 5000 });
+  }, {
+    orderBy: [{ [raw((a) => `power(${a}.latitude - ${lat}, 2) + power((${a}.longitude - ${lon}) * ${cos}, 2)`)]: 'asc' }, { id: 'asc' }],
+    limit: 4 * MAX_EVSE_GROUPS,
+  });
   const near = locations
     .map((l) => ({ l, d: distanceM(query.latitude, query.longitude, Number(l.latitude), Number(l.longitude)) }))
     .filter(({ d }) => d <= query.radiusM)
