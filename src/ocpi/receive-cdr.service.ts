@@ -32,6 +32,7 @@ export async function receiveCdr(em: Em, peer: OcpiPeer, raw: unknown, check: Se
   const failure = ocpiFailure('cdr', raw);
   if (failure) return refuse(em, peer, raw, failure);
   const cdr = raw as OcpiCdr;
+  if (!peer.speaksFor(cdr.country_code, cdr.party_id)) return refuse(em, peer, raw, `party ${cdr.country_code}*${cdr.party_id} is not one of this connection's`);
   const mapped = sessionBodyOfCdr(cdr, peer.roamingConnectionId);
   if ('failure' in mapped) return refuse(em, peer, raw, mapped.failure);
   let submission: SessionSubmission;

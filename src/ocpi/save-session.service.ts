@@ -12,7 +12,10 @@ import { adminOfContractId } from './token-admin.ts';
 
 export interface SessionKey { countryCode: string; partyId: string; sessionId: string }
 
-function checkKey(key: SessionKey, value: Pick<OcpiSessionObject, 'country_code' | 'party_id' | 'id'>): void {
+function checkKey(peer: OcpiPeer, key: SessionKey, value: Pick<OcpiSessionObject, 'country_code' | 'party_id' | 'id'>): void {
+  if (!peer.speaksFor(key.countryCode, key.partyId)) {
+    throw new OcpiError(OCPI_STATUS.invalidParameters, `party ${key.countryCode}*${key.partyId} is not one of this connection's`, 400);
+  }
   if (value.country_code !== key.countryCode || value.party_id !== key.partyId || value.id !== key.sessionId) {
     throw new OcpiError(OCPI_STATUS.invalidParameters, 'country_code, party_id and id of the body must be those of the URL', 400);
   }
@@ -24,7 +27,7 @@ export async function findSession(em: Em, peer: OcpiPeer, key: SessionKey): Prom
 
 export async function putSession(em: Em, peer: OcpiPeer, key: SessionKey, raw: unknown): Promise<OcpiSession> {
   const value = acceptOcpi<OcpiSessionObject>('session', raw);
-  checkKey(key, value);
+  checkKey(peer, key, value);
   const session = await findSession(em, peer, key) ?? em.create(OcpiSession, {
     roamingConnectionId: peer.roamingConnectionId, ...key, status: value.status, kwh: '0', evseUid: value.evse_uid, evcoId: value.cdr_token.contract_id,
     body: value, lastUpdated: new Date(utc(value.last_updated)), chargeSessionId: null, admin: null,
@@ -39,7 +42,7 @@ export async function patchSession(em: Em, peer: OcpiPeer, key: SessionKey, raw:
   const session = await findSession(em, peer, key);
   if (!session) throw new OcpiError(OCPI_STATUS.invalidParameters, `no session ${key.sessionId} to patch (PUT it first)`, 404);
   const merged = acceptOcpi<OcpiSessionObject>('session', { ...session.body, ...patch });
-  checkKey(key, merged);
+  checkKey(peer, key, merged);
   await apply(em, session, merged);
   await em.flush();
   return session;

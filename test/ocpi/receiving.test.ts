@@ -135,3 +135,15 @@ test('tariffs are stored per connection', async (t) => {
   t.is((await cpo.call('DELETE', url)).body.status_code, 1000);
   t.is((await cpo.call('GET', url)).status, 404);
 });
+
+test('a peer speaks only for its own parties: a CDR or Session of another CPO party is refused', async (t) => {
+  const sub = await pricedSubscription(app, adminId);
+  const foreign = cdr(sub.evcoId, { party_id: 'XYZ' });
+  const r = await cpo.call('POST', cdrs(), { body: foreign, bodySchema: 'cdr' });
+  t.is(r.body.status_code, 2001);
+  t.regex(r.body.status_message, /XYZ/);
+  t.is(await sessionOfCdr(app, foreign.id), undefined);
+  const running = session(sub.evcoId, { party_id: 'XYZ' });
+  const put = await cpo.call('PUT', `${app.url}/ocpi/2.2.1/emsp/sessions/NL/XYZ/${running.id}`, { body: running, bodySchema: 'session' });
+  t.is(put.body.status_code, 2001);
+});
