@@ -2,14 +2,9 @@
 // the pipeline as any charge_session does: the CDR id is the session id (a corrected CDR is a
 // resubmission of the same session), the CPO party is the sender, amounts and volumes become
 // decimal strings, only energy dimensions of the periods are kept (the pipeline prices energy).
+import { decimalFromNumber } from '../money/decimal.ts';
 import { countryOf } from './countries.ts';
 import type { OcpiCdr, OcpiPrice } from './schemas/cdr.ts';
-
-/** An OCPI number as a decimal string of at most 6 decimals. */
-export function decimalText(value: number): string {
-  const fixed = value.toFixed(6).replace(/\.?0+$/, '');
-  return fixed === '-0' ? '0' : fixed;
-}
 
 /** OCPI DateTime is UTC; a value without an offset gets its Z. */
 export function utc(value: string): string {
@@ -17,7 +12,7 @@ export function utc(value: string): string {
 }
 
 const amount = (price: OcpiPrice | undefined, vat: 'excl_vat' | 'incl_vat') =>
-  price && price[vat] !== undefined ? decimalText(price[vat]!) : undefined;
+  price && price[vat] !== undefined ? decimalFromNumber(price[vat]!) : undefined;
 
 export type CdrMapping = { body: Record<string, unknown> } | { failure: string };
 
@@ -27,7 +22,7 @@ export function sessionBodyOfCdr(cdr: OcpiCdr, roamingConnectionId: string): Cdr
   const periods = cdr.charging_periods
     .map((period) => ({
       start_date_time: utc(period.start_date_time),
-      dimensions: period.dimensions.filter((d) => d.type === 'ENERGY').map((d) => ({ type: 'energy', volume: decimalText(d.volume) })),
+      dimensions: period.dimensions.filter((d) => d.type === 'ENERGY').map((d) => ({ type: 'energy', volume: decimalFromNumber(d.volume) })),
     }))
     .filter((period) => period.dimensions.length > 0);
   const location = cdr.cdr_location;
@@ -39,7 +34,7 @@ export function sessionBodyOfCdr(cdr: OcpiCdr, roamingConnectionId: string): Cdr
     evco_id: cdr.cdr_token.contract_id,
     start_date_time: utc(cdr.start_date_time),
     end_date_time: utc(cdr.end_date_time),
-    total_energy_kwh: decimalText(cdr.total_energy),
+    total_energy_kwh: decimalFromNumber(cdr.total_energy),
     total_idle_seconds: cdr.total_parking_time === undefined ? undefined : Math.round(cdr.total_parking_time * 3600),
     charge_periods: periods.length ? periods : undefined,
     time_zone: country.timeZone,

@@ -2,7 +2,8 @@
 // stored one (the result must again be a whole Session). Its progress shows in
 // GET /msp-charge-session-progress until its CDR arrives (receive-cdr.service.ts).
 import type { Em } from '../platform/orm.ts';
-import { decimalText, utc } from './cdr-to-session.ts';
+import { decimalFromNumber } from '../money/decimal.ts';
+import { utc } from './cdr-to-session.ts';
 import { OcpiError, OCPI_STATUS } from './errors.ts';
 import type { OcpiPeer } from './ocpi-peer.entity.ts';
 import { OcpiSession } from './ocpi-session.entity.ts';
@@ -51,7 +52,7 @@ export async function patchSession(em: Em, peer: OcpiPeer, key: SessionKey, raw:
 async function apply(em: Em, session: OcpiSession, value: OcpiSessionObject): Promise<void> {
   if (value.cdr_token.contract_id !== session.evcoId || !session.admin) session.admin = await adminOfContractId(em, value.cdr_token.contract_id);
   Object.assign(session, {
-    status: value.status, kwh: decimalText(value.kwh), evseUid: value.evse_uid, evcoId: value.cdr_token.contract_id, body: value,
+    status: value.status, kwh: decimalFromNumber(value.kwh), evseUid: value.evse_uid, evcoId: value.cdr_token.contract_id, body: value,
     lastUpdated: new Date(utc(value.last_updated)),
   });
 }
