@@ -11,7 +11,7 @@ import { originOf } from '../ocpi/ocpi-router.ts';
 import { seekPage } from '../rails/pagination.ts';
 import { defineRoute, type RouteDef } from '../rails/route.ts';
 import { representation, t } from '../rails/shape.ts';
-import { DomainError } from '../../src/platform/errors.ts';
+import { validate } from '../../src/platform/input-validation.ts';
 
 const TAG = 'MSP roaming commands';
 
@@ -72,9 +72,8 @@ export const roamingCommandRoutes: RouteDef[] = [
       roaming_connection_id: uuid(), location_id: text(36), evse_uid: text(36), connector_id: text(36), evco_id: text(64), session_id: text(36),
     }),
     handler: async ({ em, body, ctx }) => {
-      const required = body.type === 'start_session' ? ['roaming_connection_id', 'location_id', 'connector_id', 'evco_id'] : ['session_id'];
-      const missing = required.find((name) => !(body as Record<string, unknown>)[name]);
-      if (missing) throw new DomainError('validation_failed', `${missing} is required for ${body.type}`, { path: [missing] });
+      // The members the type's own endpoint requires, checked by that endpoint's schema.
+      validate(yup.object(body.type === 'start_session' ? startFields : stopFields), body);
       return serialize(body.type === 'start_session'
         ? await start(em, body as Start, originOf(ctx))
         : await stopSession(em, { roamingConnectionId: body.roaming_connection_id || undefined, sessionId: body.session_id }, originOf(ctx)));

@@ -2,7 +2,7 @@
 // as requested together with its timeout job, then sent as StartSession/StopSession to the CPO's
 // commands endpoint with our response_url; the CPO's answer (CommandResponse) rejects it or leaves
 // it waiting for the CommandResult (receive-command-result.service.ts) or the timeout.
-import { Token } from '../msp/token.entity.ts';
+import { findTokenByEvcoId } from '../msp/save-token.service.ts';
 import { DomainError, NotFoundError } from '../platform/errors.ts';
 import { addFollowUpJob } from '../platform/follow-up-job.ts';
 import type { Em } from '../platform/orm.ts';
@@ -65,7 +65,7 @@ async function send(em: Em, command: RoamingCommand, peer: OcpiPeer, url: string
 
 export async function startSession(em: Em, input: StartSessionInput, origin: string): Promise<RoamingCommand> {
   const { peer, url } = await commandsUrl(em, input.roamingConnectionId);
-  const token = await em.findOne(Token, { evcoId: input.evcoId });
+  const token = await findTokenByEvcoId(em, input.evcoId);
   if (!token) throw new NotFoundError('token', { path: ['evco_id'] });
   const command = await store(em, {
     roamingConnectionId: input.roamingConnectionId, type: 'start_session', locationId: input.locationId, evseUid: input.evseUid ?? null,

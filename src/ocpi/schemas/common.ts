@@ -13,7 +13,9 @@ export const url: JsonSchema = { type: 'string', maxLength: 255, pattern: '^http
 export const number: JsonSchema = { type: 'number' };
 export const int: JsonSchema = { type: 'integer' };
 export const enumOf = (values: readonly string[]): JsonSchema => ({ type: 'string', enum: [...values] });
-export const arrayOf = (items: JsonSchema, minItems = 0): JsonSchema => (minItems ? { type: 'array', items, minItems } : { type: 'array', items });
+/** A list of at most `maxItems` (1,000 by default: a CDR's periods, a tariff's elements ...). */
+export const arrayOf = (items: JsonSchema, minItems = 0, maxItems = 1000): JsonSchema =>
+  (minItems ? { type: 'array', items, minItems, maxItems } : { type: 'array', items, maxItems });
 
 /** A fully defined OCPI object: the listed members, the required ones, nothing else. */
 export function object(properties: Record<string, JsonSchema>, required: string[]): JsonSchema {
