@@ -12,7 +12,6 @@ import { endUserScope } from '../../src/end-users/end-user-scope.ts';
 import { normalize } from '../../src/money/decimal.ts';
 import type { TokenSubscription } from '../../src/msp/token-subscription.entity.ts';
 import { getEndUserSubscription } from '../../src/msp/token-subscription.queries.ts';
-import { InvalidInputError } from '../../src/platform/errors.ts';
 import { iso, text } from '../../src/platform/input-schemas.ts';
 import { endUserSessionPage, getEndUserSession, type EndUserSessionData } from '../../src/sessions/charge-session.queries.ts';
 import { offsetPage, parseOffsetRange } from '../rails/pagination.ts';
@@ -256,9 +255,6 @@ export const appApiRoutes: RouteDef[] = [
       + '(others: 400 not_found). The subscription ends now and a successor with the new plan continues (answered), with the tokens, '
       + `the credit and the end user's authorizations; sessions from the switch on are priced under the new plan. Needs a managing authorization. ${SCOPE}`,
     handler: async ({ em, actor, params, body }) => {
-      if ((body.plan_id == null) === (body.plan_external_reference == null)) {
-        throw new InvalidInputError('give exactly one of plan_id and plan_external_reference', { path: body.plan_id == null ? ['plan_id'] : ['plan_external_reference'] });
-      }
       const scope = await endUserScope(em, actor, params.end_user_id);
       return serializeAppSubscription(await switchEndUserPlan(em, scope, params.subscription_id, { planId: body.plan_id, planExternalReference: body.plan_external_reference }));
     },

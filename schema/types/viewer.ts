@@ -38,7 +38,8 @@ function pageArgs(first: number | null | undefined, page: number | null | undefi
   const size = first ?? DEFAULT_PAGE_SIZE;
   if (size < 1 || size > MAX_PAGE_SIZE) throw new InvalidInputError(`first must lie in 1..${MAX_PAGE_SIZE}`, { path: ['first'] });
   const number = page ?? 1;
-  if (number < 1) throw new InvalidInputError('page starts at 1', { path: ['page'] });
+  // The REST App API's bound too (page: at most 9 digits).
+  if (number < 1 || number > 999_999_999) throw new InvalidInputError('page must lie in 1..999999999', { path: ['page'] });
   return { page: number, pageSize: size };
 }
 

@@ -1,7 +1,7 @@
 // What an end user may change through the App API: cancel a subscription, switch its plan. Both
 // need a managing authorization (customer owner/manager, subscription manager); anything else
 // is 400 not_found, like a subscription that does not exist.
-import { NotFoundError } from '../platform/errors.ts';
+import { InvalidInputError, NotFoundError } from '../platform/errors.ts';
 import { isUuid } from '../platform/ids.ts';
 import type { Em } from '../platform/orm.ts';
 import { markTokenSubscriptionDefunct } from '../msp/defunct-token-subscription.service.ts';
@@ -42,6 +42,9 @@ export interface PlanChoice { planId?: string | null; planExternalReference?: st
  * user's authorizations over the old subscription carry over to the successor.
  */
 export async function switchEndUserPlan(em: Em, scope: EndUserScope, id: string, choice: PlanChoice, now = new Date()): Promise<TokenSubscription> {
+  if ((choice.planId == null) === (choice.planExternalReference == null)) {
+    throw new InvalidInputError('give exactly one of plan_id and plan_external_reference', { path: choice.planId == null ? ['plan_id'] : ['plan_external_reference'] });
+  }
   const subscriptionId = inScope(scope.manageableSubscriptionIds, id, TOKEN_SUBSCRIPTION);
   const path = choice.planId != null ? ['plan_id'] : ['plan_external_reference'];
   const where = choice.planId != null ? (isUuid(choice.planId) ? { id: choice.planId } : null) : { externalReference: choice.planExternalReference! };
