@@ -31,7 +31,8 @@ export const BillingBoxSchema = defineEntity({
   name: 'BillingBox',
   tableName: 'billing_box',
   filters: adminScopeFilter('admin'),
-  uniques: [{ properties: ['series', 'partyId', 'periodFrom', 'vatCountry', 'currency', 'distinctCode'] }],
+  // The sequence is unique within its review-set (box-numbering-lock.ts serializes who numbers).
+  uniques: [{ properties: ['series', 'partyId', 'periodFrom', 'vatCountry', 'currency', 'distinctCode'] }, { properties: ['reviewSet', 'reviewSetSequence'] }],
   indexes: [{ properties: ['reviewSet', 'id'] }, { properties: ['partyId', 'id'] }],
   properties: {
     id: idProperty(),

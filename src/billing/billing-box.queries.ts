@@ -94,8 +94,9 @@ const BOXES = `select b.*, s.code as series_code, s.external_reference as series
   where b.id = any(?::uuid[])`;
 
 const ROLLUPS = `select r.id, r.box_id, r.product_category, r.vat_kind, trim_scale(r.vat_percent)::text as vat_percent, r.group_value,
-    r.context, count(i.id)::int as item_count, coalesce(sum(i.amount_excl_vat), 0)::text as net
-  from billing_rollup r left join billing_item i on i.rollup_id = r.id
+    r.context, count(i.id)::int as item_count, sum(i.amount_excl_vat)::text as net
+  -- A roll-up whose items all moved or were withdrawn stays, and is not shown.
+  from billing_rollup r join billing_item i on i.rollup_id = r.id
   where r.box_id = any(?::uuid[])
   group by r.id
   order by r.box_id, r.product_category, r.vat_kind, r.vat_percent, r.group_value nulls first, r.id`;

@@ -8,10 +8,13 @@
 //   withdrawn  → (a line of a subject the source no longer produces, or any line of a subject the caller
 //                names as covered and no candidate produces) deleted from an open box, else reversed
 // Boxes that receive items are locked FOR SHARE, so a concurrent close (FOR UPDATE) either waits
-// for this transaction or happens first and is seen.
+// for this transaction or happens first and is seen. Review-sets are shared too; only creating
+// boxes in one is serialized (box-numbering-lock.ts). Roll-ups are never deleted: one left without
+// items is hidden from reads, so a concurrent collection can never place an item in a deleted one.
 import type { Em } from '../platform/orm.ts';
 import type { CandidateSelect } from './item-source.ts';
 import { placeLateCandidates } from './next-open-box.ts';
+import { lockBoxNumbering } from './box-numbering-lock.ts';
 import { currentActor } from '../events/actor-context.ts';
 import { BOX_CREATED_EVENTS } from '../events/event-sql.ts';
 
@@ -146,9 +149,10 @@ const ENSURE_REVIEW_SETS = `insert into billing_review_set (id, admin_id, series
   join billing_series s on s.id = c.series_id
   on conflict (series_id, period_from) do nothing`;
 
+// Shared: a concurrent close of the review-set (FOR UPDATE) waits, concurrent collections do not.
 const LOCK_REVIEW_SETS = `select r.id from billing_review_set r
   where (r.series_id, r.period_from) in (select series_id, period_from from billing_candidate_key) and r.state = 'open'
-  order by r.id for no key update`;
+  order by r.id for share`;
 
 export const BOX_KEY_MATCH = `b.series_id = c.series_id and b.party_id = c.party_id and b.period_from = c.period_from
   and b.vat_country = c.vat_country and b.currency = c.currency and b.distinct_code = coalesce(c.distinct_code, '')`;
@@ -171,6 +175,20 @@ const ENSURE_BOXES = `with k as (select * from billing_candidate_key),
   on conflict (series_id, party_id, period_from, vat_country, currency, distinct_code) do nothing
   returning id, admin_id)
   ${BOX_CREATED_EVENTS}`;
+
+const MISSING_KEYS = `select count(*)::int as n from billing_candidate_key c
+  where not exists (select 1 from billing_box b where ${BOX_KEY_MATCH})`;
+
+/** Review-sets of keys without a box yet: only these create boxes (and number them). */
+const REVIEW_SETS_OF_MISSING_BOXES = `select r.id from billing_review_set r
+  where r.state = 'open' and (r.series_id, r.period_from) in (select c.series_id, c.period_from from billing_candidate_key c
+    where not exists (select 1 from billing_box b where ${BOX_KEY_MATCH}))`;
+
+/**
+ * Above this many keys without a box, the boxes just created are analyzed in the transaction: the
+ * statistics of an empty table would make the next statements scan every box per key.
+ */
+const ANALYZE_BOXES_FROM = 1_000;
 
 const LOCK_OWN_BOXES = `select b.id from billing_box b
   where (b.series_id, b.party_id, b.period_from, b.vat_country, b.currency, b.distinct_code) in (
@@ -245,10 +263,6 @@ const INSERT_ITEMS = `insert into billing_item (id, admin_id, box_id, rollup_id,
   from (${TARGETS}) t join billing_rollup r on r.box_id = t.target_box_id and r.rollup_key = t.rollup_key
   where t.action in ('new', 'late', 'reversal')`;
 
-const DROP_EMPTY_ROLLUPS = `delete from billing_rollup r
-  where r.box_id in (select current_box_id from billing_candidate where action in ('update', 'delete'))
-    and not exists (select 1 from billing_item i where i.rollup_id = r.id)`;
-
 const RESULT = `select t.subject_id, t.line_key, coalesce(case when t.action = 'update' then t.current_id end, t.item_id) as item_id,
     t.target_box_id as box_id
   from (${TARGETS}) t where t.target_box_id is not null and t.action in ('new', 'late', 'update')`;
@@ -256,19 +270,26 @@ const RESULT = `select t.subject_id, t.line_key, coalesce(case when t.action = '
 const TRACE = process.env.SVC_BILLING_TRACE === '1';
 const EXPLAIN = process.env.SVC_BILLING_EXPLAIN === '1';
 
-/** Runs one statement; with SVC_BILLING_TRACE=1 its duration goes to stderr (bench analysis). */
-async function run(em: Em, sql: string, params: unknown[] = []): Promise<void> {
+/** Runs one statement and answers its rows; with SVC_BILLING_TRACE=1 its duration goes to stderr (bench analysis). */
+async function query<T extends object>(em: Em, sql: string, params: unknown[] = []): Promise<T[]> {
   const started = performance.now();
+  let rows: T[] = [];
   if (EXPLAIN && !/^\s*(drop|analyze)/i.test(sql)) {
     const plan = await em.execute<{ 'QUERY PLAN': string }[]>(`explain (analyze, buffers) ${sql}`, params);
     console.error(plan.map((r) => r['QUERY PLAN']).join('\n'));
-  } else await em.execute(sql, params);
+    if (/^\s*select/i.test(sql)) rows = await em.execute<T[]>(sql, params);
+  } else rows = await em.execute<T[]>(sql, params);
   if (TRACE) console.error(`  ${(performance.now() - started).toFixed(0).padStart(6)} ms  ${sql.trim().slice(0, 60).replace(/\s+/g, ' ')}`);
+  return rows;
+}
+
+async function run(em: Em, sql: string, params: unknown[] = []): Promise<void> {
+  await query(em, sql, params);
 }
 
 /** Whether any candidate is in one of `actions` (a statement for none is skipped: no plan to get wrong). */
 async function any(em: Em, ...actions: string[]): Promise<boolean> {
-  const [row] = await em.execute<{ found: boolean }[]>('select exists (select 1 from billing_candidate where action = any(?::text[])) as found',
+  const [row] = await query<{ found: boolean }>(em, 'select exists (select 1 from billing_candidate where action = any(?::text[])) as found',
     [`{${actions.join(',')}}`]);
   return row.found;
 }
@@ -291,17 +312,17 @@ export async function collectItems(em: Em, kind: string, select: CandidateSelect
   await run(em, create.sql, create.params);
   // A temporary table has no statistics until analyzed: without them the planner loops.
   await run(em, 'analyze billing_candidate (action, series_id, party_id, period_from)');
-  let [found] = await em.execute<Summary[]>(SUMMARY);
+  let [found] = await query<Summary>(em, SUMMARY);
   // The candidates' current items, when their subjects can have any.
   const inRange = found.low !== null && found.high !== null
-    && (await em.execute<{ found: boolean }[]>(ANY_BILLED_IN_RANGE, [kind, found.low, found.high]))[0].found;
+    && (await query<{ found: boolean }>(em, ANY_BILLED_IN_RANGE, [kind, found.low, found.high]))[0].found;
   const covered = (options.subjects?.length ?? 0) > 0;
   // Subjects and lines are joined on only to compare with items.
   if (inRange || covered) await run(em, 'analyze billing_candidate (subject_id, line_key)');
   if (inRange) {
     await run(em, MARK_BILLED_SUBJECTS);
     await run(em, MARK_CURRENT);
-    [found] = await em.execute<Summary[]>(SUMMARY);
+    [found] = await query<Summary>(em, SUMMARY);
   }
   let changed = found.changed;
   // Lines to withdraw exist only for subjects billed before (or named as covered).
@@ -321,9 +342,14 @@ export async function collectItems(em: Em, kind: string, select: CandidateSelect
     await run(em, 'analyze billing_candidate_key');
     await run(em, ENSURE_REVIEW_SETS);
     await run(em, LOCK_REVIEW_SETS);
-    await run(em, ENSURE_BOXES, [currentActor()]);
+    const [{ n: missing }] = await query<{ n: number }>(em, MISSING_KEYS);
+    if (missing > 0) {
+      await lockBoxNumbering(em, REVIEW_SETS_OF_MISSING_BOXES);
+      await run(em, ENSURE_BOXES, [currentActor()]);
+      if (missing >= ANALYZE_BOXES_FROM) await run(em, 'analyze billing_box');
+    }
     await run(em, LOCK_OWN_BOXES);
-    [{ found: newLate }] = await em.execute<{ found: boolean }[]>(ANY_NEW_LATE);
+    [{ found: newLate }] = await query<{ found: boolean }>(em, ANY_NEW_LATE);
     if (newLate) await run(em, MARK_NEW_LATE);
     await run(em, 'drop table billing_candidate_key');
   }
@@ -342,9 +368,8 @@ export async function collectItems(em: Em, kind: string, select: CandidateSelect
     await run(em, UPDATE_ITEMS);
   }
   await run(em, INSERT_ITEMS);
-  if (changed && await any(em, 'update', 'delete')) await run(em, DROP_EMPTY_ROLLUPS);
   // A bulk collection (a backfill of many sessions) asks for no answer: it would hold every row in memory.
-  const items = options.answer === false ? [] : await em.execute<{ subject_id: string; line_key: string; item_id: string; box_id: string }[]>(RESULT);
+  const items = options.answer === false ? [] : await query<{ subject_id: string; line_key: string; item_id: string; box_id: string }>(em, RESULT);
   await run(em, 'drop table billing_candidate');
   return { items: [...items] };
 }

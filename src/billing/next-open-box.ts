@@ -8,6 +8,7 @@ import type { InvoicingPeriod } from './billing-settings.entity.ts';
 import { nextPeriod, periodLabel, periodOf, type Period } from './periods.ts';
 import { currentActor } from '../events/actor-context.ts';
 import { BOX_CREATED_EVENTS } from '../events/event-sql.ts';
+import { lockBoxNumberingOf } from './box-numbering-lock.ts';
 
 interface LateKey {
   admin_id: string;
@@ -39,7 +40,7 @@ const NEXT_OPEN = `select b.id from billing_box b join billing_review_set r on r
 const ENSURE_REVIEW_SET = `insert into billing_review_set (id, admin_id, series_id, code, period_from, period_until, state, created_at, updated_at)
   values (svc_uuidv7(), ?, ?, ?, ?, ?, 'open', now(), now()) on conflict (series_id, period_from) do nothing`;
 
-const REVIEW_SET = `select id, state from billing_review_set where series_id = ? and period_from = ? for no key update`;
+const REVIEW_SET = `select id, state from billing_review_set where series_id = ? and period_from = ? for share`;
 
 const ENSURE_BOX = `with created as (insert into billing_box (id, admin_id, series_id, review_set_id, review_set_sequence, party_kind, party_id,
     period_from, period_until, vat_country, currency, distinct_code, state, deferred, transferred, locale_id, rollup_group_by,
@@ -65,10 +66,14 @@ async function openBoxFrom(em: Em, key: LateKey, start: Period): Promise<string>
     await em.execute(ENSURE_REVIEW_SET, [key.admin_id, key.series_id, code, period.from, period.until]);
     const [set] = await em.execute<{ id: string; state: string }[]>(REVIEW_SET, [key.series_id, period.from]);
     if (set.state !== 'open') continue;
-    await em.execute(ENSURE_BOX, [key.admin_id, key.series_id, set.id, set.id, key.party_kind, key.party_id, period.from, period.until, key.vat_country,
-      key.currency, key.distinct_code, key.locale_id, key.rollup_group_by, key.negate_document_amounts, currentActor()]);
-    const [box] = await em.execute<{ id: string; state: string }[]>(BOX, [key.series_id, key.party_id, period.from, key.vat_country,
-      key.currency, key.distinct_code]);
+    const boxKey = [key.series_id, key.party_id, period.from, key.vat_country, key.currency, key.distinct_code];
+    let [box] = await em.execute<{ id: string; state: string }[]>(BOX, boxKey);
+    if (!box) {
+      await lockBoxNumberingOf(em, set.id);
+      await em.execute(ENSURE_BOX, [key.admin_id, key.series_id, set.id, set.id, key.party_kind, key.party_id, period.from, period.until,
+        key.vat_country, key.currency, key.distinct_code, key.locale_id, key.rollup_group_by, key.negate_document_amounts, currentActor()]);
+      [box] = await em.execute<{ id: string; state: string }[]>(BOX, boxKey);
+    }
     if (box.state === 'open') return box.id;
   }
   throw new Error(`no open billing box within ${MAX_PERIODS_AHEAD} periods for party ${key.party_id}`);

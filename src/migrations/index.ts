@@ -14,6 +14,7 @@ import { Migration20261125155445_ocpi_commands } from './Migration20261125155445
 import { Migration20261125163731_events } from './Migration20261125163731_events.ts';
 import { Migration20261125175358_ocpi_connection_fk } from './Migration20261125175358_ocpi_connection_fk.ts';
 import { Migration20261125180000_billing_item_keys } from './Migration20261125180000_billing_item_keys.ts';
+import { Migration20261125203147_billing_concurrent_collection } from './Migration20261125203147_billing_concurrent_collection.ts';
 // imports-end
 
 export const migrations: { name: string; class: new (...args: any[]) => any }[] = [
@@ -32,5 +33,6 @@ export const migrations: { name: string; class: new (...args: any[]) => any }[] 
   { name: 'Migration20261125163731_events', class: Migration20261125163731_events },
   { name: 'Migration20261125175358_ocpi_connection_fk', class: Migration20261125175358_ocpi_connection_fk },
   { name: 'Migration20261125180000_billing_item_keys', class: Migration20261125180000_billing_item_keys },
+  { name: 'Migration20261125203147_billing_concurrent_collection', class: Migration20261125203147_billing_concurrent_collection },
 // migrations-end
 ];

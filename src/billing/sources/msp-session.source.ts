@@ -49,36 +49,67 @@ function sessionRange(adminId: string, afterId: string, lastId: string): Candida
 
 const NONE = '00000000-0000-0000-0000-000000000000';
 
+/** Sessions per backfill transaction: SVC_BILLING_BACKFILL_BATCH (1 to 1,000,000), else 50,000. */
+function backfillBatchSize(): number {
+  const n = Number(process.env.SVC_BILLING_BACKFILL_BATCH || '50000');
+  return Number.isInteger(n) && n >= 1 && n <= 1_000_000 ? n : 50_000;
+}
+
+interface SessionRange { afterId: string; lastId: string; n: number }
+
 /**
  * Bills every priced session of an administration in id ranges of `batchSize`, one transaction
  * each (a backfill; the bench's million sessions): memory stays flat, and sessions billed at
- * their version already are left as they are (the core finds them the same).
+ * their version already are left as they are (the core finds them the same). `lanes` ranges are
+ * billed side by side on their own connections: once the first range has created the period's
+ * boxes and roll-ups, the others only add items to them (box-numbering-lock.ts).
  */
-export async function billUnbilledSessions(em: Em, adminId: string, batchSize = 50_000): Promise<number> {
+export async function billUnbilledSessions(em: Em, adminId: string, batchSize = backfillBatchSize(), lanes = 2): Promise<number> {
   let afterId = NONE;
   let total = 0;
   let analyzedAt = 0;
-  for (;;) {
-    const rows: { last: string | null; n: number }[] = await em.execute(`select max(id::text) as last, count(*)::int as n from (
-      select s.id from msp_charge_session s where s.admin_id = ? and s.status = 'priced' and s.id > ?::uuid order by s.id limit ?) x`,
-    [adminId, afterId, batchSize]);
-    const [bound] = rows;
-    if (!bound || bound.n === 0 || !bound.last) return total;
-    const lastId = bound.last;
-    await em.transactional((tx) => collectItems(tx, MSP_SESSION_SOURCE, sessionRange(adminId, afterId, lastId), { answer: false }));
-    afterId = lastId;
-    total += bound.n;
-    // Fresh statistics for the next batches' comparison with the items just written, whenever the
-    // items of this run have doubled since the last ANALYZE (after batches 1, 2, 4, 8, ...): the
-    // planner scales row counts by the tables' current size, the distributions change slowly. Of the
-    // items only the columns the core joins and filters on (the wide text and jsonb ones cost most).
-    if (total >= 2 * analyzedAt) {
-      const analyzed = performance.now();
-      await em.execute(`analyze billing_item (source_kind, subject_id, line_key, superseded, entry, box_id, rollup_id), billing_rollup, billing_box`);
-      if (process.env.SVC_BILLING_TRACE === '1') console.error(`  ${(performance.now() - analyzed).toFixed(0).padStart(6)} ms  analyze billing_item, billing_rollup, billing_box`);
-      analyzedAt = total;
+  let stopped = false;
+  // Ranges are claimed one after another: each starts after the last one claimed.
+  let claims: Promise<unknown> = Promise.resolve();
+  const claim = (): Promise<SessionRange | null> => {
+    const next = claims.then(async () => {
+      if (stopped) return null;
+      const [bound] = await em.fork().execute<{ last: string | null; n: number }[]>(`select max(id::text) as last, count(*)::int as n from (
+        select s.id from msp_charge_session s where s.admin_id = ? and s.status = 'priced' and s.id > ?::uuid order by s.id limit ?) x`,
+      [adminId, afterId, batchSize]);
+      if (!bound || bound.n === 0 || !bound.last) return null;
+      const range = { afterId, lastId: bound.last, n: bound.n };
+      afterId = bound.last;
+      return range;
+    });
+    claims = next.catch(() => undefined);
+    return next;
+  };
+  const lane = async (): Promise<void> => {
+    const laneEm = em.fork();
+    for (let range = await claim(); range; range = await claim()) {
+      const { afterId: from, lastId } = range;
+      await laneEm.transactional((tx) => collectItems(tx, MSP_SESSION_SOURCE, sessionRange(adminId, from, lastId), { answer: false }));
+      total += range.n;
+      // Fresh statistics for the next batches' comparison with the items just written, whenever the
+      // items of this run have doubled since the last ANALYZE (after batches 1, 2, 4, 8, ...): the
+      // planner scales row counts by the tables' current size, the distributions change slowly. Of the
+      // items only the columns the core joins and filters on (the wide text and jsonb ones cost most).
+      if (total >= 2 * analyzedAt) {
+        analyzedAt = total;
+        const analyzed = performance.now();
+        await laneEm.execute(`analyze billing_item (source_kind, subject_id, line_key, superseded, entry, box_id, rollup_id), billing_rollup, billing_box`);
+        if (process.env.SVC_BILLING_TRACE === '1') console.error(`  ${(performance.now() - analyzed).toFixed(0).padStart(6)} ms  analyze billing_item, billing_rollup, billing_box`);
+      }
     }
-  }
+  };
+  const results = await Promise.allSettled(Array.from({ length: Math.max(1, lanes) }, () => lane().catch((error: unknown) => {
+    stopped = true;
+    throw error;
+  })));
+  const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) throw failed.reason;
+  return total;
 }
 
 /** Bills sessions just priced, in the transaction that priced them. */
