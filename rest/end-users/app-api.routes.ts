@@ -12,7 +12,7 @@ import { endUserScope } from '../../src/end-users/end-user-scope.ts';
 import { normalize } from '../../src/money/decimal.ts';
 import type { TokenSubscription } from '../../src/msp/token-subscription.entity.ts';
 import { getEndUserSubscription } from '../../src/msp/token-subscription.queries.ts';
-import { iso, text } from '../../src/platform/input-schemas.ts';
+import { coordinate, iso, text } from '../../src/platform/input-schemas.ts';
 import { endUserSessionPage, getEndUserSession, type EndUserSessionData } from '../../src/sessions/charge-session.queries.ts';
 import { offsetPage, parseOffsetRange } from '../rails/pagination.ts';
 import { defineRoute, type FileAnswer, type RouteDef } from '../rails/route.ts';
@@ -200,13 +200,13 @@ function serializeEvseGroup(g: EvseGroupData): Infer<typeof evseGroupShape> {
   };
 }
 
-const coordinate = (max: number) => yup.string().required('${path} is required')
-  .matches(/^-?\d{1,3}(\.\d{1,9})?$/, '${path} must be a decimal number')
+/** The shared coordinate format (input-schemas.ts), required and within ±max degrees. */
+const requiredCoordinate = (max: number) => coordinate().required('${path} is required')
   .test('range', `\${path} must lie in -${max}..${max}`, (v) => v === undefined || Math.abs(Number(v)) <= max);
 
 const evseGroupQuery = yup.object({
-  latitude: coordinate(90),
-  longitude: coordinate(180),
+  latitude: requiredCoordinate(90),
+  longitude: requiredCoordinate(180),
   radius_m: yup.string().matches(/^\d{1,6}$/, '${path} must be a whole number of metres up to 100000')
     .test('max', '${path} must be at most 100000', (v) => v === undefined || Number(v) <= 100_000),
 });

@@ -2,6 +2,7 @@
 // event log as an audit trail (GET /event, extension).
 import * as yup from 'yup';
 import { eventList, webhookAttemptList, webhookSubscriptionList } from '../../src/events/event.queries.ts';
+import { eventFilterRules, webhookSubscriptionRules } from '../../src/events/event-input-rules.ts';
 import type { Event } from '../../src/events/event.entity.ts';
 import { MODIFICATION_KINDS } from '../../src/events/event.entity.ts';
 import type { WebhookAttempt } from '../../src/events/webhook-attempt.entity.ts';
@@ -60,11 +61,11 @@ export const serializeEvent = (e: Event): Infer<typeof eventShape> => ({
 });
 
 const body = yup.object({
-  url: text(2000).nullable(),
-  kinds: yup.array(text(64).defined()).max(100).nullable(),
-  secret: text(256).nullable(),
-  admin_ids: yup.array(text(64).defined()).max(100).nullable(),
-  external_reference: text().nullable(),
+  url: webhookSubscriptionRules.url().nullable(),
+  kinds: webhookSubscriptionRules.kinds().nullable(),
+  secret: webhookSubscriptionRules.secret().nullable(),
+  admin_ids: webhookSubscriptionRules.adminIds().nullable(),
+  external_reference: webhookSubscriptionRules.externalReference().nullable(),
   disabled: yup.boolean().nullable(),
 });
 const input = (b: yup.InferType<typeof body>): WebhookSubscriptionInput => ({
@@ -111,7 +112,7 @@ export const webhookSubscriptionRoutes: RouteDef[] = [
     method: 'get', path: '/event', tag: TAG, summary: 'The event log: every create, update and delete, in commit order (audit trail)', paged: true,
     extension: true, response: eventShape,
     description: 'Filters (AND): kind, resource_id, actor. "Who changed this record, when, from what to what": kind and resource_id.',
-    query: yup.object({ kind: yup.string().max(64), resource_id: yup.string().max(255), actor: yup.string().max(255) }),
+    query: yup.object({ kind: eventFilterRules.kind(), resource_id: eventFilterRules.resourceId(), actor: eventFilterRules.actor() }),
     handler: ({ ctx, em, rawQuery, query }) => seekPage(ctx, {
       list: eventList(em, { kind: query.kind || undefined, resourceId: query.resource_id || undefined, actor: query.actor || undefined }),
       rawQuery, path: '/main/v1/event', serialize: serializeEvent,

@@ -1,9 +1,12 @@
 // Webhook subscriptions and the event log (audit trail) for consoles; the same services and
 // queries as REST /webhook-subscription and /event.
+import * as yup from 'yup';
+import { eventFilterRules, webhookSubscriptionRules } from '../../src/events/event-input-rules.ts';
 import { eventList, webhookSubscriptionList } from '../../src/events/event.queries.ts';
 import type { Event } from '../../src/events/event.entity.ts';
 import { WebhookSubscription as WebhookSubscriptionEntity } from '../../src/events/webhook-subscription.entity.ts';
 import { createWebhookSubscription, getWebhookSubscription, updateWebhookSubscription } from '../../src/events/webhook-subscription.service.ts';
+import { validate } from '../../src/platform/input-validation.ts';
 import { builder } from '../builder.ts';
 import { listConnection } from '../connection.ts';
 import { refFromArg } from '../ids.ts';
@@ -44,6 +47,13 @@ const AuditEvent = builder.objectRef<Event>('AuditEvent').implement({
   }),
 });
 
+/** What GraphQL types cannot say: the bounds of REST GET /event and of the /webhook-subscription body. */
+const filterRules = yup.object({ kind: eventFilterRules.kind(), resourceId: eventFilterRules.resourceId(), actor: eventFilterRules.actor() });
+const subscriptionRules = yup.object({
+  url: webhookSubscriptionRules.url(), kinds: webhookSubscriptionRules.kinds(), secret: webhookSubscriptionRules.secret(),
+  adminIds: webhookSubscriptionRules.adminIds(), externalReference: webhookSubscriptionRules.externalReference(), disabled: yup.boolean(),
+});
+
 const SubscriptionConnection = builder.connectionObject({ type: WebhookSubscription, name: 'WebhookSubscriptionConnection' }, { name: 'WebhookSubscriptionEdge' });
 const EventConnection = builder.connectionObject({ type: AuditEvent, name: 'AuditEventConnection' }, { name: 'AuditEventEdge' });
 
@@ -55,9 +65,11 @@ builder.queryFields((t) => ({
   events: t.connection({
     type: AuditEvent, description: 'The event log in commit order, as an audit trail (REST: GET /event).',
     args: { kind: t.arg.string(), resourceId: t.arg.string(), actor: t.arg.string() },
-    resolve: (_root, args, context) => listConnection<Event>(eventList(context.em, {
-      kind: args.kind || undefined, resourceId: args.resourceId || undefined, actor: args.actor || undefined,
-    }), args),
+    resolve: (_root, args, context) => {
+      const filter = { kind: args.kind || undefined, resourceId: args.resourceId || undefined, actor: args.actor || undefined };
+      validate(filterRules, filter);
+      return listConnection<Event>(eventList(context.em, filter), args);
+    },
   }, EventConnection),
 }));
 
@@ -73,17 +85,21 @@ builder.mutationFields((t) => ({
       url: t.arg.string({ required: true }), kinds: t.arg.stringList({ required: true }), secret: t.arg.string({ required: true }),
       adminIds: t.arg.stringList(), externalReference: t.arg.string(),
     },
-    resolve: (_root, args, context) => mutate(context, null, (em) => createWebhookSubscription(em, {
-      url: args.url, kinds: args.kinds, secret: args.secret, adminIds: args.adminIds ?? undefined, externalReference: args.externalReference ?? undefined,
-    })),
+    resolve: (_root, args, context) => {
+      const input = { url: args.url, kinds: args.kinds, secret: args.secret, adminIds: args.adminIds ?? undefined, externalReference: args.externalReference ?? undefined };
+      validate(subscriptionRules, input);
+      return mutate(context, null, (em) => createWebhookSubscription(em, input));
+    },
   }),
   updateWebhookSubscription: t.field({
     type: WebhookSubscription, nullable: true, description: 'Merge-update; disabled: true disables, false enables (REST: POST /webhook-subscription/{id}).',
     args: {
       id: t.arg.id({ required: true }), url: t.arg.string(), kinds: t.arg.stringList(), secret: t.arg.string(), disabled: t.arg.boolean(),
     },
-    resolve: (_root, args, context) => mutate(context, null, (em) => updateWebhookSubscription(em, subscriptionId(args.id), {
-      url: args.url ?? undefined, kinds: args.kinds ?? undefined, secret: args.secret ?? undefined, disabled: args.disabled ?? undefined,
-    })),
+    resolve: (_root, args, context) => {
+      const input = { url: args.url ?? undefined, kinds: args.kinds ?? undefined, secret: args.secret ?? undefined, disabled: args.disabled ?? undefined };
+      validate(subscriptionRules, input);
+      return mutate(context, null, (em) => updateWebhookSubscription(em, subscriptionId(args.id), input));
+    },
   }),
 }));

@@ -1,14 +1,14 @@
 // Authorizations of end users over MSP token subscriptions (the driver's view: the subscription
-// and its sessions). Same rules as customer authorizations (save-customer-authorization.service.ts).
-import { DomainError, NotFoundError } from '../platform/errors.ts';
-import type { FieldPath } from '../platform/field-path.ts';
+// and its sessions). Same rules as customer authorizations (authorization-state.ts, replace-authorizations.ts).
+import { NotFoundError } from '../platform/errors.ts';
 import { flushUnique } from '../platform/flush-unique.ts';
 import { isUuid } from '../platform/ids.ts';
 import type { Em } from '../platform/orm.ts';
 import { parseRef, findByRef } from '../platform/resource-ref.ts';
 import { TokenSubscription } from '../msp/token-subscription.entity.ts';
 import type { EndUser } from './end-user.entity.ts';
-import { applyState, nextState, stateOf, type AuthorizationPatch } from './save-customer-authorization.service.ts';
+import { applyState, nextState, stateOf, type AuthorizationPatch } from './authorization-state.ts';
+import { replaceAuthorizations, type AuthorizationTargetKind } from './replace-authorizations.ts';
 import { getEndUser } from './save-end-user.service.ts';
 import { SUBSCRIPTION_AUTHORIZATION_ROLES, SubscriptionAuthorization } from './subscription-authorization.entity.ts';
 
@@ -26,11 +26,11 @@ const PAIR_CONSTRAINT = 'end_user_subscription_authorization_valid_pair_unique';
 const DEFAULT_ROLE: SubscriptionAuthorizationRole = 'driver';
 
 /** Only subscriptions of the end user's own administration (id or ext_ref.); anything else is not found. */
-async function authorizableSubscription(em: Em, endUser: EndUser, raw: string, path?: FieldPath): Promise<TokenSubscription> {
+async function authorizableSubscription(em: Em, endUser: EndUser, raw: string): Promise<TokenSubscription> {
   const ref = parseRef(raw, true);
   const subscription = 'id' in ref && !isUuid(ref.id) ? null : await findByRef(em, TokenSubscription, ref, 'token subscription');
   if (!subscription || subscription.admin.id.toLowerCase() !== endUser.admin.id.toLowerCase()) {
-    throw new NotFoundError('token subscription', { path });
+    throw new NotFoundError('token subscription');
   }
   return subscription;
 }
@@ -47,30 +47,15 @@ export async function mergeSubscriptionAuthorization(em: Em, endUserId: string, 
   return authorization;
 }
 
-/** Deprecated PUT /end-user/{id}/authorization-msp-token-subscription: the items are the whole wanted set. */
+const SUBSCRIPTIONS: AuthorizationTargetKind<TokenSubscription, SubscriptionAuthorization, SubscriptionAuthorizationRole> = {
+  targetEntity: TokenSubscription, member: 'subscription_id', notFound: 'token subscription', listed: 'subscription',
+  defaultRole: DEFAULT_ROLE, pairConstraint: PAIR_CONSTRAINT,
+  current: (em, endUser) => em.find(SubscriptionAuthorization, { endUser }, { populate: ['subscription'], orderBy: { id: 'asc' } }),
+  targetOf: (authorization) => authorization.subscription,
+  create: (em, endUser, subscription, state) => em.create(SubscriptionAuthorization, { endUser, subscription, admin: endUser.admin, ...state }),
+};
+
+/** Deprecated PUT /end-user/{id}/authorization-msp-token-subscription: the items are the whole wanted set (replace-authorizations.ts). */
 export async function replaceSubscriptionAuthorizations(em: Em, endUserId: string, items: SubscriptionAuthorizationItem[]): Promise<SubscriptionAuthorization[]> {
-  const endUser = await getEndUser(em, endUserId);
-  const subscriptions: TokenSubscription[] = [];
-  for (const [i, item] of items.entries()) {
-    const path = ['items', i, 'subscription_id'];
-    const subscription = await authorizableSubscription(em, endUser, item.subscriptionId, path);
-    if (subscriptions.includes(subscription)) throw new DomainError('duplicate', 'the subscription is listed more than once', { path });
-    subscriptions.push(subscription);
-  }
-  const current = await em.find(SubscriptionAuthorization, { endUser }, { populate: ['subscription'], orderBy: { id: 'asc' } });
-  const planned = items.map((item, i) => ({
-    existing: current.find((a) => a.subscription === subscriptions[i] && !a.defunct),
-    subscription: subscriptions[i],
-    state: nextState<SubscriptionAuthorizationRole>(undefined, { role: item.role, validFrom: item.validFrom, validUntil: item.validUntil }, ['items', i], DEFAULT_ROLE),
-  }));
-  const result = [...current];
-  for (const { existing, subscription, state } of planned) {
-    if (existing) applyState(existing, state);
-    else result.push(em.create(SubscriptionAuthorization, { endUser, subscription, admin: endUser.admin, ...state }));
-  }
-  for (const authorization of current) {
-    if (!subscriptions.includes(authorization.subscription)) authorization.defunct = true;
-  }
-  await flushUnique(em, { [PAIR_CONSTRAINT]: ['items'] });
-  return result;
+  return replaceAuthorizations(em, SUBSCRIPTIONS, endUserId, items.map(({ subscriptionId, ...item }) => ({ ...item, target: parseRef(subscriptionId, true) })));
 }

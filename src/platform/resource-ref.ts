@@ -23,6 +23,28 @@ export async function findByRef<E extends object>(em: Em, entity: EntityName<E>,
   return em.findOne(entity as EntityName<any>, where, { populate }) as Promise<E | null>;
 }
 
+/**
+ * findByRef for many refs in one query: the record each ref names (null where none), in the refs'
+ * order. External references are matched ignoring case, as their citext columns compare them.
+ */
+export async function findByRefs<E extends { id: string; externalReference?: string | null }>(
+  em: Em, entity: EntityName<E>, refs: ResourceRef[],
+): Promise<(E | null)[]> {
+  const ids = [...new Set(refs.flatMap((ref) => ('id' in ref && isUuid(ref.id) ? [ref.id.toLowerCase()] : [])))];
+  const externalReferences = [...new Set(refs.flatMap((ref) => ('externalReference' in ref ? [ref.externalReference] : [])))];
+  const where = [
+    ...(ids.length ? [{ id: { $in: ids } }] : []),
+    ...(externalReferences.length ? [{ externalReference: { $in: externalReferences } }] : []),
+  ];
+  const found = where.length ? await em.find(entity as EntityName<any>, { $or: where }) as E[] : [];
+  const byId = new Map(found.map((record) => [record.id.toLowerCase(), record]));
+  const byExternalReference = new Map(found.flatMap((record) =>
+    (record.externalReference == null ? [] : [[record.externalReference.toLowerCase(), record] as const])));
+  return refs.map((ref) => ('id' in ref
+    ? (isUuid(ref.id) ? byId.get(ref.id.toLowerCase()) : undefined)
+    : byExternalReference.get(ref.externalReference.toLowerCase())) ?? null);
+}
+
 export async function getByRef<E extends object>(em: Em, entity: EntityName<E>, ref: ResourceRef, what: string, populate?: string[]): Promise<E> {
   const found = await findByRef(em, entity, ref, what, populate);
   if (!found) throw new NotFoundError(what);

@@ -156,6 +156,18 @@ test('deprecated PUT replaces the whole set in one go', async (t) => {
   t.not(live[0].id, droppedAuth.id, 'a defunct authorization is not revived; a new one is granted');
 });
 
+test('deprecated PUT names customers as the path does: ids and external references in any casing', async (t) => {
+  const user = await createEndUser(app, adminId);
+  const [byId, byReference] = [await createCustomer(app, adminId), await createCustomer(app, adminId)];
+  const replaced = await app.request('PUT', path(user.id), {
+    body: { items: [{ customer_id: byId.id.toUpperCase() }, { customer_id: `ext_ref.${byReference.external_reference.toUpperCase()}` }] },
+  });
+  t.is(replaced.status, 200, JSON.stringify(replaced.body));
+  t.deepEqual(replaced.body.items.map((a: any) => a.customer_id), [byId.id, byReference.id]);
+  const same = await app.request('PUT', path(user.id), { body: { items: [{ customer_id: byId.id }, { customer_id: `ext_ref.${byId.external_reference}` }] } });
+  t.like(same.body, { code: 'duplicate', param: '$.items[1].customer_id' });
+});
+
 test('authorizedCustomerIds: valid, non-defunct authorizations at a moment', async (t) => {
   const user = await createEndUser(app, adminId);
   const [open, window, ended, defunct, other] = await Promise.all([1, 2, 3, 4, 5].map(() => createCustomer(app, adminId)));
