@@ -200,8 +200,8 @@ function serializeEvseGroup(g: EvseGroupData): Infer<typeof evseGroupShape> {
   };
 }
 
-/** The shared coordinate format (input-schemas.ts), required and within ±max degrees. */
-const requiredCoordinate = (max: number) => coordinate().required('${path} is required')
+/** The shared coordinate format (input-schemas.ts; a phone's position may carry 9 decimals), required and within ±max degrees. */
+const requiredCoordinate = (max: number) => coordinate(9).required('${path} is required')
   .test('range', `\${path} must lie in -${max}..${max}`, (v) => v === undefined || Math.abs(Number(v)) <= max);
 
 const evseGroupQuery = yup.object({

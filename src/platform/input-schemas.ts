@@ -15,8 +15,12 @@ export const countryCode = () => yup.string().matches(/^[A-Za-z]{2}$/, '${path} 
 export const currencyCode = () => yup.string().matches(/^[A-Z]{3}$/, '${path} must be an ISO 4217 currency code');
 export const text = (max = 255) => yup.string().max(max, '${path} must be at most ${max} characters');
 
-/** A coordinate as a decimal string with at most 6 decimals (the range is the service's check). */
-export const coordinate = () => yup.string().matches(/^-?\d{1,3}(\.\d{1,6})?$/, '${path} must be a decimal string such as "52.090737" (at most 6 decimals)');
+/**
+ * A coordinate as a decimal string with at most `decimals` decimals (the range is the service's
+ * check): 6 for stored coordinates (OCPI's precision), more for a device's position in a search.
+ */
+export const coordinate = (decimals = 6) => yup.string().matches(new RegExp(`^-?\\d{1,3}(\\.\\d{1,${decimals}})?$`),
+  `\${path} must be a decimal string such as "52.090737" (at most ${decimals} decimals)`);
 
 /** Strings that must already be Unicode NFC (usernames, emails, billing_email). */
 export const nfcText = (max = 255) => text(max).test('nfc', '${path} must be Unicode NFC normalized', (value) => {

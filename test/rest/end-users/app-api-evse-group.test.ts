@@ -34,15 +34,16 @@ test('EVSEs within the radius, grouped per location, nearest first, with the end
   t.deepEqual(paged.body.items.map((g: any) => g.location_id), [further.location_id]);
 });
 
-test('bad coordinates are 400 naming the query parameter: the shared format (at most 6 decimals), the range, presence', async (t) => {
+test('bad coordinates are 400 naming the query parameter: the shared format (a position: at most 9 decimals), the range, presence', async (t) => {
   const adminId = (await createAdministration(app)).id;
   const user = await createEndUser(app, adminId);
   const appAuth = await app.credential({ role: 'app' });
   const search = (query: string) => app.request('GET', `/main/v1/${user.id}/msp-evse-group?${query}`, { auth: appAuth });
   t.is((await search('latitude=52.090737&longitude=-5.110000')).status, 200);
+  t.is((await search('latitude=52.090737123&longitude=5.11')).status, 200, 'a phone position with 9 decimals');
   for (const [query, param, message] of [
-    ['latitude=52.0907371&longitude=5.11', 'latitude', 'at most 6 decimals'],
-    ['latitude=52.09&longitude=5.11e1', 'longitude', 'at most 6 decimals'],
+    ['latitude=52.0907371234&longitude=5.11', 'latitude', 'at most 9 decimals'],
+    ['latitude=52.09&longitude=5.11e1', 'longitude', 'at most 9 decimals'],
     ['latitude=90.000001&longitude=5.11', 'latitude', 'must lie in -90..90'],
     ['latitude=52.09&longitude=-180.5', 'longitude', 'must lie in -180..180'],
     ['longitude=5.11', 'latitude', 'is required'],
