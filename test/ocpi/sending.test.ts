@@ -112,6 +112,27 @@ test.serial('stop-session of a session the CPO reported finds its connection; a 
   t.is((await app.request('GET', `/main/v1/msp-roaming-command/${r.body.id}`)).body.state, 'timed_out');
 });
 
+test.serial('a CPO answering a command with more than 1 MiB fails it as a malformed answer does', async (t) => {
+  const evcoId = (await insertToken(app, adminId)).evcoId;
+  cpo.commandBehaviour = 'reject';
+  t.teardown(() => { cpo.broken = null; });
+  const start = async (kind: 'malformed' | 'oversized_streamed') => {
+    cpo.broken = { path: '/ocpi/cpo/2.2.1/commands/START_SESSION', kind };
+    const r = await app.request('POST', '/main/v1/msp-roaming-command/start-session', {
+      body: { roaming_connection_id: connectionId, location_id: 'LOC1', connector_id: '1', evco_id: evcoId },
+    });
+    t.is(r.status, 200, JSON.stringify(r.body));
+    return r.body;
+  };
+  const malformed = await start('malformed');
+  t.is(malformed.state, 'failed');
+  t.regex(malformed.message, /START_SESSION: HTTP 200, not an OCPI answer$/);
+  const oversized = await start('oversized_streamed');
+  t.is(oversized.state, 'failed');
+  t.is(oversized.response, null);
+  t.regex(oversized.message, /START_SESSION: HTTP 200, the answer exceeds 1048576 bytes$/);
+});
+
 test('commands need a registered connection and a known token', async (t) => {
   const r = await app.request('POST', '/main/v1/msp-roaming-command/start-session', {
     body: { roaming_connection_id: connectionId, location_id: 'LOC1', connector_id: '1', evco_id: 'NL-XXX-NOPE' },
