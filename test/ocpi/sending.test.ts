@@ -56,6 +56,24 @@ test.serial('tokens are paged with offset, limit, X-Total-Count and Link', async
   t.is(bad.body.status_code, 2001);
 });
 
+test('date_from and date_to must be OCPI DateTimes: anything else is 2001 with HTTP 400 naming the parameter', async (t) => {
+  const tokens = (query: string) => cpo.call('GET', `${app.url}/ocpi/2.2.1/emsp/tokens?${query}`);
+  for (const bad of ['1', '2026-02-30T00:00:00Z', '2026-01-01', '2026-01-01T00:00Z', '2026-01-01 x']) {
+    for (const name of ['date_from', 'date_to']) {
+      const r = await tokens(`${name}=${encodeURIComponent(bad)}`);
+      t.is(r.status, 400, `${name}=${bad}`);
+      t.is(r.body.status_code, 2001, `${name}=${bad}`);
+      t.regex(r.body.status_message, new RegExp(`^${name} must be a DateTime`), `${name}=${bad}`);
+    }
+  }
+  // Without an offset a DateTime is UTC (OCPI); a fraction and an offset are RFC 3339.
+  for (const good of ['2999-01-01T00:00:00', '2999-01-01T00:00:00.5Z', '2999-01-01T01:00:00+01:00']) {
+    const r = await tokens(`date_from=${encodeURIComponent(good)}`);
+    t.is(r.status, 200, good);
+    t.is(r.headers.get('x-total-count'), '0', good);
+  }
+});
+
 test.serial('start-session: the CPO accepts and its result arrives at our response_url', async (t) => {
   const evcoId = (await insertToken(app, adminId)).evcoId;
   cpo.commandBehaviour = 'accept';
