@@ -4,6 +4,7 @@ process.env.SVC_OCPI_COMMAND_TIMEOUT_SECONDS = '1';
 import test from 'ava';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createAdministration, insertToken } from '../helpers/factories.ts';
+import { evcoCheckDigit } from '../../src/msp/evco-id.ts';
 import type { CpoPeer } from './cpo-peer.ts';
 import { session } from './fixtures.ts';
 import { registeredCpo } from './ocpi-app.ts';
@@ -92,6 +93,27 @@ test.serial('start-session: the CPO accepts and its result arrives at our respon
   t.true(sent.response_url.endsWith(`/ocpi/2.2.1/emsp/commands/START_SESSION/${r.body.id}`));
   const listed = await app.request('GET', `/main/v1/msp-roaming-command?roaming_connection_id=${connectionId}&state=accepted`);
   t.true(listed.body.items.some((c: { id: string }) => c.id === r.body.id));
+});
+
+test.serial('start-session finds the token by its evco_id in another spelling (casing, separators, check digit)', async (t) => {
+  const evcoId = (await insertToken(app, adminId)).evcoId;
+  const [cc, provider, instance] = [evcoId.slice(0, 2), evcoId.slice(2, 5), evcoId.slice(5)];
+  cpo.commandBehaviour = 'reject';
+  const spellings = [
+    { path: '/main/v1/msp-roaming-command/start-session', evco: `${cc}-${provider}-${instance}-${evcoCheckDigit(evcoId)}`.toLowerCase(), type: undefined },
+    { path: '/main/v1/msp-roaming-command', evco: `${cc}*${provider}*${instance}`.toLowerCase(), type: 'start_session' },
+  ];
+  for (const spelling of spellings) {
+    const before = cpo.received.length;
+    const r = await app.request('POST', spelling.path, {
+      body: { type: spelling.type, roaming_connection_id: connectionId, location_id: 'LOC1', connector_id: '1', evco_id: spelling.evco },
+    });
+    t.is(r.status, 200, `${spelling.evco}: ${JSON.stringify(r.body)}`);
+    t.is(r.body.evco_id, evcoId);
+    const sent = cpo.received.slice(before).filter((x) => x.path.endsWith('/START_SESSION'));
+    t.is(sent.length, 1);
+    t.is((sent[0].body as { token: { contract_id: string } }).token.contract_id, evcoId);
+  }
 });
 
 test.serial('a result saying the EVSE is occupied rejects the command', async (t) => {
