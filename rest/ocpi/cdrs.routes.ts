@@ -1,7 +1,6 @@
 // OCPI cdrs module, eMSP receiver: POST a CDR (src/ocpi/receive-cdr.service.ts), checked as
 // POST /charge-session checks its body (rest/sessions/session-body.ts).
 import { validate } from '../../src/platform/input-validation.ts';
-import { DomainError } from '../../src/platform/errors.ts';
 import { receiveCdr } from '../../src/ocpi/receive-cdr.service.ts';
 import { chargeSessionBody, submissionFrom } from '../sessions/session-body.ts';
 import type { OcpiRoute } from './ocpi-router.ts';
@@ -10,11 +9,8 @@ export const cdrRoutes: OcpiRoute[] = [
   {
     method: 'post', path: '/2.2.1/emsp/cdrs',
     handler: async ({ em, peer, body }) => {
-      await receiveCdr(em, peer, body, (mapped) => {
-        const submission = submissionFrom('charge_session', validate(chargeSessionBody, mapped), mapped);
-        if (!submission) throw new DomainError('validation_failed', 'the CDR reports no energy', { path: ['total_energy'] });
-        return submission;
-      });
+      // Never null: the CDR schema requires total_energy, which always becomes total_energy_kwh.
+      await receiveCdr(em, peer, body, (mapped) => submissionFrom('charge_session', validate(chargeSessionBody, mapped), mapped)!);
       return {};
     },
   },

@@ -46,7 +46,8 @@ function envelope(ctx: Context, httpStatus: number, statusCode: number, message:
   });
 }
 
-function query(ctx: Context): Record<string, string> {
+/** The query parameters given once (a repeated one is left out). */
+export function queryOf(ctx: Context): Record<string, string> {
   return Object.fromEntries(Object.entries(ctx.query).filter((e): e is [string, string] => typeof e[1] === 'string'));
 }
 
@@ -62,7 +63,7 @@ export function ocpiMiddleware(orm: Orm, routes: OcpiRoute[]) {
         return envelope(ctx, 401, OCPI_STATUS.clientError, 'no valid token');
       }
       await jsonBody(ctx, async () => {});
-      const answer = await route.handler({ ctx, em, peer, body: ctx.state.body, params: ctx.params as Record<string, string>, query: query(ctx) });
+      const answer = await route.handler({ ctx, em, peer, body: ctx.state.body, params: ctx.params as Record<string, string>, query: queryOf(ctx) });
       const data = answer.schema ? sendOcpi(answer.schema, answer.data) : answer.data;
       envelope(ctx, 200, OCPI_STATUS.success, 'Success', data);
     });

@@ -1,7 +1,10 @@
 // Calls to a peer's OCPI endpoints: the token header, request ids, the body checked as we send it
 // and the answer's envelope and data checked as we accept them (validate.ts). A peer that cannot be
-// reached or answers anything but status 1000 is an OcpiError (3001: unable to use the client's API).
+// reached, answers more than MAX_BODY_BYTES or anything but status 1000 is an OcpiError (3001: unable
+// to use the client's API).
 import { randomUUID } from 'node:crypto';
+import { MAX_BODY_BYTES } from '../platform/http/body.ts';
+import { boundedAnswerText } from '../platform/http/bounded-answer.ts';
 import { OcpiError, OCPI_STATUS } from './errors.ts';
 import type { OcpiSchemaName } from './schemas/index.ts';
 import type { OcpiEnvelope } from './schemas/envelope.ts';
@@ -32,12 +35,16 @@ export async function callPeer<T>(call: OcpiCall): Promise<T> {
     headers['content-type'] = 'application/json';
   }
   let response: Response;
+  let text: string | null;
   try {
     response = await fetch(call.url, { method: call.method, headers, body, signal: AbortSignal.timeout(30_000) });
+    text = await boundedAnswerText(response, MAX_BODY_BYTES);
   } catch (error) {
     throw new OcpiError(OCPI_STATUS.unableToUseClientApi, `${call.method} ${call.url}: ${(error as Error).message}`);
   }
-  const text = await response.text();
+  if (text === null) {
+    throw new OcpiError(OCPI_STATUS.unableToUseClientApi, `${call.method} ${call.url}: HTTP ${response.status}, the answer exceeds ${MAX_BODY_BYTES} bytes`);
+  }
   let parsed: unknown;
   try { parsed = JSON.parse(text); } catch {
     throw new OcpiError(OCPI_STATUS.unableToUseClientApi, `${call.method} ${call.url}: HTTP ${response.status}, not an OCPI answer`);

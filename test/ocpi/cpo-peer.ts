@@ -5,6 +5,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { authorizationHeader, tokenOf } from '../../src/ocpi/token-header.ts';
+import { MAX_BODY_BYTES } from '../../src/platform/http/body.ts';
 import type { OcpiSchemaName } from '../../src/ocpi/schemas/index.ts';
 import { ocpiFailure } from '../../src/ocpi/validate.ts';
 
@@ -14,6 +15,12 @@ export function check(name: OcpiSchemaName, value: unknown): void {
 }
 
 export type CommandBehaviour = 'accept' | 'reject' | 'silent';
+
+/**
+ * A broken answer at one path: its JSON cut short (malformed), or a valid answer padded with
+ * whitespace past MAX_BODY_BYTES, its size declared in content-length or streamed without it.
+ */
+export interface BrokenAnswer { path: string; kind: 'malformed' | 'oversized_declared' | 'oversized_streamed' }
 
 export interface Received { method: string; path: string; body: unknown; token: string | null }
 
@@ -28,6 +35,8 @@ export interface CpoPeer {
   commandBehaviour: CommandBehaviour;
   /** Answers the last command's response_url with this result (accept mode, after the reply). */
   commandResult: string;
+  /** When set, the answer at its path is broken that way (null: every answer is well-formed). */
+  broken: BrokenAnswer | null;
   /** Registers with the service (the service issued token A). */
   registerWith(serviceVersionsUrl: string, tokenA: string): Promise<void>;
   /** An OCPI call into the service as this CPO; the envelope and data are checked. */
@@ -52,6 +61,7 @@ export async function startCpoPeer(): Promise<CpoPeer> {
   peer.received = [];
   peer.commandBehaviour = 'accept';
   peer.commandResult = 'ACCEPTED';
+  peer.broken = null;
   peer.tokenForService = `cpo-token-a-${Date.now()}`;
   peer.tokenToService = null;
   const pending: Promise<unknown>[] = [];
@@ -64,8 +74,25 @@ export async function startCpoPeer(): Promise<CpoPeer> {
       peer.received.push({ method: req.method!, path, body, token });
       const send = (status: number, value: unknown) => {
         check('envelope', value);
+        const text = JSON.stringify(value);
+        const broken = peer.broken?.path === path ? peer.broken.kind : null;
+        res.on('error', () => {}); // the service may cut an oversized answer short
+        if (broken === 'malformed') {
+          res.writeHead(status, { 'content-type': 'application/json' });
+          return res.end(text.slice(0, -1));
+        }
+        if (broken === 'oversized_declared') {
+          const padded = text + ' '.repeat(MAX_BODY_BYTES);
+          res.writeHead(status, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(padded)) });
+          return res.end(padded);
+        }
         res.writeHead(status, { 'content-type': 'application/json' });
-        res.end(JSON.stringify(value));
+        if (broken === 'oversized_streamed') {
+          res.write(text);
+          const chunk = ' '.repeat(64 * 1024);
+          for (let written = 0; written <= MAX_BODY_BYTES; written += chunk.length) res.write(chunk);
+        }
+        res.end(broken === 'oversized_streamed' ? undefined : text);
       };
       const answer = (schema: OcpiSchemaName, data: unknown) => { check(schema, data); send(200, ok(data)); };
       if (token !== peer.tokenForService) return send(401, { status_code: 2000, status_message: 'unknown token', timestamp: now() });

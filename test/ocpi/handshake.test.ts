@@ -80,3 +80,28 @@ test('an OCPI peer belongs to an existing roaming connection', async (t) => {
   t.is(bad.status, 400);
   t.is(bad.body.query_param, 'roaming_connection_id');
 });
+
+for (const kind of ['oversized_declared', 'oversized_streamed'] as const) {
+  test(`a peer answering more than 1 MiB (${kind}) fails the registration as a malformed answer does; nothing is stored`, async (t) => {
+    const cpo = await startCpoPeer();
+    t.teardown(() => cpo.close());
+    const attempt = async (broken: 'malformed' | typeof kind | null) => {
+      cpo.broken = broken && { path: '/ocpi/versions', kind: broken };
+      const id = await newConnection();
+      const r = await app.request('POST', `/main/v1/roaming-connection/${id}/ocpi/register`, { body: { versions_url: cpo.versionsUrl, token: cpo.tokenForService } });
+      return { r, shown: await app.request('GET', `/main/v1/roaming-connection/${id}/ocpi`) };
+    };
+    const malformed = await attempt('malformed');
+    t.is(malformed.r.status, 400);
+    t.regex(malformed.r.body.message, /^OCPI registration failed: GET \S+\/ocpi\/versions: HTTP 200, not an OCPI answer$/);
+    const oversized = await attempt(kind);
+    t.is(oversized.r.status, 400, JSON.stringify(oversized.r.body));
+    t.is(oversized.r.body.code, malformed.r.body.code);
+    t.regex(oversized.r.body.message, /^OCPI registration failed: GET \S+\/ocpi\/versions: HTTP 200, the answer exceeds 1048576 bytes$/);
+    for (const { shown } of [malformed, oversized]) t.is(shown.body.code, 'not_found');
+    // The same peer answering within the limit registers.
+    const fine = await attempt(null);
+    t.is(fine.r.status, 200, JSON.stringify(fine.r.body));
+    t.is(fine.shown.body.status, 'registered');
+  });
+}

@@ -4,6 +4,7 @@ process.env.SVC_OCPI_COMMAND_TIMEOUT_SECONDS = '1';
 import test from 'ava';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createAdministration, insertToken } from '../helpers/factories.ts';
+import { evcoCheckDigit } from '../../src/msp/evco-id.ts';
 import type { CpoPeer } from './cpo-peer.ts';
 import { session } from './fixtures.ts';
 import { registeredCpo } from './ocpi-app.ts';
@@ -56,6 +57,24 @@ test.serial('tokens are paged with offset, limit, X-Total-Count and Link', async
   t.is(bad.body.status_code, 2001);
 });
 
+test('date_from and date_to must be OCPI DateTimes: anything else is 2001 with HTTP 400 naming the parameter', async (t) => {
+  const tokens = (query: string) => cpo.call('GET', `${app.url}/ocpi/2.2.1/emsp/tokens?${query}`);
+  for (const bad of ['1', '2026-02-30T00:00:00Z', '2026-01-01', '2026-01-01T00:00Z', '2026-01-01 x']) {
+    for (const name of ['date_from', 'date_to']) {
+      const r = await tokens(`${name}=${encodeURIComponent(bad)}`);
+      t.is(r.status, 400, `${name}=${bad}`);
+      t.is(r.body.status_code, 2001, `${name}=${bad}`);
+      t.regex(r.body.status_message, new RegExp(`^${name} must be a DateTime`), `${name}=${bad}`);
+    }
+  }
+  // Without an offset a DateTime is UTC (OCPI); a fraction and an offset are RFC 3339.
+  for (const good of ['2999-01-01T00:00:00', '2999-01-01T00:00:00.5Z', '2999-01-01T01:00:00+01:00']) {
+    const r = await tokens(`date_from=${encodeURIComponent(good)}`);
+    t.is(r.status, 200, good);
+    t.is(r.headers.get('x-total-count'), '0', good);
+  }
+});
+
 test.serial('start-session: the CPO accepts and its result arrives at our response_url', async (t) => {
   const evcoId = (await insertToken(app, adminId)).evcoId;
   cpo.commandBehaviour = 'accept';
@@ -74,6 +93,27 @@ test.serial('start-session: the CPO accepts and its result arrives at our respon
   t.true(sent.response_url.endsWith(`/ocpi/2.2.1/emsp/commands/START_SESSION/${r.body.id}`));
   const listed = await app.request('GET', `/main/v1/msp-roaming-command?roaming_connection_id=${connectionId}&state=accepted`);
   t.true(listed.body.items.some((c: { id: string }) => c.id === r.body.id));
+});
+
+test.serial('start-session finds the token by its evco_id in another spelling (casing, separators, check digit)', async (t) => {
+  const evcoId = (await insertToken(app, adminId)).evcoId;
+  const [cc, provider, instance] = [evcoId.slice(0, 2), evcoId.slice(2, 5), evcoId.slice(5)];
+  cpo.commandBehaviour = 'reject';
+  const spellings = [
+    { path: '/main/v1/msp-roaming-command/start-session', evco: `${cc}-${provider}-${instance}-${evcoCheckDigit(evcoId)}`.toLowerCase(), type: undefined },
+    { path: '/main/v1/msp-roaming-command', evco: `${cc}*${provider}*${instance}`.toLowerCase(), type: 'start_session' },
+  ];
+  for (const spelling of spellings) {
+    const before = cpo.received.length;
+    const r = await app.request('POST', spelling.path, {
+      body: { type: spelling.type, roaming_connection_id: connectionId, location_id: 'LOC1', connector_id: '1', evco_id: spelling.evco },
+    });
+    t.is(r.status, 200, `${spelling.evco}: ${JSON.stringify(r.body)}`);
+    t.is(r.body.evco_id, evcoId);
+    const sent = cpo.received.slice(before).filter((x) => x.path.endsWith('/START_SESSION'));
+    t.is(sent.length, 1);
+    t.is((sent[0].body as { token: { contract_id: string } }).token.contract_id, evcoId);
+  }
 });
 
 test.serial('a result saying the EVSE is occupied rejects the command', async (t) => {
@@ -110,6 +150,27 @@ test.serial('stop-session of a session the CPO reported finds its connection; a 
   const late = await cpo.call('POST', `${app.url}/ocpi/2.2.1/emsp/commands/STOP_SESSION/${r.body.id}`, { body: { result: 'ACCEPTED' }, bodySchema: 'commandResult' });
   t.is(late.body.status_code, 1000);
   t.is((await app.request('GET', `/main/v1/msp-roaming-command/${r.body.id}`)).body.state, 'timed_out');
+});
+
+test.serial('a CPO answering a command with more than 1 MiB fails it as a malformed answer does', async (t) => {
+  const evcoId = (await insertToken(app, adminId)).evcoId;
+  cpo.commandBehaviour = 'reject';
+  t.teardown(() => { cpo.broken = null; });
+  const start = async (kind: 'malformed' | 'oversized_streamed') => {
+    cpo.broken = { path: '/ocpi/cpo/2.2.1/commands/START_SESSION', kind };
+    const r = await app.request('POST', '/main/v1/msp-roaming-command/start-session', {
+      body: { roaming_connection_id: connectionId, location_id: 'LOC1', connector_id: '1', evco_id: evcoId },
+    });
+    t.is(r.status, 200, JSON.stringify(r.body));
+    return r.body;
+  };
+  const malformed = await start('malformed');
+  t.is(malformed.state, 'failed');
+  t.regex(malformed.message, /START_SESSION: HTTP 200, not an OCPI answer$/);
+  const oversized = await start('oversized_streamed');
+  t.is(oversized.state, 'failed');
+  t.is(oversized.response, null);
+  t.regex(oversized.message, /START_SESSION: HTTP 200, the answer exceeds 1048576 bytes$/);
 });
 
 test('commands need a registered connection and a known token', async (t) => {
