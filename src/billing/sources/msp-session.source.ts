@@ -67,7 +67,7 @@ interface SessionRange { afterId: string; lastId: string; n: number }
 export async function billUnbilledSessions(em: Em, adminId: string, batchSize = backfillBatchSize(), lanes = 2): Promise<number> {
   let afterId = NONE;
   let total = 0;
-  let analyzedAt = 0;
+  let analyzed = false;
   let stopped = false;
   // Ranges are claimed one after another: each starts after the last one claimed.
   let claims: Promise<unknown> = Promise.resolve();
@@ -91,15 +91,15 @@ export async function billUnbilledSessions(em: Em, adminId: string, batchSize = 
       const { afterId: from, lastId } = range;
       await laneEm.transactional((tx) => collectItems(tx, MSP_SESSION_SOURCE, sessionRange(adminId, from, lastId), { answer: false }));
       total += range.n;
-      // Fresh statistics for the next batches' comparison with the items just written, whenever the
-      // items of this run have doubled since the last ANALYZE (after batches 1, 2, 4, 8, ...): the
-      // planner scales row counts by the tables' current size, the distributions change slowly. Of the
-      // items only the columns the core joins and filters on (the wide text and jsonb ones cost most).
-      if (total >= 2 * analyzedAt) {
-        analyzedAt = total;
-        const analyzed = performance.now();
+      // Statistics of the boxes, roll-ups and items the first batch created, for the next batches'
+      // plans; later the planner scales row counts by the tables' current size (the distributions
+      // change slowly) and autovacuum keeps up. Of the items only the columns the core joins and
+      // filters on (the wide text and jsonb ones cost most).
+      if (!analyzed) {
+        analyzed = true;
+        const started = performance.now();
         await laneEm.execute(`analyze billing_item (source_kind, subject_id, line_key, superseded, entry, box_id, rollup_id), billing_rollup, billing_box`);
-        if (process.env.SVC_BILLING_TRACE === '1') console.error(`  ${(performance.now() - analyzed).toFixed(0).padStart(6)} ms  analyze billing_item, billing_rollup, billing_box`);
+        if (process.env.SVC_BILLING_TRACE === '1') console.error(`  ${(performance.now() - started).toFixed(0).padStart(6)} ms  analyze billing_item, billing_rollup, billing_box`);
       }
     }
   };
