@@ -3,7 +3,8 @@
 // the review-set FOR SHARE and run side by side (a backfill's parallel batches).
 import type { Em } from '../platform/orm.ts';
 
-const KEY = `hashtextextended('billing_box_numbering:' || id::text, 0)`;
+// The two-key form with a class of its own (next to the events' 736400117 and 736400118).
+const KEY = `736400119, hashtext(id::text)`;
 
 /** Locks box numbering of the review-sets `idsSql` selects (a query with an `id` column), in id order against deadlocks. */
 export async function lockBoxNumbering(em: Em, idsSql: string, params: unknown[] = []): Promise<void> {

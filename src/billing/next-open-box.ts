@@ -30,7 +30,9 @@ interface LateKey {
 const LATE_KEYS = `select distinct c.admin_id, c.series_id, s.code as series_code, c.party_kind, c.party_id, c.vat_country, c.currency,
     coalesce(c.distinct_code, '') as distinct_code, c.time_zone, c.invoicing_period, c.locale_id, c.rollup_group_by,
     c.negate_document_amounts, c.period_from
-  from billing_candidate c join billing_series s on s.id = c.series_id where c.action = 'late'`;
+  from billing_candidate c join billing_series s on s.id = c.series_id where c.action = 'late'
+  -- One order for every transaction: the box numbering locks taken on the way follow it.
+  order by c.series_id, c.period_from, c.party_id, c.vat_country, c.currency, distinct_code`;
 
 const NEXT_OPEN = `select b.id from billing_box b join billing_review_set r on r.id = b.review_set_id
   where b.series_id = ? and b.party_id = ? and b.vat_country = ? and b.currency = ? and b.distinct_code = ?

@@ -1,6 +1,7 @@
 // Item source: priced MSP sessions. One item per session and VAT rate (the session's latest
 // pricing result); its sub-items are the cost components. A repriced session's new version
 // replaces its item (in place while the box is open, else reversal + new line).
+import { DeadlockException, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { Em } from '../../platform/orm.ts';
 import { collectItems } from '../collect-items.ts';
 import type { CandidateSelect } from '../item-source.ts';
@@ -57,24 +58,38 @@ function backfillBatchSize(): number {
 
 interface SessionRange { afterId: string; lastId: string; n: number }
 
+/** Attempts of one batch: a deadlock or a session billed meanwhile by its pricing is tried again. */
+const BATCH_ATTEMPTS = 3;
+
+async function billRange(em: Em, adminId: string, range: SessionRange): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await em.transactional((tx) => collectItems(tx, MSP_SESSION_SOURCE, sessionRange(adminId, range.afterId, range.lastId), { answer: false }));
+      return;
+    } catch (error) {
+      const again = error instanceof DeadlockException || error instanceof UniqueConstraintViolationException;
+      if (!again || attempt >= BATCH_ATTEMPTS) throw error;
+    }
+  }
+}
+
 /**
  * Bills every priced session of an administration in id ranges of `batchSize`, one transaction
  * each (a backfill; the bench's million sessions): memory stays flat, and sessions billed at
- * their version already are left as they are (the core finds them the same). `lanes` ranges are
- * billed side by side on their own connections: once the first range has created the period's
- * boxes and roll-ups, the others only add items to them (box-numbering-lock.ts).
+ * their version already are left as they are (the core finds them the same). The first range is
+ * billed alone and creates most of the period's boxes and roll-ups; then `lanes` ranges at a time,
+ * each on its own connection, which mostly only add items (box-numbering-lock.ts).
  */
 export async function billUnbilledSessions(em: Em, adminId: string, batchSize = backfillBatchSize(), lanes = 2): Promise<number> {
   let afterId = NONE;
   let total = 0;
-  let analyzed = false;
   let stopped = false;
   // Ranges are claimed one after another: each starts after the last one claimed.
   let claims: Promise<unknown> = Promise.resolve();
   const claim = (): Promise<SessionRange | null> => {
     const next = claims.then(async () => {
       if (stopped) return null;
-      const [bound] = await em.fork().execute<{ last: string | null; n: number }[]>(`select max(id::text) as last, count(*)::int as n from (
+      const [bound] = await em.execute<{ last: string | null; n: number }[]>(`select max(id::text) as last, count(*)::int as n from (
         select s.id from msp_charge_session s where s.admin_id = ? and s.status = 'priced' and s.id > ?::uuid order by s.id limit ?) x`,
       [adminId, afterId, batchSize]);
       if (!bound || bound.n === 0 || !bound.last) return null;
@@ -85,30 +100,34 @@ export async function billUnbilledSessions(em: Em, adminId: string, batchSize = 
     claims = next.catch(() => undefined);
     return next;
   };
+
+  const first = await claim();
+  if (!first) return 0;
+  await billRange(em.fork(), adminId, first);
+  total += first.n;
+  // Statistics of the boxes, roll-ups and items just created, for the next batches' plans; later the
+  // planner scales row counts by the tables' current size and autovacuum keeps up. Of the items only
+  // the columns the core joins and filters on (the wide text and jsonb ones cost most).
+  const started = performance.now();
+  await em.execute(`analyze billing_item (source_kind, subject_id, line_key, superseded, entry, box_id, rollup_id), billing_rollup, billing_box`);
+  if (process.env.SVC_BILLING_TRACE === '1') console.error(`  ${(performance.now() - started).toFixed(0).padStart(6)} ms  analyze billing_item, billing_rollup, billing_box`);
+
   const lane = async (): Promise<void> => {
     const laneEm = em.fork();
-    for (let range = await claim(); range; range = await claim()) {
-      const { afterId: from, lastId } = range;
-      await laneEm.transactional((tx) => collectItems(tx, MSP_SESSION_SOURCE, sessionRange(adminId, from, lastId), { answer: false }));
-      total += range.n;
-      // Statistics of the boxes, roll-ups and items the first batch created, for the next batches'
-      // plans; later the planner scales row counts by the tables' current size (the distributions
-      // change slowly) and autovacuum keeps up. Of the items only the columns the core joins and
-      // filters on (the wide text and jsonb ones cost most).
-      if (!analyzed) {
-        analyzed = true;
-        const started = performance.now();
-        await laneEm.execute(`analyze billing_item (source_kind, subject_id, line_key, superseded, entry, box_id, rollup_id), billing_rollup, billing_box`);
-        if (process.env.SVC_BILLING_TRACE === '1') console.error(`  ${(performance.now() - started).toFixed(0).padStart(6)} ms  analyze billing_item, billing_rollup, billing_box`);
+    try {
+      for (let range = await claim(); range; range = await claim()) {
+        await billRange(laneEm, adminId, range);
+        total += range.n;
       }
+    } catch (error) {
+      stopped = true;
+      throw error;
     }
   };
-  const results = await Promise.allSettled(Array.from({ length: Math.max(1, lanes) }, () => lane().catch((error: unknown) => {
-    stopped = true;
-    throw error;
-  })));
-  const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-  if (failed) throw failed.reason;
+  const failures = (await Promise.allSettled(Array.from({ length: Math.max(1, lanes) }, lane)))
+    .filter((r): r is PromiseRejectedResult => r.status === 'rejected').map((r) => r.reason as unknown);
+  if (failures.length === 1) throw failures[0];
+  if (failures.length > 1) throw new AggregateError(failures, `billing backfill of ${adminId}: ${failures.length} lanes failed`);
   return total;
 }
 
