@@ -76,9 +76,11 @@ async function billRange(em: Em, adminId: string, range: SessionRange): Promise<
 /**
  * Bills every priced session of an administration in id ranges of `batchSize`, one transaction
  * each (a backfill; the bench's million sessions): memory stays flat, and sessions billed at
- * their version already are left as they are (the core finds them the same). The first range is
- * billed alone and creates most of the period's boxes and roll-ups; then `lanes` ranges at a time,
- * each on its own connection, which mostly only add items (box-numbering-lock.ts).
+ * their version already are left as they are (the core finds them the same). `lanes` ranges are
+ * billed at a time, each on its own connection. Ranges that create boxes in the same review-set
+ * wait for each other (box-numbering-lock.ts; the review-set itself, when new, waits for the first
+ * to commit): the first ranges mostly run one after the other, the later ones, which mostly add
+ * items to existing boxes, side by side.
  */
 export async function billUnbilledSessions(em: Em, adminId: string, batchSize = backfillBatchSize(), lanes = 2): Promise<number> {
   let afterId = NONE;
@@ -101,23 +103,22 @@ export async function billUnbilledSessions(em: Em, adminId: string, batchSize = 
     return next;
   };
 
-  const first = await claim();
-  if (!first) return 0;
-  await billRange(em.fork(), adminId, first);
-  total += first.n;
-  // Statistics of the boxes, roll-ups and items just created, for the next batches' plans; later the
-  // planner scales row counts by the tables' current size and autovacuum keeps up. Of the items only
-  // the columns the core joins and filters on (the wide text and jsonb ones cost most).
-  const started = performance.now();
-  await em.execute(`analyze billing_item (source_kind, subject_id, line_key, superseded, entry, box_id, rollup_id), billing_rollup, billing_box`);
-  if (process.env.SVC_BILLING_TRACE === '1') console.error(`  ${(performance.now() - started).toFixed(0).padStart(6)} ms  analyze billing_item, billing_rollup, billing_box`);
-
+  let analyzed = false;
   const lane = async (): Promise<void> => {
     const laneEm = em.fork();
     try {
       for (let range = await claim(); range; range = await claim()) {
         await billRange(laneEm, adminId, range);
         total += range.n;
+        // Statistics of the boxes, roll-ups and items the first batch created, for the next batches'
+        // plans (outside any transaction); later the planner scales row counts by the tables' current
+        // size and autovacuum keeps up. Of the items only the columns the core joins and filters on.
+        if (!analyzed) {
+          analyzed = true;
+          const started = performance.now();
+          await laneEm.execute(`analyze billing_item (source_kind, subject_id, line_key, superseded, entry, box_id, rollup_id), billing_rollup, billing_box`);
+          if (process.env.SVC_BILLING_TRACE === '1') console.error(`  ${(performance.now() - started).toFixed(0).padStart(6)} ms  analyze billing_item, billing_rollup, billing_box`);
+        }
       }
     } catch (error) {
       stopped = true;
