@@ -31,6 +31,7 @@ import type { VatKind, VatRate } from '../pricing/vat-rate.entity.ts';
 import type { OcpiTariff } from '../pricing/ocpi/tariff.ts';
 import { cpoCostFromTariff, type TariffSession } from '../sessions/historical-tariff.ts';
 import { OcpiTariff as PublishedTariff } from '../ocpi/ocpi-tariff.entity.ts';
+import { utc } from '../ocpi/cdr-to-session.ts';
 import { normalizePartyId } from './party-id.ts';
 import { RoamingAgreement, type AgreementRole } from './roaming-agreement.entity.ts';
 import { RoamingConnection } from './roaming-connection.entity.ts';
@@ -79,10 +80,10 @@ const SAVE = `update msp_charge_session s set roaming_partner_id = v.roaming_par
     roaming_time_excl_vat = v.roaming_time_excl_vat, roaming_reservation_excl_vat = v.roaming_reservation_excl_vat
   from json_populate_recordset(null::msp_charge_session, ?::json) v where s.id = v.id`;
 
-/** An OCPI tariff's own validity (start_date_time inclusive, end_date_time exclusive; absent: open). */
+/** An OCPI tariff's own validity (start_date_time inclusive, end_date_time exclusive; absent: open; UTC without an offset). */
 function publishedValidAt(tariff: PublishedTariff, at: Date): boolean {
   const { start_date_time: from, end_date_time: until } = tariff.body as { start_date_time?: string; end_date_time?: string };
-  return (!from || Date.parse(from) <= at.getTime()) && (!until || at.getTime() < Date.parse(until));
+  return (!from || Date.parse(utc(from)) <= at.getTime()) && (!until || at.getTime() < Date.parse(utc(until)));
 }
 
 /** The MSP party id of a contract id (`NL-TNM-C12345678-X` → `NLTNM`); null when it is not an eMI3 contract id. */
