@@ -5,6 +5,7 @@ import type { Context } from 'koa';
 import { DomainError } from '../../src/platform/errors.ts';
 import type { Em } from '../../src/platform/orm.ts';
 import { SeekList } from '../../src/platform/seek-page.ts';
+import { OFFSET_MAX_PAGE } from '../../src/platform/offset-page.ts';
 import { t, type Field, type Infer } from './shape.ts';
 import { parseTimestamp, TIMESTAMP_FORMAT } from '../../src/platform/timestamp.ts';
 
@@ -102,7 +103,7 @@ export async function seekPage<E extends object, T>(ctx: Context, options: SeekP
 /** `page` (from 1) and `page_size` (default 50, clamped to 1..200) of the App API's offset paging. */
 export function parseOffsetRange(rawQuery: Record<string, string>): { page: number; pageSize: number } {
   const raw = rawQuery.page;
-  if (raw !== undefined && (!/^\d{1,9}$/.test(raw) || Number(raw) < 1)) {
+  if (raw !== undefined && (!/^\d{1,9}$/.test(raw) || Number(raw) < 1 || Number(raw) > OFFSET_MAX_PAGE)) {
     throw new DomainError('invalid_query', 'page must be an integer from 1', { queryParam: 'page' });
   }
   return { page: raw === undefined ? 1 : Number(raw), pageSize: parsePageSize(rawQuery.page_size, 50, 200) };

@@ -13,6 +13,7 @@ import type { TokenSubscription } from '../../src/msp/token-subscription.entity.
 import { endUserSubscriptions, getEndUserSubscription } from '../../src/msp/token-subscription.queries.ts';
 import type { GraphQLErrorCode } from '../../src/platform/error-codes.ts';
 import { DomainError, InvalidInputError } from '../../src/platform/errors.ts';
+import { OFFSET_MAX_PAGE } from '../../src/platform/offset-page.ts';
 import { endUserSessionPage, getEndUserSession, type EndUserSessionData } from '../../src/sessions/charge-session.queries.ts';
 import type { SessionSubtotal } from '../../src/sessions/session-subtotals.ts';
 import { builder } from '../builder.ts';
@@ -38,8 +39,7 @@ function pageArgs(first: number | null | undefined, page: number | null | undefi
   const size = first ?? DEFAULT_PAGE_SIZE;
   if (size < 1 || size > MAX_PAGE_SIZE) throw new InvalidInputError(`first must lie in 1..${MAX_PAGE_SIZE}`, { path: ['first'] });
   const number = page ?? 1;
-  // The REST App API's bound too (page: at most 9 digits).
-  if (number < 1 || number > 999_999_999) throw new InvalidInputError('page must lie in 1..999999999', { path: ['page'] });
+  if (number < 1 || number > OFFSET_MAX_PAGE) throw new InvalidInputError(`page must lie in 1..${OFFSET_MAX_PAGE}`, { path: ['page'] });
   return { page: number, pageSize: size };
 }
 

@@ -8,6 +8,7 @@ import { visibleAdministration } from '../parties/customer-input.ts';
 import { InvalidInputError, NotFoundError } from '../platform/errors.ts';
 import { flushUnique } from '../platform/flush-unique.ts';
 import { isUuid } from '../platform/ids.ts';
+import { Administration } from '../parties/administration.entity.ts';
 import type { Em } from '../platform/orm.ts';
 import { knownEventKinds } from './event-kinds.ts';
 import { sealSecret } from './secret-box.ts';
@@ -59,8 +60,11 @@ async function adminIdsFor(em: Em, ids: string[] | null | undefined): Promise<{ 
   if (ids && ids.length > 100) throw new InvalidInputError('admin_ids holds at most 100 administrations', { path: ['admin_ids'] });
   if (!ids || ids.length === 0) return scope.all ? { adminIds: null, allAdmins: true } : { adminIds: [...scope.ids], allAdmins: false };
   // Stored as the administrations spell their ids: delivery and visibility compare them as text.
+  // One query for all (ids are caseless); a missing one answers as visibleAdministration does, at its place.
+  const found = await em.find(Administration, { id: { $in: ids.filter((id) => !!id) } });
+  const byId = new Map(found.map((a) => [a.id.toLowerCase(), a.id]));
   const resolved: string[] = [];
-  for (const [i, id] of ids.entries()) resolved.push((await visibleAdministration(em, id, ['admin_ids', i])).id);
+  for (const [i, id] of ids.entries()) resolved.push(byId.get(id?.toLowerCase()) ?? (await visibleAdministration(em, id, ['admin_ids', i])).id);
   return { adminIds: [...new Set(resolved)], allAdmins: false };
 }
 

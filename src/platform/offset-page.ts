@@ -7,6 +7,8 @@ export interface OffsetRange { page: number; pageSize: number }
 
 export const OFFSET_DEFAULT_PAGE_SIZE = 50;
 export const OFFSET_MAX_PAGE_SIZE = 200;
+/** The highest `page` (nine digits), in REST and GraphQL. */
+export const OFFSET_MAX_PAGE = 999_999_999;
 
 export interface OffsetResult<T> { items: T[]; hasNextPage: boolean }
 

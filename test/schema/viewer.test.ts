@@ -122,4 +122,9 @@ test('the schema\'s limits hold: more than 100 per list is refused', async (t) =
   const big = await viewer(w.manager.id, '{ viewer { chargeSessions(first: 101) { databaseId } } }');
   t.truthy(big.body.errors?.length);
   t.is(big.body.errors?.[0].extensions?.param, '$.first');
+  // page is bounded like the REST App API's (nine digits).
+  const far = await viewer(w.manager.id, '{ viewer { chargeSessions(first: 1, page: 1000000000) { databaseId } } }');
+  t.is(far.body.errors?.[0].extensions?.param, '$.page');
+  const last = await viewer(w.manager.id, '{ viewer { chargeSessions(first: 1, page: 999999999) { databaseId } } }');
+  t.falsy(last.body.errors, JSON.stringify(last.body.errors));
 });

@@ -100,6 +100,20 @@ test('a stranger changes nothing: cancel and switch-plan are 400 not_found and t
   t.like(admin, { valid_until: null, defunct: false, plan_id: w.planId });
 });
 
+test('switch-plan needs exactly one plan choice: neither or both is 400 at the member, and nothing changes', async (t) => {
+  const w = await world();
+  const plan = await createSubscriptionPlan(app, adminId, { rate_plan_id: w.ratePlanId });
+  const path = `/${w.manager.id}/msp-token-subscription/${w.subscriptionId}/switch-plan`;
+  const neither = await as('POST', path, {});
+  t.is(neither.status, 400);
+  t.is(neither.body.param, '$.plan_id');
+  const both = await as('POST', path, { plan_id: plan.id, plan_external_reference: 'X' });
+  t.is(both.status, 400);
+  t.is(both.body.param, '$.plan_external_reference');
+  const admin = ok(await app.request('GET', `/main/v1/msp-token-subscription/${w.subscriptionId}`));
+  t.like(admin, { valid_until: null, defunct: false, plan_id: w.planId });
+});
+
 test('revoking an authorization takes effect on the next request', async (t) => {
   const w = await world();
   t.is(ok(await as('GET', `/${w.manager.id}/msp-charge-session`)).items.length, 1);
