@@ -8,7 +8,7 @@ import type { OcpiCdr, OcpiPrice } from './schemas/cdr.ts';
 
 /** OCPI DateTime is UTC; a value without an offset gets its Z. */
 export function utc(value: string): string {
-  return /(Z|[+-]\d{2}:\d{2})$/.test(value) ? value : `${value}Z`;
+  return /([Zz]|[+-]\d{2}:\d{2})$/.test(value) ? value : `${value}Z`;
 }
 
 const amount = (price: OcpiPrice | undefined, vat: 'excl_vat' | 'incl_vat') =>

@@ -12,7 +12,15 @@ export function findTariff(em: Em, peer: OcpiPeer, key: TariffKey): Promise<Ocpi
   return em.findOne(OcpiTariff, { roamingConnectionId: peer.roamingConnectionId, ...key });
 }
 
+/** A peer speaks only for the parties of its credentials (as for sessions and CDRs). */
+function checkParty(peer: OcpiPeer, key: TariffKey): void {
+  if (!peer.speaksFor(key.countryCode, key.partyId)) {
+    throw new OcpiError(OCPI_STATUS.invalidParameters, `party ${key.countryCode}*${key.partyId} is not one of this connection's`, 400);
+  }
+}
+
 export async function putTariff(em: Em, peer: OcpiPeer, key: TariffKey, raw: unknown): Promise<OcpiTariff> {
+  checkParty(peer, key);
   const value = acceptOcpi<{ country_code: string; party_id: string; id: string; last_updated: string }>('tariff', raw);
   if (value.country_code !== key.countryCode || value.party_id !== key.partyId || value.id !== key.tariffId) {
     throw new OcpiError(OCPI_STATUS.invalidParameters, 'country_code, party_id and id of the body must be those of the URL', 400);
@@ -26,6 +34,7 @@ export async function putTariff(em: Em, peer: OcpiPeer, key: TariffKey, raw: unk
 }
 
 export async function deleteTariff(em: Em, peer: OcpiPeer, key: TariffKey): Promise<void> {
+  checkParty(peer, key);
   const tariff = await findTariff(em, peer, key);
   if (tariff) em.remove(tariff);
   await em.flush();

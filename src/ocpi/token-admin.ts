@@ -5,9 +5,12 @@ import { Token } from '../msp/token.entity.ts';
 import type { Administration } from '../parties/administration.entity.ts';
 import type { Em } from '../platform/orm.ts';
 
-/** null when the contract id is missing or not one of our tokens. */
+/** OCPI's longest contract id (CdrToken.contract_id, string(36)). */
+const MAX_CONTRACT_ID = 36;
+
+/** null when the contract id is missing, longer than OCPI allows (an invalid CDR's) or not one of our tokens. */
 export async function adminOfContractId(em: Em, contractId: unknown): Promise<Administration | null> {
-  if (typeof contractId !== 'string' || contractId === '') return null;
+  if (typeof contractId !== 'string' || contractId === '' || contractId.length > MAX_CONTRACT_ID) return null;
   const token = await em.findOne(Token, { evcoId: { $in: evcoIdVariants(contractId) } }, { filters: false });
   return token?.currentAdmin ?? null;
 }

@@ -136,7 +136,7 @@ test('tariffs are stored per connection', async (t) => {
   t.is((await cpo.call('GET', url)).status, 404);
 });
 
-test('a peer speaks only for its own parties: a CDR or Session of another CPO party is refused', async (t) => {
+test('a peer speaks only for its own parties: a CDR, Session or Tariff of another CPO party is refused', async (t) => {
   const sub = await pricedSubscription(app, adminId);
   const foreign = cdr(sub.evcoId, { party_id: 'XYZ' });
   const r = await cpo.call('POST', cdrs(), { body: foreign, bodySchema: 'cdr' });
@@ -146,4 +146,8 @@ test('a peer speaks only for its own parties: a CDR or Session of another CPO pa
   const running = session(sub.evcoId, { party_id: 'XYZ' });
   const put = await cpo.call('PUT', `${app.url}/ocpi/2.2.1/emsp/sessions/NL/XYZ/${running.id}`, { body: running, bodySchema: 'session' });
   t.is(put.body.status_code, 2001);
+  const foreignTariff = tariff({ party_id: 'XYZ' });
+  const tariffUrl = `${app.url}/ocpi/2.2.1/emsp/tariffs/NL/XYZ/${foreignTariff.id}`;
+  t.is((await cpo.call('PUT', tariffUrl, { body: foreignTariff })).body.status_code, 2001);
+  t.is((await cpo.call('GET', tariffUrl)).status, 404, 'nothing stored');
 });
