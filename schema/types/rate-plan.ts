@@ -1,7 +1,8 @@
 import * as yup from 'yup';
 import type { Patch } from '../../src/platform/merge-patch.ts';
 import type { Em } from '../../src/platform/orm.ts';
-import { callerAdministrations, callerScope, isSharedWith } from '../../src/pricing/rate-plan-access.ts';
+import { callerScope } from '../../src/access/admin-scope.ts';
+import { callerAdministrations, isSharedWith } from '../../src/pricing/rate-plan-access.ts';
 import { RatePlan as RatePlanEntity } from '../../src/pricing/rate-plan.entity.ts';
 import { createRatePlan, upsertRatePlan, type RatePlanFields } from '../../src/pricing/rate-plan.service.ts';
 import { currencyCode, text } from '../../src/platform/input-schemas.ts';

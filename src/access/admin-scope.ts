@@ -1,6 +1,8 @@
 // The administration filter: every entity that belongs to an administration declares this
 // filter, and every EntityManager fork sets its params once (rest/rails/request-context.ts,
 // src/platform/orm.ts). Queries of a scoped credential then never see other administrations.
+import type { Em } from '../platform/orm.ts';
+
 export const ADMIN_SCOPE = 'adminScope';
 
 export interface AdminScope {
@@ -10,6 +12,11 @@ export interface AdminScope {
 }
 
 export const UNSCOPED: AdminScope = { all: true, ids: [] };
+
+/** The scope of the caller an EntityManager serves (unscoped: the worker, the CLI). */
+export function callerScope(em: Em): AdminScope {
+  return (em.getFilterParams(ADMIN_SCOPE) as AdminScope | undefined) ?? UNSCOPED;
+}
 
 export function adminScopeFilter(column: string) {
   return {

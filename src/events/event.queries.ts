@@ -5,7 +5,7 @@ import type { FilterQuery } from '@mikro-orm/core';
 import type { Em } from '../platform/orm.ts';
 import { SeekList } from '../platform/seek-page.ts';
 import { Event } from './event.entity.ts';
-import { scopeOf } from './webhook-subscription.service.ts';
+import { callerScope } from '../access/admin-scope.ts';
 import { WebhookAttempt } from './webhook-attempt.entity.ts';
 import { WebhookSubscription } from './webhook-subscription.entity.ts';
 
@@ -14,7 +14,7 @@ export interface EventFilter { kind?: string; resourceId?: string; actor?: strin
 const isEventId = (value: string) => /^[1-9]\d{0,18}$/.test(value);
 
 export function eventList(em: Em, filter: EventFilter = {}): SeekList<Event> {
-  const scope = scopeOf(em);
+  const scope = callerScope(em);
   const where: FilterQuery<Event> = {
     ...(filter.kind ? { kind: filter.kind } : {}),
     ...(filter.resourceId ? { resourceId: filter.resourceId } : {}),
@@ -26,7 +26,7 @@ export function eventList(em: Em, filter: EventFilter = {}): SeekList<Event> {
 
 /** The subscriptions a credential sees: all, or those within its administrations. */
 export function webhookSubscriptionList(em: Em): SeekList<WebhookSubscription> {
-  const scope = scopeOf(em);
+  const scope = callerScope(em);
   const where = (scope.all ? {} : { allAdmins: false, adminIds: { $contained: scope.ids } }) as FilterQuery<WebhookSubscription>;
   return new SeekList<WebhookSubscription>(em, { entity: WebhookSubscription, where, entities: true });
 }

@@ -3,7 +3,7 @@
 // administrations it names, defaulting to the creator's; a credential limited to administrations
 // sees and changes only subscriptions within them.
 import { LockMode } from '@mikro-orm/core';
-import { ADMIN_SCOPE, UNSCOPED, type AdminScope } from '../access/admin-scope.ts';
+import { callerScope, type AdminScope } from '../access/admin-scope.ts';
 import { visibleAdministration } from '../parties/customer-input.ts';
 import { InvalidInputError, NotFoundError } from '../platform/errors.ts';
 import { flushUnique } from '../platform/flush-unique.ts';
@@ -25,10 +25,6 @@ export interface WebhookSubscriptionInput {
 }
 
 const UNIQUE = { webhook_subscription_external_reference_unique: ['external_reference'] };
-
-export function scopeOf(em: Em): AdminScope {
-  return (em.getFilterParams(ADMIN_SCOPE) as AdminScope | undefined) ?? UNSCOPED;
-}
 
 export function isVisibleTo(subscription: WebhookSubscription, scope: AdminScope): boolean {
   if (scope.all) return true;
@@ -56,7 +52,7 @@ function checkSecret(secret: string): string {
 }
 
 async function adminIdsFor(em: Em, ids: string[] | null | undefined): Promise<{ adminIds: string[] | null; allAdmins: boolean }> {
-  const scope = scopeOf(em);
+  const scope = callerScope(em);
   if (ids && ids.length > 100) throw new InvalidInputError('admin_ids holds at most 100 administrations', { path: ['admin_ids'] });
   if (!ids || ids.length === 0) return scope.all ? { adminIds: null, allAdmins: true } : { adminIds: [...scope.ids], allAdmins: false };
   // Stored as the administrations spell their ids: delivery and visibility compare them as text.
@@ -82,7 +78,7 @@ export async function getWebhookSubscription(em: Em, id: string, options: { lock
   const subscription = isUuid(id)
     ? await em.findOne(WebhookSubscription, { id }, options.lock ? { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true } : {})
     : null;
-  if (!subscription || !isVisibleTo(subscription, scopeOf(em))) throw new NotFoundError('webhook subscription');
+  if (!subscription || !isVisibleTo(subscription, callerScope(em))) throw new NotFoundError('webhook subscription');
   return subscription;
 }
 

@@ -4,7 +4,7 @@
 // blocked, the subscription's customer not blocked). Validity is [from, until).
 import { canSeeAdministration } from '../access/admin-scope.ts';
 import type { Em } from '../platform/orm.ts';
-import { callerScope } from '../pricing/rate-plan-access.ts';
+import { callerScope } from '../access/admin-scope.ts';
 import { resolveToken, resolveTokens, type TokenResolution } from './resolve-token.ts';
 import type { Token } from './token.entity.ts';
 

@@ -39,9 +39,12 @@ export function checkTokenUid(uid: string, uidType: UidType | null | undefined):
   return value;
 }
 
-/** The token an evco_id names, with or without separators and check digit, in any casing. */
-export function findTokenByEvcoId(em: Em, evcoId: string): Promise<Token | null> {
-  return em.findOne(Token, { evcoId: { $in: evcoIdVariants(evcoId) } });
+/**
+ * The token an evco_id names, with or without separators and check digit, in any casing.
+ * `everyAdministration`: also outside the caller's scope (a peer's message, which has none).
+ */
+export function findTokenByEvcoId(em: Em, evcoId: string, options: { everyAdministration?: boolean } = {}): Promise<Token | null> {
+  return em.findOne(Token, { evcoId: { $in: evcoIdVariants(evcoId) } }, options.everyAdministration ? { filters: false } : {});
 }
 
 export async function getToken(em: Em, evcoId: string, path?: FieldPath): Promise<Token> {

@@ -15,9 +15,9 @@ import { RoamingCommand } from './roaming-command.entity.ts';
 import { OcpiSession } from './ocpi-session.entity.ts';
 import type { OcpiCommandResponse } from './schemas/commands.ts';
 import { ocpiTokenOf } from './token-of.ts';
-import { ADMIN_SCOPE, UNSCOPED, type AdminScope } from '../access/admin-scope.ts';
+import { callerScope } from '../access/admin-scope.ts';
 
-const seesEveryAdministration = (em: Em) => ((em.getFilterParams(ADMIN_SCOPE) as AdminScope | undefined) ?? UNSCOPED).all;
+const seesEveryAdministration = (em: Em) => callerScope(em).all;
 
 export interface StartSessionInput { roamingConnectionId: string; locationId: string; evseUid?: string; connectorId: string; evcoId: string }
 /** Without roamingConnectionId: the connection whose CPO reported that session (OCPI Sessions). */

@@ -1,7 +1,6 @@
 // The administration an OCPI message belongs to: that of our token its contract id names. Peers'
 // messages arrive without a credential scope, so the look-up sees every administration.
-import { evcoIdVariants } from '../msp/evco-id.ts';
-import { Token } from '../msp/token.entity.ts';
+import { findTokenByEvcoId } from '../msp/save-token.service.ts';
 import type { Administration } from '../parties/administration.entity.ts';
 import type { Em } from '../platform/orm.ts';
 
@@ -11,6 +10,6 @@ const MAX_CONTRACT_ID = 36;
 /** null when the contract id is missing, longer than OCPI allows (an invalid CDR's) or not one of our tokens. */
 export async function adminOfContractId(em: Em, contractId: unknown): Promise<Administration | null> {
   if (typeof contractId !== 'string' || contractId === '' || contractId.length > MAX_CONTRACT_ID) return null;
-  const token = await em.findOne(Token, { evcoId: { $in: evcoIdVariants(contractId) } }, { filters: false });
+  const token = await findTokenByEvcoId(em, contractId, { everyAdministration: true });
   return token?.currentAdmin ?? null;
 }

@@ -2,15 +2,11 @@
 // scope filter cannot apply: a plan is visible when it is shared with an administration the
 // caller sees (em.find on Administration is scoped).
 import { raw, type FilterQuery } from '@mikro-orm/core';
-import { ADMIN_SCOPE, UNSCOPED, type AdminScope } from '../access/admin-scope.ts';
+import { callerScope } from '../access/admin-scope.ts';
 import { Administration } from '../parties/administration.entity.ts';
 import { DomainError } from '../platform/errors.ts';
 import type { Em } from '../platform/orm.ts';
 import type { RatePlan } from './rate-plan.entity.ts';
-
-export function callerScope(em: Em): AdminScope {
-  return (em.getFilterParams(ADMIN_SCOPE) as AdminScope | undefined) ?? UNSCOPED;
-}
 
 export function isSharedWith(plan: RatePlan, admin: { id: string; currency: string }): boolean {
   if (plan.currency !== admin.currency) return false;

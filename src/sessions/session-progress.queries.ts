@@ -3,7 +3,7 @@
 // list ordered by id (UUIDv7 of both: creation order), paged by the REST seek pager. An OCPI
 // session belongs to the administration of the driver's token; one whose contract id is not ours
 // (like a received session whose token is not resolved) only credentials of every administration see.
-import { ADMIN_SCOPE, UNSCOPED, type AdminScope } from '../access/admin-scope.ts';
+import { callerScope } from '../access/admin-scope.ts';
 import { isUuid } from '../platform/ids.ts';
 import type { Em } from '../platform/orm.ts';
 import type { SeekRange } from '../platform/seek-page.ts';
@@ -30,7 +30,7 @@ export class SessionProgressList {
   constructor(em: Em) { this.em = em; }
 
   private scope(): unknown[] {
-    const scope = (this.em.getFilterParams(ADMIN_SCOPE) as AdminScope | undefined) ?? UNSCOPED;
+    const scope = callerScope(this.em);
     return [scope.all, JSON.stringify(scope.ids)];
   }
 
