@@ -15,6 +15,7 @@ import { RateLimiter } from '../src/platform/http/rate-limit.ts';
 import { mountRoutes } from './rails/route.ts';
 import { isRemovedOperation } from './removed-routes.ts';
 import { routes } from './routes.ts';
+import { registerRestEventRenderers } from './events/event-renderers.ts';
 import { graphqlMiddleware } from '../schema/http.ts';
 import { ocpiMiddleware } from './ocpi/ocpi-router.ts';
 import { ocpiRoutes } from './ocpi/ocpi-routes.ts';
@@ -52,6 +53,8 @@ export interface AppOptions {
 
 export function createApp(orm: Orm, options: AppOptions = {}): Koa {
   const app = new Koa();
+  // Changes made through this app record events whose data is what the GETs answer.
+  registerRestEventRenderers();
   const authenticator = options.authenticator ?? new Authenticator(orm);
   const limiter = new RateLimiter();
   app.on('error', (error, ctx) => {

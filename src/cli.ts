@@ -14,6 +14,7 @@ import { DomainError } from './platform/errors.ts';
 import { migrate, openOrm, scopedEm, type Orm } from './platform/orm.ts';
 import { migrateSessionQueue } from './sessions/session-queue.ts';
 import { jsonPath } from './platform/json-path.ts';
+import { registerRestEventRenderers } from '../rest/events/event-renderers.ts';
 
 const USAGE = `usage: npm run cli -- <command>
   administration create --id <slug> --name <name> --currency <ISO> --country <CC> [--seller <seller id>] [--locale <id>]
@@ -26,6 +27,7 @@ const USAGE = `usage: npm run cli -- <command>
 
 async function withOrm(work: (orm: Orm) => Promise<void>): Promise<void> {
   const config = readConfig();
+  registerRestEventRenderers();
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const orm = await openOrm(database.url, { poolMax: 2 });
   try {

@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
 import { createApp } from '../rest/app.ts';
+import { registerRestEventRenderers } from '../rest/events/event-renderers.ts';
 import { saveCredential } from './access/save-credential.service.ts';
 import { isLoopbackHost, type Config } from './platform/config.ts';
 import { databaseHealth } from './platform/database-health.ts';
@@ -34,6 +35,7 @@ export async function startService(config: Config, log: (line: string) => void =
   const publicHost = !isLoopbackHost(config.host);
   if (publicHost && config.demo) throw publicDemoError(config.host, 'the demo instance is on (SVC_DEMO=1)');
   await checkListenable(config.port, config.host);
+  registerRestEventRenderers();
   // Detached: the service stops postgres itself, after its own clients (see RunningService.stop).
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, detached: true });
   let orm: Orm | undefined;

@@ -1,52 +1,80 @@
-// The `data` of webhook deliveries: for each event kind, what its GET answers (the same loader and
-// serializer as the route). Imported by the composition roots that deliver (the worker thread).
-import { getBox } from '../../src/billing/billing-box.queries.ts';
-import { getSessionReimbursement } from '../../src/cpo/session-reimbursement.queries.ts';
-import { getEvse } from '../../src/cpo/save-evse.service.ts';
-import { getEndUser } from '../../src/end-users/save-end-user.service.ts';
-import { registerEventRenderer } from '../../src/events/event-renderers.ts';
-import { getToken } from '../../src/msp/save-token.service.ts';
-import { getTokenLink } from '../../src/msp/save-token-link.service.ts';
-import { getTokenSubscription } from '../../src/msp/token-subscription.queries.ts';
-import { Customer } from '../../src/parties/customer.entity.ts';
-import { getMandate } from '../../src/parties/direct-debit-mandate.queries.ts';
-import { getBillingAddress } from '../../src/parties/save-billing-address.service.ts';
-import { instanceOverview } from '../../src/parties/instance-overview.service.ts';
-import { getByRef, parseRef } from '../../src/platform/resource-ref.ts';
+// The `data` of events (src/events/event-renderers.ts): for each kind, what its GET answers. Most
+// kinds call their GET route's own handler, so data and GET cannot drift; the kinds that set-based
+// writers record by the batch (sessions, pricing results, billing boxes) load the batch with one
+// query and use the GET's serializer. Registered by every composition root that changes data
+// (the app, the worker thread, the CLI).
+import { SYSTEM_ACTOR } from '../../src/access/actor.ts';
+import { boxDetails } from '../../src/billing/billing-box.queries.ts';
+import { ReimbursementLink } from '../../src/cpo/reimbursement-link.entity.ts';
+import type { EventKindName } from '../../src/events/event-kinds.ts';
+import { oneByOne, registerEventRenderers, type EventRenderer } from '../../src/events/event-renderers.ts';
 import { isUuid } from '../../src/platform/ids.ts';
+import type { Em } from '../../src/platform/orm.ts';
+import { ChargeSession } from '../../src/sessions/charge-session.entity.ts';
 import { PricingResult } from '../../src/sessions/pricing-result.entity.ts';
-import { getVisibleDropoutCase, getVisibleSession } from '../../src/sessions/reprocess.service.ts';
 import { serializeBox } from '../billing/billing-box-shape.ts';
-import { serializeSessionReimbursement } from '../cpo/session-reimbursement.routes.ts';
-import { serializeEvse } from '../cpo/evse.routes.ts';
-import { serializeEndUser } from '../end-users/end-user.routes.ts';
-import { tokenOutput } from '../msp/token.routes.ts';
-import { serializeTokenLink } from '../msp/token-link.routes.ts';
-import { present as presentTokenSubscription } from '../msp/token-subscription.routes.ts';
-import { serializeBillingAddress } from '../parties/billing-address.routes.ts';
-import { serializeCustomer } from '../parties/customer.routes.ts';
-import { serializeInstance } from '../parties/instance.routes.ts';
-import { serializeMandate } from '../parties/direct-debit-mandate.routes.ts';
-import {
-  serializeChargeSession, serializeCpoChargeSession, serializeCpoDropoutCase, serializeDropoutCase, serializePricingResult,
-} from '../sessions/session-serializers.ts';
+import { serializeLink } from '../cpo/reimbursement.routes.ts';
+import type { RouteDef } from '../rails/route.ts';
+import { routes } from '../routes.ts';
+import { serializeChargeSession, serializeCpoChargeSession, serializePricingResult } from '../sessions/session-serializers.ts';
 
-registerEventRenderer('customer', async (em, id) => serializeCustomer(await getByRef(em, Customer, parseRef(id, true), 'customer')));
-registerEventRenderer('billing_address', async (em, id) => serializeBillingAddress(await getBillingAddress(em, parseRef(id, true))));
-registerEventRenderer('direct_debit_mandate', async (em, id) => serializeMandate(await getMandate(em, parseRef(id, true))));
-registerEventRenderer('msp_token', async (em, id) => tokenOutput(em, await getToken(em, id)));
-registerEventRenderer('msp_token_subscription', async (em, id) => presentTokenSubscription(em, await getTokenSubscription(em, id)));
-registerEventRenderer('msp_token_link', async (em, id) => serializeTokenLink(await getTokenLink(em, id)));
-registerEventRenderer('msp_charge_session', async (em, id) => serializeChargeSession(await getVisibleSession(em, id)));
-registerEventRenderer('cpo_charge_session', async (em, id) => serializeCpoChargeSession(await getVisibleSession(em, id)));
-registerEventRenderer('msp_charge_session_priced', async (em, id) => {
-  const result = isUuid(id) ? await em.findOne(PricingResult, { id }, { populate: ['session'] }) : null;
-  return result ? serializePricingResult(result) : null;
-});
-registerEventRenderer('msp_dropout_case', async (em, id) => serializeDropoutCase(await getVisibleDropoutCase(em, id, 'msp')));
-registerEventRenderer('cpo_dropout_case', async (em, id) => serializeCpoDropoutCase(await getVisibleDropoutCase(em, id, 'cpo')));
-registerEventRenderer('cpo_evse', async (em, id) => serializeEvse(await getEvse(em, id)));
-registerEventRenderer('cpo_charge_session_reimbursement', async (em, id) => serializeSessionReimbursement(await getSessionReimbursement(em, id)));
-registerEventRenderer('billing_box', async (em, id) => serializeBox(await getBox(em, id)));
-registerEventRenderer('instance', async (em) => serializeInstance(await instanceOverview(em)));
-registerEventRenderer('end_user', async (em, id) => serializeEndUser(await getEndUser(em, id)));
+/** The GET (of one resource) whose answer is the data of each kind rendered one at a time. */
+const GET_OF: Partial<Record<EventKindName, string>> = {
+  billing_address: '/billing-address/:id',
+  cpo_charge_session_reimbursement: '/cpo-charge-session-reimbursement/:id',
+  cpo_dropout_case: '/cpo-dropout-case/:id',
+  cpo_evse: '/cpo-evse/:evse_uid',
+  cpo_evse_location: '/cpo-evse-location/:location_id',
+  cpo_reimbursement_arrangement: '/cpo-reimbursement-arrangement/:id',
+  cpo_reimbursement_plan: '/cpo-reimbursement-plan/:id',
+  cpo_subscription: '/cpo-subscription/:id',
+  cpo_subscription_evse_link: '/cpo-subscription-evse-link/:id',
+  cpo_subscription_plan: '/cpo-subscription-plan/:id',
+  customer: '/customer/:id',
+  direct_debit_mandate: '/direct-debit-mandate/:id',
+  end_user: '/end-user/:id',
+  instance: '/instance',
+  msp_dropout_case: '/msp-dropout-case/:id',
+  msp_roaming_command: '/msp-roaming-command/:id',
+  msp_subscription_plan: '/msp-token-subscription-plan/:id',
+  msp_token: '/msp-token/:evco_id',
+  msp_token_link: '/msp-token-link/:id',
+  msp_token_subscription: '/msp-token-subscription/:id',
+  roaming_agreement: '/roaming-agreement/:id',
+  roaming_connection: '/roaming-connection/:id',
+  roaming_partner: '/roaming-partner/:id',
+  webhook_subscription: '/webhook-subscription/:id',
+};
+
+/**
+ * Kinds without a GET of one resource: their data is what identifies them (the lists that show
+ * them: /customer/{id}/authorization..., /cpo-reimbursement-plan/{id}/calculation-input).
+ */
+export const IDENTIFIED_ONLY: EventKindName[] = ['cpo_calculation_input', 'end_user_authorization_customer', 'end_user_authorization_msp_token_subscription'];
+
+function viaGet(path: string): EventRenderer {
+  const route = routes.find((r: RouteDef) => r.method === 'get' && r.path === path);
+  if (!route) throw new Error(`no GET ${path} to render events with`);
+  const param = /:(\w+)$/.exec(path)?.[1];
+  return oneByOne((em, id) => route.handler({
+    body: undefined, query: {}, params: param ? { [param]: id } : {}, rawQuery: {}, em, actor: SYSTEM_ACTOR, ctx: undefined as never,
+  }));
+}
+
+const byId = <T extends { id: string }>(rows: T[], render: (row: T) => unknown) => new Map(rows.map((row) => [row.id, render(row)]));
+const uuids = (ids: string[]) => ids.filter(isUuid);
+
+const BATCHED: Partial<Record<EventKindName, EventRenderer>> = {
+  msp_charge_session: async (em: Em, ids) => byId(await em.find(ChargeSession, { id: { $in: uuids(ids) } }), serializeChargeSession),
+  cpo_charge_session: async (em: Em, ids) => byId(await em.find(ChargeSession, { id: { $in: uuids(ids) }, source: 'cpo_charge_session' }), serializeCpoChargeSession),
+  msp_charge_session_priced: async (em: Em, ids) => byId(await em.find(PricingResult, { id: { $in: uuids(ids) } }, { populate: ['session'] }), serializePricingResult),
+  billing_box: async (em: Em, ids) => byId(await boxDetails(em, uuids(ids)), serializeBox),
+  // Listed, not fetched one by one: the link's representation of the list and of its writes.
+  cpo_reimbursement_link: async (em: Em, ids) => byId(await em.find(ReimbursementLink, { id: { $in: uuids(ids) } }), serializeLink),
+};
+
+export function registerRestEventRenderers(): void {
+  const renderers: Partial<Record<EventKindName, EventRenderer>> = { ...BATCHED };
+  for (const [kind, path] of Object.entries(GET_OF)) renderers[kind as EventKindName] = viaGet(path);
+  registerEventRenderers(renderers);
+}

@@ -16,7 +16,7 @@ import type { CandidateSelect } from './item-source.ts';
 import { placeLateCandidates } from './next-open-box.ts';
 import { lockBoxNumbering } from './box-numbering-lock.ts';
 import { currentActor } from '../events/actor-context.ts';
-import { BOX_CREATED_EVENTS } from '../events/event-sql.ts';
+import { BOX_CREATED_EVENTS, noteEventsWritten } from '../events/event-sql.ts';
 
 export interface CollectResult {
   /** Items written or updated, per subject and line. */
@@ -345,6 +345,7 @@ export async function collectItems(em: Em, kind: string, select: CandidateSelect
     if (missing) {
       await lockBoxNumbering(em, REVIEW_SETS_OF_MISSING_BOXES);
       await run(em, ENSURE_BOXES, [currentActor()]);
+      noteEventsWritten();
     }
     await run(em, LOCK_OWN_BOXES);
     [{ found: newLate }] = await query<{ found: boolean }>(em, ANY_NEW_LATE);

@@ -7,7 +7,7 @@ import type { Em } from '../platform/orm.ts';
 import type { InvoicingPeriod } from './billing-settings.entity.ts';
 import { nextPeriod, periodLabel, periodOf, type Period } from './periods.ts';
 import { currentActor } from '../events/actor-context.ts';
-import { BOX_CREATED_EVENTS } from '../events/event-sql.ts';
+import { BOX_CREATED_EVENTS, noteEventsWritten } from '../events/event-sql.ts';
 import { lockBoxNumberingOf } from './box-numbering-lock.ts';
 
 interface LateKey {
@@ -74,6 +74,7 @@ async function openBoxFrom(em: Em, key: LateKey, start: Period): Promise<string>
       await lockBoxNumberingOf(em, set.id);
       await em.execute(ENSURE_BOX, [key.admin_id, key.series_id, set.id, set.id, key.party_kind, key.party_id, period.from, period.until,
         key.vat_country, key.currency, key.distinct_code, key.locale_id, key.rollup_group_by, key.negate_document_amounts, currentActor()]);
+      noteEventsWritten();
       [box] = await em.execute<{ id: string; state: string }[]>(BOX, boxKey);
     }
     if (box.state === 'open') return box.id;

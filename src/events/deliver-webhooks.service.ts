@@ -6,15 +6,11 @@
 // SVC_WEBHOOK_DISABLE_AFTER_HOURS (48 h) is disabled with the reason. Every attempt is recorded.
 import { createHmac } from 'node:crypto';
 import pg from 'pg';
-import { LockMode } from '@mikro-orm/core';
 import { scopedEm, type Orm } from '../platform/orm.ts';
-import { renderEventData } from './event-renderers.ts';
 import { openSecret } from './secret-box.ts';
-import { WebhookAttempt } from './webhook-attempt.entity.ts';
 import { WEBHOOK_DELIVER } from './webhook-job.ts';
-import { WebhookSubscription } from './webhook-subscription.entity.ts';
 
-const NEXT_EVENT = `select e.id::text as id, c.position::text as position, e.kind, e.resource_id, e.modification, c.committed_at as occurred_at
+const NEXT_EVENT = `select e.id::text as id, c.position::text as position, e.kind, e.resource_id, e.modification, c.committed_at as occurred_at, e.data
   from svc_event e join svc_event_commit c on c.tx_id = e.tx_id
   where c.position is not null and (c.position > ?::bigint or (c.position = ?::bigint and e.id > ?::bigint))
     and e.kind = any(?::text[]) and (? or e.admin_id = any(?::text[]))
@@ -80,58 +76,76 @@ export async function deliverWebhooks(orm: Orm, connectionString: string, subscr
   }
 }
 
+interface SubscriptionRow {
+  url: string; kinds: string[]; admin_ids: string[] | null; all_admins: boolean; secret_ciphertext: string; disabled: boolean;
+  last_position: string; last_event_id: string;
+}
+
+interface EventRow { id: string; position: string; kind: string; resource_id: string; modification: string; occurred_at: Date; data: unknown }
+
+const SUBSCRIPTION = `select url, kinds, admin_ids, all_admins, secret_ciphertext, disabled, last_position::text, last_event_id::text
+  from webhook_subscription where id = ?`;
+
+/**
+ * The bookkeeping of an attempt, in one statement: the attempt's record, and on the subscription
+ * (locked by the update) the cursor after a success (unless a redelivery moved it meanwhile: it
+ * wins), the failure count, or the disabling after failing too long. Answers the consecutive
+ * failures and whether it is disabled. Plain SQL: bookkeeping is never an event (decisions.md).
+ */
+const RECORD_ATTEMPT = `with current as (select id, consecutive_failures, failing_since, last_position, last_event_id
+    from webhook_subscription where id = ? for update),
+  updated as (update webhook_subscription s set
+      last_position = case when ? and c.last_position = ?::bigint and c.last_event_id = ?::bigint then ?::bigint else s.last_position end,
+      last_event_id = case when ? and c.last_position = ?::bigint and c.last_event_id = ?::bigint then ?::bigint else s.last_event_id end,
+      consecutive_failures = case when ? then 0 else s.consecutive_failures + 1 end,
+      failing_since = case when ? then null else coalesce(s.failing_since, now()) end,
+      disabled = s.disabled or (not ? and now() - coalesce(s.failing_since, now()) > make_interval(secs => ?)),
+      disabled_reason = case when not s.disabled and not ? and now() - coalesce(s.failing_since, now()) > make_interval(secs => ?)
+        then 'failing since ' || to_char(s.failing_since at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') || ' ('
+          || (s.consecutive_failures + 1) || ' attempts; last: ' || ? || ')' else s.disabled_reason end
+    from current c where s.id = c.id
+    returning s.consecutive_failures, s.disabled, c.consecutive_failures as before),
+  attempt as (insert into webhook_attempt (subscription_id, event_id, attempt, succeeded, status_code, error, duration_ms, attempted_at)
+    select ?, ?, u.before + 1, ?, ?, ?, ?, now() from updated u)
+  select consecutive_failures, disabled from updated`;
+
 async function deliverRun(orm: Orm, subscriptionId: string): Promise<void> {
   const config = settings();
+  const em = scopedEm(orm);
   for (let n = 0; n < PER_RUN; n++) {
-    const em = scopedEm(orm);
-    const subscription = await em.findOne(WebhookSubscription, { id: subscriptionId }, { populate: ['secretCiphertext'] });
+    const [subscription] = await em.execute<SubscriptionRow[]>(SUBSCRIPTION, [subscriptionId]);
     if (!subscription || subscription.disabled) return;
-    const [event] = await em.execute<{ id: string; position: string; kind: string; resource_id: string; modification: string; occurred_at: Date }[]>(NEXT_EVENT, [
-      subscription.lastPosition, subscription.lastPosition, subscription.lastEventId, `{${subscription.kinds.join(',')}}`, subscription.allAdmins && !subscription.adminIds,
-      `{${(subscription.adminIds ?? []).join(',')}}`,
+    const [event] = await em.execute<EventRow[]>(NEXT_EVENT, [
+      subscription.last_position, subscription.last_position, subscription.last_event_id, `{${subscription.kinds.join(',')}}`,
+      subscription.all_admins && !subscription.admin_ids, `{${(subscription.admin_ids ?? []).join(',')}}`,
     ]);
     if (!event) return;
-    const data = await renderEventData(em, event.kind, event.resource_id, event.modification);
+    // The resource as it was when its change committed; dropped only after every subscription had it (a redelivery of an old event).
+    const data = event.data ?? { id: event.resource_id };
     const body = JSON.stringify({
       id: event.id, occurred_at: new Date(event.occurred_at).toISOString(), modification_kind: event.modification, kind: event.kind, data,
     });
     const timestamp = Math.floor(Date.now() / 1000);
     const started = performance.now();
     const answer = await post(subscription.url, body, {
-      'content-type': 'application/json', 'x-svc-signature': signature(openSecret(subscription.secretCiphertext), timestamp, body), 'x-svc-event-id': event.id,
+      'content-type': 'application/json', 'x-svc-signature': signature(openSecret(subscription.secret_ciphertext), timestamp, body), 'x-svc-event-id': event.id,
     }, config.timeoutMs);
     const ok = answer.error === null;
-    // The retry is scheduled after this transaction: adding the job inside it could deadlock with a
-    // committing change that wakes the same job key.
-    const retryIn = await em.transactional(async (tx): Promise<number | null> => {
-      // Locked: a redelivery or an update committed meanwhile is seen (and wins), never overwritten.
-      const current = await tx.findOne(WebhookSubscription, { id: subscriptionId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
-      if (!current) return null;
-      tx.create(WebhookAttempt, {
-        subscriptionId, eventId: event.id, attempt: current.consecutiveFailures + 1, succeeded: ok, statusCode: answer.status, error: answer.error,
-        durationMs: Math.round(performance.now() - started),
-      });
-      if (ok) {
-        // A redelivery moved the cursor meanwhile: it wins.
-        if (current.lastPosition === subscription.lastPosition && current.lastEventId === subscription.lastEventId) {
-          current.lastPosition = event.position;
-          current.lastEventId = event.id;
-        }
-        current.consecutiveFailures = 0;
-        current.failingSince = null;
-      } else {
-        current.consecutiveFailures += 1;
-        current.failingSince ??= new Date();
-        if (Date.now() - current.failingSince.getTime() > config.disableAfterMs) {
-          current.disable(`failing since ${current.failingSince.toISOString()} (${current.consecutiveFailures} attempts; last: ${answer.error})`);
-        } else {
-          return Math.min(config.retrySeconds * 2 ** (current.consecutiveFailures - 1), config.maxRetrySeconds);
-        }
-      }
-      return null;
-    });
-    if (retryIn !== null) await addDeliverJob(orm, subscriptionId, retryIn);
-    if (!ok) return;
+    const disableAfter = config.disableAfterMs / 1000;
+    const [after] = await em.execute<{ consecutive_failures: number; disabled: boolean }[]>(RECORD_ATTEMPT, [
+      subscriptionId,
+      ok, subscription.last_position, subscription.last_event_id, event.position,
+      ok, subscription.last_position, subscription.last_event_id, event.id,
+      ok, ok, ok, disableAfter, ok, disableAfter, answer.error ?? '',
+      subscriptionId, event.id, ok, answer.status, answer.error, Math.round(performance.now() - started),
+    ]);
+    if (!after) return;
+    if (!ok) {
+      // The retry is scheduled after the bookkeeping committed: adding the job inside a transaction
+      // could deadlock with a committing change that wakes the same job key.
+      if (!after.disabled) await addDeliverJob(orm, subscriptionId, Math.min(config.retrySeconds * 2 ** (after.consecutive_failures - 1), config.maxRetrySeconds));
+      return;
+    }
   }
   // More may be waiting: continue in a new run (other jobs get their turn).
   await addDeliverJob(orm, subscriptionId);

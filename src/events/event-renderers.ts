@@ -1,23 +1,65 @@
-// What a delivery's `data` is: the resource as its GET answers it, rendered when the delivery is
-// made. The REST layer registers one renderer per kind (rest/events/event-renderers.ts); a kind
-// without one, and every delete, carries what identifies the resource.
+// What an event's `data` is: the resource as its GET answers it, rendered in the transaction of
+// the change just before it commits (record-events.ts) and stored with the event, so a delivery
+// never re-reads the current state (decisions.md "Events"). The REST layer registers one renderer
+// per kind (rest/events/event-renderers.ts) in every process that changes data (the composition
+// roots call registerEventRenderers). A renderer takes the ids of one transaction's events of its
+// kind at once: set-based writers (sessions, billing boxes) record many and are rendered in one
+// query per batch. A kind without a renderer, every delete, and a resource no longer readable
+// carry what identifies it.
 import type { Em } from '../platform/orm.ts';
+import type { EventKindName } from './event-kinds.ts';
 
-export type EventRenderer = (em: Em, resourceId: string) => Promise<unknown | null>;
+/** The data of each id (by id); an id missing from the answer carries `{id}`. */
+export type EventRenderer = (em: Em, resourceIds: string[]) => Promise<Map<string, unknown>>;
 
 const renderers = new Map<string, EventRenderer>();
+let registered = false;
 
-export function registerEventRenderer(kind: string, renderer: EventRenderer): void {
-  renderers.set(kind, renderer);
+/** Renders one at a time: for kinds whose changes come one per transaction (the ORM's writes). */
+export function oneByOne(render: (em: Em, resourceId: string) => Promise<unknown>): EventRenderer {
+  return async (em, ids) => {
+    const data = new Map<string, unknown>();
+    for (const id of ids) {
+      try {
+        const rendered = await render(em, id);
+        if (rendered !== null && rendered !== undefined) data.set(id, rendered);
+      } catch {
+        // Not readable (gone within the same transaction): what identifies it.
+      }
+    }
+    return data;
+  };
 }
 
-export async function renderEventData(em: Em, kind: string, resourceId: string, modification: string): Promise<unknown> {
-  const renderer = modification === 'delete' ? undefined : renderers.get(kind);
-  if (!renderer) return { id: resourceId };
-  try {
-    return (await renderer(em, resourceId)) ?? { id: resourceId };
-  } catch {
-    // Gone since (deleted later) or not readable: what identifies it.
-    return { id: resourceId };
+/** The kinds with a renderer (the others carry what identifies them). */
+export function renderedKinds(): string[] {
+  return [...renderers.keys()].sort();
+}
+
+export function registerEventRenderers(entries: Partial<Record<EventKindName, EventRenderer>>): void {
+  for (const [kind, renderer] of Object.entries(entries)) renderers.set(kind, renderer!);
+  registered = true;
+}
+
+export interface PendingEvent { id: string; kind: string; resource_id: string; modification: string }
+
+/** The data of each event (by event id), one renderer call per kind. */
+export async function renderEvents(em: Em, events: PendingEvent[]): Promise<Map<string, unknown>> {
+  if (!registered) throw new Error('events are recorded in a process without event renderers (registerEventRenderers)');
+  const byKind = new Map<string, PendingEvent[]>();
+  for (const event of events) {
+    const list = byKind.get(event.kind) ?? [];
+    list.push(event);
+    byKind.set(event.kind, list);
   }
+  const data = new Map<string, unknown>();
+  for (const [kind, list] of byKind) {
+    const renderer = renderers.get(kind);
+    const live = list.filter((e) => e.modification !== 'delete');
+    const rendered = renderer && live.length ? await renderer(em, [...new Set(live.map((e) => e.resource_id))]) : new Map<string, unknown>();
+    for (const event of list) {
+      data.set(event.id, (event.modification !== 'delete' && rendered.get(event.resource_id)) || { id: event.resource_id });
+    }
+  }
+  return data;
 }

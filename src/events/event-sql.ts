@@ -1,14 +1,17 @@
 // Events of the set-based writers (session ingestion and processing, the billing core), which
 // change rows without the ORM: one INSERT per batch, in the writer's transaction or statement.
+// Their data is rendered at the transaction's commit like the ORM's (record-events.ts), one
+// renderer call per kind for the whole batch; a writer says it wrote events (noteEventsWritten).
 import type { Em } from '../platform/orm.ts';
 import { currentActor } from './actor-context.ts';
-import { declareEventKinds } from './event-kinds.ts';
+import type { EventKindName } from './event-kinds.ts';
 import type { ModificationKind } from './event.entity.ts';
+import { noteEventsWritten } from './record-events.ts';
 
-declareEventKinds('msp_charge_session', 'cpo_charge_session', 'msp_charge_session_priced');
+export { noteEventsWritten };
 
 export interface EventRow {
-  kind: string;
+  kind: EventKindName;
   resource_id: string;
   modification: ModificationKind;
   admin_id: string | null;
@@ -19,13 +22,20 @@ const INSERT = `insert into svc_event (kind, resource_id, modification, admin_id
   select kind, resource_id, modification, admin_id, ?, changes, now()
   from jsonb_to_recordset(?::jsonb) as x(kind text, resource_id text, modification text, admin_id text, changes jsonb)`;
 
+/** Records events in the transaction of `em` (their data is rendered when it commits). */
 export async function recordEventRows(em: Em, rows: EventRow[]): Promise<void> {
-  if (rows.length) await em.execute(INSERT, [currentActor(), JSON.stringify(rows)]);
+  if (!rows.length) return;
+  if (!em.isInTransaction()) throw new Error('events are recorded in the transaction of their change');
+  await em.execute(INSERT, [currentActor(), JSON.stringify(rows)]);
+  noteEventsWritten();
 }
 
 /** The kind of a session row's events: its own resource (REST /msp-charge-session or /cpo-charge-session). */
-export const sessionEventKind = (source: string) => (source === 'cpo_charge_session' ? 'cpo_charge_session' : 'msp_charge_session');
+export const sessionEventKind = (source: string): EventKindName => (source === 'cpo_charge_session' ? 'cpo_charge_session' : 'msp_charge_session');
 
-/** The `create` events of the boxes a statement's `created` CTE inserted (the billing core); the actor is its last parameter. */
+/**
+ * The `create` events of the boxes a statement's `created` CTE inserted (the billing core, always
+ * in a transaction); the actor is its last parameter. The caller notes the write (noteEventsWritten).
+ */
 export const BOX_CREATED_EVENTS = `insert into svc_event (kind, resource_id, modification, admin_id, actor, occurred_at)
   select 'billing_box', id::text, 'create', admin_id, ?, now() from created order by id`;

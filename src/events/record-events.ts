@@ -1,13 +1,19 @@
 // The ORM side of the outbox: every flush that creates, updates or deletes an entity registered in
 // event-kinds.ts adds its events to the same flush, so they commit or roll back with the change.
 // An update records the fields that changed as `{field: [from, to]}` (timestamps of the row itself
-// excluded); an update that changes nothing else records nothing.
-import { ChangeSetType, type ChangeSet, type EventSubscriber, type FlushEventArgs } from '@mikro-orm/core';
+// and bookkeeping excluded, secrets hidden); an update that changes nothing else records nothing.
+// Just before a transaction commits, the events it recorded (by the ORM or by a set-based writer,
+// event-sql.ts) get their `data`, rendered in that transaction (event-renderers.ts).
+import { ChangeSetType, type ChangeSet, type EventSubscriber, type FlushEventArgs, type TransactionEventArgs } from '@mikro-orm/core';
+import { ADMIN_SCOPE, UNSCOPED } from '../access/admin-scope.ts';
+import type { Em } from '../platform/orm.ts';
 import { currentActor } from './actor-context.ts';
-import { eventKindOf } from './event-kinds.ts';
+import { eventKindOf, kindOf } from './event-kinds.ts';
+import { renderEvents, type PendingEvent } from './event-renderers.ts';
 import { Event, type ModificationKind } from './event.entity.ts';
 
 const IGNORED = new Set(['updatedAt', 'createdAt']);
+const HIDDEN = '(hidden)';
 const MODIFICATION: Partial<Record<ChangeSetType, ModificationKind>> = {
   [ChangeSetType.CREATE]: 'create', [ChangeSetType.UPDATE]: 'update', [ChangeSetType.DELETE]: 'delete', [ChangeSetType.DELETE_EARLY]: 'delete',
 };
@@ -18,11 +24,16 @@ const plain = (value: unknown): unknown => {
   return value ?? null;
 };
 
-function changesOf(cs: ChangeSet<any>, ignore: string[] = []): Record<string, [unknown, unknown]> | null {
+function changesOf(cs: ChangeSet<any>, ignore: string[] = [], secret: string[] = []): Record<string, [unknown, unknown]> | null {
   const changes: Record<string, [unknown, unknown]> = {};
   for (const field of Object.keys(cs.payload ?? {})) {
     if (IGNORED.has(field) || ignore.includes(field)) continue;
     const original = (cs.originalEntity as Record<string, unknown> | undefined)?.[field];
+    if (secret.includes(field)) {
+      // A lazy secret loaded after the row counts as a change of nothing; a new one is recorded without its value.
+      if (original !== undefined && original !== (cs.entity as Record<string, unknown>)[field]) changes.secret = [HIDDEN, HIDDEN];
+      continue;
+    }
     changes[field] = [plain(original), plain((cs.entity as Record<string, unknown>)[field])];
   }
   return Object.keys(changes).length ? changes : null;
@@ -34,6 +45,30 @@ const adminIdOf = (entity: Record<string, any>): string | null => {
   return typeof entity.adminId === 'string' ? entity.adminId : null;
 };
 
+/**
+ * How many times this process wrote events: a transaction that saw no write of events since it
+ * began has nothing to render (no query at its commit). Set-based writers count themselves.
+ */
+let eventWrites = 0;
+const writesAtStart = new WeakMap<object, number>();
+/** Units of work that flushed events outside a transaction: the flush's own transaction renders them. */
+const flushedOutside = new WeakSet<object>();
+
+export function noteEventsWritten(): void {
+  eventWrites++;
+}
+
+const PENDING = `select id::text as id, kind, resource_id, modification from svc_event where tx_id = txid_current() and data is null order by id`;
+const STORE = `update svc_event e set data = x.data from jsonb_to_recordset(?::jsonb) as x(id bigint, data jsonb) where e.id = x.id`;
+
+/** Renders and stores the data of the events the current transaction recorded (run just before it commits). */
+export async function renderPendingEvents(em: Em): Promise<void> {
+  const pending = await em.execute<PendingEvent[]>(PENDING);
+  if (!pending.length) return;
+  const data = await renderEvents(em, pending);
+  await em.execute(STORE, [JSON.stringify(pending.map((e) => ({ id: e.id, data: data.get(e.id) })))]);
+}
+
 export class RecordEvents implements EventSubscriber {
   onFlush({ em, uow }: FlushEventArgs): void {
     const events: Event[] = [];
@@ -41,11 +76,11 @@ export class RecordEvents implements EventSubscriber {
       const registered = eventKindOf(cs.meta.className);
       const modification = MODIFICATION[cs.type];
       if (!registered || !modification) continue;
-      const changes = modification === 'update' ? changesOf(cs, registered.ignore) : null;
+      const changes = modification === 'update' ? changesOf(cs, registered.ignore, registered.secret) : null;
       if (modification === 'update' && !changes) continue;
       const entity = cs.entity as Record<string, any>;
       events.push(em.create(Event, {
-        kind: typeof registered.kind === 'string' ? registered.kind : registered.kind(entity),
+        kind: kindOf(registered, entity),
         resourceId: registered.idOf ? registered.idOf(entity) : String(entity.id),
         modification,
         adminId: registered.adminOf ? registered.adminOf(entity) ?? null : adminIdOf(entity),
@@ -54,5 +89,25 @@ export class RecordEvents implements EventSubscriber {
       }));
     }
     for (const event of events) uow.computeChangeSet(event);
+    if (!events.length) return;
+    noteEventsWritten();
+    // The flush opens its transaction after this: its start cannot see this write.
+    if (!em.isInTransaction()) flushedOutside.add(em);
+  }
+
+  afterTransactionStart({ transaction }: TransactionEventArgs): void {
+    if (transaction && !transaction.savepointName) writesAtStart.set(transaction, eventWrites);
+  }
+
+  async beforeTransactionCommit({ em, transaction }: TransactionEventArgs): Promise<void> {
+    // A savepoint's release is not the commit: its events are rendered with the outer transaction's.
+    if (!transaction || transaction.savepointName) return;
+    const start = writesAtStart.get(transaction);
+    if (!flushedOutside.delete(em) && start !== undefined && start === eventWrites) return;
+    // A unit of work of its own inside the committing transaction, seeing every administration.
+    const tx = (em as Em).fork({ clear: true });
+    tx.setTransactionContext(transaction);
+    tx.setFilterParams(ADMIN_SCOPE, UNSCOPED as unknown as Record<string, unknown>);
+    await renderPendingEvents(tx);
   }
 }

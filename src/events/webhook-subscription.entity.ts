@@ -52,7 +52,8 @@ export class WebhookSubscription extends WebhookSubscriptionSchema.class {
   }
 }
 WebhookSubscriptionSchema.setClass(WebhookSubscription);
-// Delivery bookkeeping (cursor, failure count) is not a change of the subscription.
+// Delivery bookkeeping (cursor, failure count) is not a change of the subscription (the delivery
+// writes it with plain SQL anyway); the secret's ciphertext never appears in an event.
 recordsEvents<WebhookSubscription>(WebhookSubscription, 'webhook_subscription', {
-  adminOf: () => null, ignore: ['lastPosition', 'lastEventId', 'consecutiveFailures', 'failingSince'],
+  adminOf: () => null, ignore: ['lastPosition', 'lastEventId', 'consecutiveFailures', 'failingSince'], secret: ['secretCiphertext'],
 });

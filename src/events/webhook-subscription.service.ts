@@ -24,6 +24,9 @@ export interface WebhookSubscriptionInput {
   disabled?: boolean;
 }
 
+/** The highest event id: a cursor at (position, this) stands after every event of that position. */
+const AFTER_EVERY_EVENT = '9223372036854775807';
+
 const UNIQUE = { webhook_subscription_external_reference_unique: ['external_reference'] };
 
 export function isVisibleTo(subscription: WebhookSubscription, scope: AdminScope): boolean {
@@ -76,7 +79,8 @@ async function wake(em: Em, subscription: WebhookSubscription): Promise<void> {
 
 export async function getWebhookSubscription(em: Em, id: string, options: { lock?: boolean } = {}): Promise<WebhookSubscription> {
   const subscription = isUuid(id)
-    ? await em.findOne(WebhookSubscription, { id }, options.lock ? { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true } : {})
+    // Locked for a change: with the secret loaded, so that a new secret is recorded as a change (without its value).
+    ? await em.findOne(WebhookSubscription, { id }, options.lock ? { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true, populate: ['secretCiphertext'] } : {})
     : null;
   if (!subscription || !isVisibleTo(subscription, callerScope(em))) throw new NotFoundError('webhook subscription');
   return subscription;
@@ -91,10 +95,11 @@ export async function createWebhookSubscription(em: Em, input: WebhookSubscripti
   const secretCiphertext = checkSecret(input.secret);
   const admins = await adminIdsFor(em, input.adminIds);
   return em.transactional(async (tx) => {
-    // Only events after the subscription's creation are delivered.
+    // Only events after the subscription's creation are delivered: the cursor stands after every
+    // event of the last committed transaction.
     const [{ last }] = await tx.execute<{ last: string }[]>('select coalesce(max(position), 0)::text as last from svc_event_commit');
     const subscription = tx.create(WebhookSubscription, {
-      url: input.url!, kinds, ...admins, secretCiphertext, externalReference: input.externalReference ?? null, lastPosition: last, lastEventId: '0',
+      url: input.url!, kinds, ...admins, secretCiphertext, externalReference: input.externalReference ?? null, lastPosition: last, lastEventId: AFTER_EVERY_EVENT,
       disabled: input.disabled ?? false,
     });
     await flushUnique(tx, UNIQUE);

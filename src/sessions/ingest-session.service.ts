@@ -11,6 +11,7 @@ import { resubmitSession } from './resubmit-session.service.ts';
 import { firstDifference } from './session-content.ts';
 import { requestProcessing } from './processing-job.ts';
 import { currentActor } from '../events/actor-context.ts';
+import { noteEventsWritten } from '../events/event-sql.ts';
 
 export interface SessionSubmission {
   source: SessionSource;
@@ -36,7 +37,8 @@ export function identityKeyOf(submission: Pick<SessionSubmission, 'source' | 'se
   return `${submission.source}:${submission.sender.replace(/[*\-\s]/g, '')}:${submission.sessionId}`;
 }
 
-// One statement: the sessions and their `create` events (src/events) commit together.
+// One statement: the sessions and their `create` events (src/events) commit together, with the
+// events' data rendered just before the commit.
 const INSERT = `with inserted as (insert into msp_charge_session
   (id, source, identity_key, session_id, cpo_id, evco_id, start_at, end_at, energy_kwh, idle_seconds, time_zone, country,
    evse_id, evse_uid, payload, received_at, status, bypass_checks, pricing_version, created_at, updated_at)
@@ -62,7 +64,12 @@ const queues = new Map<string, { em: Em; pending: Pending[] }>();
 async function writeBatch(em: Em, batch: Pending[], kick = true): Promise<void> {
   const changed: Pending[] = [];
   try {
-    const inserted = await em.execute<Row[]>(INSERT, [JSON.stringify(batch.map((p) => p.row)), currentActor()]);
+    // A transaction of its own: the events' data is rendered before it commits (src/events/record-events.ts).
+    const inserted = await em.transactional(async (tx) => {
+      const rows = await tx.execute<Row[]>(INSERT, [JSON.stringify(batch.map((p) => p.row)), currentActor()]);
+      if (rows.length) noteEventsWritten();
+      return rows;
+    });
     const byKey = new Map(inserted.map((row) => [row.identity_key.toLowerCase(), { row, fresh: true }]));
     const missing = [...new Set(batch.map((p) => p.key.toLowerCase()).filter((key) => !byKey.has(key)))];
     if (missing.length) {

@@ -340,7 +340,7 @@ export async function processSessionBatch(orm: Orm, limit: number): Promise<numb
         kind: sessionEventKind(sourceOf.get(o.id)!), resource_id: o.id, modification: 'update' as const,
         admin_id: o.admin_id, changes: { status: ['received', o.status] as [unknown, unknown] },
       })),
-      ...results.map((r) => ({ kind: 'msp_charge_session_priced', resource_id: String(r.id), modification: 'create' as const, admin_id: String(r.admin_id) })),
+      ...results.map((r) => ({ kind: 'msp_charge_session_priced' as const, resource_id: String(r.id), modification: 'create' as const, admin_id: String(r.admin_id) })),
     ]);
     await billPricedSessions(em, results.map((result) => String(result.session_id)));
     await billReimbursements(em, saved.changed);

@@ -19,6 +19,7 @@ import { ADD_JOB_SQL, PROCESSING_TASK } from './processing-job.ts';
 import { runAs } from '../events/actor-context.ts';
 import { deliverWebhooks, wakeAllSubscriptions } from '../events/deliver-webhooks.service.ts';
 import { isWebhookDeliverJob, WEBHOOK_DELIVER } from '../events/webhook-job.ts';
+import { dropDeliveredEventData, EVENT_DATA_RETENTION } from '../events/event-data-retention.ts';
 import { processSessionBatch } from './process-sessions.service.ts';
 import { repriceCorrectedSessions } from './reprocess.service.ts';
 import { COMMAND_TIMEOUT, isCommandTimeoutJob, timeOutCommand } from '../ocpi/command-timeout.ts';
@@ -49,7 +50,7 @@ export async function runSessionWorker(orm: Orm, connectionString: string): Prom
     noHandleSignals: true,
     pollInterval: 2000,
     logger: quietLogger,
-    crontab: `* * * * * ${PROCESSING_TASK}\n5 * * * * ${PERIOD_START}`,
+    crontab: `* * * * * ${PROCESSING_TASK}\n5 * * * * ${PERIOD_START}\n35 * * * * ${EVENT_DATA_RETENTION}`,
     taskList: {
       [PROCESSING_TASK]: () => runAs('worker', async () => {
         while ((await processSessionBatch(orm, BATCH_SIZE)) > 0) { /* until no received session is left */ }
@@ -59,6 +60,7 @@ export async function runSessionWorker(orm: Orm, connectionString: string): Prom
         await billUnbilledSessions(scopedEm(orm), payload.admin_id);
       },
       [PERIOD_START]: () => runAs('worker', () => startCurrentPeriods(scopedEm(orm))),
+      [EVENT_DATA_RETENTION]: async () => { await dropDeliveredEventData(scopedEm(orm)); },
       [RENDER_DRAFT]: async (payload) => {
         if (!isRenderDraftJob(payload)) throw new Error(`${RENDER_DRAFT}: no box_id in ${JSON.stringify(payload)}`);
         await renderDraft(scopedEm(orm), payload.box_id);

@@ -4,9 +4,10 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { databaseHealth } from '../platform/database-health.ts';
 import { openOrm } from '../platform/orm.ts';
 import { runSessionWorker } from './session-queue.ts';
-// The data of webhook deliveries is what the REST GETs answer.
-import '../../rest/events/event-renderers.ts';
+// The data of the events this thread records is what the REST GETs answer.
+import { registerRestEventRenderers } from '../../rest/events/event-renderers.ts';
 
+registerRestEventRenderers();
 const { databaseUrl } = workerData as { databaseUrl: string };
 // The service logs a database outage once; this thread only tells it what it saw.
 databaseHealth.forwardTo((reason) => parentPort!.postMessage({ databaseUnavailable: reason }));

@@ -8,6 +8,8 @@ import { openOrm, scopedEm, type Orm } from '../../src/platform/orm.ts';
 import { startSessionWorker } from '../../src/sessions/session-queue.ts';
 import { freshDatabaseUrl } from './db.ts';
 import { openApiCheck } from './openapi-check.ts';
+import pg from 'pg';
+import { registerSecret, registerSecretsIn, scan, scanEvents, takeLeaks, watchOutput } from './secret-scan.ts';
 
 export interface Response<T = any> {
   status: number;
@@ -40,6 +42,7 @@ export interface TestAppOptions {
 /** The real app on a real PostgreSQL (a database of its own), listening on a free port. */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const databaseUrl = await freshDatabaseUrl();
+  const unwatch = watchOutput();
   const orm = await openOrm(databaseUrl, { poolMax: 5 });
   let worker: { stop(): Promise<void> } | null = await startSessionWorker(orm, databaseUrl);
   const stopWorker = async () => { await worker?.stop(); worker = null; };
@@ -49,6 +52,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
 
   async function credential(options: { role?: Role; adminIds?: string[]; rateLimitPerMinute?: number; siteId?: string }): Promise<Auth> {
     const auth = { publicId: `test-${process.pid}-${++counter}`, secret: 'secret-secret-secret' };
+    registerSecret(auth.secret);
     await saveCredential(scopedEm(orm), { ...auth, ...options });
     return auth;
   }
@@ -62,6 +66,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     if (auth) headers.authorization = `Basic ${Buffer.from(`${auth.publicId}:${auth.secret}`).toString('base64')}`;
     let body: string | Buffer | undefined = options.raw;
     if (options.body !== undefined) body = JSON.stringify(options.body);
+    registerSecretsIn(options.body);
     if (body !== undefined && !headers['content-type']) headers['content-type'] = 'application/json';
     const response = await fetch(`${url}${path}`, { method, headers, body: typeof body === 'string' || body === undefined ? body : new Uint8Array(body) });
     const bytes = Buffer.from(await response.arrayBuffer());
@@ -70,6 +75,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     let parsed: unknown = response.headers.get('content-type')?.startsWith('application/pdf') ? bytes : text;
     if (parsed === text) try { parsed = text ? JSON.parse(text) : undefined; } catch { /* not JSON */ }
     openApi.check(method, path, response.status, parsed, response.headers.get('content-type'));
+    if (!response.headers.get('content-type')?.startsWith('application/pdf')) scan(`${method} ${path} answered`, text);
     return { status: response.status, body: parsed as any, headers: response.headers };
   }
 
@@ -79,6 +85,13 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       await new Promise<void>((resolve) => { server.close(() => resolve()); server.closeAllConnections(); });
       await stopWorker();
       await orm.close();
+      // No secret and no ciphertext in any answer, log line or event of this app (secret-scan.ts).
+      const client = new pg.Client({ connectionString: databaseUrl });
+      await client.connect();
+      try { await scanEvents(client); } finally { await client.end(); }
+      unwatch();
+      const leaks = takeLeaks();
+      if (leaks.length) throw new Error(`secrets leaked: ${leaks.slice(0, 10).join('; ')}`);
     },
   };
 }

@@ -11,6 +11,8 @@ export async function freshDatabaseUrl(): Promise<string> {
   await client.connect();
   try {
     await client.query(`create database ${name} template svc_template`);
+    // Every transaction that records events must render their data (src/events/record-events.ts): a writer that does not fails here.
+    await client.query(`alter database ${name} set svc.require_event_data = on`);
   } finally {
     await client.end();
   }

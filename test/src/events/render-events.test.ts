@@ -1,0 +1,42 @@
+// Event data is rendered by kind for a whole transaction: the set-based writers' batches (sessions,
+// pricing results, boxes) cost the same statements for 5 events as for 50, not one render per row;
+// and every kind either has a renderer (its GET) or is listed as carrying only what identifies it.
+import test from 'ava';
+
+const { startTestApp } = await import('../../helpers/app.ts');
+const { createAdministration } = await import('../../helpers/factories.ts');
+const { pricedSubscription, processed, sessionBody, submitSession } = await import('../../helpers/session-factories.ts');
+const { countQueries } = await import('../../helpers/sql-count.ts');
+const { EVENT_KINDS } = await import('../../../src/events/event-kinds.ts');
+const { renderEvents, renderedKinds } = await import('../../../src/events/event-renderers.ts');
+const { IDENTIFIED_ONLY } = await import('../../../rest/events/event-renderers.ts');
+const { scopedEm } = await import('../../../src/platform/orm.ts');
+type TestApp = Awaited<ReturnType<typeof startTestApp>>;
+
+let app: TestApp;
+test.before(async () => { app = await startTestApp(); });
+test.after.always(async () => { await app?.close(); });
+
+test('every kind has a renderer or is listed as identified only', (t) => {
+  t.deepEqual([...renderedKinds(), ...IDENTIFIED_ONLY].sort(), [...EVENT_KINDS].sort());
+});
+
+test('sessions and their pricing results render in the same statements for 5 events as for 50', async (t) => {
+  const admin = (await createAdministration(app)).id;
+  const { evcoId } = await pricedSubscription(app, admin);
+  const sessions = [];
+  for (let i = 0; i < 50; i++) sessions.push(await submitSession(app, sessionBody(evcoId, { start_date_time: `2026-03-0${1 + (i % 9)}T10:00:00+01:00`, end_date_time: `2026-03-0${1 + (i % 9)}T11:00:00+01:00` })));
+  for (const s of sessions) await processed(app, s.id);
+  const events = await app.orm.em.fork().execute<{ id: string; kind: string; resource_id: string; modification: string }[]>(
+    `select id::text, kind, resource_id, modification from svc_event where kind in ('msp_charge_session', 'msp_charge_session_priced', 'billing_box') order by id`);
+  const pick = (n: number) => ['msp_charge_session', 'msp_charge_session_priced'].flatMap((kind) => events.filter((e) => e.kind === kind).slice(0, n));
+  const statements = async (n: number) => {
+    const em = scopedEm(app.orm);
+    let rendered = new Map<string, unknown>();
+    const queries = await countQueries(app.orm, async () => { rendered = await renderEvents(em, pick(n)); });
+    t.is(rendered.size, pick(n).length);
+    t.true([...rendered.values()].every((data) => Object.keys(data as object).length > 1), 'rendered, not only identified');
+    return queries.length;
+  };
+  t.is(await statements(50), await statements(5));
+});
