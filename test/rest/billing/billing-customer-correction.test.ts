@@ -4,8 +4,8 @@
 import test from 'ava';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { boxesOf, boxInState, configureBilling, createSeries } from '../../helpers/billing-factories.ts';
-import { createAdministration, createCustomer } from '../../helpers/factories.ts';
-import { pricedSubscription, pricingResults, processed, sessionBody, submitSession } from '../../helpers/session-factories.ts';
+import { createAdministration, createCustomer, createSubscriptionPlan } from '../../helpers/factories.ts';
+import { createRatePlan, ensureVatRate, pricedSubscription, pricingResults, processed, sessionBody, submitSession } from '../../helpers/session-factories.ts';
 
 let app: TestApp;
 test.before(async () => { app = await startTestApp(); });
@@ -157,4 +157,30 @@ test('a repricing after close billed by another series now: the reversal stays i
   ].sort((x, y) => `${x[0]}${x[1]}`.localeCompare(`${y[0]}${y[1]}`)));
   const reversalBox = boxes.find((box) => box.billing_series_id === series.id && box.period_from === NOVEMBER);
   t.deepEqual(await sessionLines(reversalBox.id), [[sessionId, 'reversal', '-10.00']]);
+});
+
+test('a line the new pricing no longer has (another VAT rate) is reversed in the old customer\'s next box after close; the new customer gets the new line', async (t) => {
+  const { adminId, a, aRef, b, sessionId } = await billedToA();
+  // A plan whose energy is billed at the reduced rate: the session's line standard:21 is withdrawn, reduced:9 is new.
+  await ensureVatRate(app, 'NL', '9', 'reduced');
+  const reduced = await createRatePlan(app, [{ valid_from: '2025-01-01T00:00:00Z', definition: { rates: { energy: { price: '0.40', vat_kind: 'reduced' } }, rules: [] } }]);
+  const plan = await createSubscriptionPlan(app, adminId, { rate_plan_id: reduced });
+  const [october] = await boxesOf(app, `?party_external_reference=${aRef}`);
+  await ok('POST', `/billing-review-set/${october.billing_reviewset_id}/close`);
+
+  await ok('POST', `/msp-token-subscription/${a.subscriptionId}/plan-or-customer-correction`, {
+    valid_from: '2026-10-01T00:00:00+02:00', new_customer_id: b.id, new_plan_id: plan.id,
+  });
+  for (let i = 0; i < 400 && (await pricingResults(app, sessionId)).length < 2; i++) await new Promise((resolve) => setTimeout(resolve, 25));
+  t.is((await processed(app, sessionId)).status, 'priced');
+
+  const aBoxes = await boxesOf(app, `?party_external_reference=${aRef}`);
+  t.deepEqual(aBoxes.map((box) => [box.period_from, box.state, box.total_amount_excl_vat]).sort((x, y) => x[0].localeCompare(y[0])),
+    [[OCTOBER, 'closed', '10.00'], [NOVEMBER, 'open', '-10.00']]);
+  const aNovember = aBoxes.find((box) => box.period_from === NOVEMBER);
+  t.deepEqual(aNovember.rollups.map((r: any) => [r.vat_kind, r.vat_percentage, r.subtotal_excl_vat]), [['standard', '21.00', '-10.00']]);
+  const bBoxes = await boxesOf(app, `?party_external_reference=${b.external_reference}`);
+  t.deepEqual(bBoxes.map((box) => [box.period_from, box.total_amount_excl_vat]), [[NOVEMBER, '8.00']]);
+  t.deepEqual(bBoxes[0].rollups.map((r: any) => [r.vat_kind, r.vat_percentage, r.subtotal_excl_vat]), [['reduced', '9.00', '8.00']]);
+  t.deepEqual(await sessionLines(bBoxes[0].id), [[sessionId, 'original', '8.00']]);
 });

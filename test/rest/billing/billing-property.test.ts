@@ -33,14 +33,19 @@ const SHRINK = process.env.SVC_PROPERTY_SHRINK === '1';
 const MAX_STEPS = 20;
 
 let app: TestApp;
-/** A rate plan every administration of the sequences shares: energy, time and a flat fee. */
+/**
+ * A rate plan every administration of the sequences shares: energy, time and a flat fee at the reduced
+ * VAT rate, so its sessions have two lines (standard and reduced); a correction between it and the
+ * sequence's own plan (energy only) withdraws or adds the reduced line.
+ */
 let sharedRatePlanId: string;
 test.before(async () => {
   app = await startTestApp();
   await ensureVatRate(app);
+  await ensureVatRate(app, 'NL', '9', 'reduced');
   sharedRatePlanId = await createRatePlan(app, [{
     valid_from: '2025-01-01T00:00:00Z',
-    definition: { rates: { energy: { price: '0.30' }, time: { price: '0.013' }, flat: { price: '0.45' } }, rules: [] },
+    definition: { rates: { energy: { price: '0.30' }, time: { price: '0.013' }, flat: { price: '0.45', vat_kind: 'reduced' } }, rules: [] },
   }]);
 });
 test.after.always(async () => { await app?.close(); });
