@@ -3,8 +3,11 @@
 // items into boxes and roll-ups with a handful of statements whatever their number.
 //   new        → the box of its period (party, series, VAT country, currency), created when missing,
 //                while that box is open and its review-set not closed; else the party's next open box
-//   changed    → in an open box: updated in place; in a closed or later box: a reversal of the old
-//                item and the new item, both in the party's next open box
+//   changed    → in an open box: updated in place; in a closed or later box: the new item goes to the
+//                party's next open box, and the reversal of the old item to the next open box of the
+//                party it was billed to (its own box's party, series, VAT country, currency, distinct code)
+//   moved      → (a changed line whose box key is not its current item's: a customer correction, another
+//                series billing the source now) the old item is withdrawn and the line is billed as new
 //   withdrawn  → (a line of a subject the source no longer produces, or any line of a subject the caller
 //                names as covered and no candidate produces) deleted from an open box, else reversed
 // Boxes that receive items are locked FOR SHARE, so a concurrent close (FOR UPDATE) either waits
@@ -81,13 +84,18 @@ const SUMMARY = `select coalesce(bool_or(action = 'new'), false) as new, coalesc
 
 interface Summary { new: boolean; same: boolean; changed: boolean; billed: boolean; low: string | null; high: string | null }
 
+/**
+ * A candidate the same as its current item: same version, amounts and text, and billed to the same
+ * party, VAT country and currency (a line of another party is never 'same', whatever its version).
+ */
+const SAME_AS_CURRENT = `i.source_version = c.source_version and i.amount_excl_vat = round(c.amount_excl_vat, 2)
+  and i.vat_percent = c.vat_percent and i.vat_kind = c.vat_kind and i.quantity = c.quantity and i.description = c.description
+  and i.party_id = c.party_id and i.vat_country = c.vat_country and i.currency = c.currency`;
+
 const MARK_CURRENT = `update billing_candidate c set current_id = i.id, current_box_id = i.box_id,
-    action = case when i.source_version = c.source_version and i.amount_excl_vat = round(c.amount_excl_vat, 2)
-      and i.vat_percent = c.vat_percent and i.vat_kind = c.vat_kind and i.quantity = c.quantity and i.description = c.description
-      then 'same' else 'changed' end,
-    source_version = case when c.source_version <= i.source_version and not (i.source_version = c.source_version
-      and i.amount_excl_vat = round(c.amount_excl_vat, 2) and i.vat_percent = c.vat_percent and i.vat_kind = c.vat_kind
-      and i.quantity = c.quantity and i.description = c.description) then i.source_version + 1 else c.source_version end
+    action = case when ${SAME_AS_CURRENT} then 'same' else 'changed' end,
+    source_version = case when c.source_version <= i.source_version and not (${SAME_AS_CURRENT})
+      then i.source_version + 1 else c.source_version end
   from billing_item i
   where i.source_kind = c.source_kind and i.subject_id = c.subject_id and i.line_key = c.line_key
     and not i.superseded and i.entry = 'original' and not c.withdrawn`;
@@ -104,9 +112,11 @@ const INSERT_CANDIDATE = `insert into billing_candidate (admin_id, party_id, sub
     rollup_group_by, group_value, rollup_key, period_from, period_until, entry, reverses_item_id, withdrawn, current_id, current_box_id,
     action, box_id, rollup_id, item_id, party_kind)`;
 
-/** Current items of the candidates' subjects (and of the covered subjects) whose line the source no longer produces. */
-const addWithdrawn = (covered: boolean) => `${INSERT_CANDIDATE}
-  select i.admin_id, i.party_id, i.subject_id, i.line_key, i.source_version, i.occurred_at, i.product_category, i.vat_kind,
+/**
+ * Withdrawn rows of the current items `i`: each keeps its own box's key (series, party, VAT country,
+ * currency, distinct code, period, locale), so its reversal goes to the next open box of that party.
+ */
+const WITHDRAWN_ROWS = `select i.admin_id, i.party_id, i.subject_id, i.line_key, i.source_version, i.occurred_at, i.product_category, i.vat_kind,
     i.vat_percent, i.vat_country, i.currency, i.description, i.quantity, i.unit, i.unit_price, i.amount_excl_vat,
     i.vat_amount_unrounded, null, null, i.sub_items, i.context, i.reference, i.box_category_description, b.distinct_code, null,
     null, null, i.source_kind, a.time_zone, coalesce(bs.invoicing_period, 'month'), b.series_id, b.negate_document_amounts,
@@ -116,10 +126,29 @@ const addWithdrawn = (covered: boolean) => `${INSERT_CANDIDATE}
   join billing_box b on b.id = i.box_id
   join billing_rollup r on r.id = i.rollup_id
   join administration a on a.id = i.admin_id
-  left join billing_settings bs on bs.admin_id = i.admin_id
+  left join billing_settings bs on bs.admin_id = i.admin_id`;
+
+/** Current items of the candidates' subjects (and of the covered subjects) whose line the source no longer produces. */
+const addWithdrawn = (covered: boolean) => `${INSERT_CANDIDATE} ${WITHDRAWN_ROWS}
   where i.source_kind = ? and not i.superseded and i.entry = 'original'
     and i.subject_id in (select subject_id from billing_candidate${covered ? ' union select jsonb_array_elements_text(?::jsonb)' : ''})
     and not exists (select 1 from billing_candidate c where c.subject_id = i.subject_id and c.line_key = i.line_key)`;
+
+/**
+ * Changed lines that belong in a box of another key than their current item's (another party after a
+ * customer correction, another series, VAT country or currency): the current item is withdrawn (its
+ * own row, with its own box's key: deleted from an open box, else reversed into its party's next open
+ * box), and the line is billed as new, to the box of its period for the party now responsible (or that
+ * party's next open box). Answers how many moved.
+ */
+const SPLIT_MOVED = `with moved as (select c.current_id from billing_candidate c join billing_box b on b.id = c.current_box_id
+    where c.action = 'changed' and not c.withdrawn
+      and (b.series_id, b.party_id, b.vat_country, b.currency, b.distinct_code)
+        is distinct from (c.series_id, c.party_id, c.vat_country, c.currency, coalesce(c.distinct_code, ''))),
+  renewed as (update billing_candidate c set action = 'new', current_id = null, current_box_id = null
+    where not c.withdrawn and c.action = 'changed' and c.current_id in (select current_id from moved) returning 1),
+  withdrawn as (${INSERT_CANDIDATE} ${WITHDRAWN_ROWS} where i.id in (select current_id from moved))
+  select count(*)::int as moved from renewed`;
 
 const LOCK_CURRENT_BOXES = `select b.id from billing_box b
   where b.id in (select current_box_id from billing_candidate where action = 'changed') and b.state = 'open'
@@ -207,18 +236,26 @@ const MARK_NEW_LATE = `update billing_candidate c set action = 'late' where c.ac
 
 const MARK_LATE = `update billing_candidate set action = 'late' where action = 'changed' and box_id is null`;
 
-/** Each late change of an existing item brings the reversal of that item into the same box. */
+/**
+ * Each late change of an existing item (a changed line, a withdrawn one) brings the reversal of that
+ * item. The reversal is keyed by the box the item is in: its party, series, VAT country, currency,
+ * distinct code, locale and period, so that placement (next-open-box.ts) puts it into the next open box
+ * of the party it was billed to, never into the box of the new line (another party's after a customer
+ * correction). Runs before placement.
+ */
 const ADD_REVERSALS = `${INSERT_CANDIDATE}
-  select i.admin_id, i.party_id, i.subject_id, i.line_key, i.source_version, i.occurred_at, i.product_category, i.vat_kind,
-    i.vat_percent, i.vat_country, i.currency, 'Reversal: ' || i.description, -i.quantity, i.unit, i.unit_price, -i.amount_excl_vat,
+  select i.admin_id, b.party_id, i.subject_id, i.line_key, i.source_version, i.occurred_at, i.product_category, i.vat_kind,
+    i.vat_percent, b.vat_country, b.currency, 'Reversal: ' || i.description, -i.quantity, i.unit, i.unit_price, -i.amount_excl_vat,
     -i.vat_amount_unrounded, null, null,
     coalesce((select jsonb_agg(jsonb_set(jsonb_set(e, '{volume}', to_jsonb((-(e->>'volume')::numeric)::text)),
       '{amount_excl_vat}', to_jsonb((-(e->>'amount_excl_vat')::numeric)::text))) from jsonb_array_elements(i.sub_items) e), '[]'::jsonb),
-    i.context, i.reference, i.box_category_description, c.distinct_code, null, null, null, i.source_kind, c.time_zone,
-    c.invoicing_period, c.series_id, c.negate_document_amounts, c.locale_id, c.rollup_group_by, i.group_value, r.rollup_key, c.period_from,
-    c.period_until, 'reversal', i.id, false, null, null, 'reversal', c.box_id, null, svc_uuidv7(), c.party_kind
-  from billing_candidate c join billing_item i on i.id = c.current_id join billing_rollup r on r.id = i.rollup_id
-  where c.action = 'late' and c.box_id is not null`;
+    i.context, i.reference, i.box_category_description, b.distinct_code, null, null, null, i.source_kind, a.time_zone,
+    coalesce(bs.invoicing_period, 'month'), b.series_id, b.negate_document_amounts, b.locale_id, b.rollup_group_by, i.group_value,
+    r.rollup_key, b.period_from, b.period_until, 'reversal', i.id, false, null, null, 'reversal', null, null, svc_uuidv7(), b.party_kind
+  from billing_candidate c join billing_item i on i.id = c.current_id join billing_box b on b.id = i.box_id
+  join billing_rollup r on r.id = i.rollup_id join administration a on a.id = i.admin_id
+  left join billing_settings bs on bs.admin_id = i.admin_id
+  where c.action = 'late' and c.current_id is not null`;
 
 /** Where each row goes: new rows to the open box of their key, the others to the box placement chose. */
 const TARGETS = `select c.*, coalesce(c.box_id, b.id) as target_box_id from billing_candidate c
@@ -237,8 +274,9 @@ const ENSURE_ROLLUPS = `insert into billing_rollup (id, admin_id, box_id, rollup
       and not exists (select 1 from billing_rollup r where r.box_id = t.target_box_id and r.rollup_key = t.rollup_key)) d
   on conflict (box_id, rollup_key) do nothing`;
 
+/** Items reversed by this collection (late rows with a current item: changed or withdrawn lines). */
 const SUPERSEDE = `update billing_item set superseded = true, updated_at = now()
-  where id in (select current_id from billing_candidate where action = 'late' and box_id is not null)`;
+  where id in (select current_id from billing_candidate where action = 'late' and current_id is not null)`;
 
 const DELETE_WITHDRAWN = `delete from billing_item where id in (select current_id from billing_candidate where action = 'delete')`;
 
@@ -330,12 +368,17 @@ export async function collectItems(em: Em, kind: string, select: CandidateSelect
     changed ||= await any(em, 'changed');
   }
   if (found.same) await run(em, `delete from billing_candidate where action = 'same'`);
+  let anyNew = found.new;
+  if (found.changed) {
+    const [split] = await query<{ moved: number }>(em, SPLIT_MOVED);
+    anyNew ||= split.moved > 0;
+  }
   if (changed) {
     await run(em, LOCK_CURRENT_BOXES);
     await run(em, UPDATE_IN_OPEN_BOXES);
   }
   let newLate = false;
-  if (found.new) {
+  if (anyNew) {
     await run(em, 'drop table if exists pg_temp.billing_candidate_key');
     await run(em, NEW_KEYS);
     await run(em, 'analyze billing_candidate_key');
@@ -356,8 +399,8 @@ export async function collectItems(em: Em, kind: string, select: CandidateSelect
   // Late rows come from new rows whose box is not open, or from changed ones.
   const late = newLate || (changed && await any(em, 'late'));
   if (late) {
-    await placeLateCandidates(em);
     await run(em, ADD_REVERSALS);
+    await placeLateCandidates(em);
   }
   await run(em, ENSURE_ROLLUPS);
   // 'update' and 'delete' come from changed lines only.

@@ -1,5 +1,6 @@
 // "The party's next open box": where a late item goes (its own period's box is closed or later,
-// or its review-set is closed). The earliest open box of the same party, series, VAT country,
+// or its review-set is closed), and where a reversal goes (keyed by the reversed item's own box, so
+// the party it was billed to). The earliest open box of the same party, series, VAT country,
 // currency and distinct code after the item's period; when there is none, the box of the first
 // period from now on whose review-set is open, created when missing. Late items are few: this
 // runs per distinct key and period.
@@ -27,10 +28,13 @@ interface LateKey {
   period_from: Date;
 }
 
+/** Rows placed here: late lines (not withdrawn ones: only their reversals are written) and reversals. */
+const PLACED = `((c.action = 'late' and not c.withdrawn) or c.action = 'reversal')`;
+
 const LATE_KEYS = `select distinct c.admin_id, c.series_id, s.code as series_code, c.party_kind, c.party_id, c.vat_country, c.currency,
     coalesce(c.distinct_code, '') as distinct_code, c.time_zone, c.invoicing_period, c.locale_id, c.rollup_group_by,
     c.negate_document_amounts, c.period_from
-  from billing_candidate c join billing_series s on s.id = c.series_id where c.action = 'late'
+  from billing_candidate c join billing_series s on s.id = c.series_id where ${PLACED}
   -- One order for every transaction: the box numbering locks taken on the way follow it.
   order by c.series_id, c.period_from, c.party_id, c.vat_country, c.currency, distinct_code`;
 
@@ -56,8 +60,8 @@ const ENSURE_BOX = `with created as (insert into billing_box (id, admin_id, seri
 const BOX = `select id, state from billing_box where series_id = ? and party_id = ? and period_from = ? and vat_country = ?
   and currency = ? and distinct_code = ? for share`;
 
-const ASSIGN = `update billing_candidate set box_id = ? where action = 'late' and series_id = ? and party_id = ? and vat_country = ?
-  and currency = ? and coalesce(distinct_code, '') = ? and period_from = ?`;
+const ASSIGN = `update billing_candidate c set box_id = ? where ${PLACED} and c.series_id = ? and c.party_id = ? and c.vat_country = ?
+  and c.currency = ? and coalesce(c.distinct_code, '') = ? and c.period_from = ?`;
 
 const MAX_PERIODS_AHEAD = 36;
 
