@@ -15,7 +15,7 @@ import type { Em } from '../../src/platform/orm.ts';
 import { listOf, seekPage } from '../rails/pagination.ts';
 import { patchFrom, type FieldMapping } from '../rails/patch.ts';
 import { defineRoute, type RouteDef } from '../rails/route.ts';
-import { iso, isoDate, oneOf, text, timestamp } from '../../src/platform/input-schemas.ts';
+import { booleanFilter, iso, isoDate, oneOf, text, timestamp } from '../../src/platform/input-schemas.ts';
 import { representation, t as f, type Infer } from '../rails/shape.ts';
 
 const TAG = 'MSP tokens';
@@ -159,7 +159,7 @@ export const tokenRoutes: RouteDef[] = [
   defineRoute({
     method: 'get', path: '/msp-token', tag: TAG, summary: 'List tokens, ordered by evco_id (after = an evco_id)', paged: true,
     response: tokenShape,
-    query: yup.object({ used: oneOf(['true', 'false'] as const) }),
+    query: yup.object({ used: booleanFilter() }),
     handler: async ({ ctx, em, rawQuery, query }) => {
       const page = await seekPage(ctx, {
         list: tokenList(em, { used: query.used === undefined ? undefined : query.used === 'true' }),

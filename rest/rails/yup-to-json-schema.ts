@@ -54,6 +54,8 @@ function applyTests(described: Description, out: JsonSchema): void {
       out.type = 'integer';
     } else if (name === 'matches' && params.regex instanceof RegExp && !params.regex.flags.includes('i')) {
       out.pattern = params.regex.source;
+    } else if (name === 'one-of' && Array.isArray(params.values)) {
+      out.enum = [...params.values];
     } else if (FORMAT_TESTS[name]) {
       out.format = FORMAT_TESTS[name];
     } else if (CUSTOM_TESTS[name]) {

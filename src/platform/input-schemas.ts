@@ -29,8 +29,28 @@ export const nfcText = (max = 255) => text(max).test('nfc', '${path} must be Uni
 
 export const email = () => nfcText(254).matches(/^[^\s@]+@[^\s@]+$/, { message: '${path} must be an email address', excludeEmptyString: true });
 
-export const oneOf = <T extends string>(values: readonly T[]) =>
-  yup.string().oneOf([...values], `\${path} must be one of: ${values.join(', ')}`) as unknown as yup.StringSchema<T | undefined>;
+/**
+ * One of a list of values: the one building block of enumerations, in bodies, query filters (an
+ * unknown value is 400 naming the `query_param`) and GraphQL arguments; the OpenAPI document lists
+ * the values as `enum`. A list completed at run time (the event kinds the entities register) is
+ * passed as a function, read when a value is checked and when the document is built.
+ */
+export function oneOf<T extends string>(values: readonly T[] | (() => readonly T[])): yup.StringSchema<T | undefined> {
+  if (typeof values !== 'function') {
+    return yup.string().oneOf([...values], `\${path} must be one of: ${values.join(', ')}`) as unknown as yup.StringSchema<T | undefined>;
+  }
+  const listed = values;
+  return yup.string().test({
+    name: 'one-of',
+    message: ({ path }: { path: string }) => `${path} must be one of: ${listed().join(', ')}`,
+    // Read by rest/rails/yup-to-json-schema.ts (describe() copies the params, so the getter runs then).
+    params: { get values() { return [...listed()]; } },
+    test: (value) => value === undefined || value === null || (listed() as readonly string[]).includes(value),
+  }) as unknown as yup.StringSchema<T | undefined>;
+}
+
+/** A yes/no query filter, `true` or `false`: an enumeration like any other (anything else is 400 at the filter). */
+export const booleanFilter = () => oneOf(['true', 'false'] as const);
 
 /**
  * Custom fields: a flat object of strings, numbers, booleans (null removes a field on merge), at most
