@@ -2,7 +2,7 @@ import * as yup from 'yup';
 import { DomainError } from '../../src/platform/errors.ts';
 import { getByRef } from '../../src/platform/resource-ref.ts';
 import { currentValidity } from '../../src/msp/authorize-token.service.ts';
-import { evcoCheckDigit, parseEvcoId, tryParseEvcoId } from '../../src/msp/evco-id.ts';
+import { evcoCheckDigit, parseNewEvcoId, tryParseEvcoId } from '../../src/msp/evco-id.ts';
 import { getToken, setTokenChargeAuthBlocked, updateToken, type TokenPatch } from '../../src/msp/save-token.service.ts';
 import { createTokenSeries } from '../../src/msp/save-token-series.service.ts';
 import { listTokenBrands, upsertTokenBrand } from '../../src/msp/token-brand.service.ts';
@@ -199,7 +199,7 @@ export const tokenRoutes: RouteDef[] = [
     method: 'post', path: '/msp-token-evco-id/validate', tag: TAG, summary: 'Validate an EVCO id (eMA ID) and answer its normalized and formatted forms',
     body: yup.object({ evco_id: yup.string().required('${path} is required') }), response: evcoIdShape,
     handler: async ({ body }) => {
-      const parsed = parseEvcoId(body.evco_id);
+      const parsed = parseNewEvcoId(body.evco_id);
       return {
         normalized: parsed.normalized,
         formatted: parsed.formatted,

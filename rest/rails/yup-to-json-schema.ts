@@ -20,6 +20,8 @@ interface Description {
 /** Custom tests of src/platform/input-schemas.ts that say something a client can use. */
 const CUSTOM_TESTS: Record<string, JsonSchema> = {
   timestamp: { format: 'date-time' },
+  // Any casing; the value must be an officially assigned code (src/platform/countries.ts).
+  country: { minLength: 2, maxLength: 2, pattern: '^[A-Za-z]{2}$' },
   'custom-fields': {
     maxProperties: CUSTOM_FIELDS_MAX_KEYS,
     propertyNames: { minLength: 1, maxLength: CUSTOM_FIELD_KEY_MAX },

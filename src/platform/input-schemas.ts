@@ -1,5 +1,6 @@
 // yup building blocks of input schemas, shared by REST route schemas and GraphQL input rules.
 import * as yup from 'yup';
+import { isCountryCode } from './countries.ts';
 import { isUuid } from './ids.ts';
 import { CUSTOM_FIELDS_MAX_KEYS, customFieldFailure } from './custom-fields.ts';
 import { checkedTimestamp, parseTimestamp, TIMESTAMP_FORMAT } from './timestamp.ts';
@@ -11,7 +12,12 @@ export const timestamp = () => yup.string().test('timestamp', `\${path} must be 
 /** A UUID (record ids in filters): anything else is 400 before any query. */
 export const uuid = () => yup.string().test('uuid', '${path} must be an id (a UUID)', (value) => value === undefined || value === null || isUuid(value));
 
-export const countryCode = () => yup.string().matches(/^[A-Za-z]{2}$/, '${path} must be a two-letter country code');
+/**
+ * A country: an officially assigned ISO 3166-1 alpha-2 code (src/platform/countries.ts), in any
+ * casing; anything else (`XX`, `EU`, `NLD`) is 400 at its member or query parameter.
+ */
+export const countryCode = () => yup.string().test('country', '${path} must be an officially assigned ISO 3166-1 alpha-2 country code',
+  (value) => value === undefined || value === null || isCountryCode(value));
 export const currencyCode = () => yup.string().matches(/^[A-Z]{3}$/, '${path} must be an ISO 4217 currency code');
 export const text = (max = 255) => yup.string().max(max, '${path} must be at most ${max} characters');
 
