@@ -16,6 +16,7 @@ import { defineRoute, type RouteDef } from '../rails/route.ts';
 import { booleanFilter, customFields, iso, isoDate, oneOf, text, timestamp } from '../../src/platform/input-schemas.ts';
 import { representation, t, type Infer } from '../rails/shape.ts';
 import { singleFieldRoutes } from '../rails/single-field-routes.ts';
+import { isCurrentlyValid } from '../../src/platform/validity.ts';
 
 const TAG = 'MSP token subscriptions';
 
@@ -60,7 +61,7 @@ export function serializeSubscriptionLink(link: TokenLink): Infer<typeof subscri
 }
 
 /** `links` are the subscription's token links (loadSubscriptionLinks); the plan must be loaded. */
-export function serializeTokenSubscription(s: TokenSubscription, links: TokenLink[], now = new Date()): Infer<typeof tokenSubscriptionShape> {
+export function serializeTokenSubscription(s: TokenSubscription, links: TokenLink[]): Infer<typeof tokenSubscriptionShape> {
   return {
     id: s.id,
     admin_id: s.admin.id,
@@ -71,7 +72,7 @@ export function serializeTokenSubscription(s: TokenSubscription, links: TokenLin
     valid_from: iso(s.validFrom),
     valid_until: iso(s.validUntil),
     defunct: s.defunct,
-    is_valid: s.isValidAt(now),
+    is_valid: isCurrentlyValid(s),
     custom_fields: s.customFields ?? {},
     monetary_credit_balance: normalize(s.monetaryCreditBalance),
     external_reference: s.externalReference ?? null,
