@@ -3,7 +3,7 @@ import { getBillingSettings, saveBillingSettings } from '../../src/billing/billi
 import { createSeries, updateSeries } from '../../src/billing/billing-series.service.ts';
 import { getSeries, seriesList, type SeriesData } from '../../src/billing/billing-series.queries.ts';
 import { createProductCategory, productCategoryList, type ProductCategoryData } from '../../src/billing/product-category.service.ts';
-import { iso, text } from '../../src/platform/input-schemas.ts';
+import { countryCode, iso, text } from '../../src/platform/input-schemas.ts';
 import { exchangeRateList, setExchangeRate, type ExchangeRateData } from '../../src/billing/exchange-rate.service.ts';
 import { normalize } from '../../src/money/decimal.ts';
 import { seekPage } from '../rails/pagination.ts';
@@ -74,7 +74,7 @@ const settingsShape = representation('BillingSettings', {
 });
 
 const sellerBody = yup.object({
-  name: text().nullable(), street: text().nullable(), postal_code: text(32).nullable(), city: text().nullable(), country: text(2).nullable(),
+  name: text().nullable(), street: text().nullable(), postal_code: text(32).nullable(), city: text().nullable(), country: countryCode().nullable(),
   vat_number: text(32).nullable(), company_reg_num: text(64).nullable(), email: text(254).nullable(), iban: text(34).nullable(),
   bic: text(11).nullable(), bank_account_name: text().nullable(),
 }).default(undefined).nullable();

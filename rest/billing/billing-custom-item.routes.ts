@@ -1,6 +1,6 @@
 import * as yup from 'yup';
 import { billCustomItem, type CustomItemInput } from '../../src/billing/sources/custom-item.source.ts';
-import { text } from '../../src/platform/input-schemas.ts';
+import { countryCode, text } from '../../src/platform/input-schemas.ts';
 import { defineRoute, type RouteDef, type RouteInput } from '../rails/route.ts';
 import { representation, t } from '../rails/shape.ts';
 
@@ -17,7 +17,7 @@ const customItemBody = yup.object({
   unit: text(32).defined('${path} is required'),
   unit_price_excl_vat: text(32).defined('${path} is required'),
   vat_kind: text(32).defined('${path} is required'),
-  vat_country: text(2).nullable(),
+  vat_country: countryCode().nullable(),
   product_category: text(64).nullable(),
   box_category_description: text().nullable(),
   series_indicator_code: text(20).nullable(),

@@ -4,7 +4,7 @@ import {
   createEvseLocation, evseLocationList, getEvseLocation, updateEvseLocation, type EvseLocationFields,
 } from '../../src/cpo/save-evse-location.service.ts';
 import { normalize } from '../../src/money/decimal.ts';
-import { coordinate, iso, isoDate, text, timestamp } from '../../src/platform/input-schemas.ts';
+import { coordinate, countryCode, iso, isoDate, text, timestamp } from '../../src/platform/input-schemas.ts';
 import type { Patch } from '../../src/platform/merge-patch.ts';
 import { seekPage } from '../rails/pagination.ts';
 import { patchFrom, type FieldMapping } from '../rails/patch.ts';
@@ -41,7 +41,7 @@ function serialize(l: EvseLocation): Infer<typeof evseLocationShape> {
 
 const locationBody = yup.object({
   name: text().nullable(),
-  address: yup.object({ street: text().nullable(), postal_code: text(32).nullable(), city: text().nullable(), country: text(2).nullable() })
+  address: yup.object({ street: text().nullable(), postal_code: text(32).nullable(), city: text().nullable(), country: countryCode().nullable() })
     .default(undefined).nullable(),
   latitude: coordinate().nullable(),
   longitude: coordinate().nullable(),

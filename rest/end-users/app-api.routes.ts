@@ -17,6 +17,7 @@ import { endUserSessionPage, getEndUserSession, type EndUserSessionData } from '
 import { offsetPage, parseOffsetRange } from '../rails/pagination.ts';
 import { defineRoute, type FileAnswer, type RouteDef } from '../rails/route.ts';
 import { representation, t, type Infer } from '../rails/shape.ts';
+import { isCurrentlyValid } from '../../src/platform/validity.ts';
 
 const TAG = 'App API';
 const SCOPE = 'Only what the end user\'s valid authorizations allow; anything else is 400 not_found.';
@@ -109,7 +110,7 @@ export const appSubscriptionShape = representation('AppTokenSubscription', {
   updated_at: t.timestamp(),
 }, 'monetary_credit: the credit balance, excl. VAT.');
 
-export function serializeAppSubscription(s: TokenSubscription, now = new Date()): Infer<typeof appSubscriptionShape> {
+export function serializeAppSubscription(s: TokenSubscription): Infer<typeof appSubscriptionShape> {
   return {
     id: s.id,
     customer_id: s.customer.id,
@@ -119,7 +120,7 @@ export function serializeAppSubscription(s: TokenSubscription, now = new Date())
     valid_from: iso(s.validFrom),
     valid_until: iso(s.validUntil),
     defunct: s.defunct,
-    is_currently_valid: s.isValidAt(now),
+    is_currently_valid: isCurrentlyValid(s),
     monetary_credit: normalize(s.monetaryCreditBalance),
     created_at: iso(s.createdAt),
     updated_at: iso(s.updatedAt),

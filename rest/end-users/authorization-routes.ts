@@ -11,6 +11,7 @@ import { listOf, seekPage } from '../rails/pagination.ts';
 import { patchFrom, type FieldMapping } from '../rails/patch.ts';
 import { defineRoute, type RouteDef } from '../rails/route.ts';
 import { representation, t } from '../rails/shape.ts';
+import { isCurrentlyValid } from '../../src/platform/validity.ts';
 
 const TAG = 'End users';
 
@@ -73,7 +74,7 @@ export function authorizationRoutes<A extends AuthorizationRecord>(kind: Authori
     created_at: t.timestamp(),
     updated_at: t.timestamp(),
   });
-  const serialize = (a: A, now = new Date()) => ({
+  const serialize = (a: A) => ({
     id: a.id,
     end_user_id: a.endUser.id,
     [targetMember]: kind.targetOf(a).id,
@@ -83,7 +84,7 @@ export function authorizationRoutes<A extends AuthorizationRecord>(kind: Authori
     valid_from: iso(a.validFrom),
     valid_until: iso(a.validUntil),
     defunct: a.defunct,
-    is_currently_valid: a.isValidAt(now),
+    is_currently_valid: isCurrentlyValid(a),
     created_at: iso(a.createdAt),
     updated_at: iso(a.updatedAt),
   });
@@ -126,8 +127,7 @@ export function authorizationRoutes<A extends AuthorizationRecord>(kind: Authori
           target: String(item[targetMember]), role: item.role, validFrom: isoDate(item.valid_from), validUntil: isoDate(item.valid_until),
         }));
         const authorizations = await kind.replace(em, params.id, items);
-        const now = new Date();
-        return { items: authorizations.map((a) => serialize(a, now)) };
+        return { items: authorizations.map((a) => serialize(a)) };
       },
     }),
   ];

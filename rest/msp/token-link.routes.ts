@@ -1,4 +1,4 @@
-import { linkUsableAt } from '../../src/msp/token-link.entity.ts';
+import { linkCurrentlyValid } from '../../src/msp/token-link.entity.ts';
 import * as yup from 'yup';
 import {
   createTokenLink, getTokenLink, markTokenLinkDefunct, updateTokenLink, type TokenLinkPatch,
@@ -28,7 +28,7 @@ export const tokenLinkShape = representation('TokenLink', {
 });
 
 /** The subscription and the token must be loaded (the token whatever administration holds it now). */
-export function serializeTokenLink(link: TokenLink, now = new Date()): Infer<typeof tokenLinkShape> {
+export function serializeTokenLink(link: TokenLink): Infer<typeof tokenLinkShape> {
   return {
     id: link.id,
     subscription_id: link.subscription.id,
@@ -38,7 +38,7 @@ export function serializeTokenLink(link: TokenLink, now = new Date()): Infer<typ
     effective_valid_from: iso(link.effectiveFrom()),
     valid_until: iso(link.validUntil),
     defunct: link.defunct,
-    is_currently_valid: linkUsableAt(link, link.subscription, now),
+    is_currently_valid: linkCurrentlyValid(link, link.subscription),
     external_updated_at: iso(link.externalUpdatedAt),
     created_at: iso(link.createdAt),
     updated_at: iso(link.updatedAt),

@@ -13,9 +13,10 @@ import type { Em } from '../../src/platform/orm.ts';
 import { seekPage } from '../rails/pagination.ts';
 import { patchFrom, type FieldMapping } from '../rails/patch.ts';
 import { defineRoute, type RouteDef } from '../rails/route.ts';
-import { customFields, iso, isoDate, oneOf, text, timestamp } from '../../src/platform/input-schemas.ts';
+import { booleanFilter, customFields, iso, isoDate, oneOf, text, timestamp } from '../../src/platform/input-schemas.ts';
 import { representation, t, type Infer } from '../rails/shape.ts';
 import { singleFieldRoutes } from '../rails/single-field-routes.ts';
+import { isCurrentlyValid } from '../../src/platform/validity.ts';
 
 const TAG = 'MSP token subscriptions';
 
@@ -60,7 +61,7 @@ export function serializeSubscriptionLink(link: TokenLink): Infer<typeof subscri
 }
 
 /** `links` are the subscription's token links (loadSubscriptionLinks); the plan must be loaded. */
-export function serializeTokenSubscription(s: TokenSubscription, links: TokenLink[], now = new Date()): Infer<typeof tokenSubscriptionShape> {
+export function serializeTokenSubscription(s: TokenSubscription, links: TokenLink[]): Infer<typeof tokenSubscriptionShape> {
   return {
     id: s.id,
     admin_id: s.admin.id,
@@ -71,7 +72,7 @@ export function serializeTokenSubscription(s: TokenSubscription, links: TokenLin
     valid_from: iso(s.validFrom),
     valid_until: iso(s.validUntil),
     defunct: s.defunct,
-    is_valid: s.isValidAt(now),
+    is_valid: isCurrentlyValid(s),
     custom_fields: s.customFields ?? {},
     monetary_credit_balance: normalize(s.monetaryCreditBalance),
     external_reference: s.externalReference ?? null,
@@ -154,7 +155,6 @@ function newSubscription(body: CreateBody): NewTokenSubscription {
 const update = async (em: Em, id: string, body: Record<string, unknown>, mode: 'merge' | 'replace') =>
   present(em, await updateTokenSubscription(em, id, { ...(patchFrom(body, MAPPING, mode) as TokenSubscriptionPatch), ...parties(body) }, mode));
 
-const booleanQuery = () => oneOf(['true', 'false'] as const);
 const uuidQuery = () => yup.string().test('uuid', '${path} must be an id', (value) => value === undefined || isUuid(value));
 const asBoolean = (value: string | undefined) => (value === undefined ? undefined : value === 'true');
 
@@ -166,7 +166,7 @@ export const tokenSubscriptionRoutes: RouteDef[] = [
     response: tokenSubscriptionShape,
     description: 'Filters: is_valid (valid now and not defunct, or not), plan_id, has_monetary_credits (balance above zero, or not), '
       + 'customer_id (extension).',
-    query: yup.object({ is_valid: booleanQuery(), plan_id: uuidQuery(), has_monetary_credits: booleanQuery(), customer_id: uuidQuery() }),
+    query: yup.object({ is_valid: booleanFilter(), plan_id: uuidQuery(), has_monetary_credits: booleanFilter(), customer_id: uuidQuery() }),
     handler: async ({ ctx, em, rawQuery, query }) => {
       const page = await seekPage(ctx, {
         em, entity: TokenSubscription, rawQuery, path: '/main/v1/msp-token-subscription', createdGt: true, populate: ['plan'],

@@ -2,7 +2,7 @@ import * as yup from 'yup';
 import { DomainError } from '../../src/platform/errors.ts';
 import { getByRef } from '../../src/platform/resource-ref.ts';
 import { currentValidity } from '../../src/msp/authorize-token.service.ts';
-import { evcoCheckDigit, parseEvcoId, tryParseEvcoId } from '../../src/msp/evco-id.ts';
+import { evcoCheckDigit, parseNewEvcoId, tryParseEvcoId } from '../../src/msp/evco-id.ts';
 import { getToken, setTokenChargeAuthBlocked, updateToken, type TokenPatch } from '../../src/msp/save-token.service.ts';
 import { createTokenSeries } from '../../src/msp/save-token-series.service.ts';
 import { listTokenBrands, upsertTokenBrand } from '../../src/msp/token-brand.service.ts';
@@ -15,7 +15,7 @@ import type { Em } from '../../src/platform/orm.ts';
 import { listOf, seekPage } from '../rails/pagination.ts';
 import { patchFrom, type FieldMapping } from '../rails/patch.ts';
 import { defineRoute, type RouteDef } from '../rails/route.ts';
-import { iso, isoDate, oneOf, text, timestamp } from '../../src/platform/input-schemas.ts';
+import { booleanFilter, iso, isoDate, oneOf, text, timestamp } from '../../src/platform/input-schemas.ts';
 import { representation, t as f, type Infer } from '../rails/shape.ts';
 
 const TAG = 'MSP tokens';
@@ -159,7 +159,7 @@ export const tokenRoutes: RouteDef[] = [
   defineRoute({
     method: 'get', path: '/msp-token', tag: TAG, summary: 'List tokens, ordered by evco_id (after = an evco_id)', paged: true,
     response: tokenShape,
-    query: yup.object({ used: oneOf(['true', 'false'] as const) }),
+    query: yup.object({ used: booleanFilter() }),
     handler: async ({ ctx, em, rawQuery, query }) => {
       const page = await seekPage(ctx, {
         list: tokenList(em, { used: query.used === undefined ? undefined : query.used === 'true' }),
@@ -199,7 +199,7 @@ export const tokenRoutes: RouteDef[] = [
     method: 'post', path: '/msp-token-evco-id/validate', tag: TAG, summary: 'Validate an EVCO id (eMA ID) and answer its normalized and formatted forms',
     body: yup.object({ evco_id: yup.string().required('${path} is required') }), response: evcoIdShape,
     handler: async ({ body }) => {
-      const parsed = parseEvcoId(body.evco_id);
+      const parsed = parseNewEvcoId(body.evco_id);
       return {
         normalized: parsed.normalized,
         formatted: parsed.formatted,

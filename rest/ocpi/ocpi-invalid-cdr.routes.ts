@@ -1,7 +1,7 @@
 // Admin extension: CDRs a CPO pushed that were refused (OCPI schema or the pipeline's basic checks),
 // as received with the reason; resolved once a corrected CDR with the same id passed.
 import * as yup from 'yup';
-import { iso, uuid } from '../../src/platform/input-schemas.ts';
+import { booleanFilter, iso, uuid } from '../../src/platform/input-schemas.ts';
 import { OcpiInvalidCdr } from '../../src/ocpi/ocpi-invalid-cdr.entity.ts';
 import { seekPage } from '../rails/pagination.ts';
 import { defineRoute, type RouteDef } from '../rails/route.ts';
@@ -32,12 +32,12 @@ export const ocpiInvalidCdrRoutes: RouteDef[] = [
     method: 'get', path: '/ocpi-invalid-cdr', tag: 'OCPI', extension: true, paged: true, response: ocpiInvalidCdrShape,
     summary: 'List invalid CDRs received over OCPI',
     description: 'Ordered by id (receipt). Filters: roaming_connection_id, resolved (true or false).',
-    query: yup.object({ roaming_connection_id: uuid(), resolved: yup.boolean() }),
+    query: yup.object({ roaming_connection_id: uuid(), resolved: booleanFilter() }),
     handler: ({ ctx, em, rawQuery, query }) => seekPage(ctx, {
       em, entity: OcpiInvalidCdr, rawQuery, path: '/main/v1/ocpi-invalid-cdr', serialize,
       where: {
         ...(query.roaming_connection_id ? { roamingConnectionId: query.roaming_connection_id } : {}),
-        ...(query.resolved === undefined ? {} : { resolvedAt: query.resolved ? { $ne: null } : null }),
+        ...(query.resolved === undefined ? {} : { resolvedAt: query.resolved === 'true' ? { $ne: null } : null }),
       },
     }),
   }),

@@ -20,6 +20,8 @@ interface Description {
 /** Custom tests of src/platform/input-schemas.ts that say something a client can use. */
 const CUSTOM_TESTS: Record<string, JsonSchema> = {
   timestamp: { format: 'date-time' },
+  // Any casing; the value must be an officially assigned code (src/platform/countries.ts).
+  country: { minLength: 2, maxLength: 2, pattern: '^[A-Za-z]{2}$' },
   'custom-fields': {
     maxProperties: CUSTOM_FIELDS_MAX_KEYS,
     propertyNames: { minLength: 1, maxLength: CUSTOM_FIELD_KEY_MAX },
@@ -54,6 +56,8 @@ function applyTests(described: Description, out: JsonSchema): void {
       out.type = 'integer';
     } else if (name === 'matches' && params.regex instanceof RegExp && !params.regex.flags.includes('i')) {
       out.pattern = params.regex.source;
+    } else if (name === 'one-of' && Array.isArray(params.values)) {
+      out.enum = [...params.values];
     } else if (FORMAT_TESTS[name]) {
       out.format = FORMAT_TESTS[name];
     } else if (CUSTOM_TESTS[name]) {

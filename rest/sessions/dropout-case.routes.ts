@@ -3,6 +3,7 @@
 import * as yup from 'yup';
 import { REPROCESS_INSTRUCTIONS, DROPOUT_STATUSES, type DropoutSide } from '../../src/sessions/dropout-case.entity.ts';
 import { dropoutCaseList } from '../../src/sessions/dropout-case.queries.ts';
+import { DROPOUT_REASONS } from '../../src/sessions/dropout-reasons.ts';
 import { getVisibleDropoutCase, reprocessDropoutCase } from '../../src/sessions/reprocess.service.ts';
 import { VALIDITY_CHECKS } from '../../src/sessions/validity-checks.ts';
 import { seekPage } from '../rails/pagination.ts';
@@ -30,7 +31,7 @@ function dropoutRoutes(side: DropoutSide): RouteDef[] {
   return [
     defineRoute({
       method: 'get', path, tag, summary: 'List drop-out cases', paged: true, response: shape, description,
-      query: yup.object({ status: oneOf(DROPOUT_STATUSES), reason: yup.string(), ...(side === 'cpo' ? { evse_uid: yup.string() } : {}) }),
+      query: yup.object({ status: oneOf(DROPOUT_STATUSES), reason: oneOf(DROPOUT_REASONS), ...(side === 'cpo' ? { evse_uid: yup.string() } : {}) }),
       handler: ({ ctx, em, rawQuery, query }) => seekPage(ctx, {
         list: dropoutCaseList(em, { side, status: query.status, reason: query.reason || undefined, evseUid: (query as { evse_uid?: string }).evse_uid || undefined }),
         rawQuery, path: `/main/v1${path}`, createdGt: side === 'cpo', serialize,

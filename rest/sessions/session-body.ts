@@ -6,6 +6,7 @@ import { isTimeZone } from '../../src/pricing/local-time.ts';
 import type { SessionSubmission } from '../../src/sessions/ingest-session.service.ts';
 import { submissionOf } from '../../src/sessions/session-submission.ts';
 import { countryCode, text, timestamp } from '../../src/platform/input-schemas.ts';
+import { isPartyId } from '../../src/roaming/party-id.ts';
 
 const volume = () => yup.string().test('decimal', '${path} must be a non-negative decimal string such as "12.5" (at most 6 decimals)',
   (value) => value === undefined || (isDecimalText(value) && compareDecimal(value, '0') >= 0));
@@ -52,9 +53,13 @@ const common = {
   remark: text(1000),
 };
 
+/** A party id (`NL*TDR`); its country part must be an assigned code as well (src/roaming/party-id.ts). */
+const PARTY_SHAPE = /^[A-Za-z]{2}[*\- ]?[A-Za-z0-9]{3}$/;
+
 export const chargeSessionBody = yup.object({
   ...common,
-  cpo_id: text(16).defined('${path} is required').matches(/^[A-Za-z]{2}[*\- ]?[A-Za-z0-9]{3}$/, '${path} must be a party id: country code and three characters'),
+  cpo_id: text(16).defined('${path} is required').matches(PARTY_SHAPE, '${path} must be a party id: country code and three characters')
+    .test('party-id-country', '${path} must start with an officially assigned country code', (value) => value === undefined || !PARTY_SHAPE.test(value) || isPartyId(value)),
   cpo_session_id: text(),
   cpo_cdr_id: text(),
   roaming_connection_id: text(),

@@ -6,7 +6,7 @@ import {
   createReimbursementPlan, reimbursementPlans, updateReimbursementPlan, type PlanInput,
 } from '../../src/cpo/reimbursement-plan.service.ts';
 import { normalize } from '../../src/money/decimal.ts';
-import { coordinate, text } from '../../src/platform/input-schemas.ts';
+import { coordinate, countryCode, text } from '../../src/platform/input-schemas.ts';
 import { validate } from '../../src/platform/input-validation.ts';
 import type { Patch } from '../../src/platform/merge-patch.ts';
 import { builder } from '../builder.ts';
@@ -100,7 +100,7 @@ const EvseLocationInput = builder.inputType('EvseLocationInput', {
 /** What GraphQL types cannot say; the same rules as the REST body. */
 const locationRules = yup.object({
   adminId: text(64).nullable(), name: text().nullable(), street: text().nullable(), postalCode: text(32).nullable(), city: text().nullable(),
-  country: text(2).nullable(), latitude: coordinate().nullable(), longitude: coordinate().nullable(), cpoId: text(32).nullable(),
+  country: countryCode().nullable(), latitude: coordinate().nullable(), longitude: coordinate().nullable(), cpoId: text(32).nullable(),
   timeZone: text(64).nullable(),
 });
 

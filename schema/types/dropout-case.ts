@@ -1,4 +1,8 @@
 import { DropoutCase as DropoutCaseEntity, DROPOUT_SIDES, DROPOUT_STATUSES, REPROCESS_INSTRUCTIONS } from '../../src/sessions/dropout-case.entity.ts';
+import * as yup from 'yup';
+import { oneOf } from '../../src/platform/input-schemas.ts';
+import { validate } from '../../src/platform/input-validation.ts';
+import { DROPOUT_REASONS } from '../../src/sessions/dropout-reasons.ts';
 import { reprocessDropoutCase } from '../../src/sessions/reprocess.service.ts';
 import { builder } from '../builder.ts';
 import { listConnection } from '../connection.ts';
@@ -34,6 +38,9 @@ export const DropoutCase = builder.loadableNode(DropoutCaseEntity, {
   }),
 });
 
+/** The reason filter takes the reasons REST's does (an unknown one is validation_failed at $.reason). */
+const filterRules = yup.object({ reason: oneOf(DROPOUT_REASONS) });
+
 const DropoutCaseConnection = builder.connectionObject({ type: DropoutCase, name: 'DropoutCaseConnection' }, { name: 'DropoutCaseEdge' });
 
 const caseId = (id: string | number) => {
@@ -47,12 +54,15 @@ builder.queryFields((t) => ({
     description: 'Drop-out cases by id (REST: GET /msp-dropout-case, GET /cpo-dropout-case).',
     args: {
       side: t.arg({ type: DropoutSide, description: 'Only cases of this side (both when absent).' }),
-      status: t.arg({ type: DropoutStatus }), reason: t.arg.string({ description: 'Only cases of this reason.' }),
+      status: t.arg({ type: DropoutStatus }), reason: t.arg.string({ description: `Only cases of this reason: ${DROPOUT_REASONS.join(', ')}.` }),
       evseUid: t.arg.string({ description: 'Only CPO cases of this EVSE.' }),
     },
-    resolve: (_root, args, context) => listConnection<DropoutCaseEntity>(dropoutCaseList(context.em, {
-      side: args.side ?? undefined, status: args.status ?? undefined, reason: args.reason || undefined, evseUid: args.evseUid || undefined,
-    }), args),
+    resolve: (_root, args, context) => {
+      validate(filterRules, { reason: args.reason ?? undefined });
+      return listConnection<DropoutCaseEntity>(dropoutCaseList(context.em, {
+        side: args.side ?? undefined, status: args.status ?? undefined, reason: args.reason || undefined, evseUid: args.evseUid || undefined,
+      }), args);
+    },
   }, DropoutCaseConnection),
 }));
 

@@ -1,4 +1,5 @@
-import { linkUsableAt, TokenLink as TokenLinkEntity } from '../../src/msp/token-link.entity.ts';
+import { linkCurrentlyValid, TokenLink as TokenLinkEntity } from '../../src/msp/token-link.entity.ts';
+import { linkInterval } from '../../src/platform/validity.ts';
 import { Token as TokenEntity } from '../../src/msp/token.entity.ts';
 import { builder } from '../builder.ts';
 import { childConnections } from '../child-connection.ts';
@@ -11,7 +12,7 @@ import { TokenSubscription } from './token-subscription.ts';
 
 /** The link's own valid_from, else its subscription's (loaded in a batch). */
 async function effectiveFrom(link: TokenLinkEntity, context: GraphQLContext): Promise<Date> {
-  return link.validFrom ?? (await TokenSubscription.getDataloader(context).load(link.subscription.id)).validFrom;
+  return linkInterval(link, await TokenSubscription.getDataloader(context).load(link.subscription.id)).validFrom;
 }
 
 /**
@@ -68,7 +69,7 @@ export const TokenLink = builder.loadableNode(TokenLinkEntity, {
     isCurrentlyValid: t.boolean({
       description: 'The link and its subscription are both valid now and not defunct (REST: is_currently_valid).',
       resolve: async (link, _args, context) =>
-        linkUsableAt(link, await TokenSubscription.getDataloader(context).load(link.subscription.id), new Date()),
+        linkCurrentlyValid(link, await TokenSubscription.getDataloader(context).load(link.subscription.id)),
     }),
     externalUpdatedAt: t.field({ type: DateTime, nullable: true, resolve: (link) => link.externalUpdatedAt ?? null }),
     createdAt: t.field({ type: DateTime, resolve: (link) => link.createdAt }),

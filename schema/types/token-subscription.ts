@@ -15,6 +15,7 @@ import { Customer } from './customer.ts';
 import { DateTime } from './date-time.ts';
 import { JsonScalar } from './json.ts';
 import { SubscriptionPlan } from './subscription-plan.ts';
+import { isCurrentlyValid } from '../../src/platform/validity.ts';
 
 export const TokenSubscription = builder.loadableNode(TokenSubscriptionEntity, {
   name: 'TokenSubscription',
@@ -38,7 +39,7 @@ export const TokenSubscription = builder.loadableNode(TokenSubscriptionEntity, {
     validFrom: t.field({ type: DateTime, resolve: (subscription) => subscription.validFrom }),
     validUntil: t.field({ type: DateTime, nullable: true, resolve: (subscription) => subscription.validUntil ?? null }),
     defunct: t.exposeBoolean('defunct'),
-    isValid: t.boolean({ description: 'Not defunct and valid now.', resolve: (subscription) => subscription.isValidAt(new Date()) }),
+    isValid: t.boolean({ description: 'Not defunct and valid now (REST: is_valid).', resolve: (subscription) => isCurrentlyValid(subscription) }),
     customFields: t.field({ type: JsonScalar, resolve: (subscription) => subscription.customFields ?? {} }),
     monetaryCreditBalance: t.string({
       description: 'The monetary credit excl. VAT in the administration\'s currency, an exact decimal with at least 2 decimals, e.g. "12.50".',

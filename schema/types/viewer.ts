@@ -20,6 +20,7 @@ import { builder } from '../builder.ts';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../connection.ts';
 import type { GraphQLContext } from '../context.ts';
 import { DateTime } from './date-time.ts';
+import { isCurrentlyValid } from '../../src/platform/validity.ts';
 
 export const END_USER_HEADER = 'x-svc-end-user';
 
@@ -54,7 +55,7 @@ const ViewerSubscription = builder.objectRef<TokenSubscription>('ViewerSubscript
     validFrom: t.field({ type: DateTime, resolve: (s) => s.validFrom }),
     validUntil: t.field({ type: DateTime, nullable: true, resolve: (s) => s.validUntil ?? null }),
     defunct: t.exposeBoolean('defunct'),
-    isCurrentlyValid: t.boolean({ resolve: (s) => s.isValidAt(new Date()) }),
+    isCurrentlyValid: t.boolean({ description: 'Not defunct and valid now (REST: is_currently_valid of the App API).', resolve: (s) => isCurrentlyValid(s) }),
     monetaryCredit: t.string({ description: 'The credit balance, excl. VAT (exact decimal).', resolve: (s) => normalize(s.monetaryCreditBalance) }),
   }),
 });

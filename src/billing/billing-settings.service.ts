@@ -1,5 +1,6 @@
 // An administration's billing settings: read (defaults until saved) and merge-update.
 import { visibleAdministration } from '../parties/customer-input.ts';
+import { isCountryCode } from '../platform/countries.ts';
 import { InvalidInputError } from '../platform/errors.ts';
 import type { Em } from '../platform/orm.ts';
 import { isTimeZone } from '../pricing/local-time.ts';
@@ -87,7 +88,9 @@ export async function saveBillingSettings(em: Em, adminId: string, input: Billin
       for (const [key, value] of Object.entries(input.seller ?? {})) {
         if (key in EMPTY_SELLER_LEGAL) merged[key as keyof SellerLegal] = value ?? null;
       }
-      if (merged.country && !/^[A-Z]{2}$/.test(merged.country)) throw new InvalidInputError('seller.country must be a two-letter code', { path: ['seller', 'country'] });
+      if (merged.country && (!/^[A-Z]{2}$/.test(merged.country) || !isCountryCode(merged.country))) {
+        throw new InvalidInputError('seller.country must be an officially assigned ISO 3166-1 alpha-2 code in upper case', { path: ['seller', 'country'] });
+      }
       settings.seller = merged;
     }
     await tx.flush();

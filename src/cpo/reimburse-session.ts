@@ -7,6 +7,7 @@
 // standard rate of the session's country; Exempt, exempt at 0 %; Unknown, a drop-out.
 import { normalize } from '../money/decimal.ts';
 import { DomainError } from '../platform/errors.ts';
+import { dropoutReasonOfError, type DropoutReason } from '../sessions/dropout-reasons.ts';
 import { priceSession, type PricingSession, type PricingVat, type Subtotal } from '../pricing/price-session.ts';
 import type { RateRule, Rates } from '../pricing/rate-plan-definition.ts';
 import type { VatRate } from '../pricing/vat-rate.entity.ts';
@@ -17,8 +18,8 @@ import type { ReimbursementLink } from './reimbursement-link.entity.ts';
 import { REIMBURSEMENT_COMPONENTS } from './reimbursement-plan.entity.ts';
 
 export class ReimbursementFailure extends Error {
-  readonly reason: string;
-  constructor(reason: string, message: string) {
+  readonly reason: DropoutReason;
+  constructor(reason: DropoutReason, message: string) {
     super(message);
     this.reason = reason;
   }
@@ -110,7 +111,7 @@ export function reimburseSession(context: ReimbursementContext, evse: Evse, sess
           `reimbursement VAT of customer ${arrangement.customer.id}: ${arrangement.customer.reimbursementVat}`, ...result.explanation.slice(1)],
       };
     } catch (error) {
-      if (error instanceof DomainError) throw new ReimbursementFailure(`reimbursement_${error.code}`, error.message);
+      if (error instanceof DomainError) throw new ReimbursementFailure(dropoutReasonOfError(error.code, true), error.message);
       throw error;
     }
   });

@@ -2,7 +2,7 @@ import { defineEntity, p } from '@mikro-orm/core';
 import { ADMIN_SCOPE, adminScopeFilter } from '../access/admin-scope.ts';
 import { DomainError } from '../platform/errors.ts';
 import { createdAtProperty, idProperty, identifierProperty, updatedAtProperty } from '../platform/entity-properties.ts';
-import { isValidAt } from '../platform/validity.ts';
+import { isContractValidAt } from '../platform/validity.ts';
 import { ReimbursementPlan } from './reimbursement-plan.entity.ts';
 import { Administration } from '../parties/administration.entity.ts';
 import { Customer } from '../parties/customer.entity.ts';
@@ -33,7 +33,7 @@ export const ReimbursementArrangementSchema = defineEntity({
 
 export class ReimbursementArrangement extends ReimbursementArrangementSchema.class {
   isValidAt(at: Date): boolean {
-    return !this.defunct && isValidAt(this, at);
+    return isContractValidAt(this, at);
   }
 
   assertChangeable(): void {

@@ -2,6 +2,7 @@
 // Coordinates are exact decimals within their ranges; the time zone is an IANA zone.
 import { compareDecimal, parseDecimal } from '../money/decimal.ts';
 import { visibleAdministration } from '../parties/customer-input.ts';
+import { isCountryCode } from '../platform/countries.ts';
 import { DomainError, InvalidInputError, NotFoundError, type ErrorDetail } from '../platform/errors.ts';
 import { flushUnique } from '../platform/flush-unique.ts';
 import { applyPatch, type Patch } from '../platform/merge-patch.ts';
@@ -57,7 +58,7 @@ function apply(location: EvseLocation, patch: Patch<EvseLocationFields>): void {
   const latitude = coordinate(patch.latitude, 'latitude', '90', failures);
   const longitude = coordinate(patch.longitude, 'longitude', '180', failures);
   if (patch.timeZone && !isTimeZone(patch.timeZone)) failures.push({ path: ['time_zone'], message: 'time_zone must be an IANA time zone' });
-  if (patch.country && !/^[A-Za-z]{2}$/.test(patch.country)) failures.push({ path: ['country'], message: 'country must be a two-letter code' });
+  if (patch.country && !isCountryCode(patch.country)) failures.push({ path: ['country'], message: 'country must be an officially assigned ISO 3166-1 alpha-2 code' });
   if (failures.length) throw DomainError.of('invalid_input', failures);
   applyPatch(location, { ...patch, latitude, longitude, country: patch.country ? patch.country.toUpperCase() : patch.country });
 }

@@ -1,7 +1,7 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { adminScopeFilter } from '../access/admin-scope.ts';
 import { createdAtProperty, idProperty, updatedAtProperty } from '../platform/entity-properties.ts';
-import { isValidAt } from '../platform/validity.ts';
+import { isContractValidAt } from '../platform/validity.ts';
 import { Administration } from '../parties/administration.entity.ts';
 import { Customer } from '../parties/customer.entity.ts';
 import { EndUser } from './end-user.entity.ts';
@@ -32,7 +32,7 @@ export const CustomerAuthorizationSchema = defineEntity({
 export class CustomerAuthorization extends CustomerAuthorizationSchema.class {
   /** valid_from null: valid since always. */
   isValidAt(at: Date): boolean {
-    return !this.defunct && isValidAt(this, at);
+    return isContractValidAt(this, at);
   }
 }
 CustomerAuthorizationSchema.setClass(CustomerAuthorization);

@@ -1,7 +1,7 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { ADMIN_SCOPE, adminScopeFilter } from '../access/admin-scope.ts';
 import { createdAtProperty, idProperty, updatedAtProperty } from '../platform/entity-properties.ts';
-import { isValidAt } from '../platform/validity.ts';
+import { isContractValidAt } from '../platform/validity.ts';
 import { Administration } from '../parties/administration.entity.ts';
 import { TokenSubscription } from '../msp/token-subscription.entity.ts';
 import { EndUser } from './end-user.entity.ts';
@@ -32,7 +32,7 @@ export const SubscriptionAuthorizationSchema = defineEntity({
 
 export class SubscriptionAuthorization extends SubscriptionAuthorizationSchema.class {
   isValidAt(at: Date): boolean {
-    return !this.defunct && isValidAt(this, at);
+    return isContractValidAt(this, at);
   }
 }
 SubscriptionAuthorizationSchema.setClass(SubscriptionAuthorization);

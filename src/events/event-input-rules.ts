@@ -2,10 +2,12 @@
 // REST (GET /event, /webhook-subscription) and GraphQL (events, create/updateWebhookSubscription).
 // Named as the services name them; REST names its members in snake_case.
 import * as yup from 'yup';
-import { text } from '../platform/input-schemas.ts';
+import { oneOf, text } from '../platform/input-schemas.ts';
+import { knownEventKinds } from './event-kinds.ts';
 
 export const eventFilterRules = {
-  kind: () => text(64),
+  /** A known kind (an unknown one is 400 at the filter, not an empty list). */
+  kind: () => oneOf(knownEventKinds),
   resourceId: () => text(255),
   actor: () => text(255),
 };

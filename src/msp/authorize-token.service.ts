@@ -7,6 +7,7 @@ import type { Em } from '../platform/orm.ts';
 import { callerScope } from '../access/admin-scope.ts';
 import { resolveToken, resolveTokens, type TokenResolution } from './resolve-token.ts';
 import type { Token } from './token.entity.ts';
+import { validityNow } from '../platform/validity.ts';
 
 export type AuthorizationReason = 'ok' | 'unknown_token' | 'token_blocked' | 'customer_blocked' | 'no_valid_link' | 'subscription_not_valid';
 
@@ -50,12 +51,12 @@ export async function authorizeTokens(em: Em, tokens: Token[], at: Date): Promis
   return new Map(tokens.map((token, i) => [token.id, decide(resolutions[i])]));
 }
 
-/** `is_currently_valid` of each token, by token id. */
-export async function currentValidity(em: Em, tokens: Token[], at = new Date()): Promise<Map<string, boolean>> {
+/** `is_currently_valid` (REST) and `isCurrentlyValid` (GraphQL) of each token, by token id: authorized at validityNow(). */
+export async function currentValidity(em: Em, tokens: Token[], at = validityNow()): Promise<Map<string, boolean>> {
   const decisions = await authorizeTokens(em, tokens, at);
   return new Map([...decisions].map(([id, decision]) => [id, decision.allowed]));
 }
 
-export async function isTokenCurrentlyValid(em: Em, token: Token, at = new Date()): Promise<boolean> {
+export async function isTokenCurrentlyValid(em: Em, token: Token, at = validityNow()): Promise<boolean> {
   return (await currentValidity(em, [token], at)).get(token.id)!;
 }

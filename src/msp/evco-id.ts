@@ -1,6 +1,7 @@
 // eMA ID (ISO 15118-1 contract id, eMI3 / DIN SPEC 91286): country code (2 letters), provider
 // id (3), eMA instance (9), optional check character; separators '-' or '*' between the parts
 // are optional (all of one kind or none), letters in any case.
+import { isCountryCode } from '../platform/countries.ts';
 import { InvalidInputError } from '../platform/errors.ts';
 
 export interface EvcoId {
@@ -82,6 +83,19 @@ export function parseEvcoId(text: string): EvcoId {
     checkDigit,
     compact: `${country}${provider}${instance}${check ?? ''}`,
   };
+}
+
+/**
+ * An eMA ID the service takes (a token issued with this evco_id, POST /msp-token-evco-id/validate):
+ * parsed, and its country an officially assigned ISO 3166-1 alpha-2 code. Look-ups of existing
+ * tokens parse leniently (parseEvcoId).
+ */
+export function parseNewEvcoId(text: string): EvcoId {
+  const parsed = parseEvcoId(text);
+  if (!isCountryCode(parsed.countryCode)) {
+    throw new InvalidInputError(`evco_id starts with ${parsed.countryCode}, not an officially assigned ISO 3166-1 alpha-2 country code`, { path: PARAM });
+  }
+  return parsed;
 }
 
 /** The parse, or null for text that is no eMA ID (stored ids are shown even if they are odd). */

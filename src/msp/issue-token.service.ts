@@ -2,7 +2,7 @@ import { LockMode } from '@mikro-orm/core';
 import { DomainError, InvalidInputError } from '../platform/errors.ts';
 import type { Em } from '../platform/orm.ts';
 import type { Administration } from '../parties/administration.entity.ts';
-import { evcoCheckDigit, evcoIdVariants, parseEvcoId } from './evco-id.ts';
+import { evcoCheckDigit, evcoIdVariants, parseNewEvcoId } from './evco-id.ts';
 import { checkTokenUid, checkVin } from './save-token.service.ts';
 import { existingBrandCode } from './token-brand.service.ts';
 import type { FormFactor, UidType } from './token-reference-data.ts';
@@ -62,7 +62,7 @@ export async function issueToken(em: Em, input: IssueTokenInput): Promise<Token>
   const series = input.series ?? null;
   let evcoId: string;
   if (input.evcoId != null) {
-    evcoId = parseEvcoId(input.evcoId).compact;
+    evcoId = parseNewEvcoId(input.evcoId).compact;
     if (await evcoIdTaken(em, evcoId)) {
       throw new DomainError('duplicate', 'evco_id is already used by another token', { path: ['evco_id'] });
     }

@@ -5,7 +5,7 @@
 // session processing a whole batch: both with this one query. Rows are read as plain data and
 // past the administration filter: whatever decides a token's validity counts.
 import type { Em } from '../platform/orm.ts';
-import { isValidAt } from '../platform/validity.ts';
+import { isLinkOwnValidAt, isLinkValidAt } from '../platform/validity.ts';
 import { evcoIdVariants } from './evco-id.ts';
 
 export interface TokenAt { evcoId: string; at: Date }
@@ -56,16 +56,21 @@ interface Row {
   plan_id: string; plan_name: string; rate_plan_id: string | null; use_customer_reimbursement_vat: boolean; credit_excluded_components: string[] | null;
 }
 
-interface Link { id: string; from: Date; until: Date | null; subscription: ResolvedSubscription; subscriptionValidity: { validFrom: Date; validUntil: Date | null; defunct: boolean } }
+/** A non-defunct link (the query reads no others): its own bounds, its subscription's validity. */
+interface Link {
+  id: string;
+  validity: { validFrom: Date | null; validUntil: Date | null; defunct: false };
+  subscription: ResolvedSubscription;
+  subscriptionValidity: { validFrom: Date; validUntil: Date | null; defunct: boolean };
+}
 interface Found { token: ResolvedToken; links: Link[] }
 
 const date = (value: string | Date | null) => (value === null ? null : new Date(value));
 
 function linkOf(row: Row): Link {
-  const validFrom = date(row.valid_from)!;
   return {
-    id: row.link_id!, from: date(row.link_from) ?? validFrom, until: date(row.link_until),
-    subscriptionValidity: { validFrom, validUntil: date(row.valid_until), defunct: row.defunct },
+    id: row.link_id!, validity: { validFrom: date(row.link_from), validUntil: date(row.link_until), defunct: false },
+    subscriptionValidity: { validFrom: date(row.valid_from)!, validUntil: date(row.valid_until), defunct: row.defunct },
     subscription: {
       id: row.subscription_id, externalReference: row.external_reference, monetaryCreditBalance: row.monetary_credit_balance,
       admin: { id: row.admin_id, currency: row.currency },
@@ -80,8 +85,10 @@ function linkOf(row: Row): Link {
 
 function decide(found: Found | undefined, at: Date): TokenResolution {
   if (!found) return { token: null, currentLinks: [], subscription: null };
-  const current = found.links.filter((link) => isValidAt({ validFrom: link.from, validUntil: link.until }, at));
-  const holding = current.find((link) => !link.subscriptionValidity.defunct && isValidAt(link.subscriptionValidity, at));
+  // src/platform/validity.ts: the link in its own interval (from its valid_from, else the
+  // subscription's), then the first whose subscription is valid then too (isLinkValidAt).
+  const current = found.links.filter((link) => isLinkOwnValidAt(link.validity, link.subscriptionValidity, at));
+  const holding = current.find((link) => isLinkValidAt(link.validity, link.subscriptionValidity, at));
   return {
     token: found.token,
     currentLinks: current.map((link) => ({ id: link.id, subscription: link.subscription })),

@@ -1,3 +1,4 @@
+import { isCountryCode } from '../platform/countries.ts';
 import { DomainError, InvalidInputError } from '../platform/errors.ts';
 import { assertExternalReferenceFree } from '../platform/external-reference.ts';
 import { flushUnique } from '../platform/flush-unique.ts';
@@ -23,8 +24,8 @@ const PREFIX = /^[A-Z]{2}[A-Z0-9]{3}[A-Z0-9]{0,8}$/;
 
 export function normalizeEvcoPrefix(prefix: string): string {
   const normalized = prefix.replace(/[-*]/g, '').toUpperCase();
-  if (!PREFIX.test(normalized)) {
-    throw new InvalidInputError('evco_prefix must be a country code, a 3-character provider id and at most 8 characters of the instance', { path: ['evco_prefix'] });
+  if (!PREFIX.test(normalized) || !isCountryCode(normalized.slice(0, 2))) {
+    throw new InvalidInputError('evco_prefix must be an officially assigned country code, a 3-character provider id and at most 8 characters of the instance', { path: ['evco_prefix'] });
   }
   return normalized;
 }

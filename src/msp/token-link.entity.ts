@@ -1,7 +1,7 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { ADMIN_SCOPE, adminScopeFilter } from '../access/admin-scope.ts';
 import { createdAtProperty, idProperty, updatedAtProperty } from '../platform/entity-properties.ts';
-import { isLinkValidAt, isValidAt } from '../platform/validity.ts';
+import { isLinkCurrentlyValid, isLinkOwnValidAt, linkInterval } from '../platform/validity.ts';
 import { Administration } from '../parties/administration.entity.ts';
 import { Token } from './token.entity.ts';
 import { TokenSubscription } from './token-subscription.entity.ts';
@@ -34,15 +34,19 @@ export const TokenLinkSchema = defineEntity({
 export class TokenLink extends TokenLinkSchema.class {
   /** The start that counts: the link's own, else the subscription's. */
   effectiveFrom(): Date {
-    return this.validFrom ?? this.subscription.validFrom;
+    return linkInterval(this, this.subscription).validFrom;
   }
 
+  /** The link alone (its subscription's validity aside). */
   isValidAt(at: Date): boolean {
-    return !this.defunct && isValidAt({ validFrom: this.effectiveFrom(), validUntil: this.validUntil }, at);
+    return isLinkOwnValidAt(this, this.subscription, at);
   }
 }
 TokenLinkSchema.setClass(TokenLink);
 recordsEvents(TokenLink, 'msp_token_link');
 
-/** The spec's token validity 1-2 for this link (REST is_currently_valid, GraphQL isCurrentlyValid). */
-export const linkUsableAt = (link: TokenLink, subscription: TokenLink['subscription'], at: Date): boolean => isLinkValidAt(link, subscription, at);
+/**
+ * The spec's token validity 1-2 for this link now (REST is_currently_valid, GraphQL isCurrentlyValid):
+ * the link and its subscription are both valid and not defunct (src/platform/validity.ts).
+ */
+export const linkCurrentlyValid = (link: TokenLink, subscription: TokenLink['subscription']): boolean => isLinkCurrentlyValid(link, subscription);

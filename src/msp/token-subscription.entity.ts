@@ -1,7 +1,7 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { ADMIN_SCOPE, adminScopeFilter } from '../access/admin-scope.ts';
 import { createdAtProperty, idProperty, identifierProperty, updatedAtProperty } from '../platform/entity-properties.ts';
-import { isValidAt } from '../platform/validity.ts';
+import { isContractValidAt } from '../platform/validity.ts';
 import { Administration } from '../parties/administration.entity.ts';
 import { Customer, type CustomFields } from '../parties/customer.entity.ts';
 import { SubscriptionPlan } from './subscription-plan.entity.ts';
@@ -35,7 +35,7 @@ export const TokenSubscriptionSchema = defineEntity({
 
 export class TokenSubscription extends TokenSubscriptionSchema.class {
   isValidAt(at: Date): boolean {
-    return !this.defunct && isValidAt(this, at);
+    return isContractValidAt(this, at);
   }
 }
 TokenSubscriptionSchema.setClass(TokenSubscription);

@@ -3,7 +3,7 @@ import type { FilterQuery } from '@mikro-orm/core';
 import { NotFoundError } from '../platform/errors.ts';
 import { isUuid } from '../platform/ids.ts';
 import type { Em } from '../platform/orm.ts';
-import { notValidAt, validAt } from '../platform/validity.ts';
+import { notValidAt, validAt, validityNow } from '../platform/validity.ts';
 import { loadLinkTokens } from './save-token-link.service.ts';
 import { TokenLink } from './token-link.entity.ts';
 import { TOKEN_SUBSCRIPTION } from './token-subscription-input.ts';
@@ -33,8 +33,8 @@ export interface SubscriptionListQuery {
   hasMonetaryCredits?: boolean;
 }
 
-/** The list filters; is_valid compares with `now` like TokenSubscription.isValidAt. */
-export function subscriptionListFilter(query: SubscriptionListQuery, now = new Date()): FilterQuery<TokenSubscription> {
+/** The list filters; is_valid: valid at validityNow() and not defunct, as the is_valid member answers (isCurrentlyValid). */
+export function subscriptionListFilter(query: SubscriptionListQuery, now = validityNow()): FilterQuery<TokenSubscription> {
   const where: Record<string, unknown>[] = [];
   if (query.isValid === true) {
     where.push({ defunct: false, ...validAt(now) });

@@ -14,12 +14,15 @@ function validator(name: OcpiSchemaName): ValidateFunction {
   return fn;
 }
 
+/** The allowed values of a short enumeration; a long one (the 249 country codes) is only named. */
+const enumHint = (values: string[]) => (values.length <= 20 ? ` (${values.join(', ')})` : ` (one of ${values.length} values)`);
+
 function describe(name: string, errors: ErrorObject[] | null | undefined): string {
   const e = errors?.[0];
   if (!e) return `${name}: invalid`;
   const where = e.instancePath || '/';
   const extra = e.keyword === 'additionalProperties' ? ` (${(e.params as { additionalProperty: string }).additionalProperty})`
-    : e.keyword === 'enum' ? ` (${(e.params as { allowedValues: string[] }).allowedValues.join(', ')})` : '';
+    : e.keyword === 'enum' ? enumHint((e.params as { allowedValues: string[] }).allowedValues) : '';
   return `${name} ${where} ${e.message}${extra}`;
 }
 

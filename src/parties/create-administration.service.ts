@@ -1,3 +1,4 @@
+import { isCountryCode } from '../platform/countries.ts';
 import { InvalidInputError } from '../platform/errors.ts';
 import { isUuid } from '../platform/ids.ts';
 import type { Em } from '../platform/orm.ts';
@@ -23,7 +24,7 @@ const SLUG = /^[a-z0-9][a-z0-9-]{1,62}$/i;
 
 export async function createSeller(em: Em, input: SellerInput): Promise<Seller> {
   if (!input.name) throw new InvalidInputError('name is required', { path: ['name'] });
-  if (!/^[A-Z]{2}$/i.test(input.country)) throw new InvalidInputError('country must be a two-letter code', { path: ['country'] });
+  if (!isCountryCode(input.country)) throw new InvalidInputError('country must be an officially assigned ISO 3166-1 alpha-2 code', { path: ['country'] });
   const seller = em.create(Seller, { name: input.name, country: input.country.toUpperCase(), externalReference: input.externalReference ?? null });
   await em.flush();
   return seller;
@@ -34,7 +35,7 @@ export async function createAdministration(em: Em, input: AdministrationInput): 
   if (!SLUG.test(input.id)) throw new InvalidInputError('id must be a slug: letters, digits and "-"', { path: ['id'] });
   if (!input.name) throw new InvalidInputError('name is required', { path: ['name'] });
   if (!/^[A-Z]{3}$/.test(input.currency)) throw new InvalidInputError('currency must be an ISO 4217 code', { path: ['currency'] });
-  if (!/^[A-Z]{2}$/i.test(input.country)) throw new InvalidInputError('country must be a two-letter code', { path: ['country'] });
+  if (!isCountryCode(input.country)) throw new InvalidInputError('country must be an officially assigned ISO 3166-1 alpha-2 code', { path: ['country'] });
   if (await em.count(Administration, { id: input.id }, { filters: false })) {
     throw new InvalidInputError(`administration ${input.id} exists already`, { path: ['id'] });
   }

@@ -1,4 +1,5 @@
 // IBAN (ISO 13616) and BIC (ISO 9362) checks for direct debit mandates.
+import { isCountryCode } from '../platform/countries.ts';
 
 /** IBAN length per country, from the SWIFT IBAN registry. */
 const IBAN_LENGTH: Record<string, number> = {
@@ -39,11 +40,8 @@ export function checkIban(input: string): CheckResult {
   return { ok: true, value: iban };
 }
 
-const regions = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
-
-function isCountryCode(code: string): boolean {
-  return code !== 'ZZ' && regions.of(code) !== undefined;
-}
+/** A BIC's country: an assigned ISO 3166-1 alpha-2 code (src/platform/countries.ts), or XK, which SWIFT uses for Kosovo. */
+const isBicCountry = (code: string): boolean => isCountryCode(code) || code === 'XK';
 
 /** AAAABBCC or AAAABBCCDDD: institution, country (ISO 3166 alpha-2), location, branch. */
 export function checkBic(input: string): CheckResult {
@@ -51,6 +49,6 @@ export function checkBic(input: string): CheckResult {
   if (!/^[A-Z]{4}[A-Z]{2}[A-Z0-9]{2}([A-Z0-9]{3})?$/.test(bic)) {
     return { ok: false, reason: 'bic must have 8 or 11 characters: AAAABBCC or AAAABBCCDDD' };
   }
-  if (!isCountryCode(bic.slice(4, 6))) return { ok: false, reason: `bic country ${bic.slice(4, 6)} is not a country code` };
+  if (!isBicCountry(bic.slice(4, 6))) return { ok: false, reason: `bic country ${bic.slice(4, 6)} is not a country code` };
   return { ok: true, value: bic };
 }

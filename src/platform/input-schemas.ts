@@ -1,5 +1,6 @@
 // yup building blocks of input schemas, shared by REST route schemas and GraphQL input rules.
 import * as yup from 'yup';
+import { isCountryCode } from './countries.ts';
 import { isUuid } from './ids.ts';
 import { CUSTOM_FIELDS_MAX_KEYS, customFieldFailure } from './custom-fields.ts';
 import { checkedTimestamp, parseTimestamp, TIMESTAMP_FORMAT } from './timestamp.ts';
@@ -11,7 +12,12 @@ export const timestamp = () => yup.string().test('timestamp', `\${path} must be 
 /** A UUID (record ids in filters): anything else is 400 before any query. */
 export const uuid = () => yup.string().test('uuid', '${path} must be an id (a UUID)', (value) => value === undefined || value === null || isUuid(value));
 
-export const countryCode = () => yup.string().matches(/^[A-Za-z]{2}$/, '${path} must be a two-letter country code');
+/**
+ * A country: an officially assigned ISO 3166-1 alpha-2 code (src/platform/countries.ts), in any
+ * casing; anything else (`XX`, `EU`, `NLD`) is 400 at its member or query parameter.
+ */
+export const countryCode = () => yup.string().test('country', '${path} must be an officially assigned ISO 3166-1 alpha-2 country code',
+  (value) => value === undefined || value === null || isCountryCode(value));
 export const currencyCode = () => yup.string().matches(/^[A-Z]{3}$/, '${path} must be an ISO 4217 currency code');
 export const text = (max = 255) => yup.string().max(max, '${path} must be at most ${max} characters');
 
@@ -29,8 +35,28 @@ export const nfcText = (max = 255) => text(max).test('nfc', '${path} must be Uni
 
 export const email = () => nfcText(254).matches(/^[^\s@]+@[^\s@]+$/, { message: '${path} must be an email address', excludeEmptyString: true });
 
-export const oneOf = <T extends string>(values: readonly T[]) =>
-  yup.string().oneOf([...values], `\${path} must be one of: ${values.join(', ')}`) as unknown as yup.StringSchema<T | undefined>;
+/**
+ * One of a list of values: the one building block of enumerations, in bodies, query filters (an
+ * unknown value is 400 naming the `query_param`) and GraphQL arguments; the OpenAPI document lists
+ * the values as `enum`. A list completed at run time (the event kinds the entities register) is
+ * passed as a function, read when a value is checked and when the document is built.
+ */
+export function oneOf<T extends string>(values: readonly T[] | (() => readonly T[])): yup.StringSchema<T | undefined> {
+  if (typeof values !== 'function') {
+    return yup.string().oneOf([...values], `\${path} must be one of: ${values.join(', ')}`) as unknown as yup.StringSchema<T | undefined>;
+  }
+  const listed = values;
+  return yup.string().test({
+    name: 'one-of',
+    message: ({ path }: { path: string }) => `${path} must be one of: ${listed().join(', ')}`,
+    // Read by rest/rails/yup-to-json-schema.ts (describe() copies the params, so the getter runs then).
+    params: { get values() { return [...listed()]; } },
+    test: (value) => value === undefined || value === null || (listed() as readonly string[]).includes(value),
+  }) as unknown as yup.StringSchema<T | undefined>;
+}
+
+/** A yes/no query filter, `true` or `false`: an enumeration like any other (anything else is 400 at the filter). */
+export const booleanFilter = () => oneOf(['true', 'false'] as const);
 
 /**
  * Custom fields: a flat object of strings, numbers, booleans (null removes a field on merge), at most

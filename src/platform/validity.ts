@@ -4,6 +4,9 @@
 // In memory a null valid_from means "since always"; where it defers to a parent (token links,
 // reimbursement links) the caller passes the effective start. The SQL side is MikroORM filter
 // objects over the properties `validFrom` and `validUntil`; `defunct` is not part of the rule.
+// A contract (subscription, arrangement, agreement, authorization) is valid at a moment when it is
+// not defunct and the moment lies in its interval; "currently valid" (REST `is_currently_valid`,
+// `is_valid`; GraphQL `isCurrentlyValid`, `isValid`) is that at validityNow(), for both transports.
 
 import { InvalidInputError } from './errors.ts';
 
@@ -19,21 +22,59 @@ export function isValidAt(interval: Validity, at: Date): boolean {
   return (!interval.validFrom || interval.validFrom.getTime() <= t) && (!interval.validUntil || t < interval.validUntil.getTime());
 }
 
+let pinnedNow: Date | null = null;
+
+/**
+ * "Now" of every currently-valid answer, REST and GraphQL alike: the clock, unless a test pinned
+ * it (pinValidityNowForTests) to hit a bound exactly.
+ */
+export function validityNow(): Date {
+  return pinnedNow ? new Date(pinnedNow.getTime()) : new Date();
+}
+
+/** Tests only: every currently-valid answer is given at `at` until unpinned with null. */
+export function pinValidityNowForTests(at: Date | null): void {
+  pinnedNow = at ? new Date(at.getTime()) : null;
+}
+
 /** valid_until after valid_from (both given): the bounds of a contract or link, else 400 at valid_until. */
 export function assertValidityOrdered(from: Date | null | undefined, until: Date | null | undefined): void {
   if (from && until && until.getTime() <= from.getTime()) throw new InvalidInputError('valid_until must be after valid_from', { path: ['valid_until'] });
 }
 
-type Contract = { validFrom?: Date | null; validUntil?: Date | null; defunct: boolean };
+type Contract = Validity & { defunct: boolean };
+
+/** A contract (subscription, arrangement, agreement, authorization) valid at `at`: not defunct, `at` in its interval. */
+export function isContractValidAt(contract: Contract, at: Date): boolean {
+  return !contract.defunct && isValidAt(contract, at);
+}
+
+/** A link's own interval: from its own valid_from, else the contract's, until its valid_until. */
+export function linkInterval(link: Validity, contract: { validFrom: Date }): { validFrom: Date; validUntil: Date | null } {
+  return { validFrom: link.validFrom ?? contract.validFrom, validUntil: link.validUntil ?? null };
+}
+
+/** The link alone valid at `at` (not defunct, in its own interval), whatever its contract's validity. */
+export function isLinkOwnValidAt(link: Contract, contract: { validFrom: Date }, at: Date): boolean {
+  return !link.defunct && isValidAt(linkInterval(link, contract), at);
+}
 
 /**
  * A link of a contract (token link, EVSE reimbursement or subscription link) usable at `at`: the
  * link from its own valid_from (else the contract's) and the contract are both valid and not defunct.
  */
 export function isLinkValidAt(link: Contract, contract: Contract & { validFrom: Date }, at: Date): boolean {
-  return !link.defunct && !contract.defunct
-    && isValidAt({ validFrom: link.validFrom ?? contract.validFrom, validUntil: link.validUntil }, at)
-    && isValidAt(contract, at);
+  return isLinkOwnValidAt(link, contract, at) && isContractValidAt(contract, at);
+}
+
+/** REST `is_currently_valid` / `is_valid`, GraphQL `isCurrentlyValid` / `isValid` of a contract. */
+export function isCurrentlyValid(contract: Contract): boolean {
+  return isContractValidAt(contract, validityNow());
+}
+
+/** The same of a link: it and its contract usable now (isLinkValidAt at validityNow()). */
+export function isLinkCurrentlyValid(link: Contract, contract: Contract & { validFrom: Date }): boolean {
+  return isLinkValidAt(link, contract, validityNow());
 }
 
 export function intervalsOverlap(a: Validity, b: Validity): boolean {

@@ -1,5 +1,6 @@
 // The priced content of a rate plan version, validated on write. Amounts stay decimal strings.
 import { compareDecimal, isNegative, parseDecimal } from '../money/decimal.ts';
+import { isCountryCode } from '../platform/countries.ts';
 import { DomainError, InvalidInputError, type ErrorDetail } from '../platform/errors.ts';
 import { fieldLabel, type FieldPath } from '../platform/field-path.ts';
 import { DATE_FORMAT, parseDate } from '../platform/timestamp.ts';
@@ -117,7 +118,7 @@ class Checker {
     if (value.tariff_codes !== undefined) match.tariff_codes = this.stringList(value.tariff_codes, [...path, 'tariff_codes']);
     if (value.countries !== undefined) {
       match.countries = this.stringList(value.countries, [...path, 'countries'], true);
-      if (match.countries?.some((c) => !/^[A-Z]{2}$/.test(c))) this.fail([...path, 'countries'], 'must hold two-letter country codes');
+      if (match.countries?.some((c) => !/^[A-Z]{2}$/.test(c) || !isCountryCode(c))) this.fail([...path, 'countries'], 'must hold officially assigned ISO 3166-1 alpha-2 codes in upper case');
     }
     if (value.current_type !== undefined) {
       if (value.current_type === 'AC' || value.current_type === 'DC') match.current_type = value.current_type;

@@ -1,6 +1,6 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { createdAtProperty, idProperty, identifierProperty, updatedAtProperty } from '../platform/entity-properties.ts';
-import { isValidAt } from '../platform/validity.ts';
+import { isContractValidAt } from '../platform/validity.ts';
 import { RoamingPartner } from '../parties/roaming-partner.entity.ts';
 import { VAT_KINDS } from '../pricing/vat-rate.entity.ts';
 import { RoamingConnection } from './roaming-connection.entity.ts';
@@ -34,7 +34,7 @@ export const RoamingAgreementSchema = defineEntity({
 
 export class RoamingAgreement extends RoamingAgreementSchema.class {
   isValidAt(at: Date): boolean {
-    return !this.defunct && isValidAt(this, at);
+    return isContractValidAt(this, at);
   }
 }
 RoamingAgreementSchema.setClass(RoamingAgreement);

@@ -14,11 +14,12 @@ import type { RatePlanVersion } from '../pricing/rate-plan-version.entity.ts';
 import type { RatePlan } from '../pricing/rate-plan.entity.ts';
 import type { VatKind, VatRate } from '../pricing/vat-rate.entity.ts';
 import type { RoamingAgreement } from './roaming-agreement.entity.ts';
+import type { DropoutReason } from '../sessions/dropout-reasons.ts';
 
 export class RoamingFailure extends Error {
-  readonly reason: string;
+  readonly reason: DropoutReason;
   readonly detail: string;
-  constructor(reason: string, message: string, detail = '') {
+  constructor(reason: DropoutReason, message: string, detail = '') {
     super(message);
     this.reason = reason;
     this.detail = detail;

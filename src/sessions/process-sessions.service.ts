@@ -29,6 +29,7 @@ import { Evse } from '../cpo/evse.entity.ts';
 import type { OcpiTariff } from '../pricing/ocpi/tariff.ts';
 import { cpoCostFromTariff, type TariffSession } from './historical-tariff.ts';
 import { recordDropouts, type Dropout } from './record-dropouts.ts';
+import { dropoutReasonOfError, type DropoutReason } from './dropout-reasons.ts';
 import { billReimbursements } from '../billing/sources/cpo-reimbursement.source.ts';
 import { matchRetryPolicyFromEnv, matchSession, nextMatchAttempt, type MatchRetryPolicy } from '../cpo/match-session.ts';
 import { ReimbursementFailure, reimburseSession, type ReimbursementDraft } from '../cpo/reimburse-session.ts';
@@ -98,9 +99,9 @@ const UPDATE_SESSIONS = `update msp_charge_session s set status = v.status, admi
   from json_populate_recordset(null::msp_charge_session, ?::json) v where s.id = v.id`;
 
 class Dropped extends Error {
-  readonly reason: string;
+  readonly reason: DropoutReason;
   readonly detail: string;
-  constructor(reason: string, message: string, detail = '') {
+  constructor(reason: DropoutReason, message: string, detail = '') {
     super(message);
     this.reason = reason;
     this.detail = detail;
@@ -322,7 +323,7 @@ export async function processSessionBatch(orm: Orm, limit: number): Promise<numb
       } catch (error) {
         const evseUid = side === 'cpo' ? (session.evse_uid ?? session.evse_id) : null;
         if (error instanceof Dropped) dropouts.push({ outcome, reason: error.reason, message: error.message, detail: error.detail, side, evseUid });
-        else if (error instanceof DomainError) dropouts.push({ outcome, reason: error.code, message: error.message, side, evseUid });
+        else if (error instanceof DomainError) dropouts.push({ outcome, reason: dropoutReasonOfError(error.code), message: error.message, side, evseUid });
         else throw error;
       }
     }

@@ -3,9 +3,10 @@
 import { uuidv7 } from '../platform/ids.ts';
 import type { Em } from '../platform/orm.ts';
 import { DropoutCase } from './dropout-case.entity.ts';
+import type { DropoutReason } from './dropout-reasons.ts';
 import type { SessionOutcome } from './process-sessions.service.ts';
 
-export interface Dropout { outcome: SessionOutcome; reason: string; message: string; detail?: string; side?: 'msp' | 'cpo'; evseUid?: string | null }
+export interface Dropout { outcome: SessionOutcome; reason: DropoutReason; message: string; detail?: string; side?: 'msp' | 'cpo'; evseUid?: string | null }
 
 function groupKeyOf(dropout: Dropout): string {
   const key = [dropout.reason, dropout.outcome.admin_id ?? '-', dropout.detail ?? ''].join('|');

@@ -3,6 +3,7 @@
 import * as yup from 'yup';
 import { RECURRING_PERIODS } from '../msp/save-subscription-plan.service.ts';
 import { RATE_COMPONENTS } from '../pricing/rate-plan-definition.ts';
+import { countryCode } from '../platform/input-schemas.ts';
 import { parseTimestamp, TIMESTAMP_FORMAT } from '../platform/timestamp.ts';
 import { VAT_KINDS } from '../pricing/vat-rate.entity.ts';
 import { INVOICING_PERIODS, PAYMENT_METHODS } from '../billing/billing-settings.entity.ts';
@@ -19,11 +20,11 @@ export const setupFileSchema = yup.object({
     id: text(63).required('${path} is required'),
     name: text().required('${path} is required'),
     currency: yup.string().matches(/^[A-Z]{3}$/, '${path} must be an ISO 4217 code').required('${path} is required'),
-    country: yup.string().matches(/^[A-Za-z]{2}$/, '${path} must be a two-letter country code').required('${path} is required'),
+    country: countryCode().required('${path} is required'),
     locale_id: text(32).nullable(),
   })),
   vat_rates: list(yup.object({
-    country: yup.string().matches(/^[A-Za-z]{2}$/, '${path} must be a two-letter country code').required('${path} is required'),
+    country: countryCode().required('${path} is required'),
     vat_kind: oneOf(VAT_KINDS).required('${path} is required'),
     percentage: yup.string().required('${path} is required'),
     valid_from: timestamp().required('${path} is required'),
@@ -65,7 +66,7 @@ export const setupFileSchema = yup.object({
     locale_id: text(32).nullable(),
     vat_accounting_currency: yup.string().matches(/^[A-Z]{3}$/, '${path} must be an ISO 4217 code').nullable(),
     seller: yup.object({
-      name: text().nullable(), street: text().nullable(), postal_code: text(32).nullable(), city: text().nullable(), country: text(2).nullable(),
+      name: text().nullable(), street: text().nullable(), postal_code: text(32).nullable(), city: text().nullable(), country: countryCode().nullable(),
       vat_number: text(32).nullable(), company_reg_num: text(64).nullable(), email: text(254).nullable(), iban: text(34).nullable(),
       bic: text(11).nullable(), bank_account_name: text().nullable(),
     }).default(undefined).nullable(),

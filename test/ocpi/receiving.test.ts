@@ -151,3 +151,19 @@ test('a peer speaks only for its own parties: a CDR, Session or Tariff of anothe
   t.is((await cpo.call('PUT', tariffUrl, { body: foreignTariff })).body.status_code, 2001);
   t.is((await cpo.call('GET', tariffUrl)).status, 404, 'nothing stored');
 });
+
+test('a country code must be an officially assigned ISO 3166-1 alpha-2 code: a CDR or Session naming XX is refused (2001), nothing stored', async (t) => {
+  const sub = await pricedSubscription(app, adminId);
+  const good = cdr(sub.evcoId);
+  const xx = { ...good, cdr_token: { ...good.cdr_token, country_code: 'XX' } };
+  const r = await cpo.call('POST', cdrs(), { body: xx });
+  t.is(r.status, 400);
+  t.is(r.body.status_code, 2001);
+  t.regex(r.body.status_message, /country_code/);
+  t.is(await sessionOfCdr(app, xx.id), undefined);
+  const running = session(sub.evcoId);
+  const url = `${app.url}/ocpi/2.2.1/emsp/sessions/NL/CPO/${running.id}`;
+  const put = await cpo.call('PUT', url, { body: { ...running, cdr_token: { ...running.cdr_token, country_code: 'XX' } } });
+  t.is(put.body.status_code, 2001);
+  t.is((await cpo.call('GET', url)).status, 404, 'nothing stored');
+});

@@ -19,11 +19,16 @@ const CREATE = `mutation ($externalReference: String, $adminIds: [String!]) {
 }`;
 const subscriptionCount = async () => Number((await app.orm.em.fork().getConnection().execute('select count(*) as n from webhook_subscription'))[0].n);
 
-test('events: kind over 64, resourceId or actor over 255 characters is validation_failed at the argument, as REST GET /event', async (t) => {
-  for (const [name, max] of [['kind', 64], ['resourceId', 255], ['actor', 255]] as const) {
+test('events: an unknown kind, resourceId or actor over 255 characters is validation_failed at the argument, as REST GET /event', async (t) => {
+  for (const [name, max] of [['resourceId', 255], ['actor', 255]] as const) {
     t.like(await failure(app, EVENTS, { [name]: 'x'.repeat(max + 1) }), { code: 'validation_failed', param: `$.${name}` }, name);
     t.deepEqual((await data(app, EVENTS, { [name]: 'x'.repeat(max) })).events.edges, [], `${name} of ${max} characters is a filter`);
   }
+  // kind is one of the known event kinds (an enumeration: anything else is refused, not an empty list).
+  for (const kind of ['x'.repeat(65), 'x'.repeat(64), 'Customer']) {
+    t.like(await failure(app, EVENTS, { kind }), { code: 'validation_failed', param: '$.kind' }, kind);
+  }
+  t.truthy((await data(app, EVENTS, { kind: 'webhook_subscription' })).events.edges, 'a known kind is a filter');
 });
 
 test.serial('createWebhookSubscription: an externalReference over 255 characters is validation_failed and creates nothing', async (t) => {

@@ -1,6 +1,8 @@
 // OCPI 2.2.1 building blocks shared by the object schemas (part "Types" and the common classes).
 // JSON Schema for ajv; objects OCPI defines completely refuse members it does not define.
 
+import { COUNTRY_CODES } from '../../platform/countries.ts';
+
 export type JsonSchema = Record<string, unknown>;
 
 /** CiString/string(n): OCPI limits strings by length; the content is printable text. */
@@ -22,7 +24,8 @@ export function object(properties: Record<string, JsonSchema>, required: string[
   return { type: 'object', properties, required, additionalProperties: false };
 }
 
-export const countryCode = { type: 'string', pattern: '^[A-Z]{2}$' };
+/** OCPI writes it upper-case; an officially assigned ISO 3166-1 alpha-2 code (src/platform/countries.ts). */
+export const countryCode = { type: 'string', enum: [...COUNTRY_CODES] };
 export const partyId = { type: 'string', pattern: '^[A-Z0-9]{3}$' };
 
 export const displayText = object({ language: str(2), text: str(512) }, ['language', 'text']);

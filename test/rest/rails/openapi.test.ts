@@ -76,10 +76,11 @@ test('request bodies come from the yup schemas', (t) => {
   const body = doc.paths['/customer/{id}'].post.requestBody.content['application/json'].schema;
   t.is(body.type, 'object');
   t.deepEqual(body.properties.name, { type: ['string', 'null'], maxLength: 255 });
-  // Strings without a maximum of their own carry the rails' 10,000 (rest/rails/input-guards.ts).
-  t.deepEqual(body.properties.country, { type: ['string', 'null'], pattern: '^[A-Za-z]{2}$', maxLength: 10_000 });
+  // A country: two letters in any casing, an officially assigned code (src/platform/countries.ts).
+  t.deepEqual(body.properties.country, { type: ['string', 'null'], minLength: 2, maxLength: 2, pattern: '^[A-Za-z]{2}$' });
   t.deepEqual(body.properties.entity_type, { type: ['string', 'null'], enum: ['person', 'organisation', null] });
-  t.is(body.properties.external_updated_at.format, 'date-time');
+  // Strings without a maximum of their own carry the rails' 10,000 (rest/rails/input-guards.ts).
+  t.deepEqual(body.properties.external_updated_at, { type: ['string', 'null'], format: 'date-time', maxLength: 10_000 });
   t.is(body.properties.custom_fields.type[0], 'object');
 });
 

@@ -6,7 +6,8 @@ import test from 'ava';
 import fc from 'fast-check';
 import { openOrm, type Orm } from '../../../src/platform/orm.ts';
 import {
-  intervalsOverlap, isLinkValidAt, isValidAt, notValidAt, overlapping, validAt, validAtOpenStart, type Validity,
+  intervalsOverlap, isContractValidAt, isCurrentlyValid, isLinkCurrentlyValid, isLinkOwnValidAt, isLinkValidAt, isValidAt, linkInterval,
+  notValidAt, overlapping, pinValidityNowForTests, validAt, validAtOpenStart, validityNow, type Validity,
 } from '../../../src/platform/validity.ts';
 import { freshDatabaseUrl } from '../../helpers/db.ts';
 
@@ -144,4 +145,36 @@ test('a link is valid from its own start or its contract\'s, until the earlier e
   t.false(isLinkValidAt({ ...own, defunct: true }, contract, ms(UNTIL, -1)));
   t.false(isLinkValidAt(own, { ...contract, defunct: true }, ms(UNTIL, -1)));
   t.false(isLinkValidAt({ ...own, validUntil: ms(FROM, 2000) }, contract, ms(FROM, 2000)), 'the link ended (exclusive)');
+});
+
+test('a contract is valid when not defunct and in its interval; a link alone in its own interval', (t) => {
+  const contract = { validFrom: FROM, validUntil: UNTIL, defunct: false };
+  t.true(isContractValidAt(contract, FROM));
+  t.false(isContractValidAt(contract, UNTIL));
+  t.false(isContractValidAt({ ...contract, defunct: true }, FROM));
+  t.true(isContractValidAt({ validFrom: null, validUntil: null, defunct: false }, FROM), 'an authorization without bounds');
+  t.deepEqual(linkInterval({ validFrom: null, validUntil: null }, contract), { validFrom: FROM, validUntil: null });
+  const after = { validFrom: null, validUntil: null, defunct: false };
+  t.true(isLinkOwnValidAt(after, contract, ms(UNTIL, 1000)), 'the link alone: the contract\'s end does not count');
+  t.false(isLinkValidAt(after, contract, ms(UNTIL, 1000)));
+  t.false(isLinkOwnValidAt(after, contract, ms(FROM, -1)), 'before the contract\'s start it defers to');
+});
+
+test.serial('currently valid: the same rule at validityNow(), which a test can pin exactly to a bound', (t) => {
+  const contract = { validFrom: FROM, validUntil: UNTIL, defunct: false };
+  const link = { validFrom: null, validUntil: null, defunct: false };
+  try {
+    pinValidityNowForTests(FROM);
+    t.is(validityNow().getTime(), FROM.getTime());
+    t.true(isCurrentlyValid(contract), 'valid_from exactly now');
+    t.true(isLinkCurrentlyValid(link, contract));
+    pinValidityNowForTests(UNTIL);
+    t.false(isCurrentlyValid(contract), 'valid_until exactly now');
+    t.false(isLinkCurrentlyValid(link, contract));
+  } finally {
+    pinValidityNowForTests(null);
+  }
+  const before = Date.now();
+  const now = validityNow().getTime();
+  t.true(now >= before && now <= Date.now(), 'unpinned: the clock');
 });

@@ -90,6 +90,13 @@ test.serial('a bad file names the place and changes nothing', async (t) => {
 
   const wrongType = await apply({ vat_rates: [{ country: 'NL', vat_kind: 'super', percentage: '21', valid_from: '2019-01-01T00:00:00Z' }] });
   t.regex(wrongType.stderr, /\$\.vat_rates\[0\]\.vat_kind/);
+  // Countries are officially assigned ISO 3166-1 alpha-2 codes, in the setup file too.
+  const unassigned = await apply({ administrations: [{ id: 'xx-ops', name: 'Nowhere', currency: 'EUR', country: 'XX' }] });
+  t.is(unassigned.code, 1);
+  t.regex(unassigned.stderr, /\$\.administrations\[0\]\.country/);
+  const reserved = await apply({ vat_rates: [{ country: 'EU', vat_kind: 'standard', percentage: '21', valid_from: '2019-01-01T00:00:00Z' }] });
+  t.is(reserved.code, 1);
+  t.regex(reserved.stderr, /\$\.vat_rates\[0\]\.country/);
   const duplicateKeys = await apply('{"administrations": [], "administrations": []}');
   t.is(duplicateKeys.code, 1);
 });
