@@ -3,7 +3,7 @@ import { adminScopeFilter } from '../access/admin-scope.ts';
 import { DomainError } from '../platform/errors.ts';
 import { createdAtProperty, idProperty, updatedAtProperty } from '../platform/entity-properties.ts';
 import { Administration } from '../parties/administration.entity.ts';
-import { declareEventKinds, recordsEvents } from '../events/event-kinds.ts';
+import { recordsEvents } from '../events/event-kinds.ts';
 
 export const DROPOUT_STATUSES = ['open', 'resolved'] as const;
 /** msp: pricing for the driver's side; cpo: matching and reimbursement of a CPO session. */
@@ -52,5 +52,3 @@ export class DropoutCase extends DropoutCaseSchema.class {
 }
 DropoutCaseSchema.setClass(DropoutCase);
 recordsEvents<DropoutCase>(DropoutCase, (c) => (c.side === 'cpo' ? 'cpo_dropout_case' : 'msp_dropout_case'));
-// The kind depends on the row: both are known kinds (subscriptions, the GET /event filter).
-declareEventKinds('msp_dropout_case', 'cpo_dropout_case');
