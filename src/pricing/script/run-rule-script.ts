@@ -93,7 +93,7 @@ function checkOutput(value: unknown): ScriptOutput {
 export function runRuleScript(rule: string, source: string, input: unknown, limits: Partial<SandboxLimits> = {}): ScriptOutput {
   let outcome: { text: string } | { failure: string };
   try {
-    outcome = inSandbox({ ...LIMITS, ...limits }, ({ vm, scope, exhausted }) => {
+    outcome = inSandbox({ ...LIMITS, ...limits }, ({ vm, scope, exhausted, outOfMemory }) => {
       const code = `${LOCKDOWN}${DECIMAL_PRELUDE}
 const deepFreeze = (o) => { if (o && typeof o === 'object') { Object.values(o).forEach(deepFreeze); Object.freeze(o); } return o; };
 const result = ${wrap(source)}(deepFreeze(JSON.parse(${JSON.stringify(JSON.stringify(input))})), dec);
@@ -102,7 +102,8 @@ JSON.stringify(result === undefined ? null : result);`;
       if (evaluated.error) {
         const message = describe(vm, scope.manage(evaluated.error));
         if (exhausted()) return { failure: 'it used up its CPU budget (an endless loop?)' };
-        if (message.includes('out of memory')) return { failure: 'it used up its memory' };
+        // Out of memory, QuickJS may have had no room for its error object and throw null.
+        if (outOfMemory() || message.includes('out of memory')) return { failure: 'it used up its memory' };
         if (message === 'InternalError: stack overflow') return { failure: STACK_MESSAGE };
         return { failure: message };
       }

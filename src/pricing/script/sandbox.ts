@@ -12,7 +12,14 @@
 // QuickJS's parser exhausts it before QuickJS's stack check (which measures the instance's own
 // stack) notices. Such an instance is never called again, not even to free that runtime (the
 // failed assertion above): it is retired whole and a spare, loaded ahead of time, takes over.
-import { newQuickJSWASMModule, Scope, type QuickJSContext, type QuickJSWASMModule } from 'quickjs-emscripten';
+//
+// Memory: this build's QuickJS cannot add up its allocations (emscripten reports no usable size,
+// quickjs-emscripten issue #271), so its memory limit only bounds a single allocation. The
+// instance's WebAssembly memory therefore gets a maximum: a memory hog gets QuickJS's "out of
+// memory" error, and the memory, which WebAssembly never gives back, cannot grow past it.
+import {
+  newQuickJSWASMModuleFromVariant, newVariant, RELEASE_SYNC, Scope, type QuickJSContext, type QuickJSWASMModule,
+} from 'quickjs-emscripten';
 
 export interface SandboxLimits {
   /** QuickJS checks for an interrupt about every 10,000 branches or calls. */
@@ -27,6 +34,8 @@ export interface Sandbox {
   scope: Scope;
   /** Whether the CPU budget ran out. */
   exhausted(): boolean;
+  /** Whether the instance's memory was full (it could not grow) during the run. */
+  outOfMemory(): boolean;
 }
 
 /** The instance failed (and was retired), or none is loaded yet. */
@@ -42,12 +51,36 @@ export class SandboxFault extends Error {
 }
 
 const MEMORY_BYTES = 16 * 1024 * 1024;
+const PAGE_BYTES = 65_536;
+/** The variant's initial memory (16 MiB: static data, stack, the start of the heap). */
+const BASE_PAGES = 256;
+const MAX_PAGES = BASE_PAGES + MEMORY_BYTES / PAGE_BYTES;
 // QuickJS measures the instance's stack; the same frames take several times as much of V8's
 // (about 1 MB). At 32 KiB (some 180 frames of script recursion) QuickJS's "stack overflow" comes
 // first for recursion and JSON nesting with room to spare (V8's came first from about 96 KiB).
 const STACK_BYTES = 32 * 1024;
 
-const load = () => newQuickJSWASMModule();
+const variant = newVariant(RELEASE_SYNC, {
+  wasmMemory: async () => new WebAssembly.Memory({ initial: BASE_PAGES, maximum: MAX_PAGES }),
+});
+// When the memory cannot grow, QuickJS's allocation fails: noted for the error message.
+const refusedGrowth = new WeakMap<QuickJSWASMModule, { count: number }>();
+async function load(): Promise<QuickJSWASMModule> {
+  const module = await newQuickJSWASMModuleFromVariant(variant);
+  const memory = module.getWasmMemory();
+  const grow = memory.grow.bind(memory);
+  const refused = { count: 0 };
+  memory.grow = (delta: number) => {
+    try {
+      return grow(delta);
+    } catch (error) {
+      refused.count += 1;
+      throw error;
+    }
+  };
+  refusedGrowth.set(module, refused);
+  return module;
+}
 
 let current: QuickJSWASMModule | null = await load();
 let spare: QuickJSWASMModule | null = null;
@@ -109,7 +142,9 @@ export function inSandbox<T>(limits: SandboxLimits, run: (sandbox: Sandbox) => T
       return exhausted;
     });
     const vm = scope.manage(runtime.newContext());
-    result = run({ vm, scope, exhausted: () => exhausted });
+    const refused = refusedGrowth.get(module)!;
+    const refusedBefore = refused.count;
+    result = run({ vm, scope, exhausted: () => exhausted, outOfMemory: () => refused.count > refusedBefore });
   } catch (error) {
     retire(module);
     const message = error instanceof Error ? error.message : String(error);

@@ -41,7 +41,8 @@ test('an endless loop, a memory hog, a bad result and an exception fail with rul
   t.is(loop.code, 'rule_script_failed');
   t.regex(loop.message, /CPU budget/);
   t.true(Date.now() - started < 2000, 'the budget stops it quickly');
-  t.regex(failure('const a = []; while (true) a.push("x".repeat(1000));').message, /memory|CPU budget/);
+  t.regex(failure('const a = []; while (true) a.push("x".repeat(1000));').message, /used up its memory/);
+  t.regex(failure('const a = []; for (let i = 0; ; i++) a.push({ i });').message, /used up its memory/);
   t.regex(failure('return { subtotals: [{ component: "x", amount_excl_vat: 1.5 }] }').message, /decimal string/);
   t.regex(failure('return { subtotals: [{ component: "x", amount_excl_vat: "1e3" }] }').message, /decimal string/);
   t.regex(failure('return 42').message, /must return an object/);
@@ -50,6 +51,14 @@ test('an endless loop, a memory hog, a bad result and an exception fail with rul
   t.regex(failure('function f() { return f() + 1; } f();').message, /ran out of stack/);
   t.regex(failure('throw Promise.reject(new Error("late"))').message, /"rejected".*late/);
   t.regex(failure('throw null').message, /failed: null$/);
+});
+
+test('a memory hog cannot grow the sandbox past its cap', (t) => {
+  for (const hog of ['const a = []; for (;;) a.push(new Uint8Array(1 << 20));', 'const a = []; for (;;) a.push(new Array(100000).fill(1));']) {
+    t.regex(failure(hog).message, /used up its memory/);
+    t.true(sandboxStats().memoryBytes <= 32 * 1024 * 1024, `${sandboxStats().memoryBytes} bytes`);
+  }
+  t.deepEqual(run('return { annotations: { ok: "yes" } }').annotations, { ok: 'yes' });
 });
 
 test('syntax errors are found without running the script', (t) => {
