@@ -27,10 +27,17 @@ import { createRoamingConnection } from '../roaming/save-roaming-connection.serv
 
 export const DEMO_CREDENTIAL = { publicId: 'demo', secret: 'demo-secret-change-me' };
 
+/** The demo credential: missing, revoked, given another secret, or active with the published one. */
+export async function demoCredentialState(orm: Orm): Promise<'missing' | 'revoked' | 'changed' | 'active'> {
+  const credential = await scopedEm(orm).findOne(Credential, { publicId: DEMO_CREDENTIAL.publicId });
+  if (!credential) return 'missing';
+  if (credential.revokedAt) return 'revoked';
+  return await verifySecret(DEMO_CREDENTIAL.secret, credential.secretHash) ? 'active' : 'changed';
+}
+
 /** Whether the published demo credential works (exists, not revoked, secret unchanged). */
 export async function demoCredentialActive(orm: Orm): Promise<boolean> {
-  const credential = await scopedEm(orm).findOne(Credential, { publicId: DEMO_CREDENTIAL.publicId });
-  return !!credential && !credential.revokedAt && await verifySecret(DEMO_CREDENTIAL.secret, credential.secretHash);
+  return await demoCredentialState(orm) === 'active';
 }
 
 async function seed(orm: Orm): Promise<void> {
@@ -167,5 +174,11 @@ export async function ensureDemoInstance(orm: Orm, log: (line: string) => void):
   if (!(await em.findOne(Credential, { publicId: DEMO_CREDENTIAL.publicId }))) {
     await saveCredential(scopedEm(orm), { ...DEMO_CREDENTIAL, role: 'admin' });
   }
-  log(`demo credential: ${DEMO_CREDENTIAL.publicId}:${DEMO_CREDENTIAL.secret} (start with SVC_DEMO=0 to skip demo data)`);
+  // The published secret only while it still works; a secret someone gave it is never printed.
+  const { publicId, secret } = DEMO_CREDENTIAL;
+  const state = await demoCredentialState(orm);
+  const said = state === 'active' ? `${publicId}:${secret}`
+    : state === 'changed' ? `${publicId}, its secret was changed (no longer the published one)`
+    : state === 'revoked' ? `${publicId}, revoked` : 'none';
+  log(`demo credential: ${said} (start with SVC_DEMO=0 to skip demo data)`);
 }

@@ -1,35 +1,16 @@
 // Rule scripts run in QuickJS (WebAssembly): no I/O, no host objects, no clock, no randomness;
 // a CPU budget counted in interrupt checks (deterministic, with a wall-clock backstop), a memory
-// and a stack limit, a fresh runtime per run. The module loads once per process.
-import { newQuickJSWASMModule, type QuickJSWASMModule } from 'quickjs-emscripten';
+// and a stack limit, a fresh runtime per run. The sandbox (sandbox.ts) owns the instance.
+import type { QuickJSContext, QuickJSHandle } from 'quickjs-emscripten';
 import { isDecimalText } from '../../money/decimal.ts';
 import { DomainError } from '../../platform/errors.ts';
 import { DECIMAL_PRELUDE } from './decimal-prelude.ts';
+import { inSandbox, SandboxFault, type SandboxLimits } from './sandbox.ts';
+
+export { sandboxStats } from './sandbox.ts';
 
 export const MAX_SCRIPT_LENGTH = 10_000;
-const INTERRUPT_BUDGET = 3_000;
-const WALL_CLOCK_MS = 1_000;
-const MEMORY_BYTES = 16 * 1024 * 1024;
-const STACK_BYTES = 512 * 1024;
-
-// A script that overflows its stack can leave QuickJS unable to free its runtime (an abort of the
-// WebAssembly instance). The instance is then replaced by a spare one, loaded ahead of time.
-let quickJs: QuickJSWASMModule = await newQuickJSWASMModule();
-let spare: QuickJSWASMModule | null = null;
-const loadSpare = () => { newQuickJSWASMModule().then((module) => { spare = module; }, () => { spare = null; }); };
-loadSpare();
-
-function disposeAll(...handles: { dispose(): void }[]): void {
-  try {
-    for (const handle of handles) handle.dispose();
-  } catch {
-    if (spare) {
-      quickJs = spare;
-      spare = null;
-      loadSpare();
-    }
-  }
-}
+const LIMITS: SandboxLimits = { interruptChecks: 3_000, wallClockMs: 1_000 };
 
 const LOCKDOWN = `
 globalThis.Date = undefined;
@@ -49,21 +30,37 @@ function wrap(source: string): string {
   return `(function (input, dec) {\n"use strict";\n${source}\n})`;
 }
 
+/** What a thrown value says, as "Name: message" for errors (getters it reads run within the budget). */
+function describe(vm: QuickJSContext, error: QuickJSHandle): string {
+  // dump() disposes a promise handle itself (the run's scope skips a handle already disposed).
+  const dumped = vm.dump(error) as unknown;
+  if (typeof dumped === 'object' && dumped !== null && typeof (dumped as { message?: unknown }).message === 'string') {
+    const { name, message } = dumped as { name?: unknown; message: string };
+    return `${typeof name === 'string' ? name : 'Error'}: ${message}`;
+  }
+  if (typeof dumped === 'string') return dumped;
+  try {
+    return JSON.stringify(dumped) ?? String(dumped);
+  } catch {
+    return String(dumped); // a BigInt
+  }
+}
+
+const STACK_MESSAGE = 'it ran out of stack (nested or recursing too deeply)';
+
 /** A syntax error in the script, or null. */
 export function scriptSyntaxError(source: string): string | null {
-  const runtime = quickJs.newRuntime();
-  const vm = runtime.newContext();
   try {
-    const result = vm.evalCode(wrap(source), 'rule.js', { compileOnly: true });
-    if (result.error) {
-      const error = vm.dump(result.error) as { message?: string };
-      result.error.dispose();
-      return error?.message ?? String(error);
-    }
-    result.value.dispose();
-    return null;
-  } finally {
-    disposeAll(vm, runtime);
+    return inSandbox(LIMITS, ({ vm, scope }) => {
+      const result = vm.evalCode(wrap(source), 'rule.js', { compileOnly: true });
+      if (result.error) return describe(vm, scope.manage(result.error)).replace(/^SyntaxError: /, '');
+      scope.manage(result.value);
+      return null;
+    });
+  } catch (error) {
+    if (!(error instanceof SandboxFault)) throw error;
+    // Deeply nested source can exhaust the host's stack in QuickJS's parser.
+    return error.stackOverflow ? 'it is nested too deeply' : `it could not be checked (${error.message}); try again`;
   }
 }
 
@@ -89,50 +86,39 @@ function checkOutput(value: unknown): ScriptOutput {
   return { annotations: annotations as Record<string, string>, subtotals: checked };
 }
 
-/** Runs the script of `rule` with a frozen copy of `input`; every failure is a RuleScriptError. */
-export function runRuleScript(rule: string, source: string, input: unknown): ScriptOutput {
+/**
+ * Runs the script of `rule` with a frozen copy of `input`; every failure is a RuleScriptError.
+ * `limits` narrows the CPU budget (tests).
+ */
+export function runRuleScript(rule: string, source: string, input: unknown, limits: Partial<SandboxLimits> = {}): ScriptOutput {
+  let outcome: { text: string } | { failure: string };
   try {
-    return runInSandbox(rule, source, input);
-  } catch (error) {
-    if (error instanceof RuleScriptError) throw error;
-    throw new RuleScriptError(rule, `the sandbox failed (${(error as Error).message}); the session can be retried`);
-  }
-}
-
-function runInSandbox(rule: string, source: string, input: unknown): ScriptOutput {
-  const runtime = quickJs.newRuntime();
-  runtime.setMemoryLimit(MEMORY_BYTES);
-  runtime.setMaxStackSize(STACK_BYTES);
-  let checks = 0;
-  const deadline = Date.now() + WALL_CLOCK_MS;
-  let exhausted = false;
-  runtime.setInterruptHandler(() => {
-    checks += 1;
-    if (checks > INTERRUPT_BUDGET || Date.now() > deadline) exhausted = true;
-    return exhausted;
-  });
-  const vm = runtime.newContext();
-  try {
-    const code = `${LOCKDOWN}${DECIMAL_PRELUDE}
+    outcome = inSandbox({ ...LIMITS, ...limits }, ({ vm, scope, exhausted, outOfMemory }) => {
+      const code = `${LOCKDOWN}${DECIMAL_PRELUDE}
 const deepFreeze = (o) => { if (o && typeof o === 'object') { Object.values(o).forEach(deepFreeze); Object.freeze(o); } return o; };
 const result = ${wrap(source)}(deepFreeze(JSON.parse(${JSON.stringify(JSON.stringify(input))})), dec);
 JSON.stringify(result === undefined ? null : result);`;
-    const evaluated = vm.evalCode(code, 'rule.js');
-    if (evaluated.error) {
-      const error = vm.dump(evaluated.error) as { name?: string; message?: string } | string;
-      evaluated.error.dispose();
-      if (exhausted) throw new RuleScriptError(rule, 'it used up its CPU budget (an endless loop?)');
-      const message = typeof error === 'object' && error ? `${error.name ?? 'Error'}: ${error.message}` : String(error);
-      throw new RuleScriptError(rule, message.includes('out of memory') ? 'it used up its memory' : message);
-    }
-    const text = vm.getString(evaluated.value);
-    evaluated.value.dispose();
-    try {
-      return checkOutput(JSON.parse(text));
-    } catch (error) {
-      throw new RuleScriptError(rule, (error as Error).message);
-    }
-  } finally {
-    disposeAll(vm, runtime);
+      const evaluated = vm.evalCode(code, 'rule.js');
+      if (evaluated.error) {
+        const message = describe(vm, scope.manage(evaluated.error));
+        if (exhausted()) return { failure: 'it used up its CPU budget (an endless loop?)' };
+        // Out of memory, QuickJS may have had no room for its error object and throw null.
+        if (outOfMemory() || message.includes('out of memory')) return { failure: 'it used up its memory' };
+        if (message === 'InternalError: stack overflow') return { failure: STACK_MESSAGE };
+        return { failure: message };
+      }
+      const value = scope.manage(evaluated.value);
+      if (vm.typeof(value) !== 'string') return { failure: 'the script must return an object with annotations and/or subtotals' };
+      return { text: vm.getString(value) };
+    });
+  } catch (error) {
+    if (error instanceof SandboxFault && error.stackOverflow) throw new RuleScriptError(rule, STACK_MESSAGE);
+    throw new RuleScriptError(rule, `the sandbox failed (${(error as Error).message}); the session can be retried`);
+  }
+  if ('failure' in outcome) throw new RuleScriptError(rule, outcome.failure);
+  try {
+    return checkOutput(JSON.parse(outcome.text));
+  } catch (error) {
+    throw new RuleScriptError(rule, (error as Error).message);
   }
 }

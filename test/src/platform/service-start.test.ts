@@ -4,7 +4,7 @@ import { exited, runCli, startServiceProcess, tempDataDir } from '../../helpers/
 
 const basic = (user: string, secret: string) => ({ authorization: `Basic ${Buffer.from(`${user}:${secret}`).toString('base64')}` });
 
-test('npm start on an empty data dir: embedded PostgreSQL, demo instance, survives SIGKILL, CLI joins it', async (t) => {
+test('npm start on an empty data dir: embedded PostgreSQL, demo instance, survives SIGKILL, CLI joins it; a changed demo secret is not printed', async (t) => {
   const dataDir = tempDataDir();
   t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
   const env = { SVC_DATA_DIR: dataDir, SVC_BOOTSTRAP_CREDENTIAL: 'boot:boot-secret-123456' };
@@ -12,7 +12,7 @@ test('npm start on an empty data dir: embedded PostgreSQL, demo instance, surviv
   const first = await startServiceProcess(env);
   const version = await (await fetch(`${first.url}/main/version`)).json();
   t.is(version.version, '4.9.0');
-  t.regex(first.output(), /demo credential: demo:/);
+  t.regex(first.output(), /^demo credential: demo:demo-secret-change-me \(/m);
   const admins = await (await fetch(`${first.url}/main/v1/administration`, { headers: basic('boot', 'boot-secret-123456') })).json();
   t.deepEqual(admins.items.map((a: { id: string }) => a.id).sort(), ['be-main', 'nl-main']);
   const plans = await (await fetch(`${first.url}/main/v1/msp-token-subscription-plan`, { headers: basic('boot', 'boot-secret-123456') })).json();
@@ -43,10 +43,18 @@ test('npm start on an empty data dir: embedded PostgreSQL, demo instance, surviv
   const scoped = await (await fetch(`${first.url}/main/v1/administration`, { headers: basic('ops-be', 'ops-secret-123456') })).json();
   t.deepEqual(scoped.items.map((a: { id: string }) => a.id), ['be-main']);
 
+  // The demo credential given another secret: the next start does not print a secret for it.
+  const changed = await runCli(['credential', 'create', '--public-id', 'demo', '--secret', 'a-secret-of-our-own'], { SVC_DATA_DIR: dataDir });
+  t.is(changed.code, 0, changed.stderr);
+
   first.child.kill('SIGKILL');
   await exited(first.child);
   const second = await startServiceProcess(env);
   t.teardown(async () => { second.child.kill('SIGINT'); await exited(second.child); });
+  t.regex(second.output(), /^demo credential: demo, its secret was changed \(no longer the published one\) \(start with SVC_DEMO=0/m);
+  t.false(second.output().includes('demo-secret-change-me'), second.output());
+  t.false(second.output().includes('a-secret-of-our-own'), second.output());
+  t.is((await fetch(`${second.url}/main/v1/administration`, { headers: basic('demo', 'demo-secret-change-me') })).status, 401);
   const again = await fetch(`${second.url}/main/v1/customer?page_size=1`, { headers: basic('ops-be', 'ops-secret-123456') });
   t.is(again.status, 200);
   t.is((await again.json()).items[0].admin_id, 'be-main');

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { runRuleScript, scriptSyntaxError } from '../../../../src/pricing/script/run-rule-script.ts';
+import { runRuleScript, sandboxStats, scriptSyntaxError } from '../../../../src/pricing/script/run-rule-script.ts';
 
 const run = (source: string, input: unknown = {}) => runRuleScript('test rule', source, input);
 const failure = (source: string) => {
@@ -41,22 +41,87 @@ test('an endless loop, a memory hog, a bad result and an exception fail with rul
   t.is(loop.code, 'rule_script_failed');
   t.regex(loop.message, /CPU budget/);
   t.true(Date.now() - started < 2000, 'the budget stops it quickly');
-  t.regex(failure('const a = []; while (true) a.push("x".repeat(1000));').message, /memory|CPU budget/);
+  t.regex(failure('const a = []; while (true) a.push("x".repeat(1000));').message, /used up its memory/);
+  t.regex(failure('const a = []; for (let i = 0; ; i++) a.push({ i });').message, /used up its memory/);
   t.regex(failure('return { subtotals: [{ component: "x", amount_excl_vat: 1.5 }] }').message, /decimal string/);
   t.regex(failure('return { subtotals: [{ component: "x", amount_excl_vat: "1e3" }] }').message, /decimal string/);
   t.regex(failure('return 42').message, /must return an object/);
   t.regex(failure('throw new Error("no tariff")').message, /the script of rule "test rule" failed: Error: no tariff/);
   t.regex(failure('return dec.add("abc", "1")').message, /not a decimal string/);
-  t.regex(failure('function f() { return f() + 1; } f();').message, /stack|CPU|RangeError|InternalError/i);
+  t.regex(failure('function f() { return f() + 1; } f();').message, /ran out of stack/);
+  t.regex(failure('throw Promise.reject(new Error("late"))').message, /"rejected".*late/);
+  t.regex(failure('throw null').message, /failed: null$/);
+});
+
+test('a memory hog cannot grow the sandbox past its cap', (t) => {
+  for (const hog of ['const a = []; for (;;) a.push(new Uint8Array(1 << 20));', 'const a = []; for (;;) a.push(new Array(100000).fill(1));']) {
+    t.regex(failure(hog).message, /used up its memory/);
+    t.true(sandboxStats().memoryBytes <= 32 * 1024 * 1024, `${sandboxStats().memoryBytes} bytes`);
+  }
+  t.deepEqual(run('return { annotations: { ok: "yes" } }').annotations, { ok: 'yes' });
 });
 
 test('syntax errors are found without running the script', (t) => {
   t.is(scriptSyntaxError('return 1'), null);
   t.is(scriptSyntaxError('while (true) {}'), null, 'compiling does not run it');
   t.truthy(scriptSyntaxError('return {'));
+  t.regex(scriptSyntaxError(`return ${'('.repeat(4000)}1${')'.repeat(4000)}`) ?? '', /stack overflow|nested too deeply/);
 });
 
 test('scripts still run after one overflowed its stack', (t) => {
   t.throws(() => run('function f() { return f() + 1; } return { annotations: { x: String(f()) } };'));
   t.deepEqual(run('return { annotations: { ok: "yes" } }').annotations, { ok: 'yes' });
+});
+
+/** Calls `fn` `back` frames short of the host's stack limit. */
+function nearStackEnd(back: number, fn: () => void): void {
+  let countdown = -1;
+  let called = false;
+  const down = (): void => {
+    try {
+      down();
+    } catch {
+      if (countdown < 0) countdown = back;
+    }
+    if (called) return;
+    if (countdown === 0) {
+      called = true;
+      fn();
+    } else countdown -= 1;
+  };
+  down();
+}
+
+test.serial('a script that exhausts the host stack inside QuickJS fails, its instance is retired without an abort', async (t) => {
+  const printed: string[] = [];
+  const write = process.stderr.write;
+  process.stderr.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+    printed.push(String(chunk));
+    return (write as (...args: unknown[]) => boolean).call(process.stderr, chunk, ...rest);
+  }) as typeof process.stderr.write;
+  const spareIn = async () => {
+    for (let i = 0; i < 100 && sandboxStats().instancesLoaded - sandboxStats().instancesRetired < 2; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+  };
+  try {
+    const retired = sandboxStats().instancesRetired;
+    // From the stack's end backwards, until the host's stack runs out inside QuickJS, not before it.
+    for (let back = 0; back < 5000 && sandboxStats().instancesRetired === retired; back += 20) {
+      await spareIn();
+      let message = '';
+      nearStackEnd(back, () => {
+        try {
+          run('function f(n) { return n ? f(n - 1) + 1 : 0; } return { annotations: { x: String(f(150)) } }');
+        } catch (error) {
+          message = (error as Error).message;
+        }
+      });
+      if (sandboxStats().instancesRetired > retired) t.regex(message, /ran out of stack/);
+    }
+    t.true(sandboxStats().instancesRetired > retired, 'the host stack ran out inside QuickJS');
+    await spareIn();
+    t.deepEqual(run('return { annotations: { ok: "yes" } }').annotations, { ok: 'yes' });
+  } finally {
+    process.stderr.write = write;
+  }
+  t.false(printed.join('').includes('Aborted('), printed.join(''));
 });
