@@ -2,11 +2,14 @@
 // their OCPI registration, token brands) serves every administration: a credential limited to
 // administrations gets 403 `forbidden` on every write of it, REST and GraphQL alike, and the
 // database does not change; the same request by a credential without a limit succeeds.
+// A uniqueness spanning administrations answers 400 `duplicate` when the holder is invisible, and
+// the holder's record does not change (decisions.md "Access to instance-wide data").
 import pg from 'pg';
 import test from 'ava';
 import { startTestApp, type Auth, type TestApp } from '../../helpers/app.ts';
 import { databaseFingerprint } from '../../helpers/db-fingerprint.ts';
-import { createAdministration } from '../../helpers/factories.ts';
+import { createAdministration, createCustomer, createEndUser } from '../../helpers/factories.ts';
+import { createEvse, createLocation } from '../../helpers/cpo-factories.ts';
 import { roamingSetup, partySuffix } from '../../helpers/roaming-factories.ts';
 import { graphql } from '../../schema/graphql.ts';
 
@@ -107,4 +110,63 @@ test.serial('the same writes by a credential without an administration limit suc
     t.is(response.status, 200, `${method} ${path}: ${JSON.stringify(response.body)}`);
   }
   t.true((await app.request('GET', '/main/v1/instance')).body.roaming_enabled);
+});
+
+// --- uniqueness across administrations ---
+
+const SAVE_LOCATION = 'mutation ($id: String!, $i: EvseLocationInput!) { saveEvseLocation(locationId: $id, input: $i) { locationId } }';
+const SAVE_EVSE = 'mutation ($uid: String!, $i: EvseInput!) { saveEvse(evseUid: $uid, input: $i) { evseUid evseId } }';
+const CREATE_CUSTOMER = 'mutation ($i: CustomerInput!) { createCustomer(input: $i) { id } }';
+
+test.serial('a value held in an administration the caller cannot see is 400 duplicate at its member, and the holder does not change', async (t) => {
+  const n = partySuffix();
+  const theirs = {
+    endUser: await createEndUser(app, adminA, { username: `taken-${n}`, email: `taken-${n}@example.com` }),
+    customer: await createCustomer(app, adminA),
+    location: await createLocation(app, adminA, { location_id: `LOC-TAKEN-${n}` }),
+    evse: await createEvse(app, adminA, { evse_uid: `EVSE-TAKEN-${n}`, evse_id: `NL*TKN*E${n}` }),
+  };
+  const taken = theirs.customer.external_reference as string;
+  const mine = {
+    customer: await createCustomer(app, adminB),
+    endUser: await createEndUser(app, adminB),
+    evse: await createEvse(app, adminB),
+  };
+  const cases: [string, string, Record<string, unknown>, string][] = [
+    ['POST', '/end-user', { admin_id: adminB, username: `TAKEN-${n}` }, '$.username'],
+    ['POST', '/end-user', { admin_id: adminB, username: `free-${n}`, email: `Taken-${n}@example.com` }, '$.email'],
+    ['POST', `/end-user/${mine.endUser.id}`, { username: `taken-${n}` }, '$.username'],
+    ['POST', '/customer', { admin_id: adminB, name: 'Copy', country: 'NL', external_reference: taken.toUpperCase() }, '$.external_reference'],
+    ['POST', `/customer/ext_ref.${taken.toLowerCase()}`, { admin_id: adminB, name: 'Copy', country: 'NL' }, '$.external_reference'],
+    ['POST', `/customer/${mine.customer.id}`, { external_reference: taken.toUpperCase() }, '$.external_reference'],
+    ['POST', '/cpo-evse-location', { admin_id: adminB, location_id: `LOC-TAKEN-${n}` }, '$.location_id'],
+    ['POST', '/cpo-evse', { admin_id: adminB, evse_uid: `EVSE-TAKEN-${n}` }, '$.evse_uid'],
+    ['POST', '/cpo-evse', { admin_id: adminB, evse_uid: `EVSE-FREE-${n}`, evse_id: `NL*TKN*E${n}` }, '$.evse_id'],
+    ['POST', `/cpo-evse/${mine.evse.evse_uid}`, { evse_id: `nltkne${n}` }, '$.evse_id'],
+  ];
+  for (const [method, path, body, param] of cases) {
+    const before = await databaseFingerprint(db);
+    const response = await app.request(method, `/main/v1${path}`, { body, auth: limited });
+    t.is(response.status, 400, `${method} ${path} ${JSON.stringify(body)}: ${JSON.stringify(response.body)}`);
+    t.is(response.body.code, 'duplicate', `${method} ${path} ${JSON.stringify(body)}`);
+    t.is(response.body.param ?? response.body.details?.[0]?.param, param, `${method} ${path} ${JSON.stringify(body)}`);
+    t.notRegex(JSON.stringify(response.body), new RegExp(`${adminA}|${theirs.evse.id}|${theirs.location.id}|${theirs.customer.id}|${theirs.endUser.id}`),
+      'nothing of the holder is told');
+    t.is(await databaseFingerprint(db), before, `${method} ${path} changed nothing`);
+  }
+  const graphCases: [string, string, Record<string, unknown>, string][] = [
+    ['saveEvseLocation', SAVE_LOCATION, { id: `LOC-TAKEN-${n}`, i: { adminId: adminB, name: 'Mine now' } }, '$.locationId'],
+    ['saveEvse', SAVE_EVSE, { uid: mine.evse.evse_uid, i: { evseId: `NL*TKN*E${n}` } }, '$.input.evseId'],
+    ['createCustomer', CREATE_CUSTOMER, { i: { adminId: adminB, name: 'Copy', country: 'NL', externalReference: taken } }, '$.input.externalReference'],
+  ];
+  for (const [field, query, variables, param] of graphCases) {
+    const before = await databaseFingerprint(db);
+    const response = await graphql(app, query, variables, limited);
+    const [error] = response.body.errors ?? [];
+    t.is(response.body.data?.[field], null, `${field}: ${JSON.stringify(response.body)}`);
+    t.is(error?.extensions?.code, 'duplicate', `${field}: ${JSON.stringify(response.body.errors)}`);
+    t.is(error?.extensions?.param ?? error?.extensions?.details?.[0]?.param, param, field);
+    t.is(await databaseFingerprint(db), before, `${field} changed nothing`);
+  }
+  t.is((await app.request('GET', `/main/v1/cpo-evse/${theirs.evse.evse_uid}`)).body.evse_id, `NL*TKN*E${n}`, 'the holder keeps its EVSE ID');
 });
