@@ -48,7 +48,7 @@ export const instanceRoutes: RouteDef[] = [
   }),
   defineRoute({
     method: 'post', path: '/instance', tag: 'Instance', summary: 'Merge-update this instance: name, roaming calculation on or off', extension: true,
-    description: 'Shared by every administration like the roaming setup: any admin credential may change it. '
+    description: 'Shared by every administration: only a credential without an administration limit may change it (403 `forbidden` otherwise). '
       + '`roaming_enabled` switches the roaming cost calculation of sessions processed from then on.',
     body: instanceBody, response: instanceShape,
     handler: async ({ em, body }) => serializeInstance(overviewOf(await updateInstanceSettings(em, patchFrom(body, INSTANCE) as Patch<InstanceFields>))),

@@ -72,7 +72,7 @@ export const roamingPartnerRoutes: RouteDef[] = [
   }),
   defineRoute({
     method: 'post', path: '/roaming-partner', tag: 'Roaming', summary: 'Create a roaming partner', extension: true, response: roamingPartnerShape,
-    description: 'Party ids are normalized (`NL-TDR` = `NLTDR` = `NL*TDR`); an id of another partner is 400 `duplicate`.',
+    description: 'Party ids are normalized (`NL-TDR` = `NLTDR` = `NL*TDR`); an id of another partner is 400 `duplicate`. Roaming setup serves every administration: only a credential without an administration limit may change it (403 `forbidden` otherwise).',
     body: partnerBody,
     handler: async ({ em, body }) => withAgreements(em, await createRoamingPartner(em, patchFrom(body, PARTNER) as Patch<PartnerFields>)),
   }),

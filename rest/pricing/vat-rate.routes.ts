@@ -1,10 +1,8 @@
 import * as yup from 'yup';
-import type { Actor } from '../../src/access/actor.ts';
 import { normalize } from '../../src/money/decimal.ts';
 import { VatRate, VAT_KINDS } from '../../src/pricing/vat-rate.entity.ts';
 import { vatRateList } from '../../src/pricing/vat-rate.queries.ts';
 import { createVatRate, getVatRate, updateVatRate, type VatRateFields } from '../../src/pricing/vat-rate.service.ts';
-import { DomainError } from '../../src/platform/errors.ts';
 import type { Patch } from '../../src/platform/merge-patch.ts';
 import { seekPage } from '../rails/pagination.ts';
 import { patchFrom, type FieldMapping } from '../rails/patch.ts';
@@ -56,10 +54,6 @@ const MAPPING: FieldMapping = {
 
 const patch = (b: Record<string, unknown>) => patchFrom(b, MAPPING) as Patch<VatRateFields>;
 
-function instanceWide(actor: Actor): void {
-  if (!actor.scope.all) throw new DomainError('forbidden', 'VAT rates are instance-wide: this credential is limited to administrations');
-}
-
 const RULES = 'percentage is an exact decimal string (0 to 100, at most 6 decimals). Validity is [valid_from, valid_until); '
   + 'rates of the same country and vat_kind may not overlap (400 overlapping_vat_rate). exempt and reverse_charge '
   + 'always apply 0 %. Changing needs a credential not limited to administrations.';
@@ -76,10 +70,7 @@ export const vatRateRoutes: RouteDef[] = [
   defineRoute({
     method: 'post', path: '/vat-rate', tag: TAG, summary: 'Create a VAT rate', extension: true,
     description: `Needs country, vat_kind, percentage and valid_from. ${RULES}`, body, response: vatRateShape,
-    handler: async ({ em, body: b, actor }) => {
-      instanceWide(actor);
-      return serializeVatRate(await createVatRate(em, patch(b)));
-    },
+    handler: async ({ em, body: b }) => serializeVatRate(await createVatRate(em, patch(b))),
   }),
   defineRoute({
     method: 'get', path: '/vat-rate/:id', tag: TAG, summary: 'Get a VAT rate', extension: true, response: vatRateShape,
@@ -88,9 +79,6 @@ export const vatRateRoutes: RouteDef[] = [
   defineRoute({
     method: 'post', path: '/vat-rate/:id', tag: TAG, summary: 'Merge-update a VAT rate', extension: true,
     description: RULES, body, response: vatRateShape,
-    handler: async ({ em, body: b, params, actor }) => {
-      instanceWide(actor);
-      return serializeVatRate(await updateVatRate(em, params.id, patch(b)));
-    },
+    handler: async ({ em, body: b, params }) => serializeVatRate(await updateVatRate(em, params.id, patch(b))),
   }),
 ];

@@ -63,7 +63,7 @@ export const roamingAgreementRoutes: RouteDef[] = [
   }),
   defineRoute({
     method: 'post', path: '/roaming-agreement', tag: TAG, summary: 'Create a roaming agreement', extension: true, response: roamingAgreementShape,
-    description: 'Only on a locally owned connection, with its partner (partner_id may be left out). Validity is [valid_from, valid_until).',
+    description: 'Only on a locally owned connection, with its partner (partner_id may be left out). Validity is [valid_from, valid_until). Roaming setup serves every administration: only a credential without an administration limit may change it (403 `forbidden` otherwise).',
     body: agreementBody.shape({ connection_id: uuid().defined('${path} is required'), partner_id: uuid().nullable() }),
     handler: async ({ em, body }) => serializeRoamingAgreement(await createRoamingAgreement(em, {
       ...(patchFrom(body, AGREEMENT) as Patch<AgreementFields>), connectionId: body.connection_id, partnerId: body.partner_id,

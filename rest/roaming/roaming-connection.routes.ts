@@ -60,7 +60,7 @@ export const roamingConnectionRoutes: RouteDef[] = [
   }),
   defineRoute({
     method: 'post', path: '/roaming-connection', tag: TAG, summary: 'Create a roaming connection', extension: true, response: roamingConnectionShape,
-    description: 'protocol defaults to `ocpi`; a locally owned connection names its partner.',
+    description: 'protocol defaults to `ocpi`; a locally owned connection names its partner. Roaming setup serves every administration: only a credential without an administration limit may change it (403 `forbidden` otherwise).',
     body: connectionBody,
     handler: async ({ em, body }) => serializeRoamingConnection(await createRoamingConnection(em, inputOf(body))),
   }),

@@ -6,6 +6,7 @@ import {
   createReimbursementPlan, reimbursementPlans, updateReimbursementPlan, type PlanInput,
 } from '../../src/cpo/reimbursement-plan.service.ts';
 import { normalize } from '../../src/money/decimal.ts';
+import { DomainError } from '../../src/platform/errors.ts';
 import { coordinate, countryCode, text } from '../../src/platform/input-schemas.ts';
 import { validate } from '../../src/platform/input-validation.ts';
 import type { Patch } from '../../src/platform/merge-patch.ts';
@@ -13,6 +14,7 @@ import { builder } from '../builder.ts';
 import { listConnection } from '../connection.ts';
 import { administrationKey, refFromArg } from '../ids.ts';
 import { loadByIds } from '../load.ts';
+import { inArgument, inArguments } from '../errors.ts';
 import { mutate } from '../mutation.ts';
 import { DateTime } from './date-time.ts';
 
@@ -147,12 +149,21 @@ builder.mutationFields((t) => ({
   saveEvseLocation: t.field({
     type: EvseLocation, nullable: true,
     description: 'Creates the EVSE location with this location_id, or merge-updates it when the caller sees it '
-      + '(REST: POST /cpo-evse-location, POST /cpo-evse-location/{location_id}). One of an administration the caller cannot see is not_found.',
+      + '(REST: POST /cpo-evse-location, POST /cpo-evse-location/{location_id}). A location_id held by an administration the caller cannot see '
+      + 'is taken: duplicate at $.locationId.',
     args: {
       locationId: t.arg.string({ required: true, description: 'The location_id EVSEs name.' }),
       input: t.arg({ type: EvseLocationInput, required: true }),
     },
-    resolve: (_root, args, context) => mutate(context, 'input', (em) => saveEvseLocation(em, args.locationId, locationPatch(args.input))),
+    resolve: (_root, args, context) => mutate(context, null, async (em) => {
+      try {
+        return await saveEvseLocation(em, args.locationId, locationPatch(args.input));
+      } catch (error) {
+        // The service's location_id is the field argument locationId; every other member is below input.
+        if (!(error instanceof DomainError)) throw error;
+        throw error.fieldPath?.[0] === 'location_id' ? inArguments(error) : inArgument(error, 'input');
+      }
+    }),
   }),
   createReimbursementPlan: t.field({
     type: ReimbursementPlan, nullable: true,

@@ -92,7 +92,7 @@ function agreementPatch(input: typeof RoamingAgreementInput.$inferInput): Patch<
 builder.mutationFields((t) => ({
   createRoamingAgreement: t.field({
     type: RoamingAgreement, nullable: true, description: 'Creates a roaming agreement; live agreements of one connection and role may not overlap '
-      + '(REST: POST /roaming-agreement).',
+      + '(REST: POST /roaming-agreement). Needs a credential without an administration limit.',
     args: { input: t.arg({ type: CreateRoamingAgreementInput, required: true }) },
     resolve: (_root, args, context) => mutate(context, 'input', (em) => {
       const { connectionId, partnerId, ...fields } = args.input;
@@ -103,7 +103,7 @@ builder.mutationFields((t) => ({
     }),
   }),
   updateRoamingAgreement: t.field({
-    type: RoamingAgreement, nullable: true, description: 'Merge-updates a roaming agreement; defunct: true ends it for good (REST: POST /roaming-agreement/{id}).',
+    type: RoamingAgreement, nullable: true, description: 'Merge-updates a roaming agreement; defunct: true ends it for good (REST: POST /roaming-agreement/{id}). Needs a credential without an administration limit.',
     args: { id: t.arg.id({ required: true, description: 'Global ID or REST id.' }), input: t.arg({ type: RoamingAgreementInput, required: true }) },
     resolve: (_root, args, context) => mutate(context, 'input', (em) =>
       updateRoamingAgreement(em, idArg(args.id, 'RoamingAgreement'), agreementPatch(args.input))),

@@ -77,12 +77,12 @@ const ID_DESCRIPTION = 'Global ID or REST id.';
 
 builder.mutationFields((t) => ({
   createRoamingConnection: t.field({
-    type: RoamingConnection, nullable: true, description: 'Creates a roaming connection (REST: POST /roaming-connection).',
+    type: RoamingConnection, nullable: true, description: 'Creates a roaming connection (REST: POST /roaming-connection). Needs a credential without an administration limit.',
     args: { input: t.arg({ type: RoamingConnectionInput, required: true }) },
     resolve: (_root, args, context) => mutate(context, 'input', (em) => createRoamingConnection(em, connectionPatch(args.input))),
   }),
   updateRoamingConnection: t.field({
-    type: RoamingConnection, nullable: true, description: 'Merge-updates a roaming connection (REST: POST /roaming-connection/{id}).',
+    type: RoamingConnection, nullable: true, description: 'Merge-updates a roaming connection (REST: POST /roaming-connection/{id}). Needs a credential without an administration limit.',
     args: { id: t.arg.id({ required: true, description: ID_DESCRIPTION }), input: t.arg({ type: RoamingConnectionInput, required: true }) },
     resolve: (_root, args, context) => mutate(context, 'input', (em) =>
       updateRoamingConnection(em, idArg(args.id, 'RoamingConnection'), connectionPatch(args.input))),

@@ -76,12 +76,12 @@ function partnerPatch(input: typeof RoamingPartnerInput.$inferInput): Patch<Part
 
 builder.mutationFields((t) => ({
   createRoamingPartner: t.field({
-    type: RoamingPartner, nullable: true, description: 'Creates a roaming partner (REST: POST /roaming-partner).',
+    type: RoamingPartner, nullable: true, description: 'Creates a roaming partner (REST: POST /roaming-partner). Needs a credential without an administration limit.',
     args: { input: t.arg({ type: RoamingPartnerInput, required: true }) },
     resolve: (_root, args, context) => mutate(context, 'input', (em) => createRoamingPartner(em, partnerPatch(args.input))),
   }),
   updateRoamingPartner: t.field({
-    type: RoamingPartner, nullable: true, description: 'Merge-updates a roaming partner (REST: POST /roaming-partner/{id}).',
+    type: RoamingPartner, nullable: true, description: 'Merge-updates a roaming partner (REST: POST /roaming-partner/{id}). Needs a credential without an administration limit.',
     args: { id: t.arg.id({ required: true, description: 'Global ID or REST id.' }), input: t.arg({ type: RoamingPartnerInput, required: true }) },
     resolve: (_root, args, context) => mutate(context, 'input', (em) => updateRoamingPartner(em, idArg(args.id, 'RoamingPartner'), partnerPatch(args.input))),
   }),

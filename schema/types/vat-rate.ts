@@ -1,7 +1,5 @@
 import * as yup from 'yup';
-import type { Actor } from '../../src/access/actor.ts';
 import { normalize } from '../../src/money/decimal.ts';
-import { DomainError } from '../../src/platform/errors.ts';
 import type { Patch } from '../../src/platform/merge-patch.ts';
 import { VatRate as VatRateEntity, VAT_KINDS } from '../../src/pricing/vat-rate.entity.ts';
 import { createVatRate, updateVatRate, type VatRateFields } from '../../src/pricing/vat-rate.service.ts';
@@ -58,11 +56,6 @@ function vatRatePatch(input: typeof VatRateInput.$inferInput): Patch<VatRateFiel
   return input as Patch<VatRateFields>;
 }
 
-/** As in REST: VAT rates are instance-wide, so only a credential not limited to administrations changes them. */
-function assertInstanceWide(actor: Actor): void {
-  if (!actor.scope.all) throw new DomainError('forbidden', 'VAT rates are instance-wide: this credential is limited to administrations');
-}
-
 const vatRateId = (id: string | number) => {
   const ref = refFromArg(String(id), 'VatRate', false);
   return 'id' in ref ? ref.id : '';
@@ -94,19 +87,13 @@ builder.mutationFields((t) => ({
     nullable: true,
     description: 'Creates a VAT rate (REST: POST /vat-rate); needs a credential not limited to administrations.',
     args: { input: t.arg({ type: VatRateInput, required: true }) },
-    resolve: (_root, args, context) => mutate(context, 'input', (em) => {
-      assertInstanceWide(context.actor);
-      return createVatRate(em, vatRatePatch(args.input));
-    }),
+    resolve: (_root, args, context) => mutate(context, 'input', (em) => createVatRate(em, vatRatePatch(args.input))),
   }),
   updateVatRate: t.field({
     type: VatRate,
     nullable: true,
     description: 'Merge-updates a VAT rate (REST: POST /vat-rate/{id}); needs a credential not limited to administrations.',
     args: { id: t.arg.id({ required: true, description: ID_DESCRIPTION }), input: t.arg({ type: VatRateInput, required: true }) },
-    resolve: (_root, args, context) => mutate(context, 'input', (em) => {
-      assertInstanceWide(context.actor);
-      return updateVatRate(em, vatRateId(args.id), vatRatePatch(args.input));
-    }),
+    resolve: (_root, args, context) => mutate(context, 'input', (em) => updateVatRate(em, vatRateId(args.id), vatRatePatch(args.input))),
   }),
 }));

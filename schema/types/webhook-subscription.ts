@@ -10,7 +10,7 @@ import { validate } from '../../src/platform/input-validation.ts';
 import { builder } from '../builder.ts';
 import { listConnection } from '../connection.ts';
 import { refFromArg } from '../ids.ts';
-import { mutate } from '../mutation.ts';
+import { FIELD_ARGUMENTS, mutate } from '../mutation.ts';
 import { DateTime } from './date-time.ts';
 import { JsonScalar } from './json.ts';
 
@@ -88,7 +88,7 @@ builder.mutationFields((t) => ({
     resolve: (_root, args, context) => {
       const input = { url: args.url, kinds: args.kinds, secret: args.secret, adminIds: args.adminIds ?? undefined, externalReference: args.externalReference ?? undefined };
       validate(subscriptionRules, input);
-      return mutate(context, null, (em) => createWebhookSubscription(em, input));
+      return mutate(context, FIELD_ARGUMENTS, (em) => createWebhookSubscription(em, input));
     },
   }),
   updateWebhookSubscription: t.field({
@@ -99,7 +99,7 @@ builder.mutationFields((t) => ({
     resolve: (_root, args, context) => {
       const input = { url: args.url ?? undefined, kinds: args.kinds ?? undefined, secret: args.secret ?? undefined, disabled: args.disabled ?? undefined };
       validate(subscriptionRules, input);
-      return mutate(context, null, (em) => updateWebhookSubscription(em, subscriptionId(args.id), input));
+      return mutate(context, FIELD_ARGUMENTS, (em) => updateWebhookSubscription(em, subscriptionId(args.id), input));
     },
   }),
 }));

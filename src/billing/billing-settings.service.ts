@@ -30,7 +30,7 @@ export interface BillingSettingsInput {
 }
 
 export async function getBillingSettings(em: Em, adminId: string): Promise<BillingSettingsData> {
-  const admin = await visibleAdministration(em, adminId, []);
+  const admin = await visibleAdministration(em, adminId, null);
   const s = await em.findOne(BillingSettings, { admin });
   return {
     adminId: admin.id, timeZone: admin.timeZone, invoicingPeriod: s?.invoicingPeriod ?? 'month', paymentMethods: s?.paymentMethods ?? ['bank_transfer'],
@@ -44,7 +44,7 @@ const isMethod = (value: string): value is PaymentMethod => (PAYMENT_METHODS as 
 
 export async function saveBillingSettings(em: Em, adminId: string, input: BillingSettingsInput): Promise<BillingSettingsData> {
   await em.transactional(async (tx) => {
-    const admin = await visibleAdministration(tx, adminId, []);
+    const admin = await visibleAdministration(tx, adminId, null);
     const settings = (await tx.findOne(BillingSettings, { admin })) ?? tx.create(BillingSettings, {
       admin, invoicingPeriod: 'month', paymentMethods: ['bank_transfer'], defaultPaymentMethod: 'bank_transfer', paymentTermDays: 14,
       seller: { ...EMPTY_SELLER_LEGAL },

@@ -20,7 +20,7 @@ export function exchangeRateList(em: Em, adminId: string): SeekList<ExchangeRate
 
 /** Sets the rate of a currency on a date (a second call for the same date replaces it). */
 export async function setExchangeRate(em: Em, adminId: string, input: { currency?: string | null; date?: string | null; rate?: string | null }) {
-  const admin = await visibleAdministration(em, adminId, []);
+  const admin = await visibleAdministration(em, adminId, null);
   if (!input.currency || !/^[A-Z]{3}$/.test(input.currency)) throw new InvalidInputError('currency must be an ISO 4217 code', { path: ['currency'] });
   const date = input.date ?? '';
   if (!parseDate(date)) throw new InvalidInputError(`date must be ${DATE_FORMAT}`, { path: ['date'] });

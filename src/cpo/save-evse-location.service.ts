@@ -67,10 +67,11 @@ export function createEvseLocation(em: Em, input: Patch<EvseLocationFields> & { 
   const { locationId, adminId, ...fields } = input;
   return em.transactional(async (tx) => {
     if (!locationId) throw new InvalidInputError('location_id is required', { path: ['location_id'] });
-    const admin = await visibleAdministration(tx, adminId);
+    // Unique in the instance: taken also when the holder is of an administration the caller cannot see.
     if (await tx.count(EvseLocation, { locationId }, { filters: false })) {
       throw new DomainError('duplicate', `location ${locationId} exists already`, { path: ['location_id'] });
     }
+    const admin = await visibleAdministration(tx, adminId);
     const location = tx.create(EvseLocation, { admin, locationId });
     apply(location, fields);
     await flushUnique(tx, UNIQUE);
@@ -89,12 +90,11 @@ export function updateEvseLocation(em: Em, locationId: string, patch: Patch<Evse
 
 /**
  * Create-or-merge-update by location_id (GraphQL saveEvseLocation): a location the caller can see
- * is merge-updated (admin_id ignored); one held by an administration the caller cannot see is
- * not_found, as on update; otherwise it is created (admin_id required).
+ * is merge-updated (admin_id ignored); otherwise it is created (admin_id required), so a location_id
+ * held by an administration the caller cannot see is taken: 400 duplicate at location_id, as on create.
  */
 export async function saveEvseLocation(em: Em, locationId: string, input: Patch<EvseLocationFields> & { adminId?: string }): Promise<EvseLocation> {
   const { adminId, ...fields } = input;
   if (await em.count(EvseLocation, { locationId })) return updateEvseLocation(em, locationId, fields);
-  if (await em.count(EvseLocation, { locationId }, { filters: false })) throw new NotFoundError('EVSE location');
   return createEvseLocation(em, { ...fields, locationId, adminId });
 }

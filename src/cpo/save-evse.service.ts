@@ -1,5 +1,6 @@
 // EVSEs: the deprecated create (POST /cpo-evse), merge-update by evse_uid, and the safe
 // configuration switch dropout_all_chargesessions (turning it off may reprocess the drop-outs).
+import { callerScope, canSeeAdministration } from '../access/admin-scope.ts';
 import { applyPatch, type Patch } from '../platform/merge-patch.ts';
 import { DomainError, InvalidInputError, NotFoundError } from '../platform/errors.ts';
 import { flushUnique } from '../platform/flush-unique.ts';
@@ -89,6 +90,12 @@ async function assignEvseId(em: Em, evse: Evse, evseId: string | null | undefine
   const open = await em.find(EvseIdAssignment, {
     validUntil: null, $or: [{ evse }, ...(normalized ? [{ evseIdNormalized: normalized }] : [])],
   }, { populate: ['evse'], filters: false });
+  // An EVSE ID moves only between EVSEs the caller sees: one held in an administration the caller
+  // cannot see is taken (400 duplicate), and the holder keeps it (decisions.md "Access").
+  const scope = callerScope(em);
+  if (open.some((a) => a.evse !== evse && a.evse.evseIdNormalized === normalized && !canSeeAdministration(scope, a.evse.admin.id))) {
+    throw new DomainError('duplicate', `EVSE ID ${evseId} is held by another EVSE`, { path: ['evse_id'] });
+  }
   for (const assignment of open) {
     assignment.validUntil = now;
     if (assignment.evse !== evse && assignment.evse.evseIdNormalized === normalized) {

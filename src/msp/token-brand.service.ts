@@ -1,3 +1,5 @@
+import { callerScope } from '../access/admin-scope.ts';
+import { assertMayChangeInstanceWide } from '../access/instance-wide.ts';
 import { InvalidInputError, NotFoundError } from '../platform/errors.ts';
 import { flushUnique } from '../platform/flush-unique.ts';
 import type { Em } from '../platform/orm.ts';
@@ -17,8 +19,9 @@ export async function existingBrandCode(em: Em, code: string, path = ['brand_cod
   return brand.code;
 }
 
-/** POST /msp-token-brand/{code}: creates the brand or renames it (the code keeps its casing). */
+/** POST /msp-token-brand/{code}: creates the brand or renames it (the code keeps its casing). Brands are instance-wide. */
 export async function upsertTokenBrand(em: Em, code: string, name: string): Promise<TokenBrand> {
+  assertMayChangeInstanceWide(callerScope(em), 'token brands');
   if (!BRAND_CODE.test(code)) {
     throw new InvalidInputError('a brand code (in the path) has 1 to 64 letters, digits, dots, dashes or underscores, starting with a letter or digit');
   }

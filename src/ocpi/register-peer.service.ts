@@ -3,6 +3,8 @@
 //   endpoints with A, POST our credentials with a new token B and keep the token C it answers;
 // - the peer registers: we issued token A; it POSTs its credentials (token B) to us, we read its
 //   versions and endpoints with B and answer our credentials with a new token C.
+import { callerScope } from '../access/admin-scope.ts';
+import { assertMayChangeInstanceWide } from '../access/instance-wide.ts';
 import { DomainError, NotFoundError } from '../platform/errors.ts';
 import { RoamingConnection } from '../roaming/roaming-connection.entity.ts';
 import type { Em } from '../platform/orm.ts';
@@ -31,6 +33,7 @@ async function readEndpoints(versionsUrl: string, token: string): Promise<OcpiVe
 
 /** Issues token A for a peer that will register with us (a new one replaces an unused one). */
 export async function issueTokenA(em: Em, roamingConnectionId: string): Promise<{ peer: OcpiPeer; tokenA: string }> {
+  assertMayChangeInstanceWide(callerScope(em), 'OCPI registrations');
   const peer = await peerFor(em, roamingConnectionId);
   if (peer.status === 'registered') throw new DomainError('invalid_input', 'the connection is registered already; unregister it first', { path: [] });
   const tokenA = newToken();
@@ -42,6 +45,7 @@ export async function issueTokenA(em: Em, roamingConnectionId: string): Promise<
 
 /** We register with the peer using its token A. `origin`: our base URL when none is configured. */
 export async function registerWithPeer(em: Em, input: { roamingConnectionId: string; versionsUrl: string; tokenA: string; origin: string }): Promise<OcpiPeer> {
+  assertMayChangeInstanceWide(callerScope(em), 'OCPI registrations');
   const peer = await peerFor(em, input.roamingConnectionId);
   if (peer.status === 'registered') throw new DomainError('invalid_input', 'the connection is registered already; unregister it first', { path: [] });
   try {

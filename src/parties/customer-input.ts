@@ -29,11 +29,14 @@ export type CustomerPatch = Patch<CustomerFields>;
 const REQUIRED: (keyof CustomerFields)[] = ['name', 'country'];
 const PARAM: Record<string, FieldPath> = { name: ['name'], country: ['country'], adminId: ['admin_id'] };
 
-/** Loads the administration a new record goes into; one the caller cannot see does not exist. */
-export async function visibleAdministration(em: Em, adminId: string | null | undefined, path: FieldPath = ['admin_id']): Promise<Administration> {
-  if (!adminId) throw new InvalidInputError('admin_id is required', { path });
+/**
+ * Loads the administration a new record goes into; one the caller cannot see does not exist.
+ * `path` null: the administration is named in the URL path (a failure names no member).
+ */
+export async function visibleAdministration(em: Em, adminId: string | null | undefined, path: FieldPath | null = ['admin_id']): Promise<Administration> {
+  if (!adminId) throw new InvalidInputError('admin_id is required', { path: path ?? undefined });
   const admin = await em.findOne(Administration, { id: adminId });
-  if (!admin) throw new NotFoundError('administration', { path });
+  if (!admin) throw new NotFoundError('administration', { path: path ?? undefined });
   return admin;
 }
 

@@ -1,7 +1,10 @@
 // The instance's own settings (the one `instance_settings` row): merge-update of its name and of
 // roaming_enabled, the switch of the roaming cost calculation (src/roaming/cost-roaming-sessions.ts).
-// Shared by every administration like the roaming setup: any admin credential may change it.
+// Shared by every administration: only a credential without an administration limit may change it
+// (src/access/instance-wide.ts).
 // The first update creates the row.
+import { callerScope } from '../access/admin-scope.ts';
+import { assertMayChangeInstanceWide } from '../access/instance-wide.ts';
 import { InvalidInputError } from '../platform/errors.ts';
 import { applyPatch, type Patch } from '../platform/merge-patch.ts';
 import type { Em } from '../platform/orm.ts';
@@ -13,6 +16,7 @@ export interface InstanceFields {
 }
 
 export async function updateInstanceSettings(em: Em, patch: Patch<InstanceFields>): Promise<InstanceSettings> {
+  assertMayChangeInstanceWide(callerScope(em), 'instance settings');
   if (patch.name === null) throw new InvalidInputError('name cannot be removed', { path: ['name'] });
   if (patch.name !== undefined && patch.name.trim() === '') throw new InvalidInputError('name must not be blank', { path: ['name'] });
   if (patch.roamingEnabled === null) throw new InvalidInputError('roaming_enabled cannot be removed', { path: ['roaming_enabled'] });

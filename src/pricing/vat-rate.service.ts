@@ -1,3 +1,5 @@
+import { callerScope } from '../access/admin-scope.ts';
+import { assertMayChangeInstanceWide } from '../access/instance-wide.ts';
 import { compareDecimal, isNegative, normalize, parseDecimal } from '../money/decimal.ts';
 import { DomainError, InvalidInputError, NotFoundError } from '../platform/errors.ts';
 import { fieldLabel } from '../platform/field-path.ts';
@@ -67,7 +69,8 @@ async function lockVatRates(em: Em): Promise<void> {
   await em.getConnection().execute("select pg_advisory_xact_lock(hashtext('pricing_vat_rate'))", [], 'all', em.getTransactionContext());
 }
 
-export function createVatRate(em: Em, patch: Patch<VatRateFields>): Promise<VatRate> {
+export async function createVatRate(em: Em, patch: Patch<VatRateFields>): Promise<VatRate> {
+  assertMayChangeInstanceWide(callerScope(em), 'VAT rates');
   for (const [field, path] of [['country', ['country']], ['vatKind', ['vat_kind']], ['percentage', ['percentage']], ['validFrom', ['valid_from']]] as const) {
     if (patch[field] === undefined || patch[field] === null) throw new InvalidInputError(`${fieldLabel(path)} is required`, { path });
   }
@@ -81,7 +84,8 @@ export function createVatRate(em: Em, patch: Patch<VatRateFields>): Promise<VatR
   });
 }
 
-export function updateVatRate(em: Em, id: string, patch: Patch<VatRateFields>): Promise<VatRate> {
+export async function updateVatRate(em: Em, id: string, patch: Patch<VatRateFields>): Promise<VatRate> {
+  assertMayChangeInstanceWide(callerScope(em), 'VAT rates');
   for (const [field, path] of [['country', ['country']], ['vatKind', ['vat_kind']], ['percentage', ['percentage']], ['validFrom', ['valid_from']]] as const) {
     if (patch[field] === null) throw new InvalidInputError(`${fieldLabel(path)} cannot be removed`, { path });
   }

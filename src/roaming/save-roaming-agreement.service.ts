@@ -1,7 +1,10 @@
 // Roaming agreements: create and merge-update. Only a locally owned connection has agreements,
 // with that connection's partner. Validity is [valid_from, valid_until) (src/platform/validity.ts);
 // two live agreements of one connection and role may not overlap (`overlapping_roaming_agreement`),
-// so a session start selects at most one. Defunct is final.
+// so a session start selects at most one. Defunct is final. Agreements serve every administration:
+// only a credential without a limit changes them.
+import { callerScope } from '../access/admin-scope.ts';
+import { assertMayChangeInstanceWide } from '../access/instance-wide.ts';
 import { RoamingPartner } from '../parties/roaming-partner.entity.ts';
 import { DomainError, InvalidInputError, NotFoundError } from '../platform/errors.ts';
 import { assertExternalReferenceFree } from '../platform/external-reference.ts';
@@ -63,7 +66,8 @@ async function check(em: Em, agreement: RoamingAgreement): Promise<void> {
   }
 }
 
-export function createRoamingAgreement(em: Em, input: AgreementInput): Promise<RoamingAgreement> {
+export async function createRoamingAgreement(em: Em, input: AgreementInput): Promise<RoamingAgreement> {
+  assertMayChangeInstanceWide(callerScope(em), 'roaming agreements');
   const { connectionId, partnerId, ...fields } = input;
   return em.transactional(async (tx) => {
     const connection = await connectionOf(tx, connectionId);
@@ -85,7 +89,8 @@ export function createRoamingAgreement(em: Em, input: AgreementInput): Promise<R
   });
 }
 
-export function updateRoamingAgreement(em: Em, id: string, patch: Patch<AgreementFields>): Promise<RoamingAgreement> {
+export async function updateRoamingAgreement(em: Em, id: string, patch: Patch<AgreementFields>): Promise<RoamingAgreement> {
+  assertMayChangeInstanceWide(callerScope(em), 'roaming agreements');
   return em.transactional(async (tx) => {
     const agreement = await getRoamingAgreement(tx, id);
     for (const member of ['role', 'validFrom', 'vatKind', 'defunct'] as const) {

@@ -1,5 +1,8 @@
 // Roaming connections: create and merge-update. A locally owned connection names its partner; a
 // provider-facilitated one never has an agreement, so it cannot become one while it has agreements.
+// Connections serve every administration: only a credential without a limit changes them.
+import { callerScope } from '../access/admin-scope.ts';
+import { assertMayChangeInstanceWide } from '../access/instance-wide.ts';
 import { RoamingPartner } from '../parties/roaming-partner.entity.ts';
 import { InvalidInputError, NotFoundError } from '../platform/errors.ts';
 import { assertExternalReferenceFree } from '../platform/external-reference.ts';
@@ -43,7 +46,8 @@ async function check(em: Em, connection: RoamingConnection): Promise<void> {
   }
 }
 
-export function createRoamingConnection(em: Em, input: Patch<ConnectionFields> & { partnerId?: string | null }): Promise<RoamingConnection> {
+export async function createRoamingConnection(em: Em, input: Patch<ConnectionFields> & { partnerId?: string | null }): Promise<RoamingConnection> {
+  assertMayChangeInstanceWide(callerScope(em), 'roaming connections');
   const { partnerId, ...fields } = input;
   return em.transactional(async (tx) => {
     if (!fields.name) throw new InvalidInputError('name is required', { path: ['name'] });
@@ -58,7 +62,8 @@ export function createRoamingConnection(em: Em, input: Patch<ConnectionFields> &
   });
 }
 
-export function updateRoamingConnection(em: Em, id: string, patch: Patch<ConnectionFields> & { partnerId?: string | null }): Promise<RoamingConnection> {
+export async function updateRoamingConnection(em: Em, id: string, patch: Patch<ConnectionFields> & { partnerId?: string | null }): Promise<RoamingConnection> {
+  assertMayChangeInstanceWide(callerScope(em), 'roaming connections');
   const { partnerId, ...fields } = patch;
   return em.transactional(async (tx) => {
     const connection = await getRoamingConnection(tx, id);

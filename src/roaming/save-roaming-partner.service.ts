@@ -1,6 +1,9 @@
 // Roaming partners: create and merge-update. Party ids are normalized (party-id.ts) and belong to
 // one partner: an id another partner holds (as CPO or MSP id) is 400 `duplicate` at its index.
 // The check runs under a transaction-level advisory lock, so two requests cannot both take an id.
+// Partners serve every administration: only a credential without a limit changes them.
+import { callerScope } from '../access/admin-scope.ts';
+import { assertMayChangeInstanceWide } from '../access/instance-wide.ts';
 import { RoamingPartner } from '../parties/roaming-partner.entity.ts';
 import { DomainError, InvalidInputError, NotFoundError } from '../platform/errors.ts';
 import { assertExternalReferenceFree } from '../platform/external-reference.ts';
@@ -52,7 +55,8 @@ function applyPartner(partner: RoamingPartner, patch: Patch<PartnerFields>): voi
   if (mspIds) partner.mspIds = mspIds;
 }
 
-export function createRoamingPartner(em: Em, input: Patch<PartnerFields>): Promise<RoamingPartner> {
+export async function createRoamingPartner(em: Em, input: Patch<PartnerFields>): Promise<RoamingPartner> {
+  assertMayChangeInstanceWide(callerScope(em), 'roaming partners');
   return em.transactional(async (tx) => {
     if (!input.name) throw new InvalidInputError('name is required', { path: ['name'] });
     if (!input.country) throw new InvalidInputError('country is required', { path: ['country'] });
@@ -65,7 +69,8 @@ export function createRoamingPartner(em: Em, input: Patch<PartnerFields>): Promi
   });
 }
 
-export function updateRoamingPartner(em: Em, id: string, patch: Patch<PartnerFields>): Promise<RoamingPartner> {
+export async function updateRoamingPartner(em: Em, id: string, patch: Patch<PartnerFields>): Promise<RoamingPartner> {
+  assertMayChangeInstanceWide(callerScope(em), 'roaming partners');
   return em.transactional(async (tx) => {
     const partner = await getRoamingPartner(tx, id);
     if (patch.externalReference && patch.externalReference.toLowerCase() !== partner.externalReference?.toLowerCase()) {

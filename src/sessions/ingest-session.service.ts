@@ -12,6 +12,8 @@ import { firstDifference } from './session-content.ts';
 import { requestProcessing } from './processing-job.ts';
 import { currentActor } from '../events/actor-context.ts';
 import { noteEventsWritten } from '../events/event-sql.ts';
+import { callerScope } from '../access/admin-scope.ts';
+import { assertSubmittable } from './submission-access.ts';
 
 export interface SessionSubmission {
   source: SessionSource;
@@ -101,8 +103,16 @@ async function writeBatch(em: Em, batch: Pending[], kick = true): Promise<void> 
   for (const p of changed) await resubmitSession(em, p.submission, p.key, kick).then(p.resolve, p.reject);
 }
 
-/** `kick: false` leaves the session to the worker's next job (demo data written before the queue exists). */
+/**
+ * `kick: false` leaves the session to the worker's next job (demo data written before the queue exists).
+ * A credential limited to administrations submits only what submission-access.ts allows.
+ */
 export function ingestSession(em: Em, s: SessionSubmission, options: { kick?: boolean } = {}): Promise<IngestedSession> {
+  if (callerScope(em).all) return ingest(em, s, options);
+  return assertSubmittable(em, s, identityKeyOf(s)).then(() => ingest(em, s, options));
+}
+
+function ingest(em: Em, s: SessionSubmission, options: { kick?: boolean }): Promise<IngestedSession> {
   const now = new Date();
   const key = identityKeyOf(s);
   const row = {

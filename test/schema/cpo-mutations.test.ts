@@ -50,7 +50,8 @@ test('saveEvseLocation creates, then merge-updates, what REST then answers; bad 
   t.like(await failure(SAVE_LOCATION, { l: locationId, i: { latitude: '91.0', name: 'Moved' } }), { status: 200, code: 'invalid_input', param: '$.input.latitude' });
   t.like(await failure(SAVE_LOCATION, { l: locationId, i: { longitude: '5.1234567' } }), { code: 'validation_failed', param: '$.input.longitude' });
   t.like(await failure(SAVE_LOCATION, { l: `NEW-${next()}`, i: { name: 'No administration' } }), { code: 'invalid_input', param: '$.input.adminId' });
-  t.like(await failure(SAVE_LOCATION, { l: locationId, i: { name: 'Taken over' } }, foreign), { code: 'not_found', data: { saveEvseLocation: null } });
+  // A location_id held by an administration the caller cannot see is taken (decisions: uniqueness across administrations).
+  t.like(await failure(SAVE_LOCATION, { l: locationId, i: { name: 'Taken over' } }, foreign), { code: 'duplicate', param: '$.locationId', data: { saveEvseLocation: null } });
   t.deepEqual(await rest(`/cpo-evse-location/${locationId}`), stored, 'nothing changed');
 });
 

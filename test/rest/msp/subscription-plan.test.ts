@@ -114,3 +114,26 @@ test('list is paged and limited to the caller\'s administrations', async (t) => 
   t.like((await app.request('POST', `${PATH}/${mine.body.id}`, { auth: outsider, body: { name: 'Hijack' } })).body, { code: 'not_found' });
   t.like((await app.request('POST', PATH, { auth: outsider, body: { admin_id: other.id, name: 'x' } })).body, { code: 'not_found', param: '$.admin_id' });
 });
+
+test('a credential limited to administrations cannot point a plan at a rate plan it cannot see: not_found, like a missing one', async (t) => {
+  const other = (await createAdministration(app)).id;
+  const ratePlan = await app.request('POST', '/main/v1/rate-plan', { body: { name: 'Theirs', currency: 'EUR', admin_ids: [other] } });
+  const shared = await app.request('POST', '/main/v1/rate-plan', { body: { name: 'Ours', currency: 'EUR', admin_ids: [adminId] } });
+  const limited = await app.credential({ role: 'admin', adminIds: [adminId] });
+  const missing = '0190f5d2-0000-7000-8000-00000000abcd';
+  for (const ratePlanId of [ratePlan.body.id, missing]) {
+    const created = await app.request('POST', PATH, { body: { admin_id: adminId, name: 'Borrowed', rate_plan_id: ratePlanId }, auth: limited });
+    t.is(created.status, 400, JSON.stringify(created.body));
+    t.like(created.body, { code: 'not_found', param: '$.rate_plan_id' });
+    t.notRegex(created.body.message, /shared|administration/);
+  }
+  const own = await app.request('POST', PATH, { body: { admin_id: adminId, name: 'Own', rate_plan_id: shared.body.id }, auth: limited });
+  t.is(own.status, 200, JSON.stringify(own.body));
+  const moved = await app.request('POST', `${PATH}/${own.body.id}`, { body: { rate_plan_id: ratePlan.body.id }, auth: limited });
+  t.like(moved.body, { code: 'not_found', param: '$.rate_plan_id' });
+  t.is((await app.request('GET', `${PATH}/${own.body.id}`)).body.rate_plan_id, shared.body.id, 'nothing changed');
+  const unlimited = await app.request('POST', PATH, { body: { admin_id: adminId, name: 'Legacy', rate_plan_id: missing } });
+  t.is(unlimited.status, 200, 'a credential without a limit may still name an id of no rate plan (kept as given)');
+  const notShared = await app.request('POST', PATH, { body: { admin_id: adminId, name: 'Theirs', rate_plan_id: ratePlan.body.id } });
+  t.like(notShared.body, { code: 'rate_plan_not_shared', param: '$.rate_plan_id' });
+});

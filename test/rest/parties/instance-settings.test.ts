@@ -1,5 +1,6 @@
 // POST /instance over HTTP: merge-update of name and roaming_enabled (GET /instance shows it),
-// bad input 400 with param and nothing changed, an event per change, who may write, and the
+// bad input 400 with param and nothing changed, an event per change, who may write (only a credential
+// without an administration limit; decisions.md "Access to instance-wide data"), and the
 // switch deciding whether a roaming partner's session gets its roaming cost calculated.
 import test from 'ava';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
@@ -72,11 +73,15 @@ test.serial('bad input is 400 with param and changes nothing; unknown members ar
   t.deepEqual(unknown.body, { ...stored, roaming_enabled: false }, 'unknown members are ignored');
 });
 
-test.serial('any admin credential may change it, like the roaming setup; a readonly credential may not', async (t) => {
+test.serial('only a credential without an administration limit may change it: a limited or readonly one gets 403 and nothing changes', async (t) => {
+  const unlimited = await app.request('POST', api('/instance'), { body: { roaming_enabled: true } });
+  t.is(unlimited.status, 200);
   const limited = await app.credential({ role: 'admin', adminIds: [(await createAdministration(app)).id] });
-  const byLimited = await app.request('POST', api('/instance'), { body: { roaming_enabled: true }, auth: limited });
-  t.is(byLimited.status, 200);
-  t.true(byLimited.body.roaming_enabled);
+  const byLimited = await app.request('POST', api('/instance'), { body: { roaming_enabled: false, name: 'Limited' }, auth: limited });
+  t.is(byLimited.status, 403);
+  t.is(byLimited.body.code, 'forbidden');
+  t.like(await instance(), { roaming_enabled: true, name: unlimited.body.name }, 'nothing changed');
+  t.is((await app.request('GET', api('/instance'), { auth: limited })).status, 200, 'it still reads it');
   const readonly = await app.credential({ role: 'readonly' });
   const refused = await app.request('POST', api('/instance'), { body: { roaming_enabled: false }, auth: readonly });
   t.is(refused.status, 403);

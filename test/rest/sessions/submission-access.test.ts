@@ -1,0 +1,76 @@
+// A credential limited to administrations submits charge sessions only of its own tokens (POST
+// /charge-session) and EVSEs (POST /cpo-charge-session): another administration's is 400 not_found
+// like an unknown one, and a session identity another administration's session holds is 400
+// duplicate, without its status or content. Its own sessions stay idempotent before and after
+// processing. (src/sessions/submission-access.ts)
+import test from 'ava';
+import { startTestApp, type Auth, type TestApp } from '../../helpers/app.ts';
+import { cpoSessionBody, createLocatedEvse } from '../../helpers/cpo-factories.ts';
+import { createAdministration } from '../../helpers/factories.ts';
+import { pricedSubscription, processed, sessionBody, submitSession } from '../../helpers/session-factories.ts';
+
+let app: TestApp;
+let limited: Auth;
+let theirs: { evcoId: string; evseUid: string };
+let mine: { evcoId: string; evseUid: string };
+
+test.before(async () => {
+  app = await startTestApp();
+  const [a, b] = [(await createAdministration(app)).id, (await createAdministration(app)).id];
+  theirs = { evcoId: (await pricedSubscription(app, a)).evcoId, evseUid: (await createLocatedEvse(app, a)).evse_uid };
+  mine = { evcoId: (await pricedSubscription(app, b)).evcoId, evseUid: (await createLocatedEvse(app, b)).evse_uid };
+  limited = await app.credential({ role: 'admin', adminIds: [b] });
+});
+test.after.always(async () => { await app?.close(); });
+
+const submit = (path: string, body: unknown, auth: Auth = limited) => app.request('POST', `/main/v1${path}`, { body, auth });
+const sessionsNamed = async (sessionId: string) =>
+  (await app.request('GET', '/main/v1/msp-charge-session?page_size=1000')).body.items.filter((s: any) => s.session_id === sessionId);
+
+test('a token or EVSE of another administration is not_found, like one that does not exist; nothing is stored', async (t) => {
+  const cases: [string, Record<string, unknown>, string][] = [
+    ['/charge-session', sessionBody(theirs.evcoId, { session_id: 'THEIRS-1' }), '$.evco_id'],
+    ['/charge-session', sessionBody('NLNOTHING000001', { session_id: 'THEIRS-2' }), '$.evco_id'],
+    ['/cpo-charge-session', cpoSessionBody(theirs.evseUid, { session_id: 'THEIRS-3' }), '$.evse_uid'],
+    ['/cpo-charge-session', cpoSessionBody('NO-SUCH-EVSE', { session_id: 'THEIRS-4' }), '$.evse_uid'],
+  ];
+  for (const [path, body, param] of cases) {
+    const r = await submit(path, body);
+    t.is(r.status, 400, JSON.stringify(r.body));
+    t.like(r.body, { code: 'not_found', param });
+    t.deepEqual(await sessionsNamed(body.session_id as string), [], 'nothing stored');
+  }
+  const unlimited = await submit('/charge-session', sessionBody('NLNOTHING000001', { session_id: 'THEIRS-5' }), app.admin);
+  t.is(unlimited.status, 200, `a credential without a limit still submits a session of an unknown token (it drops out): ${JSON.stringify(unlimited.body)}`);
+});
+
+test('the identity of another administration\'s session is a duplicate: neither its status nor its content is told, and it does not change', async (t) => {
+  const theirSession = await submitSession(app, sessionBody(theirs.evcoId, { session_id: 'SHARED-1' }));
+  const before = await processed(app, theirSession.id);
+  for (const evcoId of [mine.evcoId, theirs.evcoId]) {
+    const r = await submit('/charge-session', sessionBody(evcoId, { session_id: 'SHARED-1' }));
+    t.is(r.status, 400);
+    t.is(r.body.code, evcoId === mine.evcoId ? 'duplicate' : 'not_found', JSON.stringify(r.body));
+    t.notRegex(r.body.message, /priced|content|SHARED|NL|[0-9a-f]{8}-/, 'nothing of the session');
+  }
+  // Not processed yet (no administration): the session's token decides whose it is.
+  const waiting = await app.request('POST', '/main/v1/charge-session', { body: sessionBody(theirs.evcoId, { session_id: 'SHARED-2', total_energy_kwh: '11' }) });
+  const r = await submit('/charge-session', sessionBody(mine.evcoId, { session_id: 'SHARED-2' }));
+  t.like(r.body, { code: 'duplicate', param: '$.session_id' });
+  t.like(await processed(app, waiting.body.id), { total_energy_kwh: '11.00', token_evco_id: theirs.evcoId });
+  t.deepEqual((await app.request('GET', `/main/v1/msp-charge-session/${theirSession.id}`)).body, before, 'unchanged');
+});
+
+test('its own sessions: stored, and the same session again is an idempotent duplicate before and after processing', async (t) => {
+  const body = sessionBody(mine.evcoId, { session_id: 'MINE-1' });
+  const first = await submit('/charge-session', body);
+  t.is(first.status, 200, JSON.stringify(first.body));
+  const again = await submit('/charge-session', body);
+  t.like(again.body, { id: first.body.id, duplicate: true });
+  t.like(await processed(app, first.body.id), { status: 'priced' });
+  t.like((await submit('/charge-session', body)).body, { id: first.body.id, duplicate: true });
+  const cpo = cpoSessionBody(mine.evseUid, { session_id: 'MINE-2' });
+  const cpoFirst = await submit('/cpo-charge-session', cpo);
+  t.is(cpoFirst.status, 200, JSON.stringify(cpoFirst.body));
+  t.like((await submit('/cpo-charge-session', cpo)).body, { id: cpoFirst.body.id, duplicate: true });
+});
