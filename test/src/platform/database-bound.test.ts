@@ -1,0 +1,156 @@
+// A frozen database (a TCP proxy that stops forwarding, as PostgreSQL under SIGSTOP) never makes a
+// request hang: REST and GraphQL answer 503 with Retry-After within the request bound
+// (SVC_REQUEST_DB_TIMEOUT_MS), and 200 again once it answers. An embedded PostgreSQL killed under
+// the service is started again by its supervisor, with back-off, each restart logged.
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import test from 'ava';
+import { readConfig } from '../../../src/platform/config.ts';
+import { RETRY_AFTER_SECONDS } from '../../../src/platform/database-health.ts';
+import { startService, type RunningService } from '../../../src/service.ts';
+import { freshDatabaseUrl } from '../../helpers/db.ts';
+import { tempDataDir } from '../../helpers/process.ts';
+import { startTcpProxy } from '../../helpers/tcp-proxy.ts';
+
+const BOUND_MS = 1000;
+/** What a loaded 2-core machine may add to the bound before the answer is out. */
+const SLACK_MS = 1500;
+const credential = { publicId: 'boot', secret: 'boot-secret-123456' };
+const auth = { authorization: `Basic ${Buffer.from(`${credential.publicId}:${credential.secret}`).toString('base64')}` };
+
+async function until<T>(what: string, attempt: () => Promise<T | undefined>, seconds = 30): Promise<T> {
+  const deadline = Date.now() + seconds * 1000;
+  while (Date.now() < deadline) {
+    const value = await attempt();
+    if (value !== undefined) return value;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`gave up waiting: ${what}`);
+}
+
+interface Answer { status: number; retryAfter: string | null; body: any; ms: number }
+
+function client(service: RunningService) {
+  const timed = async (path: string, init: RequestInit): Promise<Answer> => {
+    const started = performance.now();
+    // A hung request fails the test here rather than at ava's timeout.
+    const response = await fetch(`${service.url}${path}`, { ...init, signal: AbortSignal.timeout(20_000) });
+    const text = await response.text();
+    let body: unknown = text;
+    try { body = JSON.parse(text); } catch { /* not JSON */ }
+    return { status: response.status, retryAfter: response.headers.get('retry-after'), body, ms: performance.now() - started };
+  };
+  return {
+    rest: (path = '/main/v1/customer', init: RequestInit = {}) => timed(path, { ...init, headers: { ...auth, ...(init.headers as Record<string, string>) } }),
+    graphql: (query: string, headers: Record<string, string> = auth) => timed('/graphql', {
+      method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ query }),
+    }),
+  };
+}
+
+test.serial('frozen database: REST and GraphQL answer 503 with Retry-After within the bound, never hang, and 200 once it answers', async (t) => {
+  const databaseUrl = await freshDatabaseUrl();
+  const target = new URL(databaseUrl);
+  const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port) });
+  const dataDir = tempDataDir();
+  const lines: string[] = [];
+  const service = await startService({
+    ...readConfig({ SVC_DEMO: '0', PORT: '0', SVC_DATA_DIR: dataDir, SVC_REQUEST_DB_TIMEOUT_MS: String(BOUND_MS) }),
+    databaseUrl: proxy.rewrite(databaseUrl), bootstrapCredential: credential,
+  }, (line) => lines.push(line));
+  t.teardown(async () => {
+    proxy.unfreeze();
+    await service.stop();
+    await proxy.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+  const { rest, graphql } = client(service);
+  t.is((await rest()).status, 200);
+  t.is((await graphql('{ customers(first: 1) { edges { node { id } } } }')).status, 200);
+  lines.length = 0;
+
+  const stderr: string[] = [];
+  const write = process.stderr.write;
+  process.stderr.write = ((chunk: string) => { stderr.push(String(chunk)); return true; }) as typeof process.stderr.write;
+  t.teardown(() => { process.stderr.write = write; });
+
+  proxy.freeze();
+  const stranger = { authorization: `Basic ${Buffer.from('someone:else-secret-1234').toString('base64')}` };
+  // More requests at once than the request pool holds (20): taking a connection is bounded too.
+  for (let round = 0; round < 2; round++) {
+    const answers = await Promise.all([
+      ...Array.from({ length: 24 }, () => rest()),
+      rest('/main/v1/customer', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ admin_id: 'x', name: 'Frozen', country: 'NL', entity_type: 'person' }) }),
+      rest('/main/v1/customer', { headers: stranger }),
+      graphql('{ customers(first: 1) { edges { node { id } } } }'),
+      graphql('mutation { createCustomer(input: { adminId: "x", name: "Frozen", country: "NL", entityType: PERSON }) { id } }'),
+      graphql('{ __typename }', stranger),
+    ]);
+    for (const [i, answer] of answers.entries()) {
+      t.is(answer.status, 503, `request ${i} of round ${round}: ${JSON.stringify(answer.body)}`);
+      t.is(answer.retryAfter, String(RETRY_AFTER_SECONDS));
+      t.true(answer.ms < BOUND_MS + SLACK_MS, `request ${i} of round ${round} took ${Math.round(answer.ms)} ms`);
+    }
+    const restBodies = answers.slice(0, 26).map((a) => a.body.code);
+    t.deepEqual([...new Set(restBodies)], ['service_unavailable']);
+    for (const answer of answers.slice(26)) t.is(answer.body.errors[0].extensions.code, 'SERVICE_UNAVAILABLE', JSON.stringify(answer.body));
+  }
+  t.is(lines.length, 1, lines.join('\n'));
+  t.regex(lines[0]!, /database unavailable \(.+\): answering 503 until it is back/);
+
+  proxy.unfreeze();
+  await until('REST answers 200', async () => ((await rest()).status === 200 ? true : undefined));
+  t.is((await graphql('{ customers(first: 1) { edges { node { id } } } }')).status, 200);
+  await until('the log says it is back', async () => (lines.length === 2 ? true : undefined));
+  t.regex(lines[1]!, /database is back \(unavailable for \d+ s\)/);
+  t.deepEqual(stderr, [], 'no stack traces, no error per request');
+});
+
+function postmasterPid(dataDir: string): number {
+  const location = join(dataDir, 'pg-location.txt');
+  const clusterDir = existsSync(location) ? readFileSync(location, 'utf8').trim() : join(dataDir, 'pg');
+  return Number(readFileSync(join(clusterDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+}
+
+function alive(pid: number): boolean {
+  try { process.kill(pid, 0); return true; } catch { return false; }
+}
+
+test.serial('embedded PostgreSQL killed: the supervisor starts it again (back-off), logs each restart, and requests are served again', async (t) => {
+  const dataDir = tempDataDir();
+  const lines: string[] = [];
+  const service = await startService({
+    ...readConfig({ SVC_DEMO: '0', PORT: '0', SVC_DATA_DIR: dataDir }), bootstrapCredential: credential,
+  }, (line) => lines.push(line));
+  let stopped = false;
+  t.teardown(async () => {
+    if (!stopped) await service.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+  t.true(service.database.embedded);
+  const { rest, graphql } = client(service);
+  t.is((await rest()).status, 200);
+
+  for (const [kill, delay] of [[1, 1], [2, 2]] as const) {
+    const pid = postmasterPid(dataDir);
+    lines.length = 0;
+    process.kill(pid, 'SIGKILL');
+    await until('the postmaster is gone', async () => (alive(pid) ? undefined : true));
+    const down = await rest();
+    t.is(down.status, 503, `kill ${kill}: ${JSON.stringify(down.body)}`);
+    t.is(down.retryAfter, String(RETRY_AFTER_SECONDS));
+    await until(`REST answers 200 after kill ${kill}`, async () => ((await rest()).status === 200 ? true : undefined));
+    t.is((await graphql('{ customers(first: 1) { edges { node { id } } } }')).status, 200);
+    const restarted = postmasterPid(dataDir);
+    t.not(restarted, pid);
+    t.true(alive(restarted));
+    const log = lines.join('\n');
+    t.regex(log, new RegExp(`embedded PostgreSQL \\(pid ${pid}\\) exited \\(SIGKILL\\): starting it again in ${delay} s`));
+    t.regex(log, new RegExp(`embedded PostgreSQL started again \\(pid ${restarted}, restart ${kill}\\)`));
+  }
+
+  const last = postmasterPid(dataDir);
+  await service.stop();
+  stopped = true;
+  t.false(alive(last), 'stopping the service stops the restarted postmaster');
+});
