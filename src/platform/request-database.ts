@@ -81,6 +81,11 @@ export function waitingForDatabase(): boolean {
   return waits.getStore()?.waiting ?? false;
 }
 
+/** Runs `fn` outside any request: its statements are bounded per statement only (the health probe). */
+export function outsideRequest<T>(fn: () => T): T {
+  return waits.exit(fn);
+}
+
 /** What is left of the bound for the current request (the whole bound outside a request). */
 function remainingMs(boundMs: number): number {
   const wait = waits.getStore();
@@ -115,14 +120,19 @@ type Query = (this: pg.Client, ...args: unknown[]) => unknown;
 /**
  * A pg client whose plain queries (text and values, as Kysely sends them) are bounded by what is
  * left of the request's wait. A statement given up on leaves its connection mid-protocol: the
- * connection is cut (the server notices within a second and rolls back), never reused.
+ * connection is cut (the server notices within a second and rolls back) and never reused; the
+ * `rollback` that follows on it succeeds without the server (Kysely releases a transaction's
+ * connection only after a rollback that succeeded, so a failing one would leak it from the pool).
  */
 function boundedClientClass(boundMs: number): typeof pg.Client {
   return class BoundedClient extends pg.Client {
+    private cut = false;
+
     query(...args: unknown[]): any {
       const [config, values, callback] = args;
       const query = super.query as unknown as Query;
       if (typeof config !== 'string' || typeof values === 'function' || callback !== undefined) return query.apply(this, args);
+      if (this.cut && /^\s*rollback\b/i.test(config)) return Promise.resolve({ command: 'ROLLBACK', rowCount: null, rows: [], fields: [] });
       const ms = remainingMs(boundMs);
       // pg's read timeout answers first; the race is a backstop.
       return bounded(async () => {
@@ -130,10 +140,17 @@ function boundedClientClass(boundMs: number): typeof pg.Client {
           return await (query.call(this, { text: config, values, query_timeout: ms }) as Promise<unknown>);
         } catch (error) {
           if ((error as Error)?.message !== 'Query read timeout') throw error;
-          (this as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
+          this.cutConnection();
           throw new DatabaseWaitExceeded('a statement did not answer', boundMs);
         }
       }, ms > 0 ? ms + 250 : 0, 'a statement did not answer', boundMs);
+    }
+
+    private cutConnection(): void {
+      this.cut = true;
+      // pg-pool drops a released client that is not queryable (its own check of these fields).
+      (this as unknown as { _queryable: boolean })._queryable = false;
+      (this as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
     }
   };
 }
