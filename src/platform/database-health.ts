@@ -2,6 +2,7 @@
 // condition of the service, not an error of each request: requests answer 503 with Retry-After,
 // and the log gets one line when the database goes away and one when it is back.
 import { setTimeout as sleep } from 'node:timers/promises';
+import { outsideRequest } from './request-database.ts';
 
 export const RETRY_AFTER_SECONDS = 5;
 const PROBE_INTERVAL_MS = 1000;
@@ -48,9 +49,13 @@ export const TIMED_OUT_MESSAGE = 'the database did not answer in time; retry lat
  * null. An unreachable database (or one that did not answer at all) is reported to `databaseHealth`.
  */
 export function serviceUnavailableMessage(error: unknown): string | null {
+  if (isWaitExceeded(error)) {
+    databaseHealth.suspect(error);
+    return TIMED_OUT_MESSAGE;
+  }
   if (isDatabaseUnavailable(error)) {
     databaseHealth.report(error);
-    return isWaitExceeded(error) ? TIMED_OUT_MESSAGE : UNAVAILABLE_MESSAGE;
+    return UNAVAILABLE_MESSAGE;
   }
   return isDatabaseTimeout(error) ? TIMED_OUT_MESSAGE : null;
 }
@@ -76,6 +81,7 @@ export class DatabaseHealth {
   private watcher: HealthWatch | null = null;
   private forward: ((reason: string) => void) | null = null;
   private probing: Promise<void> | null = null;
+  private checking: Promise<void> | null = null;
 
   get unavailable(): boolean {
     return this.since !== null;
@@ -97,7 +103,17 @@ export class DatabaseHealth {
     if (this.since !== null) return;
     this.since = Date.now();
     this.logLine(`database unavailable (${reason}): answering 503 until it is back`);
-    this.probing ??= this.probeUntilBack();
+    this.probing ??= outsideRequest(() => this.probeUntilBack());
+  }
+
+  /**
+   * A request gave up waiting for the database: unavailable when a probe (bounded as requests are)
+   * does not answer either; a database that is only slow for one request (a lock held long) is not.
+   */
+  suspect(error: unknown): void {
+    const watcher = this.watcher;
+    if (this.forward || !watcher || this.since !== null) return this.report(error);
+    this.checking ??= outsideRequest(() => watcher.probe()).then(() => {}, () => this.report(error)).finally(() => { this.checking = null; });
   }
 
   private logLine(line: string): void {
