@@ -202,6 +202,9 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     '-D', clusterDir, '-p', String(port),
     '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=',
     '-c', 'max_connections=200',
+    // Crash recovery (a restart by the supervisor) syncs the data directory with one syncfs instead
+    // of an fsync per file: seconds less on a loaded machine, as durable.
+    '-c', 'recovery_init_sync_method=syncfs',
   ];
   if (options.fast) flags.push('-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off');
   const postmaster = () => startPostmaster(join(binaries, 'bin', 'postgres'), flags, runAs, options.detached ?? false, log);
