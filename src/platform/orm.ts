@@ -1,4 +1,4 @@
-import { MikroORM, type EntityManager } from '@mikro-orm/postgresql';
+import { MikroORM, type EntityManager, type Logger } from '@mikro-orm/postgresql';
 import { ormConfig } from '../../mikro-orm.config.ts';
 import { ADMIN_SCOPE, UNSCOPED, type AdminScope } from '../access/admin-scope.ts';
 import { requestPoolOptions } from './request-database.ts';
@@ -14,8 +14,11 @@ export async function openOrm(databaseUrl: string, options: { poolMax?: number }
  * The ORM of HTTP requests: its own pool, every wait bounded by `boundMs` (a total per request,
  * src/platform/request-database.ts). Start-up, migrations, the worker and the CLI use `openOrm`.
  */
-export async function openRequestOrm(databaseUrl: string, boundMs: number, options: { poolMax?: number } = {}): Promise<Orm> {
-  return MikroORM.init({ ...ormConfig(databaseUrl, options), driverOptions: requestPoolOptions(boundMs) });
+export async function openRequestOrm(databaseUrl: string, boundMs: number, options: { poolMax?: number; logger?: Logger } = {}): Promise<Orm> {
+  const { logger, ...config } = options;
+  return MikroORM.init({
+    ...ormConfig(databaseUrl, config), driverOptions: requestPoolOptions(boundMs), ...(logger ? { loggerFactory: () => logger } : {}),
+  });
 }
 
 export async function migrate(orm: Orm): Promise<string[]> {

@@ -43,7 +43,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const databaseUrl = await freshDatabaseUrl();
   const orm = await openOrm(databaseUrl, { poolMax: 5 });
   // The app's requests use a bounded pool of their own, as the service's do; the test's own setup uses `orm`.
-  const requestOrm = await openRequestOrm(databaseUrl, requestDatabaseTimeoutMs(), { poolMax: 5 });
+  // One logger for both: test/helpers/sql-count.ts counts the statements of requests on `orm`.
+  const requestOrm = await openRequestOrm(databaseUrl, requestDatabaseTimeoutMs(), { poolMax: 5, logger: orm.config.getLogger() });
   let worker: { stop(): Promise<void> } | null = await startSessionWorker(orm, databaseUrl);
   const stopWorker = async () => { await worker?.stop(); worker = null; };
   const app = createApp(requestOrm, { authenticator: options.authenticator?.(requestOrm) });
