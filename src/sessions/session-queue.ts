@@ -11,6 +11,8 @@ import { renderDraft } from '../billing/render-draft.service.ts';
 import { PERIOD_START, startCurrentPeriods } from '../billing/period-start.service.ts';
 import { BILLING_BACKFILL, isBillingBackfillJob } from '../billing/billing-backfill-job.ts';
 import { billUnbilledSessions } from '../billing/sources/msp-session.source.ts';
+import { isReviewSetOperationsJob, REVIEW_SET_OPERATIONS_JOB } from '../billing/review-set-operation-job.ts';
+import { runReviewSetOperations } from '../billing/review-set.service.ts';
 import { scopedEm } from '../platform/orm.ts';
 import { isSubscriptionCorrectedJob, SUBSCRIPTION_CORRECTED } from '../msp/subscription-corrected.ts';
 import { databaseHealth, isDatabaseUnavailable } from '../platform/database-health.ts';
@@ -62,6 +64,10 @@ export async function runSessionWorker(orm: Orm, connectionString: string): Prom
       [RENDER_DRAFT]: async (payload) => {
         if (!isRenderDraftJob(payload)) throw new Error(`${RENDER_DRAFT}: no box_id in ${JSON.stringify(payload)}`);
         await renderDraft(scopedEm(orm), payload.box_id);
+      },
+      [REVIEW_SET_OPERATIONS_JOB]: async (payload) => {
+        if (!isReviewSetOperationsJob(payload)) throw new Error(`${REVIEW_SET_OPERATIONS_JOB}: no review_set_id in ${JSON.stringify(payload)}`);
+        await runAs('worker', () => runReviewSetOperations(orm, payload.review_set_id));
       },
       [COMMAND_TIMEOUT]: async (payload) => {
         if (!isCommandTimeoutJob(payload)) throw new Error(`${COMMAND_TIMEOUT}: no command_id in ${JSON.stringify(payload)}`);
