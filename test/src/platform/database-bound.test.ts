@@ -7,7 +7,10 @@ import { join } from 'node:path';
 import test from 'ava';
 import pg from 'pg';
 import { readConfig } from '../../../src/platform/config.ts';
-import { RETRY_AFTER_SECONDS } from '../../../src/platform/database-health.ts';
+import {
+  isDatabaseTimeout, isDatabaseUnavailable, RETRY_AFTER_SECONDS, serviceUnavailableMessage, TIMED_OUT_MESSAGE,
+} from '../../../src/platform/database-health.ts';
+import { DatabaseWaitExceeded, requestDatabaseTimeoutMs } from '../../../src/platform/request-database.ts';
 import { startService, type RunningService } from '../../../src/service.ts';
 import type { TestApp } from '../../helpers/app.ts';
 import { freshDatabaseUrl } from '../../helpers/db.ts';
@@ -51,6 +54,28 @@ function client(service: RunningService) {
     }),
   };
 }
+
+test('what answers 503: waits given up on (client or server), unreachable databases; not other database errors', (t) => {
+  const coded = (code: string, message: string) => Object.assign(new Error(message), { code });
+  const given = new DatabaseWaitExceeded('a statement did not answer', 5000);
+  t.true(isDatabaseUnavailable(given));
+  t.true(isDatabaseUnavailable(new Error('wrapped', { cause: new Error('Query read timeout') })));
+  t.true(isDatabaseTimeout(coded('57014', 'canceling statement due to statement timeout')));
+  t.true(isDatabaseTimeout(coded('55P03', 'canceling statement due to lock timeout')));
+  t.false(isDatabaseTimeout(coded('57014', 'canceling statement due to user request')), 'a cancel is not the bound');
+  t.false(isDatabaseTimeout(coded('55P03', 'could not obtain lock on row in relation "x"')), 'NOWAIT is not the bound');
+  // (Messages of errors that report an outage are checked over HTTP below: reporting is process-wide.)
+  t.is(serviceUnavailableMessage(coded('55P03', 'canceling statement due to lock timeout')), TIMED_OUT_MESSAGE, 'the server answered: no outage');
+  t.is(serviceUnavailableMessage(coded('23505', 'duplicate key')), null);
+});
+
+test('SVC_REQUEST_DB_TIMEOUT_MS: 5000 by default, whole milliseconds from 1 to 600000', (t) => {
+  t.is(requestDatabaseTimeoutMs({}), 5000);
+  t.is(requestDatabaseTimeoutMs({ SVC_REQUEST_DB_TIMEOUT_MS: '250' }), 250);
+  for (const bad of ['0', '-1', '1.5', 'abc', '600001']) {
+    t.throws(() => requestDatabaseTimeoutMs({ SVC_REQUEST_DB_TIMEOUT_MS: bad }), { message: /SVC_REQUEST_DB_TIMEOUT_MS/ }, bad);
+  }
+});
 
 test.serial('frozen database: REST and GraphQL answer 503 with Retry-After within the bound, never hang, and 200 once it answers', async (t) => {
   const databaseUrl = await freshDatabaseUrl();
