@@ -6,6 +6,7 @@
 // (src/platform/follow-up-job.ts) run here too.
 import { Worker } from 'node:worker_threads';
 import { Logger, run, runMigrations, type Runner } from 'graphile-worker';
+import pg from 'pg';
 import { isRenderDraftJob, RENDER_DRAFT } from '../billing/render-draft-job.ts';
 import { renderDraft } from '../billing/render-draft.service.ts';
 import { PERIOD_START, startCurrentPeriods } from '../billing/period-start.service.ts';
@@ -37,9 +38,22 @@ const quietLogger = new Logger(() => (level, message, meta) => {
 
 export interface SessionWorker { stop(): Promise<void> }
 
-/** Creates the queue's tables when missing (start-up and the test template). */
+/**
+ * Creates the queue's tables when missing (start-up, the CLI and the test template). On a pool of
+ * our own, ended before we return: graphile-worker's own pool ends in the background without its
+ * error handler, so a database stopped right after (a CLI command that fails at once) crashed the
+ * process with the idle client's 57P01.
+ */
 export async function migrateSessionQueue(connectionString: string): Promise<void> {
-  await runMigrations({ connectionString, logger: quietLogger });
+  const pgPool = new pg.Pool({ connectionString, max: 1 });
+  // Errors of idle and checked-out clients: the migration's own query fails with them; nothing more to do.
+  pgPool.on('error', () => {});
+  pgPool.on('connect', (client) => client.on('error', () => {}));
+  try {
+    await runMigrations({ pgPool, logger: quietLogger });
+  } finally {
+    await pgPool.end();
+  }
 }
 
 /** The queue runner on this thread (used by the worker thread, and by tools that want no thread). */
