@@ -127,6 +127,17 @@ test.serial('frozen database: REST and GraphQL answer 503 with Retry-After withi
     for (const answer of answers.slice(26, 29)) t.is(answer.body.errors[0].extensions.code, 'SERVICE_UNAVAILABLE', JSON.stringify(answer.body));
     t.is(answers[29]!.body.status_code, 3000, 'OCPI: server error in the envelope');
   }
+  // A GraphQL query whose own time limit runs out while it waits for the database: the database is what was slow.
+  process.env.SVC_GRAPHQL_TIME_LIMIT_MS = '300';
+  try {
+    const limited = await graphql('{ customers(first: 1) { edges { node { id } } } }');
+    t.is(limited.status, 503, JSON.stringify(limited.body));
+    t.is(limited.retryAfter, String(RETRY_AFTER_SECONDS));
+    t.is(limited.body.errors[0].extensions.code, 'SERVICE_UNAVAILABLE');
+    t.true(limited.ms < BOUND_MS, `the time limit answered (${Math.round(limited.ms)} ms)`);
+  } finally {
+    delete process.env.SVC_GRAPHQL_TIME_LIMIT_MS;
+  }
   await until('the log says it is gone', async () => (lines.length >= 1 ? true : undefined), 10);
   t.is(lines.length, 1, lines.join('\n'));
   t.regex(lines[0]!, /database unavailable \(.+\): answering 503 until it is back/);
