@@ -5,8 +5,8 @@
 // ORM of HTTP requests (`openRequestOrm`) is bound; the worker, the CLI, migrations and start-up
 // work use unbounded connections of their own.
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Middleware } from 'koa';
 import pg from 'pg';
+import { pgClientClass, type StatementBound } from './pg-client.ts';
 import { StartupError } from './startup-error.ts';
 
 export const DEFAULT_REQUEST_DB_TIMEOUT_MS = 5000;
@@ -62,18 +62,16 @@ class RequestWait {
 
 const waits = new AsyncLocalStorage<RequestWait>();
 
-/** Koa middleware, first of the app: the request's database waits count against one bound. */
-export function requestDatabaseWait(): Middleware {
-  return (_ctx, next) => {
-    const wait = new RequestWait();
-    return waits.run(wait, async () => {
-      try {
-        await next();
-      } finally {
-        wait.done = true;
-      }
-    });
-  };
+/** Runs a request (the app's first middleware): its database waits count against one bound. */
+export async function inRequestWait<T>(handle: () => Promise<T>): Promise<T> {
+  const wait = new RequestWait();
+  return waits.run(wait, async () => {
+    try {
+      return await handle();
+    } finally {
+      wait.done = true;
+    }
+  });
 }
 
 /** Whether the current request is waiting for the database right now (a GraphQL time limit hit while it does is a 503). */
@@ -92,9 +90,9 @@ function remainingMs(boundMs: number): number {
   return wait && !wait.done ? Math.floor(boundMs - wait.used()) : boundMs;
 }
 
-/** `work` counted as database wait of the current request, rejected past `ms`; `late` gets its result if it comes after. */
-async function bounded<T>(work: () => Promise<T>, ms: number, what: string, boundMs: number, late?: (value: T) => void): Promise<T> {
-  if (ms <= 0) throw new DatabaseWaitExceeded(what, boundMs);
+/** `work` counted as database wait of the current request, rejected past `ms` (after `onTimeout`). */
+async function bounded<T>(work: () => Promise<T>, ms: number, exceeded: () => Error, onTimeout: () => void): Promise<T> {
+  if (ms <= 0) throw exceeded();
   const wait = waits.getStore();
   wait?.begin();
   let timer: NodeJS.Timeout | undefined;
@@ -104,8 +102,9 @@ async function bounded<T>(work: () => Promise<T>, ms: number, what: string, boun
       running,
       new Promise<never>((_, reject) => {
         timer = setTimeout(() => {
-          running.then((value) => late?.(value), () => {});
-          reject(new DatabaseWaitExceeded(what, boundMs));
+          running.catch(() => {});
+          onTimeout();
+          reject(exceeded());
         }, ms);
       }),
     ]);
@@ -115,43 +114,13 @@ async function bounded<T>(work: () => Promise<T>, ms: number, what: string, boun
   }
 }
 
-type Query = (this: pg.Client, ...args: unknown[]) => unknown;
-
-/**
- * A pg client whose plain queries (text and values, as Kysely sends them) are bounded by what is
- * left of the request's wait. A statement given up on leaves its connection mid-protocol: the
- * connection is cut (the server notices within a second and rolls back) and never reused; the
- * `rollback` that follows on it succeeds without the server (Kysely releases a transaction's
- * connection only after a rollback that succeeded, so a failing one would leak it from the pool).
- */
-function boundedClientClass(boundMs: number): typeof pg.Client {
-  return class BoundedClient extends pg.Client {
-    private cut = false;
-
-    query(...args: unknown[]): any {
-      const [config, values, callback] = args;
-      const query = super.query as unknown as Query;
-      if (typeof config !== 'string' || typeof values === 'function' || callback !== undefined) return query.apply(this, args);
-      if (this.cut && /^\s*rollback\b/i.test(config)) return Promise.resolve({ command: 'ROLLBACK', rowCount: null, rows: [], fields: [] });
-      const ms = remainingMs(boundMs);
-      // pg's read timeout answers first; the race is a backstop.
-      return bounded(async () => {
-        try {
-          return await (query.call(this, { text: config, values, query_timeout: ms }) as Promise<unknown>);
-        } catch (error) {
-          if ((error as Error)?.message !== 'Query read timeout') throw error;
-          this.cutConnection();
-          throw new DatabaseWaitExceeded('a statement did not answer', boundMs);
-        }
-      }, ms > 0 ? ms + 250 : 0, 'a statement did not answer', boundMs);
-    }
-
-    private cutConnection(): void {
-      this.cut = true;
-      // pg-pool drops a released client that is not queryable (its own check of these fields).
-      (this as unknown as { _queryable: boolean })._queryable = false;
-      (this as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
-    }
+/** Statements of request connections: what is left of the request's bound each (pg-client.ts cuts a connection given up on). */
+function statementBound(boundMs: number): StatementBound {
+  const exceeded = () => new DatabaseWaitExceeded('a statement did not answer', boundMs);
+  return {
+    remaining: () => remainingMs(boundMs),
+    run: (work, ms, onTimeout) => bounded(work, ms, exceeded, onTimeout),
+    exceeded,
   };
 }
 
@@ -162,9 +131,13 @@ interface ConnectablePool {
 /** Taking a connection is bounded by what is left of the request's wait; one that comes too late goes back to the pool. */
 function boundAcquire(pool: ConnectablePool, boundMs: number): void {
   const connect = pool.connect.bind(pool);
+  const exceeded = () => new DatabaseWaitExceeded('no database connection', boundMs);
   pool.connect = ((callback?: unknown) => {
     if (callback !== undefined) return connect(callback);
-    return bounded(() => connect() as Promise<pg.PoolClient>, remainingMs(boundMs), 'no database connection', boundMs, (client) => client.release());
+    let attempt: Promise<pg.PoolClient> | undefined;
+    return bounded(() => (attempt = connect() as Promise<pg.PoolClient>), remainingMs(boundMs), exceeded, () => {
+      attempt?.then((client) => client.release(), () => {});
+    });
   }) as ConnectablePool['connect'];
 }
 
@@ -175,7 +148,7 @@ function boundAcquire(pool: ConnectablePool, boundMs: number): void {
  */
 export function requestPoolOptions(boundMs: number): Record<string, unknown> {
   return {
-    Client: boundedClientClass(boundMs),
+    Client: pgClientClass(statementBound(boundMs)),
     connectionTimeoutMillis: boundMs,
     query_timeout: boundMs,
     statement_timeout: boundMs,
