@@ -9,6 +9,8 @@ export interface TcpProxy {
   rewrite(url: string): string;
   freeze(): void;
   unfreeze(): void;
+  /** Drops every connection at once (a network cut, a server gone). */
+  cutAll(): void;
   close(): Promise<void>;
 }
 
@@ -59,6 +61,9 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     unfreeze: () => {
       frozen = false;
       for (const flush of flushes) flush();
+    },
+    cutAll: () => {
+      for (const socket of sockets) socket.destroy();
     },
     close: () => new Promise<void>((resolve) => {
       for (const socket of sockets) socket.destroy();
