@@ -107,31 +107,53 @@ function alive(pid: number): boolean {
 
 const OWNER_FILE = 'pg-owner.json';
 
+/** A live node process (a service's pid in the owner file, not a number reused by another program since). */
+function isNode(pid: number): boolean {
+  if (!alive(pid)) return false;
+  try { return /node/.test(readFileSync(`/proc/${pid}/cmdline`, 'utf8')); } catch { return true; }
+}
+
 function clusterUrl(password: string, port: number, database: string): string {
   return `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
 }
 
+/** The port of a postmaster that runs on `clusterDir` and accepts connections (its pid file says `ready`). */
 function runningPostmasterPort(clusterDir: string): number | null {
   const pidFile = join(clusterDir, 'postmaster.pid');
   if (!existsSync(pidFile)) return null;
   const lines = readFileSync(pidFile, 'utf8').split('\n');
   const pid = Number(lines[0]);
   const port = Number(lines[3]);
-  return Number.isInteger(pid) && pid > 0 && alive(pid) && Number.isInteger(port) ? port : null;
+  const ready = lines[7] === undefined || lines[7].trim() === 'ready';
+  return Number.isInteger(pid) && pid > 0 && alive(pid) && Number.isInteger(port) && ready ? port : null;
 }
+
+/** How long a CLI command waits for the postmaster of a running service that its supervisor is starting again. */
+const JOIN_WAIT_MS = 35_000;
 
 /**
  * A service still running on this data directory owns its postmaster: a second process (the
- * CLI) connects to it instead of starting another. Without a live owner the postmaster is stale.
+ * CLI) connects to it instead of starting another, and waits while the service's supervisor
+ * starts it again (two postmasters on one data directory cannot both run). Without a live owner
+ * the postmaster is stale.
  */
 async function attachToRunning(clusterDir: string, dataDir: string, database: string, password: string): Promise<EmbeddedPostgres | null> {
-  const port = runningPostmasterPort(clusterDir);
-  if (port === null) return null;
   let owner: { pid?: number } = {};
   try { owner = JSON.parse(readFileSync(join(dataDir, OWNER_FILE), 'utf8')); } catch { return null; }
-  if (!owner.pid || owner.pid === process.pid || !alive(owner.pid)) return null;
-  await ensureDatabase(clusterUrl(password, port, 'postgres'), database);
-  return { url: clusterUrl(password, port, database), port, password, stop: async () => {} };
+  const ownerPid = owner.pid;
+  if (!ownerPid || ownerPid === process.pid || !isNode(ownerPid)) return null;
+  for (const until = Date.now() + JOIN_WAIT_MS; ;) {
+    const port = runningPostmasterPort(clusterDir);
+    if (port !== null) {
+      await ensureDatabase(clusterUrl(password, port, 'postgres'), database);
+      return { url: clusterUrl(password, port, database), port, password, stop: async () => {} };
+    }
+    if (!isNode(ownerPid)) return null;
+    if (Date.now() > until) {
+      throw new Error(`the service (pid ${ownerPid}) owns ${dataDir}, but its PostgreSQL is not running; try again once it is back`);
+    }
+    await sleep(250);
+  }
 }
 
 /** A postmaster left behind by a killed service still holds the data directory: stop it. */

@@ -16,7 +16,7 @@ import { startService, type RunningService } from '../../../src/service.ts';
 import type { TestApp } from '../../helpers/app.ts';
 import { freshDatabaseUrl } from '../../helpers/db.ts';
 import { createAdministration } from '../../helpers/factories.ts';
-import { tempDataDir } from '../../helpers/process.ts';
+import { runCli, tempDataDir } from '../../helpers/process.ts';
 import { startTcpProxy } from '../../helpers/tcp-proxy.ts';
 
 const BOUND_MS = 1000;
@@ -296,6 +296,8 @@ test.serial('embedded PostgreSQL killed: the supervisor starts it again (back-of
     const pid = postmasterPid(dataDir);
     lines.length = 0;
     process.kill(pid, 'SIGKILL');
+    // A CLI command run meanwhile waits for the service's postmaster and joins it (it starts none of its own).
+    const cli = kill === 1 ? runCli(['migrate'], { SVC_DATA_DIR: dataDir }) : null;
     await until('the postmaster is gone', async () => (alive(pid) ? undefined : true));
     const down = await rest();
     t.is(down.status, 503, `kill ${kill}: ${JSON.stringify(down.body)}`);
@@ -307,6 +309,14 @@ test.serial('embedded PostgreSQL killed: the supervisor starts it again (back-of
     const restarted = postmasterPid(dataDir);
     t.not(restarted, pid);
     t.true(alive(restarted));
+    if (cli) {
+      const ran = await cli;
+      t.is(ran.code, 0, ran.stderr);
+      t.regex(ran.stdout, /migrations applied/);
+      t.is(postmasterPid(dataDir), restarted, 'the CLI joined the restarted postmaster');
+      t.true(alive(restarted));
+      t.is((await rest()).status, 200);
+    }
     const log = lines.join('\n');
     t.regex(log, new RegExp(`embedded PostgreSQL \\(pid ${pid}\\) exited \\(SIGKILL\\): starting it again in ${delay} s`));
     t.regex(log, new RegExp(`embedded PostgreSQL started again \\(pid ${restarted}, restart ${kill}\\)`));
