@@ -10,6 +10,7 @@ import { runAs } from '../src/events/actor-context.ts';
 import { basicAuth } from '../src/platform/http/auth.ts';
 import { jsonBody } from '../src/platform/http/body.ts';
 import { errorMiddleware } from './rails/errors.ts';
+import { inRequestWait } from '../src/platform/request-database.ts';
 import { buildOpenApi } from './rails/openapi.ts';
 import { RateLimiter } from '../src/platform/http/rate-limit.ts';
 import { mountRoutes } from './rails/route.ts';
@@ -75,6 +76,8 @@ export function createApp(orm: Orm, options: AppOptions = {}): Koa {
     ctx.body = openApi;
   });
 
+  // First: everything a request asks of the database (authentication included) counts against one bound.
+  app.use((_ctx, next) => inRequestWait(next));
   app.use(errorMiddleware);
   app.use(open.routes());
   // OCPI peers: their own paths and Token auth, before the /main/v1 path check and Basic auth.

@@ -6,7 +6,7 @@ import { ValidationError as OrmValidationError } from '@mikro-orm/core';
 import { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Context } from 'koa';
-import { databaseHealth, isDatabaseUnavailable, RETRY_AFTER_SECONDS } from '../src/platform/database-health.ts';
+import { RETRY_AFTER_SECONDS, serviceUnavailableMessage } from '../src/platform/database-health.ts';
 import type { GraphQLErrorCode } from '../src/platform/error-codes.ts';
 import { DomainError, type ErrorDetail } from '../src/platform/errors.ts';
 import type { FieldPath } from '../src/platform/field-path.ts';
@@ -33,30 +33,31 @@ export function errorExtensions(error: DomainError): Record<string, unknown> {
   return extensions;
 }
 
-const UNAVAILABLE_MESSAGE = 'the database is unavailable; retry later';
 const UNAVAILABLE_CODE: GraphQLErrorCode = 'SERVICE_UNAVAILABLE';
 
-/** Database down: the whole answer is 503 with Retry-After (Yoga takes status and headers from extensions.http). */
-function unavailableError(error: GraphQLError): GraphQLError {
-  databaseHealth.report(error.originalError);
-  return new GraphQLError(UNAVAILABLE_MESSAGE, {
-    nodes: error.nodes, source: error.source, positions: error.positions, path: error.path,
-    extensions: { code: UNAVAILABLE_CODE, http: { status: 503, headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } } },
+/** The extensions of a database failure: the whole answer is 503 with Retry-After (Yoga takes status and headers from extensions.http). */
+export const UNAVAILABLE_EXTENSIONS = { code: UNAVAILABLE_CODE, http: { status: 503, headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } } };
+
+/** Database down or not answering in time: SERVICE_UNAVAILABLE, HTTP 503. */
+function unavailableError(error: GraphQLError, message: string): GraphQLError {
+  return new GraphQLError(message, {
+    nodes: error.nodes, source: error.source, positions: error.positions, path: error.path, extensions: UNAVAILABLE_EXTENSIONS,
   });
 }
 
 /** For failures before execution (authentication): answers 503 and returns true when the database is down. */
 export function answeredDatabaseUnavailable(ctx: Context, error: unknown): boolean {
-  if (!isDatabaseUnavailable(error)) return false;
-  databaseHealth.report(error);
+  const message = serviceUnavailableMessage(error);
+  if (message === null) return false;
   ctx.status = 503;
   ctx.set('Retry-After', String(RETRY_AFTER_SECONDS));
-  ctx.body = { errors: [{ message: UNAVAILABLE_MESSAGE, extensions: { code: UNAVAILABLE_CODE } }] };
+  ctx.body = { errors: [{ message, extensions: { code: UNAVAILABLE_CODE } }] };
   return true;
 }
 
 function toGraphQLError(error: GraphQLError): GraphQLError {
-  if (isDatabaseUnavailable(error.originalError)) return unavailableError(error);
+  const unavailable = serviceUnavailableMessage(error.originalError);
+  if (unavailable !== null) return unavailableError(error, unavailable);
   const domain = asDomainError(error.originalError);
   if (!domain) return error;
   return new GraphQLError(domain.message, {

@@ -6,6 +6,9 @@ import {
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { GraphQLErrorCode } from '../src/platform/error-codes.ts';
+import { TIMED_OUT_MESSAGE } from '../src/platform/database-health.ts';
+import { waitingForDatabase } from '../src/platform/request-database.ts';
+import { UNAVAILABLE_EXTENSIONS } from './errors.ts';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './connection.ts';
 import { CostRefusal, documentShape, operationCost } from './query-cost.ts';
 
@@ -63,6 +66,8 @@ function withTimeLimit(execute: Execute, ms: number): Execute {
       return await execute({ ...args, signal: controller.signal } as ExecutionArgs);
     } catch (error) {
       if (!controller.signal.aborted) throw error;
+      // Stopped while waiting for the database: the database is what was slow (503, as its own bound would answer).
+      if (waitingForDatabase()) return { data: null, errors: [new GraphQLError(TIMED_OUT_MESSAGE, { extensions: UNAVAILABLE_EXTENSIONS })] } satisfies ExecutionResult;
       const result: ExecutionResult = {
         data: null,
         errors: [new GraphQLError(`the query ran longer than ${ms} ms and was stopped`, { extensions: { code: 'QUERY_TIMEOUT' satisfies GraphQLErrorCode } })],

@@ -32,6 +32,7 @@ import { BillingSettingsSchema } from './billing/billing-settings.entity.ts';
 import { BillingSeriesSchema } from './billing/billing-series.entity.ts';
 import { ProductCategorySchema } from './billing/product-category.entity.ts';
 import { ReviewSetSchema } from './billing/review-set.entity.ts';
+import { ReviewSetOperationSchema } from './billing/review-set-operation.entity.ts';
 import { BillingBoxSchema } from './billing/billing-box.entity.ts';
 import { BillingRollupSchema } from './billing/billing-rollup.entity.ts';
 import { BillingItemSchema } from './billing/billing-item.entity.ts';
@@ -96,6 +97,7 @@ export const entities = [
   BillingSeriesSchema,
   ProductCategorySchema,
   ReviewSetSchema,
+  ReviewSetOperationSchema,
   BillingBoxSchema,
   BillingRollupSchema,
   BillingItemSchema,

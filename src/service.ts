@@ -6,14 +6,17 @@ import { isLoopbackHost, type Config } from './platform/config.ts';
 import { databaseHealth } from './platform/database-health.ts';
 import { openDatabase, type Database } from './platform/database.ts';
 import { checkListenable, closeGracefully, listen } from './platform/http-server.ts';
-import { migrate, openOrm, scopedEm, type Orm } from './platform/orm.ts';
+import { migrate, openOrm, openRequestOrm, scopedEm, type Orm } from './platform/orm.ts';
 import { StartupError } from './platform/startup-error.ts';
 import { migrateSessionQueue, startSessionWorker, type SessionWorker } from './sessions/session-queue.ts';
 
 export interface RunningService {
   url: string;
   port: number;
+  /** Start-up work and tools: unbounded. */
   orm: Orm;
+  /** What HTTP requests use: every wait bounded (SVC_REQUEST_DB_TIMEOUT_MS). */
+  requestOrm: Orm;
   database: Database;
   /** In order: stop accepting, finish the requests in flight, stop the worker, close the pool, stop postgres. */
   stop(): Promise<void>;
@@ -36,19 +39,21 @@ export async function startService(config: Config, log: (line: string) => void =
   if (publicHost && config.demo) throw publicDemoError(config.host, 'the demo instance is on (SVC_DEMO=1)');
   await checkListenable(config.port, config.host);
   registerRestEventRenderers();
+  const stamped = (line: string) => log(`[${new Date().toISOString()}] ${line}`);
   // Detached: the service stops postgres itself, after its own clients (see RunningService.stop).
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, detached: true });
+  // Supervised: an embedded PostgreSQL that dies is started again.
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, detached: true, supervise: stamped });
   let orm: Orm | undefined;
+  let requestOrm: Orm | undefined;
   let server: Server | undefined;
   let worker: SessionWorker | undefined;
   let unwatch = () => {};
   try {
-    orm = await openOrm(database.url);
-    const watched = orm;
-    unwatch = databaseHealth.watch({
-      probe: () => watched.em.getConnection().execute('select 1'),
-      log: (line) => log(`[${new Date().toISOString()}] ${line}`),
-    });
+    orm = await openOrm(database.url, { poolMax: 4 });
+    // Requests have a pool of their own whose waits are bounded; the probe is bounded the same way.
+    requestOrm = await openRequestOrm(database.url, config.requestDatabaseTimeoutMs);
+    const probing = requestOrm;
+    unwatch = databaseHealth.watch({ probe: () => probing.em.getConnection().execute('select 1'), log: stamped });
     const applied = await migrate(orm);
     if (applied.length) log(`applied migrations: ${applied.join(', ')}`);
     await migrateSessionQueue(database.url);
@@ -64,10 +69,11 @@ export async function startService(config: Config, log: (line: string) => void =
       if (await demoCredentialActive(orm)) throw publicDemoError(config.host, 'the demo credential of an earlier demo instance is active');
     }
     worker = await startSessionWorker(orm, database.url);
-    server = await listen(createApp(orm), config.port, config.host);
+    server = await listen(createApp(requestOrm), config.port, config.host);
   } catch (error) {
     await worker?.stop();
     unwatch();
+    await requestOrm?.close();
     await orm?.close();
     await database.stop();
     throw error;
@@ -75,17 +81,20 @@ export async function startService(config: Config, log: (line: string) => void =
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const running = orm;
+  const serving = requestOrm;
   const listening = server;
   const working = worker;
   return {
     url: urlFor(config.host, port),
     port,
     orm: running,
+    requestOrm: serving,
     database,
     async stop() {
       await closeGracefully(listening);
       await working.stop();
       unwatch();
+      await serving.close();
       await running.close();
       await database.stop();
     },

@@ -1,10 +1,12 @@
 import * as yup from 'yup';
-import { approveReviewSet, closeReviewSet } from '../../src/billing/review-set.service.ts';
+import { getReviewSetOperation, requestReviewSetOperation } from '../../src/billing/review-set.service.ts';
+import { REVIEW_SET_OPERATION_STATES, REVIEW_SET_OPERATIONS, type ReviewSetOperation } from '../../src/billing/review-set-operation.entity.ts';
 import { getReviewSet, reviewSetList, type ReviewSetData } from '../../src/billing/review-set.queries.ts';
 import { iso, oneOf, text, uuid } from '../../src/platform/input-schemas.ts';
 import { seekPage } from '../rails/pagination.ts';
 import { paymentBody, paymentOptions } from './payment-body.ts';
 import { defineRoute, type RouteDef } from '../rails/route.ts';
+import type { Context } from 'koa';
 import { representation, t, type Infer } from '../rails/shape.ts';
 
 const TAG = 'Billing';
@@ -31,6 +33,33 @@ const serialize = (r: ReviewSetData): Infer<typeof reviewSetShape> => ({
   deferred_box_count: r.deferredCount, created_at: iso(r.createdAt), updated_at: iso(r.updatedAt),
 });
 
+export const reviewSetOperationShape = representation('BillingReviewSetOperation', {
+  id: t.string(),
+  review_set_id: t.string(),
+  admin_id: t.string(),
+  operation: t.enum(REVIEW_SET_OPERATIONS),
+  state: t.enum(REVIEW_SET_OPERATION_STATES),
+  error: t.nullable(t.object({ code: t.string(), message: t.string() }, 'Why a failed operation was refused (the set was closed by other means meanwhile: invalid_state).')),
+  created_at: t.timestamp(),
+  finished_at: t.nullable(t.timestamp()),
+});
+
+const serializeOperation = (o: ReviewSetOperation): Infer<typeof reviewSetOperationShape> => ({
+  id: o.id, review_set_id: o.reviewSetId, admin_id: o.admin.id, operation: o.operation, state: o.state,
+  error: o.state === 'failed' ? { code: o.errorCode ?? 'internal_error', message: o.errorMessage ?? '' } : null,
+  created_at: iso(o.createdAt), finished_at: iso(o.finishedAt),
+});
+
+/** 202: the operation runs as a job; `Location` is where the caller follows it. */
+function accepted(ctx: Context, operation: ReviewSetOperation): Infer<typeof reviewSetOperationShape> {
+  ctx.set('Location', `/main/v1/billing-review-set-operation/${operation.id}`);
+  return serializeOperation(operation);
+}
+
+const FOLLOW = 'The work runs as a job (a set of 10,000 boxes takes longer than a request may wait for the database): the answer is 202 '
+  + 'with the operation, `state: pending`, and `Location: /main/v1/billing-review-set-operation/{id}`, which answers it `done` or `failed` '
+  + '(with `error`) once the worker is through. Operations of one set run in the order asked for.';
+
 export const billingReviewSetRoutes: RouteDef[] = [
   defineRoute({
     method: 'get', path: '/billing-review-set', tag: TAG, paged: true, summary: 'List review-sets (one per series and invoicing period)',
@@ -47,13 +76,20 @@ export const billingReviewSetRoutes: RouteDef[] = [
     handler: async ({ em, params }) => serialize(await getReviewSet(em, params.id)),
   }),
   defineRoute({
-    method: 'post', path: '/billing-review-set/:id/close', tag: TAG, extension: true, response: reviewSetShape,
+    method: 'post', path: '/billing-review-set/:id/close', tag: TAG, extension: true, response: reviewSetOperationShape, status: 202,
     summary: "Close a review-set: the period's subscription fees are billed, then every open box of the set is closed",
-    handler: async ({ em, params }) => serialize(await closeReviewSet(em, params.id)),
+    description: `${FOLLOW} A set that is not open is refused at once (400 \`invalid_state\`); asked again while its close is pending, the answer is that operation.`,
+    handler: async ({ ctx, em, params, actor }) => accepted(ctx, await requestReviewSetOperation(em, params.id, 'close', actor.publicId)),
   }),
   defineRoute({
     method: 'post', path: '/billing-review-set/:id/approve', tag: TAG, extension: true, body: paymentBody, bodyOptional: true,
-    response: reviewSetShape, summary: 'Approve the closed boxes of a review-set that are not deferred',
-    handler: async ({ em, params, body }) => serialize(await approveReviewSet(em, params.id, paymentOptions(body))),
+    response: reviewSetOperationShape, status: 202, summary: 'Approve the closed boxes of a review-set that are not deferred',
+    description: FOLLOW,
+    handler: async ({ ctx, em, params, body, actor }) => accepted(ctx, await requestReviewSetOperation(em, params.id, 'approve', actor.publicId, paymentOptions(body))),
+  }),
+  defineRoute({
+    method: 'get', path: '/billing-review-set-operation/:id', tag: TAG, extension: true, response: reviewSetOperationShape,
+    summary: 'Follow a close or approve of a review-set: pending, then done or failed',
+    handler: async ({ em, params }) => serializeOperation(await getReviewSetOperation(em, params.id)),
   }),
 ];

@@ -5,6 +5,7 @@
 import Router from '@koa/router';
 import type { Context, Next } from 'koa';
 import { DomainError } from '../../src/platform/errors.ts';
+import { RETRY_AFTER_SECONDS, serviceUnavailableMessage } from '../../src/platform/database-health.ts';
 import { jsonBody } from '../../src/platform/http/body.ts';
 import { scopedEm, type Em, type Orm } from '../../src/platform/orm.ts';
 import { OcpiError, OCPI_STATUS } from '../../src/ocpi/errors.ts';
@@ -80,6 +81,12 @@ export function ocpiMiddleware(orm: Orm, routes: OcpiRoute[]) {
     } catch (error) {
       if (error instanceof OcpiError) return envelope(ctx, error.httpStatus, error.statusCode, error.message);
       if (error instanceof DomainError) return envelope(ctx, 400, OCPI_STATUS.invalidParameters, error.message);
+      // The database unreachable or not answering within the request bound: 503 with Retry-After, as on /main/v1.
+      const unavailable = serviceUnavailableMessage(error);
+      if (unavailable !== null) {
+        ctx.set('Retry-After', String(RETRY_AFTER_SECONDS));
+        return envelope(ctx, 503, OCPI_STATUS.serverError, unavailable);
+      }
       console.error(`[${new Date().toISOString()}] OCPI ${ctx.method} ${ctx.path}:`, error);
       envelope(ctx, 500, OCPI_STATUS.serverError, 'internal error');
     }

@@ -1,7 +1,7 @@
 import type { Context, Next } from 'koa';
 import { ValidationError as OrmValidationError } from '@mikro-orm/core';
 import { PRODUCT_VERSION } from '../../src/platform/config.ts';
-import { databaseHealth, isDatabaseUnavailable, RETRY_AFTER_SECONDS } from '../../src/platform/database-health.ts';
+import { RETRY_AFTER_SECONDS, serviceUnavailableMessage } from '../../src/platform/database-health.ts';
 import { ERROR_CODES, type ErrorCode } from '../../src/platform/error-codes.ts';
 import { DomainError } from '../../src/platform/errors.ts';
 import type { ErrorBody } from './error-shape.ts';
@@ -48,15 +48,16 @@ export async function errorMiddleware(ctx: Context, next: Next): Promise<void> {
     await next();
   } catch (caught) {
     let error: DomainError;
+    let unavailable: string | null = null;
     if (caught instanceof DomainError) {
       error = caught;
     } else if (caught instanceof OrmValidationError) {
       error = new DomainError('invalid_input', caught.message);
-    } else if (isDatabaseUnavailable(caught)) {
-      databaseHealth.report(caught);
+    } else if ((unavailable = serviceUnavailableMessage(caught)) !== null) {
+      // Unreachable, or not answering within the request's bound (src/platform/request-database.ts).
       ctx.status = 503;
       ctx.set('Retry-After', String(RETRY_AFTER_SECONDS));
-      ctx.body = { code: 'service_unavailable' satisfies ErrorCode, message: 'the database is unavailable; retry later' };
+      ctx.body = { code: 'service_unavailable' satisfies ErrorCode, message: unavailable };
       return;
     } else {
       ctx.app.emit('error', caught, ctx);

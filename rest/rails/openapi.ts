@@ -36,7 +36,7 @@ const COMPONENTS = {
     MethodNotAllowed: errorResponse('The path exists but not with this method.', { Allow: ref('headers', 'Allow') }),
     TooManyRequests: errorResponse('Too many requests (the credential\'s rate, or failed authentication attempts).',
       { 'Retry-After': ref('headers', 'Retry-After') }),
-    ServiceUnavailable: errorResponse('The database cannot be reached; the service recovers by itself.',
+    ServiceUnavailable: errorResponse('The database cannot be reached or did not answer within the request\'s bound (5 s); the service recovers by itself.',
       { 'Retry-After': ref('headers', 'Retry-After') }),
   },
 };

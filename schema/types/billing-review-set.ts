@@ -1,8 +1,12 @@
-import { approveReviewSet, closeReviewSet } from '../../src/billing/review-set.service.ts';
+import { getReviewSetOperation, requestReviewSetOperation } from '../../src/billing/review-set.service.ts';
+import {
+  REVIEW_SET_OPERATION_STATES, REVIEW_SET_OPERATIONS, type ReviewSetOperation,
+} from '../../src/billing/review-set-operation.entity.ts';
 import { boxList, type BoxData } from '../../src/billing/billing-box.queries.ts';
 import { reviewSetList, reviewSetsByIds, type ReviewSetData } from '../../src/billing/review-set.queries.ts';
 import { uuid } from '../../src/platform/input-schemas.ts';
 import { validate } from '../../src/platform/input-validation.ts';
+import { DomainError } from '../../src/platform/errors.ts';
 import * as yup from 'yup';
 import { builder } from '../builder.ts';
 import { listConnection } from '../connection.ts';
@@ -10,6 +14,8 @@ import { refFromArg } from '../ids.ts';
 import { mutate } from '../mutation.ts';
 import { BillingBox, BillingBoxConnection, BillingBoxState, PaymentInput, paymentOptions } from './billing-box.ts';
 import { DateTime } from './date-time.ts';
+import { enumOf } from '../enum.ts';
+import { idArg } from '../ids.ts';
 import { JsonScalar } from './json.ts';
 
 export const BillingReviewSet = builder.loadableNode('BillingReviewSet', {
@@ -54,15 +60,58 @@ builder.queryFields((t) => ({
   }),
 }));
 
+const ReviewSetOperationKind = enumOf('BillingReviewSetOperationKind', REVIEW_SET_OPERATIONS, 'What the operation does to its review-set.');
+const ReviewSetOperationState = enumOf('BillingReviewSetOperationState', REVIEW_SET_OPERATION_STATES, 'pending until the worker is through, then done or failed.');
+
+const ReviewSetOperationError = builder.objectRef<{ code: string; message: string }>('BillingReviewSetOperationError').implement({
+  description: 'Why a failed operation was refused (the set was closed by other means meanwhile: invalid_state).',
+  fields: (t) => ({ code: t.exposeString('code'), message: t.exposeString('message') }),
+});
+
+export const BillingReviewSetOperation = builder.objectRef<ReviewSetOperation>('BillingReviewSetOperation').implement({
+  description: 'A close or approve of a review-set, run as a job (REST: /billing-review-set-operation). Follow it with billingReviewSetOperation.',
+  fields: (t) => ({
+    databaseId: t.exposeString('id'),
+    operation: t.field({ type: ReviewSetOperationKind, resolve: (o) => o.operation }),
+    state: t.field({ type: ReviewSetOperationState, resolve: (o) => o.state }),
+    error: t.field({
+      type: ReviewSetOperationError, nullable: true,
+      resolve: (o) => (o.state === 'failed' ? { code: o.errorCode ?? 'internal_error', message: o.errorMessage ?? '' } : null),
+    }),
+    createdAt: t.field({ type: DateTime, resolve: (o) => o.createdAt }),
+    finishedAt: t.field({ type: DateTime, nullable: true, resolve: (o) => o.finishedAt ?? null }),
+    reviewSet: t.field({ type: BillingReviewSet, nullable: true, resolve: (o) => o.reviewSetId }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  billingReviewSetOperation: t.field({
+    type: BillingReviewSetOperation, nullable: true, args: { id: t.arg.id({ required: true }) },
+    description: 'A close or approve of a review-set: pending, then done or failed (REST: GET /billing-review-set-operation/{id}).',
+    resolve: async (_root, args, context) => {
+      try {
+        return await getReviewSetOperation(context.em, idArg(args.id, 'BillingReviewSetOperation'));
+      } catch (error) {
+        if (error instanceof DomainError && error.code === 'not_found') return null;
+        throw error;
+      }
+    },
+  }),
+}));
+
+const RUNS_AS_JOB = ' It runs as a job: the answer is the pending operation; follow it with billingReviewSetOperation.';
+
 builder.mutationFields((t) => ({
   closeBillingReviewSet: t.field({
-    type: BillingReviewSet, nullable: true, description: "Bills the period's fees, then closes every open box of the set.",
+    type: BillingReviewSetOperation, nullable: true,
+    description: `Bills the period's fees, then closes every open box of the set.${RUNS_AS_JOB} Asked again while the close is pending, the answer is that operation.`,
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_root, args, context) => mutate(context, null, (em) => closeReviewSet(em, setId(args.id))),
+    resolve: (_root, args, context) => mutate(context, null, (em) => requestReviewSetOperation(em, setId(args.id), 'close', context.actor.publicId)),
   }),
   approveBillingReviewSet: t.field({
-    type: BillingReviewSet, nullable: true, description: 'Approves the closed boxes of the set that are not deferred.',
+    type: BillingReviewSetOperation, nullable: true, description: `Approves the closed boxes of the set that are not deferred.${RUNS_AS_JOB}`,
     args: { id: t.arg.id({ required: true }), payment: t.arg({ type: PaymentInput }) },
-    resolve: (_root, args, context) => mutate(context, 'payment', (em) => approveReviewSet(em, setId(args.id), paymentOptions(args.payment))),
+    resolve: (_root, args, context) => mutate(context, 'payment',
+      (em) => requestReviewSetOperation(em, setId(args.id), 'approve', context.actor.publicId, paymentOptions(args.payment))),
   }),
 }));

@@ -16,6 +16,7 @@ import { Migration20261125175358_ocpi_connection_fk } from './Migration202611251
 import { Migration20261125180000_billing_item_keys } from './Migration20261125180000_billing_item_keys.ts';
 import { Migration20261125203147_billing_concurrent_collection } from './Migration20261125203147_billing_concurrent_collection.ts';
 import { Migration20261126080000_event_data } from './Migration20261126080000_event_data.ts';
+import { Migration20261126090000_review_set_operation } from './Migration20261126090000_review_set_operation.ts';
 // imports-end
 
 export const migrations: { name: string; class: new (...args: any[]) => any }[] = [
@@ -36,5 +37,6 @@ export const migrations: { name: string; class: new (...args: any[]) => any }[] 
   { name: 'Migration20261125180000_billing_item_keys', class: Migration20261125180000_billing_item_keys },
   { name: 'Migration20261125203147_billing_concurrent_collection', class: Migration20261125203147_billing_concurrent_collection },
   { name: 'Migration20261126080000_event_data', class: Migration20261126080000_event_data },
+  { name: 'Migration20261126090000_review_set_operation', class: Migration20261126090000_review_set_operation },
 // migrations-end
 ];

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { requestDatabaseTimeoutMs } from './request-database.ts';
 import { StartupError } from './startup-error.ts';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -16,6 +17,8 @@ export interface Config {
   dataDir: string;
   demo: boolean;
   bootstrapCredential?: { publicId: string; secret: string };
+  /** SVC_REQUEST_DB_TIMEOUT_MS: how long an HTTP request may wait for the database in all (src/platform/request-database.ts). */
+  requestDatabaseTimeoutMs: number;
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -37,6 +40,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: resolve(env.SVC_DATA_DIR || '.data'),
     demo: env.SVC_DEMO !== '0',
     bootstrapCredential,
+    requestDatabaseTimeoutMs: requestDatabaseTimeoutMs(env),
   };
 }
 

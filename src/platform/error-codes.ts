@@ -66,7 +66,7 @@ export const ERROR_CODES = {
   method_not_allowed: { status: 405, meaning: 'The path exists, the method does not.' },
   rate_limited: { status: 429, meaning: 'The credential exceeded its request rate (`Retry-After`).' },
   internal_error: { status: 500, meaning: 'A failure of the service itself; never caused by what a client sent.' },
-  service_unavailable: { status: 503, meaning: 'The database cannot be reached (`Retry-After`); the service recovers by itself.' },
+  service_unavailable: { status: 503, meaning: 'The database cannot be reached or did not answer within the request\'s bound (`SVC_REQUEST_DB_TIMEOUT_MS`, 5 s, waits for locks included); `Retry-After`; the service recovers by itself.' },
 } as const satisfies Record<string, ErrorCodeEntry>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
@@ -80,8 +80,8 @@ export const GRAPHQL_ERROR_CODES = {
   FORBIDDEN: { status: 403, meaning: 'The credential may only read and sent a mutation, asked an App credential for more than `viewer`, or asked an Admin credential for `viewer`.' },
   RATE_LIMITED: { status: 429, meaning: 'The credential exceeded its request rate (`Retry-After`).' },
   QUERY_TOO_COMPLEX: { status: 400, meaning: 'The operation exceeds a limit checked before execution (tokens, aliases, depth, page size, estimated records).' },
-  QUERY_TIMEOUT: { status: 200, meaning: 'The query ran longer than its time limit and was stopped.' },
-  SERVICE_UNAVAILABLE: { status: 503, meaning: 'The database cannot be reached (`Retry-After`).' },
+  QUERY_TIMEOUT: { status: 200, meaning: 'The query ran longer than its time limit and was stopped (while it waited for the database: `SERVICE_UNAVAILABLE`, HTTP 503).' },
+  SERVICE_UNAVAILABLE: { status: 503, meaning: 'The database cannot be reached or did not answer within the request\'s bound (`Retry-After`).' },
 } as const satisfies Record<string, { status: number; meaning: string }>;
 
 export type GraphQLErrorCode = keyof typeof GRAPHQL_ERROR_CODES;

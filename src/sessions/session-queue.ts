@@ -6,11 +6,14 @@
 // (src/platform/follow-up-job.ts) run here too.
 import { Worker } from 'node:worker_threads';
 import { Logger, run, runMigrations, type Runner } from 'graphile-worker';
+import pg from 'pg';
 import { isRenderDraftJob, RENDER_DRAFT } from '../billing/render-draft-job.ts';
 import { renderDraft } from '../billing/render-draft.service.ts';
 import { PERIOD_START, startCurrentPeriods } from '../billing/period-start.service.ts';
 import { BILLING_BACKFILL, isBillingBackfillJob } from '../billing/billing-backfill-job.ts';
 import { billUnbilledSessions } from '../billing/sources/msp-session.source.ts';
+import { isReviewSetOperationsJob, REVIEW_SET_OPERATIONS_JOB } from '../billing/review-set-operation-job.ts';
+import { runReviewSetOperations } from '../billing/review-set.service.ts';
 import { scopedEm } from '../platform/orm.ts';
 import { isSubscriptionCorrectedJob, SUBSCRIPTION_CORRECTED } from '../msp/subscription-corrected.ts';
 import { databaseHealth, isDatabaseUnavailable } from '../platform/database-health.ts';
@@ -36,9 +39,22 @@ const quietLogger = new Logger(() => (level, message, meta) => {
 
 export interface SessionWorker { stop(): Promise<void> }
 
-/** Creates the queue's tables when missing (start-up and the test template). */
+/**
+ * Creates the queue's tables when missing (start-up, the CLI and the test template). On a pool of
+ * our own, ended before we return: graphile-worker's own pool ends in the background without its
+ * error handler, so a database stopped right after (a CLI command that fails at once) crashed the
+ * process with the idle client's 57P01.
+ */
 export async function migrateSessionQueue(connectionString: string): Promise<void> {
-  await runMigrations({ connectionString, logger: quietLogger });
+  const pgPool = new pg.Pool({ connectionString, max: 1 });
+  // Errors of idle and checked-out clients: the migration's own query fails with them; nothing more to do.
+  pgPool.on('error', () => {});
+  pgPool.on('connect', (client) => client.on('error', () => {}));
+  try {
+    await runMigrations({ pgPool, logger: quietLogger });
+  } finally {
+    await pgPool.end();
+  }
 }
 
 /** The queue runner on this thread (used by the worker thread, and by tools that want no thread). */
@@ -64,6 +80,10 @@ export async function runSessionWorker(orm: Orm, connectionString: string): Prom
       [RENDER_DRAFT]: async (payload) => {
         if (!isRenderDraftJob(payload)) throw new Error(`${RENDER_DRAFT}: no box_id in ${JSON.stringify(payload)}`);
         await renderDraft(scopedEm(orm), payload.box_id);
+      },
+      [REVIEW_SET_OPERATIONS_JOB]: async (payload) => {
+        if (!isReviewSetOperationsJob(payload)) throw new Error(`${REVIEW_SET_OPERATIONS_JOB}: no review_set_id in ${JSON.stringify(payload)}`);
+        await runAs('worker', () => runReviewSetOperations(orm, payload.review_set_id));
       },
       [COMMAND_TIMEOUT]: async (payload) => {
         if (!isCommandTimeoutJob(payload)) throw new Error(`${COMMAND_TIMEOUT}: no command_id in ${JSON.stringify(payload)}`);

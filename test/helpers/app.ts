@@ -4,7 +4,8 @@ import { createApp } from '../../rest/app.ts';
 import type { Authenticator } from '../../src/access/authenticate.service.ts';
 import { saveCredential } from '../../src/access/save-credential.service.ts';
 import type { Role } from '../../src/access/credential.entity.ts';
-import { openOrm, scopedEm, type Orm } from '../../src/platform/orm.ts';
+import { openOrm, openRequestOrm, scopedEm, type Orm } from '../../src/platform/orm.ts';
+import { requestDatabaseTimeoutMs } from '../../src/platform/request-database.ts';
 import { startSessionWorker } from '../../src/sessions/session-queue.ts';
 import { freshDatabaseUrl } from './db.ts';
 import { openApiCheck } from './openapi-check.ts';
@@ -44,9 +45,12 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const databaseUrl = await freshDatabaseUrl();
   const unwatch = watchOutput();
   const orm = await openOrm(databaseUrl, { poolMax: 5 });
+  // The app's requests use a bounded pool of their own, as the service's do; the test's own setup uses `orm`.
+  // One logger for both: test/helpers/sql-count.ts counts the statements of requests on `orm`.
+  const requestOrm = await openRequestOrm(databaseUrl, requestDatabaseTimeoutMs(), { poolMax: 5, logger: orm.config.getLogger() });
   let worker: { stop(): Promise<void> } | null = await startSessionWorker(orm, databaseUrl);
   const stopWorker = async () => { await worker?.stop(); worker = null; };
-  const app = createApp(orm, { authenticator: options.authenticator?.(orm) });
+  const app = createApp(requestOrm, { authenticator: options.authenticator?.(requestOrm) });
   const server: Server = await new Promise((resolve) => { const s = app.listen(0, '127.0.0.1', () => resolve(s)); });
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
@@ -84,6 +88,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     async close() {
       await new Promise<void>((resolve) => { server.close(() => resolve()); server.closeAllConnections(); });
       await stopWorker();
+      await requestOrm.close();
       await orm.close();
       // No secret and no ciphertext in any answer, log line or event of this app (secret-scan.ts).
       const client = new pg.Client({ connectionString: databaseUrl });

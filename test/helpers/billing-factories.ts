@@ -41,3 +41,29 @@ export async function boxInState(app: TestApp, id: string, state: string, timeou
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
+
+/** Polls a review-set operation (a close or approve run as a job) until it is no longer pending. */
+export async function operationFinished(app: TestApp, id: string, timeoutMs = 20_000) {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const r = await app.request('GET', `/main/v1/billing-review-set-operation/${id}`);
+    if (r.status === 200 && r.body.state !== 'pending') return r.body;
+    if (Date.now() > until) throw new Error(`operation ${id} still pending: ${JSON.stringify(r.body)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** POST /billing-review-set/{id}/close or /approve (202: a job), then the operation once the worker is through with it. */
+export async function reviewSetOperation(app: TestApp, setId: string, operation: 'close' | 'approve', body?: unknown) {
+  const r = await app.request('POST', `/main/v1/billing-review-set/${setId}/${operation}`, body === undefined ? {} : { body });
+  if (r.status !== 202) throw new Error(`${operation} of review-set ${setId}: ${r.status} ${JSON.stringify(r.body)}`);
+  if (r.headers.get('location') !== `/main/v1/billing-review-set-operation/${r.body.id}`) throw new Error(`no Location: ${r.headers.get('location')}`);
+  return operationFinished(app, r.body.id);
+}
+
+/** As reviewSetOperation, failing unless the operation is done. */
+export async function reviewSetDone(app: TestApp, setId: string, operation: 'close' | 'approve', body?: unknown) {
+  const finished = await reviewSetOperation(app, setId, operation, body);
+  if (finished.state !== 'done') throw new Error(`${operation} of review-set ${setId}: ${JSON.stringify(finished)}`);
+  return finished;
+}

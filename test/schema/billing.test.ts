@@ -57,15 +57,30 @@ test.serial('the review screen: review-set → boxes → roll-ups → items → 
   t.true(forLarge.length <= 12, forLarge.join('\n'));
 });
 
+const OPERATION = 'query ($id: ID!) { billingReviewSetOperation(id: $id) { state error { code } reviewSet { state boxCounts deferredBoxCount } } }';
+
+/** A review-set close or approve (a job): its pending operation, then followed until the worker is through. */
+async function finished(mutation: string, variables: Record<string, unknown>): Promise<Record<string, any>> {
+  const [started] = Object.values(await data(app, mutation, variables)) as { databaseId: string; state: string }[];
+  if (started.state !== 'PENDING') throw new Error(`not pending: ${JSON.stringify(started)}`);
+  for (const until = Date.now() + 20_000; Date.now() < until; await new Promise((resolve) => setTimeout(resolve, 50))) {
+    const { billingReviewSetOperation: operation } = await data(app, OPERATION, { id: started.databaseId });
+    if (operation.state !== 'PENDING') return operation;
+  }
+  throw new Error(`operation ${started.databaseId} still pending`);
+}
+
 test.serial('mutations walk the same state machine as REST, and a foreign credential sees nothing', async (t) => {
   const { adminId, setId } = await seed(2, 1);
   const boxes = (await data(app, REVIEW, { id: setId })).billingReviewSet.boxes.edges.map((e: any) => e.node.databaseId);
-  const closed = await data(app, 'mutation ($id: ID!) { closeBillingReviewSet(id: $id) { state boxCounts } }', { id: setId });
-  t.is(closed.closeBillingReviewSet.state, 'closed');
+  const closed = await finished('mutation ($id: ID!) { closeBillingReviewSet(id: $id) { databaseId state } }', { id: setId });
+  t.is(closed.state, 'DONE');
+  t.is(closed.reviewSet.state, 'closed');
   const deferred = await data(app, 'mutation ($id: ID!) { deferBillingBox(id: $id) { state deferred } }', { id: boxes[0] });
   t.deepEqual(deferred.deferBillingBox, { state: 'CLOSED', deferred: true });
-  const approved = await data(app, 'mutation ($id: ID!) { approveBillingReviewSet(id: $id, payment: { paymentMethod: "direct_debit" }) { boxCounts deferredBoxCount } }', { id: setId });
-  t.is(approved.approveBillingReviewSet.deferredBoxCount, 1);
+  const approved = await finished('mutation ($id: ID!) { approveBillingReviewSet(id: $id, payment: { paymentMethod: "direct_debit" }) { databaseId state } }', { id: setId });
+  t.is(approved.state, 'DONE');
+  t.is(approved.reviewSet.deferredBoxCount, 1);
   const again = await graphql(app, 'mutation ($id: ID!) { closeBillingBox(id: $id) { state } }', { id: boxes[1] });
   t.is(again.body.errors?.[0].extensions?.code, 'invalid_state');
   t.is((await app.request('GET', `/main/v1/billing-box/${boxes[1]}`)).body.payment_method, 'direct_debit');

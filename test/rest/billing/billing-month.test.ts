@@ -6,7 +6,7 @@ import test from 'ava';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { en16931Failures } from '../../helpers/en16931.ts';
 import { pdfPages } from '../../helpers/pdf-text.ts';
-import { boxesOf, boxInState, configureBilling, createSeries } from '../../helpers/billing-factories.ts';
+import { boxesOf, boxInState, configureBilling, createSeries, reviewSetOperation } from '../../helpers/billing-factories.ts';
 import { createAdministration, createCustomer, createSubscriptionPlan, createTokenSubscription } from '../../helpers/factories.ts';
 import { pricedSubscription, processed, sessionBody, submitSession } from '../../helpers/session-factories.ts';
 
@@ -70,17 +70,18 @@ test('a month of billing from sessions to finalized documents', async (t) => {
   const sets = await app.request('GET', '/main/v1/billing-review-set');
   const set = sets.body.items.find((s: any) => s.billing_series_id === series.id && s.period_from === '2026-09-30T22:00:00.000Z');
   t.truthy(set);
-  const closed = await app.request('POST', `/main/v1/billing-review-set/${set.id}/close`);
-  t.is(closed.status, 200, JSON.stringify(closed.body));
-  t.is(closed.body.state, 'closed');
+  // Close and approve run as jobs (202 and an operation to follow): the expectations are of the finished work.
+  const closing = await reviewSetOperation(app, set.id, 'close');
+  t.is(closing.state, 'done', JSON.stringify(closing));
+  t.is((await app.request('GET', `/main/v1/billing-review-set/${set.id}`)).body.state, 'closed');
   const boxes = await boxesOf(app, `?reviewset_id=${set.id}`);
   t.is(boxes.length, 2);
   t.true(boxes.every((b) => b.state === 'closed'));
   const mine = boxes.find((b) => b.party_id === sub.customerId);
   const theirs = boxes.find((b) => b.party_id === other.customerId);
   t.is((await app.request('POST', `/main/v1/billing-box/${theirs.id}/defer`)).status, 200);
-  const approved = await app.request('POST', `/main/v1/billing-review-set/${set.id}/approve`, { body: { payment_method: 'bank_transfer' } });
-  t.is(approved.status, 200);
+  const approved = await reviewSetOperation(app, set.id, 'approve', { payment_method: 'bank_transfer' });
+  t.is(approved.state, 'done', JSON.stringify(approved));
   t.is((await app.request('GET', `/main/v1/billing-box/${theirs.id}`)).body.state, 'closed');
 
   // My box: 2 sessions (5.00 + 10.00), the fee 7.10, the custom item 7.50.

@@ -6,7 +6,7 @@ import test from 'ava';
 import { startCurrentPeriods } from '../../../src/billing/period-start.service.ts';
 import { scopedEm } from '../../../src/platform/orm.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
-import { boxInState, configureBilling, createSeries } from '../../helpers/billing-factories.ts';
+import { boxInState, configureBilling, createSeries, reviewSetDone } from '../../helpers/billing-factories.ts';
 import { cpoSessionBody, createEvse, createLocatedEvse, createReimbursementPlan, reimburseEvse } from '../../helpers/cpo-factories.ts';
 import { en16931Failures } from '../../helpers/en16931.ts';
 import { createAdministration, createCustomer } from '../../helpers/factories.ts';
@@ -79,8 +79,8 @@ test('October: reimbursements and hosting fees reach finalized documents with th
 
   // Close both October review-sets, approve, and finalize both boxes.
   for (const box of [expenses, fees]) {
-    await ok('POST', `/billing-review-set/${box.billing_reviewset_id}/close`);
-    await ok('POST', `/billing-review-set/${box.billing_reviewset_id}/approve`, { payment_method: 'bank_transfer' });
+    await reviewSetDone(app, box.billing_reviewset_id, 'close');
+    await reviewSetDone(app, box.billing_reviewset_id, 'approve', { payment_method: 'bank_transfer' });
     await boxInState(app, box.id, 'ready');
     const final = await ok('POST', `/billing-box/${box.id}/finalize`);
     t.is(final.state, 'finalized');

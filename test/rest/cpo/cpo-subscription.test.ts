@@ -1,6 +1,6 @@
 import test from 'ava';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
-import { boxesOf, configureBilling, createSeries } from '../../helpers/billing-factories.ts';
+import { boxesOf, configureBilling, createSeries, reviewSetDone } from '../../helpers/billing-factories.ts';
 import { createEvse } from '../../helpers/cpo-factories.ts';
 import { createAdministration, createCustomer } from '../../helpers/factories.ts';
 import { ensureVatRate } from '../../helpers/session-factories.ts';
@@ -51,7 +51,7 @@ test('a month of CPO fees: per subscription, and per linked EVSE prorated by day
     unit_price_excl_vat: '5.00', vat_kind: 'standard',
   });
   const box = await ok('GET', `/billing-box/${item.box_id}`);
-  await ok('POST', `/billing-review-set/${box.billing_reviewset_id}/close`);
+  await reviewSetDone(app, box.billing_reviewset_id, 'close');
   const [closed] = await boxesOf(app, `?series_external_reference=${series.external_reference}&reviewset_id=${box.billing_reviewset_id}`);
   const fees = closed.rollups.find((r: any) => r.product_category === 'cpo_subscription_fee');
   t.truthy(fees, JSON.stringify(closed.rollups));

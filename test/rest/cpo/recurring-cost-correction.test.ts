@@ -7,7 +7,7 @@ import test from 'ava';
 import { startCurrentPeriods } from '../../../src/billing/period-start.service.ts';
 import { scopedEm } from '../../../src/platform/orm.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
-import { boxesOf, configureBilling, createSeries } from '../../helpers/billing-factories.ts';
+import { boxesOf, configureBilling, createSeries, reviewSetDone } from '../../helpers/billing-factories.ts';
 import { createEvse } from '../../helpers/cpo-factories.ts';
 import { createAdministration, createCustomer } from '../../helpers/factories.ts';
 import { ensureVatRate } from '../../helpers/session-factories.ts';
@@ -96,7 +96,7 @@ test.serial('open box: a shortened validity with the correction changes the fees
 
 test.serial('closed box: the correction brings a reversal and the new line into the next open box', async (t) => {
   const { series, host, subscription, box } = await billedOctober();
-  await ok('POST', `/billing-review-set/${box.billing_reviewset_id}/close`);
+  await reviewSetDone(app, box.billing_reviewset_id, 'close');
   t.is((await ok('GET', `/billing-box/${box.id}`)).state, 'closed');
 
   await ok('POST', `/cpo-subscription/${subscription.id}`, { valid_until: '2026-10-20T00:00:00+02:00', recurring_cost_correction: true });
@@ -122,7 +122,7 @@ test.serial('closed box: the correction brings a reversal and the new line into 
 
 test.serial('closed box: a link moved out of the period is reversed, moved back it is billed again (a new version)', async (t) => {
   const { series, host, link, box } = await billedOctober();
-  await ok('POST', `/billing-review-set/${box.billing_reviewset_id}/close`);
+  await reviewSetDone(app, box.billing_reviewset_id, 'close');
   await ok('POST', `/cpo-subscription-evse-link/${link.id}`, { valid_from: '2026-11-01T00:00:00+01:00', recurring_cost_correction: true });
   const november = await boxOf(series, host.id, NOVEMBER);
   t.deepEqual(await itemsOf(november.id), [['reversal', '-31.00', false]]);

@@ -1,0 +1,112 @@
+// A review-set close or approve runs as a job the request starts (decisions: "Running the service":
+// a request waits at most 5 s for the database, and a set of 10,000 boxes takes longer): 202 with
+// the pending operation and Location, GET to follow it until done, or failed with the refusal.
+import test from 'ava';
+import { closeReviewSet } from '../../../src/billing/review-set.service.ts';
+import { scopedEm } from '../../../src/platform/orm.ts';
+import { startSessionWorker } from '../../../src/sessions/session-queue.ts';
+import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { boxesOf, configureBilling, createSeries, operationFinished, reviewSetOperation } from '../../helpers/billing-factories.ts';
+import { createAdministration, createCustomer } from '../../helpers/factories.ts';
+import { ensureVatRate } from '../../helpers/session-factories.ts';
+import { data, graphql } from '../../schema/graphql.ts';
+
+let app: TestApp;
+test.before(async () => { app = await startTestApp(); });
+test.after.always(async () => { await app?.close(); });
+
+/** An administration's November review-set with `count` open boxes (a custom item each). */
+async function openSet(count: number): Promise<{ adminId: string; setId: string; boxIds: string[] }> {
+  const admin = await createAdministration(app);
+  await configureBilling(app, admin.id);
+  await ensureVatRate(app);
+  const series = await createSeries(app, admin.id);
+  for (let i = 0; i < count; i++) {
+    const customer = await createCustomer(app, admin.id);
+    const r = await app.request('POST', '/main/v1/billing-custom-item', {
+      body: {
+        time_zone: 'Europe/Amsterdam', date: '2026-11-02', party_id: customer.id, admin_id: admin.id, description: 'Service', quantity: '1',
+        unit: 'pcs', unit_price_excl_vat: '10.00', vat_kind: 'standard',
+      },
+    });
+    if (r.status !== 200) throw new Error(`custom item: ${r.status} ${JSON.stringify(r.body)}`);
+  }
+  const boxes = await boxesOf(app, `?series_external_reference=${series.external_reference}&limit=100`);
+  return { adminId: admin.id, setId: boxes[0].billing_reviewset_id, boxIds: boxes.map((b) => b.id) };
+}
+
+const boxStates = async (setId: string) => [...new Set((await boxesOf(app, `?reviewset_id=${setId}&limit=100`)).map((b) => b.state))].sort();
+
+test.serial('close and approve: 202 with the pending operation and its Location, followed until done; the set and its boxes as a finished close leaves them', async (t) => {
+  const { adminId, setId } = await openSet(3);
+  const started = await app.request('POST', `/main/v1/billing-review-set/${setId}/close`);
+  t.is(started.status, 202, JSON.stringify(started.body));
+  t.is(started.headers.get('location'), `/main/v1/billing-review-set-operation/${started.body.id}`);
+  t.like(started.body, { review_set_id: setId, admin_id: adminId, operation: 'close', state: 'pending', error: null, finished_at: null });
+
+  const closed = await operationFinished(app, started.body.id);
+  t.like(closed, { id: started.body.id, operation: 'close', state: 'done', error: null });
+  t.truthy(closed.finished_at);
+  t.is((await app.request('GET', `/main/v1/billing-review-set/${setId}`)).body.state, 'closed');
+  t.deepEqual(await boxStates(setId), ['closed']);
+
+  const approved = await reviewSetOperation(app, setId, 'approve', { payment_method: 'bank_transfer' });
+  t.like(approved, { operation: 'approve', state: 'done' });
+  t.true((await boxStates(setId)).every((state) => state === 'approved' || state === 'ready'));
+  const [box] = await boxesOf(app, `?reviewset_id=${setId}&limit=1`);
+  t.is(box.payment_method, 'bank_transfer');
+
+  const again = await app.request('POST', `/main/v1/billing-review-set/${setId}/close`);
+  t.is(again.status, 400, 'a set that is not open is refused at once');
+  t.like(again.body, { code: 'invalid_state', message: 'the review-set is closed' });
+  t.like((await app.request('POST', '/main/v1/billing-review-set/01890000-0000-7000-8000-000000000000/close')).body, { code: 'not_found' });
+  t.like((await app.request('GET', '/main/v1/billing-review-set-operation/01890000-0000-7000-8000-000000000000')).body, { code: 'not_found' });
+});
+
+test.serial('a read-only credential may not start one; another administration sees neither set nor operation (REST and GraphQL)', async (t) => {
+  const { setId } = await openSet(1);
+  const readonly = await app.credential({ role: 'readonly' });
+  t.is((await app.request('POST', `/main/v1/billing-review-set/${setId}/close`, { auth: readonly })).status, 403);
+
+  const started = await data(app, 'mutation ($id: ID!) { closeBillingReviewSet(id: $id) { databaseId operation state reviewSet { state } } }', { id: setId });
+  t.like(started.closeBillingReviewSet, { operation: 'CLOSE', state: 'PENDING', reviewSet: { state: 'open' } });
+  const id = started.closeBillingReviewSet.databaseId as string;
+  t.is((await operationFinished(app, id)).state, 'done');
+  const followed = await data(app, 'query ($id: ID!) { billingReviewSetOperation(id: $id) { state finishedAt error { code } reviewSet { state } } }', { id });
+  t.like(followed.billingReviewSetOperation, { state: 'DONE', error: null, reviewSet: { state: 'closed' } });
+
+  const other = await createAdministration(app);
+  const foreign = await app.credential({ role: 'admin', adminIds: [other.id] });
+  t.like((await app.request('GET', `/main/v1/billing-review-set-operation/${id}`, { auth: foreign })).body, { code: 'not_found' });
+  t.is((await data(app, 'query ($id: ID!) { billingReviewSetOperation(id: $id) { state } }', { id }, foreign)).billingReviewSetOperation, null);
+  const refused = await graphql(app, 'mutation ($id: ID!) { approveBillingReviewSet(id: $id) { state } }', { id: setId }, foreign);
+  t.is(refused.body.errors?.[0].extensions?.code, 'not_found');
+});
+
+// Last: it stops the app's worker and runs one of its own.
+test.serial('operations of a set run in the order asked for; a close asked for twice is one; a close the set no longer allows fails with its code', async (t) => {
+  const first = await openSet(2);
+  const second = await openSet(1);
+  await app.stopWorker();
+  const close = await app.request('POST', `/main/v1/billing-review-set/${first.setId}/close`);
+  const repeated = await app.request('POST', `/main/v1/billing-review-set/${first.setId}/close`);
+  t.is(repeated.status, 202);
+  t.is(repeated.body.id, close.body.id, 'the pending close is answered again');
+  const approve = await app.request('POST', `/main/v1/billing-review-set/${first.setId}/approve`, { body: { payment_method: 'direct_debit' } });
+  t.is(approve.status, 202);
+  t.not(approve.body.id, close.body.id);
+  t.is((await app.request('GET', `/main/v1/billing-review-set-operation/${approve.body.id}`)).body.state, 'pending', 'no worker runs');
+
+  const refused = await app.request('POST', `/main/v1/billing-review-set/${second.setId}/close`);
+  t.is(refused.status, 202);
+  await closeReviewSet(scopedEm(app.orm), second.setId); // closed by other means before the worker gets to it
+
+  const worker = await startSessionWorker(app.orm, app.databaseUrl);
+  t.teardown(() => worker.stop());
+  t.is((await operationFinished(app, close.body.id)).state, 'done');
+  t.is((await operationFinished(app, approve.body.id)).state, 'done');
+  t.true((await boxStates(first.setId)).every((state) => state === 'approved' || state === 'ready'), 'approved after the close, as asked');
+  const failed = await operationFinished(app, refused.body.id);
+  t.like(failed, { state: 'failed', error: { code: 'invalid_state', message: 'the review-set is closed' } });
+  t.truthy(failed.finished_at);
+});
