@@ -3,7 +3,7 @@
 // no finalized box or document changes (shared decisions, "Billing boxes and documents").
 import test from 'ava';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
-import { boxesOf, boxInState, configureBilling, createSeries } from '../../helpers/billing-factories.ts';
+import { boxesOf, boxInState, configureBilling, createSeries, reviewSetOperation } from '../../helpers/billing-factories.ts';
 import { createAdministration, createCustomer, createSubscriptionPlan } from '../../helpers/factories.ts';
 import { createRatePlan, ensureVatRate, pricedSubscription, pricingResults, processed, sessionBody, submitSession } from '../../helpers/session-factories.ts';
 
@@ -63,7 +63,7 @@ test('a customer correction after finalize credits the old customer in its next 
   t.is(october.total_amount_excl_vat, '10.00');
 
   // Month end: the October review-set closes; A's box is approved and finalized.
-  await ok('POST', `/billing-review-set/${october.billing_reviewset_id}/close`);
+  t.is((await reviewSetOperation(app, october.billing_reviewset_id, 'close')).state, 'done');
   await ok('POST', `/billing-box/${october.id}/approve`);
   await boxInState(app, october.id, 'ready');
   const finalized = await ok('POST', `/billing-box/${october.id}/finalize`);
@@ -137,7 +137,7 @@ test('a customer correction after a box close (its review-set still open) revers
 test('a repricing after close billed by another series now: the reversal stays in the series the line was billed in, the new line goes to the new series', async (t) => {
   const { adminId, series, a, aRef, sessionId } = await billedToA();
   const [october] = await boxesOf(app, `?party_external_reference=${aRef}`);
-  await ok('POST', `/billing-review-set/${october.billing_reviewset_id}/close`);
+  t.is((await reviewSetOperation(app, october.billing_reviewset_id, 'close')).state, 'done');
   // A series naming msp_session takes sessions over from the default series (which names no source).
   const sessions = await createSeries(app, adminId, { item_sources: ['msp_session'] });
   await ok('POST', `/rate-plan/${a.ratePlanId}/version`, {
@@ -166,7 +166,7 @@ test('a line the new pricing no longer has (another VAT rate) is reversed in the
   const reduced = await createRatePlan(app, [{ valid_from: '2025-01-01T00:00:00Z', definition: { rates: { energy: { price: '0.40', vat_kind: 'reduced' } }, rules: [] } }]);
   const plan = await createSubscriptionPlan(app, adminId, { rate_plan_id: reduced });
   const [october] = await boxesOf(app, `?party_external_reference=${aRef}`);
-  await ok('POST', `/billing-review-set/${october.billing_reviewset_id}/close`);
+  t.is((await reviewSetOperation(app, october.billing_reviewset_id, 'close')).state, 'done');
 
   await ok('POST', `/msp-token-subscription/${a.subscriptionId}/plan-or-customer-correction`, {
     valid_from: '2026-10-01T00:00:00+02:00', new_customer_id: b.id, new_plan_id: plan.id,

@@ -22,7 +22,7 @@ import fc from 'fast-check';
 import { compareDecimal, sumCurrency } from '../../../src/money/decimal.ts';
 import { scopedEm } from '../../../src/platform/orm.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
-import { configureBilling, createSeries } from '../../helpers/billing-factories.ts';
+import { configureBilling, createSeries, reviewSetOperation } from '../../helpers/billing-factories.ts';
 import { createAdministration, createCustomer, insertSubscriptionPlan, insertToken, insertTokenLink, insertTokenSubscription } from '../../helpers/factories.ts';
 import { createRatePlan, ensureVatRate, sessionBody } from '../../helpers/session-factories.ts';
 
@@ -253,7 +253,9 @@ async function runStep(world: World, step: Step): Promise<string> {
       const sets = [...new Set((await boxes(world)).filter((b) => b.state === 'open').map((b) => b.billing_reviewset_id))];
       const set = pick(sets, step.k);
       if (!set) return 'close review-set: no open box';
-      await call('POST', `/billing-review-set/${set}/close`);
+      // A job the request starts: followed until the worker is through with it.
+      const operation = await reviewSetOperation(app, set, 'close');
+      if (operation.state !== 'done') throw new Error(`close of review-set ${set}: ${JSON.stringify(operation)}`);
       return `close review-set ${set}`;
     }
     case 'approve': {
