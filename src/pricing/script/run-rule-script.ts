@@ -112,7 +112,10 @@ JSON.stringify(result === undefined ? null : result);`;
       return { text: vm.getString(value) };
     });
   } catch (error) {
-    if (error instanceof SandboxFault && error.stackOverflow) throw new RuleScriptError(rule, STACK_MESSAGE);
+    // The host's stack ran out inside QuickJS (or while the sandbox handled that: whatever then failed, failed for want of stack).
+    const hostStack = (error instanceof SandboxFault && error.stackOverflow) || error instanceof RangeError
+      || String((error as Error)?.message).includes('Stack overflow');
+    if (hostStack) throw new RuleScriptError(rule, STACK_MESSAGE);
     throw new RuleScriptError(rule, `the sandbox failed (${(error as Error).message}); the session can be retried`);
   }
   if ('failure' in outcome) throw new RuleScriptError(rule, outcome.failure);

@@ -148,7 +148,8 @@ export function inSandbox<T>(limits: SandboxLimits, run: (sandbox: Sandbox) => T
   } catch (error) {
     retire(module);
     const message = error instanceof Error ? error.message : String(error);
-    throw new SandboxFault(message, error instanceof RangeError && /call stack/i.test(message));
+    // No regular expression here: compiling one needs stack, which may be what ran out.
+    throw new SandboxFault(message, error instanceof RangeError && message.toLowerCase().includes('call stack'));
   }
   try {
     scope.dispose();
