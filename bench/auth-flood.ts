@@ -9,7 +9,9 @@ import { fileURLToPath } from 'node:url';
 import { createApp } from '../rest/app.ts';
 import { saveCredential } from '../src/access/save-credential.service.ts';
 import { createAdministration } from '../src/parties/create-administration.service.ts';
-import { openOrm, scopedEm, type Orm } from '../src/platform/orm.ts';
+import { openOrm, type Orm } from '../src/platform/orm.ts';
+import { ormConfig } from '../mikro-orm.config.ts';
+import { scopedEm } from '../src/access/admin-scope.ts';
 import type { FloodJob, FloodResult, LegitJob, LegitResult } from './auth-flood-client.ts';
 import type { BenchmarkResult } from './run.ts';
 
@@ -70,7 +72,7 @@ async function round(orm: Orm, aloneFirst: boolean): Promise<{ alone: LegitResul
 }
 
 export async function authFloodBenchmark(databaseUrl: string): Promise<BenchmarkResult> {
-  const orm = await openOrm(databaseUrl, { poolMax: 16 });
+  const orm = await openOrm(ormConfig(databaseUrl, { poolMax: 16 }));
   await createAdministration(scopedEm(orm), { id: 'bench-auth', name: 'Bench auth', currency: 'EUR', country: 'NL' });
   await saveCredential(scopedEm(orm), { publicId: 'bench-legit', secret: 'bench-secret-1234' });
   const rate = (r: LegitResult) => r.requests / r.seconds;

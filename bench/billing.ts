@@ -7,7 +7,9 @@ import { saveBillingSettings } from '../src/billing/billing-settings.service.ts'
 import { createSeries } from '../src/billing/billing-series.service.ts';
 import { billUnbilledSessions } from '../src/billing/sources/msp-session.source.ts';
 import { createAdministration } from '../src/parties/create-administration.service.ts';
-import { openOrm, scopedEm } from '../src/platform/orm.ts';
+import { openOrm } from '../src/platform/orm.ts';
+import { ormConfig } from '../mikro-orm.config.ts';
+import { scopedEm } from '../src/access/admin-scope.ts';
 import type { BenchmarkResult } from './run.ts';
 
 const SESSIONS = Number(process.env.SVC_BENCH_BILLING_SESSIONS ?? 1_000_000);
@@ -54,7 +56,7 @@ const AGGREGATE = `select r.customer_id, sub->>'vat_kind' as vat_kind, sub->>'va
   group by 1, 2, 3`;
 
 export async function billingBenchmark(url: string): Promise<BenchmarkResult> {
-  const orm = await openOrm(url, { poolMax: 4 });
+  const orm = await openOrm(ormConfig(url, { poolMax: 4 }));
   const em = scopedEm(orm);
   await createAdministration(em, { id: 'bench-billing', name: 'Bench billing', currency: 'EUR', country: 'NL' });
   await saveBillingSettings(em, 'bench-billing', { timeZone: 'Europe/Amsterdam' });

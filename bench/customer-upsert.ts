@@ -4,7 +4,9 @@ import { createApp } from '../rest/app.ts';
 import { saveCredential } from '../src/access/save-credential.service.ts';
 import { createAdministration } from '../src/parties/create-administration.service.ts';
 import { uuidv7 } from '../src/platform/ids.ts';
-import { openOrm, scopedEm } from '../src/platform/orm.ts';
+import { openOrm } from '../src/platform/orm.ts';
+import { ormConfig } from '../mikro-orm.config.ts';
+import { scopedEm } from '../src/access/admin-scope.ts';
 import type { BenchmarkResult } from './run.ts';
 
 const COUNT = 3000;
@@ -21,7 +23,7 @@ async function inParallel(count: number, work: (i: number) => Promise<void>): Pr
 
 /** Customers created over HTTP (ext_ref upsert) against the same rows inserted with plain SQL. */
 export async function customerUpsertBenchmark(url: string): Promise<BenchmarkResult> {
-  const orm = await openOrm(url, { poolMax: CONCURRENCY });
+  const orm = await openOrm(ormConfig(url, { poolMax: CONCURRENCY }));
   await createAdministration(scopedEm(orm), { id: 'bench', name: 'Bench', currency: 'EUR', country: 'NL' });
   await saveCredential(scopedEm(orm), { publicId: 'bench', secret: 'bench-secret-1234' });
   const server = createApp(orm).listen(0, '127.0.0.1');

@@ -7,7 +7,9 @@ import type { AddressInfo } from 'node:net';
 import { createAdministration } from '../src/parties/create-administration.service.ts';
 import { createCustomer, upsertCustomer } from '../src/parties/save-customer.service.ts';
 import { createWebhookSubscription } from '../src/events/webhook-subscription.service.ts';
-import { openOrm, scopedEm, type Orm } from '../src/platform/orm.ts';
+import { openOrm, type Orm } from '../src/platform/orm.ts';
+import { ormConfig } from '../mikro-orm.config.ts';
+import { scopedEm } from '../src/access/admin-scope.ts';
 import { ingestSession, type SessionSubmission } from '../src/sessions/ingest-session.service.ts';
 import { startSessionWorker } from '../src/sessions/session-queue.ts';
 import type { BenchmarkResult } from './run.ts';
@@ -73,7 +75,7 @@ async function deliveryThroughput(orm: Orm, url: string): Promise<void> {
 }
 
 export async function eventsBenchmark(url: string): Promise<BenchmarkResult> {
-  const orm = await openOrm(url, { poolMax: 8 });
+  const orm = await openOrm(ormConfig(url, { poolMax: 8 }));
   await createAdministration(scopedEm(orm), { id: 'bench-events', name: 'Bench events', currency: 'EUR', country: 'NL' });
   const withEvents: number[] = [];
   const without: number[] = [];

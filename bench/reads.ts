@@ -11,7 +11,9 @@ import { createApp } from '../rest/app.ts';
 import { saveCredential } from '../src/access/save-credential.service.ts';
 import { createAdministration } from '../src/parties/create-administration.service.ts';
 import { uuidv7 } from '../src/platform/ids.ts';
-import { openOrm, scopedEm } from '../src/platform/orm.ts';
+import { openOrm } from '../src/platform/orm.ts';
+import { ormConfig } from '../mikro-orm.config.ts';
+import { scopedEm } from '../src/access/admin-scope.ts';
 import type { LegitJob, LegitResult } from './auth-flood-client.ts';
 import type { BenchmarkResult } from './run.ts';
 
@@ -76,7 +78,7 @@ async function close(server: http.Server): Promise<void> {
 }
 
 export async function readsBenchmark(databaseUrl: string): Promise<BenchmarkResult> {
-  const orm = await openOrm(databaseUrl, { poolMax: CONCURRENCY });
+  const orm = await openOrm(ormConfig(databaseUrl, { poolMax: CONCURRENCY }));
   await createAdministration(scopedEm(orm), { id: 'bench-reads', name: 'Bench reads', currency: 'EUR', country: 'NL' });
   await saveCredential(scopedEm(orm), { publicId: 'bench-reads', secret: 'bench-secret-1234' });
   const pool = new pg.Pool({ connectionString: databaseUrl, max: CONCURRENCY });

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmbeddedPostgres } from '../src/platform/embedded-postgres.ts';
 import { migrate, openOrm } from '../src/platform/orm.ts';
+import { ormConfig } from '../mikro-orm.config.ts';
 import { migrateSessionQueue } from '../src/sessions/session-queue.ts';
 import { authFloodBenchmark } from './auth-flood.ts';
 import { billingBenchmark } from './billing.ts';
@@ -37,7 +38,7 @@ const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
 chmodSync(dataDir, 0o755);
 const pg = await startEmbeddedPostgres({ dataDir, database: 'bench' });
 try {
-  const orm = await openOrm(pg.url);
+  const orm = await openOrm(ormConfig(pg.url));
   await migrate(orm);
   await orm.close();
   await migrateSessionQueue(pg.url);

@@ -13,7 +13,9 @@ import { TokenLink } from '../src/msp/token-link.entity.ts';
 import { createAdministration } from '../src/parties/create-administration.service.ts';
 import { createCustomer } from '../src/parties/save-customer.service.ts';
 import { uuidv7 } from '../src/platform/ids.ts';
-import { openOrm, scopedEm, type Orm } from '../src/platform/orm.ts';
+import { openOrm, type Orm } from '../src/platform/orm.ts';
+import { ormConfig } from '../mikro-orm.config.ts';
+import { scopedEm } from '../src/access/admin-scope.ts';
 import { createRatePlan, createRatePlanVersion } from '../src/pricing/rate-plan.service.ts';
 import { createVatRate } from '../src/pricing/vat-rate.service.ts';
 import { identityKeyOf } from '../src/sessions/ingest-session.service.ts';
@@ -87,7 +89,7 @@ async function anyReceived(pool: pg.Pool): Promise<boolean> {
 
 export async function sessionIngestBenchmark(url: string): Promise<BenchmarkResult> {
   await migrateSessionQueue(url);
-  const orm = await openOrm(url, { poolMax: CONCURRENCY });
+  const orm = await openOrm(ormConfig(url, { poolMax: CONCURRENCY }));
   const evcoIds = await seed(orm);
   const worker = process.env.BENCH_NO_WORKER ? { stop: async () => {} } : await startSessionWorker(orm, url);
   const server = createApp(orm).listen(0, '127.0.0.1');

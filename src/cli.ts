@@ -11,7 +11,9 @@ import { createAdministration, createSeller } from './parties/create-administrat
 import { readConfig } from './platform/config.ts';
 import { openDatabase } from './platform/database.ts';
 import { DomainError } from './platform/errors.ts';
-import { migrate, openOrm, scopedEm, type Orm } from './platform/orm.ts';
+import { migrate, openOrm, type Orm } from './platform/orm.ts';
+import { ormConfig } from '../mikro-orm.config.ts';
+import { scopedEm } from './access/admin-scope.ts';
 import { migrateSessionQueue } from './sessions/session-queue.ts';
 import { jsonPath } from './platform/json-path.ts';
 import { registerRestEventRenderers } from '../rest/events/event-renderers.ts';
@@ -29,7 +31,7 @@ async function withOrm(work: (orm: Orm) => Promise<void>): Promise<void> {
   const config = readConfig();
   registerRestEventRenderers();
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  const orm = await openOrm(database.url, { poolMax: 2 });
+  const orm = await openOrm(ormConfig(database.url, { poolMax: 2 }));
   try {
     await migrate(orm);
     await migrateSessionQueue(database.url);

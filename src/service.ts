@@ -6,7 +6,9 @@ import { isLoopbackHost, type Config } from './platform/config.ts';
 import { databaseHealth } from './platform/database-health.ts';
 import { openDatabase, type Database } from './platform/database.ts';
 import { checkListenable, closeGracefully, listen } from './platform/http-server.ts';
-import { migrate, openOrm, openRequestOrm, scopedEm, type Orm } from './platform/orm.ts';
+import { migrate, openOrm, openRequestOrm, type Orm } from './platform/orm.ts';
+import { ormConfig } from '../mikro-orm.config.ts';
+import { scopedEm } from './access/admin-scope.ts';
 import { StartupError } from './platform/startup-error.ts';
 import { migrateSessionQueue, startSessionWorker, type SessionWorker } from './sessions/session-queue.ts';
 
@@ -49,9 +51,9 @@ export async function startService(config: Config, log: (line: string) => void =
   let worker: SessionWorker | undefined;
   let unwatch = () => {};
   try {
-    orm = await openOrm(database.url, { poolMax: 4 });
+    orm = await openOrm(ormConfig(database.url, { poolMax: 4 }));
     // Requests have a pool of their own whose waits are bounded; the probe is bounded the same way.
-    requestOrm = await openRequestOrm(database.url, config.requestDatabaseTimeoutMs);
+    requestOrm = await openRequestOrm(ormConfig(database.url), config.requestDatabaseTimeoutMs);
     const probing = requestOrm;
     unwatch = databaseHealth.watch({ probe: () => probing.em.getConnection().execute('select 1'), log: stamped });
     const applied = await migrate(orm);

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmbeddedPostgres } from '../src/platform/embedded-postgres.ts';
 import { migrate, openOrm } from '../src/platform/orm.ts';
+import { ormConfig } from '../mikro-orm.config.ts';
 import { migrateSessionQueue } from '../src/sessions/session-queue.ts';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'svc-test-'));
@@ -13,7 +14,7 @@ chmodSync(dataDir, 0o755);
 const pg = await startEmbeddedPostgres({ dataDir, database: 'svc_template', fast: true });
 let code = 1;
 try {
-  const orm = await openOrm(pg.url);
+  const orm = await openOrm(ormConfig(pg.url));
   await migrate(orm);
   await orm.close();
   await migrateSessionQueue(pg.url);

@@ -1,7 +1,7 @@
 // The administration filter: every entity that belongs to an administration declares this
-// filter, and every EntityManager fork sets its params once (rest/rails/request-context.ts,
-// src/platform/orm.ts). Queries of a scoped credential then never see other administrations.
-import type { Em } from '../platform/orm.ts';
+// filter, and every EntityManager fork sets its params once (`scopedEm` below). Queries of a
+// scoped credential then never see other administrations.
+import type { Em, Orm } from '../platform/orm.ts';
 
 export const ADMIN_SCOPE = 'adminScope';
 
@@ -33,4 +33,11 @@ export function adminScopeFilter(column: string) {
 
 export function canSeeAdministration(scope: AdminScope, adminId: string): boolean {
   return scope.all || scope.ids.some((id) => id.toLowerCase() === adminId.toLowerCase());
+}
+
+/** A fresh unit of work limited to what `scope` may see (everything for system work). */
+export function scopedEm(orm: Orm, scope: AdminScope = UNSCOPED): Em {
+  const em = orm.em.fork();
+  em.setFilterParams(ADMIN_SCOPE, scope as unknown as Record<string, unknown>);
+  return em;
 }

@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { DomainError } from '../platform/errors.ts';
 import type { Orm } from '../platform/orm.ts';
-import { scopedEm } from '../platform/orm.ts';
+import { scopedEm } from '../access/admin-scope.ts';
 import type { Actor } from './actor.ts';
 import { CheckGate, GateFullError } from './check-gate.ts';
 import { Credential } from './credential.entity.ts';

@@ -9,6 +9,7 @@ import { basename, join } from 'node:path';
 import { startEmbeddedPostgres } from '../platform/embedded-postgres.ts';
 import { migrations } from '../migrations/index.ts';
 import { migrate, openOrm } from '../platform/orm.ts';
+import { ormConfig } from '../../mikro-orm.config.ts';
 
 const DIR = 'src/migrations';
 const INDEX = join(DIR, 'index.ts');
@@ -57,7 +58,7 @@ export async function createMigration(name: string, options: { reset?: boolean; 
   chmodSync(dir, 0o755);
   const db = await startEmbeddedPostgres({ dataDir: dir, fast: true });
   try {
-    const orm = await openOrm(db.url);
+    const orm = await openOrm(ormConfig(db.url));
     await orm.em.getConnection().execute('create extension if not exists citext');
     // After --reset the migration list imported at start-up is stale: diff against an empty database.
     if (!options.reset) await migrate(orm);

@@ -6,7 +6,8 @@
 // SVC_WEBHOOK_DISABLE_AFTER_HOURS (48 h) is disabled with the reason. Every attempt is recorded.
 import { createHmac } from 'node:crypto';
 import pg from 'pg';
-import { scopedEm, type Orm } from '../platform/orm.ts';
+import type { Orm } from '../platform/orm.ts';
+import { scopedEm } from '../access/admin-scope.ts';
 import { openSecret } from './secret-box.ts';
 import { WEBHOOK_DELIVER } from './webhook-job.ts';
 

@@ -8,7 +8,8 @@ import { SubscriptionCorrection } from '../msp/subscription-correction.entity.ts
 import type { SubscriptionCorrectedJob } from '../msp/subscription-corrected.ts';
 import { DomainError, InvalidInputError, NotFoundError } from '../platform/errors.ts';
 import { isUuid } from '../platform/ids.ts';
-import { scopedEm, type Em, type Orm } from '../platform/orm.ts';
+import type { Em, Orm } from '../platform/orm.ts';
+import { scopedEm } from '../access/admin-scope.ts';
 import { ChargeSession } from './charge-session.entity.ts';
 import { DropoutCase, type DropoutSide, type ReprocessInstruction } from './dropout-case.entity.ts';
 import { requestProcessingIn } from './processing-job.ts';

@@ -14,7 +14,7 @@ import { BILLING_BACKFILL, isBillingBackfillJob } from '../billing/billing-backf
 import { billUnbilledSessions } from '../billing/sources/msp-session.source.ts';
 import { isReviewSetOperationsJob, REVIEW_SET_OPERATIONS_JOB } from '../billing/review-set-operation-job.ts';
 import { runReviewSetOperations } from '../billing/review-set.service.ts';
-import { scopedEm } from '../platform/orm.ts';
+import { scopedEm } from '../access/admin-scope.ts';
 import { isSubscriptionCorrectedJob, SUBSCRIPTION_CORRECTED } from '../msp/subscription-corrected.ts';
 import { databaseHealth, isDatabaseUnavailable } from '../platform/database-health.ts';
 import type { Orm } from '../platform/orm.ts';

@@ -3,6 +3,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { databaseHealth } from '../platform/database-health.ts';
 import { openOrm } from '../platform/orm.ts';
+import { ormConfig } from '../../mikro-orm.config.ts';
 import { runSessionWorker } from './session-queue.ts';
 // The data of the events this thread records is what the REST GETs answer.
 import { registerRestEventRenderers } from '../../rest/events/event-renderers.ts';
@@ -11,7 +12,7 @@ registerRestEventRenderers();
 const { databaseUrl } = workerData as { databaseUrl: string };
 // The service logs a database outage once; this thread only tells it what it saw.
 databaseHealth.forwardTo((reason) => parentPort!.postMessage({ databaseUnavailable: reason }));
-const orm = await openOrm(databaseUrl, { poolMax: 4 });
+const orm = await openOrm(ormConfig(databaseUrl, { poolMax: 4 }));
 const worker = await runSessionWorker(orm, databaseUrl);
 parentPort!.postMessage('started');
 parentPort!.on('message', async (message) => {

@@ -4,7 +4,9 @@ import { createApp } from '../../rest/app.ts';
 import type { Authenticator } from '../../src/access/authenticate.service.ts';
 import { saveCredential } from '../../src/access/save-credential.service.ts';
 import type { Role } from '../../src/access/credential.entity.ts';
-import { openOrm, openRequestOrm, scopedEm, type Orm } from '../../src/platform/orm.ts';
+import { openOrm, openRequestOrm, type Orm } from '../../src/platform/orm.ts';
+import { ormConfig } from '../../mikro-orm.config.ts';
+import { scopedEm } from '../../src/access/admin-scope.ts';
 import { requestDatabaseTimeoutMs } from '../../src/platform/request-database.ts';
 import { startSessionWorker } from '../../src/sessions/session-queue.ts';
 import { freshDatabaseUrl } from './db.ts';
@@ -44,10 +46,10 @@ export interface TestAppOptions {
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const databaseUrl = await freshDatabaseUrl();
   const unwatch = watchOutput();
-  const orm = await openOrm(databaseUrl, { poolMax: 5 });
+  const orm = await openOrm(ormConfig(databaseUrl, { poolMax: 5 }));
   // The app's requests use a bounded pool of their own, as the service's do; the test's own setup uses `orm`.
   // One logger for both: test/helpers/sql-count.ts counts the statements of requests on `orm`.
-  const requestOrm = await openRequestOrm(databaseUrl, requestDatabaseTimeoutMs(), { poolMax: 5, logger: orm.config.getLogger() });
+  const requestOrm = await openRequestOrm(ormConfig(databaseUrl, { poolMax: 5 }), requestDatabaseTimeoutMs(), { logger: orm.config.getLogger() });
   let worker: { stop(): Promise<void> } | null = await startSessionWorker(orm, databaseUrl);
   const stopWorker = async () => { await worker?.stop(); worker = null; };
   const app = createApp(requestOrm, { authenticator: options.authenticator?.(requestOrm) });

@@ -1,5 +1,5 @@
 import type { TestApp } from './app.ts';
-import { scopedEm } from '../../src/platform/orm.ts';
+import { scopedEm } from '../../src/access/admin-scope.ts';
 import { Administration } from '../../src/parties/administration.entity.ts';
 import { Seller } from '../../src/parties/seller.entity.ts';
 

@@ -3,7 +3,7 @@
 // a write operation can name is here, so the matrix can aim each operation at the other
 // administration's records.
 import type { TestApp } from './app.ts';
-import { scopedEm } from '../../src/platform/orm.ts';
+import { scopedEm } from '../../src/access/admin-scope.ts';
 import { OcpiPeer } from '../../src/ocpi/ocpi-peer.entity.ts';
 import { OcpiSession } from '../../src/ocpi/ocpi-session.entity.ts';
 import { configureBilling, createSeries } from './billing-factories.ts';

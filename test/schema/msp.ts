@@ -6,7 +6,7 @@ import { TokenSubscription } from '../../src/msp/token-subscription.entity.ts';
 import { Token } from '../../src/msp/token.entity.ts';
 import { Administration } from '../../src/parties/administration.entity.ts';
 import { Customer } from '../../src/parties/customer.entity.ts';
-import { scopedEm } from '../../src/platform/orm.ts';
+import { scopedEm } from '../../src/access/admin-scope.ts';
 
 let instance = 0;
 

@@ -3,7 +3,7 @@ import { Administration } from '../../src/parties/administration.entity.ts';
 import { BillingAddress } from '../../src/parties/billing-address.entity.ts';
 import { Customer } from '../../src/parties/customer.entity.ts';
 import { DirectDebitMandate } from '../../src/parties/direct-debit-mandate.entity.ts';
-import { scopedEm } from '../../src/platform/orm.ts';
+import { scopedEm } from '../../src/access/admin-scope.ts';
 
 /** Customers with billing addresses and mandates, written directly (fast, and independent of their REST routes). */
 export async function seedCustomers(app: TestApp, adminId: string, count: number, children = { addresses: 0, mandates: 0 }): Promise<string[]> {

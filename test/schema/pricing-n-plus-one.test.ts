@@ -1,7 +1,7 @@
 import test from 'ava';
 import { SubscriptionPlan } from '../../src/msp/subscription-plan.entity.ts';
 import { Administration } from '../../src/parties/administration.entity.ts';
-import { scopedEm } from '../../src/platform/orm.ts';
+import { scopedEm } from '../../src/access/admin-scope.ts';
 import { RatePlanVersion } from '../../src/pricing/rate-plan-version.entity.ts';
 import { RatePlan } from '../../src/pricing/rate-plan.entity.ts';
 import { startTestApp, type Auth, type TestApp } from '../helpers/app.ts';

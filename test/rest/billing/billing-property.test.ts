@@ -20,7 +20,7 @@
 import test from 'ava';
 import fc from 'fast-check';
 import { compareDecimal, sumCurrency } from '../../../src/money/decimal.ts';
-import { scopedEm } from '../../../src/platform/orm.ts';
+import { scopedEm } from '../../../src/access/admin-scope.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { configureBilling, createSeries, reviewSetOperation } from '../../helpers/billing-factories.ts';
 import { createAdministration, createCustomer, insertSubscriptionPlan, insertToken, insertTokenLink, insertTokenSubscription } from '../../helpers/factories.ts';

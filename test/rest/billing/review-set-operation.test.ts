@@ -3,7 +3,7 @@
 // the pending operation and Location, GET to follow it until done, or failed with the refusal.
 import test from 'ava';
 import { closeReviewSet } from '../../../src/billing/review-set.service.ts';
-import { scopedEm } from '../../../src/platform/orm.ts';
+import { scopedEm } from '../../../src/access/admin-scope.ts';
 import { startSessionWorker } from '../../../src/sessions/session-queue.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { boxesOf, configureBilling, createSeries, operationFinished, reviewSetOperation } from '../../helpers/billing-factories.ts';

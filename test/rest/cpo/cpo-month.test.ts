@@ -4,7 +4,7 @@
 // document, UBL type 389), the fees as an invoice; both valid against the EN 16931 rules.
 import test from 'ava';
 import { startCurrentPeriods } from '../../../src/billing/period-start.service.ts';
-import { scopedEm } from '../../../src/platform/orm.ts';
+import { scopedEm } from '../../../src/access/admin-scope.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { boxInState, configureBilling, createSeries, reviewSetDone } from '../../helpers/billing-factories.ts';
 import { cpoSessionBody, createEvse, createLocatedEvse, createReimbursementPlan, reimburseEvse } from '../../helpers/cpo-factories.ts';

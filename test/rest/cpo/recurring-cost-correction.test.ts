@@ -5,7 +5,7 @@
 // billed fees as they are. Serial: the period start bills every administration of this file's database.
 import test from 'ava';
 import { startCurrentPeriods } from '../../../src/billing/period-start.service.ts';
-import { scopedEm } from '../../../src/platform/orm.ts';
+import { scopedEm } from '../../../src/access/admin-scope.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { boxesOf, configureBilling, createSeries, reviewSetDone } from '../../helpers/billing-factories.ts';
 import { createEvse } from '../../helpers/cpo-factories.ts';

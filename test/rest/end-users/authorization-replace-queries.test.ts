@@ -3,7 +3,7 @@
 import test from 'ava';
 import { Administration } from '../../../src/parties/administration.entity.ts';
 import { Customer } from '../../../src/parties/customer.entity.ts';
-import { scopedEm } from '../../../src/platform/orm.ts';
+import { scopedEm } from '../../../src/access/admin-scope.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { createAdministration, createEndUser } from '../../helpers/factories.ts';
 import { countQueries } from '../../helpers/sql-count.ts';

@@ -4,7 +4,7 @@ import { EndUser } from '../../../src/end-users/end-user.entity.ts';
 import { flushUnique } from '../../../src/platform/flush-unique.ts';
 import { Administration } from '../../../src/parties/administration.entity.ts';
 import { DomainError } from '../../../src/platform/errors.ts';
-import { scopedEm } from '../../../src/platform/orm.ts';
+import { scopedEm } from '../../../src/access/admin-scope.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { createAdministration, createCustomer, createEndUser } from '../../helpers/factories.ts';
 

@@ -5,7 +5,7 @@ import test from 'ava';
 import { SubscriptionCorrection } from '../../../src/msp/subscription-correction.entity.ts';
 import { correctPlanOrCustomer } from '../../../src/msp/subscription-correction.service.ts';
 import type { Em } from '../../../src/platform/orm.ts';
-import { scopedEm } from '../../../src/platform/orm.ts';
+import { scopedEm } from '../../../src/access/admin-scope.ts';
 import { startSessionWorker } from '../../../src/sessions/session-queue.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { createAdministration, createSubscriptionPlan } from '../../helpers/factories.ts';

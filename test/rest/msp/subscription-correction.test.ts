@@ -2,7 +2,7 @@ import test from 'ava';
 import { randomUUID } from 'node:crypto';
 import { MonetaryCredit } from '../../../src/msp/monetary-credit.entity.ts';
 import { TokenLink } from '../../../src/msp/token-link.entity.ts';
-import { scopedEm } from '../../../src/platform/orm.ts';
+import { scopedEm } from '../../../src/access/admin-scope.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import {
   createAdministration, createCustomer, insertSubscriptionPlan, insertToken, insertTokenLink, insertTokenSubscription,

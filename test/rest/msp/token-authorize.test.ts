@@ -2,7 +2,7 @@ import test from 'ava';
 import { authorizeToken, authorizeTokens } from '../../../src/msp/authorize-token.service.ts';
 import { evcoCheckDigit } from '../../../src/msp/evco-id.ts';
 import { Token } from '../../../src/msp/token.entity.ts';
-import { scopedEm } from '../../../src/platform/orm.ts';
+import { scopedEm } from '../../../src/access/admin-scope.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { createAdministration, createCustomer, insertToken, insertTokenLink, insertTokenSubscription } from '../../helpers/factories.ts';
 

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { evcoCheckDigit } from '../../../src/msp/evco-id.ts';
 import { TokenLink } from '../../../src/msp/token-link.entity.ts';
 import { Token } from '../../../src/msp/token.entity.ts';
-import { scopedEm } from '../../../src/platform/orm.ts';
+import { scopedEm } from '../../../src/access/admin-scope.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { createAdministration, insertTokenSeries, insertTokenSubscription } from '../../helpers/factories.ts';
 

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { Token } from '../../../src/msp/token.entity.ts';
-import { scopedEm } from '../../../src/platform/orm.ts';
+import { scopedEm } from '../../../src/access/admin-scope.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { createAdministration, createTokenSubscription, insertToken } from '../../helpers/factories.ts';
 

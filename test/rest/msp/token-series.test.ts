@@ -4,7 +4,7 @@ import { issueToken, type IssueTokenInput } from '../../../src/msp/issue-token.s
 import { TokenSeries } from '../../../src/msp/token-series.entity.ts';
 import { Administration } from '../../../src/parties/administration.entity.ts';
 import { DomainError } from '../../../src/platform/errors.ts';
-import { scopedEm } from '../../../src/platform/orm.ts';
+import { scopedEm } from '../../../src/access/admin-scope.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { createAdministration, insertToken } from '../../helpers/factories.ts';
 

@@ -1,7 +1,7 @@
 import test from 'ava';
 import { TokenSubscription } from '../../../src/msp/token-subscription.entity.ts';
 import { Token } from '../../../src/msp/token.entity.ts';
-import { scopedEm } from '../../../src/platform/orm.ts';
+import { scopedEm } from '../../../src/access/admin-scope.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import {
   createAdministration, createCustomer, createSubscriptionPlan, createTokenSubscription, insertToken, insertTokenSeries,

@@ -2,7 +2,7 @@ import test from 'ava';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { createAdministration, createCustomer } from '../../helpers/factories.ts';
 import { RoamingPartner } from '../../../src/parties/roaming-partner.entity.ts';
-import { scopedEm } from '../../../src/platform/orm.ts';
+import { scopedEm } from '../../../src/access/admin-scope.ts';
 
 let app: TestApp;
 let adminId: string;

@@ -2,7 +2,7 @@ import test from 'ava';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { createAdministration } from '../../helpers/factories.ts';
 import { vatRateAt } from '../../../src/pricing/vat-rate.service.ts';
-import { scopedEm } from '../../../src/platform/orm.ts';
+import { scopedEm } from '../../../src/access/admin-scope.ts';
 
 let app: TestApp;
 test.before(async () => { app = await startTestApp(); });

@@ -2,7 +2,7 @@ import test from 'ava';
 import { Authenticator, type AuthenticatorOptions } from '../../../src/access/authenticate.service.ts';
 import { Credential } from '../../../src/access/credential.entity.ts';
 import { verifySecret } from '../../../src/access/secret-hash.ts';
-import { scopedEm } from '../../../src/platform/orm.ts';
+import { scopedEm } from '../../../src/access/admin-scope.ts';
 import { startTestApp, type Auth, type TestApp } from '../../helpers/app.ts';
 
 const PATH = '/main/v1/administration';

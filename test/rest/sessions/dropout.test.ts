@@ -98,7 +98,7 @@ test('bypassing a named check prices the session; discard discards', async (t) =
 
 test('no rate plan, no version and no VAT rate drop out with their reasons', async (t) => {
   const noRates = await pricedSubscription(app, adminId, { definition: { rates: { energy: { price: '1' } } } });
-  const em = (await import('../../../src/platform/orm.ts')).scopedEm(app.orm);
+  const em = (await import('../../../src/access/admin-scope.ts')).scopedEm(app.orm);
   await em.getConnection().execute(`update msp_subscription_plan set rate_plan_id = null where id = '${noRates.planId}'`);
   t.is((await dropout(sessionBody(noRates.evcoId))).session.dropout_reason, 'rate_plan_missing');
   const laterRates = await createRatePlan(app, [{ valid_from: '2026-02-01T00:00:00+01:00', definition: SIMPLE_RATES }]);

@@ -10,7 +10,7 @@ const { countQueries } = await import('../../helpers/sql-count.ts');
 const { EVENT_KINDS } = await import('../../../src/events/event-kinds.ts');
 const { renderEvents, renderedKinds } = await import('../../../src/events/event-renderers.ts');
 const { IDENTIFIED_ONLY } = await import('../../../rest/events/event-renderers.ts');
-const { scopedEm } = await import('../../../src/platform/orm.ts');
+const { scopedEm } = await import('../../../src/access/admin-scope.ts');
 type TestApp = Awaited<ReturnType<typeof startTestApp>>;
 
 let app: TestApp;

@@ -1,7 +1,7 @@
 import test from 'ava';
 import { evcoCheckDigit } from '../../../src/msp/evco-id.ts';
 import { resolveToken, resolveTokens } from '../../../src/msp/resolve-token.ts';
-import { scopedEm } from '../../../src/platform/orm.ts';
+import { scopedEm } from '../../../src/access/admin-scope.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import {
   createAdministration, insertSubscriptionPlan, insertToken, insertTokenLink, insertTokenSubscription,

@@ -3,7 +3,7 @@
 // administrations (slugs quoted safely), through REST and GraphQL alike.
 import test from 'ava';
 import { Administration } from '../../../src/parties/administration.entity.ts';
-import { scopedEm } from '../../../src/platform/orm.ts';
+import { scopedEm } from '../../../src/access/admin-scope.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { createAdministration } from '../../helpers/factories.ts';
 import { data } from '../../schema/graphql.ts';

@@ -12,6 +12,7 @@ import {
 } from '../../../src/platform/database-health.ts';
 import { DatabaseWaitExceeded, inRequestWait, requestDatabaseTimeoutMs } from '../../../src/platform/request-database.ts';
 import { openOrm, openRequestOrm, type Orm } from '../../../src/platform/orm.ts';
+import { ormConfig } from '../../../mikro-orm.config.ts';
 import { startService, type RunningService } from '../../../src/service.ts';
 import type { TestApp } from '../../helpers/app.ts';
 import { freshDatabaseUrl } from '../../helpers/db.ts';
@@ -214,7 +215,7 @@ test.serial('request connections given up on (at begin, taking one, in a stateme
   const databaseUrl = await freshDatabaseUrl();
   const target = new URL(databaseUrl);
   const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port) });
-  const orm = await openRequestOrm(proxy.rewrite(databaseUrl), 500, { poolMax: 2 });
+  const orm = await openRequestOrm(ormConfig(proxy.rewrite(databaseUrl), { poolMax: 2 }), 500);
   t.teardown(async () => { proxy.unfreeze(); await proxy.close(); });
   const transaction = () => inRequestWait(() => orm.em.fork().transactional((tx) => tx.execute('select 1 as n')));
   await Promise.all([transaction(), transaction()]);
@@ -245,7 +246,7 @@ test.serial('the unbounded ORM of the worker and the CLI: a begin cut by the dat
   const databaseUrl = await freshDatabaseUrl();
   const target = new URL(databaseUrl);
   const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port) });
-  const orm = await openOrm(proxy.rewrite(databaseUrl), { poolMax: 1 });
+  const orm = await openOrm(ormConfig(proxy.rewrite(databaseUrl), { poolMax: 1 }));
   t.teardown(async () => { proxy.unfreeze(); await proxy.close(); });
   await orm.em.fork().execute('select 1');
   proxy.freeze();

@@ -5,6 +5,7 @@ import { defineEntity, p, type FilterQuery, type InferEntity } from '@mikro-orm/
 import test from 'ava';
 import fc from 'fast-check';
 import { openOrm, type Orm } from '../../../src/platform/orm.ts';
+import { ormConfig } from '../../../mikro-orm.config.ts';
 import {
   intervalsOverlap, isContractValidAt, isCurrentlyValid, isLinkCurrentlyValid, isLinkOwnValidAt, isLinkValidAt, isValidAt, linkInterval,
   notValidAt, overlapping, pinValidityNowForTests, validAt, validAtOpenStart, validityNow, type Validity,
@@ -86,7 +87,7 @@ const MOMENTS = [ms(FROM, -1), FROM, ms(FROM, 1), ms(UNTIL, -1), UNTIL, ms(UNTIL
 
 let orm: Orm;
 test.before(async () => {
-  orm = await openOrm(await freshDatabaseUrl(), { poolMax: 2 });
+  orm = await openOrm(ormConfig(await freshDatabaseUrl(), { poolMax: 2 }));
   orm.discoverEntity(ValidityProbe);
   const em = orm.em.fork();
   await em.getConnection().execute('create table validity_probe (id int primary key, valid_from timestamptz null, valid_until timestamptz null)');
