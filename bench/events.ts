@@ -10,7 +10,8 @@ import { createWebhookSubscription } from '../src/events/webhook-subscription.se
 import { openOrm, type Orm } from '../src/platform/orm.ts';
 import { ormConfig } from '../mikro-orm.config.ts';
 import { scopedEm } from '../src/access/admin-scope.ts';
-import { ingestSession, type SessionSubmission } from '../src/sessions/ingest-session.service.ts';
+import { ingestSession } from '../src/sessions/ingest-session.service.ts';
+import type { SessionSubmission } from '../src/sessions/session-submission.ts';
 import { startSessionWorker } from '../src/sessions/session-queue.ts';
 import type { BenchmarkResult } from './run.ts';
 

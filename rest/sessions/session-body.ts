@@ -3,7 +3,7 @@
 import * as yup from 'yup';
 import { compareDecimal, isDecimalText } from '../../src/money/decimal.ts';
 import { isTimeZone } from '../../src/pricing/local-time.ts';
-import type { SessionSubmission } from '../../src/sessions/ingest-session.service.ts';
+import type { SessionSubmission } from '../../src/sessions/session-submission.ts';
 import { submissionOf } from '../../src/sessions/session-submission.ts';
 import { countryCode, text, timestamp } from '../../src/platform/input-schemas.ts';
 import { isPartyId } from '../../src/roaming/party-id.ts';

@@ -5,7 +5,8 @@
 // invalid ones of the same id and connection and ends the progress of its Session.
 import { DomainError } from '../platform/errors.ts';
 import type { Em } from '../platform/orm.ts';
-import { ingestSession, type IngestedSession, type SessionSubmission } from '../sessions/ingest-session.service.ts';
+import { ingestSession } from '../sessions/ingest-session.service.ts';
+import type { IngestedSession, SessionSubmission } from '../sessions/session-submission.ts';
 import { sessionBodyOfCdr } from './cdr-to-session.ts';
 import { OcpiError, OCPI_STATUS } from './errors.ts';
 import { OcpiInvalidCdr } from './ocpi-invalid-cdr.entity.ts';

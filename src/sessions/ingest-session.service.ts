@@ -6,7 +6,8 @@
 // session low under load. Processing happens asynchronously (session-queue.ts).
 import { uuidv7 } from '../platform/ids.ts';
 import type { Em } from '../platform/orm.ts';
-import type { SessionSource, SessionStatus } from './charge-session.entity.ts';
+import type { SessionStatus } from './charge-session.entity.ts';
+import type { IngestedSession, SessionSubmission } from './session-submission.ts';
 import { resubmitSession } from './resubmit-session.service.ts';
 import { firstDifference } from './session-content.ts';
 import { requestProcessing } from './processing-job.ts';
@@ -14,26 +15,6 @@ import { currentActor } from '../events/actor-context.ts';
 import { noteEventsWritten } from '../events/event-sql.ts';
 import { callerScope } from '../access/admin-scope.ts';
 import { assertSubmittable } from './submission-access.ts';
-
-export interface SessionSubmission {
-  source: SessionSource;
-  sessionId: string;
-  /** Who sent it: the CPO party (charge-session) or the EVSE (cpo-charge-session). */
-  sender: string;
-  cpoId: string | null;
-  evcoId: string;
-  startAt: Date;
-  endAt: Date;
-  energyKwh: string;
-  idleSeconds: number;
-  timeZone: string;
-  country: string;
-  evseId: string | null;
-  evseUid: string | null;
-  payload: Record<string, unknown>;
-}
-
-export interface IngestedSession { id: string; status: SessionStatus; receivedAt: Date; duplicate: boolean }
 
 export function identityKeyOf(submission: Pick<SessionSubmission, 'source' | 'sender' | 'sessionId'>): string {
   return `${submission.source}:${submission.sender.replace(/[*\-\s]/g, '')}:${submission.sessionId}`;

@@ -10,7 +10,7 @@ import { fieldLabel } from '../platform/field-path.ts';
 import type { Em } from '../platform/orm.ts';
 import { ChargeSession } from './charge-session.entity.ts';
 import { DropoutCase } from './dropout-case.entity.ts';
-import type { IngestedSession, SessionSubmission } from './ingest-session.service.ts';
+import type { IngestedSession, SessionSubmission } from './session-submission.ts';
 import { firstDifference } from './session-content.ts';
 import { requestProcessingIn } from './processing-job.ts';
 

@@ -2,9 +2,29 @@
 // sender that is part of its identity, instants, the energy (session-energy.ts), the country in
 // upper case and no idle time unless reported. Whatever transport receives sessions reads them here.
 import { checkedTimestamp } from '../platform/timestamp.ts';
-import type { SessionSource } from './charge-session.entity.ts';
-import type { SessionSubmission } from './ingest-session.service.ts';
+import type { SessionSource, SessionStatus } from './charge-session.entity.ts';
 import { sessionEnergyKwh, type ReportedEnergy } from './session-energy.ts';
+
+/** A session as ingestion stores it (ingest-session.service.ts). */
+export interface SessionSubmission {
+  source: SessionSource;
+  sessionId: string;
+  /** Who sent it: the CPO party (charge-session) or the EVSE (cpo-charge-session). */
+  sender: string;
+  cpoId: string | null;
+  evcoId: string;
+  startAt: Date;
+  endAt: Date;
+  energyKwh: string;
+  idleSeconds: number;
+  timeZone: string;
+  country: string;
+  evseId: string | null;
+  evseUid: string | null;
+  payload: Record<string, unknown>;
+}
+
+export interface IngestedSession { id: string; status: SessionStatus; receivedAt: Date; duplicate: boolean }
 
 export interface ReportedSession extends ReportedEnergy {
   session_id: string;

@@ -11,7 +11,7 @@ import { Evse } from '../cpo/evse.entity.ts';
 import { findTokenByEvcoId } from '../msp/save-token.service.ts';
 import { DomainError, NotFoundError } from '../platform/errors.ts';
 import type { Em } from '../platform/orm.ts';
-import type { SessionSubmission } from './ingest-session.service.ts';
+import type { SessionSubmission } from './session-submission.ts';
 
 const seesEvse = async (em: Em, evseUid: string | null) => !!evseUid && !!(await em.findOne(Evse, { evseUid }, { fields: ['id'] }));
 const seesToken = async (em: Em, evcoId: string) => !!(await findTokenByEvcoId(em, evcoId));

@@ -8,8 +8,7 @@ import { ProductCategory } from '../billing/product-category.entity.ts';
 import { createProductCategory } from '../billing/product-category.service.ts';
 import type { Em } from '../platform/orm.ts';
 import type { FieldPath } from '../platform/field-path.ts';
-import type { SetupFile } from './setup-file.ts';
-import type { KindCount } from './apply-setup.service.ts';
+import type { KindCount, SetupFile } from './setup-file.ts';
 
 export interface BillingReport { billing_settings: KindCount; billing_series: KindCount; product_categories: KindCount }
 

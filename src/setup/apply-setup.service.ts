@@ -17,10 +17,9 @@ import { RatePlan } from '../pricing/rate-plan.entity.ts';
 import { createRatePlan, createRatePlanVersion, upsertRatePlan } from '../pricing/rate-plan.service.ts';
 import { VatRate } from '../pricing/vat-rate.entity.ts';
 import { createVatRate, updateVatRate } from '../pricing/vat-rate.service.ts';
-import type { SetupFile } from './setup-file.ts';
+import type { KindCount, SetupFile } from './setup-file.ts';
 import { applyBilling, emptyBillingReport, type BillingReport } from './apply-billing-setup.ts';
 
-export interface KindCount { created: number; updated: number; unchanged: number }
 export type SetupReport = Record<'administrations' | 'vat_rates' | 'rate_plans' | 'rate_plan_versions' | 'subscription_plans', KindCount> & BillingReport;
 
 /** JSON with sorted keys: stored JSON (jsonb) does not keep the order of keys. */

@@ -86,3 +86,6 @@ export const setupFileSchema = yup.object({
 });
 
 export type SetupFile = yup.InferType<typeof setupFileSchema>;
+
+/** What applying a file did with the records of one kind (the report of `setup apply`). */
+export interface KindCount { created: number; updated: number; unchanged: number }
