@@ -8,7 +8,8 @@ import { DomainError } from '../src/platform/errors.ts';
 import type { Orm } from '../src/platform/orm.ts';
 import { scopedEm } from '../src/access/admin-scope.ts';
 import { runAs } from '../src/events/actor-context.ts';
-import { basicAuth } from '../src/platform/http/auth.ts';
+import { basicAuth, type BasicAuthenticator } from '../src/platform/http/auth.ts';
+import { isPublicId } from '../src/access/public-id.ts';
 import { jsonBody } from '../src/platform/http/body.ts';
 import { errorMiddleware } from './rails/errors.ts';
 import { inRequestWait } from '../src/platform/request-database.ts';
@@ -49,6 +50,14 @@ function dispatch(ctx: Context, next: Next) {
   return run(0);
 }
 
+/** Access's authenticator as the HTTP Basic plumbing of both transports asks for it. */
+function basicAuthenticator(authenticator: Authenticator): BasicAuthenticator {
+  return {
+    isUserId: isPublicId,
+    authenticate: (publicId, secret, address) => authenticator.authenticate(publicId, secret, address),
+  };
+}
+
 export interface AppOptions {
   authenticator?: Authenticator;
 }
@@ -57,7 +66,7 @@ export function createApp(orm: Orm, options: AppOptions = {}): Koa {
   const app = new Koa();
   // Changes made through this app record events whose data is what the GETs answer.
   registerRestEventRenderers();
-  const authenticator = options.authenticator ?? new Authenticator(orm);
+  const authenticator = basicAuthenticator(options.authenticator ?? new Authenticator(orm));
   const limiter = new RateLimiter();
   app.on('error', (error, ctx) => {
     if ((error as { expose?: boolean }).expose) return;

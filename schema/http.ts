@@ -4,13 +4,12 @@ import { RequestContext } from '@mikro-orm/core';
 import { createYoga, shouldRenderGraphiQL } from 'graphql-yoga';
 import type { Context, Next } from 'koa';
 import type { Actor } from '../src/access/actor.ts';
-import type { Authenticator } from '../src/access/authenticate.service.ts';
 import type { ErrorCode, GraphQLErrorCode } from '../src/platform/error-codes.ts';
 import { DomainError } from '../src/platform/errors.ts';
 import type { Em, Orm } from '../src/platform/orm.ts';
 import { scopedEm } from '../src/access/admin-scope.ts';
 import { runAs } from '../src/events/actor-context.ts';
-import { basicAuth } from '../src/platform/http/auth.ts';
+import { basicAuth, type BasicAuthenticator } from '../src/platform/http/auth.ts';
 import { jsonBody } from '../src/platform/http/body.ts';
 import type { RateLimiter } from '../src/platform/http/rate-limit.ts';
 import { createContext } from './context.ts';
@@ -72,7 +71,7 @@ function isJsonType(ctx: Context): boolean {
   return type === 'application/json' || type.endsWith('+json');
 }
 
-export function graphqlMiddleware(orm: Orm, authenticator: Authenticator, limiter: RateLimiter) {
+export function graphqlMiddleware(orm: Orm, authenticator: BasicAuthenticator, limiter: RateLimiter) {
   const page = graphiql(GRAPHQL_PATH);
   const yoga = createYoga<ServerContext>({
     schema,
