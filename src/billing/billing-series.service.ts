@@ -8,7 +8,7 @@ import type { Em } from '../platform/orm.ts';
 import { BillingSeries, DOCUMENT_SOURCES, PRIMARY_DOCUMENT_TYPES, type DocumentSource, type PrimaryDocumentType } from './billing-series.entity.ts';
 import { ensureBuiltInCategories } from './product-category.service.ts';
 import { getSeries } from './billing-series.queries.ts';
-import { addFollowUpJob } from '../platform/follow-up-job.ts';
+import { addFollowUpJob } from '../platform/jobs.ts';
 import { BILLING_BACKFILL } from './billing-backfill-job.ts';
 
 export interface SeriesInput {

@@ -1,7 +1,7 @@
 // The state changes of a single box, one per use case: each locks the box, lets the entity
 // refuse an illegal move (400 invalid_state), flushes once and answers the box as data.
 import type { Em } from '../platform/orm.ts';
-import { addFollowUpJob } from '../platform/follow-up-job.ts';
+import { addFollowUpJob } from '../platform/jobs.ts';
 import type { BillingBox, PaymentOptions } from './billing-box.entity.ts';
 import { getBox, type BoxData } from './billing-box.queries.ts';
 import { lockBox } from './lock-box.ts';

@@ -1,5 +1,5 @@
 // The follow-up of an approval: the worker renders the draft of the primary document and the
-// box becomes ready. Added in the approval's transaction (src/platform/follow-up-job.ts).
+// box becomes ready. Added in the approval's transaction (src/platform/jobs.ts).
 export const RENDER_DRAFT = 'billing_render_draft';
 
 export interface RenderDraftJob { box_id: string }

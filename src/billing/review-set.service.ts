@@ -9,7 +9,7 @@
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import { runAs } from '../events/actor-context.ts';
 import { DomainError } from '../platform/errors.ts';
-import { addFollowUpJob } from '../platform/follow-up-job.ts';
+import { addFollowUpJob } from '../platform/jobs.ts';
 import { isUuid } from '../platform/ids.ts';
 import type { Em, Orm } from '../platform/orm.ts';
 import { scopedEm } from '../access/admin-scope.ts';
@@ -80,7 +80,7 @@ export async function requestReviewSetOperation(em: Em, id: string, operation: R
         admin: set.admin, reviewSetId: set.id, operation, payment: operation === 'approve' ? payment : null, requestedBy,
       });
       await tx.flush();
-      await addFollowUpJob(tx, REVIEW_SET_OPERATIONS_JOB, { review_set_id: set.id }, { jobKey: `billing_review_set:${set.id}` });
+      await addFollowUpJob(tx, REVIEW_SET_OPERATIONS_JOB, { review_set_id: set.id }, { jobKey: `billing_review_set:${set.id}`, jobKeyMode: 'preserve_run_at' });
       return recorded;
     });
   } catch (error) {

@@ -6,6 +6,7 @@
 // SVC_WEBHOOK_DISABLE_AFTER_HOURS (48 h) is disabled with the reason. Every attempt is recorded.
 import { createHmac } from 'node:crypto';
 import pg from 'pg';
+import { addJob, addJobPerRow } from '../platform/jobs.ts';
 import type { Orm } from '../platform/orm.ts';
 import { scopedEm } from '../access/admin-scope.ts';
 import { openSecret } from './secret-box.ts';
@@ -49,14 +50,15 @@ async function post(url: string, body: string, headers: Record<string, string>, 
 }
 
 async function addDeliverJob(orm: Orm, subscriptionId: string, delaySeconds = 0): Promise<void> {
-  await orm.em.fork().execute(`select graphile_worker.add_job(?, ?::json, run_at := now() + make_interval(secs => ?), job_key := ?, job_key_mode := 'replace')`,
-    [WEBHOOK_DELIVER, JSON.stringify({ subscription_id: subscriptionId }), delaySeconds, `webhook:${subscriptionId}`]);
+  await addJob(orm.em.fork(), WEBHOOK_DELIVER, { subscription_id: subscriptionId },
+    { delaySeconds, jobKey: `webhook:${subscriptionId}`, jobKeyMode: 'replace' });
 }
 
 /** After a restart: a delivery job for every enabled subscription (a crashed run's job stays locked for hours). */
 export async function wakeAllSubscriptions(orm: Orm): Promise<void> {
-  await orm.em.fork().execute(`select graphile_worker.add_job(?, json_build_object('subscription_id', id), job_key := 'webhook:' || id,
-    job_key_mode := 'preserve_run_at') from webhook_subscription where not disabled`, [WEBHOOK_DELIVER]);
+  await addJobPerRow(orm.em.fork(), WEBHOOK_DELIVER, {
+    sql: "select json_build_object('subscription_id', id) as payload, 'webhook:' || id as job_key from webhook_subscription where not disabled",
+  }, { jobKeyMode: 'preserve_run_at' });
 }
 
 /**

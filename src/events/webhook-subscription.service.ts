@@ -9,6 +9,7 @@ import { InvalidInputError, NotFoundError } from '../platform/errors.ts';
 import { flushUnique } from '../platform/flush-unique.ts';
 import { isUuid } from '../platform/ids.ts';
 import { Administration } from '../parties/administration.entity.ts';
+import { addJob } from '../platform/jobs.ts';
 import type { Em } from '../platform/orm.ts';
 import { knownEventKinds } from './event-kinds.ts';
 import { sealSecret } from './secret-box.ts';
@@ -73,8 +74,7 @@ async function adminIdsFor(em: Em, ids: string[] | null | undefined): Promise<{ 
  * the same job key.
  */
 async function wake(em: Em, subscription: WebhookSubscription): Promise<void> {
-  await em.fork().execute(`select graphile_worker.add_job(?, ?::json, job_key := ?, job_key_mode := 'replace')`,
-    [WEBHOOK_DELIVER, JSON.stringify({ subscription_id: subscription.id }), `webhook:${subscription.id}`]);
+  await addJob(em.fork(), WEBHOOK_DELIVER, { subscription_id: subscription.id }, { jobKey: `webhook:${subscription.id}`, jobKeyMode: 'replace' });
 }
 
 export async function getWebhookSubscription(em: Em, id: string, options: { lock?: boolean } = {}): Promise<WebhookSubscription> {

@@ -7,7 +7,7 @@ import type { EntityName } from '@mikro-orm/core';
 import { Customer } from '../parties/customer.entity.ts';
 import { DomainError, InvalidInputError, NotFoundError } from '../platform/errors.ts';
 import { flushUnique } from '../platform/flush-unique.ts';
-import { addFollowUpJob } from '../platform/follow-up-job.ts';
+import { addFollowUpJob } from '../platform/jobs.ts';
 import type { Em } from '../platform/orm.ts';
 import { findByRef } from '../platform/resource-ref.ts';
 import { intervalsOverlap } from '../platform/validity.ts';

@@ -4,7 +4,7 @@
 // it waiting for the CommandResult (receive-command-result.service.ts) or the timeout.
 import { findTokenByEvcoId } from '../msp/save-token.service.ts';
 import { DomainError, NotFoundError } from '../platform/errors.ts';
-import { addFollowUpJob } from '../platform/follow-up-job.ts';
+import { addFollowUpJob } from '../platform/jobs.ts';
 import type { Em } from '../platform/orm.ts';
 import { COMMAND_TIMEOUT } from './command-timeout.ts';
 import { OcpiError } from './errors.ts';

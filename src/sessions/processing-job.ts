@@ -1,11 +1,17 @@
 // The job that says "there are received sessions": added soon after ingestion (one per short
 // interval, a job key merges them) or in the transaction of a service that changes sessions. The
-// worker that runs it is session-queue.ts.
+// task list is src/worker/tasks.ts.
 import { databaseHealth, isDatabaseUnavailable } from '../platform/database-health.ts';
+import { addJob, type JobConnection } from '../platform/jobs.ts';
 import type { Em } from '../platform/orm.ts';
 
 export const PROCESSING_TASK = 'process_sessions';
-export const ADD_JOB_SQL = `select graphile_worker.add_job('${PROCESSING_TASK}', '{}'::json, job_key := '${PROCESSING_TASK}', job_key_mode := 'preserve_run_at')`;
+
+/** The one processing job (a job key merges them): on `db`, in its transaction if it has one. */
+export async function addProcessingJob(db: JobConnection): Promise<void> {
+  await addJob(db, PROCESSING_TASK, {}, { jobKey: PROCESSING_TASK, jobKeyMode: 'preserve_run_at' });
+}
+
 const KICK_DELAY_MS = 50;
 
 const pendingKicks = new Set<string>();
@@ -21,7 +27,7 @@ export function requestProcessing(em: Em): void {
   const fork = em.fork();
   setTimeout(() => {
     pendingKicks.delete(key);
-    fork.getConnection().execute(ADD_JOB_SQL).catch((error) => {
+    addProcessingJob(fork.getConnection()).catch((error) => {
       if (isDatabaseUnavailable(error)) databaseHealth.report(error);
       else console.error('[session worker] could not add a job:', error);
     });
@@ -30,10 +36,10 @@ export function requestProcessing(em: Em): void {
 
 /** For services that change sessions in a transaction: the job joins that transaction. */
 export async function requestProcessingIn(em: Em): Promise<void> {
-  await em.execute(ADD_JOB_SQL);
+  await addProcessingJob(em);
 }
 
 /** A run at `at` (a CPO session's next matching attempt), in the caller's transaction. */
 export async function requestProcessingAt(em: Em, at: Date): Promise<void> {
-  await em.execute(`select graphile_worker.add_job('${PROCESSING_TASK}', '{}'::json, run_at := ?::timestamptz)`, [at.toISOString()]);
+  await addJob(em, PROCESSING_TASK, {}, { runAt: at });
 }

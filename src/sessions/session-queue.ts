@@ -3,7 +3,7 @@
 // work". Ingestion adds at most one job per short interval (a job key merges them), the worker
 // claims sessions in batches, and a job at start plus one every minute pick up anything a
 // crash or restart left behind. Follow-up jobs that use cases add in their own transaction
-// (src/platform/follow-up-job.ts) run here too.
+// (src/platform/jobs.ts) run here too.
 import { Worker } from 'node:worker_threads';
 import { Logger, run, runMigrations, type Runner } from 'graphile-worker';
 import pg from 'pg';
@@ -18,7 +18,8 @@ import { scopedEm } from '../access/admin-scope.ts';
 import { isSubscriptionCorrectedJob, SUBSCRIPTION_CORRECTED } from '../msp/subscription-corrected.ts';
 import { databaseHealth, isDatabaseUnavailable } from '../platform/database-health.ts';
 import type { Orm } from '../platform/orm.ts';
-import { ADD_JOB_SQL, PROCESSING_TASK } from './processing-job.ts';
+import { addProcessingJob, PROCESSING_TASK } from './processing-job.ts';
+import { addJob } from '../platform/jobs.ts';
 import { runAs } from '../events/actor-context.ts';
 import { deliverWebhooks, wakeAllSubscriptions } from '../events/deliver-webhooks.service.ts';
 import { isWebhookDeliverJob, WEBHOOK_DELIVER } from '../events/webhook-job.ts';
@@ -111,9 +112,9 @@ export async function runSessionWorker(orm: Orm, connectionString: string): Prom
       },
     },
   });
-  await orm.em.getConnection().execute(ADD_JOB_SQL);
+  await addProcessingJob(orm.em.getConnection());
   await wakeAllSubscriptions(orm);
-  await orm.em.getConnection().execute(`select graphile_worker.add_job('${PERIOD_START}', '{}'::json, job_key => '${PERIOD_START}')`);
+  await addJob(orm.em.getConnection(), PERIOD_START, {}, { jobKey: PERIOD_START, jobKeyMode: 'replace' });
   return { stop: async () => { await Promise.all([runner.stop(), webhooks.stop()]); } };
 }
 
