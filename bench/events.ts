@@ -12,7 +12,7 @@ import { ormConfig } from '../mikro-orm.config.ts';
 import { scopedEm } from '../src/access/admin-scope.ts';
 import { ingestSession } from '../src/sessions/ingest-session.service.ts';
 import type { SessionSubmission } from '../src/sessions/session-submission.ts';
-import { startSessionWorker } from '../src/sessions/session-queue.ts';
+import { startSessionWorker } from '../src/worker/worker.ts';
 import type { BenchmarkResult } from './run.ts';
 
 const SESSIONS = Number(process.env.BENCH_EVENT_SESSIONS ?? 4000);

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { startEmbeddedPostgres } from '../src/platform/embedded-postgres.ts';
 import { migrate, openOrm } from '../src/platform/orm.ts';
 import { ormConfig } from '../mikro-orm.config.ts';
-import { migrateSessionQueue } from '../src/sessions/session-queue.ts';
+import { migrateSessionQueue } from '../src/worker/worker.ts';
 import { authFloodBenchmark } from './auth-flood.ts';
 import { billingBenchmark } from './billing.ts';
 import { eventsBenchmark } from './events.ts';

@@ -19,7 +19,7 @@ import { scopedEm } from '../src/access/admin-scope.ts';
 import { createRatePlan, createRatePlanVersion } from '../src/pricing/rate-plan.service.ts';
 import { createVatRate } from '../src/pricing/vat-rate.service.ts';
 import { identityKeyOf } from '../src/sessions/ingest-session.service.ts';
-import { migrateSessionQueue, startSessionWorker } from '../src/sessions/session-queue.ts';
+import { migrateSessionQueue, startSessionWorker } from '../src/worker/worker.ts';
 import type { PostJob } from './post-sessions.ts';
 import type { BenchmarkResult } from './run.ts';
 

@@ -14,7 +14,7 @@ import { DomainError } from './platform/errors.ts';
 import { migrate, openOrm, type Orm } from './platform/orm.ts';
 import { ormConfig } from '../mikro-orm.config.ts';
 import { scopedEm } from './access/admin-scope.ts';
-import { migrateSessionQueue } from './sessions/session-queue.ts';
+import { migrateSessionQueue } from './worker/worker.ts';
 import { jsonPath } from './platform/json-path.ts';
 import { registerRestEventRenderers } from '../rest/events/event-renderers.ts';
 

@@ -10,7 +10,7 @@ import { migrate, openOrm, openRequestOrm, type Orm } from './platform/orm.ts';
 import { ormConfig } from '../mikro-orm.config.ts';
 import { scopedEm } from './access/admin-scope.ts';
 import { StartupError } from './platform/startup-error.ts';
-import { migrateSessionQueue, startSessionWorker, type SessionWorker } from './sessions/session-queue.ts';
+import { migrateSessionQueue, startSessionWorker, type SessionWorker } from './worker/worker.ts';
 
 export interface RunningService {
   url: string;

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { startEmbeddedPostgres } from '../src/platform/embedded-postgres.ts';
 import { migrate, openOrm } from '../src/platform/orm.ts';
 import { ormConfig } from '../mikro-orm.config.ts';
-import { migrateSessionQueue } from '../src/sessions/session-queue.ts';
+import { migrateSessionQueue } from '../src/worker/worker.ts';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'svc-test-'));
 chmodSync(dataDir, 0o755);

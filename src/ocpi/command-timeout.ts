@@ -1,5 +1,5 @@
 // The job that times out a command whose CPO never sent its result: added with the command, runs
-// once its deadline passed (run by the worker, src/sessions/session-queue.ts).
+// once its deadline passed (run by the worker, src/worker/worker.ts).
 import type { Em } from '../platform/orm.ts';
 
 export const COMMAND_TIMEOUT = 'ocpi_command_timeout';

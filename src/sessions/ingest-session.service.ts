@@ -3,7 +3,7 @@
 // content answers the stored session, one with other content goes to resubmit-session.service.ts.
 // Sessions arriving in the same turn of the event loop are written with one
 // statement (each caller is answered once that statement committed), which keeps the cost per
-// session low under load. Processing happens asynchronously (session-queue.ts).
+// session low under load. Processing happens asynchronously (src/worker/).
 import { uuidv7 } from '../platform/ids.ts';
 import type { Em } from '../platform/orm.ts';
 import type { SessionStatus } from './charge-session.entity.ts';

@@ -8,7 +8,7 @@ import { openOrm, openRequestOrm, type Orm } from '../../src/platform/orm.ts';
 import { ormConfig } from '../../mikro-orm.config.ts';
 import { scopedEm } from '../../src/access/admin-scope.ts';
 import { requestDatabaseTimeoutMs } from '../../src/platform/request-database.ts';
-import { startSessionWorker } from '../../src/sessions/session-queue.ts';
+import { startSessionWorker } from '../../src/worker/worker.ts';
 import { freshDatabaseUrl } from './db.ts';
 import { openApiCheck } from './openapi-check.ts';
 import pg from 'pg';

@@ -4,7 +4,7 @@
 import test from 'ava';
 import { closeReviewSet } from '../../../src/billing/review-set.service.ts';
 import { scopedEm } from '../../../src/access/admin-scope.ts';
-import { startSessionWorker } from '../../../src/sessions/session-queue.ts';
+import { startSessionWorker } from '../../../src/worker/worker.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { boxesOf, configureBilling, createSeries, operationFinished, reviewSetOperation } from '../../helpers/billing-factories.ts';
 import { createAdministration, createCustomer } from '../../helpers/factories.ts';

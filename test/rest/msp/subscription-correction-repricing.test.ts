@@ -6,7 +6,7 @@ import { SubscriptionCorrection } from '../../../src/msp/subscription-correction
 import { correctPlanOrCustomer } from '../../../src/msp/subscription-correction.service.ts';
 import type { Em } from '../../../src/platform/orm.ts';
 import { scopedEm } from '../../../src/access/admin-scope.ts';
-import { startSessionWorker } from '../../../src/sessions/session-queue.ts';
+import { startSessionWorker } from '../../../src/worker/worker.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { createAdministration, createSubscriptionPlan } from '../../helpers/factories.ts';
 import { createRatePlan, pricedSubscription, pricingResults, processed, sessionBody, submitSession } from '../../helpers/session-factories.ts';

@@ -20,7 +20,7 @@ import { buildWorld, type World } from '../../helpers/isolation-world.ts';
 import { cpoSessionBody } from '../../helpers/cpo-factories.ts';
 import { partySuffix } from '../../helpers/roaming-factories.ts';
 import { sessionBody } from '../../helpers/session-factories.ts';
-import { startSessionWorker } from '../../../src/sessions/session-queue.ts';
+import { startSessionWorker } from '../../../src/worker/worker.ts';
 
 type Expect = 'not_found' | 'forbidden' | 'duplicate' | 'ok';
 

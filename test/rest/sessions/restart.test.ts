@@ -2,7 +2,7 @@ import test from 'ava';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { createAdministration } from '../../helpers/factories.ts';
 import { pricedSubscription, pricingResults, processed, sessionBody, submitSession } from '../../helpers/session-factories.ts';
-import { startSessionWorker } from '../../../src/sessions/session-queue.ts';
+import { startSessionWorker } from '../../../src/worker/worker.ts';
 
 let app: TestApp;
 test.before(async () => { app = await startTestApp(); });

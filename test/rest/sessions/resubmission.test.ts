@@ -6,7 +6,7 @@ import { createLocatedEvse } from '../../helpers/cpo-factories.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { createAdministration } from '../../helpers/factories.ts';
 import { pricedSubscription, pricingResults, processed, sessionBody, submitSession } from '../../helpers/session-factories.ts';
-import { startSessionWorker, type SessionWorker } from '../../../src/sessions/session-queue.ts';
+import { startSessionWorker, type SessionWorker } from '../../../src/worker/worker.ts';
 
 let app: TestApp;
 let evcoId: string;

@@ -4,7 +4,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { databaseHealth } from '../platform/database-health.ts';
 import { openOrm } from '../platform/orm.ts';
 import { ormConfig } from '../../mikro-orm.config.ts';
-import { runSessionWorker } from './session-queue.ts';
+import { runSessionWorker } from './worker.ts';
 // The data of the events this thread records is what the REST GETs answer.
 import { registerRestEventRenderers } from '../../rest/events/event-renderers.ts';
 

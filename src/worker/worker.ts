@@ -18,14 +18,14 @@ import { scopedEm } from '../access/admin-scope.ts';
 import { isSubscriptionCorrectedJob, SUBSCRIPTION_CORRECTED } from '../msp/subscription-corrected.ts';
 import { databaseHealth, isDatabaseUnavailable } from '../platform/database-health.ts';
 import type { Orm } from '../platform/orm.ts';
-import { addProcessingJob, PROCESSING_TASK } from './processing-job.ts';
+import { addProcessingJob, PROCESSING_TASK } from '../sessions/processing-job.ts';
 import { addJob } from '../platform/jobs.ts';
 import { runAs } from '../events/actor-context.ts';
 import { deliverWebhooks, wakeAllSubscriptions } from '../events/deliver-webhooks.service.ts';
 import { isWebhookDeliverJob, WEBHOOK_DELIVER } from '../events/webhook-job.ts';
 import { dropDeliveredEventData, EVENT_DATA_RETENTION } from '../events/event-data-retention.ts';
-import { processSessionBatch } from './process-sessions.service.ts';
-import { repriceCorrectedSessions } from './reprocess.service.ts';
+import { processSessionBatch } from '../sessions/process-sessions.service.ts';
+import { repriceCorrectedSessions } from '../sessions/reprocess.service.ts';
 import { COMMAND_TIMEOUT, isCommandTimeoutJob, timeOutCommand } from '../ocpi/command-timeout.ts';
 
 const BATCH_SIZE = 500;
@@ -120,7 +120,7 @@ export async function runSessionWorker(orm: Orm, connectionString: string): Prom
 
 /** Starts the worker in a thread of its own; the answer stops it. */
 export async function startSessionWorker(_orm: Orm, connectionString: string): Promise<SessionWorker> {
-  const thread = new Worker(new URL('./session-worker-thread.ts', import.meta.url), { workerData: { databaseUrl: connectionString } });
+  const thread = new Worker(new URL('./worker-thread.ts', import.meta.url), { workerData: { databaseUrl: connectionString } });
   const replies: ((message: string) => void)[] = [];
   thread.on('message', (message: string | { databaseUnavailable: string }) => {
     if (typeof message === 'object') databaseHealth.report(message.databaseUnavailable);
