@@ -12,7 +12,7 @@ import { ormConfig } from '../mikro-orm.config.ts';
 import { scopedEm } from '../src/access/admin-scope.ts';
 import { ingestSession } from '../src/sessions/ingest-session.service.ts';
 import type { SessionSubmission } from '../src/sessions/session-submission.ts';
-import { startSessionWorker } from '../src/worker/worker.ts';
+import { startWorker } from '../src/worker/worker.ts';
 import type { BenchmarkResult } from './run.ts';
 
 const SESSIONS = Number(process.env.BENCH_EVENT_SESSIONS ?? 4000);
@@ -62,7 +62,7 @@ async function deliveryThroughput(orm: Orm, url: string): Promise<void> {
   const em = scopedEm(orm);
   const customer = await createCustomer(em, { adminId: 'bench-events', name: 'Bench customer', country: 'NL' });
   await createWebhookSubscription(scopedEm(orm), { url: target, kinds: ['customer'], secret: 'bench-secret-0123456789', adminIds: ['bench-events'] });
-  const worker = await startSessionWorker(orm, url);
+  const worker = await startWorker(orm, url);
   started = performance.now();
   for (let i = 0; i < DELIVERIES; i++) await upsertCustomer(scopedEm(orm), { id: customer.id }, { name: `Name ${i}` });
   const committedMs = performance.now() - started;

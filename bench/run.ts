@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { startEmbeddedPostgres } from '../src/platform/embedded-postgres.ts';
 import { migrate, openOrm } from '../src/platform/orm.ts';
 import { ormConfig } from '../mikro-orm.config.ts';
-import { migrateSessionQueue } from '../src/worker/worker.ts';
+import { migrateJobQueue } from '../src/worker/worker.ts';
 import { authFloodBenchmark } from './auth-flood.ts';
 import { billingBenchmark } from './billing.ts';
 import { eventsBenchmark } from './events.ts';
@@ -41,7 +41,7 @@ try {
   const orm = await openOrm(ormConfig(pg.url));
   await migrate(orm);
   await orm.close();
-  await migrateSessionQueue(pg.url);
+  await migrateJobQueue(pg.url);
   for (const name of names) {
     const result = await benchmarks[name](pg.url);
     console.log(`${result.name}: ${result.figure.toFixed(0)} ${result.unit}`);

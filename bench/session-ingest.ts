@@ -19,7 +19,7 @@ import { scopedEm } from '../src/access/admin-scope.ts';
 import { createRatePlan, createRatePlanVersion } from '../src/pricing/rate-plan.service.ts';
 import { createVatRate } from '../src/pricing/vat-rate.service.ts';
 import { identityKeyOf } from '../src/sessions/ingest-session.service.ts';
-import { migrateSessionQueue, startSessionWorker } from '../src/worker/worker.ts';
+import { migrateJobQueue, startWorker } from '../src/worker/worker.ts';
 import type { PostJob } from './post-sessions.ts';
 import type { BenchmarkResult } from './run.ts';
 
@@ -88,10 +88,10 @@ async function anyReceived(pool: pg.Pool): Promise<boolean> {
 }
 
 export async function sessionIngestBenchmark(url: string): Promise<BenchmarkResult> {
-  await migrateSessionQueue(url);
+  await migrateJobQueue(url);
   const orm = await openOrm(ormConfig(url, { poolMax: CONCURRENCY }));
   const evcoIds = await seed(orm);
-  const worker = process.env.BENCH_NO_WORKER ? { stop: async () => {} } : await startSessionWorker(orm, url);
+  const worker = process.env.BENCH_NO_WORKER ? { stop: async () => {} } : await startWorker(orm, url);
   const server = createApp(orm).listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/main/v1`;

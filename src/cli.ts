@@ -14,7 +14,7 @@ import { DomainError } from './platform/errors.ts';
 import { migrate, openOrm, type Orm } from './platform/orm.ts';
 import { ormConfig } from '../mikro-orm.config.ts';
 import { scopedEm } from './access/admin-scope.ts';
-import { migrateSessionQueue } from './worker/worker.ts';
+import { migrateJobQueue } from './worker/worker.ts';
 import { jsonPath } from './platform/json-path.ts';
 import { registerRestEventRenderers } from '../rest/events/event-renderers.ts';
 
@@ -34,7 +34,7 @@ async function withOrm(work: (orm: Orm) => Promise<void>): Promise<void> {
   const orm = await openOrm(ormConfig(database.url, { poolMax: 2 }));
   try {
     await migrate(orm);
-    await migrateSessionQueue(database.url);
+    await migrateJobQueue(database.url);
     await work(orm);
   } finally {
     await orm.close();

@@ -10,7 +10,7 @@ import { migrate, openOrm, openRequestOrm, type Orm } from './platform/orm.ts';
 import { ormConfig } from '../mikro-orm.config.ts';
 import { scopedEm } from './access/admin-scope.ts';
 import { StartupError } from './platform/startup-error.ts';
-import { migrateSessionQueue, startSessionWorker, type SessionWorker } from './worker/worker.ts';
+import { migrateJobQueue, startWorker, type RunningWorker } from './worker/worker.ts';
 
 export interface RunningService {
   url: string;
@@ -48,7 +48,7 @@ export async function startService(config: Config, log: (line: string) => void =
   let orm: Orm | undefined;
   let requestOrm: Orm | undefined;
   let server: Server | undefined;
-  let worker: SessionWorker | undefined;
+  let worker: RunningWorker | undefined;
   let unwatch = () => {};
   try {
     orm = await openOrm(ormConfig(database.url, { poolMax: 4 }));
@@ -58,7 +58,7 @@ export async function startService(config: Config, log: (line: string) => void =
     unwatch = databaseHealth.watch({ probe: () => probing.em.getConnection().execute('select 1'), log: stamped });
     const applied = await migrate(orm);
     if (applied.length) log(`applied migrations: ${applied.join(', ')}`);
-    await migrateSessionQueue(database.url);
+    await migrateJobQueue(database.url);
     if (config.bootstrapCredential) {
       await saveCredential(scopedEm(orm), { ...config.bootstrapCredential, role: 'admin' });
     }
@@ -70,7 +70,7 @@ export async function startService(config: Config, log: (line: string) => void =
       const { demoCredentialActive } = await import('./demo/demo-instance.ts');
       if (await demoCredentialActive(orm)) throw publicDemoError(config.host, 'the demo credential of an earlier demo instance is active');
     }
-    worker = await startSessionWorker(orm, database.url);
+    worker = await startWorker(orm, database.url);
     server = await listen(createApp(requestOrm), config.port, config.host);
   } catch (error) {
     await worker?.stop();

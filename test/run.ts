@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { startEmbeddedPostgres } from '../src/platform/embedded-postgres.ts';
 import { migrate, openOrm } from '../src/platform/orm.ts';
 import { ormConfig } from '../mikro-orm.config.ts';
-import { migrateSessionQueue } from '../src/worker/worker.ts';
+import { migrateJobQueue } from '../src/worker/worker.ts';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'svc-test-'));
 chmodSync(dataDir, 0o755);
@@ -17,7 +17,7 @@ try {
   const orm = await openOrm(ormConfig(pg.url));
   await migrate(orm);
   await orm.close();
-  await migrateSessionQueue(pg.url);
+  await migrateJobQueue(pg.url);
   code = await new Promise<number>((resolve) => {
     const ava = spawn(process.execPath, [join('node_modules', 'ava', 'entrypoints', 'cli.js'), ...process.argv.slice(2)], {
       stdio: 'inherit',

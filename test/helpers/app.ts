@@ -8,7 +8,7 @@ import { openOrm, openRequestOrm, type Orm } from '../../src/platform/orm.ts';
 import { ormConfig } from '../../mikro-orm.config.ts';
 import { scopedEm } from '../../src/access/admin-scope.ts';
 import { requestDatabaseTimeoutMs } from '../../src/platform/request-database.ts';
-import { startSessionWorker } from '../../src/worker/worker.ts';
+import { startWorker } from '../../src/worker/worker.ts';
 import { freshDatabaseUrl } from './db.ts';
 import { openApiCheck } from './openapi-check.ts';
 import pg from 'pg';
@@ -26,7 +26,7 @@ export interface TestApp {
   url: string;
   /** The app's own database (for CLI commands against it). */
   databaseUrl: string;
-  /** Stops the session worker (a restart of the queue: start another with startSessionWorker). */
+  /** Stops the worker (a restart of the queue: start another with startWorker). */
   stopWorker(): Promise<void>;
   orm: Orm;
   admin: Auth;
@@ -50,7 +50,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   // The app's requests use a bounded pool of their own, as the service's do; the test's own setup uses `orm`.
   // One logger for both: test/helpers/sql-count.ts counts the statements of requests on `orm`.
   const requestOrm = await openRequestOrm(ormConfig(databaseUrl, { poolMax: 5 }), requestDatabaseTimeoutMs(), { logger: orm.config.getLogger() });
-  let worker: { stop(): Promise<void> } | null = await startSessionWorker(orm, databaseUrl);
+  let worker: { stop(): Promise<void> } | null = await startWorker(orm, databaseUrl);
   const stopWorker = async () => { await worker?.stop(); worker = null; };
   const app = createApp(requestOrm, { authenticator: options.authenticator?.(requestOrm) });
   const server: Server = await new Promise((resolve) => { const s = app.listen(0, '127.0.0.1', () => resolve(s)); });

@@ -4,7 +4,7 @@
 import test from 'ava';
 import { closeReviewSet } from '../../../src/billing/review-set.service.ts';
 import { scopedEm } from '../../../src/access/admin-scope.ts';
-import { startSessionWorker } from '../../../src/worker/worker.ts';
+import { startWorker } from '../../../src/worker/worker.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { boxesOf, configureBilling, createSeries, operationFinished, reviewSetOperation } from '../../helpers/billing-factories.ts';
 import { createAdministration, createCustomer } from '../../helpers/factories.ts';
@@ -101,7 +101,7 @@ test.serial('operations of a set run in the order asked for; a close asked for t
   t.is(refused.status, 202);
   await closeReviewSet(scopedEm(app.orm), second.setId); // closed by other means before the worker gets to it
 
-  const worker = await startSessionWorker(app.orm, app.databaseUrl);
+  const worker = await startWorker(app.orm, app.databaseUrl);
   t.teardown(() => worker.stop());
   t.is((await operationFinished(app, close.body.id)).state, 'done');
   t.is((await operationFinished(app, approve.body.id)).state, 'done');

@@ -6,7 +6,7 @@ import { SubscriptionCorrection } from '../../../src/msp/subscription-correction
 import { correctPlanOrCustomer } from '../../../src/msp/subscription-correction.service.ts';
 import type { Em } from '../../../src/platform/orm.ts';
 import { scopedEm } from '../../../src/access/admin-scope.ts';
-import { startSessionWorker } from '../../../src/worker/worker.ts';
+import { startWorker } from '../../../src/worker/worker.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { createAdministration, createSubscriptionPlan } from '../../helpers/factories.ts';
 import { createRatePlan, pricedSubscription, pricingResults, processed, sessionBody, submitSession } from '../../helpers/session-factories.ts';
@@ -77,7 +77,7 @@ test.serial('a committed correction leaves its job; a worker started after a cra
   t.deepEqual(await repricingJobs(), [correction.body.correction.id]);
   t.deepEqual((await pricingResults(app, setup.sessionId)).map((r) => r.version), [1]);
 
-  const worker = await startSessionWorker(app.orm, app.databaseUrl);
+  const worker = await startWorker(app.orm, app.databaseUrl);
   t.teardown(() => worker.stop());
   const results = await until(() => pricingResults(app, setup.sessionId), (items) => items.length >= 2);
   t.deepEqual(results.map((r) => r.version), [1, 2]);

@@ -20,7 +20,7 @@ import { buildWorld, type World } from '../../helpers/isolation-world.ts';
 import { cpoSessionBody } from '../../helpers/cpo-factories.ts';
 import { partySuffix } from '../../helpers/roaming-factories.ts';
 import { sessionBody } from '../../helpers/session-factories.ts';
-import { startSessionWorker } from '../../../src/worker/worker.ts';
+import { startWorker } from '../../../src/worker/worker.ts';
 
 type Expect = 'not_found' | 'forbidden' | 'duplicate' | 'ok';
 
@@ -669,7 +669,7 @@ test.serial('GraphQL: a readonly and an app credential may not mutate at all (40
 
 /** Runs the worker until no job is due or running (the matrix runs with the worker stopped). */
 async function drainJobs(): Promise<void> {
-  const worker = await startSessionWorker(app.orm, app.databaseUrl);
+  const worker = await startWorker(app.orm, app.databaseUrl);
   try {
     await quiet(db);
   } finally {

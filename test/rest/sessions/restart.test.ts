@@ -2,7 +2,7 @@ import test from 'ava';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { createAdministration } from '../../helpers/factories.ts';
 import { pricedSubscription, pricingResults, processed, sessionBody, submitSession } from '../../helpers/session-factories.ts';
-import { startSessionWorker } from '../../../src/worker/worker.ts';
+import { startWorker } from '../../../src/worker/worker.ts';
 
 let app: TestApp;
 test.before(async () => { app = await startTestApp(); });
@@ -15,7 +15,7 @@ test('sessions received while no worker runs are priced when one starts again', 
   const stored = await Promise.all([1, 2, 3].map(() => submitSession(app, sessionBody(evcoId))));
   await new Promise((resolve) => setTimeout(resolve, 300));
   for (const { id } of stored) t.is((await app.request('GET', `/main/v1/msp-charge-session/${id}`)).body.status, 'received');
-  const worker = await startSessionWorker(app.orm, app.databaseUrl);
+  const worker = await startWorker(app.orm, app.databaseUrl);
   t.teardown(() => worker.stop());
   for (const { id } of stored) {
     t.is((await processed(app, id)).status, 'priced');

@@ -6,12 +6,12 @@ import { createLocatedEvse } from '../../helpers/cpo-factories.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { createAdministration } from '../../helpers/factories.ts';
 import { pricedSubscription, pricingResults, processed, sessionBody, submitSession } from '../../helpers/session-factories.ts';
-import { startSessionWorker, type SessionWorker } from '../../../src/worker/worker.ts';
+import { startWorker, type RunningWorker } from '../../../src/worker/worker.ts';
 
 let app: TestApp;
 let evcoId: string;
 let adminId: string;
-let worker: SessionWorker | undefined;
+let worker: RunningWorker | undefined;
 test.before(async () => {
   app = await startTestApp();
   adminId = (await createAdministration(app)).id;
@@ -40,7 +40,7 @@ test.serial('a session still waiting to be processed takes the corrected data', 
   t.like(corrected, { id: stored.id, status: 'received', duplicate: false });
   t.is((await get(`/msp-charge-session/${stored.id}`)).total_energy_kwh, '14.00');
   t.is((await get(`/msp-charge-session-original/${stored.id}`)).body.remark, 'meter re-read');
-  worker = await startSessionWorker(app.orm, app.databaseUrl);
+  worker = await startWorker(app.orm, app.databaseUrl);
   t.is((await processed(app, stored.id)).status, 'priced');
   const results = await pricingResults(app, stored.id);
   t.is(results.length, 1);

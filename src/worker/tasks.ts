@@ -1,0 +1,77 @@
+// Every job the worker runs (a composition root: it imports the areas whose work it runs). The
+// session rows themselves are the work list of processing (status `received`); its job only says
+// "there is work": ingestion adds at most one per short interval (a job key merges them), and a
+// job at start plus one every minute pick up anything a crash or restart left behind. Follow-up
+// jobs that use cases add in their own transaction (src/platform/jobs.ts) run here too.
+import type { TaskList } from 'graphile-worker';
+import { scopedEm } from '../access/admin-scope.ts';
+import { BILLING_BACKFILL, isBillingBackfillJob } from '../billing/billing-backfill-job.ts';
+import { PERIOD_START, startCurrentPeriods } from '../billing/period-start.service.ts';
+import { isRenderDraftJob, RENDER_DRAFT } from '../billing/render-draft-job.ts';
+import { renderDraft } from '../billing/render-draft.service.ts';
+import { isReviewSetOperationsJob, REVIEW_SET_OPERATIONS_JOB } from '../billing/review-set-operation-job.ts';
+import { runReviewSetOperations } from '../billing/review-set.service.ts';
+import { billUnbilledSessions } from '../billing/sources/msp-session.source.ts';
+import { runAs } from '../events/actor-context.ts';
+import { deliverWebhooks, wakeAllSubscriptions } from '../events/deliver-webhooks.service.ts';
+import { dropDeliveredEventData, EVENT_DATA_RETENTION } from '../events/event-data-retention.ts';
+import { isWebhookDeliverJob, WEBHOOK_DELIVER } from '../events/webhook-job.ts';
+import { isSubscriptionCorrectedJob, SUBSCRIPTION_CORRECTED } from '../msp/subscription-corrected.ts';
+import { COMMAND_TIMEOUT, isCommandTimeoutJob, timeOutCommand } from '../ocpi/command-timeout.ts';
+import { addJob } from '../platform/jobs.ts';
+import type { Orm } from '../platform/orm.ts';
+import { processSessionBatch } from '../sessions/process-sessions.service.ts';
+import { addProcessingJob, PROCESSING_TASK } from '../sessions/processing-job.ts';
+import { repriceCorrectedSessions } from '../sessions/reprocess.service.ts';
+
+const BATCH_SIZE = 500;
+
+export const CRONTAB = `* * * * * ${PROCESSING_TASK}\n5 * * * * ${PERIOD_START}\n35 * * * * ${EVENT_DATA_RETENTION}`;
+
+/** The tasks of the main runner: one at a time. */
+export function mainTasks(orm: Orm): TaskList {
+  return {
+    [PROCESSING_TASK]: () => runAs('worker', async () => {
+      while ((await processSessionBatch(orm, BATCH_SIZE)) > 0) { /* until no received session is left */ }
+    }),
+    [BILLING_BACKFILL]: async (payload) => {
+      if (!isBillingBackfillJob(payload)) throw new Error(`${BILLING_BACKFILL}: no admin_id in ${JSON.stringify(payload)}`);
+      await billUnbilledSessions(scopedEm(orm), payload.admin_id);
+    },
+    [PERIOD_START]: () => runAs('worker', () => startCurrentPeriods(scopedEm(orm))),
+    [EVENT_DATA_RETENTION]: async () => { await dropDeliveredEventData(scopedEm(orm)); },
+    [RENDER_DRAFT]: async (payload) => {
+      if (!isRenderDraftJob(payload)) throw new Error(`${RENDER_DRAFT}: no box_id in ${JSON.stringify(payload)}`);
+      await renderDraft(scopedEm(orm), payload.box_id);
+    },
+    [REVIEW_SET_OPERATIONS_JOB]: async (payload) => {
+      if (!isReviewSetOperationsJob(payload)) throw new Error(`${REVIEW_SET_OPERATIONS_JOB}: no review_set_id in ${JSON.stringify(payload)}`);
+      await runAs('worker', () => runReviewSetOperations(orm, payload.review_set_id));
+    },
+    [COMMAND_TIMEOUT]: async (payload) => {
+      if (!isCommandTimeoutJob(payload)) throw new Error(`${COMMAND_TIMEOUT}: no command_id in ${JSON.stringify(payload)}`);
+      await timeOutCommand(scopedEm(orm), payload.command_id);
+    },
+    [SUBSCRIPTION_CORRECTED]: async (payload) => {
+      if (!isSubscriptionCorrectedJob(payload)) throw new Error(`${SUBSCRIPTION_CORRECTED}: no correction_id in ${JSON.stringify(payload)}`);
+      await repriceCorrectedSessions(orm, payload);
+    },
+  };
+}
+
+/** The tasks of the webhook runner: several subscriptions at once, one job per subscription. */
+export function webhookTasks(orm: Orm, connectionString: string): TaskList {
+  return {
+    [WEBHOOK_DELIVER]: async (payload) => {
+      if (!isWebhookDeliverJob(payload)) throw new Error(`${WEBHOOK_DELIVER}: no subscription_id in ${JSON.stringify(payload)}`);
+      await runAs('worker', () => deliverWebhooks(orm, connectionString, payload.subscription_id));
+    },
+  };
+}
+
+/** At the worker's start: what a crash or restart may have left behind. */
+export async function addStartJobs(orm: Orm): Promise<void> {
+  await addProcessingJob(orm.em.getConnection());
+  await wakeAllSubscriptions(orm);
+  await addJob(orm.em.getConnection(), PERIOD_START, {}, { jobKey: PERIOD_START, jobKeyMode: 'replace' });
+}
