@@ -6,7 +6,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAdministration } from '../src/parties/create-administration.service.ts';
 import { createCustomer, upsertCustomer } from '../src/parties/save-customer.service.ts';
-import { createWebhookSubscription } from '../src/events/webhook-subscription.service.ts';
+import { createWebhookSubscription } from '../src/webhooks/webhook-subscription.service.ts';
 import { openOrm, type Orm } from '../src/platform/orm.ts';
 import { ormConfig } from '../mikro-orm.config.ts';
 import { scopedEm } from '../src/access/admin-scope.ts';

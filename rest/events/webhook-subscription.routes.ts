@@ -1,15 +1,17 @@
 // Webhook subscriptions (decisions.md "Events"), their delivery attempts, redelivery, and the
 // event log as an audit trail (GET /event, extension).
 import * as yup from 'yup';
-import { eventList, webhookAttemptList, webhookSubscriptionList } from '../../src/events/event.queries.ts';
-import { eventFilterRules, webhookSubscriptionRules } from '../../src/events/event-input-rules.ts';
+import { eventList } from '../../src/events/event.queries.ts';
+import { eventFilterRules } from '../../src/events/event-input-rules.ts';
+import { webhookSubscriptionRules } from '../../src/webhooks/webhook-input-rules.ts';
+import { webhookAttemptList, webhookSubscriptionList } from '../../src/webhooks/webhook-subscription.queries.ts';
 import type { Event } from '../../src/events/event.entity.ts';
 import { MODIFICATION_KINDS } from '../../src/events/event.entity.ts';
-import type { WebhookAttempt } from '../../src/events/webhook-attempt.entity.ts';
-import type { WebhookSubscription } from '../../src/events/webhook-subscription.entity.ts';
+import type { WebhookAttempt } from '../../src/webhooks/webhook-attempt.entity.ts';
+import type { WebhookSubscription } from '../../src/webhooks/webhook-subscription.entity.ts';
 import {
   createWebhookSubscription, getWebhookSubscription, redeliver, updateWebhookSubscription, type WebhookSubscriptionInput,
-} from '../../src/events/webhook-subscription.service.ts';
+} from '../../src/webhooks/webhook-subscription.service.ts';
 import { iso, text } from '../../src/platform/input-schemas.ts';
 import { seekPage } from '../rails/pagination.ts';
 import { defineRoute, type RouteDef } from '../rails/route.ts';

@@ -1,11 +1,13 @@
 // Webhook subscriptions and the event log (audit trail) for consoles; the same services and
 // queries as REST /webhook-subscription and /event.
 import * as yup from 'yup';
-import { eventFilterRules, webhookSubscriptionRules } from '../../src/events/event-input-rules.ts';
-import { eventList, webhookSubscriptionList } from '../../src/events/event.queries.ts';
+import { eventFilterRules } from '../../src/events/event-input-rules.ts';
+import { eventList } from '../../src/events/event.queries.ts';
+import { webhookSubscriptionRules } from '../../src/webhooks/webhook-input-rules.ts';
+import { webhookSubscriptionList } from '../../src/webhooks/webhook-subscription.queries.ts';
 import type { Event } from '../../src/events/event.entity.ts';
-import { WebhookSubscription as WebhookSubscriptionEntity } from '../../src/events/webhook-subscription.entity.ts';
-import { createWebhookSubscription, getWebhookSubscription, updateWebhookSubscription } from '../../src/events/webhook-subscription.service.ts';
+import { WebhookSubscription as WebhookSubscriptionEntity } from '../../src/webhooks/webhook-subscription.entity.ts';
+import { createWebhookSubscription, getWebhookSubscription, updateWebhookSubscription } from '../../src/webhooks/webhook-subscription.service.ts';
 import { validate } from '../../src/platform/input-validation.ts';
 import { builder } from '../builder.ts';
 import { listConnection } from '../connection.ts';

@@ -6,12 +6,11 @@ import type { Em } from '../platform/orm.ts';
 import { SeekList } from '../platform/seek-page.ts';
 import { Event } from './event.entity.ts';
 import { callerScope } from '../access/admin-scope.ts';
-import { WebhookAttempt } from './webhook-attempt.entity.ts';
-import { WebhookSubscription } from './webhook-subscription.entity.ts';
 
 export interface EventFilter { kind?: string; resourceId?: string; actor?: string }
 
-const isEventId = (value: string) => /^[1-9]\d{0,18}$/.test(value);
+/** An event's id (and a delivery attempt's): a positive bigint. */
+export const isEventId = (value: string) => /^[1-9]\d{0,18}$/.test(value);
 
 export function eventList(em: Em, filter: EventFilter = {}): SeekList<Event> {
   const scope = callerScope(em);
@@ -22,16 +21,4 @@ export function eventList(em: Em, filter: EventFilter = {}): SeekList<Event> {
     ...(scope.all ? {} : { adminId: { $in: scope.ids } }),
   };
   return new SeekList<Event>(em, { entity: Event, where, isKey: isEventId, entities: true });
-}
-
-/** The subscriptions a credential sees: all, or those within its administrations. */
-export function webhookSubscriptionList(em: Em): SeekList<WebhookSubscription> {
-  const scope = callerScope(em);
-  const where = (scope.all ? {} : { allAdmins: false, adminIds: { $contained: scope.ids } }) as FilterQuery<WebhookSubscription>;
-  return new SeekList<WebhookSubscription>(em, { entity: WebhookSubscription, where, entities: true });
-}
-
-/** A subscription's delivery attempts, oldest first (the subscription is checked by the caller). */
-export function webhookAttemptList(em: Em, subscriptionId: string): SeekList<WebhookAttempt> {
-  return new SeekList<WebhookAttempt>(em, { entity: WebhookAttempt, where: { subscriptionId }, isKey: isEventId, entities: true });
 }

@@ -13,9 +13,9 @@ import { isReviewSetOperationsJob, REVIEW_SET_OPERATIONS_JOB } from '../billing/
 import { runReviewSetOperations } from '../billing/review-set.service.ts';
 import { billUnbilledSessions } from '../billing/sources/msp-session.source.ts';
 import { runAs } from '../events/actor-context.ts';
-import { deliverWebhooks, wakeAllSubscriptions } from '../events/deliver-webhooks.service.ts';
+import { deliverWebhooks, wakeAllSubscriptions } from '../webhooks/deliver-webhooks.service.ts';
 import { dropDeliveredEventData, EVENT_DATA_RETENTION } from '../events/event-data-retention.ts';
-import { isWebhookDeliverJob, WEBHOOK_DELIVER } from '../events/webhook-job.ts';
+import { isWebhookDeliverJob, WEBHOOK_DELIVER } from '../webhooks/webhook-job.ts';
 import { isSubscriptionCorrectedJob, SUBSCRIPTION_CORRECTED } from '../msp/subscription-corrected.ts';
 import { COMMAND_TIMEOUT, isCommandTimeoutJob, timeOutCommand } from '../ocpi/command-timeout.ts';
 import { addJob } from '../platform/jobs.ts';

@@ -2,7 +2,7 @@
 // events, answers or logs). Every secret a test sends (a `secret` member of a request body, a
 // credential's secret) is registered; every answer, every line the process writes (the service's
 // log, in-process), and at the end every stored event (`changes` and `data`) are scanned for them
-// and for the sealed form (`v1:` + base64, src/events/secret-box.ts). The app helper fails a
+// and for the sealed form (`v1:` + base64, src/webhooks/secret-box.ts). The app helper fails a
 // test file whose answers, log or events held one.
 import type pg from 'pg';
 

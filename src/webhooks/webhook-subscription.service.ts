@@ -11,7 +11,7 @@ import { isUuid } from '../platform/ids.ts';
 import { Administration } from '../parties/administration.entity.ts';
 import { addJob } from '../platform/jobs.ts';
 import type { Em } from '../platform/orm.ts';
-import { knownEventKinds } from './event-kinds.ts';
+import { knownEventKinds } from '../events/event-kinds.ts';
 import { sealSecret } from './secret-box.ts';
 import { WEBHOOK_DELIVER } from './webhook-job.ts';
 import { WebhookSubscription } from './webhook-subscription.entity.ts';

@@ -1,7 +1,7 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { DomainError } from '../platform/errors.ts';
 import { createdAtProperty, idProperty, identifierProperty, updatedAtProperty } from '../platform/entity-properties.ts';
-import { recordsEvents } from './event-kinds.ts';
+import { recordsEvents } from '../events/event-kinds.ts';
 
 /**
  * Where events of some kinds go: an HTTP endpoint, signed with the subscription's secret (stored
