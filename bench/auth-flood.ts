@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { createApp } from '../rest/app.ts';
-import { saveCredential } from '../src/access/save-credential.service.ts';
+import { saveCredential } from '../src/credentials/save-credential.service.ts';
 import { createAdministration } from '../src/parties/create-administration.service.ts';
 import { openOrm, type Orm } from '../src/platform/orm.ts';
 import { ormConfig } from '../mikro-orm.config.ts';

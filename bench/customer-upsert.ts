@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { createApp } from '../rest/app.ts';
-import { saveCredential } from '../src/access/save-credential.service.ts';
+import { saveCredential } from '../src/credentials/save-credential.service.ts';
 import { createAdministration } from '../src/parties/create-administration.service.ts';
 import { uuidv7 } from '../src/platform/ids.ts';
 import { openOrm } from '../src/platform/orm.ts';

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { createApp } from '../rest/app.ts';
-import { saveCredential } from '../src/access/save-credential.service.ts';
+import { saveCredential } from '../src/credentials/save-credential.service.ts';
 import { createSubscriptionPlan } from '../src/msp/save-subscription-plan.service.ts';
 import { createTokenSubscription } from '../src/msp/create-token-subscription.service.ts';
 import { Token } from '../src/msp/token.entity.ts';

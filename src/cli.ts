@@ -1,6 +1,6 @@
 // `npm run cli -- <command>`: operator commands against the same database as the service
 // (DATABASE_URL, or the embedded PostgreSQL in SVC_DATA_DIR, joined when a service runs on it).
-import { saveCredential } from './access/save-credential.service.ts';
+import { saveCredential } from './credentials/save-credential.service.ts';
 import type { Role } from './access/credential.entity.ts';
 import { one, parseFlags } from './cli/args.ts';
 import { createMigration } from './cli/migration-create.ts';

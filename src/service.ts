@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import { createApp } from '../rest/app.ts';
 import { registerRestEventRenderers } from '../rest/events/event-renderers.ts';
-import { saveCredential } from './access/save-credential.service.ts';
+import { saveCredential } from './credentials/save-credential.service.ts';
 import { isLoopbackHost, type Config } from './platform/config.ts';
 import { databaseHealth } from './platform/database-health.ts';
 import { openDatabase, type Database } from './platform/database.ts';

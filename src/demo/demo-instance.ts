@@ -1,5 +1,5 @@
 // `npm start` on an empty database: a small realistic instance to click through.
-import { saveCredential } from '../access/save-credential.service.ts';
+import { saveCredential } from '../credentials/save-credential.service.ts';
 import { Credential } from '../access/credential.entity.ts';
 import { verifySecret } from '../access/secret-hash.ts';
 import { Administration } from '../parties/administration.entity.ts';

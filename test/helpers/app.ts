@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { createApp } from '../../rest/app.ts';
 import type { Authenticator } from '../../src/access/authenticate.service.ts';
-import { saveCredential } from '../../src/access/save-credential.service.ts';
+import { saveCredential } from '../../src/credentials/save-credential.service.ts';
 import type { Role } from '../../src/access/credential.entity.ts';
 import { openOrm, openRequestOrm, type Orm } from '../../src/platform/orm.ts';
 import { ormConfig } from '../../mikro-orm.config.ts';

@@ -1,11 +1,11 @@
 import { InvalidInputError } from '../platform/errors.ts';
 import type { Em } from '../platform/orm.ts';
 import { Administration } from '../parties/administration.entity.ts';
-import { Credential, ROLES, type Role } from './credential.entity.ts';
+import { Credential, ROLES, type Role } from '../access/credential.entity.ts';
 import { EndUserSite } from '../end-users/end-user-site.entity.ts';
 import { isUuid } from '../platform/ids.ts';
-import { isPublicId } from './public-id.ts';
-import { hashSecret } from './secret-hash.ts';
+import { isPublicId } from '../access/public-id.ts';
+import { hashSecret } from '../access/secret-hash.ts';
 
 export interface CredentialInput {
   publicId: string;
