@@ -1,7 +1,7 @@
 import * as yup from 'yup';
 import { compareDecimal, isDecimalText } from '../../src/money/decimal.ts';
 import { checkedTimestamp } from '../../src/platform/timestamp.ts';
-import { calculateCost } from '../../src/pricing/cost-calculation.service.ts';
+import { calculateCost } from '../../src/msp/cost-calculation.service.ts';
 import { isTimeZone } from '../../src/pricing/local-time.ts';
 import { VAT_KINDS, type VatKind } from '../../src/pricing/vat-rate.entity.ts';
 import { defineRoute, type RouteDef } from '../rails/route.ts';

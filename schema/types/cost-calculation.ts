@@ -1,7 +1,7 @@
 import * as yup from 'yup';
 import { compareDecimal, isDecimalText } from '../../src/money/decimal.ts';
 import { DomainError } from '../../src/platform/errors.ts';
-import { calculateCost, type CostCalculation as CostCalculationResult } from '../../src/pricing/cost-calculation.service.ts';
+import { calculateCost, type CostCalculation as CostCalculationResult } from '../../src/msp/cost-calculation.service.ts';
 import { isTimeZone } from '../../src/pricing/local-time.ts';
 import type { Subtotal } from '../../src/pricing/price-session.ts';
 import { countryCode, text } from '../../src/platform/input-schemas.ts';

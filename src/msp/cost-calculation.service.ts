@@ -1,13 +1,13 @@
 // GET /msp-charge-cost-calculation: prices a hypothetical session, stores nothing.
-import { SubscriptionPlan } from '../msp/subscription-plan.entity.ts';
+import { SubscriptionPlan } from './subscription-plan.entity.ts';
 import { DomainError, InvalidInputError, NotFoundError } from '../platform/errors.ts';
 import { isUuid } from '../platform/ids.ts';
 import type { Em } from '../platform/orm.ts';
-import { priceSession, ruleFor, type PricingResult, type PricingSession } from './price-session.ts';
-import type { RatePlan } from './rate-plan.entity.ts';
-import { getRatePlan, ratePlanVersionAt } from './rate-plan.service.ts';
-import type { VatKind } from './vat-rate.entity.ts';
-import { vatRatesAt } from './vat-rate.service.ts';
+import { priceSession, ruleFor, type PricingResult, type PricingSession } from '../pricing/price-session.ts';
+import type { RatePlan } from '../pricing/rate-plan.entity.ts';
+import { getRatePlan, ratePlanVersionAt } from '../pricing/rate-plan.service.ts';
+import type { VatKind } from '../pricing/vat-rate.entity.ts';
+import { vatRatesAt } from '../pricing/vat-rate.service.ts';
 
 export interface CostCalculationInput {
   ratePlanId?: string;
