@@ -11,7 +11,7 @@ import { cancelEndUserSubscription, switchEndUserPlan } from '../../src/end-user
 import { endUserScope } from '../../src/end-users/end-user-scope.ts';
 import { normalize } from '../../src/money/decimal.ts';
 import type { TokenSubscription } from '../../src/msp/token-subscription.entity.ts';
-import { getEndUserSubscription } from '../../src/msp/token-subscription.queries.ts';
+import { getEndUserSubscription } from '../../src/end-users/end-user-subscription.queries.ts';
 import { coordinate, iso, text } from '../../src/platform/input-schemas.ts';
 import { endUserSessionPage, getEndUserSession, type EndUserSessionData } from '../../src/sessions/charge-session.queries.ts';
 import { offsetPage, parseOffsetRange } from '../rails/pagination.ts';

@@ -10,7 +10,7 @@ import { endUserScope, loadEndUser, type EndUserScope } from '../../src/end-user
 import type { EndUser } from '../../src/end-users/end-user.entity.ts';
 import { normalize } from '../../src/money/decimal.ts';
 import type { TokenSubscription } from '../../src/msp/token-subscription.entity.ts';
-import { endUserSubscriptions, getEndUserSubscription } from '../../src/msp/token-subscription.queries.ts';
+import { endUserSubscriptions, getEndUserSubscription } from '../../src/end-users/end-user-subscription.queries.ts';
 import type { GraphQLErrorCode } from '../../src/platform/error-codes.ts';
 import { DomainError, InvalidInputError } from '../../src/platform/errors.ts';
 import { OFFSET_MAX_PAGE } from '../../src/platform/offset-page.ts';

@@ -8,7 +8,6 @@ import { loadLinkTokens } from './save-token-link.service.ts';
 import { TokenLink } from './token-link.entity.ts';
 import { TOKEN_SUBSCRIPTION } from './token-subscription-input.ts';
 import { TokenSubscription } from './token-subscription.entity.ts';
-import { inScope, type EndUserScope } from '../end-users/end-user-scope.ts';
 
 export async function getTokenSubscription(em: Em, id: string): Promise<TokenSubscription> {
   const subscription = isUuid(id) ? await em.findOne(TokenSubscription, { id }, { populate: ['plan'] }) : null;
@@ -46,16 +45,4 @@ export function subscriptionListFilter(query: SubscriptionListQuery, now = valid
   if (query.hasMonetaryCredits === true) where.push({ monetaryCreditBalance: { $gt: '0' } });
   if (query.hasMonetaryCredits === false) where.push({ monetaryCreditBalance: { $lte: '0' } });
   return (where.length ? { $and: where } : {}) as FilterQuery<TokenSubscription>;
-}
-
-/** One subscription of the end user's scope (end-user-scope.ts), or 400 not_found. */
-export async function getEndUserSubscription(em: Em, scope: EndUserScope, id: string): Promise<TokenSubscription> {
-  const subscriptionId = inScope(scope.subscriptionIds, id, TOKEN_SUBSCRIPTION);
-  return getTokenSubscription(em, subscriptionId);
-}
-
-/** The end user's subscriptions, oldest first (the GraphQL viewer; at most the scope's, which is small). */
-export async function endUserSubscriptions(em: Em, scope: EndUserScope, limit: number): Promise<TokenSubscription[]> {
-  if (!scope.subscriptionIds.length) return [];
-  return em.find(TokenSubscription, { id: { $in: scope.subscriptionIds } }, { populate: ['plan'], orderBy: { id: 'asc' }, limit });
 }
