@@ -19,6 +19,7 @@ import { mountRoutes } from './rails/route.ts';
 import { isRemovedOperation } from './removed-routes.ts';
 import { routes } from './routes.ts';
 import { registerRestEventRenderers } from './events/event-renderers.ts';
+import { registerItemSources } from '../src/item-sources.ts';
 import { graphqlMiddleware } from '../schema/http.ts';
 import { ocpiMiddleware } from './ocpi/ocpi-router.ts';
 import { ocpiRoutes } from './ocpi/ocpi-routes.ts';
@@ -66,6 +67,8 @@ export function createApp(orm: Orm, options: AppOptions = {}): Koa {
   const app = new Koa();
   // Changes made through this app record events whose data is what the GETs answer.
   registerRestEventRenderers();
+  // A review-set closed through this app bills the period's fees of every area's periodic item source.
+  registerItemSources();
   const authenticator = basicAuthenticator(options.authenticator ?? new Authenticator(orm));
   const limiter = new RateLimiter();
   app.on('error', (error, ctx) => {

@@ -17,6 +17,7 @@ import { scopedEm } from './access/admin-scope.ts';
 import { migrateJobQueue } from './worker/worker.ts';
 import { jsonPath } from './platform/json-path.ts';
 import { registerRestEventRenderers } from '../rest/events/event-renderers.ts';
+import { registerItemSources } from './item-sources.ts';
 
 const USAGE = `usage: npm run cli -- <command>
   administration create --id <slug> --name <name> --currency <ISO> --country <CC> [--seller <seller id>] [--locale <id>]
@@ -30,6 +31,7 @@ const USAGE = `usage: npm run cli -- <command>
 async function withOrm(work: (orm: Orm) => Promise<void>): Promise<void> {
   const config = readConfig();
   registerRestEventRenderers();
+  registerItemSources();
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const orm = await openOrm(ormConfig(database.url, { poolMax: 2 }));
   try {

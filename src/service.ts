@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import { createApp } from '../rest/app.ts';
 import { registerRestEventRenderers } from '../rest/events/event-renderers.ts';
+import { registerItemSources } from './item-sources.ts';
 import { saveCredential } from './credentials/save-credential.service.ts';
 import { isLoopbackHost, type Config } from './platform/config.ts';
 import { databaseHealth } from './platform/database-health.ts';
@@ -41,6 +42,7 @@ export async function startService(config: Config, log: (line: string) => void =
   if (publicHost && config.demo) throw publicDemoError(config.host, 'the demo instance is on (SVC_DEMO=1)');
   await checkListenable(config.port, config.host);
   registerRestEventRenderers();
+  registerItemSources();
   const stamped = (line: string) => log(`[${new Date().toISOString()}] ${line}`);
   // Detached: the service stops postgres itself, after its own clients (see RunningService.stop).
   // Supervised: an embedded PostgreSQL that dies is started again.

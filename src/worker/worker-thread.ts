@@ -7,8 +7,11 @@ import { ormConfig } from '../../mikro-orm.config.ts';
 import { runWorker } from './worker.ts';
 // The data of the events this thread records is what the REST GETs answer.
 import { registerRestEventRenderers } from '../../rest/events/event-renderers.ts';
+// The periods this thread starts and closes bill every area's periodic item source.
+import { registerItemSources } from '../item-sources.ts';
 
 registerRestEventRenderers();
+registerItemSources();
 const { databaseUrl } = workerData as { databaseUrl: string };
 // The service logs a database outage once; this thread only tells it what it saw.
 databaseHealth.forwardTo((reason) => parentPort!.postMessage({ databaseUnavailable: reason }));
