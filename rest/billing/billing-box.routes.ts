@@ -7,8 +7,8 @@ import { addDocument, namedDocument, previewDocument, primaryDocument, removeDoc
 import { approveBox, closeBox, deferBox, markBoxTransferred, reopenBox, undeferBox } from '../../src/billing/box-transitions.service.ts';
 import { finalizeBox } from '../../src/billing/finalize-box.service.ts';
 import { CUSTOM_ITEM_SOURCE } from '../../src/billing/sources/custom-item.source.ts';
-import { CPO_REIMBURSEMENT_SOURCE } from '../../src/billing/sources/cpo-reimbursement.source.ts';
-import { ROAMING_SOURCE } from '../../src/billing/sources/roaming.source.ts';
+import { CPO_REIMBURSEMENT_SOURCE } from '../../src/cpo/cpo-reimbursement.source.ts';
+import { ROAMING_SOURCE } from '../../src/roaming/roaming.source.ts';
 import { MSP_SESSION_SOURCE } from '../../src/billing/sources/msp-session.source.ts';
 import type { StoredDocument } from '../../src/billing/document-store.ts';
 import { normalize } from '../../src/money/decimal.ts';

@@ -1,5 +1,6 @@
-// The one interface of item sources (MSP sessions, subscription fees, custom items; CPO
-// reimbursement and roaming later): a source says what to bill as candidate rows, the core
+// The one interface of item sources (billing's own in sources/: MSP sessions, subscription fees,
+// custom items; the areas above billing keep theirs: src/cpo/ CPO subscription fees and
+// reimbursements, src/roaming/ roaming): a source says what to bill as candidate rows, the core
 // (collect-items.ts) places them into boxes and roll-ups. Sources know nothing of boxes.
 import type { PartyKind } from './billing-box.entity.ts';
 

@@ -2,7 +2,7 @@
 // deprecated PUT), defunct (a subscription's links too, in one transaction). An update with the
 // recurring cost correction bills the subscription's fees again, in its transaction, for the
 // periods already billed from the first one the validity change affects.
-import { recollectCpoSubscriptionFees } from '../billing/sources/cpo-subscription-fee.source.ts';
+import { recollectCpoSubscriptionFees } from './cpo-subscription-fee.source.ts';
 import { Customer } from '../parties/customer.entity.ts';
 import { mergeCustomFields } from '../platform/custom-fields.ts';
 import { DomainError, InvalidInputError, NotFoundError } from '../platform/errors.ts';

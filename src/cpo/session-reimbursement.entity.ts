@@ -18,7 +18,7 @@ export interface ReimbursedEvse {
  * What the owner of an EVSE (the arrangement's customer) is reimbursed for one CPO session under
  * one arrangement (every arrangement valid at the session start gets a record). Processing the
  * session again replaces the amounts and raises `version` when they changed; billing follows the
- * version (src/billing/sources/cpo-reimbursement.source.ts).
+ * version (src/cpo/cpo-reimbursement.source.ts).
  */
 export const SessionReimbursementSchema = defineEntity({
   name: 'SessionReimbursement',

@@ -17,7 +17,7 @@
 // `vat_rate_missing`). The batch writes the costs on the sessions (one statement) and bills the
 // charged ones, in the batch's transaction.
 import type { Evse } from '../cpo/evse.entity.ts';
-import { billRoamingCosts } from '../billing/sources/roaming.source.ts';
+import { billRoamingCosts } from './roaming.source.ts';
 import { normalize } from '../money/decimal.ts';
 import { tryParseEvcoId } from '../msp/evco-id.ts';
 import { isUuid } from '../platform/ids.ts';

@@ -31,7 +31,7 @@ import type { OcpiTariff } from '../pricing/ocpi/tariff.ts';
 import { cpoCostFromTariff, type TariffSession } from './historical-tariff.ts';
 import { recordDropouts, type Dropout } from './record-dropouts.ts';
 import { dropoutReasonOfError, type DropoutReason } from './dropout-reasons.ts';
-import { billReimbursements } from '../billing/sources/cpo-reimbursement.source.ts';
+import { billReimbursements } from '../cpo/cpo-reimbursement.source.ts';
 import { matchRetryPolicyFromEnv, matchSession, nextMatchAttempt, type MatchRetryPolicy } from '../cpo/match-session.ts';
 import { ReimbursementFailure, reimburseSession, type ReimbursementDraft } from '../cpo/reimburse-session.ts';
 import { reimbursementContext } from '../cpo/reimbursement-context.ts';

@@ -3,8 +3,8 @@
 // positive = revenue), one line per arrangement, billed in the series that bills this source
 // (a self-billing series, whose documents negate the amounts). A record's new version replaces
 // its item like a repriced session's.
-import type { Em } from '../../platform/orm.ts';
-import { collectItems } from '../collect-items.ts';
+import type { Em } from '../platform/orm.ts';
+import { collectItems } from '../billing/collect-items.ts';
 
 export const CPO_REIMBURSEMENT_SOURCE = 'cpo_reimbursement';
 

@@ -4,15 +4,15 @@
 // is the one valid at the period's start, else the first one starting within the period.
 // A recurring cost correction (recollectCpoSubscriptionFees) bills one subscription again for the
 // periods that already hold its fees, from the first period a change affects.
-import { isZero, percentOfDecimal } from '../../money/decimal.ts';
-import type { CpoRecurringCost } from '../../cpo/cpo-subscription-plan-version.entity.ts';
-import type { Em } from '../../platform/orm.ts';
-import { vatRateAt } from '../../pricing/vat-rate.service.ts';
-import { collectItems } from '../collect-items.ts';
-import { candidateRows, type ItemCandidate } from '../item-source.ts';
-import { billingAdmin } from '../billing-admin.ts';
-import { periodDates, periodLabel, periodOf } from '../periods.ts';
-import { proratedFee, validDays, type FeePeriod } from './subscription-fee.source.ts';
+import { isZero, percentOfDecimal } from '../money/decimal.ts';
+import type { CpoRecurringCost } from './cpo-subscription-plan-version.entity.ts';
+import type { Em } from '../platform/orm.ts';
+import { vatRateAt } from '../pricing/vat-rate.service.ts';
+import { collectItems } from '../billing/collect-items.ts';
+import { candidateRows, type ItemCandidate } from '../billing/item-source.ts';
+import { billingAdmin } from '../billing/billing-admin.ts';
+import { periodDates, periodLabel, periodOf } from '../billing/periods.ts';
+import { proratedFee, validDays, type FeePeriod } from '../billing/sources/subscription-fee.source.ts';
 
 export const CPO_SUBSCRIPTION_FEE_SOURCE = 'cpo_subscription_fee';
 

@@ -6,8 +6,8 @@
 // partner gets one box per period, series and VAT country (and currency). Costs partners charge us
 // (sessions of POST /charge-session) are not billed here. The item's version is the session's
 // pricing version; a session processed again without a roaming cost has its item withdrawn.
-import type { Em } from '../../platform/orm.ts';
-import { collectItems } from '../collect-items.ts';
+import type { Em } from '../platform/orm.ts';
+import { collectItems } from '../billing/collect-items.ts';
 
 export const ROAMING_SOURCE = 'roaming';
 
