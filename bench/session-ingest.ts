@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { createApp } from '../rest/app.ts';
+import { registerRestEventRenderers } from '../rest/events/event-renderers.ts';
 import { saveCredential } from '../src/access/save-credential.service.ts';
 import { createSubscriptionPlan } from '../src/msp/save-subscription-plan.service.ts';
 import { createTokenSubscription } from '../src/msp/create-token-subscription.service.ts';
@@ -88,6 +89,8 @@ async function anyReceived(pool: pg.Pool): Promise<boolean> {
 export async function sessionIngestBenchmark(url: string): Promise<BenchmarkResult> {
   await migrateSessionQueue(url);
   const orm = await openOrm(url, { poolMax: CONCURRENCY });
+  // The seed's writes record events, whose data the REST renderers give (createApp registers them too).
+  registerRestEventRenderers();
   const evcoIds = await seed(orm);
   const worker = process.env.BENCH_NO_WORKER ? { stop: async () => {} } : await startSessionWorker(orm, url);
   const server = createApp(orm).listen(0, '127.0.0.1');
