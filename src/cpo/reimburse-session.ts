@@ -7,7 +7,7 @@
 // standard rate of the session's country; Exempt, exempt at 0 %; Unknown, a drop-out.
 import { normalize } from '../money/decimal.ts';
 import { DomainError } from '../platform/errors.ts';
-import { dropoutReasonOfError, type DropoutReason } from '../sessions/dropout-reasons.ts';
+import { dropoutReasonOfError, type DropoutReason } from '../session-processing/dropout-reasons.ts';
 import { priceSession, type PricingSession, type PricingVat, type Subtotal } from '../pricing/price-session.ts';
 import type { RateRule, Rates } from '../pricing/rate-plan-definition.ts';
 import type { VatRate } from '../pricing/vat-rate.entity.ts';

@@ -23,7 +23,7 @@ import { runAs } from '../events/actor-context.ts';
 import { deliverWebhooks, wakeAllSubscriptions } from '../events/deliver-webhooks.service.ts';
 import { isWebhookDeliverJob, WEBHOOK_DELIVER } from '../events/webhook-job.ts';
 import { dropDeliveredEventData, EVENT_DATA_RETENTION } from '../events/event-data-retention.ts';
-import { processSessionBatch } from './process-sessions.service.ts';
+import { processSessionBatch } from '../session-processing/process-sessions.service.ts';
 import { repriceCorrectedSessions } from './reprocess.service.ts';
 import { COMMAND_TIMEOUT, isCommandTimeoutJob, timeOutCommand } from '../ocpi/command-timeout.ts';
 

@@ -35,11 +35,11 @@ import { matchRetryPolicyFromEnv, matchSession, nextMatchAttempt, type MatchRetr
 import { ReimbursementFailure, reimburseSession, type ReimbursementDraft } from '../cpo/reimburse-session.ts';
 import { reimbursementContext } from '../cpo/reimbursement-context.ts';
 import { saveSessionReimbursements, type ReimbursedSession } from '../cpo/save-session-reimbursements.ts';
-import { roamingBatch, RoamingFailure, type RoamingBatch } from '../roaming/cost-roaming-sessions.ts';
-import { requestProcessingAt } from './processing-job.ts';
+import { roamingBatch, RoamingFailure, type RoamingBatch } from './roaming-costs.ts';
+import { requestProcessingAt } from '../sessions/processing-job.ts';
 import { recordEventRows, sessionEventKind } from '../events/event-sql.ts';
-import { creditEligibleAmount, creditToUse, labelled, totalsOf, withCredit } from './session-subtotals.ts';
-import { failedCheck, thresholdsFromEnv } from './validity-checks.ts';
+import { creditEligibleAmount, creditToUse, labelled, totalsOf, withCredit } from '../sessions/session-subtotals.ts';
+import { failedCheck, thresholdsFromEnv } from '../sessions/validity-checks.ts';
 
 export interface ClaimedSession {
   id: string;

@@ -2,7 +2,7 @@
 // administration, detail), which is created when there is none.
 import { uuidv7 } from '../platform/ids.ts';
 import type { Em } from '../platform/orm.ts';
-import { DropoutCase } from './dropout-case.entity.ts';
+import { DropoutCase } from '../sessions/dropout-case.entity.ts';
 import type { DropoutReason } from './dropout-reasons.ts';
 import type { SessionOutcome } from './process-sessions.service.ts';
 

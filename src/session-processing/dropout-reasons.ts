@@ -5,7 +5,7 @@
 // typed by DropoutReason); a service error met while pricing keeps its code when it is listed
 // here, else it is `pricing_failed` (or `reimbursement_failed` while reimbursing).
 import type { ErrorCode } from '../platform/error-codes.ts';
-import { VALIDITY_CHECKS, type ValidityCheck } from './validity-checks.ts';
+import { VALIDITY_CHECKS, type ValidityCheck } from '../sessions/validity-checks.ts';
 
 /** Service error codes pricing may meet (price-session.ts, money, rule scripts), kept as the reason. */
 const PRICING_ERROR_CODES = ['invalid_input', 'rule_script_failed', 'vat_rate_missing'] as const satisfies readonly ErrorCode[];
@@ -16,7 +16,7 @@ const NAMED = [
   'evse_not_found', 'location_not_found', 'connector_not_found',
   // An EVSE being configured (dropout_all_chargesessions)
   'evse_dropout_all_chargesessions',
-  // Token resolution and pricing (src/sessions/process-sessions.service.ts)
+  // Token resolution and pricing (src/session-processing/process-sessions.service.ts)
   'unknown_token', 'no_valid_subscription', 'rate_plan_missing', 'currency_mismatch', 'rate_plan_version_missing',
   'historical_tariff_invalid', 'historical_tariff_currency', 'pricing_failed',
   // Reimbursement (src/cpo/reimburse-session.ts, customer-reimbursement-vat.ts)

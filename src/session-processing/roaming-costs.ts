@@ -1,4 +1,4 @@
-// The roaming step of a processing batch (src/sessions/process-sessions.service.ts). Two sides:
+// The roaming step of a processing batch (src/session-processing/process-sessions.service.ts). Two sides:
 // - We are the CPO: a session of POST /cpo-charge-session at our EVSE whose driver is not one of
 //   ours and whose contract id (evco_id) names the MSP party id of a roaming partner. What we
 //   charge that partner is billed to it (src/billing/sources/roaming.source.ts) as revenue of the
@@ -29,13 +29,13 @@ import { RatePlanVersion } from '../pricing/rate-plan-version.entity.ts';
 import { RatePlan } from '../pricing/rate-plan.entity.ts';
 import type { VatKind, VatRate } from '../pricing/vat-rate.entity.ts';
 import type { OcpiTariff } from '../pricing/ocpi/tariff.ts';
-import { cpoCostFromTariff, type TariffSession } from '../sessions/historical-tariff.ts';
+import { cpoCostFromTariff, type TariffSession } from './historical-tariff.ts';
 import { OcpiTariff as PublishedTariff } from '../ocpi/ocpi-tariff.entity.ts';
 import { utc } from '../ocpi/cdr-to-session.ts';
-import { normalizePartyId } from './party-id.ts';
-import { RoamingAgreement, type AgreementRole } from './roaming-agreement.entity.ts';
-import { RoamingConnection } from './roaming-connection.entity.ts';
-import { amountDifference, roamingCost, RoamingFailure, type RoamingCost } from './roaming-cost.ts';
+import { normalizePartyId } from '../roaming/party-id.ts';
+import { RoamingAgreement, type AgreementRole } from '../roaming/roaming-agreement.entity.ts';
+import { RoamingConnection } from '../roaming/roaming-connection.entity.ts';
+import { amountDifference, roamingCost, RoamingFailure, type RoamingCost } from '../roaming/roaming-cost.ts';
 
 /** What the roaming step reads of a claimed session. */
 export interface RoamingSessionFacts {
