@@ -8,13 +8,9 @@
 // drop-out rows through the ORM.
 import { EvseIdAssignment } from '../cpo/evse-id-assignment.entity.ts';
 import { billPricedSessions } from '../billing/sources/msp-session.source.ts';
-import { LockMode } from '@mikro-orm/core';
-import { MonetaryCredit } from '../msp/monetary-credit.entity.ts';
-import { SubscriptionCorrection } from '../msp/subscription-correction.entity.ts';
-import { appendMovement } from '../msp/monetary-credit.service.ts';
+import { lockBatchCredit, type BatchCredit } from '../msp/monetary-credit.service.ts';
 import { resolveTokens, type ResolvedSubscription, type ResolvedToken } from '../msp/resolve-token.ts';
-import { TokenSubscription } from '../msp/token-subscription.entity.ts';
-import { addDecimal, compareDecimal, isZero, mulDivDecimal, normalize, subtractDecimal } from '../money/decimal.ts';
+import { mulDivDecimal, normalize } from '../money/decimal.ts';
 import { DomainError } from '../platform/errors.ts';
 import { uuidv7 } from '../platform/ids.ts';
 import { scopedEm, type Em, type Orm } from '../platform/orm.ts';
@@ -38,7 +34,7 @@ import { saveSessionReimbursements, type ReimbursedSession } from '../cpo/save-s
 import { roamingBatch, RoamingFailure, type RoamingBatch } from './roaming-costs.ts';
 import { requestProcessingAt } from '../sessions/processing-job.ts';
 import { recordEventRows, sessionEventKind } from '../events/event-sql.ts';
-import { creditEligibleAmount, creditToUse, labelled, totalsOf, withCredit } from '../sessions/session-subtotals.ts';
+import { labelled, totalsOf } from '../sessions/session-subtotals.ts';
 import { failedCheck, thresholdsFromEnv } from '../sessions/validity-checks.ts';
 
 export interface ClaimedSession {
@@ -179,11 +175,6 @@ async function loadContext(em: Em, sessions: ClaimedSession[]) {
     (v) => v.ratePlan.id);
   const countries = [...new Set(sessions.map((s) => s.country))];
   const vatRates = groupBy(await em.find(VatRate, { country: { $in: countries } }), (r) => `${r.country}:${r.vatKind}`);
-  const earlierCredit = await em.find(MonetaryCredit, { sessionId: { $in: sessions.map((s) => s.id) } }, { filters: false });
-  // A correction moved the credit of the subscriptions that paid earlier results to their successors.
-  const paidBy = [...new Set(earlierCredit.map((row) => row.subscription.id))];
-  const corrections = paidBy.length ? await em.find(SubscriptionCorrection, { oldSubscription: { $in: paidBy } }, { filters: false }) : [];
-  const successorOf = new Map(corrections.map((c) => [c.oldSubscription.id, c.newSubscription.id]));
   const evseUids = [...new Set(sessions.map((s) => s.evse_uid).filter((v): v is string => !!v))];
   const evseIds = [...new Set(sessions.map((s) => s.evse_id).filter((v): v is string => !!v).map(normalizeEvseId))];
   const evses = evseUids.length || evseIds.length
@@ -203,8 +194,6 @@ async function loadContext(em: Em, sessions: ClaimedSession[]) {
     ratePlan: (id: string) => ratePlans.get(id),
     versionAt: (ratePlanId: string, at: Date) => versions.get(ratePlanId)?.find((v) => v.validFrom <= at),
     vatRateAt: (country: string, kind: VatKind, at: Date) => vatRates.get(`${country}:${kind}`)?.find((r) => isValidAt(r, at)),
-    earlierCredit,
-    successorOf,
     reimbursement: await reimbursementContext(em, evses.filter((e) => sessions.some((s) => s.source === 'cpo_charge_session'
       && (s.evse_uid?.toLowerCase() === e.evseUid.toLowerCase() || (s.evse_id && normalizeEvseId(s.evse_id) === e.evseIdNormalized)))),
     (country, kind, at) => vatRates.get(`${country}:${kind}`)?.find((r) => isValidAt(r, at))),
@@ -219,37 +208,6 @@ function resolve(context: Context, session: ClaimedSession): Resolved {
     throw new Dropped('no_valid_subscription', `token ${token.evcoId} has no valid link to a valid subscription at ${session.start_at.toISOString()}`);
   }
   return { token, subscription };
-}
-
-/** Locks the subscriptions whose credit the batch moves, in id order (no deadlocks between batches). */
-async function lockCreditSubscriptions(em: Em, ids: string[]): Promise<Map<string, TokenSubscription>> {
-  if (ids.length === 0) return new Map();
-  const locked = await em.find(TokenSubscription, { id: { $in: ids } }, {
-    lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true, orderBy: { id: 'asc' }, filters: false,
-  });
-  return new Map(locked.map((s) => [s.id, s]));
-}
-
-/**
- * Gives back the credit earlier pricing results of a session used (repricing), once the session
- * prices again: to the subscription that paid it, or, when a correction has since moved that
- * subscription's credit to the one pricing the session now, to that one (the credit follows).
- */
-function releaseEarlierCredit(em: Em, context: Context, locked: Map<string, TokenSubscription>, sessionId: string, current: string): void {
-  const net = new Map<string, string>();
-  for (const row of context.earlierCredit) {
-    if (row.sessionId !== sessionId) continue;
-    const key = `${row.sessionId}|${row.subscription.id}`;
-    net.set(key, addDecimal(net.get(key) ?? '0', row.amount));
-  }
-  for (const [key, amount] of net) {
-    if (compareDecimal(amount, '0') >= 0) continue;
-    const paidBy = key.split('|')[1];
-    const to = context.successorOf.get(paidBy) === current ? current : paidBy;
-    appendMovement(em, locked.get(to)!, 'correction', subtractDecimal('0', amount), {
-      sessionId, description: to === paidBy ? 'released for repricing' : `released for repricing (paid by subscription ${paidBy} before its correction)`,
-    });
-  }
 }
 
 export async function processSessionBatch(orm: Orm, limit: number): Promise<number> {
@@ -267,12 +225,7 @@ export async function processSessionBatch(orm: Orm, limit: number): Promise<numb
     for (const session of sessions) {
       try { resolved.set(session.id, resolve(context, session)); } catch { /* a drop-out, reported below */ }
     }
-    const creditIds = new Set(context.earlierCredit.map((row) => row.subscription.id));
-    const repriced = new Set(context.earlierCredit.map((row) => row.sessionId));
-    for (const [sessionId, r] of resolved) {
-      if (compareDecimal(r.subscription.monetaryCreditBalance, '0') > 0 || repriced.has(sessionId)) creditIds.add(r.subscription.id);
-    }
-    const locked = await lockCreditSubscriptions(em, [...creditIds].sort());
+    const credit = await lockBatchCredit(em, sessions.map((s) => ({ id: s.id, subscription: resolved.get(s.id)?.subscription ?? null })));
 
     const vatDecisions = new Map<string, ReimbursementVatDecision>();
     const usesOwnerVat = sessions.filter((s) => resolved.get(s.id)?.subscription.plan.useCustomerReimbursementVat);
@@ -317,7 +270,7 @@ export async function processSessionBatch(orm: Orm, limit: number): Promise<numb
           side = 'msp';
           const resolvedNow = r ?? resolve(context, session);
           costRoaming(() => roaming.calculate(session, pricingFacts(session), resolvedNow.subscription.admin.id, resolvedNow.subscription.admin.currency));
-          results.push(price(em, context, session, resolvedNow, locked, outcome, vatDecisions.get(session.id)));
+          results.push(price(em, context, session, resolvedNow, credit, outcome, vatDecisions.get(session.id)));
         }
         if (match) reimbursed.push(reimbursedSession(session, match, drafts));
       } catch (error) {
@@ -398,7 +351,7 @@ function costFromTariff(session: ClaimedSession, currency: string) {
   return cost;
 }
 
-function price(em: Em, context: Context, session: ClaimedSession, r: Resolved, locked: Map<string, TokenSubscription>, outcome: SessionOutcome,
+function price(em: Em, context: Context, session: ClaimedSession, r: Resolved, credit: BatchCredit, outcome: SessionOutcome,
   reimbursementVat: ReimbursementVatDecision | undefined) {
   const { subscription, token } = r;
   const plan = subscription.plan;
@@ -431,20 +384,9 @@ function price(em: Em, context: Context, session: ClaimedSession, r: Resolved, l
   for (const rate of new Set(vatRates)) explanation.push(`VAT rate ${rate.id} (${rate.country} ${rate.vatKind}, valid from ${rate.validFrom.toISOString()})`);
   if (reimbursementVat) explanation.push(`customer reimbursement VAT (plan property): ${reimbursementVat.explanation}`);
 
-  let subtotals = labelled(result.subtotals);
-  releaseEarlierCredit(em, context, locked, session.id, subscription.id);
-  let used = '0.00';
-  const creditHolder = locked.get(subscription.id);
-  if (creditHolder && compareDecimal(creditHolder.monetaryCreditBalance, '0') > 0) {
-    const excluded = plan.creditExcludedComponents ?? [];
-    used = creditToUse(creditHolder.monetaryCreditBalance, creditEligibleAmount(subtotals, excluded));
-    if (!isZero(used)) {
-      appendMovement(em, creditHolder, 'consumption', subtractDecimal('0', used), { sessionId: session.id, description: `charge session ${session.session_id}` });
-      subtotals = withCredit(subtotals, used, excluded);
-      explanation.push(`monetary credit: ${used} of the balance paid the session${excluded.length ? ` (not for ${excluded.join(', ')})` : ''}; `
-        + `${normalize(creditHolder.monetaryCreditBalance)} is left`);
-    }
-  }
+  const paid = credit.pay(em, session.id, subscription.id, labelled(result.subtotals), plan.creditExcludedComponents ?? [], `charge session ${session.session_id}`);
+  if (paid.explanation) explanation.push(paid.explanation);
+  const { subtotals, used } = paid;
   const totals = totalsOf(subtotals);
   outcome.pricing_version = session.pricing_version + 1;
   return {
