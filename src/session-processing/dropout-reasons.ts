@@ -8,11 +8,12 @@
 import { MATCH_FAILURE_REASONS, type MatchFailureReason } from '../cpo/match-session.ts';
 import { REIMBURSEMENT_FAILURE_REASONS, type ReimbursementFailureReason } from '../cpo/reimburse-session.ts';
 import { REIMBURSEMENT_VAT_REASONS, type ReimbursementVatReason } from '../cpo/customer-reimbursement-vat.ts';
+import { DomainError } from '../platform/errors.ts';
 import { isPricingErrorCode, PRICING_ERROR_CODES, type PricingErrorCode } from '../pricing/pricing-error-codes.ts';
 import { ROAMING_FAILURE_REASONS, type RoamingFailureReason } from '../roaming/roaming-cost.ts';
 import { VALIDITY_REASONS, type ValidityReason } from '../sessions/validity-checks.ts';
 
-/** The pipeline's own: an EVSE being configured, token resolution and pricing (process-sessions.service.ts). */
+/** The pipeline's own: an EVSE being configured (cpo-side.ts), token resolution and pricing (msp-side.ts). */
 const PROCESSING_REASONS = [
   'evse_dropout_all_chargesessions',
   'unknown_token', 'no_valid_subscription', 'rate_plan_missing', 'currency_mismatch', 'rate_plan_version_missing',
@@ -38,7 +39,20 @@ export const DROPOUT_REASONS: readonly DropoutReason[] = [
   ...PRICING_ERROR_CODES,
 ].filter((reason, i, all) => all.indexOf(reason) === i).sort();
 
-/** The reason of a service error met while pricing a session's MSP side. */
-export function dropoutReasonOfError(code: string): DropoutReason {
-  return isPricingErrorCode(code) ? code : 'pricing_failed';
+/** A step's failure that drops the session out: its reason, message and the detail that groups its case. */
+export class Dropped extends Error {
+  readonly reason: DropoutReason;
+  readonly detail: string;
+  constructor(reason: DropoutReason, message: string, detail = '') {
+    super(message);
+    this.reason = reason;
+    this.detail = detail;
+  }
+}
+
+/** A failure met in the pipeline as a drop-out: a Dropped as it is, a service error by its code; anything else is thrown on. */
+export function dropoutOf(error: unknown): { reason: DropoutReason; message: string; detail?: string } {
+  if (error instanceof Dropped) return { reason: error.reason, message: error.message, detail: error.detail };
+  if (error instanceof DomainError) return { reason: isPricingErrorCode(error.code) ? error.code : 'pricing_failed', message: error.message };
+  throw error;
 }

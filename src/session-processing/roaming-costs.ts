@@ -1,4 +1,4 @@
-// The roaming step of a processing batch (src/session-processing/process-sessions.service.ts). Two sides:
+// The roaming step of a processing batch (process-sessions.service.ts), which it loads once for the batch. Two sides:
 // - We are the CPO: a session of POST /cpo-charge-session at our EVSE whose driver is not one of
 //   ours and whose contract id (evco_id) names the MSP party id of a roaming partner. What we
 //   charge that partner is billed to it (src/billing/sources/roaming.source.ts) as revenue of the
@@ -12,7 +12,7 @@
 //   (a provider-facilitated connection needs none). The cost is what the partner will invoice us:
 //   it is calculated, stored and compared with the reported amount (an annotation on the pricing
 //   result), not billed by us.
-// The cost comes from roaming-cost.ts. A failure is a drop-out (`roaming_agreement_missing`,
+// The cost comes from the rule src/roaming/roaming-cost.ts. A failure is a drop-out (`roaming_agreement_missing`,
 // `multiple_roaming_agreements`, `roaming_connection_unknown`, `roaming_cost_failed`,
 // `vat_rate_missing`). The batch writes the costs on the sessions (one statement) and bills the
 // charged ones, in the batch's transaction.
@@ -36,6 +36,7 @@ import { normalizePartyId } from '../roaming/party-id.ts';
 import { RoamingAgreement, type AgreementRole } from '../roaming/roaming-agreement.entity.ts';
 import { RoamingConnection } from '../roaming/roaming-connection.entity.ts';
 import { amountDifference, roamingCost, RoamingFailure, type RoamingCost } from '../roaming/roaming-cost.ts';
+import { Dropped } from './dropout-reasons.ts';
 
 /** What the roaming step reads of a claimed session. */
 export interface RoamingSessionFacts {
@@ -309,4 +310,12 @@ export async function roamingBatch(em: Em, sessions: RoamingSessionFacts[],
   return new RoamingBatch({ ...empty, partners, reported, connections, agreements, ratePlans, versions, published });
 }
 
-export { RoamingFailure };
+/** A roaming cost of the batch (`calculate`, `calculateCharged`): a RoamingFailure is the session's drop-out. */
+export function costRoaming(calculate: () => void): void {
+  try {
+    calculate();
+  } catch (error) {
+    if (error instanceof RoamingFailure) throw new Dropped(error.reason, error.message, error.detail);
+    throw error;
+  }
+}

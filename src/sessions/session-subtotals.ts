@@ -2,11 +2,10 @@
 // pricing core, labelled, plus `monetary_credit` lines (one per VAT rate) when credits pay part of
 // the session (src/msp/monetary-credit.service.ts); the totals are the sums of the rounded lines.
 import { subtractCurrency, sumCurrency } from '../money/decimal.ts';
-import type { CreditLine } from '../msp/monetary-credit.service.ts';
 import type { Subtotal } from '../pricing/price-session.ts';
 
 export interface SessionSubtotal extends Omit<Subtotal, 'kind'> {
-  kind: Subtotal['kind'] | CreditLine['kind'];
+  kind: Subtotal['kind'] | 'monetary_credit';
   rate_label: string;
   rate_represent_as_percentage: boolean;
 }
