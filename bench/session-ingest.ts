@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { createApp } from '../rest/app.ts';
+import { registerRestEventRenderers } from '../rest/events/event-renderers.ts';
 import { saveCredential } from '../src/credentials/save-credential.service.ts';
 import { createSubscriptionPlan } from '../src/msp/save-subscription-plan.service.ts';
 import { createTokenSubscription } from '../src/msp/create-token-subscription.service.ts';
@@ -90,6 +91,8 @@ async function anyReceived(pool: pg.Pool): Promise<boolean> {
 export async function sessionIngestBenchmark(url: string): Promise<BenchmarkResult> {
   await migrateJobQueue(url);
   const orm = await openOrm(ormConfig(url, { poolMax: CONCURRENCY }));
+  // The seed's writes record events, whose data the REST renderers give (createApp registers them too).
+  registerRestEventRenderers();
   const evcoIds = await seed(orm);
   const worker = process.env.BENCH_NO_WORKER ? { stop: async () => {} } : await startWorker(orm, url);
   const server = createApp(orm).listen(0, '127.0.0.1');

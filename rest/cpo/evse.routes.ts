@@ -1,7 +1,8 @@
 import { evseList } from '../../src/cpo/evse.queries.ts';
 import * as yup from 'yup';
 import { Evse, POWER_TYPES } from '../../src/cpo/evse.entity.ts';
-import { createEvse, getEvse, setDropoutAllChargesessions, updateEvse, type EvseFields } from '../../src/cpo/save-evse.service.ts';
+import { createEvse, getEvse, updateEvse, type EvseFields } from '../../src/cpo/save-evse.service.ts';
+import { setDropoutAllChargesessions } from '../../src/sessions/reprocess.service.ts';
 import { isDecimalText } from '../../src/money/decimal.ts';
 import type { Patch } from '../../src/platform/merge-patch.ts';
 import { seekPage } from '../rails/pagination.ts';

@@ -3,7 +3,7 @@
 import * as yup from 'yup';
 import { REPROCESS_INSTRUCTIONS, DROPOUT_STATUSES, type DropoutSide } from '../../src/sessions/dropout-case.entity.ts';
 import { dropoutCaseList } from '../../src/sessions/dropout-case.queries.ts';
-import { DROPOUT_REASONS } from '../../src/sessions/dropout-reasons.ts';
+import { DROPOUT_REASONS } from '../../src/session-processing/dropout-reasons.ts';
 import { getVisibleDropoutCase, reprocessDropoutCase } from '../../src/sessions/reprocess.service.ts';
 import { VALIDITY_CHECKS } from '../../src/sessions/validity-checks.ts';
 import { seekPage } from '../rails/pagination.ts';

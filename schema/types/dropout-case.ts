@@ -2,7 +2,7 @@ import { DropoutCase as DropoutCaseEntity, DROPOUT_SIDES, DROPOUT_STATUSES, REPR
 import * as yup from 'yup';
 import { oneOf } from '../../src/platform/input-schemas.ts';
 import { validate } from '../../src/platform/input-validation.ts';
-import { DROPOUT_REASONS } from '../../src/sessions/dropout-reasons.ts';
+import { DROPOUT_REASONS } from '../../src/session-processing/dropout-reasons.ts';
 import { reprocessDropoutCase } from '../../src/sessions/reprocess.service.ts';
 import { builder } from '../builder.ts';
 import { listConnection } from '../connection.ts';

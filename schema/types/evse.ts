@@ -1,6 +1,7 @@
 import * as yup from 'yup';
 import { Evse as EvseEntity, POWER_TYPES, type Connector } from '../../src/cpo/evse.entity.ts';
-import { setDropoutAllChargesessions, updateEvse, type EvseFields } from '../../src/cpo/save-evse.service.ts';
+import { updateEvse, type EvseFields } from '../../src/cpo/save-evse.service.ts';
+import { setDropoutAllChargesessions } from '../../src/sessions/reprocess.service.ts';
 import { isDecimalText } from '../../src/money/decimal.ts';
 import { oneOf, text } from '../../src/platform/input-schemas.ts';
 import { validate } from '../../src/platform/input-validation.ts';

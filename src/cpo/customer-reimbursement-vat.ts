@@ -6,10 +6,14 @@ import { Evse } from './evse.entity.ts';
 import { normalizeEvseId } from './evse-id.ts';
 import { ReimbursementLink } from './reimbursement-link.entity.ts';
 
+/** The drop-out reasons of the decision. */
+export const REIMBURSEMENT_VAT_REASONS = ['reimbursement_vat_unknown', 'reimbursement_arrangement_missing', 'multiple_reimbursement_arrangements'] as const;
+export type ReimbursementVatReason = (typeof REIMBURSEMENT_VAT_REASONS)[number];
+
 export type ReimbursementVatDecision =
   | { kind: 'normal'; evseUid: string | null; arrangementId: string | null; explanation: string }
   | { kind: 'exempt'; evseUid: string; arrangementId: string; explanation: string }
-  | { kind: 'dropout'; reason: 'reimbursement_vat_unknown' | 'reimbursement_arrangement_missing' | 'multiple_reimbursement_arrangements'; evseUid: string; explanation: string };
+  | { kind: 'dropout'; reason: ReimbursementVatReason; evseUid: string; explanation: string };
 
 /** The local EVSE of a session: by its uid, else by its EVSE ID (separators and case ignored). */
 export async function findLocalEvse(em: Em, evse: { evseId?: string | null; evseUid?: string | null }): Promise<Evse | null> {

@@ -5,7 +5,9 @@
 import type { Connector, Evse } from './evse.entity.ts';
 import type { EvseLocation } from './evse-location.entity.ts';
 
-export type MatchFailureReason = 'evse_not_found' | 'location_not_found' | 'connector_not_found';
+/** The drop-out reasons of matching (after the last attempt). */
+export const MATCH_FAILURE_REASONS = ['evse_not_found', 'location_not_found', 'connector_not_found'] as const;
+export type MatchFailureReason = (typeof MATCH_FAILURE_REASONS)[number];
 
 export interface SessionToMatch {
   evse_uid: string | null;

@@ -7,8 +7,8 @@
 // standard rate of the session's country; Exempt, exempt at 0 %; Unknown, a drop-out.
 import { normalize } from '../money/decimal.ts';
 import { DomainError } from '../platform/errors.ts';
-import { dropoutReasonOfError, type DropoutReason } from '../sessions/dropout-reasons.ts';
 import { priceSession, type PricingSession, type PricingVat, type Subtotal } from '../pricing/price-session.ts';
+import { isPricingErrorCode, PRICING_ERROR_CODES, type PricingErrorCode } from '../pricing/pricing-error-codes.ts';
 import type { RateRule, Rates } from '../pricing/rate-plan-definition.ts';
 import type { VatRate } from '../pricing/vat-rate.entity.ts';
 import { effectiveInputs, type InputValue } from './calculation-inputs.ts';
@@ -17,9 +17,24 @@ import type { ReimbursementArrangement } from './reimbursement-arrangement.entit
 import type { ReimbursementLink } from './reimbursement-link.entity.ts';
 import { REIMBURSEMENT_COMPONENTS } from './reimbursement-plan.entity.ts';
 
+const NAMED_FAILURES = [
+  'reimbursement_vat_unknown', 'reimbursement_arrangement_missing', 'reimbursement_amount_missing', 'reimbursement_input_missing',
+  'reimbursement_plan_missing', 'reimbursement_failed', 'vat_rate_missing',
+] as const;
+
+/** The drop-out reasons of reimbursement: its own, and a pricing error met while reimbursing as `reimbursement_<code>` (else `reimbursement_failed`). */
+export type ReimbursementFailureReason = (typeof NAMED_FAILURES)[number] | `reimbursement_${PricingErrorCode}`;
+export const REIMBURSEMENT_FAILURE_REASONS: readonly ReimbursementFailureReason[] = [
+  ...NAMED_FAILURES, ...PRICING_ERROR_CODES.map((code) => `reimbursement_${code}` as const),
+];
+
+function reasonOfError(code: string): ReimbursementFailureReason {
+  return isPricingErrorCode(code) ? `reimbursement_${code}` : 'reimbursement_failed';
+}
+
 export class ReimbursementFailure extends Error {
-  readonly reason: DropoutReason;
-  constructor(reason: DropoutReason, message: string) {
+  readonly reason: ReimbursementFailureReason;
+  constructor(reason: ReimbursementFailureReason, message: string) {
     super(message);
     this.reason = reason;
   }
@@ -111,7 +126,7 @@ export function reimburseSession(context: ReimbursementContext, evse: Evse, sess
           `reimbursement VAT of customer ${arrangement.customer.id}: ${arrangement.customer.reimbursementVat}`, ...result.explanation.slice(1)],
       };
     } catch (error) {
-      if (error instanceof DomainError) throw new ReimbursementFailure(dropoutReasonOfError(error.code, true), error.message);
+      if (error instanceof DomainError) throw new ReimbursementFailure(reasonOfError(error.code), error.message);
       throw error;
     }
   });

@@ -1,12 +1,12 @@
 // EVSEs: the deprecated create (POST /cpo-evse), merge-update by evse_uid, and the safe
-// configuration switch dropout_all_chargesessions (turning it off may reprocess the drop-outs).
+// configuration switch dropout_all_chargesessions (turning it off may reprocess the drop-outs:
+// src/sessions/reprocess.service.ts, which holds that use case).
 import { callerScope, canSeeAdministration } from '../access/admin-scope.ts';
 import { applyPatch, type Patch } from '../platform/merge-patch.ts';
 import { DomainError, InvalidInputError, NotFoundError } from '../platform/errors.ts';
 import { flushUnique } from '../platform/flush-unique.ts';
 import type { Em } from '../platform/orm.ts';
 import { visibleAdministration } from '../parties/customer-input.ts';
-import { retryEvseDropouts } from '../sessions/reprocess.service.ts';
 import { normalizeEvseId } from './evse-id.ts';
 import { Evse, type Connector } from './evse.entity.ts';
 import { EvseLocation } from './evse-location.entity.ts';
@@ -112,13 +112,14 @@ async function assignEvseId(em: Em, evse: Evse, evseId: string | null | undefine
   await em.flush();
 }
 
-/** Turning the switch off with reprocess_dropouts retries the EVSE's drop-outs in the same transaction. */
-export async function setDropoutAllChargesessions(em: Em, evseUid: string, enabled: boolean, reprocessDropouts: boolean): Promise<Evse> {
-  return em.transactional(async (tx) => {
-    const evse = await getEvse(tx, evseUid);
-    evse.dropoutAllChargesessions = enabled;
-    await tx.flush();
-    if (!enabled && reprocessDropouts) await retryEvseDropouts(tx, evse);
-    return evse;
-  });
+/**
+ * The safe configuration switch, in the caller's transaction: while it is on, session processing
+ * drops out every session at the EVSE (its use case with the retry of the drop-outs:
+ * setDropoutAllChargesessions in src/sessions/reprocess.service.ts).
+ */
+export async function switchDropoutAllChargesessions(em: Em, evseUid: string, enabled: boolean): Promise<Evse> {
+  const evse = await getEvse(em, evseUid);
+  evse.dropoutAllChargesessions = enabled;
+  await em.flush();
+  return evse;
 }

@@ -1,4 +1,4 @@
-// Writes the reimbursement records of a processing batch (src/sessions/process-sessions.service.ts)
+// Writes the reimbursement records of a processing batch (src/session-processing/process-sessions.service.ts)
 // in its transaction: one record per session and arrangement; a record whose amounts changed gets
 // the next version (billing follows versions), one whose arrangement no longer applies is removed.
 import { uuidv7 } from '../platform/ids.ts';

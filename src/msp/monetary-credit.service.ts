@@ -1,12 +1,22 @@
-// Monetary charge credits (excl. VAT): an append-only ledger per subscription whose running sum
-// is TokenSubscription.monetaryCreditBalance. Every movement locks the subscription row and
-// writes the ledger row and the balance in one transaction, so concurrent movements serialize.
-import { addDecimal, compareDecimal, isNegative, isZero, normalize, parseDecimal, subtractDecimal } from '../money/decimal.ts';
+// Monetary charge credits (excl. VAT), their one home: an append-only ledger per subscription whose
+// running sum is TokenSubscription.monetaryCreditBalance. Every movement locks the subscription row
+// and writes the ledger row and the balance in one transaction, so concurrent movements serialize.
+// Grants and corrections (REST, GraphQL), the balance moved by a plan-or-customer correction, and
+// what a pricing batch does with credit (src/session-processing/): lock the subscriptions whose
+// credit it moves, give back what a repriced session used before, pay a session's eligible lines
+// and show that as `monetary_credit` lines, one per VAT rate.
+import { LockMode } from '@mikro-orm/core';
+import {
+  addCurrency, addDecimal, compareDecimal, floorToCurrency, isNegative, isZero, minDecimal, normalize, parseDecimal, percentOfDecimal,
+  roundToCurrency, subtractCurrency, subtractDecimal, sumCurrency, toFixedDecimal,
+} from '../money/decimal.ts';
 import { DomainError, InvalidInputError, NotFoundError } from '../platform/errors.ts';
 import { isUuid } from '../platform/ids.ts';
 import type { Em } from '../platform/orm.ts';
+import type { Subtotal } from '../pricing/price-session.ts';
 import { lockTokenSubscription } from './lock-token-subscription.ts';
 import { MonetaryCredit, type CREDIT_KINDS } from './monetary-credit.entity.ts';
+import { SubscriptionCorrection } from './subscription-correction.entity.ts';
 import { TokenSubscription } from './token-subscription.entity.ts';
 
 type CreditKind = (typeof CREDIT_KINDS)[number];
@@ -98,4 +108,144 @@ export function transferCreditBalance(em: Em, from: TokenSubscription, to: Token
   if (isZero(balance)) return;
   appendMovement(em, from, 'correction', subtractDecimal('0', balance), { description });
   appendMovement(em, to, 'grant', balance, { description });
+}
+
+/** A priced line as credit reads it (the pricing core's, labelled or not). */
+type CreditableLine = Pick<Subtotal, 'amount_excl_vat' | 'vat_percent' | 'vat_kind' | 'vat_country'> & { kind: string };
+
+/** The line of the credit a priced session used at one VAT rate, among the session's subtotals. */
+export interface CreditLine extends Omit<Subtotal, 'kind'> {
+  kind: 'monetary_credit';
+  rate_label: string;
+  rate_represent_as_percentage: boolean;
+}
+
+/** What credits may pay: the rounded excl.-VAT lines of components the plan does not exclude. */
+export function creditEligibleAmount(subtotals: CreditableLine[], excluded: string[]): string {
+  const eligible = sumCurrency(subtotals.filter((s) => !excluded.includes(s.kind)).map((s) => s.amount_excl_vat));
+  return compareDecimal(eligible, '0') > 0 ? eligible : '0.00';
+}
+
+/** The part of `balance` a session uses: whole cents, never more than the balance or the eligible amount. */
+export function creditToUse(balance: string, eligible: string): string {
+  return minDecimal(floorToCurrency(balance), eligible);
+}
+
+/**
+ * A negative line for the credit used. Credits are amounts excl. VAT, so the VAT of the part
+ * they pay goes too: the line carries the session's VAT rate on the negative amount.
+ */
+export function creditLine(used: string, like: CreditableLine): CreditLine {
+  const amount = normalize(`-${used}`);
+  const vatUnrounded = percentOfDecimal(amount, like.vat_percent);
+  const incl = roundToCurrency(addDecimal(amount, vatUnrounded));
+  const excl = roundToCurrency(amount);
+  return {
+    kind: 'monetary_credit', volume: '1.00', billed_volume: '1.00', step_size: null, rate: amount, rate_unit: 'session',
+    rate_label: 'Charge credit', rate_represent_as_percentage: false,
+    amount_excl_vat_unrounded: toFixedDecimal(amount, 6), amount_excl_vat: excl,
+    vat_percent: like.vat_percent, vat_kind: like.vat_kind, vat_country: like.vat_country,
+    vat_amount_unrounded: toFixedDecimal(vatUnrounded, 6), vat_amount: subtractCurrency(incl, excl), amount_incl_vat: incl,
+  };
+}
+
+/**
+ * Adds the credit lines: the credit pays the eligible lines in their order, and each VAT rate
+ * among the lines it pays gets a line of its own, so the VAT that goes is that rate's.
+ */
+export function withCredit<T extends CreditableLine>(subtotals: T[], used: string, excluded: string[] = []): (T | CreditLine)[] {
+  if (isZero(used)) return subtotals;
+  let left = used;
+  const byVat = new Map<string, { amount: string; like: T }>();
+  for (const s of subtotals) {
+    if (excluded.includes(s.kind) || compareDecimal(s.amount_excl_vat, '0') <= 0 || compareDecimal(left, '0') <= 0) continue;
+    const part = minDecimal(s.amount_excl_vat, left);
+    left = subtractCurrency(left, part);
+    const key = `${s.vat_kind}|${s.vat_percent}|${s.vat_country}`;
+    const group = byVat.get(key);
+    byVat.set(key, { amount: group ? addCurrency(group.amount, part) : roundToCurrency(part), like: group?.like ?? s });
+  }
+  return [...subtotals, ...[...byVat.values()].map((g) => creditLine(g.amount, g.like))];
+}
+
+/** A session of a pricing batch as its credit sees it: the subscription it resolved to, if any. */
+export interface CreditSession { id: string; subscription: { id: string; monetaryCreditBalance: string } | null }
+
+/** What one session's credit came to: its lines with the credit lines, the amount used, the explanation (none when nothing was used). */
+export interface PaidSession<T> { subtotals: (T | CreditLine)[]; used: string; explanation: string | null }
+
+/**
+ * The credit of one pricing batch. `lockBatchCredit` reads the credit earlier results of the batch's
+ * sessions used and locks, in id order (no deadlocks between batches), every subscription whose
+ * credit the batch may move: those that paid earlier results and those the sessions resolved to
+ * that have a balance or a session priced before. `pay` then works on the locked, re-read rows.
+ */
+export class BatchCredit {
+  private readonly earlier: MonetaryCredit[];
+  private readonly successorOf: Map<string, string>;
+  private readonly locked: Map<string, TokenSubscription>;
+
+  constructor(earlier: MonetaryCredit[], successorOf: Map<string, string>, locked: Map<string, TokenSubscription>) {
+    this.earlier = earlier;
+    this.successorOf = successorOf;
+    this.locked = locked;
+  }
+
+  /**
+   * Releases what the session's earlier results used (repricing), then pays what the balance of
+   * `subscriptionId` allows of the lines of components not `excluded`: a consumption movement
+   * (`description`) and the credit lines.
+   */
+  pay<T extends CreditableLine>(em: Em, sessionId: string, subscriptionId: string, subtotals: T[], excluded: string[], description: string): PaidSession<T> {
+    this.releaseEarlier(em, sessionId, subscriptionId);
+    const holder = this.locked.get(subscriptionId);
+    if (!holder || compareDecimal(holder.monetaryCreditBalance, '0') <= 0) return { subtotals, used: '0.00', explanation: null };
+    const used = creditToUse(holder.monetaryCreditBalance, creditEligibleAmount(subtotals, excluded));
+    if (isZero(used)) return { subtotals, used, explanation: null };
+    appendMovement(em, holder, 'consumption', subtractDecimal('0', used), { sessionId, description });
+    return {
+      subtotals: withCredit(subtotals, used, excluded), used,
+      explanation: `monetary credit: ${used} of the balance paid the session${excluded.length ? ` (not for ${excluded.join(', ')})` : ''}; `
+        + `${normalize(holder.monetaryCreditBalance)} is left`,
+    };
+  }
+
+  /**
+   * Gives back the credit earlier pricing results of a session used (repricing), once the session
+   * prices again: to the subscription that paid it, or, when a correction has since moved that
+   * subscription's credit to the one pricing the session now, to that one (the credit follows).
+   */
+  private releaseEarlier(em: Em, sessionId: string, current: string): void {
+    const net = new Map<string, string>();
+    for (const row of this.earlier) {
+      if (row.sessionId !== sessionId) continue;
+      const key = `${row.sessionId}|${row.subscription.id}`;
+      net.set(key, addDecimal(net.get(key) ?? '0', row.amount));
+    }
+    for (const [key, amount] of net) {
+      if (compareDecimal(amount, '0') >= 0) continue;
+      const paidBy = key.split('|')[1];
+      const to = this.successorOf.get(paidBy) === current ? current : paidBy;
+      appendMovement(em, this.locked.get(to)!, 'correction', subtractDecimal('0', amount), {
+        sessionId, description: to === paidBy ? 'released for repricing' : `released for repricing (paid by subscription ${paidBy} before its correction)`,
+      });
+    }
+  }
+}
+
+export async function lockBatchCredit(em: Em, sessions: CreditSession[]): Promise<BatchCredit> {
+  const earlier = await em.find(MonetaryCredit, { sessionId: { $in: sessions.map((s) => s.id) } }, { filters: false });
+  // A correction moved the credit of the subscriptions that paid earlier results to their successors.
+  const paidBy = [...new Set(earlier.map((row) => row.subscription.id))];
+  const corrections = paidBy.length ? await em.find(SubscriptionCorrection, { oldSubscription: { $in: paidBy } }, { filters: false }) : [];
+  const successorOf = new Map(corrections.map((c) => [c.oldSubscription.id, c.newSubscription.id]));
+  const ids = new Set(paidBy);
+  const repriced = new Set(earlier.map((row) => row.sessionId));
+  for (const { id, subscription } of sessions) {
+    if (subscription && (compareDecimal(subscription.monetaryCreditBalance, '0') > 0 || repriced.has(id))) ids.add(subscription.id);
+  }
+  const locked = ids.size === 0 ? [] : await em.find(TokenSubscription, { id: { $in: [...ids].sort() } }, {
+    lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true, orderBy: { id: 'asc' }, filters: false,
+  });
+  return new BatchCredit(earlier, successorOf, new Map(locked.map((s) => [s.id, s])));
 }

@@ -1,5 +1,5 @@
 // The instance's own settings (the one `instance_settings` row): merge-update of its name and of
-// roaming_enabled, the switch of the roaming cost calculation (src/roaming/cost-roaming-sessions.ts).
+// roaming_enabled, the switch of the roaming cost calculation (src/session-processing/roaming-costs.ts).
 // Shared by every administration: only a credential without an administration limit may change it
 // (src/access/instance-wide.ts).
 // The first update creates the row.

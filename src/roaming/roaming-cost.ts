@@ -5,7 +5,7 @@
 // CPO reported (`total_roaming_amount_excl_vat`). A provider-facilitated connection has no
 // agreement: the reported amount is the cost. VAT: the agreement's VAT kind (standard without
 // one) at the rate of the session's country valid at its start. Pure: the batch
-// (cost-roaming-sessions.ts) loads what it needs.
+// (src/session-processing/roaming-costs.ts) loads what it needs.
 import { addCurrency, compareDecimal, normalize, percentOfDecimal, roundToCurrency, subtractDecimal, sumCurrency, sumDecimal } from '../money/decimal.ts';
 import { DomainError } from '../platform/errors.ts';
 import type { OcpiCostLine } from '../pricing/ocpi/evaluate-tariff.ts';
@@ -14,12 +14,16 @@ import type { RatePlanVersion } from '../pricing/rate-plan-version.entity.ts';
 import type { RatePlan } from '../pricing/rate-plan.entity.ts';
 import type { VatKind, VatRate } from '../pricing/vat-rate.entity.ts';
 import type { RoamingAgreement } from './roaming-agreement.entity.ts';
-import type { DropoutReason } from '../sessions/dropout-reasons.ts';
+/** The drop-out reasons of a roaming cost that cannot be had. */
+export const ROAMING_FAILURE_REASONS = [
+  'roaming_cost_failed', 'roaming_agreement_missing', 'multiple_roaming_agreements', 'roaming_connection_unknown', 'vat_rate_missing',
+] as const;
+export type RoamingFailureReason = (typeof ROAMING_FAILURE_REASONS)[number];
 
 export class RoamingFailure extends Error {
-  readonly reason: DropoutReason;
+  readonly reason: RoamingFailureReason;
   readonly detail: string;
-  constructor(reason: DropoutReason, message: string, detail = '') {
+  constructor(reason: RoamingFailureReason, message: string, detail = '') {
     super(message);
     this.reason = reason;
     this.detail = detail;

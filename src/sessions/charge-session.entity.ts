@@ -60,7 +60,7 @@ export const ChargeSessionSchema = defineEntity({
     /** CPO sessions: the sum of the session's reimbursement records (excl. VAT); null when none. */
     reimbursementExclVat: p.decimal('string').precision(20).scale(2).nullable(),
     /**
-     * Roaming (src/roaming/cost-roaming-sessions.ts): the partner (the CPO of a /charge-session
+     * Roaming (src/session-processing/roaming-costs.ts): the partner (the CPO of a /charge-session
      * session, the driver's MSP of a CPO session), the connection and agreement that applied, the
      * administration the amount belongs to (the EVSE's of a CPO session, which bills it; the MSP
      * customer's otherwise) and the amount; null when not roaming.

@@ -1,9 +1,11 @@
 // Sending sessions through the pipeline again: repricing one session (a new pricing result with
 // the next version; earlier ones stay), a plan-or-customer correction (the sessions of the old
-// subscription from the correction moment on), and drop-out cases (retry, bypass a check, discard).
+// subscription from the correction moment on), drop-out cases (retry, bypass a check, discard),
+// and an EVSE's drop-outs when its dropout_all_chargesessions switch goes off.
 // Each marks the sessions `received` and adds the processing job in one transaction.
 import { LockMode } from '@mikro-orm/core';
 import type { Evse } from '../cpo/evse.entity.ts';
+import { switchDropoutAllChargesessions } from '../cpo/save-evse.service.ts';
 import { SubscriptionCorrection } from '../msp/subscription-correction.entity.ts';
 import type { SubscriptionCorrectedJob } from '../msp/subscription-corrected.ts';
 import { DomainError, InvalidInputError, NotFoundError } from '../platform/errors.ts';
@@ -65,10 +67,20 @@ export async function reprocessDropoutCase(em: Em, id: string, input: ReprocessI
 }
 
 /**
- * Turning off an EVSE's dropout_all_chargesessions with reprocess_dropouts retries its open cases
- * (whoever's sessions they hold), in the transaction of the switch (`em` is inside it).
+ * PUT /cpo-evse/{evse_uid}/dropout-all-chargesessions, GraphQL setEvseDropoutAll: the EVSE's safe
+ * configuration switch (src/cpo/save-evse.service.ts); turning it off with reprocess_dropouts retries
+ * the EVSE's drop-outs in the same transaction.
  */
-export async function retryEvseDropouts(em: Em, evse: Evse): Promise<void> {
+export function setDropoutAllChargesessions(em: Em, evseUid: string, enabled: boolean, reprocessDropouts: boolean): Promise<Evse> {
+  return em.transactional(async (tx) => {
+    const evse = await switchDropoutAllChargesessions(tx, evseUid, enabled);
+    if (!enabled && reprocessDropouts) await retryEvseDropouts(tx, evse);
+    return evse;
+  });
+}
+
+/** The EVSE's open dropout_all_chargesessions cases (whoever's sessions they hold) are retried, in the caller's transaction. */
+async function retryEvseDropouts(em: Em, evse: Evse): Promise<void> {
   const cases = await em.find(DropoutCase, { reason: 'evse_dropout_all_chargesessions', status: 'open', groupKey: { $like: `%|${evse.evseUid}` } }, {
     filters: false, lockMode: LockMode.PESSIMISTIC_WRITE,
   });

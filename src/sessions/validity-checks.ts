@@ -6,6 +6,10 @@ import { compareDecimal, mulDivDecimal } from '../money/decimal.ts';
 export const VALIDITY_CHECKS = ['start_before_end', 'plausible_energy', 'end_in_past', 'not_too_old'] as const;
 export type ValidityCheck = (typeof VALIDITY_CHECKS)[number];
 
+/** The drop-out reason of a failed check. */
+export type ValidityReason = `validity_${ValidityCheck}`;
+export const VALIDITY_REASONS: readonly ValidityReason[] = VALIDITY_CHECKS.map((check) => `validity_${check}` as const);
+
 export interface ValidityThresholds {
   maxEnergyKwh: string;
   maxAveragePowerKw: string;

@@ -20,7 +20,7 @@ import { isSubscriptionCorrectedJob, SUBSCRIPTION_CORRECTED } from '../msp/subsc
 import { COMMAND_TIMEOUT, isCommandTimeoutJob, timeOutCommand } from '../ocpi/command-timeout.ts';
 import { addJob } from '../platform/jobs.ts';
 import type { Orm } from '../platform/orm.ts';
-import { processSessionBatch } from '../sessions/process-sessions.service.ts';
+import { processSessionBatch } from '../session-processing/process-sessions.service.ts';
 import { addProcessingJob, PROCESSING_TASK } from '../sessions/processing-job.ts';
 import { repriceCorrectedSessions } from '../sessions/reprocess.service.ts';
 

@@ -2,7 +2,7 @@ import test from 'ava';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { createAdministration } from '../../helpers/factories.ts';
 import { ensureVatRate, pricedSubscription, pricingResults, processed, sessionBody, submitSession } from '../../helpers/session-factories.ts';
-import { processSessionBatch } from '../../../src/sessions/process-sessions.service.ts';
+import { processSessionBatch } from '../../../src/session-processing/process-sessions.service.ts';
 
 let app: TestApp;
 let adminId: string;

@@ -1,7 +1,7 @@
-// The roaming step of a processing batch (src/sessions/process-sessions.service.ts). Two sides:
+// The roaming step of a processing batch (process-sessions.service.ts), which it loads once for the batch. Two sides:
 // - We are the CPO: a session of POST /cpo-charge-session at our EVSE whose driver is not one of
 //   ours and whose contract id (evco_id) names the MSP party id of a roaming partner. What we
-//   charge that partner is billed to it (src/billing/sources/roaming.source.ts) as revenue of the
+//   charge that partner is billed to it (src/roaming/roaming.source.ts) as revenue of the
 //   EVSE's administration. With `roaming_enabled` the cost is calculated: the partner's live
 //   agreement where we are the CPO, valid at the session start; its rate plan, else the amount the
 //   CPMS reported (`total_roaming_amount_excl_vat`). Without it the reported amount is billed as
@@ -12,12 +12,12 @@
 //   (a provider-facilitated connection needs none). The cost is what the partner will invoice us:
 //   it is calculated, stored and compared with the reported amount (an annotation on the pricing
 //   result), not billed by us.
-// The cost comes from roaming-cost.ts. A failure is a drop-out (`roaming_agreement_missing`,
+// The cost comes from the rule src/roaming/roaming-cost.ts. A failure is a drop-out (`roaming_agreement_missing`,
 // `multiple_roaming_agreements`, `roaming_connection_unknown`, `roaming_cost_failed`,
 // `vat_rate_missing`). The batch writes the costs on the sessions (one statement) and bills the
 // charged ones, in the batch's transaction.
 import type { Evse } from '../cpo/evse.entity.ts';
-import { billRoamingCosts } from './roaming.source.ts';
+import { billRoamingCosts } from '../roaming/roaming.source.ts';
 import { normalize } from '../money/decimal.ts';
 import { tryParseEvcoId } from '../msp/evco-id.ts';
 import { isUuid } from '../platform/ids.ts';
@@ -29,13 +29,14 @@ import { RatePlanVersion } from '../pricing/rate-plan-version.entity.ts';
 import { RatePlan } from '../pricing/rate-plan.entity.ts';
 import type { VatKind, VatRate } from '../pricing/vat-rate.entity.ts';
 import type { OcpiTariff } from '../pricing/ocpi/tariff.ts';
-import { cpoCostFromTariff, type TariffSession } from '../sessions/historical-tariff.ts';
+import { cpoCostFromTariff, type TariffSession } from './historical-tariff.ts';
 import { OcpiTariff as PublishedTariff } from '../ocpi/ocpi-tariff.entity.ts';
 import { utc } from '../ocpi/cdr-to-session.ts';
-import { normalizePartyId } from './party-id.ts';
-import { RoamingAgreement, type AgreementRole } from './roaming-agreement.entity.ts';
-import { RoamingConnection } from './roaming-connection.entity.ts';
-import { amountDifference, roamingCost, RoamingFailure, type RoamingCost } from './roaming-cost.ts';
+import { normalizePartyId } from '../roaming/party-id.ts';
+import { RoamingAgreement, type AgreementRole } from '../roaming/roaming-agreement.entity.ts';
+import { RoamingConnection } from '../roaming/roaming-connection.entity.ts';
+import { amountDifference, roamingCost, RoamingFailure, type RoamingCost } from '../roaming/roaming-cost.ts';
+import { Dropped } from './dropout-reasons.ts';
 
 /** What the roaming step reads of a claimed session. */
 export interface RoamingSessionFacts {
@@ -309,4 +310,12 @@ export async function roamingBatch(em: Em, sessions: RoamingSessionFacts[],
   return new RoamingBatch({ ...empty, partners, reported, connections, agreements, ratePlans, versions, published });
 }
 
-export { RoamingFailure };
+/** A roaming cost of the batch (`calculate`, `calculateCharged`): a RoamingFailure is the session's drop-out. */
+export function costRoaming(calculate: () => void): void {
+  try {
+    calculate();
+  } catch (error) {
+    if (error instanceof RoamingFailure) throw new Dropped(error.reason, error.message, error.detail);
+    throw error;
+  }
+}

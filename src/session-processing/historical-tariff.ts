@@ -4,7 +4,7 @@
 // charging time (until the next period, idle time last as parking time).
 import { evaluateOcpiTariff, type OcpiCostLine } from '../pricing/ocpi/evaluate-tariff.ts';
 import type { ChargingPeriod, OcpiTariff } from '../pricing/ocpi/tariff.ts';
-import { periodEnergyKwh, type ReportedChargePeriod } from './session-energy.ts';
+import { periodEnergyKwh, type ReportedChargePeriod } from '../sessions/session-energy.ts';
 
 export interface TariffSession {
   start: Date;

@@ -1,0 +1,97 @@
+// What a claimed batch reads before its sessions go through the pipeline, with one query per kind
+// (none for a kind the batch does not need): token -> link -> subscription -> plan
+// (src/msp/resolve-token.ts), the plans' rate plans and versions, the VAT rates of the sessions'
+// countries, the local EVSEs (by uid, else the EVSE ID's holder at the start), what reimbursement
+// reads (src/cpo/reimbursement-context.ts), the credit the batch may move (locked,
+// src/msp/monetary-credit.service.ts), the owners' reimbursement VAT for plans that use it, and the
+// roaming step's rows (roaming-costs.ts).
+import { decideReimbursementVat, reimbursementLinksOf, type ReimbursementVatDecision } from '../cpo/customer-reimbursement-vat.ts';
+import { EvseIdAssignment } from '../cpo/evse-id-assignment.entity.ts';
+import { normalizeEvseId } from '../cpo/evse-id.ts';
+import { Evse } from '../cpo/evse.entity.ts';
+import { matchRetryPolicyFromEnv } from '../cpo/match-session.ts';
+import { reimbursementContext } from '../cpo/reimbursement-context.ts';
+import { lockBatchCredit } from '../msp/monetary-credit.service.ts';
+import { resolveTokens, type ResolvedSubscription, type ResolvedToken } from '../msp/resolve-token.ts';
+import type { Em } from '../platform/orm.ts';
+import { isValidAt } from '../platform/validity.ts';
+import { RatePlanVersion } from '../pricing/rate-plan-version.entity.ts';
+import { RatePlan } from '../pricing/rate-plan.entity.ts';
+import { VatRate, type VatKind } from '../pricing/vat-rate.entity.ts';
+import { thresholdsFromEnv } from '../sessions/validity-checks.ts';
+import type { ClaimedSession } from './claim-batch.ts';
+import { roamingBatch } from './roaming-costs.ts';
+
+/** A session whose token resolved to a subscription. */
+export interface Resolved { token: ResolvedToken; subscription: ResolvedSubscription }
+
+function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
+  const map = new Map<string, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const list = map.get(k);
+    if (list) list.push(item); else map.set(k, [item]);
+  }
+  return map;
+}
+
+export async function loadBatchContext(em: Em, sessions: ClaimedSession[]) {
+  const limits = thresholdsFromEnv();
+  const resolutions = await resolveTokens(em, sessions.map((s) => ({ evcoId: s.evco_id, at: s.start_at })));
+  const resolutionOf = new Map(sessions.map((s, i) => [s.id, resolutions[i]]));
+  const planIds = [...new Set(resolutions.map((r) => r.subscription?.plan.ratePlanId).filter((id): id is string => !!id))];
+  const ratePlans = new Map((planIds.length ? await em.find(RatePlan, { id: { $in: planIds } }) : []).map((p) => [p.id, p]));
+  const versions = groupBy(planIds.length ? await em.find(RatePlanVersion, { ratePlan: { $in: planIds } }, { orderBy: { validFrom: 'desc' } }) : [],
+    (v) => v.ratePlan.id);
+  const countries = [...new Set(sessions.map((s) => s.country))];
+  const vatRates = groupBy(await em.find(VatRate, { country: { $in: countries } }), (r) => `${r.country}:${r.vatKind}`);
+  const vatRateAt = (country: string, kind: VatKind, at: Date) => vatRates.get(`${country}:${kind}`)?.find((r) => isValidAt(r, at));
+  const evseUids = [...new Set(sessions.map((s) => s.evse_uid).filter((v): v is string => !!v))];
+  const evseIds = [...new Set(sessions.map((s) => s.evse_id).filter((v): v is string => !!v).map(normalizeEvseId))];
+  const evses = evseUids.length || evseIds.length
+    ? await em.find(Evse, { $or: [{ evseUid: { $in: evseUids } }, { evseIdNormalized: { $in: evseIds } }] }, { filters: false, populate: ['location', 'admin'] })
+    : [];
+  // An EVSE ID names the EVSE that held it at the session's start (it may have moved since).
+  const assignments = evseIds.length
+    ? await em.find(EvseIdAssignment, { evseIdNormalized: { $in: evseIds } }, { populate: ['evse'], filters: false })
+    : [];
+  const holderAt = (evseId: string, at: Date) => assignments.find((a) => a.evseIdNormalized === evseId && isValidAt(a, at))?.evse;
+  const localEvse = (session: ClaimedSession) => evses.find((e) => session.evse_uid && e.evseUid.toLowerCase() === session.evse_uid.toLowerCase())
+    ?? (session.evse_id ? holderAt(normalizeEvseId(session.evse_id), session.start_at) : undefined)
+    ?? evses.find((e) => session.evse_id && e.evseIdNormalized === normalizeEvseId(session.evse_id)
+      && !assignments.some((a) => a.evseIdNormalized === e.evseIdNormalized));
+  const reimbursement = await reimbursementContext(em, evses.filter((e) => sessions.some((s) => s.source === 'cpo_charge_session'
+    && (s.evse_uid?.toLowerCase() === e.evseUid.toLowerCase() || (s.evse_id && normalizeEvseId(s.evse_id) === e.evseIdNormalized)))), vatRateAt);
+
+  const resolved = new Map<string, Resolved>();
+  for (const session of sessions) {
+    const { token, subscription } = resolutionOf.get(session.id)!;
+    if (token && subscription) resolved.set(session.id, { token, subscription });
+  }
+  const credit = await lockBatchCredit(em, sessions.map((s) => ({ id: s.id, subscription: resolved.get(s.id)?.subscription ?? null })));
+
+  // The plan property "Use Customer Reimbursement VAT": the owner of the local EVSE decides the VAT.
+  const vatDecisions = new Map<string, ReimbursementVatDecision>();
+  const usesOwnerVat = sessions.filter((s) => resolved.get(s.id)?.subscription.plan.useCustomerReimbursementVat);
+  const ownerLinks = await reimbursementLinksOf(em, [...new Set(usesOwnerVat.map(localEvse).filter((e): e is Evse => !!e))]);
+  for (const session of usesOwnerVat) vatDecisions.set(session.id, decideReimbursementVat(localEvse(session) ?? null, ownerLinks, session.start_at));
+
+  return {
+    limits,
+    localEvse,
+    resolutionOf: (session: ClaimedSession) => resolutionOf.get(session.id)!,
+    /** The session's token and subscription; undefined when either is missing (the MSP side drops it out). */
+    resolved: (session: ClaimedSession) => resolved.get(session.id),
+    ratePlan: (id: string) => ratePlans.get(id),
+    versionAt: (ratePlanId: string, at: Date) => versions.get(ratePlanId)?.find((v) => v.validFrom <= at),
+    vatRateAt,
+    reimbursement,
+    credit,
+    reimbursementVat: (session: ClaimedSession) => vatDecisions.get(session.id),
+    roaming: await roamingBatch(em, sessions, vatRateAt),
+    retryPolicy: matchRetryPolicyFromEnv(),
+    now: new Date(),
+  };
+}
+
+export type BatchContext = Awaited<ReturnType<typeof loadBatchContext>>;

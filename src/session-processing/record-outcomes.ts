@@ -1,0 +1,128 @@
+// Recording a batch's outcomes in its transaction, one statement per kind of write: sessions that
+// could not be priced join the open drop-out case of their group (reason, administration, detail;
+// created when there is none), the reimbursement records (src/cpo/save-session-reimbursements.ts),
+// the roaming costs (roaming-costs.ts), the pricing results and the sessions as plain rows, their
+// events, the billing of priced sessions and changed reimbursements, and the run of the next
+// matching attempt.
+import { billReimbursements } from '../cpo/cpo-reimbursement.source.ts';
+import { billPricedSessions } from '../billing/sources/msp-session.source.ts';
+import { saveSessionReimbursements, type ReimbursedSession } from '../cpo/save-session-reimbursements.ts';
+import { recordEventRows, sessionEventKind } from '../events/event-sql.ts';
+import { uuidv7 } from '../platform/ids.ts';
+import type { Em } from '../platform/orm.ts';
+import { DropoutCase, type DropoutSide } from '../sessions/dropout-case.entity.ts';
+import { requestProcessingAt } from '../sessions/processing-job.ts';
+import type { Resolved } from './batch-context.ts';
+import type { ClaimedSession } from './claim-batch.ts';
+import type { DropoutReason } from './dropout-reasons.ts';
+import type { RoamingBatch } from './roaming-costs.ts';
+
+/** What a batch writes back for one session. */
+export interface SessionOutcome {
+  id: string;
+  /** received: a CPO session waiting for its next matching attempt. */
+  status: 'priced' | 'processed' | 'received' | 'dropout';
+  admin_id: string | null;
+  token_id: string | null;
+  subscription_id: string | null;
+  customer_id: string | null;
+  dropout_case_id: string | null;
+  dropout_reason: string | null;
+  dropout_message: string | null;
+  pricing_version: number;
+  match_attempts: number;
+  retry_at: string | null;
+  matched_evse_id: string | null;
+  location_id: string | null;
+  connector_id: string | null;
+  reimbursement_excl_vat: string | null;
+}
+
+export interface Dropout { outcome: SessionOutcome; reason: DropoutReason; message: string; detail?: string; side?: DropoutSide; evseUid?: string | null }
+
+/** What the steps of a batch leave to be written. */
+export class BatchOutcomes {
+  readonly outcomes: SessionOutcome[] = [];
+  /** Pricing result rows (msp-side.ts). */
+  readonly results: Record<string, unknown>[] = [];
+  readonly dropouts: Dropout[] = [];
+  readonly reimbursed: ReimbursedSession[] = [];
+
+  /** A session's outcome as it enters the pipeline: priced, unless a step says otherwise. */
+  start(session: ClaimedSession, r: Resolved | undefined): SessionOutcome {
+    const outcome: SessionOutcome = {
+      id: session.id, status: 'priced', admin_id: r?.subscription.admin.id ?? null, token_id: r?.token.id ?? null,
+      subscription_id: r?.subscription.id ?? null, customer_id: r?.subscription.customer.id ?? null,
+      dropout_case_id: null, dropout_reason: null, dropout_message: null, pricing_version: session.pricing_version,
+      match_attempts: session.match_attempts, retry_at: null, matched_evse_id: null, location_id: null, connector_id: null, reimbursement_excl_vat: null,
+    };
+    this.outcomes.push(outcome);
+    return outcome;
+  }
+}
+
+const INSERT_RESULTS = `insert into msp_pricing_result (id, session_id, version, admin_id, customer_id, subscription_id,
+    subscription_external_reference, token_evco_id, currency, rate_plan_id, rate_plan_version_id, rule, subtotals,
+    total_excl_vat, total_vat, total_incl_vat, credit_used, annotations, roaming_agreement, explanation, created_at)
+  select id, session_id, version, admin_id, customer_id, subscription_id, subscription_external_reference, token_evco_id, currency,
+    rate_plan_id, rate_plan_version_id, rule, subtotals, total_excl_vat, total_vat, total_incl_vat, credit_used, annotations, roaming_agreement,
+    explanation, now()
+  from json_populate_recordset(null::msp_pricing_result, ?::json)`;
+
+const UPDATE_SESSIONS = `update msp_charge_session s set status = v.status, admin_id = coalesce(v.admin_id, s.admin_id),
+    token_id = v.token_id, subscription_id = v.subscription_id, customer_id = v.customer_id, dropout_case_id = v.dropout_case_id,
+    dropout_reason = v.dropout_reason, dropout_message = v.dropout_message, pricing_version = v.pricing_version,
+    match_attempts = v.match_attempts, retry_at = v.retry_at, matched_evse_id = v.matched_evse_id, location_id = v.location_id,
+    connector_id = v.connector_id, reimbursement_excl_vat = v.reimbursement_excl_vat, updated_at = now()
+  from json_populate_recordset(null::msp_charge_session, ?::json) v where s.id = v.id`;
+
+function groupKeyOf(dropout: Dropout): string {
+  const key = [dropout.reason, dropout.outcome.admin_id ?? '-', dropout.detail ?? ''].join('|');
+  return dropout.side === 'cpo' ? `cpo|${key}` : key;
+}
+
+async function recordDropouts(em: Em, dropouts: Dropout[]): Promise<void> {
+  if (dropouts.length === 0) return;
+  const keys = [...new Set(dropouts.map(groupKeyOf))];
+  const open = await em.find(DropoutCase, { openKey: { $in: keys } }, { filters: false });
+  const byKey = new Map(open.map((c) => [c.groupKey, c]));
+  for (const dropout of dropouts) {
+    const key = groupKeyOf(dropout);
+    let dropoutCase = byKey.get(key);
+    if (!dropoutCase) {
+      dropoutCase = em.create(DropoutCase, {
+        id: uuidv7(), admin: dropout.outcome.admin_id, side: dropout.side ?? 'msp', reason: dropout.reason, evseUid: dropout.evseUid ?? null,
+        groupKey: key, openKey: key, message: dropout.message,
+      });
+      byKey.set(key, dropoutCase);
+    }
+    dropoutCase.sessionCount += 1;
+    Object.assign(dropout.outcome, {
+      status: 'dropout', dropout_case_id: dropoutCase.id, dropout_reason: dropout.reason, dropout_message: dropout.message,
+    });
+  }
+}
+
+export async function recordOutcomes(em: Em, sessions: ClaimedSession[], roaming: RoamingBatch, batch: BatchOutcomes): Promise<void> {
+  const { outcomes, results } = batch;
+  await recordDropouts(em, batch.dropouts);
+  const statusOf = new Map(outcomes.map((o) => [o.id, o.status]));
+  const saved = await saveSessionReimbursements(em, batch.reimbursed.filter((x) => statusOf.get(x.sessionId) !== 'dropout'));
+  for (const outcome of outcomes) if (saved.totals.has(outcome.id)) outcome.reimbursement_excl_vat = saved.totals.get(outcome.id)!;
+  await em.flush();
+  await roaming.save(em, outcomes, results);
+  if (results.length) await em.execute(INSERT_RESULTS, [JSON.stringify(results)]);
+  await em.execute(UPDATE_SESSIONS, [JSON.stringify(outcomes)]);
+  const sourceOf = new Map(sessions.map((s) => [s.id, s.source]));
+  await recordEventRows(em, [
+    ...outcomes.filter((o) => o.status !== 'received').map((o) => ({
+      kind: sessionEventKind(sourceOf.get(o.id)!), resource_id: o.id, modification: 'update' as const,
+      admin_id: o.admin_id, changes: { status: ['received', o.status] as [unknown, unknown] },
+    })),
+    ...results.map((r) => ({ kind: 'msp_charge_session_priced' as const, resource_id: String(r.id), modification: 'create' as const, admin_id: String(r.admin_id) })),
+  ]);
+  await billPricedSessions(em, results.map((result) => String(result.session_id)));
+  await billReimbursements(em, saved.changed);
+  const retries = outcomes.filter((o) => o.retry_at).map((o) => o.retry_at!).sort();
+  if (retries.length) await requestProcessingAt(em, new Date(retries[0]));
+}
