@@ -3,10 +3,10 @@
 // never overlap. Equal bounds are a seamless hand-over. Every check runs under the token's row
 // lock, so two transactions cannot both link one token.
 import { LockMode } from '@mikro-orm/core';
-import { DomainError, InvalidInputError } from '../platform/errors.ts';
+import { DomainError } from '../platform/errors.ts';
 import type { FieldPath } from '../platform/field-path.ts';
 import type { Em } from '../platform/orm.ts';
-import { intervalsOverlap } from '../platform/validity.ts';
+import { assertValidityOrdered, intervalsOverlap } from '../platform/validity.ts';
 import { TokenLink } from './token-link.entity.ts';
 import type { TokenSubscription } from './token-subscription.entity.ts';
 import type { Token } from './token.entity.ts';
@@ -38,9 +38,7 @@ export async function lockToken(em: Em, token: Token): Promise<void> {
 }
 
 export function assertSpanOrdered(span: LinkSpan, path: FieldPath): void {
-  if (span.until && span.until.getTime() <= span.from.getTime()) {
-    throw new InvalidInputError('valid_until must be after valid_from (the subscription\'s when the link defers to it)', { path });
-  }
+  assertValidityOrdered(span.from, span.until, { path, message: 'valid_until must be after valid_from (the subscription\'s when the link defers to it)' });
 }
 
 /**
