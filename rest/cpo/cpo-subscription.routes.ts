@@ -21,7 +21,6 @@ import { patchFrom, type FieldMapping } from '../rails/patch.ts';
 import { defineRoute, type RouteDef } from '../rails/route.ts';
 import { representation, t, type Infer } from '../rails/shape.ts';
 import { singleFieldRoutes } from '../rails/single-field-routes.ts';
-import { isLinkCurrentlyValid } from '../../src/platform/validity.ts';
 
 const TAG = 'CPO subscriptions';
 
@@ -96,7 +95,7 @@ function serializeSubscription(s: CpoSubscription): Infer<typeof cpoSubscription
 function serializeLink(l: CpoSubscriptionEvseLink): Infer<typeof cpoLinkShape> {
   return {
     id: l.id, admin_id: l.admin.id, subscription_id: l.subscription.id, evse_uid: l.evse.evseUid, valid_from: iso(l.validFrom),
-    valid_until: iso(l.validUntil), defunct: l.defunct, is_currently_valid: isLinkCurrentlyValid(l, l.subscription), external_updated_at: iso(l.externalUpdatedAt),
+    valid_until: iso(l.validUntil), defunct: l.defunct, is_currently_valid: l.isCurrentlyUsable(), external_updated_at: iso(l.externalUpdatedAt),
     created_at: iso(l.createdAt), updated_at: iso(l.updatedAt),
   };
 }

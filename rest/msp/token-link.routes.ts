@@ -1,4 +1,3 @@
-import { linkCurrentlyValid } from '../../src/msp/token-link.entity.ts';
 import * as yup from 'yup';
 import {
   createTokenLink, getTokenLink, markTokenLinkDefunct, updateTokenLink, type TokenLinkPatch,
@@ -38,7 +37,7 @@ export function serializeTokenLink(link: TokenLink): Infer<typeof tokenLinkShape
     effective_valid_from: iso(link.effectiveFrom()),
     valid_until: iso(link.validUntil),
     defunct: link.defunct,
-    is_currently_valid: linkCurrentlyValid(link, link.subscription),
+    is_currently_valid: link.isCurrentlyUsable(),
     external_updated_at: iso(link.externalUpdatedAt),
     created_at: iso(link.createdAt),
     updated_at: iso(link.updatedAt),

@@ -1,9 +1,7 @@
 import { defineEntity, p } from '@mikro-orm/core';
-import { ADMIN_SCOPE, adminScopeFilter } from '../access/admin-scope.ts';
-import { createdAtProperty, idProperty, identifierProperty, updatedAtProperty } from '../platform/entity-properties.ts';
-import { DomainError } from '../platform/errors.ts';
-import { Administration } from '../parties/administration.entity.ts';
-import { Customer } from '../parties/customer.entity.ts';
+import { adminScopeFilter } from '../access/admin-scope.ts';
+import { contractEntity } from '../contracts/contract-entity.ts';
+import { contractProperties } from '../contracts/contract-properties.ts';
 import { CpoSubscriptionPlan } from './cpo-subscription-plan.entity.ts';
 import { recordsEvents } from '../events/event-kinds.ts';
 
@@ -13,26 +11,13 @@ export const CpoSubscriptionSchema = defineEntity({
   tableName: 'cpo_subscription',
   filters: adminScopeFilter('admin'),
   properties: {
-    id: idProperty(),
-    admin: () => p.manyToOne(Administration).index(),
-    customer: () => p.manyToOne(Customer).index().filters({ [ADMIN_SCOPE]: false }),
+    ...contractProperties(),
     plan: () => p.manyToOne(CpoSubscriptionPlan).index(),
-    buyerReference: p.string().nullable(),
-    validFrom: p.datetime(),
-    validUntil: p.datetime().nullable(),
-    defunct: p.boolean().default(false),
-    customFields: p.json<Record<string, unknown>>().onCreate(() => ({})),
-    externalReference: identifierProperty().nullable().unique(),
-    externalUpdatedAt: p.datetime().nullable(),
-    createdAt: createdAtProperty(),
-    updatedAt: updatedAtProperty(),
   },
 });
 
-export class CpoSubscription extends CpoSubscriptionSchema.class {
-  assertChangeable(): void {
-    if (this.defunct) throw new DomainError('cpo_subscription_defunct', 'the CPO subscription is defunct');
-  }
-}
+export class CpoSubscription extends contractEntity(CpoSubscriptionSchema.class, {
+  code: 'cpo_subscription_defunct', message: 'the CPO subscription is defunct',
+}) {}
 CpoSubscriptionSchema.setClass(CpoSubscription);
 recordsEvents(CpoSubscription, 'cpo_subscription');

@@ -1,7 +1,6 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { adminScopeFilter } from '../access/admin-scope.ts';
-import { createdAtProperty, idProperty, identifierProperty, updatedAtProperty } from '../platform/entity-properties.ts';
-import { Administration } from '../parties/administration.entity.ts';
+import { planProperties } from '../contracts/contract-properties.ts';
 import { recordsEvents } from '../events/event-kinds.ts';
 
 /** cpms_supplied: the CPMS states the reimbursement; calculated: the service computes it from the components' inputs. */
@@ -14,19 +13,11 @@ export const ReimbursementPlanSchema = defineEntity({
   tableName: 'cpo_reimbursement_plan',
   filters: adminScopeFilter('admin'),
   properties: {
-    id: idProperty(),
-    admin: () => p.manyToOne(Administration).index(),
-    name: p.string(),
-    description: p.text().nullable(),
+    ...planProperties(),
     mode: p.enum(REIMBURSEMENT_MODES).default('calculated'),
     components: p.json<string[]>().onCreate(() => ['energy']),
     /** A rule script (src/pricing/script) run after the components; it sees the custom variables. */
     script: p.text().nullable(),
-    publishFrom: p.datetime().nullable(),
-    publishUntil: p.datetime().nullable(),
-    externalReference: identifierProperty().nullable().unique(),
-    createdAt: createdAtProperty(),
-    updatedAt: updatedAtProperty(),
   },
 });
 
