@@ -3,8 +3,8 @@
 // EVSE links; their plans), as defineEntity property sets. An entity spreads one set and adds the
 // members of its own (its plan, the token or EVSE of a link, a balance), so the column names,
 // types, defaults and unique constraints stay those of each table.
-import { p } from '@mikro-orm/core';
-import { ADMIN_SCOPE } from '../access/admin-scope.ts';
+import { defineEntity, p } from '@mikro-orm/core';
+import { ADMIN_SCOPE, adminScopeFilter } from '../access/admin-scope.ts';
 import { Administration } from '../parties/administration.entity.ts';
 import { Customer } from '../parties/customer.entity.ts';
 import { createdAtProperty, idProperty, identifierProperty, updatedAtProperty } from '../platform/entity-properties.ts';
@@ -17,7 +17,7 @@ const stamps = () => ({ createdAt: createdAtProperty(), updatedAt: updatedAtProp
  * defunct for good once marked. The customer may belong to another administration: that must not
  * hide the contract (no filtered join on this ref).
  */
-export const contractProperties = <F extends object = Record<string, unknown>>() => ({
+export const contractProperties = () => ({
   id: idProperty(),
   admin: () => p.manyToOne(Administration).index(),
   customer: () => p.manyToOne(Customer).index().filters({ [ADMIN_SCOPE]: false }),
@@ -25,7 +25,7 @@ export const contractProperties = <F extends object = Record<string, unknown>>()
   validFrom: p.datetime(),
   validUntil: p.datetime().nullable(),
   defunct: p.boolean().default(false),
-  customFields: p.json<F>().onCreate(() => ({}) as F),
+  customFields: p.json<Record<string, unknown>>().onCreate(() => ({})),
   externalReference: identifierProperty().nullable().unique(),
   externalUpdatedAt: p.datetime().nullable(),
   ...stamps(),
@@ -57,3 +57,25 @@ export const planProperties = () => ({
   externalReference: identifierProperty().nullable().unique(),
   ...stamps(),
 });
+
+/** An entity of an administration (scope filter on `admin`) with one of the shared sets and its own members. */
+function defineScoped<const TName extends string, const TTable extends string, const TShared extends Record<string, any>, const TOwn extends Record<string, any>>(
+  name: TName, tableName: TTable, shared: TShared, own: TOwn,
+) {
+  return defineEntity({ name, tableName, filters: adminScopeFilter('admin'), properties: { ...shared, ...own } as Omit<TShared, keyof TOwn> & TOwn });
+}
+
+/** A contract entity: the contract columns and its own members (its plan, a balance; a narrower customFields type). */
+export const defineContract = <const TName extends string, const TTable extends string, const TOwn extends Record<string, any>>(
+  name: TName, tableName: TTable, own: TOwn,
+) => defineScoped(name, tableName, contractProperties(), own);
+
+/** A link entity: the link columns, the member holding its contract and the one it covers (a token, an EVSE). */
+export const defineLink = <const TName extends string, const TTable extends string, const TOwn extends Record<string, any>>(
+  name: TName, tableName: TTable, own: TOwn,
+) => defineScoped(name, tableName, linkProperties(), own);
+
+/** A plan entity: the plan columns and its own members. */
+export const definePlan = <const TName extends string, const TTable extends string, const TOwn extends Record<string, any>>(
+  name: TName, tableName: TTable, own: TOwn,
+) => defineScoped(name, tableName, planProperties(), own);

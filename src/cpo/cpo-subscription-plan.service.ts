@@ -1,6 +1,7 @@
 // CPO subscription plans: the plan (name, publishing window: not enforced when subscriptions are
 // created) and its recurring costs keyed by valid_from (POST /cpo-subscription-plan/{id}/{valid_from}
 // merge-updates the version of that date, creating it when missing).
+import { applyPlanName, applyPlanPublishing, type PlanInput } from '../contracts/plan.ts';
 import { DATE_FORMAT, parseDate } from '../platform/timestamp.ts';
 import { isNegative, parseDecimal } from '../money/decimal.ts';
 import { visibleAdministration } from '../parties/customer-input.ts';
@@ -14,13 +15,8 @@ import { localMidnight } from '../billing/periods.ts';
 import { CpoSubscriptionPlanVersion, type CpoRecurringCost } from './cpo-subscription-plan-version.entity.ts';
 import { CpoSubscriptionPlan } from './cpo-subscription-plan.entity.ts';
 
-export interface CpoPlanInput {
+export interface CpoPlanInput extends PlanInput {
   adminId?: string | null;
-  name?: string | null;
-  description?: string | null;
-  publishFrom?: Date | null;
-  publishUntil?: Date | null;
-  externalReference?: string | null;
 }
 
 const PERIODS = ['month', 'quarter', 'year'];
@@ -44,17 +40,8 @@ export function cpoPlanVersions(em: Em, plans: CpoSubscriptionPlan[]): Promise<C
 }
 
 function applyPlan(plan: CpoSubscriptionPlan, input: CpoPlanInput): void {
-  if (input.name !== undefined) {
-    if (!input.name || !input.name.trim()) throw new InvalidInputError('name is required', { path: ['name'] });
-    plan.name = input.name;
-  }
-  if (input.description !== undefined) plan.description = input.description;
-  if (input.publishFrom !== undefined) plan.publishFrom = input.publishFrom;
-  if (input.publishUntil !== undefined) plan.publishUntil = input.publishUntil;
-  if (input.externalReference !== undefined) plan.externalReference = input.externalReference;
-  if (plan.publishFrom && plan.publishUntil && plan.publishUntil <= plan.publishFrom) {
-    throw new InvalidInputError('publish_until must be after publish_from', { path: ['publish_until'] });
-  }
+  applyPlanName(plan, input);
+  applyPlanPublishing(plan, input);
 }
 
 export async function createCpoPlan(em: Em, input: CpoPlanInput): Promise<CpoSubscriptionPlan> {

@@ -1,19 +1,12 @@
-import { defineEntity, p } from '@mikro-orm/core';
-import { adminScopeFilter } from '../access/admin-scope.ts';
+import { p } from '@mikro-orm/core';
 import { contractEntity } from '../contracts/contract-entity.ts';
-import { contractProperties } from '../contracts/contract-properties.ts';
+import { defineContract } from '../contracts/contract-properties.ts';
 import { CpoSubscriptionPlan } from './cpo-subscription-plan.entity.ts';
 import { recordsEvents } from '../events/event-kinds.ts';
 
 /** A customer's CPO subscription (recurring fees), valid in [valid_from, valid_until). */
-export const CpoSubscriptionSchema = defineEntity({
-  name: 'CpoSubscription',
-  tableName: 'cpo_subscription',
-  filters: adminScopeFilter('admin'),
-  properties: {
-    ...contractProperties(),
-    plan: () => p.manyToOne(CpoSubscriptionPlan).index(),
-  },
+export const CpoSubscriptionSchema = defineContract('CpoSubscription', 'cpo_subscription', {
+  plan: () => p.manyToOne(CpoSubscriptionPlan).index(),
 });
 
 export class CpoSubscription extends contractEntity(CpoSubscriptionSchema.class, {

@@ -1,21 +1,14 @@
-import { defineEntity, p } from '@mikro-orm/core';
-import { adminScopeFilter } from '../access/admin-scope.ts';
+import { p } from '@mikro-orm/core';
 import { linkEntity } from '../contracts/contract-entity.ts';
-import { linkProperties } from '../contracts/contract-properties.ts';
+import { defineLink } from '../contracts/contract-properties.ts';
 import { Evse } from './evse.entity.ts';
 import { ReimbursementArrangement } from './reimbursement-arrangement.entity.ts';
 import { recordsEvents } from '../events/event-kinds.ts';
 
 /** An EVSE under a reimbursement arrangement; `validFrom` null defers to the arrangement's. */
-export const ReimbursementLinkSchema = defineEntity({
-  name: 'ReimbursementLink',
-  tableName: 'cpo_reimbursement_link',
-  filters: adminScopeFilter('admin'),
-  properties: {
-    ...linkProperties(),
-    arrangement: () => p.manyToOne(ReimbursementArrangement).index(),
-    evse: () => p.manyToOne(Evse).index(),
-  },
+export const ReimbursementLinkSchema = defineLink('ReimbursementLink', 'cpo_reimbursement_link', {
+  arrangement: () => p.manyToOne(ReimbursementArrangement).index(),
+  evse: () => p.manyToOne(Evse).index(),
 });
 
 /** isValidAt: the link alone; isUsableAt: the link and its arrangement (src/contracts/contract-entity.ts). */

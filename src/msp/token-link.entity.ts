@@ -1,7 +1,7 @@
-import { defineEntity, p } from '@mikro-orm/core';
-import { ADMIN_SCOPE, adminScopeFilter } from '../access/admin-scope.ts';
-import { linkProperties } from '../contracts/contract-properties.ts';
+import { p } from '@mikro-orm/core';
+import { ADMIN_SCOPE } from '../access/admin-scope.ts';
 import { linkEntity } from '../contracts/contract-entity.ts';
+import { defineLink } from '../contracts/contract-properties.ts';
 import { Token } from './token.entity.ts';
 import { TokenSubscription } from './token-subscription.entity.ts';
 import { recordsEvents } from '../events/event-kinds.ts';
@@ -10,17 +10,11 @@ import { recordsEvents } from '../events/event-kinds.ts';
  * A token's membership of a subscription. valid_from is optional and then defers to the
  * subscription's valid_from; validity is [from, until).
  */
-export const TokenLinkSchema = defineEntity({
-  name: 'TokenLink',
-  tableName: 'msp_token_link',
-  filters: adminScopeFilter('admin'),
-  properties: {
-    ...linkProperties(),
-    subscription: () => p.manyToOne(TokenSubscription).index(),
-    // A token that moved on to another administration stays part of this link's history
-    // (no filtered join on this ref).
-    token: () => p.manyToOne(Token).index().filters({ [ADMIN_SCOPE]: false }),
-  },
+export const TokenLinkSchema = defineLink('TokenLink', 'msp_token_link', {
+  subscription: () => p.manyToOne(TokenSubscription).index(),
+  // A token that moved on to another administration stays part of this link's history
+  // (no filtered join on this ref).
+  token: () => p.manyToOne(Token).index().filters({ [ADMIN_SCOPE]: false }),
 });
 
 /** isValidAt: the link alone; isUsableAt: the link and its subscription (src/contracts/contract-entity.ts). */

@@ -1,22 +1,17 @@
-import { defineEntity, p } from '@mikro-orm/core';
-import { adminScopeFilter } from '../access/admin-scope.ts';
+import { p } from '@mikro-orm/core';
 import { contractEntity } from '../contracts/contract-entity.ts';
-import { contractProperties } from '../contracts/contract-properties.ts';
+import { defineContract } from '../contracts/contract-properties.ts';
 import type { CustomFields } from '../parties/customer.entity.ts';
 import { SubscriptionPlan } from './subscription-plan.entity.ts';
 import { recordsEvents } from '../events/event-kinds.ts';
 
 /** A customer's agreement under a plan, valid in [valid_from, valid_until). */
-export const TokenSubscriptionSchema = defineEntity({
-  name: 'TokenSubscription',
-  tableName: 'msp_token_subscription',
-  filters: adminScopeFilter('admin'),
-  properties: {
-    ...contractProperties<CustomFields>(),
-    plan: () => p.manyToOne(SubscriptionPlan).index(),
-    /** Sum of the monetary credit ledger, excl. VAT; kept in the same transaction as the ledger. */
-    monetaryCreditBalance: p.decimal('string').precision(20).scale(6).default('0'),
-  },
+export const TokenSubscriptionSchema = defineContract('TokenSubscription', 'msp_token_subscription', {
+  plan: () => p.manyToOne(SubscriptionPlan).index(),
+  /** Checked by customFields() on input: strings, numbers and booleans. */
+  customFields: p.json<CustomFields>().onCreate(() => ({})),
+  /** Sum of the monetary credit ledger, excl. VAT; kept in the same transaction as the ledger. */
+  monetaryCreditBalance: p.decimal('string').precision(20).scale(6).default('0'),
 });
 
 export class TokenSubscription extends contractEntity(TokenSubscriptionSchema.class, {

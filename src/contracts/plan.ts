@@ -1,0 +1,41 @@
+// The members every plan of the contract families shares (MSP subscription plans, CPO
+// subscription plans, reimbursement plans): name, description, the publishing window (not enforced
+// when contracts are made) and the external reference. Each family applies its own members between.
+import { InvalidInputError } from '../platform/errors.ts';
+import { assertValidityOrdered, type BoundsOrder } from '../platform/validity.ts';
+
+/** publish_until after publish_from (the bounds-order rule of src/platform/validity.ts). */
+export const PUBLISHING_ORDER: BoundsOrder = { path: ['publish_until'], message: 'publish_until must be after publish_from' };
+
+export interface PlanInput {
+  name?: string | null;
+  description?: string | null;
+  publishFrom?: Date | null;
+  publishUntil?: Date | null;
+  externalReference?: string | null;
+}
+
+interface PlanRecord {
+  name: string;
+  description?: string | null;
+  publishFrom?: Date | null;
+  publishUntil?: Date | null;
+  externalReference?: string | null;
+}
+
+/** Name (required, not blank) and description, when given: the first members a plan's merge patch applies. */
+export function applyPlanName(plan: PlanRecord, input: PlanInput): void {
+  if (input.name !== undefined) {
+    if (!input.name || !input.name.trim()) throw new InvalidInputError('name is required', { path: ['name'] });
+    plan.name = input.name;
+  }
+  if (input.description !== undefined) plan.description = input.description;
+}
+
+/** The publishing window and external reference, when given, then the window checked: the last members applied. */
+export function applyPlanPublishing(plan: PlanRecord, input: PlanInput): void {
+  if (input.publishFrom !== undefined) plan.publishFrom = input.publishFrom;
+  if (input.publishUntil !== undefined) plan.publishUntil = input.publishUntil;
+  if (input.externalReference !== undefined) plan.externalReference = input.externalReference;
+  assertValidityOrdered(plan.publishFrom, plan.publishUntil, PUBLISHING_ORDER);
+}
