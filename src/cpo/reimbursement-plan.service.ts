@@ -1,12 +1,10 @@
 // Reimbursement plans (create and merge-update are extensions), their calculation inputs and an
 // arrangement's own inputs (PUT sets one input from a date, a null value or DELETE removes it),
 // and switching an arrangement's plan.
-import { applyPlanName, applyPlanPublishing, type PlanInput as PlanBasics } from '../contracts/plan.ts';
+import { applyPlanName, applyPlanPublishing, createPlan, updatePlan, type PlanInput as PlanBasics, type PlanKind } from '../contracts/plan.ts';
 import { DATE_FORMAT, parseDate } from '../platform/timestamp.ts';
 import { isNegative, parseDecimal } from '../money/decimal.ts';
-import { visibleAdministration } from '../parties/customer-input.ts';
 import { DomainError, InvalidInputError, NotFoundError } from '../platform/errors.ts';
-import { flushUnique } from '../platform/flush-unique.ts';
 import { isUuid } from '../platform/ids.ts';
 import type { Em } from '../platform/orm.ts';
 import { localMidnight } from '../billing/periods.ts';
@@ -23,7 +21,6 @@ export interface PlanInput extends PlanBasics {
   script?: string | null;
 }
 
-const UNIQUE = { cpo_reimbursement_plan_external_reference_unique: ['external_reference'] };
 const VAR_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 
 export async function getReimbursementPlan(em: Em, id: string): Promise<ReimbursementPlan> {
@@ -59,20 +56,16 @@ function apply(plan: ReimbursementPlan, input: PlanInput): void {
   applyPlanPublishing(plan, input);
 }
 
-export async function createReimbursementPlan(em: Em, input: PlanInput): Promise<ReimbursementPlan> {
-  const admin = await visibleAdministration(em, input.adminId);
-  if (!input.name) throw new InvalidInputError('name is required', { path: ['name'] });
-  const plan = em.create(ReimbursementPlan, { admin, name: input.name, mode: 'calculated', components: ['energy'] });
-  apply(plan, input);
-  await flushUnique(em, UNIQUE);
-  return plan;
+const PLAN: PlanKind<ReimbursementPlan, PlanInput> = {
+  entity: ReimbursementPlan, unique: { cpo_reimbursement_plan_external_reference_unique: ['external_reference'] }, apply,
+};
+
+export function createReimbursementPlan(em: Em, input: PlanInput): Promise<ReimbursementPlan> {
+  return createPlan(em, PLAN, input, { mode: 'calculated', components: ['energy'] });
 }
 
 export async function updateReimbursementPlan(em: Em, id: string, input: PlanInput): Promise<ReimbursementPlan> {
-  const plan = await getReimbursementPlan(em, id);
-  apply(plan, { ...input, adminId: undefined });
-  await flushUnique(em, UNIQUE);
-  return plan;
+  return updatePlan(em, PLAN, await getReimbursementPlan(em, id), input);
 }
 
 export interface InputOwnerRef { kind: InputOwner; id: string }
