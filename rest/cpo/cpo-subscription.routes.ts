@@ -15,27 +15,20 @@ import { iso, isoDate, text, timestamp, uuid } from '../../src/platform/input-sc
 import type { Patch } from '../../src/platform/merge-patch.ts';
 import type { Em } from '../../src/platform/orm.ts';
 import { seekPage } from '../rails/pagination.ts';
-import { adminMember, CONTRACT, contractBody, contractShape, contractValues, defunctBody, inShapeOrder, LINK, linkBody, linkShape, linkValues } from '../rails/contracts.ts';
+import {
+  adminMember, CONTRACT, contractBody, contractShape, contractValues, defunctBody, inShapeOrder, LINK, linkBody, linkShape, linkValues, planShape, planValues,
+} from '../rails/contracts.ts';
 import { patchFrom } from '../rails/patch.ts';
 import { defineRoute, type RouteDef } from '../rails/route.ts';
-import { representation, t, type Infer } from '../rails/shape.ts';
+import { t, type Infer } from '../rails/shape.ts';
 import { singleFieldRoutes } from '../rails/single-field-routes.ts';
 
 const TAG = 'CPO subscriptions';
 
 const costShape = t.object({ description: t.string(), amount_excl_vat: t.decimal(), period: t.string(), per: t.string('subscription or evse') });
 
-export const cpoPlanShape = representation('CpoSubscriptionPlan', {
-  id: t.string(),
-  admin_id: t.string(),
-  name: t.string(),
-  description: t.nullable(t.string()),
-  publish_from: t.nullable(t.timestamp()),
-  publish_until: t.nullable(t.timestamp()),
-  external_reference: t.nullable(t.string()),
-  versions: t.array(t.object({ valid_from: t.timestamp(), recurring_costs: t.array(costShape) })),
-  created_at: t.timestamp(),
-  updated_at: t.timestamp(),
+export const cpoPlanShape = planShape('CpoSubscriptionPlan', {
+  referenced: { versions: t.array(t.object({ valid_from: t.timestamp(), recurring_costs: t.array(costShape) })) },
 });
 
 export const cpoSubscriptionShape = contractShape('CpoSubscription', { plan: { plan_id: t.string(), plan_external_reference: t.nullable(t.string()) } });
@@ -45,14 +38,12 @@ export const cpoLinkShape = linkShape('CpoSubscriptionEvseLink', {
 });
 
 function serializePlan(plan: CpoSubscriptionPlan, versions: CpoSubscriptionPlanVersion[]): Infer<typeof cpoPlanShape> {
-  return {
-    id: plan.id, admin_id: plan.admin.id, name: plan.name, description: plan.description ?? null, publish_from: iso(plan.publishFrom),
-    publish_until: iso(plan.publishUntil), external_reference: plan.externalReference ?? null,
+  return inShapeOrder(cpoPlanShape, {
+    ...planValues(plan),
     versions: versions.filter((v) => v.plan.id === plan.id).map((v) => ({
       valid_from: iso(v.validFrom), recurring_costs: v.recurringCosts.map((c) => ({ ...c, amount_excl_vat: normalize(c.amount_excl_vat), per: c.per ?? 'subscription' })),
     })),
-    created_at: iso(plan.createdAt), updated_at: iso(plan.updatedAt),
-  };
+  });
 }
 
 const withVersions = async (em: Em, plan: CpoSubscriptionPlan) => serializePlan(plan, await cpoPlanVersions(em, [plan]));

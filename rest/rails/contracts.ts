@@ -113,3 +113,34 @@ export function contractValues(c: Stamped & { validFrom: Date; customer: { id: s
 export function inShapeOrder<S extends Fields>(shape: { fields: S }, values: ObjectOf<S>): ObjectOf<S> {
   return Object.fromEntries(Object.keys(shape.fields).map((key) => [key, (values as Record<string, unknown>)[key]])) as ObjectOf<S>;
 }
+
+/** The members a family adds to a plan, at the given places. */
+interface PlanSlots<D extends Fields, P extends Fields, R extends Fields> {
+  /** after description */
+  described?: D;
+  /** after publish_until */
+  published?: P;
+  /** after external_reference */
+  referenced?: R;
+}
+
+/** A plan's representation: id, administration, name, description, the publishing window, external reference, stamps. */
+export function planShape<D extends Fields = {}, P extends Fields = {}, R extends Fields = {}>(name: string, slots: PlanSlots<D, P, R>) {
+  return representation(name, {
+    id: t.string(), admin_id: t.string(), name: t.string(), description: t.nullable(t.string()), ...(slots.described ?? {} as D),
+    publish_from: t.nullable(t.timestamp()), publish_until: t.nullable(t.timestamp()), ...(slots.published ?? {} as P),
+    external_reference: t.nullable(t.string()), ...(slots.referenced ?? {} as R),
+    created_at: t.timestamp(), updated_at: t.timestamp(),
+  });
+}
+
+/** The values every plan answers. */
+export function planValues(p: {
+  id: string; admin: { id: string }; name: string; description?: string | null; publishFrom?: Date | null; publishUntil?: Date | null;
+  externalReference?: string | null; createdAt: Date; updatedAt: Date;
+}) {
+  return {
+    id: p.id, admin_id: p.admin.id, name: p.name, description: p.description ?? null, publish_from: iso(p.publishFrom), publish_until: iso(p.publishUntil),
+    external_reference: p.externalReference ?? null, created_at: iso(p.createdAt), updated_at: iso(p.updatedAt),
+  };
+}
