@@ -14,7 +14,7 @@ import { applyPatch, type Patch } from '../platform/merge-patch.ts';
 import type { Em } from '../platform/orm.ts';
 import { assertValidityOrdered, intervalsOverlap, type BoundsOrder } from '../platform/validity.ts';
 
-/** The members of a contract a request may set (REST `contractFields`, the merge patch of an update). */
+/** The members of a contract a request may set (REST: `CONTRACT` of rest/rails/contracts.ts), the merge patch of an update. */
 export interface ContractFields {
   buyerReference: string;
   validFrom: Date;
