@@ -11,94 +11,49 @@ import {
 } from '../../src/cpo/cpo-subscription.service.ts';
 import type { CpoSubscription } from '../../src/cpo/cpo-subscription.entity.ts';
 import { normalize } from '../../src/money/decimal.ts';
-import type { CustomFields } from '../../src/parties/customer.entity.ts';
-import { customFields, iso, isoDate, text, timestamp, uuid } from '../../src/platform/input-schemas.ts';
+import { iso, isoDate, text, timestamp, uuid } from '../../src/platform/input-schemas.ts';
 import type { Patch } from '../../src/platform/merge-patch.ts';
 import type { Em } from '../../src/platform/orm.ts';
 import { seekPage } from '../rails/pagination.ts';
-import { defunctBody, LINK, linkBody } from './contract-bodies.ts';
-import { patchFrom, type FieldMapping } from '../rails/patch.ts';
+import {
+  adminMember, CONTRACT, contractBody, contractShape, contractValues, defunctBody, inShapeOrder, LINK, linkBody, linkShape, linkValues, planShape, planValues,
+} from '../rails/contracts.ts';
+import { patchFrom } from '../rails/patch.ts';
 import { defineRoute, type RouteDef } from '../rails/route.ts';
-import { representation, t, type Infer } from '../rails/shape.ts';
+import { t, type Infer } from '../rails/shape.ts';
 import { singleFieldRoutes } from '../rails/single-field-routes.ts';
-import { isLinkCurrentlyValid } from '../../src/platform/validity.ts';
 
 const TAG = 'CPO subscriptions';
 
 const costShape = t.object({ description: t.string(), amount_excl_vat: t.decimal(), period: t.string(), per: t.string('subscription or evse') });
 
-export const cpoPlanShape = representation('CpoSubscriptionPlan', {
-  id: t.string(),
-  admin_id: t.string(),
-  name: t.string(),
-  description: t.nullable(t.string()),
-  publish_from: t.nullable(t.timestamp()),
-  publish_until: t.nullable(t.timestamp()),
-  external_reference: t.nullable(t.string()),
-  versions: t.array(t.object({ valid_from: t.timestamp(), recurring_costs: t.array(costShape) })),
-  created_at: t.timestamp(),
-  updated_at: t.timestamp(),
+export const cpoPlanShape = planShape('CpoSubscriptionPlan', {
+  referenced: { versions: t.array(t.object({ valid_from: t.timestamp(), recurring_costs: t.array(costShape) })) },
 });
 
-export const cpoSubscriptionShape = representation('CpoSubscription', {
-  id: t.string(),
-  admin_id: t.string(),
-  customer_id: t.string(),
-  plan_id: t.string(),
-  plan_external_reference: t.nullable(t.string()),
-  buyer_reference: t.nullable(t.string()),
-  valid_from: t.timestamp(),
-  valid_until: t.nullable(t.timestamp()),
-  defunct: t.boolean(),
-  custom_fields: t.customFields(),
-  external_reference: t.nullable(t.string()),
-  external_updated_at: t.nullable(t.timestamp()),
-  created_at: t.timestamp(),
-  updated_at: t.timestamp(),
-});
+export const cpoSubscriptionShape = contractShape('CpoSubscription', { plan: { plan_id: t.string(), plan_external_reference: t.nullable(t.string()) } });
 
-export const cpoLinkShape = representation('CpoSubscriptionEvseLink', {
-  id: t.string(),
-  admin_id: t.string(),
-  subscription_id: t.string(),
-  evse_uid: t.string(),
-  valid_from: t.nullable(t.timestamp()),
-  valid_until: t.nullable(t.timestamp()),
-  defunct: t.boolean(),
-  is_currently_valid: t.boolean(),
-  external_updated_at: t.nullable(t.timestamp()),
-  created_at: t.timestamp(),
-  updated_at: t.timestamp(),
+export const cpoLinkShape = linkShape('CpoSubscriptionEvseLink', {
+  head: { ...adminMember, subscription_id: t.string(), evse_uid: t.string() }, state: { is_currently_valid: t.boolean() },
 });
 
 function serializePlan(plan: CpoSubscriptionPlan, versions: CpoSubscriptionPlanVersion[]): Infer<typeof cpoPlanShape> {
-  return {
-    id: plan.id, admin_id: plan.admin.id, name: plan.name, description: plan.description ?? null, publish_from: iso(plan.publishFrom),
-    publish_until: iso(plan.publishUntil), external_reference: plan.externalReference ?? null,
+  return inShapeOrder(cpoPlanShape, {
+    ...planValues(plan),
     versions: versions.filter((v) => v.plan.id === plan.id).map((v) => ({
       valid_from: iso(v.validFrom), recurring_costs: v.recurringCosts.map((c) => ({ ...c, amount_excl_vat: normalize(c.amount_excl_vat), per: c.per ?? 'subscription' })),
     })),
-    created_at: iso(plan.createdAt), updated_at: iso(plan.updatedAt),
-  };
+  });
 }
 
 const withVersions = async (em: Em, plan: CpoSubscriptionPlan) => serializePlan(plan, await cpoPlanVersions(em, [plan]));
 
 function serializeSubscription(s: CpoSubscription): Infer<typeof cpoSubscriptionShape> {
-  return {
-    id: s.id, admin_id: s.admin.id, customer_id: s.customer.id, plan_id: s.plan.id, plan_external_reference: s.plan.externalReference ?? null,
-    buyer_reference: s.buyerReference ?? null, valid_from: iso(s.validFrom), valid_until: iso(s.validUntil), defunct: s.defunct,
-    custom_fields: (s.customFields ?? {}) as CustomFields, // checked by customFields() on input
-    external_reference: s.externalReference ?? null, external_updated_at: iso(s.externalUpdatedAt), created_at: iso(s.createdAt), updated_at: iso(s.updatedAt),
-  };
+  return inShapeOrder(cpoSubscriptionShape, { ...contractValues(s), plan_id: s.plan.id, plan_external_reference: s.plan.externalReference ?? null });
 }
 
 function serializeLink(l: CpoSubscriptionEvseLink): Infer<typeof cpoLinkShape> {
-  return {
-    id: l.id, admin_id: l.admin.id, subscription_id: l.subscription.id, evse_uid: l.evse.evseUid, valid_from: iso(l.validFrom),
-    valid_until: iso(l.validUntil), defunct: l.defunct, is_currently_valid: isLinkCurrentlyValid(l, l.subscription), external_updated_at: iso(l.externalUpdatedAt),
-    created_at: iso(l.createdAt), updated_at: iso(l.updatedAt),
-  };
+  return inShapeOrder(cpoLinkShape, { ...linkValues(l), subscription_id: l.subscription.id, evse_uid: l.evse.evseUid, is_currently_valid: l.isCurrentlyUsable() });
 }
 
 const planBody = yup.object({
@@ -116,20 +71,14 @@ const versionBody = yup.object({ recurring_costs: yup.array(yup.object({
   period: text(16).defined('${path} is required'), per: text(16).nullable(),
 })).max(50).nullable() });
 
-const subscriptionBody = yup.object({
-  buyer_reference: text().nullable(), valid_from: timestamp().nullable(), valid_until: timestamp().nullable(), custom_fields: customFields().nullable(),
-  external_reference: text().nullable(), external_updated_at: timestamp().nullable(),
-});
+const subscriptionBody = contractBody;
 const correction = yup.boolean().nullable().meta({
   description: 'true: the fees of the periods already billed are collected again from the first period the validity change affects '
     + '(changed in place in an open box, else reversal + new line in the next open box); false or absent: billed fees stay as billed.',
 });
 const subscriptionUpdateBody = subscriptionBody.shape({ recurring_cost_correction: correction });
 const linkUpdateBody = linkBody.shape({ recurring_cost_correction: correction });
-const SUBSCRIPTION: FieldMapping = {
-  buyer_reference: 'buyerReference', valid_from: { to: 'validFrom', convert: isoDate }, valid_until: { to: 'validUntil', convert: isoDate },
-  custom_fields: 'customFields', external_reference: 'externalReference', external_updated_at: { to: 'externalUpdatedAt', convert: isoDate },
-};
+const SUBSCRIPTION = CONTRACT;
 
 const correctionOf = (body: Record<string, unknown>) => ({ recurringCostCorrection: body.recurring_cost_correction === true });
 const updateSubscription = (em: Em, id: string, body: Record<string, unknown>, mode: 'merge' | 'replace') =>

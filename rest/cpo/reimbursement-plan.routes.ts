@@ -7,6 +7,7 @@ import {
 } from '../../src/cpo/reimbursement-plan.service.ts';
 import { normalize } from '../../src/money/decimal.ts';
 import { iso, isoDate, text, timestamp } from '../../src/platform/input-schemas.ts';
+import { inShapeOrder, planShape, planValues } from '../rails/contracts.ts';
 import { listOf } from '../rails/pagination.ts';
 import { defineRoute, type RouteDef, type RouteInput } from '../rails/route.ts';
 import { representation, t, type Infer } from '../rails/shape.ts';
@@ -14,30 +15,20 @@ import { arrangementShape, serializeArrangement } from './reimbursement.routes.t
 
 const TAG = 'CPO reimbursement';
 
-export const reimbursementPlanShape = representation('ReimbursementPlan', {
-  id: t.string(),
-  admin_id: t.string(),
-  name: t.string(),
-  description: t.nullable(t.string()),
-  mode: t.string('cpms_supplied (the CPMS states the amount) or calculated (from the calculation inputs)'),
-  components: t.array(t.string()),
-  script: t.nullable(t.string()),
-  publish_from: t.nullable(t.timestamp()),
-  publish_until: t.nullable(t.timestamp()),
-  external_reference: t.nullable(t.string()),
-  created_at: t.timestamp(),
-  updated_at: t.timestamp(),
+export const reimbursementPlanShape = planShape('ReimbursementPlan', {
+  described: {
+    mode: t.string('cpms_supplied (the CPMS states the amount) or calculated (from the calculation inputs)'),
+    components: t.array(t.string()),
+    script: t.nullable(t.string()),
+  },
 });
 
 const inputShape = representation('CalculationInput', {
   id: t.string(), valid_from: t.timestamp(), component_type: t.string(), var_name: t.nullable(t.string()), value: t.decimal(), updated_at: t.timestamp(),
 });
 
-const serializePlan = (p: ReimbursementPlan): Infer<typeof reimbursementPlanShape> => ({
-  id: p.id, admin_id: p.admin.id, name: p.name, description: p.description ?? null, mode: p.mode, components: p.components, script: p.script ?? null,
-  publish_from: iso(p.publishFrom), publish_until: iso(p.publishUntil), external_reference: p.externalReference ?? null,
-  created_at: iso(p.createdAt), updated_at: iso(p.updatedAt),
-});
+const serializePlan = (p: ReimbursementPlan): Infer<typeof reimbursementPlanShape> =>
+  inShapeOrder(reimbursementPlanShape, { ...planValues(p), mode: p.mode, components: p.components, script: p.script ?? null });
 
 const serializeInput = (i: CalculationInput): Infer<typeof inputShape> => ({
   id: i.id, valid_from: iso(i.validFrom), component_type: i.componentType, var_name: i.varName || null, value: normalize(i.value), updated_at: iso(i.updatedAt),

@@ -2,7 +2,6 @@ import { reimbursementLinkList } from '../../src/cpo/evse.queries.ts';
 import * as yup from 'yup';
 import { isUuid } from '../../src/platform/ids.ts';
 import type { ReimbursementArrangement } from '../../src/cpo/reimbursement-arrangement.entity.ts';
-import type { CustomFields } from '../../src/parties/customer.entity.ts';
 import { ReimbursementLink } from '../../src/cpo/reimbursement-link.entity.ts';
 import {
   createArrangement, createLink, getArrangement, getLink, markArrangementDefunct, markLinkDefunct, updateArrangement, updateLink,
@@ -12,71 +11,28 @@ import type { Patch } from '../../src/platform/merge-patch.ts';
 import { seekPage } from '../rails/pagination.ts';
 import { singleFieldRoutes } from '../rails/single-field-routes.ts';
 import type { Em } from '../../src/platform/orm.ts';
-import { defunctBody, LINK, linkBody } from './contract-bodies.ts';
-import { patchFrom, type FieldMapping } from '../rails/patch.ts';
+import { adminMember, CONTRACT, contractBody, contractShape, contractValues, defunctBody, inShapeOrder, LINK, linkBody, linkShape, linkValues } from '../rails/contracts.ts';
+import { patchFrom } from '../rails/patch.ts';
 import { defineRoute, type RouteDef } from '../rails/route.ts';
-import { customFields, iso, isoDate, text, timestamp } from '../../src/platform/input-schemas.ts';
-import { representation, t, type Infer } from '../rails/shape.ts';
+import { isoDate, text } from '../../src/platform/input-schemas.ts';
+import { t, type Infer } from '../rails/shape.ts';
 
 const TAG = 'CPO reimbursement';
 
-export const arrangementShape = representation('ReimbursementArrangement', {
-  id: t.string(),
-  admin_id: t.string(),
-  customer_id: t.string(),
-  plan_id: t.nullable(t.string()),
-  buyer_reference: t.nullable(t.string()),
-  valid_from: t.timestamp(),
-  valid_until: t.nullable(t.timestamp()),
-  defunct: t.boolean(),
-  custom_fields: t.customFields(),
-  external_reference: t.nullable(t.string()),
-  external_updated_at: t.nullable(t.timestamp()),
-  created_at: t.timestamp(),
-  updated_at: t.timestamp(),
-});
+export const arrangementShape = contractShape('ReimbursementArrangement', { plan: { plan_id: t.nullable(t.string()) } });
 
-export const reimbursementLinkShape = representation('ReimbursementLink', {
-  id: t.string(),
-  admin_id: t.string(),
-  arrangement_id: t.string(),
-  evse_uid: t.string(),
-  valid_from: t.nullable(t.timestamp()),
-  valid_until: t.nullable(t.timestamp()),
-  defunct: t.boolean(),
-  external_updated_at: t.nullable(t.timestamp()),
-  created_at: t.timestamp(),
-  updated_at: t.timestamp(),
-});
+export const reimbursementLinkShape = linkShape('ReimbursementLink', { head: { ...adminMember, arrangement_id: t.string(), evse_uid: t.string() } });
 
 export function serializeArrangement(a: ReimbursementArrangement): Infer<typeof arrangementShape> {
-  return {
-    id: a.id, admin_id: a.admin.id, customer_id: a.customer.id, plan_id: a.plan?.id ?? null, buyer_reference: a.buyerReference ?? null,
-    valid_from: iso(a.validFrom), valid_until: iso(a.validUntil), defunct: a.defunct,
-    custom_fields: (a.customFields ?? {}) as CustomFields, // checked by customFields() on input
-    external_reference: a.externalReference ?? null, external_updated_at: iso(a.externalUpdatedAt), created_at: iso(a.createdAt), updated_at: iso(a.updatedAt),
-  };
+  return inShapeOrder(arrangementShape, { ...contractValues(a), plan_id: a.plan?.id ?? null });
 }
 
 export function serializeLink(l: ReimbursementLink): Infer<typeof reimbursementLinkShape> {
-  return {
-    id: l.id, admin_id: l.admin.id, arrangement_id: l.arrangement.id, evse_uid: l.evse.evseUid, valid_from: iso(l.validFrom),
-    valid_until: iso(l.validUntil), defunct: l.defunct, external_updated_at: iso(l.externalUpdatedAt), created_at: iso(l.createdAt), updated_at: iso(l.updatedAt),
-  };
+  return inShapeOrder(reimbursementLinkShape, { ...linkValues(l), arrangement_id: l.arrangement.id, evse_uid: l.evse.evseUid });
 }
 
-const arrangementBody = yup.object({
-  buyer_reference: text().nullable(),
-  valid_from: timestamp().nullable(),
-  valid_until: timestamp().nullable(),
-  custom_fields: customFields().nullable(),
-  external_reference: text().nullable(),
-  external_updated_at: timestamp().nullable(),
-});
-const ARRANGEMENT: FieldMapping = {
-  buyer_reference: 'buyerReference', valid_from: { to: 'validFrom', convert: isoDate }, valid_until: { to: 'validUntil', convert: isoDate },
-  custom_fields: 'customFields', external_reference: 'externalReference', external_updated_at: { to: 'externalUpdatedAt', convert: isoDate },
-};
+const arrangementBody = contractBody;
+const ARRANGEMENT = CONTRACT;
 
 const arrangementUpdate = (em: Em, id: string, body: Record<string, unknown>, mode: 'merge' | 'replace') =>
   updateArrangement(em, id, patchFrom(body, ARRANGEMENT, mode) as Patch<ArrangementFields>).then(serializeArrangement);

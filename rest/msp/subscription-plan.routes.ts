@@ -10,35 +10,24 @@ import { parseRef } from '../../src/platform/resource-ref.ts';
 import { seekPage } from '../rails/pagination.ts';
 import { patchFrom, type FieldMapping } from '../rails/patch.ts';
 import { defineRoute, type RouteDef } from '../rails/route.ts';
-import { iso, isoDate, oneOf, text, timestamp } from '../../src/platform/input-schemas.ts';
-import { representation, t, type Infer } from '../rails/shape.ts';
+import { isoDate, oneOf, text, timestamp } from '../../src/platform/input-schemas.ts';
+import { inShapeOrder, planShape, planValues } from '../rails/contracts.ts';
+import { t, type Infer } from '../rails/shape.ts';
 
 const TAG = 'MSP subscription plans';
 
-export const subscriptionPlanShape = representation('SubscriptionPlan', {
-  id: t.string(),
-  admin_id: t.string(),
-  name: t.string(),
-  description: t.nullable(t.string()),
-  publish_from: t.nullable(t.timestamp()),
-  publish_until: t.nullable(t.timestamp()),
-  rate_plan_id: t.nullable(t.string()),
-  recurring_costs: t.array(t.object({ description: t.string(), amount_excl_vat: t.decimal(), period: t.enum(RECURRING_PERIODS) })),
-  use_customer_reimbursement_vat: t.boolean(),
-  credit_excluded_components: t.array(t.enum(RATE_COMPONENTS)),
-  external_reference: t.nullable(t.string()),
-  created_at: t.timestamp(),
-  updated_at: t.timestamp(),
+export const subscriptionPlanShape = planShape('SubscriptionPlan', {
+  published: {
+    rate_plan_id: t.nullable(t.string()),
+    recurring_costs: t.array(t.object({ description: t.string(), amount_excl_vat: t.decimal(), period: t.enum(RECURRING_PERIODS) })),
+    use_customer_reimbursement_vat: t.boolean(),
+    credit_excluded_components: t.array(t.enum(RATE_COMPONENTS)),
+  },
 });
 
 export function serializeSubscriptionPlan(p: SubscriptionPlan): Infer<typeof subscriptionPlanShape> {
-  return {
-    id: p.id,
-    admin_id: p.admin.id,
-    name: p.name,
-    description: p.description ?? null,
-    publish_from: iso(p.publishFrom),
-    publish_until: iso(p.publishUntil),
+  return inShapeOrder(subscriptionPlanShape, {
+    ...planValues(p),
     rate_plan_id: p.ratePlanId ?? null,
     recurring_costs: (p.recurringCosts ?? []).map((c) => ({
       description: c.description, amount_excl_vat: normalize(c.amount_excl_vat), period: c.period,
@@ -46,10 +35,7 @@ export function serializeSubscriptionPlan(p: SubscriptionPlan): Infer<typeof sub
     use_customer_reimbursement_vat: p.useCustomerReimbursementVat,
     // Stored as checked on input (planBody).
     credit_excluded_components: (p.creditExcludedComponents ?? []) as RateComponent[],
-    external_reference: p.externalReference ?? null,
-    created_at: iso(p.createdAt),
-    updated_at: iso(p.updatedAt),
-  };
+  });
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -1,55 +1,29 @@
-import { linkCurrentlyValid } from '../../src/msp/token-link.entity.ts';
 import * as yup from 'yup';
 import {
   createTokenLink, getTokenLink, markTokenLinkDefunct, updateTokenLink, type TokenLinkPatch,
 } from '../../src/msp/save-token-link.service.ts';
 import type { TokenLink } from '../../src/msp/token-link.entity.ts';
-import { patchFrom, type FieldMapping } from '../rails/patch.ts';
+import { adminMember, defunctBody, inShapeOrder, LINK, linkBody, linkShape, linkValues } from '../rails/contracts.ts';
+import { patchFrom } from '../rails/patch.ts';
 import { defineRoute, type RouteDef } from '../rails/route.ts';
 import { iso, isoDate, text, timestamp } from '../../src/platform/input-schemas.ts';
-import { representation, t, type Infer } from '../rails/shape.ts';
+import { t, type Infer } from '../rails/shape.ts';
 import { singleFieldRoutes } from '../rails/single-field-routes.ts';
 
 const TAG = 'MSP token links';
 
-export const tokenLinkShape = representation('TokenLink', {
-  id: t.string(),
-  subscription_id: t.string(),
-  evco_id: t.string(),
-  admin_id: t.string(),
-  valid_from: t.nullable(t.timestamp()),
-  effective_valid_from: t.timestamp(),
-  valid_until: t.nullable(t.timestamp()),
-  defunct: t.boolean(),
-  is_currently_valid: t.boolean(),
-  external_updated_at: t.nullable(t.timestamp()),
-  created_at: t.timestamp(),
-  updated_at: t.timestamp(),
+export const tokenLinkShape = linkShape('TokenLink', {
+  head: { subscription_id: t.string(), evco_id: t.string(), ...adminMember }, from: { effective_valid_from: t.timestamp() },
+  state: { is_currently_valid: t.boolean() },
 });
 
 /** The subscription and the token must be loaded (the token whatever administration holds it now). */
 export function serializeTokenLink(link: TokenLink): Infer<typeof tokenLinkShape> {
-  return {
-    id: link.id,
-    subscription_id: link.subscription.id,
-    evco_id: link.token.evcoId,
-    admin_id: link.admin.id,
-    valid_from: iso(link.validFrom),
-    effective_valid_from: iso(link.effectiveFrom()),
-    valid_until: iso(link.validUntil),
-    defunct: link.defunct,
-    is_currently_valid: linkCurrentlyValid(link, link.subscription),
-    external_updated_at: iso(link.externalUpdatedAt),
-    created_at: iso(link.createdAt),
-    updated_at: iso(link.updatedAt),
-  };
+  return inShapeOrder(tokenLinkShape, {
+    ...linkValues(link), subscription_id: link.subscription.id, evco_id: link.token.evcoId, effective_valid_from: iso(link.effectiveFrom()),
+    is_currently_valid: link.isCurrentlyUsable(),
+  });
 }
-
-const linkBody = yup.object({
-  valid_from: timestamp().nullable(),
-  valid_until: timestamp().nullable(),
-  external_updated_at: timestamp().nullable(),
-});
 
 const createBody = yup.object({
   subscription_id: text(64).defined('${path} is required'),
@@ -58,11 +32,7 @@ const createBody = yup.object({
   valid_until: timestamp().nullable(),
 });
 
-const MAPPING: FieldMapping = {
-  valid_from: { to: 'validFrom', convert: isoDate },
-  valid_until: { to: 'validUntil', convert: isoDate },
-  external_updated_at: { to: 'externalUpdatedAt', convert: isoDate },
-};
+const MAPPING = LINK;
 
 const RULES = 'Validity is [valid_from, valid_until); valid_from null defers to the subscription\'s valid_from. A token belongs '
   + 'to one subscription at a time, whatever the validity of that subscription: the spans of its non-defunct links may not '
@@ -98,7 +68,7 @@ export const tokenLinkRoutes: RouteDef[] = [
   }),
   defineRoute({
     method: 'put', path: '/msp-token-link/:id/defunct', tag: TAG, summary: 'Mark a token link defunct', response: tokenLinkShape,
-    body: yup.object({ external_updated_at: timestamp().nullable() }), bodyOptional: true,
+    body: defunctBody, bodyOptional: true,
     handler: async ({ em, body, params }) => serializeTokenLink(await markTokenLinkDefunct(em, params.id, isoDate(body.external_updated_at))),
   }),
   ...singleFieldRoutes({

@@ -11,9 +11,10 @@ import { TokenSubscription } from '../../src/msp/token-subscription.entity.ts';
 import { isUuid } from '../../src/platform/ids.ts';
 import type { Em } from '../../src/platform/orm.ts';
 import { seekPage } from '../rails/pagination.ts';
-import { patchFrom, type FieldMapping } from '../rails/patch.ts';
+import { CONTRACT, contractMembers, contractShape, contractValues, defunctBody, inShapeOrder } from '../rails/contracts.ts';
+import { patchFrom } from '../rails/patch.ts';
 import { defineRoute, type RouteDef } from '../rails/route.ts';
-import { booleanFilter, customFields, iso, isoDate, oneOf, text, timestamp } from '../../src/platform/input-schemas.ts';
+import { booleanFilter, iso, isoDate, oneOf, text, timestamp } from '../../src/platform/input-schemas.ts';
 import { representation, t, type Infer } from '../rails/shape.ts';
 import { singleFieldRoutes } from '../rails/single-field-routes.ts';
 import { isCurrentlyValid } from '../../src/platform/validity.ts';
@@ -29,24 +30,9 @@ export const subscriptionLinkShape = representation('TokenSubscriptionLink', {
   defunct: t.boolean(),
 });
 
-export const tokenSubscriptionShape = representation('TokenSubscription', {
-  id: t.string(),
-  admin_id: t.string(),
-  customer_id: t.string(),
-  plan_id: t.string(),
-  plan_external_reference: t.nullable(t.string()),
-  buyer_reference: t.nullable(t.string()),
-  valid_from: t.timestamp(),
-  valid_until: t.nullable(t.timestamp()),
-  defunct: t.boolean(),
-  is_valid: t.boolean(),
-  custom_fields: t.customFields(),
-  monetary_credit_balance: t.decimal(),
-  external_reference: t.nullable(t.string()),
-  external_updated_at: t.nullable(t.timestamp()),
-  links: t.array(subscriptionLinkShape),
-  created_at: t.timestamp(),
-  updated_at: t.timestamp(),
+export const tokenSubscriptionShape = contractShape('TokenSubscription', {
+  plan: { plan_id: t.string(), plan_external_reference: t.nullable(t.string()) }, state: { is_valid: t.boolean() },
+  custom: { monetary_credit_balance: t.decimal() }, late: { links: t.array(subscriptionLinkShape) },
 });
 
 export function serializeSubscriptionLink(link: TokenLink): Infer<typeof subscriptionLinkShape> {
@@ -62,25 +48,10 @@ export function serializeSubscriptionLink(link: TokenLink): Infer<typeof subscri
 
 /** `links` are the subscription's token links (loadSubscriptionLinks); the plan must be loaded. */
 export function serializeTokenSubscription(s: TokenSubscription, links: TokenLink[]): Infer<typeof tokenSubscriptionShape> {
-  return {
-    id: s.id,
-    admin_id: s.admin.id,
-    customer_id: s.customer.id,
-    plan_id: s.plan.id,
-    plan_external_reference: s.plan.externalReference ?? null,
-    buyer_reference: s.buyerReference ?? null,
-    valid_from: iso(s.validFrom),
-    valid_until: iso(s.validUntil),
-    defunct: s.defunct,
-    is_valid: isCurrentlyValid(s),
-    custom_fields: s.customFields ?? {},
-    monetary_credit_balance: normalize(s.monetaryCreditBalance),
-    external_reference: s.externalReference ?? null,
-    external_updated_at: iso(s.externalUpdatedAt),
-    links: links.map(serializeSubscriptionLink),
-    created_at: iso(s.createdAt),
-    updated_at: iso(s.updatedAt),
-  };
+  return inShapeOrder(tokenSubscriptionShape, {
+    ...contractValues(s), plan_id: s.plan.id, plan_external_reference: s.plan.externalReference ?? null, is_valid: isCurrentlyValid(s),
+    monetary_credit_balance: normalize(s.monetaryCreditBalance), links: links.map(serializeSubscriptionLink),
+  });
 }
 
 export async function present(em: Em, subscription: TokenSubscription) {
@@ -89,12 +60,7 @@ export async function present(em: Em, subscription: TokenSubscription) {
 }
 
 const updateFields = {
-  buyer_reference: text().nullable(),
-  valid_from: timestamp().nullable(),
-  valid_until: timestamp().nullable(),
-  custom_fields: customFields().nullable(),
-  external_reference: text().nullable(),
-  external_updated_at: timestamp().nullable(),
+  ...contractMembers,
   // Set on create only; accepted and ignored on update (decisions.md: immutable fields).
   admin_id: text(64).nullable(),
   customer_id: text(64).nullable(),
@@ -121,14 +87,7 @@ const createBody = yup.object({
   })).max(1000, '${path} must hold at most ${max} items').nullable(),
 });
 
-const MAPPING: FieldMapping = {
-  buyer_reference: 'buyerReference',
-  valid_from: { to: 'validFrom', convert: isoDate },
-  valid_until: { to: 'validUntil', convert: isoDate },
-  custom_fields: 'customFields',
-  external_reference: 'externalReference',
-  external_updated_at: { to: 'externalUpdatedAt', convert: isoDate },
-};
+const MAPPING = CONTRACT;
 
 type CreateBody = yup.InferType<typeof createBody>;
 
@@ -210,7 +169,7 @@ export const tokenSubscriptionRoutes: RouteDef[] = [
   defineRoute({
     method: 'put', path: '/msp-token-subscription/:id/defunct', tag: TAG, summary: 'Mark a token subscription and all its token links defunct',
     response: tokenSubscriptionShape,
-    body: yup.object({ external_updated_at: timestamp().nullable() }), bodyOptional: true,
+    body: defunctBody, bodyOptional: true,
     handler: async ({ em, body, params }) => present(em, await markTokenSubscriptionDefunct(em, params.id, isoDate(body.external_updated_at))),
   }),
   ...singleFieldRoutes({

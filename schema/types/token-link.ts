@@ -1,5 +1,5 @@
-import { linkCurrentlyValid, TokenLink as TokenLinkEntity } from '../../src/msp/token-link.entity.ts';
-import { linkInterval } from '../../src/platform/validity.ts';
+import { TokenLink as TokenLinkEntity } from '../../src/msp/token-link.entity.ts';
+import { isLinkCurrentlyValid, linkInterval } from '../../src/platform/validity.ts';
 import { Token as TokenEntity } from '../../src/msp/token.entity.ts';
 import { builder } from '../builder.ts';
 import { childConnections } from '../child-connection.ts';
@@ -69,7 +69,7 @@ export const TokenLink = builder.loadableNode(TokenLinkEntity, {
     isCurrentlyValid: t.boolean({
       description: 'The link and its subscription are both valid now and not defunct (REST: is_currently_valid).',
       resolve: async (link, _args, context) =>
-        linkCurrentlyValid(link, await TokenSubscription.getDataloader(context).load(link.subscription.id)),
+        isLinkCurrentlyValid(link, await TokenSubscription.getDataloader(context).load(link.subscription.id)),
     }),
     externalUpdatedAt: t.field({ type: DateTime, nullable: true, resolve: (link) => link.externalUpdatedAt ?? null }),
     createdAt: t.field({ type: DateTime, resolve: (link) => link.createdAt }),

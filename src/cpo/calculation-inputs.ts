@@ -1,6 +1,8 @@
-// Which calculation inputs apply at a moment: per component (and custom variable), the input with
-// the latest valid_from not after the moment; the arrangement's input wins over the plan's for the
-// same component, whatever their dates (spec, "Reimbursement").
+// Which calculation inputs apply at a moment: per component (and custom variable), the input in
+// force then (src/contracts/versions.ts); the arrangement's input wins over the plan's for the same
+// component, whatever their dates (spec, "Reimbursement").
+import { versionsAtByKey } from '../contracts/versions.ts';
+
 export interface InputValue {
   validFrom: Date;
   componentType: string;
@@ -10,15 +12,7 @@ export interface InputValue {
 
 const keyOf = (input: InputValue) => (input.componentType === 'custom' ? `custom:${input.varName}` : input.componentType);
 
-function latestAt(inputs: InputValue[], at: Date): Map<string, InputValue> {
-  const latest = new Map<string, InputValue>();
-  for (const input of inputs) {
-    if (input.validFrom.getTime() > at.getTime()) continue;
-    const current = latest.get(keyOf(input));
-    if (!current || current.validFrom < input.validFrom) latest.set(keyOf(input), input);
-  }
-  return latest;
-}
+const latestAt = (inputs: InputValue[], at: Date) => versionsAtByKey(inputs, keyOf, at);
 
 /** The inputs that price a session at `at`, keyed by component (`custom:<var>` for custom variables). */
 export function effectiveInputs(planInputs: InputValue[], arrangementInputs: InputValue[], at: Date): Map<string, InputValue> {

@@ -4,6 +4,7 @@
 // is the one valid at the period's start, else the first one starting within the period.
 // A recurring cost correction (recollectCpoSubscriptionFees) bills one subscription again for the
 // periods that already hold its fees, from the first period a change affects.
+import { VERSION_FOR_PERIOD_SQL } from '../contracts/versions.ts';
 import { isZero, percentOfDecimal } from '../money/decimal.ts';
 import type { CpoRecurringCost } from './cpo-subscription-plan-version.entity.ts';
 import type { Em } from '../platform/orm.ts';
@@ -33,8 +34,7 @@ interface Row {
 const SUBSCRIPTIONS = `select s.id as subscription_id, s.external_reference, s.customer_id, s.valid_from, s.valid_until, p.name as plan_name,
     v.recurring_costs, l.id as link_id, l.valid_from as link_from, l.valid_until as link_until, e.evse_uid
   from cpo_subscription s join cpo_subscription_plan p on p.id = s.plan_id
-  join lateral (select v.recurring_costs from cpo_subscription_plan_version v where v.plan_id = p.id and v.valid_from < ?
-    order by (v.valid_from <= ?) desc, case when v.valid_from <= ? then v.valid_from end desc nulls last, v.valid_from limit 1) v on true
+  join lateral (select v.recurring_costs from cpo_subscription_plan_version v where v.plan_id = p.id and ${VERSION_FOR_PERIOD_SQL}) v on true
   left join cpo_subscription_evse_link l on l.subscription_id = s.id and not l.defunct
   left join cpo_evse e on e.id = l.evse_id
   where s.admin_id = ? and not s.defunct and s.valid_from < ? and (s.valid_until is null or s.valid_until > ?)`;

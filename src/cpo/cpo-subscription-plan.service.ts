@@ -1,11 +1,10 @@
 // CPO subscription plans: the plan (name, publishing window: not enforced when subscriptions are
 // created) and its recurring costs keyed by valid_from (POST /cpo-subscription-plan/{id}/{valid_from}
 // merge-updates the version of that date, creating it when missing).
+import { applyPlanName, applyPlanPublishing, createPlan, updatePlan, type PlanInput, type PlanKind } from '../contracts/plan.ts';
 import { DATE_FORMAT, parseDate } from '../platform/timestamp.ts';
 import { isNegative, parseDecimal } from '../money/decimal.ts';
-import { visibleAdministration } from '../parties/customer-input.ts';
 import { DomainError, InvalidInputError, NotFoundError, type ErrorDetail } from '../platform/errors.ts';
-import { flushUnique } from '../platform/flush-unique.ts';
 import { isUuid } from '../platform/ids.ts';
 import type { Em } from '../platform/orm.ts';
 import { EXT_REF_PREFIX } from '../platform/resource-ref.ts';
@@ -14,18 +13,12 @@ import { localMidnight } from '../billing/periods.ts';
 import { CpoSubscriptionPlanVersion, type CpoRecurringCost } from './cpo-subscription-plan-version.entity.ts';
 import { CpoSubscriptionPlan } from './cpo-subscription-plan.entity.ts';
 
-export interface CpoPlanInput {
+export interface CpoPlanInput extends PlanInput {
   adminId?: string | null;
-  name?: string | null;
-  description?: string | null;
-  publishFrom?: Date | null;
-  publishUntil?: Date | null;
-  externalReference?: string | null;
 }
 
 const PERIODS = ['month', 'quarter', 'year'];
 const PER = ['subscription', 'evse'];
-const UNIQUE = { cpo_subscription_plan_external_reference_unique: ['external_reference'] };
 
 export async function getCpoPlan(em: Em, ref: string): Promise<CpoSubscriptionPlan> {
   const externalReference = ref.startsWith(EXT_REF_PREFIX) ? ref.slice(EXT_REF_PREFIX.length) : null;
@@ -43,34 +36,20 @@ export function cpoPlanVersions(em: Em, plans: CpoSubscriptionPlan[]): Promise<C
   return plans.length ? em.find(CpoSubscriptionPlanVersion, { plan: { $in: plans } }, { orderBy: { plan: 'asc', validFrom: 'asc' } }) : Promise.resolve([]);
 }
 
-function applyPlan(plan: CpoSubscriptionPlan, input: CpoPlanInput): void {
-  if (input.name !== undefined) {
-    if (!input.name || !input.name.trim()) throw new InvalidInputError('name is required', { path: ['name'] });
-    plan.name = input.name;
-  }
-  if (input.description !== undefined) plan.description = input.description;
-  if (input.publishFrom !== undefined) plan.publishFrom = input.publishFrom;
-  if (input.publishUntil !== undefined) plan.publishUntil = input.publishUntil;
-  if (input.externalReference !== undefined) plan.externalReference = input.externalReference;
-  if (plan.publishFrom && plan.publishUntil && plan.publishUntil <= plan.publishFrom) {
-    throw new InvalidInputError('publish_until must be after publish_from', { path: ['publish_until'] });
-  }
-}
+const PLAN: PlanKind<CpoSubscriptionPlan, CpoPlanInput> = {
+  entity: CpoSubscriptionPlan, unique: { cpo_subscription_plan_external_reference_unique: ['external_reference'] },
+  apply: (plan, input) => {
+    applyPlanName(plan, input);
+    applyPlanPublishing(plan, input);
+  },
+};
 
-export async function createCpoPlan(em: Em, input: CpoPlanInput): Promise<CpoSubscriptionPlan> {
-  const admin = await visibleAdministration(em, input.adminId);
-  if (!input.name) throw new InvalidInputError('name is required', { path: ['name'] });
-  const plan = em.create(CpoSubscriptionPlan, { admin, name: input.name });
-  applyPlan(plan, input);
-  await flushUnique(em, UNIQUE);
-  return plan;
+export function createCpoPlan(em: Em, input: CpoPlanInput): Promise<CpoSubscriptionPlan> {
+  return createPlan(em, PLAN, input);
 }
 
 export async function updateCpoPlan(em: Em, ref: string, input: CpoPlanInput): Promise<CpoSubscriptionPlan> {
-  const plan = await getCpoPlan(em, ref);
-  applyPlan(plan, { ...input, adminId: undefined });
-  await flushUnique(em, UNIQUE);
-  return plan;
+  return updatePlan(em, PLAN, await getCpoPlan(em, ref), input);
 }
 
 function checkCosts(costs: unknown): CpoRecurringCost[] {

@@ -40,7 +40,7 @@ export function reimbursementLinksOf(em: Em, evses: Evse[]): Promise<Reimburseme
 export function decideReimbursementVat(local: Evse | null, allLinks: ReimbursementLink[], at: Date): ReimbursementVatDecision {
   if (!local) return { kind: 'normal', evseUid: null, arrangementId: null, explanation: 'no local EVSE matched the session: normal VAT determination' };
   const links = allLinks.filter((l) => l.evse.id === local.id);
-  const arrangements = [...new Map(links.filter((l) => l.isValidAt(at)).map((l) => [l.arrangement.id, l.arrangement])).values()];
+  const arrangements = [...new Map(links.filter((l) => l.isUsableAt(at)).map((l) => [l.arrangement.id, l.arrangement])).values()];
   const uid = local.evseUid;
   if (arrangements.length > 1) {
     return { kind: 'dropout', reason: 'multiple_reimbursement_arrangements', evseUid: uid, explanation: `EVSE ${uid} has ${arrangements.length} reimbursement arrangements valid at ${at.toISOString()}` };

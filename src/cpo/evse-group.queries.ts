@@ -4,6 +4,7 @@
 // groups flagged `demo: true` (an app can be built before the network is loaded).
 import type { EndUserScope } from '../end-users/end-user-scope.ts';
 import { raw } from '@mikro-orm/core';
+import { findVersionAt } from '../contracts/versions.ts';
 import { normalize } from '../money/decimal.ts';
 import type { Em } from '../platform/orm.ts';
 import { SubscriptionPlan } from '../msp/subscription-plan.entity.ts';
@@ -50,7 +51,7 @@ async function endUserEnergyPrice(em: Em, scope: EndUserScope, now: Date): Promi
   if (!plan?.ratePlanId) return { price: null, currency: null };
   const [ratePlan, version] = await Promise.all([
     em.findOne(RatePlan, { id: plan.ratePlanId }, { filters: false }),
-    em.findOne(RatePlanVersion, { ratePlan: plan.ratePlanId, validFrom: { $lte: now } }, { orderBy: { validFrom: 'desc' }, filters: false }),
+    findVersionAt(em, RatePlanVersion, { ratePlan: plan.ratePlanId }, now, { filters: false }),
   ]);
   const price = version?.definition.rates.energy?.price;
   return { price: price ? normalize(price) : null, currency: ratePlan?.currency ?? null };

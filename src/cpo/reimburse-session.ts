@@ -104,7 +104,7 @@ function definitionOf(context: ReimbursementContext, arrangement: ReimbursementA
 
 /** The reimbursements of a matched session; a ReimbursementFailure when one cannot be calculated. */
 export function reimburseSession(context: ReimbursementContext, evse: Evse, session: PricingSession, cpmsAmount: string | null): ReimbursementDraft[] {
-  const links = context.linksOf(evse).filter((link) => link.isValidAt(session.start));
+  const links = context.linksOf(evse).filter((link) => link.isUsableAt(session.start));
   const arrangements = [...new Map(links.map((l) => [l.arrangement.id, l.arrangement])).values()];
   if (arrangements.length === 0 && evse.reimbursementMandatory) {
     throw new ReimbursementFailure('reimbursement_arrangement_missing',

@@ -1,7 +1,5 @@
-import { defineEntity, p } from '@mikro-orm/core';
-import { adminScopeFilter } from '../access/admin-scope.ts';
-import { createdAtProperty, idProperty, identifierProperty, updatedAtProperty } from '../platform/entity-properties.ts';
-import { Administration } from '../parties/administration.entity.ts';
+import { p } from '@mikro-orm/core';
+import { definePlan } from '../contracts/contract-properties.ts';
 import { recordsEvents } from '../events/event-kinds.ts';
 
 /** cpms_supplied: the CPMS states the reimbursement; calculated: the service computes it from the components' inputs. */
@@ -9,25 +7,11 @@ export const REIMBURSEMENT_MODES = ['cpms_supplied', 'calculated'] as const;
 export const REIMBURSEMENT_COMPONENTS = ['energy', 'time', 'parking_time', 'flat'] as const;
 
 /** How charger owners are reimbursed: the mode and the cost components whose inputs price a session. */
-export const ReimbursementPlanSchema = defineEntity({
-  name: 'ReimbursementPlan',
-  tableName: 'cpo_reimbursement_plan',
-  filters: adminScopeFilter('admin'),
-  properties: {
-    id: idProperty(),
-    admin: () => p.manyToOne(Administration).index(),
-    name: p.string(),
-    description: p.text().nullable(),
-    mode: p.enum(REIMBURSEMENT_MODES).default('calculated'),
-    components: p.json<string[]>().onCreate(() => ['energy']),
-    /** A rule script (src/pricing/script) run after the components; it sees the custom variables. */
-    script: p.text().nullable(),
-    publishFrom: p.datetime().nullable(),
-    publishUntil: p.datetime().nullable(),
-    externalReference: identifierProperty().nullable().unique(),
-    createdAt: createdAtProperty(),
-    updatedAt: updatedAtProperty(),
-  },
+export const ReimbursementPlanSchema = definePlan('ReimbursementPlan', 'cpo_reimbursement_plan', {
+  mode: p.enum(REIMBURSEMENT_MODES).default('calculated'),
+  components: p.json<string[]>().onCreate(() => ['energy']),
+  /** A rule script (src/pricing/script) run after the components; it sees the custom variables. */
+  script: p.text().nullable(),
 });
 
 export class ReimbursementPlan extends ReimbursementPlanSchema.class {}

@@ -1,11 +1,10 @@
 // Reimbursement plans (create and merge-update are extensions), their calculation inputs and an
 // arrangement's own inputs (PUT sets one input from a date, a null value or DELETE removes it),
 // and switching an arrangement's plan.
+import { applyPlanName, applyPlanPublishing, createPlan, updatePlan, type PlanInput as PlanBasics, type PlanKind } from '../contracts/plan.ts';
 import { DATE_FORMAT, parseDate } from '../platform/timestamp.ts';
 import { isNegative, parseDecimal } from '../money/decimal.ts';
-import { visibleAdministration } from '../parties/customer-input.ts';
 import { DomainError, InvalidInputError, NotFoundError } from '../platform/errors.ts';
-import { flushUnique } from '../platform/flush-unique.ts';
 import { isUuid } from '../platform/ids.ts';
 import type { Em } from '../platform/orm.ts';
 import { localMidnight } from '../billing/periods.ts';
@@ -14,20 +13,14 @@ import { CalculationInput, type InputOwner } from './calculation-input.entity.ts
 import { ReimbursementArrangement } from './reimbursement-arrangement.entity.ts';
 import { REIMBURSEMENT_COMPONENTS, REIMBURSEMENT_MODES, ReimbursementPlan } from './reimbursement-plan.entity.ts';
 
-export interface PlanInput {
+export interface PlanInput extends PlanBasics {
   adminId?: string | null;
-  name?: string | null;
-  description?: string | null;
   mode?: string | null;
   components?: string[] | null;
   /** A rule script run after the components (it reads the custom variables as input.variables); null removes it. */
   script?: string | null;
-  publishFrom?: Date | null;
-  publishUntil?: Date | null;
-  externalReference?: string | null;
 }
 
-const UNIQUE = { cpo_reimbursement_plan_external_reference_unique: ['external_reference'] };
 const VAR_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 
 export async function getReimbursementPlan(em: Em, id: string): Promise<ReimbursementPlan> {
@@ -42,11 +35,7 @@ export function reimbursementPlans(em: Em): Promise<ReimbursementPlan[]> {
 }
 
 function apply(plan: ReimbursementPlan, input: PlanInput): void {
-  if (input.name !== undefined) {
-    if (!input.name || !input.name.trim()) throw new InvalidInputError('name is required', { path: ['name'] });
-    plan.name = input.name;
-  }
-  if (input.description !== undefined) plan.description = input.description;
+  applyPlanName(plan, input);
   if (input.mode !== undefined) {
     if (!input.mode || !(REIMBURSEMENT_MODES as readonly string[]).includes(input.mode)) {
       throw new InvalidInputError(`mode must be one of ${REIMBURSEMENT_MODES.join(', ')}`, { path: ['mode'] });
@@ -64,28 +53,19 @@ function apply(plan: ReimbursementPlan, input: PlanInput): void {
     if (error) throw new InvalidInputError(`script: ${error}`, { path: ['script'] });
     plan.script = input.script;
   }
-  if (input.publishFrom !== undefined) plan.publishFrom = input.publishFrom;
-  if (input.publishUntil !== undefined) plan.publishUntil = input.publishUntil;
-  if (input.externalReference !== undefined) plan.externalReference = input.externalReference;
-  if (plan.publishFrom && plan.publishUntil && plan.publishUntil <= plan.publishFrom) {
-    throw new InvalidInputError('publish_until must be after publish_from', { path: ['publish_until'] });
-  }
+  applyPlanPublishing(plan, input);
 }
 
-export async function createReimbursementPlan(em: Em, input: PlanInput): Promise<ReimbursementPlan> {
-  const admin = await visibleAdministration(em, input.adminId);
-  if (!input.name) throw new InvalidInputError('name is required', { path: ['name'] });
-  const plan = em.create(ReimbursementPlan, { admin, name: input.name, mode: 'calculated', components: ['energy'] });
-  apply(plan, input);
-  await flushUnique(em, UNIQUE);
-  return plan;
+const PLAN: PlanKind<ReimbursementPlan, PlanInput> = {
+  entity: ReimbursementPlan, unique: { cpo_reimbursement_plan_external_reference_unique: ['external_reference'] }, apply,
+};
+
+export function createReimbursementPlan(em: Em, input: PlanInput): Promise<ReimbursementPlan> {
+  return createPlan(em, PLAN, input, { mode: 'calculated', components: ['energy'] });
 }
 
 export async function updateReimbursementPlan(em: Em, id: string, input: PlanInput): Promise<ReimbursementPlan> {
-  const plan = await getReimbursementPlan(em, id);
-  apply(plan, { ...input, adminId: undefined });
-  await flushUnique(em, UNIQUE);
-  return plan;
+  return updatePlan(em, PLAN, await getReimbursementPlan(em, id), input);
 }
 
 export interface InputOwnerRef { kind: InputOwner; id: string }

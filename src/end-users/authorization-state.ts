@@ -1,8 +1,9 @@
 // The state of an end user's authorization over a target (a customer, an MSP token subscription):
 // role and validity, how a patch changes it (checked), and how it is applied to the record.
-import { DomainError, InvalidInputError } from '../platform/errors.ts';
+import { DomainError } from '../platform/errors.ts';
 import type { FieldPath } from '../platform/field-path.ts';
 import type { Patch } from '../platform/merge-patch.ts';
+import { assertValidityOrdered } from '../platform/validity.ts';
 import type { AUTHORIZATION_ROLES } from './customer-authorization.entity.ts';
 
 export type AuthorizationRole = (typeof AUTHORIZATION_ROLES)[number];
@@ -35,9 +36,7 @@ export function nextState<R extends string = AuthorizationRole>(
   if (current?.defunct && !state.defunct) {
     throw new DomainError('authorization_defunct', 'a defunct authorization cannot be made valid again', { path: [...at, 'defunct'] });
   }
-  if (state.validFrom && state.validUntil && state.validUntil.getTime() <= state.validFrom.getTime()) {
-    throw new InvalidInputError('valid_until must be after valid_from', { path: [...at, 'valid_until'] });
-  }
+  assertValidityOrdered(state.validFrom, state.validUntil, { path: [...at, 'valid_until'] });
   return state;
 }
 

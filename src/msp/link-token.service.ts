@@ -3,10 +3,10 @@
 // never overlap. Equal bounds are a seamless hand-over. Every check runs under the token's row
 // lock, so two transactions cannot both link one token.
 import { LockMode } from '@mikro-orm/core';
-import { DomainError, InvalidInputError } from '../platform/errors.ts';
+import { clashingLink, newLink, orderedLinkSpan, type LinkKind, type LinkSpan } from '../contracts/contract-service.ts';
+import { DomainError } from '../platform/errors.ts';
 import type { FieldPath } from '../platform/field-path.ts';
 import type { Em } from '../platform/orm.ts';
-import { intervalsOverlap } from '../platform/validity.ts';
 import { TokenLink } from './token-link.entity.ts';
 import type { TokenSubscription } from './token-subscription.entity.ts';
 import type { Token } from './token.entity.ts';
@@ -21,10 +21,9 @@ export interface LinkTokenInput {
   at?: FieldPath;
 }
 
-export interface LinkSpan {
-  from: Date;
-  until: Date | null;
-}
+export type { LinkSpan };
+
+export const TOKEN_LINK: LinkKind<TokenLink> = { entity: TokenLink, contract: 'subscription' };
 
 /** A token created in this unit of work and not yet written: nobody else can see it, it has no links. */
 function isUnwritten(em: Em, token: Token): boolean {
@@ -37,10 +36,9 @@ export async function lockToken(em: Em, token: Token): Promise<void> {
   await em.lock(token, LockMode.PESSIMISTIC_WRITE);
 }
 
-export function assertSpanOrdered(span: LinkSpan, path: FieldPath): void {
-  if (span.until && span.until.getTime() <= span.from.getTime()) {
-    throw new InvalidInputError('valid_until must be after valid_from (the subscription\'s when the link defers to it)', { path });
-  }
+/** The span of a link with these bounds, ordered (the subscription's start when the link defers to it), else 400 at `path`. */
+export function tokenLinkSpan(subscription: TokenSubscription, bounds: { validFrom?: Date | null; validUntil?: Date | null }, path: FieldPath): LinkSpan {
+  return orderedLinkSpan(subscription, bounds, { path, message: 'valid_until must be after valid_from (the subscription\'s when the link defers to it)' });
 }
 
 /**
@@ -51,8 +49,7 @@ export function assertSpanOrdered(span: LinkSpan, path: FieldPath): void {
 export async function assertNoOverlap(em: Em, token: Token, span: LinkSpan, options: { exclude?: TokenLink; path?: FieldPath } = {}): Promise<TokenLink[]> {
   const links = (await em.find(TokenLink, { token, defunct: false }, { filters: false, populate: ['subscription'], orderBy: { id: 'asc' } }))
     .filter((link) => link !== options.exclude);
-  const spanValidity = { validFrom: span.from, validUntil: span.until };
-  const clash = links.find((link) => intervalsOverlap(spanValidity, { validFrom: link.effectiveFrom(), validUntil: link.validUntil }));
+  const clash = clashingLink(links, span);
   if (!clash) return links;
   // Name the clashing link only to a caller who may see it (decisions.md: no hints of other administrations).
   const visible = (await em.count(TokenLink, { id: clash.id })) > 0;
@@ -72,20 +69,13 @@ export async function linkToken(em: Em, input: LinkTokenInput): Promise<TokenLin
   if (subscription.defunct) {
     throw new DomainError('subscription_defunct', 'a token cannot be linked to a defunct subscription', { path: [...prefix, 'subscription_id'] });
   }
-  const span = { from: input.validFrom ?? subscription.validFrom, until: input.validUntil ?? null };
-  assertSpanOrdered(span, [...prefix, 'valid_until']);
+  const span = tokenLinkSpan(subscription, input, [...prefix, 'valid_until']);
   let others: TokenLink[] = [];
   if (!isUnwritten(em, token)) {
     await lockToken(em, token);
     others = await assertNoOverlap(em, token, span, { path: [...prefix, 'valid_from'] });
   }
-  const link = em.create(TokenLink, {
-    admin: subscription.admin,
-    subscription,
-    token,
-    validFrom: input.validFrom ?? null,
-    validUntil: input.validUntil ?? null,
-  });
+  const link = newLink(em, TOKEN_LINK, subscription, { token }, input);
   token.firstLinkedAt ??= new Date();
   // The token goes with its latest link; a link filling a gap in the past does not move it.
   if (others.every((other) => other.effectiveFrom().getTime() <= span.from.getTime())) token.currentAdmin = subscription.admin;

@@ -5,7 +5,7 @@
 // session processing a whole batch: both with this one query. Rows are read as plain data and
 // past the administration filter: whatever decides a token's validity counts.
 import type { Em } from '../platform/orm.ts';
-import { isLinkOwnValidAt, isLinkValidAt } from '../platform/validity.ts';
+import { isLinkOwnValidAt, isLinkUsableAt } from '../platform/validity.ts';
 import { evcoIdVariants } from './evco-id.ts';
 
 export interface TokenAt { evcoId: string; at: Date }
@@ -86,9 +86,9 @@ function linkOf(row: Row): Link {
 function decide(found: Found | undefined, at: Date): TokenResolution {
   if (!found) return { token: null, currentLinks: [], subscription: null };
   // src/platform/validity.ts: the link in its own interval (from its valid_from, else the
-  // subscription's), then the first whose subscription is valid then too (isLinkValidAt).
+  // subscription's), then the first whose subscription is valid then too (isLinkUsableAt).
   const current = found.links.filter((link) => isLinkOwnValidAt(link.validity, link.subscriptionValidity, at));
-  const holding = current.find((link) => isLinkValidAt(link.validity, link.subscriptionValidity, at));
+  const holding = current.find((link) => isLinkUsableAt(link.validity, link.subscriptionValidity, at));
   return {
     token: found.token,
     currentLinks: current.map((link) => ({ id: link.id, subscription: link.subscription })),

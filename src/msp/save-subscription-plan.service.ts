@@ -1,3 +1,4 @@
+import { PUBLISHING_ORDER } from '../contracts/plan.ts';
 import { isNegative, parseDecimal } from '../money/decimal.ts';
 import { administrationNamed, visibleAdministration } from '../parties/customer-input.ts';
 import { DomainError, InvalidInputError, type ErrorDetail } from '../platform/errors.ts';
@@ -5,6 +6,7 @@ import { assertExternalReferenceFree } from '../platform/external-reference.ts';
 import { flushUnique } from '../platform/flush-unique.ts';
 import type { Patch } from '../platform/merge-patch.ts';
 import type { Em } from '../platform/orm.ts';
+import { boundsOrderFailure } from '../platform/validity.ts';
 import { assertNamedRecordsVisible, getByRef, type ResourceRef } from '../platform/resource-ref.ts';
 import { assertRatePlanUsableBy } from '../pricing/rate-plan-link.ts';
 import { SubscriptionPlan, type RecurringCost } from './subscription-plan.entity.ts';
@@ -54,9 +56,8 @@ function applyPlanPatch(plan: SubscriptionPlan, patch: SubscriptionPlanPatch): v
   const recurringCosts = patch.recurringCosts ? checkRecurringCosts(patch.recurringCosts, failures) : patch.recurringCosts;
   const publishFrom = patch.publishFrom === undefined ? (plan.publishFrom ?? null) : patch.publishFrom;
   const publishUntil = patch.publishUntil === undefined ? (plan.publishUntil ?? null) : patch.publishUntil;
-  if (publishFrom && publishUntil && publishUntil.getTime() <= publishFrom.getTime()) {
-    failures.push({ path: ['publish_until'], message: 'publish_until must be after publish_from' });
-  }
+  const unordered = boundsOrderFailure(publishFrom, publishUntil, PUBLISHING_ORDER);
+  if (unordered) failures.push(unordered);
   if (failures.length) throw DomainError.of('invalid_input', failures);
   if (patch.name !== undefined) plan.name = patch.name!;
   if (patch.description !== undefined) plan.description = patch.description;

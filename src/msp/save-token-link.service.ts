@@ -1,11 +1,12 @@
 import { LockMode } from '@mikro-orm/core';
+import { findById, markDefunct } from '../contracts/contract-service.ts';
 import { DomainError, NotFoundError } from '../platform/errors.ts';
 import type { FieldPath } from '../platform/field-path.ts';
 import { isUuid } from '../platform/ids.ts';
 import type { Patch } from '../platform/merge-patch.ts';
 import type { Em } from '../platform/orm.ts';
 import { evcoIdVariants, parseEvcoId } from './evco-id.ts';
-import { assertNoOverlap, assertSpanOrdered, linkToken, lockToken } from './link-token.service.ts';
+import { assertNoOverlap, linkToken, lockToken, tokenLinkSpan } from './link-token.service.ts';
 import { TokenLink } from './token-link.entity.ts';
 import { TokenSubscription } from './token-subscription.entity.ts';
 import { Token } from './token.entity.ts';
@@ -35,8 +36,7 @@ export async function loadLinkTokens(em: Em, links: TokenLink[]): Promise<void> 
 }
 
 export async function getTokenLink(em: Em, id: string): Promise<TokenLink> {
-  const link = isUuid(id) ? await em.findOne(TokenLink, { id }, { populate: ['subscription'] }) : null;
-  if (!link) throw new NotFoundError('token link');
+  const link = await findById(em, TokenLink, id, 'token link', ['subscription']);
   await loadLinkTokens(em, [link]);
   return link;
 }
@@ -91,12 +91,9 @@ export function updateTokenLink(em: Em, id: string, patch: TokenLinkPatch): Prom
     const validUntil = patch.validUntil === undefined ? (link.validUntil ?? null) : patch.validUntil;
     const fromMoves = !same(validFrom, link.validFrom ?? null);
     const untilMoves = !same(validUntil, link.validUntil ?? null);
-    if ((fromMoves || untilMoves) && link.defunct) {
-      throw new DomainError('token_link_defunct', 'a defunct token link cannot be changed', { path: fromMoves ? ['valid_from'] : ['valid_until'] });
-    }
     if (fromMoves || untilMoves) {
-      const span = { from: validFrom ?? link.subscription.validFrom, until: validUntil };
-      assertSpanOrdered(span, ['valid_until']);
+      link.assertChangeable(fromMoves ? ['valid_from'] : ['valid_until']);
+      const span = tokenLinkSpan(link.subscription, { validFrom, validUntil }, ['valid_until']);
       await lockToken(tx, link.token);
       await assertNoOverlap(tx, link.token, span, { exclude: link });
       link.validFrom = validFrom;
@@ -110,11 +107,5 @@ export function updateTokenLink(em: Em, id: string, patch: TokenLinkPatch): Prom
 
 /** PUT /msp-token-link/{id}/defunct: idempotent; an optional external_updated_at is recorded. */
 export function markTokenLinkDefunct(em: Em, id: string, externalUpdatedAt?: Date | null): Promise<TokenLink> {
-  return em.transactional(async (tx) => {
-    const link = await getTokenLink(tx, id);
-    link.defunct = true;
-    if (externalUpdatedAt) link.externalUpdatedAt = externalUpdatedAt;
-    await tx.flush();
-    return link;
-  });
+  return em.transactional(async (tx) => markDefunct(tx, await getTokenLink(tx, id), externalUpdatedAt));
 }

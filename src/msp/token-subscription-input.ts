@@ -1,6 +1,7 @@
 // Input of the token subscription use cases, shared by REST and GraphQL.
 import { DomainError, type ErrorDetail } from '../platform/errors.ts';
 import type { Patch } from '../platform/merge-patch.ts';
+import { boundsOrderFailure } from '../platform/validity.ts';
 import type { UidType } from './token-reference-data.ts';
 
 export interface TokenSubscriptionFields {
@@ -47,9 +48,8 @@ export function throwFailures(failures: ErrorDetail[]): void {
 
 /** valid_from is required and valid_until, when given, comes after it. */
 export function checkValidity(validFrom: Date | null | undefined, validUntil: Date | null | undefined, failures: ErrorDetail[]): void {
+  const unordered = boundsOrderFailure(validFrom, validUntil);
   if (!validFrom) failures.push({ path: ['valid_from'], message: 'valid_from is required' });
-  else if (validUntil && validUntil.getTime() <= validFrom.getTime()) {
-    failures.push({ path: ['valid_until'], message: 'valid_until must be after valid_from' });
-  }
+  else if (unordered) failures.push(unordered);
 }
 

@@ -2,7 +2,7 @@ import { customerNamed } from '../parties/customer-ref.ts';
 import type { CustomFields } from '../parties/customer.entity.ts';
 import { administrationNamed } from '../parties/customer-input.ts';
 import { mergeCustomFields } from '../platform/custom-fields.ts';
-import { DomainError, InvalidInputError, type ErrorDetail } from '../platform/errors.ts';
+import { InvalidInputError, type ErrorDetail } from '../platform/errors.ts';
 import { assertExternalReferenceFree } from '../platform/external-reference.ts';
 import { flushUnique } from '../platform/flush-unique.ts';
 import type { Em } from '../platform/orm.ts';
@@ -85,9 +85,7 @@ export function updateTokenSubscription(em: Em, id: string, patch: TokenSubscrip
       externalReference: patch.externalReference === undefined ? (subscription.externalReference ?? null) : patch.externalReference,
     };
     const changed = (Object.keys(next) as (keyof typeof next)[]).filter((key) => differs(next[key], subscription[key]));
-    if (subscription.defunct && changed.length) {
-      throw new DomainError('subscription_defunct', 'a defunct subscription cannot be changed', { path: PARAM[changed[0]] });
-    }
+    if (changed.length) subscription.assertChangeable(PARAM[changed[0]]);
     if (changed.includes('externalReference') && next.externalReference
       && next.externalReference.toLowerCase() !== subscription.externalReference?.toLowerCase()) {
       await assertExternalReferenceFree(tx, TokenSubscription, next.externalReference, TOKEN_SUBSCRIPTION);

@@ -2,6 +2,7 @@
 import { DomainError, type ErrorDetail } from '../platform/errors.ts';
 import { fieldLabel, type FieldPath } from '../platform/field-path.ts';
 import type { Patch } from '../platform/merge-patch.ts';
+import { boundsOrderFailure } from '../platform/validity.ts';
 import type { DirectDebitMandate } from './direct-debit-mandate.entity.ts';
 import { checkBic, checkIban } from './iban.ts';
 
@@ -106,9 +107,8 @@ export function nextState(base: MandateState | undefined, patch: MandatePatch, n
     externalReference: pick('externalReference'),
     externalUpdatedAt: pick('externalUpdatedAt'),
   };
-  if (state.validUntil && state.validUntil.getTime() <= state.validFrom.getTime()) {
-    failures.push({ path: PARAM.validUntil, message: 'valid_until must be after valid_from' });
-  }
+  const unordered = boundsOrderFailure(state.validFrom, state.validUntil, { path: PARAM.validUntil });
+  if (unordered) failures.push(unordered);
   if (failures.length) throw DomainError.of('invalid_input', failures);
   return state;
 }

@@ -8,7 +8,8 @@
 // not defunct and the moment lies in its interval; "currently valid" (REST `is_currently_valid`,
 // `is_valid`; GraphQL `isCurrentlyValid`, `isValid`) is that at validityNow(), for both transports.
 
-import { InvalidInputError } from './errors.ts';
+import { InvalidInputError, type ErrorDetail } from './errors.ts';
+import type { FieldPath } from './field-path.ts';
 
 export interface Validity {
   /** null or absent: no lower bound. */
@@ -37,9 +38,28 @@ export function pinValidityNowForTests(at: Date | null): void {
   pinnedNow = at ? new Date(at.getTime()) : null;
 }
 
-/** valid_until after valid_from (both given): the bounds of a contract or link, else 400 at valid_until. */
-export function assertValidityOrdered(from: Date | null | undefined, until: Date | null | undefined): void {
-  if (from && until && until.getTime() <= from.getTime()) throw new InvalidInputError('valid_until must be after valid_from', { path: ['valid_until'] });
+/** Where and how an unordered pair of bounds is told: `valid_until` after `valid_from` unless said otherwise. */
+export interface BoundsOrder {
+  /** default `['valid_until']` */
+  path?: FieldPath;
+  /** default `valid_until must be after valid_from` */
+  message?: string;
+}
+
+/**
+ * The one ordering check of two bounds (validity, publishing windows): the end after the start when
+ * both are given. Null when they are ordered, else the failure to report (for use cases that
+ * collect every failure before answering).
+ */
+export function boundsOrderFailure(from: Date | null | undefined, until: Date | null | undefined, order: BoundsOrder = {}): ErrorDetail | null {
+  if (!from || !until || until.getTime() > from.getTime()) return null;
+  return { path: order.path ?? ['valid_until'], message: order.message ?? 'valid_until must be after valid_from' };
+}
+
+/** The same check, thrown: 400 `invalid_input` at `valid_until` (or the path given). */
+export function assertValidityOrdered(from: Date | null | undefined, until: Date | null | undefined, order: BoundsOrder = {}): void {
+  const failure = boundsOrderFailure(from, until, order);
+  if (failure) throw new InvalidInputError(failure.message, { path: failure.path });
 }
 
 type Contract = Validity & { defunct: boolean };
@@ -62,8 +82,10 @@ export function isLinkOwnValidAt(link: Contract, contract: { validFrom: Date }, 
 /**
  * A link of a contract (token link, EVSE reimbursement or subscription link) usable at `at`: the
  * link from its own valid_from (else the contract's) and the contract are both valid and not defunct.
+ * Two names, two meanings: "valid" is a record alone (isLinkOwnValidAt, isContractValidAt),
+ * "usable" a link and its contract.
  */
-export function isLinkValidAt(link: Contract, contract: Contract & { validFrom: Date }, at: Date): boolean {
+export function isLinkUsableAt(link: Contract, contract: Contract & { validFrom: Date }, at: Date): boolean {
   return isLinkOwnValidAt(link, contract, at) && isContractValidAt(contract, at);
 }
 
@@ -72,9 +94,9 @@ export function isCurrentlyValid(contract: Contract): boolean {
   return isContractValidAt(contract, validityNow());
 }
 
-/** The same of a link: it and its contract usable now (isLinkValidAt at validityNow()). */
+/** The same of a link: it and its contract usable now (isLinkUsableAt at validityNow()). */
 export function isLinkCurrentlyValid(link: Contract, contract: Contract & { validFrom: Date }): boolean {
-  return isLinkValidAt(link, contract, validityNow());
+  return isLinkUsableAt(link, contract, validityNow());
 }
 
 export function intervalsOverlap(a: Validity, b: Validity): boolean {

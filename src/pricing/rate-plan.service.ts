@@ -1,3 +1,4 @@
+import { findVersionAt } from '../contracts/versions.ts';
 import { Administration } from '../parties/administration.entity.ts';
 import { DomainError, InvalidInputError, NotFoundError } from '../platform/errors.ts';
 import type { FieldPath } from '../platform/field-path.ts';
@@ -109,7 +110,7 @@ export async function getRatePlanVersion(em: Em, plan: RatePlan, versionId: stri
 
 /** The version valid at `at`: the latest with valid_from <= at. */
 export async function ratePlanVersionAt(em: Em, plan: RatePlan, at: Date): Promise<RatePlanVersion> {
-  const version = await em.findOne(RatePlanVersion, { ratePlan: plan, validFrom: { $lte: at } }, { orderBy: { validFrom: 'desc' } });
+  const version = await findVersionAt(em, RatePlanVersion, { ratePlan: plan }, at);
   if (!version) throw new DomainError('rate_plan_version_missing', `rate plan ${plan.id} has no version valid at ${at.toISOString()}`);
   return version;
 }

@@ -6,7 +6,7 @@ import { fieldLabel } from '../platform/field-path.ts';
 import { isUuid } from '../platform/ids.ts';
 import type { Patch } from '../platform/merge-patch.ts';
 import type { Em } from '../platform/orm.ts';
-import { overlapping, validAt } from '../platform/validity.ts';
+import { assertValidityOrdered, overlapping, validAt } from '../platform/validity.ts';
 import { VatRate, type VatKind } from './vat-rate.entity.ts';
 
 export interface VatRateFields {
@@ -59,9 +59,7 @@ function apply(rate: VatRate, patch: Patch<VatRateFields>): void {
   if (patch.percentage !== undefined) rate.percentage = checkPercentage(patch.percentage!);
   if (patch.validFrom !== undefined) rate.validFrom = patch.validFrom!;
   if (patch.validUntil !== undefined) rate.validUntil = patch.validUntil;
-  if (rate.validUntil && rate.validUntil.getTime() <= rate.validFrom.getTime()) {
-    throw new InvalidInputError('valid_until must be after valid_from', { path: ['valid_until'] });
-  }
+  assertValidityOrdered(rate.validFrom, rate.validUntil);
 }
 
 /** Changes of VAT rates are serialized (advisory lock): concurrent overlapping rates cannot both pass. */

@@ -18,6 +18,7 @@
 // charged ones, in the batch's transaction.
 import type { Evse } from '../cpo/evse.entity.ts';
 import { billRoamingCosts } from '../roaming/roaming.source.ts';
+import { versionAt } from '../contracts/versions.ts';
 import { normalize } from '../money/decimal.ts';
 import { tryParseEvcoId } from '../msp/evco-id.ts';
 import { isUuid } from '../platform/ids.ts';
@@ -197,7 +198,7 @@ export class RoamingBatch {
         }),
       } : null,
       ratePlan: ratePlanId ? this.ratePlans.get(ratePlanId) : undefined,
-      version: ratePlanId ? this.versions.find((v) => v.ratePlan.id === ratePlanId && v.validFrom <= session.start_at) : undefined,
+      version: ratePlanId ? versionAt(this.versions.filter((v) => v.ratePlan.id === ratePlanId), session.start_at) : undefined,
       reported: { exclVat: session.cpo_cost_excl_vat, split: this.reported.get(session.id) ?? {} },
       vatRate: (kind) => this.vatRateAt(session.country, kind, session.start_at),
     });

@@ -1,4 +1,4 @@
-// One rule for "may this link start a session now" (src/msp/token-link.entity.ts linkCurrentlyValid):
+// One rule for "may this link start a session now" (TokenLink.isCurrentlyUsable, src/contracts/contract-entity.ts):
 // REST is_currently_valid and GraphQL isCurrentlyValid agree, also when only the subscription ended.
 import test from 'ava';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { openOrm, type Orm } from '../../../src/platform/orm.ts';
 import { ormConfig } from '../../../mikro-orm.config.ts';
 import {
-  intervalsOverlap, isContractValidAt, isCurrentlyValid, isLinkCurrentlyValid, isLinkOwnValidAt, isLinkValidAt, isValidAt, linkInterval,
+  intervalsOverlap, isContractValidAt, isCurrentlyValid, isLinkCurrentlyValid, isLinkOwnValidAt, isLinkUsableAt, isValidAt, linkInterval,
   notValidAt, overlapping, pinValidityNowForTests, validAt, validAtOpenStart, validityNow, type Validity,
 } from '../../../src/platform/validity.ts';
 import { freshDatabaseUrl } from '../../helpers/db.ts';
@@ -138,14 +138,14 @@ test('SQL overlapping: touching intervals do not overlap', async (t) => {
 test('a link is valid from its own start or its contract\'s, until the earlier end, never when either is defunct', (t) => {
   const contract = { validFrom: FROM, validUntil: UNTIL, defunct: false };
   const own = { validFrom: ms(FROM, 1000), validUntil: null, defunct: false };
-  t.true(isLinkValidAt({ validFrom: null, validUntil: null, defunct: false }, contract, FROM), 'defers to the contract start');
-  t.false(isLinkValidAt(own, contract, FROM), 'before its own start');
-  t.true(isLinkValidAt(own, contract, ms(FROM, 1000)));
-  t.false(isLinkValidAt(own, contract, UNTIL), 'the contract ended (exclusive)');
-  t.true(isLinkValidAt(own, contract, ms(UNTIL, -1)));
-  t.false(isLinkValidAt({ ...own, defunct: true }, contract, ms(UNTIL, -1)));
-  t.false(isLinkValidAt(own, { ...contract, defunct: true }, ms(UNTIL, -1)));
-  t.false(isLinkValidAt({ ...own, validUntil: ms(FROM, 2000) }, contract, ms(FROM, 2000)), 'the link ended (exclusive)');
+  t.true(isLinkUsableAt({ validFrom: null, validUntil: null, defunct: false }, contract, FROM), 'defers to the contract start');
+  t.false(isLinkUsableAt(own, contract, FROM), 'before its own start');
+  t.true(isLinkUsableAt(own, contract, ms(FROM, 1000)));
+  t.false(isLinkUsableAt(own, contract, UNTIL), 'the contract ended (exclusive)');
+  t.true(isLinkUsableAt(own, contract, ms(UNTIL, -1)));
+  t.false(isLinkUsableAt({ ...own, defunct: true }, contract, ms(UNTIL, -1)));
+  t.false(isLinkUsableAt(own, { ...contract, defunct: true }, ms(UNTIL, -1)));
+  t.false(isLinkUsableAt({ ...own, validUntil: ms(FROM, 2000) }, contract, ms(FROM, 2000)), 'the link ended (exclusive)');
 });
 
 test('a contract is valid when not defunct and in its interval; a link alone in its own interval', (t) => {
@@ -157,7 +157,7 @@ test('a contract is valid when not defunct and in its interval; a link alone in 
   t.deepEqual(linkInterval({ validFrom: null, validUntil: null }, contract), { validFrom: FROM, validUntil: null });
   const after = { validFrom: null, validUntil: null, defunct: false };
   t.true(isLinkOwnValidAt(after, contract, ms(UNTIL, 1000)), 'the link alone: the contract\'s end does not count');
-  t.false(isLinkValidAt(after, contract, ms(UNTIL, 1000)));
+  t.false(isLinkUsableAt(after, contract, ms(UNTIL, 1000)));
   t.false(isLinkOwnValidAt(after, contract, ms(FROM, -1)), 'before the contract\'s start it defers to');
 });
 

@@ -1,0 +1,72 @@
+// The members every plan of the contract families shares (MSP subscription plans, CPO
+// subscription plans, reimbursement plans): name, description, the publishing window (not enforced
+// when contracts are made) and the external reference. Each family applies its own members between.
+import type { EntityName } from '@mikro-orm/core';
+import { visibleAdministration } from '../parties/customer-input.ts';
+import { InvalidInputError } from '../platform/errors.ts';
+import type { FieldPath } from '../platform/field-path.ts';
+import { flushUnique } from '../platform/flush-unique.ts';
+import type { Em } from '../platform/orm.ts';
+import { assertValidityOrdered, type BoundsOrder } from '../platform/validity.ts';
+
+/** publish_until after publish_from (the bounds-order rule of src/platform/validity.ts). */
+export const PUBLISHING_ORDER: BoundsOrder = { path: ['publish_until'], message: 'publish_until must be after publish_from' };
+
+export interface PlanInput {
+  name?: string | null;
+  description?: string | null;
+  publishFrom?: Date | null;
+  publishUntil?: Date | null;
+  externalReference?: string | null;
+}
+
+interface PlanRecord {
+  name: string;
+  description?: string | null;
+  publishFrom?: Date | null;
+  publishUntil?: Date | null;
+  externalReference?: string | null;
+}
+
+/** Name (required, not blank) and description, when given: the first members a plan's merge patch applies. */
+export function applyPlanName(plan: PlanRecord, input: PlanInput): void {
+  if (input.name !== undefined) {
+    if (!input.name || !input.name.trim()) throw new InvalidInputError('name is required', { path: ['name'] });
+    plan.name = input.name;
+  }
+  if (input.description !== undefined) plan.description = input.description;
+}
+
+/** The publishing window and external reference, when given, then the window checked: the last members applied. */
+export function applyPlanPublishing(plan: PlanRecord, input: PlanInput): void {
+  if (input.publishFrom !== undefined) plan.publishFrom = input.publishFrom;
+  if (input.publishUntil !== undefined) plan.publishUntil = input.publishUntil;
+  if (input.externalReference !== undefined) plan.externalReference = input.externalReference;
+  assertValidityOrdered(plan.publishFrom, plan.publishUntil, PUBLISHING_ORDER);
+}
+
+/** A plan family: its entity, its external_reference constraint and how it applies an input (applyPlanName first, applyPlanPublishing last). */
+export interface PlanKind<P extends object, I extends PlanInput> {
+  entity: EntityName<P>;
+  unique: Record<string, FieldPath>;
+  apply(plan: P, input: I): void;
+}
+
+/** Creates a plan in a visible administration (admin_id), named; `defaults`: the family's own initial members. Flushed. */
+export async function createPlan<P extends object, I extends PlanInput & { adminId?: string | null }>(
+  em: Em, kind: PlanKind<P, I>, input: I, defaults: Record<string, unknown> = {},
+): Promise<P> {
+  const admin = await visibleAdministration(em, input.adminId);
+  if (!input.name) throw new InvalidInputError('name is required', { path: ['name'] });
+  const plan = em.create(kind.entity, { admin, name: input.name, ...defaults } as never) as P;
+  kind.apply(plan, input);
+  await flushUnique(em, kind.unique);
+  return plan;
+}
+
+/** Merge-updates a plan (its administration is set on create only). Flushed. */
+export async function updatePlan<P extends object, I extends PlanInput & { adminId?: string | null }>(em: Em, kind: PlanKind<P, I>, plan: P, input: I): Promise<P> {
+  kind.apply(plan, { ...input, adminId: undefined });
+  await flushUnique(em, kind.unique);
+  return plan;
+}
