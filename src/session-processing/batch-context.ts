@@ -21,6 +21,7 @@ import { VatRate, type VatKind } from '../pricing/vat-rate.entity.ts';
 import { thresholdsFromEnv } from '../sessions/validity-checks.ts';
 import type { ClaimedSession } from './claim-batch.ts';
 import { roamingBatch } from './roaming-costs.ts';
+import { versionAt } from '../contracts/versions.ts';
 
 /** A session whose token resolved to a subscription. */
 export interface Resolved { token: ResolvedToken; subscription: ResolvedSubscription }
@@ -83,7 +84,7 @@ export async function loadBatchContext(em: Em, sessions: ClaimedSession[]) {
     /** The session's token and subscription; undefined when either is missing (the MSP side drops it out). */
     resolved: (session: ClaimedSession) => resolved.get(session.id),
     ratePlan: (id: string) => ratePlans.get(id),
-    versionAt: (ratePlanId: string, at: Date) => versions.get(ratePlanId)?.find((v) => v.validFrom <= at),
+    versionAt: (ratePlanId: string, at: Date) => versionAt(versions.get(ratePlanId) ?? [], at),
     vatRateAt,
     reimbursement,
     credit,
