@@ -18,7 +18,7 @@ const OWNER: DocumentParty = {
 
 const ADMIN: BillingAdmin = {
   adminId: 'admin-1', name: 'Charge Co', country: 'NL', currency: 'EUR', timeZone: 'Europe/Amsterdam', kind: 'month', localeId: 'en',
-  paymentTermDays: 14, defaultPaymentMethod: 'direct_debit', seller: SELLER,
+  paymentTermDays: 14, defaultPaymentMethod: 'direct_debit', seller: { ...SELLER, phone: null, website: null },
 };
 
 const rollup = (id: string, vatKind: string, vatPercent: string, net: string): RollupData => ({
