@@ -109,7 +109,7 @@ export function ublXml(doc: BillingDocument, options: UblOptions = {}): string {
   xml.ele(NS.cbc, 'cbc:IssueDate').txt(doc.issue_date);
   if (!credit && doc.due_date) xml.ele(NS.cbc, 'cbc:DueDate').txt(doc.due_date);
   xml.ele(NS.cbc, credit ? 'cbc:CreditNoteTypeCode' : 'cbc:InvoiceTypeCode').txt(TYPE_CODES[doc.kind]);
-  if (doc.draft) xml.ele(NS.cbc, 'cbc:Note').txt('DRAFT - not a valid invoice');
+  if (doc.draft) xml.ele(NS.cbc, 'cbc:Note').txt(labelsFor(doc.locale).draft);
   xml.ele(NS.cbc, 'cbc:DocumentCurrencyCode').txt(currency);
   if (doc.tax_currency) xml.ele(NS.cbc, 'cbc:TaxCurrencyCode').txt(doc.tax_currency.code);
   // The buyer's own reference only (BT-10): never an id of ours.
