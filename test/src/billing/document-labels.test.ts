@@ -46,7 +46,7 @@ test('the language of a locale; formats of amounts and dates', (t) => {
 });
 
 test('the check for English labels can fail', (t) => {
-  t.deepEqual(englishLabelsIn('Factuur Total incl. VAT 12,00 Pagina 1 van 1', 'nl'), ['totalGross: Total incl. VAT']);
+  t.true(englishLabelsIn('Factuur Total incl. VAT 12,00 Pagina 1 van 1', 'nl').includes('totalGross: Total incl. VAT'));
   t.deepEqual(englishLabelsIn('Factuur Totaal incl. btw 12,00 Pagina 1 van 1', 'nl'), []);
   t.true(englishLabelsIn('Rechnung Page 1 of 2', 'de').includes('page: Page {n} of {m}'));
 });
