@@ -54,7 +54,7 @@ export async function prepareFinalDocuments(em: Em, box: BoxData, issueDate: str
     throw new DomainError('invalid_input',
       `a self-billing invoice names the customer as seller: customer ${box.partyId} needs a VAT number (custom_fields.vat_number) unless all its lines are exempt`, { path: [] });
   }
-  const layout = layoutPdf(model);
+  const layout = await layoutPdf(model);
   const csv = model.annex.length ? annexCsv(model) : null;
   return {
     model,

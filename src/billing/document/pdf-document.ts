@@ -52,10 +52,13 @@ export interface PdfLayout {
 const groupedIban = (iban: string) => iban.replace(/\s+/g, '').replace(/(.{4})(?=.)/g, '$1 ');
 
 export async function pdfBytes(doc: BillingDocument): Promise<Buffer> {
-  return layoutPdf(doc).finish({ number: doc.number, payment_reference: doc.payment_reference });
+  return (await layoutPdf(doc)).finish({ number: doc.number, payment_reference: doc.payment_reference });
 }
 
-export function layoutPdf(doc: BillingDocument): PdfLayout {
+/** Annex rows laid out between two turns of the event loop: a large document does not hold the process's other work. */
+const ROWS_PER_TURN = 200;
+
+export async function layoutPdf(doc: BillingDocument): Promise<PdfLayout> {
   const labels = labelsFor(doc.locale);
   const fixed = new Date(`${doc.issue_date}T00:00:00Z`);
   const pdf = new PDFDocument({
@@ -72,7 +75,7 @@ export function layoutPdf(doc: BillingDocument): PdfLayout {
   w.lines();
   w.totals();
   w.payment();
-  w.annex();
+  await w.annex();
   let finished = false;
   return {
     finish: async (late) => {
@@ -299,7 +302,7 @@ class Writer {
     this.y += 1;
   };
 
-  annex(): void {
+  async annex(): Promise<void> {
     const { doc, labels } = this;
     if (!doc.annex.length) return;
     // After the totals: on this page when a few rows fit, else on the next.
@@ -308,10 +311,10 @@ class Writer {
     this.text(labels.annex.title, MARGIN, this.y, WIDTH, { bold: true, size: 12 });
     this.y += 17;
     this.y += this.text(labels.annex.intro, MARGIN, this.y, WIDTH, { color: GREY, wrap: true }) + 6;
-    for (const section of doc.annex) this.section(section);
+    for (const section of doc.annex) await this.section(section);
   }
 
-  private section(section: AnnexSection): void {
+  private async section(section: AnnexSection): Promise<void> {
     const { doc, labels } = this;
     const title = `${section.line_number}. ${section.line_name}`;
     this.pdf.font(FONT_BOLD).fontSize(8.5);
@@ -320,7 +323,8 @@ class Writer {
     this.y += this.text(title, MARGIN, this.y, WIDTH, { bold: true, size: 8.5, wrap: true }) + 3;
     this.annexHeader();
     const ROW = 10.5;
-    for (const row of section.rows) {
+    for (const [index, row] of section.rows.entries()) {
+      if (index % ROWS_PER_TURN === ROWS_PER_TURN - 1) await new Promise((resolve) => setImmediate(resolve));
       this.ensure(ROW, this.annexHeader);
       const place = [row.location, row.evse_id].filter(Boolean).join(' · ');
       const cells: Record<string, string> = {

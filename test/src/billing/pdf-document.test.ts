@@ -88,7 +88,7 @@ test('a logo (SVG) is drawn in the header', async (t) => {
 });
 
 test('laid out first, numbered last: the number and reference come in at finish, on the pages laid out before', async (t) => {
-  const layout = layoutPdf(invoiceModel({ number: null, payment_reference: null }));
+  const layout = await layoutPdf(invoiceModel({ number: null, payment_reference: null }));
   const text = (await pdfPages(await layout.finish({ number: 'LATE-2026-000042', payment_reference: 'RF03LATE2026000042' }))).join('\n');
   for (const s of ['LATE-2026-000042', 'RF03 LATE 2026 0000 42', 'Invoice LATE-2026-000042']) t.true(text.includes(s), `${s} in\n${text}`);
   await t.throwsAsync(() => layout.finish(null), { message: /once/ });
