@@ -59,8 +59,8 @@ export interface DocumentVatBreakdown {
   exemption_reason: string | null;
 }
 
-/** One session of a session line (its items: the original and any reversal). */
-export interface AnnexRow {
+/** What the annex shows of a charge session. */
+export interface AnnexSession {
   /** The sender's session id. */
   session_id: string;
   /** Local start "YYYY-MM-DD HH:MM" (the session's time zone). */
@@ -73,6 +73,10 @@ export interface AnnexRow {
   /** kWh, exact decimal (negative on a reversal). */
   energy_kwh: string | null;
   duration_minutes: number | null;
+}
+
+/** One item of a session line: a session (or its reversal) with the item's amount. */
+export interface AnnexRow extends AnnexSession {
   /** The item's amount excl. VAT as the document shows it (2 decimals). */
   amount: string;
   reversal: boolean;

@@ -4,6 +4,7 @@
 // stored item description is the API's text and is never printed, except a custom item's (users
 // wrote it). Plain data; the box is the caller's to have checked.
 import type { Em } from '../../platform/orm.ts';
+import type { AnnexSession } from './billing-document.ts';
 
 /** Sources whose items are charge sessions (one item per session and line): listed in the annex. */
 export const SESSION_SOURCES = ['msp_session', 'cpo_reimbursement', 'roaming'] as const;
@@ -27,17 +28,8 @@ export interface DocumentItem {
   fee_days: number | null;
   plan_name: string | null;
   fee_evse: string | null;
-  /** A session item: the session. */
-  session: {
-    session_id: string;
-    start: string;
-    location: string | null;
-    evse_id: string | null;
-    token: string | null;
-    /** Negated on a reversal. */
-    energy_kwh: string | null;
-    duration_minutes: number | null;
-  } | null;
+  /** A session item: the session (its kWh negated on a reversal). */
+  session: AnnexSession | null;
 }
 
 const ITEMS = `select i.id, i.rollup_id, i.source_kind, i.entry, i.amount_excl_vat::text as amount, i.occurred_at, i.description,

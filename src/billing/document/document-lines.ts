@@ -102,8 +102,7 @@ export function annexSection(line: { id: string; number: number; name: string },
     const amount = flip ? negateAmount(item.amount) : item.amount;
     const s = item.session;
     return s
-      ? { session_id: s.session_id, start: s.start, location: s.location, evse_id: s.evse_id, token: s.token, energy_kwh: s.energy_kwh,
-        duration_minutes: s.duration_minutes, amount, reversal: item.entry === 'reversal' }
+      ? { ...s, amount, reversal: item.entry === 'reversal' }
       : { session_id: '', start: '', location: itemName(item, ctx), evse_id: null, token: null, energy_kwh: null, duration_minutes: null, amount,
         reversal: item.entry === 'reversal' };
   });

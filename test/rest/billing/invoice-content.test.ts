@@ -66,6 +66,16 @@ function t_is(actual: unknown, expected: unknown) {
   if (actual !== expected) throw new Error(`${String(actual)} is not ${String(expected)}`);
 }
 
+/** A box of one custom item, closed, approved and finalized; its documents read back. */
+async function finalizedItem(body: Record<string, unknown>) {
+  const item = await ok('POST', '/billing-custom-item', { quantity: '-1', unit: 'x', vat_kind: 'standard', date: '2026-11-02', ...body });
+  await ok('POST', `/billing-box/${item.box_id}/close`);
+  await ok('POST', `/billing-box/${item.box_id}/approve`);
+  await boxInState(app, item.box_id, 'ready');
+  const final = await ok('POST', `/billing-box/${item.box_id}/finalize`);
+  return { final, ...(await readInvoice(app, item.box_id)) };
+}
+
 const METHODS: Record<DocumentLanguage, 'bank_transfer' | 'direct_debit'> = { en: 'bank_transfer', nl: 'bank_transfer', de: 'direct_debit', fr: 'bank_transfer' };
 
 for (const language of ['en', 'nl', 'de', 'fr'] as const) {
@@ -130,16 +140,10 @@ test('a credit note: its own title, the amount refunded or offset, the payment r
   await configureBilling(app, admin.id, { seller: CONTACT });
   await createSeries(app, admin.id);
   const customer = await createCustomer(app, admin.id, { external_reference: `CN-${admin.id.slice(-6)}` });
-  const item = await ok('POST', '/billing-custom-item', {
-    time_zone: 'Europe/Amsterdam', date: '2026-11-02', party_id: customer.id, admin_id: admin.id, description: 'Tegoed laadpas',
-    quantity: '-2', unit: 'x', unit_price_excl_vat: '12.50', vat_kind: 'standard',
+  const { final, text, pages, xml } = await finalizedItem({
+    time_zone: 'Europe/Amsterdam', party_id: customer.id, admin_id: admin.id, description: 'Tegoed laadpas', quantity: '-2', unit_price_excl_vat: '12.50',
   });
-  await ok('POST', `/billing-box/${item.box_id}/close`);
-  await ok('POST', `/billing-box/${item.box_id}/approve`);
-  await boxInState(app, item.box_id, 'ready');
-  const final = await ok('POST', `/billing-box/${item.box_id}/finalize`);
   t.is(final.document_kind, 'credit_note');
-  const { text, pages, xml } = await readInvoice(app, item.box_id);
   for (const s of ['Creditnota', 'Tegoed laadpas (2 × 12,50)', '30,25 EUR', LABELS.nl.payment.creditNote]) t.true(text.includes(s), `${s} in\n${text}`);
   t.false(text.includes(LABELS.nl.reference), 'no billing reference: no "Uw referentie"');
   t.notRegex(xml, /BuyerReference/);
@@ -156,16 +160,10 @@ test('a self-billing invoice: its own title and mention, the issuer pays, the pa
   await configureBilling(app, admin.id, { seller: CONTACT });
   await createSeries(app, admin.id, { primary_document_type: 'self_billing_invoice', item_sources: ['custom'] });
   const owner = await createCustomer(app, admin.id, { name: 'Ørsted Müller GmbH', custom_fields: { vat_number: 'DE123456789' } });
-  const item = await ok('POST', '/billing-custom-item', {
-    time_zone: 'Europe/Berlin', date: '2026-11-02', party_id: owner.id, admin_id: admin.id, description: 'Erstattung Wallbox',
-    quantity: '-3', unit: 'x', unit_price_excl_vat: '4.00', vat_kind: 'standard',
+  const { final, text, xml } = await finalizedItem({
+    time_zone: 'Europe/Berlin', party_id: owner.id, admin_id: admin.id, description: 'Erstattung Wallbox', quantity: '-3', unit_price_excl_vat: '4.00',
   });
-  await ok('POST', `/billing-box/${item.box_id}/close`);
-  await ok('POST', `/billing-box/${item.box_id}/approve`);
-  await boxInState(app, item.box_id, 'ready');
-  const final = await ok('POST', `/billing-box/${item.box_id}/finalize`);
   t.is(final.document_kind, 'self_billing_invoice');
-  const { text, xml } = await readInvoice(app, item.box_id);
   for (const s of [LABELS.de.titles.self_billing_invoice, LABELS.de.selfBilling.note, 'Ørsted Müller GmbH', 'Erstattung Wallbox (3 × 4,00)', LABELS.de.payment.selfBillingNote]) {
     t.true(text.includes(s), `${s} in\n${text}`);
   }
