@@ -11,7 +11,7 @@ import { isNegative, normalize } from '../../money/decimal.ts';
 import { localTime } from '../../pricing/local-time.ts';
 import type { Em } from '../../platform/orm.ts';
 import type { BillingAdmin } from '../billing-admin.ts';
-import type { BoxData, RollupData } from '../billing-box.queries.ts';
+import type { BoxData } from '../billing-box.queries.ts';
 import { vatCategoryOf } from '../box-totals.ts';
 import type { BillingDocument, DocumentKind, DocumentLine, DocumentParty, VatCategory } from './billing-document.ts';
 import { documentLanguage, fill, labelsFor } from './document-labels.ts';
