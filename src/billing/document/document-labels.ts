@@ -22,8 +22,6 @@ export interface Labels {
   vatNumber: string;
   companyReg: string;
   description: string;
-  quantity: string;
-  unitPrice: string;
   vat: string;
   net: string;
   vatSummary: string;
@@ -95,7 +93,7 @@ const en: Labels = {
   titles: { invoice: 'Invoice', credit_note: 'Credit note', debit_note: 'Debit note', self_billing_invoice: 'Self-billing invoice', purchase_order: 'Purchase order' },
   draft: 'DRAFT - not a valid invoice', number: 'Number', issueDate: 'Date', dueDate: 'Due date', period: 'Period', reference: 'Your reference',
   customerNumber: 'Customer number', seller: 'From', buyer: 'To', vatNumber: 'VAT number', companyReg: 'Company reg.', description: 'Description',
-  quantity: 'Quantity', unitPrice: 'Unit price', vat: 'VAT', net: 'Amount', vatSummary: 'VAT summary', taxable: 'Taxable amount',
+  vat: 'VAT', net: 'Amount', vatSummary: 'VAT summary', taxable: 'Taxable amount',
   totalNet: 'Total excl. VAT', totalVat: 'VAT', totalGross: 'Total incl. VAT', taxCurrency: 'VAT in', page: 'Page {n} of {m}',
   exemption: { E: 'Exempt from VAT', AE: 'Reverse charge: VAT due by the customer', O: 'Not subject to VAT' },
   payment: {
@@ -128,7 +126,7 @@ const nl: Labels = {
   titles: { invoice: 'Factuur', credit_note: 'Creditnota', debit_note: 'Debetnota', self_billing_invoice: 'Factuur uitgereikt door afnemer', purchase_order: 'Inkooporder' },
   draft: 'CONCEPT - geen geldige factuur', number: 'Nummer', issueDate: 'Datum', dueDate: 'Vervaldatum', period: 'Periode', reference: 'Uw referentie',
   customerNumber: 'Klantnummer', seller: 'Van', buyer: 'Aan', vatNumber: 'Btw-nummer', companyReg: 'KvK', description: 'Omschrijving',
-  quantity: 'Aantal', unitPrice: 'Prijs', vat: 'Btw', net: 'Bedrag', vatSummary: 'Btw-overzicht', taxable: 'Grondslag',
+  vat: 'Btw', net: 'Bedrag', vatSummary: 'Btw-overzicht', taxable: 'Grondslag',
   totalNet: 'Totaal excl. btw', totalVat: 'Btw', totalGross: 'Totaal incl. btw', taxCurrency: 'Btw in', page: 'Pagina {n} van {m}',
   exemption: { E: 'Vrijgesteld van btw', AE: 'Btw verlegd', O: 'Niet onderworpen aan btw' },
   payment: {
@@ -161,7 +159,7 @@ const de: Labels = {
   titles: { invoice: 'Rechnung', credit_note: 'Gutschrift', debit_note: 'Lastschrift', self_billing_invoice: 'Gutschrift (Selbstfakturierung)', purchase_order: 'Bestellung' },
   draft: 'ENTWURF - keine gültige Rechnung', number: 'Nummer', issueDate: 'Datum', dueDate: 'Fällig am', period: 'Zeitraum', reference: 'Ihre Referenz',
   customerNumber: 'Kundennummer', seller: 'Von', buyer: 'An', vatNumber: 'USt-IdNr.', companyReg: 'Handelsregister', description: 'Beschreibung',
-  quantity: 'Menge', unitPrice: 'Preis', vat: 'USt', net: 'Betrag', vatSummary: 'USt-Übersicht', taxable: 'Bemessungsgrundlage',
+  vat: 'USt', net: 'Betrag', vatSummary: 'USt-Übersicht', taxable: 'Bemessungsgrundlage',
   totalNet: 'Summe netto', totalVat: 'USt', totalGross: 'Summe brutto', taxCurrency: 'USt in', page: 'Seite {n} von {m}',
   exemption: { E: 'Steuerfrei', AE: 'Steuerschuldnerschaft des Leistungsempfängers', O: 'Nicht steuerbar' },
   payment: {
@@ -194,7 +192,7 @@ const fr: Labels = {
   titles: { invoice: 'Facture', credit_note: 'Avoir', debit_note: 'Note de débit', self_billing_invoice: 'Autofacture', purchase_order: 'Bon de commande' },
   draft: 'BROUILLON - facture non valable', number: 'Numéro', issueDate: 'Date', dueDate: 'Échéance', period: 'Période', reference: 'Votre référence',
   customerNumber: 'N° client', seller: 'De', buyer: 'À', vatNumber: 'N° TVA', companyReg: 'SIREN', description: 'Désignation',
-  quantity: 'Quantité', unitPrice: 'Prix unitaire', vat: 'TVA', net: 'Montant', vatSummary: 'Récapitulatif TVA', taxable: 'Base',
+  vat: 'TVA', net: 'Montant', vatSummary: 'Récapitulatif TVA', taxable: 'Base',
   totalNet: 'Total HT', totalVat: 'TVA', totalGross: 'Total TTC', taxCurrency: 'TVA en', page: 'Page {n} sur {m}',
   exemption: { E: 'Exonéré de TVA', AE: 'Autoliquidation : TVA due par le preneur', O: 'Non soumis à la TVA' },
   payment: {
