@@ -10,6 +10,7 @@ import { migrateJobQueue } from '../src/worker/worker.ts';
 import { authFloodBenchmark } from './auth-flood.ts';
 import { billingBenchmark } from './billing.ts';
 import { eventsBenchmark } from './events.ts';
+import { finalizeBenchmark } from './finalize.ts';
 import { customerUpsertBenchmark } from './customer-upsert.ts';
 import { readsBenchmark } from './reads.ts';
 import { sessionIngestBenchmark } from './session-ingest.ts';
@@ -23,6 +24,7 @@ const benchmarks: Record<string, (url: string) => Promise<BenchmarkResult>> = {
   reads: readsBenchmark,
   billing: billingBenchmark,
   events: eventsBenchmark,
+  finalize: finalizeBenchmark,
 };
 
 const wanted = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));

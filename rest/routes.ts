@@ -35,6 +35,7 @@ import { evseLocationRoutes } from './cpo/evse-location.routes.ts';
 import { reimbursementPlanRoutes } from './cpo/reimbursement-plan.routes.ts';
 import { billingBoxRoutes } from './billing/billing-box.routes.ts';
 import { billingConfigRoutes } from './billing/billing-config.routes.ts';
+import { billingLogoRoutes } from './billing/billing-logo.routes.ts';
 import { billingCustomItemRoutes } from './billing/billing-custom-item.routes.ts';
 import { billingDeliveryRoutes } from './billing/billing-delivery.routes.ts';
 import { billingReviewSetRoutes } from './billing/billing-review-set.routes.ts';
@@ -78,6 +79,7 @@ export const routes: RouteDef[] = [
   ...reimbursementRoutes,
   ...cpoSubscriptionRoutes,
   ...billingConfigRoutes,
+  ...billingLogoRoutes,
   ...billingReviewSetRoutes,
   ...billingBoxRoutes,
   ...billingCustomItemRoutes,

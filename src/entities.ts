@@ -29,6 +29,7 @@ import { ReimbursementLinkSchema } from './cpo/reimbursement-link.entity.ts';
 import { DropoutCaseSchema } from './sessions/dropout-case.entity.ts';
 import { PricingResultSchema } from './sessions/pricing-result.entity.ts';
 import { BillingSettingsSchema } from './billing/billing-settings.entity.ts';
+import { BillingLogoSchema } from './billing/billing-logo.entity.ts';
 import { BillingSeriesSchema } from './billing/billing-series.entity.ts';
 import { ProductCategorySchema } from './billing/product-category.entity.ts';
 import { ReviewSetSchema } from './billing/review-set.entity.ts';
@@ -94,6 +95,7 @@ export const entities = [
   ReimbursementArrangementSchema,
   ReimbursementLinkSchema,
   BillingSettingsSchema,
+  BillingLogoSchema,
   BillingSeriesSchema,
   ProductCategorySchema,
   ReviewSetSchema,

@@ -58,7 +58,7 @@ const serializeCategory = (c: ProductCategoryData): Infer<typeof categoryShape> 
 const sellerShape = t.object({
   name: t.nullable(t.string()), street: t.nullable(t.string()), postal_code: t.nullable(t.string()), city: t.nullable(t.string()),
   country: t.nullable(t.string()), vat_number: t.nullable(t.string()), company_reg_num: t.nullable(t.string()), email: t.nullable(t.string()),
-  iban: t.nullable(t.string()), bic: t.nullable(t.string()), bank_account_name: t.nullable(t.string()),
+  phone: t.nullable(t.string()), website: t.nullable(t.string()), iban: t.nullable(t.string()), bic: t.nullable(t.string()), bank_account_name: t.nullable(t.string()),
 });
 
 const settingsShape = representation('BillingSettings', {
@@ -75,7 +75,8 @@ const settingsShape = representation('BillingSettings', {
 
 const sellerBody = yup.object({
   name: text().nullable(), street: text().nullable(), postal_code: text(32).nullable(), city: text().nullable(), country: countryCode().nullable(),
-  vat_number: text(32).nullable(), company_reg_num: text(64).nullable(), email: text(254).nullable(), iban: text(34).nullable(),
+  vat_number: text(32).nullable(), company_reg_num: text(64).nullable(), email: text(254).nullable(), phone: text(40).nullable(),
+  website: text(200).nullable(), iban: text(34).nullable(),
   bic: text(11).nullable(), bank_account_name: text().nullable(),
 }).default(undefined).nullable();
 

@@ -18,6 +18,9 @@ export interface SellerLegal {
   vat_number: string | null;
   company_reg_num: string | null;
   email: string | null;
+  /** Contact printed in the documents' header (with the e-mail). */
+  phone: string | null;
+  website: string | null;
   iban: string | null;
   bic: string | null;
   bank_account_name: string | null;
@@ -25,7 +28,7 @@ export interface SellerLegal {
 
 export const EMPTY_SELLER_LEGAL: SellerLegal = {
   name: null, street: null, postal_code: null, city: null, country: null, vat_number: null,
-  company_reg_num: null, email: null, iban: null, bic: null, bank_account_name: null,
+  company_reg_num: null, email: null, phone: null, website: null, iban: null, bic: null, bank_account_name: null,
 };
 
 /** Billing configuration of one administration (one row per administration; defaults until set). */

@@ -91,6 +91,9 @@ export async function saveBillingSettings(em: Em, adminId: string, input: Billin
       if (merged.country && (!/^[A-Z]{2}$/.test(merged.country) || !isCountryCode(merged.country))) {
         throw new InvalidInputError('seller.country must be an officially assigned ISO 3166-1 alpha-2 code in upper case', { path: ['seller', 'country'] });
       }
+      if (merged.website && !/^(https?:\/\/)?[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+(:\d+)?([/?#]\S*)?$/.test(merged.website)) {
+        throw new InvalidInputError('seller.website must be a web address such as www.example.com or https://example.com/billing', { path: ['seller', 'website'] });
+      }
       settings.seller = merged;
     }
     await tx.flush();

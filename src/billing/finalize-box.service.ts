@@ -1,6 +1,9 @@
 // Finalize: from ready (or approved when an external system supplies the documents). One
 // transaction takes the series' next number, sets the date, renders and stores the final
-// documents and moves the box: a number is never taken without a finalized box.
+// documents and moves the box: a number is never taken without a finalized box. The number is
+// taken last: the documents are laid out first (the box locked, the series not), so finalizes of
+// the same series wait for each other only while a number is drawn in, the bytes stored and the
+// transaction committed, never while a document renders (decisions: "Billing", numbers).
 import type { Em } from '../platform/orm.ts';
 import { DomainError } from '../platform/errors.ts';
 import { localTime } from '../pricing/local-time.ts';
@@ -9,7 +12,7 @@ import { billingAdmin } from './billing-admin.ts';
 import { takeDocumentNumber } from './document-number.ts';
 import { deleteDrafts, putDocument } from './document-store.ts';
 import { lockBox } from './lock-box.ts';
-import { renderFinalDocuments } from './render-documents.ts';
+import { prepareFinalDocuments } from './render-documents.ts';
 import { documentKindOf } from './document/document-model.ts';
 
 export interface ExternalDocument {
@@ -23,6 +26,8 @@ export interface FinalizeOptions {
   markTransferred?: boolean;
   /** The document of an external system (series with document_source external). */
   upload?: ExternalDocument;
+  /** Tests: runs after the documents are laid out, before the number is taken. */
+  beforeNumber?: () => Promise<void>;
 }
 
 export async function finalizeBox(em: Em, id: string, options: FinalizeOptions = {}): Promise<BoxData> {
@@ -45,10 +50,14 @@ export async function finalizeBox(em: Em, id: string, options: FinalizeOptions =
       box.finalize(now, 'pending', 'pending', false);
       const admin = await billingAdmin(tx, box.admin.id);
       const issueDate = localTime(now, admin.timeZone).date;
-      const number = await takeDocumentNumber(tx, box.series.id, box.series.code, Number(issueDate.slice(0, 4)));
       const [data] = await boxDetails(tx, [box.id]);
-      const { model, files } = await renderFinalDocuments(tx, data, number, issueDate);
-      box.invoiceCode = number;
+      const prepared = await prepareFinalDocuments(tx, data, issueDate);
+      await deleteDrafts(tx, box.id);
+      await options.beforeNumber?.();
+      // From here to the commit the series' counter row is locked: keep it short.
+      const number = await takeDocumentNumber(tx, box.series.id, box.series.code, Number(issueDate.slice(0, 4)));
+      const { model, files } = await prepared.complete(number);
+      box.invoiceCode = number.code;
       box.invoiceDate = issueDate;
       box.documentKind = model.kind;
       for (const file of files) await putDocument(tx, box.admin.id, box.id, file);

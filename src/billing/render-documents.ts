@@ -1,27 +1,51 @@
 // Renders a box's documents from its data: the PDF always, the EN 16931 UBL where the kind has
-// one (purchase orders are PDF only). A draft (no number) is the preview.
+// one (purchase orders are PDF only). A draft (no number) is the preview. Finalize renders in two
+// steps (prepareFinalDocuments, then complete): everything is laid out before the number is taken,
+// so the series' number stays locked only while the number, the payment reference and the page
+// footers are drawn and the bytes written (decisions: "Billing", numbers).
 import type { Em } from '../platform/orm.ts';
 import { DomainError } from '../platform/errors.ts';
 import { billingAdmin } from './billing-admin.ts';
 import type { BoxData } from './billing-box.queries.ts';
+import { billingLogoOf } from './billing-logo.service.ts';
+import { annexCsv, annexFilename, MAX_EMBEDDED_ANNEX_BYTES } from './document/annex-csv.ts';
 import type { BillingDocument } from './document/billing-document.ts';
-import { categoryDescriptions, customerPartyOf, documentModel } from './document/document-model.ts';
-import { pdfBytes } from './document/pdf-document.ts';
+import { paymentReferenceOf, type DocumentNumber } from './document/creditor-reference.ts';
+import { documentItems } from './document/document-items.ts';
+import { categoryDescriptions, customerPartyOf, documentModel, mandateOf, withNumber } from './document/document-model.ts';
+import { layoutPdf, pdfBytes } from './document/pdf-document.ts';
 import { ublXml } from './document/ubl-document.ts';
 import type { StoredDocument } from './document-store.ts';
+import { localMidnight } from './periods.ts';
 
-export async function boxDocumentModel(em: Em, box: BoxData, final: { number: string; issueDate: string } | null): Promise<BillingDocument> {
-  const [admin, customer, categories] = await Promise.all([billingAdmin(em, box.adminId), customerPartyOf(em, box.partyId), categoryDescriptions(em, box.adminId)]);
-  return documentModel({ box, admin, customer, categories, number: final?.number ?? null, issueDate: final?.issueDate ?? null });
+/** The model of a box's document: a draft (`issueDate` null) or a final one whose number comes later. */
+export async function boxDocumentModel(em: Em, box: BoxData, issueDate: string | null): Promise<BillingDocument> {
+  const admin = await billingAdmin(em, box.adminId);
+  const at = issueDate ? localMidnight(issueDate, admin.timeZone) : new Date();
+  const [customer, categories, items, mandate, logo] = await Promise.all([
+    customerPartyOf(em, box.partyId), categoryDescriptions(em, box.adminId), documentItems(em, box.id),
+    box.partyKind === 'customer' ? mandateOf(em, box.partyId, at) : null, billingLogoOf(em, box.adminId),
+  ]);
+  return documentModel({ box, admin, customer, categories, items, mandate, logo, number: null, issueDate, final: issueDate !== null });
 }
 
 export async function renderPreview(em: Em, box: BoxData): Promise<Buffer> {
   return pdfBytes(await boxDocumentModel(em, box, null));
 }
 
-/** The final documents: `<number>.pdf` (primary) and `<number>.xml`. */
-export async function renderFinalDocuments(em: Em, box: BoxData, number: string, issueDate: string): Promise<{ model: BillingDocument; files: StoredDocument[] }> {
-  const model = await boxDocumentModel(em, box, { number, issueDate });
+export interface PreparedDocuments {
+  model: BillingDocument;
+  /** With the number taken: draws it and answers the final files. */
+  complete(number: DocumentNumber): Promise<{ model: BillingDocument; files: StoredDocument[] }>;
+}
+
+/**
+ * Lays out the final documents of a box before its number is taken (the finalize transaction, the
+ * box locked): checks what would make finalize fail, reads every item, lays out every page and
+ * writes the annex CSV. `complete` then fills in the number.
+ */
+export async function prepareFinalDocuments(em: Em, box: BoxData, issueDate: string): Promise<PreparedDocuments> {
+  const model = await boxDocumentModel(em, box, issueDate);
   // The seller of a self-billing invoice is the customer: the categories S, Z, E and AE need the
   // seller's VAT identifier (EN 16931 BR-S-02, BR-Z-02, BR-E-02, BR-AE-02; the VAT directive art.
   // 226(3) too); a seller without one is billed as not subject to VAT (O) when every line is
@@ -30,9 +54,25 @@ export async function renderFinalDocuments(em: Em, box: BoxData, number: string,
     throw new DomainError('invalid_input',
       `a self-billing invoice names the customer as seller: customer ${box.partyId} needs a VAT number (custom_fields.vat_number) unless all its lines are exempt`, { path: [] });
   }
-  const files: StoredDocument[] = [{ filename: `${number}.pdf`, contentType: 'application/pdf', bytes: await pdfBytes(model), primary: true, draft: false }];
-  if (model.kind !== 'purchase_order') {
-    files.push({ filename: `${number}.xml`, contentType: 'application/xml', bytes: Buffer.from(ublXml(model), 'utf8'), primary: false, draft: false });
-  }
-  return { model, files };
+  const layout = await layoutPdf(model);
+  const csv = model.annex.length ? annexCsv(model) : null;
+  return {
+    model,
+    complete: async (number) => {
+      const final = withNumber(model, number.code, paymentReferenceOf(number));
+      const files: StoredDocument[] = [{
+        filename: `${number.code}.pdf`, contentType: 'application/pdf', primary: true, draft: false,
+        bytes: await layout.finish({ number: final.number, payment_reference: final.payment_reference }),
+      }];
+      if (final.kind !== 'purchase_order') {
+        // An annex too large to embed in the UBL is stored beside it and referenced.
+        const large = csv !== null && csv.length > MAX_EMBEDDED_ANNEX_BYTES;
+        const location = `/main/v1/billing-box/${box.id}/document/${annexFilename(number.code)}`;
+        files.push({ filename: `${number.code}.xml`, contentType: 'application/xml', primary: false, draft: false,
+          bytes: Buffer.from(ublXml(final, { annex: csv ?? undefined, annexLocation: location }), 'utf8') });
+        if (large) files.push({ filename: annexFilename(number.code), contentType: 'text/csv', primary: false, draft: false, bytes: csv });
+      }
+      return { model: final, files };
+    },
+  };
 }

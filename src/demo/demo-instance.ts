@@ -21,6 +21,7 @@ import type { Em, Orm } from '../platform/orm.ts';
 import { scopedEm } from '../access/admin-scope.ts';
 import { ingestSession } from '../sessions/ingest-session.service.ts';
 import { seedDemoBilling } from './demo-billing.ts';
+import { processSessionBatch } from '../session-processing/process-sessions.service.ts';
 import { createEvse } from '../cpo/save-evse.service.ts';
 import { createEvseLocation } from '../cpo/save-evse-location.service.ts';
 import { createRoamingAgreement } from '../roaming/save-roaming-agreement.service.ts';
@@ -52,7 +53,7 @@ async function seed(orm: Orm): Promise<void> {
 
     const customers = [
       { adminId: 'nl-main', externalReference: 'CUST-1001', name: 'Jan de Vries', country: 'NL', entityType: 'person', billingEmail: 'jan@example.nl', reimbursementVat: 'Exempt' },
-      { adminId: 'nl-main', externalReference: 'CUST-1002', name: 'Groen Logistiek B.V.', country: 'NL', entityType: 'organisation', companyRegNum: '81234567', billingEmail: 'finance@groen.example', reimbursementVat: 'Applies', customFields: { fleet_size: 42 } },
+      { adminId: 'nl-main', externalReference: 'CUST-1002', name: 'Groen Logistiek B.V.', country: 'NL', entityType: 'organisation', companyRegNum: '81234567', billingEmail: 'finance@groen.example', reimbursementVat: 'Applies', customFields: { fleet_size: 42, vat_number: 'NL859012345B01' } },
       { adminId: 'be-main', externalReference: 'CUST-2001', name: 'Lotte Peeters', country: 'BE', entityType: 'person', billingEmail: 'lotte@example.be' },
       { adminId: 'be-main', externalReference: 'CUST-2002', name: 'Antwerp Taxi NV', country: 'BE', entityType: 'organisation', companyRegNum: 'BE0412345678', reimbursementVat: 'Applies' },
     ] as const;
@@ -96,7 +97,7 @@ async function seed(orm: Orm): Promise<void> {
     const cards = await createTokenSeries(tx, { adminId: 'nl-main', name: 'Voltera NL cards', evcoPrefix: 'NL-VOL-C', formFactor: 'card', uidType: 'rfid_7byte', brandCode: 'VOLTERA', externalReference: 'SERIES-NL-CARDS' });
     const basic = await createSubscriptionPlan(tx, {
       adminId: 'nl-main', name: 'Voltera Basic', externalReference: 'PLAN-NL-BASIC', ratePlanId: ratePlan.id,
-      recurringCosts: [{ description: 'Card fee', amount_excl_vat: '1.50', period: 'month' }],
+      recurringCosts: [{ description: 'Pasbijdrage', amount_excl_vat: '1.50', period: 'month' }],
     });
     const subscription = await createTokenSubscription(tx, {
       customerExternalReference: 'CUST-1001', planId: basic.id, validFrom: new Date('2026-01-01T00:00:00Z'),
@@ -106,7 +107,7 @@ async function seed(orm: Orm): Promise<void> {
     tx.create(RoamingPartner, { name: 'Example Charge Network', country: 'DE', cpoIds: ['DEEXA'], mspIds: ['DEEXA'], externalReference: 'RP-DEEXA' });
     await tx.flush();
   });
-  await seedDemoBilling(em);
+  await seedDemoBilling(em, () => processSessionBatch(orm, 100));
   await demoRoaming(em);
   await demoSessions(em);
 }

@@ -21,8 +21,9 @@ export const line = (n: number, net: string, overrides: Partial<DocumentLine> = 
 export function invoiceModel(overrides: Partial<BillingDocument> = {}): BillingDocument {
   return {
     kind: 'invoice', draft: false, number: 'INV-2026-000001', issue_date: '2026-11-02', due_date: '2026-11-16', currency: 'EUR', locale: 'en',
-    period: { from: '2026-10-01', to: '2026-10-31' }, seller: SELLER_PARTY, buyer: BUYER_PARTY, buyer_reference: 'PO-1',
-    payment: { method: 'bank_transfer', terms: 'Payment within 14 days' },
+    period: { from: '2026-10-01', to: '2026-10-31' }, seller: SELLER_PARTY, buyer: BUYER_PARTY, buyer_reference: 'PO-1', customer_number: 'CUST-7',
+    payment: { method: 'bank_transfer', terms: 'Payment within 14 days', mandate: null }, payment_reference: 'RF94INV2026000001',
+    annex: [], logo: null,
     lines: [line(1, '100.00'), line(2, '50.00', { vat_category: 'AE', vat_percent: '0.00', description: 'Roaming' })],
     vat_breakdown: [
       { vat_category: 'AE', vat_percent: '0.00', taxable_amount: '50.00', vat_amount: '0.00', exemption_reason: 'Reverse charge' },

@@ -29,10 +29,14 @@ export interface DocumentParty {
   /** Electronic address (BT-34 seller, BT-49 buyer; Peppol BIS requires it): EAS scheme code
    * (e.g. "0106" KvK, "9944" NL VAT, "0088" GLN) and the identifier. */
   electronic_address?: { scheme: string; id: string } | null;
+  /** Contact printed in the header and written to the UBL (BT-42, BT-43); the website is printed only. */
+  phone?: string | null;
+  website?: string | null;
 }
 
 export interface DocumentLine {
   id: string;
+  /** What the line bills, in the document's language (BT-153). */
   description: string;
   /** Exact decimal, may be negative (a reversal line). */
   quantity: string;
@@ -55,6 +59,48 @@ export interface DocumentVatBreakdown {
   exemption_reason: string | null;
 }
 
+/** What the annex shows of a charge session. */
+export interface AnnexSession {
+  /** The sender's session id. */
+  session_id: string;
+  /** Local start "YYYY-MM-DD HH:MM" (the session's time zone). */
+  start: string;
+  /** Location name or address, else null. */
+  location: string | null;
+  evse_id: string | null;
+  /** The token's contract id (card). */
+  token: string | null;
+  /** kWh, exact decimal (negative on a reversal). */
+  energy_kwh: string | null;
+  duration_minutes: number | null;
+}
+
+/** One item of a session line: a session (or its reversal) with the item's amount. */
+export interface AnnexRow extends AnnexSession {
+  /** The item's amount excl. VAT as the document shows it (2 decimals). */
+  amount: string;
+  reversal: boolean;
+}
+
+/** The sessions of one document line: their amounts add up to the line's net amount. */
+export interface AnnexSection {
+  line_id: string;
+  /** The line's position on the document (1-based) and its name. */
+  line_number: number;
+  line_name: string;
+  rows: AnnexRow[];
+  subtotal: string;
+}
+
+/** How the document is paid: the method, the account to pay to or the mandate, the reference. */
+export interface DocumentPayment {
+  /** bank_transfer, direct_debit, card, other. */
+  method: string | null;
+  terms: string | null;
+  /** The mandate of a direct debit (BT-89, BT-91). */
+  mandate: { reference: string; iban: string } | null;
+}
+
 export interface BillingDocument {
   kind: DocumentKind;
   /** A draft (the preview) has no number and is marked as such on every page. */
@@ -71,10 +117,18 @@ export interface BillingDocument {
   period: { from: string; to: string };
   seller: DocumentParty & { bank_account: { iban: string; bic: string | null; name: string | null } | null };
   buyer: DocumentParty;
-  /** The box's billing reference (BT-10); falls back to the box id. */
-  buyer_reference: string;
-  payment: { method: string | null; terms: string | null };
+  /** The box's billing reference (BT-10); null when it has none (never an internal id). */
+  buyer_reference: string | null;
+  /** The box party's customer number (its external reference, else its id); BT-46 of a buyer. */
+  customer_number: string | null;
+  payment: DocumentPayment;
+  /** The ISO 11649 creditor reference (BT-83); null on a draft. */
+  payment_reference: string | null;
   lines: DocumentLine[];
+  /** The sessions of the session lines, after the totals (UBL: an embedded CSV, BT-122..125). */
+  annex: AnnexSection[];
+  /** The issuer's logo (the administration's), printed in the header. */
+  logo: { content_type: string; bytes: Buffer } | null;
   vat_breakdown: DocumentVatBreakdown[];
   totals: {
     /** Sum of the lines' net amounts (BT-106 = BT-109). */

@@ -11,11 +11,12 @@ import { isNegative, normalize } from '../../money/decimal.ts';
 import { localTime } from '../../pricing/local-time.ts';
 import type { Em } from '../../platform/orm.ts';
 import type { BillingAdmin } from '../billing-admin.ts';
-import type { BoxData, RollupData } from '../billing-box.queries.ts';
+import type { BoxData } from '../billing-box.queries.ts';
 import { vatCategoryOf } from '../box-totals.ts';
-import { BUILT_IN_PRODUCT_CATEGORIES } from '../product-category.entity.ts';
 import type { BillingDocument, DocumentKind, DocumentLine, DocumentParty, VatCategory } from './billing-document.ts';
-import { labelsFor } from './document-labels.ts';
+import { documentLanguage, fill, labelsFor } from './document-labels.ts';
+import type { DocumentItem } from './document-items.ts';
+import { annexSection, lineName, type LineContext } from './document-lines.ts';
 
 const negate = (amount: string) => normalize(isNegative(amount) ? amount.slice(1) : `-${amount}`);
 const signed = (amount: string, flip: boolean) => (flip ? negate(amount) : amount);
@@ -32,15 +33,6 @@ function flips(box: BoxData, kind: DocumentKind): boolean {
   if (box.negateDocumentAmounts) return true;
   if (kind === 'credit_note') return isNegative(box.totals.totalInclVat);
   return false;
-}
-
-const UNIT_LABELS: Record<string, string> = { kWh: 'kWh', min: 'min', session: 'sessions', day: 'days' };
-
-function lineDescription(rollup: RollupData, categories: Map<string, string>): string {
-  const category = rollup.context ?? categories.get(rollup.productCategory) ?? BUILT_IN_PRODUCT_CATEGORIES[rollup.productCategory] ?? rollup.productCategory;
-  const volumes = Object.entries(rollup.volume).filter(([unit]) => unit === 'kWh').map(([unit, v]) => `${v} ${UNIT_LABELS[unit] ?? unit}`);
-  const detail = [`${rollup.itemCount} item${rollup.itemCount === 1 ? '' : 's'}`, ...volumes].join(', ');
-  return `${category}${rollup.groupValue ? ` – ${rollup.groupValue}` : ''} (${detail})`;
 }
 
 const CUSTOMER = `select c.id, c.external_reference, c.name, c.country, c.company_reg_num, c.billing_email, c.custom_fields,
@@ -79,36 +71,61 @@ export async function categoryDescriptions(em: Em, adminId: string): Promise<Map
 
 const addDays = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 
+const MANDATE = `select mandate_reference, iban from direct_debit_mandate
+  where customer_id = ? and not defunct and valid_from <= ? and (valid_until is null or valid_until > ?)
+  order by valid_from desc, id desc limit 1`;
+
+/** The customer's direct debit mandate valid at `at` (its reference and the account debited), if any. */
+export async function mandateOf(em: Em, partyId: string, at: Date): Promise<{ reference: string; iban: string } | null> {
+  const [row] = await em.execute<{ mandate_reference: string | null; iban: string }[]>(MANDATE, [partyId, at, at]);
+  return row ? { reference: row.mandate_reference ?? '', iban: row.iban.trim() } : null;
+}
+
 export interface DocumentInputs {
   box: BoxData;
   admin: BillingAdmin;
   /** The box's party (customerPartyOf): the buyer, or the seller of a self-billing invoice. */
   customer: DocumentParty;
   categories: Map<string, string>;
-  /** The final number and date; none for a draft. */
+  /** The box's items (document-items.ts): line names and the annex. */
+  items?: DocumentItem[];
+  /** The final number and date; none for a draft. A final document whose number is still to be
+   * taken (finalize renders before it takes the number) says final: true with number null. */
   number: string | null;
   issueDate: string | null;
+  final?: boolean;
+  paymentReference?: string | null;
+  /** The customer's direct debit mandate (mandateOf), for a direct debit. */
+  mandate?: { reference: string; iban: string } | null;
+  logo?: { content_type: string; bytes: Buffer } | null;
   now?: Date;
 }
 
-export function documentModel({ box, admin, customer, categories, number, issueDate, now = new Date() }: DocumentInputs): BillingDocument {
+export function documentModel(inputs: DocumentInputs): BillingDocument {
+  const { box, admin, customer, categories, items = [], number, issueDate, now = new Date() } = inputs;
   const kind = documentKindOf(box);
   const flip = flips(box, kind);
   const issue = issueDate ?? localTime(now, admin.timeZone).date;
   const termDays = box.paymentPeriodDays ?? admin.paymentTermDays;
-  const locale = (box.localeId ?? admin.localeId ?? 'en').slice(0, 2).toLowerCase();
+  const locale = documentLanguage(box.localeId ?? admin.localeId);
+  const labels = labelsFor(locale);
+  const period = { from: localTime(box.periodFrom, admin.timeZone).date, to: localTime(new Date(box.periodUntil.getTime() - 1), admin.timeZone).date };
+  const ctx: LineContext = { labels, locale, categories, partyName: box.partyName, period, timeZone: admin.timeZone, invoicingPeriod: admin.kind };
+  const itemsOf = new Map<string, DocumentItem[]>();
+  for (const item of items) itemsOf.set(item.rollup_id, [...(itemsOf.get(item.rollup_id) ?? []), item]);
   const lines: DocumentLine[] = box.rollups.map((r) => {
     const net = signed(r.net, flip);
     return {
-      id: r.id, description: lineDescription(r, categories), quantity: isNegative(net) ? '-1' : '1', unit_code: 'C62',
+      id: r.id, description: lineName(r, itemsOf.get(r.id) ?? [], ctx), quantity: isNegative(net) ? '-1' : '1', unit_code: 'C62',
       unit_price: abs(net), net_amount: net, vat_category: vatCategoryOf(r.vatKind, r.vatPercent), vat_percent: r.vatPercent,
     };
   });
+  const annex = lines.flatMap((line, index) => annexSection({ id: line.id, number: index + 1, name: line.description }, itemsOf.get(line.id) ?? [], flip, ctx) ?? []);
   const legal = admin.seller;
   const administration: DocumentParty = {
     name: legal.name ?? admin.name,
     address: { street: legal.street, postal_code: legal.postal_code, city: legal.city, country: legal.country ?? admin.country },
-    vat_number: legal.vat_number, company_reg_num: legal.company_reg_num, email: legal.email,
+    vat_number: legal.vat_number, company_reg_num: legal.company_reg_num, email: legal.email, phone: legal.phone ?? null, website: legal.website ?? null,
   };
   const selfBilling = kind === 'self_billing_invoice';
   // Self-billing: the customer sells (the service knows no bank account of a customer to pay into,
@@ -124,22 +141,35 @@ export function documentModel({ box, admin, customer, categories, number, issueD
   const notSubject = selfBilling && !customer.vat_number && lines.length > 0 && lines.every((l) => l.vat_category === 'E');
   if (notSubject) for (const line of lines) line.vat_category = 'O';
   const vatCategory = (category: VatCategory) => (notSubject ? 'O' : category);
+  const exemption = (category: VatCategory) => (category === 'E' || category === 'AE' || category === 'O' ? labels.exemption[category] : null);
   return {
-    kind, draft: number === null, number, issue_date: issue, due_date: addDays(issue, termDays), currency: box.currency,
+    kind, draft: number === null && !inputs.final, number, issue_date: issue, due_date: addDays(issue, termDays), currency: box.currency,
     locale,
-    period: { from: localTime(box.periodFrom, admin.timeZone).date, to: localTime(new Date(box.periodUntil.getTime() - 1), admin.timeZone).date },
+    period,
     seller,
     buyer: selfBilling ? (notSubject ? { ...administration, vat_number: null } : administration) : customer,
-    buyer_reference: box.billingReference ?? box.id,
-    payment: { method: paymentMethod, terms: labelsFor(locale).terms.replace('{days}', String(termDays)) },
+    buyer_reference: box.billingReference ?? null,
+    customer_number: customer.identifier ?? null,
+    payment: {
+      method: paymentMethod, terms: fill(labels.payment.terms, { days: termDays }),
+      mandate: paymentMethod === 'direct_debit' && !selfBilling && kind !== 'credit_note' ? inputs.mandate ?? null : null,
+    },
+    payment_reference: inputs.paymentReference ?? null,
     lines,
+    annex,
+    logo: inputs.logo ?? null,
     vat_breakdown: box.totals.vatBreakdown.map((v) => ({
       vat_category: vatCategory(v.vatCategory), vat_percent: v.vatPercent, taxable_amount: signed(v.taxableAmount, flip), vat_amount: signed(v.vatAmount, flip),
-      exemption_reason: notSubject ? 'Not subject to VAT' : v.vatCategory === 'E' ? 'Exempt from VAT' : v.vatCategory === 'AE' ? 'Reverse charge' : null,
+      exemption_reason: exemption(vatCategory(v.vatCategory)),
     })),
     totals: { net: signed(box.totals.totalExclVat, flip), vat: signed(box.totals.totalVat, flip), gross: signed(box.totals.totalInclVat, flip) },
     tax_currency: box.foreignCurrencyTotals && kind !== 'purchase_order'
       ? { code: box.foreignCurrencyTotals.currency, rate: box.foreignCurrencyTotals.rate, vat_total: signed(box.foreignCurrencyTotals.totalVat, flip) }
       : null,
   };
+}
+
+/** The model with its number and payment reference, once finalize took the number. */
+export function withNumber(doc: BillingDocument, number: string, paymentReference: string): BillingDocument {
+  return { ...doc, draft: false, number, payment_reference: paymentReference };
 }

@@ -1,113 +1,368 @@
-// The PDF of a billing document (pdfkit, its built-in Helvetica: no font files): seller and
-// buyer, number and dates, one line per roll-up, the VAT summary, totals and payment terms, in
-// the document's language. A draft is marked on every page and has no number. The bytes depend
-// only on the model (fixed creation date), so a finalized document renders the same every time.
+// The PDF of a billing document (pdfkit, Noto Sans embedded as subsets: pdf-fonts.ts): the issuer's
+// logo and contact, number, dates and references, seller and buyer, one line per roll-up, the VAT
+// summary and totals, the payment block (method in words, due date, the account to pay to or the
+// mandate, the ISO 11649 payment reference), then the annex of the session lines' sessions; "page n
+// of m" and the document's number on every page, in the document's language. A draft is marked on
+// every page and has no number.
+// Two steps, so that finalize lays a document out before it takes its number (decisions: "Billing",
+// numbers): `layoutPdf` places everything; the number and the payment reference are late fields,
+// drawn by `finish` once known (with the footers, which need the page count). The bytes depend
+// only on the model (fixed creation date): a document renders the same every time.
 import PDFDocument from 'pdfkit';
-import type { BillingDocument, DocumentParty } from './billing-document.ts';
-import { formatAmount, formatDate, labelsFor } from './document-labels.ts';
+import type { AnnexSection, BillingDocument, DocumentParty } from './billing-document.ts';
+import { groupedReference } from './creditor-reference.ts';
+import { fill, formatAmount, formatDate, formatDateTime, formatDuration, labelsFor, type Labels } from './document-labels.ts';
+import { drawLogo } from './logo.ts';
+import { FONT, FONT_BOLD, registerDocumentFonts } from './pdf-fonts.ts';
 
-const MARGIN = 50;
-const WIDTH = 595.28 - 2 * MARGIN;
-const BOTTOM = 841.89 - 70;
-const COLUMNS = [
-  { key: 'description', x: 0, width: 230, align: 'left' },
-  { key: 'quantity', x: 235, width: 55, align: 'right' },
-  { key: 'unitPrice', x: 295, width: 70, align: 'right' },
-  { key: 'vat', x: 370, width: 45, align: 'right' },
-  { key: 'net', x: 420, width: WIDTH - 420, align: 'right' },
+const PAGE_WIDTH = 595.28;
+const PAGE_HEIGHT = 841.89;
+const MARGIN = 45;
+const WIDTH = PAGE_WIDTH - 2 * MARGIN;
+const BOTTOM = PAGE_HEIGHT - 55;
+const FOOTER_Y = PAGE_HEIGHT - 35;
+const GREY = '#555555';
+
+const LINE_COLUMNS = [
+  { key: 'number', x: 0, width: 22, align: 'left' },
+  { key: 'description', x: 24, width: 330, align: 'left' },
+  { key: 'vat', x: 360, width: 60, align: 'right' },
+  { key: 'net', x: 425, width: WIDTH - 425, align: 'right' },
 ] as const;
 
+const ANNEX_COLUMNS = [
+  { key: 'start', x: 0, width: 66, align: 'left' },
+  { key: 'location', x: 70, width: 172, align: 'left' },
+  { key: 'token', x: 246, width: 86, align: 'left' },
+  { key: 'energy', x: 334, width: 42, align: 'right' },
+  { key: 'duration', x: 378, width: 32, align: 'right' },
+  { key: 'amount', x: 412, width: WIDTH - 412, align: 'right' },
+] as const;
+
+type Align = 'left' | 'right' | 'center';
+
+/** The values a final document learns last. */
+export interface LateValues { number: string | null; payment_reference: string | null }
+
+export interface PdfLayout {
+  /** Draws the late fields and footers and answers the bytes (once). */
+  finish(late: LateValues | null): Promise<Buffer>;
+}
+
+const groupedIban = (iban: string) => iban.replace(/\s+/g, '').replace(/(.{4})(?=.)/g, '$1 ');
+
 export async function pdfBytes(doc: BillingDocument): Promise<Buffer> {
+  return (await layoutPdf(doc)).finish({ number: doc.number, payment_reference: doc.payment_reference });
+}
+
+/** Annex rows laid out between two turns of the event loop: a large document does not hold the process's other work. */
+const ROWS_PER_TURN = 200;
+
+export async function layoutPdf(doc: BillingDocument): Promise<PdfLayout> {
   const labels = labelsFor(doc.locale);
   const fixed = new Date(`${doc.issue_date}T00:00:00Z`);
   const pdf = new PDFDocument({
-    size: 'A4', margin: MARGIN, bufferPages: true, compress: true,
-    info: { Title: `${labels.titles[doc.kind]} ${doc.number ?? ''}`.trim(), Producer: 'charging-network-service', Creator: 'charging-network-service', CreationDate: fixed, ModDate: fixed },
+    size: 'A4', margin: 0, bufferPages: true, compress: true, autoFirstPage: true,
+    info: { Title: labels.titles[doc.kind], Producer: 'charging-network-service', Creator: 'charging-network-service', CreationDate: fixed, ModDate: fixed },
   });
+  registerDocumentFonts(pdf);
   const chunks: Buffer[] = [];
   pdf.on('data', (chunk: Buffer) => chunks.push(chunk));
   const done = new Promise<Buffer>((resolve, reject) => { pdf.on('end', () => resolve(Buffer.concat(chunks))); pdf.on('error', reject); });
-  const money = (amount: string) => `${formatAmount(amount, doc.locale)} ${doc.currency}`;
+  const w = new Writer(pdf, doc, labels);
+  w.header();
+  w.parties();
+  w.lines();
+  w.totals();
+  w.payment();
+  await w.annex();
+  let finished = false;
+  return {
+    finish: async (late) => {
+      if (finished) throw new Error('a PDF layout is finished once');
+      finished = true;
+      w.finish(late);
+      pdf.end();
+      return done;
+    },
+  };
+}
 
-  const selfBilling = doc.kind === 'self_billing_invoice';
-  pdf.font('Helvetica-Bold').fontSize(18).text(labels.titles[doc.kind], MARGIN, MARGIN);
-  pdf.font('Helvetica').fontSize(9);
-  // A self-billing invoice says so under its title, and its party headings name the roles (the
-  // seller is the customer, the buyer the administration that issues the document).
-  if (selfBilling) pdf.font('Helvetica-Bold').text(labels.selfBilling.note, MARGIN, MARGIN + 22, { width: WIDTH }).font('Helvetica');
-  const facts: [string, string][] = [
-    ...(doc.number ? [[labels.number, doc.number] as [string, string]] : []),
-    [labels.issueDate, formatDate(doc.issue_date, doc.locale)],
-    ...(doc.due_date ? [[labels.dueDate, formatDate(doc.due_date, doc.locale)] as [string, string]] : []),
-    [labels.period, `${formatDate(doc.period.from, doc.locale)} - ${formatDate(doc.period.to, doc.locale)}`],
-    [labels.reference, doc.buyer_reference],
-  ];
-  let y = selfBilling ? Math.max(MARGIN + 40, pdf.y + 6) : MARGIN + 30;
-  for (const [label, value] of facts) {
-    pdf.text(`${label}: ${value}`, MARGIN, y);
-    y += 12;
+interface LateField { page: number; x: number; y: number; width: number; align: Align; bold: boolean; size: number; text: (late: LateValues) => string }
+
+class Writer {
+  y = MARGIN;
+  page = 0;
+  private readonly late: LateField[] = [];
+  private readonly money: (amount: string) => string;
+  private readonly selfBilling: boolean;
+
+  private readonly pdf: PDFKit.PDFDocument;
+  private readonly doc: BillingDocument;
+  private readonly labels: Labels;
+
+  constructor(pdf: PDFKit.PDFDocument, doc: BillingDocument, labels: Labels) {
+    this.pdf = pdf;
+    this.doc = doc;
+    this.labels = labels;
+    this.money = (amount) => `${formatAmount(amount, doc.locale)} ${doc.currency}`;
+    this.selfBilling = doc.kind === 'self_billing_invoice';
+    pdf.font(FONT).fontSize(9).fillColor('black');
   }
-  const partyTop = y + 10;
-  const partyBlock = (title: string, p: DocumentParty, x: number, extra: string[]) => {
-    pdf.font('Helvetica-Bold').text(title, x, partyTop, { width: WIDTH / 2 - 10 });
-    pdf.font('Helvetica');
-    const rows = [p.name, p.address.street, [p.address.postal_code, p.address.city].filter(Boolean).join(' '), p.address.country,
-      p.vat_number ? `${labels.vatNumber}: ${p.vat_number}` : null, p.company_reg_num ? `${labels.companyReg}: ${p.company_reg_num}` : null, ...extra];
-    for (const row of rows.filter((r): r is string => !!r)) pdf.text(row, x, undefined, { width: WIDTH / 2 - 10 });
-    return pdf.y;
-  };
-  const bank = doc.seller.bank_account ? [`${labels.bankAccount}: ${doc.seller.bank_account.iban}${doc.seller.bank_account.bic ? ` (${doc.seller.bank_account.bic})` : ''}`] : [];
-  y = Math.max(partyBlock(selfBilling ? labels.selfBilling.seller : labels.seller, doc.seller, MARGIN, bank),
-    partyBlock(selfBilling ? labels.selfBilling.buyer : labels.buyer, doc.buyer, MARGIN + WIDTH / 2, [])) + 20;
 
-  const header = () => {
-    pdf.font('Helvetica-Bold');
-    for (const c of COLUMNS) pdf.text(labels[c.key], MARGIN + c.x, y, { width: c.width, align: c.align });
-    y += 14;
-    pdf.moveTo(MARGIN, y - 3).lineTo(MARGIN + WIDTH, y - 3).stroke();
-    pdf.font('Helvetica');
-  };
-  header();
-  for (const line of doc.lines) {
-    const cells = {
-      description: line.description, quantity: `${formatAmount(line.quantity, doc.locale)}`, unitPrice: formatAmount(line.unit_price, doc.locale),
-      vat: `${line.vat_category} ${formatAmount(line.vat_percent, doc.locale)}%`, net: formatAmount(line.net_amount, doc.locale),
+  private text(value: string, x: number, y: number, width: number, options: { align?: Align; bold?: boolean; size?: number; color?: string; wrap?: boolean } = {}): number {
+    this.pdf.font(options.bold ? FONT_BOLD : FONT).fontSize(options.size ?? 9).fillColor(options.color ?? 'black');
+    if (options.wrap) {
+      this.pdf.text(value, x, y, { width, align: options.align ?? 'left' });
+      return this.pdf.y - y;
+    }
+    this.pdf.text(this.fit(value, width), x, y, { width, align: options.align ?? 'left', lineBreak: false });
+    return this.pdf.currentLineHeight(true);
+  }
+
+  /** The text cut with an ellipsis where it would not fit in `width` (cells of one line). */
+  private fit(value: string, width: number): string {
+    if (this.pdf.widthOfString(value) <= width) return value;
+    let low = 0;
+    let high = value.length;
+    while (low < high) {
+      const mid = Math.ceil((low + high) / 2);
+      if (this.pdf.widthOfString(`${value.slice(0, mid)}…`) <= width) low = mid; else high = mid - 1;
+    }
+    return `${value.slice(0, low)}…`;
+  }
+
+  private lateText(x: number, y: number, width: number, text: (late: LateValues) => string, options: { align?: Align; bold?: boolean; size?: number } = {}): void {
+    this.late.push({ page: this.page, x, y, width, align: options.align ?? 'left', bold: options.bold ?? false, size: options.size ?? 9, text });
+  }
+
+  private newPage(): void {
+    this.pdf.addPage();
+    this.page++;
+    this.y = MARGIN;
+  }
+
+  /** Room for `height` more on this page, else a new page (then `again` draws what a page repeats). */
+  private ensure(height: number, again?: () => void): void {
+    if (this.y + height <= BOTTOM) return;
+    this.newPage();
+    again?.();
+  }
+
+  header(): void {
+    const { doc, labels } = this;
+    if (doc.logo) drawLogo(this.pdf, { content_type: doc.logo.content_type, bytes: doc.logo.bytes }, MARGIN + WIDTH - 160, MARGIN - 5, 160, 55);
+    this.text(labels.titles[doc.kind], MARGIN, MARGIN, WIDTH - 170, { bold: true, size: 18 });
+    this.y = MARGIN + 28;
+    // A self-billing invoice says so under its title (VAT directive art. 226(10a)).
+    if (this.selfBilling) this.y += this.text(labels.selfBilling.note, MARGIN, this.y, WIDTH - 170, { bold: true, wrap: true }) + 4;
+    const facts: [string, string | null][] = [
+      [labels.issueDate, formatDate(doc.issue_date, doc.locale)],
+      ...(doc.due_date && doc.kind !== 'credit_note' ? [[labels.dueDate, formatDate(doc.due_date, doc.locale)] as [string, string]] : []),
+      [labels.period, `${formatDate(doc.period.from, doc.locale)} – ${formatDate(doc.period.to, doc.locale)}`],
+      ...(doc.buyer_reference ? [[labels.reference, doc.buyer_reference] as [string, string]] : []),
+      ...(doc.customer_number ? [[labels.customerNumber, doc.customer_number] as [string, string]] : []),
+    ];
+    const labelWidth = 95;
+    if (!doc.draft) {
+      this.text(`${labels.number}:`, MARGIN, this.y, labelWidth);
+      this.lateText(MARGIN + labelWidth, this.y, 250, (late) => late.number ?? '', { bold: true });
+      this.y += 12;
+    }
+    for (const [label, value] of facts) {
+      this.text(`${label}:`, MARGIN, this.y, labelWidth);
+      this.text(value ?? '', MARGIN + labelWidth, this.y, WIDTH - labelWidth - 170);
+      this.y += 12;
+    }
+    this.y = Math.max(this.y, MARGIN + 60) + 12;
+  }
+
+  parties(): void {
+    const { doc, labels } = this;
+    const top = this.y;
+    const column = WIDTH / 2 - 10;
+    const block = (title: string, p: DocumentParty, x: number, extra: string[]) => {
+      let y = top;
+      y += this.text(title, x, y, column, { bold: true, color: GREY }) + 1;
+      const rows = [p.address.street, [p.address.postal_code, p.address.city].filter(Boolean).join(' '), p.address.country,
+        p.vat_number ? `${labels.vatNumber}: ${p.vat_number}` : null, p.company_reg_num ? `${labels.companyReg}: ${p.company_reg_num}` : null, ...extra];
+      y += this.text(p.name, x, y, column, { bold: true, wrap: true });
+      for (const row of rows.filter((r): r is string => !!r)) y += this.text(row, x, y, column, { wrap: true });
+      return y;
     };
-    const height = Math.max(12, pdf.heightOfString(cells.description, { width: COLUMNS[0].width }) + 2);
-    if (y + height > BOTTOM) {
-      pdf.addPage();
-      y = MARGIN;
-      header();
-    }
-    for (const c of COLUMNS) pdf.text(cells[c.key], MARGIN + c.x, y, { width: c.width, align: c.align });
-    y += height;
+    const contact = (p: DocumentParty) => [p.email, p.phone, p.website].filter((v): v is string => !!v);
+    const sellerTitle = this.selfBilling ? labels.selfBilling.seller : labels.seller;
+    const buyerTitle = this.selfBilling ? labels.selfBilling.buyer : labels.buyer;
+    // The issuer's contact: the administration's (the buyer of a self-billing invoice).
+    const left = block(sellerTitle, doc.seller, MARGIN, this.selfBilling ? [] : contact(doc.seller));
+    const right = block(buyerTitle, doc.buyer, MARGIN + WIDTH / 2 + 10, this.selfBilling ? contact(doc.buyer) : []);
+    this.y = Math.max(left, right) + 18;
   }
 
-  const block = (rows: [string, string][], bold = false) => {
-    if (y + rows.length * 12 + 20 > BOTTOM) { pdf.addPage(); y = MARGIN; }
-    y += 8;
-    for (const [label, value] of rows) {
-      pdf.font(bold ? 'Helvetica-Bold' : 'Helvetica').text(label, MARGIN, y, { width: 300 }).text(value, MARGIN + 300, y, { width: WIDTH - 300, align: 'right' });
-      y += 12;
-    }
+  private lineHeader = () => {
+    const cells: Record<string, string> = { number: '#', description: this.labels.description, vat: this.labels.vat, net: `${this.labels.net} (${this.doc.currency})` };
+    for (const c of LINE_COLUMNS) this.text(cells[c.key], MARGIN + c.x, this.y, c.width, { align: c.align, bold: true });
+    this.y += 13;
+    this.pdf.moveTo(MARGIN, this.y - 2).lineTo(MARGIN + WIDTH, this.y - 2).lineWidth(0.5).strokeColor('#999999').stroke();
+    this.y += 2;
   };
-  pdf.font('Helvetica-Bold').text(labels.vatSummary, MARGIN, y + 8);
-  y += 20;
-  block(doc.vat_breakdown.map((v) => [
-    `${v.vat_category} ${formatAmount(v.vat_percent, doc.locale)}%: ${labels.taxable} ${money(v.taxable_amount)}${v.exemption_reason ? ` (${v.exemption_reason})` : ''}`,
-    money(v.vat_amount)]));
-  block([[labels.totalNet, money(doc.totals.net)], [labels.totalVat, money(doc.totals.vat)], [labels.totalGross, money(doc.totals.gross)]], true);
-  if (doc.tax_currency) block([[`${labels.taxCurrency} ${doc.tax_currency.code} (${doc.tax_currency.rate})`, `${formatAmount(doc.tax_currency.vat_total, doc.locale)} ${doc.tax_currency.code}`]]);
-  block([[labels.payment, [doc.payment.method, doc.payment.terms].filter(Boolean).join(' - ')]]);
 
-  if (doc.draft) {
-    const range = pdf.bufferedPageRange();
-    for (let i = range.start; i < range.start + range.count; i++) {
-      pdf.switchToPage(i);
-      pdf.font('Helvetica-Bold').fontSize(14).fillColor('#c00000').text(labels.draft, MARGIN, 22, { width: WIDTH, align: 'center', lineBreak: false });
-      pdf.fillColor('black').fontSize(9);
-    }
+  lines(): void {
+    const { doc } = this;
+    this.lineHeader();
+    doc.lines.forEach((line, index) => {
+      this.pdf.font(FONT).fontSize(9);
+      const height = Math.max(12, this.pdf.heightOfString(line.description, { width: LINE_COLUMNS[1].width }) + 3);
+      this.ensure(height, this.lineHeader);
+      const cells: Record<string, string> = {
+        number: String(index + 1), vat: `${line.vat_category} ${formatAmount(line.vat_percent, doc.locale)}%`, net: formatAmount(line.net_amount, doc.locale),
+      };
+      this.text(cells.number, MARGIN + LINE_COLUMNS[0].x, this.y, LINE_COLUMNS[0].width);
+      this.text(line.description, MARGIN + LINE_COLUMNS[1].x, this.y, LINE_COLUMNS[1].width, { wrap: true });
+      this.text(cells.vat, MARGIN + LINE_COLUMNS[2].x, this.y, LINE_COLUMNS[2].width, { align: 'right' });
+      this.text(cells.net, MARGIN + LINE_COLUMNS[3].x, this.y, LINE_COLUMNS[3].width, { align: 'right' });
+      this.y += height;
+    });
+    this.y += 6;
   }
-  pdf.end();
-  return done;
+
+  /** Label and value rows; the value right-aligned. */
+  private rows(rows: [string, string][], bold = false): void {
+    this.ensure(rows.length * 12 + 4);
+    for (const [label, value] of rows) {
+      this.text(label, MARGIN, this.y, 330, { bold });
+      this.text(value, MARGIN + 330, this.y, WIDTH - 330, { align: 'right', bold });
+      this.y += 12;
+    }
+    this.y += 4;
+  }
+
+  totals(): void {
+    const { doc, labels } = this;
+    this.ensure(30 + doc.vat_breakdown.length * 12 + 40);
+    this.text(labels.vatSummary, MARGIN, this.y, WIDTH, { bold: true, color: GREY });
+    this.y += 13;
+    this.rows(doc.vat_breakdown.map((v) => [
+      `${v.vat_category} ${formatAmount(v.vat_percent, doc.locale)}%: ${labels.taxable} ${this.money(v.taxable_amount)}${v.exemption_reason ? ` (${v.exemption_reason})` : ''}`,
+      this.money(v.vat_amount)]));
+    this.pdf.moveTo(MARGIN + 330, this.y - 2).lineTo(MARGIN + WIDTH, this.y - 2).lineWidth(0.5).strokeColor('#999999').stroke();
+    this.y += 2;
+    this.rows([[labels.totalNet, this.money(doc.totals.net)], [labels.totalVat, this.money(doc.totals.vat)], [labels.totalGross, this.money(doc.totals.gross)]], true);
+    if (doc.tax_currency) {
+      this.rows([[`${labels.taxCurrency} ${doc.tax_currency.code} (${doc.tax_currency.rate})`, `${formatAmount(doc.tax_currency.vat_total, doc.locale)} ${doc.tax_currency.code}`]]);
+    }
+    this.y += 8;
+  }
+
+  payment(): void {
+    const { doc, labels } = this;
+    const p = labels.payment;
+    const method = doc.payment.method as keyof Labels['payment']['methods'] | null;
+    const credit = doc.kind === 'credit_note';
+    const rows: [string, string][] = [];
+    if (!credit && method && p.methods[method]) rows.push([p.method, p.methods[method]]);
+    if (!credit && doc.due_date) rows.push([labels.dueDate, formatDate(doc.due_date, doc.locale)]);
+    if (!credit && method === 'bank_transfer' && doc.seller.bank_account) {
+      const account = doc.seller.bank_account;
+      rows.push([p.payTo, [groupedIban(account.iban), account.bic, account.name].filter(Boolean).join(', ')]);
+    }
+    if (doc.payment.mandate) {
+      if (doc.payment.mandate.reference) rows.push([p.mandate, doc.payment.mandate.reference]);
+      rows.push([p.debitedAccount, groupedIban(doc.payment.mandate.iban)]);
+    }
+    const note = credit ? p.creditNote : this.selfBilling ? p.selfBillingNote
+      : method === 'bank_transfer' ? p.transferNote : method === 'direct_debit' ? p.directDebitNote : method === 'card' ? p.cardNote : null;
+    this.ensure(16 + (rows.length + 3) * 12 + 24);
+    this.text(p.title, MARGIN, this.y, WIDTH, { bold: true, color: GREY });
+    this.y += 13;
+    const labelWidth = 130;
+    for (const [label, value] of rows) {
+      this.text(`${label}:`, MARGIN, this.y, labelWidth);
+      this.text(value, MARGIN + labelWidth, this.y, WIDTH - labelWidth);
+      this.y += 12;
+    }
+    if (!doc.draft) {
+      this.text(`${p.reference}:`, MARGIN, this.y, labelWidth);
+      this.lateText(MARGIN + labelWidth, this.y, WIDTH - labelWidth, (late) => (late.payment_reference ? groupedReference(late.payment_reference) : ''), { bold: true });
+      this.y += 12;
+    }
+    if (note) this.y += this.text(note, MARGIN, this.y + 2, WIDTH, { wrap: true }) + 2;
+    if (!credit && doc.payment.terms) this.y += this.text(doc.payment.terms, MARGIN, this.y, WIDTH, { wrap: true, color: GREY });
+    this.y += 10;
+  }
+
+  private annexHeader = () => {
+    const a = this.labels.annex;
+    const cells: Record<string, string> = {
+      start: a.start, location: a.location, token: a.token, energy: a.energy, duration: a.duration, amount: `${a.amount} (${this.doc.currency})`,
+    };
+    for (const c of ANNEX_COLUMNS) this.text(cells[c.key], MARGIN + c.x, this.y, c.width, { align: c.align, bold: true, size: 7.5 });
+    this.y += 11;
+    this.pdf.moveTo(MARGIN, this.y - 2).lineTo(MARGIN + WIDTH, this.y - 2).lineWidth(0.5).strokeColor('#999999').stroke();
+    this.y += 1;
+  };
+
+  async annex(): Promise<void> {
+    const { doc, labels } = this;
+    if (!doc.annex.length) return;
+    // After the totals: on this page when a few rows fit, else on the next.
+    this.ensure(120);
+    this.y += 6;
+    this.text(labels.annex.title, MARGIN, this.y, WIDTH, { bold: true, size: 12 });
+    this.y += 17;
+    this.y += this.text(labels.annex.intro, MARGIN, this.y, WIDTH, { color: GREY, wrap: true }) + 6;
+    for (const section of doc.annex) await this.section(section);
+  }
+
+  private async section(section: AnnexSection): Promise<void> {
+    const { doc, labels } = this;
+    const title = `${section.line_number}. ${section.line_name}`;
+    this.pdf.font(FONT_BOLD).fontSize(8.5);
+    const titleHeight = this.pdf.heightOfString(title, { width: WIDTH });
+    this.ensure(titleHeight + 40);
+    this.y += this.text(title, MARGIN, this.y, WIDTH, { bold: true, size: 8.5, wrap: true }) + 3;
+    this.annexHeader();
+    const ROW = 10.5;
+    for (const [index, row] of section.rows.entries()) {
+      if (index % ROWS_PER_TURN === ROWS_PER_TURN - 1) await new Promise((resolve) => setImmediate(resolve));
+      this.ensure(ROW, this.annexHeader);
+      const place = [row.location, row.evse_id].filter(Boolean).join(' · ');
+      const cells: Record<string, string> = {
+        start: row.start ? formatDateTime(row.start, doc.locale) : '',
+        location: row.reversal ? `${labels.annex.reversal}: ${place}` : place,
+        token: row.token ?? '',
+        energy: row.energy_kwh !== null ? formatAmount(row.energy_kwh, doc.locale) : '',
+        duration: row.duration_minutes !== null ? formatDuration(row.duration_minutes) : '',
+        amount: formatAmount(row.amount, doc.locale),
+      };
+      for (const c of ANNEX_COLUMNS) this.text(cells[c.key], MARGIN + c.x, this.y, c.width, { align: c.align, size: 7.5 });
+      this.y += ROW;
+    }
+    this.ensure(16);
+    this.pdf.moveTo(MARGIN + ANNEX_COLUMNS[5].x, this.y).lineTo(MARGIN + WIDTH, this.y).lineWidth(0.5).strokeColor('#999999').stroke();
+    this.y += 2;
+    this.text(`${labels.annex.subtotal} ${section.line_number}`, MARGIN, this.y, ANNEX_COLUMNS[5].x, { bold: true, size: 7.5 });
+    this.text(formatAmount(section.subtotal, doc.locale), MARGIN + ANNEX_COLUMNS[5].x, this.y, ANNEX_COLUMNS[5].width, { bold: true, size: 7.5, align: 'right' });
+    this.y += 16;
+  }
+
+  /** The late fields, then on every page the footer ("page n of m") and a draft's mark. */
+  finish(late: LateValues | null): void {
+    const values: LateValues = late ?? { number: null, payment_reference: null };
+    const { doc, labels, pdf } = this;
+    for (const field of this.late) {
+      pdf.switchToPage(field.page);
+      this.text(field.text(values), field.x, field.y, field.width, { align: field.align, bold: field.bold, size: field.size });
+    }
+    const range = pdf.bufferedPageRange();
+    const title = `${labels.titles[doc.kind]}${values.number ? ` ${values.number}` : ''}`;
+    for (let i = 0; i < range.count; i++) {
+      pdf.switchToPage(range.start + i);
+      pdf.moveTo(MARGIN, FOOTER_Y - 4).lineTo(MARGIN + WIDTH, FOOTER_Y - 4).lineWidth(0.5).strokeColor('#bbbbbb').stroke();
+      this.text(title, MARGIN, FOOTER_Y, WIDTH / 2, { size: 7.5, color: GREY });
+      this.text(fill(labels.page, { n: i + 1, m: range.count }), MARGIN + WIDTH / 2, FOOTER_Y, WIDTH / 2, { size: 7.5, color: GREY, align: 'right' });
+      if (doc.draft) this.text(labels.draft, MARGIN, 18, WIDTH, { bold: true, size: 14, color: '#c00000', align: 'center' });
+    }
+    pdf.info.Title = title;
+  }
 }

@@ -4,7 +4,9 @@
 import { create } from 'xmlbuilder2';
 import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
 import type { BillingDocument, DocumentParty } from './billing-document.ts';
+import { annexCsv, annexFilename, MAX_EMBEDDED_ANNEX_BYTES } from './annex-csv.ts';
 import { assertConsistent } from './check-document.ts';
+import { labelsFor } from './document-labels.ts';
 
 const NS = {
   Invoice: 'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2',
@@ -48,7 +50,11 @@ function party(parent: XMLBuilder, p: DocumentParty): void {
   const legal = node.ele(NS.cac, 'cac:PartyLegalEntity');
   legal.ele(NS.cbc, 'cbc:RegistrationName').txt(p.name);
   if (p.company_reg_num) legal.ele(NS.cbc, 'cbc:CompanyID').txt(p.company_reg_num);
-  if (p.email) node.ele(NS.cac, 'cac:Contact').ele(NS.cbc, 'cbc:ElectronicMail').txt(p.email);
+  if (p.email || p.phone) {
+    const contact = node.ele(NS.cac, 'cac:Contact');
+    if (p.phone) contact.ele(NS.cbc, 'cbc:Telephone').txt(p.phone);
+    if (p.email) contact.ele(NS.cbc, 'cbc:ElectronicMail').txt(p.email);
+  }
 }
 
 function taxCategory(parent: XMLBuilder, name: string, category: string, percent: string, exemption: string | null): void {
@@ -64,7 +70,33 @@ function taxCategory(parent: XMLBuilder, name: string, category: string, percent
   taxScheme(node);
 }
 
-export function ublXml(doc: BillingDocument): string {
+export interface UblOptions {
+  /** Where the annex CSV is when it is too large to embed (a path of the document API). */
+  annexLocation?: string;
+  /** The annex CSV when the caller made it already (annexCsv). */
+  annex?: Buffer;
+}
+
+/**
+ * The session annex as an additional supporting document (BG-24): its reference (BT-122), what it
+ * is (BT-123) and the CSV embedded (BT-125, text/csv) up to 5 MB, else its location (BT-124).
+ */
+function annexReference(xml: XMLBuilder, doc: BillingDocument, options: UblOptions): void {
+  if (!doc.annex.length) return;
+  const csv = options.annex ?? annexCsv(doc);
+  const filename = annexFilename(doc.number ?? 'DRAFT');
+  const ref = xml.ele(NS.cac, 'cac:AdditionalDocumentReference');
+  ref.ele(NS.cbc, 'cbc:ID').txt(filename.replace(/\.csv$/, ''));
+  ref.ele(NS.cbc, 'cbc:DocumentDescription').txt(labelsFor(doc.locale).annex.documentDescription);
+  const attachment = ref.ele(NS.cac, 'cac:Attachment');
+  if (csv.length <= MAX_EMBEDDED_ANNEX_BYTES) {
+    attachment.ele(NS.cbc, 'cbc:EmbeddedDocumentBinaryObject', { mimeCode: 'text/csv', filename }).txt(csv.toString('base64'));
+  } else {
+    attachment.ele(NS.cac, 'cac:ExternalReference').ele(NS.cbc, 'cbc:URI').txt(options.annexLocation ?? filename);
+  }
+}
+
+export function ublXml(doc: BillingDocument, options: UblOptions = {}): string {
   if (doc.kind === 'purchase_order') throw new Error('a purchase order has no EN 16931 document');
   assertConsistent(doc);
   const credit = doc.kind === 'credit_note';
@@ -77,13 +109,15 @@ export function ublXml(doc: BillingDocument): string {
   xml.ele(NS.cbc, 'cbc:IssueDate').txt(doc.issue_date);
   if (!credit && doc.due_date) xml.ele(NS.cbc, 'cbc:DueDate').txt(doc.due_date);
   xml.ele(NS.cbc, credit ? 'cbc:CreditNoteTypeCode' : 'cbc:InvoiceTypeCode').txt(TYPE_CODES[doc.kind]);
-  if (doc.draft) xml.ele(NS.cbc, 'cbc:Note').txt('DRAFT - not a valid invoice');
+  if (doc.draft) xml.ele(NS.cbc, 'cbc:Note').txt(labelsFor(doc.locale).draft);
   xml.ele(NS.cbc, 'cbc:DocumentCurrencyCode').txt(currency);
   if (doc.tax_currency) xml.ele(NS.cbc, 'cbc:TaxCurrencyCode').txt(doc.tax_currency.code);
-  xml.ele(NS.cbc, 'cbc:BuyerReference').txt(doc.buyer_reference);
+  // The buyer's own reference only (BT-10): never an id of ours.
+  if (doc.buyer_reference) xml.ele(NS.cbc, 'cbc:BuyerReference').txt(doc.buyer_reference);
   const period = xml.ele(NS.cac, 'cac:InvoicePeriod');
   period.ele(NS.cbc, 'cbc:StartDate').txt(doc.period.from);
   period.ele(NS.cbc, 'cbc:EndDate').txt(doc.period.to);
+  annexReference(xml, doc, options);
   party(xml.ele(NS.cac, 'cac:AccountingSupplierParty'), doc.seller);
   party(xml.ele(NS.cac, 'cac:AccountingCustomerParty'), doc.buyer);
 
@@ -91,12 +125,19 @@ export function ublXml(doc: BillingDocument): string {
   const code = paymentMeansCode(doc);
   means.ele(NS.cbc, 'cbc:PaymentMeansCode').txt(code);
   if (credit && doc.due_date) means.ele(NS.cbc, 'cbc:PaymentDueDate').txt(doc.due_date);
-  if (doc.number) means.ele(NS.cbc, 'cbc:PaymentID').txt(doc.number);
+  // The ISO 11649 creditor reference the PDF prints (BT-83).
+  if (doc.payment_reference) means.ele(NS.cbc, 'cbc:PaymentID').txt(doc.payment_reference);
   if ((code === '58' || code === '30') && doc.seller.bank_account) {
     const account = means.ele(NS.cac, 'cac:PayeeFinancialAccount');
     account.ele(NS.cbc, 'cbc:ID').txt(doc.seller.bank_account.iban);
     if (doc.seller.bank_account.name) account.ele(NS.cbc, 'cbc:Name').txt(doc.seller.bank_account.name);
     if (doc.seller.bank_account.bic) account.ele(NS.cac, 'cac:FinancialInstitutionBranch').ele(NS.cbc, 'cbc:ID').txt(doc.seller.bank_account.bic);
+  }
+  // A direct debit names its mandate (BT-89) and the account debited (BT-91).
+  if (code === '59' && doc.payment.mandate) {
+    const mandate = means.ele(NS.cac, 'cac:PaymentMandate');
+    if (doc.payment.mandate.reference) mandate.ele(NS.cbc, 'cbc:ID').txt(doc.payment.mandate.reference);
+    mandate.ele(NS.cac, 'cac:PayerFinancialAccount').ele(NS.cbc, 'cbc:ID').txt(doc.payment.mandate.iban.replace(/\s+/g, ''));
   }
   if (doc.payment.terms) xml.ele(NS.cac, 'cac:PaymentTerms').ele(NS.cbc, 'cbc:Note').txt(doc.payment.terms);
 

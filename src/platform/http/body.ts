@@ -7,8 +7,8 @@ const DRAIN_LIMIT_BYTES = 16 * MAX_BODY_BYTES;
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
-/** Documents are uploaded as raw bytes of these types (decisions.md: up to 10 MB); every other body is JSON. */
-export const UPLOAD_TYPES = ['application/pdf', 'application/xml'];
+/** Documents (and billing logos) are uploaded as raw bytes of these types (decisions.md: up to 10 MB); every other body is JSON. */
+export const UPLOAD_TYPES = ['application/pdf', 'application/xml', 'image/png', 'image/svg+xml'];
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 
 /**

@@ -60,6 +60,7 @@ async function quiet(client: pg.Client): Promise<void> {
 let n = 0;
 const fresh = (prefix: string) => `${prefix}-${process.pid}-${++n}`;
 const PDF = { bytes: Buffer.from('%PDF-1.4\n%isolation\n'), type: 'application/pdf' };
+const LOGO = { bytes: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><rect width="10" height="10"/></svg>'), type: 'image/svg+xml' };
 
 test.before(async () => {
   app = await startTestApp();
@@ -379,6 +380,8 @@ function limitedCases(): Record<string, Case[]> {
       nf(`/administration/${V.adminId}/billing-exchange-rate`, { currency: 'USD', date: '2026-11-02', rate: '9' }),
     ],
     'POST /administration/{id}/billing-settings': [nf(`/administration/${V.adminId}/billing-settings`, { payment_term_days: 1 })],
+    'POST /administration/{id}/billing-logo': [{ path: `/administration/${V.adminId}/billing-logo`, raw: LOGO, expect: 'not_found' }],
+    'DELETE /administration/{id}/billing-logo': [nf(`/administration/${V.adminId}/billing-logo`)],
     'POST /billing-series': [nf('/billing-series', { admin_id: V.adminId, code: 'TAKEN', external_reference: fresh('series') }, '$.admin_id')],
     'POST /billing-series/{id}': [nf(`/billing-series/${V.seriesId}`, { name: 'Taken over' })],
     'POST /billing-product-category': [nf('/billing-product-category', { admin_id: V.adminId, code: 'TAKEN', description: 'x' }, '$.admin_id')],
@@ -566,6 +569,8 @@ function mutationCases(): Record<string, MutationCase[]> {
     defunctCpoSubscription: [byId('defunctCpoSubscription', V.cpoSubscriptionId)],
     defunctTokenSubscription: [byId('defunctTokenSubscription', V.subscriptionId)],
     finalizeBillingBox: box('finalizeBillingBox'),
+    setBillingLogo: [nf('mutation ($a: String!) { setBillingLogo(adminId: $a, contentType: "image/svg+xml", data: ["PHN2Zy8+"]) { __typename } }', { a: V.adminId })],
+    removeBillingLogo: [nf('mutation ($a: String!) { removeBillingLogo(adminId: $a) }', { a: V.adminId })],
     markBillingBoxTransferred: box('markBillingBoxTransferred'),
     reopenBillingBox: box('reopenBillingBox'),
     repriceChargeSession: [byId('repriceChargeSession', V.mspSessionId)],

@@ -18,7 +18,7 @@ const OWNER: DocumentParty = {
 
 const ADMIN: BillingAdmin = {
   adminId: 'admin-1', name: 'Charge Co', country: 'NL', currency: 'EUR', timeZone: 'Europe/Amsterdam', kind: 'month', localeId: 'en',
-  paymentTermDays: 14, defaultPaymentMethod: 'direct_debit', seller: SELLER,
+  paymentTermDays: 14, defaultPaymentMethod: 'direct_debit', seller: { ...SELLER, phone: null, website: null },
 };
 
 const rollup = (id: string, vatKind: string, vatPercent: string, net: string): RollupData => ({
@@ -46,7 +46,7 @@ test('a self-billing box: the customer is the seller, the administration the buy
   t.deepEqual(doc.seller, { ...OWNER, bank_account: null });
   t.deepEqual(doc.buyer, {
     name: SELLER.name, address: { street: SELLER.street, postal_code: SELLER.postal_code, city: SELLER.city, country: 'NL' },
-    vat_number: SELLER.vat_number, company_reg_num: SELLER.company_reg_num, email: SELLER.email,
+    vat_number: SELLER.vat_number, company_reg_num: SELLER.company_reg_num, email: SELLER.email, phone: null, website: null,
   });
   t.deepEqual(doc.totals, { net: '17.00', vat: '2.52', gross: '19.52' });
   t.deepEqual(doc.lines.map((l) => [l.vat_category, l.quantity, l.unit_price, l.net_amount]), [['S', '1', '12.00', '12.00'], ['E', '1', '5.00', '5.00']]);
@@ -93,7 +93,7 @@ test('the self-billing PDF says so, names seller and buyer the right way round a
 
 test('the Dutch self-billing PDF carries the mention in Dutch', async (t) => {
   const text = (await pdfPages(await pdfBytes({ ...model(box('self_billing_invoice', true)), locale: 'nl' }))).join('\n');
-  for (const expected of ['Self-billing factuur', 'Factuur uitgereikt door afnemer', 'Leverancier', 'Afnemer', '19,52 EUR']) t.true(text.includes(expected), `${expected} in\n${text}`);
+  for (const expected of ['Factuur uitgereikt door afnemer', 'Uitgereikt door de afnemer in naam en voor rekening van de leverancier', 'Leverancier', 'Afnemer', '19,52 EUR']) t.true(text.includes(expected), `${expected} in\n${text}`);
 });
 
 test('why finalize needs the VAT number of a self-billing seller: without it the UBL breaks BR-S-02 and BR-E-02', async (t) => {

@@ -17,7 +17,7 @@ const KINDS = {
   'a self-billing invoice': invoiceModel({ kind: 'self_billing_invoice' }),
   'a draft': invoiceModel({ draft: true, number: null }),
   'an exempt invoice paid by direct debit': invoiceModel({
-    payment: { method: 'direct_debit', terms: 'Collected by direct debit' },
+    payment: { method: 'direct_debit', terms: 'Collected by direct debit', mandate: { reference: 'MNDT-1', iban: 'NL91ABNA0417164300' } },
     lines: [line(1, '12.00', { vat_category: 'E', vat_percent: '0.00' })],
     vat_breakdown: [{ vat_category: 'E', vat_percent: '0.00', taxable_amount: '12.00', vat_amount: '0.00', exemption_reason: 'Exempt from VAT' }],
     totals: { net: '12.00', vat: '0.00', gross: '12.00' },

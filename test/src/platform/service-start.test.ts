@@ -1,6 +1,7 @@
 import { rmSync } from 'node:fs';
 import test from 'ava';
 import { exited, runCli, startServiceProcess, tempDataDir } from '../../helpers/process.ts';
+import { pdfPages } from '../../helpers/pdf-text.ts';
 
 const basic = (user: string, secret: string) => ({ authorization: `Basic ${Buffer.from(`${user}:${secret}`).toString('base64')}` });
 
@@ -22,11 +23,24 @@ test('npm start on an empty data dir: embedded PostgreSQL, demo instance, surviv
   t.is(cost.total_excl_vat, '4.85', 'the demo plan prices 10 kWh at 0.45 plus a 0.35 session fee');
   t.is(cost.total_incl_vat, '5.87', JSON.stringify(cost));
   let sessions: { status: string; session_id: string }[] = [];
-  for (let i = 0; i < 200 && !(sessions.length === 4 && sessions.every((s) => s.status !== 'received')); i++) {
+  for (let i = 0; i < 200 && !(sessions.length === 11 && sessions.every((s) => s.status !== 'received')); i++) {
     sessions = (await (await fetch(`${first.url}/main/v1/msp-charge-session`, { headers: basic('boot', 'boot-secret-123456') })).json()).items;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  t.deepEqual(sessions.map((s) => [s.session_id, s.status]), [['DEMO-CPO-1', 'processed'], ['DEMO-1', 'priced'], ['DEMO-2', 'priced'], ['DEMO-3', 'dropout']]);
+  // Last month's sessions of Jan de Vries's card, priced and billed before the month was finalized; then this month's.
+  const lastMonth = sessions.filter((s) => s.session_id.startsWith('DEMO-M-'));
+  t.is(lastMonth.length, 7);
+  t.true(lastMonth.every((s) => s.status === 'priced'));
+  t.deepEqual(sessions.filter((s) => !s.session_id.startsWith('DEMO-M-')).map((s) => [s.session_id, s.status]),
+    [['DEMO-CPO-1', 'processed'], ['DEMO-1', 'priced'], ['DEMO-2', 'priced'], ['DEMO-3', 'dropout']]);
+  // Its finalized invoice is Dutch, names its lines and lists the sessions in its annex.
+  const finalized = (await (await fetch(`${first.url}/main/v1/billing-box?party_external_reference=CUST-1001&state=finalized`, { headers: basic('boot', 'boot-secret-123456') })).json()).items;
+  t.is(finalized.length, 1);
+  const pdf = Buffer.from(await (await fetch(`${first.url}/main/v1/billing-box/${finalized[0].id}/document`, { headers: basic('boot', 'boot-secret-123456') })).arrayBuffer());
+  const text = (await pdfPages(pdf)).join('\n');
+  for (const s of ['Factuur', 'Laadsessies (7 sessies', 'Pasbijdrage – Voltera Basic', 'Vervangende laadpas', 'Bijlage: laadsessies', 'Betalingskenmerk', 'Pagina 1 van']) {
+    t.true(text.includes(s), `${s} in\n${text}`);
+  }
   // A driver of the roaming partner at our charger: processed and billed to the partner at the reported amount.
   let roaming: { status: string; roaming_partner_id: string | null; calculated_roaming_amount_excl_vat: string | null } | undefined;
   for (let i = 0; i < 200 && roaming?.status !== 'processed'; i++) {

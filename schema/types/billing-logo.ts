@@ -1,0 +1,50 @@
+// An administration's logo on its billing documents (REST: /administration/{id}/billing-logo). GraphQL
+// strings are bounded (10,000 characters, schema/input-strings.ts) and a request to 1 MiB, so the
+// bytes come as base64 in pieces that are joined: a logo of up to about 750 KB (REST takes 1 MB).
+import { billingLogoInfo, removeBillingLogo, setBillingLogo, type LogoInfo } from '../../src/billing/billing-logo.service.ts';
+import { visibleAdministration } from '../../src/parties/customer-input.ts';
+import { InvalidInputError } from '../../src/platform/errors.ts';
+import { builder } from '../builder.ts';
+import { FIELD_ARGUMENTS, mutate } from '../mutation.ts';
+import { DateTime } from './date-time.ts';
+
+const BillingLogo = builder.objectRef<LogoInfo>('BillingLogo').implement({
+  description: "An administration's logo on its billing documents (PNG or SVG, at most 1 MB).",
+  fields: (t) => ({
+    adminId: t.exposeString('adminId'),
+    contentType: t.exposeString('contentType', { description: 'image/png or image/svg+xml' }),
+    size: t.exposeInt('size', { description: 'Bytes.' }),
+    updatedAt: t.field({ type: DateTime, resolve: (l) => l.updatedAt }),
+  }),
+});
+
+function decode(pieces: readonly string[]): Buffer {
+  const text = pieces.join('');
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(text) || text.length % 4 !== 0) {
+    throw new InvalidInputError('data must be base64 (pieces of at most 10,000 characters, joined in order)', { path: ['data'] });
+  }
+  return Buffer.from(text, 'base64');
+}
+
+builder.queryField('billingLogo', (t) => t.field({
+  type: BillingLogo, nullable: true, description: "The administration's logo; null without one (REST: GET /administration/{id}/billing-logo answers the bytes).",
+  args: { adminId: t.arg.string({ required: true }) },
+  resolve: async (_root, args, context) => billingLogoInfo(context.em, (await visibleAdministration(context.em, args.adminId, null)).id),
+}));
+
+builder.mutationField('setBillingLogo', (t) => t.field({
+  type: BillingLogo,
+  description: "Sets the administration's logo on its billing documents (REST: POST /administration/{id}/billing-logo with the raw bytes).",
+  args: {
+    adminId: t.arg.string({ required: true }),
+    contentType: t.arg.string({ required: true, description: 'image/png or image/svg+xml' }),
+    data: t.arg.stringList({ required: true, description: 'The bytes as base64, in pieces of at most 10,000 characters joined in order.' }),
+  },
+  resolve: (_root, args, context) => mutate(context, FIELD_ARGUMENTS, (em) => setBillingLogo(em, args.adminId, { contentType: args.contentType, bytes: decode(args.data) })),
+}));
+
+builder.mutationField('removeBillingLogo', (t) => t.field({
+  type: 'Boolean', description: "Removes the administration's logo; false when it had none (REST: DELETE /administration/{id}/billing-logo).",
+  args: { adminId: t.arg.string({ required: true }) },
+  resolve: (_root, args, context) => mutate(context, FIELD_ARGUMENTS, (em) => removeBillingLogo(em, args.adminId)),
+}));

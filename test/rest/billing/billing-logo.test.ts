@@ -1,0 +1,119 @@
+// The logo on an administration's documents: uploaded as raw bytes with its content type (REST) or
+// as base64 pieces (GraphQL), PNG or SVG up to 1 MB, checked by drawing it; the next documents show it.
+import { deflateSync } from 'node:zlib';
+import test from 'ava';
+import { startTestApp, type Auth, type TestApp } from '../../helpers/app.ts';
+import { boxInState, configureBilling, createSeries } from '../../helpers/billing-factories.ts';
+import { createAdministration, createCustomer } from '../../helpers/factories.ts';
+import { pdfPages } from '../../helpers/pdf-text.ts';
+import { ensureVatRate } from '../../helpers/session-factories.ts';
+import { data, graphql } from '../../schema/graphql.ts';
+
+let app: TestApp;
+test.before(async () => {
+  app = await startTestApp();
+  await ensureVatRate(app);
+});
+test.after.always(async () => { await app?.close(); });
+
+const SVG = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 200 60"><rect width="60" height="60" rx="12" fill="#0a7d4f"/>'
+  + '<text x="70" y="42" font-size="30" font-weight="bold" fill="#0a7d4f">Sparkwerk</text></svg>');
+
+/** A 2×2 RGB PNG, built by hand. */
+function png(): Buffer {
+  const chunk = (type: string, body: Buffer) => {
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(body.length);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(Buffer.concat([Buffer.from(type), body])));
+    return Buffer.concat([length, Buffer.from(type), body, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(2, 0);
+  header.writeUInt32BE(2, 4);
+  header.set([8, 2, 0, 0, 0], 8);
+  const pixels = Buffer.from([0, 255, 0, 0, 0, 255, 0, 0, 0, 0, 255, 255, 255, 255]);
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', deflateSync(pixels)), chunk('IEND', Buffer.alloc(0))]);
+}
+
+function crc32(bytes: Buffer): number {
+  let crc = 0xffffffff;
+  for (const byte of bytes) {
+    crc ^= byte;
+    for (let k = 0; k < 8; k++) crc = (crc >>> 1) ^ (0xedb88320 & -(crc & 1));
+  }
+  return (crc ^ 0xffffffff) >>> 0;
+}
+
+const upload = (adminId: string, bytes: Buffer | string, contentType: string, auth?: Auth) =>
+  app.request('POST', `/main/v1/administration/${adminId}/billing-logo`, { raw: bytes, headers: { 'content-type': contentType }, auth });
+
+test('REST: an SVG logo is stored and read back as sent, shown on the next document; bad logos are refused and change nothing', async (t) => {
+  const admin = await createAdministration(app, { localeId: 'en-GB' });
+  await configureBilling(app, admin.id, { seller: { phone: '+49 30 1234567', website: 'https://sparkwerk.example/billing' } });
+  t.is((await app.request('GET', `/main/v1/administration/${admin.id}/billing-logo`)).status, 400);
+  const stored = await upload(admin.id, SVG, 'image/svg+xml');
+  t.is(stored.status, 200, JSON.stringify(stored.body));
+  t.like(stored.body, { admin_id: admin.id, content_type: 'image/svg+xml', size: SVG.length });
+  const back = await app.request('GET', `/main/v1/administration/${admin.id}/billing-logo`);
+  t.is(back.headers.get('content-type'), 'image/svg+xml');
+  t.is(String(back.body), SVG.toString('utf8'));
+
+  const refused = [
+    await upload(admin.id, '<svg xmlns="http://www.w3.org/2000/svg"><image href="/etc/passwd" width="10" height="10"/></svg>', 'image/svg+xml'),
+    await upload(admin.id, '<svg xmlns="http://www.w3.org/2000/svg"><image href="https://example.com/x.png"/></svg>', 'image/svg+xml'),
+    await upload(admin.id, '<!DOCTYPE svg [<!ENTITY x "y">]><svg xmlns="http://www.w3.org/2000/svg"/>', 'image/svg+xml'),
+    await upload(admin.id, 'not a picture', 'image/png'),
+    await upload(admin.id, Buffer.concat([png(), Buffer.alloc(1024 * 1024)]), 'image/png'),
+    await upload(admin.id, 'text', 'text/plain'),
+  ];
+  t.deepEqual(refused.map((r) => r.status), [400, 400, 400, 400, 400, 400]);
+  t.is(String((await app.request('GET', `/main/v1/administration/${admin.id}/billing-logo`)).body), SVG.toString('utf8'));
+  const readonly = await app.credential({ role: 'readonly' });
+  t.is((await upload(admin.id, png(), 'image/png', readonly)).status, 403);
+
+  await createSeries(app, admin.id);
+  const customer = await createCustomer(app, admin.id);
+  const item = await app.request('POST', '/main/v1/billing-custom-item', {
+    body: { time_zone: 'Europe/Berlin', date: '2026-11-02', party_id: customer.id, admin_id: admin.id, description: 'Service', quantity: '1', unit: 'x', unit_price_excl_vat: '10.00', vat_kind: 'standard' },
+  });
+  for (const step of ['close', 'approve']) t.is((await app.request('POST', `/main/v1/billing-box/${item.body.box_id}/${step}`)).status, 200);
+  await boxInState(app, item.body.box_id, 'ready');
+  t.is((await app.request('POST', `/main/v1/billing-box/${item.body.box_id}/finalize`)).status, 200);
+  const text = (await pdfPages((await app.request('GET', `/main/v1/billing-box/${item.body.box_id}/document`)).body)).join('\n');
+  for (const s of ['Sparkwerk', '+49 30 1234567', 'https://sparkwerk.example/billing']) t.true(text.includes(s), `${s} in\n${text}`);
+  const xml = (await app.request('GET', `/main/v1/billing-box/${item.body.box_id}/document`, { headers: { accept: 'application/xml' } })).body as string;
+  t.regex(xml, /<cac:Contact>\s*<cbc:Telephone>\+49 30 1234567<\/cbc:Telephone>/);
+
+  const bad = await app.request('POST', `/main/v1/administration/${admin.id}/billing-settings`, { body: { seller: { website: 'not a site' } } });
+  t.is(bad.status, 400);
+  t.is(bad.body.param, '$.seller.website');
+  const removed = await app.request('DELETE', `/main/v1/administration/${admin.id}/billing-logo`);
+  t.is(removed.status, 200);
+  t.is((await app.request('DELETE', `/main/v1/administration/${admin.id}/billing-logo`)).status, 400);
+});
+
+test('GraphQL: a PNG logo in base64 pieces; read, removed; a credential of another administration sees none', async (t) => {
+  const admin = await createAdministration(app);
+  const base64 = png().toString('base64');
+  const pieces = [base64.slice(0, 20), base64.slice(20)];
+  const set = await data(app, 'mutation ($a: String!, $d: [String!]!) { setBillingLogo(adminId: $a, contentType: "image/png", data: $d) { adminId contentType size } }',
+    { a: admin.id, d: pieces });
+  t.deepEqual(set.setBillingLogo, { adminId: admin.id, contentType: 'image/png', size: png().length });
+  // The test client reads only PDFs as bytes: fetch the PNG itself.
+  const rest = await fetch(`${app.url}/main/v1/administration/${admin.id}/billing-logo`, {
+    headers: { authorization: `Basic ${Buffer.from(`${app.admin.publicId}:${app.admin.secret}`).toString('base64')}` },
+  });
+  t.is(rest.headers.get('content-type'), 'image/png');
+  t.deepEqual(Buffer.from(await rest.arrayBuffer()), png());
+  const read = await data(app, 'query ($a: String!) { billingLogo(adminId: $a) { contentType size } }', { a: admin.id });
+  t.deepEqual(read.billingLogo, { contentType: 'image/png', size: png().length });
+  const broken = await graphql(app, 'mutation ($a: String!) { setBillingLogo(adminId: $a, contentType: "image/png", data: ["%%%"]) { size } }', { a: admin.id });
+  t.is(broken.body.errors?.[0]?.extensions?.code, 'invalid_input');
+  const other = await createAdministration(app);
+  const foreign = await app.credential({ role: 'admin', adminIds: [other.id] });
+  const hidden = await graphql(app, 'query ($a: String!) { billingLogo(adminId: $a) { size } }', { a: admin.id }, foreign);
+  t.is(hidden.body.errors?.[0]?.extensions?.code, 'not_found');
+  t.true((await data(app, 'mutation ($a: String!) { removeBillingLogo(adminId: $a) }', { a: admin.id })).removeBillingLogo);
+  t.is((await data(app, 'query ($a: String!) { billingLogo(adminId: $a) { size } }', { a: admin.id })).billingLogo, null);
+});
