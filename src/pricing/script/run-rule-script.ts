@@ -1,5 +1,5 @@
 // Rule scripts run in QuickJS (WebAssembly): no I/O, no host objects, no clock, no randomness;
-// a CPU budget counted in interrupt checks (deterministic, with a wall-clock backstop), a memory
+// a CPU budget counted in interrupt checks (deterministic, with a backstop in the thread's CPU time), a memory
 // and a stack limit, a fresh runtime per run. The sandbox (sandbox.ts) owns the instance.
 import type { QuickJSContext, QuickJSHandle } from 'quickjs-emscripten';
 import { isDecimalText } from '../../money/decimal.ts';
@@ -10,7 +10,7 @@ import { inSandbox, SandboxFault, type SandboxLimits } from './sandbox.ts';
 export { sandboxStats } from './sandbox.ts';
 
 export const MAX_SCRIPT_LENGTH = 10_000;
-const LIMITS: SandboxLimits = { interruptChecks: 3_000, wallClockMs: 1_000 };
+const LIMITS: SandboxLimits = { interruptChecks: 3_000, cpuMs: 1_000 };
 
 const LOCKDOWN = `
 globalThis.Date = undefined;
