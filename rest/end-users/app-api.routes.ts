@@ -10,14 +10,12 @@ import { evseGroups, type EvseGroupData } from '../../src/cpo/evse-group.queries
 import { cancelEndUserSubscription, switchEndUserPlan } from '../../src/end-users/app-subscription.service.ts';
 import { endUserScope } from '../../src/end-users/end-user-scope.ts';
 import { normalize } from '../../src/money/decimal.ts';
-import type { TokenSubscription } from '../../src/msp/token-subscription.entity.ts';
-import { getEndUserSubscription } from '../../src/end-users/end-user-subscription.queries.ts';
+import { getEndUserSubscription, type EndUserSubscriptionData } from '../../src/end-users/end-user-subscription.queries.ts';
 import { coordinate, iso, text } from '../../src/platform/input-schemas.ts';
 import { endUserSessionPage, getEndUserSession, type EndUserSessionData } from '../../src/sessions/charge-session.queries.ts';
 import { offsetPage, parseOffsetRange } from '../rails/pagination.ts';
 import { defineRoute, type FileAnswer, type RouteDef } from '../rails/route.ts';
 import { representation, t, type Infer } from '../rails/shape.ts';
-import { isCurrentlyValid } from '../../src/platform/validity.ts';
 
 const TAG = 'App API';
 const SCOPE = 'Only what the end user\'s valid authorizations allow; anything else is 400 not_found.';
@@ -110,7 +108,7 @@ export const appSubscriptionShape = representation('AppTokenSubscription', {
   updated_at: t.timestamp(),
 }, 'monetary_credit: the credit balance, excl. VAT.');
 
-export function serializeAppSubscription(s: TokenSubscription): Infer<typeof appSubscriptionShape> {
+export function serializeAppSubscription(s: EndUserSubscriptionData): Infer<typeof appSubscriptionShape> {
   return {
     id: s.id,
     customer_id: s.customer.id,
@@ -120,7 +118,7 @@ export function serializeAppSubscription(s: TokenSubscription): Infer<typeof app
     valid_from: iso(s.validFrom),
     valid_until: iso(s.validUntil),
     defunct: s.defunct,
-    is_currently_valid: isCurrentlyValid(s),
+    is_currently_valid: s.isCurrentlyValid,
     monetary_credit: normalize(s.monetaryCreditBalance),
     created_at: iso(s.createdAt),
     updated_at: iso(s.updatedAt),

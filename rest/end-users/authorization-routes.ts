@@ -2,8 +2,7 @@
 // subscriptions): list, create or merge-update one by the target's id, and the deprecated PUT that
 // replaces the whole set. Each kind names its shape, roles and services.
 import * as yup from 'yup';
-import type { EndUser } from '../../src/end-users/end-user.entity.ts';
-import { getEndUser } from '../../src/end-users/save-end-user.service.ts';
+import type { AuthorizationTarget } from '../../src/end-users/end-user.queries.ts';
 import { iso, isoDate, oneOf, text, timestamp } from '../../src/platform/input-schemas.ts';
 import type { Em } from '../../src/platform/orm.ts';
 import type { SeekList } from '../../src/platform/seek-page.ts';
@@ -11,7 +10,6 @@ import { listOf, seekPage } from '../rails/pagination.ts';
 import { patchFrom, type FieldMapping } from '../rails/patch.ts';
 import { defineRoute, type RouteDef } from '../rails/route.ts';
 import { representation, t } from '../rails/shape.ts';
-import { isCurrentlyValid } from '../../src/platform/validity.ts';
 
 const TAG = 'End users';
 
@@ -24,7 +22,7 @@ const MAPPING: FieldMapping = {
 
 export interface AuthorizationItem { target: string; role?: string | null; validFrom?: Date | null; validUntil?: Date | null }
 
-/** What both kinds of authorization entity offer. */
+/** What both kinds of authorization data offer (src/end-users/end-user.queries.ts). */
 export interface AuthorizationRecord {
   id: string;
   endUser: { id: string };
@@ -35,7 +33,7 @@ export interface AuthorizationRecord {
   defunct: boolean;
   createdAt: Date;
   updatedAt: Date;
-  isValidAt(at: Date): boolean;
+  isCurrentlyValid: boolean;
 }
 
 export interface AuthorizationKind<A extends AuthorizationRecord> {
@@ -45,13 +43,14 @@ export interface AuthorizationKind<A extends AuthorizationRecord> {
   segment: string;
   /** The target's name in members (`<target>_id`, `<target>_external_reference`) and the path. */
   target: 'customer' | 'subscription';
-  targetOf(authorization: A): { id: string; externalReference?: string | null };
+  targetOf(authorization: A): AuthorizationTarget;
   /** e.g. `a customer`, `customers`. */
   one: string;
   many: string;
   roles: readonly string[];
   rules: string;
-  list(em: Em, endUser: EndUser): SeekList<A>;
+  /** The end user's authorizations (an end user the caller does not see: not_found). */
+  list(em: Em, endUserId: string): Promise<SeekList<A>>;
   /** `target`: the id or `ext_ref.<external_reference>` the client named. */
   merge(em: Em, endUserId: string, target: string, patch: Record<string, unknown>): Promise<A>;
   replace(em: Em, endUserId: string, items: AuthorizationItem[]): Promise<A[]>;
@@ -78,13 +77,13 @@ export function authorizationRoutes<A extends AuthorizationRecord>(kind: Authori
     id: a.id,
     end_user_id: a.endUser.id,
     [targetMember]: kind.targetOf(a).id,
-    [`${kind.target}_external_reference`]: kind.targetOf(a).externalReference ?? null,
+    [`${kind.target}_external_reference`]: kind.targetOf(a).externalReference,
     admin_id: a.admin.id,
     role: a.role,
     valid_from: iso(a.validFrom),
     valid_until: iso(a.validUntil),
     defunct: a.defunct,
-    is_currently_valid: isCurrentlyValid(a),
+    is_currently_valid: a.isCurrentlyValid,
     created_at: iso(a.createdAt),
     updated_at: iso(a.updatedAt),
   });
@@ -105,10 +104,9 @@ export function authorizationRoutes<A extends AuthorizationRecord>(kind: Authori
   return [
     defineRoute({
       method: 'get', path, tag: TAG, paged: true, response: shape, summary: `List an end user's authorizations over ${kind.many}`,
-      handler: async ({ ctx, em, params, rawQuery }) => {
-        const endUser = await getEndUser(em, params.id);
-        return seekPage(ctx, { list: kind.list(em, endUser), rawQuery, path: ctx.path, serialize: (a: A) => serialize(a) });
-      },
+      handler: async ({ ctx, em, params, rawQuery }) => seekPage(ctx, {
+        list: await kind.list(em, params.id), rawQuery, path: ctx.path, serialize: (a: A) => serialize(a),
+      }),
     }),
     defineRoute({
       method: 'post', path: `${path}/:${targetMember}`, tag: TAG, body, bodyOptional: true, response: shape,

@@ -1,5 +1,5 @@
 import * as yup from 'yup';
-import { EndUserSite } from '../../src/end-users/end-user-site.entity.ts';
+import { endUserSiteList, type EndUserSiteData } from '../../src/end-users/end-user.queries.ts';
 import { createSite } from '../../src/end-users/end-user-site.service.ts';
 import { registerEndUser } from '../../src/end-users/register-end-user.service.ts';
 import type { EndUserPatch } from '../../src/end-users/save-end-user.service.ts';
@@ -22,7 +22,7 @@ export const endUserSiteShape = representation('EndUserSite', {
   updated_at: t.timestamp(),
 });
 
-export function serializeSite(s: EndUserSite): Infer<typeof endUserSiteShape> {
+export function serializeSite(s: EndUserSiteData): Infer<typeof endUserSiteShape> {
   return {
     id: s.id, admin_id: s.admin.id, name: s.name, is_default: s.isDefault, external_reference: s.externalReference ?? null,
     created_at: iso(s.createdAt), updated_at: iso(s.updatedAt),
@@ -41,7 +41,7 @@ const registerBody = yup.object(registerFields);
 export const endUserSiteRoutes: RouteDef[] = [
   defineRoute({
     method: 'get', path: '/end-user-site', tag: TAG, summary: 'List end-user sites', paged: true, response: endUserSiteShape,
-    handler: ({ ctx, em, rawQuery }) => seekPage(ctx, { em, entity: EndUserSite, rawQuery, path: '/main/v1/end-user-site', serialize: serializeSite }),
+    handler: ({ ctx, em, rawQuery }) => seekPage(ctx, { list: endUserSiteList(em), rawQuery, path: '/main/v1/end-user-site', serialize: serializeSite }),
   }),
   defineRoute({
     method: 'post', path: '/end-user-site', tag: TAG, summary: 'Create an end-user site', extension: true, body: siteBody, response: endUserSiteShape,

@@ -1,7 +1,6 @@
-import { endUserList } from '../../src/end-users/end-user.queries.ts';
+import { endUserList, getEndUser, type EndUserData } from '../../src/end-users/end-user.queries.ts';
 import * as yup from 'yup';
-import { EndUser } from '../../src/end-users/end-user.entity.ts';
-import { createEndUser, getEndUser, updateEndUser, type EndUserPatch } from '../../src/end-users/save-end-user.service.ts';
+import { createEndUser, updateEndUser, type EndUserPatch } from '../../src/end-users/save-end-user.service.ts';
 import { seekPage } from '../rails/pagination.ts';
 import { patchFrom, type FieldMapping } from '../rails/patch.ts';
 import { defineRoute, type RouteDef } from '../rails/route.ts';
@@ -24,7 +23,7 @@ export const endUserShape = representation('EndUser', {
   updated_at: t.timestamp(),
 });
 
-export function serializeEndUser(u: EndUser): Infer<typeof endUserShape> {
+export function serializeEndUser(u: EndUserData): Infer<typeof endUserShape> {
   return {
     id: u.id,
     admin_id: u.admin.id,

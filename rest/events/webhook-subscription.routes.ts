@@ -1,16 +1,15 @@
 // Webhook subscriptions (decisions.md "Events"), their delivery attempts, redelivery, and the
 // event log as an audit trail (GET /event, extension).
 import * as yup from 'yup';
-import { eventList } from '../../src/events/event.queries.ts';
+import { eventList, type EventData } from '../../src/events/event.queries.ts';
 import { eventFilterRules } from '../../src/events/event-input-rules.ts';
 import { webhookSubscriptionRules } from '../../src/webhooks/webhook-input-rules.ts';
-import { webhookAttemptList, webhookSubscriptionList } from '../../src/webhooks/webhook-subscription.queries.ts';
-import type { Event } from '../../src/events/event.entity.ts';
-import { MODIFICATION_KINDS } from '../../src/events/event.entity.ts';
-import type { WebhookAttempt } from '../../src/webhooks/webhook-attempt.entity.ts';
-import type { WebhookSubscription } from '../../src/webhooks/webhook-subscription.entity.ts';
 import {
-  createWebhookSubscription, getWebhookSubscription, redeliver, updateWebhookSubscription, type WebhookSubscriptionInput,
+  getWebhookSubscription, webhookAttemptList, webhookSubscriptionList, type WebhookAttemptData, type WebhookSubscriptionData,
+} from '../../src/webhooks/webhook-subscription.queries.ts';
+import { MODIFICATION_KINDS } from '../../src/events/event.entity.ts';
+import {
+  createWebhookSubscription, redeliver, updateWebhookSubscription, type WebhookSubscriptionInput,
 } from '../../src/webhooks/webhook-subscription.service.ts';
 import { iso, text } from '../../src/platform/input-schemas.ts';
 import { seekPage } from '../rails/pagination.ts';
@@ -33,7 +32,7 @@ export const webhookSubscriptionShape = representation('WebhookSubscription', {
   updated_at: t.timestamp(),
 });
 
-export function serializeWebhookSubscription(s: WebhookSubscription): Infer<typeof webhookSubscriptionShape> {
+export function serializeWebhookSubscription(s: WebhookSubscriptionData): Infer<typeof webhookSubscriptionShape> {
   return {
     id: s.id, url: s.url, kinds: s.kinds, admin_ids: s.adminIds ?? null, disabled: s.disabled, disabled_reason: s.disabledReason ?? null,
     external_reference: s.externalReference ?? null, consecutive_failures: s.consecutiveFailures,
@@ -46,7 +45,7 @@ const attemptShape = representation('WebhookDeliveryAttempt', {
   error: t.nullable(t.string()), duration_ms: t.integer(), attempted_at: t.timestamp(),
 });
 
-const serializeAttempt = (a: WebhookAttempt): Infer<typeof attemptShape> => ({
+const serializeAttempt = (a: WebhookAttemptData): Infer<typeof attemptShape> => ({
   id: String(a.id), event_id: String(a.eventId), attempt: a.attempt, succeeded: a.succeeded, status_code: a.statusCode ?? null,
   error: a.error ?? null, duration_ms: a.durationMs, attempted_at: iso(a.attemptedAt),
 });
@@ -57,7 +56,7 @@ export const eventShape = representation('Event', {
   changes: t.nullable(t.json('An update: {field: [from, to]} of the fields that changed.')), occurred_at: t.timestamp(),
 });
 
-export const serializeEvent = (e: Event): Infer<typeof eventShape> => ({
+export const serializeEvent = (e: EventData): Infer<typeof eventShape> => ({
   id: String(e.id), kind: e.kind, resource_id: e.resourceId, modification_kind: e.modification, admin_id: e.adminId ?? null, actor: e.actor,
   changes: e.changes ?? null, occurred_at: iso(e.occurredAt),
 });

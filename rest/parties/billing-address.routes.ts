@@ -1,8 +1,8 @@
 import * as yup from 'yup';
-import { BILLING_PHONE_MAX_LENGTH, BillingAddress } from '../../src/parties/billing-address.entity.ts';
-import { Customer } from '../../src/parties/customer.entity.ts';
-import { getBillingAddress, upsertBillingAddress, type BillingAddressPatch } from '../../src/parties/save-billing-address.service.ts';
-import { getByRef, parseRef } from '../../src/platform/resource-ref.ts';
+import { BILLING_PHONE_MAX_LENGTH } from '../../src/parties/billing-address.entity.ts';
+import { customerBillingAddressList, getBillingAddress, type BillingAddressDetail } from '../../src/parties/billing-address.queries.ts';
+import { upsertBillingAddress, type BillingAddressPatch } from '../../src/parties/save-billing-address.service.ts';
+import { parseRef } from '../../src/platform/resource-ref.ts';
 import { seekPage } from '../rails/pagination.ts';
 import { patchFrom, type FieldMapping } from '../rails/patch.ts';
 import { defineRoute, type RouteDef } from '../rails/route.ts';
@@ -32,7 +32,7 @@ export const billingAddressShape = representation('BillingAddress', {
   updated_at: t.timestamp(),
 });
 
-export function serializeBillingAddress(a: BillingAddress): Infer<typeof billingAddressShape> {
+export function serializeBillingAddress(a: BillingAddressDetail): Infer<typeof billingAddressShape> {
   return {
     id: a.id,
     party_id: a.customer.id,
@@ -115,12 +115,8 @@ export const billingAddressRoutes: RouteDef[] = [
   defineRoute({
     method: 'get', path: '/customer/:id/billing-address', tag: TAG, paged: true, extension: true, response: billingAddressShape,
     summary: "List a customer's billing addresses",
-    handler: async ({ ctx, em, params, rawQuery }) => {
-      const customer = await getByRef(em, Customer, parseRef(params.id, true), 'customer');
-      return seekPage(ctx, {
-        em, entity: BillingAddress, rawQuery, path: ctx.path, where: { customer },
-        populate: ['customer'], serialize: serializeBillingAddress,
-      });
-    },
+    handler: async ({ ctx, em, params, rawQuery }) => seekPage(ctx, {
+      list: await customerBillingAddressList(em, parseRef(params.id, true)), rawQuery, path: ctx.path, serialize: serializeBillingAddress,
+    }),
   }),
 ];

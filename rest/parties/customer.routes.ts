@@ -1,9 +1,9 @@
 import * as yup from 'yup';
-import { BILLING_PHONE_MAX_LENGTH, Customer, ENTITY_TYPES, REIMBURSEMENT_VAT, ROLLUP_GROUP_BY } from '../../src/parties/customer.entity.ts';
+import { BILLING_PHONE_MAX_LENGTH, ENTITY_TYPES, REIMBURSEMENT_VAT, ROLLUP_GROUP_BY } from '../../src/parties/customer.entity.ts';
 import type { CustomerPatch } from '../../src/parties/customer-input.ts';
-import { customerList, type CustomerData } from '../../src/parties/customer.queries.ts';
+import { customerList, getCustomer, type CustomerData } from '../../src/parties/customer.queries.ts';
 import { createCustomer, setCustomerChargeAuthBlocked, upsertCustomer } from '../../src/parties/save-customer.service.ts';
-import { getByRef, parseRef } from '../../src/platform/resource-ref.ts';
+import { parseRef } from '../../src/platform/resource-ref.ts';
 import { seekPage } from '../rails/pagination.ts';
 import { patchFrom, type FieldMapping } from '../rails/patch.ts';
 import { defineRoute } from '../rails/route.ts';
@@ -116,7 +116,7 @@ export const customerRoutes = [
   }),
   defineRoute({
     method: 'get', path: `/customer/:${idParam}`, tag: TAG, summary: 'Get a customer (id or ext_ref.<external_reference>)', response: customerShape,
-    handler: async ({ em, params }) => serializeCustomer(await getByRef(em, Customer, parseRef(params.id, true), 'customer')),
+    handler: async ({ em, params }) => serializeCustomer(await getCustomer(em, parseRef(params.id, true))),
   }),
   defineRoute({
     method: 'post', path: '/customer/:id', tag: TAG, summary: 'Merge-update a customer; on ext_ref.<ref> create it when missing',

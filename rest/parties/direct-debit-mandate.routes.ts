@@ -1,12 +1,10 @@
 import * as yup from 'yup';
-import { Customer } from '../../src/parties/customer.entity.ts';
-import { DirectDebitMandate } from '../../src/parties/direct-debit-mandate.entity.ts';
 import { createMandate } from '../../src/parties/create-direct-debit-mandate.service.ts';
 import { markMandateDefunct } from '../../src/parties/defunct-direct-debit-mandate.service.ts';
 import type { MandatePatch } from '../../src/parties/direct-debit-mandate-input.ts';
-import { getMandate } from '../../src/parties/direct-debit-mandate.queries.ts';
+import { customerMandateList, getMandate, type MandateDetail } from '../../src/parties/direct-debit-mandate.queries.ts';
 import { upsertMandate } from '../../src/parties/update-direct-debit-mandate.service.ts';
-import { getByRef, parseRef } from '../../src/platform/resource-ref.ts';
+import { parseRef } from '../../src/platform/resource-ref.ts';
 import { seekPage } from '../rails/pagination.ts';
 import { patchFrom, type FieldMapping } from '../rails/patch.ts';
 import { defineRoute, type RouteDef } from '../rails/route.ts';
@@ -34,7 +32,7 @@ export const mandateShape = representation('DirectDebitMandate', {
   updated_at: t.timestamp(),
 });
 
-export function serializeMandate(m: DirectDebitMandate): Infer<typeof mandateShape> {
+export function serializeMandate(m: MandateDetail): Infer<typeof mandateShape> {
   return {
     id: m.id,
     customer_id: m.customer.id,
@@ -127,11 +125,8 @@ export const directDebitMandateRoutes: RouteDef[] = [
   defineRoute({
     method: 'get', path: '/customer/:id/direct-debit-mandate', tag: TAG, paged: true, extension: true,
     summary: "List a customer's direct debit mandates", response: mandateShape,
-    handler: async ({ ctx, em, params, rawQuery }) => {
-      const customer = await getByRef(em, Customer, parseRef(params.id, true), 'customer');
-      return seekPage(ctx, {
-        em, entity: DirectDebitMandate, rawQuery, path: ctx.path, where: { customer }, populate: ['customer'], serialize: serializeMandate,
-      });
-    },
+    handler: async ({ ctx, em, params, rawQuery }) => seekPage(ctx, {
+      list: await customerMandateList(em, parseRef(params.id, true)), rawQuery, path: ctx.path, serialize: serializeMandate,
+    }),
   }),
 ];

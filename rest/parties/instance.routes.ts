@@ -1,6 +1,6 @@
 import * as yup from 'yup';
-import { instanceOverview, overviewOf, visibleSellers, type InstanceOverview } from '../../src/parties/instance-overview.service.ts';
-import type { Seller } from '../../src/parties/seller.entity.ts';
+import { instanceOverview, type InstanceOverview } from '../../src/parties/instance.queries.ts';
+import { visibleSellers, type SellerData } from '../../src/parties/seller.queries.ts';
 import { updateInstanceSettings, type InstanceFields } from '../../src/parties/update-instance-settings.service.ts';
 import type { Patch } from '../../src/platform/merge-patch.ts';
 import { patchFrom, type FieldMapping } from '../rails/patch.ts';
@@ -33,7 +33,7 @@ const instanceBody = yup.object({
 });
 const INSTANCE: FieldMapping = { name: 'name', roaming_enabled: 'roamingEnabled' };
 
-export function serializeSeller(seller: Seller): Infer<typeof sellerShape> {
+export function serializeSeller(seller: SellerData): Infer<typeof sellerShape> {
   return {
     id: seller.id, name: seller.name, country: seller.country, external_reference: seller.externalReference ?? null,
     created_at: iso(seller.createdAt), updated_at: iso(seller.updatedAt),
@@ -51,7 +51,7 @@ export const instanceRoutes: RouteDef[] = [
     description: 'Shared by every administration: only a credential without an administration limit may change it (403 `forbidden` otherwise). '
       + '`roaming_enabled` switches the roaming cost calculation of sessions processed from then on.',
     body: instanceBody, response: instanceShape,
-    handler: async ({ em, body }) => serializeInstance(overviewOf(await updateInstanceSettings(em, patchFrom(body, INSTANCE) as Patch<InstanceFields>))),
+    handler: async ({ em, body }) => serializeInstance(await updateInstanceSettings(em, patchFrom(body, INSTANCE) as Patch<InstanceFields>)),
   }),
   defineRoute({
     method: 'get', path: '/seller', tag: 'Instance', summary: 'Sellers of the administrations visible to the caller (not paged)', extension: true,

@@ -1,10 +1,7 @@
 import * as yup from 'yup';
-import { RoamingPartner } from '../../src/parties/roaming-partner.entity.ts';
-import type { RoamingAgreement } from '../../src/roaming/roaming-agreement.entity.ts';
+import { getRoamingPartner, type RoamingPartnerData } from '../../src/parties/roaming-partner.queries.ts';
 import { agreementsOfPartners, RoamingPartnerList } from '../../src/roaming/roaming.queries.ts';
-import {
-  createRoamingPartner, getRoamingPartner, updateRoamingPartner, type PartnerFields,
-} from '../../src/roaming/save-roaming-partner.service.ts';
+import { createRoamingPartner, updateRoamingPartner, type PartnerFields } from '../../src/roaming/save-roaming-partner.service.ts';
 import type { Patch } from '../../src/platform/merge-patch.ts';
 import { seekPage } from '../rails/pagination.ts';
 import { patchFrom, type FieldMapping } from '../rails/patch.ts';
@@ -26,7 +23,10 @@ export const roamingPartnerShape = representation('RoamingPartner', {
   updated_at: t.timestamp(),
 });
 
-export function serializeRoamingPartner(partner: RoamingPartner, agreements: RoamingAgreement[] = []): Infer<typeof roamingPartnerShape> {
+/** The partner's agreements as the roaming area reads them (src/roaming/roaming.queries.ts). */
+type AgreementOfPartner = Parameters<typeof serializeRoamingAgreement>[0];
+
+export function serializeRoamingPartner(partner: RoamingPartnerData, agreements: AgreementOfPartner[] = []): Infer<typeof roamingPartnerShape> {
   return {
     id: partner.id,
     name: partner.name,
@@ -55,7 +55,7 @@ const PARTNER: FieldMapping = {
   name: 'name', country: 'country', cpo_ids: 'cpoIds', msp_ids: 'mspIds', billing_email: 'billingEmail', external_reference: 'externalReference',
 };
 
-async function withAgreements(em: Parameters<typeof agreementsOfPartners>[0], partner: RoamingPartner) {
+async function withAgreements(em: Parameters<typeof agreementsOfPartners>[0], partner: RoamingPartnerData) {
   return serializeRoamingPartner(partner, (await agreementsOfPartners(em, [partner.id])).get(partner.id));
 }
 
@@ -66,7 +66,7 @@ export const roamingPartnerRoutes: RouteDef[] = [
     handler: ({ ctx, em, rawQuery }) => {
       const list = new RoamingPartnerList(em);
       return seekPage(ctx, {
-        list, rawQuery, path: '/main/v1/roaming-partner', createdGt: true, serialize: (p: RoamingPartner) => serializeRoamingPartner(p, list.agreements.get(p.id)),
+        list, rawQuery, path: '/main/v1/roaming-partner', createdGt: true, serialize: (p: RoamingPartnerData) => serializeRoamingPartner(p, list.agreements.get(p.id)),
       });
     },
   }),

@@ -1,11 +1,9 @@
-import { ratePlanList, ratePlanVersionList } from '../../src/pricing/rate-plan.queries.ts';
+import {
+  getRatePlan, getRatePlanVersion, ratePlanList, ratePlanVersionList, type RatePlanData, type RatePlanVersionData,
+} from '../../src/pricing/rate-plan.queries.ts';
 import * as yup from 'yup';
 import type { RatePlanVersionDefinition } from '../../src/pricing/rate-plan-definition.ts';
-import { RatePlanVersion } from '../../src/pricing/rate-plan-version.entity.ts';
-import { RatePlan } from '../../src/pricing/rate-plan.entity.ts';
-import {
-  createRatePlan, createRatePlanVersion, getRatePlan, getRatePlanVersion, upsertRatePlan, type RatePlanFields,
-} from '../../src/pricing/rate-plan.service.ts';
+import { createRatePlan, createRatePlanVersion, upsertRatePlan, type RatePlanFields } from '../../src/pricing/rate-plan.service.ts';
 import type { Patch } from '../../src/platform/merge-patch.ts';
 import { parseRef } from '../../src/platform/resource-ref.ts';
 import { seekPage } from '../rails/pagination.ts';
@@ -34,7 +32,7 @@ export const ratePlanVersionShape = representation('RatePlanVersion', {
   created_at: t.timestamp(),
 });
 
-export function serializeRatePlan(p: RatePlan): Infer<typeof ratePlanShape> {
+export function serializeRatePlan(p: RatePlanData): Infer<typeof ratePlanShape> {
   return {
     id: p.id,
     name: p.name,
@@ -46,7 +44,7 @@ export function serializeRatePlan(p: RatePlan): Infer<typeof ratePlanShape> {
   };
 }
 
-export function serializeRatePlanVersion(v: RatePlanVersion): Infer<typeof ratePlanVersionShape> {
+export function serializeRatePlanVersion(v: RatePlanVersionData): Infer<typeof ratePlanVersionShape> {
   return { id: v.id, rate_plan_id: v.ratePlan.id, valid_from: iso(v.validFrom), definition: v.definition, created_at: iso(v.createdAt) };
 }
 
@@ -104,13 +102,10 @@ export const ratePlanRoutes: RouteDef[] = [
   defineRoute({
     method: 'get', path: '/rate-plan/:id/version', tag: TAG, summary: 'List the versions of a rate plan', paged: true, extension: true,
     response: ratePlanVersionShape,
-    handler: async ({ ctx, em, rawQuery, params }) => {
-      const plan = await getRatePlan(em, parseRef(params.id, true));
-      return seekPage(ctx, {
-        list: ratePlanVersionList(em, plan), rawQuery, path: `/main/v1/rate-plan/${encodeURIComponent(params.id)}/version`,
-        serialize: serializeRatePlanVersion,
-      });
-    },
+    handler: async ({ ctx, em, rawQuery, params }) => seekPage(ctx, {
+      list: await ratePlanVersionList(em, parseRef(params.id, true)), rawQuery, path: `/main/v1/rate-plan/${encodeURIComponent(params.id)}/version`,
+      serialize: serializeRatePlanVersion,
+    }),
   }),
   defineRoute({
     method: 'post', path: '/rate-plan/:id/version', tag: TAG, summary: 'Create a rate plan version', extension: true,
@@ -122,9 +117,6 @@ export const ratePlanRoutes: RouteDef[] = [
   defineRoute({
     method: 'get', path: '/rate-plan/:id/version/:version_id', tag: TAG, summary: 'Get a rate plan version', extension: true,
     response: ratePlanVersionShape,
-    handler: async ({ em, params }) => {
-      const plan = await getRatePlan(em, parseRef(params.id, true));
-      return serializeRatePlanVersion(await getRatePlanVersion(em, plan, params.version_id));
-    },
+    handler: async ({ em, params }) => serializeRatePlanVersion(await getRatePlanVersion(em, parseRef(params.id, true), params.version_id)),
   }),
 ];

@@ -1,8 +1,8 @@
 import * as yup from 'yup';
 import { normalize } from '../../src/money/decimal.ts';
-import { VatRate, VAT_KINDS } from '../../src/pricing/vat-rate.entity.ts';
-import { vatRateList } from '../../src/pricing/vat-rate.queries.ts';
-import { createVatRate, getVatRate, updateVatRate, type VatRateFields } from '../../src/pricing/vat-rate.service.ts';
+import { VAT_KINDS } from '../../src/pricing/vat-rate.entity.ts';
+import { getVatRate, vatRateList, type VatRateData } from '../../src/pricing/vat-rate.queries.ts';
+import { createVatRate, updateVatRate, type VatRateFields } from '../../src/pricing/vat-rate.service.ts';
 import type { Patch } from '../../src/platform/merge-patch.ts';
 import { seekPage } from '../rails/pagination.ts';
 import { patchFrom, type FieldMapping } from '../rails/patch.ts';
@@ -23,7 +23,7 @@ export const vatRateShape = representation('VatRate', {
   updated_at: t.timestamp(),
 });
 
-export function serializeVatRate(r: VatRate): Infer<typeof vatRateShape> {
+export function serializeVatRate(r: VatRateData): Infer<typeof vatRateShape> {
   return {
     id: r.id,
     country: r.country,

@@ -1,20 +1,15 @@
-import { Administration as AdministrationEntity } from '../../src/parties/administration.entity.ts';
-import { administrationList } from '../../src/parties/administration.queries.ts';
+import { administrationList, administrationsByIds, type AdministrationData } from '../../src/parties/administration.queries.ts';
 import { isDataOf } from '../../src/platform/seek-page.ts';
 import { builder } from '../builder.ts';
 import { administrationKey } from '../ids.ts';
-import { loadByIds } from '../load.ts';
 import { DateTime } from './date-time.ts';
 
-const POPULATE = ['seller'];
-
-export const Administration = builder.loadableNode(AdministrationEntity, {
-  name: 'Administration',
+export const Administration = builder.loadableNode('Administration', {
   description: 'A segment of the instance with one currency. Its local id (databaseId) is an operator-chosen slug.',
-  id: { resolve: (administration) => administration.id },
+  id: { resolve: (administration: AdministrationData) => administration.id },
   cacheResolved: (administration) => administration.id,
-  isTypeOf: (value) => value instanceof AdministrationEntity || isDataOf(value, 'Administration'),
-  load: (ids: string[], context) => loadByIds(context.em, AdministrationEntity, ids, { isId: () => true, populate: POPULATE }),
+  isTypeOf: (value) => isDataOf(value, 'Administration'),
+  load: (ids: string[], context) => administrationsByIds(context.em, ids),
   fields: (t) => ({
     databaseId: t.exposeString('id', { description: 'The slug, the id of this administration in the REST API.' }),
     name: t.exposeString('name'),
@@ -31,7 +26,7 @@ builder.queryFields((t) => ({
   administrations: t.field({
     type: [Administration],
     description: 'The administrations the caller may see, by slug (not paged).',
-    resolve: (_root, _args, context) => administrationList(context.em).all() as Promise<AdministrationEntity[]>,
+    resolve: (_root, _args, context) => administrationList(context.em).all(),
   }),
   administration: t.field({
     type: Administration,

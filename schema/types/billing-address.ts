@@ -1,17 +1,17 @@
-import { BillingAddress as BillingAddressEntity } from '../../src/parties/billing-address.entity.ts';
+import { billingAddressesByIds, billingAddressesOfCustomers, type BillingAddressData } from '../../src/parties/billing-address.queries.ts';
+import { isDataOf } from '../../src/platform/seek-page.ts';
 import { builder } from '../builder.ts';
-import { childConnections } from '../child-connection.ts';
-import { loadByIds } from '../load.ts';
+import { childConnectionsOf } from '../child-connection.ts';
 import { Administration } from './administration.ts';
 import { Customer } from './customer.ts';
 import { DateTime } from './date-time.ts';
 
-export const BillingAddress = builder.loadableNode(BillingAddressEntity, {
-  name: 'BillingAddress',
+export const BillingAddress = builder.loadableNode('BillingAddress', {
   description: 'Where invoices of a customer go.',
-  id: { resolve: (address) => address.id },
+  id: { resolve: (address: BillingAddressData) => address.id },
   cacheResolved: (address) => address.id,
-  load: (ids: string[], context) => loadByIds(context.em, BillingAddressEntity, ids),
+  isTypeOf: (value) => isDataOf(value, 'BillingAddress'),
+  load: (ids: string[], context) => billingAddressesByIds(context.em, ids),
   fields: (t) => ({
     databaseId: t.exposeString('id', { description: 'The id of this billing address in the REST API.' }),
     customer: t.field({ type: Customer, resolve: (address) => address.customer.id }),
@@ -40,6 +40,6 @@ builder.objectField(Customer, 'billingAddresses', (t) => t.loadable({
   type: BillingAddressConnection,
   byPath: true,
   args: { ...t.arg.connectionArgs() },
-  load: (customerIds: string[], context, args) => childConnections(context.em, BillingAddressEntity, 'customer', customerIds, args),
+  load: (customerIds: string[], context, args) => childConnectionsOf(customerIds, args, (ids, range) => billingAddressesOfCustomers(context.em, ids, range)),
   resolve: (customer) => customer.id,
 }));

@@ -1,13 +1,12 @@
-import { Customer as CustomerEntity } from '../../src/parties/customer.entity.ts';
 import { createCustomer, setCustomerChargeAuthBlocked, upsertCustomer } from '../../src/parties/save-customer.service.ts';
-import { customerList } from '../../src/parties/customer.queries.ts';
-import { findByRef } from '../../src/platform/resource-ref.ts';
+import {
+  customerList, customersByIds, customersOfAdministrations, findCustomer, type CustomerData,
+} from '../../src/parties/customer.queries.ts';
 import { isDataOf } from '../../src/platform/seek-page.ts';
 import { builder } from '../builder.ts';
-import { childConnections } from '../child-connection.ts';
+import { childConnectionsOf } from '../child-connection.ts';
 import { listConnection } from '../connection.ts';
 import { administrationKey, refFromArg } from '../ids.ts';
-import { loadByIds } from '../load.ts';
 import { mutate } from '../mutation.ts';
 import { Administration } from './administration.ts';
 import { BillingRollupGroupBy } from './billing-rollup-group-by.ts';
@@ -17,13 +16,12 @@ import { EntityType } from './entity-type.ts';
 import { JsonScalar } from './json.ts';
 import { ReimbursementVat } from './reimbursement-vat.ts';
 
-export const Customer = builder.loadableNode(CustomerEntity, {
-  name: 'Customer',
+export const Customer = builder.loadableNode('Customer', {
   description: 'A party that holds contracts.',
-  id: { resolve: (customer) => customer.id },
+  id: { resolve: (customer: CustomerData) => customer.id },
   cacheResolved: (customer) => customer.id,
-  isTypeOf: (value) => value instanceof CustomerEntity || isDataOf(value, 'Customer'),
-  load: (ids: string[], context) => loadByIds(context.em, CustomerEntity, ids),
+  isTypeOf: (value) => isDataOf(value, 'Customer'),
+  load: (ids: string[], context) => customersByIds(context.em, ids),
   fields: (t) => ({
     databaseId: t.exposeString('id', { description: 'The id of this customer in the REST API.' }),
     adminId: t.string({ description: 'The slug of the administration.', resolve: (customer) => customer.admin.id }),
@@ -59,7 +57,7 @@ builder.objectField(Administration, 'customers', (t) => t.loadable({
   type: CustomerConnection,
   byPath: true,
   args: { ...t.arg.connectionArgs() },
-  load: (adminIds: string[], context, args) => childConnections(context.em, CustomerEntity, 'admin', adminIds, args),
+  load: (adminIds: string[], context, args) => childConnectionsOf(adminIds, args, (ids, range) => customersOfAdministrations(context.em, ids, range)),
   resolve: (administration) => administration.id,
 }));
 
@@ -68,7 +66,7 @@ builder.queryFields((t) => ({
     type: Customer,
     description: 'The customers the caller may see, by id.',
     args: { adminId: t.arg.id({ description: 'Only customers of this administration (slug or global ID).' }) },
-    resolve: (_root, args, context) => listConnection<CustomerEntity>(
+    resolve: (_root, args, context) => listConnection<CustomerData>(
       customerList(context.em, args.adminId ? { adminId: administrationKey(String(args.adminId)) } : {}), args),
   }, CustomerConnection),
   customer: t.field({
@@ -78,7 +76,7 @@ builder.queryFields((t) => ({
     args: { id: t.arg.id({ required: true, description: ID_DESCRIPTION }) },
     resolve: (_root, args, context) => {
       const ref = customerRef(args.id);
-      return 'id' in ref ? ref.id : findByRef(context.em, CustomerEntity, ref, 'customer');
+      return 'id' in ref ? ref.id : findCustomer(context.em, ref);
     },
   }),
 }));

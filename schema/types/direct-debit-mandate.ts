@@ -1,17 +1,17 @@
-import { DirectDebitMandate as DirectDebitMandateEntity } from '../../src/parties/direct-debit-mandate.entity.ts';
+import { mandatesByIds, mandatesOfCustomers, type MandateData } from '../../src/parties/direct-debit-mandate.queries.ts';
+import { isDataOf } from '../../src/platform/seek-page.ts';
 import { builder } from '../builder.ts';
-import { childConnections } from '../child-connection.ts';
-import { loadByIds } from '../load.ts';
+import { childConnectionsOf } from '../child-connection.ts';
 import { Administration } from './administration.ts';
 import { Customer } from './customer.ts';
 import { DateTime } from './date-time.ts';
 
-export const DirectDebitMandate = builder.loadableNode(DirectDebitMandateEntity, {
-  name: 'DirectDebitMandate',
+export const DirectDebitMandate = builder.loadableNode('DirectDebitMandate', {
   description: 'A SEPA direct debit mandate of a customer, valid from validFrom until (excluding) validUntil.',
-  id: { resolve: (mandate) => mandate.id },
+  id: { resolve: (mandate: MandateData) => mandate.id },
   cacheResolved: (mandate) => mandate.id,
-  load: (ids: string[], context) => loadByIds(context.em, DirectDebitMandateEntity, ids),
+  isTypeOf: (value) => isDataOf(value, 'DirectDebitMandate'),
+  load: (ids: string[], context) => mandatesByIds(context.em, ids),
   fields: (t) => ({
     databaseId: t.exposeString('id', { description: 'The id of this mandate in the REST API.' }),
     customer: t.field({ type: Customer, resolve: (mandate) => mandate.customer.id }),
@@ -40,6 +40,6 @@ builder.objectField(Customer, 'directDebitMandates', (t) => t.loadable({
   type: DirectDebitMandateConnection,
   byPath: true,
   args: { ...t.arg.connectionArgs() },
-  load: (customerIds: string[], context, args) => childConnections(context.em, DirectDebitMandateEntity, 'customer', customerIds, args),
+  load: (customerIds: string[], context, args) => childConnectionsOf(customerIds, args, (ids, range) => mandatesOfCustomers(context.em, ids, range)),
   resolve: (customer) => customer.id,
 }));

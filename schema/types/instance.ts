@@ -1,7 +1,7 @@
 // This instance: its name, product version and the roaming calculation switch; the same service
 // as REST GET and POST /instance (only a credential without an administration limit may change it, like the roaming setup).
 import * as yup from 'yup';
-import { instanceOverview, overviewOf, type InstanceOverview } from '../../src/parties/instance-overview.service.ts';
+import { instanceOverview, type InstanceOverview } from '../../src/parties/instance.queries.ts';
 import { updateInstanceSettings, type InstanceFields } from '../../src/parties/update-instance-settings.service.ts';
 import { text } from '../../src/platform/input-schemas.ts';
 import { validate } from '../../src/platform/input-validation.ts';
@@ -45,6 +45,6 @@ builder.mutationFields((t) => ({
   updateInstance: t.field({
     type: Instance, nullable: true, description: 'Merge-updates this instance: name, roaming calculation on or off (REST: POST /instance). Needs a credential without an administration limit.',
     args: { input: t.arg({ type: InstanceInput, required: true }) },
-    resolve: (_root, args, context) => mutate(context, 'input', async (em) => overviewOf(await updateInstanceSettings(em, instancePatch(args.input)))),
+    resolve: (_root, args, context) => mutate(context, 'input', (em) => updateInstanceSettings(em, instancePatch(args.input))),
   }),
 }));

@@ -1,29 +1,21 @@
 import { DomainError } from '../../src/platform/errors.ts';
-import { RatePlanVersion as RatePlanVersionEntity } from '../../src/pricing/rate-plan-version.entity.ts';
+import { isDataOf } from '../../src/platform/seek-page.ts';
+import { ratePlanVersionsByIds, versionsOfRatePlans, type RatePlanVersionData } from '../../src/pricing/rate-plan.queries.ts';
 import { createRatePlanVersion } from '../../src/pricing/rate-plan.service.ts';
 import { builder } from '../builder.ts';
-import { childConnections } from '../child-connection.ts';
-import type { GraphQLContext } from '../context.ts';
+import { childConnectionsOf } from '../child-connection.ts';
 import { inArgument } from '../errors.ts';
-import { loadByIds } from '../load.ts';
 import { mutate } from '../mutation.ts';
 import { DateTime } from './date-time.ts';
 import { JsonScalar } from './json.ts';
-import { RATE_PLAN_ID_DESCRIPTION, RatePlan, ratePlanRef, visibleOrNull } from './rate-plan.ts';
+import { RATE_PLAN_ID_DESCRIPTION, RatePlan, ratePlanRef } from './rate-plan.ts';
 
-/** A version is visible with its plan. */
-async function loadVersions(context: GraphQLContext, ids: string[]): Promise<RatePlanVersionEntity[]> {
-  const versions = await loadByIds(context.em, RatePlanVersionEntity, ids, { populate: ['ratePlan'] });
-  const plans = await visibleOrNull(context.em, versions.map((version) => version?.ratePlan ?? null));
-  return versions.map((version, i) => (plans[i] ? version : null)) as RatePlanVersionEntity[];
-}
-
-export const RatePlanVersion = builder.loadableNode(RatePlanVersionEntity, {
-  name: 'RatePlanVersion',
+export const RatePlanVersion = builder.loadableNode('RatePlanVersion', {
   description: 'The rates of a plan from validFrom until the next version\'s validFrom. Immutable: a change is a new version.',
-  id: { resolve: (version) => version.id },
+  id: { resolve: (version: RatePlanVersionData) => version.id },
   cacheResolved: (version) => version.id,
-  load: (ids: string[], context) => loadVersions(context, ids),
+  isTypeOf: (value) => isDataOf(value, 'RatePlanVersion'),
+  load: (ids: string[], context) => ratePlanVersionsByIds(context.em, ids),
   fields: (t) => ({
     databaseId: t.exposeString('id', { description: 'The id of this version in the REST API.' }),
     ratePlanId: t.string({ description: 'The REST id of the rate plan.', resolve: (version) => version.ratePlan.id }),
@@ -48,7 +40,7 @@ builder.objectField(RatePlan, 'versions', (t) => t.loadable({
   byPath: true,
   description: 'The versions of this plan, by id (REST: GET /rate-plan/{id}/version).',
   args: { ...t.arg.connectionArgs() },
-  load: (planIds: string[], context, args) => childConnections(context.em, RatePlanVersionEntity, 'ratePlan', planIds, args),
+  load: (planIds: string[], context, args) => childConnectionsOf(planIds, args, (ids, range) => versionsOfRatePlans(context.em, ids, range)),
   resolve: (plan) => plan.id,
 }));
 

@@ -1,33 +1,22 @@
 import * as yup from 'yup';
 import type { Patch } from '../../src/platform/merge-patch.ts';
-import type { Em } from '../../src/platform/orm.ts';
-import { callerScope } from '../../src/access/admin-scope.ts';
-import { callerAdministrations, isSharedWith } from '../../src/pricing/rate-plan-access.ts';
-import { RatePlan as RatePlanEntity } from '../../src/pricing/rate-plan.entity.ts';
 import { createRatePlan, upsertRatePlan, type RatePlanFields } from '../../src/pricing/rate-plan.service.ts';
 import { currencyCode, text } from '../../src/platform/input-schemas.ts';
 import { validate } from '../../src/platform/input-validation.ts';
+import { isDataOf } from '../../src/platform/seek-page.ts';
 import { builder } from '../builder.ts';
 import { listConnection } from '../connection.ts';
-import { ratePlanList } from '../../src/pricing/rate-plan.queries.ts';
+import { findRatePlan, ratePlanList, ratePlansByIds, type RatePlanData } from '../../src/pricing/rate-plan.queries.ts';
 import { administrationKey, refFromArg } from '../ids.ts';
-import { loadByIds } from '../load.ts';
 import { mutate } from '../mutation.ts';
 import { DateTime } from './date-time.ts';
 
-/** rate-plan-access.ts for a dataloader batch: the plans the caller may see in place, null for the others. */
-export async function visibleOrNull<P extends RatePlanEntity | null>(em: Em, plans: P[]): Promise<(P | null)[]> {
-  if (callerScope(em).all) return plans;
-  const admins = await callerAdministrations(em);
-  return plans.map((plan) => (plan && admins.some((admin) => isSharedWith(plan, admin)) ? plan : null));
-}
-
-export const RatePlan = builder.loadableNode(RatePlanEntity, {
-  name: 'RatePlan',
+export const RatePlan = builder.loadableNode('RatePlan', {
   description: 'Rates in one currency, shared with administrations of that currency; its rates are in versions.',
-  id: { resolve: (plan) => plan.id },
+  id: { resolve: (plan: RatePlanData) => plan.id },
   cacheResolved: (plan) => plan.id,
-  load: async (ids: string[], context) => (await visibleOrNull(context.em, await loadByIds(context.em, RatePlanEntity, ids))) as RatePlanEntity[],
+  isTypeOf: (value) => isDataOf(value, 'RatePlan'),
+  load: (ids: string[], context) => ratePlansByIds(context.em, ids),
   fields: (t) => ({
     databaseId: t.exposeString('id', { description: 'The id of this rate plan in the REST API.' }),
     name: t.exposeString('name'),
@@ -82,7 +71,7 @@ builder.queryFields((t) => ({
     args: { currency: t.arg.string({ description: 'Only plans of this currency (ISO 4217).' }) },
     resolve: async (_root, args, context) => {
       validate(yup.object({ currency: currencyCode().nullable() }), { currency: args.currency });
-      return listConnection<RatePlanEntity>(await ratePlanList(context.em, { currency: args.currency || undefined }), args);
+      return listConnection<RatePlanData>(await ratePlanList(context.em, { currency: args.currency || undefined }), args);
     },
   }, RatePlanConnection),
   ratePlan: t.field({
@@ -90,11 +79,9 @@ builder.queryFields((t) => ({
     nullable: true,
     description: 'A rate plan; null when there is none the caller may see.',
     args: { id: t.arg.id({ required: true, description: RATE_PLAN_ID_DESCRIPTION }) },
-    resolve: async (_root, args, context) => {
+    resolve: (_root, args, context) => {
       const ref = ratePlanRef(args.id);
-      if ('id' in ref) return ref.id;
-      const plan = await context.em.findOne(RatePlanEntity, { externalReference: ref.externalReference });
-      return plan?.id ?? null;
+      return 'id' in ref ? ref.id : findRatePlan(context.em, ref);
     },
   }),
 }));

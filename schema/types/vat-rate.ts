@@ -1,27 +1,27 @@
 import * as yup from 'yup';
 import { normalize } from '../../src/money/decimal.ts';
 import type { Patch } from '../../src/platform/merge-patch.ts';
-import { VatRate as VatRateEntity, VAT_KINDS } from '../../src/pricing/vat-rate.entity.ts';
+import { VAT_KINDS } from '../../src/pricing/vat-rate.entity.ts';
 import { createVatRate, updateVatRate, type VatRateFields } from '../../src/pricing/vat-rate.service.ts';
 import { countryCode } from '../../src/platform/input-schemas.ts';
 import { validate } from '../../src/platform/input-validation.ts';
 import { builder } from '../builder.ts';
 import { listConnection } from '../connection.ts';
-import { vatRateList } from '../../src/pricing/vat-rate.queries.ts';
+import { vatRateList, vatRatesByIds, type VatRateData } from '../../src/pricing/vat-rate.queries.ts';
+import { isDataOf } from '../../src/platform/seek-page.ts';
 import { enumOf } from '../enum.ts';
 import { refFromArg } from '../ids.ts';
-import { loadByIds } from '../load.ts';
 import { mutate } from '../mutation.ts';
 import { DateTime } from './date-time.ts';
 
 export const VatKind = enumOf('VatKind', VAT_KINDS, 'The kind of VAT a line is under; EXEMPT and REVERSE_CHARGE always apply 0 %.');
 
-export const VatRate = builder.loadableNode(VatRateEntity, {
-  name: 'VatRate',
+export const VatRate = builder.loadableNode('VatRate', {
   description: 'A VAT percentage of a country and kind, valid from validFrom until (excluding) validUntil. Instance-wide.',
-  id: { resolve: (rate) => rate.id },
+  id: { resolve: (rate: VatRateData) => rate.id },
   cacheResolved: (rate) => rate.id,
-  load: (ids: string[], context) => loadByIds(context.em, VatRateEntity, ids),
+  isTypeOf: (value) => isDataOf(value, 'VatRate'),
+  load: (ids: string[], context) => vatRatesByIds(context.em, ids),
   fields: (t) => ({
     databaseId: t.exposeString('id', { description: 'The id of this VAT rate in the REST API.' }),
     country: t.exposeString('country', { description: 'ISO 3166-1 alpha-2 country code.' }),
@@ -69,7 +69,7 @@ builder.queryFields((t) => ({
     args: { country: t.arg.string({ description: 'Only rates of this country (ISO 3166-1 alpha-2).' }) },
     resolve: (_root, args, context) => {
       validate(listRules, { country: args.country });
-      return listConnection<VatRateEntity>(vatRateList(context.em, { country: args.country || undefined }), args);
+      return listConnection<VatRateData>(vatRateList(context.em, { country: args.country || undefined }), args);
     },
   }, VatRateConnection),
   vatRate: t.field({

@@ -6,11 +6,10 @@
 // customer, token or box node to walk on from). Admin credentials get FORBIDDEN.
 import { GraphQLError } from 'graphql';
 import { endUserBoxes, getEndUserBox, type BoxData } from '../../src/billing/billing-box.queries.ts';
-import { endUserScope, loadEndUser, type EndUserScope } from '../../src/end-users/end-user-scope.ts';
-import type { EndUser } from '../../src/end-users/end-user.entity.ts';
+import { endUserWithScope, type EndUserScope } from '../../src/end-users/end-user-scope.ts';
+import type { EndUserData } from '../../src/end-users/end-user.queries.ts';
 import { normalize } from '../../src/money/decimal.ts';
-import type { TokenSubscription } from '../../src/msp/token-subscription.entity.ts';
-import { endUserSubscriptions, getEndUserSubscription } from '../../src/end-users/end-user-subscription.queries.ts';
+import { endUserSubscriptions, getEndUserSubscription, type EndUserSubscriptionData } from '../../src/end-users/end-user-subscription.queries.ts';
 import type { GraphQLErrorCode } from '../../src/platform/error-codes.ts';
 import { DomainError, InvalidInputError } from '../../src/platform/errors.ts';
 import { OFFSET_MAX_PAGE } from '../../src/platform/offset-page.ts';
@@ -20,11 +19,10 @@ import { builder } from '../builder.ts';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../connection.ts';
 import type { GraphQLContext } from '../context.ts';
 import { DateTime } from './date-time.ts';
-import { isCurrentlyValid } from '../../src/platform/validity.ts';
 
 export const END_USER_HEADER = 'x-svc-end-user';
 
-interface ViewerData { endUser: EndUser; scope: EndUserScope }
+interface ViewerData { endUser: EndUserData; scope: EndUserScope }
 
 /** Not found or out of scope: null, as elsewhere in the schema. */
 async function orNull<T>(read: () => Promise<T>): Promise<T | null> {
@@ -44,7 +42,7 @@ function pageArgs(first: number | null | undefined, page: number | null | undefi
   return { page: number, pageSize: size };
 }
 
-const ViewerSubscription = builder.objectRef<TokenSubscription>('ViewerSubscription').implement({
+const ViewerSubscription = builder.objectRef<EndUserSubscriptionData>('ViewerSubscription').implement({
   description: 'A token subscription the end user is authorized for (directly or through its customer).',
   fields: (t) => ({
     databaseId: t.exposeString('id', { description: 'The id in the REST API.' }),
@@ -55,7 +53,7 @@ const ViewerSubscription = builder.objectRef<TokenSubscription>('ViewerSubscript
     validFrom: t.field({ type: DateTime, resolve: (s) => s.validFrom }),
     validUntil: t.field({ type: DateTime, nullable: true, resolve: (s) => s.validUntil ?? null }),
     defunct: t.exposeBoolean('defunct'),
-    isCurrentlyValid: t.boolean({ description: 'Not defunct and valid now (REST: is_currently_valid of the App API).', resolve: (s) => isCurrentlyValid(s) }),
+    isCurrentlyValid: t.boolean({ description: 'Not defunct and valid now (REST: is_currently_valid of the App API).', resolve: (s) => s.isCurrentlyValid }),
     monetaryCredit: t.string({ description: 'The credit balance, excl. VAT (exact decimal).', resolve: (s) => normalize(s.monetaryCreditBalance) }),
   }),
 });
@@ -129,7 +127,7 @@ const ViewerBillingBox = builder.objectRef<BoxData & { endUserId: string }>('Vie
   }),
 });
 
-const ViewerEndUser = builder.objectRef<EndUser>('ViewerEndUser').implement({
+const ViewerEndUser = builder.objectRef<EndUserData>('ViewerEndUser').implement({
   fields: (t) => ({
     databaseId: t.exposeString('id', { description: 'The id in the REST API.' }),
     username: t.exposeString('username'),
@@ -189,8 +187,7 @@ function forbidden(message: string): GraphQLError {
 async function loadViewer(context: GraphQLContext): Promise<ViewerData> {
   if (context.actor.role !== 'app') throw forbidden('viewer is for App credentials (with the X-SVC-End-User header)');
   if (!context.endUserId) throw new DomainError('not_found', 'name the end user with the X-SVC-End-User header');
-  const endUser = await loadEndUser(context.em, context.actor, context.endUserId);
-  return { endUser, scope: await endUserScope(context.em, context.actor, endUser.id) };
+  return endUserWithScope(context.em, context.actor, context.endUserId);
 }
 
 builder.queryFields((t) => ({

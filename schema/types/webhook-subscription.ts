@@ -2,13 +2,14 @@
 // queries as REST /webhook-subscription and /event.
 import * as yup from 'yup';
 import { eventFilterRules } from '../../src/events/event-input-rules.ts';
-import { eventList } from '../../src/events/event.queries.ts';
+import { eventList, type EventData } from '../../src/events/event.queries.ts';
 import { webhookSubscriptionRules } from '../../src/webhooks/webhook-input-rules.ts';
-import { webhookSubscriptionList } from '../../src/webhooks/webhook-subscription.queries.ts';
-import type { Event } from '../../src/events/event.entity.ts';
-import { WebhookSubscription as WebhookSubscriptionEntity } from '../../src/webhooks/webhook-subscription.entity.ts';
-import { createWebhookSubscription, getWebhookSubscription, updateWebhookSubscription } from '../../src/webhooks/webhook-subscription.service.ts';
+import {
+  webhookSubscriptionList, webhookSubscriptionsByIds, type WebhookSubscriptionData,
+} from '../../src/webhooks/webhook-subscription.queries.ts';
+import { createWebhookSubscription, updateWebhookSubscription } from '../../src/webhooks/webhook-subscription.service.ts';
 import { validate } from '../../src/platform/input-validation.ts';
+import { isDataOf } from '../../src/platform/seek-page.ts';
 import { builder } from '../builder.ts';
 import { listConnection } from '../connection.ts';
 import { refFromArg } from '../ids.ts';
@@ -16,12 +17,12 @@ import { FIELD_ARGUMENTS, mutate } from '../mutation.ts';
 import { DateTime } from './date-time.ts';
 import { JsonScalar } from './json.ts';
 
-export const WebhookSubscription = builder.loadableNode(WebhookSubscriptionEntity, {
-  name: 'WebhookSubscription',
+export const WebhookSubscription = builder.loadableNode('WebhookSubscription', {
   description: 'Where events of some kinds are delivered (REST: /webhook-subscription). The secret is never answered.',
-  id: { resolve: (s) => s.id },
+  id: { resolve: (s: WebhookSubscriptionData) => s.id },
   cacheResolved: (s) => s.id,
-  load: async (ids: string[], context) => Promise.all(ids.map((id) => getWebhookSubscription(context.em, id).catch((error: Error) => error))),
+  isTypeOf: (value) => isDataOf(value, 'WebhookSubscription'),
+  load: (ids: string[], context) => webhookSubscriptionsByIds(context.em, ids),
   fields: (t) => ({
     databaseId: t.exposeString('id'),
     url: t.exposeString('url'),
@@ -35,7 +36,7 @@ export const WebhookSubscription = builder.loadableNode(WebhookSubscriptionEntit
   }),
 });
 
-const AuditEvent = builder.objectRef<Event>('AuditEvent').implement({
+const AuditEvent = builder.objectRef<EventData>('AuditEvent').implement({
   description: 'One create, update or delete (REST: GET /event): who (actor), when, and for an update the fields from → to.',
   fields: (t) => ({
     eventId: t.string({ description: 'The event id (REST id, envelope id of deliveries).', resolve: (e) => String(e.id) }),
@@ -62,7 +63,7 @@ const EventConnection = builder.connectionObject({ type: AuditEvent, name: 'Audi
 builder.queryFields((t) => ({
   webhookSubscriptions: t.connection({
     type: WebhookSubscription, description: 'Webhook subscriptions the caller sees (REST: GET /webhook-subscription).',
-    resolve: (_root, args, context) => listConnection<WebhookSubscriptionEntity>(webhookSubscriptionList(context.em), args),
+    resolve: (_root, args, context) => listConnection<WebhookSubscriptionData>(webhookSubscriptionList(context.em), args),
   }, SubscriptionConnection),
   events: t.connection({
     type: AuditEvent, description: 'The event log in commit order, as an audit trail (REST: GET /event).',
@@ -70,7 +71,7 @@ builder.queryFields((t) => ({
     resolve: (_root, args, context) => {
       const filter = { kind: args.kind || undefined, resourceId: args.resourceId || undefined, actor: args.actor || undefined };
       validate(filterRules, filter);
-      return listConnection<Event>(eventList(context.em, filter), args);
+      return listConnection<EventData>(eventList(context.em, filter), args);
     },
   }, EventConnection),
 }));

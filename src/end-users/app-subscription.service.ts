@@ -8,22 +8,21 @@ import { markTokenSubscriptionDefunct } from '../msp/defunct-token-subscription.
 import { correctPlanOrCustomer } from '../msp/subscription-correction.service.ts';
 import { SubscriptionPlan } from '../msp/subscription-plan.entity.ts';
 import { TOKEN_SUBSCRIPTION } from '../msp/token-subscription-input.ts';
-import type { TokenSubscription } from '../msp/token-subscription.entity.ts';
-import { getTokenSubscription } from '../msp/token-subscription.queries.ts';
 import { updateTokenSubscription } from '../msp/update-token-subscription.service.ts';
 import { inScope, type EndUserScope } from './end-user-scope.ts';
+import { endUserSubscriptionData, subscriptionOfEndUser, type EndUserSubscriptionData } from './end-user-subscription.queries.ts';
 import { SubscriptionAuthorization } from './subscription-authorization.entity.ts';
 
 /**
  * Ends the subscription now: sessions that start from now on are not charged under it. One that
  * has not started yet becomes defunct; an ended or defunct one stays as it is (idempotent).
  */
-export async function cancelEndUserSubscription(em: Em, scope: EndUserScope, id: string, now = new Date()): Promise<TokenSubscription> {
+export async function cancelEndUserSubscription(em: Em, scope: EndUserScope, id: string, now = new Date()): Promise<EndUserSubscriptionData> {
   const subscriptionId = inScope(scope.manageableSubscriptionIds, id, TOKEN_SUBSCRIPTION);
-  const subscription = await getTokenSubscription(em, subscriptionId);
+  const subscription = await subscriptionOfEndUser(em, subscriptionId);
   if (subscription.defunct || (subscription.validUntil && subscription.validUntil.getTime() <= now.getTime())) return subscription;
-  if (subscription.validFrom.getTime() >= now.getTime()) return markTokenSubscriptionDefunct(em, subscriptionId);
-  return updateTokenSubscription(em, subscriptionId, { validUntil: now });
+  if (subscription.validFrom.getTime() >= now.getTime()) return endUserSubscriptionData(await markTokenSubscriptionDefunct(em, subscriptionId));
+  return endUserSubscriptionData(await updateTokenSubscription(em, subscriptionId, { validUntil: now }));
 }
 
 /** Plans offered now: publish_from <= now < publish_until (either end open). */
@@ -41,7 +40,9 @@ export interface PlanChoice { planId?: string | null; planExternalReference?: st
  * inside their publishing window can be chosen (others: 400 not_found at the plan member). The end
  * user's authorizations over the old subscription carry over to the successor.
  */
-export async function switchEndUserPlan(em: Em, scope: EndUserScope, id: string, choice: PlanChoice, now = new Date()): Promise<TokenSubscription> {
+export async function switchEndUserPlan(
+  em: Em, scope: EndUserScope, id: string, choice: PlanChoice, now = new Date(),
+): Promise<EndUserSubscriptionData> {
   if ((choice.planId == null) === (choice.planExternalReference == null)) {
     throw new InvalidInputError('give exactly one of plan_id and plan_external_reference', { path: choice.planId == null ? ['plan_id'] : ['plan_external_reference'] });
   }
@@ -50,7 +51,7 @@ export async function switchEndUserPlan(em: Em, scope: EndUserScope, id: string,
   const where = choice.planId != null ? (isUuid(choice.planId) ? { id: choice.planId } : null) : { externalReference: choice.planExternalReference! };
   const plan = where ? await em.findOne(SubscriptionPlan, { ...where, admin: scope.adminId }) : null;
   if (!plan || !isPublishedAt(plan, now)) throw new NotFoundError('subscription plan', { path });
-  return em.transactional(async (tx) => {
+  const successor = await em.transactional(async (tx) => {
     const { oldSubscription, newSubscription } = await correctPlanOrCustomer(tx, subscriptionId, { validFrom: now, newPlanId: plan.id });
     const authorizations = await tx.find(SubscriptionAuthorization, { subscription: oldSubscription, defunct: false });
     for (const a of authorizations) {
@@ -61,4 +62,5 @@ export async function switchEndUserPlan(em: Em, scope: EndUserScope, id: string,
     await tx.flush();
     return newSubscription;
   });
+  return endUserSubscriptionData(successor);
 }

@@ -9,7 +9,7 @@ import type { Em } from '../platform/orm.ts';
 import { validAtOpenStart } from '../platform/validity.ts';
 import { TokenSubscription } from '../msp/token-subscription.entity.ts';
 import { CustomerAuthorization } from './customer-authorization.entity.ts';
-import { EndUser } from './end-user.entity.ts';
+import { findEndUser, type EndUserData } from './end-user.queries.ts';
 import { SubscriptionAuthorization } from './subscription-authorization.entity.ts';
 
 export interface EndUserScope {
@@ -24,15 +24,24 @@ export interface EndUserScope {
 }
 
 /** The end user named in the path, seen through the credential (its administrations and site), or 400 not_found. */
-export async function loadEndUser(em: Em, actor: Actor, endUserId: string): Promise<EndUser> {
-  const endUser = isUuid(endUserId) ? await em.findOne(EndUser, { id: endUserId }) : null;
+export async function loadEndUser(em: Em, actor: Actor, endUserId: string): Promise<EndUserData> {
+  const endUser = await findEndUser(em, endUserId);
   if (!endUser || (actor.siteId && endUser.site?.id !== actor.siteId)) throw new NotFoundError('end user');
   return endUser;
 }
 
 export async function endUserScope(em: Em, actor: Actor, endUserId: string, at = new Date()): Promise<EndUserScope> {
+  return scopeOf(em, await loadEndUser(em, actor, endUserId), at);
+}
+
+/** The end user (loadEndUser) and their scope, read once (the GraphQL viewer shows both). */
+export async function endUserWithScope(em: Em, actor: Actor, endUserId: string, at = new Date()): Promise<{ endUser: EndUserData; scope: EndUserScope }> {
   const endUser = await loadEndUser(em, actor, endUserId);
-  const valid = { endUser, defunct: false, ...validAtOpenStart(at) };
+  return { endUser, scope: await scopeOf(em, endUser, at) };
+}
+
+async function scopeOf(em: Em, endUser: EndUserData, at: Date): Promise<EndUserScope> {
+  const valid = { endUser: endUser.id, defunct: false, ...validAtOpenStart(at) };
   const [customerAuthorizations, subscriptionAuthorizations] = await Promise.all([
     em.find(CustomerAuthorization, valid, { fields: ['customer', 'role'] }),
     em.find(SubscriptionAuthorization, valid, { fields: ['subscription', 'role'] }),

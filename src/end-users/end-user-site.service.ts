@@ -7,6 +7,7 @@ import type { Em } from '../platform/orm.ts';
 import type { Administration } from '../parties/administration.entity.ts';
 import { visibleAdministration } from '../parties/customer-input.ts';
 import { EndUserSite } from './end-user-site.entity.ts';
+import { endUserSiteData, type EndUserSiteData } from './end-user.queries.ts';
 
 export interface SiteInput {
   adminId?: string | null;
@@ -14,17 +15,18 @@ export interface SiteInput {
   externalReference?: string | null;
 }
 
+/** The site a change concerns (the App credential's, or one named for a new end user). */
 export async function getSite(em: Em, id: string, path?: (string | number)[]): Promise<EndUserSite> {
   const site = isUuid(id) ? await em.findOne(EndUserSite, { id }) : null;
   if (!site) throw new NotFoundError('end-user site', { path });
   return site;
 }
 
-export async function createSite(em: Em, input: SiteInput): Promise<EndUserSite> {
+export async function createSite(em: Em, input: SiteInput): Promise<EndUserSiteData> {
   const admin = await visibleAdministration(em, input.adminId);
   const site = em.create(EndUserSite, { admin, name: input.name ?? admin.name, externalReference: input.externalReference ?? null });
   await flushUnique(em, { end_user_site_external_reference_unique: ['external_reference'] });
-  return site;
+  return endUserSiteData(site);
 }
 
 /** The named site (of the same administration), or the administration's default site. */

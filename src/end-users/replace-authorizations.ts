@@ -9,7 +9,7 @@ import type { Em } from '../platform/orm.ts';
 import { findByRefs, type ResourceRef } from '../platform/resource-ref.ts';
 import { applyState, nextState, type AuthorizationState } from './authorization-state.ts';
 import type { EndUser } from './end-user.entity.ts';
-import { getEndUser } from './save-end-user.service.ts';
+import { endUserToChange } from './save-end-user.service.ts';
 
 interface AuthorizationTarget { id: string; externalReference?: string | null; admin: { id: string } }
 
@@ -56,7 +56,7 @@ async function authorizableTargets<T extends AuthorizationTarget>(
 export async function replaceAuthorizations<T extends AuthorizationTarget, A extends ReplacedAuthorization<R>, R extends string>(
   em: Em, kind: AuthorizationTargetKind<T, A, R>, endUserId: string, items: ReplaceItem<R>[],
 ): Promise<A[]> {
-  const endUser = await getEndUser(em, endUserId);
+  const endUser = await endUserToChange(em, endUserId);
   const targets = await authorizableTargets(em, kind, endUser, items);
   const current = await kind.current(em, endUser);
   const planned = items.map((item, i) => ({

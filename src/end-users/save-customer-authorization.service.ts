@@ -5,8 +5,9 @@ import { Customer } from '../parties/customer.entity.ts';
 import { applyState, nextState, stateOf, type AuthorizationPatch, type AuthorizationRole } from './authorization-state.ts';
 import { CustomerAuthorization } from './customer-authorization.entity.ts';
 import type { EndUser } from './end-user.entity.ts';
-import { getEndUser } from './save-end-user.service.ts';
+import { endUserToChange } from './save-end-user.service.ts';
 import { flushUnique } from '../platform/flush-unique.ts';
+import { customerAuthorizationData, type CustomerAuthorizationData } from './end-user.queries.ts';
 import { replaceAuthorizations, type AuthorizationTargetKind } from './replace-authorizations.ts';
 
 export type { AuthorizationPatch, AuthorizationRole };
@@ -31,8 +32,8 @@ async function authorizableCustomer(em: Em, endUser: EndUser, ref: ResourceRef):
 }
 
 /** POST /end-user/{id}/authorization-customer/{customer_id}: create for the pair, or merge-update. */
-export async function mergeCustomerAuthorization(em: Em, endUserId: string, customerRef: ResourceRef, patch: AuthorizationPatch): Promise<CustomerAuthorization> {
-  const endUser = await getEndUser(em, endUserId);
+export async function mergeCustomerAuthorization(em: Em, endUserId: string, customerRef: ResourceRef, patch: AuthorizationPatch): Promise<CustomerAuthorizationData> {
+  const endUser = await endUserToChange(em, endUserId);
   const customer = await authorizableCustomer(em, endUser, customerRef);
   // A defunct authorization stays as it was; granting the pair again starts a new one.
   const existing = await em.findOne(CustomerAuthorization, { endUser, customer, defunct: false });
@@ -40,7 +41,7 @@ export async function mergeCustomerAuthorization(em: Em, endUserId: string, cust
   const authorization = existing ?? em.create(CustomerAuthorization, { endUser, customer, admin: endUser.admin, ...state });
   applyState(authorization, state);
   await flushUnique(em, { [PAIR_CONSTRAINT]: ['customer_id'] });
-  return authorization;
+  return customerAuthorizationData(authorization);
 }
 
 const CUSTOMERS: AuthorizationTargetKind<Customer, CustomerAuthorization, AuthorizationRole> = {
@@ -51,6 +52,7 @@ const CUSTOMERS: AuthorizationTargetKind<Customer, CustomerAuthorization, Author
 };
 
 /** Deprecated PUT /end-user/{id}/authorization-customer: the items are the whole wanted set (replace-authorizations.ts). */
-export async function replaceCustomerAuthorizations(em: Em, endUserId: string, items: AuthorizationItem[]): Promise<CustomerAuthorization[]> {
-  return replaceAuthorizations(em, CUSTOMERS, endUserId, items.map(({ customer, ...item }) => ({ ...item, target: customer })));
+export async function replaceCustomerAuthorizations(em: Em, endUserId: string, items: AuthorizationItem[]): Promise<CustomerAuthorizationData[]> {
+  const authorizations = await replaceAuthorizations(em, CUSTOMERS, endUserId, items.map(({ customer, ...item }) => ({ ...item, target: customer })));
+  return authorizations.map(customerAuthorizationData);
 }

@@ -10,6 +10,7 @@ import { EndUserSite } from './end-user-site.entity.ts';
 import { isUuid } from '../platform/ids.ts';
 import { siteForNewEndUser } from './end-user-site.service.ts';
 import { flushUnique } from '../platform/flush-unique.ts';
+import { endUserData, type EndUserData } from './end-user.queries.ts';
 
 export interface EndUserFields {
   adminId: string;
@@ -33,7 +34,8 @@ const UNIQUE = [
 
 const PARAM_BY_CONSTRAINT = Object.fromEntries(UNIQUE.map((u) => [u.constraint, u.path]));
 
-export function getEndUser(em: Em, id: string): Promise<EndUser> {
+/** The end user a change concerns (reads: end-user.queries.ts getEndUser). */
+export function endUserToChange(em: Em, id: string): Promise<EndUser> {
   return getByRef(em, EndUser, { id }, 'end user');
 }
 
@@ -63,7 +65,7 @@ function applyEndUserPatch(endUser: EndUser, patch: EndUserPatch): void {
   }
 }
 
-export async function createEndUser(em: Em, patch: EndUserPatch): Promise<EndUser> {
+export async function createEndUser(em: Em, patch: EndUserPatch): Promise<EndUserData> {
   const missing: ErrorDetail[] = [];
   if (!patch.adminId) missing.push({ path: ['admin_id'], message: 'admin_id is required' });
   if (!patch.username) missing.push({ path: ['username'], message: 'username is required' });
@@ -74,23 +76,23 @@ export async function createEndUser(em: Em, patch: EndUserPatch): Promise<EndUse
   const endUser = em.create(EndUser, { admin, site, username: patch.username! });
   applyEndUserPatch(endUser, patch);
   await flushUnique(em, PARAM_BY_CONSTRAINT);
-  return endUser;
+  return endUserData(endUser);
 }
 
 /**
  * POST (merge) or the deprecated PUT (replace: the caller's patch holds null for every omitted
  * field) on /end-user/{id}. An update older than the last external_updated_at is ignored.
  */
-export async function updateEndUser(em: Em, id: string, patch: EndUserPatch): Promise<EndUser> {
-  const endUser = await getEndUser(em, id);
+export async function updateEndUser(em: Em, id: string, patch: EndUserPatch): Promise<EndUserData> {
+  const endUser = await endUserToChange(em, id);
   await assertNamedRecordsVisible(em, [administrationNamed(patch.adminId), {
     path: ['site_id'], what: 'end-user site', value: patch.siteId,
     find: (e, id) => (isUuid(id) ? e.findOne(EndUserSite, { id }) : Promise.resolve(null)),
   }]);
-  if (isStaleUpdate(endUser.externalUpdatedAt, patch.externalUpdatedAt)) return endUser;
+  if (isStaleUpdate(endUser.externalUpdatedAt, patch.externalUpdatedAt)) return endUserData(endUser);
   if (patch.username === null) fail('validation_failed', [{ path: ['username'], message: 'username is required' }]);
   await assertUnique(em, patch, endUser);
   applyEndUserPatch(endUser, patch);
   await flushUnique(em, PARAM_BY_CONSTRAINT);
-  return endUser;
+  return endUserData(endUser);
 }

@@ -8,8 +8,9 @@ import { parseRef, findByRef } from '../platform/resource-ref.ts';
 import { TokenSubscription } from '../msp/token-subscription.entity.ts';
 import type { EndUser } from './end-user.entity.ts';
 import { applyState, nextState, stateOf, type AuthorizationPatch } from './authorization-state.ts';
+import { subscriptionAuthorizationData, type SubscriptionAuthorizationData } from './end-user.queries.ts';
 import { replaceAuthorizations, type AuthorizationTargetKind } from './replace-authorizations.ts';
-import { getEndUser } from './save-end-user.service.ts';
+import { endUserToChange } from './save-end-user.service.ts';
 import { SUBSCRIPTION_AUTHORIZATION_ROLES, SubscriptionAuthorization } from './subscription-authorization.entity.ts';
 
 export type SubscriptionAuthorizationRole = (typeof SUBSCRIPTION_AUTHORIZATION_ROLES)[number];
@@ -36,15 +37,17 @@ async function authorizableSubscription(em: Em, endUser: EndUser, raw: string): 
 }
 
 /** POST /end-user/{id}/authorization-msp-token-subscription/{subscription_id}: create for the pair, or merge-update. */
-export async function mergeSubscriptionAuthorization(em: Em, endUserId: string, subscriptionRef: string, patch: SubscriptionAuthorizationPatch): Promise<SubscriptionAuthorization> {
-  const endUser = await getEndUser(em, endUserId);
+export async function mergeSubscriptionAuthorization(
+  em: Em, endUserId: string, subscriptionRef: string, patch: SubscriptionAuthorizationPatch,
+): Promise<SubscriptionAuthorizationData> {
+  const endUser = await endUserToChange(em, endUserId);
   const subscription = await authorizableSubscription(em, endUser, subscriptionRef);
   const existing = await em.findOne(SubscriptionAuthorization, { endUser, subscription, defunct: false });
   const state = nextState(existing ? stateOf(existing) : undefined, patch, [], DEFAULT_ROLE);
   const authorization = existing ?? em.create(SubscriptionAuthorization, { endUser, subscription, admin: endUser.admin, ...state });
   applyState(authorization, state);
   await flushUnique(em, { [PAIR_CONSTRAINT]: ['subscription_id'] });
-  return authorization;
+  return subscriptionAuthorizationData(authorization);
 }
 
 const SUBSCRIPTIONS: AuthorizationTargetKind<TokenSubscription, SubscriptionAuthorization, SubscriptionAuthorizationRole> = {
@@ -56,6 +59,10 @@ const SUBSCRIPTIONS: AuthorizationTargetKind<TokenSubscription, SubscriptionAuth
 };
 
 /** Deprecated PUT /end-user/{id}/authorization-msp-token-subscription: the items are the whole wanted set (replace-authorizations.ts). */
-export async function replaceSubscriptionAuthorizations(em: Em, endUserId: string, items: SubscriptionAuthorizationItem[]): Promise<SubscriptionAuthorization[]> {
-  return replaceAuthorizations(em, SUBSCRIPTIONS, endUserId, items.map(({ subscriptionId, ...item }) => ({ ...item, target: parseRef(subscriptionId, true) })));
+export async function replaceSubscriptionAuthorizations(
+  em: Em, endUserId: string, items: SubscriptionAuthorizationItem[],
+): Promise<SubscriptionAuthorizationData[]> {
+  const authorizations = await replaceAuthorizations(
+    em, SUBSCRIPTIONS, endUserId, items.map(({ subscriptionId, ...item }) => ({ ...item, target: parseRef(subscriptionId, true) })));
+  return authorizations.map(subscriptionAuthorizationData);
 }

@@ -1,18 +1,23 @@
 // The event log as an audit trail (REST GET /event, GraphQL events): who changed which record,
 // when, from what to what; paged by id, i.e. in commit order. A credential limited to
-// administrations sees the events of those administrations only.
+// administrations sees the events of those administrations only. Plain data, without the
+// rendered `data` a delivery carries.
 import type { FilterQuery } from '@mikro-orm/core';
 import type { Em } from '../platform/orm.ts';
+import type { Data } from '../platform/plain-data.ts';
+import { eagerFields } from '../platform/plain-rows.ts';
 import { SeekList } from '../platform/seek-page.ts';
 import { Event } from './event.entity.ts';
 import { callerScope } from '../access/admin-scope.ts';
 
 export interface EventFilter { kind?: string; resourceId?: string; actor?: string }
 
+export type EventData = Omit<Data<Event>, 'data'>;
+
 /** An event's id (and a delivery attempt's): a positive bigint. */
 export const isEventId = (value: string) => /^[1-9]\d{0,18}$/.test(value);
 
-export function eventList(em: Em, filter: EventFilter = {}): SeekList<Event> {
+export function eventList(em: Em, filter: EventFilter = {}): SeekList<EventData> {
   const scope = callerScope(em);
   const where: FilterQuery<Event> = {
     ...(filter.kind ? { kind: filter.kind } : {}),
@@ -20,5 +25,7 @@ export function eventList(em: Em, filter: EventFilter = {}): SeekList<Event> {
     ...(filter.actor ? { actor: filter.actor } : {}),
     ...(scope.all ? {} : { adminId: { $in: scope.ids } }),
   };
-  return new SeekList<Event>(em, { entity: Event, where, isKey: isEventId, entities: true });
+  return new SeekList<EventData>(em, {
+    entity: Event, where, isKey: isEventId, fields: eagerFields(em.getMetadata(Event)), map: (row) => row as EventData,
+  });
 }

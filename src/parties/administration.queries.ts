@@ -1,12 +1,31 @@
 // The administration reads both transports call (REST GET /administration, GraphQL
-// `administrations`): plain data with the seller, the caller's administrations only.
+// `administrations` and the Administration node): plain data with the seller, the caller's
+// administrations only.
 import { ADMIN_SCOPE, type AdminScope } from '../access/admin-scope.ts';
 import type { Em } from '../platform/orm.ts';
+import { dataByIds, type RowShape } from '../platform/plain-rows.ts';
 import { SeekList } from '../platform/seek-page.ts';
 import { Administration } from './administration.entity.ts';
 
 export type AdministrationData = Pick<Administration, 'id' | 'name' | 'currency' | 'country' | 'localeId' | 'createdAt' | 'updatedAt'>
   & { seller?: { id: string; name: string; country: string } | null };
+
+/** An administration's row with its seller joined (`readAll` below is the same as fixed SQL). */
+const ADMINISTRATION: RowShape<AdministrationData> = {
+  entity: Administration,
+  fields: ['id', 'name', 'currency', 'country', 'localeId', 'createdAt', 'updatedAt'],
+  join: ['seller'],
+  map: (row) => ({
+    id: row.id,
+    name: row.name,
+    currency: row.currency,
+    country: row.country,
+    localeId: row.localeId,
+    seller: row.seller?.id ? { id: row.seller.id, name: row.seller.name, country: row.seller.country } : null,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  }),
+};
 
 // A fixed SQL string: the unpaged list is the cheapest read of all, so it builds no query per
 // request. The scope condition is the administration filter's (admin-scope.ts) written as SQL.
@@ -38,5 +57,10 @@ async function readAll(em: Em): Promise<AdministrationData[]> {
 
 /** Administrations by slug (a slug is any string). */
 export function administrationList(em: Em): SeekList<AdministrationData> {
-  return new SeekList<AdministrationData>(em, { entity: Administration, isKey: () => true, join: ['seller'], all: readAll });
+  return new SeekList<AdministrationData>(em, { ...ADMINISTRATION, isKey: () => true, all: readAll });
+}
+
+/** GraphQL's Administration loader: by slug, compared ignoring case. */
+export function administrationsByIds(em: Em, ids: readonly string[]): Promise<AdministrationData[]> {
+  return dataByIds(em, ADMINISTRATION, ids, () => true);
 }

@@ -3,10 +3,11 @@ import type { Em } from '../platform/orm.ts';
 import { resolveCustomer } from './customer-ref.ts';
 import { DirectDebitMandate } from './direct-debit-mandate.entity.ts';
 import { nextState, type MandateOptions, type MandatePatch } from './direct-debit-mandate-input.ts';
+import { mandateDetail, type MandateDetail } from './direct-debit-mandate.queries.ts';
 import { settleOverlaps } from './settle-mandate-overlaps.ts';
 
-export function createMandate(em: Em, patch: MandatePatch, options: MandateOptions = {}): Promise<DirectDebitMandate> {
-  return em.transactional((tx) => createMandateIn(tx, patch, options));
+export async function createMandate(em: Em, patch: MandatePatch, options: MandateOptions = {}): Promise<MandateDetail> {
+  return mandateDetail(await em.transactional((tx) => createMandateIn(tx, patch, options)));
 }
 
 /** createMandate inside the caller's transaction. */

@@ -3,6 +3,7 @@ import type { Patch } from '../platform/merge-patch.ts';
 import type { Em } from '../platform/orm.ts';
 import { assertNamedRecordsVisible, getByRef, type ResourceRef } from '../platform/resource-ref.ts';
 import { BillingAddress } from './billing-address.entity.ts';
+import { BILLING_ADDRESS, billingAddressDetail, type BillingAddressDetail } from './billing-address.queries.ts';
 import { isStaleUpdate } from './customer-input.ts';
 import { partyNamed, resolvePartyCustomer } from './party-ref.ts';
 
@@ -26,7 +27,6 @@ export interface BillingAddressFields {
 
 export type BillingAddressPatch = Patch<BillingAddressFields>;
 
-const WHAT = 'billing address';
 const POPULATE = ['customer'];
 
 /** The party is chosen on create only; afterwards its references in a body are ignored. */
@@ -38,7 +38,11 @@ function applyBillingAddressPatch(address: BillingAddress, patch: BillingAddress
   if (address.country) address.country = address.country.toUpperCase();
 }
 
-export async function createBillingAddress(em: Em, patch: BillingAddressPatch): Promise<BillingAddress> {
+export async function createBillingAddress(em: Em, patch: BillingAddressPatch): Promise<BillingAddressDetail> {
+  return billingAddressDetail(await insertBillingAddress(em, patch));
+}
+
+async function insertBillingAddress(em: Em, patch: BillingAddressPatch): Promise<BillingAddress> {
   const customer = await resolvePartyCustomer(em, patch);
   await assertExternalReferenceFree(em, BillingAddress, patch.externalReference, 'billing address');
   const address = em.create(BillingAddress, { customer, admin: customer.admin });
@@ -52,24 +56,20 @@ export async function createBillingAddress(em: Em, patch: BillingAddressPatch): 
  * /billing-address/{id}. On `ext_ref.<ref>` a missing address is created with that reference;
  * on an id it must exist. An update older than the stored external_updated_at is ignored.
  */
-export async function upsertBillingAddress(em: Em, ref: ResourceRef, patch: BillingAddressPatch): Promise<BillingAddress> {
+export async function upsertBillingAddress(em: Em, ref: ResourceRef, patch: BillingAddressPatch): Promise<BillingAddressDetail> {
   if ('externalReference' in ref) {
     const existing = await em.findOne(BillingAddress, { externalReference: ref.externalReference });
     if (!existing) return createBillingAddress(em, { ...patch, externalReference: ref.externalReference });
     patch = { ...patch, externalReference: undefined };
   }
-  const address = await getByRef(em, BillingAddress, ref, WHAT, POPULATE);
+  const address = await getByRef(em, BillingAddress, ref, BILLING_ADDRESS, POPULATE);
   await assertNamedRecordsVisible(em, partyNamed(patch));
-  if (isStaleUpdate(address.externalUpdatedAt, patch.externalUpdatedAt)) return address;
+  if (isStaleUpdate(address.externalUpdatedAt, patch.externalUpdatedAt)) return billingAddressDetail(address);
   if (patch.externalReference && patch.externalReference.toLowerCase() !== address.externalReference?.toLowerCase()) {
     await assertExternalReferenceFree(em, BillingAddress, patch.externalReference, 'billing address');
   }
   applyBillingAddressPatch(address, patch);
   await em.flush();
-  return address;
-}
-
-export function getBillingAddress(em: Em, ref: ResourceRef): Promise<BillingAddress> {
-  return getByRef(em, BillingAddress, ref, WHAT, POPULATE);
+  return billingAddressDetail(address);
 }
 

@@ -7,6 +7,7 @@ import { DirectDebitMandate } from './direct-debit-mandate.entity.ts';
 import {
   applyState, assertDefunctUnchanged, MANDATE, MANDATE_POPULATE, nextState, same, stateOf, type MandateOptions, type MandatePatch,
 } from './direct-debit-mandate-input.ts';
+import { mandateDetail, type MandateDetail } from './direct-debit-mandate.queries.ts';
 import { settleOverlaps } from './settle-mandate-overlaps.ts';
 
 /**
@@ -14,8 +15,8 @@ import { settleOverlaps } from './settle-mandate-overlaps.ts';
  * missing mandate is created with that reference; on an id it must exist. The customer is
  * chosen on create only.
  */
-export function upsertMandate(em: Em, ref: ResourceRef, patch: MandatePatch, options: MandateOptions = {}): Promise<DirectDebitMandate> {
-  return em.transactional((tx) => upsertMandateIn(tx, ref, patch, options));
+export async function upsertMandate(em: Em, ref: ResourceRef, patch: MandatePatch, options: MandateOptions = {}): Promise<MandateDetail> {
+  return mandateDetail(await em.transactional((tx) => upsertMandateIn(tx, ref, patch, options)));
 }
 
 async function upsertMandateIn(em: Em, ref: ResourceRef, patch: MandatePatch, options: MandateOptions): Promise<DirectDebitMandate> {

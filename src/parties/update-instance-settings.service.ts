@@ -8,6 +8,7 @@ import { assertMayChangeInstanceWide } from '../access/instance-wide.ts';
 import { InvalidInputError } from '../platform/errors.ts';
 import { applyPatch, type Patch } from '../platform/merge-patch.ts';
 import type { Em } from '../platform/orm.ts';
+import { overviewOf, type InstanceOverview } from './instance.queries.ts';
 import { InstanceSettings, UNNAMED_INSTANCE } from './instance-settings.entity.ts';
 
 export interface InstanceFields {
@@ -15,7 +16,8 @@ export interface InstanceFields {
   roamingEnabled: boolean;
 }
 
-export async function updateInstanceSettings(em: Em, patch: Patch<InstanceFields>): Promise<InstanceSettings> {
+/** Answers the instance as GET /instance then does. */
+export async function updateInstanceSettings(em: Em, patch: Patch<InstanceFields>): Promise<InstanceOverview> {
   assertMayChangeInstanceWide(callerScope(em), 'instance settings');
   if (patch.name === null) throw new InvalidInputError('name cannot be removed', { path: ['name'] });
   if (patch.name !== undefined && patch.name.trim() === '') throw new InvalidInputError('name must not be blank', { path: ['name'] });
@@ -27,6 +29,6 @@ export async function updateInstanceSettings(em: Em, patch: Patch<InstanceFields
       ?? tx.create(InstanceSettings, { id: 1, name: UNNAMED_INSTANCE, roamingEnabled: false });
     applyPatch(settings, patch);
     await tx.flush();
-    return settings;
+    return overviewOf(settings);
   });
 }

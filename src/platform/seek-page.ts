@@ -40,6 +40,8 @@ export interface SeekListOptions<E extends object, T> {
    * for lists whose serializers still walk relations.
    */
   join?: string[];
+  /** Properties a plain read selects (default every column; a lazy one, e.g. a secret, is then left out by naming the others). */
+  fields?: string[];
   map?: (row: Row) => T;
   entities?: boolean;
   populate?: string[];
@@ -126,7 +128,7 @@ export class SeekList<T> {
       const find: DynamicFind = { orderBy: orderedBy(this.key, direction), limit, populate: options.populate };
       return this.em.find(options.entity, this.where(extra), find) as Promise<T[]>;
     }
-    const qb = this.em.createQueryBuilder(options.entity, 'e').select('*').where(this.where(extra)).orderBy({ [this.key]: direction });
+    const qb = this.em.createQueryBuilder(options.entity, 'e').select(options.fields ?? ['*']).where(this.where(extra)).orderBy({ [this.key]: direction });
     for (const relation of options.join ?? []) qb.leftJoinAndSelect(`e.${relation}`, relation);
     if (limit !== undefined) qb.limit(limit);
     await qb.applyFilters();

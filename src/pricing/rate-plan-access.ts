@@ -6,14 +6,21 @@ import { callerScope } from '../access/admin-scope.ts';
 import { Administration } from '../parties/administration.entity.ts';
 import { DomainError } from '../platform/errors.ts';
 import type { Em } from '../platform/orm.ts';
+import { readRows } from '../platform/plain-rows.ts';
 import type { RatePlan } from './rate-plan.entity.ts';
 
-export function isSharedWith(plan: RatePlan, admin: { id: string; currency: string }): boolean {
+/** What sharing looks at: a plan's currency and administrations (an entity or its data). */
+type Shared = Pick<RatePlan, 'currency' | 'adminIds'>;
+
+/** An administration as sharing sees it. */
+export interface AdministrationOfCaller { id: string; currency: string }
+
+export function isSharedWith(plan: Shared, admin: AdministrationOfCaller): boolean {
   if (plan.currency !== admin.currency) return false;
   return plan.adminIds.length === 0 || plan.adminIds.some((id) => id.toLowerCase() === admin.id.toLowerCase());
 }
 
-export async function isVisible(em: Em, plan: RatePlan): Promise<boolean> {
+export async function isVisible(em: Em, plan: Shared): Promise<boolean> {
   if (callerScope(em).all) return true;
   const admins = await em.find(Administration, { currency: plan.currency });
   return admins.some((admin) => isSharedWith(plan, admin));
@@ -26,16 +33,23 @@ export async function assertChangeable(em: Em, plan: RatePlan): Promise<void> {
   if (!visible) throw new DomainError('forbidden', 'the rate plan is shared with administrations this credential cannot see');
 }
 
-const administrationsOf = new WeakMap<Em, Promise<Administration[]>>();
+const administrationsOf = new WeakMap<Em, Promise<AdministrationOfCaller[]>>();
 
-/** The administrations the caller sees (em.find is scoped), once per request: the loaders of several paths ask. */
-export function callerAdministrations(em: Em): Promise<Administration[]> {
+/** The administrations the caller sees (the read is scoped), once per request: the loaders of several paths ask. */
+export function callerAdministrations(em: Em): Promise<AdministrationOfCaller[]> {
   let admins = administrationsOf.get(em);
   if (!admins) {
-    admins = em.find(Administration, {});
+    admins = readRows(em, { entity: Administration, fields: ['id', 'currency'], map: (row) => ({ id: row.id as string, currency: row.currency as string }) }, {});
     administrationsOf.set(em, admins);
   }
   return admins;
+}
+
+/** rate-plan-access.ts for a batch (GraphQL's loaders): each plan the caller may see in place, null for the others. */
+export async function visibleOrNull<P extends Shared | null | undefined>(em: Em, plans: P[]): Promise<(P | null)[]> {
+  if (callerScope(em).all) return plans;
+  const admins = await callerAdministrations(em);
+  return plans.map((plan) => (plan && admins.some((admin) => isSharedWith(plan, admin)) ? plan : null));
 }
 
 /**

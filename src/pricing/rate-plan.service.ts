@@ -13,6 +13,7 @@ import { assertChangeable, isVisible } from './rate-plan-access.ts';
 import { parseDefinition } from './rate-plan-definition.ts';
 import { RatePlanVersion } from './rate-plan-version.entity.ts';
 import { RatePlan } from './rate-plan.entity.ts';
+import { ratePlanData, ratePlanVersionData, type RatePlanData, type RatePlanVersionData } from './rate-plan.queries.ts';
 
 export interface RatePlanFields {
   name: string;
@@ -24,7 +25,10 @@ export interface RatePlanFields {
 const WHAT = 'rate plan';
 const UNIQUE = { pricing_rate_plan_external_reference_unique: ['external_reference'] };
 
-/** A plan the caller may see (shared with one of its administrations); otherwise not_found. */
+/**
+ * A plan the caller may see (shared with one of its administrations) as an entity, for the
+ * services that change or price with it; otherwise not_found. Reads: rate-plan.queries.ts.
+ */
 export async function getRatePlan(em: Em, ref: ResourceRef, options: { queryParam?: string; path?: FieldPath } = {}): Promise<RatePlan> {
   let plan: RatePlan | null = null;
   if ('id' in ref) plan = isUuid(ref.id) ? await em.findOne(RatePlan, { id: ref.id }) : null;
@@ -67,13 +71,13 @@ async function createIn(em: Em, patch: Patch<RatePlanFields>): Promise<RatePlan>
   return plan;
 }
 
-export function createRatePlan(em: Em, patch: Patch<RatePlanFields>): Promise<RatePlan> {
-  return em.transactional((tx) => createIn(tx, patch));
+export async function createRatePlan(em: Em, patch: Patch<RatePlanFields>): Promise<RatePlanData> {
+  return ratePlanData(await em.transactional((tx) => createIn(tx, patch)));
 }
 
 /** Merge-update of name, external_reference and admin_ids (currency is set on create only). */
-export function upsertRatePlan(em: Em, ref: ResourceRef, patch: Patch<RatePlanFields>): Promise<RatePlan> {
-  return em.transactional(async (tx) => {
+export async function upsertRatePlan(em: Em, ref: ResourceRef, patch: Patch<RatePlanFields>): Promise<RatePlanData> {
+  return ratePlanData(await em.transactional(async (tx) => {
     if ('externalReference' in ref) {
       const existing = await tx.findOne(RatePlan, { externalReference: ref.externalReference });
       if (!existing) return createIn(tx, { ...patch, externalReference: ref.externalReference });
@@ -87,10 +91,10 @@ export function upsertRatePlan(em: Em, ref: ResourceRef, patch: Patch<RatePlanFi
     await apply(tx, plan, { ...patch, currency: undefined });
     await flushUnique(tx, UNIQUE);
     return plan;
-  });
+  }));
 }
 
-export async function createRatePlanVersion(em: Em, ref: ResourceRef, input: { validFrom?: Date | null; definition?: unknown }): Promise<RatePlanVersion> {
+export async function createRatePlanVersion(em: Em, ref: ResourceRef, input: { validFrom?: Date | null; definition?: unknown }): Promise<RatePlanVersionData> {
   const plan = await getRatePlan(em, ref);
   await assertChangeable(em, plan);
   if (!input.validFrom) throw new InvalidInputError('valid_from is required', { path: ['valid_from'] });
@@ -99,18 +103,12 @@ export async function createRatePlanVersion(em: Em, ref: ResourceRef, input: { v
   if (taken) throw new DomainError('duplicate', 'the rate plan has a version valid from that moment already', { path: ['valid_from'] });
   const version = em.create(RatePlanVersion, { ratePlan: plan, validFrom: input.validFrom, definition });
   await flushUnique(em, { pricing_rate_plan_version_rate_plan_id_valid_from_unique: ['valid_from'] });
-  return version;
-}
-
-export async function getRatePlanVersion(em: Em, plan: RatePlan, versionId: string): Promise<RatePlanVersion> {
-  const version = isUuid(versionId) ? await em.findOne(RatePlanVersion, { id: versionId, ratePlan: plan }) : null;
-  if (!version) throw new NotFoundError('rate plan version');
-  return version;
+  return ratePlanVersionData(version);
 }
 
 /** The version valid at `at`: the latest with valid_from <= at. */
-export async function ratePlanVersionAt(em: Em, plan: RatePlan, at: Date): Promise<RatePlanVersion> {
-  const version = await findVersionAt(em, RatePlanVersion, { ratePlan: plan }, at);
+export async function ratePlanVersionAt(em: Em, plan: { id: string }, at: Date): Promise<RatePlanVersion> {
+  const version = await findVersionAt(em, RatePlanVersion, { ratePlan: plan.id }, at);
   if (!version) throw new DomainError('rate_plan_version_missing', `rate plan ${plan.id} has no version valid at ${at.toISOString()}`);
   return version;
 }

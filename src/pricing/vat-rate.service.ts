@@ -8,6 +8,7 @@ import type { Patch } from '../platform/merge-patch.ts';
 import type { Em } from '../platform/orm.ts';
 import { assertValidityOrdered, overlapping, validAt } from '../platform/validity.ts';
 import { VatRate, type VatKind } from './vat-rate.entity.ts';
+import { vatRateData, type VatRateData } from './vat-rate.queries.ts';
 
 export interface VatRateFields {
   country: string;
@@ -27,7 +28,8 @@ export interface AppliedVatRate {
 
 const ZERO_KINDS: VatKind[] = ['exempt', 'reverse_charge'];
 
-export async function getVatRate(em: Em, id: string): Promise<VatRate> {
+/** The rate to change (reads: vat-rate.queries.ts). */
+async function loadVatRate(em: Em, id: string): Promise<VatRate> {
   const rate = isUuid(id) ? await em.findOne(VatRate, { id }) : null;
   if (!rate) throw new NotFoundError('VAT rate');
   return rate;
@@ -67,34 +69,34 @@ async function lockVatRates(em: Em): Promise<void> {
   await em.getConnection().execute("select pg_advisory_xact_lock(hashtext('pricing_vat_rate'))", [], 'all', em.getTransactionContext());
 }
 
-export async function createVatRate(em: Em, patch: Patch<VatRateFields>): Promise<VatRate> {
+export async function createVatRate(em: Em, patch: Patch<VatRateFields>): Promise<VatRateData> {
   assertMayChangeInstanceWide(callerScope(em), 'VAT rates');
   for (const [field, path] of [['country', ['country']], ['vatKind', ['vat_kind']], ['percentage', ['percentage']], ['validFrom', ['valid_from']]] as const) {
     if (patch[field] === undefined || patch[field] === null) throw new InvalidInputError(`${fieldLabel(path)} is required`, { path });
   }
-  return em.transactional(async (tx) => {
+  return vatRateData(await em.transactional(async (tx) => {
     await lockVatRates(tx);
     const rate = tx.create(VatRate, { country: 'XX', vatKind: 'standard', percentage: '0', validFrom: new Date() });
     apply(rate, patch);
     await assertNoOverlap(tx, rate);
     await tx.flush();
     return rate;
-  });
+  }));
 }
 
-export async function updateVatRate(em: Em, id: string, patch: Patch<VatRateFields>): Promise<VatRate> {
+export async function updateVatRate(em: Em, id: string, patch: Patch<VatRateFields>): Promise<VatRateData> {
   assertMayChangeInstanceWide(callerScope(em), 'VAT rates');
   for (const [field, path] of [['country', ['country']], ['vatKind', ['vat_kind']], ['percentage', ['percentage']], ['validFrom', ['valid_from']]] as const) {
     if (patch[field] === null) throw new InvalidInputError(`${fieldLabel(path)} cannot be removed`, { path });
   }
-  return em.transactional(async (tx) => {
+  return vatRateData(await em.transactional(async (tx) => {
     await lockVatRates(tx);
-    const rate = await getVatRate(tx, id);
+    const rate = await loadVatRate(tx, id);
     apply(rate, patch);
     await assertNoOverlap(tx, rate);
     await tx.flush();
     return rate;
-  });
+  }));
 }
 
 /** Every kind's rate of a country at a moment, in one query (exempt and reverse charge: 0 %). */

@@ -5,6 +5,7 @@
 import { callerScope } from '../access/admin-scope.ts';
 import { assertMayChangeInstanceWide } from '../access/instance-wide.ts';
 import { RoamingPartner } from '../parties/roaming-partner.entity.ts';
+import { roamingPartnerData, type RoamingPartnerData } from '../parties/roaming-partner.queries.ts';
 import { DomainError, InvalidInputError, NotFoundError } from '../platform/errors.ts';
 import { assertExternalReferenceFree } from '../platform/external-reference.ts';
 import { flushUnique } from '../platform/flush-unique.ts';
@@ -24,7 +25,8 @@ export interface PartnerFields {
 
 const UNIQUE = { roaming_partner_external_reference_unique: ['external_reference'] };
 
-export async function getRoamingPartner(em: Em, id: string): Promise<RoamingPartner> {
+/** The partner to change (reads: src/parties/roaming-partner.queries.ts). */
+async function loadRoamingPartner(em: Em, id: string): Promise<RoamingPartner> {
   const partner = isUuid(id) ? await em.findOne(RoamingPartner, { id }) : null;
   if (!partner) throw new NotFoundError('roaming partner');
   return partner;
@@ -55,9 +57,9 @@ function applyPartner(partner: RoamingPartner, patch: Patch<PartnerFields>): voi
   if (mspIds) partner.mspIds = mspIds;
 }
 
-export async function createRoamingPartner(em: Em, input: Patch<PartnerFields>): Promise<RoamingPartner> {
+export async function createRoamingPartner(em: Em, input: Patch<PartnerFields>): Promise<RoamingPartnerData> {
   assertMayChangeInstanceWide(callerScope(em), 'roaming partners');
-  return em.transactional(async (tx) => {
+  return roamingPartnerData(await em.transactional(async (tx) => {
     if (!input.name) throw new InvalidInputError('name is required', { path: ['name'] });
     if (!input.country) throw new InvalidInputError('country is required', { path: ['country'] });
     await assertExternalReferenceFree(tx, RoamingPartner, input.externalReference, 'roaming partner');
@@ -66,13 +68,13 @@ export async function createRoamingPartner(em: Em, input: Patch<PartnerFields>):
     await assertPartyIdsFree(tx, partner);
     await flushUnique(tx, UNIQUE);
     return partner;
-  });
+  }));
 }
 
-export async function updateRoamingPartner(em: Em, id: string, patch: Patch<PartnerFields>): Promise<RoamingPartner> {
+export async function updateRoamingPartner(em: Em, id: string, patch: Patch<PartnerFields>): Promise<RoamingPartnerData> {
   assertMayChangeInstanceWide(callerScope(em), 'roaming partners');
-  return em.transactional(async (tx) => {
-    const partner = await getRoamingPartner(tx, id);
+  return roamingPartnerData(await em.transactional(async (tx) => {
+    const partner = await loadRoamingPartner(tx, id);
     if (patch.externalReference && patch.externalReference.toLowerCase() !== partner.externalReference?.toLowerCase()) {
       await assertExternalReferenceFree(tx, RoamingPartner, patch.externalReference, 'roaming partner');
     }
@@ -80,5 +82,5 @@ export async function updateRoamingPartner(em: Em, id: string, patch: Patch<Part
     await assertPartyIdsFree(tx, partner);
     await flushUnique(tx, UNIQUE);
     return partner;
-  });
+  }));
 }

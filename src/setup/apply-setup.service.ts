@@ -107,7 +107,7 @@ async function applyRatePlans(em: Em, file: SetupFile, report: SetupReport): Pro
     for (const [j, v] of (plan.versions ?? []).entries()) {
       const vPath = [...path, 'versions', j];
       const validFrom = checkedTimestamp(v.valid_from);
-      const stored = await em.findOne(RatePlanVersion, { ratePlan: existing, validFrom });
+      const stored = await em.findOne(RatePlanVersion, { ratePlan: existing.id, validFrom });
       if (!stored) {
         await at(vPath, () => createRatePlanVersion(em, { id: existing!.id }, { validFrom, definition: v.definition }));
         report.rate_plan_versions.created++;

@@ -1,21 +1,59 @@
-// Webhook subscriptions and their delivery attempts as lists (REST GET /webhook-subscription and its
-// attempts, GraphQL webhookSubscriptions), paged by id.
+// Webhook subscriptions and their delivery attempts (REST GET /webhook-subscription[/{id}[/delivery]],
+// GraphQL webhookSubscriptions and the WebhookSubscription node), paged by id: plain data, never
+// the secret. A subscription belongs to the administrations it names: a credential limited to
+// administrations sees only subscriptions within them.
 import type { FilterQuery } from '@mikro-orm/core';
-import { callerScope } from '../access/admin-scope.ts';
+import { callerScope, type AdminScope } from '../access/admin-scope.ts';
 import { isEventId } from '../events/event.queries.ts';
+import { NotFoundError } from '../platform/errors.ts';
 import type { Em } from '../platform/orm.ts';
+import { plainData, type Data } from '../platform/plain-data.ts';
+import { asData, dataByIds, eagerFields, type RowShape } from '../platform/plain-rows.ts';
 import { SeekList } from '../platform/seek-page.ts';
 import { WebhookAttempt } from './webhook-attempt.entity.ts';
 import { WebhookSubscription } from './webhook-subscription.entity.ts';
 
+export type WebhookSubscriptionData = Omit<Data<WebhookSubscription>, 'secretCiphertext'>;
+export type WebhookAttemptData = Data<WebhookAttempt>;
+
+const WHAT = 'webhook subscription';
+
+/** The secret is lazy: a read never selects it (the default fields leave lazy ones out). */
+const SUBSCRIPTION: RowShape<WebhookSubscriptionData> = { entity: WebhookSubscription, map: (row) => row as WebhookSubscriptionData };
+
+/** Whether a credential of `scope` sees the subscription (the SQL form: webhookSubscriptionList). */
+export function isVisibleTo(subscription: Pick<WebhookSubscription, 'allAdmins' | 'adminIds'>, scope: AdminScope): boolean {
+  if (scope.all) return true;
+  return !subscription.allAdmins && !!subscription.adminIds?.length && subscription.adminIds.every((id) => scope.ids.includes(id));
+}
+
 /** The subscriptions a credential sees: all, or those within its administrations. */
-export function webhookSubscriptionList(em: Em): SeekList<WebhookSubscription> {
+export function webhookSubscriptionList(em: Em): SeekList<WebhookSubscriptionData> {
   const scope = callerScope(em);
   const where = (scope.all ? {} : { allAdmins: false, adminIds: { $contained: scope.ids } }) as FilterQuery<WebhookSubscription>;
-  return new SeekList<WebhookSubscription>(em, { entity: WebhookSubscription, where, entities: true });
+  return new SeekList<WebhookSubscriptionData>(em, { ...SUBSCRIPTION, fields: eagerFields(em.getMetadata(WebhookSubscription)), where });
+}
+
+/** GraphQL's WebhookSubscription loader: one query; a subscription the caller does not see is not_found, as for getWebhookSubscription. */
+export async function webhookSubscriptionsByIds(em: Em, ids: readonly string[]): Promise<(WebhookSubscriptionData | NotFoundError)[]> {
+  const scope = callerScope(em);
+  const found = await dataByIds(em, SUBSCRIPTION, ids);
+  return found.map((subscription) => (subscription && isVisibleTo(subscription, scope) ? subscription : new NotFoundError(WHAT)));
+}
+
+export async function getWebhookSubscription(em: Em, id: string): Promise<WebhookSubscriptionData> {
+  const [subscription] = await webhookSubscriptionsByIds(em, [id]);
+  if (subscription instanceof NotFoundError) throw subscription;
+  return subscription;
 }
 
 /** A subscription's delivery attempts, oldest first (the subscription is checked by the caller). */
-export function webhookAttemptList(em: Em, subscriptionId: string): SeekList<WebhookAttempt> {
-  return new SeekList<WebhookAttempt>(em, { entity: WebhookAttempt, where: { subscriptionId }, isKey: isEventId, entities: true });
+export function webhookAttemptList(em: Em, subscriptionId: string): SeekList<WebhookAttemptData> {
+  return new SeekList<WebhookAttemptData>(em, { entity: WebhookAttempt, where: { subscriptionId }, isKey: isEventId, map: (row) => row as WebhookAttemptData });
+}
+
+/** A subscription a service created or changed, as the answers show it (never its secret). */
+export function webhookSubscriptionData(subscription: WebhookSubscription): WebhookSubscriptionData {
+  const { secretCiphertext: _secret, ...data } = plainData(subscription);
+  return asData('WebhookSubscription', data);
 }

@@ -3,7 +3,7 @@
 // administrations it names, defaulting to the creator's; a credential limited to administrations
 // sees and changes only subscriptions within them.
 import { LockMode } from '@mikro-orm/core';
-import { callerScope, type AdminScope } from '../access/admin-scope.ts';
+import { callerScope } from '../access/admin-scope.ts';
 import { visibleAdministration } from '../parties/customer-input.ts';
 import { InvalidInputError, NotFoundError } from '../platform/errors.ts';
 import { flushUnique } from '../platform/flush-unique.ts';
@@ -15,6 +15,7 @@ import { knownEventKinds } from '../events/event-kinds.ts';
 import { sealSecret } from './secret-box.ts';
 import { WEBHOOK_DELIVER } from './webhook-job.ts';
 import { WebhookSubscription } from './webhook-subscription.entity.ts';
+import { isVisibleTo, webhookSubscriptionData, type WebhookSubscriptionData } from './webhook-subscription.queries.ts';
 
 export interface WebhookSubscriptionInput {
   url?: string;
@@ -29,11 +30,6 @@ export interface WebhookSubscriptionInput {
 const AFTER_EVERY_EVENT = '9223372036854775807';
 
 const UNIQUE = { webhook_subscription_external_reference_unique: ['external_reference'] };
-
-export function isVisibleTo(subscription: WebhookSubscription, scope: AdminScope): boolean {
-  if (scope.all) return true;
-  return !subscription.allAdmins && !!subscription.adminIds?.length && subscription.adminIds.every((id) => scope.ids.includes(id));
-}
 
 function checkUrl(url: string): void {
   let parsed: URL;
@@ -73,20 +69,20 @@ async function adminIdsFor(em: Em, ids: string[] | null | undefined): Promise<{ 
  * change committed: inside it, adding the job could deadlock with a committing change that wakes
  * the same job key.
  */
-async function wake(em: Em, subscription: WebhookSubscription): Promise<void> {
+async function wake(em: Em, subscription: { id: string }): Promise<void> {
   await addJob(em.fork(), WEBHOOK_DELIVER, { subscription_id: subscription.id }, { jobKey: `webhook:${subscription.id}`, jobKeyMode: 'replace' });
 }
 
-export async function getWebhookSubscription(em: Em, id: string, options: { lock?: boolean } = {}): Promise<WebhookSubscription> {
+/** The subscription to change, locked, with the secret loaded so that a new secret is recorded as a change (without its value). Reads: webhook-subscription.queries.ts. */
+async function lockWebhookSubscription(em: Em, id: string): Promise<WebhookSubscription> {
   const subscription = isUuid(id)
-    // Locked for a change: with the secret loaded, so that a new secret is recorded as a change (without its value).
-    ? await em.findOne(WebhookSubscription, { id }, options.lock ? { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true, populate: ['secretCiphertext'] } : {})
+    ? await em.findOne(WebhookSubscription, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true, populate: ['secretCiphertext'] })
     : null;
   if (!subscription || !isVisibleTo(subscription, callerScope(em))) throw new NotFoundError('webhook subscription');
   return subscription;
 }
 
-export async function createWebhookSubscription(em: Em, input: WebhookSubscriptionInput): Promise<WebhookSubscription> {
+export async function createWebhookSubscription(em: Em, input: WebhookSubscriptionInput): Promise<WebhookSubscriptionData> {
   if (!input.url) throw new InvalidInputError('url is required', { path: ['url'] });
   if (!input.kinds) throw new InvalidInputError('kinds is required', { path: ['kinds'] });
   if (!input.secret) throw new InvalidInputError('secret is required', { path: ['secret'] });
@@ -94,7 +90,7 @@ export async function createWebhookSubscription(em: Em, input: WebhookSubscripti
   const kinds = checkKinds(input.kinds);
   const secretCiphertext = checkSecret(input.secret);
   const admins = await adminIdsFor(em, input.adminIds);
-  return em.transactional(async (tx) => {
+  return webhookSubscriptionData(await em.transactional(async (tx) => {
     // Only events after the subscription's creation are delivered: the cursor stands after every
     // event of the last committed transaction.
     const [{ last }] = await tx.execute<{ last: string }[]>('select coalesce(max(position), 0)::text as last from svc_event_commit');
@@ -104,13 +100,13 @@ export async function createWebhookSubscription(em: Em, input: WebhookSubscripti
     });
     await flushUnique(tx, UNIQUE);
     return subscription;
-  });
+  }));
 }
 
-export async function updateWebhookSubscription(em: Em, id: string, input: WebhookSubscriptionInput): Promise<WebhookSubscription> {
+export async function updateWebhookSubscription(em: Em, id: string, input: WebhookSubscriptionInput): Promise<WebhookSubscriptionData> {
   let enabling = false;
   const updated = await em.transactional(async (tx) => {
-    const subscription = await getWebhookSubscription(tx, id, { lock: true });
+    const subscription = await lockWebhookSubscription(tx, id);
     if (input.url !== undefined) { checkUrl(input.url); subscription.url = input.url; }
     if (input.kinds !== undefined) subscription.kinds = checkKinds(input.kinds);
     if (input.secret !== undefined) subscription.secretCiphertext = checkSecret(input.secret);
@@ -123,14 +119,14 @@ export async function updateWebhookSubscription(em: Em, id: string, input: Webho
     return subscription;
   });
   if (enabling) await wake(em, updated);
-  return updated;
+  return webhookSubscriptionData(updated);
 }
 
 /** Delivers again from `fromEventId` on (events the subscription concerns, in order). */
-export async function redeliver(em: Em, id: string, fromEventId: string): Promise<WebhookSubscription> {
+export async function redeliver(em: Em, id: string, fromEventId: string): Promise<WebhookSubscriptionData> {
   if (!/^[1-9]\d{0,18}$/.test(fromEventId)) throw new InvalidInputError('from_event_id must be an event id', { path: ['from_event_id'] });
   const rewound = await em.transactional(async (tx) => {
-    const subscription = await getWebhookSubscription(tx, id, { lock: true });
+    const subscription = await lockWebhookSubscription(tx, id);
     const [event] = await tx.execute<{ position: string }[]>(`select c.position::text as position from svc_event e
       join svc_event_commit c on c.tx_id = e.tx_id where e.id = ? and c.position is not null`, [fromEventId]);
     if (!event) throw new NotFoundError('event', { path: ['from_event_id'] });
@@ -140,5 +136,5 @@ export async function redeliver(em: Em, id: string, fromEventId: string): Promis
     return subscription;
   });
   if (!rewound.disabled) await wake(em, rewound);
-  return rewound;
+  return webhookSubscriptionData(rewound);
 }
