@@ -1,25 +1,24 @@
 import * as yup from 'yup';
-import { RoamingPartner as PartnerEntity } from '../../src/parties/roaming-partner.entity.ts';
-import { RoamingAgreement as AgreementEntity } from '../../src/roaming/roaming-agreement.entity.ts';
-import { RoamingPartnerList } from '../../src/roaming/roaming.queries.ts';
+import { roamingPartnerList, roamingPartnersByIds, type RoamingPartnerData } from '../../src/roaming/roaming.queries.ts';
 import { createRoamingPartner, updateRoamingPartner, type PartnerFields } from '../../src/roaming/save-roaming-partner.service.ts';
 import { countryCode, email, text } from '../../src/platform/input-schemas.ts';
 import { validate } from '../../src/platform/input-validation.ts';
 import type { Patch } from '../../src/platform/merge-patch.ts';
+import { isDataOf } from '../../src/platform/seek-page.ts';
 import { builder } from '../builder.ts';
 import { listConnection } from '../connection.ts';
+import type { GraphQLContext } from '../context.ts';
 import { idArg } from '../ids.ts';
-import { loadByIds } from '../load.ts';
 import { mutate } from '../mutation.ts';
 import { DateTime } from './date-time.ts';
 import { RoamingAgreement } from './roaming-agreement.ts';
 
-export const RoamingPartner = builder.loadableNode(PartnerEntity, {
-  name: 'RoamingPartner',
+export const RoamingPartner = builder.loadableNode('RoamingPartner', {
   description: 'A party that roams with us: a CPO, an MSP or both (REST: /roaming-partner/{id}).',
   id: { resolve: (p) => p.id },
   cacheResolved: (p) => p.id,
-  load: (ids: string[], context) => loadByIds(context.em, PartnerEntity, ids),
+  isTypeOf: (value) => isDataOf(value, 'RoamingPartner'),
+  load: (ids: string[], context: GraphQLContext) => roamingPartnersByIds(context.em, ids),
   fields: (t) => ({
     databaseId: t.exposeString('id'),
     name: t.exposeString('name'),
@@ -30,7 +29,7 @@ export const RoamingPartner = builder.loadableNode(PartnerEntity, {
     externalReference: t.string({ nullable: true, resolve: (p) => p.externalReference ?? null }),
     roamingAgreements: t.field({
       type: [RoamingAgreement], description: 'Its agreements, defunct ones included, by id.',
-      resolve: (p, _args, context) => context.em.find(AgreementEntity, { partner: p.id }, { orderBy: { id: 'asc' } }),
+      resolve: (p) => p.roamingAgreements,
     }),
     createdAt: t.field({ type: DateTime, resolve: (p) => p.createdAt }),
     updatedAt: t.field({ type: DateTime, resolve: (p) => p.updatedAt }),
@@ -42,7 +41,7 @@ const RoamingPartnerConnection = builder.connectionObject({ type: RoamingPartner
 builder.queryFields((t) => ({
   roamingPartners: t.connection({
     type: RoamingPartner, description: 'Roaming partners by id (REST: GET /roaming-partner).',
-    resolve: (_root, args, context) => listConnection<PartnerEntity>(new RoamingPartnerList(context.em), args),
+    resolve: (_root, args, context) => listConnection<RoamingPartnerData>(roamingPartnerList(context.em), args),
   }, RoamingPartnerConnection),
 }));
 

@@ -12,6 +12,7 @@ import { isUuid } from '../platform/ids.ts';
 import { applyPatch, type Patch } from '../platform/merge-patch.ts';
 import type { Em } from '../platform/orm.ts';
 import { normalizePartyIds } from './party-id.ts';
+import { withAgreements, type RoamingPartnerData } from './roaming.queries.ts';
 
 export interface PartnerFields {
   name: string;
@@ -24,7 +25,8 @@ export interface PartnerFields {
 
 const UNIQUE = { roaming_partner_external_reference_unique: ['external_reference'] };
 
-export async function getRoamingPartner(em: Em, id: string): Promise<RoamingPartner> {
+/** The partner to change; else 400 not_found. */
+async function partnerToChange(em: Em, id: string): Promise<RoamingPartner> {
   const partner = isUuid(id) ? await em.findOne(RoamingPartner, { id }) : null;
   if (!partner) throw new NotFoundError('roaming partner');
   return partner;
@@ -55,7 +57,7 @@ function applyPartner(partner: RoamingPartner, patch: Patch<PartnerFields>): voi
   if (mspIds) partner.mspIds = mspIds;
 }
 
-export async function createRoamingPartner(em: Em, input: Patch<PartnerFields>): Promise<RoamingPartner> {
+export async function createRoamingPartner(em: Em, input: Patch<PartnerFields>): Promise<RoamingPartnerData> {
   assertMayChangeInstanceWide(callerScope(em), 'roaming partners');
   return em.transactional(async (tx) => {
     if (!input.name) throw new InvalidInputError('name is required', { path: ['name'] });
@@ -65,20 +67,20 @@ export async function createRoamingPartner(em: Em, input: Patch<PartnerFields>):
     applyPartner(partner, input);
     await assertPartyIdsFree(tx, partner);
     await flushUnique(tx, UNIQUE);
-    return partner;
+    return (await withAgreements(tx, [partner]))[0];
   });
 }
 
-export async function updateRoamingPartner(em: Em, id: string, patch: Patch<PartnerFields>): Promise<RoamingPartner> {
+export async function updateRoamingPartner(em: Em, id: string, patch: Patch<PartnerFields>): Promise<RoamingPartnerData> {
   assertMayChangeInstanceWide(callerScope(em), 'roaming partners');
   return em.transactional(async (tx) => {
-    const partner = await getRoamingPartner(tx, id);
+    const partner = await partnerToChange(tx, id);
     if (patch.externalReference && patch.externalReference.toLowerCase() !== partner.externalReference?.toLowerCase()) {
       await assertExternalReferenceFree(tx, RoamingPartner, patch.externalReference, 'roaming partner');
     }
     applyPartner(partner, patch);
     await assertPartyIdsFree(tx, partner);
     await flushUnique(tx, UNIQUE);
-    return partner;
+    return (await withAgreements(tx, [partner]))[0];
   });
 }
