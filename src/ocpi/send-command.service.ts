@@ -9,7 +9,7 @@ import type { Em } from '../platform/orm.ts';
 import { COMMAND_TIMEOUT } from './command-timeout.ts';
 import { OcpiError } from './errors.ts';
 import { callPeer } from './ocpi-client.ts';
-import { OcpiPeer } from './ocpi-peer.entity.ts';
+import { OcpiPeer, peerEndpoint } from './ocpi-peer.entity.ts';
 import { ocpiSettings, ourUrls } from './ocpi-settings.ts';
 import { RoamingCommand } from './roaming-command.entity.ts';
 import { OcpiSession } from './ocpi-session.entity.ts';
@@ -26,7 +26,7 @@ export interface StopSessionInput { roamingConnectionId?: string; sessionId: str
 async function commandsUrl(em: Em, roamingConnectionId: string): Promise<{ peer: OcpiPeer; url: string }> {
   const peer = await em.findOne(OcpiPeer, { roamingConnectionId });
   if (!peer || peer.status !== 'registered') throw new NotFoundError('registered OCPI connection', { path: ['roaming_connection_id'] });
-  const url = peer.endpoint('commands', 'RECEIVER');
+  const url = peerEndpoint(peer, 'commands', 'RECEIVER');
   if (!url) throw new DomainError('invalid_input', 'the CPO offers no commands endpoint', { path: ['roaming_connection_id'] });
   return { peer, url };
 }
