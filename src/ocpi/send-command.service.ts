@@ -2,7 +2,7 @@
 // as requested together with its timeout job, then sent as StartSession/StopSession to the CPO's
 // commands endpoint with our response_url; the CPO's answer (CommandResponse) rejects it or leaves
 // it waiting for the CommandResult (receive-command-result.service.ts) or the timeout.
-import { findTokenByEvcoId } from '../msp/save-token.service.ts';
+import { findTokenByEvcoId } from '../msp/token-lookup.ts';
 import { DomainError, NotFoundError } from '../platform/errors.ts';
 import { addFollowUpJob } from '../platform/jobs.ts';
 import type { Em } from '../platform/orm.ts';
