@@ -2,7 +2,7 @@
 // as received with the reason; resolved once a corrected CDR with the same id passed.
 import * as yup from 'yup';
 import { booleanFilter, iso, uuid } from '../../src/platform/input-schemas.ts';
-import { OcpiInvalidCdr } from '../../src/ocpi/ocpi-invalid-cdr.entity.ts';
+import { ocpiInvalidCdrList, type OcpiInvalidCdrData } from '../../src/ocpi/ocpi-invalid-cdr.queries.ts';
 import { seekPage } from '../rails/pagination.ts';
 import { defineRoute, type RouteDef } from '../rails/route.ts';
 import { representation, t } from '../rails/shape.ts';
@@ -19,7 +19,7 @@ export const ocpiInvalidCdrShape = representation('OcpiInvalidCdr', {
   charge_session_id: t.nullable(t.string('The charge session the corrected CDR became.')),
 });
 
-function serialize(r: OcpiInvalidCdr) {
+function serialize(r: OcpiInvalidCdrData) {
   return {
     id: r.id, roaming_connection_id: r.roamingConnectionId, cdr_id: r.cdrId ?? null, reason: r.reason,
     body: (typeof r.body === 'object' && r.body !== null && !Array.isArray(r.body) ? r.body : { value: r.body }) as Record<string, unknown>,
@@ -34,11 +34,8 @@ export const ocpiInvalidCdrRoutes: RouteDef[] = [
     description: 'Ordered by id (receipt). Filters: roaming_connection_id, resolved (true or false).',
     query: yup.object({ roaming_connection_id: uuid(), resolved: booleanFilter() }),
     handler: ({ ctx, em, rawQuery, query }) => seekPage(ctx, {
-      em, entity: OcpiInvalidCdr, rawQuery, path: '/main/v1/ocpi-invalid-cdr', serialize,
-      where: {
-        ...(query.roaming_connection_id ? { roamingConnectionId: query.roaming_connection_id } : {}),
-        ...(query.resolved === undefined ? {} : { resolvedAt: query.resolved === 'true' ? { $ne: null } : null }),
-      },
+      list: ocpiInvalidCdrList(em, { roamingConnectionId: query.roaming_connection_id, resolved: query.resolved === undefined ? undefined : query.resolved === 'true' }),
+      rawQuery, path: '/main/v1/ocpi-invalid-cdr', serialize,
     }),
   }),
 ];

@@ -5,7 +5,8 @@ import * as yup from 'yup';
 import { NotFoundError } from '../../src/platform/errors.ts';
 import { isUuid } from '../../src/platform/ids.ts';
 import { iso, text } from '../../src/platform/input-schemas.ts';
-import { OcpiPeer, PEER_STATUSES } from '../../src/ocpi/ocpi-peer.entity.ts';
+import { PEER_STATUSES } from '../../src/ocpi/ocpi-peer.entity.ts';
+import { getOcpiPeer, type OcpiPeerData } from '../../src/ocpi/ocpi-peer.queries.ts';
 import { ourUrls } from '../../src/ocpi/ocpi-settings.ts';
 import { issueTokenA, registerWithPeer } from '../../src/ocpi/register-peer.service.ts';
 import { defineRoute, type RouteDef } from '../rails/route.ts';
@@ -26,7 +27,7 @@ export const ocpiPeerShape = representation('OcpiPeer', {
   updated_at: t.timestamp(),
 });
 
-function serialize(peer: OcpiPeer, origin: string, tokenA?: string) {
+function serialize(peer: OcpiPeerData, origin: string, tokenA?: string) {
   return {
     roaming_connection_id: peer.roamingConnectionId, status: peer.status, version: peer.version ?? null, versions_url: peer.versionsUrl ?? null,
     our_versions_url: ourUrls(origin).versions, ...(tokenA ? { token_a: tokenA } : {}),
@@ -60,10 +61,6 @@ export const ocpiPeerRoutes: RouteDef[] = [
   }),
   defineRoute({
     method: 'get', path: '/roaming-connection/:id/ocpi', tag: TAG, extension: true, response: ocpiPeerShape, summary: 'The OCPI side of a roaming connection',
-    handler: async ({ em, params, ctx }) => {
-      const peer = await em.findOne(OcpiPeer, { roamingConnectionId: connectionId(params.id) });
-      if (!peer) throw new NotFoundError('OCPI peer');
-      return serialize(peer, originOf(ctx));
-    },
+    handler: async ({ em, params, ctx }) => serialize(await getOcpiPeer(em, connectionId(params.id)), originOf(ctx)),
   }),
 ];

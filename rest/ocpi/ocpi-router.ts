@@ -10,7 +10,8 @@ import { jsonBody } from '../../src/platform/http/body.ts';
 import type { Em, Orm } from '../../src/platform/orm.ts';
 import { scopedEm } from '../../src/access/admin-scope.ts';
 import { OcpiError, OCPI_STATUS } from '../../src/ocpi/errors.ts';
-import { OcpiPeer, type PeerStatus } from '../../src/ocpi/ocpi-peer.entity.ts';
+import type { PeerStatus } from '../../src/ocpi/ocpi-peer.entity.ts';
+import { peerByToken, type OcpiPeerData } from '../../src/ocpi/ocpi-peer.queries.ts';
 import type { OcpiSchemaName } from '../../src/ocpi/schemas/index.ts';
 import { tokenOf } from '../../src/ocpi/token-header.ts';
 import { sendOcpi } from '../../src/ocpi/validate.ts';
@@ -20,7 +21,7 @@ export const OCPI_PREFIX = '/ocpi';
 export interface OcpiRouteInput {
   ctx: Context;
   em: Em;
-  peer: OcpiPeer;
+  peer: OcpiPeerData;
   body: unknown;
   params: Record<string, string>;
   query: Record<string, string>;
@@ -59,7 +60,7 @@ export function ocpiMiddleware(orm: Orm, routes: OcpiRoute[]) {
     router[route.method](route.path, async (ctx: Context) => {
       const em = scopedEm(orm);
       const token = tokenOf(ctx.get('authorization'));
-      const peer = token ? await em.findOne(OcpiPeer, { tokenAccept: token }) : null;
+      const peer = token ? await peerByToken(em, token) : null;
       if (!peer || !(route.peers ?? ['registered']).includes(peer.status)) {
         if (peer?.status === 'registered' && route.method === 'post') return envelope(ctx, 405, OCPI_STATUS.clientError, 'registered already: use PUT to update');
         return envelope(ctx, 401, OCPI_STATUS.clientError, 'no valid token');

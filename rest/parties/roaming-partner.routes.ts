@@ -1,6 +1,5 @@
 import * as yup from 'yup';
-import { getRoamingPartner, type RoamingPartnerData } from '../../src/parties/roaming-partner.queries.ts';
-import { agreementsOfPartners, RoamingPartnerList } from '../../src/roaming/roaming.queries.ts';
+import { getRoamingPartner, roamingPartnerList, type RoamingPartnerData } from '../../src/roaming/roaming.queries.ts';
 import { createRoamingPartner, updateRoamingPartner, type PartnerFields } from '../../src/roaming/save-roaming-partner.service.ts';
 import type { Patch } from '../../src/platform/merge-patch.ts';
 import { seekPage } from '../rails/pagination.ts';
@@ -23,10 +22,7 @@ export const roamingPartnerShape = representation('RoamingPartner', {
   updated_at: t.timestamp(),
 });
 
-/** The partner's agreements as the roaming area reads them (src/roaming/roaming.queries.ts). */
-type AgreementOfPartner = Parameters<typeof serializeRoamingAgreement>[0];
-
-export function serializeRoamingPartner(partner: RoamingPartnerData, agreements: AgreementOfPartner[] = []): Infer<typeof roamingPartnerShape> {
+export function serializeRoamingPartner(partner: RoamingPartnerData): Infer<typeof roamingPartnerShape> {
   return {
     id: partner.id,
     name: partner.name,
@@ -35,7 +31,7 @@ export function serializeRoamingPartner(partner: RoamingPartnerData, agreements:
     msp_ids: partner.mspIds,
     billing_email: partner.billingEmail ?? null,
     external_reference: partner.externalReference ?? null,
-    roaming_agreements: agreements.map(serializeRoamingAgreement),
+    roaming_agreements: partner.roamingAgreements.map(serializeRoamingAgreement),
     created_at: iso(partner.createdAt),
     updated_at: iso(partner.updatedAt),
   };
@@ -55,34 +51,27 @@ const PARTNER: FieldMapping = {
   name: 'name', country: 'country', cpo_ids: 'cpoIds', msp_ids: 'mspIds', billing_email: 'billingEmail', external_reference: 'externalReference',
 };
 
-async function withAgreements(em: Parameters<typeof agreementsOfPartners>[0], partner: RoamingPartnerData) {
-  return serializeRoamingPartner(partner, (await agreementsOfPartners(em, [partner.id])).get(partner.id));
-}
-
 export const roamingPartnerRoutes: RouteDef[] = [
   defineRoute({
     method: 'get', path: '/roaming-partner', tag: 'Roaming', summary: 'List roaming partners', paged: true, createdGt: true,
     response: roamingPartnerShape, description: 'Each partner with its roaming agreements (defunct ones included).',
-    handler: ({ ctx, em, rawQuery }) => {
-      const list = new RoamingPartnerList(em);
-      return seekPage(ctx, {
-        list, rawQuery, path: '/main/v1/roaming-partner', createdGt: true, serialize: (p: RoamingPartnerData) => serializeRoamingPartner(p, list.agreements.get(p.id)),
-      });
-    },
+    handler: ({ ctx, em, rawQuery }) => seekPage(ctx, {
+      list: roamingPartnerList(em), rawQuery, path: '/main/v1/roaming-partner', createdGt: true, serialize: serializeRoamingPartner,
+    }),
   }),
   defineRoute({
     method: 'post', path: '/roaming-partner', tag: 'Roaming', summary: 'Create a roaming partner', extension: true, response: roamingPartnerShape,
     description: 'Party ids are normalized (`NL-TDR` = `NLTDR` = `NL*TDR`); an id of another partner is 400 `duplicate`. Roaming setup serves every administration: only a credential without an administration limit may change it (403 `forbidden` otherwise).',
     body: partnerBody,
-    handler: async ({ em, body }) => withAgreements(em, await createRoamingPartner(em, patchFrom(body, PARTNER) as Patch<PartnerFields>)),
+    handler: async ({ em, body }) => serializeRoamingPartner(await createRoamingPartner(em, patchFrom(body, PARTNER) as Patch<PartnerFields>)),
   }),
   defineRoute({
     method: 'get', path: '/roaming-partner/:id', tag: 'Roaming', summary: 'Get a roaming partner', extension: true, response: roamingPartnerShape,
-    handler: async ({ em, params }) => withAgreements(em, await getRoamingPartner(em, params.id)),
+    handler: async ({ em, params }) => serializeRoamingPartner(await getRoamingPartner(em, params.id)),
   }),
   defineRoute({
     method: 'post', path: '/roaming-partner/:id', tag: 'Roaming', summary: 'Merge-update a roaming partner', extension: true, body: partnerBody,
     response: roamingPartnerShape,
-    handler: async ({ em, params, body }) => withAgreements(em, await updateRoamingPartner(em, params.id, patchFrom(body, PARTNER) as Patch<PartnerFields>)),
+    handler: async ({ em, params, body }) => serializeRoamingPartner(await updateRoamingPartner(em, params.id, patchFrom(body, PARTNER) as Patch<PartnerFields>)),
   }),
 ];

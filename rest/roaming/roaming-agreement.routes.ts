@@ -1,10 +1,8 @@
 import * as yup from 'yup';
 import { VAT_KINDS } from '../../src/pricing/vat-rate.entity.ts';
-import { AGREEMENT_ROLES, type RoamingAgreement } from '../../src/roaming/roaming-agreement.entity.ts';
-import { roamingAgreementList } from '../../src/roaming/roaming.queries.ts';
-import {
-  createRoamingAgreement, getRoamingAgreement, updateRoamingAgreement, type AgreementFields,
-} from '../../src/roaming/save-roaming-agreement.service.ts';
+import { AGREEMENT_ROLES } from '../../src/roaming/roaming-agreement.entity.ts';
+import { getRoamingAgreement, roamingAgreementList, type RoamingAgreementData } from '../../src/roaming/roaming.queries.ts';
+import { createRoamingAgreement, updateRoamingAgreement, type AgreementFields } from '../../src/roaming/save-roaming-agreement.service.ts';
 import { iso, isoDate, oneOf, text, timestamp, uuid } from '../../src/platform/input-schemas.ts';
 import type { Patch } from '../../src/platform/merge-patch.ts';
 import { seekPage } from '../rails/pagination.ts';
@@ -29,7 +27,7 @@ export const roamingAgreementShape = representation('RoamingAgreement', {
   updated_at: t.timestamp(),
 });
 
-export function serializeRoamingAgreement(a: RoamingAgreement): Infer<typeof roamingAgreementShape> {
+export function serializeRoamingAgreement(a: RoamingAgreementData): Infer<typeof roamingAgreementShape> {
   return {
     id: a.id, connection_id: a.connection.id, partner_id: a.partner.id, role: a.role, valid_from: iso(a.validFrom), valid_until: iso(a.validUntil),
     defunct: a.defunct, rate_plan_id: a.ratePlanId ?? null, vat_kind: a.vatKind, external_reference: a.externalReference ?? null,

@@ -1,9 +1,7 @@
 import * as yup from 'yup';
-import { CONNECTION_KINDS, ROAMING_PROTOCOLS, type RoamingConnection } from '../../src/roaming/roaming-connection.entity.ts';
-import { roamingConnectionList } from '../../src/roaming/roaming.queries.ts';
-import {
-  createRoamingConnection, getRoamingConnection, updateRoamingConnection, type ConnectionFields,
-} from '../../src/roaming/save-roaming-connection.service.ts';
+import { CONNECTION_KINDS, ROAMING_PROTOCOLS } from '../../src/roaming/roaming-connection.entity.ts';
+import { getRoamingConnection, roamingConnectionList, type RoamingConnectionData } from '../../src/roaming/roaming.queries.ts';
+import { createRoamingConnection, updateRoamingConnection, type ConnectionFields } from '../../src/roaming/save-roaming-connection.service.ts';
 import { iso, oneOf, text, uuid } from '../../src/platform/input-schemas.ts';
 import type { Patch } from '../../src/platform/merge-patch.ts';
 import { seekPage } from '../rails/pagination.ts';
@@ -26,7 +24,7 @@ export const roamingConnectionShape = representation('RoamingConnection', {
   updated_at: t.timestamp(),
 });
 
-export function serializeRoamingConnection(c: RoamingConnection): Infer<typeof roamingConnectionShape> {
+export function serializeRoamingConnection(c: RoamingConnectionData): Infer<typeof roamingConnectionShape> {
   return {
     id: c.id, name: c.name, kind: c.kind, protocol: c.protocol, partner_id: c.partner?.id ?? null, url: c.url ?? null, notes: c.notes ?? null,
     external_reference: c.externalReference ?? null, created_at: iso(c.createdAt), updated_at: iso(c.updatedAt),

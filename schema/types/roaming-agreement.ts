@@ -1,24 +1,25 @@
 import * as yup from 'yup';
 import { VAT_KINDS } from '../../src/pricing/vat-rate.entity.ts';
-import { AGREEMENT_ROLES, RoamingAgreement as AgreementEntity } from '../../src/roaming/roaming-agreement.entity.ts';
-import { roamingAgreementList } from '../../src/roaming/roaming.queries.ts';
+import { AGREEMENT_ROLES } from '../../src/roaming/roaming-agreement.entity.ts';
+import { roamingAgreementList, roamingAgreementsByIds, type RoamingAgreementData } from '../../src/roaming/roaming.queries.ts';
 import { createRoamingAgreement, updateRoamingAgreement, type AgreementFields } from '../../src/roaming/save-roaming-agreement.service.ts';
 import { oneOf, text } from '../../src/platform/input-schemas.ts';
 import { validate } from '../../src/platform/input-validation.ts';
 import type { Patch } from '../../src/platform/merge-patch.ts';
+import { isDataOf } from '../../src/platform/seek-page.ts';
 import { builder } from '../builder.ts';
 import { listConnection } from '../connection.ts';
+import type { GraphQLContext } from '../context.ts';
 import { idArg } from '../ids.ts';
-import { loadByIds } from '../load.ts';
 import { mutate } from '../mutation.ts';
 import { DateTime } from './date-time.ts';
 
-export const RoamingAgreement = builder.loadableNode(AgreementEntity, {
-  name: 'RoamingAgreement',
+export const RoamingAgreement = builder.loadableNode('RoamingAgreement', {
   description: 'A roaming agreement over a locally owned connection, valid from validFrom until (excluding) validUntil (REST: /roaming-agreement/{id}).',
   id: { resolve: (a) => a.id },
   cacheResolved: (a) => a.id,
-  load: (ids: string[], context) => loadByIds(context.em, AgreementEntity, ids),
+  isTypeOf: (value) => isDataOf(value, 'RoamingAgreement'),
+  load: (ids: string[], context: GraphQLContext) => roamingAgreementsByIds(context.em, ids),
   fields: (t) => ({
     databaseId: t.exposeString('id'),
     connectionId: t.string({ resolve: (a) => a.connection.id }),
@@ -40,7 +41,7 @@ const RoamingAgreementConnection = builder.connectionObject({ type: RoamingAgree
 builder.queryFields((t) => ({
   roamingAgreements: t.connection({
     type: RoamingAgreement, description: 'Roaming agreements by id (REST: GET /roaming-agreement).',
-    resolve: (_root, args, context) => listConnection<AgreementEntity>(roamingAgreementList(context.em), args),
+    resolve: (_root, args, context) => listConnection<RoamingAgreementData>(roamingAgreementList(context.em), args),
   }, RoamingAgreementConnection),
 }));
 

@@ -1,23 +1,24 @@
 import * as yup from 'yup';
-import { CONNECTION_KINDS, ROAMING_PROTOCOLS, RoamingConnection as ConnectionEntity } from '../../src/roaming/roaming-connection.entity.ts';
-import { roamingConnectionList } from '../../src/roaming/roaming.queries.ts';
+import { CONNECTION_KINDS, ROAMING_PROTOCOLS } from '../../src/roaming/roaming-connection.entity.ts';
+import { roamingConnectionList, roamingConnectionsByIds, type RoamingConnectionData } from '../../src/roaming/roaming.queries.ts';
 import { createRoamingConnection, updateRoamingConnection, type ConnectionFields } from '../../src/roaming/save-roaming-connection.service.ts';
 import { oneOf, text } from '../../src/platform/input-schemas.ts';
 import { validate } from '../../src/platform/input-validation.ts';
 import type { Patch } from '../../src/platform/merge-patch.ts';
+import { isDataOf } from '../../src/platform/seek-page.ts';
 import { builder } from '../builder.ts';
 import { listConnection } from '../connection.ts';
+import type { GraphQLContext } from '../context.ts';
 import { idArg } from '../ids.ts';
-import { loadByIds } from '../load.ts';
 import { mutate } from '../mutation.ts';
 import { DateTime } from './date-time.ts';
 
-export const RoamingConnection = builder.loadableNode(ConnectionEntity, {
-  name: 'RoamingConnection',
+export const RoamingConnection = builder.loadableNode('RoamingConnection', {
   description: 'A technical link to a roaming platform (REST: /roaming-connection/{id}).',
   id: { resolve: (c) => c.id },
   cacheResolved: (c) => c.id,
-  load: (ids: string[], context) => loadByIds(context.em, ConnectionEntity, ids),
+  isTypeOf: (value) => isDataOf(value, 'RoamingConnection'),
+  load: (ids: string[], context: GraphQLContext) => roamingConnectionsByIds(context.em, ids),
   fields: (t) => ({
     databaseId: t.exposeString('id'),
     name: t.exposeString('name'),
@@ -37,7 +38,7 @@ const RoamingConnectionConnection = builder.connectionObject({ type: RoamingConn
 builder.queryFields((t) => ({
   roamingConnections: t.connection({
     type: RoamingConnection, description: 'Roaming connections by id (REST: GET /roaming-connection).',
-    resolve: (_root, args, context) => listConnection<ConnectionEntity>(roamingConnectionList(context.em), args),
+    resolve: (_root, args, context) => listConnection<RoamingConnectionData>(roamingConnectionList(context.em), args),
   }, RoamingConnectionConnection),
 }));
 

@@ -1,6 +1,5 @@
 import * as yup from 'yup';
-import { roamingPartnerList, roamingPartnersByIds, type RoamingPartnerData } from '../../src/parties/roaming-partner.queries.ts';
-import { agreementsOfPartners } from '../../src/roaming/roaming.queries.ts';
+import { roamingPartnerList, roamingPartnersByIds, type RoamingPartnerData } from '../../src/roaming/roaming.queries.ts';
 import { createRoamingPartner, updateRoamingPartner, type PartnerFields } from '../../src/roaming/save-roaming-partner.service.ts';
 import { countryCode, email, text } from '../../src/platform/input-schemas.ts';
 import { validate } from '../../src/platform/input-validation.ts';
@@ -8,6 +7,7 @@ import type { Patch } from '../../src/platform/merge-patch.ts';
 import { isDataOf } from '../../src/platform/seek-page.ts';
 import { builder } from '../builder.ts';
 import { listConnection } from '../connection.ts';
+import type { GraphQLContext } from '../context.ts';
 import { idArg } from '../ids.ts';
 import { mutate } from '../mutation.ts';
 import { DateTime } from './date-time.ts';
@@ -15,10 +15,10 @@ import { RoamingAgreement } from './roaming-agreement.ts';
 
 export const RoamingPartner = builder.loadableNode('RoamingPartner', {
   description: 'A party that roams with us: a CPO, an MSP or both (REST: /roaming-partner/{id}).',
-  id: { resolve: (p: RoamingPartnerData) => p.id },
+  id: { resolve: (p) => p.id },
   cacheResolved: (p) => p.id,
   isTypeOf: (value) => isDataOf(value, 'RoamingPartner'),
-  load: (ids: string[], context) => roamingPartnersByIds(context.em, ids),
+  load: (ids: string[], context: GraphQLContext) => roamingPartnersByIds(context.em, ids),
   fields: (t) => ({
     databaseId: t.exposeString('id'),
     name: t.exposeString('name'),
@@ -27,14 +27,9 @@ export const RoamingPartner = builder.loadableNode('RoamingPartner', {
     mspIds: t.stringList({ resolve: (p) => p.mspIds }),
     billingEmail: t.string({ nullable: true, resolve: (p) => p.billingEmail ?? null }),
     externalReference: t.string({ nullable: true, resolve: (p) => p.externalReference ?? null }),
-    roamingAgreements: t.loadableList({
-      type: RoamingAgreement, description: 'Its agreements, defunct ones included, by id.',
-      // The agreements of every partner of the answer in one query.
-      load: async (partnerIds: string[], context) => {
-        const byPartner = await agreementsOfPartners(context.em, partnerIds);
-        return partnerIds.map((id) => byPartner.get(id) ?? []);
-      },
-      resolve: (p) => p.id,
+    roamingAgreements: t.field({
+      type: [RoamingAgreement], description: 'Its agreements, defunct ones included, by id.',
+      resolve: (p) => p.roamingAgreements,
     }),
     createdAt: t.field({ type: DateTime, resolve: (p) => p.createdAt }),
     updatedAt: t.field({ type: DateTime, resolve: (p) => p.updatedAt }),

@@ -1,6 +1,7 @@
 import { currentValidity } from '../../src/msp/authorize-token.service.ts';
 import { tryParseEvcoId } from '../../src/msp/evco-id.ts';
-import { findTokenByEvcoId, setTokenChargeAuthBlocked } from '../../src/msp/save-token.service.ts';
+import { setTokenChargeAuthBlocked } from '../../src/msp/save-token.service.ts';
+import { findTokenByEvcoId } from '../../src/msp/token-lookup.ts';
 import { Token as TokenEntity } from '../../src/msp/token.entity.ts';
 import { tokenList } from '../../src/msp/token.queries.ts';
 import { builder } from '../builder.ts';

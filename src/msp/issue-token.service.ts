@@ -2,9 +2,10 @@ import { LockMode } from '@mikro-orm/core';
 import { DomainError, InvalidInputError } from '../platform/errors.ts';
 import type { Em } from '../platform/orm.ts';
 import type { Administration } from '../parties/administration.entity.ts';
-import { evcoCheckDigit, evcoIdVariants, parseNewEvcoId } from './evco-id.ts';
+import { evcoCheckDigit, parseNewEvcoId } from './evco-id.ts';
 import { checkTokenUid, checkVin } from './save-token.service.ts';
 import { existingBrandCode } from './token-brand.service.ts';
+import { findTokenByEvcoId } from './token-lookup.ts';
 import type { FormFactor, UidType } from './token-reference-data.ts';
 import { TokenSeries } from './token-series.entity.ts';
 import { Token } from './token.entity.ts';
@@ -26,7 +27,7 @@ const MAX_SKIPS = 100;
 
 /** Tokens are unique by country, provider and instance, with or without check digit, instance-wide. */
 async function evcoIdTaken(em: Em, evcoId: string): Promise<boolean> {
-  return (await em.count(Token, { evcoId: { $in: evcoIdVariants(evcoId) } }, { filters: false })) > 0;
+  return (await findTokenByEvcoId(em, evcoId, { everyAdministration: true })) !== null;
 }
 
 /**

@@ -5,9 +5,10 @@ import type { FieldPath } from '../platform/field-path.ts';
 import { isUuid } from '../platform/ids.ts';
 import type { Patch } from '../platform/merge-patch.ts';
 import type { Em } from '../platform/orm.ts';
-import { evcoIdVariants, parseEvcoId } from './evco-id.ts';
+import { parseEvcoId } from './evco-id.ts';
 import { assertNoOverlap, linkToken, lockToken, tokenLinkSpan } from './link-token.service.ts';
 import { TokenLink } from './token-link.entity.ts';
+import { findTokenByEvcoId } from './token-lookup.ts';
 import { TokenSubscription } from './token-subscription.entity.ts';
 import { Token } from './token.entity.ts';
 
@@ -50,7 +51,7 @@ export async function visibleTokenByEvcoId(em: Em, evcoId: string | null | undef
     if (error instanceof DomainError) throw new DomainError(error.code, error.message, { path });
     throw error;
   }
-  const token = await em.findOne(Token, { evcoId: { $in: evcoIdVariants(evcoId) } });
+  const token = await findTokenByEvcoId(em, evcoId);
   if (!token) throw new NotFoundError('token', { path });
   return token;
 }

@@ -3,9 +3,9 @@ import type { FieldPath } from '../platform/field-path.ts';
 import type { Patch } from '../platform/merge-patch.ts';
 import type { Em } from '../platform/orm.ts';
 import { isStaleUpdate } from '../parties/customer-input.ts';
-import { evcoIdVariants } from './evco-id.ts';
 import { existingBrandCode } from './token-brand.service.ts';
 import { UID_TYPES, type FormFactor, type UidType } from './token-reference-data.ts';
+import { findTokenByEvcoId } from './token-lookup.ts';
 import { Token } from './token.entity.ts';
 
 export interface TokenFields {
@@ -37,14 +37,6 @@ export function checkTokenUid(uid: string, uidType: UidType | null | undefined):
     throw new InvalidInputError(`uid does not fit token_uid_type_id ${type.id} (${type.name})`, { path: ['uid'] });
   }
   return value;
-}
-
-/**
- * The token an evco_id names, with or without separators and check digit, in any casing.
- * `everyAdministration`: also outside the caller's scope (a peer's message, which has none).
- */
-export function findTokenByEvcoId(em: Em, evcoId: string, options: { everyAdministration?: boolean } = {}): Promise<Token | null> {
-  return em.findOne(Token, { evcoId: { $in: evcoIdVariants(evcoId) } }, options.everyAdministration ? { filters: false } : {});
 }
 
 export async function getToken(em: Em, evcoId: string, path?: FieldPath): Promise<Token> {

@@ -1,16 +1,16 @@
 // The token-issuing subscription operations: a physical card or keychain to be sent out
 // (fulfilment), a Plug & Charge vehicle contract, a virtual (app) token; and the activation of
 // a fulfilled token. Each issues the token and links it in one transaction.
-import { LockMode } from '@mikro-orm/core';
 import { DomainError, InvalidInputError, NotFoundError } from '../platform/errors.ts';
 import type { FieldPath } from '../platform/field-path.ts';
 import { flushUnique } from '../platform/flush-unique.ts';
 import { isUuid } from '../platform/ids.ts';
 import type { Em } from '../platform/orm.ts';
-import { evcoIdVariants, parseEvcoId } from './evco-id.ts';
+import { parseEvcoId } from './evco-id.ts';
 import { issueToken } from './issue-token.service.ts';
 import { linkToken } from './link-token.service.ts';
 import { checkTokenUid, checkVin } from './save-token.service.ts';
+import { findTokenByEvcoId } from './token-lookup.ts';
 import { FORM_FACTORS, type FormFactor, type UidType } from './token-reference-data.ts';
 import type { TokenLink } from './token-link.entity.ts';
 import { TokenSeries } from './token-series.entity.ts';
@@ -80,7 +80,7 @@ export function requestTokenFulfilment(em: Em, subscriptionId: string, input: { 
 export function activateToken(em: Em, input: { evcoId: string; uid?: string | null }): Promise<Token> {
   parseEvcoId(input.evcoId);
   return em.transactional(async (tx) => {
-    const token = await tx.findOne(Token, { evcoId: { $in: evcoIdVariants(input.evcoId) } }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+    const token = await findTokenByEvcoId(tx, input.evcoId, { forUpdate: true });
     if (!token) throw new NotFoundError('token', { path: ['evco_id'] });
     const uid = input.uid != null ? checkTokenUid(input.uid, token.uidType) : null;
     token.activate(new Date());

@@ -38,14 +38,15 @@ export const OcpiPeerSchema = defineEntity({
   },
 });
 
-export class OcpiPeer extends OcpiPeerSchema.class {
-  /** Whether a party id is one the peer named as its own in its credentials (a peer speaks only for its parties). */
-  speaksFor(countryCode: string, partyId: string): boolean {
-    return this.roles.some((r) => r.country_code.toUpperCase() === countryCode.toUpperCase() && r.party_id.toUpperCase() === partyId.toUpperCase());
-  }
-
-  endpoint(identifier: OcpiEndpoint['identifier'], role: OcpiEndpoint['role']): string | null {
-    return this.endpoints.find((e) => e.identifier === identifier && e.role === role)?.url ?? null;
-  }
-}
+export class OcpiPeer extends OcpiPeerSchema.class {}
 OcpiPeerSchema.setClass(OcpiPeer);
+
+/** Whether a party id is one the peer named as its own in its credentials (a peer speaks only for its parties). */
+export function speaksFor(peer: Pick<OcpiPeer, 'roles'>, countryCode: string, partyId: string): boolean {
+  return peer.roles.some((r) => r.country_code.toUpperCase() === countryCode.toUpperCase() && r.party_id.toUpperCase() === partyId.toUpperCase());
+}
+
+/** The URL of one of the peer's endpoints, or null. */
+export function peerEndpoint(peer: Pick<OcpiPeer, 'endpoints'>, identifier: OcpiEndpoint['identifier'], role: OcpiEndpoint['role']): string | null {
+  return peer.endpoints.find((e) => e.identifier === identifier && e.role === role)?.url ?? null;
+}

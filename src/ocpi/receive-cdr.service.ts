@@ -10,7 +10,8 @@ import type { IngestedSession, SessionSubmission } from '../sessions/session-sub
 import { sessionBodyOfCdr } from './cdr-to-session.ts';
 import { OcpiError, OCPI_STATUS } from './errors.ts';
 import { OcpiInvalidCdr } from './ocpi-invalid-cdr.entity.ts';
-import type { OcpiPeer } from './ocpi-peer.entity.ts';
+import { speaksFor } from './ocpi-peer.entity.ts';
+import type { OcpiPeerData } from './ocpi-peer.queries.ts';
 import { OcpiSession } from './ocpi-session.entity.ts';
 import type { OcpiCdr } from './schemas/cdr.ts';
 import { ocpiFailure } from './validate.ts';
@@ -19,7 +20,9 @@ import { adminOfContractId } from './token-admin.ts';
 /** The pipeline's basic checks of a charge session body: the submission, or a DomainError. */
 export type SessionCheck = (body: Record<string, unknown>) => SessionSubmission;
 
-async function refuse(em: Em, peer: OcpiPeer, raw: unknown, reason: string): Promise<never> {
+type Caller = Pick<OcpiPeerData, 'roamingConnectionId' | 'roles'>;
+
+async function refuse(em: Em, peer: Caller, raw: unknown, reason: string): Promise<never> {
   const cdrId = typeof (raw as { id?: unknown })?.id === 'string' ? (raw as { id: string }).id : null;
   const contractId = (raw as { cdr_token?: { contract_id?: unknown } })?.cdr_token?.contract_id;
   em.create(OcpiInvalidCdr, {
@@ -29,11 +32,11 @@ async function refuse(em: Em, peer: OcpiPeer, raw: unknown, reason: string): Pro
   throw new OcpiError(OCPI_STATUS.invalidParameters, `invalid CDR, kept for review: ${reason}`, 400);
 }
 
-export async function receiveCdr(em: Em, peer: OcpiPeer, raw: unknown, check: SessionCheck): Promise<IngestedSession> {
+export async function receiveCdr(em: Em, peer: Caller, raw: unknown, check: SessionCheck): Promise<IngestedSession> {
   const failure = ocpiFailure('cdr', raw);
   if (failure) return refuse(em, peer, raw, failure);
   const cdr = raw as OcpiCdr;
-  if (!peer.speaksFor(cdr.country_code, cdr.party_id)) return refuse(em, peer, raw, `party ${cdr.country_code}*${cdr.party_id} is not one of this connection's`);
+  if (!speaksFor(peer, cdr.country_code, cdr.party_id)) return refuse(em, peer, raw, `party ${cdr.country_code}*${cdr.party_id} is not one of this connection's`);
   const mapped = sessionBodyOfCdr(cdr, peer.roamingConnectionId);
   if ('failure' in mapped) return refuse(em, peer, raw, mapped.failure);
   let submission: SessionSubmission;

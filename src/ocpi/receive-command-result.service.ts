@@ -2,7 +2,7 @@
 // waiting becomes accepted, rejected or failed; a result after the timeout is kept but the state stays.
 import type { Em } from '../platform/orm.ts';
 import { OcpiError, OCPI_STATUS } from './errors.ts';
-import type { OcpiPeer } from './ocpi-peer.entity.ts';
+import type { OcpiPeerData } from './ocpi-peer.queries.ts';
 import { RoamingCommand, type CommandState } from './roaming-command.entity.ts';
 import type { CommandResultType, OcpiCommandResult } from './schemas/commands.ts';
 import { acceptOcpi } from './validate.ts';
@@ -12,7 +12,7 @@ const STATE_OF: Record<CommandResultType, CommandState> = {
   NOT_SUPPORTED: 'rejected', REJECTED: 'rejected', TIMEOUT: 'failed', UNKNOWN_RESERVATION: 'rejected',
 };
 
-export async function receiveCommandResult(em: Em, peer: OcpiPeer, type: string, commandId: string, raw: unknown): Promise<RoamingCommand> {
+export async function receiveCommandResult(em: Em, peer: Pick<OcpiPeerData, 'roamingConnectionId'>, type: string, commandId: string, raw: unknown): Promise<void> {
   const result = acceptOcpi<OcpiCommandResult>('commandResult', raw);
   const command = /^[0-9a-f-]{36}$/i.test(commandId) ? await em.findOne(RoamingCommand, { id: commandId }) : null;
   if (!command || command.roamingConnectionId !== peer.roamingConnectionId || `${command.type}`.toUpperCase() !== type) {
@@ -24,5 +24,4 @@ export async function receiveCommandResult(em: Em, peer: OcpiPeer, type: string,
     command.message = result.message?.[0]?.text ?? result.result;
   }
   await em.flush();
-  return command;
 }

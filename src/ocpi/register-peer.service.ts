@@ -11,6 +11,7 @@ import type { Em } from '../platform/orm.ts';
 import { callPeer } from './ocpi-client.ts';
 import { OcpiError, OCPI_STATUS } from './errors.ts';
 import { OcpiPeer } from './ocpi-peer.entity.ts';
+import { ocpiPeerData, type OcpiPeerData } from './ocpi-peer.queries.ts';
 import { OCPI_VERSION, ourCredentials } from './our-party.ts';
 import type { OcpiCredentials } from './schemas/credentials.ts';
 import type { OcpiVersion, OcpiVersionDetails } from './schemas/version.ts';
@@ -32,7 +33,7 @@ async function readEndpoints(versionsUrl: string, token: string): Promise<OcpiVe
 }
 
 /** Issues token A for a peer that will register with us (a new one replaces an unused one). */
-export async function issueTokenA(em: Em, roamingConnectionId: string): Promise<{ peer: OcpiPeer; tokenA: string }> {
+export async function issueTokenA(em: Em, roamingConnectionId: string): Promise<{ peer: OcpiPeerData; tokenA: string }> {
   assertMayChangeInstanceWide(callerScope(em), 'OCPI registrations');
   const peer = await peerFor(em, roamingConnectionId);
   if (peer.status === 'registered') throw new DomainError('invalid_input', 'the connection is registered already; unregister it first', { path: [] });
@@ -40,11 +41,11 @@ export async function issueTokenA(em: Em, roamingConnectionId: string): Promise<
   peer.status = 'token_a_issued';
   peer.tokenAccept = tokenA;
   await em.flush();
-  return { peer, tokenA };
+  return { peer: ocpiPeerData(em, peer), tokenA };
 }
 
 /** We register with the peer using its token A. `origin`: our base URL when none is configured. */
-export async function registerWithPeer(em: Em, input: { roamingConnectionId: string; versionsUrl: string; tokenA: string; origin: string }): Promise<OcpiPeer> {
+export async function registerWithPeer(em: Em, input: { roamingConnectionId: string; versionsUrl: string; tokenA: string; origin: string }): Promise<OcpiPeerData> {
   assertMayChangeInstanceWide(callerScope(em), 'OCPI registrations');
   const peer = await peerFor(em, input.roamingConnectionId);
   if (peer.status === 'registered') throw new DomainError('invalid_input', 'the connection is registered already; unregister it first', { path: [] });
@@ -61,7 +62,7 @@ export async function registerWithPeer(em: Em, input: { roamingConnectionId: str
     });
     Object.assign(peer, { tokenSend: theirs.token, roles: theirs.roles, status: 'registered' });
     await em.flush();
-    return peer;
+    return ocpiPeerData(em, peer);
   } catch (error) {
     if (error instanceof OcpiError) throw new DomainError('invalid_input', `OCPI registration failed: ${error.message}`, { path: [] });
     throw error;
@@ -69,7 +70,8 @@ export async function registerWithPeer(em: Em, input: { roamingConnectionId: str
 }
 
 /** The peer registers with us (POST credentials with the token A we issued): our credentials with a new token C. */
-export async function acceptRegistration(em: Em, peer: OcpiPeer, theirs: OcpiCredentials, origin: string): Promise<OcpiCredentials> {
+export async function acceptRegistration(em: Em, caller: Pick<OcpiPeerData, 'id'>, theirs: OcpiCredentials, origin: string): Promise<OcpiCredentials> {
+  const peer = await em.findOneOrFail(OcpiPeer, { id: caller.id });
   const details = await readEndpoints(theirs.url, theirs.token);
   const tokenC = newToken();
   Object.assign(peer, {
@@ -81,7 +83,8 @@ export async function acceptRegistration(em: Em, peer: OcpiPeer, theirs: OcpiCre
 }
 
 /** DELETE credentials: the peer ends the registration; its token is no longer accepted. */
-export async function unregisterPeer(em: Em, peer: OcpiPeer): Promise<void> {
+export async function unregisterPeer(em: Em, caller: Pick<OcpiPeerData, 'id'>): Promise<void> {
+  const peer = await em.findOneOrFail(OcpiPeer, { id: caller.id });
   Object.assign(peer, { status: 'unregistered', tokenAccept: null, tokenSend: null });
   await em.flush();
 }

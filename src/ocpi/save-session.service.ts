@@ -5,16 +5,18 @@ import type { Em } from '../platform/orm.ts';
 import { decimalFromNumber } from '../money/decimal.ts';
 import { utc } from './cdr-to-session.ts';
 import { OcpiError, OCPI_STATUS } from './errors.ts';
-import type { OcpiPeer } from './ocpi-peer.entity.ts';
+import { speaksFor } from './ocpi-peer.entity.ts';
+import type { OcpiPeerData } from './ocpi-peer.queries.ts';
 import { OcpiSession } from './ocpi-session.entity.ts';
+import type { SessionKey } from './ocpi-session.queries.ts';
 import type { OcpiSessionObject } from './schemas/session.ts';
 import { acceptOcpi } from './validate.ts';
 import { adminOfContractId } from './token-admin.ts';
 
-export interface SessionKey { countryCode: string; partyId: string; sessionId: string }
+type Caller = Pick<OcpiPeerData, 'roamingConnectionId' | 'roles'>;
 
-function checkKey(peer: OcpiPeer, key: SessionKey, value: Pick<OcpiSessionObject, 'country_code' | 'party_id' | 'id'>): void {
-  if (!peer.speaksFor(key.countryCode, key.partyId)) {
+function checkKey(peer: Caller, key: SessionKey, value: Pick<OcpiSessionObject, 'country_code' | 'party_id' | 'id'>): void {
+  if (!speaksFor(peer, key.countryCode, key.partyId)) {
     throw new OcpiError(OCPI_STATUS.invalidParameters, `party ${key.countryCode}*${key.partyId} is not one of this connection's`, 400);
   }
   if (value.country_code !== key.countryCode || value.party_id !== key.partyId || value.id !== key.sessionId) {
@@ -22,31 +24,30 @@ function checkKey(peer: OcpiPeer, key: SessionKey, value: Pick<OcpiSessionObject
   }
 }
 
-export async function findSession(em: Em, peer: OcpiPeer, key: SessionKey): Promise<OcpiSession | null> {
+/** The stored Session to change (reads: ocpi-session.queries.ts). */
+function storedSession(em: Em, peer: Caller, key: SessionKey): Promise<OcpiSession | null> {
   return em.findOne(OcpiSession, { roamingConnectionId: peer.roamingConnectionId, ...key });
 }
 
-export async function putSession(em: Em, peer: OcpiPeer, key: SessionKey, raw: unknown): Promise<OcpiSession> {
+export async function putSession(em: Em, peer: Caller, key: SessionKey, raw: unknown): Promise<void> {
   const value = acceptOcpi<OcpiSessionObject>('session', raw);
   checkKey(peer, key, value);
-  const session = await findSession(em, peer, key) ?? em.create(OcpiSession, {
+  const session = await storedSession(em, peer, key) ?? em.create(OcpiSession, {
     roamingConnectionId: peer.roamingConnectionId, ...key, status: value.status, kwh: '0', evseUid: value.evse_uid, evcoId: value.cdr_token.contract_id,
     body: value, lastUpdated: new Date(utc(value.last_updated)), chargeSessionId: null, admin: null,
   });
   await apply(em, session, value);
   await em.flush();
-  return session;
 }
 
-export async function patchSession(em: Em, peer: OcpiPeer, key: SessionKey, raw: unknown): Promise<OcpiSession> {
+export async function patchSession(em: Em, peer: Caller, key: SessionKey, raw: unknown): Promise<void> {
   const patch = acceptOcpi<Partial<OcpiSessionObject>>('sessionPatch', raw);
-  const session = await findSession(em, peer, key);
+  const session = await storedSession(em, peer, key);
   if (!session) throw new OcpiError(OCPI_STATUS.invalidParameters, `no session ${key.sessionId} to patch (PUT it first)`, 404);
   const merged = acceptOcpi<OcpiSessionObject>('session', { ...session.body, ...patch });
   checkKey(peer, key, merged);
   await apply(em, session, merged);
   await em.flush();
-  return session;
 }
 
 async function apply(em: Em, session: OcpiSession, value: OcpiSessionObject): Promise<void> {

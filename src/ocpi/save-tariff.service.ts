@@ -2,40 +2,42 @@
 import type { Em } from '../platform/orm.ts';
 import { utc } from './cdr-to-session.ts';
 import { OcpiError, OCPI_STATUS } from './errors.ts';
-import type { OcpiPeer } from './ocpi-peer.entity.ts';
+import { speaksFor } from './ocpi-peer.entity.ts';
+import type { OcpiPeerData } from './ocpi-peer.queries.ts';
 import { OcpiTariff } from './ocpi-tariff.entity.ts';
+import type { TariffKey } from './ocpi-tariff.queries.ts';
 import { acceptOcpi } from './validate.ts';
 
-export interface TariffKey { countryCode: string; partyId: string; tariffId: string }
+type Caller = Pick<OcpiPeerData, 'roamingConnectionId' | 'roles'>;
 
-export function findTariff(em: Em, peer: OcpiPeer, key: TariffKey): Promise<OcpiTariff | null> {
+/** The stored Tariff to change (reads: ocpi-tariff.queries.ts). */
+function storedTariff(em: Em, peer: Caller, key: TariffKey): Promise<OcpiTariff | null> {
   return em.findOne(OcpiTariff, { roamingConnectionId: peer.roamingConnectionId, ...key });
 }
 
 /** A peer speaks only for the parties of its credentials (as for sessions and CDRs). */
-function checkParty(peer: OcpiPeer, key: TariffKey): void {
-  if (!peer.speaksFor(key.countryCode, key.partyId)) {
+function checkParty(peer: Caller, key: TariffKey): void {
+  if (!speaksFor(peer, key.countryCode, key.partyId)) {
     throw new OcpiError(OCPI_STATUS.invalidParameters, `party ${key.countryCode}*${key.partyId} is not one of this connection's`, 400);
   }
 }
 
-export async function putTariff(em: Em, peer: OcpiPeer, key: TariffKey, raw: unknown): Promise<OcpiTariff> {
+export async function putTariff(em: Em, peer: Caller, key: TariffKey, raw: unknown): Promise<void> {
   checkParty(peer, key);
   const value = acceptOcpi<{ country_code: string; party_id: string; id: string; last_updated: string }>('tariff', raw);
   if (value.country_code !== key.countryCode || value.party_id !== key.partyId || value.id !== key.tariffId) {
     throw new OcpiError(OCPI_STATUS.invalidParameters, 'country_code, party_id and id of the body must be those of the URL', 400);
   }
   const lastUpdated = new Date(utc(value.last_updated));
-  const tariff = await findTariff(em, peer, key)
+  const tariff = await storedTariff(em, peer, key)
     ?? em.create(OcpiTariff, { roamingConnectionId: peer.roamingConnectionId, ...key, body: value, lastUpdated });
   Object.assign(tariff, { body: value, lastUpdated });
   await em.flush();
-  return tariff;
 }
 
-export async function deleteTariff(em: Em, peer: OcpiPeer, key: TariffKey): Promise<void> {
+export async function deleteTariff(em: Em, peer: Caller, key: TariffKey): Promise<void> {
   checkParty(peer, key);
-  const tariff = await findTariff(em, peer, key);
+  const tariff = await storedTariff(em, peer, key);
   if (tariff) em.remove(tariff);
   await em.flush();
 }

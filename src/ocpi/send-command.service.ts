@@ -2,16 +2,17 @@
 // as requested together with its timeout job, then sent as StartSession/StopSession to the CPO's
 // commands endpoint with our response_url; the CPO's answer (CommandResponse) rejects it or leaves
 // it waiting for the CommandResult (receive-command-result.service.ts) or the timeout.
-import { findTokenByEvcoId } from '../msp/save-token.service.ts';
+import { findTokenByEvcoId } from '../msp/token-lookup.ts';
 import { DomainError, NotFoundError } from '../platform/errors.ts';
 import { addFollowUpJob } from '../platform/jobs.ts';
 import type { Em } from '../platform/orm.ts';
 import { COMMAND_TIMEOUT } from './command-timeout.ts';
 import { OcpiError } from './errors.ts';
 import { callPeer } from './ocpi-client.ts';
-import { OcpiPeer } from './ocpi-peer.entity.ts';
+import { OcpiPeer, peerEndpoint } from './ocpi-peer.entity.ts';
 import { ocpiSettings, ourUrls } from './ocpi-settings.ts';
 import { RoamingCommand } from './roaming-command.entity.ts';
+import { roamingCommandData, type RoamingCommandData } from './roaming-command.queries.ts';
 import { OcpiSession } from './ocpi-session.entity.ts';
 import type { OcpiCommandResponse } from './schemas/commands.ts';
 import { ocpiTokenOf } from './token-of.ts';
@@ -26,7 +27,7 @@ export interface StopSessionInput { roamingConnectionId?: string; sessionId: str
 async function commandsUrl(em: Em, roamingConnectionId: string): Promise<{ peer: OcpiPeer; url: string }> {
   const peer = await em.findOne(OcpiPeer, { roamingConnectionId });
   if (!peer || peer.status !== 'registered') throw new NotFoundError('registered OCPI connection', { path: ['roaming_connection_id'] });
-  const url = peer.endpoint('commands', 'RECEIVER');
+  const url = peerEndpoint(peer, 'commands', 'RECEIVER');
   if (!url) throw new DomainError('invalid_input', 'the CPO offers no commands endpoint', { path: ['roaming_connection_id'] });
   return { peer, url };
 }
@@ -43,7 +44,7 @@ async function store(em: Em, fields: Partial<RoamingCommand> & Pick<RoamingComma
   });
 }
 
-async function send(em: Em, command: RoamingCommand, peer: OcpiPeer, url: string, schema: 'startSession' | 'stopSession', body: object): Promise<RoamingCommand> {
+async function send(em: Em, command: RoamingCommand, peer: OcpiPeer, url: string, schema: 'startSession' | 'stopSession', body: object): Promise<RoamingCommandData> {
   try {
     const response = await callPeer<OcpiCommandResponse>({
       method: 'POST', url, token: peer.tokenSend!, body: { schema, value: body }, answer: 'commandResponse',
@@ -60,10 +61,10 @@ async function send(em: Em, command: RoamingCommand, peer: OcpiPeer, url: string
     if (command.state === 'requested') Object.assign(command, { state: 'failed', message: error.message });
   }
   await em.flush();
-  return command;
+  return roamingCommandData(em, command);
 }
 
-export async function startSession(em: Em, input: StartSessionInput, origin: string): Promise<RoamingCommand> {
+export async function startSession(em: Em, input: StartSessionInput, origin: string): Promise<RoamingCommandData> {
   const { peer, url } = await commandsUrl(em, input.roamingConnectionId);
   const token = await findTokenByEvcoId(em, input.evcoId);
   if (!token) throw new NotFoundError('token', { path: ['evco_id'] });
@@ -82,7 +83,7 @@ export async function startSession(em: Em, input: StartSessionInput, origin: str
  * not named) and the command's administration; a credential scoped to administrations may only
  * stop a session of theirs, an instance-wide one also a session no CPO reported.
  */
-export async function stopSession(em: Em, input: StopSessionInput, origin: string): Promise<RoamingCommand> {
+export async function stopSession(em: Em, input: StopSessionInput, origin: string): Promise<RoamingCommandData> {
   const where = { sessionId: input.sessionId, ...(input.roamingConnectionId ? { roamingConnectionId: input.roamingConnectionId } : {}) };
   const reported = await em.find(OcpiSession, where, { limit: 2 });
   if (reported.length > 1 && !input.roamingConnectionId) {

@@ -1,6 +1,6 @@
 // The administration an OCPI message belongs to: that of our token its contract id names. Peers'
 // messages arrive without a credential scope, so the look-up sees every administration.
-import { findTokenByEvcoId } from '../msp/save-token.service.ts';
+import { findTokenByEvcoId } from '../msp/token-lookup.ts';
 import type { Administration } from '../parties/administration.entity.ts';
 import type { Em } from '../platform/orm.ts';
 

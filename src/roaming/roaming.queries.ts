@@ -1,44 +1,97 @@
-// Reads of the roaming setup (shared by all administrations: no scope): seek-paged lists of
-// connections and agreements, and the agreements of a page of partners in one query.
+// Reads of the roaming setup both transports call (shared by all administrations: no scope), as
+// plain data: seek-paged lists of connections, agreements and partners (each partner with its
+// agreements, one query a page), one of each, and each by id for GraphQL's loaders.
 import type { Em } from '../platform/orm.ts';
+import { NotFoundError } from '../platform/errors.ts';
+import { isUuid } from '../platform/ids.ts';
+import { dataByIds, findData, findOneData, markData, rowData, type Row } from '../platform/plain-reads.ts';
 import { SeekList } from '../platform/seek-page.ts';
 import { RoamingPartner } from '../parties/roaming-partner.entity.ts';
 import { RoamingAgreement } from './roaming-agreement.entity.ts';
 import { RoamingConnection } from './roaming-connection.entity.ts';
 
-export function roamingConnectionList(em: Em, filter: { partnerId?: string; kind?: string } = {}): SeekList<RoamingConnection> {
+export type RoamingConnectionData = Pick<RoamingConnection, 'id' | 'name' | 'kind' | 'protocol' | 'url' | 'notes' | 'externalReference'
+  | 'createdAt' | 'updatedAt'> & { partner: { id: string } | null };
+
+export type RoamingAgreementData = Pick<RoamingAgreement, 'id' | 'role' | 'validFrom' | 'validUntil' | 'defunct' | 'ratePlanId' | 'vatKind'
+  | 'externalReference' | 'createdAt' | 'updatedAt'> & { connection: { id: string }; partner: { id: string } };
+
+/** A partner with its agreements (defunct ones included), in id order. */
+export type RoamingPartnerData = Pick<RoamingPartner, 'id' | 'name' | 'country' | 'cpoIds' | 'mspIds' | 'billingEmail' | 'externalReference'
+  | 'createdAt' | 'updatedAt'> & { roamingAgreements: RoamingAgreementData[] };
+
+/** A connection (a row of the query builder, or an entity) as plain data. */
+export function roamingConnectionData(em: Em, source: Row | RoamingConnection): RoamingConnectionData {
+  return rowData(em, RoamingConnection, source) as unknown as RoamingConnectionData;
+}
+
+/** An agreement (a row of the query builder, or an entity) as plain data. */
+export function roamingAgreementData(em: Em, source: Row | RoamingAgreement): RoamingAgreementData {
+  return rowData(em, RoamingAgreement, source) as unknown as RoamingAgreementData;
+}
+
+export function roamingConnectionList(em: Em, filter: { partnerId?: string; kind?: string } = {}): SeekList<RoamingConnectionData> {
   const where = { ...(filter.partnerId ? { partner: filter.partnerId } : {}), ...(filter.kind ? { kind: filter.kind } : {}) };
-  return new SeekList<RoamingConnection>(em, { entity: RoamingConnection, where, entities: true });
+  return new SeekList<RoamingConnectionData>(em, { entity: RoamingConnection, where, map: (row) => roamingConnectionData(em, row) });
 }
 
-export function roamingAgreementList(em: Em, filter: { connectionId?: string; partnerId?: string } = {}): SeekList<RoamingAgreement> {
+export function roamingAgreementList(em: Em, filter: { connectionId?: string; partnerId?: string } = {}): SeekList<RoamingAgreementData> {
   const where = { ...(filter.connectionId ? { connection: filter.connectionId } : {}), ...(filter.partnerId ? { partner: filter.partnerId } : {}) };
-  return new SeekList<RoamingAgreement>(em, { entity: RoamingAgreement, where, entities: true });
+  return new SeekList<RoamingAgreementData>(em, { entity: RoamingAgreement, where, map: (row) => roamingAgreementData(em, row) });
 }
 
-/** The agreements of these partners (defunct ones included), by partner id, in id order. */
-export async function agreementsOfPartners(em: Em, partnerIds: string[]): Promise<Map<string, RoamingAgreement[]>> {
-  const byPartner = new Map<string, RoamingAgreement[]>(partnerIds.map((id) => [id, []]));
+/** The agreements of these partners (defunct ones included), by partner id, in id order: one query. */
+export async function agreementsOfPartners(em: Em, partnerIds: string[]): Promise<Map<string, RoamingAgreementData[]>> {
+  const byPartner = new Map<string, RoamingAgreementData[]>(partnerIds.map((id) => [id, []]));
   if (partnerIds.length === 0) return byPartner;
-  for (const agreement of await em.find(RoamingAgreement, { partner: { $in: partnerIds } }, { orderBy: { id: 'asc' } })) {
-    byPartner.get(agreement.partner.id)?.push(agreement);
-  }
+  const agreements = await findData(em, RoamingAgreement, { partner: { $in: partnerIds } }, { orderBy: { id: 'asc' }, map: (row) => roamingAgreementData(em, row) });
+  for (const agreement of agreements) byPartner.get(agreement.partner.id)?.push(agreement);
   return byPartner;
 }
 
-/** Roaming partners with their agreements: each page loads the agreements of its partners in one query. */
-export class RoamingPartnerList extends SeekList<RoamingPartner> {
-  readonly agreements = new Map<string, RoamingAgreement[]>();
-  private readonly db: Em;
+/** Partners (rows of the query builder, or entities) with their agreements: one query. */
+export async function withAgreements(em: Em, partners: (Row | RoamingPartner)[]): Promise<RoamingPartnerData[]> {
+  const data = partners.map((partner) => rowData(em, RoamingPartner, partner));
+  const agreements = await agreementsOfPartners(em, data.map((partner) => partner.id));
+  return data.map((partner) => markData({ ...partner, roamingAgreements: agreements.get(partner.id) ?? [] }, 'RoamingPartner'));
+}
 
-  constructor(em: Em) {
-    super(em, { entity: RoamingPartner, entities: true });
-    this.db = em;
-  }
+/** Roaming partners by id, each page with its partners' agreements (one more query a page). */
+export function roamingPartnerList(em: Em): SeekList<RoamingPartnerData> {
+  return new SeekList<RoamingPartnerData>(em, { entity: RoamingPartner, enrich: (rows) => withAgreements(em, rows) });
+}
 
-  override async page(range: Parameters<SeekList<RoamingPartner>['page']>[0]): Promise<RoamingPartner[]> {
-    const rows = await super.page(range);
-    for (const [id, list] of await agreementsOfPartners(this.db, rows.map((p) => p.id))) this.agreements.set(id, list);
-    return rows;
-  }
+export async function getRoamingConnection(em: Em, id: string): Promise<RoamingConnectionData> {
+  const connection = isUuid(id) ? await findOneData(em, RoamingConnection, { id }, { map: (row) => roamingConnectionData(em, row) }) : null;
+  if (!connection) throw new NotFoundError('roaming connection');
+  return connection;
+}
+
+export async function getRoamingAgreement(em: Em, id: string): Promise<RoamingAgreementData> {
+  const agreement = isUuid(id) ? await findOneData(em, RoamingAgreement, { id }, { map: (row) => roamingAgreementData(em, row) }) : null;
+  if (!agreement) throw new NotFoundError('roaming agreement');
+  return agreement;
+}
+
+/** One partner with its agreements. */
+export async function getRoamingPartner(em: Em, id: string): Promise<RoamingPartnerData> {
+  const partner = isUuid(id) ? await findOneData(em, RoamingPartner, { id }, { map: (row) => row }) : null;
+  if (!partner) throw new NotFoundError('roaming partner');
+  return (await withAgreements(em, [partner]))[0];
+}
+
+/** GraphQL's loaders: by id, null where there is none. */
+export function roamingConnectionsByIds(em: Em, ids: readonly string[]): Promise<RoamingConnectionData[]> {
+  return dataByIds(em, RoamingConnection, ids, { map: (row) => roamingConnectionData(em, row) });
+}
+
+export function roamingAgreementsByIds(em: Em, ids: readonly string[]): Promise<RoamingAgreementData[]> {
+  return dataByIds(em, RoamingAgreement, ids, { map: (row) => roamingAgreementData(em, row) });
+}
+
+export async function roamingPartnersByIds(em: Em, ids: readonly string[]): Promise<RoamingPartnerData[]> {
+  const partners = await dataByIds(em, RoamingPartner, ids, { map: (row) => row as Row & { id: string } });
+  const found = await withAgreements(em, partners.filter((partner) => partner));
+  const byId = new Map(found.map((partner) => [partner.id, partner]));
+  return partners.map((partner) => (partner ? byId.get(partner.id) : null)) as RoamingPartnerData[];
 }

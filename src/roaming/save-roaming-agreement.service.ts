@@ -17,6 +17,7 @@ import { RatePlan } from '../pricing/rate-plan.entity.ts';
 import type { VatKind } from '../pricing/vat-rate.entity.ts';
 import { RoamingAgreement, type AgreementRole } from './roaming-agreement.entity.ts';
 import { RoamingConnection } from './roaming-connection.entity.ts';
+import { roamingAgreementData, type RoamingAgreementData } from './roaming.queries.ts';
 
 export interface AgreementFields {
   role: AgreementRole;
@@ -32,8 +33,9 @@ type AgreementInput = Patch<AgreementFields> & { connectionId?: string | null; p
 
 const UNIQUE = { roaming_agreement_external_reference_unique: ['external_reference'] };
 
-export async function getRoamingAgreement(em: Em, id: string): Promise<RoamingAgreement> {
-  const agreement = isUuid(id) ? await em.findOne(RoamingAgreement, { id }, { populate: ['connection', 'partner'] }) : null;
+/** The agreement to change; else 400 not_found. */
+async function agreementToChange(em: Em, id: string): Promise<RoamingAgreement> {
+  const agreement = isUuid(id) ? await em.findOne(RoamingAgreement, { id }) : null;
   if (!agreement) throw new NotFoundError('roaming agreement');
   return agreement;
 }
@@ -66,7 +68,7 @@ async function check(em: Em, agreement: RoamingAgreement): Promise<void> {
   }
 }
 
-export async function createRoamingAgreement(em: Em, input: AgreementInput): Promise<RoamingAgreement> {
+export async function createRoamingAgreement(em: Em, input: AgreementInput): Promise<RoamingAgreementData> {
   assertMayChangeInstanceWide(callerScope(em), 'roaming agreements');
   const { connectionId, partnerId, ...fields } = input;
   return em.transactional(async (tx) => {
@@ -85,14 +87,14 @@ export async function createRoamingAgreement(em: Em, input: AgreementInput): Pro
     applyPatch(agreement, { ...fields, vatKind: fields.vatKind ?? undefined, defunct: fields.defunct ?? undefined });
     await check(tx, agreement);
     await flushUnique(tx, UNIQUE);
-    return agreement;
+    return roamingAgreementData(tx, agreement);
   });
 }
 
-export async function updateRoamingAgreement(em: Em, id: string, patch: Patch<AgreementFields>): Promise<RoamingAgreement> {
+export async function updateRoamingAgreement(em: Em, id: string, patch: Patch<AgreementFields>): Promise<RoamingAgreementData> {
   assertMayChangeInstanceWide(callerScope(em), 'roaming agreements');
   return em.transactional(async (tx) => {
-    const agreement = await getRoamingAgreement(tx, id);
+    const agreement = await agreementToChange(tx, id);
     for (const member of ['role', 'validFrom', 'vatKind', 'defunct'] as const) {
       if (patch[member] === null) {
         const name = { role: 'role', validFrom: 'valid_from', vatKind: 'vat_kind', defunct: 'defunct' }[member];
@@ -106,6 +108,6 @@ export async function updateRoamingAgreement(em: Em, id: string, patch: Patch<Ag
     applyPatch(agreement, patch);
     await check(tx, agreement);
     await flushUnique(tx, UNIQUE);
-    return agreement;
+    return roamingAgreementData(tx, agreement);
   });
 }

@@ -12,6 +12,7 @@ import { applyPatch, type Patch } from '../platform/merge-patch.ts';
 import type { Em } from '../platform/orm.ts';
 import { RoamingAgreement } from './roaming-agreement.entity.ts';
 import { RoamingConnection, type ConnectionKind } from './roaming-connection.entity.ts';
+import { roamingConnectionData, type RoamingConnectionData } from './roaming.queries.ts';
 
 export interface ConnectionFields {
   name: string;
@@ -24,7 +25,8 @@ export interface ConnectionFields {
 
 const UNIQUE = { roaming_connection_external_reference_unique: ['external_reference'] };
 
-export async function getRoamingConnection(em: Em, id: string): Promise<RoamingConnection> {
+/** The connection to change; else 400 not_found. */
+async function connectionToChange(em: Em, id: string): Promise<RoamingConnection> {
   const connection = isUuid(id) ? await em.findOne(RoamingConnection, { id }) : null;
   if (!connection) throw new NotFoundError('roaming connection');
   return connection;
@@ -46,7 +48,7 @@ async function check(em: Em, connection: RoamingConnection): Promise<void> {
   }
 }
 
-export async function createRoamingConnection(em: Em, input: Patch<ConnectionFields> & { partnerId?: string | null }): Promise<RoamingConnection> {
+export async function createRoamingConnection(em: Em, input: Patch<ConnectionFields> & { partnerId?: string | null }): Promise<RoamingConnectionData> {
   assertMayChangeInstanceWide(callerScope(em), 'roaming connections');
   const { partnerId, ...fields } = input;
   return em.transactional(async (tx) => {
@@ -58,15 +60,15 @@ export async function createRoamingConnection(em: Em, input: Patch<ConnectionFie
     applyPatch(connection, { ...fields, protocol: fields.protocol ?? undefined });
     await check(tx, connection);
     await flushUnique(tx, UNIQUE);
-    return connection;
+    return roamingConnectionData(tx, connection);
   });
 }
 
-export async function updateRoamingConnection(em: Em, id: string, patch: Patch<ConnectionFields> & { partnerId?: string | null }): Promise<RoamingConnection> {
+export async function updateRoamingConnection(em: Em, id: string, patch: Patch<ConnectionFields> & { partnerId?: string | null }): Promise<RoamingConnectionData> {
   assertMayChangeInstanceWide(callerScope(em), 'roaming connections');
   const { partnerId, ...fields } = patch;
   return em.transactional(async (tx) => {
-    const connection = await getRoamingConnection(tx, id);
+    const connection = await connectionToChange(tx, id);
     for (const member of ['name', 'kind', 'protocol'] as const) {
       if (fields[member] === null) throw new InvalidInputError(`${member} cannot be removed`, { path: [member] });
     }
@@ -83,6 +85,6 @@ export async function updateRoamingConnection(em: Em, id: string, patch: Patch<C
     applyPatch(connection, fields);
     await check(tx, connection);
     await flushUnique(tx, UNIQUE);
-    return connection;
+    return roamingConnectionData(tx, connection);
   });
 }

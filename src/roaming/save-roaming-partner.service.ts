@@ -5,7 +5,6 @@
 import { callerScope } from '../access/admin-scope.ts';
 import { assertMayChangeInstanceWide } from '../access/instance-wide.ts';
 import { RoamingPartner } from '../parties/roaming-partner.entity.ts';
-import { roamingPartnerData, type RoamingPartnerData } from '../parties/roaming-partner.queries.ts';
 import { DomainError, InvalidInputError, NotFoundError } from '../platform/errors.ts';
 import { assertExternalReferenceFree } from '../platform/external-reference.ts';
 import { flushUnique } from '../platform/flush-unique.ts';
@@ -13,6 +12,7 @@ import { isUuid } from '../platform/ids.ts';
 import { applyPatch, type Patch } from '../platform/merge-patch.ts';
 import type { Em } from '../platform/orm.ts';
 import { normalizePartyIds } from './party-id.ts';
+import { withAgreements, type RoamingPartnerData } from './roaming.queries.ts';
 
 export interface PartnerFields {
   name: string;
@@ -25,8 +25,8 @@ export interface PartnerFields {
 
 const UNIQUE = { roaming_partner_external_reference_unique: ['external_reference'] };
 
-/** The partner to change (reads: src/parties/roaming-partner.queries.ts). */
-async function loadRoamingPartner(em: Em, id: string): Promise<RoamingPartner> {
+/** The partner to change; else 400 not_found. */
+async function partnerToChange(em: Em, id: string): Promise<RoamingPartner> {
   const partner = isUuid(id) ? await em.findOne(RoamingPartner, { id }) : null;
   if (!partner) throw new NotFoundError('roaming partner');
   return partner;
@@ -59,7 +59,7 @@ function applyPartner(partner: RoamingPartner, patch: Patch<PartnerFields>): voi
 
 export async function createRoamingPartner(em: Em, input: Patch<PartnerFields>): Promise<RoamingPartnerData> {
   assertMayChangeInstanceWide(callerScope(em), 'roaming partners');
-  return roamingPartnerData(await em.transactional(async (tx) => {
+  return em.transactional(async (tx) => {
     if (!input.name) throw new InvalidInputError('name is required', { path: ['name'] });
     if (!input.country) throw new InvalidInputError('country is required', { path: ['country'] });
     await assertExternalReferenceFree(tx, RoamingPartner, input.externalReference, 'roaming partner');
@@ -67,20 +67,20 @@ export async function createRoamingPartner(em: Em, input: Patch<PartnerFields>):
     applyPartner(partner, input);
     await assertPartyIdsFree(tx, partner);
     await flushUnique(tx, UNIQUE);
-    return partner;
-  }));
+    return (await withAgreements(tx, [partner]))[0];
+  });
 }
 
 export async function updateRoamingPartner(em: Em, id: string, patch: Patch<PartnerFields>): Promise<RoamingPartnerData> {
   assertMayChangeInstanceWide(callerScope(em), 'roaming partners');
-  return roamingPartnerData(await em.transactional(async (tx) => {
-    const partner = await loadRoamingPartner(tx, id);
+  return em.transactional(async (tx) => {
+    const partner = await partnerToChange(tx, id);
     if (patch.externalReference && patch.externalReference.toLowerCase() !== partner.externalReference?.toLowerCase()) {
       await assertExternalReferenceFree(tx, RoamingPartner, patch.externalReference, 'roaming partner');
     }
     applyPartner(partner, patch);
     await assertPartyIdsFree(tx, partner);
     await flushUnique(tx, UNIQUE);
-    return partner;
-  }));
+    return (await withAgreements(tx, [partner]))[0];
+  });
 }

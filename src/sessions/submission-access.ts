@@ -8,7 +8,7 @@
 // CLI: no limit) submits as before.
 import { callerScope, canSeeAdministration } from '../access/admin-scope.ts';
 import { Evse } from '../cpo/evse.entity.ts';
-import { findTokenByEvcoId } from '../msp/save-token.service.ts';
+import { findTokenByEvcoId } from '../msp/token-lookup.ts';
 import { DomainError, NotFoundError } from '../platform/errors.ts';
 import type { Em } from '../platform/orm.ts';
 import type { SessionSubmission } from './session-submission.ts';
