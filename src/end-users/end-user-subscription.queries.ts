@@ -4,7 +4,7 @@
 import { NotFoundError } from '../platform/errors.ts';
 import type { Em } from '../platform/orm.ts';
 import { plainData, type Data } from '../platform/plain-data.ts';
-import { asData, dataByRef, readRows, refs, type RowShape } from '../platform/plain-rows.ts';
+import { markData, dataByRef, readRows, refs, type RowShape } from '../platform/plain-reads.ts';
 import { isCurrentlyValid } from '../platform/validity.ts';
 import { TOKEN_SUBSCRIPTION } from '../msp/token-subscription-input.ts';
 import { TokenSubscription } from '../msp/token-subscription.entity.ts';
@@ -43,5 +43,5 @@ export async function endUserSubscriptions(em: Em, scope: EndUserScope, limit: n
 /** A subscription a service changed or created (its plan loaded), as the App API shows it. */
 export function endUserSubscriptionData(subscription: TokenSubscription): EndUserSubscriptionData {
   const { plan } = subscription;
-  return asData('TokenSubscription', withValidity({ ...plainData(subscription), plan: { id: plan.id, name: plan.name } }));
+  return markData(withValidity({ ...plainData(subscription), plan: { id: plan.id, name: plan.name } }), 'TokenSubscription');
 }

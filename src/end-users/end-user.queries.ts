@@ -5,7 +5,7 @@ import type { FilterQuery } from '@mikro-orm/core';
 import { NotFoundError } from '../platform/errors.ts';
 import type { Em } from '../platform/orm.ts';
 import { plainData, type Data } from '../platform/plain-data.ts';
-import { asData, dataByRef, refs, type RowShape } from '../platform/plain-rows.ts';
+import { markData, dataByRef, refs, type RowShape } from '../platform/plain-reads.ts';
 import { SeekList } from '../platform/seek-page.ts';
 import { isCurrentlyValid } from '../platform/validity.ts';
 import { CustomerAuthorization } from './customer-authorization.entity.ts';
@@ -106,15 +106,15 @@ export function endUserSiteData(site: EndUserSite): EndUserSiteData {
 /** An authorization a service created or changed (its customer loaded), as the answers show it. */
 export function customerAuthorizationData(authorization: CustomerAuthorization): CustomerAuthorizationData {
   const { customer } = authorization;
-  return asData('CustomerAuthorization', withValidity({
+  return markData(withValidity({
     ...plainData(authorization), customer: { id: customer.id, externalReference: customer.externalReference ?? null },
-  }));
+  }), 'CustomerAuthorization');
 }
 
 /** An authorization a service created or changed (its subscription loaded), as the answers show it. */
 export function subscriptionAuthorizationData(authorization: SubscriptionAuthorization): SubscriptionAuthorizationData {
   const { subscription } = authorization;
-  return asData('SubscriptionAuthorization', withValidity({
+  return markData(withValidity({
     ...plainData(authorization), subscription: { id: subscription.id, externalReference: subscription.externalReference ?? null },
-  }));
+  }), 'SubscriptionAuthorization');
 }

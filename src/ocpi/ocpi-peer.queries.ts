@@ -4,7 +4,7 @@
 import { NotFoundError } from '../platform/errors.ts';
 import type { Em } from '../platform/orm.ts';
 import type { Data } from '../platform/plain-data.ts';
-import { findOneData, rowData, type Row } from '../platform/plain-reads.ts';
+import { readRow, rowData, type Row } from '../platform/plain-reads.ts';
 import { OcpiPeer } from './ocpi-peer.entity.ts';
 
 export type OcpiPeerData = Data<OcpiPeer>;
@@ -16,12 +16,12 @@ export function ocpiPeerData(em: Em, source: Row | OcpiPeer): OcpiPeerData {
 
 /** The peer that must present this token to call us, or null. */
 export function peerByToken(em: Em, token: string): Promise<OcpiPeerData | null> {
-  return findOneData(em, OcpiPeer, { tokenAccept: token }, { map: (row) => ocpiPeerData(em, row) });
+  return readRow(em, { entity: OcpiPeer, map: (row) => ocpiPeerData(em, row) }, { tokenAccept: token });
 }
 
 /** The OCPI side of a roaming connection; none yet is not_found. */
 export async function getOcpiPeer(em: Em, roamingConnectionId: string): Promise<OcpiPeerData> {
-  const peer = await findOneData(em, OcpiPeer, { roamingConnectionId }, { map: (row) => ocpiPeerData(em, row) });
+  const peer = await readRow(em, { entity: OcpiPeer, map: (row) => ocpiPeerData(em, row) }, { roamingConnectionId });
   if (!peer) throw new NotFoundError('OCPI peer');
   return peer;
 }

@@ -2,7 +2,7 @@
 // Session of a connection by its key, under the em's administration scope.
 import type { Em } from '../platform/orm.ts';
 import type { Data } from '../platform/plain-data.ts';
-import { findOneData } from '../platform/plain-reads.ts';
+import { readRow, rowData } from '../platform/plain-reads.ts';
 import { OcpiError, OCPI_STATUS } from './errors.ts';
 import { OcpiSession } from './ocpi-session.entity.ts';
 
@@ -12,7 +12,7 @@ export interface SessionKey { countryCode: string; partyId: string; sessionId: s
 
 /** The Session a connection's CPO stored under this key; none is OCPI 2000 with HTTP 404. */
 export async function getOcpiSession(em: Em, roamingConnectionId: string, key: SessionKey): Promise<OcpiSessionData> {
-  const session = await findOneData(em, OcpiSession, { roamingConnectionId, ...key });
+  const session = await readRow(em, { entity: OcpiSession, map: (row) => rowData(em, OcpiSession, row) }, { roamingConnectionId, ...key });
   if (!session) throw new OcpiError(OCPI_STATUS.clientError, 'unknown session', 404);
   return session;
 }

@@ -5,7 +5,7 @@ import type { Em } from '../platform/orm.ts';
 import { NotFoundError } from '../platform/errors.ts';
 import { isUuid } from '../platform/ids.ts';
 import type { Data } from '../platform/plain-data.ts';
-import { findOneData, rowData, type Row } from '../platform/plain-reads.ts';
+import { readRow, rowData, type Row } from '../platform/plain-reads.ts';
 import { SeekList } from '../platform/seek-page.ts';
 import { RoamingCommand, type CommandState } from './roaming-command.entity.ts';
 
@@ -22,7 +22,7 @@ export function roamingCommandList(em: Em, filter: { state?: CommandState; roami
 }
 
 export async function getRoamingCommand(em: Em, id: string): Promise<RoamingCommandData> {
-  const command = isUuid(id) ? await findOneData(em, RoamingCommand, { id }, { map: (row) => roamingCommandData(em, row) }) : null;
+  const command = isUuid(id) ? await readRow(em, { entity: RoamingCommand, map: (row) => roamingCommandData(em, row) }, { id }) : null;
   if (!command) throw new NotFoundError('roaming command');
   return command;
 }

@@ -3,7 +3,7 @@
 // administrations only.
 import { ADMIN_SCOPE, type AdminScope } from '../access/admin-scope.ts';
 import type { Em } from '../platform/orm.ts';
-import { dataByIds, type RowShape } from '../platform/plain-rows.ts';
+import { dataByIds, type RowShape } from '../platform/plain-reads.ts';
 import { SeekList } from '../platform/seek-page.ts';
 import { Administration } from './administration.entity.ts';
 

@@ -5,7 +5,7 @@ import { childPages } from '../platform/child-pages.ts';
 import { NotFoundError } from '../platform/errors.ts';
 import type { Em } from '../platform/orm.ts';
 import { plainData, type Data } from '../platform/plain-data.ts';
-import { asData, dataByIds, dataByRef, refs, type RowShape } from '../platform/plain-rows.ts';
+import { markData, dataByIds, dataByRef, refs, type RowShape } from '../platform/plain-reads.ts';
 import type { ResourceRef } from '../platform/resource-ref.ts';
 import { SeekList, type SeekRange } from '../platform/seek-page.ts';
 import { BillingAddress } from './billing-address.entity.ts';
@@ -53,7 +53,7 @@ export function billingAddressesOfCustomers(em: Em, customerIds: readonly string
 
 /** A billing address a service created or changed (its customer loaded), as REST answers it. */
 export function billingAddressDetail(address: BillingAddress): BillingAddressDetail {
-  return asData('BillingAddress', {
+  return markData({
     ...plainData(address), customer: { id: address.customer.id, externalReference: address.customer.externalReference ?? null },
-  });
+  }, 'BillingAddress');
 }

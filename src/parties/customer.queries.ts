@@ -5,7 +5,7 @@ import { childPages } from '../platform/child-pages.ts';
 import { NotFoundError } from '../platform/errors.ts';
 import type { Em } from '../platform/orm.ts';
 import { plainData } from '../platform/plain-data.ts';
-import { dataByIds, dataByRef, refs, type RowShape } from '../platform/plain-rows.ts';
+import { dataByIds, dataByRef, refs, type RowShape } from '../platform/plain-reads.ts';
 import type { ResourceRef } from '../platform/resource-ref.ts';
 import { SeekList, type SeekRange } from '../platform/seek-page.ts';
 import { Customer } from './customer.entity.ts';

@@ -5,7 +5,7 @@ import { childPages } from '../platform/child-pages.ts';
 import { NotFoundError } from '../platform/errors.ts';
 import type { Em } from '../platform/orm.ts';
 import { plainData, type Data } from '../platform/plain-data.ts';
-import { asData, dataByIds, dataByRef, refs, type RowShape } from '../platform/plain-rows.ts';
+import { markData, dataByIds, dataByRef, refs, type RowShape } from '../platform/plain-reads.ts';
 import type { ResourceRef } from '../platform/resource-ref.ts';
 import { SeekList, type SeekRange } from '../platform/seek-page.ts';
 import { getCustomer } from './customer.queries.ts';
@@ -52,7 +52,7 @@ export function mandatesOfCustomers(em: Em, customerIds: readonly string[], rang
 
 /** A mandate a service created or changed (its customer loaded), as REST answers it. */
 export function mandateDetail(mandate: DirectDebitMandate): MandateDetail {
-  return asData('DirectDebitMandate', {
+  return markData({
     ...plainData(mandate), customer: { id: mandate.customer.id, externalReference: mandate.customer.externalReference ?? null },
-  });
+  }, 'DirectDebitMandate');
 }

@@ -3,7 +3,7 @@
 // before the first update).
 import { PRODUCT_VERSION } from '../platform/config.ts';
 import type { Em } from '../platform/orm.ts';
-import { readRows } from '../platform/plain-rows.ts';
+import { readRows } from '../platform/plain-reads.ts';
 import { InstanceSettings, UNNAMED_INSTANCE } from './instance-settings.entity.ts';
 
 export interface InstanceOverview { name: string; roamingEnabled: boolean; productVersion: string }

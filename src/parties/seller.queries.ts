@@ -1,7 +1,7 @@
 // Sellers as GET /seller answers them: those of the administrations the caller can see.
 import type { Em } from '../platform/orm.ts';
 import type { Data } from '../platform/plain-data.ts';
-import { readRows } from '../platform/plain-rows.ts';
+import { readRows } from '../platform/plain-reads.ts';
 import { Administration } from './administration.entity.ts';
 import { Seller } from './seller.entity.ts';
 

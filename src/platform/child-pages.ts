@@ -5,7 +5,7 @@
 // home and raw SQL repeats none of it.
 import { raw, type EntityName } from '@mikro-orm/core';
 import type { Em } from './orm.ts';
-import { asData, eagerFields, type RowShape } from './plain-rows.ts';
+import { eagerFields, markData, rowData, type RowShape } from './plain-reads.ts';
 import type { SeekRange } from './seek-page.ts';
 
 type Row = Record<string, any>;
@@ -59,5 +59,5 @@ export async function childPages<T>(em: Em, shape: ChildShape<T>, parentIds: rea
   const meta = em.getMetadata(shape.entity);
   const driver = em.getDriver();
   const pages = await childRows(em, shape.entity, shape.parent, parentIds, range, shape.fields);
-  return pages.map((rows) => rows.map((row) => asData(meta.className, shape.map(driver.mapResult(row, meta) as Row) as object) as T));
+  return pages.map((rows) => rows.map((row) => markData((shape.map ?? ((data: Row) => rowData(em, shape.entity, data)))(driver.mapResult(row, meta) as Row) as object, meta.className) as T));
 }

@@ -6,7 +6,7 @@ import { callerScope } from '../access/admin-scope.ts';
 import { Administration } from '../parties/administration.entity.ts';
 import { DomainError } from '../platform/errors.ts';
 import type { Em } from '../platform/orm.ts';
-import { readRows } from '../platform/plain-rows.ts';
+import { readRows } from '../platform/plain-reads.ts';
 import type { RatePlan } from './rate-plan.entity.ts';
 
 /** What sharing looks at: a plan's currency and administrations (an entity or its data). */

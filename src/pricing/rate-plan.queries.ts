@@ -7,7 +7,7 @@ import type { FieldPath } from '../platform/field-path.ts';
 import { isUuid } from '../platform/ids.ts';
 import type { Em } from '../platform/orm.ts';
 import { plainData, type Data } from '../platform/plain-data.ts';
-import { dataByIds, dataByRef, readRows, refs, type RowShape } from '../platform/plain-rows.ts';
+import { dataByIds, dataByRef, readRows, refs, type RowShape } from '../platform/plain-reads.ts';
 import type { ResourceRef } from '../platform/resource-ref.ts';
 import { SeekList, type SeekRange } from '../platform/seek-page.ts';
 import { isVisible, visibleOrNull, visibleRatePlansWhere } from './rate-plan-access.ts';

@@ -4,7 +4,7 @@ import type { FilterQuery } from '@mikro-orm/core';
 import { NotFoundError } from '../platform/errors.ts';
 import type { Em } from '../platform/orm.ts';
 import { plainData, type Data } from '../platform/plain-data.ts';
-import { dataByIds, dataByRef, type RowShape } from '../platform/plain-rows.ts';
+import { dataByIds, dataByRef, type RowShape } from '../platform/plain-reads.ts';
 import { SeekList } from '../platform/seek-page.ts';
 import { VatRate } from './vat-rate.entity.ts';
 

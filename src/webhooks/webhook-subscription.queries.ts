@@ -8,7 +8,7 @@ import { isEventId } from '../events/event.queries.ts';
 import { NotFoundError } from '../platform/errors.ts';
 import type { Em } from '../platform/orm.ts';
 import { plainData, type Data } from '../platform/plain-data.ts';
-import { asData, dataByIds, eagerFields, type RowShape } from '../platform/plain-rows.ts';
+import { markData, dataByIds, eagerFields, type RowShape } from '../platform/plain-reads.ts';
 import { SeekList } from '../platform/seek-page.ts';
 import { WebhookAttempt } from './webhook-attempt.entity.ts';
 import { WebhookSubscription } from './webhook-subscription.entity.ts';
@@ -55,5 +55,5 @@ export function webhookAttemptList(em: Em, subscriptionId: string): SeekList<Web
 /** A subscription a service created or changed, as the answers show it (never its secret). */
 export function webhookSubscriptionData(subscription: WebhookSubscription): WebhookSubscriptionData {
   const { secretCiphertext: _secret, ...data } = plainData(subscription);
-  return asData('WebhookSubscription', data);
+  return markData(data, 'WebhookSubscription');
 }
