@@ -5,6 +5,7 @@
 // Each marks the sessions `received` and adds the processing job in one transaction.
 import { LockMode } from '@mikro-orm/core';
 import type { Evse } from '../cpo/evse.entity.ts';
+import { evseData, type EvseData } from '../cpo/evse.queries.ts';
 import { switchDropoutAllChargesessions } from '../cpo/save-evse.service.ts';
 import { SubscriptionCorrection } from '../msp/subscription-correction.entity.ts';
 import type { SubscriptionCorrectedJob } from '../msp/subscription-corrected.ts';
@@ -71,11 +72,11 @@ export async function reprocessDropoutCase(em: Em, id: string, input: ReprocessI
  * configuration switch (src/cpo/save-evse.service.ts); turning it off with reprocess_dropouts retries
  * the EVSE's drop-outs in the same transaction.
  */
-export function setDropoutAllChargesessions(em: Em, evseUid: string, enabled: boolean, reprocessDropouts: boolean): Promise<Evse> {
+export function setDropoutAllChargesessions(em: Em, evseUid: string, enabled: boolean, reprocessDropouts: boolean): Promise<EvseData> {
   return em.transactional(async (tx) => {
     const evse = await switchDropoutAllChargesessions(tx, evseUid, enabled);
     if (!enabled && reprocessDropouts) await retryEvseDropouts(tx, evse);
-    return evse;
+    return evseData(evse);
   });
 }
 
