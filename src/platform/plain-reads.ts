@@ -1,7 +1,15 @@
 // Small helpers of the plain reads (src/platform/plain-data.ts, docs/architecture.md "Reads"): a
-// to-one reference of a plain row as `{ id }` (what plainData() makes of it), and the dataloader
-// batch of a queries module (`xByIds`): the plain-data sibling of schema/load.ts's loadByIds.
+// to-one reference of a plain row as `{ id }` (what plainData() makes of it), the mark of data a
+// set-based read made (GraphQL's isDataOf), and the dataloader batch of a queries module (`xByIds`):
+// the plain-data sibling of schema/load.ts's loadByIds.
 import { isUuid } from './ids.ts';
+import { DATA_OF } from './seek-page.ts';
+
+/** Marks plain data read without the engine (a set-based read) as read from `entityName`, as SeekList and plainData() do. */
+export function markedAs<T extends object>(data: T, entityName: string): T {
+  Object.defineProperty(data, DATA_OF, { value: entityName });
+  return data;
+}
 
 /** A to-one reference of a plain row (its key, or the joined row) as `{ id }`; null stays null. */
 export function refOf(value: unknown): { id: string } | null {
