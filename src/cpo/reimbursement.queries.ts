@@ -10,6 +10,7 @@ import { plainData, type Data } from '../platform/plain-data.ts';
 import { dataByIds, refOf } from '../platform/plain-reads.ts';
 import { SeekList } from '../platform/seek-page.ts';
 import { CalculationInput, type InputOwner } from './calculation-input.entity.ts';
+import { Evse } from './evse.entity.ts';
 import { ReimbursementArrangement } from './reimbursement-arrangement.entity.ts';
 import { ReimbursementLink } from './reimbursement-link.entity.ts';
 import { ReimbursementPlan } from './reimbursement-plan.entity.ts';
@@ -66,10 +67,12 @@ export function arrangementsByIds(em: Em, ids: readonly string[]): Promise<(Arra
 }
 
 export function reimbursementLinkList(em: Em, filter: { arrangementId?: string; evseUid?: string } = {}): SeekList<ReimbursementLinkData> {
+  // The EVSE by a subquery: a condition on the relation would join it a second time beside the list's own join.
+  const evseNamed = (evseUid: string) => em.createQueryBuilder(Evse, 'named').select('named.id').where({ evseUid });
   return links(em, {
     ...(filter.arrangementId ? { arrangement: filter.arrangementId } : {}),
-    ...(filter.evseUid ? { evse: { evseUid: filter.evseUid } } : {}),
-  });
+    ...(filter.evseUid ? { evse: { $in: evseNamed(filter.evseUid) } } : {}),
+  } as FilterQuery<ReimbursementLink>);
 }
 
 export function reimbursementLinksByIds(em: Em, ids: readonly string[]): Promise<(ReimbursementLinkData | null)[]> {
