@@ -4,13 +4,13 @@
 import { InvalidInputError, NotFoundError } from '../platform/errors.ts';
 import { isUuid } from '../platform/ids.ts';
 import type { Em } from '../platform/orm.ts';
-import { markTokenSubscriptionDefunct } from '../msp/defunct-token-subscription.service.ts';
-import { correctPlanOrCustomer } from '../msp/subscription-correction.service.ts';
+import { defunctTokenSubscriptionEntity } from '../msp/defunct-token-subscription.service.ts';
+import { loadTokenSubscription } from '../msp/lock-token-subscription.ts';
+import { correctPlanOrCustomerEntities } from '../msp/subscription-correction.service.ts';
 import { SubscriptionPlan } from '../msp/subscription-plan.entity.ts';
 import { TOKEN_SUBSCRIPTION } from '../msp/token-subscription-input.ts';
 import type { TokenSubscription } from '../msp/token-subscription.entity.ts';
-import { getTokenSubscription } from '../msp/token-subscription.queries.ts';
-import { updateTokenSubscription } from '../msp/update-token-subscription.service.ts';
+import { updateTokenSubscriptionEntity } from '../msp/update-token-subscription.service.ts';
 import { inScope, type EndUserScope } from './end-user-scope.ts';
 import { SubscriptionAuthorization } from './subscription-authorization.entity.ts';
 
@@ -20,10 +20,10 @@ import { SubscriptionAuthorization } from './subscription-authorization.entity.t
  */
 export async function cancelEndUserSubscription(em: Em, scope: EndUserScope, id: string, now = new Date()): Promise<TokenSubscription> {
   const subscriptionId = inScope(scope.manageableSubscriptionIds, id, TOKEN_SUBSCRIPTION);
-  const subscription = await getTokenSubscription(em, subscriptionId);
+  const subscription = await loadTokenSubscription(em, subscriptionId);
   if (subscription.defunct || (subscription.validUntil && subscription.validUntil.getTime() <= now.getTime())) return subscription;
-  if (subscription.validFrom.getTime() >= now.getTime()) return markTokenSubscriptionDefunct(em, subscriptionId);
-  return updateTokenSubscription(em, subscriptionId, { validUntil: now });
+  if (subscription.validFrom.getTime() >= now.getTime()) return defunctTokenSubscriptionEntity(em, subscriptionId);
+  return updateTokenSubscriptionEntity(em, subscriptionId, { validUntil: now });
 }
 
 /** Plans offered now: publish_from <= now < publish_until (either end open). */
@@ -51,7 +51,7 @@ export async function switchEndUserPlan(em: Em, scope: EndUserScope, id: string,
   const plan = where ? await em.findOne(SubscriptionPlan, { ...where, admin: scope.adminId }) : null;
   if (!plan || !isPublishedAt(plan, now)) throw new NotFoundError('subscription plan', { path });
   return em.transactional(async (tx) => {
-    const { oldSubscription, newSubscription } = await correctPlanOrCustomer(tx, subscriptionId, { validFrom: now, newPlanId: plan.id });
+    const { oldSubscription, newSubscription } = await correctPlanOrCustomerEntities(tx, subscriptionId, { validFrom: now, newPlanId: plan.id });
     const authorizations = await tx.find(SubscriptionAuthorization, { subscription: oldSubscription, defunct: false });
     for (const a of authorizations) {
       tx.create(SubscriptionAuthorization, {
