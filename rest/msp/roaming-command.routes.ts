@@ -2,10 +2,9 @@
 // The answer is the command as stored after the CPO's synchronous answer; its final state comes with
 // the CPO's result (or the timeout): GET /msp-roaming-command/{id}.
 import * as yup from 'yup';
-import { NotFoundError } from '../../src/platform/errors.ts';
-import { isUuid } from '../../src/platform/ids.ts';
 import { iso, oneOf, text, uuid } from '../../src/platform/input-schemas.ts';
-import { COMMAND_STATES, COMMAND_TYPES, RoamingCommand } from '../../src/ocpi/roaming-command.entity.ts';
+import { COMMAND_STATES, COMMAND_TYPES } from '../../src/ocpi/roaming-command.entity.ts';
+import { getRoamingCommand, roamingCommandList, type RoamingCommandData } from '../../src/ocpi/roaming-command.queries.ts';
 import { startSession, stopSession } from '../../src/ocpi/send-command.service.ts';
 import { originOf } from '../ocpi/ocpi-router.ts';
 import { seekPage } from '../rails/pagination.ts';
@@ -32,7 +31,7 @@ export const roamingCommandShape = representation('RoamingCommand', {
   updated_at: t.timestamp(),
 });
 
-function serialize(c: RoamingCommand) {
+function serialize(c: RoamingCommandData) {
   return {
     id: c.id, type: c.type, state: c.state, roaming_connection_id: c.roamingConnectionId, location_id: c.locationId ?? null, evse_uid: c.evseUid ?? null,
     connector_id: c.connectorId ?? null, evco_id: c.evcoId ?? null, session_id: c.sessionId ?? null, response: c.response?.result ?? null,
@@ -60,8 +59,8 @@ export const roamingCommandRoutes: RouteDef[] = [
     description: 'Ordered by id (creation). Filters: state, roaming_connection_id.',
     query: yup.object({ state: oneOf(COMMAND_STATES), roaming_connection_id: uuid() }),
     handler: ({ ctx, em, rawQuery, query }) => seekPage(ctx, {
-      em, entity: RoamingCommand, rawQuery, path: '/main/v1/msp-roaming-command', serialize,
-      where: { ...(query.state ? { state: query.state } : {}), ...(query.roaming_connection_id ? { roamingConnectionId: query.roaming_connection_id } : {}) },
+      list: roamingCommandList(em, { state: query.state, roamingConnectionId: query.roaming_connection_id }),
+      rawQuery, path: '/main/v1/msp-roaming-command', serialize,
     }),
   }),
   defineRoute({
@@ -92,10 +91,6 @@ export const roamingCommandRoutes: RouteDef[] = [
   }),
   defineRoute({
     method: 'get', path: '/msp-roaming-command/:id', tag: TAG, summary: 'Get a roaming command', response: roamingCommandShape,
-    handler: async ({ em, params }) => {
-      const command = isUuid(params.id) ? await em.findOne(RoamingCommand, { id: params.id }) : null;
-      if (!command) throw new NotFoundError('roaming command');
-      return serialize(command);
-    },
+    handler: async ({ em, params }) => serialize(await getRoamingCommand(em, params.id)),
   }),
 ];

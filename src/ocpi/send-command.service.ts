@@ -12,6 +12,7 @@ import { callPeer } from './ocpi-client.ts';
 import { OcpiPeer } from './ocpi-peer.entity.ts';
 import { ocpiSettings, ourUrls } from './ocpi-settings.ts';
 import { RoamingCommand } from './roaming-command.entity.ts';
+import { roamingCommandData, type RoamingCommandData } from './roaming-command.queries.ts';
 import { OcpiSession } from './ocpi-session.entity.ts';
 import type { OcpiCommandResponse } from './schemas/commands.ts';
 import { ocpiTokenOf } from './token-of.ts';
@@ -63,7 +64,7 @@ async function send(em: Em, command: RoamingCommand, peer: OcpiPeer, url: string
   return command;
 }
 
-export async function startSession(em: Em, input: StartSessionInput, origin: string): Promise<RoamingCommand> {
+export async function startSession(em: Em, input: StartSessionInput, origin: string): Promise<RoamingCommandData> {
   const { peer, url } = await commandsUrl(em, input.roamingConnectionId);
   const token = await findTokenByEvcoId(em, input.evcoId);
   if (!token) throw new NotFoundError('token', { path: ['evco_id'] });
@@ -71,10 +72,10 @@ export async function startSession(em: Em, input: StartSessionInput, origin: str
     roamingConnectionId: input.roamingConnectionId, type: 'start_session', locationId: input.locationId, evseUid: input.evseUid ?? null,
     connectorId: input.connectorId, evcoId: token.evcoId, admin: token.currentAdmin,
   });
-  return send(em, command, peer, `${url}/START_SESSION`, 'startSession', {
+  return roamingCommandData(await send(em, command, peer, `${url}/START_SESSION`, 'startSession', {
     response_url: ourUrls(origin).module(`emsp/commands/START_SESSION/${command.id}`), token: ocpiTokenOf(token), location_id: input.locationId,
     ...(input.evseUid ? { evse_uid: input.evseUid } : {}), connector_id: input.connectorId,
-  });
+  }));
 }
 
 /**
@@ -82,7 +83,7 @@ export async function startSession(em: Em, input: StartSessionInput, origin: str
  * not named) and the command's administration; a credential scoped to administrations may only
  * stop a session of theirs, an instance-wide one also a session no CPO reported.
  */
-export async function stopSession(em: Em, input: StopSessionInput, origin: string): Promise<RoamingCommand> {
+export async function stopSession(em: Em, input: StopSessionInput, origin: string): Promise<RoamingCommandData> {
   const where = { sessionId: input.sessionId, ...(input.roamingConnectionId ? { roamingConnectionId: input.roamingConnectionId } : {}) };
   const reported = await em.find(OcpiSession, where, { limit: 2 });
   if (reported.length > 1 && !input.roamingConnectionId) {
@@ -96,7 +97,7 @@ export async function stopSession(em: Em, input: StopSessionInput, origin: strin
   const roamingConnectionId = session?.roamingConnectionId ?? input.roamingConnectionId!;
   const { peer, url } = await commandsUrl(em, roamingConnectionId);
   const command = await store(em, { roamingConnectionId, type: 'stop_session', sessionId: input.sessionId, admin: session?.admin ?? null });
-  return send(em, command, peer, `${url}/STOP_SESSION`, 'stopSession', {
+  return roamingCommandData(await send(em, command, peer, `${url}/STOP_SESSION`, 'stopSession', {
     response_url: ourUrls(origin).module(`emsp/commands/STOP_SESSION/${command.id}`), session_id: input.sessionId,
-  });
+  }));
 }
