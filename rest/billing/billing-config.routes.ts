@@ -1,10 +1,13 @@
 import * as yup from 'yup';
-import { getBillingSettings, saveBillingSettings } from '../../src/billing/billing-settings.service.ts';
+import { getBillingSettings } from '../../src/billing/billing-settings.queries.ts';
+import { saveBillingSettings } from '../../src/billing/billing-settings.service.ts';
 import { createSeries, updateSeries } from '../../src/billing/billing-series.service.ts';
 import { getSeries, seriesList, type SeriesData } from '../../src/billing/billing-series.queries.ts';
-import { createProductCategory, productCategoryList, type ProductCategoryData } from '../../src/billing/product-category.service.ts';
+import { createProductCategory } from '../../src/billing/product-category.service.ts';
+import { productCategoryList, type ProductCategoryData } from '../../src/billing/product-category.queries.ts';
 import { countryCode, iso, text } from '../../src/platform/input-schemas.ts';
-import { exchangeRateList, setExchangeRate, type ExchangeRateData } from '../../src/billing/exchange-rate.service.ts';
+import { setExchangeRate } from '../../src/billing/exchange-rate.service.ts';
+import { exchangeRateList, type ExchangeRateData } from '../../src/billing/exchange-rate.queries.ts';
 import { normalize } from '../../src/money/decimal.ts';
 import { seekPage } from '../rails/pagination.ts';
 import { defineRoute, type RouteDef } from '../rails/route.ts';

@@ -1,5 +1,6 @@
 import * as yup from 'yup';
-import { createDelivery, deliveryList, updateDelivery, type DeliveryData } from '../../src/billing/box-delivery.service.ts';
+import { createDelivery, updateDelivery } from '../../src/billing/box-delivery.service.ts';
+import { deliveryList, type DeliveryData } from '../../src/billing/box-delivery.queries.ts';
 import { iso, text, uuid } from '../../src/platform/input-schemas.ts';
 import { seekPage } from '../rails/pagination.ts';
 import { defineRoute, type RouteDef } from '../rails/route.ts';

@@ -1,7 +1,6 @@
 // An administration's logo on its billing documents (extension): raw bytes with their content type,
 // like document uploads (image/png or image/svg+xml, at most 1 MB).
-import { billingLogoInfo, getBillingLogo, removeBillingLogo, setBillingLogo, type LogoInfo } from '../../src/billing/billing-logo.service.ts';
-import { visibleAdministration } from '../../src/parties/customer-input.ts';
+import { getBillingLogo, removeBillingLogo, setBillingLogo, type LogoInfo } from '../../src/billing/billing-logo.service.ts';
 import { DomainError } from '../../src/platform/errors.ts';
 import { iso } from '../../src/platform/input-schemas.ts';
 import { defineRoute, type RouteDef } from '../rails/route.ts';
@@ -38,10 +37,9 @@ export const billingLogoRoutes: RouteDef[] = [
     method: 'delete', path: '/administration/:id/billing-logo', tag: TAG, extension: true, response: logoShape,
     summary: "Remove the administration's logo (answers the logo removed)",
     handler: async ({ em, params }) => {
-      const admin = await visibleAdministration(em, params.id, null);
-      const info = await billingLogoInfo(em, admin.id);
-      if (!info || !(await removeBillingLogo(em, admin.id))) throw new DomainError('document_missing', `administration ${admin.id} has no logo`);
-      return serializeLogo(info);
+      const removed = await removeBillingLogo(em, params.id);
+      if (!removed) throw new DomainError('document_missing', `administration ${params.id} has no logo`);
+      return serializeLogo(removed);
     },
   }),
 ];

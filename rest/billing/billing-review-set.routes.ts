@@ -1,7 +1,9 @@
 import * as yup from 'yup';
-import { getReviewSetOperation, requestReviewSetOperation } from '../../src/billing/review-set.service.ts';
-import { REVIEW_SET_OPERATION_STATES, REVIEW_SET_OPERATIONS, type ReviewSetOperation } from '../../src/billing/review-set-operation.entity.ts';
-import { getReviewSet, reviewSetList, type ReviewSetData } from '../../src/billing/review-set.queries.ts';
+import { requestReviewSetOperation } from '../../src/billing/review-set.service.ts';
+import { REVIEW_SET_OPERATION_STATES, REVIEW_SET_OPERATIONS } from '../../src/billing/review-set-operation.entity.ts';
+import {
+  getReviewSet, getReviewSetOperation, reviewSetList, type ReviewSetData, type ReviewSetOperationData,
+} from '../../src/billing/review-set.queries.ts';
 import { iso, oneOf, text, uuid } from '../../src/platform/input-schemas.ts';
 import { seekPage } from '../rails/pagination.ts';
 import { paymentBody, paymentOptions } from './payment-body.ts';
@@ -44,14 +46,14 @@ export const reviewSetOperationShape = representation('BillingReviewSetOperation
   finished_at: t.nullable(t.timestamp()),
 });
 
-const serializeOperation = (o: ReviewSetOperation): Infer<typeof reviewSetOperationShape> => ({
+const serializeOperation = (o: ReviewSetOperationData): Infer<typeof reviewSetOperationShape> => ({
   id: o.id, review_set_id: o.reviewSetId, admin_id: o.admin.id, operation: o.operation, state: o.state,
   error: o.state === 'failed' ? { code: o.errorCode ?? 'internal_error', message: o.errorMessage ?? '' } : null,
   created_at: iso(o.createdAt), finished_at: iso(o.finishedAt),
 });
 
 /** 202: the operation runs as a job; `Location` is where the caller follows it. */
-function accepted(ctx: Context, operation: ReviewSetOperation): Infer<typeof reviewSetOperationShape> {
+function accepted(ctx: Context, operation: ReviewSetOperationData): Infer<typeof reviewSetOperationShape> {
   ctx.set('Location', `/main/v1/billing-review-set-operation/${operation.id}`);
   return serializeOperation(operation);
 }

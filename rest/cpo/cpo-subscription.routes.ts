@@ -1,15 +1,13 @@
 import * as yup from 'yup';
-import type { CpoSubscriptionEvseLink } from '../../src/cpo/cpo-subscription-evse-link.entity.ts';
-import type { CpoSubscriptionPlanVersion } from '../../src/cpo/cpo-subscription-plan-version.entity.ts';
-import type { CpoSubscriptionPlan } from '../../src/cpo/cpo-subscription-plan.entity.ts';
+import { createCpoPlan, setCpoPlanVersion, updateCpoPlan, type CpoPlanInput } from '../../src/cpo/cpo-subscription-plan.service.ts';
 import {
-  cpoPlanList, cpoPlanVersions, createCpoPlan, getCpoPlan, setCpoPlanVersion, updateCpoPlan, type CpoPlanInput,
-} from '../../src/cpo/cpo-subscription-plan.service.ts';
+  cpoLinkList, cpoPlanList, cpoPlanVersions, cpoSubscriptionList, getCpoLink, getCpoPlan, getCpoSubscription,
+  type CpoLinkData, type CpoPlanData, type CpoPlanVersionData, type CpoSubscriptionData,
+} from '../../src/cpo/cpo-subscription.queries.ts';
 import {
-  cpoLinkList, cpoSubscriptionList, createCpoLink, createCpoSubscription, getCpoLink, getCpoSubscription, markCpoLinkDefunct,
-  markCpoSubscriptionDefunct, updateCpoLink, updateCpoSubscription, type CpoLinkFields, type CpoSubscriptionFields,
+  createCpoLink, createCpoSubscription, markCpoLinkDefunct, markCpoSubscriptionDefunct, updateCpoLink, updateCpoSubscription,
+  type CpoLinkFields, type CpoSubscriptionFields,
 } from '../../src/cpo/cpo-subscription.service.ts';
-import type { CpoSubscription } from '../../src/cpo/cpo-subscription.entity.ts';
 import { normalize } from '../../src/money/decimal.ts';
 import { iso, isoDate, text, timestamp, uuid } from '../../src/platform/input-schemas.ts';
 import type { Patch } from '../../src/platform/merge-patch.ts';
@@ -37,7 +35,7 @@ export const cpoLinkShape = linkShape('CpoSubscriptionEvseLink', {
   head: { ...adminMember, subscription_id: t.string(), evse_uid: t.string() }, state: { is_currently_valid: t.boolean() },
 });
 
-function serializePlan(plan: CpoSubscriptionPlan, versions: CpoSubscriptionPlanVersion[]): Infer<typeof cpoPlanShape> {
+function serializePlan(plan: CpoPlanData, versions: CpoPlanVersionData[]): Infer<typeof cpoPlanShape> {
   return inShapeOrder(cpoPlanShape, {
     ...planValues(plan),
     versions: versions.filter((v) => v.plan.id === plan.id).map((v) => ({
@@ -46,14 +44,14 @@ function serializePlan(plan: CpoSubscriptionPlan, versions: CpoSubscriptionPlanV
   });
 }
 
-const withVersions = async (em: Em, plan: CpoSubscriptionPlan) => serializePlan(plan, await cpoPlanVersions(em, [plan]));
+const withVersions = async (em: Em, plan: CpoPlanData) => serializePlan(plan, await cpoPlanVersions(em, [plan.id]));
 
-function serializeSubscription(s: CpoSubscription): Infer<typeof cpoSubscriptionShape> {
-  return inShapeOrder(cpoSubscriptionShape, { ...contractValues(s), plan_id: s.plan.id, plan_external_reference: s.plan.externalReference ?? null });
+function serializeSubscription(s: CpoSubscriptionData): Infer<typeof cpoSubscriptionShape> {
+  return inShapeOrder(cpoSubscriptionShape, { ...contractValues(s), plan_id: s.plan.id, plan_external_reference: s.planExternalReference });
 }
 
-function serializeLink(l: CpoSubscriptionEvseLink): Infer<typeof cpoLinkShape> {
-  return inShapeOrder(cpoLinkShape, { ...linkValues(l), subscription_id: l.subscription.id, evse_uid: l.evse.evseUid, is_currently_valid: l.isCurrentlyUsable() });
+function serializeLink(l: CpoLinkData): Infer<typeof cpoLinkShape> {
+  return inShapeOrder(cpoLinkShape, { ...linkValues(l), subscription_id: l.subscription.id, evse_uid: l.evseUid, is_currently_valid: l.isCurrentlyValid });
 }
 
 const planBody = yup.object({
@@ -91,8 +89,8 @@ export const cpoSubscriptionRoutes: RouteDef[] = [
     method: 'get', path: '/cpo-subscription-plan', tag: TAG, paged: true, response: cpoPlanShape, summary: 'List CPO subscription plans',
     query: yup.object({ admin_id: text(64) }),
     handler: async ({ ctx, em, rawQuery, query }) => {
-      const page = await seekPage(ctx, { list: cpoPlanList(em, { adminId: query.admin_id }), rawQuery, path: ctx.path, serialize: (p: CpoSubscriptionPlan) => p });
-      const versions = await cpoPlanVersions(em, page.items);
+      const page = await seekPage(ctx, { list: cpoPlanList(em, { adminId: query.admin_id }), rawQuery, path: ctx.path, serialize: (p: CpoPlanData) => p });
+      const versions = await cpoPlanVersions(em, page.items.map((p) => p.id));
       return { ...page, items: page.items.map((p) => serializePlan(p, versions)) };
     },
   }),

@@ -1,8 +1,6 @@
 import * as yup from 'yup';
-import type { EvseLocation } from '../../src/cpo/evse-location.entity.ts';
-import {
-  createEvseLocation, evseLocationList, getEvseLocation, updateEvseLocation, type EvseLocationFields,
-} from '../../src/cpo/save-evse-location.service.ts';
+import { evseLocationList, getEvseLocation, type EvseLocationData } from '../../src/cpo/evse.queries.ts';
+import { createEvseLocation, updateEvseLocation, type EvseLocationFields } from '../../src/cpo/save-evse-location.service.ts';
 import { normalize } from '../../src/money/decimal.ts';
 import { coordinate, countryCode, iso, isoDate, text, timestamp } from '../../src/platform/input-schemas.ts';
 import type { Patch } from '../../src/platform/merge-patch.ts';
@@ -29,7 +27,7 @@ export const evseLocationShape = representation('EvseLocation', {
   updated_at: t.timestamp(),
 });
 
-function serialize(l: EvseLocation): Infer<typeof evseLocationShape> {
+function serialize(l: EvseLocationData): Infer<typeof evseLocationShape> {
   return {
     id: l.id, location_id: l.locationId, admin_id: l.admin.id, name: l.name ?? null,
     address: { street: l.street ?? null, postal_code: l.postalCode ?? null, city: l.city ?? null, country: l.country ?? null },

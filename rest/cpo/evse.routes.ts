@@ -1,7 +1,7 @@
-import { evseList } from '../../src/cpo/evse.queries.ts';
+import { evseList, getEvse, type EvseData } from '../../src/cpo/evse.queries.ts';
 import * as yup from 'yup';
-import { Evse, POWER_TYPES } from '../../src/cpo/evse.entity.ts';
-import { createEvse, getEvse, updateEvse, type EvseFields } from '../../src/cpo/save-evse.service.ts';
+import { POWER_TYPES } from '../../src/cpo/evse.entity.ts';
+import { createEvse, updateEvse, type EvseFields } from '../../src/cpo/save-evse.service.ts';
 import { setDropoutAllChargesessions } from '../../src/sessions/reprocess.service.ts';
 import { isDecimalText } from '../../src/money/decimal.ts';
 import type { Patch } from '../../src/platform/merge-patch.ts';
@@ -33,13 +33,13 @@ export const evseShape = representation('Evse', {
   updated_at: t.timestamp(),
 });
 
-export function serializeEvse(e: Evse): Infer<typeof evseShape> {
+export function serializeEvse(e: EvseData): Infer<typeof evseShape> {
   return {
     id: e.id,
     evse_uid: e.evseUid,
     admin_id: e.admin.id,
     evse_id: e.evseId ?? null,
-    location_id: e.location?.locationId ?? null,
+    location_id: e.locationId,
     connectors: e.connectors ?? [],
     dropout_all_chargesessions: e.dropoutAllChargesessions,
     reimbursement_mandatory: e.reimbursementMandatory,

@@ -1,10 +1,10 @@
 import * as yup from 'yup';
-import type { CalculationInput } from '../../src/cpo/calculation-input.entity.ts';
-import type { ReimbursementPlan } from '../../src/cpo/reimbursement-plan.entity.ts';
 import {
-  calculationInputs, createReimbursementPlan, getReimbursementPlan, reimbursementPlans, setCalculationInput, switchArrangementPlan,
-  updateReimbursementPlan, type InputOwnerRef, type PlanInput,
+  createReimbursementPlan, setCalculationInput, switchArrangementPlan, updateReimbursementPlan, type PlanInput,
 } from '../../src/cpo/reimbursement-plan.service.ts';
+import {
+  calculationInputs, getReimbursementPlan, reimbursementPlans, type CalculationInputData, type InputOwnerRef, type ReimbursementPlanData,
+} from '../../src/cpo/reimbursement.queries.ts';
 import { normalize } from '../../src/money/decimal.ts';
 import { iso, isoDate, text, timestamp } from '../../src/platform/input-schemas.ts';
 import { inShapeOrder, planShape, planValues } from '../rails/contracts.ts';
@@ -27,10 +27,10 @@ const inputShape = representation('CalculationInput', {
   id: t.string(), valid_from: t.timestamp(), component_type: t.string(), var_name: t.nullable(t.string()), value: t.decimal(), updated_at: t.timestamp(),
 });
 
-const serializePlan = (p: ReimbursementPlan): Infer<typeof reimbursementPlanShape> =>
+const serializePlan = (p: ReimbursementPlanData): Infer<typeof reimbursementPlanShape> =>
   inShapeOrder(reimbursementPlanShape, { ...planValues(p), mode: p.mode, components: p.components, script: p.script ?? null });
 
-const serializeInput = (i: CalculationInput): Infer<typeof inputShape> => ({
+const serializeInput = (i: CalculationInputData): Infer<typeof inputShape> => ({
   id: i.id, valid_from: iso(i.validFrom), component_type: i.componentType, var_name: i.varName || null, value: normalize(i.value), updated_at: iso(i.updatedAt),
 });
 

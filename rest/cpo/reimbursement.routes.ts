@@ -1,10 +1,10 @@
-import { reimbursementLinkList } from '../../src/cpo/evse.queries.ts';
 import * as yup from 'yup';
 import { isUuid } from '../../src/platform/ids.ts';
-import type { ReimbursementArrangement } from '../../src/cpo/reimbursement-arrangement.entity.ts';
-import { ReimbursementLink } from '../../src/cpo/reimbursement-link.entity.ts';
 import {
-  createArrangement, createLink, getArrangement, getLink, markArrangementDefunct, markLinkDefunct, updateArrangement, updateLink,
+  getArrangement, reimbursementLinkList, type ArrangementData, type ReimbursementLinkData,
+} from '../../src/cpo/reimbursement.queries.ts';
+import {
+  createArrangement, createLink, markArrangementDefunct, markLinkDefunct, updateArrangement, updateLink,
   type ArrangementFields, type LinkFields,
 } from '../../src/cpo/save-reimbursement-arrangement.service.ts';
 import type { Patch } from '../../src/platform/merge-patch.ts';
@@ -23,12 +23,12 @@ export const arrangementShape = contractShape('ReimbursementArrangement', { plan
 
 export const reimbursementLinkShape = linkShape('ReimbursementLink', { head: { ...adminMember, arrangement_id: t.string(), evse_uid: t.string() } });
 
-export function serializeArrangement(a: ReimbursementArrangement): Infer<typeof arrangementShape> {
+export function serializeArrangement(a: ArrangementData): Infer<typeof arrangementShape> {
   return inShapeOrder(arrangementShape, { ...contractValues(a), plan_id: a.plan?.id ?? null });
 }
 
-export function serializeLink(l: ReimbursementLink): Infer<typeof reimbursementLinkShape> {
-  return inShapeOrder(reimbursementLinkShape, { ...linkValues(l), arrangement_id: l.arrangement.id, evse_uid: l.evse.evseUid });
+export function serializeLink(l: ReimbursementLinkData): Infer<typeof reimbursementLinkShape> {
+  return inShapeOrder(reimbursementLinkShape, { ...linkValues(l), arrangement_id: l.arrangement.id, evse_uid: l.evseUid });
 }
 
 const arrangementBody = contractBody;

@@ -4,8 +4,9 @@ import * as yup from 'yup';
 import { isUuid } from '../../src/platform/ids.ts';
 import { normalize } from '../../src/money/decimal.ts';
 import { iso } from '../../src/platform/input-schemas.ts';
-import { getSessionReimbursement, sessionReimbursementList } from '../../src/cpo/session-reimbursement.queries.ts';
-import type { SessionReimbursement } from '../../src/cpo/session-reimbursement.entity.ts';
+import {
+  getSessionReimbursement, sessionReimbursementList, type SessionReimbursementData,
+} from '../../src/cpo/session-reimbursement.queries.ts';
 import { subtotalFields } from '../pricing/cost-calculation.routes.ts';
 import { seekPage } from '../rails/pagination.ts';
 import { defineRoute, type RouteDef } from '../rails/route.ts';
@@ -50,7 +51,7 @@ export const sessionReimbursementShape = representation('CpoChargeSessionReimbur
   updated_at: t.timestamp(),
 });
 
-export function serializeSessionReimbursement(r: SessionReimbursement): Infer<typeof sessionReimbursementShape> {
+export function serializeSessionReimbursement(r: SessionReimbursementData): Infer<typeof sessionReimbursementShape> {
   return {
     id: r.id,
     admin_id: r.admin.id,

@@ -5,7 +5,7 @@
 import * as yup from 'yup';
 import { endUserBoxPage } from '../../src/billing/billing-box.queries.ts';
 import type { BoxData } from '../../src/billing/billing-box.queries.ts';
-import { endUserDocument } from '../../src/billing/box-documents.service.ts';
+import { endUserDocument } from '../../src/billing/box-documents.queries.ts';
 import { evseGroups, type EvseGroupData } from '../../src/cpo/evse-group.queries.ts';
 import { cancelEndUserSubscription, switchEndUserPlan } from '../../src/end-users/app-subscription.service.ts';
 import { endUserScope } from '../../src/end-users/end-user-scope.ts';

@@ -5,13 +5,12 @@
 // (the app, the worker thread, the CLI).
 import { SYSTEM_ACTOR } from '../../src/access/actor.ts';
 import { boxDetails } from '../../src/billing/billing-box.queries.ts';
-import { ReimbursementLink } from '../../src/cpo/reimbursement-link.entity.ts';
+import { reimbursementLinksByIds } from '../../src/cpo/reimbursement.queries.ts';
 import type { EventKindName } from '../../src/events/event-kinds.ts';
 import { oneByOne, registerEventRenderers, type EventRenderer } from '../../src/events/event-renderers.ts';
 import { isUuid } from '../../src/platform/ids.ts';
 import type { Em } from '../../src/platform/orm.ts';
-import { ChargeSession } from '../../src/sessions/charge-session.entity.ts';
-import { PricingResult } from '../../src/sessions/pricing-result.entity.ts';
+import { chargeSessionsByIds, pricingResultsByIds } from '../../src/sessions/charge-session.queries.ts';
 import { serializeBox } from '../billing/billing-box-shape.ts';
 import { serializeLink } from '../cpo/reimbursement.routes.ts';
 import type { RouteDef } from '../rails/route.ts';
@@ -63,14 +62,16 @@ function viaGet(path: string): EventRenderer {
 
 const byId = <T extends { id: string }>(rows: T[], render: (row: T) => unknown) => new Map(rows.map((row) => [row.id, render(row)]));
 const uuids = (ids: string[]) => ids.filter(isUuid);
+const found = <T>(rows: (T | null)[]): T[] => rows.filter((row): row is T => row !== null);
 
 const BATCHED: Partial<Record<EventKindName, EventRenderer>> = {
-  msp_charge_session: async (em: Em, ids) => byId(await em.find(ChargeSession, { id: { $in: uuids(ids) } }), serializeChargeSession),
-  cpo_charge_session: async (em: Em, ids) => byId(await em.find(ChargeSession, { id: { $in: uuids(ids) }, source: 'cpo_charge_session' }), serializeCpoChargeSession),
-  msp_charge_session_priced: async (em: Em, ids) => byId(await em.find(PricingResult, { id: { $in: uuids(ids) } }, { populate: ['session'] }), serializePricingResult),
+  msp_charge_session: async (em: Em, ids) => byId(found(await chargeSessionsByIds(em, ids)), serializeChargeSession),
+  cpo_charge_session: async (em: Em, ids) =>
+    byId(found(await chargeSessionsByIds(em, ids)).filter((s) => s.source === 'cpo_charge_session'), serializeCpoChargeSession),
+  msp_charge_session_priced: async (em: Em, ids) => byId(found(await pricingResultsByIds(em, ids)), serializePricingResult),
   billing_box: async (em: Em, ids) => byId(await boxDetails(em, uuids(ids)), serializeBox),
   // Listed, not fetched one by one: the link's representation of the list and of its writes.
-  cpo_reimbursement_link: async (em: Em, ids) => byId(await em.find(ReimbursementLink, { id: { $in: uuids(ids) } }), serializeLink),
+  cpo_reimbursement_link: async (em: Em, ids) => byId(found(await reimbursementLinksByIds(em, ids)), serializeLink),
 };
 
 export function registerRestEventRenderers(): void {

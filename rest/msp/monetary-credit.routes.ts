@@ -1,7 +1,8 @@
 import * as yup from 'yup';
 import { normalize } from '../../src/money/decimal.ts';
-import { CREDIT_KINDS, MonetaryCredit } from '../../src/msp/monetary-credit.entity.ts';
-import { changeMonetaryCredit, getVisibleSubscription, type CreditState } from '../../src/msp/monetary-credit.service.ts';
+import { CREDIT_KINDS } from '../../src/msp/monetary-credit.entity.ts';
+import { changeMonetaryCredit, type CreditState } from '../../src/msp/monetary-credit.service.ts';
+import { monetaryCreditList, type MonetaryCreditData } from '../../src/msp/token-subscription.queries.ts';
 import { seekPage } from '../rails/pagination.ts';
 import { defineRoute, type RouteDef, type RouteInput } from '../rails/route.ts';
 import { iso, text } from '../../src/platform/input-schemas.ts';
@@ -27,7 +28,7 @@ export const creditStateShape = representation('MonetaryCreditState', {
   last_movement: t.nullable(creditMovementShape),
 });
 
-export function serializeCreditMovement(m: MonetaryCredit): Infer<typeof creditMovementShape> {
+export function serializeCreditMovement(m: MonetaryCreditData): Infer<typeof creditMovementShape> {
   return {
     id: m.id,
     subscription_id: m.subscription.id,
@@ -76,10 +77,9 @@ export const monetaryCreditRoutes: RouteDef[] = [
     method: 'get', path: '/msp-token-subscription/:id/monetary-credit', tag: TAG, extension: true, paged: true,
     summary: 'List the monetary credit movements of a subscription (oldest first)', response: creditMovementShape,
     handler: async ({ ctx, em, params, rawQuery }) => {
-      const subscription = await getVisibleSubscription(em, params.id);
+      const { subscription, movements } = await monetaryCreditList(em, params.id);
       return seekPage(ctx, {
-        em, entity: MonetaryCredit, rawQuery, path: `/main/v1/msp-token-subscription/${subscription.id}/monetary-credit`,
-        where: { subscription }, serialize: serializeCreditMovement,
+        list: movements, rawQuery, path: `/main/v1/msp-token-subscription/${subscription.id}/monetary-credit`, serialize: serializeCreditMovement,
       });
     },
   }),

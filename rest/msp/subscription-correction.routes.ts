@@ -1,6 +1,6 @@
 import * as yup from 'yup';
-import { loadSubscriptionLinks } from '../../src/msp/token-subscription.queries.ts';
-import { correctPlanOrCustomer, type CorrectionResult } from '../../src/msp/subscription-correction.service.ts';
+import { tokenSubscriptionDetails } from '../../src/msp/token-subscription.queries.ts';
+import { correctPlanOrCustomer, type CorrectionData } from '../../src/msp/subscription-correction.service.ts';
 import type { Em } from '../../src/platform/orm.ts';
 import { checkedTimestamp } from '../../src/platform/timestamp.ts';
 import { defineRoute, type RouteDef, type RouteInput } from '../rails/route.ts';
@@ -36,13 +36,11 @@ const description = 'Splits the subscription at valid_from (which may lie in the
   + 'valid_from becomes defunct and is re-created whole), and the monetary credit balance moves along. Sessions '
   + 'since valid_from are repriced. recurring_cost_correction is recorded.';
 
-async function presentCorrection(em: Em, result: CorrectionResult): Promise<Infer<typeof correctionShape>> {
-  const subscriptions = [result.oldSubscription, result.newSubscription];
-  await em.populate(subscriptions, ['plan']);
-  const links = await loadSubscriptionLinks(em, subscriptions);
+async function presentCorrection(em: Em, result: CorrectionData): Promise<Infer<typeof correctionShape>> {
+  const [oldSubscription, newSubscription] = await tokenSubscriptionDetails(em, [result.oldSubscription.id, result.newSubscription.id]);
   return {
-    old_subscription: serializeTokenSubscription(result.oldSubscription, links.get(result.oldSubscription.id) ?? []),
-    new_subscription: serializeTokenSubscription(result.newSubscription, links.get(result.newSubscription.id) ?? []),
+    old_subscription: serializeTokenSubscription(oldSubscription),
+    new_subscription: serializeTokenSubscription(newSubscription),
     correction: {
       id: result.correction.id,
       valid_from: iso(result.correction.correctedFrom),

@@ -2,10 +2,9 @@ import { RATE_COMPONENTS, type RateComponent } from '../../src/pricing/rate-plan
 import * as yup from 'yup';
 import { normalize } from '../../src/money/decimal.ts';
 import {
-  createSubscriptionPlan, getSubscriptionPlan, RECURRING_PERIODS, upsertSubscriptionPlan, type SubscriptionPlanPatch,
+  createSubscriptionPlan, RECURRING_PERIODS, upsertSubscriptionPlan, type SubscriptionPlanPatch,
 } from '../../src/msp/save-subscription-plan.service.ts';
-import { SubscriptionPlan } from '../../src/msp/subscription-plan.entity.ts';
-import { subscriptionPlanList } from '../../src/msp/subscription-plan.queries.ts';
+import { getSubscriptionPlan, subscriptionPlanList, type SubscriptionPlanData } from '../../src/msp/subscription-plan.queries.ts';
 import { parseRef } from '../../src/platform/resource-ref.ts';
 import { seekPage } from '../rails/pagination.ts';
 import { patchFrom, type FieldMapping } from '../rails/patch.ts';
@@ -25,7 +24,7 @@ export const subscriptionPlanShape = planShape('SubscriptionPlan', {
   },
 });
 
-export function serializeSubscriptionPlan(p: SubscriptionPlan): Infer<typeof subscriptionPlanShape> {
+export function serializeSubscriptionPlan(p: SubscriptionPlanData): Infer<typeof subscriptionPlanShape> {
   return inShapeOrder(subscriptionPlanShape, {
     ...planValues(p),
     rate_plan_id: p.ratePlanId ?? null,

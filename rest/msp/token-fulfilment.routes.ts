@@ -1,7 +1,4 @@
 import * as yup from 'yup';
-import { currentValidity } from '../../src/msp/authorize-token.service.ts';
-import type { Token } from '../../src/msp/token.entity.ts';
-import type { Em } from '../../src/platform/orm.ts';
 import { FORM_FACTOR_IDS, UID_TYPE_IDS } from '../../src/msp/token-reference-data.ts';
 import {
   activateToken, addPlugAndChargeVehicle, addVirtualToken, requestTokenFulfilment, type IssuedToken,
@@ -16,13 +13,8 @@ const TAG = 'MSP tokens';
 
 const issuedShape = representation('IssuedToken', { token: tokenShape, token_link: tokenLinkShape });
 
-async function presentToken(em: Em, token: Token) {
-  const valid = await currentValidity(em, [token]);
-  return serializeToken(token, valid.get(token.id) ?? false);
-}
-
-async function presentIssued(em: Em, issued: IssuedToken): Promise<Infer<typeof issuedShape>> {
-  return { token: await presentToken(em, issued.token), token_link: serializeTokenLink(issued.link) };
+function presentIssued(issued: IssuedToken): Infer<typeof issuedShape> {
+  return { token: serializeToken(issued.token), token_link: serializeTokenLink(issued.link) };
 }
 
 const validFrom = timestamp().nullable();
@@ -39,7 +31,7 @@ export const tokenFulfilmentRoutes: RouteDef[] = [
       uid: text(64).nullable(),
       valid_from: validFrom,
     }),
-    handler: async ({ em, body }) => presentIssued(em, await addVirtualToken(em, {
+    handler: async ({ em, body }) => presentIssued(await addVirtualToken(em, {
       subscriptionId: body.subscription_id, tokenSeriesId: body.token_series_id, evcoId: body.evco_id, uid: body.uid,
       validFrom: isoDate(body.valid_from),
     })),
@@ -54,7 +46,7 @@ export const tokenFulfilmentRoutes: RouteDef[] = [
       token_uid_type_id: oneOf(UID_TYPE_IDS).nullable(),
       valid_from: validFrom,
     }),
-    handler: async ({ em, params, body }) => presentIssued(em, await requestTokenFulfilment(em, params.id, {
+    handler: async ({ em, params, body }) => presentIssued(await requestTokenFulfilment(em, params.id, {
       formFactor: body.form_factor, tokenSeriesId: body.token_series_id, uidType: body.token_uid_type_id,
       validFrom: isoDate(body.valid_from),
     })),
@@ -69,7 +61,7 @@ export const tokenFulfilmentRoutes: RouteDef[] = [
       token_series_id: text(64).nullable(),
       valid_from: validFrom,
     }),
-    handler: async ({ em, params, body }) => presentIssued(em, await addPlugAndChargeVehicle(em, params.id, {
+    handler: async ({ em, params, body }) => presentIssued(await addPlugAndChargeVehicle(em, params.id, {
       vehicleVin: body.vehicle_vin, evcoId: body.evco_id, tokenSeriesId: body.token_series_id, validFrom: isoDate(body.valid_from),
     })),
   }),
@@ -80,6 +72,6 @@ export const tokenFulfilmentRoutes: RouteDef[] = [
       evco_id: text(64).defined('${path} is required'),
       uid: text(64).nullable(),
     }),
-    handler: async ({ em, body }) => presentToken(em, await activateToken(em, { evcoId: body.evco_id, uid: body.uid })),
+    handler: async ({ em, body }) => serializeToken(await activateToken(em, { evcoId: body.evco_id, uid: body.uid })),
   }),
 ];

@@ -1,8 +1,6 @@
 import * as yup from 'yup';
-import {
-  createTokenLink, getTokenLink, markTokenLinkDefunct, updateTokenLink, type TokenLinkPatch,
-} from '../../src/msp/save-token-link.service.ts';
-import type { TokenLink } from '../../src/msp/token-link.entity.ts';
+import { createTokenLink, markTokenLinkDefunct, updateTokenLink, type TokenLinkPatch } from '../../src/msp/save-token-link.service.ts';
+import { getTokenLink, type TokenLinkData } from '../../src/msp/token-subscription.queries.ts';
 import { adminMember, defunctBody, inShapeOrder, LINK, linkBody, linkShape, linkValues } from '../rails/contracts.ts';
 import { patchFrom } from '../rails/patch.ts';
 import { defineRoute, type RouteDef } from '../rails/route.ts';
@@ -17,11 +15,10 @@ export const tokenLinkShape = linkShape('TokenLink', {
   state: { is_currently_valid: t.boolean() },
 });
 
-/** The subscription and the token must be loaded (the token whatever administration holds it now). */
-export function serializeTokenLink(link: TokenLink): Infer<typeof tokenLinkShape> {
+export function serializeTokenLink(link: TokenLinkData): Infer<typeof tokenLinkShape> {
   return inShapeOrder(tokenLinkShape, {
-    ...linkValues(link), subscription_id: link.subscription.id, evco_id: link.token.evcoId, effective_valid_from: iso(link.effectiveFrom()),
-    is_currently_valid: link.isCurrentlyUsable(),
+    ...linkValues(link), subscription_id: link.subscription.id, evco_id: link.evcoId, effective_valid_from: iso(link.effectiveValidFrom),
+    is_currently_valid: link.isCurrentlyValid,
   });
 }
 

@@ -2,12 +2,13 @@ import * as yup from 'yup';
 import { normalize } from '../../src/money/decimal.ts';
 import { createTokenSubscription } from '../../src/msp/create-token-subscription.service.ts';
 import { markTokenSubscriptionDefunct } from '../../src/msp/defunct-token-subscription.service.ts';
-import { getTokenSubscription, loadSubscriptionLinks, subscriptionListFilter } from '../../src/msp/token-subscription.queries.ts';
+import {
+  getTokenSubscription, tokenSubscriptionDetails, tokenSubscriptionList, type SubscriptionLinkData, type TokenSubscriptionData,
+  type TokenSubscriptionDetail,
+} from '../../src/msp/token-subscription.queries.ts';
 import type { NewTokenSubscription, SubscriptionParties, TokenSubscriptionPatch } from '../../src/msp/token-subscription-input.ts';
 import { updateTokenSubscription } from '../../src/msp/update-token-subscription.service.ts';
 import { UID_TYPE_IDS } from '../../src/msp/token-reference-data.ts';
-import type { TokenLink } from '../../src/msp/token-link.entity.ts';
-import { TokenSubscription } from '../../src/msp/token-subscription.entity.ts';
 import { isUuid } from '../../src/platform/ids.ts';
 import type { Em } from '../../src/platform/orm.ts';
 import { seekPage } from '../rails/pagination.ts';
@@ -17,7 +18,6 @@ import { defineRoute, type RouteDef } from '../rails/route.ts';
 import { booleanFilter, iso, isoDate, oneOf, text, timestamp } from '../../src/platform/input-schemas.ts';
 import { representation, t, type Infer } from '../rails/shape.ts';
 import { singleFieldRoutes } from '../rails/single-field-routes.ts';
-import { isCurrentlyValid } from '../../src/platform/validity.ts';
 
 const TAG = 'MSP token subscriptions';
 
@@ -35,28 +35,28 @@ export const tokenSubscriptionShape = contractShape('TokenSubscription', {
   custom: { monetary_credit_balance: t.decimal() }, late: { links: t.array(subscriptionLinkShape) },
 });
 
-export function serializeSubscriptionLink(link: TokenLink): Infer<typeof subscriptionLinkShape> {
+export function serializeSubscriptionLink(link: SubscriptionLinkData): Infer<typeof subscriptionLinkShape> {
   return {
     id: link.id,
-    evco_id: link.token.evcoId,
+    evco_id: link.evcoId,
     valid_from: iso(link.validFrom),
-    effective_valid_from: iso(link.effectiveFrom()),
+    effective_valid_from: iso(link.effectiveValidFrom),
     valid_until: iso(link.validUntil),
     defunct: link.defunct,
   };
 }
 
-/** `links` are the subscription's token links (loadSubscriptionLinks); the plan must be loaded. */
-export function serializeTokenSubscription(s: TokenSubscription, links: TokenLink[]): Infer<typeof tokenSubscriptionShape> {
+export function serializeTokenSubscription(s: TokenSubscriptionDetail): Infer<typeof tokenSubscriptionShape> {
   return inShapeOrder(tokenSubscriptionShape, {
-    ...contractValues(s), plan_id: s.plan.id, plan_external_reference: s.plan.externalReference ?? null, is_valid: isCurrentlyValid(s),
-    monetary_credit_balance: normalize(s.monetaryCreditBalance), links: links.map(serializeSubscriptionLink),
+    ...contractValues(s), plan_id: s.plan.id, plan_external_reference: s.planExternalReference, is_valid: s.isValid,
+    monetary_credit_balance: normalize(s.monetaryCreditBalance), links: s.links.map(serializeSubscriptionLink),
   });
 }
 
-export async function present(em: Em, subscription: TokenSubscription) {
-  const links = await loadSubscriptionLinks(em, [subscription]);
-  return serializeTokenSubscription(subscription, links.get(subscription.id) ?? []);
+/** The answer of a write: the subscription as it now is, with its plan's external reference and its links. */
+export async function present(em: Em, subscription: TokenSubscriptionData) {
+  const [detail] = await tokenSubscriptionDetails(em, [subscription.id]);
+  return serializeTokenSubscription(detail);
 }
 
 const updateFields = {
@@ -126,17 +126,12 @@ export const tokenSubscriptionRoutes: RouteDef[] = [
     description: 'Filters: is_valid (valid now and not defunct, or not), plan_id, has_monetary_credits (balance above zero, or not), '
       + 'customer_id (extension).',
     query: yup.object({ is_valid: booleanFilter(), plan_id: uuidQuery(), has_monetary_credits: booleanFilter(), customer_id: uuidQuery() }),
-    handler: async ({ ctx, em, rawQuery, query }) => {
-      const page = await seekPage(ctx, {
-        em, entity: TokenSubscription, rawQuery, path: '/main/v1/msp-token-subscription', createdGt: true, populate: ['plan'],
-        where: subscriptionListFilter({
-          isValid: asBoolean(query.is_valid), planId: query.plan_id, customerId: query.customer_id, hasMonetaryCredits: asBoolean(query.has_monetary_credits),
-        }),
-        serialize: (s) => s,
-      });
-      const links = await loadSubscriptionLinks(em, page.items);
-      return { ...page, items: page.items.map((s) => serializeTokenSubscription(s, links.get(s.id) ?? [])) };
-    },
+    handler: ({ ctx, em, rawQuery, query }) => seekPage(ctx, {
+      list: tokenSubscriptionList(em, {
+        isValid: asBoolean(query.is_valid), planId: query.plan_id, customerId: query.customer_id, hasMonetaryCredits: asBoolean(query.has_monetary_credits),
+      }),
+      rawQuery, path: '/main/v1/msp-token-subscription', createdGt: true, serialize: serializeTokenSubscription,
+    }),
   }),
   defineRoute({
     method: 'post', path: '/msp-token-subscription', tag: TAG, summary: 'Create a token subscription', body: createBody,
@@ -151,7 +146,7 @@ export const tokenSubscriptionRoutes: RouteDef[] = [
   defineRoute({
     method: 'get', path: '/msp-token-subscription/:id', tag: TAG, summary: 'Get a token subscription with its token links',
     response: tokenSubscriptionShape,
-    handler: async ({ em, params }) => present(em, await getTokenSubscription(em, params.id)),
+    handler: async ({ em, params }) => serializeTokenSubscription(await getTokenSubscription(em, params.id)),
   }),
   defineRoute({
     method: 'post', path: '/msp-token-subscription/:id', tag: TAG, summary: 'Merge-update a token subscription', body: updateBody,

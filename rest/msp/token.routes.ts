@@ -1,16 +1,13 @@
 import * as yup from 'yup';
-import { getByRef } from '../../src/platform/resource-ref.ts';
-import { currentValidity } from '../../src/msp/authorize-token.service.ts';
 import { evcoCheckDigit, parseNewEvcoId, tryParseEvcoId } from '../../src/msp/evco-id.ts';
-import { getToken, setTokenChargeAuthBlocked, updateToken, type TokenPatch } from '../../src/msp/save-token.service.ts';
+import { setTokenChargeAuthBlocked, updateToken, type TokenPatch } from '../../src/msp/save-token.service.ts';
 import { createTokenSeries } from '../../src/msp/save-token-series.service.ts';
-import { listTokenBrands, upsertTokenBrand } from '../../src/msp/token-brand.service.ts';
-import type { TokenBrand } from '../../src/msp/token-brand.entity.ts';
+import { upsertTokenBrand } from '../../src/msp/token-brand.service.ts';
 import { FORM_FACTOR_IDS, FORM_FACTORS, UID_TYPE_IDS, UID_TYPES } from '../../src/msp/token-reference-data.ts';
-import { TokenSeries } from '../../src/msp/token-series.entity.ts';
-import { FULFILMENT_STATES, Token } from '../../src/msp/token.entity.ts';
-import { tokenList } from '../../src/msp/token.queries.ts';
-import type { Em } from '../../src/platform/orm.ts';
+import { FULFILMENT_STATES } from '../../src/msp/token.entity.ts';
+import {
+  getToken, getTokenSeries, tokenBrands, tokenList, tokenSeriesList, type TokenBrandData, type TokenData, type TokenSeriesData,
+} from '../../src/msp/token.queries.ts';
 import { listOf, seekPage } from '../rails/pagination.ts';
 import { patchFrom, type FieldMapping } from '../rails/patch.ts';
 import { defineRoute, type RouteDef } from '../rails/route.ts';
@@ -72,7 +69,7 @@ const formFactorShape = representation('TokenFormFactor', {
   id: f.enum(FORM_FACTOR_IDS), name: f.string(), physical: f.boolean(), fulfilable: f.boolean(),
 });
 
-export function serializeToken(t: Token, currentlyValid: boolean): Infer<typeof tokenShape> {
+export function serializeToken(t: TokenData): Infer<typeof tokenShape> {
   return {
     evco_id: t.evcoId,
     evco_id_formatted: tryParseEvcoId(t.evcoId)?.formatted ?? t.evcoId,
@@ -81,7 +78,7 @@ export function serializeToken(t: Token, currentlyValid: boolean): Infer<typeof 
     brand_code: t.brandCode ?? null,
     form_factor: t.formFactor,
     token_series_id: t.series?.id ?? null,
-    is_currently_valid: currentlyValid,
+    is_currently_valid: t.isCurrentlyValid,
     current_admin_id: t.currentAdmin.id,
     initial_admin_id: t.initialAdmin.id,
     charge_auth_requests_blocked: t.chargeAuthBlocked,
@@ -95,12 +92,7 @@ export function serializeToken(t: Token, currentlyValid: boolean): Infer<typeof 
   };
 }
 
-export async function tokenOutput(em: Em, token: Token) {
-  const valid = await currentValidity(em, [token]);
-  return serializeToken(token, valid.get(token.id)!);
-}
-
-export function serializeTokenSeries(s: TokenSeries): Infer<typeof tokenSeriesShape> {
+export function serializeTokenSeries(s: TokenSeriesData): Infer<typeof tokenSeriesShape> {
   return {
     id: s.id,
     admin_id: s.admin.id,
@@ -117,7 +109,7 @@ export function serializeTokenSeries(s: TokenSeries): Infer<typeof tokenSeriesSh
   };
 }
 
-const serializeBrand = (b: TokenBrand): Infer<typeof brandShape> => ({ code: b.code, name: b.name });
+const serializeBrand = (b: TokenBrandData): Infer<typeof brandShape> => ({ code: b.code, name: b.name });
 
 const tokenBody = yup.object({
   brand_code: text(64).nullable(),
@@ -159,40 +151,36 @@ export const tokenRoutes: RouteDef[] = [
     method: 'get', path: '/msp-token', tag: TAG, summary: 'List tokens, ordered by evco_id (after = an evco_id)', paged: true,
     response: tokenShape,
     query: yup.object({ used: booleanFilter() }),
-    handler: async ({ ctx, em, rawQuery, query }) => {
-      const page = await seekPage(ctx, {
-        list: tokenList(em, { used: query.used === undefined ? undefined : query.used === 'true' }),
-        rawQuery: tokenListQuery(rawQuery), path: '/main/v1/msp-token', serialize: (token: Token) => token,
-      });
-      const valid = await currentValidity(em, page.items);
-      return { ...page, items: page.items.map((token) => serializeToken(token, valid.get(token.id)!)) };
-    },
+    handler: ({ ctx, em, rawQuery, query }) => seekPage(ctx, {
+      list: tokenList(em, { used: query.used === undefined ? undefined : query.used === 'true' }),
+      rawQuery: tokenListQuery(rawQuery), path: '/main/v1/msp-token', serialize: serializeToken,
+    }),
   }),
   defineRoute({
     method: 'get', path: '/msp-token/:evco_id', tag: TAG, summary: 'Get a token (evco_id in any casing, separators optional)',
     response: tokenShape,
-    handler: async ({ em, params }) => tokenOutput(em, await getToken(em, params.evco_id)),
+    handler: async ({ em, params }) => serializeToken(await getToken(em, params.evco_id)),
   }),
   defineRoute({
     method: 'post', path: '/msp-token/:evco_id', tag: TAG, summary: 'Merge-update a token',
     description: 'Tokens are issued by the series and subscription operations: an unknown evco_id is 400 not_found. form_factor cannot change.',
     body: tokenBody, response: tokenShape,
-    handler: async ({ em, params, body }) => tokenOutput(em, await updateToken(em, params.evco_id, patchFrom(body, MAPPING, 'merge') as TokenPatch)),
+    handler: async ({ em, params, body }) => serializeToken(await updateToken(em, params.evco_id, patchFrom(body, MAPPING, 'merge') as TokenPatch)),
   }),
   defineRoute({
     method: 'put', path: '/msp-token/:evco_id', tag: TAG, summary: 'Replace a token (omitted fields are reset)', deprecated: true,
     body: tokenBody, response: tokenShape,
-    handler: async ({ em, params, body }) => tokenOutput(em, await updateToken(em, params.evco_id, patchFrom(body, MAPPING, 'replace') as TokenPatch)),
+    handler: async ({ em, params, body }) => serializeToken(await updateToken(em, params.evco_id, patchFrom(body, MAPPING, 'replace') as TokenPatch)),
   }),
   defineRoute({
     method: 'post', path: '/msp-token/:evco_id/block-charge-auth-requests', tag: TAG, summary: 'Block charge authorization for the token',
     response: tokenShape,
-    handler: async ({ em, params }) => tokenOutput(em, await setTokenChargeAuthBlocked(em, params.evco_id, true)),
+    handler: async ({ em, params }) => serializeToken(await setTokenChargeAuthBlocked(em, params.evco_id, true)),
   }),
   defineRoute({
     method: 'post', path: '/msp-token/:evco_id/unblock-charge-auth-requests', tag: TAG, summary: 'Unblock charge authorization for the token',
     response: tokenShape,
-    handler: async ({ em, params }) => tokenOutput(em, await setTokenChargeAuthBlocked(em, params.evco_id, false)),
+    handler: async ({ em, params }) => serializeToken(await setTokenChargeAuthBlocked(em, params.evco_id, false)),
   }),
   defineRoute({
     method: 'post', path: '/msp-token-evco-id/validate', tag: TAG, summary: 'Validate an EVCO id (eMA ID) and answer its normalized and formatted forms',
@@ -212,7 +200,7 @@ export const tokenRoutes: RouteDef[] = [
   }),
   defineRoute({
     method: 'get', path: '/msp-token-brand', tag: TAG, summary: 'List token brands (not paged)', response: listOf(brandShape),
-    handler: async ({ em }) => ({ items: (await listTokenBrands(em)).map(serializeBrand) }),
+    handler: async ({ em }) => ({ items: (await tokenBrands(em)).map(serializeBrand) }),
   }),
   defineRoute({
     method: 'post', path: '/msp-token-brand/:code', tag: TAG, summary: 'Create or rename a token brand', extension: true,
@@ -231,7 +219,7 @@ export const tokenRoutes: RouteDef[] = [
   defineRoute({
     method: 'get', path: '/msp-token-series', tag: TAG, summary: 'List token series', paged: true, response: tokenSeriesShape,
     handler: ({ ctx, em, rawQuery }) => seekPage(ctx, {
-      em, entity: TokenSeries, rawQuery, path: '/main/v1/msp-token-series', serialize: serializeTokenSeries,
+      list: tokenSeriesList(em), rawQuery, path: '/main/v1/msp-token-series', serialize: serializeTokenSeries,
     }),
   }),
   defineRoute({
@@ -243,6 +231,6 @@ export const tokenRoutes: RouteDef[] = [
   }),
   defineRoute({
     method: 'get', path: '/msp-token-series/:id', tag: TAG, summary: 'Get a token series', extension: true, response: tokenSeriesShape,
-    handler: async ({ em, params }) => serializeTokenSeries(await getByRef(em, TokenSeries, { id: params.id }, 'token series')),
+    handler: async ({ em, params }) => serializeTokenSeries(await getTokenSeries(em, params.id)),
   }),
 ];

@@ -1,12 +1,13 @@
 // Session ingestion (POST /charge-session, POST /cpo-charge-session) and the MSP session lists.
-import { chargeSessionList, pricingResultList } from '../../src/sessions/charge-session.queries.ts';
+import {
+  chargeSessionList, getChargeSession, getCpoChargeSession, getPricingResult, pricingResultList,
+} from '../../src/sessions/charge-session.queries.ts';
 import * as yup from 'yup';
-import { DomainError, NotFoundError } from '../../src/platform/errors.ts';
+import { DomainError } from '../../src/platform/errors.ts';
 import { isUuid } from '../../src/platform/ids.ts';
 import { SESSION_STATUSES } from '../../src/sessions/charge-session.entity.ts';
 import { ingestSession } from '../../src/sessions/ingest-session.service.ts';
-import { PricingResult } from '../../src/sessions/pricing-result.entity.ts';
-import { getVisibleSession, repriceSession } from '../../src/sessions/reprocess.service.ts';
+import { repriceSession } from '../../src/sessions/reprocess.service.ts';
 import { seekPage } from '../rails/pagination.ts';
 import type { SeekList } from '../../src/platform/seek-page.ts';
 import { SessionProgressList, type ProgressRow } from '../../src/sessions/session-progress.queries.ts';
@@ -64,11 +65,7 @@ export const chargeSessionRoutes: RouteDef[] = [
   }),
   defineRoute({
     method: 'get', path: '/cpo-charge-session/:id', tag: TAG, summary: 'Get a CPO charge session', response: cpoChargeSessionShape,
-    handler: async ({ em, params }) => {
-      const session = await getVisibleSession(em, params.id);
-      if (session.source !== 'cpo_charge_session') throw new NotFoundError('CPO charge session');
-      return serializeCpoChargeSession(session);
-    },
+    handler: async ({ em, params }) => serializeCpoChargeSession(await getCpoChargeSession(em, params.id)),
   }),
   defineRoute({
     method: 'get', path: '/msp-charge-session', tag: TAG, summary: 'List MSP charge sessions', paged: true, response: chargeSessionShape,
@@ -81,7 +78,7 @@ export const chargeSessionRoutes: RouteDef[] = [
   }),
   defineRoute({
     method: 'get', path: '/msp-charge-session/:id', tag: TAG, summary: 'Get an MSP charge session', response: chargeSessionShape,
-    handler: async ({ em, params }) => serializeChargeSession(await getVisibleSession(em, params.id)),
+    handler: async ({ em, params }) => serializeChargeSession(await getChargeSession(em, params.id)),
   }),
   defineRoute({
     method: 'post', path: '/msp-charge-session/:id/reprice', tag: TAG, summary: 'Price a session again', extension: true, bodyOptional: true,
@@ -108,11 +105,7 @@ export const chargeSessionRoutes: RouteDef[] = [
   }),
   defineRoute({
     method: 'get', path: '/msp-charge-session-priced/:id', tag: TAG, summary: 'Get a pricing result', response: pricingResultShape,
-    handler: async ({ em, params }) => {
-      const result = isUuid(params.id) ? await em.findOne(PricingResult, { id: params.id }, { populate: ['session'] }) : null;
-      if (!result) throw new NotFoundError('pricing result');
-      return serializePricingResult(result);
-    },
+    handler: async ({ em, params }) => serializePricingResult(await getPricingResult(em, params.id)),
   }),
   defineRoute({
     method: 'get', path: '/msp-charge-session-original', tag: TAG, summary: 'List sessions as received', paged: true,
@@ -121,7 +114,7 @@ export const chargeSessionRoutes: RouteDef[] = [
   }),
   defineRoute({
     method: 'get', path: '/msp-charge-session-original/:id', tag: TAG, summary: 'Get a session as received', response: originalSessionShape,
-    handler: async ({ em, params }) => serializeOriginal(await getVisibleSession(em, params.id)),
+    handler: async ({ em, params }) => serializeOriginal(await getChargeSession(em, params.id)),
   }),
   defineRoute({
     method: 'get', path: '/msp-charge-session-progress', tag: TAG, summary: 'Processing progress of sessions', paged: true,

@@ -2,9 +2,9 @@
 // /cpo-dropout-case (matching and reimbursing CPO sessions), with the same reprocessing.
 import * as yup from 'yup';
 import { REPROCESS_INSTRUCTIONS, DROPOUT_STATUSES, type DropoutSide } from '../../src/sessions/dropout-case.entity.ts';
-import { dropoutCaseList } from '../../src/sessions/dropout-case.queries.ts';
+import { dropoutCaseList, getDropoutCase } from '../../src/sessions/dropout-case.queries.ts';
 import { DROPOUT_REASONS } from '../../src/session-processing/dropout-reasons.ts';
-import { getVisibleDropoutCase, reprocessDropoutCase } from '../../src/sessions/reprocess.service.ts';
+import { reprocessDropoutCase } from '../../src/sessions/reprocess.service.ts';
 import { VALIDITY_CHECKS } from '../../src/sessions/validity-checks.ts';
 import { seekPage } from '../rails/pagination.ts';
 import { defineRoute, type RouteDef } from '../rails/route.ts';
@@ -39,7 +39,7 @@ function dropoutRoutes(side: DropoutSide): RouteDef[] {
     }),
     defineRoute({
       method: 'get', path: `${path}/:id`, tag, summary: 'Get a drop-out case', response: shape,
-      handler: async ({ em, params }) => serialize(await getVisibleDropoutCase(em, params.id, side)),
+      handler: async ({ em, params }) => serialize(await getDropoutCase(em, params.id, side)),
     }),
     defineRoute({
       method: 'post', path: `${path}/:id/reprocess`, tag, summary: 'Reprocess the sessions of a drop-out case', extension: true, response: shape,

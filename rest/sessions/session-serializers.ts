@@ -1,8 +1,7 @@
 import { normalize } from '../../src/money/decimal.ts';
-import type { ChargeSession } from '../../src/sessions/charge-session.entity.ts';
+import type { ChargeSessionData, PricingResultData } from '../../src/sessions/charge-session.queries.ts';
 import type { ProgressRow } from '../../src/sessions/session-progress.queries.ts';
-import type { DropoutCase } from '../../src/sessions/dropout-case.entity.ts';
-import type { PricingResult } from '../../src/sessions/pricing-result.entity.ts';
+import type { DropoutCaseData } from '../../src/sessions/dropout-case.queries.ts';
 import { cpoSessionIdOf, reportedField as field, reportedRoamingAmounts } from '../../src/sessions/session-reported.ts';
 import { iso } from '../../src/platform/input-schemas.ts';
 import { amountDifference } from '../../src/roaming/roaming-cost.ts';
@@ -12,10 +11,10 @@ import type {
 } from './session-shapes.ts';
 
 /** Reported fields as the body schema (session-body.ts) checked them. */
-const text = (s: ChargeSession, name: string) => field(s, name) as string | null;
-const json = <T>(s: ChargeSession, name: string) => field(s, name) as T;
+const text = (s: ChargeSessionData, name: string) => field(s, name) as string | null;
+const json = <T>(s: ChargeSessionData, name: string) => field(s, name) as T;
 
-export function serializeChargeSession(s: ChargeSession): Infer<typeof chargeSessionShape> {
+export function serializeChargeSession(s: ChargeSessionData): Infer<typeof chargeSessionShape> {
   const connectorFormat = field(s, 'connector_format');
   return {
     id: s.id,
@@ -53,7 +52,7 @@ export function serializeChargeSession(s: ChargeSession): Infer<typeof chargeSes
   };
 }
 
-export function serializeCpoChargeSession(s: ChargeSession): Infer<typeof cpoChargeSessionShape> {
+export function serializeCpoChargeSession(s: ChargeSessionData): Infer<typeof cpoChargeSessionShape> {
   const session = serializeChargeSession(s);
   return {
     ...session,
@@ -71,7 +70,7 @@ export function serializeCpoChargeSession(s: ChargeSession): Infer<typeof cpoCha
   };
 }
 
-export function serializeOriginal(s: ChargeSession): Infer<typeof originalSessionShape> {
+export function serializeOriginal(s: ChargeSessionData): Infer<typeof originalSessionShape> {
   return { id: s.id, source: s.source, received_at: iso(s.receivedAt), body: s.payload };
 }
 
@@ -82,7 +81,7 @@ export function serializeProgress(row: ProgressRow): Infer<typeof sessionProgres
   };
 }
 
-export function serializePricingResult(r: PricingResult): Infer<typeof pricingResultShape> {
+export function serializePricingResult(r: PricingResultData): Infer<typeof pricingResultShape> {
   return {
     id: r.id,
     charge_session_id: r.session.id,
@@ -94,7 +93,7 @@ export function serializePricingResult(r: PricingResult): Infer<typeof pricingRe
     subscription_id: r.subscriptionId,
     subscription_external_reference: r.subscriptionExternalReference ?? null,
     roaming_agreement: r.roamingAgreement ?? null,
-    cpo_session_id: cpoSessionIdOf(r.session),
+    cpo_session_id: r.cpoSessionId,
     rate_plan_id: r.ratePlanId,
     rate_plan_version_id: r.ratePlanVersionId,
     rule: r.rule,
@@ -109,7 +108,7 @@ export function serializePricingResult(r: PricingResult): Infer<typeof pricingRe
   };
 }
 
-export function serializeDropoutCase(c: DropoutCase): Infer<typeof dropoutCaseShape> {
+export function serializeDropoutCase(c: DropoutCaseData): Infer<typeof dropoutCaseShape> {
   return {
     id: c.id,
     admin_id: c.admin?.id ?? null,
@@ -124,6 +123,6 @@ export function serializeDropoutCase(c: DropoutCase): Infer<typeof dropoutCaseSh
   };
 }
 
-export function serializeCpoDropoutCase(c: DropoutCase): Infer<typeof cpoDropoutCaseShape> {
+export function serializeCpoDropoutCase(c: DropoutCaseData): Infer<typeof cpoDropoutCaseShape> {
   return { ...serializeDropoutCase(c), evse_uid: c.evseUid ?? null };
 }

@@ -4,6 +4,7 @@ import { approveBox, closeBox, deferBox, markBoxTransferred, reopenBox, undeferB
 import { finalizeBox } from '../../src/billing/finalize-box.service.ts';
 import { text, uuid } from '../../src/platform/input-schemas.ts';
 import { validate } from '../../src/platform/input-validation.ts';
+import { isDataOf } from '../../src/platform/seek-page.ts';
 import * as yup from 'yup';
 import { builder } from '../builder.ts';
 import { listConnection } from '../connection.ts';
@@ -20,7 +21,7 @@ export const BillingBox = builder.loadableNode('BillingBox', {
   description: 'The content of one billing document: one party, period, series, VAT country and currency (REST: /billing-box).',
   id: { resolve: (box: BoxData) => box.id },
   cacheResolved: (box) => box.id,
-  isTypeOf: (value) => typeof value === 'object' && value !== null && 'reviewSetSequence' in value && 'rollups' in value,
+  isTypeOf: (value) => isDataOf(value, 'BillingBox'),
   load: (ids: string[], context) => boxesByIds(context.em, ids) as Promise<BoxData[]>,
   fields: (t) => ({
     databaseId: t.exposeString('id', { description: 'The id of this box in the REST API.' }),

@@ -1,8 +1,7 @@
 // An administration's logo on its billing documents (REST: /administration/{id}/billing-logo). GraphQL
 // strings are bounded (10,000 characters, schema/input-strings.ts) and a request to 1 MiB, so the
 // bytes come as base64 in pieces that are joined: a logo of up to about 750 KB (REST takes 1 MB).
-import { billingLogoInfo, removeBillingLogo, setBillingLogo, type LogoInfo } from '../../src/billing/billing-logo.service.ts';
-import { visibleAdministration } from '../../src/parties/customer-input.ts';
+import { removeBillingLogo, setBillingLogo, visibleBillingLogoInfo, type LogoInfo } from '../../src/billing/billing-logo.service.ts';
 import { InvalidInputError } from '../../src/platform/errors.ts';
 import { builder } from '../builder.ts';
 import { FIELD_ARGUMENTS, mutate } from '../mutation.ts';
@@ -29,7 +28,7 @@ function decode(pieces: readonly string[]): Buffer {
 builder.queryField('billingLogo', (t) => t.field({
   type: BillingLogo, nullable: true, description: "The administration's logo; null without one (REST: GET /administration/{id}/billing-logo answers the bytes).",
   args: { adminId: t.arg.string({ required: true }) },
-  resolve: async (_root, args, context) => billingLogoInfo(context.em, (await visibleAdministration(context.em, args.adminId, null)).id),
+  resolve: (_root, args, context) => visibleBillingLogoInfo(context.em, args.adminId),
 }));
 
 builder.mutationField('setBillingLogo', (t) => t.field({
@@ -46,5 +45,5 @@ builder.mutationField('setBillingLogo', (t) => t.field({
 builder.mutationField('removeBillingLogo', (t) => t.field({
   type: 'Boolean', description: "Removes the administration's logo; false when it had none (REST: DELETE /administration/{id}/billing-logo).",
   args: { adminId: t.arg.string({ required: true }) },
-  resolve: (_root, args, context) => mutate(context, FIELD_ARGUMENTS, (em) => removeBillingLogo(em, args.adminId)),
+  resolve: (_root, args, context) => mutate(context, FIELD_ARGUMENTS, async (em) => (await removeBillingLogo(em, args.adminId)) !== null),
 }));

@@ -1,11 +1,12 @@
-import { getReviewSetOperation, requestReviewSetOperation } from '../../src/billing/review-set.service.ts';
-import {
-  REVIEW_SET_OPERATION_STATES, REVIEW_SET_OPERATIONS, type ReviewSetOperation,
-} from '../../src/billing/review-set-operation.entity.ts';
+import { requestReviewSetOperation } from '../../src/billing/review-set.service.ts';
+import { REVIEW_SET_OPERATION_STATES, REVIEW_SET_OPERATIONS } from '../../src/billing/review-set-operation.entity.ts';
 import { boxList, type BoxData } from '../../src/billing/billing-box.queries.ts';
-import { reviewSetList, reviewSetsByIds, type ReviewSetData } from '../../src/billing/review-set.queries.ts';
+import {
+  getReviewSetOperation, reviewSetList, reviewSetsByIds, type ReviewSetData, type ReviewSetOperationData,
+} from '../../src/billing/review-set.queries.ts';
 import { uuid } from '../../src/platform/input-schemas.ts';
 import { validate } from '../../src/platform/input-validation.ts';
+import { isDataOf } from '../../src/platform/seek-page.ts';
 import { DomainError } from '../../src/platform/errors.ts';
 import * as yup from 'yup';
 import { builder } from '../builder.ts';
@@ -22,7 +23,7 @@ export const BillingReviewSet = builder.loadableNode('BillingReviewSet', {
   description: 'The boxes of one billing series and invoicing period, reviewed together (REST: /billing-review-set).',
   id: { resolve: (set: ReviewSetData) => set.id },
   cacheResolved: (set) => set.id,
-  isTypeOf: (value) => typeof value === 'object' && value !== null && 'boxCounts' in value,
+  isTypeOf: (value) => isDataOf(value, 'ReviewSet'),
   load: (ids: string[], context) => reviewSetsByIds(context.em, ids) as Promise<ReviewSetData[]>,
   fields: (t) => ({
     databaseId: t.exposeString('id'),
@@ -68,7 +69,7 @@ const ReviewSetOperationError = builder.objectRef<{ code: string; message: strin
   fields: (t) => ({ code: t.exposeString('code'), message: t.exposeString('message') }),
 });
 
-export const BillingReviewSetOperation = builder.objectRef<ReviewSetOperation>('BillingReviewSetOperation').implement({
+export const BillingReviewSetOperation = builder.objectRef<ReviewSetOperationData>('BillingReviewSetOperation').implement({
   description: 'A close or approve of a review-set, run as a job (REST: /billing-review-set-operation). Follow it with billingReviewSetOperation.',
   fields: (t) => ({
     databaseId: t.exposeString('id'),

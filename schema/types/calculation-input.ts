@@ -1,5 +1,6 @@
 import * as yup from 'yup';
-import { CalculationInput as CalculationInputEntity, INPUT_OWNERS } from '../../src/cpo/calculation-input.entity.ts';
+import { INPUT_OWNERS } from '../../src/cpo/calculation-input.entity.ts';
+import type { CalculationInputData } from '../../src/cpo/reimbursement.queries.ts';
 import { setCalculationInput } from '../../src/cpo/reimbursement-plan.service.ts';
 import { normalize } from '../../src/money/decimal.ts';
 import { InvalidInputError } from '../../src/platform/errors.ts';
@@ -13,7 +14,7 @@ import { arrangementId } from './reimbursement-arrangement.ts';
 
 export const CalculationInputOwner = enumOf('CalculationInputOwner', INPUT_OWNERS, 'Whose calculation input: a reimbursement plan\'s or an arrangement\'s.');
 
-export const CalculationInput = builder.objectRef<CalculationInputEntity>('CalculationInput').implement({
+export const CalculationInput = builder.objectRef<CalculationInputData>('CalculationInput').implement({
   description: 'A price of one cost component, or of a custom variable, from validFrom on '
     + '(REST: /cpo-reimbursement-plan/{id}/calculation-input, /cpo-reimbursement-arrangement/{id}/calculation-input).',
   fields: (t) => ({

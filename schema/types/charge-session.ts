@@ -1,17 +1,20 @@
 import { normalize } from '../../src/money/decimal.ts';
-import { ChargeSession as ChargeSessionEntity, SESSION_STATUSES } from '../../src/sessions/charge-session.entity.ts';
+import { SESSION_STATUSES } from '../../src/sessions/charge-session.entity.ts';
 import { PricingResult as PricingResultEntity } from '../../src/sessions/pricing-result.entity.ts';
 import { repriceSession } from '../../src/sessions/reprocess.service.ts';
+import { plainData } from '../../src/platform/plain-data.ts';
+import { isDataOf } from '../../src/platform/seek-page.ts';
 import { builder } from '../builder.ts';
 import { childConnections } from '../child-connection.ts';
 import { listConnection } from '../connection.ts';
-import { chargeSessionList, pricingResultList } from '../../src/sessions/charge-session.queries.ts';
+import {
+  chargeSessionList, chargeSessionsByIds, pricingResultList, type ChargeSessionData, type PricingResultData,
+} from '../../src/sessions/charge-session.queries.ts';
 import { uuid } from '../../src/platform/input-schemas.ts';
 import { validate } from '../../src/platform/input-validation.ts';
 import * as yup from 'yup';
 import { enumOf } from '../enum.ts';
 import { refFromArg } from '../ids.ts';
-import { loadByIds } from '../load.ts';
 import { mutate } from '../mutation.ts';
 import { DateTime } from './date-time.ts';
 import { DropoutCase } from './dropout-case.ts';
@@ -19,12 +22,12 @@ import { PricingResult, PricingResultConnection } from './pricing-result.ts';
 
 const SessionStatus = enumOf('ChargeSessionStatus', SESSION_STATUSES, 'RECEIVED until the pipeline priced it or dropped it out.');
 
-export const ChargeSession = builder.loadableNode(ChargeSessionEntity, {
-  name: 'ChargeSession',
+export const ChargeSession = builder.loadableNode('ChargeSession', {
   description: 'A charge session as received and where the pipeline is with it (REST: /msp-charge-session).',
-  id: { resolve: (s) => s.id },
+  id: { resolve: (s: ChargeSessionData) => s.id },
   cacheResolved: (s) => s.id,
-  load: (ids: string[], context) => loadByIds(context.em, ChargeSessionEntity, ids),
+  isTypeOf: (value) => isDataOf(value, 'ChargeSession'),
+  load: (ids: string[], context) => chargeSessionsByIds(context.em, ids) as Promise<ChargeSessionData[]>,
   fields: (t) => ({
     databaseId: t.exposeString('id', { description: 'The id of this session in the REST API.' }),
     sessionId: t.exposeString('sessionId', { description: 'The sender\'s session id.' }),
@@ -67,7 +70,9 @@ builder.objectField(ChargeSession, 'pricingResults', (t) => t.loadable({
   byPath: true,
   description: 'Its pricing results, oldest first (REST: GET /msp-charge-session-priced?charge_session_id=).',
   args: { ...t.arg.connectionArgs() },
-  load: (sessionIds: string[], context, args) => childConnections(context.em, PricingResultEntity, 'session', sessionIds, args),
+  // The rows of schema/child-connection.ts as plain data (the node fields read no more than the entity's own members).
+  load: async (sessionIds: string[], context, args) => (await childConnections(context.em, PricingResultEntity, 'session', sessionIds, args))
+    .map((connection) => ({ ...connection, edges: connection.edges.map((edge) => ({ ...edge, node: plainData(edge.node) })) })),
   resolve: (session) => session.id,
 }));
 
@@ -100,7 +105,7 @@ builder.queryFields((t) => ({
       const subscriptionId = args.subscriptionId ? refId(String(args.subscriptionId), 'TokenSubscription') : undefined;
       validate(idRules, { dropoutCaseId, subscriptionId });
       const source = args.cpo === true ? 'cpo_charge_session' : args.cpo === false ? 'charge_session' : undefined;
-      return listConnection<ChargeSessionEntity>(chargeSessionList(context.em, {
+      return listConnection<ChargeSessionData>(chargeSessionList(context.em, {
         source, status: args.status ?? undefined, dropoutCaseId, subscriptionId, evseUid: args.evseUid || undefined,
       }), args);
     },
@@ -112,7 +117,7 @@ builder.queryFields((t) => ({
     resolve: (_root, args, context) => {
       const chargeSessionId = args.chargeSessionId ? refId(String(args.chargeSessionId), 'ChargeSession') : undefined;
       validate(idRules, { chargeSessionId });
-      return listConnection<PricingResultEntity>(pricingResultList(context.em, { chargeSessionId }), args);
+      return listConnection<PricingResultData>(pricingResultList(context.em, { chargeSessionId }), args);
     },
   }, PricingResultConnection),
 }));

@@ -1,29 +1,27 @@
 import * as yup from 'yup';
-import { EvseLocation as EvseLocationEntity } from '../../src/cpo/evse-location.entity.ts';
-import { ReimbursementPlan as ReimbursementPlanEntity } from '../../src/cpo/reimbursement-plan.entity.ts';
-import { evseLocationList, saveEvseLocation, type EvseLocationFields } from '../../src/cpo/save-evse-location.service.ts';
-import {
-  createReimbursementPlan, reimbursementPlans, updateReimbursementPlan, type PlanInput,
-} from '../../src/cpo/reimbursement-plan.service.ts';
+import { evseLocationList, evseLocationsByIds, type EvseLocationData } from '../../src/cpo/evse.queries.ts';
+import { reimbursementPlans, reimbursementPlansByIds, type ReimbursementPlanData } from '../../src/cpo/reimbursement.queries.ts';
+import { saveEvseLocation, type EvseLocationFields } from '../../src/cpo/save-evse-location.service.ts';
+import { createReimbursementPlan, updateReimbursementPlan, type PlanInput } from '../../src/cpo/reimbursement-plan.service.ts';
 import { normalize } from '../../src/money/decimal.ts';
 import { DomainError } from '../../src/platform/errors.ts';
 import { coordinate, countryCode, text } from '../../src/platform/input-schemas.ts';
 import { validate } from '../../src/platform/input-validation.ts';
 import type { Patch } from '../../src/platform/merge-patch.ts';
+import { isDataOf } from '../../src/platform/seek-page.ts';
 import { builder } from '../builder.ts';
 import { listConnection } from '../connection.ts';
 import { administrationKey, refFromArg } from '../ids.ts';
-import { loadByIds } from '../load.ts';
 import { inArgument, inArguments } from '../errors.ts';
 import { mutate } from '../mutation.ts';
 import { DateTime } from './date-time.ts';
 
-export const EvseLocation = builder.loadableNode(EvseLocationEntity, {
-  name: 'EvseLocation',
+export const EvseLocation = builder.loadableNode('EvseLocation', {
   description: 'A location holding EVSEs (REST: /cpo-evse-location/{location_id}).',
-  id: { resolve: (l) => l.id },
+  id: { resolve: (l: EvseLocationData) => l.id },
   cacheResolved: (l) => l.id,
-  load: (ids: string[], context) => loadByIds(context.em, EvseLocationEntity, ids),
+  isTypeOf: (value) => isDataOf(value, 'EvseLocation'),
+  load: (ids: string[], context) => evseLocationsByIds(context.em, ids) as Promise<EvseLocationData[]>,
   fields: (t) => ({
     databaseId: t.exposeString('id'),
     locationId: t.exposeString('locationId'),
@@ -44,12 +42,12 @@ export const EvseLocation = builder.loadableNode(EvseLocationEntity, {
   }),
 });
 
-export const ReimbursementPlan = builder.loadableNode(ReimbursementPlanEntity, {
-  name: 'ReimbursementPlan',
+export const ReimbursementPlan = builder.loadableNode('ReimbursementPlan', {
   description: 'How charger owners are reimbursed (REST: /cpo-reimbursement-plan).',
-  id: { resolve: (p) => p.id },
+  id: { resolve: (p: ReimbursementPlanData) => p.id },
   cacheResolved: (p) => p.id,
-  load: (ids: string[], context) => loadByIds(context.em, ReimbursementPlanEntity, ids),
+  isTypeOf: (value) => isDataOf(value, 'ReimbursementPlan'),
+  load: (ids: string[], context) => reimbursementPlansByIds(context.em, ids) as Promise<ReimbursementPlanData[]>,
   fields: (t) => ({
     databaseId: t.exposeString('id'),
     adminId: t.string({ resolve: (p) => p.admin.id }),
@@ -71,7 +69,7 @@ const EvseLocationConnection = builder.connectionObject({ type: EvseLocation, na
 builder.queryFields((t) => ({
   evseLocations: t.connection({
     type: EvseLocation, description: 'EVSE locations by id (REST: GET /cpo-evse-location).',
-    resolve: (_root, args, context) => listConnection<EvseLocationEntity>(evseLocationList(context.em), args),
+    resolve: (_root, args, context) => listConnection<EvseLocationData>(evseLocationList(context.em), args),
   }, EvseLocationConnection),
   reimbursementPlans: t.field({
     type: [ReimbursementPlan], extensions: { listEstimate: 1000 },

@@ -1,24 +1,24 @@
-import { CpoSubscriptionPlan as CpoPlanEntity } from '../../src/cpo/cpo-subscription-plan.entity.ts';
-import { CpoSubscriptionPlanVersion } from '../../src/cpo/cpo-subscription-plan-version.entity.ts';
-import { CpoSubscription as CpoSubscriptionEntity } from '../../src/cpo/cpo-subscription.entity.ts';
-import { cpoPlanList } from '../../src/cpo/cpo-subscription-plan.service.ts';
-import { cpoSubscriptionList, markCpoSubscriptionDefunct } from '../../src/cpo/cpo-subscription.service.ts';
+import {
+  cpoPlanList, cpoPlansByIds, cpoPlanVersions, cpoSubscriptionList, cpoSubscriptionsByIds,
+  type CpoPlanData, type CpoPlanVersionData, type CpoSubscriptionData,
+} from '../../src/cpo/cpo-subscription.queries.ts';
+import { markCpoSubscriptionDefunct } from '../../src/cpo/cpo-subscription.service.ts';
 import { normalize } from '../../src/money/decimal.ts';
+import { isDataOf } from '../../src/platform/seek-page.ts';
 import { builder } from '../builder.ts';
 import { listConnection } from '../connection.ts';
 import { refFromArg } from '../ids.ts';
-import { loadByIds } from '../load.ts';
 import { mutate } from '../mutation.ts';
 import { Customer } from './customer.ts';
 import { DateTime } from './date-time.ts';
 import { JsonScalar } from './json.ts';
 
-export const CpoSubscriptionPlan = builder.loadableNode(CpoPlanEntity, {
-  name: 'CpoSubscriptionPlan',
+export const CpoSubscriptionPlan = builder.loadableNode('CpoSubscriptionPlan', {
   description: 'A CPO subscription plan (REST: /cpo-subscription-plan); its recurring costs come in versions keyed by validFrom.',
-  id: { resolve: (plan) => plan.id },
+  id: { resolve: (plan: CpoPlanData) => plan.id },
   cacheResolved: (plan) => plan.id,
-  load: (ids: string[], context) => loadByIds(context.em, CpoPlanEntity, ids),
+  isTypeOf: (value) => isDataOf(value, 'CpoSubscriptionPlan'),
+  load: (ids: string[], context) => cpoPlansByIds(context.em, ids) as Promise<CpoPlanData[]>,
   fields: (t) => ({
     databaseId: t.exposeString('id'),
     adminId: t.string({ resolve: (plan) => plan.admin.id }),
@@ -30,7 +30,7 @@ export const CpoSubscriptionPlan = builder.loadableNode(CpoPlanEntity, {
 });
 
 builder.objectField(CpoSubscriptionPlan, 'versions', (t) => t.loadableList({
-  type: builder.objectRef<CpoSubscriptionPlanVersion>('CpoSubscriptionPlanVersion').implement({
+  type: builder.objectRef<CpoPlanVersionData>('CpoSubscriptionPlanVersion').implement({
     description: 'The recurring costs from validFrom until the next version.',
     fields: (f) => ({
       validFrom: f.field({ type: DateTime, resolve: (v) => v.validFrom }),
@@ -42,18 +42,18 @@ builder.objectField(CpoSubscriptionPlan, 'versions', (t) => t.loadableList({
   }),
   description: 'Its versions by validFrom (loaded for all plans of a query at once).',
   load: async (planIds: string[], context) => {
-    const versions = await context.em.find(CpoSubscriptionPlanVersion, { plan: { $in: planIds } }, { orderBy: { validFrom: 'asc' } });
+    const versions = await cpoPlanVersions(context.em, planIds);
     return planIds.map((id) => versions.filter((v) => v.plan.id === id));
   },
   resolve: (plan) => plan.id,
 }));
 
-export const CpoSubscription = builder.loadableNode(CpoSubscriptionEntity, {
-  name: 'CpoSubscription',
+export const CpoSubscription = builder.loadableNode('CpoSubscription', {
   description: "A customer's CPO subscription (REST: /cpo-subscription), valid from validFrom until (excluding) validUntil.",
-  id: { resolve: (s) => s.id },
+  id: { resolve: (s: CpoSubscriptionData) => s.id },
   cacheResolved: (s) => s.id,
-  load: (ids: string[], context) => loadByIds(context.em, CpoSubscriptionEntity, ids),
+  isTypeOf: (value) => isDataOf(value, 'CpoSubscription'),
+  load: (ids: string[], context) => cpoSubscriptionsByIds(context.em, ids) as Promise<CpoSubscriptionData[]>,
   fields: (t) => ({
     databaseId: t.exposeString('id'),
     adminId: t.string({ resolve: (s) => s.admin.id }),
@@ -79,11 +79,11 @@ const localId = (raw: string | number, typename: string) => {
 builder.queryFields((t) => ({
   cpoSubscriptionPlans: t.connection({
     type: CpoSubscriptionPlan, description: 'CPO subscription plans by id (REST: GET /cpo-subscription-plan).',
-    resolve: (_root, args, context) => listConnection<CpoPlanEntity>(cpoPlanList(context.em), args),
+    resolve: (_root, args, context) => listConnection<CpoPlanData>(cpoPlanList(context.em), args),
   }, CpoPlanConnection),
   cpoSubscriptions: t.connection({
     type: CpoSubscription, description: 'CPO subscriptions by id (REST: GET /cpo-subscription).',
-    resolve: (_root, args, context) => listConnection<CpoSubscriptionEntity>(cpoSubscriptionList(context.em), args),
+    resolve: (_root, args, context) => listConnection<CpoSubscriptionData>(cpoSubscriptionList(context.em), args),
   }, CpoSubscriptionConnection),
 }));
 

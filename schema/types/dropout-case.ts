@@ -1,4 +1,4 @@
-import { DropoutCase as DropoutCaseEntity, DROPOUT_SIDES, DROPOUT_STATUSES, REPROCESS_INSTRUCTIONS } from '../../src/sessions/dropout-case.entity.ts';
+import { DROPOUT_SIDES, DROPOUT_STATUSES, REPROCESS_INSTRUCTIONS } from '../../src/sessions/dropout-case.entity.ts';
 import * as yup from 'yup';
 import { oneOf } from '../../src/platform/input-schemas.ts';
 import { validate } from '../../src/platform/input-validation.ts';
@@ -6,10 +6,10 @@ import { DROPOUT_REASONS } from '../../src/session-processing/dropout-reasons.ts
 import { reprocessDropoutCase } from '../../src/sessions/reprocess.service.ts';
 import { builder } from '../builder.ts';
 import { listConnection } from '../connection.ts';
-import { dropoutCaseList } from '../../src/sessions/dropout-case.queries.ts';
+import { dropoutCaseList, dropoutCasesByIds, type DropoutCaseData } from '../../src/sessions/dropout-case.queries.ts';
+import { isDataOf } from '../../src/platform/seek-page.ts';
 import { enumOf } from '../enum.ts';
 import { refFromArg } from '../ids.ts';
-import { loadByIds } from '../load.ts';
 import { mutate } from '../mutation.ts';
 import { DateTime } from './date-time.ts';
 
@@ -18,12 +18,12 @@ const DropoutSide = enumOf('DropoutCaseSide', DROPOUT_SIDES, 'MSP: pricing the d
 const ReprocessInstruction = enumOf('ReprocessInstruction', REPROCESS_INSTRUCTIONS,
   'RETRY prices again; BYPASS prices again skipping the named validity checks; DISCARD discards the sessions.');
 
-export const DropoutCase = builder.loadableNode(DropoutCaseEntity, {
-  name: 'DropoutCase',
+export const DropoutCase = builder.loadableNode('DropoutCase', {
   description: 'Sessions that could not be processed, grouped by reason (REST: /msp-dropout-case, /cpo-dropout-case).',
-  id: { resolve: (c) => c.id },
+  id: { resolve: (c: DropoutCaseData) => c.id },
   cacheResolved: (c) => c.id,
-  load: (ids: string[], context) => loadByIds(context.em, DropoutCaseEntity, ids),
+  isTypeOf: (value) => isDataOf(value, 'DropoutCase'),
+  load: (ids: string[], context) => dropoutCasesByIds(context.em, ids) as Promise<DropoutCaseData[]>,
   fields: (t) => ({
     databaseId: t.exposeString('id', { description: 'The id of this case in the REST API.' }),
     reason: t.exposeString('reason', { description: 'A stable code, e.g. unknown_token or validity_plausible_energy.' }),
@@ -59,7 +59,7 @@ builder.queryFields((t) => ({
     },
     resolve: (_root, args, context) => {
       validate(filterRules, { reason: args.reason ?? undefined });
-      return listConnection<DropoutCaseEntity>(dropoutCaseList(context.em, {
+      return listConnection<DropoutCaseData>(dropoutCaseList(context.em, {
         side: args.side ?? undefined, status: args.status ?? undefined, reason: args.reason || undefined, evseUid: args.evseUid || undefined,
       }), args);
     },

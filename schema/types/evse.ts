@@ -1,13 +1,14 @@
 import * as yup from 'yup';
-import { Evse as EvseEntity, POWER_TYPES, type Connector } from '../../src/cpo/evse.entity.ts';
+import { POWER_TYPES, type Connector } from '../../src/cpo/evse.entity.ts';
+import { evsesByIds, type EvseData } from '../../src/cpo/evse.queries.ts';
 import { updateEvse, type EvseFields } from '../../src/cpo/save-evse.service.ts';
 import { setDropoutAllChargesessions } from '../../src/sessions/reprocess.service.ts';
 import { isDecimalText } from '../../src/money/decimal.ts';
 import { oneOf, text } from '../../src/platform/input-schemas.ts';
 import { validate } from '../../src/platform/input-validation.ts';
 import type { Patch } from '../../src/platform/merge-patch.ts';
+import { isDataOf } from '../../src/platform/seek-page.ts';
 import { builder } from '../builder.ts';
-import { loadByIds } from '../load.ts';
 import { mutate } from '../mutation.ts';
 import { EvseLocation } from './cpo-reference-data.ts';
 import { DateTime } from './date-time.ts';
@@ -23,25 +24,18 @@ const EvseConnector = builder.objectRef<Connector>('EvseConnector').implement({
   }),
 });
 
-export const Evse = builder.loadableNode(EvseEntity, {
-  name: 'Evse',
+export const Evse = builder.loadableNode('Evse', {
   description: 'A charge point\'s EVSE, keyed by evseUid (REST: /cpo-evse/{evse_uid}).',
-  id: { resolve: (e) => e.id },
+  id: { resolve: (e: EvseData) => e.id },
   cacheResolved: (e) => e.id,
-  load: (ids: string[], context) => loadByIds(context.em, EvseEntity, ids),
+  isTypeOf: (value) => isDataOf(value, 'Evse'),
+  load: (ids: string[], context) => evsesByIds(context.em, ids) as Promise<EvseData[]>,
   fields: (t) => ({
     databaseId: t.exposeString('id'),
     evseUid: t.exposeString('evseUid'),
     adminId: t.string({ resolve: (e) => e.admin.id }),
     evseId: t.string({ nullable: true, resolve: (e) => e.evseId ?? null }),
-    locationId: t.string({
-      nullable: true, description: 'The location_id of its location.',
-      resolve: async (e, _args, context) => {
-        if (!e.location) return null;
-        await context.em.populate(e, ['location']);
-        return e.location.locationId;
-      },
-    }),
+    locationId: t.string({ nullable: true, description: 'The location_id of its location.', resolve: (e) => e.locationId }),
     location: t.field({ type: EvseLocation, nullable: true, resolve: (e) => e.location?.id ?? null }),
     connectors: t.field({ type: [EvseConnector], resolve: (e) => e.connectors ?? [] }),
     dropoutAllChargesessions: t.exposeBoolean('dropoutAllChargesessions', { description: 'Safe configuration mode: its sessions go to drop-out cases.' }),

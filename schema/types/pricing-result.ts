@@ -1,17 +1,22 @@
 import { normalize } from '../../src/money/decimal.ts';
-import { PricingResult as PricingResultEntity } from '../../src/sessions/pricing-result.entity.ts';
+import type { Data } from '../../src/platform/plain-data.ts';
+import { isDataOf } from '../../src/platform/seek-page.ts';
+import { pricingResultsByIds } from '../../src/sessions/charge-session.queries.ts';
+import type { PricingResult as PricingResultEntity } from '../../src/sessions/pricing-result.entity.ts';
 import { builder } from '../builder.ts';
-import { loadByIds } from '../load.ts';
 import { DateTime } from './date-time.ts';
 import { JsonScalar } from './json.ts';
 import { RatePlanVersion } from './rate-plan-version.ts';
 
-export const PricingResult = builder.loadableNode(PricingResultEntity, {
-  name: 'PricingResult',
+/** What the node reads: a pricing result's own members (PricingResultData of the queries, or a child connection's row). */
+type PricingResultNode = Data<PricingResultEntity>;
+
+export const PricingResult = builder.loadableNode('PricingResult', {
   description: 'One pricing of a charge session (REST: /msp-charge-session-priced); repricing adds the next version.',
-  id: { resolve: (r) => r.id },
+  id: { resolve: (r: PricingResultNode) => r.id },
   cacheResolved: (r) => r.id,
-  load: (ids: string[], context) => loadByIds(context.em, PricingResultEntity, ids),
+  isTypeOf: (value) => isDataOf(value, 'PricingResult'),
+  load: (ids: string[], context) => pricingResultsByIds(context.em, ids) as Promise<PricingResultNode[]>,
   fields: (t) => ({
     databaseId: t.exposeString('id', { description: 'The id of this result in the REST API.' }),
     version: t.exposeInt('version'),

@@ -1,21 +1,21 @@
-import { ReimbursementArrangement as ArrangementEntity } from '../../src/cpo/reimbursement-arrangement.entity.ts';
 import { switchArrangementPlan } from '../../src/cpo/reimbursement-plan.service.ts';
+import { arrangementsByIds, type ArrangementData } from '../../src/cpo/reimbursement.queries.ts';
+import { isDataOf } from '../../src/platform/seek-page.ts';
 import { builder } from '../builder.ts';
 import { refFromArg } from '../ids.ts';
-import { loadByIds } from '../load.ts';
 import { FIELD_ARGUMENTS, mutate } from '../mutation.ts';
 import { planId, ReimbursementPlan } from './cpo-reference-data.ts';
 import { Customer } from './customer.ts';
 import { DateTime } from './date-time.ts';
 import { JsonScalar } from './json.ts';
 
-export const ReimbursementArrangement = builder.loadableNode(ArrangementEntity, {
-  name: 'ReimbursementArrangement',
+export const ReimbursementArrangement = builder.loadableNode('ReimbursementArrangement', {
   description: "What a charger owner (the customer) is reimbursed for the sessions at its EVSEs, valid from validFrom until (excluding) validUntil "
     + '(REST: /cpo-reimbursement-arrangement/{id}).',
-  id: { resolve: (a) => a.id },
+  id: { resolve: (a: ArrangementData) => a.id },
   cacheResolved: (a) => a.id,
-  load: (ids: string[], context) => loadByIds(context.em, ArrangementEntity, ids),
+  isTypeOf: (value) => isDataOf(value, 'ReimbursementArrangement'),
+  load: (ids: string[], context) => arrangementsByIds(context.em, ids) as Promise<ArrangementData[]>,
   fields: (t) => ({
     databaseId: t.exposeString('id'),
     adminId: t.string({ resolve: (a) => a.admin.id }),

@@ -1,22 +1,23 @@
 // What EVSE owners are reimbursed per CPO session and arrangement (REST: /cpo-charge-session-reimbursement).
 import * as yup from 'yup';
-import { SessionReimbursement as SessionReimbursementEntity } from '../../src/cpo/session-reimbursement.entity.ts';
-import { sessionReimbursementList } from '../../src/cpo/session-reimbursement.queries.ts';
+import {
+  sessionReimbursementList, sessionReimbursementsByIds, type SessionReimbursementData,
+} from '../../src/cpo/session-reimbursement.queries.ts';
 import { uuid } from '../../src/platform/input-schemas.ts';
 import { validate } from '../../src/platform/input-validation.ts';
+import { isDataOf } from '../../src/platform/seek-page.ts';
 import { builder } from '../builder.ts';
 import { listConnection } from '../connection.ts';
 import { refFromArg } from '../ids.ts';
-import { loadByIds } from '../load.ts';
 import { DateTime } from './date-time.ts';
 import { JsonScalar } from './json.ts';
 
-export const SessionReimbursement = builder.loadableNode(SessionReimbursementEntity, {
-  name: 'CpoChargeSessionReimbursement',
+export const SessionReimbursement = builder.loadableNode('CpoChargeSessionReimbursement', {
   description: 'The reimbursement of one CPO session under one arrangement (REST: /cpo-charge-session-reimbursement). Amounts are decimal strings.',
-  id: { resolve: (r) => r.id },
+  id: { resolve: (r: SessionReimbursementData) => r.id },
   cacheResolved: (r) => r.id,
-  load: (ids: string[], context) => loadByIds(context.em, SessionReimbursementEntity, ids),
+  isTypeOf: (value) => isDataOf(value, 'SessionReimbursement'),
+  load: (ids: string[], context) => sessionReimbursementsByIds(context.em, ids) as Promise<SessionReimbursementData[]>,
   fields: (t) => ({
     databaseId: t.exposeString('id'),
     adminId: t.string({ resolve: (r) => r.admin.id }),
@@ -60,7 +61,7 @@ builder.queryFields((t) => ({
         customerId: restId(args.customerId, 'Customer'),
       };
       validate(rules, filter);
-      return listConnection<SessionReimbursementEntity>(sessionReimbursementList(context.em, { ...filter, evseUid: args.evseUid || undefined }), args);
+      return listConnection<SessionReimbursementData>(sessionReimbursementList(context.em, { ...filter, evseUid: args.evseUid || undefined }), args);
     },
   }, Connection),
 }));

@@ -3,28 +3,28 @@ import { normalize } from '../../src/money/decimal.ts';
 import {
   createSubscriptionPlan, RECURRING_PERIODS, upsertSubscriptionPlan, type SubscriptionPlanPatch,
 } from '../../src/msp/save-subscription-plan.service.ts';
-import { SubscriptionPlan as SubscriptionPlanEntity } from '../../src/msp/subscription-plan.entity.ts';
-import { findByRef } from '../../src/platform/resource-ref.ts';
+import {
+  findSubscriptionPlan, subscriptionPlanList, subscriptionPlansByIds, type SubscriptionPlanData,
+} from '../../src/msp/subscription-plan.queries.ts';
 import { text } from '../../src/platform/input-schemas.ts';
 import { validate } from '../../src/platform/input-validation.ts';
+import { isDataOf } from '../../src/platform/seek-page.ts';
 import { builder } from '../builder.ts';
 import { listConnection } from '../connection.ts';
-import { subscriptionPlanList } from '../../src/msp/subscription-plan.queries.ts';
 import { enumOf } from '../enum.ts';
 import { administrationKey, refFromArg } from '../ids.ts';
-import { loadByIds } from '../load.ts';
 import { mutate } from '../mutation.ts';
 import { Administration } from './administration.ts';
 import { DateTime } from './date-time.ts';
 import { JsonScalar } from './json.ts';
 import { RatePlan } from './rate-plan.ts';
 
-export const SubscriptionPlan = builder.loadableNode(SubscriptionPlanEntity, {
-  name: 'SubscriptionPlan',
+export const SubscriptionPlan = builder.loadableNode('SubscriptionPlan', {
   description: 'What a token subscription is under: its rate plan and recurring costs.',
-  id: { resolve: (plan) => plan.id },
+  id: { resolve: (plan: SubscriptionPlanData) => plan.id },
   cacheResolved: (plan) => plan.id,
-  load: (ids: string[], context) => loadByIds(context.em, SubscriptionPlanEntity, ids),
+  isTypeOf: (value) => isDataOf(value, 'SubscriptionPlan'),
+  load: (ids: string[], context) => subscriptionPlansByIds(context.em, ids) as Promise<SubscriptionPlanData[]>,
   fields: (t) => ({
     databaseId: t.exposeString('id', { description: 'The id of this plan in the REST API.' }),
     adminId: t.string({ description: 'The slug of the administration.', resolve: (plan) => plan.admin.id }),
@@ -70,7 +70,7 @@ builder.queryFields((t) => ({
       adminId: t.arg.id({ description: 'Only plans of this administration (slug or global ID).' }),
       externalReference: t.arg.string({ description: 'Only the plan with this external reference.' }),
     },
-    resolve: (_root, args, context) => listConnection<SubscriptionPlanEntity>(subscriptionPlanList(context.em, {
+    resolve: (_root, args, context) => listConnection<SubscriptionPlanData>(subscriptionPlanList(context.em, {
       adminId: args.adminId ? administrationKey(String(args.adminId)) : undefined,
       externalReference: args.externalReference || undefined,
     }), args),
@@ -82,7 +82,7 @@ builder.queryFields((t) => ({
     args: { id: t.arg.id({ required: true, description: ID_DESCRIPTION }) },
     resolve: async (_root, args, context) => {
       const ref = planRef(args.id);
-      return 'id' in ref ? ref.id : ((await findByRef(context.em, SubscriptionPlanEntity, ref, 'subscription plan'))?.id ?? null);
+      return 'id' in ref ? ref.id : findSubscriptionPlan(context.em, ref);
     },
   }),
 }));

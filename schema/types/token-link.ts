@@ -1,18 +1,18 @@
 import { TokenLink as TokenLinkEntity } from '../../src/msp/token-link.entity.ts';
-import { isLinkCurrentlyValid, linkInterval } from '../../src/platform/validity.ts';
-import { Token as TokenEntity } from '../../src/msp/token.entity.ts';
+import { tokenLinkRow, tokenLinksByIds, tokenLinkState, type TokenLinkRow } from '../../src/msp/token-subscription.queries.ts';
+import { tokenEvcoIds } from '../../src/msp/token.queries.ts';
+import { isDataOf } from '../../src/platform/seek-page.ts';
 import { builder } from '../builder.ts';
 import { childConnections } from '../child-connection.ts';
 import type { GraphQLContext } from '../context.ts';
-import { loadByIds } from '../load.ts';
 import { Administration } from './administration.ts';
 import { DateTime } from './date-time.ts';
 import { Token } from './token.ts';
 import { TokenSubscription } from './token-subscription.ts';
 
-/** The link's own valid_from, else its subscription's (loaded in a batch). */
-async function effectiveFrom(link: TokenLinkEntity, context: GraphQLContext): Promise<Date> {
-  return linkInterval(link, await TokenSubscription.getDataloader(context).load(link.subscription.id)).validFrom;
+/** The link's effective valid_from and whether it is valid now, with its subscription (loaded in a batch). */
+async function stateOf(link: TokenLinkRow, context: GraphQLContext) {
+  return tokenLinkState(link, await TokenSubscription.getDataloader(context).load(link.subscription.id));
 }
 
 /**
@@ -27,18 +27,17 @@ async function evcoIds(tokenIds: readonly string[], context: GraphQLContext): Pr
   });
   const hidden = tokenIds.filter((id) => !byId.has(id));
   if (hidden.length) {
-    const moved = await context.em.find(TokenEntity, { id: { $in: [...new Set(hidden)] } }, { filters: false });
-    for (const token of moved) byId.set(token.id, token.evcoId);
+    for (const [id, evcoId] of await tokenEvcoIds(context.em, hidden)) byId.set(id, evcoId);
   }
   return tokenIds.map((id) => byId.get(id)!);
 }
 
-export const TokenLink = builder.loadableNode(TokenLinkEntity, {
-  name: 'TokenLink',
+export const TokenLink = builder.loadableNode('TokenLink', {
   description: 'A token\'s membership of a subscription, valid from effectiveValidFrom until (excluding) validUntil.',
-  id: { resolve: (link) => link.id },
+  id: { resolve: (link: TokenLinkRow) => link.id },
   cacheResolved: (link) => link.id,
-  load: (ids: string[], context) => loadByIds(context.em, TokenLinkEntity, ids),
+  isTypeOf: (value) => isDataOf(value, 'TokenLink'),
+  load: (ids: string[], context) => tokenLinksByIds(context.em, ids) as Promise<TokenLinkRow[]>,
   fields: (t) => ({
     databaseId: t.exposeString('id', { description: 'The id of this link in the REST API.' }),
     administration: t.field({ type: Administration, resolve: (link) => link.admin.id }),
@@ -62,20 +61,23 @@ export const TokenLink = builder.loadableNode(TokenLinkEntity, {
     effectiveValidFrom: t.field({
       type: DateTime,
       description: 'validFrom, else the subscription\'s validFrom.',
-      resolve: (link, _args, context) => effectiveFrom(link, context),
+      resolve: async (link, _args, context) => (await stateOf(link, context)).effectiveValidFrom,
     }),
     validUntil: t.field({ type: DateTime, nullable: true, resolve: (link) => link.validUntil ?? null }),
     defunct: t.exposeBoolean('defunct'),
     isCurrentlyValid: t.boolean({
       description: 'The link and its subscription are both valid now and not defunct (REST: is_currently_valid).',
-      resolve: async (link, _args, context) =>
-        isLinkCurrentlyValid(link, await TokenSubscription.getDataloader(context).load(link.subscription.id)),
+      resolve: async (link, _args, context) => (await stateOf(link, context)).isCurrentlyValid,
     }),
     externalUpdatedAt: t.field({ type: DateTime, nullable: true, resolve: (link) => link.externalUpdatedAt ?? null }),
     createdAt: t.field({ type: DateTime, resolve: (link) => link.createdAt }),
     updatedAt: t.field({ type: DateTime, resolve: (link) => link.updatedAt }),
   }),
 });
+
+/** The rows of schema/child-connection.ts as plain data (the node fields read no more than the entity's own members). */
+const linkRows = (connections: Awaited<ReturnType<typeof childConnections<TokenLinkEntity>>>) =>
+  connections.map((connection) => ({ ...connection, edges: connection.edges.map((edge) => ({ ...edge, node: tokenLinkRow(edge.node) })) }));
 
 export const TokenLinkConnection = builder.connectionObject({ type: TokenLink, name: 'TokenLinkConnection' }, { name: 'TokenLinkEdge' });
 
@@ -84,7 +86,7 @@ builder.objectField(TokenSubscription, 'tokenLinks', (t) => t.loadable({
   byPath: true,
   description: 'The token links of this subscription (defunct ones too), by id.',
   args: { ...t.arg.connectionArgs() },
-  load: (subscriptionIds: string[], context, args) => childConnections(context.em, TokenLinkEntity, 'subscription', subscriptionIds, args),
+  load: async (subscriptionIds: string[], context, args) => linkRows(await childConnections(context.em, TokenLinkEntity, 'subscription', subscriptionIds, args)),
   resolve: (subscription) => subscription.id,
 }));
 
@@ -93,6 +95,6 @@ builder.objectField(Token, 'links', (t) => t.loadable({
   byPath: true,
   description: 'The links of this token to subscriptions the caller may see (defunct ones too), by id.',
   args: { ...t.arg.connectionArgs() },
-  load: (tokenIds: string[], context, args) => childConnections(context.em, TokenLinkEntity, 'token', tokenIds, args),
+  load: async (tokenIds: string[], context, args) => linkRows(await childConnections(context.em, TokenLinkEntity, 'token', tokenIds, args)),
   resolve: (token) => token.id,
 }));

@@ -1,17 +1,17 @@
-import { TokenSeries as TokenSeriesEntity } from '../../src/msp/token-series.entity.ts';
+import { tokenSeriesByIds, type TokenSeriesData } from '../../src/msp/token.queries.ts';
+import { isDataOf } from '../../src/platform/seek-page.ts';
 import { builder } from '../builder.ts';
-import { loadByIds } from '../load.ts';
 import { Administration } from './administration.ts';
 import { DateTime } from './date-time.ts';
 import { FormFactor } from './form-factor.ts';
 import { UidType } from './uid-type.ts';
 
-export const TokenSeries = builder.loadableNode(TokenSeriesEntity, {
-  name: 'TokenSeries',
+export const TokenSeries = builder.loadableNode('TokenSeries', {
   description: 'A numbered run of tokens: new tokens get EVCO ids from its prefix and next number.',
-  id: { resolve: (series) => series.id },
+  id: { resolve: (series: TokenSeriesData) => series.id },
   cacheResolved: (series) => series.id,
-  load: (ids: string[], context) => loadByIds(context.em, TokenSeriesEntity, ids),
+  isTypeOf: (value) => isDataOf(value, 'TokenSeries'),
+  load: (ids: string[], context) => tokenSeriesByIds(context.em, ids) as Promise<TokenSeriesData[]>,
   fields: (t) => ({
     databaseId: t.exposeString('id', { description: 'The id of this series in the REST API.' }),
     administration: t.field({ type: Administration, resolve: (series) => series.admin.id }),

@@ -3,26 +3,26 @@ import { normalize } from '../../src/money/decimal.ts';
 import { changeMonetaryCredit } from '../../src/msp/monetary-credit.service.ts';
 import { markTokenSubscriptionDefunct } from '../../src/msp/defunct-token-subscription.service.ts';
 import { TokenSubscription as TokenSubscriptionEntity } from '../../src/msp/token-subscription.entity.ts';
+import { tokenSubscriptionData, tokenSubscriptionsByIds, type TokenSubscriptionData } from '../../src/msp/token-subscription.queries.ts';
 import { text } from '../../src/platform/input-schemas.ts';
 import { validate } from '../../src/platform/input-validation.ts';
+import { isDataOf } from '../../src/platform/seek-page.ts';
 import { builder } from '../builder.ts';
 import { childConnections } from '../child-connection.ts';
 import { refFromArg } from '../ids.ts';
-import { loadByIds } from '../load.ts';
 import { mutate } from '../mutation.ts';
 import { Administration } from './administration.ts';
 import { Customer } from './customer.ts';
 import { DateTime } from './date-time.ts';
 import { JsonScalar } from './json.ts';
 import { SubscriptionPlan } from './subscription-plan.ts';
-import { isCurrentlyValid } from '../../src/platform/validity.ts';
 
-export const TokenSubscription = builder.loadableNode(TokenSubscriptionEntity, {
-  name: 'TokenSubscription',
+export const TokenSubscription = builder.loadableNode('TokenSubscription', {
   description: 'A customer\'s agreement under a plan, valid from validFrom until (excluding) validUntil.',
-  id: { resolve: (subscription) => subscription.id },
+  id: { resolve: (subscription: TokenSubscriptionData) => subscription.id },
   cacheResolved: (subscription) => subscription.id,
-  load: (ids: string[], context) => loadByIds(context.em, TokenSubscriptionEntity, ids),
+  isTypeOf: (value) => isDataOf(value, 'TokenSubscription'),
+  load: (ids: string[], context) => tokenSubscriptionsByIds(context.em, ids) as Promise<TokenSubscriptionData[]>,
   fields: (t) => ({
     databaseId: t.exposeString('id', { description: 'The id of this subscription in the REST API.' }),
     adminId: t.string({ description: 'The slug of the administration.', resolve: (subscription) => subscription.admin.id }),
@@ -39,7 +39,7 @@ export const TokenSubscription = builder.loadableNode(TokenSubscriptionEntity, {
     validFrom: t.field({ type: DateTime, resolve: (subscription) => subscription.validFrom }),
     validUntil: t.field({ type: DateTime, nullable: true, resolve: (subscription) => subscription.validUntil ?? null }),
     defunct: t.exposeBoolean('defunct'),
-    isValid: t.boolean({ description: 'Not defunct and valid now (REST: is_valid).', resolve: (subscription) => isCurrentlyValid(subscription) }),
+    isValid: t.boolean({ description: 'Not defunct and valid now (REST: is_valid).', resolve: (subscription) => subscription.isValid }),
     customFields: t.field({ type: JsonScalar, resolve: (subscription) => subscription.customFields ?? {} }),
     monetaryCreditBalance: t.string({
       description: 'The monetary credit excl. VAT in the administration\'s currency, an exact decimal with at least 2 decimals, e.g. "12.50".',
@@ -62,7 +62,8 @@ builder.objectField(Customer, 'subscriptions', (t) => t.loadable({
   byPath: true,
   description: 'The token subscriptions of this customer the caller may see, by id.',
   args: { ...t.arg.connectionArgs() },
-  load: (customerIds: string[], context, args) => childConnections(context.em, TokenSubscriptionEntity, 'customer', customerIds, args),
+  load: async (customerIds: string[], context, args) => (await childConnections(context.em, TokenSubscriptionEntity, 'customer', customerIds, args))
+    .map((connection) => ({ ...connection, edges: connection.edges.map((edge) => ({ ...edge, node: tokenSubscriptionData(edge.node) })) })),
   resolve: (customer) => customer.id,
 }));
 

@@ -1,12 +1,9 @@
-import { currentValidity } from '../../src/msp/authorize-token.service.ts';
 import { tryParseEvcoId } from '../../src/msp/evco-id.ts';
 import { setTokenChargeAuthBlocked } from '../../src/msp/save-token.service.ts';
-import { findTokenByEvcoId } from '../../src/msp/token-lookup.ts';
-import { Token as TokenEntity } from '../../src/msp/token.entity.ts';
-import { tokenList } from '../../src/msp/token.queries.ts';
+import { findToken, tokenList, tokensByIds, type TokenData } from '../../src/msp/token.queries.ts';
+import { isDataOf } from '../../src/platform/seek-page.ts';
 import { builder } from '../builder.ts';
 import { listConnection } from '../connection.ts';
-import { loadByIds } from '../load.ts';
 import { mutate } from '../mutation.ts';
 import { Administration } from './administration.ts';
 import { DateTime } from './date-time.ts';
@@ -15,12 +12,12 @@ import { TokenFulfilment } from './token-fulfilment.ts';
 import { TokenSeries } from './token-series.ts';
 import { UidType } from './uid-type.ts';
 
-export const Token = builder.loadableNode(TokenEntity, {
-  name: 'Token',
+export const Token = builder.loadableNode('Token', {
   description: 'A charge token (card, keychain, app, vehicle). The REST API names it by its evcoId.',
-  id: { resolve: (token) => token.id },
+  id: { resolve: (token: TokenData) => token.id },
   cacheResolved: (token) => token.id,
-  load: (ids: string[], context) => loadByIds(context.em, TokenEntity, ids),
+  isTypeOf: (value) => isDataOf(value, 'Token'),
+  load: (ids: string[], context) => tokensByIds(context.em, ids) as Promise<TokenData[]>,
   fields: (t) => ({
     evcoId: t.exposeString('evcoId', { description: 'The eMA ID as stored: no separators.' }),
     evcoIdFormatted: t.string({
@@ -51,14 +48,9 @@ export const Token = builder.loadableNode(TokenEntity, {
       description: 'Null when the caller may not see that administration.',
       resolve: (token) => token.initialAdmin.id,
     }),
-    isCurrentlyValid: t.loadable({
-      type: 'Boolean',
+    isCurrentlyValid: t.boolean({
       description: 'Whether the token may start a charge session now (REST: is_currently_valid).',
-      load: async (tokens: TokenEntity[], context) => {
-        const valid = await currentValidity(context.em, tokens);
-        return tokens.map((token) => valid.get(token.id)!);
-      },
-      resolve: (token) => token,
+      resolve: (token) => token.isCurrentlyValid,
     }),
     externalUpdatedAt: t.field({ type: DateTime, nullable: true, resolve: (token) => token.externalUpdatedAt ?? null }),
     createdAt: t.field({ type: DateTime, resolve: (token) => token.createdAt }),
@@ -77,7 +69,7 @@ builder.queryFields((t) => ({
     description: 'The tokens the caller may see, by evcoId.',
     args: { used: t.arg.boolean({ description: 'Only tokens that were (true) or were never (false) linked to a subscription.' }) },
     resolve: (_root, args, context) => {
-      return listConnection<TokenEntity>(tokenList(context.em, { used: args.used ?? undefined }), args);
+      return listConnection<TokenData>(tokenList(context.em, { used: args.used ?? undefined }), args);
     },
   }, TokenConnection),
   token: t.field({
@@ -85,7 +77,7 @@ builder.queryFields((t) => ({
     nullable: true,
     description: 'A token; null when there is none the caller may see.',
     args: { evcoId: t.arg.string({ required: true, description: EVCO_ID_DESCRIPTION }) },
-    resolve: (_root, args, context) => findTokenByEvcoId(context.em, args.evcoId),
+    resolve: (_root, args, context) => findToken(context.em, args.evcoId),
   }),
 }));
 

@@ -6,6 +6,7 @@ import { addCurrency, isZero, mulDivDecimal, normalize, roundToCurrency } from '
 import type { Em } from '../platform/orm.ts';
 import { DomainError } from '../platform/errors.ts';
 import { isUuid } from '../platform/ids.ts';
+import { markData } from '../platform/plain-reads.ts';
 import { SeekList } from '../platform/seek-page.ts';
 import { Customer } from '../parties/customer.entity.ts';
 import { RoamingPartner } from '../parties/roaming-partner.entity.ts';
@@ -149,7 +150,7 @@ export async function boxDetails(em: Em, ids: string[]): Promise<BoxData[]> {
     const totals = boxTotals(boxRollups.map((r) => ({ vatKind: r.vatKind, vatPercent: r.vatPercent, net: r.net })));
     const foreign = b.vat_accounting_currency && b.vat_accounting_currency !== b.currency && b.fx_rate
       ? { currency: b.vat_accounting_currency, rate: normalize(b.fx_rate), totalVat: roundToCurrency(mulDivDecimal(totals.totalVat, b.fx_rate)) } : null;
-    return {
+    return markData<BoxData>({
       id, adminId: b.admin_id, seriesId: b.series_id, seriesCode: b.series_code, seriesExternalReference: b.series_external_reference,
       primaryDocumentType: b.primary_document_type, documentSource: b.document_source,
       reviewSetId: b.review_set_id, reviewSetCode: b.review_set_code, reviewSetSequence: b.review_set_sequence,
@@ -165,7 +166,7 @@ export async function boxDetails(em: Em, ids: string[]): Promise<BoxData[]> {
       documents: (documentsOf.get(id) ?? []).map((d) => ({
         filename: d.filename, contentType: d.content_type, size: d.size, primary: d.primary, draft: d.draft,
       })),
-    };
+    }, 'BillingBox');
   });
 }
 

@@ -52,6 +52,7 @@ const toData = (row: Record<string, any>): ItemData => ({
 });
 
 export interface ItemFilter {
+  ids?: string[];
   boxId?: string;
   boxIds?: string[];
   rollupId?: string;
@@ -62,6 +63,7 @@ export function itemList(em: Em, filter: ItemFilter): SeekList<ItemData> {
   return new SeekList<ItemData>(em, {
     entity: BillingItem,
     where: {
+      ...(filter.ids !== undefined ? { id: { $in: filter.ids } } : {}),
       ...(filter.boxId !== undefined ? { box: filter.boxId } : {}),
       ...(filter.boxIds !== undefined ? { box: { $in: filter.boxIds } } : {}),
       ...(filter.rollupId !== undefined ? { rollup: filter.rollupId } : {}),
@@ -77,6 +79,6 @@ const ITEMS_OF_ROLLUPS = `select id from (select i.id, row_number() over (partit
 /** The first `limit` items of each roll-up, in one query (the review screen's dataloader). */
 export async function itemsOfRollups(em: Em, rollupIds: readonly string[], limit: number): Promise<ItemData[][]> {
   const ids = (await em.execute<{ id: string }[]>(ITEMS_OF_ROLLUPS, [`{${rollupIds.join(',')}}`, limit])).map((r) => r.id);
-  const items = ids.length ? (await em.find(BillingItem, { id: { $in: ids } }, { orderBy: { id: 'asc' } })).map((i) => toData(i)) : [];
+  const items = ids.length ? await itemList(em, { ids }).all() : [];
   return rollupIds.map((rollupId) => items.filter((i) => i.rollupId === rollupId));
 }

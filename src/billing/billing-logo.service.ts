@@ -8,6 +8,9 @@ import { logoProblem, type Logo } from './document/logo.ts';
 
 export interface LogoInfo { adminId: string; contentType: string; size: number; updatedAt: Date }
 
+const logoInfo = (row: Record<string, any> | undefined): LogoInfo | null =>
+  (row ? { adminId: row.admin_id, contentType: row.content_type, size: row.size, updatedAt: new Date(row.updated_at) } : null);
+
 const PUT = `insert into billing_logo (admin_id, content_type, size, bytes, created_at, updated_at) values (?, ?, ?, ?, now(), now())
   on conflict (admin_id) do update set content_type = excluded.content_type, size = excluded.size, bytes = excluded.bytes, updated_at = now()`;
 
@@ -20,9 +23,14 @@ export async function setBillingLogo(em: Em, adminId: string, upload: { contentT
   return (await billingLogoInfo(em, admin.id))!;
 }
 
-export async function billingLogoInfo(em: Em, adminId: string): Promise<LogoInfo | null> {
+/** The logo of an administration the caller sees, or null without one. */
+export async function visibleBillingLogoInfo(em: Em, adminId: string): Promise<LogoInfo | null> {
+  return billingLogoInfo(em, (await visibleAdministration(em, adminId, null)).id);
+}
+
+async function billingLogoInfo(em: Em, adminId: string): Promise<LogoInfo | null> {
   const [row] = await em.execute<Record<string, any>[]>('select admin_id, content_type, size, updated_at from billing_logo where admin_id = ?', [adminId]);
-  return row ? { adminId: row.admin_id, contentType: row.content_type, size: row.size, updatedAt: new Date(row.updated_at) } : null;
+  return logoInfo(row);
 }
 
 /** The logo's bytes for rendering (no visibility check: the caller renders a box it may see). */
@@ -39,8 +47,10 @@ export async function getBillingLogo(em: Em, adminId: string): Promise<Logo> {
   return logo;
 }
 
-export async function removeBillingLogo(em: Em, adminId: string): Promise<boolean> {
+/** Removes the logo of an administration the caller sees: what was removed, null when it had none. */
+export async function removeBillingLogo(em: Em, adminId: string): Promise<LogoInfo | null> {
   const admin = await visibleAdministration(em, adminId, null);
-  const rows = await em.execute<{ admin_id: string }[]>('delete from billing_logo where admin_id = ? returning admin_id', [admin.id]);
-  return rows.length > 0;
+  const [row] = await em.execute<Record<string, any>[]>(
+    'delete from billing_logo where admin_id = ? returning admin_id, content_type, size, updated_at', [admin.id]);
+  return logoInfo(row);
 }

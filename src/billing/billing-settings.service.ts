@@ -1,22 +1,12 @@
-// An administration's billing settings: read (defaults until saved) and merge-update.
+// An administration's billing settings: merge-update (answering the settings as
+// billing-settings.queries.ts reads them, defaults until saved).
 import { visibleAdministration } from '../parties/customer-input.ts';
 import { isCountryCode } from '../platform/countries.ts';
 import { InvalidInputError } from '../platform/errors.ts';
 import type { Em } from '../platform/orm.ts';
 import { isTimeZone } from '../pricing/local-time.ts';
 import { BillingSettings, EMPTY_SELLER_LEGAL, INVOICING_PERIODS, PAYMENT_METHODS, type InvoicingPeriod, type PaymentMethod, type SellerLegal } from './billing-settings.entity.ts';
-
-export interface BillingSettingsData {
-  adminId: string;
-  timeZone: string;
-  invoicingPeriod: InvoicingPeriod;
-  paymentMethods: PaymentMethod[];
-  defaultPaymentMethod: PaymentMethod;
-  paymentTermDays: number;
-  localeId: string | null;
-  vatAccountingCurrency: string | null;
-  seller: SellerLegal;
-}
+import { getBillingSettings, type BillingSettingsData } from './billing-settings.queries.ts';
 
 export interface BillingSettingsInput {
   timeZone?: string | null;
@@ -27,17 +17,6 @@ export interface BillingSettingsInput {
   localeId?: string | null;
   vatAccountingCurrency?: string | null;
   seller?: Partial<SellerLegal> | null;
-}
-
-export async function getBillingSettings(em: Em, adminId: string): Promise<BillingSettingsData> {
-  const admin = await visibleAdministration(em, adminId, null);
-  const s = await em.findOne(BillingSettings, { admin });
-  return {
-    adminId: admin.id, timeZone: admin.timeZone, invoicingPeriod: s?.invoicingPeriod ?? 'month', paymentMethods: s?.paymentMethods ?? ['bank_transfer'],
-    defaultPaymentMethod: s?.defaultPaymentMethod ?? 'bank_transfer', paymentTermDays: s?.paymentTermDays ?? 14, localeId: s?.localeId ?? null,
-    vatAccountingCurrency: s?.vatAccountingCurrency ?? null,
-    seller: { ...EMPTY_SELLER_LEGAL, ...(s?.seller ?? {}) },
-  };
 }
 
 const isMethod = (value: string): value is PaymentMethod => (PAYMENT_METHODS as readonly string[]).includes(value);

@@ -1,22 +1,12 @@
-// Delivery states of a box's documents (decisions.md): POST creates, POST on {id} merge-updates.
+// Delivery states of a box's documents (decisions.md): POST creates, POST on {id} merge-updates (the
+// list is in box-delivery.queries.ts).
 import type { Em } from '../platform/orm.ts';
 import { DomainError, InvalidInputError } from '../platform/errors.ts';
 import { flushUnique } from '../platform/flush-unique.ts';
 import { isUuid } from '../platform/ids.ts';
-import { SeekList } from '../platform/seek-page.ts';
 import { BillingBox } from './billing-box.entity.ts';
 import { BoxDelivery, DELIVERY_CHANNELS, DELIVERY_STATES } from './box-delivery.entity.ts';
-
-export interface DeliveryData {
-  id: string;
-  boxId: string;
-  channel: string;
-  state: string;
-  externalReference: string | null;
-  detail: string | null;
-  createdAt: Date;
-  updatedAt: Date;
-}
+import { deliveryData, type DeliveryData } from './box-delivery.queries.ts';
 
 export interface DeliveryInput {
   boxId?: string | null;
@@ -25,11 +15,6 @@ export interface DeliveryInput {
   externalReference?: string | null;
   detail?: string | null;
 }
-
-const toData = (row: Record<string, any>): DeliveryData => ({
-  id: row.id, boxId: typeof row.box === 'object' ? row.box.id : row.box, channel: row.channel, state: row.state,
-  externalReference: row.externalReference ?? null, detail: row.detail ?? null, createdAt: row.createdAt, updatedAt: row.updatedAt,
-});
 
 const UNIQUE = { billing_box_delivery_external_reference_unique: ['external_reference'] };
 
@@ -50,10 +35,6 @@ function apply(delivery: BoxDelivery, input: DeliveryInput): void {
   if (input.detail !== undefined) delivery.detail = input.detail;
 }
 
-export function deliveryList(em: Em, filter: { boxId?: string } = {}): SeekList<DeliveryData> {
-  return new SeekList<DeliveryData>(em, { entity: BoxDelivery, where: filter.boxId ? { box: filter.boxId } : {}, map: toData });
-}
-
 export async function createDelivery(em: Em, input: DeliveryInput): Promise<DeliveryData> {
   if (!input.boxId) throw new InvalidInputError('box_id is required', { path: ['box_id'] });
   if (!input.channel) throw new InvalidInputError('channel is required', { path: ['channel'] });
@@ -62,7 +43,7 @@ export async function createDelivery(em: Em, input: DeliveryInput): Promise<Deli
   const delivery = em.create(BoxDelivery, { admin: box.admin, box, channel: 'other', state: 'pending' });
   apply(delivery, input);
   await flushUnique(em, UNIQUE);
-  return toData({ ...delivery, box: box.id });
+  return deliveryData({ ...delivery, box: box.id });
 }
 
 export async function updateDelivery(em: Em, id: string, input: DeliveryInput): Promise<DeliveryData> {
@@ -70,5 +51,5 @@ export async function updateDelivery(em: Em, id: string, input: DeliveryInput): 
   if (!delivery) throw new DomainError('not_found', `billing box delivery ${id} does not exist`);
   apply(delivery, { ...input, boxId: undefined });
   await flushUnique(em, UNIQUE);
-  return toData({ ...delivery, box: delivery.box.id });
+  return deliveryData({ ...delivery, box: delivery.box.id });
 }

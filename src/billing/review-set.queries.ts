@@ -1,10 +1,14 @@
-// Review-set reads of both transports: plain data with the counts of their boxes per state.
+// Review-set reads of both transports: plain data with the counts of their boxes per state, and the
+// close and approve operations asked for over HTTP.
 import type { FilterQuery } from '@mikro-orm/core';
 import type { Em } from '../platform/orm.ts';
 import { DomainError } from '../platform/errors.ts';
 import { isUuid } from '../platform/ids.ts';
+import type { Data } from '../platform/plain-data.ts';
+import { markData, refOf } from '../platform/plain-reads.ts';
 import { SeekList } from '../platform/seek-page.ts';
 import { ReviewSet } from './review-set.entity.ts';
+import { ReviewSetOperation } from './review-set-operation.entity.ts';
 
 export interface ReviewSetData {
   id: string;
@@ -34,11 +38,11 @@ async function details(em: Em, ids: string[]): Promise<ReviewSetData[]> {
   const byId = new Map(rows.map((r) => [r.id, r]));
   return ids.filter((id) => byId.has(id)).map((id) => {
     const r = byId.get(id)!;
-    return {
+    return markData<ReviewSetData>({
       id, adminId: r.admin_id, seriesId: r.series_id, seriesCode: r.series_code, code: r.code, periodFrom: new Date(r.period_from),
       periodUntil: new Date(r.period_until), state: r.state, closedAt: r.closed_at ? new Date(r.closed_at) : null,
       boxCounts: r.box_counts, deferredCount: r.deferred_count, createdAt: new Date(r.created_at), updatedAt: new Date(r.updated_at),
-    };
+    }, 'ReviewSet');
   });
 }
 
@@ -65,4 +69,15 @@ export async function reviewSetsByIds(em: Em, ids: readonly string[]): Promise<(
   const visible = wanted.length ? await em.find(ReviewSet, { id: { $in: wanted } }, { fields: ['id'] }) : [];
   const byId = new Map((await details(em, visible.map((r) => r.id))).map((r) => [r.id, r]));
   return ids.map((id) => byId.get(id) ?? null);
+}
+
+export type ReviewSetOperationData = Data<ReviewSetOperation>;
+
+/** A close or approve of a review-set the caller may see, or 400 not_found. */
+export async function getReviewSetOperation(em: Em, id: string): Promise<ReviewSetOperationData> {
+  const [found] = isUuid(id) ? await new SeekList<ReviewSetOperationData>(em, {
+    entity: ReviewSetOperation, where: { id }, map: (row) => ({ ...row, admin: refOf(row.admin) }) as ReviewSetOperationData,
+  }).all() : [];
+  if (!found) throw new DomainError('not_found', `billing review-set operation ${id} does not exist`);
+  return found;
 }

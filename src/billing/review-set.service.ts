@@ -12,6 +12,7 @@ import { DomainError } from '../platform/errors.ts';
 import { addFollowUpJob } from '../platform/jobs.ts';
 import { isUuid } from '../platform/ids.ts';
 import type { Em, Orm } from '../platform/orm.ts';
+import { plainData } from '../platform/plain-data.ts';
 import { scopedEm } from '../access/admin-scope.ts';
 import { BillingBox, type PaymentOptions } from './billing-box.entity.ts';
 import { billingAdmin } from './billing-admin.ts';
@@ -19,7 +20,7 @@ import { approveLocked } from './box-transitions.service.ts';
 import { lockReviewSet } from './lock-box.ts';
 import { billPeriodFees } from './period-sources.ts';
 import { ReviewSet } from './review-set.entity.ts';
-import { getReviewSet, type ReviewSetData } from './review-set.queries.ts';
+import { getReviewSet, type ReviewSetData, type ReviewSetOperationData } from './review-set.queries.ts';
 import { ReviewSetOperation, type ReviewSetOperationKind } from './review-set-operation.entity.ts';
 import { REVIEW_SET_OPERATIONS_JOB } from './review-set-operation-job.ts';
 
@@ -65,13 +66,15 @@ export async function approveReviewSet(em: Em, id: string, options: PaymentOptio
  * state, recorded as pending with the job that carries it out, in one short transaction. A close
  * asked for again while one is pending answers the pending one.
  */
-export async function requestReviewSetOperation(em: Em, id: string, operation: ReviewSetOperationKind, requestedBy: string, payment: PaymentOptions = {}): Promise<ReviewSetOperation> {
+export async function requestReviewSetOperation(
+  em: Em, id: string, operation: ReviewSetOperationKind, requestedBy: string, payment: PaymentOptions = {},
+): Promise<ReviewSetOperationData> {
   const set = isUuid(id) ? await em.findOne(ReviewSet, { id }) : null;
   if (!set) throw new DomainError('not_found', `billing review-set ${id} does not exist`);
   const pendingClose = () => em.findOne(ReviewSetOperation, { reviewSetId: set.id, operation: 'close', state: 'pending' });
   if (operation === 'close') {
     const pending = await pendingClose();
-    if (pending) return pending;
+    if (pending) return plainData(pending);
     if (set.state !== 'open') throw new DomainError('invalid_state', `the review-set is ${set.state}`);
   }
   try {
@@ -81,20 +84,14 @@ export async function requestReviewSetOperation(em: Em, id: string, operation: R
       });
       await tx.flush();
       await addFollowUpJob(tx, REVIEW_SET_OPERATIONS_JOB, { review_set_id: set.id }, { jobKey: `billing_review_set:${set.id}`, jobKeyMode: 'preserve_run_at' });
-      return recorded;
+      return plainData(recorded);
     });
   } catch (error) {
     // Another request recorded a close of this set at the same moment: answer that one.
     const pending = error instanceof UniqueConstraintViolationException ? await pendingClose() : null;
-    if (pending) return pending;
+    if (pending) return plainData(pending);
     throw error;
   }
-}
-
-export async function getReviewSetOperation(em: Em, id: string): Promise<ReviewSetOperation> {
-  const found = isUuid(id) ? await em.findOne(ReviewSetOperation, { id }) : null;
-  if (!found) throw new DomainError('not_found', `billing review-set operation ${id} does not exist`);
-  return found;
 }
 
 /**

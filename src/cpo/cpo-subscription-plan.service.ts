@@ -1,17 +1,19 @@
 // CPO subscription plans: the plan (name, publishing window: not enforced when subscriptions are
 // created) and its recurring costs keyed by valid_from (POST /cpo-subscription-plan/{id}/{valid_from}
-// merge-updates the version of that date, creating it when missing).
+// merge-updates the version of that date, creating it when missing). The writes answer plain
+// data; the reads are in cpo-subscription.queries.ts.
 import { applyPlanName, applyPlanPublishing, createPlan, updatePlan, type PlanInput, type PlanKind } from '../contracts/plan.ts';
 import { DATE_FORMAT, parseDate } from '../platform/timestamp.ts';
 import { isNegative, parseDecimal } from '../money/decimal.ts';
 import { DomainError, InvalidInputError, NotFoundError, type ErrorDetail } from '../platform/errors.ts';
 import { isUuid } from '../platform/ids.ts';
 import type { Em } from '../platform/orm.ts';
+import { plainData } from '../platform/plain-data.ts';
 import { EXT_REF_PREFIX } from '../platform/resource-ref.ts';
-import { SeekList } from '../platform/seek-page.ts';
 import { localMidnight } from '../billing/periods.ts';
 import { CpoSubscriptionPlanVersion, type CpoRecurringCost } from './cpo-subscription-plan-version.entity.ts';
 import { CpoSubscriptionPlan } from './cpo-subscription-plan.entity.ts';
+import type { CpoPlanData } from './cpo-subscription.queries.ts';
 
 export interface CpoPlanInput extends PlanInput {
   adminId?: string | null;
@@ -20,20 +22,13 @@ export interface CpoPlanInput extends PlanInput {
 const PERIODS = ['month', 'quarter', 'year'];
 const PER = ['subscription', 'evse'];
 
-export async function getCpoPlan(em: Em, ref: string): Promise<CpoSubscriptionPlan> {
+/** The plan entity a write uses (id or `ext_ref.<reference>`), or 400 not_found. */
+export async function loadCpoPlan(em: Em, ref: string): Promise<CpoSubscriptionPlan> {
   const externalReference = ref.startsWith(EXT_REF_PREFIX) ? ref.slice(EXT_REF_PREFIX.length) : null;
   const plan = externalReference !== null ? await em.findOne(CpoSubscriptionPlan, { externalReference })
     : isUuid(ref) ? await em.findOne(CpoSubscriptionPlan, { id: ref }) : null;
   if (!plan) throw new NotFoundError('CPO subscription plan');
   return plan;
-}
-
-export function cpoPlanList(em: Em, filter: { adminId?: string } = {}): SeekList<CpoSubscriptionPlan> {
-  return new SeekList<CpoSubscriptionPlan>(em, { entity: CpoSubscriptionPlan, where: filter.adminId ? { admin: filter.adminId } : {}, entities: true });
-}
-
-export function cpoPlanVersions(em: Em, plans: CpoSubscriptionPlan[]): Promise<CpoSubscriptionPlanVersion[]> {
-  return plans.length ? em.find(CpoSubscriptionPlanVersion, { plan: { $in: plans } }, { orderBy: { plan: 'asc', validFrom: 'asc' } }) : Promise.resolve([]);
 }
 
 const PLAN: PlanKind<CpoSubscriptionPlan, CpoPlanInput> = {
@@ -44,12 +39,12 @@ const PLAN: PlanKind<CpoSubscriptionPlan, CpoPlanInput> = {
   },
 };
 
-export function createCpoPlan(em: Em, input: CpoPlanInput): Promise<CpoSubscriptionPlan> {
-  return createPlan(em, PLAN, input);
+export async function createCpoPlan(em: Em, input: CpoPlanInput): Promise<CpoPlanData> {
+  return plainData(await createPlan(em, PLAN, input));
 }
 
-export async function updateCpoPlan(em: Em, ref: string, input: CpoPlanInput): Promise<CpoSubscriptionPlan> {
-  return updatePlan(em, PLAN, await getCpoPlan(em, ref), input);
+export async function updateCpoPlan(em: Em, ref: string, input: CpoPlanInput): Promise<CpoPlanData> {
+  return plainData(await updatePlan(em, PLAN, await loadCpoPlan(em, ref), input));
 }
 
 function checkCosts(costs: unknown): CpoRecurringCost[] {
@@ -76,8 +71,8 @@ function checkCosts(costs: unknown): CpoRecurringCost[] {
 }
 
 /** Merge-updates (or creates) the plan's version valid from a date (YYYY-MM-DD: local midnight of the administration). */
-export async function setCpoPlanVersion(em: Em, ref: string, date: string, input: { recurringCosts?: unknown }): Promise<CpoSubscriptionPlan> {
-  const plan = await getCpoPlan(em, ref);
+export async function setCpoPlanVersion(em: Em, ref: string, date: string, input: { recurringCosts?: unknown }): Promise<CpoPlanData> {
+  const plan = await loadCpoPlan(em, ref);
   if (!parseDate(date)) throw new InvalidInputError(`valid_from in the path must be ${DATE_FORMAT}`, { path: [] });
   await em.populate(plan, ['admin']);
   const validFrom = localMidnight(date, plan.admin.timeZone);
@@ -85,5 +80,5 @@ export async function setCpoPlanVersion(em: Em, ref: string, date: string, input
     ?? em.create(CpoSubscriptionPlanVersion, { plan, validFrom, recurringCosts: [] });
   if (input.recurringCosts !== undefined) version.recurringCosts = input.recurringCosts === null ? [] : checkCosts(input.recurringCosts);
   await em.flush();
-  return plan;
+  return plainData(plan);
 }

@@ -2,7 +2,7 @@
 // (extension), merge-update (replace on the deprecated PUT), defunct (a subscription's links too, in
 // one transaction). An update with the recurring cost correction bills the subscription's fees
 // again, in its transaction, for the periods already billed from the first one the validity change
-// affects.
+// affects. The writes answer plain data; the reads are in cpo-subscription.queries.ts.
 import { recollectCpoSubscriptionFees } from './cpo-subscription-fee.source.ts';
 import {
   applyLinkPatch, contractCustomer, contractToLink, createContract, findById, markDefunct, updateContract,
@@ -11,10 +11,10 @@ import {
 import { NotFoundError } from '../platform/errors.ts';
 import type { Patch } from '../platform/merge-patch.ts';
 import type { Em } from '../platform/orm.ts';
-import { SeekList } from '../platform/seek-page.ts';
 import { CpoSubscriptionEvseLink } from './cpo-subscription-evse-link.entity.ts';
-import { getCpoPlan } from './cpo-subscription-plan.service.ts';
+import { loadCpoPlan } from './cpo-subscription-plan.service.ts';
 import { CpoSubscription } from './cpo-subscription.entity.ts';
+import { cpoLinkData, cpoSubscriptionData, type CpoLinkData, type CpoSubscriptionData } from './cpo-subscription.queries.ts';
 import { linkEvse } from './link-evse.ts';
 
 export type CpoSubscriptionFields = ContractFields;
@@ -40,24 +40,20 @@ const SUBSCRIPTION: ContractKind<CpoSubscription> = {
 };
 const LINK: LinkKind<CpoSubscriptionEvseLink> = { entity: CpoSubscriptionEvseLink, contract: 'subscription' };
 
-export function getCpoSubscription(em: Em, id: string): Promise<CpoSubscription> {
+/** The subscription entity a write changes (its plan loaded), or 400 not_found. */
+function loadSubscription(em: Em, id: string): Promise<CpoSubscription> {
   return findById(em, CpoSubscription, id, SUBSCRIPTION.what, ['plan', 'customer']);
 }
 
-export function cpoSubscriptionList(em: Em, filter: { customerId?: string; planId?: string } = {}): SeekList<CpoSubscription> {
-  return new SeekList<CpoSubscription>(em, {
-    entity: CpoSubscription, entities: true, populate: ['plan'],
-    where: { ...(filter.customerId ? { customer: filter.customerId } : {}), ...(filter.planId ? { plan: filter.planId } : {}) },
-  });
-}
-
-export function createCpoSubscription(em: Em, input: Patch<CpoSubscriptionFields> & { customerId?: string; planRef?: string }) {
+export function createCpoSubscription(
+  em: Em, input: Patch<CpoSubscriptionFields> & { customerId?: string; planRef?: string },
+): Promise<CpoSubscriptionData> {
   const { customerId, planRef, ...fields } = input;
   return em.transactional(async (tx) => {
-    const plan = planRef ? await getCpoPlan(tx, planRef).catch(() => null) : null;
+    const plan = planRef ? await loadCpoPlan(tx, planRef).catch(() => null) : null;
     if (!plan) throw new NotFoundError('CPO subscription plan', { path: ['plan_id'] });
     const customer = await contractCustomer(tx, customerId);
-    return createContract(tx, SUBSCRIPTION, { admin: plan.admin, customer, plan }, fields);
+    return cpoSubscriptionData(await createContract(tx, SUBSCRIPTION, { admin: plan.admin, customer, plan }, fields));
   });
 }
 
@@ -69,50 +65,46 @@ async function correctFees(em: Em, subscriptionId: string, before: Bounds, after
   if (from) await recollectCpoSubscriptionFees(em, subscriptionId, from);
 }
 
-export function updateCpoSubscription(em: Em, id: string, patch: Patch<CpoSubscriptionFields>, options: CorrectionOption = {}) {
+export function updateCpoSubscription(
+  em: Em, id: string, patch: Patch<CpoSubscriptionFields>, options: CorrectionOption = {},
+): Promise<CpoSubscriptionData> {
   return em.transactional(async (tx) => {
-    const subscription = await getCpoSubscription(tx, id);
+    const subscription = await loadSubscription(tx, id);
     const before = boundsOf(subscription.validFrom, subscription.validUntil);
     await updateContract(tx, SUBSCRIPTION, subscription, patch);
     await correctFees(tx, subscription.id, before, boundsOf(subscription.validFrom, subscription.validUntil), options);
-    return subscription;
+    return cpoSubscriptionData(subscription);
   });
 }
 
-export function markCpoSubscriptionDefunct(em: Em, id: string, externalUpdatedAt?: Date | null) {
-  return em.transactional(async (tx) => markDefunct(tx, await getCpoSubscription(tx, id), externalUpdatedAt, { links: LINK }));
+export function markCpoSubscriptionDefunct(em: Em, id: string, externalUpdatedAt?: Date | null): Promise<CpoSubscriptionData> {
+  return em.transactional(async (tx) => cpoSubscriptionData(await markDefunct(tx, await loadSubscription(tx, id), externalUpdatedAt, { links: LINK })));
 }
 
-export function getCpoLink(em: Em, id: string): Promise<CpoSubscriptionEvseLink> {
+/** The link entity a write changes (its subscription and EVSE loaded), or 400 not_found. */
+function loadLink(em: Em, id: string): Promise<CpoSubscriptionEvseLink> {
   return findById(em, CpoSubscriptionEvseLink, id, 'CPO subscription EVSE link', ['subscription', 'evse']);
 }
 
-export function cpoLinkList(em: Em, filter: { subscriptionId?: string } = {}): SeekList<CpoSubscriptionEvseLink> {
-  return new SeekList<CpoSubscriptionEvseLink>(em, {
-    entity: CpoSubscriptionEvseLink, entities: true, populate: ['subscription', 'evse'],
-    where: filter.subscriptionId ? { subscription: filter.subscriptionId } : {},
+export function createCpoLink(em: Em, input: Patch<CpoLinkFields> & { subscriptionId?: string; evseUid?: string }): Promise<CpoLinkData> {
+  return em.transactional(async (tx) => {
+    const subscription = await contractToLink(() => (input.subscriptionId ? loadSubscription(tx, input.subscriptionId) : null), SUBSCRIPTION.what, ['subscription_id']);
+    return cpoLinkData(await linkEvse(tx, LINK, subscription, 'subscription', input, { externalUpdatedAt: input.externalUpdatedAt ?? null }));
   });
 }
 
-export function createCpoLink(em: Em, input: Patch<CpoLinkFields> & { subscriptionId?: string; evseUid?: string }) {
+export function updateCpoLink(em: Em, id: string, patch: Patch<CpoLinkFields>, options: CorrectionOption = {}): Promise<CpoLinkData> {
   return em.transactional(async (tx) => {
-    const subscription = await contractToLink(() => (input.subscriptionId ? getCpoSubscription(tx, input.subscriptionId) : null), SUBSCRIPTION.what, ['subscription_id']);
-    return linkEvse(tx, LINK, subscription, 'subscription', input, { externalUpdatedAt: input.externalUpdatedAt ?? null });
-  });
-}
-
-export function updateCpoLink(em: Em, id: string, patch: Patch<CpoLinkFields>, options: CorrectionOption = {}) {
-  return em.transactional(async (tx) => {
-    const link = await getCpoLink(tx, id);
+    const link = await loadLink(tx, id);
     const bounds = () => boundsOf(link.validFrom ?? link.subscription.validFrom, link.validUntil);
     const before = bounds();
     applyLinkPatch(link, link.subscription, patch);
     await tx.flush();
     await correctFees(tx, link.subscription.id, before, bounds(), options);
-    return link;
+    return cpoLinkData(link);
   });
 }
 
-export function markCpoLinkDefunct(em: Em, id: string, externalUpdatedAt?: Date | null) {
-  return em.transactional(async (tx) => markDefunct(tx, await getCpoLink(tx, id), externalUpdatedAt));
+export function markCpoLinkDefunct(em: Em, id: string, externalUpdatedAt?: Date | null): Promise<CpoLinkData> {
+  return em.transactional(async (tx) => cpoLinkData(await markDefunct(tx, await loadLink(tx, id), externalUpdatedAt)));
 }

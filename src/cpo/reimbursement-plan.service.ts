@@ -1,17 +1,22 @@
 // Reimbursement plans (create and merge-update are extensions), their calculation inputs and an
 // arrangement's own inputs (PUT sets one input from a date, a null value or DELETE removes it),
-// and switching an arrangement's plan.
+// and switching an arrangement's plan. The writes answer plain data; the reads are in
+// reimbursement.queries.ts.
 import { applyPlanName, applyPlanPublishing, createPlan, updatePlan, type PlanInput as PlanBasics, type PlanKind } from '../contracts/plan.ts';
 import { DATE_FORMAT, parseDate } from '../platform/timestamp.ts';
 import { isNegative, parseDecimal } from '../money/decimal.ts';
 import { DomainError, InvalidInputError, NotFoundError } from '../platform/errors.ts';
 import { isUuid } from '../platform/ids.ts';
 import type { Em } from '../platform/orm.ts';
+import { plainData } from '../platform/plain-data.ts';
 import { localMidnight } from '../billing/periods.ts';
 import { MAX_SCRIPT_LENGTH, scriptSyntaxError } from '../pricing/script/run-rule-script.ts';
-import { CalculationInput, type InputOwner } from './calculation-input.entity.ts';
+import { CalculationInput } from './calculation-input.entity.ts';
 import { ReimbursementArrangement } from './reimbursement-arrangement.entity.ts';
 import { REIMBURSEMENT_COMPONENTS, REIMBURSEMENT_MODES, ReimbursementPlan } from './reimbursement-plan.entity.ts';
+import {
+  calculationInputs, type ArrangementData, type CalculationInputData, type InputOwnerRef, type ReimbursementPlanData,
+} from './reimbursement.queries.ts';
 
 export interface PlanInput extends PlanBasics {
   adminId?: string | null;
@@ -23,15 +28,11 @@ export interface PlanInput extends PlanBasics {
 
 const VAR_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 
-export async function getReimbursementPlan(em: Em, id: string): Promise<ReimbursementPlan> {
+/** The plan entity a write changes, or 400 not_found. */
+async function loadPlan(em: Em, id: string): Promise<ReimbursementPlan> {
   const plan = isUuid(id) ? await em.findOne(ReimbursementPlan, { id }) : null;
   if (!plan) throw new NotFoundError('reimbursement plan');
   return plan;
-}
-
-/** Not paged (spec: GET /cpo-reimbursement-plan); bounded by the plans of the caller's administrations. */
-export function reimbursementPlans(em: Em): Promise<ReimbursementPlan[]> {
-  return em.find(ReimbursementPlan, {}, { orderBy: { id: 'asc' }, limit: 1000 });
 }
 
 function apply(plan: ReimbursementPlan, input: PlanInput): void {
@@ -60,19 +61,17 @@ const PLAN: PlanKind<ReimbursementPlan, PlanInput> = {
   entity: ReimbursementPlan, unique: { cpo_reimbursement_plan_external_reference_unique: ['external_reference'] }, apply,
 };
 
-export function createReimbursementPlan(em: Em, input: PlanInput): Promise<ReimbursementPlan> {
-  return createPlan(em, PLAN, input, { mode: 'calculated', components: ['energy'] });
+export async function createReimbursementPlan(em: Em, input: PlanInput): Promise<ReimbursementPlanData> {
+  return plainData(await createPlan(em, PLAN, input, { mode: 'calculated', components: ['energy'] }));
 }
 
-export async function updateReimbursementPlan(em: Em, id: string, input: PlanInput): Promise<ReimbursementPlan> {
-  return updatePlan(em, PLAN, await getReimbursementPlan(em, id), input);
+export async function updateReimbursementPlan(em: Em, id: string, input: PlanInput): Promise<ReimbursementPlanData> {
+  return plainData(await updatePlan(em, PLAN, await loadPlan(em, id), input));
 }
-
-export interface InputOwnerRef { kind: InputOwner; id: string }
 
 async function ownerOf(em: Em, ref: InputOwnerRef): Promise<{ adminId: string; timeZone: string; plan: ReimbursementPlan | null }> {
   if (ref.kind === 'plan') {
-    const plan = await getReimbursementPlan(em, ref.id);
+    const plan = await loadPlan(em, ref.id);
     await em.populate(plan, ['admin']);
     return { adminId: plan.admin.id, timeZone: plan.admin.timeZone, plan };
   }
@@ -81,13 +80,10 @@ async function ownerOf(em: Em, ref: InputOwnerRef): Promise<{ adminId: string; t
   return { adminId: arrangement.admin.id, timeZone: arrangement.admin.timeZone, plan: arrangement.plan ?? null };
 }
 
-export async function calculationInputs(em: Em, ref: InputOwnerRef): Promise<CalculationInput[]> {
-  await ownerOf(em, ref);
-  return em.find(CalculationInput, { ownerKind: ref.kind, ownerId: ref.id }, { orderBy: { validFrom: 'asc', componentType: 'asc', varName: 'asc' }, limit: 1000 });
-}
-
-/** Sets (value) or removes (null) the input of a component, or of a custom variable, from a date on. */
-export async function setCalculationInput(em: Em, ref: InputOwnerRef, date: string, componentType: string, varName: string, value: string | null) {
+/** Sets (value) or removes (null) the input of a component, or of a custom variable, from a date on; answers the owner's inputs. */
+export async function setCalculationInput(
+  em: Em, ref: InputOwnerRef, date: string, componentType: string, varName: string, value: string | null,
+): Promise<CalculationInputData[]> {
   const owner = await ownerOf(em, ref);
   if (!parseDate(date)) throw new InvalidInputError(`valid_from in the path must be ${DATE_FORMAT}`, { path: [] });
   if (componentType === 'custom' ? !VAR_NAME.test(varName) : !(REIMBURSEMENT_COMPONENTS as readonly string[]).includes(componentType)) {
@@ -108,7 +104,7 @@ export async function setCalculationInput(em: Em, ref: InputOwnerRef, date: stri
   return calculationInputs(em, ref);
 }
 
-export async function switchArrangementPlan(em: Em, arrangementId: string, planId: string | null | undefined) {
+export async function switchArrangementPlan(em: Em, arrangementId: string, planId: string | null | undefined): Promise<ArrangementData> {
   const arrangement = isUuid(arrangementId) ? await em.findOne(ReimbursementArrangement, { id: arrangementId }, { populate: ['customer'] }) : null;
   if (!arrangement) throw new NotFoundError('reimbursement arrangement');
   arrangement.assertChangeable();
@@ -119,5 +115,5 @@ export async function switchArrangementPlan(em: Em, arrangementId: string, planI
   }
   arrangement.plan = plan;
   await em.flush();
-  return arrangement;
+  return plainData(arrangement);
 }

@@ -1,5 +1,6 @@
 // EVSE locations: the deprecated create (POST /cpo-evse-location) and merge-update by location_id.
-// Coordinates are exact decimals within their ranges; the time zone is an IANA zone.
+// Coordinates are exact decimals within their ranges; the time zone is an IANA zone. The writes
+// answer plain data; the reads are in evse.queries.ts.
 import { compareDecimal, parseDecimal } from '../money/decimal.ts';
 import { visibleAdministration } from '../parties/customer-input.ts';
 import { isCountryCode } from '../platform/countries.ts';
@@ -7,9 +8,10 @@ import { DomainError, InvalidInputError, NotFoundError, type ErrorDetail } from 
 import { flushUnique } from '../platform/flush-unique.ts';
 import { applyPatch, type Patch } from '../platform/merge-patch.ts';
 import type { Em } from '../platform/orm.ts';
-import { SeekList } from '../platform/seek-page.ts';
+import { plainData } from '../platform/plain-data.ts';
 import { isTimeZone } from '../pricing/local-time.ts';
 import { EvseLocation } from './evse-location.entity.ts';
+import type { EvseLocationData } from './evse.queries.ts';
 
 export interface EvseLocationFields {
   name: string;
@@ -27,14 +29,11 @@ export interface EvseLocationFields {
 
 const UNIQUE = { cpo_evse_location_location_id_unique: ['location_id'] };
 
-export async function getEvseLocation(em: Em, locationId: string): Promise<EvseLocation> {
+/** The location entity a write changes, or 400 not_found. */
+async function loadEvseLocation(em: Em, locationId: string): Promise<EvseLocation> {
   const location = await em.findOne(EvseLocation, { locationId });
   if (!location) throw new NotFoundError('EVSE location');
   return location;
-}
-
-export function evseLocationList(em: Em): SeekList<EvseLocation> {
-  return new SeekList<EvseLocation>(em, { entity: EvseLocation, entities: true });
 }
 
 function coordinate(value: string | null | undefined, member: 'latitude' | 'longitude', limit: string, failures: ErrorDetail[]) {
@@ -63,7 +62,7 @@ function apply(location: EvseLocation, patch: Patch<EvseLocationFields>): void {
   applyPatch(location, { ...patch, latitude, longitude, country: patch.country ? patch.country.toUpperCase() : patch.country });
 }
 
-export function createEvseLocation(em: Em, input: Patch<EvseLocationFields> & { locationId?: string; adminId?: string }): Promise<EvseLocation> {
+export function createEvseLocation(em: Em, input: Patch<EvseLocationFields> & { locationId?: string; adminId?: string }): Promise<EvseLocationData> {
   const { locationId, adminId, ...fields } = input;
   return em.transactional(async (tx) => {
     if (!locationId) throw new InvalidInputError('location_id is required', { path: ['location_id'] });
@@ -75,16 +74,16 @@ export function createEvseLocation(em: Em, input: Patch<EvseLocationFields> & { 
     const location = tx.create(EvseLocation, { admin, locationId });
     apply(location, fields);
     await flushUnique(tx, UNIQUE);
-    return location;
+    return plainData(location);
   });
 }
 
-export function updateEvseLocation(em: Em, locationId: string, patch: Patch<EvseLocationFields>): Promise<EvseLocation> {
+export function updateEvseLocation(em: Em, locationId: string, patch: Patch<EvseLocationFields>): Promise<EvseLocationData> {
   return em.transactional(async (tx) => {
-    const location = await getEvseLocation(tx, locationId);
+    const location = await loadEvseLocation(tx, locationId);
     apply(location, patch);
     await tx.flush();
-    return location;
+    return plainData(location);
   });
 }
 
@@ -93,7 +92,7 @@ export function updateEvseLocation(em: Em, locationId: string, patch: Patch<Evse
  * is merge-updated (admin_id ignored); otherwise it is created (admin_id required), so a location_id
  * held by an administration the caller cannot see is taken: 400 duplicate at location_id, as on create.
  */
-export async function saveEvseLocation(em: Em, locationId: string, input: Patch<EvseLocationFields> & { adminId?: string }): Promise<EvseLocation> {
+export async function saveEvseLocation(em: Em, locationId: string, input: Patch<EvseLocationFields> & { adminId?: string }): Promise<EvseLocationData> {
   const { adminId, ...fields } = input;
   if (await em.count(EvseLocation, { locationId })) return updateEvseLocation(em, locationId, fields);
   return createEvseLocation(em, { ...fields, locationId, adminId });

@@ -1,6 +1,7 @@
 // EVSEs: the deprecated create (POST /cpo-evse), merge-update by evse_uid, and the safe
 // configuration switch dropout_all_chargesessions (turning it off may reprocess the drop-outs:
-// src/sessions/reprocess.service.ts, which holds that use case).
+// src/sessions/reprocess.service.ts, which holds that use case). The writes answer plain data
+// (evse.queries.ts); the reads are there too.
 import { callerScope, canSeeAdministration } from '../access/admin-scope.ts';
 import { applyPatch, type Patch } from '../platform/merge-patch.ts';
 import { DomainError, InvalidInputError, NotFoundError } from '../platform/errors.ts';
@@ -9,6 +10,7 @@ import type { Em } from '../platform/orm.ts';
 import { visibleAdministration } from '../parties/customer-input.ts';
 import { normalizeEvseId } from './evse-id.ts';
 import { Evse, type Connector } from './evse.entity.ts';
+import { evseData, type EvseData } from './evse.queries.ts';
 import { EvseLocation } from './evse-location.entity.ts';
 import { EvseIdAssignment } from './evse-id-assignment.entity.ts';
 
@@ -24,7 +26,8 @@ export interface EvseFields {
 
 const UNIQUE = { cpo_evse_evse_uid_unique: ['evse_uid'] };
 
-export async function getEvse(em: Em, evseUid: string): Promise<Evse> {
+/** The EVSE entity a write changes (its location loaded), or 400 not_found. */
+async function loadEvse(em: Em, evseUid: string): Promise<Evse> {
   const evse = await em.findOne(Evse, { evseUid }, { populate: ['location'] });
   if (!evse) throw new NotFoundError('EVSE');
   return evse;
@@ -53,7 +56,7 @@ function apply(evse: Evse, patch: Patch<EvseFields>, location: EvseLocation | nu
   if (patch.reimbursementMandatory === null) evse.reimbursementMandatory = false;
 }
 
-export function createEvse(em: Em, input: Patch<EvseFields> & { evseUid?: string; adminId?: string }): Promise<Evse> {
+export function createEvse(em: Em, input: Patch<EvseFields> & { evseUid?: string; adminId?: string }): Promise<EvseData> {
   const { evseUid, adminId, ...fields } = input;
   return em.transactional(async (tx) => {
     if (!evseUid) throw new InvalidInputError('evse_uid is required', { path: ['evse_uid'] });
@@ -63,18 +66,18 @@ export function createEvse(em: Em, input: Patch<EvseFields> & { evseUid?: string
     apply(evse, fields, await locationOf(tx, evse, fields));
     await assignEvseId(tx, evse, fields.evseId);
     await flushUnique(tx, UNIQUE);
-    return evse;
+    return evseData(evse);
   });
 }
 
-export function updateEvse(em: Em, evseUid: string, patch: Patch<EvseFields>): Promise<Evse> {
+export function updateEvse(em: Em, evseUid: string, patch: Patch<EvseFields>): Promise<EvseData> {
   return em.transactional(async (tx) => {
-    const evse = await getEvse(tx, evseUid);
+    const evse = await loadEvse(tx, evseUid);
     const previous = evse.evseIdNormalized ?? null;
     apply(evse, patch, await locationOf(tx, evse, patch));
     if (patch.evseId !== undefined && (patch.evseId ? normalizeEvseId(patch.evseId) : null) !== previous) await assignEvseId(tx, evse, patch.evseId);
     await tx.flush();
-    return evse;
+    return evseData(evse);
   });
 }
 
@@ -118,7 +121,7 @@ async function assignEvseId(em: Em, evse: Evse, evseId: string | null | undefine
  * setDropoutAllChargesessions in src/sessions/reprocess.service.ts).
  */
 export async function switchDropoutAllChargesessions(em: Em, evseUid: string, enabled: boolean): Promise<Evse> {
-  const evse = await getEvse(em, evseUid);
+  const evse = await loadEvse(em, evseUid);
   evse.dropoutAllChargesessions = enabled;
   await em.flush();
   return evse;

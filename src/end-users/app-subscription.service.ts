@@ -4,11 +4,11 @@
 import { InvalidInputError, NotFoundError } from '../platform/errors.ts';
 import { isUuid } from '../platform/ids.ts';
 import type { Em } from '../platform/orm.ts';
-import { markTokenSubscriptionDefunct } from '../msp/defunct-token-subscription.service.ts';
-import { correctPlanOrCustomer } from '../msp/subscription-correction.service.ts';
+import { defunctTokenSubscriptionEntity } from '../msp/defunct-token-subscription.service.ts';
+import { correctPlanOrCustomerEntities } from '../msp/subscription-correction.service.ts';
 import { SubscriptionPlan } from '../msp/subscription-plan.entity.ts';
 import { TOKEN_SUBSCRIPTION } from '../msp/token-subscription-input.ts';
-import { updateTokenSubscription } from '../msp/update-token-subscription.service.ts';
+import { updateTokenSubscriptionEntity } from '../msp/update-token-subscription.service.ts';
 import { inScope, type EndUserScope } from './end-user-scope.ts';
 import { endUserSubscriptionData, subscriptionOfEndUser, type EndUserSubscriptionData } from './end-user-subscription.queries.ts';
 import { SubscriptionAuthorization } from './subscription-authorization.entity.ts';
@@ -21,8 +21,8 @@ export async function cancelEndUserSubscription(em: Em, scope: EndUserScope, id:
   const subscriptionId = inScope(scope.manageableSubscriptionIds, id, TOKEN_SUBSCRIPTION);
   const subscription = await subscriptionOfEndUser(em, subscriptionId);
   if (subscription.defunct || (subscription.validUntil && subscription.validUntil.getTime() <= now.getTime())) return subscription;
-  if (subscription.validFrom.getTime() >= now.getTime()) return endUserSubscriptionData(await markTokenSubscriptionDefunct(em, subscriptionId));
-  return endUserSubscriptionData(await updateTokenSubscription(em, subscriptionId, { validUntil: now }));
+  if (subscription.validFrom.getTime() >= now.getTime()) return endUserSubscriptionData(await defunctTokenSubscriptionEntity(em, subscriptionId));
+  return endUserSubscriptionData(await updateTokenSubscriptionEntity(em, subscriptionId, { validUntil: now }));
 }
 
 /** Plans offered now: publish_from <= now < publish_until (either end open). */
@@ -52,7 +52,7 @@ export async function switchEndUserPlan(
   const plan = where ? await em.findOne(SubscriptionPlan, { ...where, admin: scope.adminId }) : null;
   if (!plan || !isPublishedAt(plan, now)) throw new NotFoundError('subscription plan', { path });
   const successor = await em.transactional(async (tx) => {
-    const { oldSubscription, newSubscription } = await correctPlanOrCustomer(tx, subscriptionId, { validFrom: now, newPlanId: plan.id });
+    const { oldSubscription, newSubscription } = await correctPlanOrCustomerEntities(tx, subscriptionId, { validFrom: now, newPlanId: plan.id });
     const authorizations = await tx.find(SubscriptionAuthorization, { subscription: oldSubscription, defunct: false });
     for (const a of authorizations) {
       tx.create(SubscriptionAuthorization, {

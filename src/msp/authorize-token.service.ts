@@ -45,18 +45,27 @@ export async function authorizeToken(em: Em, evcoId: string, at: Date): Promise<
   return decide(resolution);
 }
 
+/** A token as its authorization needs it: its id and evco_id. */
+type TokenKey = Pick<Token, 'id' | 'evcoId'>;
+
 /** The authorization of several loaded tokens at once (lists: one query for all of them). */
-export async function authorizeTokens(em: Em, tokens: Token[], at: Date): Promise<Map<string, Authorization>> {
+export async function authorizeTokens(em: Em, tokens: TokenKey[], at: Date): Promise<Map<string, Authorization>> {
   const resolutions = await resolveTokens(em, tokens.map((token) => ({ evcoId: token.evcoId, at })));
   return new Map(tokens.map((token, i) => [token.id, decide(resolutions[i])]));
 }
 
 /** `is_currently_valid` (REST) and `isCurrentlyValid` (GraphQL) of each token, by token id: authorized at validityNow(). */
-export async function currentValidity(em: Em, tokens: Token[], at = validityNow()): Promise<Map<string, boolean>> {
+export async function currentValidity(em: Em, tokens: TokenKey[], at = validityNow()): Promise<Map<string, boolean>> {
   const decisions = await authorizeTokens(em, tokens, at);
   return new Map([...decisions].map(([id, decision]) => [id, decision.allowed]));
 }
 
-export async function isTokenCurrentlyValid(em: Em, token: Token, at = validityNow()): Promise<boolean> {
+/** Tokens as data with their `isCurrentlyValid` (currentValidity): one query for all of them. */
+export async function withCurrentValidity<T extends TokenKey>(em: Em, tokens: T[]): Promise<(T & { isCurrentlyValid: boolean })[]> {
+  const valid = tokens.length ? await currentValidity(em, tokens) : new Map<string, boolean>();
+  return tokens.map((token) => Object.assign(token, { isCurrentlyValid: valid.get(token.id) ?? false }));
+}
+
+export async function isTokenCurrentlyValid(em: Em, token: TokenKey, at = validityNow()): Promise<boolean> {
   return (await currentValidity(em, [token], at)).get(token.id)!;
 }

@@ -3,6 +3,7 @@ import { SubscriptionPlan } from './subscription-plan.entity.ts';
 import { DomainError, InvalidInputError, NotFoundError } from '../platform/errors.ts';
 import { isUuid } from '../platform/ids.ts';
 import type { Em } from '../platform/orm.ts';
+import { plainData, type Data } from '../platform/plain-data.ts';
 import { priceSession, ruleFor, type PricingResult, type PricingSession } from '../pricing/price-session.ts';
 import type { RatePlan } from '../pricing/rate-plan.entity.ts';
 import { getRatePlan, ratePlanVersionAt } from '../pricing/rate-plan.service.ts';
@@ -17,7 +18,7 @@ export interface CostCalculationInput {
 }
 
 export interface CostCalculation extends PricingResult {
-  ratePlan: RatePlan;
+  ratePlan: Data<RatePlan>;
   vatRateId: string | null;
 }
 
@@ -52,5 +53,5 @@ export async function calculateCost(em: Em, input: CostCalculationInput): Promis
   };
   const vat = vatFor(vatKind);
   const result = priceSession({ version: versionInput, session, vat, vatFor });
-  return { ...result, ratePlan, vatRateId: rates.get(vatKind)?.id ?? null };
+  return { ...result, ratePlan: plainData(ratePlan), vatRateId: rates.get(vatKind)?.id ?? null };
 }

@@ -18,6 +18,7 @@ import {
   checkValidity, throwFailures, TOKEN_SUBSCRIPTION, TOKEN_SUBSCRIPTION_UNIQUE, type NewLink, type NewTokenSubscription,
 } from './token-subscription-input.ts';
 import { TokenSubscription } from './token-subscription.entity.ts';
+import { tokenSubscriptionData, type TokenSubscriptionData } from './token-subscription.queries.ts';
 
 /** The plan, named by exactly one of plan_id and plan_external_reference, of the subscription's administration. */
 async function resolvePlan(em: Em, input: NewTokenSubscription, adminId: string | null | undefined): Promise<SubscriptionPlan> {
@@ -81,7 +82,7 @@ async function linkExistingTokens(em: Em, subscription: TokenSubscription, links
  * administration the caller can see; the plan must be one of the subscription's administration
  * (which defaults to the plan's). The plan's publishing window is not enforced.
  */
-export function createTokenSubscription(em: Em, input: NewTokenSubscription): Promise<TokenSubscription> {
+export function createTokenSubscription(em: Em, input: NewTokenSubscription): Promise<TokenSubscriptionData> {
   return em.transactional(async (tx) => {
     const failures: ErrorDetail[] = [];
     checkValidity(input.validFrom, input.validUntil, failures);
@@ -104,6 +105,6 @@ export function createTokenSubscription(em: Em, input: NewTokenSubscription): Pr
     await flushUnique(tx, TOKEN_SUBSCRIPTION_UNIQUE);
     await issueLinkedToken(tx, subscription, input);
     await linkExistingTokens(tx, subscription, input.links ?? []);
-    return subscription;
+    return tokenSubscriptionData(subscription);
   });
 }

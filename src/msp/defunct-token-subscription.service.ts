@@ -3,12 +3,18 @@ import type { Em } from '../platform/orm.ts';
 import { lockTokenSubscription } from './lock-token-subscription.ts';
 import { TOKEN_LINK } from './link-token.service.ts';
 import type { TokenSubscription } from './token-subscription.entity.ts';
+import { tokenSubscriptionData, type TokenSubscriptionData } from './token-subscription.queries.ts';
 
-/** PUT /msp-token-subscription/{id}/defunct: the subscription and all its links, in one transaction; idempotent. */
-export function markTokenSubscriptionDefunct(em: Em, id: string, externalUpdatedAt?: Date | null): Promise<TokenSubscription> {
+/** The entity form of markTokenSubscriptionDefunct, for other services (the end user's cancel). */
+export function defunctTokenSubscriptionEntity(em: Em, id: string, externalUpdatedAt?: Date | null): Promise<TokenSubscription> {
   return em.transactional(async (tx) => {
     const subscription = await lockTokenSubscription(tx, id, { withPlan: true });
     // Links of tokens now in another administration too.
     return markDefunct(tx, subscription, externalUpdatedAt, { links: TOKEN_LINK, options: { filters: false } });
   });
+}
+
+/** PUT /msp-token-subscription/{id}/defunct: the subscription and all its links, in one transaction; idempotent. */
+export async function markTokenSubscriptionDefunct(em: Em, id: string, externalUpdatedAt?: Date | null): Promise<TokenSubscriptionData> {
+  return tokenSubscriptionData(await defunctTokenSubscriptionEntity(em, id, externalUpdatedAt));
 }

@@ -17,3 +17,14 @@ export async function lockTokenSubscription(em: Em, id: string, options: { withP
   if (!subscription) throw new NotFoundError(TOKEN_SUBSCRIPTION);
   return subscription;
 }
+
+/**
+ * A subscription visible to the caller, with its plan, as an entity: for other services that work
+ * on it (the end user's). REST and GraphQL read token-subscription.queries.ts. Invisible or
+ * missing: not_found.
+ */
+export async function loadTokenSubscription(em: Em, id: string): Promise<TokenSubscription> {
+  const subscription = isUuid(id) ? await em.findOne(TokenSubscription, { id }, { populate: ['plan'] }) : null;
+  if (!subscription) throw new NotFoundError(TOKEN_SUBSCRIPTION);
+  return subscription;
+}

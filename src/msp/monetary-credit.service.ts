@@ -10,21 +10,24 @@ import {
   addCurrency, addDecimal, compareDecimal, floorToCurrency, isNegative, isZero, minDecimal, normalize, parseDecimal, percentOfDecimal,
   roundToCurrency, subtractCurrency, subtractDecimal, sumCurrency, toFixedDecimal,
 } from '../money/decimal.ts';
-import { DomainError, InvalidInputError, NotFoundError } from '../platform/errors.ts';
+import { DomainError, InvalidInputError } from '../platform/errors.ts';
 import { isUuid } from '../platform/ids.ts';
 import type { Em } from '../platform/orm.ts';
+import { plainData } from '../platform/plain-data.ts';
 import type { Subtotal } from '../pricing/price-session.ts';
 import { lockTokenSubscription } from './lock-token-subscription.ts';
 import { MonetaryCredit, type CREDIT_KINDS } from './monetary-credit.entity.ts';
 import { SubscriptionCorrection } from './subscription-correction.entity.ts';
 import { TokenSubscription } from './token-subscription.entity.ts';
+import { tokenSubscriptionData, type MonetaryCreditData, type TokenSubscriptionData } from './token-subscription.queries.ts';
 
 type CreditKind = (typeof CREDIT_KINDS)[number];
 
+/** What a credit change answers: the subscription's new balance, its currency and the movement made. */
 export interface CreditState {
-  subscription: TokenSubscription;
+  subscription: TokenSubscriptionData;
   currency: string;
-  lastMovement: MonetaryCredit | null;
+  lastMovement: MonetaryCreditData | null;
 }
 
 /** Appends one movement and moves the balance; the subscription must be locked. */
@@ -48,7 +51,7 @@ export function appendMovement(em: Em, subscription: TokenSubscription, kind: Cr
 
 async function stateOf(em: Em, subscription: TokenSubscription, lastMovement: MonetaryCredit | null): Promise<CreditState> {
   await em.populate(subscription, ['admin']);
-  return { subscription, currency: subscription.admin.currency, lastMovement };
+  return { subscription: tokenSubscriptionData(subscription), currency: subscription.admin.currency, lastMovement: lastMovement && plainData(lastMovement) };
 }
 
 /**
@@ -64,18 +67,6 @@ export async function changeMonetaryCredit(em: Em, subscriptionId: string, input
     await tx.flush();
     return stateOf(tx, subscription, movement);
   });
-}
-
-export async function getVisibleSubscription(em: Em, id: string): Promise<TokenSubscription> {
-  const subscription = isUuid(id) ? await em.findOne(TokenSubscription, { id }) : null;
-  if (!subscription) throw new NotFoundError('token subscription');
-  return subscription;
-}
-
-export async function getMonetaryCreditState(em: Em, subscriptionId: string): Promise<CreditState> {
-  const subscription = await getVisibleSubscription(em, subscriptionId);
-  const last = await em.findOne(MonetaryCredit, { subscription }, { orderBy: { id: 'desc' } });
-  return stateOf(em, subscription, last);
 }
 
 /**

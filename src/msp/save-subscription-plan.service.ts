@@ -6,10 +6,12 @@ import { assertExternalReferenceFree } from '../platform/external-reference.ts';
 import { flushUnique } from '../platform/flush-unique.ts';
 import type { Patch } from '../platform/merge-patch.ts';
 import type { Em } from '../platform/orm.ts';
+import { plainData } from '../platform/plain-data.ts';
 import { boundsOrderFailure } from '../platform/validity.ts';
 import { assertNamedRecordsVisible, getByRef, type ResourceRef } from '../platform/resource-ref.ts';
 import { assertRatePlanUsableBy } from '../pricing/rate-plan-link.ts';
 import { SubscriptionPlan, type RecurringCost } from './subscription-plan.entity.ts';
+import type { SubscriptionPlanData } from './subscription-plan.queries.ts';
 
 export const RECURRING_PERIODS = ['month', 'quarter', 'year'] as const;
 
@@ -82,13 +84,13 @@ async function createIn(em: Em, patch: SubscriptionPlanPatch): Promise<Subscript
 }
 
 /** POST /msp-token-subscription-plan (extension). */
-export function createSubscriptionPlan(em: Em, patch: SubscriptionPlanPatch): Promise<SubscriptionPlan> {
-  return em.transactional((tx) => createIn(tx, patch));
+export async function createSubscriptionPlan(em: Em, patch: SubscriptionPlanPatch): Promise<SubscriptionPlanData> {
+  return plainData(await em.transactional((tx) => createIn(tx, patch)));
 }
 
 /** POST /msp-token-subscription-plan/{id}: merge-update; on `ext_ref.<ref>` a missing plan is created. */
-export function upsertSubscriptionPlan(em: Em, ref: ResourceRef, patch: SubscriptionPlanPatch): Promise<SubscriptionPlan> {
-  return em.transactional(async (tx) => {
+export async function upsertSubscriptionPlan(em: Em, ref: ResourceRef, patch: SubscriptionPlanPatch): Promise<SubscriptionPlanData> {
+  return plainData(await em.transactional(async (tx) => {
     if ('externalReference' in ref) {
       const existing = await tx.findOne(SubscriptionPlan, { externalReference: ref.externalReference });
       if (!existing) return createIn(tx, { ...patch, externalReference: ref.externalReference });
@@ -103,9 +105,5 @@ export function upsertSubscriptionPlan(em: Em, ref: ResourceRef, patch: Subscrip
     if (patch.ratePlanId) await assertRatePlanUsableBy(tx, patch.ratePlanId, plan.admin);
     await flushUnique(tx, UNIQUE);
     return plan;
-  });
-}
-
-export function getSubscriptionPlan(em: Em, ref: ResourceRef): Promise<SubscriptionPlan> {
-  return getByRef(em, SubscriptionPlan, ref, WHAT);
+  }));
 }

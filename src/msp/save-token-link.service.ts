@@ -10,6 +10,7 @@ import { assertNoOverlap, linkToken, lockToken, tokenLinkSpan } from './link-tok
 import { TokenLink } from './token-link.entity.ts';
 import { findTokenByEvcoId } from './token-lookup.ts';
 import { TokenSubscription } from './token-subscription.entity.ts';
+import { tokenLinkData, type TokenLinkData } from './token-subscription.queries.ts';
 import { Token } from './token.entity.ts';
 
 export interface TokenLinkFields {
@@ -36,7 +37,8 @@ export async function loadLinkTokens(em: Em, links: TokenLink[]): Promise<void> 
   if (ids.length) await em.find(Token, { id: { $in: ids } }, { filters: false });
 }
 
-export async function getTokenLink(em: Em, id: string): Promise<TokenLink> {
+/** The link entity a write changes (its subscription and token loaded), or 400 not_found. */
+async function loadTokenLink(em: Em, id: string): Promise<TokenLink> {
   const link = await findById(em, TokenLink, id, 'token link', ['subscription']);
   await loadLinkTokens(em, [link]);
   return link;
@@ -57,7 +59,7 @@ export async function visibleTokenByEvcoId(em: Em, evcoId: string | null | undef
 }
 
 /** POST /msp-token-link (extension): links a visible token to a visible, non-defunct subscription. */
-export function createTokenLink(em: Em, input: NewTokenLink): Promise<TokenLink> {
+export function createTokenLink(em: Em, input: NewTokenLink): Promise<TokenLinkData> {
   return em.transactional(async (tx) => {
     const path = ['subscription_id'];
     if (input.subscriptionId === null || input.subscriptionId === undefined) {
@@ -71,7 +73,7 @@ export function createTokenLink(em: Em, input: NewTokenLink): Promise<TokenLink>
     const token = await visibleTokenByEvcoId(tx, input.evcoId, ['evco_id']);
     const link = await linkToken(tx, { subscription, token, validFrom: input.validFrom, validUntil: input.validUntil });
     await tx.flush();
-    return link;
+    return tokenLinkData(link);
   });
 }
 
@@ -85,9 +87,9 @@ function same(a: Date | null, b: Date | null): boolean {
  * a-time rule under the token's lock. A defunct link keeps its bounds; external_updated_at is
  * still recorded.
  */
-export function updateTokenLink(em: Em, id: string, patch: TokenLinkPatch): Promise<TokenLink> {
+export function updateTokenLink(em: Em, id: string, patch: TokenLinkPatch): Promise<TokenLinkData> {
   return em.transactional(async (tx) => {
-    const link = await getTokenLink(tx, id);
+    const link = await loadTokenLink(tx, id);
     const validFrom = patch.validFrom === undefined ? (link.validFrom ?? null) : patch.validFrom;
     const validUntil = patch.validUntil === undefined ? (link.validUntil ?? null) : patch.validUntil;
     const fromMoves = !same(validFrom, link.validFrom ?? null);
@@ -102,11 +104,11 @@ export function updateTokenLink(em: Em, id: string, patch: TokenLinkPatch): Prom
     }
     if (patch.externalUpdatedAt !== undefined) link.externalUpdatedAt = patch.externalUpdatedAt;
     await tx.flush();
-    return link;
+    return tokenLinkData(link);
   });
 }
 
 /** PUT /msp-token-link/{id}/defunct: idempotent; an optional external_updated_at is recorded. */
-export function markTokenLinkDefunct(em: Em, id: string, externalUpdatedAt?: Date | null): Promise<TokenLink> {
-  return em.transactional(async (tx) => markDefunct(tx, await getTokenLink(tx, id), externalUpdatedAt));
+export function markTokenLinkDefunct(em: Em, id: string, externalUpdatedAt?: Date | null): Promise<TokenLinkData> {
+  return em.transactional(async (tx) => tokenLinkData(await markDefunct(tx, await loadTokenLink(tx, id), externalUpdatedAt)));
 }

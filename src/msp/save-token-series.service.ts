@@ -3,6 +3,7 @@ import { DomainError, InvalidInputError } from '../platform/errors.ts';
 import { assertExternalReferenceFree } from '../platform/external-reference.ts';
 import { flushUnique } from '../platform/flush-unique.ts';
 import type { Em } from '../platform/orm.ts';
+import { plainData, type Data } from '../platform/plain-data.ts';
 import { visibleAdministration } from '../parties/customer-input.ts';
 import { existingBrandCode } from './token-brand.service.ts';
 import type { FormFactor, UidType } from './token-reference-data.ts';
@@ -31,7 +32,7 @@ export function normalizeEvcoPrefix(prefix: string): string {
 }
 
 /** POST /msp-token-series. The instance width is what the prefix leaves of the 9-character instance. */
-export async function createTokenSeries(em: Em, input: TokenSeriesInput): Promise<TokenSeries> {
+export async function createTokenSeries(em: Em, input: TokenSeriesInput): Promise<Data<TokenSeries>> {
   const missing = (['name', 'evcoPrefix'] as const).filter((field) => input[field] == null);
   if (missing.length) {
     const members = { name: 'name', evcoPrefix: 'evco_prefix' };
@@ -56,5 +57,5 @@ export async function createTokenSeries(em: Em, input: TokenSeriesInput): Promis
     externalReference: input.externalReference ?? null,
   });
   await flushUnique(em, { msp_token_series_external_reference_unique: ['external_reference'] });
-  return series;
+  return plainData(series);
 }

@@ -1,8 +1,9 @@
 import { InvalidInputError, NotFoundError } from '../platform/errors.ts';
-import type { FieldPath } from '../platform/field-path.ts';
 import type { Patch } from '../platform/merge-patch.ts';
 import type { Em } from '../platform/orm.ts';
+import { plainData, type Data } from '../platform/plain-data.ts';
 import { isStaleUpdate } from '../parties/customer-input.ts';
+import { withCurrentValidity } from './authorize-token.service.ts';
 import { existingBrandCode } from './token-brand.service.ts';
 import { UID_TYPES, type FormFactor, type UidType } from './token-reference-data.ts';
 import { findTokenByEvcoId } from './token-lookup.ts';
@@ -39,19 +40,25 @@ export function checkTokenUid(uid: string, uidType: UidType | null | undefined):
   return value;
 }
 
-export async function getToken(em: Em, evcoId: string, path?: FieldPath): Promise<Token> {
+/** The token entity a write changes, or 400 not_found. */
+async function loadToken(em: Em, evcoId: string): Promise<Token> {
   const token = await findTokenByEvcoId(em, evcoId);
-  if (!token) throw new NotFoundError('token', { path });
+  if (!token) throw new NotFoundError('token');
   return token;
+}
+
+/** What a write answers (token.queries.ts TokenData): the token's data with its current validity. */
+async function answer(em: Em, token: Token): Promise<Data<Token> & { isCurrentlyValid: boolean }> {
+  return (await withCurrentValidity(em, [plainData(token)]))[0];
 }
 
 /**
  * POST /msp-token/{evco_id} (merge) and the deprecated PUT (a patch with every field present).
  * Tokens are created by the series and subscription operations, so an unknown evco_id is 400.
  */
-export async function updateToken(em: Em, evcoId: string, patch: TokenPatch): Promise<Token> {
-  const token = await getToken(em, evcoId);
-  if (isStaleUpdate(token.externalUpdatedAt, patch.externalUpdatedAt)) return token;
+export async function updateToken(em: Em, evcoId: string, patch: TokenPatch): Promise<Data<Token> & { isCurrentlyValid: boolean }> {
+  const token = await loadToken(em, evcoId);
+  if (isStaleUpdate(token.externalUpdatedAt, patch.externalUpdatedAt)) return answer(em, token);
   if (patch.brandCode !== undefined) {
     token.brandCode = patch.brandCode === null ? null : await existingBrandCode(em, patch.brandCode);
   }
@@ -63,13 +70,13 @@ export async function updateToken(em: Em, evcoId: string, patch: TokenPatch): Pr
   if (patch.vehicleVin !== undefined) token.vehicleVin = patch.vehicleVin === null ? null : checkVin(patch.vehicleVin);
   if (patch.externalUpdatedAt !== undefined) token.externalUpdatedAt = patch.externalUpdatedAt;
   await em.flush();
-  return token;
+  return answer(em, token);
 }
 
-export async function setTokenChargeAuthBlocked(em: Em, evcoId: string, blocked: boolean): Promise<Token> {
-  const token = await getToken(em, evcoId);
+export async function setTokenChargeAuthBlocked(em: Em, evcoId: string, blocked: boolean): Promise<Data<Token> & { isCurrentlyValid: boolean }> {
+  const token = await loadToken(em, evcoId);
   if (blocked) token.blockChargeAuthRequests();
   else token.unblockChargeAuthRequests();
   await em.flush();
-  return token;
+  return answer(em, token);
 }

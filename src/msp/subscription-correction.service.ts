@@ -9,6 +9,7 @@ import { DomainError, InvalidInputError, NotFoundError } from '../platform/error
 import { flushUnique } from '../platform/flush-unique.ts';
 import { addFollowUpJob } from '../platform/jobs.ts';
 import type { Em } from '../platform/orm.ts';
+import { plainData, type Data } from '../platform/plain-data.ts';
 import { findByRef } from '../platform/resource-ref.ts';
 import { intervalsOverlap } from '../platform/validity.ts';
 import { lockTokenSubscription } from './lock-token-subscription.ts';
@@ -18,6 +19,7 @@ import { SUBSCRIPTION_CORRECTED, type SubscriptionCorrectedJob } from './subscri
 import { SubscriptionPlan } from './subscription-plan.entity.ts';
 import { TokenLink } from './token-link.entity.ts';
 import { TokenSubscription } from './token-subscription.entity.ts';
+import { tokenSubscriptionData, type TokenSubscriptionData } from './token-subscription.queries.ts';
 
 export interface CorrectionInput {
   validFrom: Date;
@@ -33,6 +35,13 @@ export interface CorrectionResult {
   correction: SubscriptionCorrection;
   oldSubscription: TokenSubscription;
   newSubscription: TokenSubscription;
+}
+
+/** What a correction answers: the correction, the ended subscription and its successor. */
+export interface CorrectionData {
+  correction: Data<SubscriptionCorrection>;
+  oldSubscription: TokenSubscriptionData;
+  newSubscription: TokenSubscriptionData;
 }
 
 /** A record named by `<name>_id` or `<name>_external_reference` (at most one), or null when neither is given. */
@@ -121,7 +130,17 @@ async function correctIn(em: Em, subscriptionId: string, input: CorrectionInput)
   return { correction, oldSubscription: old, newSubscription: successor };
 }
 
-/** POST (and the deprecated PUT) /msp-token-subscription/{id}/plan-or-customer-correction. */
-export async function correctPlanOrCustomer(em: Em, subscriptionId: string, input: CorrectionInput): Promise<CorrectionResult> {
+/** The entity form of correctPlanOrCustomer, for other services (the end user's plan switch). */
+export async function correctPlanOrCustomerEntities(em: Em, subscriptionId: string, input: CorrectionInput): Promise<CorrectionResult> {
   return em.transactional((tx) => correctIn(tx, subscriptionId, input));
+}
+
+/** POST (and the deprecated PUT) /msp-token-subscription/{id}/plan-or-customer-correction. */
+export async function correctPlanOrCustomer(em: Em, subscriptionId: string, input: CorrectionInput): Promise<CorrectionData> {
+  const { correction, oldSubscription, newSubscription } = await correctPlanOrCustomerEntities(em, subscriptionId, input);
+  return {
+    correction: plainData(correction),
+    oldSubscription: tokenSubscriptionData(oldSubscription),
+    newSubscription: tokenSubscriptionData(newSubscription),
+  };
 }

@@ -3,14 +3,11 @@ import { assertMayChangeInstanceWide } from '../access/instance-wide.ts';
 import { InvalidInputError, NotFoundError } from '../platform/errors.ts';
 import { flushUnique } from '../platform/flush-unique.ts';
 import type { Em } from '../platform/orm.ts';
+import { plainData, type Data } from '../platform/plain-data.ts';
 import { TokenBrand } from './token-brand.entity.ts';
 
 /** Starts with a letter or digit: no `__proto__` (an object key clients may trip on), `.` or `..` (path segments). */
 export const BRAND_CODE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
-
-export function listTokenBrands(em: Em): Promise<TokenBrand[]> {
-  return em.find(TokenBrand, {}, { orderBy: { code: 'asc' } });
-}
 
 /** The stored casing of an existing brand code; an unknown code is 400 not_found at `path`. */
 export async function existingBrandCode(em: Em, code: string, path = ['brand_code']): Promise<string> {
@@ -20,7 +17,7 @@ export async function existingBrandCode(em: Em, code: string, path = ['brand_cod
 }
 
 /** POST /msp-token-brand/{code}: creates the brand or renames it (the code keeps its casing). Brands are instance-wide. */
-export async function upsertTokenBrand(em: Em, code: string, name: string): Promise<TokenBrand> {
+export async function upsertTokenBrand(em: Em, code: string, name: string): Promise<Data<TokenBrand>> {
   assertMayChangeInstanceWide(callerScope(em), 'token brands');
   if (!BRAND_CODE.test(code)) {
     throw new InvalidInputError('a brand code (in the path) has 1 to 64 letters, digits, dots, dashes or underscores, starting with a letter or digit');
@@ -29,9 +26,9 @@ export async function upsertTokenBrand(em: Em, code: string, name: string): Prom
   if (brand) {
     brand.name = name;
     await em.flush();
-    return brand;
+    return plainData(brand);
   }
   const created = em.create(TokenBrand, { code, name });
   await flushUnique(em, {});
-  return created;
+  return plainData(created);
 }

@@ -12,14 +12,15 @@ import { linkToken } from './link-token.service.ts';
 import { checkTokenUid, checkVin } from './save-token.service.ts';
 import { findTokenByEvcoId } from './token-lookup.ts';
 import { FORM_FACTORS, type FormFactor, type UidType } from './token-reference-data.ts';
-import type { TokenLink } from './token-link.entity.ts';
 import { TokenSeries } from './token-series.entity.ts';
 import { TokenSubscription } from './token-subscription.entity.ts';
+import { tokenLinkData, type TokenLinkData } from './token-subscription.queries.ts';
 import { Token } from './token.entity.ts';
+import { tokenData, type TokenData } from './token.queries.ts';
 
 export interface IssuedToken {
-  token: Token;
-  link: TokenLink;
+  token: TokenData;
+  link: TokenLinkData;
 }
 
 async function openSubscription(em: Em, id: string, path?: FieldPath): Promise<TokenSubscription> {
@@ -58,7 +59,7 @@ async function issueAndLink(em: Em, subscription: TokenSubscription, series: Tok
   await flushUnique(em, { msp_token_evco_id_unique: ['evco_id'] });
   const link = await linkToken(em, { subscription, token, validFrom: validFrom ?? null });
   await em.flush();
-  return { token, link };
+  return { token: await tokenData(em, token), link: tokenLinkData(link) };
 }
 
 /** POST /msp-token-subscription/{id}/token-fulfilment: only fulfilable (RFID card, keychain) form factors. */
@@ -77,7 +78,7 @@ export function requestTokenFulfilment(em: Em, subscriptionId: string, input: { 
 }
 
 /** POST /msp-token-fulfilment/activate-token: the card arrived; optionally its UID is recorded. */
-export function activateToken(em: Em, input: { evcoId: string; uid?: string | null }): Promise<Token> {
+export function activateToken(em: Em, input: { evcoId: string; uid?: string | null }): Promise<TokenData> {
   parseEvcoId(input.evcoId);
   return em.transactional(async (tx) => {
     const token = await findTokenByEvcoId(tx, input.evcoId, { forUpdate: true });
@@ -86,7 +87,7 @@ export function activateToken(em: Em, input: { evcoId: string; uid?: string | nu
     token.activate(new Date());
     if (uid !== null) token.uid = uid;
     await tx.flush();
-    return token;
+    return tokenData(tx, token);
   });
 }
 

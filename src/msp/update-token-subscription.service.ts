@@ -16,6 +16,7 @@ import {
   checkValidity, throwFailures, TOKEN_SUBSCRIPTION, TOKEN_SUBSCRIPTION_UNIQUE, type SubscriptionParties, type TokenSubscriptionPatch,
 } from './token-subscription-input.ts';
 import { TokenSubscription } from './token-subscription.entity.ts';
+import { tokenSubscriptionData, type TokenSubscriptionData } from './token-subscription.queries.ts';
 
 /** On update the parties are ignored, but each must name a record the caller sees. */
 function partiesNamed(parties: SubscriptionParties): NamedRecord[] {
@@ -63,7 +64,14 @@ async function recheckDeferringLinks(em: Em, subscription: TokenSubscription, va
  * plan-or-customer correction changes them). A defunct subscription only records
  * external_updated_at.
  */
-export function updateTokenSubscription(em: Em, id: string, patch: TokenSubscriptionPatch & SubscriptionParties, mode: 'merge' | 'replace' = 'merge'): Promise<TokenSubscription> {
+export async function updateTokenSubscription(
+  em: Em, id: string, patch: TokenSubscriptionPatch & SubscriptionParties, mode: 'merge' | 'replace' = 'merge',
+): Promise<TokenSubscriptionData> {
+  return tokenSubscriptionData(await updateTokenSubscriptionEntity(em, id, patch, mode));
+}
+
+/** The entity form of updateTokenSubscription, for other services (the end user's cancel). */
+export function updateTokenSubscriptionEntity(em: Em, id: string, patch: TokenSubscriptionPatch & SubscriptionParties, mode: 'merge' | 'replace' = 'merge'): Promise<TokenSubscription> {
   return em.transactional(async (tx) => {
     const subscription = await lockTokenSubscription(tx, id, { withPlan: true });
     await assertNamedRecordsVisible(tx, partiesNamed(patch));

@@ -72,10 +72,10 @@ export async function startSession(em: Em, input: StartSessionInput, origin: str
     roamingConnectionId: input.roamingConnectionId, type: 'start_session', locationId: input.locationId, evseUid: input.evseUid ?? null,
     connectorId: input.connectorId, evcoId: token.evcoId, admin: token.currentAdmin,
   });
-  return send(em, command, peer, `${url}/START_SESSION`, 'startSession', {
+  return roamingCommandData(em, await send(em, command, peer, `${url}/START_SESSION`, 'startSession', {
     response_url: ourUrls(origin).module(`emsp/commands/START_SESSION/${command.id}`), token: ocpiTokenOf(token), location_id: input.locationId,
     ...(input.evseUid ? { evse_uid: input.evseUid } : {}), connector_id: input.connectorId,
-  });
+  }));
 }
 
 /**
@@ -97,7 +97,7 @@ export async function stopSession(em: Em, input: StopSessionInput, origin: strin
   const roamingConnectionId = session?.roamingConnectionId ?? input.roamingConnectionId!;
   const { peer, url } = await commandsUrl(em, roamingConnectionId);
   const command = await store(em, { roamingConnectionId, type: 'stop_session', sessionId: input.sessionId, admin: session?.admin ?? null });
-  return send(em, command, peer, `${url}/STOP_SESSION`, 'stopSession', {
+  return roamingCommandData(em, await send(em, command, peer, `${url}/STOP_SESSION`, 'stopSession', {
     response_url: ourUrls(origin).module(`emsp/commands/STOP_SESSION/${command.id}`), session_id: input.sessionId,
-  });
+  }));
 }

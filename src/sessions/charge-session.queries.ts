@@ -1,16 +1,24 @@
 // The session reads both transports call (REST /msp-charge-session, /cpo-charge-session,
-// /msp-charge-session-priced; GraphQL chargeSessions, pricingResults): filters, scope (the em's
-// administration filter) and seek paging by id. Entities: their serializers walk the drop-out
-// case and the pricing result's session.
+// /msp-charge-session-original, /msp-charge-session-priced; GraphQL chargeSessions, pricingResults,
+// ChargeSession and PricingResult nodes, the viewer's sessions): filters, scope (the em's
+// administration filter) and seek paging by id, answered as plain data.
 import type { FilterQuery } from '@mikro-orm/core';
 import type { Em } from '../platform/orm.ts';
+import { plainData, type Data } from '../platform/plain-data.ts';
+import { inIdOrder, refOf } from '../platform/plain-reads.ts';
 import { SeekList } from '../platform/seek-page.ts';
 import { ChargeSession, type SessionSource, type SessionStatus } from './charge-session.entity.ts';
 import { PricingResult } from './pricing-result.entity.ts';
+import { cpoSessionIdOf } from './session-reported.ts';
 import type { EndUserScope } from '../end-users/end-user-scope.ts';
 import { NotFoundError } from '../platform/errors.ts';
 import { isUuid } from '../platform/ids.ts';
 import { findOffsetPage, type OffsetRange, type OffsetResult } from '../platform/offset-page.ts';
+
+export type ChargeSessionData = Data<ChargeSession>;
+
+/** A pricing result with the CPO's id of its session (REST cpo_session_id: session-reported.ts). */
+export type PricingResultData = Data<PricingResult> & { cpoSessionId: string };
 
 export interface ChargeSessionFilter {
   source?: SessionSource;
@@ -23,8 +31,26 @@ export interface ChargeSessionFilter {
   startUntil?: Date;
 }
 
-export function chargeSessionList(em: Em, filter: ChargeSessionFilter = {}): SeekList<ChargeSession> {
-  const where: FilterQuery<ChargeSession> = {
+type Row = Record<string, any>;
+
+const sessionOfRow = (row: Row): ChargeSessionData => ({ ...row, admin: refOf(row.admin), dropoutCase: refOf(row.dropoutCase) }) as ChargeSessionData;
+
+/** A row joined with its session (source, session id and payload: what the CPO's session id is read from). */
+const resultOfRow = (row: Row): PricingResultData => ({
+  ...row, admin: refOf(row.admin), session: refOf(row.session), cpoSessionId: cpoSessionIdOf(row.session),
+}) as PricingResultData;
+
+/** The data of a pricing result entity and the session it prices. */
+export function pricingResultData(result: PricingResult, session: Pick<ChargeSession, 'source' | 'sessionId' | 'payload'>): PricingResultData {
+  return Object.assign(plainData(result), { cpoSessionId: cpoSessionIdOf(session) });
+}
+
+const sessions = (em: Em, where: FilterQuery<ChargeSession> = {}) => new SeekList<ChargeSessionData>(em, { entity: ChargeSession, where, map: sessionOfRow });
+const results = (em: Em, where: FilterQuery<PricingResult> = {}) =>
+  new SeekList<PricingResultData>(em, { entity: PricingResult, where, join: ['session'], map: resultOfRow });
+
+export function chargeSessionList(em: Em, filter: ChargeSessionFilter = {}): SeekList<ChargeSessionData> {
+  return sessions(em, {
     ...(filter.source ? { source: filter.source } : {}),
     ...(filter.status ? { status: filter.status } : {}),
     ...(filter.dropoutCaseId ? { dropoutCase: filter.dropoutCaseId } : {}),
@@ -34,21 +60,47 @@ export function chargeSessionList(em: Em, filter: ChargeSessionFilter = {}): See
     ...(filter.startFrom || filter.startUntil ? {
       startAt: { ...(filter.startFrom ? { $gte: filter.startFrom } : {}), ...(filter.startUntil ? { $lt: filter.startUntil } : {}) },
     } : {}),
-  };
-  return new SeekList<ChargeSession>(em, { entity: ChargeSession, where, entities: true });
+  });
+}
+
+/** A session the caller may see (either source), or 400 not_found. */
+export async function getChargeSession(em: Em, id: string): Promise<ChargeSessionData> {
+  const [session] = isUuid(id) ? await sessions(em, { id }).all() : [];
+  if (!session) throw new NotFoundError('charge session');
+  return session;
+}
+
+/** A CPO session the caller may see (GET /cpo-charge-session/{id}): an MSP session is not one. */
+export async function getCpoChargeSession(em: Em, id: string): Promise<ChargeSessionData> {
+  const session = await getChargeSession(em, id);
+  if (session.source !== 'cpo_charge_session') throw new NotFoundError('CPO charge session');
+  return session;
+}
+
+export function chargeSessionsByIds(em: Em, ids: readonly string[]): Promise<(ChargeSessionData | null)[]> {
+  return inIdOrder(ids, (wanted) => sessions(em, { id: { $in: wanted } }).all());
 }
 
 /** Pricing results in order of creation (a session's versions in order). */
-export function pricingResultList(em: Em, filter: { chargeSessionId?: string } = {}): SeekList<PricingResult> {
-  return new SeekList<PricingResult>(em, {
-    entity: PricingResult, where: filter.chargeSessionId ? { session: filter.chargeSessionId } : {}, entities: true, populate: ['session'],
-  });
+export function pricingResultList(em: Em, filter: { chargeSessionId?: string } = {}): SeekList<PricingResultData> {
+  return results(em, filter.chargeSessionId ? { session: filter.chargeSessionId } : {});
+}
+
+/** A pricing result the caller may see, or 400 not_found. */
+export async function getPricingResult(em: Em, id: string): Promise<PricingResultData> {
+  const [result] = isUuid(id) ? await results(em, { id }).all() : [];
+  if (!result) throw new NotFoundError('pricing result');
+  return result;
+}
+
+export function pricingResultsByIds(em: Em, ids: readonly string[]): Promise<(PricingResultData | null)[]> {
+  return inIdOrder(ids, (wanted) => results(em, { id: { $in: wanted } }).all());
 }
 
 /** An end user's priced MSP session and its current pricing result (App API, GraphQL viewer). */
 export interface EndUserSessionData {
-  session: ChargeSession;
-  result: PricingResult | null;
+  session: ChargeSessionData;
+  result: PricingResultData | null;
 }
 
 /** Priced MSP sessions of the subscriptions in the end user's scope (end-user-scope.ts), newest first. */
@@ -56,12 +108,15 @@ function endUserSessionWhere(scope: EndUserScope, id?: string): FilterQuery<Char
   return { source: 'charge_session', status: 'priced', subscriptionId: { $in: scope.subscriptionIds }, ...(id ? { id } : {}) };
 }
 
-async function withResults(em: Em, sessions: ChargeSession[]): Promise<EndUserSessionData[]> {
-  const results = sessions.length
-    ? await em.find(PricingResult, { $or: sessions.map((s) => ({ session: s.id, version: s.pricingVersion })) })
+async function withResults(em: Em, found: ChargeSession[]): Promise<EndUserSessionData[]> {
+  const current = found.length
+    ? await em.find(PricingResult, { $or: found.map((s) => ({ session: s.id, version: s.pricingVersion })) })
     : [];
-  const bySession = new Map(results.map((r) => [r.session.id, r]));
-  return sessions.map((session) => ({ session, result: bySession.get(session.id) ?? null }));
+  const bySession = new Map(current.map((r) => [r.session.id, r]));
+  return found.map((session) => {
+    const result = bySession.get(session.id);
+    return { session: plainData(session), result: result ? pricingResultData(result, session) : null };
+  });
 }
 
 export async function endUserSessionPage(em: Em, scope: EndUserScope, range: OffsetRange): Promise<OffsetResult<EndUserSessionData>> {

@@ -2,41 +2,46 @@
 // the next version; earlier ones stay), a plan-or-customer correction (the sessions of the old
 // subscription from the correction moment on), drop-out cases (retry, bypass a check, discard),
 // and an EVSE's drop-outs when its dropout_all_chargesessions switch goes off.
-// Each marks the sessions `received` and adds the processing job in one transaction.
+// Each marks the sessions `received` and adds the processing job in one transaction, and answers
+// plain data (the reads are in charge-session.queries.ts, dropout-case.queries.ts).
 import { LockMode } from '@mikro-orm/core';
 import type { Evse } from '../cpo/evse.entity.ts';
+import { evseData, type EvseData } from '../cpo/evse.queries.ts';
 import { switchDropoutAllChargesessions } from '../cpo/save-evse.service.ts';
 import { SubscriptionCorrection } from '../msp/subscription-correction.entity.ts';
 import type { SubscriptionCorrectedJob } from '../msp/subscription-corrected.ts';
 import { DomainError, InvalidInputError, NotFoundError } from '../platform/errors.ts';
 import { isUuid } from '../platform/ids.ts';
 import type { Em, Orm } from '../platform/orm.ts';
+import { plainData } from '../platform/plain-data.ts';
 import { scopedEm } from '../access/admin-scope.ts';
 import { ChargeSession } from './charge-session.entity.ts';
+import type { ChargeSessionData } from './charge-session.queries.ts';
 import { DropoutCase, type DropoutSide, type ReprocessInstruction } from './dropout-case.entity.ts';
+import type { DropoutCaseData } from './dropout-case.queries.ts';
 import { requestProcessingIn } from './processing-job.ts';
 import { VALIDITY_CHECKS, type ValidityCheck } from './validity-checks.ts';
 
-export async function getVisibleSession(em: Em, id: string): Promise<ChargeSession> {
+async function loadSession(em: Em, id: string): Promise<ChargeSession> {
   const session = isUuid(id) ? await em.findOne(ChargeSession, { id }) : null;
   if (!session) throw new NotFoundError('charge session');
   return session;
 }
 
-export async function repriceSession(em: Em, id: string): Promise<ChargeSession> {
+export async function repriceSession(em: Em, id: string): Promise<ChargeSessionData> {
   return em.transactional(async (tx) => {
-    const session = await getVisibleSession(tx, id);
+    const session = await loadSession(tx, id);
     await tx.lock(session, LockMode.PESSIMISTIC_WRITE);
     if (session.status === 'discarded') throw new DomainError('session_discarded', 'a discarded session is not priced again');
     session.status = 'received';
     await tx.flush();
     await requestProcessingIn(tx);
-    return session;
+    return plainData(session);
   });
 }
 
 /** A case of the credential's administrations, of one side when named (msp: /msp-dropout-case, cpo: /cpo-dropout-case). */
-export async function getVisibleDropoutCase(em: Em, id: string, side?: DropoutSide): Promise<DropoutCase> {
+async function loadDropoutCase(em: Em, id: string, side?: DropoutSide): Promise<DropoutCase> {
   const dropoutCase = isUuid(id) ? await em.findOne(DropoutCase, { id, ...(side ? { side } : {}) }) : null;
   if (!dropoutCase) throw new NotFoundError('drop-out case');
   return dropoutCase;
@@ -45,7 +50,7 @@ export async function getVisibleDropoutCase(em: Em, id: string, side?: DropoutSi
 export interface ReprocessInput { instruction: ReprocessInstruction; bypassChecks?: string[] }
 
 /** The case is resolved; its sessions are priced again (bypassing the named checks) or discarded. */
-export async function reprocessDropoutCase(em: Em, id: string, input: ReprocessInput, side?: DropoutSide): Promise<DropoutCase> {
+export async function reprocessDropoutCase(em: Em, id: string, input: ReprocessInput, side?: DropoutSide): Promise<DropoutCaseData> {
   const bypass = input.bypassChecks ?? [];
   if (input.instruction === 'bypass' && bypass.length === 0) {
     throw new InvalidInputError('bypass needs the checks to bypass', { path: ['bypass_checks'] });
@@ -53,7 +58,7 @@ export async function reprocessDropoutCase(em: Em, id: string, input: ReprocessI
   const unknown = bypass.find((check) => !VALIDITY_CHECKS.includes(check as ValidityCheck));
   if (unknown !== undefined) throw new InvalidInputError(`${unknown} is not a check; checks: ${VALIDITY_CHECKS.join(', ')}`, { path: ['bypass_checks'] });
   return em.transactional(async (tx) => {
-    const dropoutCase = await getVisibleDropoutCase(tx, id, side);
+    const dropoutCase = await loadDropoutCase(tx, id, side);
     await tx.lock(dropoutCase, LockMode.PESSIMISTIC_WRITE);
     dropoutCase.resolve(input.instruction, new Date());
     const status = input.instruction === 'discard' ? 'discarded' : 'received';
@@ -62,7 +67,7 @@ export async function reprocessDropoutCase(em: Em, id: string, input: ReprocessI
     await tx.nativeUpdate(ChargeSession, { dropoutCase: dropoutCase.id, status: 'dropout' }, changes, { filters: false });
     await tx.flush();
     if (status === 'received') await requestProcessingIn(tx);
-    return dropoutCase;
+    return plainData(dropoutCase);
   });
 }
 
@@ -71,11 +76,11 @@ export async function reprocessDropoutCase(em: Em, id: string, input: ReprocessI
  * configuration switch (src/cpo/save-evse.service.ts); turning it off with reprocess_dropouts retries
  * the EVSE's drop-outs in the same transaction.
  */
-export function setDropoutAllChargesessions(em: Em, evseUid: string, enabled: boolean, reprocessDropouts: boolean): Promise<Evse> {
+export function setDropoutAllChargesessions(em: Em, evseUid: string, enabled: boolean, reprocessDropouts: boolean): Promise<EvseData> {
   return em.transactional(async (tx) => {
     const evse = await switchDropoutAllChargesessions(tx, evseUid, enabled);
     if (!enabled && reprocessDropouts) await retryEvseDropouts(tx, evse);
-    return evse;
+    return evseData(evse);
   });
 }
 

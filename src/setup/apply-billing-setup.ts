@@ -1,7 +1,8 @@
 // The `billing` part of a setup file: per administration its billing settings, series and
 // product categories. Keys: the administration, a series' code, a category's code. A record
 // already holding the file's values is not written.
-import { getBillingSettings, saveBillingSettings } from '../billing/billing-settings.service.ts';
+import { getBillingSettings } from '../billing/billing-settings.queries.ts';
+import { saveBillingSettings } from '../billing/billing-settings.service.ts';
 import { createSeries, updateSeries } from '../billing/billing-series.service.ts';
 import { BillingSeries } from '../billing/billing-series.entity.ts';
 import { ProductCategory } from '../billing/product-category.entity.ts';

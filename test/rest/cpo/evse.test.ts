@@ -53,6 +53,8 @@ test('arrangements and links: create, update, defunct cascades; validity checks'
   t.true(defunct.body.defunct);
   const links = await app.request('GET', api('/cpo-reimbursement-link?page_size=1000'));
   t.true(links.body.items.find((l: { id: string }) => l.id === link.id).defunct, 'the link became defunct too');
+  const ofEvse = await app.request('GET', api(`/cpo-reimbursement-link?evse_uid=${evse.evse_uid}&arrangement_id=${arrangement.id}`));
+  t.deepEqual(ofEvse.body.items.map((l: { id: string; evse_uid: string }) => [l.id, l.evse_uid]), [[link.id, evse.evse_uid]], 'filtered by its EVSE');
   const frozen = await app.request('POST', api(`/cpo-reimbursement-arrangement/${arrangement.id}`), { body: { buyer_reference: 'PO-2' } });
   t.is(frozen.body.code, 'reimbursement_arrangement_defunct');
 });
