@@ -1,11 +1,9 @@
 // Relay connections paged by the id index: `first + 1` rows ordered by id after (or before) a
 // cursor, never a whole table. A cursor is the REST id of the edge's record (or the REST key of
 // a list ordered otherwise, e.g. tokens by evco_id).
-import type { EntityName, FilterQuery } from '@mikro-orm/core';
 import { parseCursorConnectionArgs, resolveCursorConnection, type ResolveCursorConnectionArgs } from '@pothos/plugin-relay';
 import { DomainError, InvalidInputError } from '../src/platform/errors.ts';
 import { isUuid } from '../src/platform/ids.ts';
-import type { Em } from '../src/platform/orm.ts';
 import { SeekList } from '../src/platform/seek-page.ts';
 
 export const DEFAULT_PAGE_SIZE = 50;
@@ -22,14 +20,6 @@ export interface ConnectionArgs {
 export type PageRange = ResolveCursorConnectionArgs;
 
 const SIZES = { defaultSize: DEFAULT_PAGE_SIZE, maxSize: MAX_PAGE_SIZE };
-
-/** The property a connection is ordered and paged by, and which cursors can name an item. */
-export interface ConnectionKey {
-  property: string;
-  isCursor: (cursor: string) => boolean;
-}
-
-const BY_ID: ConnectionKey = { property: 'id', isCursor: isUuid };
 
 /** Client mistakes become DomainErrors with the argument as param (never a database error). */
 export function checkConnectionArgs(args: ConnectionArgs, isCursor: (cursor: string) => boolean = isUuid): void {
@@ -66,11 +56,4 @@ export function toConnection<E extends { id: string }>(args: ConnectionArgs, row
 export async function listConnection<Node extends object>(list: SeekList<object>, args: ConnectionArgs) {
   const range = pageRange(args, (cursor) => list.isKey(cursor));
   return toConnection(args, await list.page(range) as (Node & { id: string })[], list.key);
-}
-
-/** One page of a list not moved to a queries module yet, e.g. all vat rates the caller sees. */
-export function findConnection<E extends { id: string }>(
-  em: Em, entity: EntityName<E>, where: FilterQuery<E>, args: ConnectionArgs, key: ConnectionKey = BY_ID,
-) {
-  return listConnection<E>(new SeekList<E>(em, { entity, where, key: key.property, isKey: key.isCursor, entities: true }), args);
 }

@@ -4,7 +4,7 @@ import { REVIEW_SET_OPERATION_STATES, REVIEW_SET_OPERATIONS } from '../../src/bi
 import {
   getReviewSet, getReviewSetOperation, reviewSetList, type ReviewSetData, type ReviewSetOperationData,
 } from '../../src/billing/review-set.queries.ts';
-import { iso, oneOf, text, uuid } from '../../src/platform/input-schemas.ts';
+import { iso, oneOf, uuid } from '../../src/platform/input-schemas.ts';
 import { seekPage } from '../rails/pagination.ts';
 import { paymentBody, paymentOptions } from './payment-body.ts';
 import { defineRoute, type RouteDef } from '../rails/route.ts';

@@ -5,7 +5,7 @@ import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, offsetPageOf, seekPageOf } from './pa
 import type { RouteDef } from './route.ts';
 import { SchemaComponents, type Field } from './shape.ts';
 import { MAX_URL_VALUE } from './input-guards.ts';
-import { objectMembers, toJsonSchema, type JsonSchema } from './yup-to-json-schema.ts';
+import { objectMembers, toJsonSchema } from './yup-to-json-schema.ts';
 
 type Doc = Record<string, unknown>;
 

@@ -1,9 +1,7 @@
 // Seek pagination (decisions.md "Pagination"): items strictly after `after` by the endpoint's
 // key, page_size clamped to 1..1000, created_gt alone on a first request, link_next + Link.
-import type { EntityName, FilterQuery } from '@mikro-orm/core';
 import type { Context } from 'koa';
 import { DomainError } from '../../src/platform/errors.ts';
-import type { Em } from '../../src/platform/orm.ts';
 import { SeekList } from '../../src/platform/seek-page.ts';
 import { OFFSET_MAX_PAGE } from '../../src/platform/offset-page.ts';
 import { t, type Field, type Infer } from './shape.ts';
@@ -46,25 +44,14 @@ export interface SeekPageOptions<E extends object, T> {
   /** Path as the client called it, e.g. /main/v1/customer. */
   path: string;
   createdGt?: boolean;
-  /** The list from the resource's queries module; or, for lists not moved yet, em + entity. */
-  list?: SeekList<any>;
-  em?: Em;
-  entity?: EntityName<E>;
-  where?: FilterQuery<E>;
-  /** Entity property the list is ordered by; `id` unless said otherwise. */
-  key?: string;
-  /** Validates an `after` value before the query (ids are UUIDs). */
-  isKey?: (value: string) => boolean;
-  populate?: string[];
+  /** The list from the resource's queries module. */
+  list: SeekList<any>;
   serialize(item: any): T;
 }
 
 /** The REST face of the seek-paging engine (src/platform/seek-page.ts). */
 export async function seekPage<E extends object, T>(ctx: Context, options: SeekPageOptions<E, T>): Promise<Page<T>> {
-  const { rawQuery, path } = options;
-  const list = options.list ?? new SeekList(options.em!, {
-    entity: options.entity!, where: options.where, key: options.key, isKey: options.isKey, entities: true, populate: options.populate,
-  });
+  const { rawQuery, path, list } = options;
 
   if (rawQuery.created_gt !== undefined) {
     if (!options.createdGt) {

@@ -1,14 +1,12 @@
 import { normalize } from '../../src/money/decimal.ts';
 import { SESSION_STATUSES } from '../../src/sessions/charge-session.entity.ts';
-import { PricingResult as PricingResultEntity } from '../../src/sessions/pricing-result.entity.ts';
 import { repriceSession } from '../../src/sessions/reprocess.service.ts';
-import { plainData } from '../../src/platform/plain-data.ts';
 import { isDataOf } from '../../src/platform/seek-page.ts';
 import { builder } from '../builder.ts';
-import { childConnections } from '../child-connection.ts';
+import { childConnectionsOf } from '../child-connection.ts';
 import { listConnection } from '../connection.ts';
 import {
-  chargeSessionList, chargeSessionsByIds, pricingResultList, type ChargeSessionData, type PricingResultData,
+  chargeSessionList, chargeSessionsByIds, pricingResultList, pricingResultsOfSessions, type ChargeSessionData, type PricingResultData,
 } from '../../src/sessions/charge-session.queries.ts';
 import { uuid } from '../../src/platform/input-schemas.ts';
 import { validate } from '../../src/platform/input-validation.ts';
@@ -70,9 +68,7 @@ builder.objectField(ChargeSession, 'pricingResults', (t) => t.loadable({
   byPath: true,
   description: 'Its pricing results, oldest first (REST: GET /msp-charge-session-priced?charge_session_id=).',
   args: { ...t.arg.connectionArgs() },
-  // The rows of schema/child-connection.ts as plain data (the node fields read no more than the entity's own members).
-  load: async (sessionIds: string[], context, args) => (await childConnections(context.em, PricingResultEntity, 'session', sessionIds, args))
-    .map((connection) => ({ ...connection, edges: connection.edges.map((edge) => ({ ...edge, node: plainData(edge.node) })) })),
+  load: (sessionIds: string[], context, args) => childConnectionsOf(sessionIds, args, (ids, range) => pricingResultsOfSessions(context.em, ids, range)),
   resolve: (session) => session.id,
 }));
 

@@ -1,9 +1,8 @@
-import { TokenLink as TokenLinkEntity } from '../../src/msp/token-link.entity.ts';
-import { tokenLinkRow, tokenLinksByIds, tokenLinkState, type TokenLinkRow } from '../../src/msp/token-subscription.queries.ts';
+import { tokenLinksByIds, tokenLinksOf, tokenLinkState, type TokenLinkRow } from '../../src/msp/token-subscription.queries.ts';
 import { tokenEvcoIds } from '../../src/msp/token.queries.ts';
 import { isDataOf } from '../../src/platform/seek-page.ts';
 import { builder } from '../builder.ts';
-import { childConnections } from '../child-connection.ts';
+import { childConnectionsOf } from '../child-connection.ts';
 import type { GraphQLContext } from '../context.ts';
 import { Administration } from './administration.ts';
 import { DateTime } from './date-time.ts';
@@ -76,9 +75,6 @@ export const TokenLink = builder.loadableNode('TokenLink', {
 });
 
 /** The rows of schema/child-connection.ts as plain data (the node fields read no more than the entity's own members). */
-const linkRows = (connections: Awaited<ReturnType<typeof childConnections<TokenLinkEntity>>>) =>
-  connections.map((connection) => ({ ...connection, edges: connection.edges.map((edge) => ({ ...edge, node: tokenLinkRow(edge.node) })) }));
-
 export const TokenLinkConnection = builder.connectionObject({ type: TokenLink, name: 'TokenLinkConnection' }, { name: 'TokenLinkEdge' });
 
 builder.objectField(TokenSubscription, 'tokenLinks', (t) => t.loadable({
@@ -86,7 +82,7 @@ builder.objectField(TokenSubscription, 'tokenLinks', (t) => t.loadable({
   byPath: true,
   description: 'The token links of this subscription (defunct ones too), by id.',
   args: { ...t.arg.connectionArgs() },
-  load: async (subscriptionIds: string[], context, args) => linkRows(await childConnections(context.em, TokenLinkEntity, 'subscription', subscriptionIds, args)),
+  load: (subscriptionIds: string[], context, args) => childConnectionsOf(subscriptionIds, args, (ids, range) => tokenLinksOf(context.em, 'subscription', ids, range)),
   resolve: (subscription) => subscription.id,
 }));
 
@@ -95,6 +91,6 @@ builder.objectField(Token, 'links', (t) => t.loadable({
   byPath: true,
   description: 'The links of this token to subscriptions the caller may see (defunct ones too), by id.',
   args: { ...t.arg.connectionArgs() },
-  load: async (tokenIds: string[], context, args) => linkRows(await childConnections(context.em, TokenLinkEntity, 'token', tokenIds, args)),
+  load: (tokenIds: string[], context, args) => childConnectionsOf(tokenIds, args, (ids, range) => tokenLinksOf(context.em, 'token', ids, range)),
   resolve: (token) => token.id,
 }));

@@ -2,13 +2,12 @@ import * as yup from 'yup';
 import { normalize } from '../../src/money/decimal.ts';
 import { changeMonetaryCredit } from '../../src/msp/monetary-credit.service.ts';
 import { markTokenSubscriptionDefunct } from '../../src/msp/defunct-token-subscription.service.ts';
-import { TokenSubscription as TokenSubscriptionEntity } from '../../src/msp/token-subscription.entity.ts';
-import { tokenSubscriptionData, tokenSubscriptionsByIds, type TokenSubscriptionData } from '../../src/msp/token-subscription.queries.ts';
+import { subscriptionsOfCustomers, tokenSubscriptionsByIds, type TokenSubscriptionData } from '../../src/msp/token-subscription.queries.ts';
 import { text } from '../../src/platform/input-schemas.ts';
 import { validate } from '../../src/platform/input-validation.ts';
 import { isDataOf } from '../../src/platform/seek-page.ts';
 import { builder } from '../builder.ts';
-import { childConnections } from '../child-connection.ts';
+import { childConnectionsOf } from '../child-connection.ts';
 import { refFromArg } from '../ids.ts';
 import { mutate } from '../mutation.ts';
 import { Administration } from './administration.ts';
@@ -62,8 +61,7 @@ builder.objectField(Customer, 'subscriptions', (t) => t.loadable({
   byPath: true,
   description: 'The token subscriptions of this customer the caller may see, by id.',
   args: { ...t.arg.connectionArgs() },
-  load: async (customerIds: string[], context, args) => (await childConnections(context.em, TokenSubscriptionEntity, 'customer', customerIds, args))
-    .map((connection) => ({ ...connection, edges: connection.edges.map((edge) => ({ ...edge, node: tokenSubscriptionData(edge.node) })) })),
+  load: (customerIds: string[], context, args) => childConnectionsOf(customerIds, args, (ids, range) => subscriptionsOfCustomers(context.em, ids, range)),
   resolve: (customer) => customer.id,
 }));
 

@@ -5,7 +5,7 @@
 import type { FilterQuery } from '@mikro-orm/core';
 import type { Em } from '../platform/orm.ts';
 import type { Data } from '../platform/plain-data.ts';
-import { eagerFields } from '../platform/plain-reads.ts';
+import { eagerFields } from '../platform/eager-fields.ts';
 import { SeekList } from '../platform/seek-page.ts';
 import { Event } from './event.entity.ts';
 import { callerScope } from '../access/admin-scope.ts';

@@ -9,7 +9,8 @@ import { isUuid } from '../platform/ids.ts';
 import type { Em } from '../platform/orm.ts';
 import { plainData, type Data } from '../platform/plain-data.ts';
 import { inIdOrder, refOf } from '../platform/plain-reads.ts';
-import { SeekList } from '../platform/seek-page.ts';
+import { childPages } from '../platform/child-pages.ts';
+import { SeekList, type SeekRange } from '../platform/seek-page.ts';
 import { isCurrentlyValid, isLinkCurrentlyValid, linkInterval, notValidAt, validAt, validityNow } from '../platform/validity.ts';
 import { MonetaryCredit } from './monetary-credit.entity.ts';
 import { TokenLink } from './token-link.entity.ts';
@@ -149,13 +150,18 @@ export async function getTokenLink(em: Em, id: string): Promise<TokenLinkData> {
   return link;
 }
 
-export function tokenLinksByIds(em: Em, ids: readonly string[]): Promise<(TokenLinkData | null)[]> {
-  return inIdOrder(ids, (wanted) => links(em, { id: { $in: wanted } }).all());
+/** GraphQL Customer.tokenSubscriptions: each customer's page of subscriptions, one query. */
+export function subscriptionsOfCustomers(em: Em, customerIds: readonly string[], range: SeekRange): Promise<TokenSubscriptionData[][]> {
+  return childPages(em, { entity: TokenSubscription, parent: 'customer', map: subscriptionOfRow }, customerIds, range);
 }
 
-/** The plain data of a link a child connection read. */
-export function tokenLinkRow(link: TokenLink): TokenLinkRow {
-  return plainData(link);
+/** GraphQL TokenSubscription.tokenLinks and Token.links: each parent's page of links as stored, one query. */
+export function tokenLinksOf(em: Em, parent: 'subscription' | 'token', parentIds: readonly string[], range: SeekRange): Promise<TokenLinkRow[][]> {
+  return childPages(em, { entity: TokenLink, parent }, parentIds, range);
+}
+
+export function tokenLinksByIds(em: Em, ids: readonly string[]): Promise<(TokenLinkData | null)[]> {
+  return inIdOrder(ids, (wanted) => links(em, { id: { $in: wanted } }).all());
 }
 
 /** The monetary credit movements of a subscription the caller sees, oldest first; else 400 not_found. */

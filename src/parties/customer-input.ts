@@ -1,5 +1,5 @@
 import { DomainError, InvalidInputError } from '../platform/errors.ts';
-import { mergePatch, type Patch } from '../platform/merge-patch.ts';
+import type { Patch } from '../platform/merge-patch.ts';
 import { mergeCustomFields } from '../platform/custom-fields.ts';
 import type { Em } from '../platform/orm.ts';
 import { NotFoundError } from '../platform/errors.ts';

@@ -5,7 +5,8 @@
 // home and raw SQL repeats none of it.
 import { raw, type EntityName } from '@mikro-orm/core';
 import type { Em } from './orm.ts';
-import { eagerFields, markData, rowData, type RowShape } from './plain-reads.ts';
+import { eagerFields } from './eager-fields.ts';
+import { markData, rowData, type RowShape } from './plain-reads.ts';
 import type { SeekRange } from './seek-page.ts';
 
 type Row = Record<string, any>;

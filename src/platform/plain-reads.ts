@@ -3,9 +3,10 @@
 // same row shape as the resource's list. Rows come from the query builder under the em's filters
 // (the administration scope) unless told otherwise, never as managed entities; each is marked with
 // its entity (DATA_OF) so GraphQL tells node types apart (isDataOf).
-import { ReferenceKind, Utils, type EntityMetadata, type EntityName, type FilterQuery, type QueryOrderMap } from '@mikro-orm/core';
+import { ReferenceKind, Utils, type EntityName, type FilterQuery, type QueryOrderMap } from '@mikro-orm/core';
 import { isUuid } from './ids.ts';
 import type { Em } from './orm.ts';
+import { eagerFields } from './eager-fields.ts';
 import type { Data } from './plain-data.ts';
 import type { ResourceRef } from './resource-ref.ts';
 import { DATA_OF } from './seek-page.ts';
@@ -49,13 +50,6 @@ export function refs<R extends Row>(row: R, ...names: string[]): R {
   return result as R;
 }
 
-/** The properties loading an entity reads: stored scalars and owning to-one references, not lazy ones. */
-export function eagerFields(meta: EntityMetadata<any>): string[] {
-  return meta.props.filter((prop) => prop.persist !== false && !prop.lazy && (prop.kind === ReferenceKind.SCALAR
-    || prop.kind === ReferenceKind.EMBEDDED || prop.kind === ReferenceKind.MANY_TO_ONE || (prop.kind === ReferenceKind.ONE_TO_ONE && prop.owner)))
-    .map((prop) => prop.name);
-}
-
 /**
  * A row of the query builder (references as keys, joined ones as objects) or an entity a caller
  * still holds, as plain data: the properties it holds, to-one references as `{ id }` or null (a
@@ -97,7 +91,7 @@ export async function readRow<T>(em: Em, shape: RowShape<T>, where: FilterQuery<
 }
 
 /**
- * A dataloader batch (schema/load.ts's semantics) from one read of the wanted ids: results in the
+ * A dataloader batch from one read of the wanted ids: results in the
  * order asked, null for an id the caller does not see (the em is scoped). Ids that cannot exist are
  * not sent to the database (a uuid column rejects them); ids are compared case-insensitively
  * (citext keys). Typed without the null because Pothos' loader type has none; the plugin answers

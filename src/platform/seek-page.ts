@@ -2,7 +2,8 @@
 // pages strictly after (or before) a key. The same key is the REST `after` and the Relay cursor.
 // The administration filter of the em applies to every query (scopedEm), so a limited credential
 // pages only through its own administrations.
-import type { EntityName, FilterQuery, FindOptions, QueryOrderMap } from '@mikro-orm/core';
+import type { EntityName, FilterQuery } from '@mikro-orm/core';
+import { eagerFields } from './eager-fields.ts';
 import { isUuid } from './ids.ts';
 import type { Em } from './orm.ts';
 
@@ -23,8 +24,6 @@ export function isDataOf(value: unknown, entityName: string): boolean {
 
 type Row = Record<string, any>;
 /** Find options of a list whose entity is only known at run time (the key is a property name). */
-type DynamicFind = FindOptions<any, any, any, any>;
-const orderedBy = (key: string, direction: 'asc' | 'desc'): QueryOrderMap<any> => ({ [key]: direction });
 
 export interface SeekListOptions<E extends object, T> {
   entity: EntityName<E>;
@@ -34,17 +33,13 @@ export interface SeekListOptions<E extends object, T> {
   /** Which values can name an item (ids are UUIDs); others are refused before any query. */
   isKey?: (value: string) => boolean;
   /**
-   * Plain reads (the default): rows straight from the query builder, no managed entities, no
-   * identity map; `join` adds to-one relations (e.g. an administration's seller) and `map`
-   * shapes a row. With `entities: true` the rows are managed entities (`populate` applies):
-   * for lists whose serializers still walk relations.
+   * Rows straight from the query builder: no managed entities, no identity map; `join` adds
+   * to-one relations (e.g. an administration's seller) and `map` shapes a row.
    */
   join?: string[];
-  /** Properties a plain read selects (default every column; a lazy one, e.g. a secret, is then left out by naming the others). */
+  /** Properties read; default: every stored one that loading the entity reads (lazy ones, e.g. secrets, left out). */
   fields?: string[];
   map?: (row: Row) => T;
-  entities?: boolean;
-  populate?: string[];
   /** Completes a page of plain rows with one more query per page (e.g. a box's totals). */
   enrich?: (rows: Row[]) => Promise<T[]>;
   /**
@@ -78,9 +73,6 @@ export class SeekList<T> {
   /** Whether `value` names an item of the resource in the caller's scope (the list's filters do not apply: decisions.md). */
   async has(value: string): Promise<boolean> {
     if (!this.isKey(value)) return false;
-    if (this.options.entities) {
-      return (await this.em.findOne(this.options.entity, { [this.key]: value }, { fields: [this.key] } as DynamicFind)) !== null;
-    }
     const qb = this.em.createQueryBuilder(this.options.entity, 'e').select(this.key).where({ [this.key]: value }).limit(1);
     await qb.applyFilters();
     return (await qb.execute('all', false)).length > 0;
@@ -88,10 +80,6 @@ export class SeekList<T> {
 
   /** The key of the first item created after `moment`, or null. */
   async firstCreatedAfter(moment: Date): Promise<string | null> {
-    if (this.options.entities) {
-      const first = await this.em.findOne(this.options.entity, this.where({ createdAt: { $gt: moment } }), { orderBy: orderedBy(this.key, 'asc') });
-      return first ? String((first as Row)[this.key]) : null;
-    }
     const qb = this.em.createQueryBuilder(this.options.entity, 'e').select(this.key)
       .where(this.where({ createdAt: { $gt: moment } })).orderBy({ [this.key]: 'asc' }).limit(1);
     await qb.applyFilters();
@@ -124,11 +112,8 @@ export class SeekList<T> {
 
   private async read(extra: Row, direction: 'asc' | 'desc', limit?: number): Promise<T[]> {
     const { options } = this;
-    if (options.entities) {
-      const find: DynamicFind = { orderBy: orderedBy(this.key, direction), limit, populate: options.populate };
-      return this.em.find(options.entity, this.where(extra), find) as Promise<T[]>;
-    }
-    const qb = this.em.createQueryBuilder(options.entity, 'e').select(options.fields ?? ['*']).where(this.where(extra)).orderBy({ [this.key]: direction });
+    const fields = options.fields ?? eagerFields(this.em.getMetadata(options.entity as EntityName<any>));
+    const qb = this.em.createQueryBuilder(options.entity, 'e').select(fields).where(this.where(extra)).orderBy({ [this.key]: direction });
     for (const relation of options.join ?? []) qb.leftJoinAndSelect(`e.${relation}`, relation);
     if (limit !== undefined) qb.limit(limit);
     await qb.applyFilters();

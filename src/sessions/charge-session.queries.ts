@@ -6,7 +6,8 @@ import type { FilterQuery } from '@mikro-orm/core';
 import type { Em } from '../platform/orm.ts';
 import { plainData, type Data } from '../platform/plain-data.ts';
 import { inIdOrder, refOf } from '../platform/plain-reads.ts';
-import { SeekList } from '../platform/seek-page.ts';
+import { childPages } from '../platform/child-pages.ts';
+import { SeekList, type SeekRange } from '../platform/seek-page.ts';
 import { ChargeSession, type SessionSource, type SessionStatus } from './charge-session.entity.ts';
 import { PricingResult } from './pricing-result.entity.ts';
 import { cpoSessionIdOf } from './session-reported.ts';
@@ -82,6 +83,11 @@ export function chargeSessionsByIds(em: Em, ids: readonly string[]): Promise<(Ch
 }
 
 /** Pricing results in order of creation (a session's versions in order). */
+/** GraphQL ChargeSession.pricingResults: each session's page of its results (the result's own members), one query. */
+export function pricingResultsOfSessions(em: Em, sessionIds: readonly string[], range: SeekRange): Promise<Data<PricingResult>[][]> {
+  return childPages(em, { entity: PricingResult, parent: 'session' }, sessionIds, range);
+}
+
 export function pricingResultList(em: Em, filter: { chargeSessionId?: string } = {}): SeekList<PricingResultData> {
   return results(em, filter.chargeSessionId ? { session: filter.chargeSessionId } : {});
 }

@@ -1,5 +1,5 @@
 // OCPI 2.2.1 sessions module: Session (its token, periods and cost reuse the CDR's classes).
-import { arrayOf, AUTH_METHODS, countryCode, dateTime, enumOf, number, object, partyId, price, str } from './common.ts';
+import { arrayOf, AUTH_METHODS, countryCode, dateTime, enumOf, object, partyId, price, str } from './common.ts';
 import { cdrTokenSchema, chargingPeriodSchema } from './cdr.ts';
 
 export const SESSION_STATUSES = ['ACTIVE', 'COMPLETED', 'INVALID', 'PENDING', 'RESERVATION'] as const;
