@@ -3,10 +3,11 @@
 // EVSE links; their plans), as defineEntity property sets. An entity spreads one set and adds the
 // members of its own (its plan, the token or EVSE of a link, a balance), so the column names,
 // types, defaults and unique constraints stay those of each table.
-import { defineEntity, p } from '@mikro-orm/core';
+import { defineEntity, p, type EntityClass } from '@mikro-orm/core';
 import { ADMIN_SCOPE, adminScopeFilter } from '../access/admin-scope.ts';
 import { Administration } from '../parties/administration.entity.ts';
 import { Customer } from '../parties/customer.entity.ts';
+import { recordsEvents, type EventKindName } from '../events/event-kinds.ts';
 import { createdAtProperty, idProperty, identifierProperty, updatedAtProperty } from '../platform/entity-properties.ts';
 
 /** Creation and update stamps: the last members of every set. */
@@ -70,10 +71,31 @@ export const defineContract = <const TName extends string, const TTable extends 
   name: TName, tableName: TTable, own: TOwn,
 ) => defineScoped(name, tableName, contractProperties(), own);
 
-/** A link entity: the link columns, the member holding its contract and the one it covers (a token, an EVSE). */
-export const defineLink = <const TName extends string, const TTable extends string, const TOwn extends Record<string, any>>(
-  name: TName, tableName: TTable, own: TOwn,
-) => defineScoped(name, tableName, linkProperties(), own);
+/** A member of a link: its name and entity (a thunk, as entities import one another). */
+type LinkMember<K extends string, T extends object> = readonly [name: K, entity: () => EntityClass<T>];
+
+/** A reference to the link's contract or to what it covers, indexed (links are read by both). */
+const linkRef = <T extends object>(entity: () => EntityClass<T>) => () => p.manyToOne(entity()).index();
+
+/**
+ * A link entity: the link columns, the member holding its contract and the one it covers (a token,
+ * an EVSE). `coveredAcrossAdministrations`: what it covers may move to another administration and
+ * stays part of the link's history (no filtered join on it). Every link records its events under
+ * its table's name.
+ */
+export function defineLink<const TName extends string, const TTable extends EventKindName, const C extends string, CT extends object, const M extends string, MT extends object>(
+  name: TName, tableName: TTable, members: { contract: LinkMember<C, CT>; covers: LinkMember<M, MT>; coveredAcrossAdministrations?: boolean },
+) {
+  const [contractName, contract] = members.contract;
+  const [coveredName, covered] = members.covers;
+  const coveredRef = members.coveredAcrossAdministrations
+    ? () => linkRef(covered)().filters({ [ADMIN_SCOPE]: false })
+    : linkRef(covered);
+  const own = { [contractName]: linkRef(contract), [coveredName]: coveredRef } as
+    Record<C, ReturnType<typeof linkRef<CT>>> & Record<M, ReturnType<typeof linkRef<MT>>>;
+  recordsEvents({ name }, tableName);
+  return defineScoped(name, tableName, linkProperties(), own);
+}
 
 /** A plan entity: the plan columns and its own members. */
 export const definePlan = <const TName extends string, const TTable extends string, const TOwn extends Record<string, any>>(

@@ -1,14 +1,11 @@
-import { p } from '@mikro-orm/core';
 import { linkEntity } from '../contracts/contract-entity.ts';
 import { defineLink } from '../contracts/contract-properties.ts';
 import { Evse } from './evse.entity.ts';
 import { ReimbursementArrangement } from './reimbursement-arrangement.entity.ts';
-import { recordsEvents } from '../events/event-kinds.ts';
 
 /** An EVSE under a reimbursement arrangement; `validFrom` null defers to the arrangement's. */
 export const ReimbursementLinkSchema = defineLink('ReimbursementLink', 'cpo_reimbursement_link', {
-  arrangement: () => p.manyToOne(ReimbursementArrangement).index(),
-  evse: () => p.manyToOne(Evse).index(),
+  contract: ['arrangement', () => ReimbursementArrangement], covers: ['evse', () => Evse],
 });
 
 /** isValidAt: the link alone; isUsableAt: the link and its arrangement (src/contracts/contract-entity.ts). */
@@ -16,4 +13,3 @@ export class ReimbursementLink extends linkEntity(ReimbursementLinkSchema.class,
   code: 'reimbursement_link_defunct', message: 'a defunct reimbursement link cannot change',
 }) {}
 ReimbursementLinkSchema.setClass(ReimbursementLink);
-recordsEvents(ReimbursementLink, 'cpo_reimbursement_link');
