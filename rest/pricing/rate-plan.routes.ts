@@ -1,6 +1,6 @@
 import { ratePlanList, ratePlanVersionList } from '../../src/pricing/rate-plan.queries.ts';
 import * as yup from 'yup';
-import type { RatePlanVersionDefinition } from '../../src/pricing/rate-plan-definition.ts';
+import { ratePlanDefinitionShape } from './rate-plan-definition-shape.ts';
 import { RatePlanVersion } from '../../src/pricing/rate-plan-version.entity.ts';
 import { RatePlan } from '../../src/pricing/rate-plan.entity.ts';
 import {
@@ -30,7 +30,7 @@ export const ratePlanVersionShape = representation('RatePlanVersion', {
   id: t.string(),
   rate_plan_id: t.string(),
   valid_from: t.timestamp(),
-  definition: t.json<RatePlanVersionDefinition>('The definition as created: {rates, rules} (see POST /rate-plan/{id}/version).'),
+  definition: ratePlanDefinitionShape,
   created_at: t.timestamp(),
 });
 

@@ -98,6 +98,8 @@ function convert(described: Description, maxString: number): JsonSchema {
   }
   if (described.label) out.title = described.label;
   const meta = described.meta ?? {};
+  // A schema written out (an OCPI object a member takes): the document shows it instead of what yup checks.
+  if (meta.jsonSchema && typeof meta.jsonSchema === 'object') return { ...(meta.jsonSchema as JsonSchema) };
   if (typeof meta.description === 'string') out.description = meta.description;
   if (meta.deprecated === true) out.deprecated = true;
   return out;

@@ -265,7 +265,7 @@ test('shapes: strict objects, nullable and optional members, named components', 
     kind: f.nullable(f.enum(['a', 'b'])),
     note: f.optional(f.string()),
     inner: f.nullable(inner),
-    tags: f.record(f.string()),
+    tags: f.map(f.string(), 'Tags by name.'),
   });
   const components = new SchemaComponents();
   t.deepEqual(outer.toJsonSchema(components), {
@@ -274,7 +274,7 @@ test('shapes: strict objects, nullable and optional members, named components', 
       kind: { type: ['string', 'null'], enum: ['a', 'b', null] },
       note: { type: 'string' },
       inner: { anyOf: [{ $ref: '#/components/schemas/Inner' }, { type: 'null' }] },
-      tags: { type: 'object', additionalProperties: { type: 'string' } },
+      tags: { type: 'object', additionalProperties: { type: 'string' }, description: 'Tags by name.' },
     },
     additionalProperties: false,
     required: ['kind', 'inner', 'tags'],
