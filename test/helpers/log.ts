@@ -1,9 +1,11 @@
 // The log of the test process (loaded before every test file: package.json ava.require). The
 // service's logger writes here rather than to stdout: every line is scanned for registered secrets
-// (secret-scan.ts; the app helper fails a file whose log held one) and kept for the tests that read
-// what was logged (`logLines`). Quiet by default; `LOG_LEVEL=info npm test -- <file>` prints them.
+// (secret-scan.ts) and kept for the tests that read what was logged (`logLines`). Every test file
+// of the suite fails when its log held a secret: its process exits 1 naming the leak, which ava
+// reports (ava takes hooks only from the test file itself; the app helper's close reports what it
+// finds too). Quiet by default; `LOG_LEVEL=info npm test -- <file>` prints the lines.
 import { configureLog, type LogLevel } from '../../src/platform/log.ts';
-import { scan } from './secret-scan.ts';
+import { scan, takeLeaks } from './secret-scan.ts';
 
 const KEPT = 20_000;
 const lines: string[] = [];
@@ -30,3 +32,11 @@ configureLog({
 export function logLines(): Record<string, any>[] {
   return lines.map((line) => JSON.parse(line) as Record<string, any>);
 }
+
+// A leak found and not yet reported (a log line, an answer, stdout) fails the file: exit code 1.
+process.on('exit', () => {
+  const leaks = takeLeaks();
+  if (leaks.length === 0) return;
+  process.stderr.write(`secrets leaked in this test file: ${leaks.slice(0, 10).join('; ')}\n`);
+  process.exitCode = 1;
+});
