@@ -15,6 +15,7 @@ import { logger } from '../src/platform/log.ts';
 import type { RateLimiter } from '../src/platform/http/rate-limit.ts';
 import { createContext } from './context.ts';
 import { graphiql } from './graphiql.ts';
+import { GRAPHIQL_OPTIONS } from './graphiql-options.ts';
 import { dateTimeLiterals } from './date-time-literals.ts';
 import { answeredDatabaseUnavailable, domainErrors, errorExtensions } from './errors.ts';
 import { schema } from './index.ts';
@@ -92,7 +93,7 @@ export function graphqlMiddleware(orm: Orm, authenticator: BasicAuthenticator, l
     landingPage: false,
     multipart: false,
     logging: yogaLogger,
-    graphiql: { title: 'Charging network service GraphQL' },
+    graphiql: GRAPHIQL_OPTIONS,
     renderGraphiQL: page.page,
     context: ({ em, actor, endUserId }) => {
       if (!em || !actor) throw new Error('GraphQL executed without an authenticated caller');
