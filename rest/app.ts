@@ -20,9 +20,15 @@ import { isRemovedOperation } from './removed-routes.ts';
 import { routes } from './routes.ts';
 import { registerRestEventRenderers } from './events/event-renderers.ts';
 import { registerItemSources } from '../src/item-sources.ts';
-import { graphqlMiddleware } from '../schema/http.ts';
+import { GRAPHQL_PATH, graphqlMiddleware } from '../schema/http.ts';
 import { ocpiMiddleware } from './ocpi/ocpi-router.ts';
 import { ocpiRoutes } from './ocpi/ocpi-routes.ts';
+import { logger } from '../src/platform/log.ts';
+import { requestLog, routePattern } from '../src/platform/http/request-log.ts';
+import type { ServiceMetrics } from '../src/platform/metrics.ts';
+import type { WorkerState } from '../src/worker/worker.ts';
+import { healthRoutes } from './operations/health.ts';
+import { METRICS_PATH, metricsEndpoint, serviceMetrics } from './operations/metrics.ts';
 
 export const API_PREFIX = '/main/v1';
 
@@ -61,7 +67,25 @@ function basicAuthenticator(authenticator: Authenticator): BasicAuthenticator {
 
 export interface AppOptions {
   authenticator?: Authenticator;
+  /** The worker of this process, for readiness (GET /main/health/ready). */
+  worker?: () => WorkerState;
+  /** Metrics (GET /main/metrics); by default this app's own, reading through `orm`. */
+  metrics?: ServiceMetrics;
 }
+
+/** The pattern of the route that served a request, for its log line and metrics (null: no route matched). */
+function routeOf(ctx: Context): string | null {
+  const layer = ctx.state.route as { path?: string } | undefined;
+  if (layer?.path) return routePattern(layer.path);
+  // Koa router (open routes, OCPI) names the layer it ran.
+  const matched = (ctx as { _matchedRoute?: unknown })._matchedRoute;
+  if (typeof matched === 'string') return routePattern(matched);
+  if (ctx.path === GRAPHQL_PATH || ctx.path === METRICS_PATH) return ctx.path;
+  if (ctx.path.startsWith(`${GRAPHQL_PATH}/assets/`) && ctx.status < 400) return `${GRAPHQL_PATH}/assets/{asset}`;
+  return null;
+}
+
+const callerOf = (ctx: Context): string | null => (ctx.state.actor as Actor | undefined)?.publicId ?? null;
 
 export function createApp(orm: Orm, options: AppOptions = {}): Koa {
   const app = new Koa();
@@ -71,9 +95,11 @@ export function createApp(orm: Orm, options: AppOptions = {}): Koa {
   registerItemSources();
   const authenticator = basicAuthenticator(options.authenticator ?? new Authenticator(orm));
   const limiter = new RateLimiter();
+  const metrics = options.metrics ?? serviceMetrics(orm);
+  // A 500: its stack with the request's id (the log's mixin adds it), never its body.
   app.on('error', (error, ctx) => {
     if ((error as { expose?: boolean }).expose) return;
-    console.error(`[${new Date().toISOString()}] ${ctx?.method} ${ctx?.path}:`, error);
+    logger().error({ err: error, method: ctx?.method, route: ctx ? routeOf(ctx) : null }, 'internal error');
   });
 
   // strict: a trailing slash is another (unknown) path, 404 (decisions: no trailing slashes).
@@ -88,11 +114,15 @@ export function createApp(orm: Orm, options: AppOptions = {}): Koa {
   open.get(`${API_PREFIX}/openapi.json`, (ctx) => {
     ctx.body = openApi;
   });
+  healthRoutes(open, { orm, worker: options.worker });
 
-  // First: everything a request asks of the database (authentication included) counts against one bound.
+  // First: X-Request-Id, the request's log line and its metrics.
+  app.use(requestLog({ routeOf, callerOf, observe: (record) => metrics.observeRequest(record) }));
+  // Everything a request asks of the database (authentication included) counts against one bound.
   app.use((_ctx, next) => inRequestWait(next));
   app.use(errorMiddleware);
   app.use(open.routes());
+  app.use(metricsEndpoint(metrics, basicAuth(authenticator, limiter)));
   // OCPI peers: their own paths and Token auth, before the /main/v1 path check and Basic auth.
   app.use(ocpiMiddleware(orm, ocpiRoutes));
   app.use(graphqlMiddleware(orm, authenticator, limiter));

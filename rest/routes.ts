@@ -34,6 +34,7 @@ import { cpoSubscriptionRoutes } from './cpo/cpo-subscription.routes.ts';
 import { evseLocationRoutes } from './cpo/evse-location.routes.ts';
 import { reimbursementPlanRoutes } from './cpo/reimbursement-plan.routes.ts';
 import { billingBoxRoutes } from './billing/billing-box.routes.ts';
+import { billingBackfillRoutes } from './billing/billing-backfill.routes.ts';
 import { billingConfigRoutes } from './billing/billing-config.routes.ts';
 import { billingLogoRoutes } from './billing/billing-logo.routes.ts';
 import { billingCustomItemRoutes } from './billing/billing-custom-item.routes.ts';
@@ -80,6 +81,7 @@ export const routes: RouteDef[] = [
   ...cpoSubscriptionRoutes,
   ...billingConfigRoutes,
   ...billingLogoRoutes,
+  ...billingBackfillRoutes,
   ...billingReviewSetRoutes,
   ...billingBoxRoutes,
   ...billingCustomItemRoutes,

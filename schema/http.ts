@@ -11,9 +11,11 @@ import { scopedEm } from '../src/access/admin-scope.ts';
 import { runAs } from '../src/events/actor-context.ts';
 import { basicAuth, type BasicAuthenticator } from '../src/platform/http/auth.ts';
 import { jsonBody } from '../src/platform/http/body.ts';
+import { logger } from '../src/platform/log.ts';
 import type { RateLimiter } from '../src/platform/http/rate-limit.ts';
 import { createContext } from './context.ts';
 import { graphiql } from './graphiql.ts';
+import { GRAPHIQL_OPTIONS } from './graphiql-options.ts';
 import { dateTimeLiterals } from './date-time-literals.ts';
 import { answeredDatabaseUnavailable, domainErrors, errorExtensions } from './errors.ts';
 import { schema } from './index.ts';
@@ -23,6 +25,16 @@ import { appCredentials, readOnlyCredentials } from './permissions.ts';
 import { END_USER_HEADER } from './types/viewer.ts';
 
 export const GRAPHQL_PATH = '/graphql';
+
+/** Yoga's own messages (an unexpected resolver error, masked in the answer) go to the service's log. */
+function yogaLog(level: 'debug' | 'info' | 'warn' | 'error') {
+  return (...args: unknown[]) => {
+    const error = args.find((arg) => arg instanceof Error);
+    const text = args.filter((arg) => typeof arg === 'string').join(' ') || (error as Error | undefined)?.message || 'GraphQL';
+    logger()[level](error ? { err: error } : {}, `graphql: ${text}`);
+  };
+}
+const yogaLogger = { debug: yogaLog('debug'), info: yogaLog('info'), warn: yogaLog('warn'), error: yogaLog('error') };
 
 interface ServerContext {
   em?: Em;
@@ -80,7 +92,8 @@ export function graphqlMiddleware(orm: Orm, authenticator: BasicAuthenticator, l
     cors: false,
     landingPage: false,
     multipart: false,
-    graphiql: { title: 'Charging network service GraphQL' },
+    logging: yogaLogger,
+    graphiql: GRAPHIQL_OPTIONS,
     renderGraphiQL: page.page,
     context: ({ em, actor, endUserId }) => {
       if (!em || !actor) throw new Error('GraphQL executed without an authenticated caller');

@@ -18,6 +18,7 @@ import './types/pricing-result.ts';
 import './types/charge-session.ts';
 import './types/billing-box.ts';
 import './types/billing-review-set.ts';
+import './types/billing-backfill.ts';
 import './types/billing-logo.ts';
 import './types/cpo-subscription.ts';
 import './types/cpo-reference-data.ts';

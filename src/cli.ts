@@ -4,6 +4,7 @@ import { saveCredential } from './credentials/save-credential.service.ts';
 import type { Role } from './access/credential.entity.ts';
 import { one, parseFlags } from './cli/args.ts';
 import { createMigration } from './cli/migration-create.ts';
+import { progressLine, type Progress } from './cli/progress.ts';
 import { readSetupFile } from './cli/read-setup-file.ts';
 import { applySetup } from './setup/apply-setup.service.ts';
 import { ensureDemoInstance } from './demo/demo-instance.ts';
@@ -28,19 +29,26 @@ const USAGE = `usage: npm run cli -- <command>
   demo
   migration-create <name> [--reset | --redo-last]   (development: write a migration from the entities)`;
 
-async function withOrm(work: (orm: Orm) => Promise<void>): Promise<void> {
+/** The database (started or joined), migrated; `work` runs with the progress line of the command. */
+async function withOrm(work: (orm: Orm, progress: Progress) => Promise<void>): Promise<void> {
   const config = readConfig();
   registerRestEventRenderers();
   registerItemSources();
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  const orm = await openOrm(ormConfig(database.url, { poolMax: 2 }));
+  const progress = progressLine();
   try {
-    await migrate(orm);
-    await migrateJobQueue(database.url);
-    await work(orm);
+    const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, progress: (line) => progress.step(line) });
+    const orm = await openOrm(ormConfig(database.url, { poolMax: 2 }));
+    try {
+      await migrate(orm, (done, total, name) => progress.step(`migrations: ${done} of ${total} applied (${name})`));
+      await migrateJobQueue(database.url);
+      progress.done();
+      await work(orm, progress);
+    } finally {
+      await orm.close();
+      await database.stop();
+    }
   } finally {
-    await orm.close();
-    await database.stop();
+    progress.done();
   }
 }
 
@@ -55,8 +63,9 @@ async function main(argv: string[]): Promise<void> {
     const file = rest.find((a) => !a.startsWith('--'));
     if (!file) throw new Error('setup apply needs a file: npm run cli -- setup apply <file.json>');
     const document = readSetupFile(file);
-    return withOrm(async (orm) => {
-      const report = await applySetup(scopedEm(orm), document, { dryRun: rest.includes('--dry-run') });
+    return withOrm(async (orm, progress) => {
+      const report = await applySetup(scopedEm(orm), document, { dryRun: rest.includes('--dry-run'), progress: (step) => progress.step(`setup: ${step}`) });
+      progress.done();
       console.log(JSON.stringify({ dry_run: rest.includes('--dry-run'), ...report }));
     });
   }

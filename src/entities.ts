@@ -34,6 +34,7 @@ import { BillingSeriesSchema } from './billing/billing-series.entity.ts';
 import { ProductCategorySchema } from './billing/product-category.entity.ts';
 import { ReviewSetSchema } from './billing/review-set.entity.ts';
 import { ReviewSetOperationSchema } from './billing/review-set-operation.entity.ts';
+import { BillingBackfillSchema } from './billing/billing-backfill.entity.ts';
 import { BillingBoxSchema } from './billing/billing-box.entity.ts';
 import { BillingRollupSchema } from './billing/billing-rollup.entity.ts';
 import { BillingItemSchema } from './billing/billing-item.entity.ts';
@@ -100,6 +101,7 @@ export const entities = [
   ProductCategorySchema,
   ReviewSetSchema,
   ReviewSetOperationSchema,
+  BillingBackfillSchema,
   BillingBoxSchema,
   BillingRollupSchema,
   BillingItemSchema,

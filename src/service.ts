@@ -7,7 +7,10 @@ import { isLoopbackHost, type Config } from './platform/config.ts';
 import { databaseHealth } from './platform/database-health.ts';
 import { openDatabase, type Database } from './platform/database.ts';
 import { checkListenable, closeGracefully, listen } from './platform/http-server.ts';
+import { logger } from './platform/log.ts';
 import { migrate, openOrm, openRequestOrm, type Orm } from './platform/orm.ts';
+import { migrations } from './migrations/index.ts';
+import { serviceMetrics } from '../rest/operations/metrics.ts';
 import { ormConfig } from '../mikro-orm.config.ts';
 import { scopedEm } from './access/admin-scope.ts';
 import { StartupError } from './platform/startup-error.ts';
@@ -36,17 +39,37 @@ function urlFor(host: string, port: number): string {
   return `http://${name}:${port}`;
 }
 
-/** Database (embedded or DATABASE_URL), migrations, bootstrap credential, HTTP server. */
-export async function startService(config: Config, log: (line: string) => void = () => {}): Promise<RunningService> {
+/** Where the service logs: a line, and whether it is a warning (a restart, an outage). */
+export type ServiceLog = (line: string, level?: 'info' | 'warn') => void;
+
+const toLogger: ServiceLog = (line, level = 'info') => logger()[level](line);
+
+/** An external database as the log names it: host, port and database, never the user or password. */
+function describeUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.hostname}${parsed.port ? `:${parsed.port}` : ''}${parsed.pathname}`;
+  } catch {
+    return 'DATABASE_URL';
+  }
+}
+
+/**
+ * Database (embedded or DATABASE_URL), migrations, bootstrap credential, worker, HTTP server. Each
+ * phase is a line of `log` (the service's logger by default).
+ */
+export async function startService(config: Config, log: ServiceLog = toLogger): Promise<RunningService> {
   const publicHost = !isLoopbackHost(config.host);
   if (publicHost && config.demo) throw publicDemoError(config.host, 'the demo instance is on (SVC_DEMO=1)');
   await checkListenable(config.port, config.host);
   registerRestEventRenderers();
   registerItemSources();
-  const stamped = (line: string) => log(`[${new Date().toISOString()}] ${line}`);
+  if (config.databaseUrl) log(`database: DATABASE_URL (${describeUrl(config.databaseUrl)})`);
   // Detached: the service stops postgres itself, after its own clients (see RunningService.stop).
-  // Supervised: an embedded PostgreSQL that dies is started again.
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, detached: true, supervise: stamped });
+  // Supervised: an embedded PostgreSQL that dies is started again (each death and restart a warning).
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl, dataDir: config.dataDir, detached: true, progress: (line) => log(line), supervise: (line) => log(line, 'warn'),
+  });
   let orm: Orm | undefined;
   let requestOrm: Orm | undefined;
   let server: Server | undefined;
@@ -57,9 +80,9 @@ export async function startService(config: Config, log: (line: string) => void =
     // Requests have a pool of their own whose waits are bounded; the probe is bounded the same way.
     requestOrm = await openRequestOrm(ormConfig(database.url), config.requestDatabaseTimeoutMs);
     const probing = requestOrm;
-    unwatch = databaseHealth.watch({ probe: () => probing.em.getConnection().execute('select 1'), log: stamped });
-    const applied = await migrate(orm);
-    if (applied.length) log(`applied migrations: ${applied.join(', ')}`);
+    unwatch = databaseHealth.watch({ probe: () => probing.em.getConnection().execute('select 1'), log });
+    const applied = await migrate(orm, (done, total, name) => log(`migrations: ${done} of ${total} applied (${name})`));
+    log(applied.length ? `migrations: ${applied.length} applied, ${migrations.length} in all` : `migrations: up to date (${migrations.length})`);
     await migrateJobQueue(database.url);
     if (config.bootstrapCredential) {
       await saveCredential(scopedEm(orm), { ...config.bootstrapCredential, role: 'admin' });
@@ -73,7 +96,12 @@ export async function startService(config: Config, log: (line: string) => void =
       if (await demoCredentialActive(orm)) throw publicDemoError(config.host, 'the demo credential of an earlier demo instance is active');
     }
     worker = await startWorker(orm, database.url);
-    server = await listen(createApp(requestOrm), config.port, config.host);
+    log(database.joinedService
+      ? `worker: started beside the worker of the service (pid ${database.joinedService}) that runs this database: both take jobs from the one queue`
+      : 'worker: started (session processing, billing, webhook deliveries)');
+    const started = worker;
+    const app = createApp(requestOrm, { worker: () => started.state(), metrics: serviceMetrics(requestOrm, { service: orm }) });
+    server = await listen(app, config.port, config.host);
   } catch (error) {
     await worker?.stop();
     unwatch();

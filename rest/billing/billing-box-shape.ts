@@ -13,7 +13,7 @@ export const rollupShape = representation('BillingRollup', {
   group_value: t.nullable(t.string()),
   period_from: t.timestamp(),
   period_until: t.timestamp(),
-  volume: t.record(t.decimal()),
+  volume: t.map(t.decimal(), 'Volume billed per unit (the units of the items: kWh, min, a custom item\'s unit ...).'),
   item_count: t.integer(),
   subtotal_excl_vat: t.decimal(),
   vat_amount: t.decimal(),

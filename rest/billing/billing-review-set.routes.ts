@@ -23,7 +23,10 @@ export const reviewSetShape = representation('BillingReviewSet', {
   period_until: t.timestamp(),
   state: t.string('open or closed'),
   closed_at: t.nullable(t.timestamp()),
-  box_counts: t.record(t.integer()),
+  box_counts: t.object({
+    open: t.optional(t.integer()), closed: t.optional(t.integer()), approved: t.optional(t.integer()), ready: t.optional(t.integer()),
+    finalized: t.optional(t.integer()),
+  }, 'Boxes per state (a state without boxes is absent).'),
   deferred_box_count: t.integer(),
   created_at: t.timestamp(),
   updated_at: t.timestamp(),
@@ -31,7 +34,8 @@ export const reviewSetShape = representation('BillingReviewSet', {
 
 const serialize = (r: ReviewSetData): Infer<typeof reviewSetShape> => ({
   id: r.id, admin_id: r.adminId, billing_series_id: r.seriesId, billing_series_code: r.seriesCode, code: r.code,
-  period_from: iso(r.periodFrom), period_until: iso(r.periodUntil), state: r.state, closed_at: iso(r.closedAt), box_counts: r.boxCounts,
+  period_from: iso(r.periodFrom), period_until: iso(r.periodUntil), state: r.state, closed_at: iso(r.closedAt),
+  box_counts: r.boxCounts as Infer<typeof reviewSetShape>['box_counts'],
   deferred_box_count: r.deferredCount, created_at: iso(r.createdAt), updated_at: iso(r.updatedAt),
 });
 

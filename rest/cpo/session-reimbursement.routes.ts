@@ -11,6 +11,7 @@ import { subtotalFields } from '../pricing/cost-calculation.routes.ts';
 import { seekPage } from '../rails/pagination.ts';
 import { defineRoute, type RouteDef } from '../rails/route.ts';
 import { representation, t, type Infer } from '../rails/shape.ts';
+import { reportedChargePeriods, reportedChargePeriodShape } from '../sessions/reported-shapes.ts';
 
 const TAG = 'CPO charge sessions';
 const uuidQuery = () => yup.string().test('uuid', '${path} must be an id', (value) => value === undefined || isUuid(value));
@@ -37,7 +38,7 @@ export const sessionReimbursementShape = representation('CpoChargeSessionReimbur
   vat_kind: t.string(),
   vat_percentage: t.decimal(),
   subtotals: t.array(representation('ReimbursementSubtotal', subtotalFields)),
-  charging_periods: t.array(t.json('A charge period as the session reported it.')),
+  charging_periods: t.array(reportedChargePeriodShape),
   tariff_code: t.nullable(t.string()),
   evse: t.object({
     evse_uid: t.string(),
@@ -74,7 +75,7 @@ export function serializeSessionReimbursement(r: SessionReimbursementData): Infe
     vat_kind: r.vatKind,
     vat_percentage: normalize(r.vatPercent),
     subtotals: r.subtotals,
-    charging_periods: r.chargingPeriods as Record<string, unknown>[],
+    charging_periods: reportedChargePeriods(r.chargingPeriods),
     tariff_code: r.tariffCode ?? null,
     evse: r.evse,
     explanation: r.explanation,

@@ -16,6 +16,7 @@ import { endUserSessionPage, getEndUserSession, type EndUserSessionData } from '
 import { offsetPage, parseOffsetRange } from '../rails/pagination.ts';
 import { defineRoute, type FileAnswer, type RouteDef } from '../rails/route.ts';
 import { representation, t, type Infer } from '../rails/shape.ts';
+import { reportedAddress, reportedAddressShape } from '../sessions/reported-shapes.ts';
 
 const TAG = 'App API';
 const SCOPE = 'Only what the end user\'s valid authorizations allow; anything else is 400 not_found.';
@@ -41,7 +42,7 @@ export const appChargeSessionShape = representation('AppChargeSession', {
   subscription_id: t.string(),
   token_evco_id: t.string(),
   evse_id: t.nullable(t.string()),
-  address: t.json('The address as reported: street, city, postal_code, country.'),
+  address: reportedAddressShape,
   time_zone: t.string(),
   start_date_time: t.timestamp(),
   end_date_time: t.timestamp(),
@@ -57,14 +58,13 @@ export const appChargeSessionShape = representation('AppChargeSession', {
 }, 'customer_total is the deprecated alias of total_amount_incl_vat.');
 
 export function serializeAppSession({ session: s, result: r }: EndUserSessionData): Infer<typeof appChargeSessionShape> {
-  const address = (s.payload as Record<string, unknown>).address;
   return {
     id: s.id,
     session_id: s.sessionId,
     subscription_id: s.subscriptionId!,
     token_evco_id: s.evcoId,
     evse_id: s.evseId ?? null,
-    address: (address && typeof address === 'object' ? address : {}) as Record<string, unknown>,
+    address: reportedAddress(s.payload as Record<string, unknown>),
     time_zone: s.timeZone,
     start_date_time: iso(s.startAt),
     end_date_time: iso(s.endAt),

@@ -53,7 +53,8 @@ const serializeAttempt = (a: WebhookAttemptData): Infer<typeof attemptShape> => 
 export const eventShape = representation('Event', {
   id: t.string(), kind: t.string(), resource_id: t.string(), modification_kind: t.enum(MODIFICATION_KINDS), admin_id: t.nullable(t.string()),
   actor: t.string('The credential (public id), `worker` or `system` that caused the change.'),
-  changes: t.nullable(t.json('An update: {field: [from, to]} of the fields that changed.')), occurred_at: t.timestamp(),
+  changes: t.nullable(t.map(t.schema<[unknown, unknown]>({ type: 'array', prefixItems: [{ description: 'from' }, { description: 'to' }], minItems: 2, maxItems: 2 }),
+    'An update: {field: [from, to]} of the fields that changed (the resource kind\'s field names).')), occurred_at: t.timestamp(),
 });
 
 export const serializeEvent = (e: EventData): Infer<typeof eventShape> => ({

@@ -12,7 +12,7 @@ export const ocpiInvalidCdrShape = representation('OcpiInvalidCdr', {
   roaming_connection_id: t.string(),
   cdr_id: t.nullable(t.string()),
   reason: t.string(),
-  body: t.json('The CDR as received.'),
+  body: t.raw('The CDR as received (it failed the OCPI checks: any members).'),
   received_at: t.timestamp(),
   resolved: t.boolean(),
   resolved_at: t.nullable(t.timestamp()),

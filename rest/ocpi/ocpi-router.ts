@@ -15,6 +15,7 @@ import { peerByToken, type OcpiPeerData } from '../../src/ocpi/ocpi-peer.queries
 import type { OcpiSchemaName } from '../../src/ocpi/schemas/index.ts';
 import { tokenOf } from '../../src/ocpi/token-header.ts';
 import { sendOcpi } from '../../src/ocpi/validate.ts';
+import { logger } from '../../src/platform/log.ts';
 
 export const OCPI_PREFIX = '/ocpi';
 
@@ -89,7 +90,7 @@ export function ocpiMiddleware(orm: Orm, routes: OcpiRoute[]) {
         ctx.set('Retry-After', String(RETRY_AFTER_SECONDS));
         return envelope(ctx, 503, OCPI_STATUS.serverError, unavailable);
       }
-      console.error(`[${new Date().toISOString()}] OCPI ${ctx.method} ${ctx.path}:`, error);
+      logger().error({ err: error, method: ctx.method, route: ctx._matchedRoute ?? null }, 'internal error (OCPI)');
       envelope(ctx, 500, OCPI_STATUS.serverError, 'internal error');
     }
   };

@@ -44,7 +44,7 @@ const costCalculationShape = representation('CostCalculation', {
   total_excl_vat: t.decimal(),
   total_vat: t.decimal(),
   total_incl_vat: t.decimal(),
-  annotations: t.record(t.string()),
+  annotations: t.map(t.string(), 'Annotations by name: the names the rate plan\'s rule scripts and the pricing chose.'),
   explanation: t.array(t.string()),
 });
 

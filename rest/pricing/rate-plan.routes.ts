@@ -2,8 +2,8 @@ import {
   getRatePlan, getRatePlanVersion, ratePlanList, ratePlanVersionList, type RatePlanData, type RatePlanVersionData,
 } from '../../src/pricing/rate-plan.queries.ts';
 import * as yup from 'yup';
-import type { RatePlanVersionDefinition } from '../../src/pricing/rate-plan-definition.ts';
 import { createRatePlan, createRatePlanVersion, upsertRatePlan, type RatePlanFields } from '../../src/pricing/rate-plan.service.ts';
+import { ratePlanDefinitionShape } from './rate-plan-definition-shape.ts';
 import type { Patch } from '../../src/platform/merge-patch.ts';
 import { parseRef } from '../../src/platform/resource-ref.ts';
 import { seekPage } from '../rails/pagination.ts';
@@ -28,7 +28,7 @@ export const ratePlanVersionShape = representation('RatePlanVersion', {
   id: t.string(),
   rate_plan_id: t.string(),
   valid_from: t.timestamp(),
-  definition: t.json<RatePlanVersionDefinition>('The definition as created: {rates, rules} (see POST /rate-plan/{id}/version).'),
+  definition: ratePlanDefinitionShape,
   created_at: t.timestamp(),
 });
 

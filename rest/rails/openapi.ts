@@ -5,6 +5,7 @@ import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, offsetPageOf, seekPageOf } from './pa
 import type { RouteDef } from './route.ts';
 import { SchemaComponents, type Field } from './shape.ts';
 import { MAX_URL_VALUE } from './input-guards.ts';
+import { TAG_DESCRIPTIONS } from './openapi-tags.ts';
 import { objectMembers, toJsonSchema } from './yup-to-json-schema.ts';
 
 type Doc = Record<string, unknown>;
@@ -25,15 +26,11 @@ const COMPONENTS = {
     Link: { description: 'The next page: `<link_next>; rel="next"` (absent on the last page).', schema: { type: 'string' } },
     'Retry-After': { description: 'Seconds after which the request may be tried again.', schema: { type: 'integer' } },
     'WWW-Authenticate': { schema: { type: 'string', const: 'Basic realm="main"' } },
-    Allow: { description: 'The methods the path offers.', schema: { type: 'string' } },
   },
   responses: {
     BadRequest: errorResponse('Invalid input, or a record that does not exist (or that the caller may not see): `code: not_found`.'),
     Unauthorized: errorResponse('Missing or wrong credentials.', { 'WWW-Authenticate': ref('headers', 'WWW-Authenticate') }),
     Forbidden: errorResponse('The credential lacks the permission for this operation.'),
-    NotFound: errorResponse('No operation has this path (a removed operation, a trailing slash): `code: route_not_found`. '
-      + 'Records that do not exist are 400 `not_found`.'),
-    MethodNotAllowed: errorResponse('The path exists but not with this method.', { Allow: ref('headers', 'Allow') }),
     TooManyRequests: errorResponse('Too many requests (the credential\'s rate, or failed authentication attempts).',
       { 'Retry-After': ref('headers', 'Retry-After') }),
     ServiceUnavailable: errorResponse('The database cannot be reached or did not answer within the request\'s bound (5 s); the service recovers by itself.',
@@ -41,9 +38,12 @@ const COMPONENTS = {
   },
 };
 
-/** The shared error answers by status; 404 and 405 are the answers to paths and methods outside the document. */
+/**
+ * The shared error answers by status. 404 and 405 are the answers to paths and methods outside the
+ * document (the info description says so): the Error body, named by no operation.
+ */
 export const ERROR_RESPONSES: Record<string, string> = {
-  400: 'BadRequest', 401: 'Unauthorized', 403: 'Forbidden', 404: 'NotFound', 405: 'MethodNotAllowed', 429: 'TooManyRequests', 503: 'ServiceUnavailable',
+  400: 'BadRequest', 401: 'Unauthorized', 403: 'Forbidden', 429: 'TooManyRequests', 503: 'ServiceUnavailable',
 };
 const OPERATION_ERRORS = ['400', '401', '403', '429', '503'];
 
@@ -141,11 +141,17 @@ export function buildOpenApi(routes: RouteDef[], prefix: string): Doc {
     info: {
       title: 'Charging network service: main API',
       version: PRODUCT_VERSION,
-      description: 'The Admin API and App API under /main/v1. Every response carries X-SVC-Version; every client error is 400.',
+      description: 'The Admin API and App API under /main/v1. Every response carries X-SVC-Version and X-Request-Id; every client error '
+        + 'is 400. A path outside this document (a removed operation, a trailing slash) answers 404 `route_not_found`, and a method a '
+        + 'path does not offer 405 `method_not_allowed` with `Allow`, both with the Error body; a record that does not exist is 400 '
+        + '`not_found`. Beside /main/v1, without a credential: GET /main/version, /main/health/live and /main/health/ready; '
+        + 'GET /main/metrics (Prometheus text) takes a credential without an administration limit.',
+      license: { name: 'Proprietary: all rights reserved', identifier: 'LicenseRef-Proprietary' },
     },
     servers: [{ url: prefix }],
     security: [{ basicAuth: [] }],
-    tags: [...new Set(routes.map((route) => route.tag))].map((name) => ({ name })),
+    // A tag without a description fails the lint (test/rest/rails/openapi-lint.test.ts).
+    tags: [...new Set(routes.map((route) => route.tag))].map((name) => (TAG_DESCRIPTIONS[name] ? { name, description: TAG_DESCRIPTIONS[name] } : { name })),
     paths,
     components: { ...COMPONENTS, schemas: components.schemas },
   };

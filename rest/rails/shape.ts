@@ -104,17 +104,26 @@ export const t = {
     return { toJsonSchema: (components) => objectSchema(fields, components, description) };
   },
 
-  /** An object with free keys whose values are all of one kind (custom_fields, annotations). */
-  record<T>(value: Field<T>): Field<Record<string, T>> {
-    return { toJsonSchema: (components) => ({ type: 'object', additionalProperties: value.toJsonSchema(components) }) };
-  },
-
   /** custom_fields: a flat object of strings, numbers and booleans. */
   customFields: (): Field<Record<string, string | number | boolean>> =>
     field({ type: 'object', additionalProperties: { type: ['string', 'number', 'boolean'] } }),
 
-  /** A JSON object the service passes through as it was given (a stored request body, a tariff). */
-  json: <T = Record<string, unknown>>(description: string): Field<T> => field({ type: 'object', description }),
+  /**
+   * A raw JSON object kept exactly as a peer sent it (an OCPI message that failed its checks): any
+   * members. The OpenAPI test allows it only where it lists (test/rest/rails/openapi-typed.test.ts).
+   */
+  raw: <T = Record<string, unknown>>(description: string): Field<T> => field({ type: 'object', additionalProperties: true, description }),
+
+  /**
+   * An object whose keys are data (a rule script's annotation names, the fields of a change, units):
+   * each value of the given kind. Allowed only where the OpenAPI test lists it.
+   */
+  map<T>(value: Field<T>, description: string): Field<Record<string, T>> {
+    return { toJsonSchema: (components) => ({ type: 'object', additionalProperties: value.toJsonSchema(components), description }) };
+  },
+
+  /** A value whose JSON Schema is written out (an OCPI object's, a body's as received), typed as T. */
+  schema: <T>(schema: Record<string, unknown>): Field<T> => field(schema),
 };
 
 /** A representation with a name: components/schemas/<name> in the document. */

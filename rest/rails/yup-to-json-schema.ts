@@ -98,8 +98,31 @@ function convert(described: Description, maxString: number): JsonSchema {
   }
   if (described.label) out.title = described.label;
   const meta = described.meta ?? {};
+  // A schema written out (an OCPI object a member takes): the document shows it instead of what yup
+  // checks, with the rails' bounds on every string and array of it (checkBodyStrings applies them).
+  if (meta.jsonSchema && typeof meta.jsonSchema === 'object') return bounded(meta.jsonSchema as JsonSchema, maxString);
   if (typeof meta.description === 'string') out.description = meta.description;
   if (meta.deprecated === true) out.deprecated = true;
+  return out;
+}
+
+/** A written-out schema with the rails' limits where it sets none: strings of at most `maxString`, arrays of MAX_ARRAY_ITEMS. */
+function bounded(schema: JsonSchema, maxString: number): JsonSchema {
+  const out: JsonSchema = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === 'properties' && value && typeof value === 'object') {
+      out[key] = Object.fromEntries(Object.entries(value).map(([name, member]) => [name, bounded(member as JsonSchema, maxString)]));
+    } else if (['items', 'additionalProperties', 'not'].includes(key) && value && typeof value === 'object' && !Array.isArray(value)) {
+      out[key] = bounded(value as JsonSchema, maxString);
+    } else if (['prefixItems', 'anyOf', 'oneOf', 'allOf'].includes(key) && Array.isArray(value)) {
+      out[key] = value.map((member) => bounded(member as JsonSchema, maxString));
+    } else {
+      out[key] = value;
+    }
+  }
+  const types = [schema.type].flat();
+  if (types.includes('string') && out.maxLength === undefined && out.enum === undefined && out.const === undefined) out.maxLength = maxString;
+  if (types.includes('array') && out.maxItems === undefined) out.maxItems = MAX_ARRAY_ITEMS;
   return out;
 }
 

@@ -81,11 +81,11 @@ export const chargeSessionRoutes: RouteDef[] = [
     handler: async ({ em, params }) => serializeChargeSession(await getChargeSession(em, params.id)),
   }),
   defineRoute({
-    method: 'post', path: '/msp-charge-session/:id/reprice', tag: TAG, summary: 'Price a session again', extension: true, bodyOptional: true,
+    method: 'post', path: '/msp-charge-session/:id/reprice', tag: TAG, summary: 'Price a session again', extension: true,
     response: chargeSessionShape,
-    body: yup.object({}),
     description: 'Sends the session through the pipeline again: a new pricing result with the next version (earlier ones are kept), '
-      + 'or a drop-out. Credit used by the earlier result is released first.',
+      + 'or a drop-out. Credit used by the earlier result is released first. It takes no body (the members of one are ignored and '
+      + 'named in X-SVC-Unknown-Fields).',
     handler: async ({ em, params }) => serializeChargeSession(await repriceSession(em, params.id)),
   }),
   defineRoute({

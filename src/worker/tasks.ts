@@ -11,7 +11,7 @@ import { isRenderDraftJob, RENDER_DRAFT } from '../billing/render-draft-job.ts';
 import { renderDraft } from '../billing/render-draft.service.ts';
 import { isReviewSetOperationsJob, REVIEW_SET_OPERATIONS_JOB } from '../billing/review-set-operation-job.ts';
 import { runReviewSetOperations } from '../billing/review-set.service.ts';
-import { billUnbilledSessions } from '../billing/sources/msp-session.source.ts';
+import { runBillingBackfill } from '../billing/billing-backfill.service.ts';
 import { runAs } from '../events/actor-context.ts';
 import { deliverWebhooks, wakeAllSubscriptions } from '../webhooks/deliver-webhooks.service.ts';
 import { dropDeliveredEventData, EVENT_DATA_RETENTION } from '../events/event-data-retention.ts';
@@ -36,7 +36,7 @@ export function mainTasks(orm: Orm): TaskList {
     }),
     [BILLING_BACKFILL]: async (payload) => {
       if (!isBillingBackfillJob(payload)) throw new Error(`${BILLING_BACKFILL}: no admin_id in ${JSON.stringify(payload)}`);
-      await billUnbilledSessions(scopedEm(orm), payload.admin_id);
+      await runBillingBackfill(scopedEm(orm), payload.admin_id);
     },
     [PERIOD_START]: () => runAs('worker', () => startCurrentPeriods(scopedEm(orm))),
     [EVENT_DATA_RETENTION]: async () => { await dropDeliveredEventData(scopedEm(orm)); },

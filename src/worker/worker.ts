@@ -5,6 +5,7 @@ import { Worker } from 'node:worker_threads';
 import { Logger, run, runMigrations, type Runner } from 'graphile-worker';
 import pg from 'pg';
 import { databaseHealth, isDatabaseUnavailable } from '../platform/database-health.ts';
+import { logger, writeForwardedLine, type LogLevel } from '../platform/log.ts';
 import type { Orm } from '../platform/orm.ts';
 import { addStartJobs, CRONTAB, mainTasks, webhookTasks } from './tasks.ts';
 
@@ -13,10 +14,16 @@ const quietLogger = new Logger(() => (level, message, meta) => {
   if (level !== 'error') return;
   const error = (meta as { error?: unknown } | undefined)?.error;
   if (isDatabaseUnavailable(error) || isDatabaseUnavailable({ message })) return databaseHealth.report(error ?? message);
-  console.error(`[session worker] ${message}`);
+  logger().error({ err: error }, `worker: ${message}`);
 });
 
-export interface RunningWorker { stop(): Promise<void> }
+/** Whether the worker runs (readiness): a thread that died or a runner that stopped by itself does not. */
+export interface WorkerState { running: boolean; reason?: string }
+
+export interface RunningWorker {
+  stop(): Promise<void>;
+  state(): WorkerState;
+}
 
 /**
  * Creates the queue's tables when missing (start-up, the CLI and the test template). On a pool of
@@ -60,17 +67,44 @@ export async function runWorker(orm: Orm, connectionString: string): Promise<Run
     taskList: webhookTasks(orm, connectionString),
   });
   await addStartJobs(orm);
-  return { stop: async () => { await Promise.all([runner.stop(), webhooks.stop()]); } };
+  let stopping = false;
+  let failure: string | undefined;
+  // A runner that ends without being asked to (its pool gone for good, a bug) leaves the worker not running.
+  for (const [name, each] of [['main', runner], ['webhooks', webhooks]] as const) {
+    each.promise.then(
+      () => { if (!stopping) failure ??= `the ${name} runner stopped`; },
+      (error: unknown) => { if (!stopping) failure ??= `the ${name} runner failed: ${(error as Error).message?.split('\n')[0]}`; },
+    );
+  }
+  return {
+    stop: async () => { stopping = true; await Promise.all([runner.stop(), webhooks.stop()]); },
+    state: () => (failure ? { running: false, reason: failure } : { running: true }),
+  };
 }
 
-/** Starts the worker in a thread of its own; the answer stops it. */
+type ThreadMessage = string | { databaseUnavailable: string } | { log: string } | { failed: string };
+
+/**
+ * Starts the worker in a thread of its own; the answer stops it and tells whether it runs. The
+ * thread logs at this process's level through this process's destination (src/platform/log.ts).
+ */
 export async function startWorker(_orm: Orm, connectionString: string): Promise<RunningWorker> {
-  const thread = new Worker(new URL('./worker-thread.ts', import.meta.url), { workerData: { databaseUrl: connectionString } });
+  const logLevel: LogLevel = logger().level as LogLevel;
+  const thread = new Worker(new URL('./worker-thread.ts', import.meta.url), { workerData: { databaseUrl: connectionString, logLevel } });
   const replies: ((message: string) => void)[] = [];
-  thread.on('message', (message: string | { databaseUnavailable: string }) => {
-    if (typeof message === 'object') databaseHealth.report(message.databaseUnavailable);
-    else replies.shift()?.(message);
+  let stopping = false;
+  let failure: string | undefined;
+  thread.on('message', (message: ThreadMessage) => {
+    if (typeof message === 'string') replies.shift()?.(message);
+    else if ('log' in message) writeForwardedLine(message.log);
+    else if ('failed' in message) failure ??= message.failed;
+    else databaseHealth.report(message.databaseUnavailable);
   });
+  thread.on('error', (error) => {
+    failure ??= `the worker thread failed: ${error.message.split('\n')[0]}`;
+    logger().error({ err: error }, 'worker: the thread failed');
+  });
+  thread.on('exit', (code) => { if (!stopping) failure ??= `the worker thread exited (code ${code})`; });
   const next = () => new Promise<string>((resolve, reject) => {
     replies.push(resolve);
     thread.once('error', reject);
@@ -78,7 +112,9 @@ export async function startWorker(_orm: Orm, connectionString: string): Promise<
   const started = await next();
   if (started !== 'started') throw new Error(`the session worker did not start: ${started}`);
   return {
+    state: () => (failure ? { running: false, reason: failure } : { running: true }),
     async stop() {
+      stopping = true;
       const stopped = next();
       thread.postMessage('stop');
       await stopped;

@@ -8,7 +8,7 @@ import { openOrm, openRequestOrm, type Orm } from '../../src/platform/orm.ts';
 import { ormConfig } from '../../mikro-orm.config.ts';
 import { scopedEm } from '../../src/access/admin-scope.ts';
 import { requestDatabaseTimeoutMs } from '../../src/platform/request-database.ts';
-import { startWorker } from '../../src/worker/worker.ts';
+import { startWorker, type RunningWorker } from '../../src/worker/worker.ts';
 import { freshDatabaseUrl } from './db.ts';
 import { openApiCheck } from './openapi-check.ts';
 import pg from 'pg';
@@ -40,19 +40,25 @@ let counter = 0;
 export interface TestAppOptions {
   /** An authenticator of the test's own (throttle limits, a counted secret check). */
   authenticator?: (orm: Orm) => Authenticator;
+  /** The URL the app and its worker use for the test's database (a TCP proxy in front of it). */
+  databaseUrl?: (url: string) => string | Promise<string>;
 }
 
 /** The real app on a real PostgreSQL (a database of its own), listening on a free port. */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const databaseUrl = await freshDatabaseUrl();
+  const ownUrl = await freshDatabaseUrl();
+  const databaseUrl = options.databaseUrl ? await options.databaseUrl(ownUrl) : ownUrl;
   const unwatch = watchOutput();
   const orm = await openOrm(ormConfig(databaseUrl, { poolMax: 5 }));
   // The app's requests use a bounded pool of their own, as the service's do; the test's own setup uses `orm`.
   // One logger for both: test/helpers/sql-count.ts counts the statements of requests on `orm`.
   const requestOrm = await openRequestOrm(ormConfig(databaseUrl, { poolMax: 5 }), requestDatabaseTimeoutMs(), { logger: orm.config.getLogger() });
-  let worker: { stop(): Promise<void> } | null = await startWorker(orm, databaseUrl);
+  let worker: RunningWorker | null = await startWorker(orm, databaseUrl);
   const stopWorker = async () => { await worker?.stop(); worker = null; };
-  const app = createApp(requestOrm, { authenticator: options.authenticator?.(requestOrm) });
+  const app = createApp(requestOrm, {
+    authenticator: options.authenticator?.(requestOrm),
+    worker: () => worker?.state() ?? { running: false, reason: 'stopped by the test' },
+  });
   const server: Server = await new Promise((resolve) => { const s = app.listen(0, '127.0.0.1', () => resolve(s)); });
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
@@ -86,14 +92,14 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   }
 
   return {
-    url, databaseUrl, orm, admin, request, credential, stopWorker,
+    url, databaseUrl: ownUrl, orm, admin, request, credential, stopWorker,
     async close() {
       await new Promise<void>((resolve) => { server.close(() => resolve()); server.closeAllConnections(); });
       await stopWorker();
       await requestOrm.close();
       await orm.close();
       // No secret and no ciphertext in any answer, log line or event of this app (secret-scan.ts).
-      const client = new pg.Client({ connectionString: databaseUrl });
+      const client = new pg.Client({ connectionString: ownUrl });
       await client.connect();
       try { await scanEvents(client); } finally { await client.end(); }
       unwatch();

@@ -18,3 +18,18 @@ export async function freshDatabaseUrl(): Promise<string> {
   }
   return template.replace(/\/[^/]*$/, `/${name}`);
 }
+
+/** An empty database of this test file's own (nothing migrated), on the suite's server. */
+export async function emptyDatabaseUrl(): Promise<string> {
+  const template = process.env.SVC_TEST_TEMPLATE_URL;
+  if (!template) throw new Error('run the tests with `npm test` (it starts the database)');
+  const name = `e_${randomBytes(6).toString('hex')}`;
+  const client = new pg.Client({ connectionString: template.replace(/\/[^/]*$/, '/postgres') });
+  await client.connect();
+  try {
+    await client.query(`create database ${name} template template0`);
+  } finally {
+    await client.end();
+  }
+  return template.replace(/\/[^/]*$/, `/${name}`);
+}

@@ -3,6 +3,33 @@ import { chmodSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../../src/platform/embedded-postgres.ts';
+import { registerSecret, scan, secretIn } from './secret-scan.ts';
+
+/**
+ * The service logs JSON lines when its stdout is not a terminal: what a person would read of them
+ * is each line's message (other lines, a start-up failure on stderr, stay as they are).
+ */
+export function messagesOf(output: string): string {
+  return output.split('\n').map((line) => {
+    if (!line.startsWith('{')) return line;
+    try {
+      const record = JSON.parse(line) as { msg?: unknown };
+      return typeof record.msg === 'string' ? record.msg : line;
+    } catch {
+      return line;
+    }
+  }).join('\n');
+}
+
+/** What each child process wrote (stdout and stderr), for the secret check when it ends. */
+const outputs = new WeakMap<ChildProcess, () => string>();
+
+/** The secrets a child is given (a bootstrap credential, a CLI --secret) are registered for the scan. */
+function registerSecretsOf(env: Record<string, string>, args: string[] = []): void {
+  const bootstrap = env.SVC_BOOTSTRAP_CREDENTIAL;
+  if (bootstrap?.includes(':')) registerSecret(bootstrap.slice(bootstrap.indexOf(':') + 1));
+  args.forEach((arg, i) => { if (arg === '--secret') registerSecret(args[i + 1]); });
+}
 
 export function tempDataDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'svc-proc-'));
@@ -14,7 +41,10 @@ export interface ServiceProcess {
   child: ChildProcess;
   url: string;
   port: number;
+  /** The messages of its log lines (and any other output), stdout and stderr. */
   output(): string;
+  /** Exactly what it wrote, JSON log lines as they are. */
+  rawOutput(): string;
   stderr(): string;
 }
 
@@ -26,7 +56,9 @@ export interface ServiceProcess {
  */
 export async function startServiceProcess(env: Record<string, string>, options: { npm?: boolean } = {}): Promise<ServiceProcess> {
   const port = await freePort();
-  const fullEnv = { ...process.env, PORT: String(port), ...env };
+  registerSecretsOf(env);
+  // The service's own level (the test process's LOG_LEVEL only says what the tests print).
+  const fullEnv = { ...process.env, LOG_LEVEL: 'info', PORT: String(port), ...env };
   const npmEnv = Object.fromEntries(Object.entries(fullEnv).filter(([name]) => !name.toLowerCase().startsWith('npm_')));
   const child = options.npm
     ? spawn('npm', ['start'], { env: { ...npmEnv, npm_config_userconfig: '/dev/null' }, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
@@ -35,13 +67,14 @@ export async function startServiceProcess(env: Record<string, string>, options: 
   let stderr = '';
   child.stdout!.on('data', (chunk) => { output += chunk; });
   child.stderr!.on('data', (chunk) => { output += chunk; stderr += chunk; });
+  outputs.set(child, () => output);
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 55_000; // a loaded machine (the whole suite) can take that long to migrate and seed
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`service exited: ${output}`);
     try {
       const response = await fetch(`${url}/main/version`);
-      if (response.ok) return { child, url, port, output: () => output, stderr: () => stderr };
+      if (response.ok) return { child, url, port, output: () => messagesOf(output), rawOutput: () => output, stderr: () => stderr };
     } catch { /* not listening yet */ }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -49,25 +82,34 @@ export async function startServiceProcess(env: Record<string, string>, options: 
   throw new Error(`service did not answer within 55 s: ${output}`);
 }
 
-export function exited(child: ChildProcess): Promise<number | null> {
-  return new Promise((resolve) => {
+/** Its exit code once it ended; fails when what it wrote held a registered secret (secret-scan.ts). */
+export async function exited(child: ChildProcess): Promise<number | null> {
+  const code = await new Promise<number | null>((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) return resolve(child.exitCode);
-    child.once('exit', (code) => resolve(code));
+    child.once('exit', (exitCode) => resolve(exitCode));
   });
+  const found = secretIn(outputs.get(child)?.() ?? '');
+  if (found) throw new Error(`the output of process ${child.pid} held ${found}`);
+  return code;
 }
 
 export function runCli(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  registerSecretsOf(env, args);
   return runScript('src/cli.ts', args, env);
 }
 
 /** `node <script> <args>` to its end (a service that fails to start, a CLI command). */
 export function runScript(script: string, args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [script, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [script, ...args], { env: { ...process.env, LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => { stdout += chunk; });
     child.stderr.on('data', (chunk) => { stderr += chunk; });
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+    child.on('exit', (code) => {
+      // A secret the command printed is a leak (a --secret it was given is never echoed).
+      scan(`${script} ${args[0] ?? ''}`, `${stdout}\n${stderr}`);
+      resolve({ code, stdout, stderr });
+    });
   });
 }

@@ -1,6 +1,7 @@
 // A TCP proxy in front of a database that can freeze: while frozen it accepts connections and
 // keeps every socket open but forwards nothing, as a PostgreSQL whose processes are stopped
-// (SIGSTOP) would behave. Unfrozen, what it held back flows on.
+// (SIGSTOP) would behave. Unfrozen, what it held back flows on. Stopped, it drops and refuses
+// every connection, as a database that is down.
 import { createServer, connect, type Socket } from 'node:net';
 
 export interface TcpProxy {
@@ -11,11 +12,15 @@ export interface TcpProxy {
   unfreeze(): void;
   /** Drops every connection at once (a network cut, a server gone). */
   cutAll(): void;
+  /** A stopped database: every connection dropped and new ones refused (closed at once) until `start`. */
+  stop(): void;
+  start(): void;
   close(): Promise<void>;
 }
 
 export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
   let frozen = false;
+  let stopped = false;
   const flushes = new Set<() => void>();
   const sockets = new Set<Socket>();
 
@@ -39,6 +44,10 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
   }
 
   const server = createServer((client) => {
+    if (stopped) {
+      client.destroy();
+      return;
+    }
     const upstream = connect(target.port, target.host);
     for (const socket of [client, upstream]) {
       sockets.add(socket);
@@ -65,6 +74,11 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     cutAll: () => {
       for (const socket of sockets) socket.destroy();
     },
+    stop: () => {
+      stopped = true;
+      for (const socket of sockets) socket.destroy();
+    },
+    start: () => { stopped = false; },
     close: () => new Promise<void>((resolve) => {
       for (const socket of sockets) socket.destroy();
       server.close(() => resolve());

@@ -76,3 +76,20 @@ test('only the listed files are served: other names, other versions, traversal a
   t.is(post.status, 405);
   t.is(post.headers.get('allow'), 'GET, HEAD');
 });
+
+test('GraphiQL opens with a note on passing a credential and an Authorization header ready to fill in, not stored', async (t) => {
+  const options = JSON.parse(/renderYogaGraphiQL\(root, (\{.*\})\);<\/script>/.exec(html)![1]!);
+  t.deepEqual(JSON.parse(options.headers), { Authorization: 'Basic <base64 of public_id:secret>' });
+  t.is(options.defaultEditorToolsVisibility, 'headers', 'the headers editor is open');
+  t.false(options.shouldPersistHeaders, 'a credential typed in is not kept in the browser');
+  t.regex(options.query, /^# Every request needs a credential, the same as REST \(HTTP Basic\)\. Fill in the$/m);
+  t.regex(options.query, /printf '%s' 'public_id:secret' \| base64/);
+  // The example of the note runs once the header holds a credential.
+  const example = /^#   (\{ administrations .*\})$/m.exec(options.query)![1]!;
+  const answer = await app.request('POST', '/graphql', { body: { query: example } });
+  t.is(answer.status, 200);
+  t.deepEqual(answer.body.errors, undefined);
+  t.true(Array.isArray(answer.body.data.administrations));
+  // Without it: 401, as the note says.
+  t.is((await app.request('POST', '/graphql', { body: { query: example }, auth: null })).status, 401);
+});

@@ -51,7 +51,7 @@ function sessionRange(adminId: string, afterId: string, lastId: string): Candida
 const NONE = '00000000-0000-0000-0000-000000000000';
 
 /** Sessions per backfill transaction: SVC_BILLING_BACKFILL_BATCH (1 to 1,000,000), else 50,000. */
-function backfillBatchSize(): number {
+export function backfillBatchSize(): number {
   const n = Number(process.env.SVC_BILLING_BACKFILL_BATCH || '50000');
   return Number.isInteger(n) && n >= 1 && n <= 1_000_000 ? n : 50_000;
 }
@@ -61,10 +61,22 @@ interface SessionRange { afterId: string; lastId: string; n: number }
 /** Attempts of one batch: a deadlock or a session billed meanwhile by its pricing is tried again. */
 const BATCH_ATTEMPTS = 3;
 
-async function billRange(em: Em, adminId: string, range: SessionRange): Promise<void> {
+/** What a watched backfill hears of its batches (billing-backfill.service.ts). */
+export interface BackfillProgress {
+  /** Last in a batch's transaction: it commits with the batch's items. */
+  inTransaction(tx: Em, sessions: number): Promise<void>;
+  /** After the batch committed. */
+  committed(sessions: number): void;
+}
+
+async function billRange(em: Em, adminId: string, range: SessionRange, progress?: BackfillProgress): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
-      await em.transactional((tx) => collectItems(tx, MSP_SESSION_SOURCE, sessionRange(adminId, range.afterId, range.lastId), { answer: false }));
+      await em.transactional(async (tx) => {
+        await collectItems(tx, MSP_SESSION_SOURCE, sessionRange(adminId, range.afterId, range.lastId), { answer: false });
+        await progress?.inTransaction(tx, range.n);
+      });
+      progress?.committed(range.n);
       return;
     } catch (error) {
       const again = error instanceof DeadlockException || error instanceof UniqueConstraintViolationException;
@@ -82,7 +94,7 @@ async function billRange(em: Em, adminId: string, range: SessionRange): Promise<
  * to commit): the first ranges mostly run one after the other, the later ones, which mostly add
  * items to existing boxes, side by side.
  */
-export async function billUnbilledSessions(em: Em, adminId: string, batchSize = backfillBatchSize(), lanes = 2): Promise<number> {
+export async function billUnbilledSessions(em: Em, adminId: string, batchSize = backfillBatchSize(), lanes = 2, progress?: BackfillProgress): Promise<number> {
   let afterId = NONE;
   let total = 0;
   let stopped = false;
@@ -108,7 +120,7 @@ export async function billUnbilledSessions(em: Em, adminId: string, batchSize = 
     const laneEm = em.fork();
     try {
       for (let range = await claim(); range; range = await claim()) {
-        await billRange(laneEm, adminId, range);
+        await billRange(laneEm, adminId, range, progress);
         total += range.n;
         // Statistics of the boxes, roll-ups and items the first batch created, for the next batches'
         // plans (outside any transaction); later the planner scales row counts by the tables' current

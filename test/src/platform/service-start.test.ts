@@ -1,9 +1,35 @@
 import { rmSync } from 'node:fs';
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
+import { migrations } from '../../../src/migrations/index.ts';
 import { exited, runCli, startServiceProcess, tempDataDir } from '../../helpers/process.ts';
 import { pdfPages } from '../../helpers/pdf-text.ts';
 
 const basic = (user: string, secret: string) => ({ authorization: `Basic ${Buffer.from(`${user}:${secret}`).toString('base64')}` });
+
+/**
+ * The start-up phases as JSON log lines (stdout is not a terminal), in order: the database created
+ * and started, every migration (n of m), the worker, listening.
+ */
+function startPhasesLogged(t: ExecutionContext, raw: string): void {
+  const lines = raw.split('\n').filter(Boolean).map((line) => JSON.parse(line) as { level: string; time: string; msg: string });
+  for (const line of lines) t.regex(line.time, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+  const messages = lines.map((line) => line.msg);
+  const at = (pattern: RegExp) => {
+    const index = messages.findIndex((message) => pattern.test(message));
+    t.not(index, -1, `${pattern} in ${messages.join('\n')}`);
+    return index;
+  };
+  const order = [
+    at(/^database: creating the embedded PostgreSQL data directory /),
+    at(/^database: starting the embedded PostgreSQL \(.*, port \d+\)$/),
+    at(new RegExp(`^migrations: 1 of ${migrations.length} applied \\(`)),
+    at(new RegExp(`^migrations: ${migrations.length} of ${migrations.length} applied \\(`)),
+    at(new RegExp(`^migrations: ${migrations.length} applied, ${migrations.length} in all$`)),
+    at(/^worker: started \(session processing, billing, webhook deliveries\)$/),
+    at(/^Service listening on http:\/\/localhost:\d+$/),
+  ];
+  t.deepEqual(order, [...order].sort((a, b) => a - b), 'in this order');
+}
 
 test('npm start on an empty data dir: embedded PostgreSQL, demo instance, survives SIGKILL, CLI joins it; a changed demo secret is not printed', async (t) => {
   const dataDir = tempDataDir();
@@ -13,6 +39,7 @@ test('npm start on an empty data dir: embedded PostgreSQL, demo instance, surviv
   const first = await startServiceProcess(env);
   const version = await (await fetch(`${first.url}/main/version`)).json();
   t.is(version.version, '4.9.0');
+  startPhasesLogged(t, first.rawOutput());
   t.regex(first.output(), /^demo credential: demo:demo-secret-change-me \(/m);
   const admins = await (await fetch(`${first.url}/main/v1/administration`, { headers: basic('boot', 'boot-secret-123456') })).json();
   t.deepEqual(admins.items.map((a: { id: string }) => a.id).sort(), ['be-main', 'nl-main']);
@@ -88,4 +115,16 @@ test('SVC_DEMO=0 starts without demo data; the CLI creates administrations', asy
   t.notRegex(service.output(), /demo credential/);
   const admins = await (await fetch(`${service.url}/main/v1/administration`, { headers: basic('boot', 'boot-secret-123456') })).json();
   t.deepEqual(admins.items.map((a: { id: string }) => a.id), ['de-main']);
+
+  // A second npm start on another port joins the same embedded database, with a second worker.
+  const second = await startServiceProcess(env);
+  t.not(second.port, service.port);
+  t.regex(second.output(), new RegExp(`^database: joining the embedded PostgreSQL of the service running on .* \\(pid ${service.child.pid}, port \\d+\\)$`, 'm'));
+  t.regex(second.output(), new RegExp(`^worker: started beside the worker of the service \\(pid ${service.child.pid}\\) that runs this database`, 'm'));
+  const seen = await (await fetch(`${second.url}/main/v1/administration`, { headers: basic('boot', 'boot-secret-123456') })).json();
+  t.deepEqual(seen.items.map((a: { id: string }) => a.id), ['de-main']);
+  t.is((await fetch(`${second.url}/main/health/ready`)).status, 200);
+  second.child.kill('SIGINT');
+  t.is(await exited(second.child), 0);
+  t.is((await fetch(`${service.url}/main/health/ready`)).status, 200, 'the first one keeps its database');
 });

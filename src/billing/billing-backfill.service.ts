@@ -1,0 +1,59 @@
+// Billing what was priced before an administration had a series (the `billing_backfill` job,
+// added with the series), watched: its progress is a row of billing_backfill (one per
+// administration) that each batch moves in its own transaction, a log line per batch, and what
+// GET /billing-backfill, GraphQL billingBackfills and the metrics read.
+import { errorFields, logger } from '../platform/log.ts';
+import type { Em } from '../platform/orm.ts';
+import { backfillBatchSize, billUnbilledSessions } from './sources/msp-session.source.ts';
+
+const EMPTY_PROGRESS = `batches_done = 0, batches_total = 0, sessions_done = 0, sessions_total = 0, finished_at = null, error = null`;
+
+/** In the transaction that adds the backfill job: the administration's backfill is pending (unless one is under way). */
+export async function recordBackfillPending(em: Em, adminId: string): Promise<void> {
+  await em.execute(`insert into billing_backfill (id, admin_id, state, started_at, updated_at) values (svc_uuidv7(), ?, 'pending', null, now())
+    on conflict (admin_id) do update set state = 'pending', started_at = null, ${EMPTY_PROGRESS}, updated_at = now()
+    where billing_backfill.state in ('done', 'failed')`, [adminId]);
+}
+
+const count = (n: number) => n.toLocaleString('en');
+
+/** The job: bills the administration's priced sessions in batches, reporting each. Answers the sessions billed. */
+export async function runBillingBackfill(em: Em, adminId: string, batchSize = backfillBatchSize()): Promise<number> {
+  const log = logger().child({ admin_id: adminId, job: 'billing_backfill' });
+  const [{ n: sessions }] = await em.execute<{ n: number }[]>(
+    `select count(*)::int as n from msp_charge_session where admin_id = ? and status = 'priced'`, [adminId]);
+  const batches = Math.ceil(sessions / batchSize);
+  await em.execute(`insert into billing_backfill (id, admin_id, state, batches_total, sessions_total, started_at, updated_at)
+      values (svc_uuidv7(), ?, 'running', ?, ?, now(), now())
+    on conflict (admin_id) do update set state = 'running', batches_done = 0, batches_total = excluded.batches_total, sessions_done = 0,
+      sessions_total = excluded.sessions_total, started_at = now(), finished_at = null, error = null, updated_at = now()`, [adminId, batches, sessions]);
+  log.info({ batches_total: batches, sessions_total: sessions }, `billing backfill of ${adminId}: ${count(sessions)} sessions in ${batches} batches of up to ${count(batchSize)}`);
+  const started = performance.now();
+  let batchesDone = 0;
+  let sessionsDone = 0;
+  try {
+    const billed = await billUnbilledSessions(em, adminId, batchSize, 2, {
+      // In the batch's transaction: the progress moves exactly when the batch's items commit. Sessions priced
+      // meanwhile may add batches: the totals grow with what is done.
+      inTransaction: (tx, n) => tx.execute(`update billing_backfill set batches_done = batches_done + 1, sessions_done = sessions_done + ?,
+          batches_total = greatest(batches_total, batches_done + 1), sessions_total = greatest(sessions_total, sessions_done + ?), updated_at = now()
+        where admin_id = ?`, [n, n, adminId]).then(() => {}),
+      committed: (n) => {
+        batchesDone++;
+        sessionsDone += n;
+        log.info({ batches_done: batchesDone, batches_total: Math.max(batches, batchesDone), sessions_done: sessionsDone, sessions_total: Math.max(sessions, sessionsDone) },
+          `billing backfill of ${adminId}: batch ${batchesDone} of ${Math.max(batches, batchesDone)} (${count(sessionsDone)} of ${count(Math.max(sessions, sessionsDone))} sessions)`);
+      },
+    });
+    await em.execute(`update billing_backfill set state = 'done', finished_at = now(), updated_at = now() where admin_id = ?`, [adminId]);
+    log.info({ sessions_done: billed, seconds: Math.round(performance.now() - started) / 1000 },
+      `billing backfill of ${adminId}: done, ${count(billed)} sessions in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    return billed;
+  } catch (error) {
+    const reason = errorFields(error).message;
+    await em.execute(`update billing_backfill set state = 'failed', finished_at = now(), error = ?, updated_at = now() where admin_id = ?`, [reason, adminId])
+      .catch(() => {});
+    log.error({ err: error }, `billing backfill of ${adminId}: failed after ${batchesDone} batches (the job is tried again)`);
+    throw error;
+  }
+}

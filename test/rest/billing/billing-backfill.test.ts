@@ -1,0 +1,80 @@
+// The billing backfill you can watch (decisions: "Running"): creating the first series bills the
+// sessions priced before in batches; GET /billing-backfill (extension) and GraphQL billingBackfills
+// answer per administration the caller sees {admin_id, state, batches and sessions done of their
+// totals, started_at, finished_at, error}; each batch is a log line; the metrics carry it.
+import test from 'ava';
+import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { configureBilling, createSeries } from '../../helpers/billing-factories.ts';
+import { createAdministration } from '../../helpers/factories.ts';
+import { logLines } from '../../helpers/log.ts';
+import { parsePrometheus, sampleValue } from '../../helpers/prometheus.ts';
+import { pricedSubscription, processed, sessionBody, submitSession } from '../../helpers/session-factories.ts';
+import { data } from '../../schema/graphql.ts';
+
+// Batches of two: five sessions are three batches.
+process.env.SVC_BILLING_BACKFILL_BATCH = '2';
+
+let app: TestApp;
+test.before(async () => { app = await startTestApp(); });
+test.after.always(async () => { await app?.close(); });
+
+async function backfillOf(adminId: string, auth = app.admin) {
+  const r = await app.request('GET', `/main/v1/billing-backfill?admin_id=${adminId}`, { auth });
+  if (r.status !== 200) throw new Error(`billing-backfill: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body.items as Record<string, any>[];
+}
+
+test('the first series bills five earlier sessions in three batches, reported in REST, GraphQL, the log and the metrics', async (t) => {
+  const admin = await createAdministration(app);
+  await configureBilling(app, admin.id);
+  const customer = await pricedSubscription(app, admin.id);
+  for (let day = 1; day <= 5; day++) {
+    const session = await submitSession(app, sessionBody(customer.evcoId, { start_date_time: `2026-09-0${day}T10:00:00+02:00`, end_date_time: `2026-09-0${day}T11:00:00+02:00` }));
+    t.is((await processed(app, session.id)).status, 'priced');
+  }
+  t.deepEqual(await backfillOf(admin.id), [], 'nothing before the first series');
+
+  await createSeries(app, admin.id);
+  let items = await backfillOf(admin.id);
+  t.is(items.length, 1);
+  t.true(['pending', 'running', 'done'].includes(items[0]!.state));
+  for (const until = Date.now() + 30_000; items[0]!.state !== 'done' && Date.now() < until;) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    items = await backfillOf(admin.id);
+  }
+  const [backfill] = items;
+  t.like(backfill, { admin_id: admin.id, state: 'done', batches_done: 3, batches_total: 3, sessions_done: 5, sessions_total: 5, error: null });
+  t.true(Date.parse(backfill!.started_at) <= Date.parse(backfill!.finished_at));
+
+  // The log: the plan, a line per batch, the end.
+  const lines = logLines().filter((line) => line.admin_id === admin.id && line.job === 'billing_backfill').map((line) => line.msg as string);
+  t.deepEqual(lines.filter((line) => /batch \d/.test(line)).map((line) => line.replace(/^.*: /, '')),
+    ['batch 1 of 3 (2 of 5 sessions)', 'batch 2 of 3 (4 of 5 sessions)', 'batch 3 of 3 (5 of 5 sessions)']);
+  t.true(lines.some((line) => line.endsWith('5 sessions in 3 batches of up to 2')));
+  t.true(lines.some((line) => /: done, 5 sessions in \d+\.\d s$/.test(line)));
+
+  // GraphQL, the same.
+  const graph = await data(app, `query($adminId: String) { billingBackfills(adminId: $adminId) { edges { node {
+    adminId state batchesDone batchesTotal sessionsDone sessionsTotal startedAt finishedAt error } } } }`, { adminId: admin.id });
+  t.like(graph.billingBackfills.edges[0].node, { adminId: admin.id, state: 'DONE', batchesDone: 3, batchesTotal: 3, sessionsDone: 5, sessionsTotal: 5, error: null });
+
+  // The metrics.
+  const metrics = parsePrometheus((await app.request('GET', '/main/metrics')).body as string).samples;
+  t.is(sampleValue(metrics, 'svc_billing_backfill_sessions_done', { admin_id: admin.id }), 5);
+  t.is(sampleValue(metrics, 'svc_billing_backfill_batches_total', { admin_id: admin.id }), 3);
+  t.is(sampleValue(metrics, 'svc_billing_backfill_state', { admin_id: admin.id, state: 'done' }), 1);
+});
+
+test('a credential limited to administrations sees only theirs', async (t) => {
+  const [mine, other] = [await createAdministration(app), await createAdministration(app)];
+  for (const admin of [mine, other]) {
+    await configureBilling(app, admin.id);
+    await createSeries(app, admin.id);
+  }
+  const limited = await app.credential({ role: 'readonly', adminIds: [mine.id] });
+  const seen = (await app.request('GET', '/main/v1/billing-backfill', { auth: limited })).body.items.map((item: { admin_id: string }) => item.admin_id);
+  t.deepEqual(seen, [mine.id]);
+  t.deepEqual(await backfillOf(other.id, limited), []);
+  const graph = await data(app, '{ billingBackfills { edges { node { adminId } } } }', {}, limited);
+  t.deepEqual(graph.billingBackfills.edges.map((edge: { node: { adminId: string } }) => edge.node.adminId), [mine.id]);
+});
