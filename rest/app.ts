@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import Router from '@koa/router';
 import { RequestContext } from '@mikro-orm/core';
 import Koa, { type Context, type Middleware, type Next } from 'koa';
@@ -23,6 +24,11 @@ import { registerItemSources } from '../src/item-sources.ts';
 import { graphqlMiddleware } from '../schema/http.ts';
 import { ocpiMiddleware } from './ocpi/ocpi-router.ts';
 import { ocpiRoutes } from './ocpi/ocpi-routes.ts';
+import { staticSite } from '../src/platform/http/static-site.ts';
+
+/** The operator console's built files (console/, `npm run console:build`), served at /console/. */
+export const CONSOLE_PATH = '/console';
+const CONSOLE_DIST = fileURLToPath(new URL('../console/dist/', import.meta.url));
 
 export const API_PREFIX = '/main/v1';
 
@@ -93,6 +99,8 @@ export function createApp(orm: Orm, options: AppOptions = {}): Koa {
   app.use((_ctx, next) => inRequestWait(next));
   app.use(errorMiddleware);
   app.use(open.routes());
+  // The console: static files, no credentials; the page talks to /graphql with the operator's.
+  app.use(staticSite({ prefix: CONSOLE_PATH, dir: CONSOLE_DIST, notBuilt: 'The console is not built: run npm run console:build (npm start builds it when its build tools are installed).' }));
   // OCPI peers: their own paths and Token auth, before the /main/v1 path check and Basic auth.
   app.use(ocpiMiddleware(orm, ocpiRoutes));
   app.use(graphqlMiddleware(orm, authenticator, limiter));

@@ -32,6 +32,7 @@ try {
   service = await startService(config, log);
   console.log(`Service listening on ${service.url}`);
   console.log(`  REST:     ${service.url}/main/v1   (OpenAPI: ${service.url}/main/v1/openapi.json)`);
+  console.log(`  Console:  ${service.url}/console/   (sign in with an API credential)`);
   console.log(`  GraphiQL: ${service.url}/graphql`);
   console.log(`  Version:  ${service.url}/main/version`);
   console.log(`  Database: ${service.database.embedded ? `embedded PostgreSQL in ${config.dataDir}` : 'DATABASE_URL'}`);
