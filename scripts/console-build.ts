@@ -42,7 +42,8 @@ export function consoleBuildFresh(): boolean {
 }
 
 function run(command: string, args: string[], cwd = ROOT): void {
-  const result = spawnSync(process.execPath, [command, ...args], { cwd, stdio: 'inherit' });
+  // NODE_ENV=production whoever runs it (ava sets test): React's production build.
+  const result = spawnSync(process.execPath, [command, ...args], { cwd, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
   if (result.status !== 0) throw new Error(`${relative(ROOT, command)} ${args.join(' ')} failed (exit ${result.status ?? result.signal})`);
 }
 
