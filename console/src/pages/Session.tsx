@@ -2,7 +2,7 @@ import { Suspense, useEffect, useState } from 'react';
 import { graphql, useFragment, useLazyLoadQuery } from 'react-relay';
 import { AuditTrail } from '../components/AuditTrail.tsx';
 import { useEntity } from '../components/EntityId.tsx';
-import { Badge, DateTime, Empty, JsonBlock, MoneyCell } from '../components/format.tsx';
+import { Badge, DateTime, Empty, groupDigits, JsonBlock, MoneyCell } from '../components/format.tsx';
 import { ActionButton, Facts, PageHeader, Section } from '../components/ui.tsx';
 import { globalId } from '../relay/environment.ts';
 import { Link, path } from '../router.tsx';
@@ -15,7 +15,7 @@ interface Subtotal {
   amount_excl_vat: string; vat_percent: string; vat_amount: string; amount_incl_vat: string; vat_kind?: string; vat_country?: string;
 }
 
-function PricingResultView({ result }: { result: PricingResultView_result$key }) {
+function PricingResultView({ result, timeZone }: { result: PricingResultView_result$key; timeZone?: string | null }) {
   const r = useFragment(graphql`
     fragment PricingResultView_result on PricingResult {
       version createdAt currency totalExclVat totalVat totalInclVat monetaryCreditUsed explanation rule subtotals annotations
@@ -30,7 +30,7 @@ function PricingResultView({ result }: { result: PricingResultView_result$key })
         ['Rate plan', r.ratePlanVersion ? <>{r.ratePlanVersion.ratePlan.name}, version from <DateTime value={r.ratePlanVersion.validFrom} dateOnly /></> : 'none'],
         ['Rule', rule?.name ? `#${rule.index} “${rule.name}” matched first` : 'no rule matched: the base rates apply'],
         ['Monetary credit used', <>{r.monetaryCreditUsed} {r.currency}</>],
-        ['Priced', <DateTime value={r.createdAt} />],
+        ['Priced', <DateTime value={r.createdAt} timeZone={timeZone} />],
       ]} />
       <h3>Lines</h3>
       <div className="table-wrap">
@@ -43,7 +43,7 @@ function PricingResultView({ result }: { result: PricingResultView_result$key })
             <tr key={i}>
               <td>{line.rate_label ?? line.label ?? line.kind} <span className="muted">({line.kind}{line.step_size ? `, steps of ${line.step_size}` : ''})</span></td>
               <td className="num">{line.billed_volume ?? line.volume} {line.rate_unit}</td>
-              <td className="num">{line.rate} / {line.rate_unit}</td>
+              <td className="num">{groupDigits(line.rate)} / {line.rate_unit}</td>
               <MoneyCell amount={line.amount_excl_vat} />
               <td className="num">{line.vat_percent}</td>
               <MoneyCell amount={line.vat_amount} />
@@ -137,7 +137,7 @@ export function SessionPage({ id }: { id: string }) {
                 <button key={v.id} type="button" role="tab" aria-selected={v === shown} onClick={() => setTab(v.version)}>Version {v.version}</button>
               ))}
             </div>
-            {shown ? <div role="tabpanel" aria-label={`Version ${shown.version}`}><PricingResultView result={shown} /></div> : null}
+            {shown ? <div role="tabpanel" aria-label={`Version ${shown.version}`}><PricingResultView result={shown} timeZone={s.timeZone} /></div> : null}
           </>
         ) : <Empty>Not priced{s.dropoutReason ? `: drop-out ${s.dropoutReason}` : ' yet'}.</Empty>}
       </Section>
