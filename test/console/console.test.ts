@@ -22,11 +22,16 @@ let scoped: Auth;
 test.before(async (t) => {
   t.timeout(240_000, 'build the console when stale, start the app, seed the demo instance, start Chromium');
   mkdirSync(ARTIFACTS, { recursive: true });
+  let at = Date.now();
+  const lap = (what: string) => { t.log(`${what}: ${((Date.now() - at) / 1000).toFixed(1)} s`); at = Date.now(); };
   t.true(ensureConsoleBuilt(() => {}), 'the console is built');
+  lap('console build (when stale)');
   const [started, executablePath] = await Promise.all([startTestApp(), chromium.executablePath()]);
   app = started;
+  lap('app and Chromium unpacked');
   await ensureDemoInstance(app.orm, () => {});
   await processSessionBatch(app.orm, 100);
+  lap('demo instance');
   scoped = await app.credential({ role: 'admin', adminIds: ['be-main'] });
   // --single-process crashed the second sign-in on this machine.
   browser = await playwright.launch({ executablePath, headless: true, args: chromium.args.filter((arg) => arg !== '--single-process') });
