@@ -42,7 +42,14 @@ export class ErrorBoundary extends Component<{ children: ReactNode; resetKey: st
   }
 
   render() {
-    if (this.state.error) return <ErrorBox error={this.state.error} title="This page could not be loaded" />;
+    if (this.state.error) {
+      return (
+        <>
+          <ErrorBox error={this.state.error} title="This page could not be loaded" />
+          <button type="button" onClick={() => this.setState({ error: null })}>Try again</button>
+        </>
+      );
+    }
     return this.props.children;
   }
 }

@@ -150,12 +150,12 @@ export function ReviewSetPage({ id }: { id: string }) {
       <PageHeader title={<>Review set {s.code}</>} badges={<Badge state={s.state!} />}
         subtitle={<>{s.adminId} · <DateTime value={s.periodFrom} dateOnly /> – <DateTime value={s.periodUntil} dateOnly /> · press Shift+Y for its id</>}
         actions={<>
-          <ActionButton<ReviewSetCloseMutation> label="Close all open boxes" explain={<p>Bills the period's fees, then closes the {counts.open ?? 0} open boxes of {s.code}: no new items enter them.</p>}
+          {counts.open ? <ActionButton<ReviewSetCloseMutation> label={`Close ${counts.open} open boxes`} explain={<p>Bills the period's fees, then closes the {counts.open} open boxes of {s.code}: no new items enter them.</p>}
             mutation={graphql`mutation ReviewSetCloseMutation($id: ID!) { closeBillingReviewSet(id: $id) { databaseId state operation } }`}
-            variables={{ id: s.databaseId }} done="Closing…" onDone={(r) => r.closeBillingReviewSet && setOperation({ id: r.closeBillingReviewSet.databaseId, state: r.closeBillingReviewSet.state })} />
-          <ActionButton<ReviewSetApproveMutation> label={`Approve ${counts.closed ?? 0} boxes`} primary explain={<p>Approves the {counts.closed ?? 0} closed boxes of {s.code} that are not deferred; their documents are rendered for finalizing.</p>}
+            variables={{ id: s.databaseId }} done="Closing…" onDone={(r) => r.closeBillingReviewSet && setOperation({ id: r.closeBillingReviewSet.databaseId, state: r.closeBillingReviewSet.state })} /> : null}
+          {counts.closed ? <ActionButton<ReviewSetApproveMutation> label={`Approve ${counts.closed} boxes`} primary explain={<p>Approves the {counts.closed} closed boxes of {s.code} that are not deferred; their documents are rendered for finalizing.</p>}
             mutation={graphql`mutation ReviewSetApproveMutation($id: ID!) { approveBillingReviewSet(id: $id) { databaseId state operation } }`}
-            variables={{ id: s.databaseId }} done="Approving…" onDone={(r) => r.approveBillingReviewSet && setOperation({ id: r.approveBillingReviewSet.databaseId, state: r.approveBillingReviewSet.state })} />
+            variables={{ id: s.databaseId }} done="Approving…" onDone={(r) => r.approveBillingReviewSet && setOperation({ id: r.approveBillingReviewSet.databaseId, state: r.approveBillingReviewSet.state })} /> : null}
         </>} />
       {operation ? (
         operation.state === 'FAILED' ? <ErrorBox error={new Error(`${operation.error?.message ?? 'failed'} (${operation.error?.code ?? ''})`)} title="The operation failed" />
