@@ -82,7 +82,7 @@ test.serial('sign in: a wrong secret shows the error; the right one opens the ov
   t.is(await page.getByTestId('product-version').innerText(), JSON.parse(readFileSync('package.json', 'utf8')).version);
 });
 
-test.serial('find a customer; Shift+Y shows its REST id with a copy button', async (t) => {
+test.serial('find a customer; Shift+Y shows its REST id; an edit shows errors beside their fields', async (t) => {
   await nav('Customers');
   await page.getByRole('link', { name: 'Groen Logistiek B.V.' }).waitFor();
   await page.getByLabel('Find a customer by external reference or id').fill('CUST-1001');
@@ -100,6 +100,20 @@ test.serial('find a customer; Shift+Y shows its REST id with a copy button', asy
   t.true(await dialog.getByRole('button', { name: 'Copy id' }).isVisible());
   await page.keyboard.press('Escape');
   await dialog.waitFor({ state: 'detached' });
+
+  // Edit it: the errors appear beside the fields they name, then a valid change is saved.
+  await page.getByRole('button', { name: 'Edit customer' }).click();
+  await dialog.getByLabel('Billing e-mail').fill('not-an-email');
+  await dialog.getByLabel('Country (ISO 3166-1 alpha-2)').fill('XX');
+  await dialog.getByRole('button', { name: 'Save customer' }).click();
+  await dialog.locator('#cf-billingEmail-error').waitFor();
+  t.is(await dialog.locator('#cf-billingEmail-error').innerText(), 'billingEmail must be an email address');
+  t.regex(await dialog.locator('#cf-country-error').innerText(), /ISO 3166-1 alpha-2/);
+  await dialog.getByLabel('Country (ISO 3166-1 alpha-2)').fill('NL');
+  await dialog.getByLabel('Billing e-mail').fill('jan.de.vries@example.nl');
+  await dialog.getByRole('button', { name: 'Save customer' }).click();
+  await dialog.waitFor({ state: 'detached' });
+  await page.getByText('jan.de.vries@example.nl').waitFor();
 });
 
 test.serial('a session: its price explained line by line, and a reprice gives version 2', async (t) => {

@@ -1,4 +1,5 @@
-import { Suspense } from 'react';
+import { Suspense, useState } from 'react';
+import { CustomerForm } from '../components/CustomerForm.tsx';
 import { graphql, useFragment, useLazyLoadQuery } from 'react-relay';
 import { AuditTrail } from '../components/AuditTrail.tsx';
 import { useEntity } from '../components/EntityId.tsx';
@@ -156,6 +157,7 @@ export function CustomerPage({ id }: { id: string }) {
     }
   `, { id }, { fetchPolicy: 'store-and-network' });
   const c = data.customer;
+  const [editing, setEditing] = useState(false);
   useEntity(c ? { type: 'Customer', restId: c.databaseId, restPath: `/customer/${c.databaseId}` } : null);
   if (!c) return <><PageHeader title="Customer not found" /><Empty>No customer you may see has the id or external reference “{id.replace(/^ext_ref\./, '')}”.</Empty></>;
   return (
@@ -164,7 +166,9 @@ export function CustomerPage({ id }: { id: string }) {
         title={c.name}
         badges={c.chargeAuthRequestsBlocked ? <Badge state="blocked" /> : <Badge state="active" />}
         subtitle={<>Customer {c.externalReference ?? c.databaseId} · {c.administration.name} · press Shift+Y for its id</>}
-        actions={c.chargeAuthRequestsBlocked ? (
+        actions={<>
+          <button type="button" onClick={() => setEditing(true)}>Edit customer</button>
+          {c.chargeAuthRequestsBlocked ? (
           <ActionButton<CustomerUnblockMutation> label="Unblock charging" explain={<p>Charge authorization requests of {c.name}'s tokens are answered again.</p>}
             mutation={graphql`mutation CustomerUnblockMutation($id: ID!) { unblockCustomerChargeAuthRequests(id: $id) { id chargeAuthRequestsBlocked } }`}
             variables={{ id: c.databaseId }} />
@@ -172,8 +176,14 @@ export function CustomerPage({ id }: { id: string }) {
           <ActionButton<CustomerBlockMutation> label="Block charging" danger explain={<p>Charge authorization requests of all of {c.name}'s tokens are refused until unblocked.</p>}
             mutation={graphql`mutation CustomerBlockMutation($id: ID!) { blockCustomerChargeAuthRequests(id: $id) { id chargeAuthRequestsBlocked } }`}
             variables={{ id: c.databaseId }} />
-        )}
+          )}
+        </>}
       />
+      {editing ? (
+        <CustomerForm customerId={c.databaseId} onClose={() => setEditing(false)} onSaved={() => setEditing(false)}
+          initial={{ name: c.name, externalReference: c.externalReference, country: c.country, entityType: c.entityType === 'ORGANISATION' ? 'ORGANISATION' : 'PERSON',
+            billingEmail: c.billingEmail, billingPhone: c.billingPhone, companyRegNum: c.companyRegNum, localeId: c.localeId }} />
+      ) : null}
       <Section title="Details">
         <Facts items={[
           ['Administration', c.adminId], ['Country', c.country], ['Type', c.entityType.toLowerCase()], ['Billing e-mail', c.billingEmail],

@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { graphql, useFragment, useLazyLoadQuery, usePaginationFragment } from 'react-relay';
+import { CustomerForm } from '../components/CustomerForm.tsx';
 import { useAdminFilter } from '../components/Layout.tsx';
 import { Badge, Empty } from '../components/format.tsx';
 import { LoadMore, PAGE_SIZE, PageHeader } from '../components/ui.tsx';
@@ -59,9 +60,10 @@ function CustomerList({ query }: { query: CustomerList_query$key }) {
 }
 
 export function CustomersPage() {
-  const { adminId } = useAdminFilter();
+  const { adminId, administrations } = useAdminFilter();
   const { navigate } = useRouter();
   const [find, setFind] = useState('');
+  const [creating, setCreating] = useState(false);
   const data = useLazyLoadQuery<CustomersPageQuery>(graphql`
     query CustomersPageQuery($adminId: ID, $count: Int!) {
       ...CustomerList_query @arguments(adminId: $adminId, count: $count)
@@ -73,7 +75,12 @@ export function CustomersPage() {
   };
   return (
     <>
-      <PageHeader title="Customers" subtitle={adminId ? `Administration ${adminId}` : 'All administrations you see'} />
+      <PageHeader title="Customers" subtitle={adminId ? `Administration ${adminId}` : 'All administrations you see'}
+        actions={<button type="button" className="primary" onClick={() => setCreating(true)}>New customer</button>} />
+      {creating ? (
+        <CustomerForm administrations={administrations} onClose={() => setCreating(false)} onSaved={(id) => navigate(path`/customers/${id}`)}
+          initial={{ adminId: adminId ?? administrations[0]?.databaseId ?? null, name: '', country: '', entityType: 'PERSON' }} />
+      ) : null}
       <form className="filters" onSubmit={submit}>
         <div className="field">
           <label htmlFor="customer-find">Find a customer by external reference or id</label>

@@ -40,5 +40,7 @@ export function errorItems(error: unknown): ApiErrorItem[] {
   // Relay wraps network errors of mutations; the original is its cause or source.
   const cause = (error as { cause?: unknown; source?: unknown } | null)?.cause;
   if (cause instanceof ApiError) return cause.errors;
+  const listed = (error as { errors?: unknown } | null)?.errors;
+  if (Array.isArray(listed) && listed.length) return listed as ApiErrorItem[];
   return [{ message: error instanceof Error ? error.message : String(error) }];
 }
