@@ -4,6 +4,7 @@ import { Empty } from './components/format.tsx';
 import { PageHeader } from './components/ui.tsx';
 import { match, useRouter } from './router.tsx';
 import { AuditPage, CredentialsPage, EvsesPage, ReimbursementPage, RoamingPage, WebhooksPage } from './pages/Areas.tsx';
+import { ArrangementPage } from './pages/Arrangement.tsx';
 import { BillingPage, ReviewSetPage } from './pages/Billing.tsx';
 import { BillingBoxPage } from './pages/BillingBox.tsx';
 import { CustomerPage } from './pages/Customer.tsx';
@@ -28,6 +29,7 @@ const ROUTES: [string, (params: Record<string, string>) => ReactNode, string][] 
   ['/dropouts', () => <DropoutsPage />, 'Drop-outs'],
   ['/evses', () => <EvsesPage />, 'EVSEs & locations'],
   ['/reimbursement', () => <ReimbursementPage />, 'Reimbursement'],
+  ['/reimbursement/arrangements/:id', (p) => <ArrangementPage id={p.id!} />, 'Reimbursement arrangement'],
   ['/roaming', () => <RoamingPage />, 'Roaming'],
   ['/billing', () => <BillingPage />, 'Billing'],
   ['/billing/review-sets/:id', (p) => <ReviewSetPage id={p.id!} />, 'Review set'],

@@ -63,7 +63,7 @@ export function EvsesPage() {
   );
 }
 
-function ReimbursementList({ query }: { query: ReimbursementList_query$key }) {
+export function ReimbursementList({ query }: { query: ReimbursementList_query$key }) {
   const { data, loadNext, hasNext, isLoadingNext } = usePaginationFragment(graphql`
     fragment ReimbursementList_query on Query
       @refetchable(queryName: "ReimbursementListPaginationQuery")
@@ -82,7 +82,7 @@ function ReimbursementList({ query }: { query: ReimbursementList_query$key }) {
         <tbody>{edges.map(({ node: r }) => (
           <tr key={r.id}>
             <td><Link to={`/sessions/${encodeURIComponent(r.chargeSessionId)}`}>{r.chargeSessionId.slice(0, 8)}…</Link></td>
-            <td><Link to={`/reimbursement?arrangementId=${encodeURIComponent(r.arrangementId)}`}>{r.arrangementId.slice(0, 8)}…</Link></td>
+            <td><Link to={`/reimbursement/arrangements/${encodeURIComponent(r.arrangementId)}`}>{r.arrangementId.slice(0, 8)}…</Link></td>
             <td><DateTime value={r.startDateTime} /></td><td>{r.version}</td>
             <MoneyCell amount={r.totalAmountExclVat} currency={r.currencyCode} /><MoneyCell amount={r.totalVatAmount} currency={r.currencyCode} /><MoneyCell amount={r.totalAmountInclVat} currency={r.currencyCode} />
           </tr>
@@ -117,7 +117,7 @@ export function ReimbursementPage() {
       </Section>
       <Section title="Reimbursement arrangements">
         <Placeholder title="Not in the GraphQL schema yet">
-          The schema has no list of reimbursement arrangements (only switchReimbursementPlan and single arrangements by global id). The reimbursements below link to their arrangement.
+          The schema has no list of reimbursement arrangements (only single arrangements by id and switchReimbursementPlan). The reimbursements below link to their arrangement's page, where its plan can be switched.
         </Placeholder>
       </Section>
       <Section title="Session reimbursements">

@@ -19,6 +19,7 @@ const nodeQuery = graphql`query SearchNodeQuery($ids: [ID!]!) {
     ... on ChargeSession { databaseId sessionId }
     ... on BillingBox { databaseId invoiceCode partyName }
     ... on DropoutCase { databaseId reason }
+    ... on ReimbursementArrangement { databaseId externalReference }
   }
 }`;
 
@@ -36,7 +37,7 @@ export function SearchPage() {
     void Promise.all([
       quiet(fetchQuery<SearchCustomerQuery>(environment, customerQuery, { id: customerKey(q) }).toPromise()),
       quiet(fetchQuery<SearchTokenQuery>(environment, tokenQuery, { evcoId: q }).toPromise()),
-      uuid ? quiet(fetchQuery<SearchNodeQuery>(environment, nodeQuery, { ids: ['ChargeSession', 'BillingBox', 'DropoutCase'].map((t) => globalId(t, q)) }).toPromise()) : undefined,
+      uuid ? quiet(fetchQuery<SearchNodeQuery>(environment, nodeQuery, { ids: ['ChargeSession', 'BillingBox', 'DropoutCase', 'ReimbursementArrangement'].map((t) => globalId(t, q)) }).toPromise()) : undefined,
     ]).then(([customer, token, nodes]) => {
       if (!live) return;
       const found: Hit[] = [];
@@ -45,6 +46,7 @@ export function SearchPage() {
       for (const node of nodes?.nodes ?? []) {
         if (node?.__typename === 'ChargeSession') found.push({ kind: 'Charge session', label: node.sessionId, to: path`/sessions/${node.databaseId}` });
         if (node?.__typename === 'BillingBox') found.push({ kind: 'Billing box', label: `${node.invoiceCode ?? 'not numbered'} ${node.partyName ?? ''}`, to: path`/billing/boxes/${node.databaseId}` });
+        if (node?.__typename === 'ReimbursementArrangement') found.push({ kind: 'Reimbursement arrangement', label: node.externalReference ?? node.databaseId, to: path`/reimbursement/arrangements/${node.databaseId}` });
         if (node?.__typename === 'DropoutCase') found.push({ kind: 'Drop-out case', label: node.reason, to: `/dropouts?reason=${encodeURIComponent(node.reason)}` });
       }
       setHits(found);
