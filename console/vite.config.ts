@@ -11,5 +11,7 @@ export default defineConfig({
   base: '/console/',
   logLevel: 'warn',
   plugins: [react({ babel: { plugins: [['relay', { artifactDirectory: `${root}src/__generated__`, eagerEsModules: true }]] } })],
+  // `npm run console:dev`: Vite's dev server with the API of a service started by `npm start`.
+  server: { port: 5173, strictPort: true, proxy: { '/graphql': 'http://localhost:3000', '/main': 'http://localhost:3000' } },
   build: { outDir: `${root}dist`, emptyOutDir: true, sourcemap: false, chunkSizeWarningLimit: 1000 },
 });

@@ -1,5 +1,5 @@
 import { graphql, useLazyLoadQuery } from 'react-relay';
-import { Badge, DateTime, Empty } from '../components/format.tsx';
+import { Badge, Empty } from '../components/format.tsx';
 import { Facts, PageHeader, Section } from '../components/ui.tsx';
 import { Link, path } from '../router.tsx';
 import type { OverviewPageQuery } from '../__generated__/OverviewPageQuery.graphql.ts';
@@ -44,8 +44,6 @@ export function OverviewPage() {
   );
 }
 
-declare const __CONSOLE_BUILT_AT__: string | undefined;
-
 export function AboutPage() {
   const data = useLazyLoadQuery<AboutPageQuery>(graphql`
     query AboutPageQuery { instance { name productVersion roamingEnabled } }
@@ -60,7 +58,6 @@ export function AboutPage() {
           ['Roaming calculation', data.instance.roamingEnabled ? 'on' : 'off'],
           ['REST API', <code>/main/v1</code>], ['OpenAPI', <a href="/main/v1/openapi.json">/main/v1/openapi.json</a>],
           ['GraphQL', <a href="/graphql">/graphql</a>],
-          ['Console built', typeof __CONSOLE_BUILT_AT__ === 'string' ? <DateTime value={__CONSOLE_BUILT_AT__} /> : null],
         ]} />
       </Section>
       <Section title="Keyboard">
