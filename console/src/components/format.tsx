@@ -67,3 +67,17 @@ export function JsonBlock({ value }: { value: unknown }) {
   if (value === null || value === undefined || (typeof value === 'object' && Object.keys(value as object).length === 0)) return <span className="muted">—</span>;
   return <pre className="json">{JSON.stringify(value, null, 2)}</pre>;
 }
+
+const HALF_DAY = 12 * 3_600_000;
+const dayFormat = new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', dateStyle: 'medium' });
+
+/**
+ * A billing period [from, until) as its first and last local day. Its bounds are local midnights
+ * of the administration's time zone, which the schema does not expose: half a day after the start
+ * and before the end are on those days for any zone within UTC±12.
+ */
+export function Period({ from, until }: { from: string; until: string }) {
+  const first = new Date(Date.parse(from) + HALF_DAY);
+  const last = new Date(Date.parse(until) - HALF_DAY);
+  return <span title={`${from} – ${until}`}>{dayFormat.format(first)} – {dayFormat.format(last)}</span>;
+}

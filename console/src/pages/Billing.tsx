@@ -3,7 +3,7 @@ import { fetchQuery, graphql, useFragment, useLazyLoadQuery, usePaginationFragme
 import { useEntity } from '../components/EntityId.tsx';
 import { AuditTrail } from '../components/AuditTrail.tsx';
 import { ErrorBox } from '../components/ErrorBox.tsx';
-import { Badge, DateTime, Empty, MoneyCell } from '../components/format.tsx';
+import { Badge, DateTime, Empty, MoneyCell, Period } from '../components/format.tsx';
 import { ActionButton, Facts, LoadMore, PAGE_SIZE, PageHeader, Section } from '../components/ui.tsx';
 import { globalId } from '../relay/environment.ts';
 import { Link, path, useFilters } from '../router.tsx';
@@ -39,7 +39,7 @@ function ReviewSetList({ query }: { query: ReviewSetList_query$key }) {
           <tr key={s.id}>
             <td><Link to={path`/billing/review-sets/${s.databaseId}`}>{s.code}</Link></td>
             <td>{s.adminId}</td>
-            <td><DateTime value={s.periodFrom} dateOnly /> – <DateTime value={s.periodUntil} dateOnly /></td>
+            <td><Period from={s.periodFrom!} until={s.periodUntil!} /></td>
             <td><Badge state={s.state} /></td>
             <td>{Object.entries(s.boxCounts as Record<string, number>).map(([state, n]) => `${n} ${state}`).join(', ') || '—'}{s.deferredBoxCount ? `, ${s.deferredBoxCount} deferred` : ''}</td>
           </tr>
@@ -148,7 +148,7 @@ export function ReviewSetPage({ id }: { id: string }) {
     <>
       <p className="crumbs"><Link to="/billing">Billing</Link> › {s.code}</p>
       <PageHeader title={<>Review set {s.code}</>} badges={<Badge state={s.state!} />}
-        subtitle={<>{s.adminId} · <DateTime value={s.periodFrom} dateOnly /> – <DateTime value={s.periodUntil} dateOnly /> · press Shift+Y for its id</>}
+        subtitle={<>{s.adminId} · <Period from={s.periodFrom!} until={s.periodUntil!} /> · press Shift+Y for its id</>}
         actions={<>
           {counts.open ? <ActionButton<ReviewSetCloseMutation> label={`Close ${counts.open} open boxes`} explain={<p>Bills the period's fees, then closes the {counts.open} open boxes of {s.code}: no new items enter them.</p>}
             mutation={graphql`mutation ReviewSetCloseMutation($id: ID!) { closeBillingReviewSet(id: $id) { databaseId state operation } }`}

@@ -4,7 +4,7 @@ import { authorizationHeader, loadCredential } from '../auth.ts';
 import { AuditTrail } from '../components/AuditTrail.tsx';
 import { useEntity } from '../components/EntityId.tsx';
 import { ErrorBox } from '../components/ErrorBox.tsx';
-import { Badge, DateTime, Empty, MoneyCell } from '../components/format.tsx';
+import { Badge, DateTime, Empty, MoneyCell, Period } from '../components/format.tsx';
 import { ActionButton, Facts, PageHeader, Section } from '../components/ui.tsx';
 import { Link, path } from '../router.tsx';
 import type { BillingBoxPageQuery } from '../__generated__/BillingBoxPageQuery.graphql.ts';
@@ -134,7 +134,7 @@ export function BillingBoxPage({ id }: { id: string }) {
       <p className="crumbs"><Link to="/billing">Billing</Link> › <Link to={path`/billing/review-sets/${b.reviewSetId}`}>review set</Link> › {party}</p>
       <PageHeader title={<>Box {b.invoiceCode ?? 'not numbered'} · {party}</>}
         badges={<><Badge state={b.state} />{b.deferred ? <> <Badge state="deferred" /></> : null}{b.transferred ? <> <Badge state="transferred" /></> : null}</>}
-        subtitle={<><DateTime value={b.periodFrom} dateOnly /> – <DateTime value={b.periodUntil} dateOnly /> · press Shift+Y for its id</>}
+        subtitle={<><Period from={b.periodFrom} until={b.periodUntil} /> · press Shift+Y for its id</>}
         actions={<>
           {b.state === 'OPEN' ? <ActionButton<BoxCloseMutation> label="Close" explain={<p>No new items enter the box of {party}; it can then be approved.</p>}
             mutation={graphql`mutation BoxCloseMutation($id: ID!) { closeBillingBox(id: $id) { id state deferred } }`} variables={v} onDone={refresh} /> : null}

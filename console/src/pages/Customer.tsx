@@ -3,7 +3,7 @@ import { CustomerForm } from '../components/CustomerForm.tsx';
 import { graphql, useFragment, useLazyLoadQuery } from 'react-relay';
 import { AuditTrail } from '../components/AuditTrail.tsx';
 import { useEntity } from '../components/EntityId.tsx';
-import { Badge, DateTime, Empty, JsonBlock, Money, MoneyCell } from '../components/format.tsx';
+import { Badge, DateTime, Empty, JsonBlock, Money, MoneyCell, Period } from '../components/format.tsx';
 import { ActionButton, Facts, PageHeader, Section } from '../components/ui.tsx';
 import { Link, path } from '../router.tsx';
 import type { CustomerPageQuery } from '../__generated__/CustomerPageQuery.graphql.ts';
@@ -130,7 +130,7 @@ function CustomerBoxes({ partyId }: { partyId: string }) {
           <thead><tr><th scope="col">Period</th><th scope="col">Number</th><th scope="col">State</th><th scope="col" className="num">Excl. VAT</th><th scope="col" className="num">Incl. VAT</th></tr></thead>
           <tbody>{edges.map(({ node: b }) => (
             <tr key={b.id}>
-              <td><Link to={path`/billing/boxes/${b.databaseId}`}><DateTime value={b.periodFrom} dateOnly /> – <DateTime value={b.periodUntil} dateOnly /></Link></td>
+              <td><Link to={path`/billing/boxes/${b.databaseId}`}><Period from={b.periodFrom} until={b.periodUntil} /></Link></td>
               <td>{b.invoiceCode ?? <span className="muted">not numbered</span>}</td>
               <td><Badge state={b.state} />{b.deferred ? <Badge state="deferred" /> : null}</td>
               <MoneyCell amount={b.totalAmountExclVat} currency={b.currencyCode} />
