@@ -2,6 +2,17 @@
 # checks this file and docker-compose.yml as text. It needs DATABASE_URL: the embedded PostgreSQL of
 # `npm start` is not in it, and a start without DATABASE_URL stops with one line saying so.
 
+# Build stage: the operator console (console/, React + Relay + Vite) with the dev dependencies;
+# only its built files reach the production image.
+FROM node:24-bookworm-slim AS console
+WORKDIR /app
+COPY package.json package-lock.json .npmrc ./
+RUN npm ci --ignore-scripts --no-audit --no-fund
+COPY console ./console
+COPY schema/schema.graphql ./schema/schema.graphql
+COPY scripts/console-build.ts ./scripts/console-build.ts
+RUN node scripts/console-build.ts
+
 # Dependencies: the production ones, without install scripts (none is needed at run time) and
 # without the embedded PostgreSQL binaries (about 100 MB the image never uses).
 FROM node:24-bookworm-slim AS dependencies
@@ -23,6 +34,7 @@ COPY package.json package-lock.json mikro-orm.config.ts ./
 COPY src ./src
 COPY rest ./rest
 COPY schema ./schema
+COPY --from=console /app/console/dist ./console/dist
 VOLUME /var/lib/svc
 USER node
 EXPOSE 3000

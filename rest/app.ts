@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import Router from '@koa/router';
 import { RequestContext } from '@mikro-orm/core';
 import Koa, { type Context, type Middleware, type Next } from 'koa';
@@ -29,6 +30,11 @@ import type { ServiceMetrics } from '../src/platform/metrics.ts';
 import type { WorkerState } from '../src/worker/worker.ts';
 import { healthRoutes } from './operations/health.ts';
 import { METRICS_PATH, metricsEndpoint, serviceMetrics } from './operations/metrics.ts';
+import { staticSite } from '../src/platform/http/static-site.ts';
+
+/** The operator console's built files (console/, `npm run console:build`), served at /console/. */
+export const CONSOLE_PATH = '/console';
+const CONSOLE_DIST = fileURLToPath(new URL('../console/dist/', import.meta.url));
 
 export const API_PREFIX = '/main/v1';
 
@@ -123,6 +129,8 @@ export function createApp(orm: Orm, options: AppOptions = {}): Koa {
   app.use(errorMiddleware);
   app.use(open.routes());
   app.use(metricsEndpoint(metrics, basicAuth(authenticator, limiter)));
+  // The console: static files, no credentials; the page talks to /graphql with the operator's.
+  app.use(staticSite({ prefix: CONSOLE_PATH, dir: CONSOLE_DIST, notBuilt: 'The console is not built: run npm run console:build (npm start builds it when its build tools are installed).' }));
   // OCPI peers: their own paths and Token auth, before the /main/v1 path check and Basic auth.
   app.use(ocpiMiddleware(orm, ocpiRoutes));
   app.use(graphqlMiddleware(orm, authenticator, limiter));

@@ -34,6 +34,7 @@ try {
   const log = logger();
   log.info({ url: service.url }, `Service listening on ${service.url}`);
   log.info(`  REST:     ${service.url}/main/v1   (OpenAPI: ${service.url}/main/v1/openapi.json)`);
+  log.info(`  Console:  ${service.url}/console/   (sign in with an API credential)`);
   log.info(`  GraphiQL: ${service.url}/graphql`);
   log.info(`  Health:   ${service.url}/main/health/ready   Metrics: ${service.url}/main/metrics`);
   log.info(`  Version:  ${service.url}/main/version`);

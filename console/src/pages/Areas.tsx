@@ -1,0 +1,251 @@
+// The list pages of EVSEs and locations, reimbursement, roaming, webhooks, the audit trail and
+// credentials: what the schema offers today, with placeholders where it lacks a query.
+import { graphql, useLazyLoadQuery, usePaginationFragment } from 'react-relay';
+import { AuditTable } from '../components/AuditTrail.tsx';
+import { Badge, DateTime, Empty, MoneyCell } from '../components/format.tsx';
+import { ActionButton, LoadMore, PAGE_SIZE, PageHeader, Placeholder, Section } from '../components/ui.tsx';
+import { Link, useFilters } from '../router.tsx';
+import type { EvsesPageQuery } from '../__generated__/EvsesPageQuery.graphql.ts';
+import type { LocationList_query$key } from '../__generated__/LocationList_query.graphql.ts';
+import type { ReimbursementPageQuery } from '../__generated__/ReimbursementPageQuery.graphql.ts';
+import type { ReimbursementList_query$key } from '../__generated__/ReimbursementList_query.graphql.ts';
+import type { RoamingPageQuery } from '../__generated__/RoamingPageQuery.graphql.ts';
+import type { WebhooksPageQuery } from '../__generated__/WebhooksPageQuery.graphql.ts';
+import type { WebhookList_query$key } from '../__generated__/WebhookList_query.graphql.ts';
+import type { WebhookToggleMutation } from '../__generated__/WebhookToggleMutation.graphql.ts';
+import type { AuditPageQuery } from '../__generated__/AuditPageQuery.graphql.ts';
+
+function LocationList({ query }: { query: LocationList_query$key }) {
+  const { data, loadNext, hasNext, isLoadingNext } = usePaginationFragment(graphql`
+    fragment LocationList_query on Query
+      @refetchable(queryName: "LocationListPaginationQuery")
+      @argumentDefinitions(count: { type: "Int", defaultValue: 25 }, cursor: { type: "String" }) {
+      evseLocations(first: $count, after: $cursor) @connection(key: "LocationList_evseLocations") {
+        edges { node { id locationId name street postalCode city country timeZone adminId cpoId deactivatedAt } }
+      }
+    }
+  `, query);
+  if (!data.evseLocations.edges.length) return <Empty>No EVSE locations: locations saved over REST (POST /main/v1/cpo-evse-location) appear here.</Empty>;
+  return (
+    <>
+      <div className="table-wrap"><table>
+        <caption className="visually-hidden">EVSE locations</caption>
+        <thead><tr><th scope="col">Location</th><th scope="col">Name</th><th scope="col">Address</th><th scope="col">Time zone</th><th scope="col">Administration</th><th scope="col">State</th></tr></thead>
+        <tbody>{data.evseLocations.edges.map(({ node: l }) => (
+          <tr key={l.id}>
+            <td><code>{l.locationId}</code></td><td>{l.name ?? '—'}</td>
+            <td>{[l.street, [l.postalCode, l.city].filter(Boolean).join(' '), l.country].filter(Boolean).join(', ')}</td>
+            <td>{l.timeZone ?? '—'}</td><td>{l.adminId}</td>
+            <td>{l.deactivatedAt ? <Badge state="disabled" /> : <Badge state="active" />}</td>
+          </tr>
+        ))}</tbody>
+      </table></div>
+      <LoadMore hasNext={hasNext} isLoadingNext={isLoadingNext} loadNext={loadNext} />
+    </>
+  );
+}
+
+export function EvsesPage() {
+  const data = useLazyLoadQuery<EvsesPageQuery>(graphql`
+    query EvsesPageQuery($count: Int!) { ...LocationList_query @arguments(count: $count) }
+  `, { count: PAGE_SIZE }, { fetchPolicy: 'store-and-network' });
+  return (
+    <>
+      <PageHeader title="EVSEs & locations" />
+      <Section title="Locations"><LocationList query={data} /></Section>
+      <Section title="EVSEs">
+        <Placeholder title="Not in the GraphQL schema yet">
+          The schema has no list of EVSEs (nor an EVSE by evse_uid). Until it has, the sessions of one EVSE are at{' '}
+          <Link to="/sessions?side=cpo">Charge sessions</Link> with the EVSE uid filter.
+        </Placeholder>
+      </Section>
+    </>
+  );
+}
+
+export function ReimbursementList({ query }: { query: ReimbursementList_query$key }) {
+  const { data, loadNext, hasNext, isLoadingNext } = usePaginationFragment(graphql`
+    fragment ReimbursementList_query on Query
+      @refetchable(queryName: "ReimbursementListPaginationQuery")
+      @argumentDefinitions(arrangementId: { type: "ID" }, count: { type: "Int", defaultValue: 25 }, cursor: { type: "String" }) {
+      cpoChargeSessionReimbursements(arrangementId: $arrangementId, first: $count, after: $cursor) @connection(key: "ReimbursementList_cpoChargeSessionReimbursements", filters: ["arrangementId"]) {
+        edges { node { id chargeSessionId arrangementId customerId startDateTime version currencyCode totalAmountExclVat totalVatAmount totalAmountInclVat } }
+      }
+    }
+  `, query);
+  const edges = data.cpoChargeSessionReimbursements.edges;
+  if (!edges.length) return <Empty>No reimbursements: CPO sessions at EVSEs with a reimbursement arrangement are reimbursed here.</Empty>;
+  return (
+    <>
+      <div className="table-wrap"><table>
+        <thead><tr><th scope="col">Session</th><th scope="col">Arrangement</th><th scope="col">Start</th><th scope="col">Version</th><th scope="col" className="num">Excl. VAT</th><th scope="col" className="num">VAT</th><th scope="col" className="num">Incl. VAT</th></tr></thead>
+        <tbody>{edges.map(({ node: r }) => (
+          <tr key={r.id}>
+            <td><Link to={`/sessions/${encodeURIComponent(r.chargeSessionId)}`}>{r.chargeSessionId.slice(0, 8)}…</Link></td>
+            <td><Link to={`/reimbursement/arrangements/${encodeURIComponent(r.arrangementId)}`}>{r.arrangementId.slice(0, 8)}…</Link></td>
+            <td><DateTime value={r.startDateTime} /></td><td>{r.version}</td>
+            <MoneyCell amount={r.totalAmountExclVat} currency={r.currencyCode} /><MoneyCell amount={r.totalVatAmount} currency={r.currencyCode} /><MoneyCell amount={r.totalAmountInclVat} currency={r.currencyCode} />
+          </tr>
+        ))}</tbody>
+      </table></div>
+      <LoadMore hasNext={hasNext} isLoadingNext={isLoadingNext} loadNext={loadNext} />
+    </>
+  );
+}
+
+export function ReimbursementPage() {
+  const [filters, setFilters] = useFilters();
+  const arrangementId = filters.get('arrangementId');
+  const data = useLazyLoadQuery<ReimbursementPageQuery>(graphql`
+    query ReimbursementPageQuery($arrangementId: ID, $count: Int!) {
+      reimbursementPlans { id databaseId name adminId mode components publishFrom publishUntil }
+      ...ReimbursementList_query @arguments(arrangementId: $arrangementId, count: $count)
+    }
+  `, { arrangementId, count: PAGE_SIZE }, { fetchPolicy: 'store-and-network' });
+  return (
+    <>
+      <PageHeader title="Reimbursement" />
+      <Section title="Reimbursement plans">
+        {data.reimbursementPlans.length ? (
+          <div className="table-wrap"><table>
+            <thead><tr><th scope="col">Plan</th><th scope="col">Administration</th><th scope="col">Mode</th><th scope="col">Components</th><th scope="col">Published</th></tr></thead>
+            <tbody>{data.reimbursementPlans.map((p) => (
+              <tr key={p.id}><td>{p.name}</td><td>{p.adminId}</td><td>{p.mode}</td><td>{p.components.join(', ')}</td><td><DateTime value={p.publishFrom} dateOnly /> – <DateTime value={p.publishUntil} dateOnly /></td></tr>
+            ))}</tbody>
+          </table></div>
+        ) : <Empty>No reimbursement plans.</Empty>}
+      </Section>
+      <Section title="Reimbursement arrangements">
+        <Placeholder title="Not in the GraphQL schema yet">
+          The schema has no list of reimbursement arrangements (only single arrangements by id and switchReimbursementPlan). The reimbursements below link to their arrangement's page, where its plan can be switched.
+        </Placeholder>
+      </Section>
+      <Section title="Session reimbursements">
+        {arrangementId ? <p className="chip">Arrangement {arrangementId} <button type="button" onClick={() => setFilters({ arrangementId: null })}>Clear</button></p> : null}
+        <ReimbursementList query={data} />
+      </Section>
+    </>
+  );
+}
+
+export function RoamingPage() {
+  const data = useLazyLoadQuery<RoamingPageQuery>(graphql`
+    query RoamingPageQuery {
+      roamingPartners(first: 50) { edges { node { id databaseId name country cpoIds mspIds billingEmail } } }
+      roamingConnections(first: 50) { edges { node { id } } }
+      roamingAgreements(first: 50) { edges { node { id databaseId role partnerId connectionId validFrom validUntil defunct vatKind } } }
+    }
+  `, {}, { fetchPolicy: 'store-and-network' });
+  return (
+    <>
+      <PageHeader title="Roaming" />
+      <Section title="Partners">
+        {data.roamingPartners.edges.length ? (
+          <div className="table-wrap"><table>
+            <thead><tr><th scope="col">Partner</th><th scope="col">Country</th><th scope="col">CPO ids</th><th scope="col">MSP ids</th></tr></thead>
+            <tbody>{data.roamingPartners.edges.map(({ node: p }) => <tr key={p.id}><td>{p.name}</td><td>{p.country}</td><td>{p.cpoIds.join(', ')}</td><td>{p.mspIds.join(', ')}</td></tr>)}</tbody>
+          </table></div>
+        ) : <Empty>No roaming partners.</Empty>}
+      </Section>
+      <Section title="Agreements">
+        {data.roamingAgreements.edges.length ? (
+          <div className="table-wrap"><table>
+            <thead><tr><th scope="col">Role</th><th scope="col">Partner</th><th scope="col">Valid</th><th scope="col">VAT</th><th scope="col">State</th></tr></thead>
+            <tbody>{data.roamingAgreements.edges.map(({ node: a }) => (
+              <tr key={a.id}><td>{a.role}</td><td><code>{a.partnerId.slice(0, 8)}…</code></td><td><DateTime value={a.validFrom} dateOnly /> – <DateTime value={a.validUntil} dateOnly /></td><td>{a.vatKind}</td><td><Badge state={a.defunct ? 'defunct' : 'active'} /></td></tr>
+            ))}</tbody>
+          </table></div>
+        ) : <Empty>No roaming agreements.</Empty>}
+        <p className="muted">{data.roamingConnections.edges.length} roaming connection(s).</p>
+      </Section>
+    </>
+  );
+}
+
+function WebhookList({ query }: { query: WebhookList_query$key }) {
+  const { data, loadNext, hasNext, isLoadingNext } = usePaginationFragment(graphql`
+    fragment WebhookList_query on Query
+      @refetchable(queryName: "WebhookListPaginationQuery")
+      @argumentDefinitions(count: { type: "Int", defaultValue: 25 }, cursor: { type: "String" }) {
+      webhookSubscriptions(first: $count, after: $cursor) @connection(key: "WebhookList_webhookSubscriptions") {
+        edges { node { id databaseId url kinds adminIds disabled disabledReason consecutiveFailures failingSince createdAt } }
+      }
+    }
+  `, query);
+  const edges = data.webhookSubscriptions.edges;
+  if (!edges.length) return <Empty>No webhook subscriptions: subscribe a URL to event kinds (REST POST /main/v1/webhook-subscription or createWebhookSubscription).</Empty>;
+  return (
+    <>
+      <div className="table-wrap"><table>
+        <thead><tr><th scope="col">URL</th><th scope="col">Kinds</th><th scope="col">State</th><th scope="col">Failures</th><th scope="col">Action</th></tr></thead>
+        <tbody>{edges.map(({ node: w }) => (
+          <tr key={w.id}>
+            <td><code>{w.url}</code><div className="muted">{w.adminIds?.join(', ') ?? 'all administrations'}</div></td>
+            <td>{w.kinds.join(', ')}</td>
+            <td><Badge state={w.disabled ? 'disabled' : 'active'} />{w.disabledReason ? <div className="muted">{w.disabledReason}</div> : null}</td>
+            <td>{w.consecutiveFailures}{w.failingSince ? <> since <DateTime value={w.failingSince} /></> : null}</td>
+            <td><ActionButton<WebhookToggleMutation> label={w.disabled ? 'Enable' : 'Disable'}
+              explain={<p>{w.disabled ? 'Deliveries to' : 'No more deliveries to'} {w.url}{w.disabled ? ' start again.' : ' until enabled again.'}</p>}
+              mutation={graphql`mutation WebhookToggleMutation($id: ID!, $disabled: Boolean!) { updateWebhookSubscription(id: $id, disabled: $disabled) { id disabled disabledReason } }`}
+              variables={{ id: w.databaseId, disabled: !w.disabled }} /></td>
+          </tr>
+        ))}</tbody>
+      </table></div>
+      <LoadMore hasNext={hasNext} isLoadingNext={isLoadingNext} loadNext={loadNext} />
+    </>
+  );
+}
+
+export function WebhooksPage() {
+  const data = useLazyLoadQuery<WebhooksPageQuery>(graphql`
+    query WebhooksPageQuery($count: Int!) { ...WebhookList_query @arguments(count: $count) }
+  `, { count: PAGE_SIZE }, { fetchPolicy: 'store-and-network' });
+  return (
+    <>
+      <PageHeader title="Webhooks" />
+      <Section title="Subscriptions"><WebhookList query={data} /></Section>
+      <Section title="Delivery log">
+        <Placeholder title="Not in the GraphQL schema yet">The schema has no deliveries of a subscription (attempts, status codes, next retry). Until it has, the <Link to="/audit">audit trail</Link> shows the events that are delivered.</Placeholder>
+      </Section>
+    </>
+  );
+}
+
+export function AuditPage() {
+  const [filters, setFilters] = useFilters();
+  const data = useLazyLoadQuery<AuditPageQuery>(graphql`
+    query AuditPageQuery($resourceId: String, $kind: String, $actor: String, $count: Int!) {
+      ...AuditTrail_query @arguments(resourceId: $resourceId, kind: $kind, actor: $actor, count: $count)
+    }
+  `, { resourceId: filters.get('resourceId'), kind: filters.get('kind'), actor: filters.get('actor'), count: PAGE_SIZE }, { fetchPolicy: 'store-and-network' });
+  const field = (name: string, label: string, placeholder: string) => (
+    <div className="field">
+      <label htmlFor={`f-${name}`}>{label}</label>
+      <input id={`f-${name}`} defaultValue={filters.get(name) ?? ''} placeholder={placeholder}
+        onKeyDown={(e) => { if (e.key === 'Enter') setFilters({ [name]: e.currentTarget.value.trim() }); }} onBlur={(e) => setFilters({ [name]: e.target.value.trim() })} />
+    </div>
+  );
+  return (
+    <>
+      <PageHeader title="Audit trail" subtitle="Every change, in commit order" />
+      <form className="filters" onSubmit={(e) => e.preventDefault()}>
+        {field('resourceId', 'Record id', 'REST id')}
+        {field('kind', 'Kind', 'customer')}
+        {field('actor', 'By', 'public id')}
+      </form>
+      <AuditTable query={data} showResource />
+    </>
+  );
+}
+
+export function CredentialsPage() {
+  return (
+    <>
+      <PageHeader title="API credentials" />
+      <Placeholder title="Not in the GraphQL schema yet">
+        <p>Listing, creating (the secret shown once), scoping and revoking credentials needs GraphQL mutations the schema does not have yet (issue 24: only an unscoped <code>admin</code> credential may manage them).</p>
+        <p>Until then, on the server: <code>npm run cli -- credential create --public-id &lt;id&gt; --secret &lt;secret&gt;</code>.</p>
+      </Placeholder>
+    </>
+  );
+}
