@@ -9,6 +9,7 @@ import './types/token-series.ts';
 import './types/token.ts';
 import './types/token-subscription.ts';
 import './types/token-link.ts';
+import './types/token-brand.ts';
 import './types/vat-rate.ts';
 import './types/rate-plan.ts';
 import './types/rate-plan-version.ts';
