@@ -10,6 +10,8 @@ import './types/token.ts';
 import './types/token-subscription.ts';
 import './types/token-link.ts';
 import './types/token-brand.ts';
+import './types/token-issuance.ts';
+import './types/token-brand.ts';
 import './types/vat-rate.ts';
 import './types/rate-plan.ts';
 import './types/rate-plan-version.ts';
