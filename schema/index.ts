@@ -11,7 +11,7 @@ import './types/token-subscription.ts';
 import './types/token-link.ts';
 import './types/token-brand.ts';
 import './types/token-issuance.ts';
-import './types/token-brand.ts';
+import './types/roaming-command.ts';
 import './types/vat-rate.ts';
 import './types/rate-plan.ts';
 import './types/rate-plan-version.ts';
