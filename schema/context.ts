@@ -8,9 +8,11 @@ export interface GraphQLContext {
   actor: Actor;
   /** App credentials: the end user named by the X-SVC-End-User header (schema/types/viewer.ts). */
   endUserId?: string | null;
+  /** The service's origin as the caller reached it (`https://host`), for URLs handed to peers (OCPI response_url). */
+  origin: string;
 }
 
-export function createContext(em: Em, actor: Actor, endUserId: string | null = null): GraphQLContext {
+export function createContext(em: Em, actor: Actor, endUserId: string | null = null, origin = 'http://localhost'): GraphQLContext {
   // initContextCache keeps Pothos' per-request caches when Yoga copies the context object.
-  return { ...initContextCache(), em, actor, endUserId };
+  return { ...initContextCache(), em, actor, endUserId, origin };
 }

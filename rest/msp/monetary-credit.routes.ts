@@ -66,7 +66,7 @@ const change = ({ em, params, body }: RouteInput<CreditBody, unknown>) =>
 
 export const monetaryCreditRoutes: RouteDef[] = [
   defineRoute({
-    method: 'post', path: '/msp-token-subscription/:id/monetary-credit', tag: TAG,
+    method: 'post', path: '/msp-token-subscription/:id/monetary-credit', tag: TAG, graphql: 'addMonetaryCredit',
     summary: 'Grant or correct monetary credit', description, body: creditBody, response: creditStateShape, handler: change,
   }),
   defineRoute({

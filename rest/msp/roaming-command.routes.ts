@@ -63,7 +63,7 @@ export const roamingCommandRoutes: RouteDef[] = [
     }),
   }),
   defineRoute({
-    method: 'post', path: '/msp-roaming-command', tag: TAG, summary: 'Send a roaming command', response: roamingCommandShape,
+    method: 'post', path: '/msp-roaming-command', tag: TAG, graphql: 'sendRoamingCommand', summary: 'Send a roaming command', response: roamingCommandShape,
     description: 'type start_session takes the members of /msp-roaming-command/start-session, stop_session those of /stop-session.',
     body: yup.object({
       type: oneOf(COMMAND_TYPES).defined('${path} is required'),
@@ -79,11 +79,13 @@ export const roamingCommandRoutes: RouteDef[] = [
   }),
   defineRoute({
     method: 'post', path: '/msp-roaming-command/start-session', tag: TAG, summary: 'Start a session at a CPO', response: roamingCommandShape,
+    graphql: 'startRoamingSession',
     body: yup.object(startFields),
     handler: async ({ em, body, ctx }) => serialize(await start(em, body, originOf(ctx))),
   }),
   defineRoute({
     method: 'post', path: '/msp-roaming-command/stop-session', tag: TAG, summary: 'Stop a session at a CPO', response: roamingCommandShape,
+    graphql: 'stopRoamingSession',
     description: 'session_id is the CPO\'s session id; roaming_connection_id may be left out when one CPO reported that session over OCPI.',
     body: yup.object(stopFields),
     handler: async ({ em, body, ctx }) => serialize(await stopSession(em, { roamingConnectionId: body.roaming_connection_id || undefined, sessionId: body.session_id }, originOf(ctx))),

@@ -62,7 +62,7 @@ const correct = async ({ em, params, body }: RouteInput<CorrectionBody, unknown>
 
 export const subscriptionCorrectionRoutes: RouteDef[] = [
   defineRoute({
-    method: 'post', path: '/msp-token-subscription/:id/plan-or-customer-correction', tag: TAG,
+    method: 'post', path: '/msp-token-subscription/:id/plan-or-customer-correction', tag: TAG, graphql: 'correctPlanOrCustomer',
     summary: 'Correct the plan and/or customer of a subscription from a moment on', description,
     body: correctionBody, response: correctionShape, handler: correct,
   }),

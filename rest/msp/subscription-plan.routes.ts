@@ -89,7 +89,7 @@ export const subscriptionPlanRoutes: RouteDef[] = [
     }),
   }),
   defineRoute({
-    method: 'post', path: '/msp-token-subscription-plan', tag: TAG, summary: 'Create a subscription plan', extension: true,
+    method: 'post', path: '/msp-token-subscription-plan', tag: TAG, graphql: 'createSubscriptionPlan', summary: 'Create a subscription plan', extension: true,
     description: `Needs admin_id and name. ${RULES}`, body: planBody, response: subscriptionPlanShape,
     handler: async ({ em, body }) => serializeSubscriptionPlan(await createSubscriptionPlan(em, patch(body))),
   }),
@@ -99,7 +99,7 @@ export const subscriptionPlanRoutes: RouteDef[] = [
     handler: async ({ em, params }) => serializeSubscriptionPlan(await getSubscriptionPlan(em, parseRef(params.id, true))),
   }),
   defineRoute({
-    method: 'post', path: '/msp-token-subscription-plan/:id', tag: TAG, extension: true, body: planBody,
+    method: 'post', path: '/msp-token-subscription-plan/:id', tag: TAG, graphql: 'updateSubscriptionPlan', extension: true, body: planBody,
     summary: 'Merge-update a subscription plan; on ext_ref.<ref> create it when missing',
     description: `admin_id is set on create only. recurring_costs is replaced as a whole. ${RULES}`, response: subscriptionPlanShape,
     handler: async ({ em, body, params }) => serializeSubscriptionPlan(await upsertSubscriptionPlan(em, parseRef(params.id, true), patch(body))),

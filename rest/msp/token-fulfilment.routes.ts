@@ -21,7 +21,7 @@ const validFrom = timestamp().nullable();
 
 export const tokenFulfilmentRoutes: RouteDef[] = [
   defineRoute({
-    method: 'post', path: '/msp-token-subscription/add-virtual-token', tag: TAG,
+    method: 'post', path: '/msp-token-subscription/add-virtual-token', tag: TAG, graphql: 'addVirtualToken',
     summary: 'Issue a virtual (app) token and link it to a subscription', response: issuedShape,
     description: 'The token gets form factor virtual and uid type app_user; its EVCO id is evco_id or the next of token_series_id (exactly one).',
     body: yup.object({
@@ -37,7 +37,7 @@ export const tokenFulfilmentRoutes: RouteDef[] = [
     })),
   }),
   defineRoute({
-    method: 'post', path: '/msp-token-subscription/:id/token-fulfilment', tag: TAG,
+    method: 'post', path: '/msp-token-subscription/:id/token-fulfilment', tag: TAG, graphql: 'requestTokenFulfilment',
     summary: 'Request a physical token (RFID card or keychain) for a subscription', response: issuedShape,
     description: 'Issues a token from the series (fulfilment requested) and links it; only the form factors card and keychain can be fulfilled.',
     body: yup.object({
@@ -52,7 +52,7 @@ export const tokenFulfilmentRoutes: RouteDef[] = [
     })),
   }),
   defineRoute({
-    method: 'post', path: '/msp-token-subscription/:id/plug-and-charge-vehicle', tag: TAG,
+    method: 'post', path: '/msp-token-subscription/:id/plug-and-charge-vehicle', tag: TAG, graphql: 'addPlugAndChargeVehicle',
     summary: 'Issue a Plug & Charge contract token for a vehicle and link it to a subscription', response: issuedShape,
     description: 'The token gets form factor plug_and_charge and uid type emaid (its uid is the EVCO id); its EVCO id is evco_id or the next of token_series_id (exactly one).',
     body: yup.object({
@@ -66,7 +66,7 @@ export const tokenFulfilmentRoutes: RouteDef[] = [
     })),
   }),
   defineRoute({
-    method: 'post', path: '/msp-token-fulfilment/activate-token', tag: TAG,
+    method: 'post', path: '/msp-token-fulfilment/activate-token', tag: TAG, graphql: 'activateToken',
     summary: 'Mark a fulfilled token as activated, optionally recording its UID', response: tokenShape,
     body: yup.object({
       evco_id: text(64).defined('${path} is required'),

@@ -42,7 +42,7 @@ const update = async (em: Parameters<typeof updateTokenLink>[0], id: string, bod
 
 export const tokenLinkRoutes: RouteDef[] = [
   defineRoute({
-    method: 'post', path: '/msp-token-link', tag: TAG, summary: 'Link a token to a subscription', extension: true,
+    method: 'post', path: '/msp-token-link', tag: TAG, graphql: 'createTokenLink', summary: 'Link a token to a subscription', extension: true,
     description: `The token is named by its evco_id; it moves to the subscription's administration. ${RULES}`, body: createBody,
     response: tokenLinkShape,
     handler: async ({ em, body }) => serializeTokenLink(await createTokenLink(em, {
@@ -54,7 +54,7 @@ export const tokenLinkRoutes: RouteDef[] = [
     handler: async ({ em, params }) => serializeTokenLink(await getTokenLink(em, params.id)),
   }),
   defineRoute({
-    method: 'post', path: '/msp-token-link/:id', tag: TAG, summary: 'Merge-update a token link', description: RULES, body: linkBody,
+    method: 'post', path: '/msp-token-link/:id', tag: TAG, graphql: 'updateTokenLink', summary: 'Merge-update a token link', description: RULES, body: linkBody,
     response: tokenLinkShape,
     handler: ({ em, body, params }) => update(em, params.id, body, 'merge'),
   }),
@@ -64,7 +64,7 @@ export const tokenLinkRoutes: RouteDef[] = [
     handler: ({ em, body, params }) => update(em, params.id, body, 'replace'),
   }),
   defineRoute({
-    method: 'put', path: '/msp-token-link/:id/defunct', tag: TAG, summary: 'Mark a token link defunct', response: tokenLinkShape,
+    method: 'put', path: '/msp-token-link/:id/defunct', tag: TAG, graphql: 'defunctTokenLink', summary: 'Mark a token link defunct', response: tokenLinkShape,
     body: defunctBody, bodyOptional: true,
     handler: async ({ em, body, params }) => serializeTokenLink(await markTokenLinkDefunct(em, params.id, isoDate(body.external_updated_at))),
   }),

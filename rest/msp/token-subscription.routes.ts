@@ -134,7 +134,7 @@ export const tokenSubscriptionRoutes: RouteDef[] = [
     }),
   }),
   defineRoute({
-    method: 'post', path: '/msp-token-subscription', tag: TAG, summary: 'Create a token subscription', body: createBody,
+    method: 'post', path: '/msp-token-subscription', tag: TAG, graphql: 'createTokenSubscription', summary: 'Create a token subscription', body: createBody,
     response: tokenSubscriptionShape,
     description: 'Needs valid_from, exactly one of customer_id and customer_external_reference, and exactly one of plan_id and '
       + 'plan_external_reference. The plan must belong to the subscription\'s administration (admin_id; the plan\'s when '
@@ -150,6 +150,7 @@ export const tokenSubscriptionRoutes: RouteDef[] = [
   }),
   defineRoute({
     method: 'post', path: '/msp-token-subscription/:id', tag: TAG, summary: 'Merge-update a token subscription', body: updateBody,
+    graphql: 'updateTokenSubscription',
     response: tokenSubscriptionShape,
     description: 'admin_id, customer and plan are set on create only (see plan-or-customer-correction). custom_fields is a JSON '
       + 'merge patch. Moving valid_from moves the links that defer to it (re-checked for overlaps). A defunct subscription '
@@ -163,6 +164,7 @@ export const tokenSubscriptionRoutes: RouteDef[] = [
   }),
   defineRoute({
     method: 'put', path: '/msp-token-subscription/:id/defunct', tag: TAG, summary: 'Mark a token subscription and all its token links defunct',
+    graphql: 'defunctTokenSubscription',
     response: tokenSubscriptionShape,
     body: defunctBody, bodyOptional: true,
     handler: async ({ em, body, params }) => present(em, await markTokenSubscriptionDefunct(em, params.id, isoDate(body.external_updated_at))),

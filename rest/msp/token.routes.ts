@@ -162,7 +162,7 @@ export const tokenRoutes: RouteDef[] = [
     handler: async ({ em, params }) => serializeToken(await getToken(em, params.evco_id)),
   }),
   defineRoute({
-    method: 'post', path: '/msp-token/:evco_id', tag: TAG, summary: 'Merge-update a token',
+    method: 'post', path: '/msp-token/:evco_id', tag: TAG, graphql: 'updateToken', summary: 'Merge-update a token',
     description: 'Tokens are issued by the series and subscription operations: an unknown evco_id is 400 not_found. form_factor cannot change.',
     body: tokenBody, response: tokenShape,
     handler: async ({ em, params, body }) => serializeToken(await updateToken(em, params.evco_id, patchFrom(body, MAPPING, 'merge') as TokenPatch)),
@@ -174,16 +174,19 @@ export const tokenRoutes: RouteDef[] = [
   }),
   defineRoute({
     method: 'post', path: '/msp-token/:evco_id/block-charge-auth-requests', tag: TAG, summary: 'Block charge authorization for the token',
+    graphql: 'blockTokenChargeAuthRequests',
     response: tokenShape,
     handler: async ({ em, params }) => serializeToken(await setTokenChargeAuthBlocked(em, params.evco_id, true)),
   }),
   defineRoute({
     method: 'post', path: '/msp-token/:evco_id/unblock-charge-auth-requests', tag: TAG, summary: 'Unblock charge authorization for the token',
+    graphql: 'unblockTokenChargeAuthRequests',
     response: tokenShape,
     handler: async ({ em, params }) => serializeToken(await setTokenChargeAuthBlocked(em, params.evco_id, false)),
   }),
   defineRoute({
     method: 'post', path: '/msp-token-evco-id/validate', tag: TAG, summary: 'Validate an EVCO id (eMA ID) and answer its normalized and formatted forms',
+    graphql: 'validateEvcoId',
     body: yup.object({ evco_id: yup.string().required('${path} is required') }), response: evcoIdShape,
     handler: async ({ body }) => {
       const parsed = parseNewEvcoId(body.evco_id);
@@ -203,7 +206,7 @@ export const tokenRoutes: RouteDef[] = [
     handler: async ({ em }) => ({ items: (await tokenBrands(em)).map(serializeBrand) }),
   }),
   defineRoute({
-    method: 'post', path: '/msp-token-brand/:code', tag: TAG, summary: 'Create or rename a token brand', extension: true,
+    method: 'post', path: '/msp-token-brand/:code', tag: TAG, graphql: 'saveTokenBrand', summary: 'Create or rename a token brand', extension: true,
     description: 'Brands are instance-wide: only a credential not limited to administrations may change them.',
     body: yup.object({ name: text().required('${path} is required') }), response: brandShape,
     handler: async ({ em, params, body }) => serializeBrand(await upsertTokenBrand(em, params.code, body.name)),
@@ -224,6 +227,7 @@ export const tokenRoutes: RouteDef[] = [
   }),
   defineRoute({
     method: 'post', path: '/msp-token-series', tag: TAG, summary: 'Create a token series', body: seriesBody, response: tokenSeriesShape,
+    graphql: 'createTokenSeries',
     handler: async ({ em, body }) => serializeTokenSeries(await createTokenSeries(em, {
       adminId: body.admin_id, name: body.name, evcoPrefix: body.evco_prefix, instanceWidth: body.instance_width,
       formFactor: body.form_factor, uidType: body.token_uid_type_id, brandCode: body.brand_code, externalReference: body.external_reference,

@@ -58,6 +58,11 @@ export interface RouteDef<B = any, Q = any, T = any, P extends Paging = Paging> 
   /** Content types of a raw upload the operation takes (ctx.state.upload) beside or instead of JSON. */
   consumes?: string[];
   status?: number;
+  /**
+   * The GraphQL field doing the same (a Mutation field for a write, or a Query field for a POST that
+   * only reads): test/schema/mutation-parity.test.ts holds every write operation to one.
+   */
+  graphql?: string;
   handler(input: RouteInput<B, Q>): Promise<NoInfer<Served<T, P>>>;
 }
 

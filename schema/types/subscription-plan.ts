@@ -6,6 +6,7 @@ import {
 import {
   findSubscriptionPlan, subscriptionPlanList, subscriptionPlansByIds, type SubscriptionPlanData,
 } from '../../src/msp/subscription-plan.queries.ts';
+import { RATE_COMPONENTS, type RateComponent as RateComponentValue } from '../../src/pricing/rate-plan-definition.ts';
 import { text } from '../../src/platform/input-schemas.ts';
 import { validate } from '../../src/platform/input-validation.ts';
 import { isDataOf } from '../../src/platform/seek-page.ts';
@@ -18,6 +19,8 @@ import { Administration } from './administration.ts';
 import { DateTime } from './date-time.ts';
 import { JsonScalar } from './json.ts';
 import { RatePlan } from './rate-plan.ts';
+
+export const RateComponent = enumOf('RateComponent', RATE_COMPONENTS, 'A price component of a rate plan.');
 
 export const SubscriptionPlan = builder.loadableNode('SubscriptionPlan', {
   description: 'What a token subscription is under: its rate plan and recurring costs.',
@@ -48,6 +51,12 @@ export const SubscriptionPlan = builder.loadableNode('SubscriptionPlan', {
       })),
     }),
     useCustomerReimbursementVat: t.exposeBoolean('useCustomerReimbursementVat'),
+    creditExcludedComponents: t.field({
+      type: [RateComponent],
+      description: 'The components monetary credits do not pay.',
+      // Stored as checked on input.
+      resolve: (plan) => (plan.creditExcludedComponents ?? []) as RateComponentValue[],
+    }),
     externalReference: t.string({ nullable: true, resolve: (plan) => plan.externalReference ?? null }),
     createdAt: t.field({ type: DateTime, resolve: (plan) => plan.createdAt }),
     updatedAt: t.field({ type: DateTime, resolve: (plan) => plan.updatedAt }),
@@ -108,6 +117,7 @@ const SubscriptionPlanInput = builder.inputType('SubscriptionPlanInput', {
     ratePlanId: t.id({ description: 'Global ID or REST id of a rate plan of the administration\'s currency shared with it.' }),
     recurringCosts: t.field({ type: [RecurringCostInput], description: 'Replaced as a whole.' }),
     useCustomerReimbursementVat: t.boolean(),
+    creditExcludedComponents: t.field({ type: [RateComponent], description: 'Components monetary credits do not pay; replaced as a whole.' }),
     externalReference: t.string({ description: 'Unique in the instance, compared case-insensitively.' }),
   }),
 });
@@ -121,6 +131,7 @@ const inputRules = yup.object({
   description: yup.string().max(10000, '${path} must be at most ${max} characters').nullable(),
   ratePlanId: yup.string().matches(UUID, '${path} must be a UUID').nullable(),
   recurringCosts: yup.array(yup.object({ description: text() })).max(100, '${path} must hold at most ${max} items').nullable(),
+  creditExcludedComponents: yup.array().max(4, '${path} must hold at most ${max} items').nullable(),
   externalReference: text().nullable(),
 });
 

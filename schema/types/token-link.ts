@@ -1,9 +1,15 @@
+import * as yup from 'yup';
+import { createTokenLink, markTokenLinkDefunct, updateTokenLink } from '../../src/msp/save-token-link.service.ts';
 import { tokenLinksByIds, tokenLinksOf, tokenLinkState, type TokenLinkRow } from '../../src/msp/token-subscription.queries.ts';
 import { tokenEvcoIds } from '../../src/msp/token.queries.ts';
+import { text } from '../../src/platform/input-schemas.ts';
+import { validate } from '../../src/platform/input-validation.ts';
 import { isDataOf } from '../../src/platform/seek-page.ts';
 import { builder } from '../builder.ts';
 import { childConnectionsOf } from '../child-connection.ts';
 import type { GraphQLContext } from '../context.ts';
+import { idArg } from '../ids.ts';
+import { mutate } from '../mutation.ts';
 import { Administration } from './administration.ts';
 import { DateTime } from './date-time.ts';
 import { Token } from './token.ts';
@@ -93,4 +99,58 @@ builder.objectField(Token, 'links', (t) => t.loadable({
   args: { ...t.arg.connectionArgs() },
   load: (tokenIds: string[], context, args) => childConnectionsOf(tokenIds, args, (ids, range) => tokenLinksOf(context.em, 'token', ids, range)),
   resolve: (token) => token.id,
+}));
+
+const RULES = 'A token belongs to one subscription at a time: the spans of its non-defunct links may not overlap '
+  + '(overlapping_token_link at validFrom); ending one link at T and starting the next at T is a seamless hand-over.';
+
+const CreateTokenLinkInput = builder.inputType('CreateTokenLinkInput', {
+  fields: (t) => ({
+    subscriptionId: t.id({ required: true, description: 'Global ID or REST id of a subscription that is not defunct.' }),
+    evcoId: t.string({ required: true, description: 'The token, by its eMA ID; it moves to the subscription\'s administration.' }),
+    validFrom: t.field({ type: DateTime, description: 'Null: the link starts with the subscription.' }),
+    validUntil: t.field({ type: DateTime, description: 'Excluded: the link ends just before it.' }),
+  }),
+});
+
+const TokenLinkInput = builder.inputType('TokenLinkInput', {
+  description: 'JSON Merge Patch semantics: an absent field keeps its value, null clears it (validFrom null defers to the subscription).',
+  fields: (t) => ({
+    validFrom: t.field({ type: DateTime }),
+    validUntil: t.field({ type: DateTime }),
+    externalUpdatedAt: t.field({ type: DateTime, description: 'Recorded, also on a defunct link.' }),
+  }),
+});
+
+const createRules = yup.object({ subscriptionId: text(64), evcoId: text(64) });
+const LINK_ID = 'Global ID or REST id.';
+
+builder.mutationFields((t) => ({
+  createTokenLink: t.field({
+    type: TokenLink,
+    nullable: true,
+    description: `Links a token to a subscription (REST: POST /msp-token-link). ${RULES}`,
+    args: { input: t.arg({ type: CreateTokenLinkInput, required: true }) },
+    resolve: (_root, { input }, context) => mutate(context, 'input', (em) => {
+      validate(createRules, input);
+      return createTokenLink(em, { ...input, subscriptionId: idArg(input.subscriptionId, 'TokenSubscription') });
+    }),
+  }),
+  updateTokenLink: t.field({
+    type: TokenLink,
+    nullable: true,
+    description: `Merge-updates a token link's bounds (REST: POST /msp-token-link/{id}); a defunct link keeps them. ${RULES}`,
+    args: { id: t.arg.id({ required: true, description: LINK_ID }), input: t.arg({ type: TokenLinkInput, required: true }) },
+    resolve: (_root, args, context) => mutate(context, 'input', (em) => updateTokenLink(em, idArg(args.id, 'TokenLink'), args.input)),
+  }),
+  defunctTokenLink: t.field({
+    type: TokenLink,
+    nullable: true,
+    description: 'Marks a token link defunct, for good (REST: PUT /msp-token-link/{id}/defunct).',
+    args: {
+      id: t.arg.id({ required: true, description: LINK_ID }),
+      externalUpdatedAt: t.arg({ type: DateTime, description: 'Recorded on the link.' }),
+    },
+    resolve: (_root, args, context) => mutate(context, null, (em) => markTokenLinkDefunct(em, idArg(args.id, 'TokenLink'), args.externalUpdatedAt)),
+  }),
 }));

@@ -1,6 +1,12 @@
+import * as yup from 'yup';
+import { createTokenSeries } from '../../src/msp/save-token-series.service.ts';
 import { tokenSeriesByIds, type TokenSeriesData } from '../../src/msp/token.queries.ts';
+import { text } from '../../src/platform/input-schemas.ts';
+import { validate } from '../../src/platform/input-validation.ts';
 import { isDataOf } from '../../src/platform/seek-page.ts';
 import { builder } from '../builder.ts';
+import { administrationKey } from '../ids.ts';
+import { mutate } from '../mutation.ts';
 import { Administration } from './administration.ts';
 import { DateTime } from './date-time.ts';
 import { FormFactor } from './form-factor.ts';
@@ -27,3 +33,40 @@ export const TokenSeries = builder.loadableNode('TokenSeries', {
     updatedAt: t.field({ type: DateTime, resolve: (series) => series.updatedAt }),
   }),
 });
+
+const TokenSeriesInput = builder.inputType('TokenSeriesInput', {
+  description: 'A new series: adminId, name and evcoPrefix are required.',
+  fields: (t) => ({
+    adminId: t.id({ description: 'Slug or global ID of the administration.' }),
+    name: t.string(),
+    evcoPrefix: t.string({ description: 'Country code, 3-character provider id and at most 8 characters of the instance; separators are dropped.' }),
+    instanceWidth: t.int({ description: 'What the prefix leaves of the 9-character instance; checked when given.' }),
+    formFactor: t.field({ type: FormFactor, description: 'Defaults to CARD.' }),
+    uidType: t.field({ type: UidType }),
+    brandCode: t.string({ description: 'The code of an existing token brand.' }),
+    externalReference: t.string({ description: 'Unique in the instance.' }),
+  }),
+});
+
+/** What GraphQL types cannot say; the same rules as the REST body. */
+const seriesRules = yup.object({
+  adminId: text(64).nullable(),
+  name: text().nullable(),
+  evcoPrefix: text(20).nullable(),
+  instanceWidth: yup.number().integer().min(1).max(9).nullable(),
+  brandCode: text(64).nullable(),
+  externalReference: text().nullable(),
+});
+
+builder.mutationFields((t) => ({
+  createTokenSeries: t.field({
+    type: TokenSeries,
+    nullable: true,
+    description: 'Creates a token series (REST: POST /msp-token-series).',
+    args: { input: t.arg({ type: TokenSeriesInput, required: true }) },
+    resolve: (_root, { input }, context) => mutate(context, 'input', (em) => {
+      validate(seriesRules, input);
+      return createTokenSeries(em, { ...input, adminId: input.adminId == null ? input.adminId : administrationKey(String(input.adminId)) });
+    }),
+  }),
+}));

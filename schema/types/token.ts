@@ -1,9 +1,14 @@
-import { tryParseEvcoId } from '../../src/msp/evco-id.ts';
-import { setTokenChargeAuthBlocked } from '../../src/msp/save-token.service.ts';
+import * as yup from 'yup';
+import { evcoCheckDigit, parseNewEvcoId, tryParseEvcoId } from '../../src/msp/evco-id.ts';
+import { setTokenChargeAuthBlocked, updateToken, type TokenPatch } from '../../src/msp/save-token.service.ts';
 import { findToken, tokenList, tokensByIds, type TokenData } from '../../src/msp/token.queries.ts';
+import { DomainError } from '../../src/platform/errors.ts';
+import { text } from '../../src/platform/input-schemas.ts';
+import { validate } from '../../src/platform/input-validation.ts';
 import { isDataOf } from '../../src/platform/seek-page.ts';
 import { builder } from '../builder.ts';
 import { listConnection } from '../connection.ts';
+import { inArguments } from '../errors.ts';
 import { mutate } from '../mutation.ts';
 import { Administration } from './administration.ts';
 import { DateTime } from './date-time.ts';
@@ -81,7 +86,82 @@ builder.queryFields((t) => ({
   }),
 }));
 
+interface EvcoIdParts {
+  normalized: string;
+  formatted: string;
+  countryCode: string;
+  providerId: string;
+  instance: string;
+  checkDigit: string;
+  checkDigitPresent: boolean;
+}
+
+const EvcoIdValidation = builder.objectRef<EvcoIdParts>('EvcoIdValidation').implement({
+  description: 'An eMA ID checked and taken apart (REST: POST /msp-token-evco-id/validate).',
+  fields: (t) => ({
+    normalized: t.exposeString('normalized', { description: 'Upper case, no separators; with the check character when it was given.' }),
+    formatted: t.exposeString('formatted', { description: 'CC-PPP-IIIIIIIII, with -D when the check character was given.' }),
+    countryCode: t.exposeString('countryCode'),
+    providerId: t.exposeString('providerId'),
+    instance: t.exposeString('instance'),
+    checkDigit: t.exposeString('checkDigit', { description: 'The check character: as given, else calculated.' }),
+    checkDigitPresent: t.exposeBoolean('checkDigitPresent'),
+  }),
+});
+
+const TokenInput = builder.inputType('TokenInput', {
+  description: 'JSON Merge Patch semantics: an absent field keeps its value, null clears it.',
+  fields: (t) => ({
+    brandCode: t.string({ description: 'The code of an existing token brand.' }),
+    uid: t.string({ description: 'Must fit uidType\'s pattern; RFID UIDs are stored upper case.' }),
+    uidType: t.field({ type: UidType }),
+    vehicleVin: t.string({ description: '17 letters and digits (ISO 3779).' }),
+    externalUpdatedAt: t.field({ type: DateTime, description: 'An update older than the stored one is ignored.' }),
+  }),
+});
+
+/** What GraphQL types cannot say; the same rules as the REST body. */
+const tokenRules = yup.object({ brandCode: text(64).nullable(), uid: text(64).nullable(), vehicleVin: text(17).nullable() });
+
+function tokenPatch(input: typeof TokenInput.$inferInput): TokenPatch {
+  validate(tokenRules, input);
+  return input as TokenPatch;
+}
+
+builder.queryFields((t) => ({
+  validateEvcoId: t.field({
+    type: EvcoIdValidation,
+    description: 'Checks an eMA ID (format, check character, country) and answers its forms (REST: POST /msp-token-evco-id/validate); '
+      + 'an invalid one is an invalid_input error at evcoId.',
+    args: { evcoId: t.arg.string({ required: true }) },
+    resolve: (_root, args) => {
+      try {
+        const parsed = parseNewEvcoId(args.evcoId);
+        return {
+          normalized: parsed.normalized,
+          formatted: parsed.formatted,
+          countryCode: parsed.countryCode,
+          providerId: parsed.providerId,
+          instance: parsed.instance,
+          checkDigit: parsed.checkDigit ?? evcoCheckDigit(parsed.normalized),
+          checkDigitPresent: parsed.checkDigit !== null,
+        };
+      } catch (error) {
+        throw error instanceof DomainError ? inArguments(error) : error;
+      }
+    },
+  }),
+}));
+
 builder.mutationFields((t) => ({
+  updateToken: t.field({
+    type: Token,
+    nullable: true,
+    description: 'Merge-updates a token (REST: POST /msp-token/{evco_id}). Tokens are issued by the series and subscription '
+      + 'operations: an unknown evcoId is not_found.',
+    args: { evcoId: t.arg.string({ required: true, description: EVCO_ID_DESCRIPTION }), input: t.arg({ type: TokenInput, required: true }) },
+    resolve: (_root, args, context) => mutate(context, 'input', (em) => updateToken(em, args.evcoId, tokenPatch(args.input))),
+  }),
   blockTokenChargeAuthRequests: t.field({
     type: Token,
     nullable: true,
