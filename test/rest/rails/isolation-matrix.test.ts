@@ -625,6 +625,49 @@ function mutationCases(): Record<string, MutationCase[]> {
     ],
     updateVatRate: [forbidden('mutation ($id: ID!, $i: VatRateInput!) { updateVatRate(id: $id, input: $i) { __typename } }', { id: w.vatRateId, i: { percentage: '22' } })],
     updateWebhookSubscription: [nf('mutation ($id: ID!) { updateWebhookSubscription(id: $id, disabled: true) { __typename } }', { id: V.webhookId })],
+    // CPO subscriptions, their plans and EVSE links; reimbursement arrangements and links
+    createCpoSubscriptionPlan: [nf('mutation ($i: CpoSubscriptionPlanInput!) { createCpoSubscriptionPlan(input: $i) { __typename } }',
+      { i: { adminId: V.adminId, name: 'Plan' } }, '$.input.adminId')],
+    updateCpoSubscriptionPlan: [nf('mutation ($id: ID!, $i: CpoSubscriptionPlanInput!) { updateCpoSubscriptionPlan(id: $id, input: $i) { __typename } }',
+      { id: V.cpoPlanId, i: { name: 'Taken over' } })],
+    setCpoSubscriptionPlanVersion: [nf(`mutation ($p: ID!, $c: [CpoRecurringCostInput!]) {
+      setCpoSubscriptionPlanVersion(planId: $p, validFrom: "2026-02-01", recurringCosts: $c) { __typename } }`,
+    { p: V.cpoPlanId, c: [{ description: 'Fee', amountExclVat: '99', period: 'month', per: 'subscription' }] })],
+    createCpoSubscription: [
+      nf('mutation ($i: CreateCpoSubscriptionInput!) { createCpoSubscription(input: $i) { __typename } }',
+        { i: { customerId: V.customerId, planId: M.cpoPlanId, validFrom: '2026-01-01T00:00:00Z' } }, '$.input.customerId'),
+      nf('mutation ($i: CreateCpoSubscriptionInput!) { createCpoSubscription(input: $i) { __typename } }',
+        { i: { customerId: M.customerId, planId: V.cpoPlanId, validFrom: '2026-01-01T00:00:00Z' } }, '$.input.planId'),
+    ],
+    updateCpoSubscription: [nf('mutation ($id: ID!, $i: CpoSubscriptionInput!) { updateCpoSubscription(id: $id, input: $i) { __typename } }',
+      { id: V.cpoSubscriptionId, i: { buyerReference: 'Taken over' } })],
+    createCpoSubscriptionEvseLink: [
+      nf('mutation ($i: CreateCpoSubscriptionEvseLinkInput!) { createCpoSubscriptionEvseLink(input: $i) { __typename } }',
+        { i: { subscriptionId: V.cpoSubscriptionId, evseUid: M.evseUid } }, '$.input.subscriptionId'),
+      nf('mutation ($i: CreateCpoSubscriptionEvseLinkInput!) { createCpoSubscriptionEvseLink(input: $i) { __typename } }',
+        { i: { subscriptionId: M.cpoSubscriptionId, evseUid: V.evseUid } }, '$.input.evseUid'),
+    ],
+    updateCpoSubscriptionEvseLink: [nf('mutation ($id: ID!, $i: CpoSubscriptionEvseLinkInput!) { updateCpoSubscriptionEvseLink(id: $id, input: $i) { __typename } }',
+      { id: V.cpoLinkId, i: { validUntil: '2027-01-01T00:00:00Z' } })],
+    markCpoSubscriptionEvseLinkDefunct: [byId('markCpoSubscriptionEvseLinkDefunct', V.cpoLinkId)],
+    createReimbursementArrangement: [
+      nf('mutation ($i: CreateReimbursementArrangementInput!) { createReimbursementArrangement(input: $i) { __typename } }',
+        { i: { adminId: V.adminId, customerId: V.customerId, validFrom: '2026-01-01T00:00:00Z' } }, '$.input.adminId'),
+      nf('mutation ($i: CreateReimbursementArrangementInput!) { createReimbursementArrangement(input: $i) { __typename } }',
+        { i: { adminId: M.adminId, customerId: V.customerId, validFrom: '2026-01-01T00:00:00Z' } }, '$.input.customerId'),
+    ],
+    updateReimbursementArrangement: [nf('mutation ($id: ID!, $i: ReimbursementArrangementInput!) { updateReimbursementArrangement(id: $id, input: $i) { __typename } }',
+      { id: V.arrangementId, i: { buyerReference: 'Taken over' } })],
+    markReimbursementArrangementDefunct: [byId('markReimbursementArrangementDefunct', V.arrangementId)],
+    createReimbursementLink: [
+      nf('mutation ($i: CreateReimbursementLinkInput!) { createReimbursementLink(input: $i) { __typename } }',
+        { i: { arrangementId: V.arrangementId, evseUid: M.evseUid } }, '$.input.arrangementId'),
+      nf('mutation ($i: CreateReimbursementLinkInput!) { createReimbursementLink(input: $i) { __typename } }',
+        { i: { arrangementId: M.arrangementId, evseUid: V.evseUid } }, '$.input.evseUid'),
+    ],
+    updateReimbursementLink: [nf('mutation ($id: ID!, $i: ReimbursementLinkInput!) { updateReimbursementLink(id: $id, input: $i) { __typename } }',
+      { id: V.reimbursementLinkId, i: { validUntil: '2027-01-01T00:00:00Z' } })],
+    markReimbursementLinkDefunct: [byId('markReimbursementLinkDefunct', V.reimbursementLinkId)],
   };
 }
 
