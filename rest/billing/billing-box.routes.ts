@@ -131,30 +131,30 @@ export const billingBoxRoutes: RouteDef[] = [
     handler: async ({ em, params }) => serializeBox(await getBox(em, params.id)),
   }),
   defineRoute({
-    method: 'post', path: '/billing-box/:id/close', tag: TAG, body: paymentBody, bodyOptional: true, response: boxShape,
+    method: 'post', path: '/billing-box/:id/close', tag: TAG, graphql: 'closeBillingBox', body: paymentBody, bodyOptional: true, response: boxShape,
     summary: 'Close an open box (optional payment method, payment period in days, billing reference)',
     handler: async ({ em, params, body }) => serializeBox(await closeBox(em, params.id, paymentOptions(body))),
   }),
   defineRoute({
-    method: 'post', path: '/billing-box/:id/approve', tag: TAG, body: paymentBody, bodyOptional: true, response: boxShape,
+    method: 'post', path: '/billing-box/:id/approve', tag: TAG, graphql: 'approveBillingBox', body: paymentBody, bodyOptional: true, response: boxShape,
     summary: 'Approve a closed box that is not deferred: invoicing begins (the draft is rendered, then the box is ready)',
     handler: async ({ em, params, body }) => serializeBox(await approveBox(em, params.id, paymentOptions(body))),
   }),
   defineRoute({
-    method: 'post', path: '/billing-box/:id/reopen', tag: TAG, response: boxShape, summary: 'Reopen a closed, approved or ready box',
+    method: 'post', path: '/billing-box/:id/reopen', tag: TAG, graphql: 'reopenBillingBox', response: boxShape, summary: 'Reopen a closed, approved or ready box',
     handler: async ({ em, params }) => serializeBox(await reopenBox(em, params.id)),
   }),
   defineRoute({
-    method: 'post', path: '/billing-box/:id/defer', tag: TAG, response: boxShape, extension: true,
+    method: 'post', path: '/billing-box/:id/defer', tag: TAG, graphql: 'deferBillingBox', response: boxShape, extension: true,
     summary: 'Mark a closed box deferred, so the rest of its review-set can be approved',
     handler: async ({ em, params }) => serializeBox(await deferBox(em, params.id)),
   }),
   defineRoute({
-    method: 'post', path: '/billing-box/:id/undefer', tag: TAG, response: boxShape, extension: true, summary: 'Clear the deferred mark of a closed box',
+    method: 'post', path: '/billing-box/:id/undefer', tag: TAG, graphql: 'undeferBillingBox', response: boxShape, extension: true, summary: 'Clear the deferred mark of a closed box',
     handler: async ({ em, params }) => serializeBox(await undeferBox(em, params.id)),
   }),
   defineRoute({
-    method: 'post', path: '/billing-box/:id/finalize', tag: TAG, response: boxShape, consumes: ['application/pdf', 'application/xml'],
+    method: 'post', path: '/billing-box/:id/finalize', tag: TAG, graphql: 'finalizeBillingBox', response: boxShape, consumes: ['application/pdf', 'application/xml'],
     summary: 'Finalize a ready box: number, date and final documents (PDF and EN 16931 UBL) in one transaction',
     description: 'From ready; from approved when the series takes documents from an external system: then the body is the document '
       + '(application/pdf or application/xml, up to 10 MB) and the query carries invoice_code and invoice_date (YYYY-MM-DD). '
@@ -175,7 +175,7 @@ export const billingBoxRoutes: RouteDef[] = [
     },
   }),
   defineRoute({
-    method: 'post', path: '/billing-box/:id/transferred', tag: TAG, response: boxShape, summary: 'Mark a finalized box transferred',
+    method: 'post', path: '/billing-box/:id/transferred', tag: TAG, graphql: 'markBillingBoxTransferred', response: boxShape, summary: 'Mark a finalized box transferred',
     handler: async ({ em, params }) => serializeBox(await markBoxTransferred(em, params.id)),
   }),
   defineRoute({
@@ -189,12 +189,12 @@ export const billingBoxRoutes: RouteDef[] = [
     handler: async ({ em, params }) => fileAnswer(await namedDocument(em, params.id, params.filename)),
   }),
   defineRoute({
-    method: 'post', path: '/billing-box/:id/document/:filename', tag: TAG, response: boxShape, consumes: ['application/pdf', 'application/xml'],
+    method: 'post', path: '/billing-box/:id/document/:filename', tag: TAG, graphql: 'addBillingBoxDocument', response: boxShape, consumes: ['application/pdf', 'application/xml'],
     summary: 'Add a non-primary document to a box (raw bytes, application/pdf or application/xml, up to 10 MB)',
     handler: async ({ ctx, em, params }) => serializeBox(await addDocument(em, params.id, params.filename, ctx.state.upload)),
   }),
   defineRoute({
-    method: 'delete', path: '/billing-box/:id/document/:filename', tag: TAG, response: boxShape, summary: 'Remove a non-primary document of a box',
+    method: 'delete', path: '/billing-box/:id/document/:filename', tag: TAG, graphql: 'removeBillingBoxDocument', response: boxShape, summary: 'Remove a non-primary document of a box',
     handler: async ({ em, params }) => serializeBox(await removeDocument(em, params.id, params.filename)),
   }),
   defineRoute({

@@ -112,7 +112,7 @@ export const billingConfigRoutes: RouteDef[] = [
     },
   }),
   defineRoute({
-    method: 'post', path: '/administration/:id/billing-exchange-rate', tag: TAG, extension: true, response: rateShape,
+    method: 'post', path: '/administration/:id/billing-exchange-rate', tag: TAG, graphql: 'setBillingExchangeRate', extension: true, response: rateShape,
     body: yup.object({ currency: text(3).nullable(), date: text(10).nullable(), rate: text(32).nullable() }),
     summary: 'Set the rate of a currency on a date: one unit of the administration\'s currency is `rate` units of `currency`',
     description: 'A box answers foreign_currency_totals (and its UBL the second VAT total) with the rate of its invoice date, '
@@ -125,7 +125,7 @@ export const billingConfigRoutes: RouteDef[] = [
     handler: async ({ ctx, em, query, rawQuery }) => seekPage(ctx, { list: seriesList(em, { adminId: query.admin_id }), rawQuery, path: ctx.path, serialize: serializeSeries }),
   }),
   defineRoute({
-    method: 'post', path: '/billing-series', tag: TAG, extension: true, body: seriesBody, response: seriesShape,
+    method: 'post', path: '/billing-series', tag: TAG, graphql: 'createBillingSeries', extension: true, body: seriesBody, response: seriesShape,
     summary: 'Create a billing series of an administration',
     description: 'item_sources names the item sources it bills (msp_session, msp_subscription_fee, custom); a series with none is the default. '
       + 'Sessions priced before the administration had a series are billed when its first series is created.',
@@ -137,7 +137,7 @@ export const billingConfigRoutes: RouteDef[] = [
     handler: async ({ em, params }) => serializeSeries(await getSeries(em, params.id)),
   }),
   defineRoute({
-    method: 'post', path: '/billing-series/:id', tag: TAG, extension: true, body: seriesBody, response: seriesShape,
+    method: 'post', path: '/billing-series/:id', tag: TAG, graphql: 'updateBillingSeries', extension: true, body: seriesBody, response: seriesShape,
     summary: 'Merge-update a billing series (admin_id is fixed)',
     handler: async ({ em, body, params }) => serializeSeries(await updateSeries(em, params.id, seriesInput(body))),
   }),
@@ -149,7 +149,7 @@ export const billingConfigRoutes: RouteDef[] = [
       seekPage(ctx, { list: productCategoryList(em, { adminId: query.admin_id }), rawQuery, path: ctx.path, serialize: serializeCategory }),
   }),
   defineRoute({
-    method: 'post', path: '/billing-product-category', tag: TAG, extension: true, response: categoryShape,
+    method: 'post', path: '/billing-product-category', tag: TAG, graphql: 'createBillingProductCategory', extension: true, response: categoryShape,
     body: yup.object({ admin_id: text(64).nullable(), code: text(64).nullable(), description: text().nullable() }),
     summary: 'Create a product category of an administration',
     handler: async ({ em, body }) => serializeCategory(await createProductCategory(em, { adminId: body.admin_id, code: body.code, description: body.description })),
@@ -160,7 +160,7 @@ export const billingConfigRoutes: RouteDef[] = [
     handler: async ({ em, params }) => serializeSettings(await getBillingSettings(em, params.id)),
   }),
   defineRoute({
-    method: 'post', path: '/administration/:id/billing-settings', tag: TAG, extension: true, body: settingsBody, response: settingsShape,
+    method: 'post', path: '/administration/:id/billing-settings', tag: TAG, graphql: 'updateBillingSettings', extension: true, body: settingsBody, response: settingsShape,
     summary: "Merge-update an administration's billing settings (time zone of invoicing periods, period, payment, seller's legal data)",
     handler: async ({ em, params, body }) => serializeSettings(await saveBillingSettings(em, params.id, {
       timeZone: body.time_zone, invoicingPeriod: body.invoicing_period, paymentMethods: body.payment_methods as string[] | null | undefined,

@@ -59,11 +59,11 @@ const DESCRIPTION = 'Experimental. Bills quantity × unit_price_excl_vat (rounde
 
 export const billingCustomItemRoutes: RouteDef[] = [
   defineRoute({
-    method: 'post', path: '/billing-custom-item', tag: TAG, body: customItemBody, response: resultShape,
+    method: 'post', path: '/billing-custom-item', tag: TAG, graphql: 'billCustomItem', body: customItemBody, response: resultShape,
     summary: 'Bill a custom item', description: DESCRIPTION, handler: handle(() => null),
   }),
   defineRoute({
-    method: 'post', path: '/billing-custom-item/:external_reference', tag: TAG, body: customItemBody, response: resultShape,
+    method: 'post', path: '/billing-custom-item/:external_reference', tag: TAG, graphql: 'billCustomItem', body: customItemBody, response: resultShape,
     summary: 'Bill a custom item idempotently by its external reference',
     description: `${DESCRIPTION} The same reference with the same content answers the item billed before (duplicate: true); `
       + 'with other content 400 conflicting_resubmission naming the first difference.',

@@ -38,12 +38,12 @@ export const billingDeliveryRoutes: RouteDef[] = [
     handler: async ({ ctx, em, query, rawQuery }) => seekPage(ctx, { list: deliveryList(em, { boxId: query.box_id }), rawQuery, path: ctx.path, serialize }),
   }),
   defineRoute({
-    method: 'post', path: '/billing-box-delivery-state', tag: TAG, body, response: deliveryShape,
+    method: 'post', path: '/billing-box-delivery-state', tag: TAG, graphql: 'createBillingBoxDelivery', body, response: deliveryShape,
     summary: 'Record how a box was delivered (box_id and channel required)',
     handler: async ({ em, body: b }) => serialize(await createDelivery(em, input(b))),
   }),
   defineRoute({
-    method: 'post', path: '/billing-box-delivery-state/:id', tag: TAG, body, response: deliveryShape,
+    method: 'post', path: '/billing-box-delivery-state/:id', tag: TAG, graphql: 'updateBillingBoxDelivery', body, response: deliveryShape,
     summary: 'Merge-update a delivery state (the box is fixed)',
     handler: async ({ em, body: b, params }) => serialize(await updateDelivery(em, params.id, input(b))),
   }),

@@ -27,14 +27,14 @@ export const billingLogoRoutes: RouteDef[] = [
     },
   }),
   defineRoute({
-    method: 'post', path: '/administration/:id/billing-logo', tag: TAG, extension: true, response: logoShape, consumes: ['image/png', 'image/svg+xml'],
+    method: 'post', path: '/administration/:id/billing-logo', tag: TAG, graphql: 'setBillingLogo', extension: true, response: logoShape, consumes: ['image/png', 'image/svg+xml'],
     summary: "Set the administration's logo on its billing documents (raw bytes, image/png or image/svg+xml, at most 1 MB)",
     description: 'Documents rendered from then on show it in their header; finalized documents keep what they were rendered with. '
       + 'An SVG draws from itself only (no external references, DOCTYPE or scripts).',
     handler: async ({ ctx, em, params }) => serializeLogo(await setBillingLogo(em, params.id, ctx.state.upload)),
   }),
   defineRoute({
-    method: 'delete', path: '/administration/:id/billing-logo', tag: TAG, extension: true, response: logoShape,
+    method: 'delete', path: '/administration/:id/billing-logo', tag: TAG, graphql: 'removeBillingLogo', extension: true, response: logoShape,
     summary: "Remove the administration's logo (answers the logo removed)",
     handler: async ({ em, params }) => {
       const removed = await removeBillingLogo(em, params.id);

@@ -82,13 +82,13 @@ export const billingReviewSetRoutes: RouteDef[] = [
     handler: async ({ em, params }) => serialize(await getReviewSet(em, params.id)),
   }),
   defineRoute({
-    method: 'post', path: '/billing-review-set/:id/close', tag: TAG, extension: true, response: reviewSetOperationShape, status: 202,
+    method: 'post', path: '/billing-review-set/:id/close', tag: TAG, graphql: 'closeBillingReviewSet', extension: true, response: reviewSetOperationShape, status: 202,
     summary: "Close a review-set: the period's subscription fees are billed, then every open box of the set is closed",
     description: `${FOLLOW} A set that is not open is refused at once (400 \`invalid_state\`); asked again while its close is pending, the answer is that operation.`,
     handler: async ({ ctx, em, params, actor }) => accepted(ctx, await requestReviewSetOperation(em, params.id, 'close', actor.publicId)),
   }),
   defineRoute({
-    method: 'post', path: '/billing-review-set/:id/approve', tag: TAG, extension: true, body: paymentBody, bodyOptional: true,
+    method: 'post', path: '/billing-review-set/:id/approve', tag: TAG, graphql: 'approveBillingReviewSet', extension: true, body: paymentBody, bodyOptional: true,
     response: reviewSetOperationShape, status: 202, summary: 'Approve the closed boxes of a review-set that are not deferred',
     description: FOLLOW,
     handler: async ({ ctx, em, params, body, actor }) => accepted(ctx, await requestReviewSetOperation(em, params.id, 'approve', actor.publicId, paymentOptions(body))),

@@ -95,7 +95,7 @@ export const cpoSubscriptionRoutes: RouteDef[] = [
     },
   }),
   defineRoute({
-    method: 'post', path: '/cpo-subscription-plan', tag: TAG, extension: true, body: planBody, response: cpoPlanShape,
+    method: 'post', path: '/cpo-subscription-plan', tag: TAG, graphql: 'createCpoSubscriptionPlan', extension: true, body: planBody, response: cpoPlanShape,
     summary: 'Create a CPO subscription plan (its recurring costs: POST /cpo-subscription-plan/{id}/{valid_from})',
     handler: async ({ em, body }) => withVersions(em, await createCpoPlan(em, planInput(body))),
   }),
@@ -104,12 +104,12 @@ export const cpoSubscriptionRoutes: RouteDef[] = [
     handler: async ({ em, params }) => withVersions(em, await getCpoPlan(em, params.id)),
   }),
   defineRoute({
-    method: 'post', path: '/cpo-subscription-plan/:id', tag: TAG, extension: true, body: planBody, response: cpoPlanShape,
+    method: 'post', path: '/cpo-subscription-plan/:id', tag: TAG, graphql: 'updateCpoSubscriptionPlan', extension: true, body: planBody, response: cpoPlanShape,
     summary: 'Merge-update a CPO subscription plan (valid_from/valid_until: deprecated names of publish_from/publish_until)',
     handler: async ({ em, params, body }) => withVersions(em, await updateCpoPlan(em, params.id, { ...planInput(body), adminId: undefined })),
   }),
   defineRoute({
-    method: 'post', path: '/cpo-subscription-plan/:id/:valid_from', tag: TAG, body: versionBody, response: cpoPlanShape,
+    method: 'post', path: '/cpo-subscription-plan/:id/:valid_from', tag: TAG, graphql: 'setCpoSubscriptionPlanVersion', body: versionBody, response: cpoPlanShape,
     summary: "Merge-update the plan's recurring costs valid from a date (YYYY-MM-DD, local midnight of the administration)",
     description: 'recurring_costs: [{description, amount_excl_vat, period (month, quarter, year), per (subscription, or evse: each validly '
       + 'linked EVSE)}]; null clears them. The version of the date is created when missing. Billed per invoicing period, prorated by days.',
@@ -124,7 +124,7 @@ export const cpoSubscriptionRoutes: RouteDef[] = [
     }),
   }),
   defineRoute({
-    method: 'post', path: '/cpo-subscription', tag: TAG, extension: true, response: cpoSubscriptionShape, summary: 'Create a CPO subscription',
+    method: 'post', path: '/cpo-subscription', tag: TAG, graphql: 'createCpoSubscription', extension: true, response: cpoSubscriptionShape, summary: 'Create a CPO subscription',
     body: subscriptionBody.shape({ customer_id: text(64).defined('${path} is required'), plan_id: text().defined('${path} is required') }),
     description: 'plan_id is the plan\'s id or ext_ref.<reference>. The publishing window of the plan is not enforced.',
     handler: async ({ em, body }) => serializeSubscription(await createCpoSubscription(em, {
@@ -136,7 +136,7 @@ export const cpoSubscriptionRoutes: RouteDef[] = [
     handler: async ({ em, params }) => serializeSubscription(await getCpoSubscription(em, params.id)),
   }),
   defineRoute({
-    method: 'post', path: '/cpo-subscription/:id', tag: TAG, body: subscriptionUpdateBody, response: cpoSubscriptionShape,
+    method: 'post', path: '/cpo-subscription/:id', tag: TAG, graphql: 'updateCpoSubscription', body: subscriptionUpdateBody, response: cpoSubscriptionShape,
     summary: 'Merge-update a CPO subscription; optional recurring cost correction',
     handler: ({ em, params, body }) => updateSubscription(em, params.id, body, 'merge'),
   }),
@@ -146,7 +146,7 @@ export const cpoSubscriptionRoutes: RouteDef[] = [
     handler: ({ em, params, body }) => updateSubscription(em, params.id, body, 'replace'),
   }),
   defineRoute({
-    method: 'put', path: '/cpo-subscription/:id/defunct', tag: TAG, body: defunctBody, bodyOptional: true, response: cpoSubscriptionShape,
+    method: 'put', path: '/cpo-subscription/:id/defunct', tag: TAG, graphql: 'defunctCpoSubscription', body: defunctBody, bodyOptional: true, response: cpoSubscriptionShape,
     summary: 'Mark a CPO subscription defunct (its EVSE links too)',
     handler: async ({ em, params, body }) => serializeSubscription(await markCpoSubscriptionDefunct(em, params.id, isoDate(body.external_updated_at))),
   }),
@@ -163,7 +163,7 @@ export const cpoSubscriptionRoutes: RouteDef[] = [
     }),
   }),
   defineRoute({
-    method: 'post', path: '/cpo-subscription-evse-link', tag: TAG, extension: true, response: cpoLinkShape, summary: 'Link an EVSE to a CPO subscription',
+    method: 'post', path: '/cpo-subscription-evse-link', tag: TAG, graphql: 'createCpoSubscriptionEvseLink', extension: true, response: cpoLinkShape, summary: 'Link an EVSE to a CPO subscription',
     description: 'valid_from null defers to the subscription; validity is [valid_from, valid_until).',
     body: linkBody.shape({ subscription_id: text(64).defined('${path} is required'), evse_uid: text(64).defined('${path} is required') }),
     handler: async ({ em, body }) => serializeLink(await createCpoLink(em, {
@@ -175,7 +175,7 @@ export const cpoSubscriptionRoutes: RouteDef[] = [
     handler: async ({ em, params }) => serializeLink(await getCpoLink(em, params.id)),
   }),
   defineRoute({
-    method: 'post', path: '/cpo-subscription-evse-link/:id', tag: TAG, body: linkUpdateBody, response: cpoLinkShape, summary: 'Merge-update a CPO subscription EVSE link',
+    method: 'post', path: '/cpo-subscription-evse-link/:id', tag: TAG, graphql: 'updateCpoSubscriptionEvseLink', body: linkUpdateBody, response: cpoLinkShape, summary: 'Merge-update a CPO subscription EVSE link',
     handler: ({ em, params, body }) => updateLink(em, params.id, body, 'merge'),
   }),
   defineRoute({
@@ -184,7 +184,7 @@ export const cpoSubscriptionRoutes: RouteDef[] = [
     handler: ({ em, params, body }) => updateLink(em, params.id, body, 'replace'),
   }),
   defineRoute({
-    method: 'put', path: '/cpo-subscription-evse-link/:id/defunct', tag: TAG, body: defunctBody, bodyOptional: true, response: cpoLinkShape,
+    method: 'put', path: '/cpo-subscription-evse-link/:id/defunct', tag: TAG, graphql: 'markCpoSubscriptionEvseLinkDefunct', body: defunctBody, bodyOptional: true, response: cpoLinkShape,
     summary: 'Mark a CPO subscription EVSE link defunct',
     handler: async ({ em, params, body }) => serializeLink(await markCpoLinkDefunct(em, params.id, isoDate(body.external_updated_at))),
   }),

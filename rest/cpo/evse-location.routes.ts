@@ -84,7 +84,7 @@ export const evseLocationRoutes: RouteDef[] = [
     handler: async ({ em, params }) => serialize(await getEvseLocation(em, params.location_id)),
   }),
   defineRoute({
-    method: 'post', path: '/cpo-evse-location/:location_id', tag: TAG, body: locationBody, response: evseLocationShape,
+    method: 'post', path: '/cpo-evse-location/:location_id', tag: TAG, graphql: 'saveEvseLocation', body: locationBody, response: evseLocationShape,
     summary: 'Merge-update an EVSE location (latitude and longitude as decimal strings)',
     handler: async ({ em, params, body }) => serialize(await updateEvseLocation(em, params.location_id, patch(body))),
   }),

@@ -93,11 +93,11 @@ export const evseRoutes: RouteDef[] = [
     handler: async ({ em, params }) => serializeEvse(await getEvse(em, params.evse_uid)),
   }),
   defineRoute({
-    method: 'post', path: '/cpo-evse/:evse_uid', tag: TAG, summary: 'Merge-update an EVSE', body: evseBody, response: evseShape,
+    method: 'post', path: '/cpo-evse/:evse_uid', tag: TAG, graphql: 'saveEvse', summary: 'Merge-update an EVSE', body: evseBody, response: evseShape,
     handler: async ({ em, params, body }) => serializeEvse(await updateEvse(em, params.evse_uid, patch(body))),
   }),
   defineRoute({
-    method: 'put', path: '/cpo-evse/:evse_uid/dropout-all-chargesessions', tag: TAG, summary: 'Switch safe configuration mode',
+    method: 'put', path: '/cpo-evse/:evse_uid/dropout-all-chargesessions', tag: TAG, graphql: 'setEvseDropoutAll', summary: 'Switch safe configuration mode',
     response: evseShape,
     description: 'While dropout_all_chargesessions is on, sessions at the EVSE go to a drop-out case. Turning it off with '
       + 'reprocess_dropouts: true retries the open drop-out cases of the EVSE.',

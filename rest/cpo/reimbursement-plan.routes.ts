@@ -61,12 +61,12 @@ function inputRoutes(resource: string, kind: InputOwnerRef['kind']): RouteDef[] 
   for (const tail of [':valid_from/:component_type', ':valid_from/custom/:var_name']) {
     const path = `/${resource}/:id/calculation-input/${tail}`;
     routes.push(defineRoute({
-      method: 'put', path, tag: TAG, body: valueBody, response: t.array(inputShape),
+      method: 'put', path, tag: TAG, graphql: 'setCalculationInput', body: valueBody, response: t.array(inputShape),
       summary: 'Set an input from a date (YYYY-MM-DD, local midnight of the administration); a null value removes it',
       description: kind === 'arrangement' ? "An arrangement's input wins over its plan's for the same component." : undefined,
       handler: (i) => set(i, i.body.value ?? null),
     }), defineRoute({
-      method: 'delete', path, tag: TAG, response: t.array(inputShape), summary: 'Remove an input', handler: (i) => set(i, null),
+      method: 'delete', path, tag: TAG, graphql: 'setCalculationInput', response: t.array(inputShape), summary: 'Remove an input', handler: (i) => set(i, null),
     }));
   }
   return routes;
@@ -78,7 +78,7 @@ export const reimbursementPlanRoutes: RouteDef[] = [
     handler: async ({ em }) => ({ items: (await reimbursementPlans(em)).map(serializePlan) }),
   }),
   defineRoute({
-    method: 'post', path: '/cpo-reimbursement-plan', tag: TAG, extension: true, body: planBody, response: reimbursementPlanShape,
+    method: 'post', path: '/cpo-reimbursement-plan', tag: TAG, graphql: 'createReimbursementPlan', extension: true, body: planBody, response: reimbursementPlanShape,
     summary: 'Create a reimbursement plan', handler: async ({ em, body }) => serializePlan(await createReimbursementPlan(em, planInput(body))),
   }),
   defineRoute({
@@ -86,14 +86,14 @@ export const reimbursementPlanRoutes: RouteDef[] = [
     handler: async ({ em, params }) => serializePlan(await getReimbursementPlan(em, params.id)),
   }),
   defineRoute({
-    method: 'post', path: '/cpo-reimbursement-plan/:id', tag: TAG, extension: true, body: planBody, response: reimbursementPlanShape,
+    method: 'post', path: '/cpo-reimbursement-plan/:id', tag: TAG, graphql: 'updateReimbursementPlan', extension: true, body: planBody, response: reimbursementPlanShape,
     summary: 'Merge-update a reimbursement plan (valid_from/valid_until: deprecated names of publish_from/publish_until)',
     handler: async ({ em, params, body }) => serializePlan(await updateReimbursementPlan(em, params.id, planInput(body))),
   }),
   ...inputRoutes('cpo-reimbursement-plan', 'plan'),
   ...inputRoutes('cpo-reimbursement-arrangement', 'arrangement'),
   defineRoute({
-    method: 'post', path: '/cpo-reimbursement-arrangement/:id/switch-plan', tag: TAG, response: arrangementShape,
+    method: 'post', path: '/cpo-reimbursement-arrangement/:id/switch-plan', tag: TAG, graphql: 'switchReimbursementPlan', response: arrangementShape,
     body: yup.object({ plan_id: text(64).defined('${path} is required') }),
     summary: 'Switch the reimbursement plan of an arrangement',
     handler: async ({ em, params, body }) => serializeArrangement(await switchArrangementPlan(em, params.id, body.plan_id)),

@@ -41,7 +41,7 @@ const linkUpdate = (em: Em, id: string, body: Record<string, unknown>, mode: 'me
 
 export const reimbursementRoutes: RouteDef[] = [
   defineRoute({
-    method: 'post', path: '/cpo-reimbursement-arrangement', tag: TAG, summary: 'Create a reimbursement arrangement', extension: true, response: arrangementShape,
+    method: 'post', path: '/cpo-reimbursement-arrangement', tag: TAG, graphql: 'createReimbursementArrangement', summary: 'Create a reimbursement arrangement', extension: true, response: arrangementShape,
     body: arrangementBody.shape({ admin_id: text(64).defined('${path} is required'), customer_id: text(64).defined('${path} is required') }),
     handler: async ({ em, body }) => serializeArrangement(await createArrangement(em, {
       ...(patchFrom(body, ARRANGEMENT) as Patch<ArrangementFields>), adminId: body.admin_id, customerId: body.customer_id,
@@ -52,7 +52,7 @@ export const reimbursementRoutes: RouteDef[] = [
     handler: async ({ em, params }) => serializeArrangement(await getArrangement(em, params.id)),
   }),
   defineRoute({
-    method: 'post', path: '/cpo-reimbursement-arrangement/:id', tag: TAG, summary: 'Merge-update a reimbursement arrangement', body: arrangementBody,
+    method: 'post', path: '/cpo-reimbursement-arrangement/:id', tag: TAG, graphql: 'updateReimbursementArrangement', summary: 'Merge-update a reimbursement arrangement', body: arrangementBody,
     response: arrangementShape,
     handler: ({ em, params, body }) => arrangementUpdate(em, params.id, body, 'merge'),
   }),
@@ -67,7 +67,7 @@ export const reimbursementRoutes: RouteDef[] = [
     update: ({ em, params }, patch) => arrangementUpdate(em, params.id, patch, 'merge'),
   }),
   defineRoute({
-    method: 'put', path: '/cpo-reimbursement-arrangement/:id/defunct', tag: TAG, summary: 'Mark an arrangement defunct (its links too)', response: arrangementShape,
+    method: 'put', path: '/cpo-reimbursement-arrangement/:id/defunct', tag: TAG, graphql: 'markReimbursementArrangementDefunct', summary: 'Mark an arrangement defunct (its links too)', response: arrangementShape,
     body: defunctBody, bodyOptional: true,
     handler: async ({ em, params, body }) => serializeArrangement(await markArrangementDefunct(em, params.id, isoDate(body.external_updated_at))),
   }),
@@ -82,7 +82,7 @@ export const reimbursementRoutes: RouteDef[] = [
     }),
   }),
   defineRoute({
-    method: 'post', path: '/cpo-reimbursement-link', tag: TAG, summary: 'Link an EVSE to a reimbursement arrangement', extension: true, response: reimbursementLinkShape,
+    method: 'post', path: '/cpo-reimbursement-link', tag: TAG, graphql: 'createReimbursementLink', summary: 'Link an EVSE to a reimbursement arrangement', extension: true, response: reimbursementLinkShape,
     description: 'valid_from null defers to the arrangement; validity is [valid_from, valid_until).',
     body: linkBody.shape({ arrangement_id: text(64).defined('${path} is required'), evse_uid: text(64).defined('${path} is required') }),
     handler: async ({ em, body }) => serializeLink(await createLink(em, {
@@ -90,7 +90,7 @@ export const reimbursementRoutes: RouteDef[] = [
     })),
   }),
   defineRoute({
-    method: 'post', path: '/cpo-reimbursement-link/:id', tag: TAG, summary: 'Merge-update a reimbursement link', body: linkBody, response: reimbursementLinkShape,
+    method: 'post', path: '/cpo-reimbursement-link/:id', tag: TAG, graphql: 'updateReimbursementLink', summary: 'Merge-update a reimbursement link', body: linkBody, response: reimbursementLinkShape,
     handler: ({ em, params, body }) => linkUpdate(em, params.id, body, 'merge'),
   }),
   defineRoute({
@@ -104,7 +104,7 @@ export const reimbursementRoutes: RouteDef[] = [
     update: ({ em, params }, patch) => linkUpdate(em, params.id, patch, 'merge'),
   }),
   defineRoute({
-    method: 'put', path: '/cpo-reimbursement-link/:id/defunct', tag: TAG, summary: 'Mark a reimbursement link defunct', body: defunctBody, bodyOptional: true,
+    method: 'put', path: '/cpo-reimbursement-link/:id/defunct', tag: TAG, graphql: 'markReimbursementLinkDefunct', summary: 'Mark a reimbursement link defunct', body: defunctBody, bodyOptional: true,
     response: reimbursementLinkShape,
     handler: async ({ em, params, body }) => serializeLink(await markLinkDefunct(em, params.id, isoDate(body.external_updated_at))),
   }),

@@ -81,7 +81,7 @@ export const chargeSessionRoutes: RouteDef[] = [
     handler: async ({ em, params }) => serializeChargeSession(await getChargeSession(em, params.id)),
   }),
   defineRoute({
-    method: 'post', path: '/msp-charge-session/:id/reprice', tag: TAG, summary: 'Price a session again', extension: true,
+    method: 'post', path: '/msp-charge-session/:id/reprice', tag: TAG, graphql: 'repriceChargeSession', summary: 'Price a session again', extension: true,
     response: chargeSessionShape,
     description: 'Sends the session through the pipeline again: a new pricing result with the next version (earlier ones are kept), '
       + 'or a drop-out. Credit used by the earlier result is released first. It takes no body (the members of one are ignored and '

@@ -42,7 +42,7 @@ function dropoutRoutes(side: DropoutSide): RouteDef[] {
       handler: async ({ em, params }) => serialize(await getDropoutCase(em, params.id, side)),
     }),
     defineRoute({
-      method: 'post', path: `${path}/:id/reprocess`, tag, summary: 'Reprocess the sessions of a drop-out case', extension: true, response: shape,
+      method: 'post', path: `${path}/:id/reprocess`, tag, graphql: 'reprocessDropoutCase', summary: 'Reprocess the sessions of a drop-out case', extension: true, response: shape,
       description: `instruction retry: process again (CPO sessions are matched again with fresh attempts); bypass: process again skipping the `
         + `validity checks named in bypass_checks (${VALIDITY_CHECKS.join(', ')}); discard: the sessions are discarded. The case is resolved `
         + '(and kept); sessions failing again open a new case.',

@@ -2,7 +2,8 @@ import { BOX_STATES, type PaymentOptions } from '../../src/billing/billing-box.e
 import { boxesByIds, boxList, type BoxData } from '../../src/billing/billing-box.queries.ts';
 import { approveBox, closeBox, deferBox, markBoxTransferred, reopenBox, undeferBox } from '../../src/billing/box-transitions.service.ts';
 import { finalizeBox } from '../../src/billing/finalize-box.service.ts';
-import { text, uuid } from '../../src/platform/input-schemas.ts';
+import { addDocument, removeDocument } from '../../src/billing/box-documents.service.ts';
+import { oneOf, text, uuid } from '../../src/platform/input-schemas.ts';
 import { validate } from '../../src/platform/input-validation.ts';
 import { isDataOf } from '../../src/platform/seek-page.ts';
 import * as yup from 'yup';
@@ -10,7 +11,8 @@ import { builder } from '../builder.ts';
 import { listConnection } from '../connection.ts';
 import { enumOf } from '../enum.ts';
 import { refFromArg } from '../ids.ts';
-import { mutate } from '../mutation.ts';
+import { FIELD_ARGUMENTS, mutate } from '../mutation.ts';
+import { BASE64_PIECES, decodePieces } from '../base64-pieces.ts';
 import { BillingRollup } from './billing-rollup.ts';
 import { DateTime } from './date-time.ts';
 import { JsonScalar } from './json.ts';
@@ -125,9 +127,70 @@ transition('deferBillingBox', 'Marks a closed box deferred (REST: POST /billing-
 transition('undeferBillingBox', 'Clears the deferred mark (REST: POST /billing-box/{id}/undefer).', (em, id) => undeferBox(em, id));
 transition('markBillingBoxTransferred', 'Marks a finalized box transferred (REST: POST /billing-box/{id}/transferred).', (em, id) => markBoxTransferred(em, id));
 
+const ExternalDocumentInput = builder.inputType('BillingExternalDocumentInput', {
+  description: 'The primary document of a box whose series takes its documents from an external system (REST: the body of the finalize, '
+    + 'its query invoice_code and invoice_date). A request is at most 1 MiB: a document of up to about 750 KB here (REST takes 10 MB).',
+  fields: (t) => ({
+    contentType: t.string({ required: true, description: 'application/pdf or application/xml' }),
+    data: t.stringList({ required: true, description: BASE64_PIECES }),
+    invoiceCode: t.string({ required: true }),
+    invoiceDate: t.string({ required: true, description: 'YYYY-MM-DD.' }),
+  }),
+});
+
+const externalDocumentRules = yup.object({
+  contentType: oneOf(['application/pdf', 'application/xml'] as const), invoiceCode: text(64),
+  invoiceDate: yup.string().matches(/^\d{4}-\d{2}-\d{2}$/, '${path} must be a date YYYY-MM-DD'),
+});
+
 builder.mutationField('finalizeBillingBox', (t) => t.field({
   type: BillingBox, nullable: true,
-  description: 'Finalizes a ready box: number, date and final documents (REST: POST /billing-box/{id}/finalize). Documents of an external system are uploaded over REST.',
-  args: { id: t.arg.id({ required: true }), markTransferred: t.arg.boolean({ defaultValue: false }) },
-  resolve: (_root, args, context) => mutate(context, null, (em) => finalizeBox(em, boxId(args.id), { markTransferred: args.markTransferred ?? false })),
+  description: 'Finalizes a ready box: number, date and final documents (REST: POST /billing-box/{id}/finalize); an approved box of a series '
+    + 'with external documents takes its document.',
+  args: {
+    id: t.arg.id({ required: true }), markTransferred: t.arg.boolean({ defaultValue: false }),
+    document: t.arg({ type: ExternalDocumentInput, description: 'Only for a series whose documents come from an external system.' }),
+  },
+  resolve: (_root, args, context) => mutate(context, 'document', (em) => {
+    const document = args.document;
+    if (document) validate(externalDocumentRules, { contentType: document.contentType, invoiceCode: document.invoiceCode, invoiceDate: document.invoiceDate });
+    return finalizeBox(em, boxId(args.id), {
+      markTransferred: args.markTransferred ?? false,
+      upload: document ? {
+        contentType: document.contentType, bytes: decodePieces(document.data), invoiceCode: document.invoiceCode, invoiceDate: document.invoiceDate,
+      } : undefined,
+    });
+  }),
+}));
+
+// --- a box's non-primary documents (REST: POST and DELETE /billing-box/{id}/document/{filename}) ---
+
+const DOCUMENT_TYPES = ['application/pdf', 'application/xml'] as const;
+const documentRules = yup.object({ contentType: oneOf(DOCUMENT_TYPES) });
+
+builder.mutationFields((t) => ({
+  addBillingBoxDocument: t.field({
+    type: BillingBox, nullable: true,
+    description: 'Adds (or replaces) a non-primary document of a box (REST: POST /billing-box/{id}/document/{filename} with the raw bytes). '
+      + 'A request is at most 1 MiB: a document of up to about 750 KB here (REST takes 10 MB).',
+    args: {
+      boxId: t.arg.id({ required: true, description: 'Global ID or REST id.' }),
+      filename: t.arg.string({ required: true, description: '1 to 100 letters, digits, . _ or -.' }),
+      contentType: t.arg.string({ required: true, description: DOCUMENT_TYPES.join(' or ') }),
+      data: t.arg.stringList({ required: true, description: BASE64_PIECES }),
+    },
+    resolve: (_root, args, context) => mutate(context, FIELD_ARGUMENTS, (em) => {
+      validate(documentRules, { contentType: args.contentType });
+      return addDocument(em, boxId(args.boxId), args.filename, { contentType: args.contentType, bytes: decodePieces(args.data) });
+    }),
+  }),
+  removeBillingBoxDocument: t.field({
+    type: BillingBox, nullable: true,
+    description: 'Removes a non-primary document of a box (REST: DELETE /billing-box/{id}/document/{filename}).',
+    args: {
+      boxId: t.arg.id({ required: true, description: 'Global ID or REST id.' }),
+      filename: t.arg.string({ required: true }),
+    },
+    resolve: (_root, args, context) => mutate(context, FIELD_ARGUMENTS, (em) => removeDocument(em, boxId(args.boxId), args.filename)),
+  }),
 }));

@@ -2,7 +2,7 @@
 // strings are bounded (10,000 characters, schema/input-strings.ts) and a request to 1 MiB, so the
 // bytes come as base64 in pieces that are joined: a logo of up to about 750 KB (REST takes 1 MB).
 import { removeBillingLogo, setBillingLogo, visibleBillingLogoInfo, type LogoInfo } from '../../src/billing/billing-logo.service.ts';
-import { InvalidInputError } from '../../src/platform/errors.ts';
+import { BASE64_PIECES, decodePieces } from '../base64-pieces.ts';
 import { builder } from '../builder.ts';
 import { FIELD_ARGUMENTS, mutate } from '../mutation.ts';
 import { DateTime } from './date-time.ts';
@@ -17,14 +17,6 @@ const BillingLogo = builder.objectRef<LogoInfo>('BillingLogo').implement({
   }),
 });
 
-function decode(pieces: readonly string[]): Buffer {
-  const text = pieces.join('');
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(text) || text.length % 4 !== 0) {
-    throw new InvalidInputError('data must be base64 (pieces of at most 10,000 characters, joined in order)', { path: ['data'] });
-  }
-  return Buffer.from(text, 'base64');
-}
-
 builder.queryField('billingLogo', (t) => t.field({
   type: BillingLogo, nullable: true, description: "The administration's logo; null without one (REST: GET /administration/{id}/billing-logo answers the bytes).",
   args: { adminId: t.arg.string({ required: true }) },
@@ -37,9 +29,9 @@ builder.mutationField('setBillingLogo', (t) => t.field({
   args: {
     adminId: t.arg.string({ required: true }),
     contentType: t.arg.string({ required: true, description: 'image/png or image/svg+xml' }),
-    data: t.arg.stringList({ required: true, description: 'The bytes as base64, in pieces of at most 10,000 characters joined in order.' }),
+    data: t.arg.stringList({ required: true, description: BASE64_PIECES }),
   },
-  resolve: (_root, args, context) => mutate(context, FIELD_ARGUMENTS, (em) => setBillingLogo(em, args.adminId, { contentType: args.contentType, bytes: decode(args.data) })),
+  resolve: (_root, args, context) => mutate(context, FIELD_ARGUMENTS, (em) => setBillingLogo(em, args.adminId, { contentType: args.contentType, bytes: decodePieces(args.data) })),
 }));
 
 builder.mutationField('removeBillingLogo', (t) => t.field({

@@ -1,8 +1,10 @@
 import { switchArrangementPlan } from '../../src/cpo/reimbursement-plan.service.ts';
+import { createArrangement, markArrangementDefunct, updateArrangement } from '../../src/cpo/save-reimbursement-arrangement.service.ts';
 import { arrangementsByIds, type ArrangementData } from '../../src/cpo/reimbursement.queries.ts';
 import { isDataOf } from '../../src/platform/seek-page.ts';
 import { builder } from '../builder.ts';
-import { refFromArg } from '../ids.ts';
+import { contractInputFields, contractPatch } from '../contract-inputs.ts';
+import { administrationKey, idArg, refFromArg } from '../ids.ts';
 import { FIELD_ARGUMENTS, mutate } from '../mutation.ts';
 import { planId, ReimbursementPlan } from './cpo-reference-data.ts';
 import { Customer } from './customer.ts';
@@ -52,5 +54,49 @@ builder.mutationFields((t) => ({
     },
     resolve: (_root, args, context) => mutate(context, FIELD_ARGUMENTS, (em) =>
       switchArrangementPlan(em, arrangementId(args.arrangementId), planId(args.planId))),
+  }),
+}));
+
+// --- create, merge-update, defunct (the services of REST's /cpo-reimbursement-arrangement) ---
+
+const CreateReimbursementArrangementInput = builder.inputType('CreateReimbursementArrangementInput', {
+  description: 'A new arrangement of a customer (the charger owner) in an administration; its plan: switchReimbursementPlan.',
+  fields: (t) => ({
+    adminId: t.id({ required: true, description: 'Slug or global ID of the administration.' }),
+    customerId: t.id({ required: true, description: 'Global ID or REST id of the customer.' }),
+    ...contractInputFields(t),
+    validFrom: t.field({ type: DateTime, required: true }),
+  }),
+});
+
+const ReimbursementArrangementInput = builder.inputType('ReimbursementArrangementInput', {
+  description: 'JSON Merge Patch semantics: an absent field keeps its value, null clears it (validFrom cannot be cleared).',
+  fields: (t) => contractInputFields(t),
+});
+
+builder.mutationFields((t) => ({
+  createReimbursementArrangement: t.field({
+    type: ReimbursementArrangement, nullable: true,
+    description: 'Creates a reimbursement arrangement (REST: POST /cpo-reimbursement-arrangement).',
+    args: { input: t.arg({ type: CreateReimbursementArrangementInput, required: true }) },
+    resolve: (_root, args, context) => mutate(context, 'input', (em) => {
+      const { adminId, customerId, ...fields } = args.input;
+      return createArrangement(em, { ...contractPatch(fields), adminId: administrationKey(String(adminId)), customerId: idArg(customerId, 'Customer') });
+    }),
+  }),
+  updateReimbursementArrangement: t.field({
+    type: ReimbursementArrangement, nullable: true,
+    description: 'Merge-updates a reimbursement arrangement (REST: POST /cpo-reimbursement-arrangement/{id}).',
+    args: { id: t.arg.id({ required: true, description: 'Global ID or REST id.' }), input: t.arg({ type: ReimbursementArrangementInput, required: true }) },
+    resolve: (_root, args, context) => mutate(context, 'input', (em) => updateArrangement(em, arrangementId(args.id), contractPatch(args.input))),
+  }),
+  markReimbursementArrangementDefunct: t.field({
+    type: ReimbursementArrangement, nullable: true,
+    description: 'Marks an arrangement defunct, its links too (REST: PUT /cpo-reimbursement-arrangement/{id}/defunct).',
+    args: {
+      id: t.arg.id({ required: true, description: 'Global ID or REST id.' }),
+      externalUpdatedAt: t.arg({ type: DateTime, description: 'Recorded when given (REST: the optional body\'s external_updated_at).' }),
+    },
+    resolve: (_root, args, context) => mutate(context, null, (em) => markArrangementDefunct(em, arrangementId(args.id), args.externalUpdatedAt)),
   }),
 }));

@@ -1,5 +1,5 @@
 // The CPO subscription reads both transports call (REST /cpo-subscription-plan, /cpo-subscription,
-// /cpo-subscription-evse-link; GraphQL cpoSubscriptionPlans, cpoSubscriptions and their nodes):
+// /cpo-subscription-evse-link; GraphQL cpoSubscriptionPlans, cpoSubscriptions and their nodes, EVSE link nodes):
 // plain data, the caller's administrations only (the em's administration filter), seek paging by id.
 import type { FilterQuery } from '@mikro-orm/core';
 import { NotFoundError } from '../platform/errors.ts';
@@ -99,6 +99,10 @@ export async function getCpoLink(em: Em, id: string): Promise<CpoLinkData> {
 
 export function cpoLinkList(em: Em, filter: { subscriptionId?: string } = {}): SeekList<CpoLinkData> {
   return links(em, filter.subscriptionId ? { subscription: filter.subscriptionId } : {});
+}
+
+export function cpoLinksByIds(em: Em, ids: readonly string[]): Promise<(CpoLinkData | null)[]> {
+  return inIdOrder(ids, (wanted) => links(em, { id: { $in: wanted } }).all());
 }
 
 /** The data of a link entity a write changed (its subscription and EVSE loaded). */

@@ -97,6 +97,10 @@ function writeOperations(): string[] {
 
 const CROSS = 'a record of another administration than the end user\'s is not_found for every credential';
 const customerBody = () => ({ name: 'Taken over', country: 'NL' });
+const customItemInput = (adminId: string, partyId: string) => ({
+  timeZone: 'Europe/Amsterdam', date: '2026-11-03', partyId, adminId, description: 'Taken over',
+  quantity: '1', unit: 'pcs', unitPriceExclVat: '1.00', vatKind: 'standard',
+});
 const customItem = (adminId: string, partyId: string) => ({
   time_zone: 'Europe/Amsterdam', date: '2026-11-03', party_id: partyId, admin_id: adminId, description: 'Taken over',
   quantity: '1', unit: 'pcs', unit_price_excl_vat: '1.00', vat_kind: 'standard',
@@ -687,6 +691,75 @@ function mutationCases(): Record<string, MutationCase[]> {
       { id: V.subscriptionId, i: { buyerReference: 'Taken over' } })],
     updateVatRate: [forbidden('mutation ($id: ID!, $i: VatRateInput!) { updateVatRate(id: $id, input: $i) { __typename } }', { id: w.vatRateId, i: { percentage: '22' } })],
     updateWebhookSubscription: [nf('mutation ($id: ID!) { updateWebhookSubscription(id: $id, disabled: true) { __typename } }', { id: V.webhookId })],
+    // CPO subscriptions, their plans and EVSE links; reimbursement arrangements and links
+    createCpoSubscriptionPlan: [nf('mutation ($i: CpoSubscriptionPlanInput!) { createCpoSubscriptionPlan(input: $i) { __typename } }',
+      { i: { adminId: V.adminId, name: 'Plan' } }, '$.input.adminId')],
+    updateCpoSubscriptionPlan: [nf('mutation ($id: ID!, $i: CpoSubscriptionPlanInput!) { updateCpoSubscriptionPlan(id: $id, input: $i) { __typename } }',
+      { id: V.cpoPlanId, i: { name: 'Taken over' } })],
+    setCpoSubscriptionPlanVersion: [nf(`mutation ($p: ID!, $c: [CpoRecurringCostInput!]) {
+      setCpoSubscriptionPlanVersion(planId: $p, validFrom: "2026-02-01", recurringCosts: $c) { __typename } }`,
+    { p: V.cpoPlanId, c: [{ description: 'Fee', amountExclVat: '99', period: 'month', per: 'subscription' }] })],
+    createCpoSubscription: [
+      nf('mutation ($i: CreateCpoSubscriptionInput!) { createCpoSubscription(input: $i) { __typename } }',
+        { i: { customerId: V.customerId, planId: M.cpoPlanId, validFrom: '2026-01-01T00:00:00Z' } }, '$.input.customerId'),
+      nf('mutation ($i: CreateCpoSubscriptionInput!) { createCpoSubscription(input: $i) { __typename } }',
+        { i: { customerId: M.customerId, planId: V.cpoPlanId, validFrom: '2026-01-01T00:00:00Z' } }, '$.input.planId'),
+    ],
+    updateCpoSubscription: [nf('mutation ($id: ID!, $i: CpoSubscriptionInput!) { updateCpoSubscription(id: $id, input: $i) { __typename } }',
+      { id: V.cpoSubscriptionId, i: { buyerReference: 'Taken over' } })],
+    createCpoSubscriptionEvseLink: [
+      nf('mutation ($i: CreateCpoSubscriptionEvseLinkInput!) { createCpoSubscriptionEvseLink(input: $i) { __typename } }',
+        { i: { subscriptionId: V.cpoSubscriptionId, evseUid: M.evseUid } }, '$.input.subscriptionId'),
+      nf('mutation ($i: CreateCpoSubscriptionEvseLinkInput!) { createCpoSubscriptionEvseLink(input: $i) { __typename } }',
+        { i: { subscriptionId: M.cpoSubscriptionId, evseUid: V.evseUid } }, '$.input.evseUid'),
+    ],
+    updateCpoSubscriptionEvseLink: [nf('mutation ($id: ID!, $i: CpoSubscriptionEvseLinkInput!) { updateCpoSubscriptionEvseLink(id: $id, input: $i) { __typename } }',
+      { id: V.cpoLinkId, i: { validUntil: '2027-01-01T00:00:00Z' } })],
+    markCpoSubscriptionEvseLinkDefunct: [byId('markCpoSubscriptionEvseLinkDefunct', V.cpoLinkId)],
+    createReimbursementArrangement: [
+      nf('mutation ($i: CreateReimbursementArrangementInput!) { createReimbursementArrangement(input: $i) { __typename } }',
+        { i: { adminId: V.adminId, customerId: V.customerId, validFrom: '2026-01-01T00:00:00Z' } }, '$.input.adminId'),
+      nf('mutation ($i: CreateReimbursementArrangementInput!) { createReimbursementArrangement(input: $i) { __typename } }',
+        { i: { adminId: M.adminId, customerId: V.customerId, validFrom: '2026-01-01T00:00:00Z' } }, '$.input.customerId'),
+    ],
+    updateReimbursementArrangement: [nf('mutation ($id: ID!, $i: ReimbursementArrangementInput!) { updateReimbursementArrangement(id: $id, input: $i) { __typename } }',
+      { id: V.arrangementId, i: { buyerReference: 'Taken over' } })],
+    markReimbursementArrangementDefunct: [byId('markReimbursementArrangementDefunct', V.arrangementId)],
+    createReimbursementLink: [
+      nf('mutation ($i: CreateReimbursementLinkInput!) { createReimbursementLink(input: $i) { __typename } }',
+        { i: { arrangementId: V.arrangementId, evseUid: M.evseUid } }, '$.input.arrangementId'),
+      nf('mutation ($i: CreateReimbursementLinkInput!) { createReimbursementLink(input: $i) { __typename } }',
+        { i: { arrangementId: M.arrangementId, evseUid: V.evseUid } }, '$.input.evseUid'),
+    ],
+    updateReimbursementLink: [nf('mutation ($id: ID!, $i: ReimbursementLinkInput!) { updateReimbursementLink(id: $id, input: $i) { __typename } }',
+      { id: V.reimbursementLinkId, i: { validUntil: '2027-01-01T00:00:00Z' } })],
+    markReimbursementLinkDefunct: [byId('markReimbursementLinkDefunct', V.reimbursementLinkId)],
+    // billing configuration, custom items, deliveries, a box's documents
+    setBillingExchangeRate: [nf('mutation ($a: String!) { setBillingExchangeRate(adminId: $a, currency: "USD", date: "2026-11-02", rate: "9") { __typename } }',
+      { a: V.adminId })],
+    createBillingSeries: [nf('mutation ($i: BillingSeriesInput!) { createBillingSeries(input: $i) { __typename } }',
+      { i: { adminId: V.adminId, code: 'TAKEN', externalReference: fresh('series') } }, '$.input.adminId')],
+    updateBillingSeries: [nf('mutation ($id: ID!, $i: BillingSeriesInput!) { updateBillingSeries(id: $id, input: $i) { __typename } }',
+      { id: V.seriesId, i: { name: 'Taken over' } })],
+    createBillingProductCategory: [nf('mutation ($i: BillingProductCategoryInput!) { createBillingProductCategory(input: $i) { __typename } }',
+      { i: { adminId: V.adminId, code: 'TAKEN', description: 'x' } }, '$.input.adminId')],
+    updateBillingSettings: [nf('mutation ($a: String!, $i: BillingSettingsInput!) { updateBillingSettings(adminId: $a, input: $i) { __typename } }',
+      { a: V.adminId, i: { paymentTermDays: 1 } })],
+    billCustomItem: [
+      nf('mutation ($i: BillingCustomItemInput!) { billCustomItem(input: $i) { __typename } }', { i: customItemInput(V.adminId, V.customerId) }, '$.input.adminId'),
+      nf('mutation ($i: BillingCustomItemInput!, $r: String) { billCustomItem(input: $i, externalReference: $r) { __typename } }',
+        { i: customItemInput(M.adminId, V.customerId), r: fresh('CI') }, '$.input.partyId'),
+    ],
+    createBillingBoxDelivery: [nf('mutation ($i: CreateBillingBoxDeliveryInput!) { createBillingBoxDelivery(input: $i) { __typename } }',
+      { i: { boxId: V.boxId, channel: 'email' } }, '$.input.boxId')],
+    updateBillingBoxDelivery: [nf('mutation ($id: ID!, $i: BillingBoxDeliveryInput!) { updateBillingBoxDelivery(id: $id, input: $i) { __typename } }',
+      { id: V.deliveryId, i: { state: 'failed' } })],
+    addBillingBoxDocument: [nf(`mutation ($b: ID!, $d: [String!]!) {
+      addBillingBoxDocument(boxId: $b, filename: "extra.pdf", contentType: "application/pdf", data: $d) { __typename } }`, { b: V.boxId, d: [PDF.bytes.toString('base64')] })],
+    removeBillingBoxDocument: [{
+      query: 'mutation ($b: ID!) { removeBillingBoxDocument(boxId: $b, filename: "extra.pdf") { __typename } }', variables: { b: V.boxId }, expect: 'not_found',
+      noControl: 'the victim\'s box may hold no document extra.pdf: document_missing or not_found for every credential',
+    }],
   };
 }
 
