@@ -8,9 +8,11 @@ export interface GraphQLContext {
   actor: Actor;
   /** App credentials: the end user named by the X-SVC-End-User header (schema/types/viewer.ts). */
   endUserId?: string | null;
+  /** The request's origin (`https://host`): where OCPI peers reach us when no public URL is configured. */
+  origin?: string;
 }
 
-export function createContext(em: Em, actor: Actor, endUserId: string | null = null): GraphQLContext {
+export function createContext(em: Em, actor: Actor, endUserId: string | null = null, origin?: string): GraphQLContext {
   // initContextCache keeps Pothos' per-request caches when Yoga copies the context object.
-  return { ...initContextCache(), em, actor, endUserId };
+  return { ...initContextCache(), em, actor, endUserId, origin };
 }

@@ -40,6 +40,7 @@ interface ServerContext {
   em?: Em;
   actor?: Actor;
   endUserId?: string | null;
+  origin?: string;
 }
 
 const TRANSPORT_ERRORS: Partial<Record<ErrorCode, { status: number; code: GraphQLErrorCode }>> = {
@@ -95,9 +96,9 @@ export function graphqlMiddleware(orm: Orm, authenticator: BasicAuthenticator, l
     logging: yogaLogger,
     graphiql: GRAPHIQL_OPTIONS,
     renderGraphiQL: page.page,
-    context: ({ em, actor, endUserId }) => {
+    context: ({ em, actor, endUserId, origin }) => {
       if (!em || !actor) throw new Error('GraphQL executed without an authenticated caller');
-      return createContext(em, actor, endUserId ?? null);
+      return createContext(em, actor, endUserId ?? null, origin);
     },
     plugins: [queryLimits, inputStrings, domainErrors, readOnlyCredentials, appCredentials, dateTimeLiterals],
   });
@@ -124,7 +125,7 @@ export function graphqlMiddleware(orm: Orm, authenticator: BasicAuthenticator, l
     // App credentials read through `viewer` only (schema/permissions.ts), for the end user of this header.
     const endUserId = actor.role === 'app' ? (ctx.get(END_USER_HEADER) || null) : null;
     const em = scopedEm(orm, actor.scope);
-    const response = await runAs(actor.publicId, () => RequestContext.create(em, () => yoga.fetch(toRequest(ctx, ctx.state.body), { em, actor, endUserId })));
+    const response = await runAs(actor.publicId, () => RequestContext.create(em, () => yoga.fetch(toRequest(ctx, ctx.state.body), { em, actor, endUserId, origin: `${ctx.protocol}://${ctx.host}` })));
     return respond(ctx, response);
   };
 }
