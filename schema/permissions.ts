@@ -19,7 +19,7 @@ export const readOnlyCredentials: Plugin<GraphQLContext> = {
 /** Root fields an App credential may select: the viewer (and introspection). */
 const APP_ROOT_FIELDS = new Set(['viewer', '__typename', '__schema', '__type']);
 /** Mutations of the App API (schema/types/viewer.ts): the App's writes, for its end user. */
-export const APP_MUTATIONS = new Set(['registerEndUser', 'cancelViewerSubscription', 'switchViewerSubscriptionPlan', '__typename']);
+export const APP_MUTATIONS = new Set(['registerEndUser', 'cancelViewerSubscription', 'switchViewerSubscriptionPlan']);
 
 /**
  * An App credential reads through `viewer` only and writes through the App API's mutations only:
