@@ -42,6 +42,9 @@ import './types/roaming-agreement.ts';
 import './types/roaming-connection.ts';
 import './types/roaming-partner.ts';
 import './types/instance.ts';
+import './types/end-user.ts';
+import './types/ocpi-registration.ts';
+import './types/api-credential.ts';
 import './types/viewer.ts';
 
 builder.queryType({});

@@ -18,22 +18,26 @@ export const readOnlyCredentials: Plugin<GraphQLContext> = {
 
 /** Root fields an App credential may select: the viewer (and introspection). */
 const APP_ROOT_FIELDS = new Set(['viewer', '__typename', '__schema', '__type']);
+/** Mutations of the App API (schema/types/viewer.ts): the App's writes, for its end user. */
+export const APP_MUTATIONS = new Set(['registerEndUser', 'cancelViewerSubscription', 'switchViewerSubscriptionPlan']);
 
 /**
- * An App credential reads through `viewer` only: no mutation, no other root field (HTTP 403, like
- * an App credential on the Admin REST API). Fragments at the root are refused too (they could
- * name any field).
+ * An App credential reads through `viewer` only and writes through the App API's mutations only:
+ * no other root field (HTTP 403, like an App credential on the Admin REST API). Fragments at the
+ * root are refused too (they could name any field).
  */
 export const appCredentials: Plugin<GraphQLContext> = {
   onExecute({ args, setResultAndStopExecution }) {
     const { actor } = args.contextValue as GraphQLContext;
     if (actor.role !== 'app') return;
     const operation = getOperationAST(args.document, args.operationName);
-    const allowed = operation?.operation === OperationTypeNode.QUERY
-      && operation.selectionSet.selections.every((s) => s.kind === Kind.FIELD && APP_ROOT_FIELDS.has(s.name.value));
+    const rootFields = operation?.operation === OperationTypeNode.QUERY ? APP_ROOT_FIELDS
+      : operation?.operation === OperationTypeNode.MUTATION ? APP_MUTATIONS : null;
+    const allowed = rootFields !== null
+      && operation!.selectionSet.selections.every((s) => s.kind === Kind.FIELD && rootFields.has(s.name.value));
     if (!allowed) {
       setResultAndStopExecution({
-        errors: [new GraphQLError('an App credential may only query viewer', { extensions: { code: 'FORBIDDEN' satisfies GraphQLErrorCode, http: { status: 403 } } })],
+        errors: [new GraphQLError('an App credential may only query viewer and call the App API\'s mutations', { extensions: { code: 'FORBIDDEN' satisfies GraphQLErrorCode, http: { status: 403 } } })],
       });
     }
   },

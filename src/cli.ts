@@ -8,7 +8,10 @@ import { progressLine, type Progress } from './cli/progress.ts';
 import { readSetupFile } from './cli/read-setup-file.ts';
 import { applySetup } from './setup/apply-setup.service.ts';
 import { ensureDemoInstance } from './demo/demo-instance.ts';
-import { createAdministration, createSeller } from './parties/create-administration.service.ts';
+import { createAdministration, createSeller, updateAdministration } from './parties/create-administration.service.ts';
+import { SYSTEM_ACTOR } from './access/actor.ts';
+import { credentialList } from './credentials/credential.queries.ts';
+import { revokeCredential } from './credentials/manage-credentials.service.ts';
 import { readConfig } from './platform/config.ts';
 import { openDatabase } from './platform/database.ts';
 import { DomainError } from './platform/errors.ts';
@@ -22,8 +25,11 @@ import { registerItemSources } from './item-sources.ts';
 
 const USAGE = `usage: npm run cli -- <command>
   administration create --id <slug> --name <name> --currency <ISO> --country <CC> [--seller <seller id>] [--locale <id>]
+  administration update --id <slug> [--name <name>] [--locale <id>] [--seller <seller id>]
   seller create --name <name> --country <CC> [--external-reference <ref>]
   credential create --public-id <id> --secret <secret> [--admin <admin id>]... [--role admin|readonly|app] [--rate-limit <per minute>] [--site <end-user site id>]
+  credential list   (public ids, roles, administrations, revoked; never a secret)
+  credential revoke --public-id <id>   (a running service stops accepting it within a minute)
   setup apply <file.json> [--dry-run]   (administrations, VAT rates, rate plans, subscription plans: docs/setup.md)
   migrate
   demo
@@ -79,6 +85,29 @@ async function main(argv: string[]): Promise<void> {
         country: one(flags, 'country', true), sellerId: one(flags, 'seller'), localeId: one(flags, 'locale'),
       });
       console.log(JSON.stringify({ id: admin.id, name: admin.name, currency: admin.currency, country: admin.country, seller_id: admin.seller?.id ?? null }));
+    });
+  }
+  if (command === 'administration update') {
+    const flags = parseFlags(rest);
+    return withOrm(async (orm) => {
+      const admin = await updateAdministration(scopedEm(orm), one(flags, 'id', true), {
+        name: one(flags, 'name'), localeId: one(flags, 'locale'), sellerId: one(flags, 'seller'),
+      });
+      console.log(JSON.stringify({ id: admin.id, name: admin.name, locale_id: admin.localeId ?? null, seller_id: admin.seller?.id ?? null }));
+    });
+  }
+  if (command === 'credential list') {
+    return withOrm(async (orm) => {
+      for (const c of await credentialList(scopedEm(orm), SYSTEM_ACTOR).all()) {
+        console.log(JSON.stringify({ public_id: c.publicId, role: c.role, admin_ids: c.adminIds, revoked_at: c.revokedAt?.toISOString() ?? null }));
+      }
+    });
+  }
+  if (command === 'credential revoke') {
+    const flags = parseFlags(rest);
+    return withOrm(async (orm) => {
+      const credential = await revokeCredential(scopedEm(orm), SYSTEM_ACTOR, one(flags, 'public-id', true));
+      console.log(JSON.stringify({ public_id: credential.publicId, revoked_at: credential.revokedAt?.toISOString() ?? null }));
     });
   }
   if (command === 'seller create') {

@@ -240,7 +240,7 @@ export const appApiRoutes: RouteDef[] = [
       await getEndUserSubscription(em, await endUserScope(em, actor, params.end_user_id), params.subscription_id)),
   }),
   defineRoute({
-    method: 'post', path: '/:end_user_id/msp-token-subscription/:subscription_id/cancel', tag: TAG, api: 'app', response: appSubscriptionShape,
+    method: 'post', path: '/:end_user_id/msp-token-subscription/:subscription_id/cancel', graphql: 'cancelViewerSubscription', tag: TAG, api: 'app', response: appSubscriptionShape,
     summary: 'Cancel a token subscription now',
     description: `Ends the subscription at this moment: sessions starting from now are not charged under it (one not yet started becomes defunct; `
       + `an ended one stays as it is). Needs a customer authorization as owner or manager, or a subscription authorization as manager. ${SCOPE}`,
@@ -248,7 +248,7 @@ export const appApiRoutes: RouteDef[] = [
       await cancelEndUserSubscription(em, await endUserScope(em, actor, params.end_user_id), params.subscription_id)),
   }),
   defineRoute({
-    method: 'post', path: '/:end_user_id/msp-token-subscription/:subscription_id/switch-plan', tag: TAG, api: 'app', body: switchPlanBody,
+    method: 'post', path: '/:end_user_id/msp-token-subscription/:subscription_id/switch-plan', graphql: 'switchViewerSubscriptionPlan', tag: TAG, api: 'app', body: switchPlanBody,
     response: appSubscriptionShape, summary: 'Switch the plan of a token subscription from now on',
     description: 'Exactly one of plan_id and plan_external_reference; only plans of the administration inside their publishing window '
       + '(others: 400 not_found). The subscription ends now and a successor with the new plan continues (answered), with the tokens, '

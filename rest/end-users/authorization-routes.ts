@@ -49,6 +49,8 @@ export interface AuthorizationKind<A extends AuthorizationRecord> {
   many: string;
   roles: readonly string[];
   rules: string;
+  /** The GraphQL mutation of POST (create or merge-update one). */
+  graphql: string;
   /** The end user's authorizations (an end user the caller does not see: not_found). */
   list(em: Em, endUserId: string): Promise<SeekList<A>>;
   /** `target`: the id or `ext_ref.<external_reference>` the client named. */
@@ -109,7 +111,7 @@ export function authorizationRoutes<A extends AuthorizationRecord>(kind: Authori
       }),
     }),
     defineRoute({
-      method: 'post', path: `${path}/:${targetMember}`, tag: TAG, body, bodyOptional: true, response: shape,
+      method: 'post', path: `${path}/:${targetMember}`, graphql: kind.graphql, tag: TAG, body, bodyOptional: true, response: shape,
       summary: `Create or merge-update the authorization of an end user over ${kind.one} (id or ext_ref.<external_reference>)`,
       description: kind.rules,
       handler: async ({ em, body: b, params }) => serialize(await kind.merge(em, params.id, params[targetMember], patchFrom(b, MAPPING))),

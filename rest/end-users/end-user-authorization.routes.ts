@@ -8,6 +8,7 @@ import type { RouteDef } from '../rails/route.ts';
 import { authorizationRoutes } from './authorization-routes.ts';
 
 export const endUserAuthorizationRoutes: RouteDef[] = authorizationRoutes({
+  graphql: 'updateEndUserCustomerAuthorization',
   segment: 'authorization-customer', one: 'a customer', many: 'customers', roles: AUTHORIZATION_ROLES,
   rules: 'Validity is [valid_from, valid_until); valid_until must be after valid_from. role defaults to owner. '
     + 'A defunct authorization stays defunct. Only customers of the end user\'s administration can be authorized.',

@@ -44,12 +44,12 @@ export const endUserSiteRoutes: RouteDef[] = [
     handler: ({ ctx, em, rawQuery }) => seekPage(ctx, { list: endUserSiteList(em), rawQuery, path: '/main/v1/end-user-site', serialize: serializeSite }),
   }),
   defineRoute({
-    method: 'post', path: '/end-user-site', tag: TAG, summary: 'Create an end-user site', extension: true, body: siteBody, response: endUserSiteShape,
+    method: 'post', path: '/end-user-site', graphql: 'createEndUserSite', tag: TAG, summary: 'Create an end-user site', extension: true, body: siteBody, response: endUserSiteShape,
     description: 'An App credential belongs to one site (`credential create --site <id>` of the CLI); POST /enduser/register creates end users there.',
     handler: async ({ em, body }) => serializeSite(await createSite(em, { adminId: body.admin_id, name: body.name, externalReference: body.external_reference })),
   }),
   defineRoute({
-    method: 'post', path: '/enduser/register', tag: TAG, api: 'app', summary: 'Register an end user in the App credential\'s site',
+    method: 'post', path: '/enduser/register', graphql: 'registerEndUser', tag: TAG, api: 'app', summary: 'Register an end user in the App credential\'s site',
     body: registerBody, response: endUserShape,
     description: `App API. username is required; the end user belongs to the credential's site and its administration. ${UNIQUENESS}`,
     handler: async ({ em, actor, body }) => serializeEndUser(await registerEndUser(em, actor, patchFrom(body, END_USER_MAPPING) as EndUserPatch)),

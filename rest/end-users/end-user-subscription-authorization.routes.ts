@@ -7,6 +7,7 @@ import type { RouteDef } from '../rails/route.ts';
 import { authorizationRoutes } from './authorization-routes.ts';
 
 export const endUserSubscriptionAuthorizationRoutes: RouteDef[] = authorizationRoutes({
+  graphql: 'updateEndUserSubscriptionAuthorization',
   segment: 'authorization-msp-token-subscription', one: 'an MSP token subscription', many: 'subscriptions',
   roles: SUBSCRIPTION_AUTHORIZATION_ROLES,
   rules: 'Validity is [valid_from, valid_until); valid_until must be after valid_from. role defaults to driver (sees the '

@@ -76,7 +76,7 @@ export const endUserRoutes: RouteDef[] = [
     }),
   }),
   defineRoute({
-    method: 'post', path: '/end-user', tag: TAG, summary: 'Create an end user', body: endUserBody, response: endUserShape,
+    method: 'post', path: '/end-user', graphql: 'createEndUser', tag: TAG, summary: 'Create an end user', body: endUserBody, response: endUserShape,
     description: `admin_id and username are required; admin_id and site_id (default: the administration\'s default site) cannot change afterwards. ${UNIQUENESS}`,
     handler: async ({ em, body }) => serializeEndUser(await createEndUser(em, patch(body, 'merge'))),
   }),
@@ -85,7 +85,7 @@ export const endUserRoutes: RouteDef[] = [
     handler: async ({ em, params }) => serializeEndUser(await getEndUser(em, params.id)),
   }),
   defineRoute({
-    method: 'post', path: '/end-user/:id', tag: TAG, summary: 'Merge-update an end user', body: endUserBody, response: endUserShape,
+    method: 'post', path: '/end-user/:id', graphql: 'updateEndUser', tag: TAG, summary: 'Merge-update an end user', body: endUserBody, response: endUserShape,
     description: `admin_id is ignored. An update with an external_updated_at older than the stored one is ignored. ${UNIQUENESS}`,
     handler: async ({ em, body, params }) => serializeEndUser(await updateEndUser(em, params.id, patch(body, 'merge'))),
   }),

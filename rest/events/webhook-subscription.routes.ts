@@ -83,7 +83,7 @@ export const webhookSubscriptionRoutes: RouteDef[] = [
     }),
   }),
   defineRoute({
-    method: 'post', path: '/webhook-subscription', tag: TAG, summary: 'Subscribe an HTTPS endpoint to event kinds', body, response: webhookSubscriptionShape,
+    method: 'post', path: '/webhook-subscription', graphql: 'createWebhookSubscription', tag: TAG, summary: 'Subscribe an HTTPS endpoint to event kinds', body, response: webhookSubscriptionShape,
     description: 'Deliveries are POSTs of {id, occurred_at, modification_kind, kind, data}, signed in X-SVC-Signature: t=<unix>,v1=<hex HMAC-SHA256 of '
       + '"<t>.<body>" with the secret>. Only events after the subscription\'s creation are delivered. The secret is never returned.',
     handler: async ({ em, body: b }) => serializeWebhookSubscription(await createWebhookSubscription(em, input(b))),
@@ -93,7 +93,7 @@ export const webhookSubscriptionRoutes: RouteDef[] = [
     handler: async ({ em, params }) => serializeWebhookSubscription(await getWebhookSubscription(em, params.id)),
   }),
   defineRoute({
-    method: 'post', path: '/webhook-subscription/:id', tag: TAG, summary: 'Merge-update a webhook subscription (disabled: true disables, false enables)',
+    method: 'post', path: '/webhook-subscription/:id', graphql: 'updateWebhookSubscription', tag: TAG, summary: 'Merge-update a webhook subscription (disabled: true disables, false enables)',
     body, response: webhookSubscriptionShape,
     handler: async ({ em, params, body: b }) => serializeWebhookSubscription(await updateWebhookSubscription(em, params.id, input(b))),
   }),
@@ -106,7 +106,7 @@ export const webhookSubscriptionRoutes: RouteDef[] = [
     },
   }),
   defineRoute({
-    method: 'post', path: '/webhook-subscription/:id/redeliver', tag: TAG, summary: 'Deliver again from an event on', extension: true,
+    method: 'post', path: '/webhook-subscription/:id/redeliver', graphql: 'redeliverWebhookSubscription', tag: TAG, summary: 'Deliver again from an event on', extension: true,
     body: yup.object({ from_event_id: text(20).defined('${path} is required') }), response: webhookSubscriptionShape,
     handler: async ({ em, params, body: b }) => serializeWebhookSubscription(await redeliver(em, params.id, b.from_event_id)),
   }),

@@ -44,7 +44,7 @@ const connectionId = (id: string) => {
 
 export const ocpiPeerRoutes: RouteDef[] = [
   defineRoute({
-    method: 'post', path: '/roaming-connection/:id/ocpi/register', tag: TAG, extension: true, bodyOptional: true, response: ocpiPeerShape,
+    method: 'post', path: '/roaming-connection/:id/ocpi/register', graphql: 'registerOcpiConnection', tag: TAG, extension: true, bodyOptional: true, response: ocpiPeerShape,
     summary: 'Register the OCPI connection (either direction)',
     description: 'With versions_url and token (the token A the peer gave): reads the peer\'s versions and 2.2.1 endpoints, sends our '
       + 'credentials with a new token B and keeps the token C the peer answers (status registered). Without them: issues a token A '

@@ -98,7 +98,7 @@ export const billingAddressRoutes: RouteDef[] = [
     handler: async ({ em, params }) => serializeBillingAddress(await getBillingAddress(em, parseRef(params.id, true))),
   }),
   defineRoute({
-    method: 'post', path: '/billing-address/:id', tag: TAG, body: billingAddressBody, response: billingAddressShape,
+    method: 'post', path: '/billing-address/:id', graphql: 'updateBillingAddress', tag: TAG, body: billingAddressBody, response: billingAddressShape,
     summary: 'Merge-update a billing address; on ext_ref.<ref> create it when missing',
     description: 'Creating names the party (a customer) by exactly one of party_id and party_external_reference '
       + '(customer_id and customer_external_reference are their older names). On update they are ignored, but one naming '

@@ -110,7 +110,7 @@ export const customerRoutes = [
     }),
   }),
   defineRoute({
-    method: 'post', path: '/customer', tag: TAG, summary: 'Create a customer', extension: true, body: customerBody, response: customerShape,
+    method: 'post', path: '/customer', graphql: 'createCustomer', tag: TAG, summary: 'Create a customer', extension: true, body: customerBody, response: customerShape,
     description: 'Creates a customer without an external reference. POST /customer/ext_ref.<ref> creates one with a reference.',
     handler: async ({ em, body }) => serializeCustomer(await createCustomer(em, customerPatch(body, 'merge'))),
   }),
@@ -119,7 +119,7 @@ export const customerRoutes = [
     handler: async ({ em, params }) => serializeCustomer(await getCustomer(em, parseRef(params.id, true))),
   }),
   defineRoute({
-    method: 'post', path: '/customer/:id', tag: TAG, summary: 'Merge-update a customer; on ext_ref.<ref> create it when missing',
+    method: 'post', path: '/customer/:id', graphql: 'updateCustomer', tag: TAG, summary: 'Merge-update a customer; on ext_ref.<ref> create it when missing',
     body: customerBody, response: customerShape,
     handler: async ({ em, body, params }) => {
       const { customer } = await upsertCustomer(em, parseRef(params.id, true), customerPatch(body, 'merge'));
@@ -135,12 +135,12 @@ export const customerRoutes = [
     },
   }),
   defineRoute({
-    method: 'post', path: '/customer/:id/block-charge-auth-requests', tag: TAG, summary: 'Block charge authorization for the customer',
+    method: 'post', path: '/customer/:id/block-charge-auth-requests', graphql: 'blockCustomerChargeAuthRequests', tag: TAG, summary: 'Block charge authorization for the customer',
     response: customerShape,
     handler: async ({ em, params }) => serializeCustomer(await setCustomerChargeAuthBlocked(em, parseRef(params.id, true), true)),
   }),
   defineRoute({
-    method: 'post', path: '/customer/:id/unblock-charge-auth-requests', tag: TAG, summary: 'Unblock charge authorization for the customer',
+    method: 'post', path: '/customer/:id/unblock-charge-auth-requests', graphql: 'unblockCustomerChargeAuthRequests', tag: TAG, summary: 'Unblock charge authorization for the customer',
     response: customerShape,
     handler: async ({ em, params }) => serializeCustomer(await setCustomerChargeAuthBlocked(em, parseRef(params.id, true), false)),
   }),

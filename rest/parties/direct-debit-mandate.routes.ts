@@ -98,12 +98,12 @@ export const directDebitMandateRoutes: RouteDef[] = [
     handler: async ({ em, params }) => serializeMandate(await getMandate(em, parseRef(params.id, true))),
   }),
   defineRoute({
-    method: 'post', path: '/billing-direct-debit-mandate', tag: TAG, body: mandateBody, summary: 'Create a direct debit mandate', response: mandateShape,
+    method: 'post', path: '/billing-direct-debit-mandate', graphql: 'createDirectDebitMandate', tag: TAG, body: mandateBody, summary: 'Create a direct debit mandate', response: mandateShape,
     description: `Needs exactly one of customer_id and customer_external_reference. valid_from defaults to now. ${OVERLAP_RULE}`,
     handler: async ({ em, body }) => serializeMandate(await createMandate(em, patch(body, 'merge'), { invalidateOverlapping: invalidate(body) })),
   }),
   defineRoute({
-    method: 'post', path: '/billing-direct-debit-mandate/:id', tag: TAG, body: mandateBody,
+    method: 'post', path: '/billing-direct-debit-mandate/:id', graphql: 'updateDirectDebitMandate', tag: TAG, body: mandateBody,
     summary: 'Merge-update a direct debit mandate; on ext_ref.<ref> create it when missing', response: mandateShape,
     description: `The customer is chosen on create only. A defunct mandate cannot be changed. ${OVERLAP_RULE}`,
     handler: async ({ em, body, params }) => serializeMandate(await upsertMandate(
@@ -117,7 +117,7 @@ export const directDebitMandateRoutes: RouteDef[] = [
       em, parseRef(params.id, true), patch(body, 'replace'), { invalidateOverlapping: invalidate(body), replace: true })),
   }),
   defineRoute({
-    method: 'put', path: '/billing-direct-debit-mandate/:id/defunct', tag: TAG, summary: 'Mark a direct debit mandate defunct', response: mandateShape,
+    method: 'put', path: '/billing-direct-debit-mandate/:id/defunct', graphql: 'markDirectDebitMandateDefunct', tag: TAG, summary: 'Mark a direct debit mandate defunct', response: mandateShape,
     body: yup.object({ external_updated_at: timestamp().nullable() }), bodyOptional: true,
     handler: async ({ em, body, params }) =>
       serializeMandate(await markMandateDefunct(em, parseRef(params.id, true), isoDate(body.external_updated_at))),

@@ -47,7 +47,7 @@ export const instanceRoutes: RouteDef[] = [
     handler: async ({ em }) => serializeInstance(await instanceOverview(em)),
   }),
   defineRoute({
-    method: 'post', path: '/instance', tag: 'Instance', summary: 'Merge-update this instance: name, roaming calculation on or off', extension: true,
+    method: 'post', path: '/instance', graphql: 'updateInstance', tag: 'Instance', summary: 'Merge-update this instance: name, roaming calculation on or off', extension: true,
     description: 'Shared by every administration: only a credential without an administration limit may change it (403 `forbidden` otherwise). '
       + '`roaming_enabled` switches the roaming cost calculation of sessions processed from then on.',
     body: instanceBody, response: instanceShape,

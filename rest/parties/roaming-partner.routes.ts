@@ -60,7 +60,7 @@ export const roamingPartnerRoutes: RouteDef[] = [
     }),
   }),
   defineRoute({
-    method: 'post', path: '/roaming-partner', tag: 'Roaming', summary: 'Create a roaming partner', extension: true, response: roamingPartnerShape,
+    method: 'post', path: '/roaming-partner', graphql: 'createRoamingPartner', tag: 'Roaming', summary: 'Create a roaming partner', extension: true, response: roamingPartnerShape,
     description: 'Party ids are normalized (`NL-TDR` = `NLTDR` = `NL*TDR`); an id of another partner is 400 `duplicate`. Roaming setup serves every administration: only a credential without an administration limit may change it (403 `forbidden` otherwise).',
     body: partnerBody,
     handler: async ({ em, body }) => serializeRoamingPartner(await createRoamingPartner(em, patchFrom(body, PARTNER) as Patch<PartnerFields>)),
@@ -70,7 +70,7 @@ export const roamingPartnerRoutes: RouteDef[] = [
     handler: async ({ em, params }) => serializeRoamingPartner(await getRoamingPartner(em, params.id)),
   }),
   defineRoute({
-    method: 'post', path: '/roaming-partner/:id', tag: 'Roaming', summary: 'Merge-update a roaming partner', extension: true, body: partnerBody,
+    method: 'post', path: '/roaming-partner/:id', graphql: 'updateRoamingPartner', tag: 'Roaming', summary: 'Merge-update a roaming partner', extension: true, body: partnerBody,
     response: roamingPartnerShape,
     handler: async ({ em, params, body }) => serializeRoamingPartner(await updateRoamingPartner(em, params.id, patchFrom(body, PARTNER) as Patch<PartnerFields>)),
   }),

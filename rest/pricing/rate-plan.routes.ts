@@ -84,7 +84,7 @@ export const ratePlanRoutes: RouteDef[] = [
     },
   }),
   defineRoute({
-    method: 'post', path: '/rate-plan', tag: TAG, summary: 'Create a rate plan', extension: true,
+    method: 'post', path: '/rate-plan', graphql: 'createRatePlan', tag: TAG, summary: 'Create a rate plan', extension: true,
     description: `Needs name and currency. ${RULES}`, body: planBody, response: ratePlanShape,
     handler: async ({ em, body }) => serializeRatePlan(await createRatePlan(em, patch(body))),
   }),
@@ -94,7 +94,7 @@ export const ratePlanRoutes: RouteDef[] = [
     handler: async ({ em, params }) => serializeRatePlan(await getRatePlan(em, parseRef(params.id, true))),
   }),
   defineRoute({
-    method: 'post', path: '/rate-plan/:id', tag: TAG, summary: 'Merge-update a rate plan; on ext_ref.<ref> create it when missing', extension: true,
+    method: 'post', path: '/rate-plan/:id', graphql: 'updateRatePlan', tag: TAG, summary: 'Merge-update a rate plan; on ext_ref.<ref> create it when missing', extension: true,
     description: `name, external_reference and admin_ids (replaced as a whole) change; currency is set on create only. ${RULES}`, body: planBody,
     response: ratePlanShape,
     handler: async ({ em, body, params }) => serializeRatePlan(await upsertRatePlan(em, parseRef(params.id, true), patch(body))),
@@ -108,7 +108,7 @@ export const ratePlanRoutes: RouteDef[] = [
     }),
   }),
   defineRoute({
-    method: 'post', path: '/rate-plan/:id/version', tag: TAG, summary: 'Create a rate plan version', extension: true,
+    method: 'post', path: '/rate-plan/:id/version', graphql: 'addRatePlanVersion', tag: TAG, summary: 'Create a rate plan version', extension: true,
     description: DEFINITION, body: versionBody, response: ratePlanVersionShape,
     handler: async ({ em, body, params }) => serializeRatePlanVersion(await createRatePlanVersion(em, parseRef(params.id, true), {
       validFrom: isoDate(body.valid_from), definition: body.definition,

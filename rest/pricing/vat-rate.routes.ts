@@ -68,7 +68,7 @@ export const vatRateRoutes: RouteDef[] = [
     }),
   }),
   defineRoute({
-    method: 'post', path: '/vat-rate', tag: TAG, summary: 'Create a VAT rate', extension: true,
+    method: 'post', path: '/vat-rate', graphql: 'createVatRate', tag: TAG, summary: 'Create a VAT rate', extension: true,
     description: `Needs country, vat_kind, percentage and valid_from. ${RULES}`, body, response: vatRateShape,
     handler: async ({ em, body: b }) => serializeVatRate(await createVatRate(em, patch(b))),
   }),
@@ -77,7 +77,7 @@ export const vatRateRoutes: RouteDef[] = [
     handler: async ({ em, params }) => serializeVatRate(await getVatRate(em, params.id)),
   }),
   defineRoute({
-    method: 'post', path: '/vat-rate/:id', tag: TAG, summary: 'Merge-update a VAT rate', extension: true,
+    method: 'post', path: '/vat-rate/:id', graphql: 'updateVatRate', tag: TAG, summary: 'Merge-update a VAT rate', extension: true,
     description: RULES, body, response: vatRateShape,
     handler: async ({ em, body: b, params }) => serializeVatRate(await updateVatRate(em, params.id, patch(b))),
   }),

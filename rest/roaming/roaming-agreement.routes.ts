@@ -60,7 +60,7 @@ export const roamingAgreementRoutes: RouteDef[] = [
     }),
   }),
   defineRoute({
-    method: 'post', path: '/roaming-agreement', tag: TAG, summary: 'Create a roaming agreement', extension: true, response: roamingAgreementShape,
+    method: 'post', path: '/roaming-agreement', graphql: 'createRoamingAgreement', tag: TAG, summary: 'Create a roaming agreement', extension: true, response: roamingAgreementShape,
     description: 'Only on a locally owned connection, with its partner (partner_id may be left out). Validity is [valid_from, valid_until). Roaming setup serves every administration: only a credential without an administration limit may change it (403 `forbidden` otherwise).',
     body: agreementBody.shape({ connection_id: uuid().defined('${path} is required'), partner_id: uuid().nullable() }),
     handler: async ({ em, body }) => serializeRoamingAgreement(await createRoamingAgreement(em, {
@@ -72,7 +72,7 @@ export const roamingAgreementRoutes: RouteDef[] = [
     handler: async ({ em, params }) => serializeRoamingAgreement(await getRoamingAgreement(em, params.id)),
   }),
   defineRoute({
-    method: 'post', path: '/roaming-agreement/:id', tag: TAG, summary: 'Merge-update a roaming agreement', extension: true, body: agreementBody,
+    method: 'post', path: '/roaming-agreement/:id', graphql: 'updateRoamingAgreement', tag: TAG, summary: 'Merge-update a roaming agreement', extension: true, body: agreementBody,
     response: roamingAgreementShape,
     handler: async ({ em, params, body }) => serializeRoamingAgreement(await updateRoamingAgreement(em, params.id,
       patchFrom(body, AGREEMENT) as Patch<AgreementFields>)),

@@ -57,7 +57,7 @@ export const roamingConnectionRoutes: RouteDef[] = [
     }),
   }),
   defineRoute({
-    method: 'post', path: '/roaming-connection', tag: TAG, summary: 'Create a roaming connection', extension: true, response: roamingConnectionShape,
+    method: 'post', path: '/roaming-connection', graphql: 'createRoamingConnection', tag: TAG, summary: 'Create a roaming connection', extension: true, response: roamingConnectionShape,
     description: 'protocol defaults to `ocpi`; a locally owned connection names its partner. Roaming setup serves every administration: only a credential without an administration limit may change it (403 `forbidden` otherwise).',
     body: connectionBody,
     handler: async ({ em, body }) => serializeRoamingConnection(await createRoamingConnection(em, inputOf(body))),
@@ -67,7 +67,7 @@ export const roamingConnectionRoutes: RouteDef[] = [
     handler: async ({ em, params }) => serializeRoamingConnection(await getRoamingConnection(em, params.id)),
   }),
   defineRoute({
-    method: 'post', path: '/roaming-connection/:id', tag: TAG, summary: 'Merge-update a roaming connection', extension: true, body: connectionBody,
+    method: 'post', path: '/roaming-connection/:id', graphql: 'updateRoamingConnection', tag: TAG, summary: 'Merge-update a roaming connection', extension: true, body: connectionBody,
     response: roamingConnectionShape,
     handler: async ({ em, params, body }) => serializeRoamingConnection(await updateRoamingConnection(em, params.id, inputOf(body))),
   }),

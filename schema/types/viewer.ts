@@ -5,6 +5,11 @@
 // the REST App API. The types here are closed: they lead to nothing outside the scope (no
 // customer, token or box node to walk on from). Admin credentials get FORBIDDEN.
 import { GraphQLError } from 'graphql';
+import * as yup from 'yup';
+import { cancelEndUserSubscription, switchEndUserPlan } from '../../src/end-users/app-subscription.service.ts';
+import { registerEndUser } from '../../src/end-users/register-end-user.service.ts';
+import { text } from '../../src/platform/input-schemas.ts';
+import { validate } from '../../src/platform/input-validation.ts';
 import { endUserBoxes, getEndUserBox, type BoxData } from '../../src/billing/billing-box.queries.ts';
 import { endUserWithScope, type EndUserScope } from '../../src/end-users/end-user-scope.ts';
 import type { EndUserData } from '../../src/end-users/end-user.queries.ts';
@@ -18,7 +23,9 @@ import type { SessionSubtotal } from '../../src/sessions/session-subtotals.ts';
 import { builder } from '../builder.ts';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../connection.ts';
 import type { GraphQLContext } from '../context.ts';
+import { FIELD_ARGUMENTS, mutate } from '../mutation.ts';
 import { DateTime } from './date-time.ts';
+import { endUserPatch } from './end-user.ts';
 
 export const END_USER_HEADER = 'x-svc-end-user';
 
@@ -196,5 +203,67 @@ builder.queryFields((t) => ({
     description: 'App credentials only: the end user named by the X-SVC-End-User header (REST: the App API under /{end_user_id}/). '
       + 'An end user the credential may not act for is not_found.',
     resolve: (_root, _args, context) => loadViewer(context),
+  }),
+}));
+
+// The App API's writes. An App credential authenticates to /graphql as for the REST App API and
+// names its end user with the X-SVC-End-User header (as `viewer` reads); registering needs no end
+// user: the new one goes to the credential's site. Only App credentials may call these
+// (schema/permissions.ts lets them through; any other caller gets FORBIDDEN, like an Admin
+// credential on the REST App API).
+const RegisterEndUserInput = builder.inputType('RegisterEndUserInput', {
+  description: 'username is required; the end user belongs to the App credential\'s site and its administration. username, email and '
+    + 'externalReference are unique in the instance, compared case-insensitively (duplicate); username and email must be Unicode NFC.',
+  fields: (t) => ({
+    username: t.string({ required: true }),
+    email: t.string(),
+    name: t.string(),
+    localeId: t.string(),
+    externalReference: t.string(),
+    externalUpdatedAt: t.field({ type: DateTime }),
+  }),
+});
+
+const switchPlanRules = yup.object({ planId: text(64).nullable(), planExternalReference: text().nullable() });
+
+function appOnly(context: GraphQLContext): void {
+  if (context.actor.role !== 'app') throw forbidden('this mutation is for App credentials (the App API)');
+}
+
+builder.mutationFields((t) => ({
+  registerEndUser: t.field({
+    type: ViewerEndUser, nullable: true,
+    description: 'App credentials only: registers an end user in the credential\'s site (REST: POST /enduser/register).',
+    args: { input: t.arg({ type: RegisterEndUserInput, required: true }) },
+    resolve: (_root, args, context) => {
+      appOnly(context);
+      return mutate(context, 'input', (em) => registerEndUser(em, context.actor, endUserPatch(args.input)));
+    },
+  }),
+  cancelViewerSubscription: t.field({
+    type: ViewerSubscription, nullable: true,
+    description: 'App credentials only: ends a token subscription of the viewer now (REST: POST /{end_user_id}/msp-token-subscription/{subscription_id}/cancel). '
+      + 'Needs a managing authorization.',
+    args: { subscriptionId: t.arg.string({ required: true, description: 'The subscription\'s REST id (ViewerSubscription.databaseId).' }) },
+    resolve: async (_root, args, context) => {
+      const { scope } = await loadViewer(context);
+      return mutate(context, FIELD_ARGUMENTS, (em) => cancelEndUserSubscription(em, scope, args.subscriptionId));
+    },
+  }),
+  switchViewerSubscriptionPlan: t.field({
+    type: ViewerSubscription, nullable: true,
+    description: 'App credentials only: switches the plan of a token subscription of the viewer from now on; answers the successor '
+      + '(REST: POST /{end_user_id}/msp-token-subscription/{subscription_id}/switch-plan). Exactly one of planId and planExternalReference.',
+    args: {
+      subscriptionId: t.arg.string({ required: true, description: 'The subscription\'s REST id (ViewerSubscription.databaseId).' }),
+      planId: t.arg.string({ description: 'The plan\'s REST id.' }),
+      planExternalReference: t.arg.string(),
+    },
+    resolve: async (_root, args, context) => {
+      validate(switchPlanRules, { planId: args.planId, planExternalReference: args.planExternalReference });
+      const { scope } = await loadViewer(context);
+      return mutate(context, FIELD_ARGUMENTS, (em) => switchEndUserPlan(
+        em, scope, args.subscriptionId, { planId: args.planId, planExternalReference: args.planExternalReference }));
+    },
   }),
 }));

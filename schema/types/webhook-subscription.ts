@@ -7,7 +7,8 @@ import { webhookSubscriptionRules } from '../../src/webhooks/webhook-input-rules
 import {
   webhookSubscriptionList, webhookSubscriptionsByIds, type WebhookSubscriptionData,
 } from '../../src/webhooks/webhook-subscription.queries.ts';
-import { createWebhookSubscription, updateWebhookSubscription } from '../../src/webhooks/webhook-subscription.service.ts';
+import { createWebhookSubscription, redeliver, updateWebhookSubscription } from '../../src/webhooks/webhook-subscription.service.ts';
+import { text } from '../../src/platform/input-schemas.ts';
 import { validate } from '../../src/platform/input-validation.ts';
 import { isDataOf } from '../../src/platform/seek-page.ts';
 import { builder } from '../builder.ts';
@@ -57,6 +58,8 @@ const subscriptionRules = yup.object({
   adminIds: webhookSubscriptionRules.adminIds(), externalReference: webhookSubscriptionRules.externalReference(), disabled: yup.boolean(),
 });
 
+const redeliverRules = yup.object({ fromEventId: text(20).defined('${path} is required') });
+
 const SubscriptionConnection = builder.connectionObject({ type: WebhookSubscription, name: 'WebhookSubscriptionConnection' }, { name: 'WebhookSubscriptionEdge' });
 const EventConnection = builder.connectionObject({ type: AuditEvent, name: 'AuditEventConnection' }, { name: 'AuditEventEdge' });
 
@@ -103,6 +106,14 @@ builder.mutationFields((t) => ({
       const input = { url: args.url ?? undefined, kinds: args.kinds ?? undefined, secret: args.secret ?? undefined, disabled: args.disabled ?? undefined };
       validate(subscriptionRules, input);
       return mutate(context, FIELD_ARGUMENTS, (em) => updateWebhookSubscription(em, subscriptionId(args.id), input));
+    },
+  }),
+  redeliverWebhookSubscription: t.field({
+    type: WebhookSubscription, nullable: true, description: 'Delivers again from an event on (REST: POST /webhook-subscription/{id}/redeliver).',
+    args: { id: t.arg.id({ required: true }), fromEventId: t.arg.string({ required: true, description: 'The event id (AuditEvent.eventId).' }) },
+    resolve: (_root, args, context) => {
+      validate(redeliverRules, { fromEventId: args.fromEventId });
+      return mutate(context, FIELD_ARGUMENTS, (em) => redeliver(em, subscriptionId(args.id), args.fromEventId));
     },
   }),
 }));

@@ -5,6 +5,7 @@ import type { Orm } from '../platform/orm.ts';
 import { scopedEm } from '../access/admin-scope.ts';
 import type { Actor } from './actor.ts';
 import { CheckGate, GateFullError } from './check-gate.ts';
+import { forgetOnChange } from './credential-changes.ts';
 import { Credential } from './credential.entity.ts';
 import { FailureThrottle } from './failure-throttle.ts';
 import { dummySecretHash, verifySecret } from './secret-hash.ts';
@@ -76,6 +77,8 @@ export class Authenticator {
     this.maxHeld = options.maxHeld ?? 1000;
     // Made now, so the first unknown id does not pay for it.
     dummySecretHash().catch(() => {});
+    // A revoked or rescoped credential is not answered from memory (credential-changes.ts).
+    forgetOnChange(this);
   }
 
   /** The caller, or null for a wrong credential; throws `rate_limited` (with retryAfter) when throttled. */

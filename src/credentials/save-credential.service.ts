@@ -6,6 +6,7 @@ import { EndUserSite } from '../end-users/end-user-site.entity.ts';
 import { isUuid } from '../platform/ids.ts';
 import { isPublicId } from '../access/public-id.ts';
 import { hashSecret } from '../access/secret-hash.ts';
+import { credentialChanged } from '../access/credential-changes.ts';
 
 export interface CredentialInput {
   publicId: string;
@@ -17,20 +18,26 @@ export interface CredentialInput {
   siteId?: string | null;
 }
 
+/** A role and administration limit checked: a known role, administrations that exist (as stored: their slugs). */
+export async function checkedScope(em: Em, input: { role?: Role; adminIds?: string[] }): Promise<{ role: Role; adminIds: string[] }> {
+  const role = input.role ?? 'admin';
+  if (!ROLES.includes(role)) throw new InvalidInputError(`role must be one of ${ROLES.join(', ')}`, { path: ['role'] });
+  const adminIds: string[] = [];
+  for (const [index, id] of (input.adminIds ?? []).entries()) {
+    const admin = await em.findOne(Administration, { id });
+    if (!admin) throw new InvalidInputError(`no administration ${id}`, { path: ['admin_ids', index] });
+    adminIds.push(admin.id);
+  }
+  return { role, adminIds };
+}
+
 /** Creates a credential, or replaces the secret, role and scope of the one with that public id. */
 export async function saveCredential(em: Em, input: CredentialInput): Promise<Credential> {
   if (!isPublicId(input.publicId)) {
     throw new InvalidInputError('public id: 3 to 64 letters, digits, ".", "_" or "-"', { path: ['public_id'] });
   }
   if (input.secret.length < 12) throw new InvalidInputError('the secret must have at least 12 characters', { path: ['secret'] });
-  const role = input.role ?? 'admin';
-  if (!ROLES.includes(role)) throw new InvalidInputError(`role must be one of ${ROLES.join(', ')}`, { path: ['role'] });
-  const adminIds: string[] = [];
-  for (const id of input.adminIds ?? []) {
-    const admin = await em.findOne(Administration, { id });
-    if (!admin) throw new InvalidInputError(`no administration ${id}`, { path: ['admin_ids'] });
-    adminIds.push(admin.id);
-  }
+  const { role, adminIds } = await checkedScope(em, input);
   if (input.siteId && !(isUuid(input.siteId) && await em.findOne(EndUserSite, { id: input.siteId }, { filters: false }))) {
     throw new InvalidInputError(`no end-user site ${input.siteId}`, { path: ['site_id'] });
   }
@@ -47,5 +54,6 @@ export async function saveCredential(em: Em, input: CredentialInput): Promise<Cr
   credential.rateLimitPerMinute = input.rateLimitPerMinute ?? null;
   credential.siteId = input.siteId ?? null;
   await em.flush();
+  credentialChanged(credential.publicId);
   return credential;
 }

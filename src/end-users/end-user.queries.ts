@@ -5,7 +5,7 @@ import type { FilterQuery } from '@mikro-orm/core';
 import { NotFoundError } from '../platform/errors.ts';
 import type { Em } from '../platform/orm.ts';
 import { plainData, type Data } from '../platform/plain-data.ts';
-import { markData, dataByRef, refs, type RowShape } from '../platform/plain-reads.ts';
+import { markData, dataByIds, dataByRef, refs, type RowShape } from '../platform/plain-reads.ts';
 import { SeekList } from '../platform/seek-page.ts';
 import { isCurrentlyValid } from '../platform/validity.ts';
 import { CustomerAuthorization } from './customer-authorization.entity.ts';
@@ -59,6 +59,16 @@ export async function getEndUser(em: Em, id: string): Promise<EndUserData> {
   const endUser = await findEndUser(em, id);
   if (!endUser) throw new NotFoundError('end user');
   return endUser;
+}
+
+/** End users by id, in the order asked (GraphQL's dataloader). */
+export function endUsersByIds(em: Em, ids: readonly string[]): Promise<EndUserData[]> {
+  return dataByIds(em, END_USER, ids);
+}
+
+/** End-user sites by id, in the order asked (GraphQL's dataloader). */
+export function endUserSitesByIds(em: Em, ids: readonly string[]): Promise<EndUserSiteData[]> {
+  return dataByIds(em, SITE, ids);
 }
 
 /** End-user sites by id. */

@@ -1,8 +1,11 @@
+import { callerScope } from '../access/admin-scope.ts';
+import { assertMayChangeInstanceWide } from '../access/instance-wide.ts';
 import { isCountryCode } from '../platform/countries.ts';
-import { InvalidInputError } from '../platform/errors.ts';
+import { InvalidInputError, NotFoundError } from '../platform/errors.ts';
 import { isUuid } from '../platform/ids.ts';
 import type { Em } from '../platform/orm.ts';
 import { Administration } from './administration.entity.ts';
+import { administrationsByIds, type AdministrationData } from './administration.queries.ts';
 import { Seller } from './seller.entity.ts';
 
 export interface AdministrationInput {
@@ -30,8 +33,9 @@ export async function createSeller(em: Em, input: SellerInput): Promise<Seller> 
   return seller;
 }
 
-/** Administrations are created by operators (CLI, setup), keyed by a slug such as `nl-main`. */
+/** Administrations are created by operators (CLI, setup, GraphQL createAdministration), keyed by a slug such as `nl-main`. */
 export async function createAdministration(em: Em, input: AdministrationInput): Promise<Administration> {
+  assertMayChangeInstanceWide(callerScope(em), 'administrations');
   if (!SLUG.test(input.id)) throw new InvalidInputError('id must be a slug: letters, digits and "-"', { path: ['id'] });
   if (!input.name) throw new InvalidInputError('name is required', { path: ['name'] });
   if (!/^[A-Z]{3}$/.test(input.currency)) throw new InvalidInputError('currency must be an ISO 4217 code', { path: ['currency'] });
@@ -39,15 +43,49 @@ export async function createAdministration(em: Em, input: AdministrationInput): 
   if (await em.count(Administration, { id: input.id }, { filters: false })) {
     throw new InvalidInputError(`administration ${input.id} exists already`, { path: ['id'] });
   }
-  let seller: Seller | null = null;
-  if (input.sellerId) {
-    seller = isUuid(input.sellerId) ? await em.findOne(Seller, { id: input.sellerId }) : null;
-    if (!seller) throw new InvalidInputError(`no seller ${input.sellerId}`, { path: ['seller_id'] });
-  }
+  const seller = await sellerNamed(em, input.sellerId);
   const admin = em.create(Administration, {
     id: input.id, name: input.name, currency: input.currency, country: input.country.toUpperCase(),
     localeId: input.localeId ?? null, seller,
   });
   await em.flush();
   return admin;
+}
+
+async function sellerNamed(em: Em, sellerId: string | null | undefined): Promise<Seller | null> {
+  if (!sellerId) return null;
+  const seller = isUuid(sellerId) ? await em.findOne(Seller, { id: sellerId }) : null;
+  if (!seller) throw new InvalidInputError(`no seller ${sellerId}`, { path: ['seller_id'] });
+  return seller;
+}
+
+const answer = async (em: Em, id: string): Promise<AdministrationData> => (await administrationsByIds(em, [id]))[0]!;
+
+/** createAdministration answering data (GraphQL). */
+export async function createAdministrationData(em: Em, input: AdministrationInput): Promise<AdministrationData> {
+  return answer(em, (await createAdministration(em, input)).id);
+}
+
+export interface AdministrationChange {
+  name?: string | null;
+  localeId?: string | null;
+  sellerId?: string | null;
+}
+
+/**
+ * Merge-updates an administration's name, locale and seller (GraphQL updateAdministration). Its
+ * slug, currency and country stay: billing and pricing of its records depend on them.
+ */
+export async function updateAdministration(em: Em, id: string, change: AdministrationChange): Promise<AdministrationData> {
+  assertMayChangeInstanceWide(callerScope(em), 'administrations');
+  const admin = await em.findOne(Administration, { id });
+  if (!admin) throw new NotFoundError('administration');
+  if (change.name !== undefined) {
+    if (!change.name) throw new InvalidInputError('name is required', { path: ['name'] });
+    admin.name = change.name;
+  }
+  if (change.localeId !== undefined) admin.localeId = change.localeId;
+  if (change.sellerId !== undefined) admin.seller = await sellerNamed(em, change.sellerId);
+  await em.flush();
+  return answer(em, admin.id);
 }

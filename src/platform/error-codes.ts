@@ -77,7 +77,7 @@ export type ErrorCode = keyof typeof ERROR_CODES;
  */
 export const GRAPHQL_ERROR_CODES = {
   UNAUTHENTICATED: { status: 401, meaning: 'Missing or wrong credentials.' },
-  FORBIDDEN: { status: 403, meaning: 'The credential may only read and sent a mutation, asked an App credential for more than `viewer`, or asked an Admin credential for `viewer`.' },
+  FORBIDDEN: { status: 403, meaning: 'The credential may only read and sent a mutation, asked an App credential for more than `viewer` and the App API mutations, asked an Admin credential for `viewer` or an App API mutation, or is not an admin credential without an administration limit and listed or managed API credentials.' },
   RATE_LIMITED: { status: 429, meaning: 'The credential exceeded its request rate (`Retry-After`).' },
   QUERY_TOO_COMPLEX: { status: 400, meaning: 'The operation exceeds a limit checked before execution (tokens, aliases, depth, page size, estimated records).' },
   QUERY_TIMEOUT: { status: 200, meaning: 'The query ran longer than its time limit and was stopped (while it waited for the database: `SERVICE_UNAVAILABLE`, HTTP 503).' },

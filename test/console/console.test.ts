@@ -10,6 +10,7 @@ import { ensureConsoleBuilt } from '../../scripts/console-build.ts';
 import { ensureDemoInstance } from '../../src/demo/demo-instance.ts';
 import { processSessionBatch } from '../../src/session-processing/process-sessions.service.ts';
 import { startTestApp, type Auth, type TestApp } from '../helpers/app.ts';
+import { registerSecret } from '../helpers/secret-scan.ts';
 import { data } from '../schema/graphql.ts';
 
 const ARTIFACTS = fileURLToPath(new URL('../.artifacts/console/', import.meta.url));
@@ -181,6 +182,47 @@ test.serial('an error shows its message and field', async (t) => {
   const alert = page.getByRole('alert');
   await alert.waitFor();
   t.regex(await alert.innerText(), /reason must be one of[\s\S]*field \$\.reason[\s\S]*validation_failed/);
+});
+
+test.serial('create and revoke a credential: the secret is shown once with a copy button; the revoked one can no longer sign in', async (t) => {
+  await nav('API credentials');
+  await page.getByRole('heading', { level: 1, name: 'API credentials' }).waitFor();
+  await page.getByRole('button', { name: 'New credential' }).click();
+  const form = page.getByRole('dialog');
+  await form.getByLabel('Public id').fill('console-cred');
+  await form.getByLabel('Role').selectOption('READONLY');
+  await form.getByRole('button', { name: 'Create credential' }).click();
+  const shown = page.getByRole('dialog', { name: 'Credential console-cred created' });
+  await shown.waitFor();
+  const secret = await shown.getByLabel('Secret').inputValue();
+  registerSecret(secret);
+  t.true(secret.length >= 24);
+  await shown.getByRole('button', { name: 'Copy secret' }).click();
+  await shown.getByRole('status').filter({ hasText: /^(Copied|Selected: press Ctrl\+C to copy)$/ }).waitFor();
+  await shot('credential-created');
+  await shown.getByRole('button', { name: 'Done' }).click();
+  await shown.waitFor({ state: 'detached' });
+  const auth = { publicId: 'console-cred', secret };
+  t.is((await app.request('GET', '/main/v1/customer', { auth })).status, 200, 'the new credential works');
+  t.false((await page.content()).includes(secret), 'the secret is not on the page once its dialog is closed');
+
+  const row = page.locator('tr[data-credential="console-cred"]');
+  t.is(await row.locator('td').nth(1).innerText(), 'readonly');
+  await row.getByRole('button', { name: 'Revoke', exact: true }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Revoke', exact: true }).click();
+  await page.getByRole('dialog').waitFor({ state: 'detached' });
+  await row.getByText('revoked').waitFor();
+  await shot('credentials');
+  t.is((await app.request('GET', '/main/v1/customer', { auth })).status, 401, 'revoked: refused at once');
+
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.getByRole('status').filter({ hasText: 'Signed out.' }).waitFor();
+  await page.getByLabel('Public id').fill(auth.publicId);
+  await page.getByLabel('Secret').fill(auth.secret);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  t.regex(await page.getByRole('alert').innerText(), /Sign-in failed/i);
+  await page.getByLabel('Secret').fill('');
+  await signIn(app.admin);
 });
 
 test.serial('a credential limited to one administration sees only it; phone width', async (t) => {

@@ -98,13 +98,15 @@ test('revoking the authorization empties the viewer on the next request', async 
   t.deepEqual([after.subscriptions, after.chargeSessions, after.billingBoxes], [[], [], []]);
 });
 
-test('App credentials: only the viewer, only queries, the header names a visible end user; Admin credentials get no viewer', async (t) => {
+test('App credentials: only the viewer and the App API\'s mutations, the header names a visible end user; Admin credentials get no viewer', async (t) => {
   const w = await world();
   const other = await viewer(w.manager.id, '{ viewer { endUser { databaseId } } administrations { id } }');
   t.is(other.status, 403);
   t.is(other.body.errors?.[0].extensions?.code, 'FORBIDDEN');
   const mutation = await viewer(w.manager.id, 'mutation { __typename }');
   t.is(mutation.status, 403);
+  const adminMutation = await viewer(w.manager.id, `mutation { createEndUserSite(adminId: "${adminId}") { databaseId } }`);
+  t.is(adminMutation.status, 403, 'only the App API\'s mutations (test/schema/end-users-mutations.test.ts)');
   const noHeader = await viewer(null, '{ viewer { endUser { databaseId } } }');
   t.is(noHeader.body.errors?.[0].extensions?.code, 'not_found');
   const unknown = await viewer('00000000-0000-7000-8000-000000000000', '{ viewer { endUser { databaseId } } }');

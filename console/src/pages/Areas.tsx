@@ -1,5 +1,5 @@
-// The list pages of EVSEs and locations, reimbursement, roaming, webhooks, the audit trail and
-// credentials: what the schema offers today, with placeholders where it lacks a query.
+// The list pages of EVSEs and locations, reimbursement, roaming, webhooks and the audit trail:
+// what the schema offers today, with placeholders where it lacks a query.
 import { graphql, useLazyLoadQuery, usePaginationFragment } from 'react-relay';
 import { AuditTable } from '../components/AuditTrail.tsx';
 import { Badge, DateTime, Empty, MoneyCell } from '../components/format.tsx';
@@ -234,18 +234,6 @@ export function AuditPage() {
         {field('actor', 'By', 'public id')}
       </form>
       <AuditTable query={data} showResource />
-    </>
-  );
-}
-
-export function CredentialsPage() {
-  return (
-    <>
-      <PageHeader title="API credentials" />
-      <Placeholder title="Not in the GraphQL schema yet">
-        <p>Listing, creating (the secret shown once), scoping and revoking credentials needs GraphQL mutations the schema does not have yet (issue 24: only an unscoped <code>admin</code> credential may manage them).</p>
-        <p>Until then, on the server: <code>npm run cli -- credential create --public-id &lt;id&gt; --secret &lt;secret&gt;</code>.</p>
-      </Placeholder>
     </>
   );
 }

@@ -1,0 +1,53 @@
+// GraphQL twins of POST /roaming-connection/{id}/ocpi/register (both directions) and POST
+// /webhook-subscription/{id}/redeliver: the same services, the same answers as REST's reads.
+import test from 'ava';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { createRoamingConnection } from '../helpers/roaming-factories.ts';
+import { startCpoPeer } from '../ocpi/cpo-peer.ts';
+import { data, failure, restBody } from './graphql.ts';
+
+let app: TestApp;
+test.before(async () => { app = await startTestApp(); });
+test.after.always(async () => { await app?.close(); });
+
+const REGISTER = `mutation ($id: ID!, $u: String, $t: String) { registerOcpiConnection(id: $id, versionsUrl: $u, token: $t) {
+  roamingConnectionId status version versionsUrl ourVersionsUrl tokenA parties { role countryCode partyId } endpoints { identifier } } }`;
+
+test('registerOcpiConnection: issues a token A (answered once), or registers with the peer, like REST', async (t) => {
+  const waiting = (await createRoamingConnection(app, { kind: 'provider_facilitated' })).id as string;
+  const issued = (await data(app, REGISTER, { id: waiting })).registerOcpiConnection;
+  t.like(issued, { roamingConnectionId: waiting, status: 'token_a_issued' });
+  t.truthy(issued.tokenA);
+  const rest = await restBody(app, `/roaming-connection/${waiting}/ocpi`);
+  t.like(rest, { status: 'token_a_issued', our_versions_url: issued.ourVersionsUrl });
+  t.is(rest.token_a, undefined, 'a later read does not show the token A');
+
+  const cpo = await startCpoPeer();
+  try {
+    const connection = (await createRoamingConnection(app, { kind: 'provider_facilitated' })).id as string;
+    t.like(await failure(app, REGISTER, { id: connection, u: 'not a url', t: cpo.tokenForService }), { code: 'validation_failed', param: '$.versionsUrl' });
+    t.like(await restBody(app, `/roaming-connection/${connection}/ocpi`).catch(() => ({ status: 'none' })), { status: 'none' }, 'nothing stored');
+    const registered = (await data(app, REGISTER, { id: connection, u: cpo.versionsUrl, t: cpo.tokenForService })).registerOcpiConnection;
+    t.like(registered, { status: 'registered', version: '2.2.1', versionsUrl: cpo.versionsUrl, tokenA: null });
+    t.true(registered.endpoints.length > 0);
+    t.like(await restBody(app, `/roaming-connection/${connection}/ocpi`), { status: 'registered', versions_url: cpo.versionsUrl });
+    t.like(await failure(app, REGISTER, { id: connection }), { code: 'invalid_input' });
+  } finally {
+    await cpo.close();
+  }
+  t.like(await failure(app, REGISTER, { id: 'nonsense' }), { code: 'not_found' });
+});
+
+test('redeliverWebhookSubscription: delivers again from an event on (the REST service), bad event ids at their argument', async (t) => {
+  const created = (await data(app, `mutation { createWebhookSubscription(url: "https://hooks.example.com/a", kinds: ["customer"],
+    secret: "whsec-redeliver-0123456789") { databaseId } }`)).createWebhookSubscription;
+  const { events } = await data(app, '{ events(first: 1) { edges { node { eventId } } } }');
+  const fromEventId = events.edges[0].node.eventId;
+  const REDELIVER = 'mutation ($id: ID!, $e: String!) { redeliverWebhookSubscription(id: $id, fromEventId: $e) { databaseId url disabled } }';
+  t.like((await data(app, REDELIVER, { id: created.databaseId, e: fromEventId })).redeliverWebhookSubscription, { databaseId: created.databaseId, disabled: false });
+  const rest = await app.request('POST', `/main/v1/webhook-subscription/${created.databaseId}/redeliver`, { body: { from_event_id: fromEventId } });
+  t.is(rest.status, 200);
+  t.like(await failure(app, REDELIVER, { id: created.databaseId, e: 'abc' }), { code: 'invalid_input', param: '$.fromEventId' });
+  t.like(await failure(app, REDELIVER, { id: created.databaseId, e: '1'.repeat(21) }), { code: 'validation_failed', param: '$.fromEventId' });
+  t.like(await failure(app, REDELIVER, { id: created.databaseId, e: '999999999' }), { code: 'not_found', param: '$.fromEventId' });
+});
