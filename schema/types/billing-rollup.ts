@@ -4,7 +4,11 @@ import { InvalidInputError } from '../../src/platform/errors.ts';
 import { builder } from '../builder.ts';
 import { MAX_PAGE_SIZE } from '../connection.ts';
 import { BillingItem } from './billing-item.ts';
-import { JsonScalar } from './json.ts';
+
+const BillingVolume = builder.objectRef<{ unit: string; volume: string }>('BillingVolume').implement({
+  description: 'A volume billed in one unit.',
+  fields: (t) => ({ unit: t.exposeString('unit', { description: "kWh, min, session, a custom item's unit ..." }), volume: t.exposeString('volume', { description: 'An exact decimal string.' }) }),
+});
 
 export const BillingRollup = builder.objectRef<RollupData>('BillingRollup').implement({
   description: "A line of a box's document: items of one product category, VAT kind and rate (and group value).",
@@ -19,7 +23,10 @@ export const BillingRollup = builder.objectRef<RollupData>('BillingRollup').impl
     subtotalExclVat: t.exposeString('net'),
     vatAmount: t.exposeString('vatAmount'),
     subtotalInclVat: t.exposeString('inclVat'),
-    volume: t.field({ type: JsonScalar, description: 'Volumes keyed by unit (kWh, min, session, ...).', resolve: (r) => r.volume }),
+    volume: t.field({
+      type: [BillingVolume], description: 'Volume billed per unit (REST: the volume map, keyed by unit).',
+      resolve: (r) => Object.entries(r.volume).map(([unit, volume]) => ({ unit, volume })),
+    }),
     averageAmountPerKwhExclTax: t.string({ nullable: true, resolve: (r) => r.averageAmountPerKwhExclVat }),
   }),
 });

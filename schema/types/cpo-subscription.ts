@@ -29,13 +29,23 @@ export const CpoSubscriptionPlan = builder.loadableNode('CpoSubscriptionPlan', {
   }),
 });
 
+const CpoRecurringCost = builder.objectRef<{ description: string; amount_excl_vat: string; period: string; per: string }>('CpoRecurringCost').implement({
+  description: 'A fee of a CPO subscription plan version (REST: recurring_costs).',
+  fields: (t) => ({
+    description: t.exposeString('description'),
+    amountExclVat: t.string({ description: 'An exact decimal string.', resolve: (c) => c.amount_excl_vat }),
+    period: t.exposeString('period', { description: 'month, quarter or year.' }),
+    per: t.exposeString('per', { description: 'subscription, or evse: each validly linked EVSE.' }),
+  }),
+});
+
 builder.objectField(CpoSubscriptionPlan, 'versions', (t) => t.loadableList({
   type: builder.objectRef<CpoPlanVersionData>('CpoSubscriptionPlanVersion').implement({
     description: 'The recurring costs from validFrom until the next version.',
     fields: (f) => ({
       validFrom: f.field({ type: DateTime, resolve: (v) => v.validFrom }),
       recurringCosts: f.field({
-        type: JsonScalar, description: '[{description, amount_excl_vat, period, per}]',
+        type: [CpoRecurringCost],
         resolve: (v) => v.recurringCosts.map((c) => ({ ...c, amount_excl_vat: normalize(c.amount_excl_vat), per: c.per ?? 'subscription' })),
       }),
     }),

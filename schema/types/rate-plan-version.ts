@@ -2,6 +2,9 @@ import { DomainError } from '../../src/platform/errors.ts';
 import { isDataOf } from '../../src/platform/seek-page.ts';
 import { ratePlanVersionsByIds, versionsOfRatePlans, type RatePlanVersionData } from '../../src/pricing/rate-plan.queries.ts';
 import { createRatePlanVersion } from '../../src/pricing/rate-plan.service.ts';
+import type {
+  ComponentRate as ComponentRateData, Rates as RatesData, RatePlanVersionDefinition, RateRule as RateRuleData, RuleMatch as RuleMatchData,
+} from '../../src/pricing/rate-plan-definition.ts';
 import { builder } from '../builder.ts';
 import { childConnectionsOf } from '../child-connection.ts';
 import { inArgument } from '../errors.ts';
@@ -9,6 +12,77 @@ import { mutate } from '../mutation.ts';
 import { DateTime } from './date-time.ts';
 import { JsonScalar } from './json.ts';
 import { RATE_PLAN_ID_DESCRIPTION, RatePlan, ratePlanRef } from './rate-plan.ts';
+import { VatKind } from './vat-rate.ts';
+
+const ComponentRate = builder.objectRef<ComponentRateData>('RatePlanComponentRate').implement({
+  description: "A price per unit (energy: kWh, time and parking_time: minute, flat: session), its step size and VAT kind when not the rule's.",
+  fields: (t) => ({
+    price: t.exposeString('price', { description: 'An exact decimal string.' }),
+    stepSize: t.string({ nullable: true, resolve: (r) => r.step_size ?? null }),
+    vatKind: t.field({ type: VatKind, nullable: true, resolve: (r) => r.vat_kind ?? null }),
+  }),
+});
+
+const Rates = builder.objectRef<RatesData>('RatePlanRates').implement({
+  description: "Rates per component; minPrice and maxPrice bound a session's price excl. VAT.",
+  fields: (t) => ({
+    energy: t.field({ type: ComponentRate, nullable: true, resolve: (r) => r.energy ?? null }),
+    time: t.field({ type: ComponentRate, nullable: true, resolve: (r) => r.time ?? null }),
+    parkingTime: t.field({ type: ComponentRate, nullable: true, resolve: (r) => r.parking_time ?? null }),
+    flat: t.field({ type: ComponentRate, nullable: true, resolve: (r) => r.flat ?? null }),
+    minPrice: t.string({ nullable: true, resolve: (r) => r.min_price ?? null }),
+    maxPrice: t.string({ nullable: true, resolve: (r) => r.max_price ?? null }),
+  }),
+});
+
+const TimeOfDay = builder.objectRef<{ from: string; until: string }>('RatePlanTimeOfDay').implement({
+  fields: (t) => ({
+    from: t.exposeString('from', { description: 'HH:MM local.' }),
+    until: t.exposeString('until', { description: 'HH:MM local (may wrap midnight).' }),
+  }),
+});
+
+const optionalString = (t: any, key: keyof RuleMatchData, description?: string) => t.string({ nullable: true, description, resolve: (m: RuleMatchData) => (m[key] as string | undefined) ?? null });
+const optionalList = (t: any, key: keyof RuleMatchData) => t.stringList({ nullable: true, resolve: (m: RuleMatchData) => (m[key] as string[] | undefined) ?? null });
+
+const RuleMatch = builder.objectRef<RuleMatchData>('RatePlanRuleMatch').implement({
+  description: 'When a rule applies: every condition given holds (null: no condition).',
+  fields: (t) => ({
+    cpoPartyIds: optionalList(t, 'cpo_party_ids'),
+    tariffCodes: optionalList(t, 'tariff_codes'),
+    countries: optionalList(t, 'countries'),
+    currentType: optionalString(t, 'current_type', 'AC or DC.'),
+    minPowerKw: optionalString(t, 'min_power_kw'),
+    maxPowerKw: optionalString(t, 'max_power_kw'),
+    minDurationMinutes: optionalString(t, 'min_duration_minutes'),
+    maxDurationMinutes: optionalString(t, 'max_duration_minutes'),
+    minEnergyKwh: optionalString(t, 'min_energy_kwh'),
+    maxEnergyKwh: optionalString(t, 'max_energy_kwh'),
+    timeOfDay: t.field({ type: TimeOfDay, nullable: true, resolve: (m) => m.time_of_day ?? null }),
+    daysOfWeek: t.intList({ nullable: true, description: 'ISO weekdays, 1 (Monday) to 7 (Sunday).', resolve: (m) => m.days_of_week ?? null }),
+    dateFrom: optionalString(t, 'date_from', 'A local date.'),
+    dateUntil: optionalString(t, 'date_until', 'A local date (exclusive).'),
+  }),
+});
+
+const Rule = builder.objectRef<RateRuleData>('RatePlanRule').implement({
+  description: 'A rule: the first whose match holds decides.',
+  fields: (t) => ({
+    name: t.exposeString('name'),
+    match: t.field({ type: RuleMatch, resolve: (r) => r.match }),
+    rates: t.field({ type: Rates, resolve: (r) => r.rates }),
+    vatKind: t.field({ type: VatKind, nullable: true, resolve: (r) => r.vat_kind ?? null }),
+    script: t.string({ nullable: true, description: 'JavaScript run in a sandbox after the rates.', resolve: (r) => r.script ?? null }),
+  }),
+});
+
+const RatePlanDefinition = builder.objectRef<RatePlanVersionDefinition>('RatePlanDefinition').implement({
+  description: 'The definition as created: base rates and ordered rules (REST: definition; POST /rate-plan/{id}/version).',
+  fields: (t) => ({
+    rates: t.field({ type: Rates, resolve: (d) => d.rates }),
+    rules: t.field({ type: [Rule], resolve: (d) => d.rules }),
+  }),
+});
 
 export const RatePlanVersion = builder.loadableNode('RatePlanVersion', {
   description: 'The rates of a plan from validFrom until the next version\'s validFrom. Immutable: a change is a new version.',
@@ -21,11 +95,7 @@ export const RatePlanVersion = builder.loadableNode('RatePlanVersion', {
     ratePlanId: t.string({ description: 'The REST id of the rate plan.', resolve: (version) => version.ratePlan.id }),
     ratePlan: t.field({ type: RatePlan, resolve: (version) => version.ratePlan.id }),
     validFrom: t.field({ type: DateTime, resolve: (version) => version.validFrom }),
-    definition: t.field({
-      type: JsonScalar,
-      description: 'As in REST (POST /rate-plan/{id}/version describes it): {rates, rules}, every amount an exact decimal string.',
-      resolve: (version) => version.definition,
-    }),
+    definition: t.field({ type: RatePlanDefinition, resolve: (version) => version.definition as RatePlanVersionDefinition }),
     createdAt: t.field({ type: DateTime, resolve: (version) => version.createdAt }),
   }),
 });

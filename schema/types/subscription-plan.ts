@@ -16,8 +16,16 @@ import { administrationKey, refFromArg } from '../ids.ts';
 import { mutate } from '../mutation.ts';
 import { Administration } from './administration.ts';
 import { DateTime } from './date-time.ts';
-import { JsonScalar } from './json.ts';
 import { RatePlan } from './rate-plan.ts';
+
+const RecurringCost = builder.objectRef<{ description: string; amount_excl_vat: string; period: string }>('RecurringCost').implement({
+  description: 'A fee of a subscription plan (REST: recurring_costs).',
+  fields: (t) => ({
+    description: t.exposeString('description'),
+    amountExclVat: t.string({ description: 'An exact decimal string.', resolve: (c) => c.amount_excl_vat }),
+    period: t.exposeString('period', { description: 'month, quarter or year.' }),
+  }),
+});
 
 export const SubscriptionPlan = builder.loadableNode('SubscriptionPlan', {
   description: 'What a token subscription is under: its rate plan and recurring costs.',
@@ -41,8 +49,8 @@ export const SubscriptionPlan = builder.loadableNode('SubscriptionPlan', {
       resolve: (plan) => plan.ratePlanId ?? null,
     }),
     recurringCosts: t.field({
-      type: JsonScalar,
-      description: 'As in REST: a list of { description, amount_excl_vat (exact decimal string), period }.',
+      type: [RecurringCost],
+      description: 'Its fees (REST: recurring_costs).',
       resolve: (plan) => (plan.recurringCosts ?? []).map((cost) => ({
         description: cost.description, amount_excl_vat: normalize(cost.amount_excl_vat), period: cost.period,
       })),
