@@ -7,6 +7,7 @@ import { validate } from '../../src/platform/input-validation.ts';
 import { isDataOf } from '../../src/platform/seek-page.ts';
 import * as yup from 'yup';
 import { builder } from '../builder.ts';
+import { EMBEDDED_VALUE } from '../query-cost.ts';
 import { listConnection } from '../connection.ts';
 import { enumOf } from '../enum.ts';
 import { administrationKey, idArg, refFromArg } from '../ids.ts';
@@ -81,12 +82,12 @@ export const BillingBox = builder.loadableNode('BillingBox', {
     totalAmountExclVat: t.string({ resolve: (b) => b.totals.totalExclVat }),
     totalVatAmount: t.string({ resolve: (b) => b.totals.totalVat }),
     totalAmountInclVat: t.string({ resolve: (b) => b.totals.totalInclVat }),
-    vatBreakdown: t.field({ type: [VatBreakdownLine], description: 'Per VAT category and rate: taxable amount and VAT.', resolve: (b) => b.totals.vatBreakdown }),
-    foreignCurrencyTotals: t.field({ type: ForeignCurrencyTotals, nullable: true, resolve: (b) => b.foreignCurrencyTotals }),
+    vatBreakdown: t.field({ type: [VatBreakdownLine], extensions: EMBEDDED_VALUE, description: 'Per VAT category and rate: taxable amount and VAT.', resolve: (b) => b.totals.vatBreakdown }),
+    foreignCurrencyTotals: t.field({ type: ForeignCurrencyTotals, extensions: EMBEDDED_VALUE, nullable: true, resolve: (b) => b.foreignCurrencyTotals }),
     documentKind: t.string({ nullable: true, resolve: (b) => b.documentKind }),
     invoiceCode: t.string({ nullable: true, resolve: (b) => b.invoiceCode }),
     invoiceDate: t.string({ nullable: true, resolve: (b) => b.invoiceDate }),
-    documents: t.field({ type: [BillingDocument], description: 'Its document files, the primary first.', resolve: (b) => b.documents }),
+    documents: t.field({ type: [BillingDocument], extensions: EMBEDDED_VALUE, description: 'Its document files, the primary first.', resolve: (b) => b.documents }),
     createdAt: t.field({ type: DateTime, resolve: (b) => b.createdAt }),
     updatedAt: t.field({ type: DateTime, resolve: (b) => b.updatedAt }),
   }),

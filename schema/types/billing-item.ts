@@ -2,6 +2,7 @@ import type { ItemData } from '../../src/billing/billing-item.queries.ts';
 import { MSP_SESSION_SOURCE } from '../../src/billing/sources/msp-session.source.ts';
 import { normalize } from '../../src/money/decimal.ts';
 import { builder } from '../builder.ts';
+import { EMBEDDED_VALUE } from '../query-cost.ts';
 import { ChargeSession } from './charge-session.ts';
 import { DateTime } from './date-time.ts';
 
@@ -32,7 +33,7 @@ export const BillingItem = builder.objectRef<ItemData>('BillingItem').implement(
     amountExclVat: t.string({ resolve: (i) => normalize(i.amountExclVat) }),
     vatKind: t.exposeString('vatKind'),
     vatPercentage: t.string({ resolve: (i) => normalize(i.vatPercent) }),
-    subItems: t.field({ type: [BillingSubItem], description: 'Its cost components.', resolve: (i) => i.subItems }),
+    subItems: t.field({ type: [BillingSubItem], extensions: EMBEDDED_VALUE, description: 'Its cost components.', resolve: (i) => i.subItems }),
     chargeSession: t.field({
       type: ChargeSession, nullable: true, description: 'The MSP charge session this item bills (with its pricing results).',
       resolve: (i) => (i.sourceKind === MSP_SESSION_SOURCE ? i.subjectId : null),

@@ -10,6 +10,7 @@ import { isDataOf } from '../../src/platform/seek-page.ts';
 import { DomainError } from '../../src/platform/errors.ts';
 import * as yup from 'yup';
 import { builder } from '../builder.ts';
+import { EMBEDDED_VALUE } from '../query-cost.ts';
 import { listConnection } from '../connection.ts';
 import { refFromArg } from '../ids.ts';
 import { mutate } from '../mutation.ts';
@@ -44,7 +45,7 @@ export const BillingReviewSet = builder.loadableNode('BillingReviewSet', {
     periodUntil: t.field({ type: DateTime, resolve: (s) => s.periodUntil }),
     state: t.exposeString('state', { description: 'open or closed.' }),
     closedAt: t.field({ type: DateTime, nullable: true, resolve: (s) => s.closedAt }),
-    boxCounts: t.field({ type: BillingBoxCounts, description: 'Boxes per state.', resolve: (s) => s.boxCounts }),
+    boxCounts: t.field({ type: BillingBoxCounts, extensions: EMBEDDED_VALUE, description: 'Boxes per state.', resolve: (s) => s.boxCounts }),
     deferredBoxCount: t.exposeInt('deferredCount'),
     boxes: t.connection({
       type: BillingBox, description: 'Its boxes by id.', args: { state: t.arg({ type: BillingBoxState }) },

@@ -2,6 +2,7 @@ import type { RollupData } from '../../src/billing/billing-box.queries.ts';
 import { itemsOfRollups } from '../../src/billing/billing-item.queries.ts';
 import { InvalidInputError } from '../../src/platform/errors.ts';
 import { builder } from '../builder.ts';
+import { EMBEDDED_VALUE } from '../query-cost.ts';
 import { MAX_PAGE_SIZE } from '../connection.ts';
 import { BillingItem } from './billing-item.ts';
 
@@ -24,7 +25,7 @@ export const BillingRollup = builder.objectRef<RollupData>('BillingRollup').impl
     vatAmount: t.exposeString('vatAmount'),
     subtotalInclVat: t.exposeString('inclVat'),
     volume: t.field({
-      type: [BillingVolume], description: 'Volume billed per unit (REST: the volume map, keyed by unit).',
+      type: [BillingVolume], extensions: EMBEDDED_VALUE, description: 'Volume billed per unit (REST: the volume map, keyed by unit).',
       resolve: (r) => Object.entries(r.volume).map(([unit, volume]) => ({ unit, volume })),
     }),
     averageAmountPerKwhExclTax: t.string({ nullable: true, resolve: (r) => r.averageAmountPerKwhExclVat }),

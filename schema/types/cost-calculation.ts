@@ -7,6 +7,7 @@ import type { Subtotal } from '../../src/pricing/price-session.ts';
 import { countryCode, text } from '../../src/platform/input-schemas.ts';
 import { validate } from '../../src/platform/input-validation.ts';
 import { builder } from '../builder.ts';
+import { EMBEDDED_VALUE } from '../query-cost.ts';
 import { inArgument } from '../errors.ts';
 import { refFromArg } from '../ids.ts';
 import { DateTime } from './date-time.ts';
@@ -85,13 +86,13 @@ const CostCalculation = builder.objectRef<CostCalculationResult>('CostCalculatio
       description: 'The stored VAT rate applied; null for EXEMPT and REVERSE_CHARGE (0 %).',
       resolve: (result) => result.vatRateId,
     }),
-    subtotals: t.field({ type: [CostSubtotal], resolve: (result) => result.subtotals }),
+    subtotals: t.field({ type: [CostSubtotal], extensions: EMBEDDED_VALUE, resolve: (result) => result.subtotals }),
     totalExclVat: t.string({ description: 'The sum of the rounded lines. An exact decimal string.', resolve: (result) => result.total_excl_vat }),
     totalVat: t.string({ description: 'An exact decimal string.', resolve: (result) => result.total_vat }),
     totalInclVat: t.string({ description: 'The sum of the rounded lines. An exact decimal string.', resolve: (result) => result.total_incl_vat }),
     explanation: t.stringList({ description: 'How the price came about, step by step, for people.', resolve: (result) => result.explanation }),
     annotations: t.field({
-      type: [Annotation],
+      type: [Annotation], extensions: EMBEDDED_VALUE,
       description: 'Names and values the script of the deciding rule set (empty when there are none).',
       resolve: (result) => annotationList(result.annotations),
     }),

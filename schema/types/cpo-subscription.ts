@@ -6,6 +6,7 @@ import { markCpoSubscriptionDefunct } from '../../src/cpo/cpo-subscription.servi
 import { normalize } from '../../src/money/decimal.ts';
 import { isDataOf } from '../../src/platform/seek-page.ts';
 import { builder } from '../builder.ts';
+import { EMBEDDED_VALUE } from '../query-cost.ts';
 import { listConnection } from '../connection.ts';
 import { refFromArg } from '../ids.ts';
 import { mutate } from '../mutation.ts';
@@ -45,7 +46,7 @@ builder.objectField(CpoSubscriptionPlan, 'versions', (t) => t.loadableList({
     fields: (f) => ({
       validFrom: f.field({ type: DateTime, resolve: (v) => v.validFrom }),
       recurringCosts: f.field({
-        type: [CpoRecurringCost],
+        type: [CpoRecurringCost], extensions: EMBEDDED_VALUE,
         resolve: (v) => v.recurringCosts.map((c) => ({ ...c, amount_excl_vat: normalize(c.amount_excl_vat), per: c.per ?? 'subscription' })),
       }),
     }),

@@ -5,6 +5,7 @@ import { pricingResultsByIds } from '../../src/sessions/charge-session.queries.t
 import type { PricingResult as PricingResultEntity } from '../../src/sessions/pricing-result.entity.ts';
 import type { SessionSubtotal as SessionSubtotalData } from '../../src/sessions/session-subtotals.ts';
 import { builder } from '../builder.ts';
+import { EMBEDDED_VALUE } from '../query-cost.ts';
 import { DateTime } from './date-time.ts';
 import { Annotation, annotationList, CostCalculationRule, subtotalFields } from './cost-calculation.ts';
 import { RatePlanVersion } from './rate-plan-version.ts';
@@ -44,16 +45,16 @@ export const PricingResult = builder.loadableNode('PricingResult', {
     currency: t.exposeString('currency'),
     ratePlanVersion: t.field({ type: RatePlanVersion, nullable: true, resolve: (r) => r.ratePlanVersionId }),
     rule: t.field({
-      type: CostCalculationRule, nullable: true, description: 'The rule that decided; null when none matched and the base rates applied.',
+      type: CostCalculationRule, nullable: true, extensions: EMBEDDED_VALUE, description: 'The rule that decided; null when none matched and the base rates applied.',
       resolve: (r) => (r.rule.name === null || r.rule.index === null ? null : { name: r.rule.name, index: r.rule.index }),
     }),
-    subtotals: t.field({ type: [SessionSubtotal], description: 'The lines (amounts as exact decimal strings).', resolve: (r) => r.subtotals }),
+    subtotals: t.field({ type: [SessionSubtotal], extensions: EMBEDDED_VALUE, description: 'The lines (amounts as exact decimal strings).', resolve: (r) => r.subtotals }),
     annotations: t.field({
-      type: [Annotation], description: 'What the rule script set; roaming_amount_difference when reported and calculated roaming amounts differ.',
+      type: [Annotation], extensions: EMBEDDED_VALUE, description: 'What the rule script set; roaming_amount_difference when reported and calculated roaming amounts differ.',
       resolve: (r) => annotationList(r.annotations),
     }),
     roamingAgreement: t.field({
-      type: PricingRoamingAgreement, nullable: true, description: 'The roaming agreement of this version.', resolve: (r) => r.roamingAgreement ?? null,
+      type: PricingRoamingAgreement, nullable: true, extensions: EMBEDDED_VALUE, description: 'The roaming agreement of this version.', resolve: (r) => r.roamingAgreement ?? null,
     }),
     totalExclVat: t.string({ resolve: (r) => normalize(r.totalExclVat) }),
     totalVat: t.string({ resolve: (r) => normalize(r.totalVat) }),

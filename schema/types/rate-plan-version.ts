@@ -6,6 +6,7 @@ import type {
   ComponentRate as ComponentRateData, Rates as RatesData, RatePlanVersionDefinition, RateRule as RateRuleData, RuleMatch as RuleMatchData,
 } from '../../src/pricing/rate-plan-definition.ts';
 import { builder } from '../builder.ts';
+import { EMBEDDED_VALUE } from '../query-cost.ts';
 import { childConnectionsOf } from '../child-connection.ts';
 import { inArgument } from '../errors.ts';
 import { mutate } from '../mutation.ts';
@@ -95,7 +96,7 @@ export const RatePlanVersion = builder.loadableNode('RatePlanVersion', {
     ratePlanId: t.string({ description: 'The REST id of the rate plan.', resolve: (version) => version.ratePlan.id }),
     ratePlan: t.field({ type: RatePlan, resolve: (version) => version.ratePlan.id }),
     validFrom: t.field({ type: DateTime, resolve: (version) => version.validFrom }),
-    definition: t.field({ type: RatePlanDefinition, resolve: (version) => version.definition as RatePlanVersionDefinition }),
+    definition: t.field({ type: RatePlanDefinition, extensions: EMBEDDED_VALUE, resolve: (version) => version.definition as RatePlanVersionDefinition }),
     createdAt: t.field({ type: DateTime, resolve: (version) => version.createdAt }),
   }),
 });

@@ -7,6 +7,7 @@ import { uuid } from '../../src/platform/input-schemas.ts';
 import { validate } from '../../src/platform/input-validation.ts';
 import { isDataOf } from '../../src/platform/seek-page.ts';
 import { builder } from '../builder.ts';
+import { EMBEDDED_VALUE } from '../query-cost.ts';
 import { listConnection } from '../connection.ts';
 import { refFromArg } from '../ids.ts';
 import { DateTime } from './date-time.ts';
@@ -53,8 +54,8 @@ export const SessionReimbursement = builder.loadableNode('CpoChargeSessionReimbu
     totalAmountInclVat: t.exposeString('totalInclVat'),
     vatKind: t.exposeString('vatKind'),
     vatCountry: t.exposeString('vatCountry'),
-    subtotals: t.field({ type: [CostSubtotal], description: 'The lines.', resolve: (r) => r.subtotals }),
-    evse: t.field({ type: ReimbursedEvse, resolve: (r) => r.evse }),
+    subtotals: t.field({ type: [CostSubtotal], extensions: EMBEDDED_VALUE, description: 'The lines.', resolve: (r) => r.subtotals }),
+    evse: t.field({ type: ReimbursedEvse, extensions: EMBEDDED_VALUE, resolve: (r) => r.evse }),
     createdAt: t.field({ type: DateTime, resolve: (r) => r.createdAt }),
   }),
 });

@@ -10,6 +10,7 @@ import { text } from '../../src/platform/input-schemas.ts';
 import { validate } from '../../src/platform/input-validation.ts';
 import { isDataOf } from '../../src/platform/seek-page.ts';
 import { builder } from '../builder.ts';
+import { EMBEDDED_VALUE } from '../query-cost.ts';
 import { listConnection } from '../connection.ts';
 import { enumOf } from '../enum.ts';
 import { administrationKey, refFromArg } from '../ids.ts';
@@ -49,7 +50,7 @@ export const SubscriptionPlan = builder.loadableNode('SubscriptionPlan', {
       resolve: (plan) => plan.ratePlanId ?? null,
     }),
     recurringCosts: t.field({
-      type: [RecurringCost],
+      type: [RecurringCost], extensions: EMBEDDED_VALUE,
       description: 'Its fees (REST: recurring_costs).',
       resolve: (plan) => (plan.recurringCosts ?? []).map((cost) => ({
         description: cost.description, amount_excl_vat: normalize(cost.amount_excl_vat), period: cost.period,
