@@ -4,6 +4,7 @@
 import test from 'ava';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { configureBilling, createSeries } from '../helpers/billing-factories.ts';
+import { createArrangement, createEvse, createLocatedEvse } from '../helpers/cpo-factories.ts';
 import { createAdministration } from '../helpers/factories.ts';
 import { pricedSubscription, processed, sessionBody, submitSession } from '../helpers/session-factories.ts';
 import { countQueries } from '../helpers/sql-count.ts';
@@ -141,14 +142,48 @@ test('customers by a part of their name; a child connection sets startCursor too
   t.is(back.customer.billingAddresses.pageInfo.startCursor, page.edges[1].cursor);
 });
 
-test('EVSEs, reimbursement arrangements and delivery attempts are lists with their filters', async (t) => {
+test('EVSEs by administration and location, reimbursement arrangements by administration and customer, a webhook subscription\'s delivery attempts', async (t) => {
   const admin = (await createAdministration(app)).id;
-  const evses = await data(app, 'query ($id: ID) { evses(adminId: $id, first: 5) { edges { node { evseUid } } pageInfo { startCursor } } }', { id: admin });
-  t.deepEqual(evses.evses.edges, []);
-  const arrangements = await data(app, 'query ($id: ID) { reimbursementArrangements(adminId: $id, first: 5) { edges { node { databaseId } } } }', { id: admin });
-  t.deepEqual(arrangements.reimbursementArrangements.edges, []);
-  const badCustomer = await graphql(app, '{ reimbursementArrangements(customerId: "nonsense", first: 5) { edges { node { databaseId } } } }');
-  t.like(badCustomer.body.errors?.[0].extensions, { param: '$.customerId' });
-  const deliveries = await data(app, '{ webhookSubscriptions(first: 5) { edges { node { deliveryAttempts(first: 5) { edges { node { eventId succeeded } } } } } } }');
-  t.truthy(deliveries.webhookSubscriptions);
+  const other = (await createAdministration(app)).id;
+  const located = await createLocatedEvse(app, admin);
+  const plain = await createEvse(app, admin);
+  await createEvse(app, other);
+  const EVSES = 'query ($admin: ID, $location: String) { evses(adminId: $admin, locationId: $location, first: 10) { edges { node { evseUid } } pageInfo { startCursor } } }';
+  const ofAdmin = (await data(app, EVSES, { admin })).evses;
+  t.deepEqual(ofAdmin.edges.map((e: any) => e.node.evseUid).sort(), [located.evse_uid, plain.evse_uid].sort());
+  t.truthy(ofAdmin.pageInfo.startCursor);
+  t.deepEqual((await data(app, EVSES, { admin, location: located.location_id })).evses.edges.map((e: any) => e.node.evseUid), [located.evse_uid]);
+  t.deepEqual((await data(app, EVSES, { admin: other, location: located.location_id })).evses.edges, []);
+  const scoped = await app.credential({ adminIds: [other] });
+  t.deepEqual((await data(app, EVSES, { admin }, scoped)).evses.edges, [], 'a scoped credential sees only its administrations');
+  const longLocation = await graphql(app, EVSES, { location: 'x'.repeat(65) });
+  t.like(longLocation.body.errors?.[0].extensions, { code: 'validation_failed', param: '$.locationId' });
+
+  const [owner, second] = await seedCustomers(app, admin, 2);
+  const arrangement = await createArrangement(app, admin, owner);
+  await createArrangement(app, admin, second);
+  const ARRANGEMENTS = 'query ($admin: ID, $customer: ID) { reimbursementArrangements(adminId: $admin, customerId: $customer, first: 10) { edges { node { databaseId customerId } } } }';
+  t.is((await data(app, ARRANGEMENTS, { admin })).reimbursementArrangements.edges.length, 2);
+  t.deepEqual((await data(app, ARRANGEMENTS, { admin, customer: owner })).reimbursementArrangements.edges.map((e: any) => e.node),
+    [{ databaseId: arrangement.id, customerId: owner }]);
+  t.deepEqual((await data(app, ARRANGEMENTS, { admin: other, customer: owner })).reimbursementArrangements.edges, []);
+  t.deepEqual((await data(app, ARRANGEMENTS, { admin }, scoped)).reimbursementArrangements.edges, []);
+  const badCustomer = await graphql(app, ARRANGEMENTS, { customer: 'nonsense' });
+  t.like(badCustomer.body.errors?.[0].extensions, { code: 'validation_failed', param: '$.customerId' });
+
+  const subscription = (await app.request('POST', '/main/v1/webhook-subscription', {
+    body: { url: 'http://127.0.0.1:9/hook', kinds: ['customer'], secret: 'a-secret-of-enough-length-1234', admin_ids: [admin] },
+  })).body;
+  const em = app.orm.em.fork();
+  await em.getConnection().execute(`insert into webhook_attempt (subscription_id, event_id, attempt, succeeded, status_code, error, duration_ms, attempted_at)
+    values ('${subscription.id}', 1, 1, false, 500, 'boom', 12, now()), ('${subscription.id}', 1, 2, true, 200, null, 8, now())`);
+  const rest = (await app.request('GET', `/main/v1/webhook-subscription/${subscription.id}/delivery`)).body.items;
+  const DELIVERIES = `query ($id: ID!) { node(id: $id) { ... on WebhookSubscription {
+    deliveryAttempts(first: 10) { edges { node { databaseId eventId attempt succeeded statusCode error durationMs attemptedAt } } pageInfo { startCursor } } } } }`;
+  const { node } = await data(app, DELIVERIES, { id: (await data(app, 'query { webhookSubscriptions(first: 50) { edges { node { id databaseId } } } }'))
+    .webhookSubscriptions.edges.find((e: any) => e.node.databaseId === subscription.id).node.id });
+  t.deepEqual(node.deliveryAttempts.edges.map((e: any) => e.node), rest.map((a: any) => ({
+    databaseId: a.id, eventId: a.event_id, attempt: a.attempt, succeeded: a.succeeded, statusCode: a.status_code, error: a.error, durationMs: a.duration_ms, attemptedAt: a.attempted_at,
+  })));
+  t.is(node.deliveryAttempts.pageInfo.startCursor, rest[0].id);
 });
