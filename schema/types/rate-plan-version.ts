@@ -43,26 +43,23 @@ const TimeOfDay = builder.objectRef<{ from: string; until: string }>('RatePlanTi
   }),
 });
 
-const optionalString = (t: any, key: keyof RuleMatchData, description?: string) => t.string({ nullable: true, description, resolve: (m: RuleMatchData) => (m[key] as string | undefined) ?? null });
-const optionalList = (t: any, key: keyof RuleMatchData) => t.stringList({ nullable: true, resolve: (m: RuleMatchData) => (m[key] as string[] | undefined) ?? null });
-
 const RuleMatch = builder.objectRef<RuleMatchData>('RatePlanRuleMatch').implement({
   description: 'When a rule applies: every condition given holds (null: no condition).',
   fields: (t) => ({
-    cpoPartyIds: optionalList(t, 'cpo_party_ids'),
-    tariffCodes: optionalList(t, 'tariff_codes'),
-    countries: optionalList(t, 'countries'),
-    currentType: optionalString(t, 'current_type', 'AC or DC.'),
-    minPowerKw: optionalString(t, 'min_power_kw'),
-    maxPowerKw: optionalString(t, 'max_power_kw'),
-    minDurationMinutes: optionalString(t, 'min_duration_minutes'),
-    maxDurationMinutes: optionalString(t, 'max_duration_minutes'),
-    minEnergyKwh: optionalString(t, 'min_energy_kwh'),
-    maxEnergyKwh: optionalString(t, 'max_energy_kwh'),
+    cpoPartyIds: t.stringList({ nullable: true, resolve: (m) => m.cpo_party_ids ?? null }),
+    tariffCodes: t.stringList({ nullable: true, resolve: (m) => m.tariff_codes ?? null }),
+    countries: t.stringList({ nullable: true, resolve: (m) => m.countries ?? null }),
+    currentType: t.string({ nullable: true, description: 'AC or DC.', resolve: (m) => m.current_type ?? null }),
+    minPowerKw: t.string({ nullable: true, resolve: (m) => m.min_power_kw ?? null }),
+    maxPowerKw: t.string({ nullable: true, resolve: (m) => m.max_power_kw ?? null }),
+    minDurationMinutes: t.string({ nullable: true, resolve: (m) => m.min_duration_minutes ?? null }),
+    maxDurationMinutes: t.string({ nullable: true, resolve: (m) => m.max_duration_minutes ?? null }),
+    minEnergyKwh: t.string({ nullable: true, resolve: (m) => m.min_energy_kwh ?? null }),
+    maxEnergyKwh: t.string({ nullable: true, resolve: (m) => m.max_energy_kwh ?? null }),
     timeOfDay: t.field({ type: TimeOfDay, nullable: true, resolve: (m) => m.time_of_day ?? null }),
     daysOfWeek: t.intList({ nullable: true, description: 'ISO weekdays, 1 (Monday) to 7 (Sunday).', resolve: (m) => m.days_of_week ?? null }),
-    dateFrom: optionalString(t, 'date_from', 'A local date.'),
-    dateUntil: optionalString(t, 'date_until', 'A local date (exclusive).'),
+    dateFrom: t.string({ nullable: true, description: 'A local date.', resolve: (m) => m.date_from ?? null }),
+    dateUntil: t.string({ nullable: true, description: 'A local date (exclusive).', resolve: (m) => m.date_until ?? null }),
   }),
 });
 
