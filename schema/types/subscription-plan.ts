@@ -19,12 +19,12 @@ import { Administration } from './administration.ts';
 import { DateTime } from './date-time.ts';
 import { RatePlan } from './rate-plan.ts';
 
-const RecurringCost = builder.objectRef<{ description: string; amount_excl_vat: string; period: string }>('RecurringCost').implement({
+const RecurringCost = builder.objectRef<{ description: string; amount_excl_vat: string; period: (typeof RECURRING_PERIODS)[number] }>('RecurringCost').implement({
   description: 'A fee of a subscription plan (REST: recurring_costs).',
   fields: (t) => ({
     description: t.exposeString('description'),
     amountExclVat: t.string({ description: 'An exact decimal string.', resolve: (c) => c.amount_excl_vat }),
-    period: t.exposeString('period', { description: 'month, quarter or year.' }),
+    period: t.field({ type: RecurringPeriod, resolve: (c) => c.period }),
   }),
 });
 
