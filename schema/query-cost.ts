@@ -111,6 +111,13 @@ export function documentShape(schema: GraphQLSchema, document: DocumentNode): Sh
   return { operations, aliases, depth, introspectionListings };
 }
 
+/**
+ * The extensions of a field whose value is read with its parent's row (a JSON column or a
+ * computed member shaped as object types: a box's documents, a result's subtotals): no records
+ * of its own, so it costs nothing however long its list.
+ */
+export const EMBEDDED_VALUE = { embedded: true } as const;
+
 /** A limit of the cost walk that is not about the total: a page size. */
 export class CostRefusal extends Error {}
 
@@ -182,7 +189,7 @@ export function operationCost(
     const definition: GraphQLField<unknown, unknown> | undefined = Object.hasOwn(fields, field.name.value) ? fields[field.name.value] : undefined;
     if (!definition) return 0; // __typename, __schema, __type, or a field validation already refused
     const type = getNamedType(definition.type);
-    if (!isCompositeType(type)) return 0;
+    if (!isCompositeType(type) || definition.extensions?.embedded === true) return 0;
     let size = 1;
     let own = 1;
     if (isConnectionType(type) && definition.args.some((arg) => arg.name === 'first')) {

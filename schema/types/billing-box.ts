@@ -8,14 +8,45 @@ import { validate } from '../../src/platform/input-validation.ts';
 import { isDataOf } from '../../src/platform/seek-page.ts';
 import * as yup from 'yup';
 import { builder } from '../builder.ts';
+import { EMBEDDED_VALUE } from '../query-cost.ts';
 import { listConnection } from '../connection.ts';
 import { enumOf } from '../enum.ts';
-import { refFromArg } from '../ids.ts';
+import { administrationKey, idArg, refFromArg } from '../ids.ts';
 import { FIELD_ARGUMENTS, mutate } from '../mutation.ts';
 import { BASE64_PIECES, decodePieces } from '../base64-pieces.ts';
 import { BillingRollup } from './billing-rollup.ts';
 import { DateTime } from './date-time.ts';
-import { JsonScalar } from './json.ts';
+
+const BillingDocument = builder.objectRef<BoxData['documents'][number]>('BillingDocument').implement({
+  description: 'A document file of a box (REST: documents of /billing-box; the bytes: GET /billing-box/{id}/document/{filename}).',
+  fields: (t) => ({
+    filename: t.exposeString('filename'),
+    contentType: t.exposeString('contentType'),
+    size: t.exposeInt('size', { description: 'Bytes.' }),
+    primary: t.exposeBoolean('primary', { description: 'The invoice or credit note itself (others are attachments).' }),
+    draft: t.exposeBoolean('draft', { description: 'Rendered at approval, before the number: replaced when finalized.' }),
+  }),
+});
+
+const VatBreakdownLine = builder.objectRef<BoxData['totals']['vatBreakdown'][number]>('BillingVatBreakdownLine').implement({
+  description: 'The VAT of one VAT category and rate of a box (EN 16931 BG-23), computed once on the taxable amount.',
+  fields: (t) => ({
+    vatKind: t.exposeString('vatKind'),
+    vatCategory: t.exposeString('vatCategory', { description: 'EN 16931 category: S, Z, E or AE.' }),
+    vatPercentage: t.exposeString('vatPercent', { description: 'An exact decimal string.' }),
+    taxableAmount: t.exposeString('taxableAmount', { description: 'An exact decimal string.' }),
+    vatAmount: t.exposeString('vatAmount', { description: 'An exact decimal string.' }),
+  }),
+});
+
+const ForeignCurrencyTotals = builder.objectRef<NonNullable<BoxData['foreignCurrencyTotals']>>('BillingForeignCurrencyTotals').implement({
+  description: "The VAT total in the administration's VAT accounting currency (BT-6, BT-111).",
+  fields: (t) => ({
+    currency: t.exposeString('currency'),
+    rate: t.exposeString('rate', { description: 'The exchange rate applied, an exact decimal string.' }),
+    totalVatAmount: t.exposeString('totalVat', { description: 'An exact decimal string.' }),
+  }),
+});
 
 export const BillingBoxState = enumOf('BillingBoxState', BOX_STATES, 'open → closed → approved → ready → finalized; reopen goes back to open.');
 
@@ -53,11 +84,12 @@ export const BillingBox = builder.loadableNode('BillingBox', {
     totalAmountExclVat: t.string({ resolve: (b) => b.totals.totalExclVat }),
     totalVatAmount: t.string({ resolve: (b) => b.totals.totalVat }),
     totalAmountInclVat: t.string({ resolve: (b) => b.totals.totalInclVat }),
-    vatBreakdown: t.field({ type: JsonScalar, description: 'Per VAT category and rate: taxable amount and VAT.', resolve: (b) => b.totals.vatBreakdown }),
+    vatBreakdown: t.field({ type: [VatBreakdownLine], extensions: EMBEDDED_VALUE, description: 'Per VAT category and rate: taxable amount and VAT.', resolve: (b) => b.totals.vatBreakdown }),
+    foreignCurrencyTotals: t.field({ type: ForeignCurrencyTotals, extensions: EMBEDDED_VALUE, nullable: true, resolve: (b) => b.foreignCurrencyTotals }),
     documentKind: t.string({ nullable: true, resolve: (b) => b.documentKind }),
     invoiceCode: t.string({ nullable: true, resolve: (b) => b.invoiceCode }),
     invoiceDate: t.string({ nullable: true, resolve: (b) => b.invoiceDate }),
-    documents: t.field({ type: JsonScalar, description: 'filename, contentType, size, primary, draft.', resolve: (b) => b.documents }),
+    documents: t.field({ type: [BillingDocument], extensions: EMBEDDED_VALUE, description: 'Its document files, the primary first.', resolve: (b) => b.documents }),
     createdAt: t.field({ type: DateTime, resolve: (b) => b.createdAt }),
     updatedAt: t.field({ type: DateTime, resolve: (b) => b.updatedAt }),
   }),
@@ -92,17 +124,34 @@ export function paymentOptions(input: typeof PaymentInput.$inferInput | null | u
 export { PaymentInput };
 
 const listRules = yup.object({ reviewSetId: uuid().nullable(), partyId: uuid().nullable() });
+const periodRules = yup.object({
+  periodUntil: yup.date().nullable().test('after', '${path} must be after periodFrom', function (until) {
+    const from = this.parent.periodFrom as Date | null | undefined;
+    return !from || !until || until > from;
+  }),
+});
 
 builder.queryFields((t) => ({
   billingBoxes: t.connection({
     type: BillingBox,
     description: 'Billing boxes by id (REST: GET /billing-box).',
-    args: { reviewSetId: t.arg.id(), partyId: t.arg.id(), state: t.arg({ type: BillingBoxState }) },
+    args: {
+      adminId: t.arg.id({ description: 'Only boxes of this administration (slug or global ID).' }),
+      reviewSetId: t.arg.id(),
+      partyId: t.arg.id({ description: 'Only boxes of this party: a customer (global ID or REST id) or a roaming partner (REST id).' }),
+      state: t.arg({ type: BillingBoxState }),
+      periodFrom: t.arg({ type: DateTime, description: 'Only boxes whose period starts at or after this moment.' }),
+      periodUntil: t.arg({ type: DateTime, description: 'Only boxes whose period ends at or before this moment.' }),
+    },
     resolve: (_root, args, context) => {
       const reviewSetId = args.reviewSetId ? (refFromArg(String(args.reviewSetId), 'BillingReviewSet', false) as { id: string }).id : undefined;
-      validate(listRules, { reviewSetId, partyId: args.partyId });
+      const partyId = args.partyId ? idArg(args.partyId, 'Customer') : undefined;
+      validate(listRules, { reviewSetId, partyId });
+      validate(periodRules, { periodFrom: args.periodFrom, periodUntil: args.periodUntil });
       return listConnection<BoxData>(boxList(context.em, {
-        reviewSetId, partyIds: args.partyId ? [String(args.partyId)] : undefined, state: args.state ?? undefined,
+        adminId: args.adminId ? administrationKey(String(args.adminId)) : undefined,
+        reviewSetId, partyIds: partyId ? [partyId] : undefined, state: args.state ?? undefined,
+        periodFrom: args.periodFrom ?? undefined, periodUntil: args.periodUntil ?? undefined,
       }), args);
     },
   }, BillingBoxConnection),

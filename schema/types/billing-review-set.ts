@@ -10,6 +10,7 @@ import { isDataOf } from '../../src/platform/seek-page.ts';
 import { DomainError } from '../../src/platform/errors.ts';
 import * as yup from 'yup';
 import { builder } from '../builder.ts';
+import { EMBEDDED_VALUE } from '../query-cost.ts';
 import { listConnection } from '../connection.ts';
 import { refFromArg } from '../ids.ts';
 import { mutate } from '../mutation.ts';
@@ -17,7 +18,17 @@ import { BillingBox, BillingBoxConnection, BillingBoxState, PaymentInput, paymen
 import { DateTime } from './date-time.ts';
 import { enumOf } from '../enum.ts';
 import { idArg } from '../ids.ts';
-import { JsonScalar } from './json.ts';
+
+const BillingBoxCounts = builder.objectRef<Record<string, number>>('BillingBoxCounts').implement({
+  description: 'Boxes of a review-set per state (REST: box_counts; 0 where REST leaves the state out).',
+  fields: (t) => ({
+    open: t.int({ resolve: (c) => c.open ?? 0 }),
+    closed: t.int({ resolve: (c) => c.closed ?? 0 }),
+    approved: t.int({ resolve: (c) => c.approved ?? 0 }),
+    ready: t.int({ resolve: (c) => c.ready ?? 0 }),
+    finalized: t.int({ resolve: (c) => c.finalized ?? 0 }),
+  }),
+});
 
 export const BillingReviewSet = builder.loadableNode('BillingReviewSet', {
   description: 'The boxes of one billing series and invoicing period, reviewed together (REST: /billing-review-set).',
@@ -34,7 +45,7 @@ export const BillingReviewSet = builder.loadableNode('BillingReviewSet', {
     periodUntil: t.field({ type: DateTime, resolve: (s) => s.periodUntil }),
     state: t.exposeString('state', { description: 'open or closed.' }),
     closedAt: t.field({ type: DateTime, nullable: true, resolve: (s) => s.closedAt }),
-    boxCounts: t.field({ type: JsonScalar, description: 'Boxes per state.', resolve: (s) => s.boxCounts }),
+    boxCounts: t.field({ type: BillingBoxCounts, extensions: EMBEDDED_VALUE, description: 'Boxes per state.', resolve: (s) => s.boxCounts }),
     deferredBoxCount: t.exposeInt('deferredCount'),
     boxes: t.connection({
       type: BillingBox, description: 'Its boxes by id.', args: { state: t.arg({ type: BillingBoxState }) },

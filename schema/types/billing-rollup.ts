@@ -2,9 +2,14 @@ import type { RollupData } from '../../src/billing/billing-box.queries.ts';
 import { itemsOfRollups } from '../../src/billing/billing-item.queries.ts';
 import { InvalidInputError } from '../../src/platform/errors.ts';
 import { builder } from '../builder.ts';
+import { EMBEDDED_VALUE } from '../query-cost.ts';
 import { MAX_PAGE_SIZE } from '../connection.ts';
 import { BillingItem } from './billing-item.ts';
-import { JsonScalar } from './json.ts';
+
+const BillingVolume = builder.objectRef<{ unit: string; volume: string }>('BillingVolume').implement({
+  description: 'A volume billed in one unit.',
+  fields: (t) => ({ unit: t.exposeString('unit', { description: "kWh, min, session, a custom item's unit ..." }), volume: t.exposeString('volume', { description: 'An exact decimal string.' }) }),
+});
 
 export const BillingRollup = builder.objectRef<RollupData>('BillingRollup').implement({
   description: "A line of a box's document: items of one product category, VAT kind and rate (and group value).",
@@ -19,7 +24,10 @@ export const BillingRollup = builder.objectRef<RollupData>('BillingRollup').impl
     subtotalExclVat: t.exposeString('net'),
     vatAmount: t.exposeString('vatAmount'),
     subtotalInclVat: t.exposeString('inclVat'),
-    volume: t.field({ type: JsonScalar, description: 'Volumes keyed by unit (kWh, min, session, ...).', resolve: (r) => r.volume }),
+    volume: t.field({
+      type: [BillingVolume], extensions: EMBEDDED_VALUE, description: 'Volume billed per unit (REST: the volume map, keyed by unit).',
+      resolve: (r) => Object.entries(r.volume).map(([unit, volume]) => ({ unit, volume })),
+    }),
     averageAmountPerKwhExclTax: t.string({ nullable: true, resolve: (r) => r.averageAmountPerKwhExclVat }),
   }),
 });

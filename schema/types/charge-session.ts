@@ -76,7 +76,16 @@ const refId = (raw: string, typename: string) => {
   const ref = refFromArg(raw, typename, false);
   return 'id' in ref ? ref.id : raw;
 };
-const idRules = yup.object({ dropoutCaseId: uuid().nullable(), subscriptionId: uuid().nullable(), chargeSessionId: uuid().nullable() });
+const idRules = yup.object({
+  dropoutCaseId: uuid().nullable(), subscriptionId: uuid().nullable(), chargeSessionId: uuid().nullable(), customerId: uuid().nullable(),
+});
+const sessionFilterRules = yup.object({
+  tokenEvcoId: yup.string().nullable().trim().min(1, '${path} must not be empty').max(64, '${path} must hold at most ${max} characters'),
+  startUntil: yup.date().nullable().test('after', '${path} must be after startFrom', function (until) {
+    const from = this.parent.startFrom as Date | null | undefined;
+    return !from || !until || until > from;
+  }),
+});
 
 const ChargeSessionConnection = builder.connectionObject({ type: ChargeSession, name: 'ChargeSessionConnection' }, { name: 'ChargeSessionEdge' });
 
@@ -95,17 +104,29 @@ builder.queryFields((t) => ({
       evseUid: t.arg.string({ description: 'Only sessions at this EVSE.' }),
       dropoutCaseId: t.arg.id({ description: 'Only sessions of this drop-out case (global ID or REST id).' }),
       subscriptionId: t.arg.id({ description: 'Only sessions of this token subscription (REST id).' }),
+      customerId: t.arg.id({ description: 'Only sessions of this customer (global ID or REST id).' }),
+      tokenEvcoId: t.arg.string({ description: 'Only sessions of this token (its EVCO id, with or without separators and check digit).' }),
+      startFrom: t.arg({ type: DateTime, description: 'Only sessions that started at or after this moment.' }),
+      startUntil: t.arg({ type: DateTime, description: 'Only sessions that started before this moment.' }),
     },
     resolve: (_root, args, context) => {
       const dropoutCaseId = args.dropoutCaseId ? refId(String(args.dropoutCaseId), 'DropoutCase') : undefined;
       const subscriptionId = args.subscriptionId ? refId(String(args.subscriptionId), 'TokenSubscription') : undefined;
-      validate(idRules, { dropoutCaseId, subscriptionId });
+      const customerId = args.customerId ? refId(String(args.customerId), 'Customer') : undefined;
+      validate(idRules, { dropoutCaseId, subscriptionId, customerId });
+      validate(sessionFilterRules, { tokenEvcoId: args.tokenEvcoId, startFrom: args.startFrom, startUntil: args.startUntil });
       const source = args.cpo === true ? 'cpo_charge_session' : args.cpo === false ? 'charge_session' : undefined;
       return listConnection<ChargeSessionData>(chargeSessionList(context.em, {
         source, status: args.status ?? undefined, dropoutCaseId, subscriptionId, evseUid: args.evseUid || undefined,
+        customerId, evcoId: args.tokenEvcoId?.trim() || undefined, startFrom: args.startFrom ?? undefined, startUntil: args.startUntil ?? undefined,
       }), args);
     },
   }, ChargeSessionConnection),
+  chargeSession: t.field({
+    type: ChargeSession, nullable: true, description: 'A charge session of either source (REST: GET /msp-charge-session/{id}); null when there is none the caller may see.',
+    args: { id: t.arg.id({ required: true, description: 'Global ID or REST id.' }) },
+    resolve: (_root, args) => sessionId(args.id) || null,
+  }),
   pricingResults: t.connection({
     type: PricingResult,
     description: 'Pricing results in order of creation (REST: GET /msp-charge-session-priced).',

@@ -7,17 +7,17 @@ import type { Subtotal } from '../../src/pricing/price-session.ts';
 import { countryCode, text } from '../../src/platform/input-schemas.ts';
 import { validate } from '../../src/platform/input-validation.ts';
 import { builder } from '../builder.ts';
+import { EMBEDDED_VALUE } from '../query-cost.ts';
 import { inArgument } from '../errors.ts';
 import { refFromArg } from '../ids.ts';
 import { DateTime } from './date-time.ts';
-import { JsonScalar } from './json.ts';
 import { RatePlanVersion } from './rate-plan-version.ts';
 import { RatePlan } from './rate-plan.ts';
 import { VatKind, VatRate } from './vat-rate.ts';
 
 const CurrentType = builder.enumType('CurrentType', { values: ['AC', 'DC'] as const });
 
-const CostCalculationRule = builder.objectRef<{ name: string; index: number }>('CostCalculationRule').implement({
+export const CostCalculationRule = builder.objectRef<{ name: string; index: number }>('CostCalculationRule').implement({
   description: 'The rule of the rate plan version that decided the session.',
   fields: (t) => ({
     name: t.exposeString('name'),
@@ -27,30 +27,46 @@ const CostCalculationRule = builder.objectRef<{ name: string; index: number }>('
 
 const decimal = (description: string) => ({ description: `${description} An exact decimal string.` });
 
-const CostSubtotal = builder.objectRef<Subtotal>('CostSubtotal').implement({
-  description: 'One line of a calculation, rounded once (half away from zero). Every amount is an exact decimal string.',
-  fields: (t) => ({
+/** The members of a subtotal line (REST: the subtotals of cost calculations, priced sessions and reimbursements). */
+type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
+type Line = Omit<Subtotal, 'kind'> & { kind: string };
+
+export function subtotalFields<L extends Line>(t: PothosSchemaTypes.ObjectFieldBuilder<Types, L>) {
+  return {
     kind: t.string({
       description: 'energy, time, parking_time, flat, other (from a rule script), min_price_adjustment, max_price_adjustment (more kinds may come).',
       resolve: (line) => line.kind,
     }),
     component: t.string({ nullable: true, description: 'For other subtotals: the component the rule script named.', resolve: (line) => line.component ?? null }),
     label: t.string({ nullable: true, description: 'For other subtotals: the label the rule script gave.', resolve: (line) => line.label ?? null }),
-    volume: t.exposeString('volume', decimal('The measured volume in rateUnit.')),
-    billedVolume: t.exposeString('billed_volume', decimal('The volume rounded up to stepSize.')),
+    volume: t.string({ ...decimal('The measured volume in rateUnit.'), resolve: (line) => line.volume }),
+    billedVolume: t.string({ ...decimal('The volume rounded up to stepSize.'), resolve: (line) => line.billed_volume }),
     stepSize: t.string({ nullable: true, ...decimal('The billing step, if any.'), resolve: (line) => line.step_size ?? null }),
-    rate: t.exposeString('rate', decimal('The price per rateUnit excl. VAT.')),
-    rateUnit: t.exposeString('rate_unit', { description: 'kWh, min or session.' }),
-    amountExclVatUnrounded: t.exposeString('amount_excl_vat_unrounded', decimal('billedVolume × rate, 6 decimals.')),
-    amountExclVat: t.exposeString('amount_excl_vat', decimal('Rounded to the currency.')),
-    vatPercent: t.exposeString('vat_percent', decimal('The VAT percentage applied.')),
+    rate: t.string({ ...decimal('The price per rateUnit excl. VAT.'), resolve: (line) => line.rate }),
+    rateUnit: t.string({ description: 'kWh, min or session.', resolve: (line) => line.rate_unit }),
+    amountExclVatUnrounded: t.string({ ...decimal('billedVolume × rate, 6 decimals.'), resolve: (line) => line.amount_excl_vat_unrounded }),
+    amountExclVat: t.string({ ...decimal('Rounded to the currency.'), resolve: (line) => line.amount_excl_vat }),
+    vatPercent: t.string({ ...decimal('The VAT percentage applied.'), resolve: (line) => line.vat_percent }),
     vatKind: t.field({ type: VatKind, resolve: (line) => line.vat_kind }),
-    vatCountry: t.exposeString('vat_country'),
-    vatAmountUnrounded: t.exposeString('vat_amount_unrounded', decimal('6 decimals.')),
-    vatAmount: t.exposeString('vat_amount', decimal('amountInclVat − amountExclVat.')),
-    amountInclVat: t.exposeString('amount_incl_vat', decimal('Rounded to the currency.')),
-  }),
+    vatCountry: t.string({ resolve: (line) => line.vat_country }),
+    vatAmountUnrounded: t.string({ ...decimal('6 decimals.'), resolve: (line) => line.vat_amount_unrounded }),
+    vatAmount: t.string({ ...decimal('amountInclVat − amountExclVat.'), resolve: (line) => line.vat_amount }),
+    amountInclVat: t.string({ ...decimal('Rounded to the currency.'), resolve: (line) => line.amount_incl_vat }),
+  };
+}
+
+export const CostSubtotal = builder.objectRef<Subtotal>('CostSubtotal').implement({
+  description: 'One line of a calculation, rounded once (half away from zero). Every amount is an exact decimal string.',
+  fields: (t) => subtotalFields(t),
 });
+
+export const Annotation = builder.objectRef<[string, string]>('PricingAnnotation').implement({
+  description: "A name and value a rate plan's rule script (or the pricing) set (REST: a member of the annotations map).",
+  fields: (t) => ({ name: t.string({ resolve: ([name]) => name }), value: t.string({ resolve: ([, value]) => String(value) }) }),
+});
+
+/** REST's annotations map as name/value pairs, in its order. */
+export const annotationList = (annotations: Record<string, string> | null | undefined): [string, string][] => Object.entries(annotations ?? {});
 
 const CostCalculation = builder.objectRef<CostCalculationResult>('CostCalculation').implement({
   description: 'The price of a hypothetical session; nothing is stored.',
@@ -70,15 +86,15 @@ const CostCalculation = builder.objectRef<CostCalculationResult>('CostCalculatio
       description: 'The stored VAT rate applied; null for EXEMPT and REVERSE_CHARGE (0 %).',
       resolve: (result) => result.vatRateId,
     }),
-    subtotals: t.field({ type: [CostSubtotal], resolve: (result) => result.subtotals }),
+    subtotals: t.field({ type: [CostSubtotal], extensions: EMBEDDED_VALUE, resolve: (result) => result.subtotals }),
     totalExclVat: t.string({ description: 'The sum of the rounded lines. An exact decimal string.', resolve: (result) => result.total_excl_vat }),
     totalVat: t.string({ description: 'An exact decimal string.', resolve: (result) => result.total_vat }),
     totalInclVat: t.string({ description: 'The sum of the rounded lines. An exact decimal string.', resolve: (result) => result.total_incl_vat }),
     explanation: t.stringList({ description: 'How the price came about, step by step, for people.', resolve: (result) => result.explanation }),
     annotations: t.field({
-      type: JsonScalar,
-      description: 'Names and values the script of the deciding rule set (an object; empty when there are none).',
-      resolve: (result) => result.annotations,
+      type: [Annotation], extensions: EMBEDDED_VALUE,
+      description: 'Names and values the script of the deciding rule set (empty when there are none).',
+      resolve: (result) => annotationList(result.annotations),
     }),
   }),
 });

@@ -10,6 +10,7 @@ import { text } from '../../src/platform/input-schemas.ts';
 import { validate } from '../../src/platform/input-validation.ts';
 import { isDataOf } from '../../src/platform/seek-page.ts';
 import { builder } from '../builder.ts';
+import { EMBEDDED_VALUE } from '../query-cost.ts';
 import { listConnection } from '../connection.ts';
 import { contractInputFields, contractPatch } from '../contract-inputs.ts';
 import { administrationKey, idArg, refFromArg } from '../ids.ts';
@@ -34,13 +35,23 @@ export const CpoSubscriptionPlan = builder.loadableNode('CpoSubscriptionPlan', {
   }),
 });
 
+const CpoRecurringCost = builder.objectRef<{ description: string; amount_excl_vat: string; period: string; per: string }>('CpoRecurringCost').implement({
+  description: 'A fee of a CPO subscription plan version (REST: recurring_costs).',
+  fields: (t) => ({
+    description: t.exposeString('description'),
+    amountExclVat: t.string({ description: 'An exact decimal string.', resolve: (c) => c.amount_excl_vat }),
+    period: t.exposeString('period', { description: 'month, quarter or year.' }),
+    per: t.exposeString('per', { description: 'subscription, or evse: each validly linked EVSE.' }),
+  }),
+});
+
 builder.objectField(CpoSubscriptionPlan, 'versions', (t) => t.loadableList({
   type: builder.objectRef<CpoPlanVersionData>('CpoSubscriptionPlanVersion').implement({
     description: 'The recurring costs from validFrom until the next version.',
     fields: (f) => ({
       validFrom: f.field({ type: DateTime, resolve: (v) => v.validFrom }),
       recurringCosts: f.field({
-        type: JsonScalar, description: '[{description, amount_excl_vat, period, per}]',
+        type: [CpoRecurringCost], extensions: EMBEDDED_VALUE,
         resolve: (v) => v.recurringCosts.map((c) => ({ ...c, amount_excl_vat: normalize(c.amount_excl_vat), per: c.per ?? 'subscription' })),
       }),
     }),

@@ -1,8 +1,10 @@
 import { createCustomer, setCustomerChargeAuthBlocked, upsertCustomer } from '../../src/parties/save-customer.service.ts';
 import {
-  customerList, customersByIds, customersOfAdministrations, findCustomer, type CustomerData,
+  customerList, customersByIds, customersOfAdministrations, findCustomer, NAME_SEARCH_MIN, type CustomerData,
 } from '../../src/parties/customer.queries.ts';
+import { validate } from '../../src/platform/input-validation.ts';
 import { isDataOf } from '../../src/platform/seek-page.ts';
+import * as yup from 'yup';
 import { builder } from '../builder.ts';
 import { childConnectionsOf } from '../child-connection.ts';
 import { listConnection } from '../connection.ts';
@@ -15,6 +17,10 @@ import { DateTime } from './date-time.ts';
 import { EntityType } from './entity-type.ts';
 import { JsonScalar } from './json.ts';
 import { ReimbursementVat } from './reimbursement-vat.ts';
+
+const customerSearchRules = yup.object({
+  nameContains: yup.string().nullable().trim().min(NAME_SEARCH_MIN, '${path} must hold at least ${min} characters').max(200, '${path} must hold at most ${max} characters'),
+});
 
 export const Customer = builder.loadableNode('Customer', {
   description: 'A party that holds contracts.',
@@ -65,9 +71,17 @@ builder.queryFields((t) => ({
   customers: t.connection({
     type: Customer,
     description: 'The customers the caller may see, by id.',
-    args: { adminId: t.arg.id({ description: 'Only customers of this administration (slug or global ID).' }) },
-    resolve: (_root, args, context) => listConnection<CustomerData>(
-      customerList(context.em, args.adminId ? { adminId: administrationKey(String(args.adminId)) } : {}), args),
+    args: {
+      adminId: t.arg.id({ description: 'Only customers of this administration (slug or global ID).' }),
+      nameContains: t.arg.string({ description: `Only customers whose name contains this text, in any casing (at least ${NAME_SEARCH_MIN} characters).` }),
+    },
+    resolve: (_root, args, context) => {
+      validate(customerSearchRules, { nameContains: args.nameContains });
+      return listConnection<CustomerData>(customerList(context.em, {
+        ...(args.adminId ? { adminId: administrationKey(String(args.adminId)) } : {}),
+        ...(args.nameContains ? { nameContains: args.nameContains.trim() } : {}),
+      }), args);
+    },
   }, CustomerConnection),
   customer: t.field({
     type: Customer,

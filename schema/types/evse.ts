@@ -1,6 +1,6 @@
 import * as yup from 'yup';
 import { POWER_TYPES, type Connector } from '../../src/cpo/evse.entity.ts';
-import { evsesByIds, type EvseData } from '../../src/cpo/evse.queries.ts';
+import { evseList, evsesByIds, type EvseData } from '../../src/cpo/evse.queries.ts';
 import { updateEvse, type EvseFields } from '../../src/cpo/save-evse.service.ts';
 import { setDropoutAllChargesessions } from '../../src/sessions/reprocess.service.ts';
 import { isDecimalText } from '../../src/money/decimal.ts';
@@ -9,6 +9,8 @@ import { validate } from '../../src/platform/input-validation.ts';
 import type { Patch } from '../../src/platform/merge-patch.ts';
 import { isDataOf } from '../../src/platform/seek-page.ts';
 import { builder } from '../builder.ts';
+import { listConnection } from '../connection.ts';
+import { administrationKey } from '../ids.ts';
 import { mutate } from '../mutation.ts';
 import { EvseLocation } from './cpo-reference-data.ts';
 import { DateTime } from './date-time.ts';
@@ -45,6 +47,25 @@ export const Evse = builder.loadableNode('Evse', {
     updatedAt: t.field({ type: DateTime, resolve: (e) => e.updatedAt }),
   }),
 });
+
+const EvseConnection = builder.connectionObject({ type: Evse, name: 'EvseConnection' }, { name: 'EvseEdge' });
+const evseListRules = yup.object({ locationId: text(64).nullable() });
+
+builder.queryFields((t) => ({
+  evses: t.connection({
+    type: Evse, description: 'EVSEs by id (REST: GET /cpo-evse); filters combine with AND.',
+    args: {
+      adminId: t.arg.id({ description: 'Only EVSEs of this administration (slug or global ID).' }),
+      locationId: t.arg.string({ description: 'Only EVSEs of this location (its location_id).' }),
+    },
+    resolve: (_root, args, context) => {
+      validate(evseListRules, { locationId: args.locationId });
+      return listConnection<EvseData>(evseList(context.em, {
+        adminId: args.adminId ? administrationKey(String(args.adminId)) : undefined, locationId: args.locationId || undefined,
+      }), args);
+    },
+  }, EvseConnection),
+}));
 
 const ConnectorInput = builder.inputType('EvseConnectorInput', {
   fields: (t) => ({

@@ -1,10 +1,14 @@
 import { switchArrangementPlan } from '../../src/cpo/reimbursement-plan.service.ts';
 import { createArrangement, markArrangementDefunct, updateArrangement } from '../../src/cpo/save-reimbursement-arrangement.service.ts';
-import { arrangementsByIds, type ArrangementData } from '../../src/cpo/reimbursement.queries.ts';
+import { arrangementList, arrangementsByIds, type ArrangementData } from '../../src/cpo/reimbursement.queries.ts';
+import { uuid } from '../../src/platform/input-schemas.ts';
+import { validate } from '../../src/platform/input-validation.ts';
+import * as yup from 'yup';
 import { isDataOf } from '../../src/platform/seek-page.ts';
 import { builder } from '../builder.ts';
 import { contractInputFields, contractPatch } from '../contract-inputs.ts';
 import { administrationKey, idArg, refFromArg } from '../ids.ts';
+import { listConnection } from '../connection.ts';
 import { FIELD_ARGUMENTS, mutate } from '../mutation.ts';
 import { planId, ReimbursementPlan } from './cpo-reference-data.ts';
 import { Customer } from './customer.ts';
@@ -42,6 +46,27 @@ export const arrangementId = (raw: string | number) => {
   const ref = refFromArg(String(raw), 'ReimbursementArrangement', false);
   return 'id' in ref ? ref.id : String(raw);
 };
+
+const ArrangementConnection = builder.connectionObject({ type: ReimbursementArrangement, name: 'ReimbursementArrangementConnection' },
+  { name: 'ReimbursementArrangementEdge' });
+const arrangementListRules = yup.object({ customerId: uuid().nullable() });
+
+builder.queryFields((t) => ({
+  reimbursementArrangements: t.connection({
+    type: ReimbursementArrangement, description: 'Reimbursement arrangements by id; filters combine with AND.',
+    args: {
+      adminId: t.arg.id({ description: 'Only arrangements of this administration (slug or global ID).' }),
+      customerId: t.arg.id({ description: 'Only arrangements of this customer, the EVSE owner (global ID or REST id).' }),
+    },
+    resolve: (_root, args, context) => {
+      const customerId = args.customerId ? idArg(args.customerId, 'Customer') : undefined;
+      validate(arrangementListRules, { customerId });
+      return listConnection<ArrangementData>(arrangementList(context.em, {
+        adminId: args.adminId ? administrationKey(String(args.adminId)) : undefined, customerId,
+      }), args);
+    },
+  }, ArrangementConnection),
+}));
 
 builder.mutationFields((t) => ({
   switchReimbursementPlan: t.field({

@@ -7,10 +7,32 @@ import { uuid } from '../../src/platform/input-schemas.ts';
 import { validate } from '../../src/platform/input-validation.ts';
 import { isDataOf } from '../../src/platform/seek-page.ts';
 import { builder } from '../builder.ts';
+import { EMBEDDED_VALUE } from '../query-cost.ts';
 import { listConnection } from '../connection.ts';
 import { refFromArg } from '../ids.ts';
 import { DateTime } from './date-time.ts';
-import { JsonScalar } from './json.ts';
+import type { ReimbursedEvse as ReimbursedEvseData } from '../../src/cpo/session-reimbursement.entity.ts';
+import { CostSubtotal } from './cost-calculation.ts';
+
+const ReimbursedEvseAddress = builder.objectRef<NonNullable<ReimbursedEvseData['address']>>('ReimbursedEvseAddress').implement({
+  fields: (t) => ({
+    street: t.string({ nullable: true, resolve: (a) => a.street }),
+    postalCode: t.string({ nullable: true, resolve: (a) => a.postal_code }),
+    city: t.string({ nullable: true, resolve: (a) => a.city }),
+    country: t.string({ nullable: true, resolve: (a) => a.country }),
+  }),
+});
+
+const ReimbursedEvse = builder.objectRef<ReimbursedEvseData>('ReimbursedEvse').implement({
+  description: 'The EVSE a reimbursement was for, as it was at the time (REST: evse of /cpo-charge-session-reimbursement).',
+  fields: (t) => ({
+    evseUid: t.string({ resolve: (e) => e.evse_uid }),
+    evseId: t.string({ nullable: true, resolve: (e) => e.evse_id }),
+    locationId: t.string({ nullable: true, resolve: (e) => e.location_id }),
+    connectorId: t.string({ nullable: true, resolve: (e) => e.connector_id }),
+    address: t.field({ type: ReimbursedEvseAddress, nullable: true, resolve: (e) => e.address }),
+  }),
+});
 
 export const SessionReimbursement = builder.loadableNode('CpoChargeSessionReimbursement', {
   description: 'The reimbursement of one CPO session under one arrangement (REST: /cpo-charge-session-reimbursement). Amounts are decimal strings.',
@@ -32,8 +54,8 @@ export const SessionReimbursement = builder.loadableNode('CpoChargeSessionReimbu
     totalAmountInclVat: t.exposeString('totalInclVat'),
     vatKind: t.exposeString('vatKind'),
     vatCountry: t.exposeString('vatCountry'),
-    subtotals: t.field({ type: JsonScalar, description: 'The lines, as in REST.', resolve: (r) => r.subtotals }),
-    evse: t.field({ type: JsonScalar, description: 'evse_uid, evse_id, location_id, connector_id and address, as in REST.', resolve: (r) => r.evse }),
+    subtotals: t.field({ type: [CostSubtotal], extensions: EMBEDDED_VALUE, description: 'The lines.', resolve: (r) => r.subtotals }),
+    evse: t.field({ type: ReimbursedEvse, extensions: EMBEDDED_VALUE, resolve: (r) => r.evse }),
     createdAt: t.field({ type: DateTime, resolve: (r) => r.createdAt }),
   }),
 });

@@ -11,16 +11,25 @@ import { text } from '../../src/platform/input-schemas.ts';
 import { validate } from '../../src/platform/input-validation.ts';
 import { isDataOf } from '../../src/platform/seek-page.ts';
 import { builder } from '../builder.ts';
+import { EMBEDDED_VALUE } from '../query-cost.ts';
 import { listConnection } from '../connection.ts';
 import { enumOf } from '../enum.ts';
 import { administrationKey, refFromArg } from '../ids.ts';
 import { mutate } from '../mutation.ts';
 import { Administration } from './administration.ts';
 import { DateTime } from './date-time.ts';
-import { JsonScalar } from './json.ts';
 import { RatePlan } from './rate-plan.ts';
 
 export const RateComponent = enumOf('RateComponent', RATE_COMPONENTS, 'A price component of a rate plan.');
+
+const RecurringCost = builder.objectRef<{ description: string; amount_excl_vat: string; period: (typeof RECURRING_PERIODS)[number] }>('RecurringCost').implement({
+  description: 'A fee of a subscription plan (REST: recurring_costs).',
+  fields: (t) => ({
+    description: t.exposeString('description'),
+    amountExclVat: t.string({ description: 'An exact decimal string.', resolve: (c) => c.amount_excl_vat }),
+    period: t.field({ type: RecurringPeriod, resolve: (c) => c.period }),
+  }),
+});
 
 export const SubscriptionPlan = builder.loadableNode('SubscriptionPlan', {
   description: 'What a token subscription is under: its rate plan and recurring costs.',
@@ -44,8 +53,8 @@ export const SubscriptionPlan = builder.loadableNode('SubscriptionPlan', {
       resolve: (plan) => plan.ratePlanId ?? null,
     }),
     recurringCosts: t.field({
-      type: JsonScalar,
-      description: 'As in REST: a list of { description, amount_excl_vat (exact decimal string), period }.',
+      type: [RecurringCost], extensions: EMBEDDED_VALUE,
+      description: 'Its fees (REST: recurring_costs).',
       resolve: (plan) => (plan.recurringCosts ?? []).map((cost) => ({
         description: cost.description, amount_excl_vat: normalize(cost.amount_excl_vat), period: cost.period,
       })),

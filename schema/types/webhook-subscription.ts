@@ -5,7 +5,7 @@ import { eventFilterRules } from '../../src/events/event-input-rules.ts';
 import { eventList, type EventData } from '../../src/events/event.queries.ts';
 import { webhookSubscriptionRules } from '../../src/webhooks/webhook-input-rules.ts';
 import {
-  webhookSubscriptionList, webhookSubscriptionsByIds, type WebhookSubscriptionData,
+  webhookAttemptList, webhookSubscriptionList, webhookSubscriptionsByIds, type WebhookAttemptData, type WebhookSubscriptionData,
 } from '../../src/webhooks/webhook-subscription.queries.ts';
 import { createWebhookSubscription, redeliver, updateWebhookSubscription } from '../../src/webhooks/webhook-subscription.service.ts';
 import { text } from '../../src/platform/input-schemas.ts';
@@ -17,6 +17,20 @@ import { refFromArg } from '../ids.ts';
 import { FIELD_ARGUMENTS, mutate } from '../mutation.ts';
 import { DateTime } from './date-time.ts';
 import { JsonScalar } from './json.ts';
+
+const WebhookDeliveryAttempt = builder.objectRef<WebhookAttemptData>('WebhookDeliveryAttempt').implement({
+  description: 'One attempt to deliver an event (REST: /webhook-subscription/{id}/delivery).',
+  fields: (t) => ({
+    databaseId: t.string({ resolve: (a) => String(a.id) }),
+    eventId: t.string({ resolve: (a) => String(a.eventId) }),
+    attempt: t.exposeInt('attempt'),
+    succeeded: t.exposeBoolean('succeeded'),
+    statusCode: t.int({ nullable: true, resolve: (a) => a.statusCode ?? null }),
+    error: t.string({ nullable: true, resolve: (a) => a.error ?? null }),
+    durationMs: t.exposeInt('durationMs'),
+    attemptedAt: t.field({ type: DateTime, resolve: (a) => a.attemptedAt }),
+  }),
+});
 
 export const WebhookSubscription = builder.loadableNode('WebhookSubscription', {
   description: 'Where events of some kinds are delivered (REST: /webhook-subscription). The secret is never answered.',
@@ -34,6 +48,10 @@ export const WebhookSubscription = builder.loadableNode('WebhookSubscription', {
     consecutiveFailures: t.exposeInt('consecutiveFailures'),
     failingSince: t.field({ type: DateTime, nullable: true, resolve: (s) => s.failingSince ?? null }),
     createdAt: t.field({ type: DateTime, resolve: (s) => s.createdAt }),
+    deliveryAttempts: t.connection({
+      type: WebhookDeliveryAttempt, description: 'Its delivery log: attempts oldest first (REST: GET /webhook-subscription/{id}/delivery).',
+      resolve: (s, args, context) => listConnection<WebhookAttemptData & { id: string }>(webhookAttemptList(context.em, s.id), args),
+    }),
   }),
 });
 

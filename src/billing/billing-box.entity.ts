@@ -33,7 +33,7 @@ export const BillingBoxSchema = defineEntity({
   filters: adminScopeFilter('admin'),
   // The sequence is unique within its review-set (box-numbering-lock.ts serializes who numbers).
   uniques: [{ properties: ['series', 'partyId', 'periodFrom', 'vatCountry', 'currency', 'distinctCode'] }, { properties: ['reviewSet', 'reviewSetSequence'] }],
-  indexes: [{ properties: ['reviewSet', 'id'] }, { properties: ['partyId', 'id'] }],
+  indexes: [{ properties: ['reviewSet', 'id'] }, { properties: ['partyId', 'id'] }, { properties: ['admin', 'id'] }],
   properties: {
     id: idProperty(),
     admin: () => p.manyToOne(Administration),

@@ -171,7 +171,12 @@ export async function boxDetails(em: Em, ids: string[]): Promise<BoxData[]> {
 }
 
 export interface BoxFilter {
+  adminId?: string;
   partyIds?: string[];
+  /** Boxes whose period starts at or after this moment. */
+  periodFrom?: Date;
+  /** Boxes whose period ends at or before this moment. */
+  periodUntil?: Date;
   seriesExternalReference?: string;
   reviewSetId?: string;
   state?: string;
@@ -180,7 +185,10 @@ export interface BoxFilter {
 /** Boxes by id, filtered (several filters combine with AND). */
 export function boxList(em: Em, filter: BoxFilter = {}): SeekList<BoxData> {
   const where: FilterQuery<BillingBox> = {
+    ...(filter.adminId !== undefined ? { admin: filter.adminId } : {}),
     ...(filter.partyIds ? { partyId: { $in: filter.partyIds } } : {}),
+    ...(filter.periodFrom ? { periodFrom: { $gte: filter.periodFrom } } : {}),
+    ...(filter.periodUntil ? { periodUntil: { $lte: filter.periodUntil } } : {}),
     ...(filter.seriesExternalReference !== undefined ? { series: { externalReference: filter.seriesExternalReference } } : {}),
     ...(filter.reviewSetId !== undefined ? { reviewSet: filter.reviewSetId } : {}),
     ...(filter.state !== undefined ? { state: filter.state as BillingBox['state'] } : {}),

@@ -31,8 +31,18 @@ export function evseData(evse: Evse): EvseData {
 const evses = (em: Em, where: FilterQuery<Evse> = {}) => new SeekList<EvseData>(em, { entity: Evse, where, join: ['location'], map: evseOfRow });
 const locations = (em: Em, where: FilterQuery<EvseLocation> = {}) => new SeekList<EvseLocationData>(em, { entity: EvseLocation, where, map: locationOfRow });
 
-export function evseList(em: Em): SeekList<EvseData> {
-  return evses(em);
+export interface EvseFilter {
+  adminId?: string;
+  /** The location_id of its location. */
+  locationId?: string;
+}
+
+/** EVSEs by id, filtered (several filters combine with AND). */
+export function evseList(em: Em, filter: EvseFilter = {}): SeekList<EvseData> {
+  return evses(em, {
+    ...(filter.adminId !== undefined ? { admin: filter.adminId } : {}),
+    ...(filter.locationId !== undefined ? { location: { locationId: filter.locationId } } : {}),
+  });
 }
 
 /** An EVSE by evse_uid, or 400 not_found. */

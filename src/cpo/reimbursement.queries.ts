@@ -55,6 +55,14 @@ export function reimbursementPlansByIds(em: Em, ids: readonly string[]): Promise
   return inIdOrder(ids, (wanted) => plans(em, { id: { $in: wanted } }).all());
 }
 
+/** Arrangements by id, of one administration and/or one customer (the EVSE owner). */
+export function arrangementList(em: Em, filter: { adminId?: string; customerId?: string } = {}): SeekList<ArrangementData> {
+  return arrangements(em, {
+    ...(filter.adminId !== undefined ? { admin: filter.adminId } : {}),
+    ...(filter.customerId !== undefined ? { customer: filter.customerId } : {}),
+  });
+}
+
 /** An arrangement by id, or 400 not_found. */
 export async function getArrangement(em: Em, id: string): Promise<ArrangementData> {
   const [arrangement] = isUuid(id) ? await arrangements(em, { id }).all() : [];

@@ -19,6 +19,7 @@ import { Migration20261126080000_event_data } from './Migration20261126080000_ev
 import { Migration20261126090000_review_set_operation } from './Migration20261126090000_review_set_operation.ts';
 import { Migration20261126103411_billing_backfill } from './Migration20261126103411_billing_backfill.ts';
 import { Migration20261126120000_billing_logo } from './Migration20261126120000_billing_logo.ts';
+import { Migration20261126130000_list_filters } from './Migration20261126130000_list_filters.ts';
 // imports-end
 
 export const migrations: { name: string; class: new (...args: any[]) => any }[] = [
@@ -42,5 +43,6 @@ export const migrations: { name: string; class: new (...args: any[]) => any }[] 
   { name: 'Migration20261126090000_review_set_operation', class: Migration20261126090000_review_set_operation },
   { name: 'Migration20261126103411_billing_backfill', class: Migration20261126103411_billing_backfill },
   { name: 'Migration20261126120000_billing_logo', class: Migration20261126120000_billing_logo },
+  { name: 'Migration20261126130000_list_filters', class: Migration20261126130000_list_filters },
 // migrations-end
 ];

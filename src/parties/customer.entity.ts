@@ -18,6 +18,8 @@ export const CustomerSchema = defineEntity({
   name: 'Customer',
   tableName: 'customer',
   filters: adminScopeFilter('admin'),
+  // The name search of customerList (`name ilike '%part%'`) reads trigrams (pg_trgm).
+  indexes: [{ name: 'customer_name_trgm_index', expression: 'create index "customer_name_trgm_index" on "customer" using gin ("name" gin_trgm_ops)' }],
   properties: {
     id: idProperty(),
     admin: () => p.manyToOne(Administration).index(),

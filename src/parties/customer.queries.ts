@@ -19,7 +19,14 @@ const CUSTOMER: RowShape<CustomerData> = { entity: Customer, map: (row) => refs(
 export interface CustomerFilter {
   adminId?: string;
   externalReference?: string;
+  /** A part of the name, case-insensitive (read through the trigram index: at least NAME_SEARCH_MIN characters). */
+  nameContains?: string;
 }
+
+export const NAME_SEARCH_MIN = 3;
+
+/** `value` as a literal inside an ILIKE pattern. */
+const likeLiteral = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** Customers by id, optionally of one administration or with one external reference. */
 export function customerList(em: Em, filter: CustomerFilter = {}): SeekList<CustomerData> {
@@ -28,6 +35,7 @@ export function customerList(em: Em, filter: CustomerFilter = {}): SeekList<Cust
     where: {
       ...(filter.externalReference !== undefined ? { externalReference: filter.externalReference } : {}),
       ...(filter.adminId !== undefined ? { admin: filter.adminId } : {}),
+      ...(filter.nameContains !== undefined ? { name: { $ilike: `%${likeLiteral(filter.nameContains)}%` } } : {}),
     },
   });
 }

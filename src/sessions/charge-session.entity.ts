@@ -20,7 +20,9 @@ export const ChargeSessionSchema = defineEntity({
   name: 'ChargeSession',
   tableName: 'msp_charge_session',
   filters: adminScopeFilter('admin'),
-  indexes: [{ properties: ['status', 'id'] }, { properties: ['subscriptionId', 'startAt'] }],
+  indexes: [
+    { properties: ['status', 'id'] }, { properties: ['subscriptionId', 'startAt'] }, { properties: ['customerId', 'id'] }, { properties: ['evcoId', 'id'] },
+  ],
   properties: {
     id: idProperty(),
     source: p.enum(SESSION_SOURCES),

@@ -3,6 +3,7 @@
 // ChargeSession and PricingResult nodes, the viewer's sessions): filters, scope (the em's
 // administration filter) and seek paging by id, answered as plain data.
 import type { FilterQuery } from '@mikro-orm/core';
+import { evcoIdVariants } from '../msp/evco-id.ts';
 import type { Em } from '../platform/orm.ts';
 import { plainData, type Data } from '../platform/plain-data.ts';
 import { inIdOrder, refOf } from '../platform/plain-reads.ts';
@@ -26,6 +27,9 @@ export interface ChargeSessionFilter {
   status?: SessionStatus;
   dropoutCaseId?: string;
   subscriptionId?: string;
+  customerId?: string;
+  /** A token's EVCO id, in any spelling (with or without separators and check digit: evcoIdVariants). */
+  evcoId?: string;
   evseUid?: string;
   locationId?: string;
   startFrom?: Date;
@@ -56,6 +60,8 @@ export function chargeSessionList(em: Em, filter: ChargeSessionFilter = {}): See
     ...(filter.status ? { status: filter.status } : {}),
     ...(filter.dropoutCaseId ? { dropoutCase: filter.dropoutCaseId } : {}),
     ...(filter.subscriptionId ? { subscriptionId: filter.subscriptionId } : {}),
+    ...(filter.customerId ? { customerId: filter.customerId } : {}),
+    ...(filter.evcoId ? { evcoId: { $in: [...new Set([filter.evcoId, ...evcoIdVariants(filter.evcoId)])] } } : {}),
     ...(filter.evseUid ? { evseUid: filter.evseUid } : {}),
     ...(filter.locationId ? { locationId: filter.locationId } : {}),
     ...(filter.startFrom || filter.startUntil ? {

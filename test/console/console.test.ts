@@ -153,6 +153,42 @@ test.serial('reprocess a drop-out: retry resolves the case', async (t) => {
   t.deepEqual(dropoutCases.edges.map((e: any) => e.node), [{ reason: 'unknown_token', resolution: 'RETRY' }]);
 });
 
+test.serial('the top bar finds customers by name; EVSEs, arrangements and the delivery log are lists; session filters live in the URL', async (t) => {
+  await page.locator('#global-search').fill('de vries');
+  await page.locator('#global-search').press('Enter');
+  await page.getByRole('link', { name: /^Jan de Vries \(CUST-1001/ }).click();
+  await page.getByRole('heading', { level: 1, name: /Jan de Vries/ }).waitFor();
+
+  await nav('EVSEs & locations');
+  await page.getByRole('cell', { name: 'EVSE-UTR-01' }).waitFor();
+  await page.goto(`${app.url}/console/evses?location=LOC-UTR-01`);
+  await page.getByRole('cell', { name: 'EVSE-UTR-01' }).waitFor();
+  t.deepEqual(await page.getByRole('table', { name: 'EVSEs' }).locator('tbody tr td:first-child').allInnerTexts(), ['EVSE-UTR-01']);
+  await shot('evses');
+
+  await nav('Reimbursement');
+  await page.getByRole('heading', { name: 'Reimbursement arrangements' }).waitFor();
+  t.is(await page.getByText('Not in the GraphQL schema yet').count(), 0);
+
+  const { chargeSessions } = await data(app, '{ chargeSessions(first: 1, status: PRICED, cpo: false) { edges { node { sessionId tokenEvcoId startDateTime } } } }');
+  const session = chargeSessions.edges[0].node;
+  const day = session.startDateTime.slice(0, 10);
+  await page.goto(`${app.url}/console/sessions?token=${encodeURIComponent(session.tokenEvcoId)}&from=${day}&until=${day}`);
+  await page.getByRole('link', { name: session.sessionId, exact: true }).waitFor();
+  t.is(await page.getByLabel('Token').inputValue(), session.tokenEvcoId);
+  t.is(await page.getByLabel('Started from').inputValue(), day);
+  await page.goto(`${app.url}/console/sessions?token=${encodeURIComponent(session.tokenEvcoId)}&from=2000-01-01&until=2000-01-02`);
+  await page.getByText('No charge sessions match.').waitFor();
+
+  const hook = await app.request('POST', '/main/v1/webhook-subscription', { body: { url: 'http://127.0.0.1:9/console-hook', kinds: ['customer'], secret: 'a-secret-of-enough-length-1234' } });
+  t.is(hook.status, 200);
+  await nav('Webhooks');
+  await page.getByRole('row').filter({ hasText: 'console-hook' }).getByRole('link', { name: 'Delivery log' }).click();
+  await page.getByText(/Deliveries to/).waitFor();
+  t.true(page.url().includes(`deliveries=${hook.body.id}`));
+  await shot('webhook-delivery-log');
+});
+
 test.serial('billing: close, approve and finalize a box, then download its PDF', async (t) => {
   const { billingBoxes } = await data(app, '{ billingBoxes(first: 20, state: OPEN) { edges { node { databaseId partyExternalReference } } } }');
   const box = billingBoxes.edges.map((e: any) => e.node).find((b: any) => b.partyExternalReference === 'CUST-1001');

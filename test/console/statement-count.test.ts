@@ -65,7 +65,7 @@ test.serial('the customer page: as many statements for one of each as for many',
 });
 
 test.serial('the billing review: a review-set with its boxes, a box with its roll-ups and items', async (t) => {
-  const { billingReviewSets } = await data(app, '{ billingReviewSets(first: 10) { edges { node { id boxCounts } } } }');
+  const { billingReviewSets } = await data(app, '{ billingReviewSets(first: 10) { edges { node { id boxCounts { open } } } } }');
   const current = billingReviewSets.edges.map((e: any) => e.node).find((s: any) => s.boxCounts.open >= 3);
   t.truthy(current, JSON.stringify(billingReviewSets));
   const setPage = operation('ReviewSetPageQuery');

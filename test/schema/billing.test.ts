@@ -11,10 +11,10 @@ test.before(async () => { app = await startTestApp(); });
 test.after.always(async () => { await app?.close(); });
 
 const REVIEW = `query ($id: ID!) { billingReviewSet(id: $id) {
-  code state boxCounts
+  code state boxCounts { open closed approved ready finalized }
   boxes(first: 20) { edges { node {
     databaseId state partyName totalAmountExclVat totalAmountInclVat
-    rollups { productCategory itemCount subtotalExclVat volume
+    rollups { productCategory itemCount subtotalExclVat volume { unit volume }
       items(first: 10) { entry amountExclVat chargeSession { databaseId status pricingResults(first: 2) { edges { node { version totalExclVat } } } } }
     }
   } } }
@@ -57,7 +57,7 @@ test.serial('the review screen: review-set → boxes → roll-ups → items → 
   t.true(forLarge.length <= 12, forLarge.join('\n'));
 });
 
-const OPERATION = 'query ($id: ID!) { billingReviewSetOperation(id: $id) { state error { code } reviewSet { state boxCounts deferredBoxCount } } }';
+const OPERATION = 'query ($id: ID!) { billingReviewSetOperation(id: $id) { state error { code } reviewSet { state boxCounts { open closed approved ready finalized } deferredBoxCount } } }';
 
 /** A review-set close or approve (a job): its pending operation, then followed until the worker is through. */
 async function finished(mutation: string, variables: Record<string, unknown>): Promise<Record<string, any>> {

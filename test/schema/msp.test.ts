@@ -111,13 +111,13 @@ test('tokenSubscription(id), subscriptionPlans and node() round trip the MSP nod
   });
 
   const SUB = `query ($id: ID!) { tokenSubscription(id: $id) { id databaseId buyerReference validUntil customFields
-    administration { databaseId } plan { id name recurringCosts externalReference useCustomerReimbursementVat publishFrom }
+    administration { databaseId } plan { id name recurringCosts { description amountExclVat period } externalReference useCustomerReimbursementVat publishFrom }
     tokenLinks { edges { node { id validFrom effectiveValidFrom validUntil isCurrentlyValid token { id } } } } } }`;
   const byRest = (await data(app, SUB, { id: subscription.id })).tokenSubscription;
   t.like(byRest, {
     databaseId: subscription.id, buyerReference: 'PO-1', validUntil: '2029-12-31T23:00:00.000Z', customFields: { cost_center: 7 },
     administration: { databaseId: admin },
-    plan: { recurringCosts: [{ description: 'Card fee', amount_excl_vat: '1.50', period: 'month' }], externalReference: 'gold', useCustomerReimbursementVat: false, publishFrom: null },
+    plan: { recurringCosts: [{ description: 'Card fee', amountExclVat: '1.50', period: 'MONTH' }], externalReference: 'gold', useCustomerReimbursementVat: false, publishFrom: null },
   });
   const linkNode = byRest.tokenLinks.edges[0].node;
   t.like(linkNode, { validFrom: '2026-02-01T00:00:00.000Z', effectiveValidFrom: '2026-02-01T00:00:00.000Z', validUntil: '2026-03-01T00:00:00.000Z', isCurrentlyValid: false });

@@ -32,7 +32,7 @@ async function seed(count: number, versions: number): Promise<{ adminId: string;
 
 const RATE_PLANS = `{ ratePlans(currency: "EUR", first: 50) { edges { node {
   name adminIds
-  versions(first: 3) { edges { node { validFrom definition ratePlan { name } } } }
+  versions(first: 3) { edges { node { validFrom definition { rates { energy { price } } rules { name } } ratePlan { name } } } }
 } } } }`;
 
 const SUBSCRIPTION_PLANS = `query ($admin: ID!) { subscriptionPlans(adminId: $admin, first: 50) { edges { node {

@@ -2,6 +2,7 @@ import test from 'ava';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createAdministration } from '../helpers/factories.ts';
 import { data, graphql } from './graphql.ts';
+import { asGraphql, RATE_PLAN_DEFINITION, RATE_PLAN_RATES_FRAGMENT, withoutNulls } from './rest-shape.ts';
 
 let app: TestApp;
 let eurA: string;
@@ -20,7 +21,8 @@ const PLAN = 'id databaseId name currency adminIds externalReference';
 const CREATE = `mutation ($input: RatePlanInput!) { createRatePlan(input: $input) { ${PLAN} } }`;
 const UPDATE = `mutation ($id: ID!, $input: RatePlanInput!) { updateRatePlan(id: $id, input: $input) { ${PLAN} } }`;
 const ADD_VERSION = `mutation ($plan: ID!, $input: RatePlanVersionInput!) {
-  addRatePlanVersion(ratePlanId: $plan, input: $input) { id databaseId ratePlanId validFrom definition ratePlan { name } } }`;
+  addRatePlanVersion(ratePlanId: $plan, input: $input) { id databaseId ratePlanId validFrom ${RATE_PLAN_DEFINITION} ratePlan { name } } }
+${RATE_PLAN_RATES_FRAGMENT}`;
 
 const DEFINITION = {
   rates: { energy: { price: '0.30', step_size: '0.1' }, flat: { price: '0.5' }, max_price: '20' },
@@ -48,10 +50,11 @@ test('createRatePlan, updateRatePlan and addRatePlanVersion go through the rate 
   });
   t.like(version, { ratePlanId: created.databaseId, validFrom: '2026-01-01T00:00:00.000Z', ratePlan: { name: 'Standard 2026' } });
   const rest = await app.request('GET', `/main/v1/rate-plan/${created.databaseId}/version/${version.databaseId}`);
-  t.deepEqual(version.definition, rest.body.definition);
+  t.deepEqual(withoutNulls(version.definition), asGraphql(rest.body.definition, ['vatKind']), 'the object types hold what REST answers');
   t.is(version.definition.rates.energy.price, '0.30');
   t.is(version.definition.rates.flat.price, '0.50', 'amounts are normalized decimal strings');
-  t.is(typeof version.definition.rates.max_price, 'string');
+  t.is(typeof version.definition.rates.maxPrice, 'string');
+  t.like(version.definition.rules[0], { name: 'DC', match: { currentType: 'DC', countries: null }, vatKind: 'REDUCED' });
 
   const { ratePlan } = await data(app, `query ($id: ID!) { ratePlan(id: $id) { name versions { edges { node { id validFrom } } } } }`, {
     id: `ext_ref.${created.externalReference}`,

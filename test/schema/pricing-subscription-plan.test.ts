@@ -18,7 +18,7 @@ test.before(async () => {
 });
 test.after.always(async () => { await app?.close(); });
 
-const PLAN = `id databaseId adminId name description publishFrom publishUntil ratePlanId ratePlan { name } recurringCosts
+const PLAN = `id databaseId adminId name description publishFrom publishUntil ratePlanId ratePlan { name } recurringCosts { description amountExclVat period }
   useCustomerReimbursementVat externalReference`;
 const CREATE = `mutation ($input: SubscriptionPlanInput!) { createSubscriptionPlan(input: $input) { ${PLAN} } }`;
 const UPDATE = `mutation ($id: ID!, $input: SubscriptionPlanInput!) { updateSubscriptionPlan(id: $id, input: $input) { ${PLAN} } }`;
@@ -32,7 +32,7 @@ test('createSubscriptionPlan and updateSubscriptionPlan go through the subscript
     adminId: eurA, name: 'Basic', description: 'For everyone', publishFrom: '2026-01-01T00:00:00.000Z', publishUntil: null,
     ratePlanId: onlyA.databaseId, ratePlan: { name: 'Only A' }, useCustomerReimbursementVat: false, externalReference: 'gql-basic',
   });
-  t.deepEqual(created.recurringCosts, [{ description: 'Card fee', amount_excl_vat: '1.50', period: 'month' }]);
+  t.deepEqual(created.recurringCosts, [{ description: 'Card fee', amountExclVat: '1.50', period: 'MONTH' }]);
   const rest = await app.request('GET', `/main/v1/msp-token-subscription-plan/${created.databaseId}`);
   t.like(rest.body, { name: 'Basic', rate_plan_id: onlyA.databaseId, recurring_costs: [{ amount_excl_vat: '1.50', period: 'month' }] });
 

@@ -46,7 +46,7 @@ function Search() {
   return (
     <form role="search" className="search" onSubmit={submit}>
       <label htmlFor="global-search">Find</label>
-      <input id="global-search" type="search" placeholder="Customer id or reference, EVCO id, session id" value={q} onChange={(e) => setQ(e.target.value)} />
+      <input id="global-search" type="search" placeholder="Customer name, id or reference, EVCO id, session id" value={q} onChange={(e) => setQ(e.target.value)} />
       <button type="submit">Search</button>
     </form>
   );

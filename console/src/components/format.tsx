@@ -81,3 +81,8 @@ export function Period({ from, until }: { from: string; until: string }) {
   const last = new Date(Date.parse(until) - HALF_DAY);
   return <span title={`${from} – ${until}`}>{dayFormat.format(first)} – {dayFormat.format(last)}</span>;
 }
+
+/** A review-set's boxes per state, e.g. "3 open, 1 closed" (states without boxes left out). */
+export function countsText(counts: { readonly open: number; readonly closed: number; readonly approved: number; readonly ready: number; readonly finalized: number }): string {
+  return (['open', 'closed', 'approved', 'ready', 'finalized'] as const).filter((state) => counts[state]).map((state) => `${counts[state]} ${state}`).join(', ');
+}

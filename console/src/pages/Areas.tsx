@@ -1,10 +1,16 @@
-// The list pages of EVSEs and locations, reimbursement, roaming, webhooks and the audit trail:
-// what the schema offers today, with placeholders where it lacks a query.
+// The list pages of EVSEs and locations, reimbursement, roaming, webhooks (with their delivery
+// log) and the audit trail.
 import { graphql, useLazyLoadQuery, usePaginationFragment } from 'react-relay';
+import { useAdminFilter } from '../components/Layout.tsx';
 import { AuditTable } from '../components/AuditTrail.tsx';
 import { Badge, DateTime, Empty, MoneyCell } from '../components/format.tsx';
-import { ActionButton, LoadMore, PAGE_SIZE, PageHeader, Placeholder, Section } from '../components/ui.tsx';
-import { Link, useFilters } from '../router.tsx';
+import { ActionButton, LoadMore, PAGE_SIZE, PageHeader, Section } from '../components/ui.tsx';
+import { globalId } from '../relay/environment.ts';
+import { Link, path, useFilters } from '../router.tsx';
+import type { EvseList_query$key } from '../__generated__/EvseList_query.graphql.ts';
+import type { ArrangementList_query$key } from '../__generated__/ArrangementList_query.graphql.ts';
+import type { DeliveryLogQuery } from '../__generated__/DeliveryLogQuery.graphql.ts';
+import type { DeliveryLog_subscription$key } from '../__generated__/DeliveryLog_subscription.graphql.ts';
 import type { EvsesPageQuery } from '../__generated__/EvsesPageQuery.graphql.ts';
 import type { LocationList_query$key } from '../__generated__/LocationList_query.graphql.ts';
 import type { ReimbursementPageQuery } from '../__generated__/ReimbursementPageQuery.graphql.ts';
@@ -45,20 +51,94 @@ function LocationList({ query }: { query: LocationList_query$key }) {
   );
 }
 
-export function EvsesPage() {
-  const data = useLazyLoadQuery<EvsesPageQuery>(graphql`
-    query EvsesPageQuery($count: Int!) { ...LocationList_query @arguments(count: $count) }
-  `, { count: PAGE_SIZE }, { fetchPolicy: 'store-and-network' });
+function EvseList({ query }: { query: EvseList_query$key }) {
+  const { data, loadNext, hasNext, isLoadingNext } = usePaginationFragment(graphql`
+    fragment EvseList_query on Query
+      @refetchable(queryName: "EvseListPaginationQuery")
+      @argumentDefinitions(adminId: { type: "ID" }, locationId: { type: "String" }, count: { type: "Int", defaultValue: 25 }, cursor: { type: "String" }) {
+      evses(adminId: $adminId, locationId: $locationId, first: $count, after: $cursor) @connection(key: "EvseList_evses", filters: ["adminId", "locationId"]) {
+        edges { node { id evseUid evseId adminId locationId dropoutAllChargesessions reimbursementMandatory connectors { id powerType maxPowerKw } } }
+      }
+    }
+  `, query);
+  if (!data.evses.edges.length) return <Empty>No EVSEs match: EVSEs saved over REST (POST /main/v1/cpo-evse) appear here.</Empty>;
   return (
     <>
-      <PageHeader title="EVSEs & locations" />
-      <Section title="Locations"><LocationList query={data} /></Section>
+      <div className="table-wrap"><table>
+        <caption className="visually-hidden">EVSEs</caption>
+        <thead><tr><th scope="col">EVSE uid</th><th scope="col">EVSE id</th><th scope="col">Location</th><th scope="col">Connectors</th><th scope="col">Administration</th><th scope="col">Sessions</th></tr></thead>
+        <tbody>{data.evses.edges.map(({ node: e }) => (
+          <tr key={e.id}>
+            <td><code>{e.evseUid}</code>{e.dropoutAllChargesessions ? <> <Badge state="dropout" /></> : null}</td>
+            <td>{e.evseId ?? '—'}</td>
+            <td>{e.locationId ? <Link to={`/evses?location=${encodeURIComponent(e.locationId)}`}>{e.locationId}</Link> : '—'}</td>
+            <td>{e.connectors.map((c) => `${c.id}${c.maxPowerKw ? ` ${c.maxPowerKw} kW` : ''}`).join(', ') || '—'}</td>
+            <td>{e.adminId}</td>
+            <td><Link to={`/sessions?side=cpo&evseUid=${encodeURIComponent(e.evseUid)}`}>Sessions</Link></td>
+          </tr>
+        ))}</tbody>
+      </table></div>
+      <LoadMore hasNext={hasNext} isLoadingNext={isLoadingNext} loadNext={loadNext} />
+    </>
+  );
+}
+
+export function EvsesPage() {
+  const { adminId } = useAdminFilter();
+  const [filters, setFilters] = useFilters();
+  const locationId = filters.get('location');
+  const data = useLazyLoadQuery<EvsesPageQuery>(graphql`
+    query EvsesPageQuery($count: Int!, $adminId: ID, $locationId: String) {
+      ...LocationList_query @arguments(count: $count)
+      ...EvseList_query @arguments(adminId: $adminId, locationId: $locationId, count: $count)
+    }
+  `, { count: PAGE_SIZE, adminId, locationId }, { fetchPolicy: 'store-and-network' });
+  return (
+    <>
+      <PageHeader title="EVSEs & locations" subtitle={adminId ? `Administration ${adminId}` : 'All administrations you see'} />
       <Section title="EVSEs">
-        <Placeholder title="Not in the GraphQL schema yet">
-          The schema has no list of EVSEs (nor an EVSE by evse_uid). Until it has, the sessions of one EVSE are at{' '}
-          <Link to="/sessions?side=cpo">Charge sessions</Link> with the EVSE uid filter.
-        </Placeholder>
+        <form className="filters" onSubmit={(e) => e.preventDefault()}>
+          <div className="field">
+            <label htmlFor="f-location">Location id</label>
+            <input id="f-location" defaultValue={locationId ?? ''} onBlur={(e) => setFilters({ location: e.target.value.trim() })} onKeyDown={(e) => { if (e.key === 'Enter') setFilters({ location: e.currentTarget.value.trim() }); }} />
+          </div>
+        </form>
+        <EvseList query={data} />
       </Section>
+      <Section title="Locations"><LocationList query={data} /></Section>
+    </>
+  );
+}
+
+function ArrangementList({ query }: { query: ArrangementList_query$key }) {
+  const { data, loadNext, hasNext, isLoadingNext } = usePaginationFragment(graphql`
+    fragment ArrangementList_query on Query
+      @refetchable(queryName: "ArrangementListPaginationQuery")
+      @argumentDefinitions(adminId: { type: "ID" }, customerId: { type: "ID" }, count: { type: "Int", defaultValue: 25 }, cursor: { type: "String" }) {
+      reimbursementArrangements(adminId: $adminId, customerId: $customerId, first: $count, after: $cursor)
+        @connection(key: "ArrangementList_reimbursementArrangements", filters: ["adminId", "customerId"]) {
+        edges { node { id databaseId adminId customerId customer { name } plan { name } validFrom validUntil defunct externalReference } }
+      }
+    }
+  `, query);
+  const edges = data.reimbursementArrangements.edges;
+  if (!edges.length) return <Empty>No reimbursement arrangements match: arrangements saved over REST (POST /main/v1/cpo-reimbursement-arrangement) appear here.</Empty>;
+  return (
+    <>
+      <div className="table-wrap"><table>
+        <caption className="visually-hidden">Reimbursement arrangements</caption>
+        <thead><tr><th scope="col">Arrangement</th><th scope="col">EVSE owner</th><th scope="col">Plan</th><th scope="col">Valid</th><th scope="col">Administration</th></tr></thead>
+        <tbody>{edges.map(({ node: a }) => (
+          <tr key={a.id}>
+            <td><Link to={path`/reimbursement/arrangements/${a.databaseId}`}>{a.externalReference ?? `${a.databaseId.slice(0, 8)}…`}</Link>{a.defunct ? <> <Badge state="defunct" /></> : null}</td>
+            <td><Link to={path`/customers/${a.customerId}`}>{a.customer?.name ?? a.customerId}</Link></td>
+            <td>{a.plan?.name ?? '—'}</td>
+            <td><DateTime value={a.validFrom} dateOnly /> – {a.validUntil ? <DateTime value={a.validUntil} dateOnly /> : 'open'}</td>
+            <td>{a.adminId}</td>
+          </tr>
+        ))}</tbody>
+      </table></div>
+      <LoadMore hasNext={hasNext} isLoadingNext={isLoadingNext} loadNext={loadNext} />
     </>
   );
 }
@@ -94,14 +174,17 @@ export function ReimbursementList({ query }: { query: ReimbursementList_query$ke
 }
 
 export function ReimbursementPage() {
+  const { adminId } = useAdminFilter();
   const [filters, setFilters] = useFilters();
   const arrangementId = filters.get('arrangementId');
+  const customerId = filters.get('customerId');
   const data = useLazyLoadQuery<ReimbursementPageQuery>(graphql`
-    query ReimbursementPageQuery($arrangementId: ID, $count: Int!) {
+    query ReimbursementPageQuery($arrangementId: ID, $adminId: ID, $customerId: ID, $count: Int!) {
       reimbursementPlans { id databaseId name adminId mode components publishFrom publishUntil }
+      ...ArrangementList_query @arguments(adminId: $adminId, customerId: $customerId, count: $count)
       ...ReimbursementList_query @arguments(arrangementId: $arrangementId, count: $count)
     }
-  `, { arrangementId, count: PAGE_SIZE }, { fetchPolicy: 'store-and-network' });
+  `, { arrangementId, adminId, customerId, count: PAGE_SIZE }, { fetchPolicy: 'store-and-network' });
   return (
     <>
       <PageHeader title="Reimbursement" />
@@ -116,9 +199,8 @@ export function ReimbursementPage() {
         ) : <Empty>No reimbursement plans.</Empty>}
       </Section>
       <Section title="Reimbursement arrangements">
-        <Placeholder title="Not in the GraphQL schema yet">
-          The schema has no list of reimbursement arrangements (only single arrangements by id and switchReimbursementPlan). The reimbursements below link to their arrangement's page, where its plan can be switched.
-        </Placeholder>
+        {customerId ? <p className="chip">EVSE owner {customerId} <button type="button" onClick={() => setFilters({ customerId: null })}>Clear</button></p> : null}
+        <ArrangementList query={data} />
       </Section>
       <Section title="Session reimbursements">
         {arrangementId ? <p className="chip">Arrangement {arrangementId} <button type="button" onClick={() => setFilters({ arrangementId: null })}>Clear</button></p> : null}
@@ -184,7 +266,7 @@ function WebhookList({ query }: { query: WebhookList_query$key }) {
             <td>{w.kinds.join(', ')}</td>
             <td><Badge state={w.disabled ? 'disabled' : 'active'} />{w.disabledReason ? <div className="muted">{w.disabledReason}</div> : null}</td>
             <td>{w.consecutiveFailures}{w.failingSince ? <> since <DateTime value={w.failingSince} /></> : null}</td>
-            <td><ActionButton<WebhookToggleMutation> label={w.disabled ? 'Enable' : 'Disable'}
+            <td><Link to={`/webhooks?deliveries=${encodeURIComponent(w.databaseId)}`}>Delivery log</Link>{' '}<ActionButton<WebhookToggleMutation> label={w.disabled ? 'Enable' : 'Disable'}
               explain={<p>{w.disabled ? 'Deliveries to' : 'No more deliveries to'} {w.url}{w.disabled ? ' start again.' : ' until enabled again.'}</p>}
               mutation={graphql`mutation WebhookToggleMutation($id: ID!, $disabled: Boolean!) { updateWebhookSubscription(id: $id, disabled: $disabled) { id disabled disabledReason } }`}
               variables={{ id: w.databaseId, disabled: !w.disabled }} /></td>
@@ -196,7 +278,52 @@ function WebhookList({ query }: { query: WebhookList_query$key }) {
   );
 }
 
+function DeliveryAttempts({ subscription }: { subscription: DeliveryLog_subscription$key }) {
+  const { data, loadNext, hasNext, isLoadingNext } = usePaginationFragment(graphql`
+    fragment DeliveryLog_subscription on WebhookSubscription
+      @refetchable(queryName: "DeliveryLogPaginationQuery")
+      @argumentDefinitions(count: { type: "Int", defaultValue: 25 }, cursor: { type: "String" }) {
+      deliveryAttempts(first: $count, after: $cursor) @connection(key: "DeliveryLog_deliveryAttempts") {
+        edges { node { databaseId eventId attempt succeeded statusCode error durationMs attemptedAt } }
+      }
+    }
+  `, subscription);
+  const edges = data.deliveryAttempts.edges;
+  if (!edges.length) return <Empty>No delivery attempts yet: each event sent to this subscription's URL is logged here.</Empty>;
+  return (
+    <>
+      <div className="table-wrap"><table>
+        <caption className="visually-hidden">Delivery attempts</caption>
+        <thead><tr><th scope="col">When</th><th scope="col">Event</th><th scope="col">Attempt</th><th scope="col">Result</th><th scope="col" className="num">Duration</th></tr></thead>
+        <tbody>{edges.map(({ node: a }) => (
+          <tr key={a.databaseId}>
+            <td><DateTime value={a.attemptedAt} /></td>
+            <td><code>{a.eventId}</code></td>
+            <td>{a.attempt}</td>
+            <td><Badge state={a.succeeded ? 'delivered' : 'failed'} /> {a.statusCode ?? ''}{a.error ? <div className="muted">{a.error}</div> : null}</td>
+            <td className="num">{a.durationMs} ms</td>
+          </tr>
+        ))}</tbody>
+      </table></div>
+      <LoadMore hasNext={hasNext} isLoadingNext={isLoadingNext} loadNext={loadNext} label="Later attempts" />
+    </>
+  );
+}
+
+function DeliveryLog({ subscriptionId }: { subscriptionId: string }) {
+  const data = useLazyLoadQuery<DeliveryLogQuery>(graphql`
+    query DeliveryLogQuery($id: ID!, $count: Int!) {
+      node(id: $id) { ... on WebhookSubscription { url ...DeliveryLog_subscription @alias(as: "log") @arguments(count: $count) } }
+    }
+  `, { id: globalId('WebhookSubscription', subscriptionId), count: PAGE_SIZE }, { fetchPolicy: 'store-and-network' });
+  const subscription = data.node && 'url' in data.node ? data.node : null;
+  if (!subscription?.log) return <Empty>No webhook subscription you may see has the id {subscriptionId}.</Empty>;
+  return <><p className="muted">Deliveries to <code>{subscription.url}</code></p><DeliveryAttempts subscription={subscription.log} /></>;
+}
+
 export function WebhooksPage() {
+  const [filters, setFilters] = useFilters();
+  const subscriptionId = filters.get('deliveries');
   const data = useLazyLoadQuery<WebhooksPageQuery>(graphql`
     query WebhooksPageQuery($count: Int!) { ...WebhookList_query @arguments(count: $count) }
   `, { count: PAGE_SIZE }, { fetchPolicy: 'store-and-network' });
@@ -205,7 +332,12 @@ export function WebhooksPage() {
       <PageHeader title="Webhooks" />
       <Section title="Subscriptions"><WebhookList query={data} /></Section>
       <Section title="Delivery log">
-        <Placeholder title="Not in the GraphQL schema yet">The schema has no deliveries of a subscription (attempts, status codes, next retry). Until it has, the <Link to="/audit">audit trail</Link> shows the events that are delivered.</Placeholder>
+        {subscriptionId ? (
+          <>
+            <p className="chip">Subscription {subscriptionId} <button type="button" onClick={() => setFilters({ deliveries: null })}>Clear</button></p>
+            <DeliveryLog subscriptionId={subscriptionId} />
+          </>
+        ) : <Empty>Choose “Delivery log” of a subscription above to see its delivery attempts.</Empty>}
       </Section>
     </>
   );

@@ -3,7 +3,7 @@ import { fetchQuery, graphql, useFragment, useLazyLoadQuery, usePaginationFragme
 import { useEntity } from '../components/EntityId.tsx';
 import { AuditTrail } from '../components/AuditTrail.tsx';
 import { ErrorBox } from '../components/ErrorBox.tsx';
-import { Badge, DateTime, Empty, MoneyCell, Period } from '../components/format.tsx';
+import { Badge, countsText, DateTime, Empty, MoneyCell, Period } from '../components/format.tsx';
 import { ActionButton, Facts, LoadMore, PAGE_SIZE, PageHeader, Section } from '../components/ui.tsx';
 import { globalId } from '../relay/environment.ts';
 import { Link, path, useFilters } from '../router.tsx';
@@ -24,7 +24,7 @@ function ReviewSetList({ query }: { query: ReviewSetList_query$key }) {
       @refetchable(queryName: "ReviewSetListPaginationQuery")
       @argumentDefinitions(count: { type: "Int", defaultValue: 25 }, cursor: { type: "String" }) {
       billingReviewSets(first: $count, after: $cursor) @connection(key: "ReviewSetList_billingReviewSets") {
-        edges { node { id databaseId code seriesCode adminId state periodFrom periodUntil boxCounts deferredBoxCount closedAt } }
+        edges { node { id databaseId code seriesCode adminId state periodFrom periodUntil boxCounts { open closed approved ready finalized } deferredBoxCount closedAt } }
       }
     }
   `, query);
@@ -41,7 +41,7 @@ function ReviewSetList({ query }: { query: ReviewSetList_query$key }) {
             <td>{s.adminId}</td>
             <td><Period from={s.periodFrom!} until={s.periodUntil!} /></td>
             <td><Badge state={s.state} /></td>
-            <td>{Object.entries(s.boxCounts as Record<string, number>).map(([state, n]) => `${n} ${state}`).join(', ') || '—'}{s.deferredBoxCount ? `, ${s.deferredBoxCount} deferred` : ''}</td>
+            <td>{countsText(s.boxCounts) || '—'}{s.deferredBoxCount ? `, ${s.deferredBoxCount} deferred` : ''}</td>
           </tr>
         ))}</tbody>
       </table></div>
@@ -133,7 +133,7 @@ export function ReviewSetPage({ id }: { id: string }) {
     query ReviewSetPageQuery($id: ID!, $state: BillingBoxState, $count: Int!) {
       node(id: $id) {
         ... on BillingReviewSet {
-          id databaseId code seriesCode adminId state periodFrom periodUntil closedAt boxCounts deferredBoxCount
+          id databaseId code seriesCode adminId state periodFrom periodUntil closedAt boxCounts { open closed approved ready finalized } deferredBoxCount
           ...ReviewSetBoxes_set @alias(as: "boxList") @arguments(state: $state, count: $count)
         }
       }
@@ -143,7 +143,7 @@ export function ReviewSetPage({ id }: { id: string }) {
   const s = data.node && 'code' in data.node ? data.node : null;
   useEntity(s?.databaseId ? { type: 'Review set', restId: s.databaseId, restPath: `/billing-review-set/${s.databaseId}` } : null);
   if (!s || !s.databaseId) return <><PageHeader title="Review set not found" /><Empty>No review set you may see has the id {id}.</Empty></>;
-  const counts = s.boxCounts as Record<string, number>;
+  const counts = s.boxCounts ?? { open: 0, closed: 0, approved: 0, ready: 0, finalized: 0 };
   return (
     <>
       <p className="crumbs"><Link to="/billing">Billing</Link> › {s.code}</p>
@@ -161,7 +161,7 @@ export function ReviewSetPage({ id }: { id: string }) {
         operation.state === 'FAILED' ? <ErrorBox error={new Error(`${operation.error?.message ?? 'failed'} (${operation.error?.code ?? ''})`)} title="The operation failed" />
           : <p role="status" className="notice">Operation {operation.state.toLowerCase()}{operation.state === 'PENDING' ? '…' : ''}</p>
       ) : null}
-      <Facts items={[['Series', s.seriesCode], ['Closed', <DateTime value={s.closedAt} />], ['Boxes', Object.entries(counts).map(([k, n]) => `${n} ${k}`).join(', ') || '—'], ['Deferred', String(s.deferredBoxCount)]]} />
+      <Facts items={[['Series', s.seriesCode], ['Closed', <DateTime value={s.closedAt} />], ['Boxes', countsText(counts) || '—'], ['Deferred', String(s.deferredBoxCount)]]} />
       <Section title="Boxes">
         <form className="filters" onSubmit={(e) => e.preventDefault()}>
           <div className="field">

@@ -17,18 +17,15 @@ import type { BoxReopenMutation } from '../__generated__/BoxReopenMutation.graph
 import type { BoxFinalizeMutation } from '../__generated__/BoxFinalizeMutation.graphql.ts';
 import type { BoxTransferredMutation } from '../__generated__/BoxTransferredMutation.graphql.ts';
 
-interface BoxDocument { filename: string; contentType: string; size: number; primary: boolean; draft?: boolean }
-interface VatLine { vatKind: string; vatCategory?: string; vatPercent: string; taxableAmount: string; vatAmount: string }
-interface SubItem { kind: string; label?: string; unit: string; volume: string; amount_excl_vat: string }
 
 function Rollup({ rollup, currency }: { rollup: Rollup_rollup$key; currency: string }) {
   const r = useFragment(graphql`
     fragment Rollup_rollup on BillingRollup {
-      databaseId productCategory groupValue context itemCount vatKind vatPercentage subtotalExclVat vatAmount subtotalInclVat volume averageAmountPerKwhExclTax
-      items(first: 50) { databaseId description occurredAt quantity unit amountExclVat vatPercentage sourceKind subItems chargeSession { databaseId sessionId } }
+      databaseId productCategory groupValue context itemCount vatKind vatPercentage subtotalExclVat vatAmount subtotalInclVat volume { unit volume } averageAmountPerKwhExclTax
+      items(first: 50) { databaseId description occurredAt quantity unit amountExclVat vatPercentage sourceKind subItems { kind label volume unit amountExclVat } chargeSession { databaseId sessionId } }
     }
   `, rollup);
-  const volume = Object.entries((r.volume ?? {}) as Record<string, string>).map(([unit, n]) => `${n} ${unit}`).join(', ');
+  const volume = r.volume.map((v) => `${v.volume} ${v.unit}`).join(', ');
   return (
     <article className="card rollup">
       <h3>{r.productCategory.replace(/_/g, ' ')}{r.groupValue ? ` · ${r.groupValue}` : ''} <span className="muted">{r.itemCount} items · {volume} · VAT {r.vatKind} {r.vatPercentage} %</span></h3>
@@ -38,7 +35,7 @@ function Rollup({ rollup, currency }: { rollup: Rollup_rollup$key; currency: str
           <tr key={item.databaseId}>
             <td>{item.chargeSession ? <Link to={path`/sessions/${item.chargeSession.databaseId}`}>{item.description}</Link> : item.description}</td>
             <td><DateTime value={item.occurredAt} dateOnly /></td>
-            <td className="sub-items">{((item.subItems ?? []) as SubItem[]).map((s, i) => <div key={i}>{s.label ?? s.kind}: {s.volume} {s.unit} → {s.amount_excl_vat}</div>)}</td>
+            <td className="sub-items">{item.subItems.map((s, i) => <div key={i}>{s.label || s.kind}: {s.volume} {s.unit} → {s.amountExclVat}</div>)}</td>
             <td className="num">{item.quantity} {item.unit}</td>
             <MoneyCell amount={item.amountExclVat} currency={currency} />
           </tr>
@@ -55,7 +52,7 @@ function Rollup({ rollup, currency }: { rollup: Rollup_rollup$key; currency: str
 }
 
 /** The REST document download needs the credential: fetched with its header, opened as a blob. */
-function DocumentLink({ boxId, document }: { boxId: string; document: BoxDocument }) {
+function DocumentLink({ boxId, document }: { boxId: string; document: { readonly filename: string; readonly contentType: string; readonly size: number; readonly primary: boolean; readonly draft: boolean } }) {
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   const fetchBlob = async (): Promise<string | null> => {
@@ -108,7 +105,10 @@ export function BillingBoxPage({ id }: { id: string }) {
     query BillingBoxPageQuery($id: ID!) {
       billingBox(id: $id) {
         id databaseId adminId partyId partyName partyExternalReference state deferred transferred invoiceCode invoiceDate documentKind
-        currencyCode totalAmountExclVat totalVatAmount totalAmountInclVat vatBreakdown documents periodFrom periodUntil reviewSetId
+        currencyCode totalAmountExclVat totalVatAmount totalAmountInclVat
+        vatBreakdown { vatKind vatCategory vatPercentage taxableAmount vatAmount }
+        documents { filename contentType size primary draft }
+        periodFrom periodUntil reviewSetId
         seriesCode paymentMethod paymentPeriod billingReference rollupGroupBy vatCountry
         rollups { databaseId ...Rollup_rollup }
       }
@@ -127,8 +127,8 @@ export function BillingBoxPage({ id }: { id: string }) {
   const refresh = () => { setPolls(0); setFetchKey((k) => k + 1); };
   const v = { id: b.databaseId };
   const party = b.partyName ?? b.partyId;
-  const docs = (b.documents ?? []) as BoxDocument[];
-  const vat = (b.vatBreakdown ?? []) as VatLine[];
+  const docs = b.documents;
+  const vat = b.vatBreakdown;
   return (
     <>
       <p className="crumbs"><Link to="/billing">Billing</Link> › <Link to={path`/billing/review-sets/${b.reviewSetId}`}>review set</Link> › {party}</p>
@@ -145,7 +145,7 @@ export function BillingBoxPage({ id }: { id: string }) {
           {b.deferred ? <ActionButton<BoxUndeferMutation> label="Undefer" explain={<p>Clears the deferred mark: the box can be approved again.</p>}
             mutation={graphql`mutation BoxUndeferMutation($id: ID!) { undeferBillingBox(id: $id) { id state deferred } }`} variables={v} onDone={refresh} /> : null}
           {b.state === 'READY' ? <ActionButton<BoxFinalizeMutation> label="Finalize" primary title="Finalize this box?" explain={<p>Gives {party}'s box its invoice number and date and renders the final PDF and UBL. A finalized box cannot be reopened; corrections go into a credit note.</p>}
-            mutation={graphql`mutation BoxFinalizeMutation($id: ID!) { finalizeBillingBox(id: $id) { id state invoiceCode documents } }`} variables={v} onDone={refresh} /> : null}
+            mutation={graphql`mutation BoxFinalizeMutation($id: ID!) { finalizeBillingBox(id: $id) { id state invoiceCode documents { filename contentType size primary draft } } }`} variables={v} onDone={refresh} /> : null}
           {b.state === 'CLOSED' || b.state === 'APPROVED' || b.state === 'READY' ? <ActionButton<BoxReopenMutation> label="Reopen" explain={<p>The box is open again: items can enter it and it must be closed and approved again.</p>}
             mutation={graphql`mutation BoxReopenMutation($id: ID!) { reopenBillingBox(id: $id) { id state } }`} variables={v} onDone={refresh} /> : null}
           {b.state === 'FINALIZED' && !b.transferred ? <ActionButton<BoxTransferredMutation> label="Mark transferred" explain={<p>Records that the invoice was handed to the accounting system.</p>}
@@ -170,7 +170,7 @@ export function BillingBoxPage({ id }: { id: string }) {
           <div className="table-wrap"><table>
             <thead><tr><th scope="col">Category</th><th scope="col" className="num">Rate</th><th scope="col" className="num">Taxable</th><th scope="col" className="num">VAT</th></tr></thead>
             <tbody>{vat.map((line, i) => (
-              <tr key={i}><td>{line.vatKind}{line.vatCategory ? ` (${line.vatCategory})` : ''}</td><td className="num">{line.vatPercent} %</td>
+              <tr key={i}><td>{line.vatKind}{line.vatCategory ? ` (${line.vatCategory})` : ''}</td><td className="num">{line.vatPercentage} %</td>
                 <MoneyCell amount={line.taxableAmount} currency={b.currencyCode} /><MoneyCell amount={line.vatAmount} currency={b.currencyCode} /></tr>
             ))}</tbody>
           </table></div>

@@ -1,5 +1,5 @@
 import { graphql, useLazyLoadQuery } from 'react-relay';
-import { Badge, Empty } from '../components/format.tsx';
+import { Badge, countsText, Empty } from '../components/format.tsx';
 import { Facts, PageHeader, Section } from '../components/ui.tsx';
 import { Link, path } from '../router.tsx';
 import type { OverviewPageQuery } from '../__generated__/OverviewPageQuery.graphql.ts';
@@ -11,7 +11,7 @@ export function OverviewPage() {
       instance { name productVersion roamingEnabled }
       administrations { databaseId name country currency sellerName }
       openDropouts: dropoutCases(status: OPEN, first: 5) { edges { node { id databaseId reason sessionCount side } } pageInfo { hasNextPage } }
-      reviewSets: billingReviewSets(first: 5) { edges { node { id databaseId code state boxCounts } } }
+      reviewSets: billingReviewSets(first: 5) { edges { node { id databaseId code state boxCounts { open closed approved ready finalized } } } }
       received: chargeSessions(status: RECEIVED, first: 1) { edges { node { id } } }
     }
   `, {}, { fetchPolicy: 'store-and-network' });
@@ -35,7 +35,7 @@ export function OverviewPage() {
         <Section title="Billing">
           {data.reviewSets.edges.length ? (
             <ul className="plain">{data.reviewSets.edges.map(({ node: s }) => (
-              <li key={s.id}><Link to={path`/billing/review-sets/${s.databaseId}`}>{s.code}</Link> <Badge state={s.state} /> <span className="muted">{Object.entries(s.boxCounts as Record<string, number>).map(([k, n]) => `${n} ${k}`).join(', ')}</span></li>
+              <li key={s.id}><Link to={path`/billing/review-sets/${s.databaseId}`}>{s.code}</Link> <Badge state={s.state} /> <span className="muted">{countsText(s.boxCounts)}</span></li>
             ))}</ul>
           ) : <Empty>No review sets yet.</Empty>}
         </Section>

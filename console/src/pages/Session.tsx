@@ -2,7 +2,7 @@ import { Suspense, useEffect, useState } from 'react';
 import { graphql, useFragment, useLazyLoadQuery } from 'react-relay';
 import { AuditTrail } from '../components/AuditTrail.tsx';
 import { useEntity } from '../components/EntityId.tsx';
-import { Badge, DateTime, Empty, groupDigits, JsonBlock, MoneyCell } from '../components/format.tsx';
+import { Badge, DateTime, Empty, groupDigits, MoneyCell } from '../components/format.tsx';
 import { ActionButton, Facts, PageHeader, Section } from '../components/ui.tsx';
 import { globalId } from '../relay/environment.ts';
 import { Link, path } from '../router.tsx';
@@ -10,20 +10,18 @@ import type { SessionPageQuery } from '../__generated__/SessionPageQuery.graphql
 import type { PricingResultView_result$key } from '../__generated__/PricingResultView_result.graphql.ts';
 import type { SessionRepriceMutation } from '../__generated__/SessionRepriceMutation.graphql.ts';
 
-interface Subtotal {
-  kind: string; rate_label?: string; label?: string; volume: string; billed_volume?: string; rate_unit: string; rate: string; step_size?: string | null;
-  amount_excl_vat: string; vat_percent: string; vat_amount: string; amount_incl_vat: string; vat_kind?: string; vat_country?: string;
-}
-
 function PricingResultView({ result, timeZone }: { result: PricingResultView_result$key; timeZone?: string | null }) {
   const r = useFragment(graphql`
     fragment PricingResultView_result on PricingResult {
-      version createdAt currency totalExclVat totalVat totalInclVat monetaryCreditUsed explanation rule subtotals annotations
+      version createdAt currency totalExclVat totalVat totalInclVat monetaryCreditUsed explanation
+      rule { name index }
+      subtotals { kind label rateLabel volume billedVolume rateUnit rate stepSize amountExclVat vatPercent vatAmount amountInclVat }
+      annotations { name value }
       ratePlanVersion { databaseId validFrom ratePlan { name databaseId } }
     }
   `, result);
-  const rule = r.rule as { name: string | null; index: number | null } | null;
-  const lines = (Array.isArray(r.subtotals) ? r.subtotals : []) as Subtotal[];
+  const rule = r.rule;
+  const lines = r.subtotals;
   return (
     <div>
       <Facts items={[
@@ -41,13 +39,13 @@ function PricingResultView({ result, timeZone }: { result: PricingResultView_res
           </tr></thead>
           <tbody>{lines.map((line, i) => (
             <tr key={i}>
-              <td>{line.rate_label ?? line.label ?? line.kind} <span className="muted">({line.kind}{line.step_size ? `, steps of ${line.step_size}` : ''})</span></td>
-              <td className="num">{line.billed_volume ?? line.volume} {line.rate_unit}</td>
-              <td className="num">{groupDigits(line.rate)} / {line.rate_unit}</td>
-              <MoneyCell amount={line.amount_excl_vat} />
-              <td className="num">{line.vat_percent}</td>
-              <MoneyCell amount={line.vat_amount} />
-              <MoneyCell amount={line.amount_incl_vat} />
+              <td>{line.rateLabel || line.label || line.kind} <span className="muted">({line.kind}{line.stepSize ? `, steps of ${line.stepSize}` : ''})</span></td>
+              <td className="num">{line.billedVolume} {line.rateUnit}</td>
+              <td className="num">{groupDigits(line.rate)} / {line.rateUnit}</td>
+              <MoneyCell amount={line.amountExclVat} />
+              <td className="num">{line.vatPercent}</td>
+              <MoneyCell amount={line.vatAmount} />
+              <MoneyCell amount={line.amountInclVat} />
             </tr>
           ))}</tbody>
           <tfoot><tr>
@@ -62,7 +60,7 @@ function PricingResultView({ result, timeZone }: { result: PricingResultView_res
       <ol className="explanation" aria-label="Price explanation">
         {r.explanation.map((line, i) => <li key={i}>{line}</li>)}
       </ol>
-      {r.annotations && Object.keys(r.annotations as object).length ? <><h3>Annotations</h3><JsonBlock value={r.annotations} /></> : null}
+      {r.annotations.length ? <><h3>Annotations</h3><dl className="facts">{r.annotations.map((a) => <div key={a.name}><dt>{a.name}</dt><dd>{a.value}</dd></div>)}</dl></> : null}
     </div>
   );
 }
