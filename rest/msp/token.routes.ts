@@ -1,5 +1,5 @@
 import * as yup from 'yup';
-import { evcoCheckDigit, parseNewEvcoId, tryParseEvcoId } from '../../src/msp/evco-id.ts';
+import { tryParseEvcoId, validateNewEvcoId } from '../../src/msp/evco-id.ts';
 import { setTokenChargeAuthBlocked, updateToken, type TokenPatch } from '../../src/msp/save-token.service.ts';
 import { createTokenSeries } from '../../src/msp/save-token-series.service.ts';
 import { upsertTokenBrand } from '../../src/msp/token-brand.service.ts';
@@ -189,15 +189,15 @@ export const tokenRoutes: RouteDef[] = [
     graphql: 'validateEvcoId',
     body: yup.object({ evco_id: yup.string().required('${path} is required') }), response: evcoIdShape,
     handler: async ({ body }) => {
-      const parsed = parseNewEvcoId(body.evco_id);
+      const valid = validateNewEvcoId(body.evco_id);
       return {
-        normalized: parsed.normalized,
-        formatted: parsed.formatted,
-        country_code: parsed.countryCode,
-        provider_id: parsed.providerId,
-        instance: parsed.instance,
-        check_digit: parsed.checkDigit ?? evcoCheckDigit(parsed.normalized),
-        check_digit_present: parsed.checkDigit !== null,
+        normalized: valid.normalized,
+        formatted: valid.formatted,
+        country_code: valid.countryCode,
+        provider_id: valid.providerId,
+        instance: valid.instance,
+        check_digit: valid.checkDigit,
+        check_digit_present: valid.checkDigitPresent,
       };
     },
   }),

@@ -47,9 +47,9 @@ export const EndUserSite = builder.loadableNode('EndUserSite', {
   }),
 });
 
-export const EndUserCustomerAuthorization = builder.objectRef<CustomerAuthorizationData>('EndUserCustomerAuthorization').implement({
-  description: 'An end user\'s authorization over a customer (REST: /end-user/{id}/authorization-customer).',
-  isTypeOf: (value) => isDataOf(value, 'CustomerAuthorization'),
+/** What every authorization of an end user has, over a customer or a subscription. */
+const EndUserAuthorization = builder.interfaceRef<CustomerAuthorizationData | SubscriptionAuthorizationData>('EndUserAuthorization').implement({
+  description: 'An end user\'s authorization, valid in [validFrom, validUntil).',
   fields: (t) => ({
     databaseId: t.exposeString('id', { description: 'The id of this authorization in the REST API.' }),
     endUserId: t.string({ resolve: (a) => a.endUser.id }),
@@ -60,6 +60,14 @@ export const EndUserCustomerAuthorization = builder.objectRef<CustomerAuthorizat
     isCurrentlyValid: t.exposeBoolean('isCurrentlyValid'),
     createdAt: t.field({ type: DateTime, resolve: (a) => a.createdAt }),
     updatedAt: t.field({ type: DateTime, resolve: (a) => a.updatedAt }),
+  }),
+});
+
+export const EndUserCustomerAuthorization = builder.objectRef<CustomerAuthorizationData>('EndUserCustomerAuthorization').implement({
+  interfaces: [EndUserAuthorization],
+  description: 'An end user\'s authorization over a customer (REST: /end-user/{id}/authorization-customer).',
+  isTypeOf: (value) => isDataOf(value, 'CustomerAuthorization'),
+  fields: (t) => ({
     customerId: t.string({ resolve: (a) => a.customer.id }),
     customerExternalReference: t.string({ nullable: true, resolve: (a) => a.customer.externalReference }),
     role: t.field({ type: CustomerAuthorizationRole, resolve: (a) => a.role }),
@@ -67,18 +75,10 @@ export const EndUserCustomerAuthorization = builder.objectRef<CustomerAuthorizat
 });
 
 export const EndUserSubscriptionAuthorization = builder.objectRef<SubscriptionAuthorizationData>('EndUserSubscriptionAuthorization').implement({
+  interfaces: [EndUserAuthorization],
   description: 'An end user\'s authorization over an MSP token subscription (REST: /end-user/{id}/authorization-msp-token-subscription).',
   isTypeOf: (value) => isDataOf(value, 'SubscriptionAuthorization'),
   fields: (t) => ({
-    databaseId: t.exposeString('id', { description: 'The id of this authorization in the REST API.' }),
-    endUserId: t.string({ resolve: (a) => a.endUser.id }),
-    adminId: t.string({ resolve: (a) => a.admin.id }),
-    validFrom: t.field({ type: DateTime, nullable: true, resolve: (a) => a.validFrom ?? null }),
-    validUntil: t.field({ type: DateTime, nullable: true, resolve: (a) => a.validUntil ?? null }),
-    defunct: t.exposeBoolean('defunct'),
-    isCurrentlyValid: t.exposeBoolean('isCurrentlyValid'),
-    createdAt: t.field({ type: DateTime, resolve: (a) => a.createdAt }),
-    updatedAt: t.field({ type: DateTime, resolve: (a) => a.updatedAt }),
     subscriptionId: t.string({ resolve: (a) => a.subscription.id }),
     subscriptionExternalReference: t.string({ nullable: true, resolve: (a) => a.subscription.externalReference }),
     role: t.field({ type: SubscriptionAuthorizationRole, resolve: (a) => a.role }),

@@ -1,5 +1,5 @@
 import * as yup from 'yup';
-import { evcoCheckDigit, parseNewEvcoId, tryParseEvcoId } from '../../src/msp/evco-id.ts';
+import { tryParseEvcoId, validateNewEvcoId } from '../../src/msp/evco-id.ts';
 import { setTokenChargeAuthBlocked, updateToken, type TokenPatch } from '../../src/msp/save-token.service.ts';
 import { findToken, tokenList, tokensByIds, type TokenData } from '../../src/msp/token.queries.ts';
 import { DomainError } from '../../src/platform/errors.ts';
@@ -136,16 +136,7 @@ builder.queryFields((t) => ({
     args: { evcoId: t.arg.string({ required: true }) },
     resolve: (_root, args) => {
       try {
-        const parsed = parseNewEvcoId(args.evcoId);
-        return {
-          normalized: parsed.normalized,
-          formatted: parsed.formatted,
-          countryCode: parsed.countryCode,
-          providerId: parsed.providerId,
-          instance: parsed.instance,
-          checkDigit: parsed.checkDigit ?? evcoCheckDigit(parsed.normalized),
-          checkDigitPresent: parsed.checkDigit !== null,
-        };
+        return validateNewEvcoId(args.evcoId);
       } catch (error) {
         throw error instanceof DomainError ? inArguments(error) : error;
       }

@@ -98,6 +98,31 @@ export function parseNewEvcoId(text: string): EvcoId {
   return parsed;
 }
 
+/** What validating an eMA ID answers (REST POST /msp-token-evco-id/validate, GraphQL validateEvcoId). */
+export interface EvcoIdValidation {
+  normalized: string;
+  formatted: string;
+  countryCode: string;
+  providerId: string;
+  instance: string;
+  /** The check character given, else the one it should have. */
+  checkDigit: string;
+  checkDigitPresent: boolean;
+}
+
+export function validateNewEvcoId(text: string): EvcoIdValidation {
+  const parsed = parseNewEvcoId(text);
+  return {
+    normalized: parsed.normalized,
+    formatted: parsed.formatted,
+    countryCode: parsed.countryCode,
+    providerId: parsed.providerId,
+    instance: parsed.instance,
+    checkDigit: parsed.checkDigit ?? evcoCheckDigit(parsed.normalized),
+    checkDigitPresent: parsed.checkDigit !== null,
+  };
+}
+
 /** The parse, or null for text that is no eMA ID (stored ids are shown even if they are odd). */
 export function tryParseEvcoId(text: string): EvcoId | null {
   try {
