@@ -42,7 +42,7 @@ const CONTRACT_FIELDS = 'databaseId adminId buyerReference validFrom validUntil 
 
 // --- CPO subscription plans and their versions ---
 
-const PLAN_FIELDS = 'databaseId adminId name description publishFrom publishUntil externalReference createdAt updatedAt versions { validFrom recurringCosts }';
+const PLAN_FIELDS = 'databaseId adminId name description publishFrom publishUntil externalReference createdAt updatedAt versions { validFrom recurringCosts { description amountExclVat period per } }';
 const CREATE_PLAN = `mutation ($i: CpoSubscriptionPlanInput!) { createCpoSubscriptionPlan(input: $i) { ${PLAN_FIELDS} } }`;
 const UPDATE_PLAN = `mutation ($id: ID!, $i: CpoSubscriptionPlanInput!) { updateCpoSubscriptionPlan(id: $id, input: $i) { ${PLAN_FIELDS} } }`;
 const SET_VERSION = `mutation ($p: ID!, $d: String!, $c: [CpoRecurringCostInput!]) {
@@ -51,7 +51,10 @@ const SET_VERSION = `mutation ($p: ID!, $d: String!, $c: [CpoRecurringCostInput!
 const planFromRest = (p: any) => ({
   databaseId: p.id, adminId: p.admin_id, name: p.name, description: p.description, publishFrom: p.publish_from, publishUntil: p.publish_until,
   externalReference: p.external_reference, createdAt: p.created_at, updatedAt: p.updated_at,
-  versions: p.versions.map((v: any) => ({ validFrom: v.valid_from, recurringCosts: v.recurring_costs })),
+  versions: p.versions.map((v: any) => ({
+    validFrom: v.valid_from,
+    recurringCosts: v.recurring_costs.map((c: any) => ({ description: c.description, amountExclVat: c.amount_excl_vat, period: c.period, per: c.per })),
+  })),
 });
 
 async function createPlan(fields: Record<string, unknown> = {}) {

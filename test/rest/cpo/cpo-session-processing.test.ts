@@ -218,12 +218,19 @@ test('GraphQL reads the same records, CPO sessions and CPO cases as REST', async
   const session = await processCpoSession(evse.evse_uid);
   const [record] = await reimbursementsOf(session.id);
   const answer = await data(app, `query ($sid: ID, $uid: String) {
-    cpoChargeSessionReimbursements(chargeSessionId: $sid, first: 10) { edges { node { databaseId totalAmountExclVat totalAmountInclVat vatKind customerId evse } } }
+    cpoChargeSessionReimbursements(chargeSessionId: $sid, first: 10) { edges { node { databaseId totalAmountExclVat totalAmountInclVat vatKind customerId evse { evseUid evseId locationId connectorId address { street city postalCode country } } } } }
     chargeSessions(cpo: true, evseUid: $uid, first: 10) { edges { node { databaseId status locationId connectorId totalReimbursementAmountExclVat } } }
   }`, { sid: session.id, uid: evse.evse_uid });
   t.deepEqual(answer.cpoChargeSessionReimbursements.edges.map((e: any) => e.node), [{
     databaseId: record.id, totalAmountExclVat: record.total_amount_excl_vat, totalAmountInclVat: record.total_amount_incl_vat,
-    vatKind: record.vat_kind, customerId: owner.id, evse: record.evse,
+    vatKind: record.vat_kind, customerId: owner.id,
+    evse: {
+      evseUid: record.evse.evse_uid, evseId: record.evse.evse_id ?? null, locationId: record.evse.location_id ?? null, connectorId: record.evse.connector_id ?? null,
+      address: record.evse.address ? {
+        street: record.evse.address.street ?? null, city: record.evse.address.city ?? null,
+        postalCode: record.evse.address.postal_code ?? null, country: record.evse.address.country ?? null,
+      } : null,
+    },
   }]);
   t.deepEqual(answer.chargeSessions.edges.map((e: any) => e.node), [{
     databaseId: session.id, status: 'PROCESSED', locationId: session.location_id, connectorId: '1', totalReimbursementAmountExclVat: '1.50',

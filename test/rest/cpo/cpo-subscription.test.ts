@@ -122,14 +122,14 @@ test.serial('GraphQL lists the same CPO plans (with versions) and subscriptions 
   const { host, plan } = await setUp();
   await ok('POST', `/cpo-subscription-plan/${plan.id}/2026-10-01`, { recurring_costs: [{ description: 'Service', amount_excl_vat: '10', period: 'month' }] });
   const subscription = await ok('POST', '/cpo-subscription', { customer_id: host.id, plan_id: plan.id, valid_from: '2026-10-01T00:00:00Z' });
-  const query = `{ cpoSubscriptionPlans(first: 100) { edges { node { databaseId versions { validFrom recurringCosts } } } }
+  const query = `{ cpoSubscriptionPlans(first: 100) { edges { node { databaseId versions { validFrom recurringCosts { description amountExclVat period per } } } } }
     cpoSubscriptions(first: 100) { edges { node { databaseId plan { databaseId } customer { databaseId } } } } }`;
   const graph = await app.request('POST', '/graphql', { body: { query } });
   t.falsy(graph.body.errors, JSON.stringify(graph.body.errors));
   const restPlans = (await ok('GET', '/cpo-subscription-plan?page_size=1000')).items.map((p: any) => p.id);
   t.deepEqual(graph.body.data.cpoSubscriptionPlans.edges.map((e: any) => e.node.databaseId), restPlans.slice(0, 100));
   const mine = graph.body.data.cpoSubscriptionPlans.edges.find((e: any) => e.node.databaseId === plan.id).node;
-  t.deepEqual(mine.versions[0].recurringCosts, [{ description: 'Service', amount_excl_vat: '10.00', period: 'month', per: 'subscription' }]);
+  t.deepEqual(mine.versions[0].recurringCosts, [{ description: 'Service', amountExclVat: '10.00', period: 'month', per: 'subscription' }]);
   const restSubs = (await ok('GET', '/cpo-subscription?page_size=1000')).items.map((s: any) => s.id);
   t.deepEqual(graph.body.data.cpoSubscriptions.edges.map((e: any) => e.node.databaseId), restSubs.slice(0, 100));
   const defunct = await app.request('POST', '/graphql', {
