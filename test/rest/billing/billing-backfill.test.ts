@@ -48,8 +48,13 @@ test('the first series bills five earlier sessions in three batches, reported in
 
   // The log: the plan, a line per batch, the end.
   const lines = logLines().filter((line) => line.admin_id === admin.id && line.job === 'billing_backfill').map((line) => line.msg as string);
-  t.deepEqual(lines.filter((line) => /batch \d/.test(line)).map((line) => line.replace(/^.*: /, '')),
-    ['batch 1 of 3 (2 of 5 sessions)', 'batch 2 of 3 (4 of 5 sessions)', 'batch 3 of 3 (5 of 5 sessions)']);
+  // Two lanes bill the batches (2, 2 and 1 sessions): they may commit in either order, so the
+  // second line counts 3 or 4 sessions.
+  const batchLines = lines.filter((line) => /batch \d/.test(line)).map((line) => line.replace(/^.*: /, ''));
+  t.is(batchLines.length, 3);
+  t.is(batchLines[0], 'batch 1 of 3 (2 of 5 sessions)');
+  t.regex(batchLines[1]!, /^batch 2 of 3 \((3|4) of 5 sessions\)$/);
+  t.is(batchLines[2], 'batch 3 of 3 (5 of 5 sessions)');
   t.true(lines.some((line) => line.endsWith('5 sessions in 3 batches of up to 2')));
   t.true(lines.some((line) => /: done, 5 sessions in \d+\.\d s$/.test(line)));
 

@@ -83,12 +83,16 @@ test('the OCPI historical_tariff prices the roaming cost before the rate plan; a
   t.is(result.annotations.roaming_amount_difference, 'reported 2.50 excl. VAT, calculated 3.00 (difference 0.50)');
   t.true(result.explanation.some((line: string) => line.includes('OCPI historical_tariff')));
   const graph = await app.request('POST', '/graphql', { body: { query: `{ chargeSessions(first: 100) { edges { node { databaseId
-    calculatedRoamingAmountExclVat calculatedRoamingAmountInclVat roamingAgreementId pricingResults { edges { node { roamingAgreement annotations } } } } } } }` } });
+    calculatedRoamingAmountExclVat calculatedRoamingAmountInclVat roamingAgreementId pricingResults { edges { node { roamingAgreement { databaseId partnerId connectionId role externalReference } annotations { name value } } } } } } } }` } });
   t.falsy(graph.body.errors);
   const node = graph.body.data.chargeSessions.edges.find((e: any) => e.node.databaseId === priced.id).node;
   t.like(node, { calculatedRoamingAmountExclVat: '3.00', calculatedRoamingAmountInclVat: '3.63', roamingAgreementId: agreement.id });
-  t.deepEqual(node.pricingResults.edges[0].node.roamingAgreement, result.roaming_agreement);
-  t.deepEqual(node.pricingResults.edges[0].node.annotations, result.annotations);
+  const agreementOf = result.roaming_agreement;
+  t.deepEqual(node.pricingResults.edges[0].node.roamingAgreement, {
+    databaseId: agreementOf.id, partnerId: agreementOf.partner_id, connectionId: agreementOf.connection_id, role: agreementOf.role,
+    externalReference: agreementOf.external_reference ?? null,
+  });
+  t.deepEqual(node.pricingResults.edges[0].node.annotations, Object.entries(result.annotations).map(([name, value]) => ({ name, value })));
 
   const otherCurrency = await session({ cpo_id: partner.cpo_ids[0], historical_tariff: { ...tariff9, currency: 'SEK' } });
   t.like(otherCurrency, { status: 'dropout', dropout_reason: 'roaming_cost_failed' });
