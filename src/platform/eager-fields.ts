@@ -8,3 +8,19 @@ export function eagerFields(meta: EntityMetadata<any>): string[] {
     || prop.kind === ReferenceKind.EMBEDDED || prop.kind === ReferenceKind.MANY_TO_ONE || (prop.kind === ReferenceKind.ONE_TO_ONE && prop.owner)))
     .map((prop) => prop.name);
 }
+
+const selections = new WeakMap<EntityMetadata<any>, string[]>();
+
+/**
+ * The select list of a read: `*` where the entity has no lazy property (the query builder writes a
+ * named list property by property, which costs a list page about a tenth of a millisecond), else
+ * its eager fields. Computed once per entity.
+ */
+export function defaultSelection(meta: EntityMetadata<any>): string[] {
+  let selection = selections.get(meta);
+  if (!selection) {
+    selection = meta.props.some((prop) => prop.lazy) ? eagerFields(meta) : ['*'];
+    selections.set(meta, selection);
+  }
+  return selection;
+}

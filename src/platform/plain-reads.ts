@@ -6,7 +6,7 @@
 import { ReferenceKind, Utils, type EntityName, type FilterQuery, type QueryOrderMap } from '@mikro-orm/core';
 import { isUuid } from './ids.ts';
 import type { Em } from './orm.ts';
-import { eagerFields } from './eager-fields.ts';
+import { defaultSelection } from './eager-fields.ts';
 import type { Data } from './plain-data.ts';
 import type { ResourceRef } from './resource-ref.ts';
 import { DATA_OF } from './seek-page.ts';
@@ -75,7 +75,7 @@ export function rowData<E extends object>(em: Em, entity: EntityName<E>, source:
 /** Rows of a shape matching `where` (and the em's filters), shaped and marked. */
 export async function readRows<T>(em: Em, shape: RowShape<T>, where: FilterQuery<any>, options: ReadOptions = {}): Promise<T[]> {
   const meta = em.getMetadata(shape.entity);
-  const qb = em.createQueryBuilder(shape.entity, 'e').select(shape.fields ?? eagerFields(meta)).where(where);
+  const qb = em.createQueryBuilder(shape.entity, 'e').select(shape.fields ?? defaultSelection(meta)).where(where);
   for (const relation of shape.join ?? []) qb.leftJoinAndSelect(`e.${relation}`, relation);
   if (options.orderBy) qb.orderBy(options.orderBy);
   if (options.limit !== undefined) qb.limit(options.limit);

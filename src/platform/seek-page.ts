@@ -3,7 +3,7 @@
 // The administration filter of the em applies to every query (scopedEm), so a limited credential
 // pages only through its own administrations.
 import type { EntityName, FilterQuery } from '@mikro-orm/core';
-import { eagerFields } from './eager-fields.ts';
+import { defaultSelection } from './eager-fields.ts';
 import { isUuid } from './ids.ts';
 import type { Em } from './orm.ts';
 
@@ -112,7 +112,7 @@ export class SeekList<T> {
 
   private async read(extra: Row, direction: 'asc' | 'desc', limit?: number): Promise<T[]> {
     const { options } = this;
-    const fields = options.fields ?? eagerFields(this.em.getMetadata(options.entity as EntityName<any>));
+    const fields = options.fields ?? defaultSelection(this.em.getMetadata(options.entity as EntityName<any>));
     const qb = this.em.createQueryBuilder(options.entity, 'e').select(fields).where(this.where(extra)).orderBy({ [this.key]: direction });
     for (const relation of options.join ?? []) qb.leftJoinAndSelect(`e.${relation}`, relation);
     if (limit !== undefined) qb.limit(limit);
