@@ -29,7 +29,8 @@ import { requestLog, routePattern } from '../src/platform/http/request-log.ts';
 import type { ServiceMetrics } from '../src/platform/metrics.ts';
 import type { WorkerState } from '../src/worker/worker.ts';
 import { healthRoutes } from './operations/health.ts';
-import { METRICS_PATH, metricsEndpoint, serviceMetrics } from './operations/metrics.ts';
+import { METRICS_PATH, metricsEndpoint } from './operations/metrics.ts';
+import { serviceMetrics } from '../src/service-metrics.ts';
 import { staticSite } from '../src/platform/http/static-site.ts';
 
 /** The operator console's built files (console/, `npm run console:build`), served at /console/. */

@@ -10,7 +10,7 @@ import { checkListenable, closeGracefully, listen } from './platform/http-server
 import { logger } from './platform/log.ts';
 import { migrate, openOrm, openRequestOrm, type Orm } from './platform/orm.ts';
 import { migrations } from './migrations/index.ts';
-import { serviceMetrics } from '../rest/operations/metrics.ts';
+import { serviceMetrics } from './service-metrics.ts';
 import { ormConfig } from '../mikro-orm.config.ts';
 import { scopedEm } from './access/admin-scope.ts';
 import { StartupError } from './platform/startup-error.ts';
