@@ -1,6 +1,6 @@
 // Batch operations (a route's `bodyItems`): the body is a JSON array, each item is checked as the
 // single operation checks its body and answered on its own, a failure as that operation's Error
-// body with its places below the item (`$[3].total_energy_kwh`; decisions.md "Batches").
+// body with its places below the item (`$[3].total_energy_kwh`; decisions.md "Batched submission").
 import type * as yup from 'yup';
 import { DomainError } from '../../src/platform/errors.ts';
 import { MAX_BODY_BYTES } from '../../src/platform/http/body.ts';
