@@ -14,12 +14,14 @@ import { finalizeBenchmark } from './finalize.ts';
 import { customerUpsertBenchmark } from './customer-upsert.ts';
 import { readsBenchmark } from './reads.ts';
 import { sessionIngestBenchmark } from './session-ingest.ts';
+import { sessionBatchBenchmark } from './session-batch.ts';
 
 export interface BenchmarkResult { name: string; unit: string; figure: number; baseline: number; baselineLabel: string }
 
 const benchmarks: Record<string, (url: string) => Promise<BenchmarkResult>> = {
   customers: customerUpsertBenchmark,
   ingest: sessionIngestBenchmark,
+  batch: sessionBatchBenchmark,
   'auth-flood': authFloodBenchmark,
   reads: readsBenchmark,
   billing: billingBenchmark,

@@ -11,7 +11,7 @@ import { scopedEm } from '../src/access/admin-scope.ts';
 import { runAs } from '../src/events/actor-context.ts';
 import { basicAuth, type BasicAuthenticator } from '../src/platform/http/auth.ts';
 import { isPublicId } from '../src/access/public-id.ts';
-import { jsonBody } from '../src/platform/http/body.ts';
+import { jsonBodyWithin } from '../src/platform/http/body.ts';
 import { errorMiddleware } from './rails/errors.ts';
 import { inRequestWait } from '../src/platform/request-database.ts';
 import { buildOpenApi } from './rails/openapi.ts';
@@ -112,6 +112,9 @@ export function createApp(orm: Orm, options: AppOptions = {}): Koa {
   // strict: a trailing slash is another (unknown) path, 404 (decisions: no trailing slashes).
   const api = new Router({ prefix: API_PREFIX, strict: true });
   mountRoutes(api, routes);
+  // Operations that take a larger body than MAX_BODY_BYTES (a batch), by method and path pattern.
+  const bodyLimits = new Map(routes.filter((route) => route.maxBodyBytes)
+    .map((route) => [`${route.method.toUpperCase()} ${API_PREFIX}${route.path}`, route.maxBodyBytes]));
   const openApi = buildOpenApi(routes, API_PREFIX);
 
   const open = new Router({ strict: true });
@@ -155,7 +158,7 @@ export function createApp(orm: Orm, options: AppOptions = {}): Koa {
     return next();
   });
   app.use(basicAuth(authenticator, limiter));
-  app.use(jsonBody);
+  app.use(jsonBodyWithin((ctx) => bodyLimits.get(`${ctx.method} ${(ctx.state.route as Layer).path}`)));
   app.use(requestContext(orm));
   app.use(dispatch);
   return app;

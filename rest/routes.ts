@@ -23,6 +23,7 @@ import { costCalculationRoutes } from './pricing/cost-calculation.routes.ts';
 import { ratePlanRoutes } from './pricing/rate-plan.routes.ts';
 import { vatRateRoutes } from './pricing/vat-rate.routes.ts';
 import { chargeSessionRoutes } from './sessions/charge-session.routes.ts';
+import { chargeSessionBatchRoutes } from './sessions/charge-session-batch.routes.ts';
 import { ocpiPeerRoutes } from './ocpi/ocpi-peer.routes.ts';
 import { roamingCommandRoutes } from './msp/roaming-command.routes.ts';
 import { ocpiInvalidCdrRoutes } from './ocpi/ocpi-invalid-cdr.routes.ts';
@@ -71,6 +72,7 @@ export const routes: RouteDef[] = [
   ...ratePlanRoutes,
   ...costCalculationRoutes,
   ...chargeSessionRoutes,
+  ...chargeSessionBatchRoutes,
   ...dropoutCaseRoutes,
   ...cpoDropoutCaseRoutes,
   ...sessionReimbursementRoutes,

@@ -115,6 +115,11 @@ function operation(route: RouteDef, components: SchemaComponents): Doc {
     op.requestBody = { required: !route.bodyOptional, content: { ...((op.requestBody as Doc | undefined)?.content as Doc | undefined), 'application/json': { schema: toJsonSchema(route.body) } } };
     successHeaders['X-SVC-Unknown-Fields'] = ref('headers', 'X-SVC-Unknown-Fields');
   }
+  if (route.bodyItems) {
+    const { schema, max } = route.bodyItems;
+    op.requestBody = { required: true, content: { 'application/json': { schema: { type: 'array', minItems: 1, maxItems: max, items: toJsonSchema(schema) } } } };
+    successHeaders['X-SVC-Unknown-Fields'] = ref('headers', 'X-SVC-Unknown-Fields');
+  }
   if (route.paged === true) successHeaders.Link = ref('headers', 'Link');
   const schema = successShape(route).toJsonSchema(components);
   const content = route.produces

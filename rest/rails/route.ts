@@ -7,10 +7,11 @@ import { DomainError } from '../../src/platform/errors.ts';
 import type { Em } from '../../src/platform/orm.ts';
 import type { OffsetPage, Page } from './pagination.ts';
 import type { Field, FileAnswer } from './shape.ts';
-import { checkBodyStrings, UNKNOWN_FIELDS_LISTED, unknownFieldsHeader, urlValueFailure } from './input-guards.ts';
+import { UNKNOWN_FIELDS_LISTED, unknownFieldsHeader, urlValueFailure } from './input-guards.ts';
 import { memberPath } from '../../src/platform/json-path.ts';
 import { validate } from '../../src/platform/input-validation.ts';
-import { declaredMembers, unknownFields } from './validation.ts';
+import { checkedBody, declaredMembers } from './validation.ts';
+import { batchItems, type BodyItems } from './batch.ts';
 
 export type Method = 'get' | 'post' | 'put' | 'delete';
 
@@ -45,6 +46,13 @@ export interface RouteDef<B = any, Q = any, T = any, P extends Paging = Paging> 
   body?: yup.ObjectSchema<any>;
   /** The body may be omitted (treated as {}). */
   bodyOptional?: boolean;
+  /**
+   * A batch: the body is a JSON array of 1 to `max` items, each of which the handler checks against
+   * `schema` (`readItems`, rest/rails/batch.ts), so that one item's failure is that item's answer.
+   */
+  bodyItems?: BodyItems;
+  /** A body larger than MAX_BODY_BYTES (src/platform/http/body.ts) this operation takes (a batch). */
+  maxBodyBytes?: number;
   query?: yup.ObjectSchema<any>;
   paged?: P;
   createdGt?: boolean;
@@ -124,14 +132,9 @@ export function mountRoutes(router: Router, routes: RouteDef[]): void {
       let body: unknown = ctx.state.body;
       if (def.body) {
         if (body === undefined && def.bodyOptional) body = {};
-        if (body === undefined) throw new DomainError('validation_failed', 'a JSON body is required', { path: [] });
-        if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-          throw new DomainError('validation_failed', 'the body must be a JSON object', { path: [] });
-        }
-        checkBodyStrings(body);
-        const unknown = unknownFields(def.body, body);
-        if (unknown.length) ctx.set('X-SVC-Unknown-Fields', unknownFieldsHeader(unknown));
-        body = validate(def.body, body);
+        body = checkedBody(def.body, body, (unknown) => ctx.set('X-SVC-Unknown-Fields', unknownFieldsHeader(unknown)));
+      } else if (def.bodyItems) {
+        body = batchItems(def.bodyItems, body, (unknown) => ctx.set('X-SVC-Unknown-Fields', unknownFieldsHeader(unknown)));
       } else if (body !== undefined && body !== null && typeof body === 'object' && !Array.isArray(body)) {
         const unknown = Object.keys(body).slice(0, UNKNOWN_FIELDS_LISTED + 1).map((key) => memberPath('$', key));
         if (unknown.length) ctx.set('X-SVC-Unknown-Fields', unknownFieldsHeader(unknown));

@@ -99,6 +99,11 @@ export const t = {
     return { toJsonSchema: (components) => ({ type: 'array', items: item.toJsonSchema(components) }) };
   },
 
+  /** Exactly one of two shapes, which must not overlap (a batch item's answer: its result or an Error). */
+  oneOf<A, B>(a: Field<A>, b: Field<B>): Field<A | B> {
+    return { toJsonSchema: (components) => ({ oneOf: [a.toJsonSchema(components), b.toJsonSchema(components)] }) };
+  },
+
   /** An inline object; use representation() for one that has a name in the document. */
   object<S extends Fields>(fields: S, description?: string): Field<ObjectOf<S>> {
     return { toJsonSchema: (components) => objectSchema(fields, components, description) };

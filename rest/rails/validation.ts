@@ -1,6 +1,25 @@
 import * as yup from 'yup';
-import { UNKNOWN_FIELDS_LISTED } from './input-guards.ts';
+import { checkBodyStrings, UNKNOWN_FIELDS_LISTED } from './input-guards.ts';
 import { memberPath } from '../../src/platform/json-path.ts';
+import { DomainError } from '../../src/platform/errors.ts';
+import { validate } from '../../src/platform/input-validation.ts';
+
+/**
+ * A JSON object body as the schema reads it: control characters and lengths first (input-guards.ts),
+ * then the members the schema does not know (to `unknownFound`), then yup.
+ */
+export function checkedBody<S extends yup.ObjectSchema<any>>(schema: S, body: unknown, unknownFound?: (paths: string[]) => void): yup.InferType<S> {
+  if (body === undefined) throw new DomainError('validation_failed', 'a JSON body is required', { path: [] });
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw new DomainError('validation_failed', 'the body must be a JSON object', { path: [] });
+  }
+  checkBodyStrings(body);
+  if (unknownFound) {
+    const unknown = unknownFields(schema, body);
+    if (unknown.length) unknownFound(unknown);
+  }
+  return validate(schema, body);
+}
 
 /**
  * JSONPaths of body members the schema does not declare (for X-SVC-Unknown-Fields); stops one

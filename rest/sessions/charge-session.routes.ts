@@ -13,9 +13,9 @@ import type { SeekList } from '../../src/platform/seek-page.ts';
 import { SessionProgressList, type ProgressRow } from '../../src/sessions/session-progress.queries.ts';
 import { defineRoute, type RouteDef } from '../rails/route.ts';
 import { isoDate, oneOf, timestamp } from '../../src/platform/input-schemas.ts';
-import { chargeSessionBody, cpoChargeSessionBody, submissionFrom } from './session-body.ts';
+import { chargeSessionBody, cpoChargeSessionBody, requiredSubmission } from './session-body.ts';
 import {
-  serializeChargeSession, serializeCpoChargeSession, serializeOriginal, serializePricingResult, serializeProgress,
+  serializeChargeSession, serializeCpoChargeSession, serializeOriginal, serializePricingResult, serializeProgress, serializeReceipt,
 } from './session-serializers.ts';
 import {
   chargeSessionShape, cpoChargeSessionShape, originalSessionShape, pricingResultShape, sessionProgressShape, sessionReceiptShape,
@@ -35,12 +35,7 @@ function ingestRoute(path: string, source: 'charge_session' | 'cpo_charge_sessio
   return defineRoute({
     method: 'post', path, tag: TAG, summary: `Submit a charge session (${path})`, description: INGEST.replace('{identity}', identity), body,
     response: sessionReceiptShape,
-    handler: async ({ em, body: parsed, ctx }) => {
-      const submission = submissionFrom(source, parsed, ctx.state.body as Record<string, unknown>);
-      if (!submission) throw new DomainError('validation_failed', 'total_energy_kwh is required when there are no charge_periods', { path: ['total_energy_kwh'] });
-      const stored = await ingestSession(em, submission);
-      return { id: stored.id, status: stored.status, received_at: stored.receivedAt.toISOString(), duplicate: stored.duplicate };
-    },
+    handler: async ({ em, body: parsed, ctx }) => serializeReceipt(await ingestSession(em, requiredSubmission(source, parsed, ctx.state.body as Record<string, unknown>))),
   });
 }
 

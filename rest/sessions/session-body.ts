@@ -2,6 +2,7 @@
 // malformed or incomplete session with a 400 naming the field.
 import * as yup from 'yup';
 import { compareDecimal, isDecimalText } from '../../src/money/decimal.ts';
+import { DomainError } from '../../src/platform/errors.ts';
 import { isTimeZone } from '../../src/pricing/local-time.ts';
 import type { SessionSubmission } from '../../src/sessions/session-submission.ts';
 import { submissionOf } from '../../src/sessions/session-submission.ts';
@@ -102,6 +103,13 @@ type Body = yup.InferType<typeof chargeSessionBody> & { evse_uid?: string };
 /** The checked body as the pipeline reads it (src/sessions/session-submission.ts); null when it reports no energy. */
 export function submissionFrom(source: SessionSubmission['source'], body: Body, raw: Record<string, unknown>): SessionSubmission | null {
   return submissionOf(source, body, raw);
+}
+
+/** The submission of a checked body; one that reports no energy is refused. */
+export function requiredSubmission(source: SessionSubmission['source'], body: Body, raw: Record<string, unknown>): SessionSubmission {
+  const submission = submissionOf(source, body, raw);
+  if (!submission) throw new DomainError('validation_failed', 'total_energy_kwh is required when there are no charge_periods', { path: ['total_energy_kwh'] });
+  return submission;
 }
 
 /**

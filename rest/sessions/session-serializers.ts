@@ -1,6 +1,7 @@
 import { normalize } from '../../src/money/decimal.ts';
 import type { ChargeSessionData, PricingResultData } from '../../src/sessions/charge-session.queries.ts';
 import type { ProgressRow } from '../../src/sessions/session-progress.queries.ts';
+import type { IngestedSession } from '../../src/sessions/session-submission.ts';
 import type { DropoutCaseData } from '../../src/sessions/dropout-case.queries.ts';
 import { cpoSessionIdOf, reportedField as field, reportedRoamingAmounts } from '../../src/sessions/session-reported.ts';
 import { iso } from '../../src/platform/input-schemas.ts';
@@ -9,10 +10,15 @@ import type { Infer } from '../rails/shape.ts';
 import { reportedAddress, reportedChargePeriods } from './reported-shapes.ts';
 import type {
   chargeSessionShape, cpoChargeSessionShape, cpoDropoutCaseShape, dropoutCaseShape, originalSessionShape, pricingResultShape, sessionProgressShape,
+  sessionReceiptShape,
 } from './session-shapes.ts';
 
 /** Reported fields as the body schema (session-body.ts) checked them. */
 const text = (s: ChargeSessionData, name: string) => field(s, name) as string | null;
+
+export function serializeReceipt(stored: IngestedSession): Infer<typeof sessionReceiptShape> {
+  return { id: stored.id, status: stored.status, received_at: stored.receivedAt.toISOString(), duplicate: stored.duplicate };
+}
 
 export function serializeChargeSession(s: ChargeSessionData): Infer<typeof chargeSessionShape> {
   const connectorFormat = field(s, 'connector_format');

@@ -3,6 +3,7 @@ import { OCPI_PROGRESS_STATUSES } from '../../src/sessions/session-progress.quer
 import { SESSION_SOURCES, SESSION_STATUSES } from '../../src/sessions/charge-session.entity.ts';
 import { DROPOUT_STATUSES, REPROCESS_INSTRUCTIONS } from '../../src/sessions/dropout-case.entity.ts';
 import { ruleShape, SUBTOTAL_KINDS, subtotalFields } from '../pricing/cost-calculation.routes.ts';
+import { errorShape } from '../rails/error-shape.ts';
 import { representation, t } from '../rails/shape.ts';
 import { reportedAddressShape, reportedChargePeriodShape } from './reported-shapes.ts';
 import { chargeSessionBodyAsReceived } from './session-body.ts';
@@ -85,6 +86,11 @@ export const sessionReceiptShape = representation('ChargeSessionReceipt', {
   received_at: t.timestamp(),
   duplicate: t.boolean(),
 });
+
+export const sessionBatchShape = representation('ChargeSessionBatchResult', {
+  results: t.array(t.oneOf(sessionReceiptShape, errorShape)),
+}, 'One result per session of the request, in its order: the ChargeSessionReceipt POST /charge-session answers, or the Error it '
+  + 'answers (400), its param below the session (`$[3].total_energy_kwh`).');
 
 const sessionSubtotalShape = representation('SessionSubtotal', {
   ...subtotalFields,

@@ -23,3 +23,11 @@ export function findTokenByEvcoId(em: Em, evcoId: string, options: TokenLookup =
   };
   return em.findOne(Token, { evcoId: { $in: evcoIdVariants(evcoId) } }, find);
 }
+
+/** Which evco_ids name a token the em sees (in any spelling), for many at once: one query. */
+export async function tokensSeen(em: Em, evcoIds: string[]): Promise<(evcoId: string) => boolean> {
+  const variants = [...new Set(evcoIds.flatMap(evcoIdVariants))];
+  const found = variants.length ? await em.find(Token, { evcoId: { $in: variants } }, { fields: ['evcoId'] }) : [];
+  const stored = new Set(found.map((token) => token.evcoId.toLowerCase()));
+  return (evcoId) => evcoIdVariants(evcoId).some((variant) => stored.has(variant.toLowerCase()));
+}

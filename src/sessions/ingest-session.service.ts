@@ -14,7 +14,8 @@ import { requestProcessing } from './processing-job.ts';
 import { currentActor } from '../events/actor-context.ts';
 import { noteEventsWritten } from '../events/event-sql.ts';
 import { callerScope } from '../access/admin-scope.ts';
-import { assertSubmittable } from './submission-access.ts';
+import { assertSubmittable, submissionRefusals } from './submission-access.ts';
+import { DomainError } from '../platform/errors.ts';
 
 export function identityKeyOf(submission: Pick<SessionSubmission, 'source' | 'sender' | 'sessionId'>): string {
   return `${submission.source}:${submission.sender.replace(/[*\-\s]/g, '')}:${submission.sessionId}`;
@@ -91,6 +92,21 @@ async function writeBatch(em: Em, batch: Pending[], kick = true): Promise<void> 
 export function ingestSession(em: Em, s: SessionSubmission, options: { kick?: boolean } = {}): Promise<IngestedSession> {
   if (callerScope(em).all) return ingest(em, s, options);
   return assertSubmittable(em, s, identityKeyOf(s)).then(() => ingest(em, s, options));
+}
+
+/**
+ * The sessions of one request (POST /charge-session-batch), each taken as ingestSession takes it:
+ * the caller's access checked for all at once, every new one written by the same statement. Each
+ * session's answer or refusal, in order; any other failure fails the whole (what was written stays,
+ * and sending the batch again is idempotent).
+ */
+export async function ingestSessions(em: Em, submissions: SessionSubmission[]): Promise<(IngestedSession | DomainError)[]> {
+  const refusals = await submissionRefusals(em, submissions.map((submission) => ({ submission, identityKey: identityKeyOf(submission) })));
+  // Queued in this turn of the event loop: one statement for all.
+  const settled = await Promise.allSettled(submissions.map((s, i) => refusals[i] ?? ingest(em, s, {})));
+  const failed = settled.find((result) => result.status === 'rejected' && !(result.reason instanceof DomainError));
+  if (failed) throw (failed as PromiseRejectedResult).reason;
+  return settled.map((result) => (result.status === 'fulfilled' ? result.value : result.reason as DomainError));
 }
 
 function ingest(em: Em, s: SessionSubmission, options: { kick?: boolean }): Promise<IngestedSession> {

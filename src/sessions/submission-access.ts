@@ -8,27 +8,54 @@
 // CLI: no limit) submits as before.
 import { callerScope, canSeeAdministration } from '../access/admin-scope.ts';
 import { Evse } from '../cpo/evse.entity.ts';
-import { findTokenByEvcoId } from '../msp/token-lookup.ts';
+import { tokensSeen } from '../msp/token-lookup.ts';
 import { DomainError, NotFoundError } from '../platform/errors.ts';
 import type { Em } from '../platform/orm.ts';
 import type { SessionSubmission } from './session-submission.ts';
 
-const seesEvse = async (em: Em, evseUid: string | null) => !!evseUid && !!(await em.findOne(Evse, { evseUid }, { fields: ['id'] }));
-const seesToken = async (em: Em, evcoId: string) => !!(await findTokenByEvcoId(em, evcoId));
+interface Stored { identity_key: string; admin_id: string | null; source: string; evco_id: string; evse_uid: string | null }
+
+const STORED = `select identity_key, admin_id, source, evco_id, evse_uid from msp_charge_session
+  where identity_key in (select value::citext from json_array_elements_text(?::json))`;
+
+async function evsesSeen(em: Em, evseUids: string[]): Promise<(evseUid: string | null) => boolean> {
+  const uids = [...new Set(evseUids)];
+  const found = uids.length ? await em.find(Evse, { evseUid: { $in: uids } }, { fields: ['evseUid'] }) : [];
+  const seen = new Set(found.map((evse) => evse.evseUid.toLowerCase()));
+  return (evseUid) => evseUid !== null && seen.has(evseUid.toLowerCase());
+}
 
 export async function assertSubmittable(em: Em, submission: SessionSubmission, identityKey: string): Promise<void> {
+  const [refusal] = await submissionRefusals(em, [{ submission, identityKey }]);
+  if (refusal) throw refusal;
+}
+
+/** Why the caller may not submit each session (null: it may), in order; three statements for any number of sessions. */
+export async function submissionRefusals(em: Em, sessions: { submission: SessionSubmission; identityKey: string }[]): Promise<(DomainError | null)[]> {
   const scope = callerScope(em);
-  if (scope.all) return;
-  if (submission.source === 'cpo_charge_session') {
-    if (!await seesEvse(em, submission.evseUid)) throw new NotFoundError('EVSE', { path: ['evse_uid'] });
-  } else if (!await seesToken(em, submission.evcoId)) {
-    throw new NotFoundError('token', { path: ['evco_id'] });
-  }
-  const [stored] = await em.execute<{ admin_id: string | null; source: string; evco_id: string; evse_uid: string | null }[]>(
-    'select admin_id, source, evco_id, evse_uid from msp_charge_session where identity_key = ?', [identityKey]);
-  if (!stored) return;
-  // Processed: the session's administration; not yet: the administration its token or EVSE will give it.
-  const visible = stored.admin_id !== null ? canSeeAdministration(scope, stored.admin_id)
-    : stored.source === 'cpo_charge_session' ? await seesEvse(em, stored.evse_uid) : await seesToken(em, stored.evco_id);
-  if (!visible) throw new DomainError('duplicate', 'a session with this identity (sender and session_id) exists already', { path: ['session_id'] });
+  if (scope.all) return sessions.map(() => null);
+  const keys = [...new Set(sessions.map((s) => s.identityKey))];
+  const stored = new Map((await em.execute<Stored[]>(STORED, [JSON.stringify(keys)])).map((row) => [row.identity_key.toLowerCase(), row]));
+  // Not processed yet (no administration): the administration its token or EVSE will give it.
+  const unowned = [...stored.values()].filter((row) => row.admin_id === null);
+  const seesToken = await tokensSeen(em, [
+    ...sessions.filter((s) => s.submission.source === 'charge_session').map((s) => s.submission.evcoId),
+    ...unowned.filter((row) => row.source !== 'cpo_charge_session').map((row) => row.evco_id),
+  ]);
+  const seesEvse = await evsesSeen(em, [
+    ...sessions.flatMap((s) => (s.submission.source === 'cpo_charge_session' && s.submission.evseUid !== null ? [s.submission.evseUid] : [])),
+    ...unowned.flatMap((row) => (row.source === 'cpo_charge_session' && row.evse_uid !== null ? [row.evse_uid] : [])),
+  ]);
+  return sessions.map(({ submission, identityKey }) => {
+    if (submission.source === 'cpo_charge_session') {
+      if (!seesEvse(submission.evseUid)) return new NotFoundError('EVSE', { path: ['evse_uid'] });
+    } else if (!seesToken(submission.evcoId)) {
+      return new NotFoundError('token', { path: ['evco_id'] });
+    }
+    const row = stored.get(identityKey.toLowerCase());
+    if (!row) return null;
+    const visible = row.admin_id !== null ? canSeeAdministration(scope, row.admin_id)
+      : row.source === 'cpo_charge_session' ? seesEvse(row.evse_uid) : seesToken(row.evco_id);
+    return visible ? null : new DomainError('duplicate', 'a session with this identity (sender and session_id) exists already', { path: ['session_id'] });
+  });
 }

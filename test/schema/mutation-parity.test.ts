@@ -9,6 +9,7 @@ import { schema } from '../../schema/index.ts';
 const REST_ONLY: Record<string, string> = {
   'POST /charge-session': 'machine-to-machine ingestion of a CPMS (decisions.md: ingestion stays REST)',
   'POST /cpo-charge-session': 'machine-to-machine ingestion of a CPMS',
+  'POST /charge-session-batch': 'machine-to-machine ingestion of a CPMS, batched',
 };
 
 const operation = (route: { method: string; path: string }) => `${route.method.toUpperCase()} ${route.path}`;

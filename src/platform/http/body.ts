@@ -41,15 +41,28 @@ function readRaw(ctx: Context, limit = MAX_BODY_BYTES): Promise<Buffer> {
   });
 }
 
-/** Reads a JSON body into ctx.state.body (undefined when there is none). */
-export async function jsonBody(ctx: Context, next: Next): Promise<void> {
-  if (ctx.method === 'GET' || ctx.method === 'HEAD' || ctx.method === 'OPTIONS') return next();
-  if (UPLOAD_TYPES.includes(ctx.request.type)) {
-    const bytes = await readRaw(ctx, MAX_UPLOAD_BYTES);
-    if (bytes.length > 0) ctx.state.upload = { contentType: ctx.request.type, bytes };
+/**
+ * Reads a JSON body into ctx.state.body (undefined when there is none), of at most `limitOf(ctx)`
+ * bytes: MAX_BODY_BYTES unless the operation takes more (a batch, decisions.md).
+ */
+export function jsonBodyWithin(limitOf: (ctx: Context) => number | undefined) {
+  return async (ctx: Context, next: Next): Promise<void> => {
+    if (ctx.method === 'GET' || ctx.method === 'HEAD' || ctx.method === 'OPTIONS') return next();
+    if (UPLOAD_TYPES.includes(ctx.request.type)) {
+      const bytes = await readRaw(ctx, MAX_UPLOAD_BYTES);
+      if (bytes.length > 0) ctx.state.upload = { contentType: ctx.request.type, bytes };
+      return next();
+    }
+    await readJson(ctx, limitOf(ctx) ?? MAX_BODY_BYTES);
     return next();
-  }
-  const raw = await readRaw(ctx);
+  };
+}
+
+/** Reads a JSON body of at most MAX_BODY_BYTES into ctx.state.body (undefined when there is none). */
+export const jsonBody = jsonBodyWithin(() => undefined);
+
+async function readJson(ctx: Context, limit: number): Promise<void> {
+  const raw = await readRaw(ctx, limit);
   if (raw.length > 0) {
     const type = ctx.request.type;
     if (type && type !== 'application/json' && !type.endsWith('+json')) {
@@ -64,5 +77,4 @@ export async function jsonBody(ctx: Context, next: Next): Promise<void> {
     if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
     ctx.state.body = text.trim() === '' ? undefined : parseStrictJson(text);
   }
-  return next();
 }

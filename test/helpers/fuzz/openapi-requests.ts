@@ -62,8 +62,18 @@ function plausible(schema: Schema | undefined, depth = 0): RawJson {
   }
 }
 
-const bodyOf = (operation: Operation): fc.Arbitrary<{ raw: string | Buffer; note: string }> => {
-  const guess = plausible(operation.body);
+type FuzzBody = { raw: string | Buffer; note: string };
+
+/** A batch's body (an array schema) is mostly hostile items in an array, else hostile as a whole. */
+const bodyOf = (operation: Operation): fc.Arbitrary<FuzzBody> => {
+  const schema = operation.body;
+  if (schema?.type !== 'array') return bodyOfSchema(schema);
+  const items = bodyOfSchema(schema.items).map(({ raw, note }) => (typeof raw === 'string' ? { raw: `[${raw}]`, note: `an item: ${note}` } : { raw, note }));
+  return fc.oneof({ weight: 3, arbitrary: items }, { weight: 1, arbitrary: bodyOfSchema(schema) });
+};
+
+const bodyOfSchema = (schema: Schema | undefined): fc.Arbitrary<FuzzBody> => {
+  const guess = plausible(schema);
   const base = guess && typeof guess === 'object' && !Array.isArray(guess) ? guess : { entries: [] as [string, RawJson][] };
   const names = base.entries.length ? base.entries.map(([name]) => name) : ['unknown'];
   const mutated = fc.tuple(
@@ -85,7 +95,7 @@ const bodyOf = (operation: Operation): fc.Arbitrary<{ raw: string | Buffer; note
   }));
   const wholeBody = fc.oneof(
     hostileValue.map((value) => ({ raw: writeJson(value), note: 'whole body' })),
-    fc.constantFrom<{ raw: string | Buffer; note: string }>(
+    fc.constantFrom<FuzzBody>(
       { raw: Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]), note: 'bad UTF-8' },
       { raw: Buffer.from([0xc3, 0x28]), note: 'bad UTF-8 bare' },
       { raw: '{"a":', note: 'truncated JSON' },

@@ -35,6 +35,8 @@ interface Case {
   param?: string;
   /** Why the control pass cannot show this request reaching an existing record (absent: it can). */
   noControl?: string;
+  /** A batch (answered 200): the refusal of each item, in order. */
+  items?: { code: string; param: string }[];
 }
 
 let app: TestApp;
@@ -292,6 +294,11 @@ function limitedCases(): Record<string, Case[]> {
       { path: '/charge-session', body: sessionBody(M.evcoId, { evse_id: V.evseId }), expect: 'ok', noControl: 'succeeds for the caller already' },
     ],
     'POST /cpo-charge-session': [nf('/cpo-charge-session', cpoSessionBody(V.evseUid), '$.evse_uid')],
+    'POST /charge-session-batch': [{
+      path: '/charge-session-batch', body: [sessionBody(V.evcoId), sessionBody(M.evcoId, { session_id: V.mspSessionRef })], expect: 'ok',
+      items: [{ code: 'not_found', param: '$[0].evco_id' }, { code: 'duplicate', param: '$[1].session_id' }],
+      noControl: 'a batch answers 200; each session\'s refusal is its result (items)',
+    }],
     'POST /msp-charge-session/{id}/reprice': [nf(`/msp-charge-session/${V.mspSessionId}/reprice`, {})],
     'POST /msp-dropout-case/{id}/reprocess': [nf(`/msp-dropout-case/${V.mspDropoutCaseId}/reprocess`, { instruction: 'retry' })],
     'POST /cpo-dropout-case/{id}/reprocess': [nf(`/cpo-dropout-case/${V.cpoDropoutCaseId}/reprocess`, { instruction: 'retry' })],
@@ -480,6 +487,9 @@ async function runMatrix(auth: Auth, ownAdminId: string, plan: [string, Case][])
     const place = body?.param ?? body?.details?.[0]?.param;
     if (response.status !== STATUS[c.expect] || code !== c.expect || (c.expect !== 'ok' && place !== c.param)) {
       problems.push({ what, problem: `expected ${STATUS[c.expect]} ${c.expect}${c.param ? ` at ${c.param}` : ''}, got ${response.status} ${JSON.stringify(body).slice(0, 240)}` });
+    } else if (c.expect === 'ok' && c.items) {
+      const items = (body?.results ?? []).map((result: Record<string, unknown>) => ({ code: result.code, param: result.param }));
+      if (JSON.stringify(items) !== JSON.stringify(c.items)) problems.push({ what, problem: `expected the items ${JSON.stringify(c.items)}, got ${JSON.stringify(items)}` });
     }
   }
   return problems;

@@ -1,0 +1,117 @@
+// What the session benchmarks (`ingest`, `batch`) share: the seed (a priced subscription with its
+// tokens and a credential), the sessions they send, the load generator's process, and their
+// baseline: the same session rows inserted one by one with plain SQL.
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type pg from 'pg';
+import { saveCredential } from '../src/credentials/save-credential.service.ts';
+import { createSubscriptionPlan } from '../src/msp/save-subscription-plan.service.ts';
+import { createTokenSubscription } from '../src/msp/create-token-subscription.service.ts';
+import { Token } from '../src/msp/token.entity.ts';
+import { TokenLink } from '../src/msp/token-link.entity.ts';
+import { createAdministration } from '../src/parties/create-administration.service.ts';
+import { createCustomer } from '../src/parties/save-customer.service.ts';
+import { DomainError } from '../src/platform/errors.ts';
+import { uuidv7 } from '../src/platform/ids.ts';
+import type { Orm } from '../src/platform/orm.ts';
+import { scopedEm } from '../src/access/admin-scope.ts';
+import { createRatePlan, createRatePlanVersion } from '../src/pricing/rate-plan.service.ts';
+import { createVatRate } from '../src/pricing/vat-rate.service.ts';
+import { identityKeyOf } from '../src/sessions/ingest-session.service.ts';
+import type { PostJob } from './post-sessions.ts';
+
+export const CONCURRENCY = 32;
+const TOKENS = 200;
+
+/** One benchmark's data: its administration, token provider id (three characters) and credential. */
+export interface SessionBench { adminId: string; provider: string; publicId: string; secret: string }
+
+export const INGEST_BENCH: SessionBench = { adminId: 'bench-msp', provider: 'BEN', publicId: 'bench-ingest', secret: 'bench-secret-1234' };
+
+async function inParallel(count: number, work: (i: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
+    while (next < count) await work(next++);
+  }));
+}
+
+/** The benchmark's priced subscription with its tokens (their evco_ids) and its credential. */
+export async function seedSessionBench(orm: Orm, bench: SessionBench): Promise<string[]> {
+  const em = scopedEm(orm);
+  const evcoIds = Array.from({ length: TOKENS }, (_, i) => `NL${bench.provider}${String(i).padStart(9, '0')}`);
+  // Another benchmark of the run may have created it.
+  await createVatRate(em, { country: 'NL', vatKind: 'standard', percentage: '21', validFrom: new Date('2020-01-01T00:00:00Z') })
+    .catch((error) => { if (!(error instanceof DomainError && error.code === 'overlapping_vat_rate')) throw error; });
+  await em.transactional(async (tx) => {
+    await createAdministration(tx, { id: bench.adminId, name: `Bench ${bench.adminId}`, currency: 'EUR', country: 'NL' });
+    const ratePlan = await createRatePlan(tx, { name: `Bench rates ${bench.adminId}`, currency: 'EUR', adminIds: [bench.adminId] });
+    await createRatePlanVersion(tx, { id: ratePlan.id }, {
+      validFrom: new Date('2020-01-01T00:00:00Z'),
+      definition: {
+        rates: { energy: { price: '0.45', step_size: '0.001' }, flat: { price: '0.35' } },
+        rules: [
+          { name: 'DC', match: { current_type: 'DC' }, rates: { energy: { price: '0.69' } } },
+          { name: 'Night', match: { time_of_day: { from: '23:00', until: '07:00' } }, rates: { energy: { price: '0.35' } } },
+        ],
+      },
+    });
+    const plan = await createSubscriptionPlan(tx, { adminId: bench.adminId, name: 'Bench plan', ratePlanId: ratePlan.id });
+    const customer = await createCustomer(tx, { adminId: bench.adminId, name: 'Bench customer', country: 'NL' });
+    const subscription = await createTokenSubscription(tx, { customerId: customer.id, planId: plan.id, validFrom: new Date('2020-01-01T00:00:00Z') });
+    for (const evcoId of evcoIds) {
+      const token = tx.create(Token, { evcoId, initialAdmin: bench.adminId, currentAdmin: bench.adminId } as never);
+      tx.create(TokenLink, { admin: bench.adminId, subscription, token } as never);
+    }
+    await tx.flush();
+  });
+  await saveCredential(em, { publicId: bench.publicId, secret: bench.secret });
+  return evcoIds;
+}
+
+export const authorizationOf = (bench: SessionBench) => `Basic ${Buffer.from(`${bench.publicId}:${bench.secret}`).toString('base64')}`;
+
+export function sessionOf(i: number, prefix: string, evcoIds: string[]) {
+  const start = new Date(Date.now() - 86_400_000 - i * 60_000);
+  return {
+    session_id: `${prefix}-${i}`, cpo_id: 'NL*BEN', evco_id: evcoIds[i % evcoIds.length],
+    start_date_time: start.toISOString(), end_date_time: new Date(start.getTime() + 45 * 60_000).toISOString(),
+    total_energy_kwh: `${(i % 40) + 1}.${String(i % 1000).padStart(3, '0')}`, time_zone: 'Europe/Amsterdam',
+    address: { city: 'Utrecht', country: 'NL' }, evse_id: 'NL*BEN*E1', power_type: i % 3 === 0 ? 'dc' : 'ac_3phase',
+  };
+}
+
+/** POSTs from a child process, so the client does not share the service's event loop. */
+export async function runClient(job: PostJob): Promise<void> {
+  const child = spawn(process.execPath, [fileURLToPath(new URL('./post-sessions.ts', import.meta.url)), '--child'], { stdio: ['pipe', 'inherit', 'inherit'] });
+  child.stdin.end(JSON.stringify(job));
+  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  if (code !== 0) throw new Error(`the load generator failed (${code})`);
+}
+
+/** Whether sessions still wait for processing (the index on status answers it without counting the table). */
+export async function anyReceived(pool: pg.Pool): Promise<boolean> {
+  const { rows } = await pool.query(`select exists (select 1 from msp_charge_session where status = 'received') as waiting`);
+  return rows[0].waiting;
+}
+
+/**
+ * The baseline: `count` session rows inserted one per statement, 32 at a time, with plain SQL; rows
+ * per second. The rows are deleted afterwards, so that no later benchmark of the run processes them.
+ */
+export async function plainSqlInsertRate(pool: pg.Pool, count: number, prefix: string, evcoIds: string[]): Promise<number> {
+  const started = performance.now();
+  await inParallel(count, async (i) => {
+    const s = sessionOf(i, prefix, evcoIds);
+    const now = new Date();
+    await pool.query(
+      `insert into msp_charge_session (id, source, identity_key, session_id, cpo_id, evco_id, start_at, end_at, energy_kwh, idle_seconds,
+         time_zone, country, evse_id, evse_uid, payload, received_at, status, bypass_checks, pricing_version, created_at, updated_at)
+       values ($1, 'charge_session', $2, $3, $4, $5, $6, $7, $8, 0, $9, 'NL', $10, null, $11, $12, 'received', '[]', 0, $12, $12)`,
+      [uuidv7(), identityKeyOf({ source: 'charge_session', sender: s.cpo_id, sessionId: s.session_id }), s.session_id, s.cpo_id, s.evco_id,
+        s.start_date_time, s.end_date_time, s.total_energy_kwh, s.time_zone, s.evse_id, JSON.stringify(s), now],
+    );
+  });
+  const rate = count / ((performance.now() - started) / 1000);
+  await pool.query('delete from msp_charge_session where session_id like $1', [`${prefix}-%`]);
+  return rate;
+}
