@@ -14,6 +14,7 @@ import { finalizeBenchmark } from './finalize.ts';
 import { customerUpsertBenchmark } from './customer-upsert.ts';
 import { readsBenchmark } from './reads.ts';
 import { sessionIngestBenchmark } from './session-ingest.ts';
+import { ocpiTariffBenchmark } from './ocpi-tariff.ts';
 
 export interface BenchmarkResult { name: string; unit: string; figure: number; baseline: number; baselineLabel: string }
 
@@ -25,6 +26,7 @@ const benchmarks: Record<string, (url: string) => Promise<BenchmarkResult>> = {
   billing: billingBenchmark,
   events: eventsBenchmark,
   finalize: finalizeBenchmark,
+  'ocpi-tariff': ocpiTariffBenchmark,
 };
 
 const wanted = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));
