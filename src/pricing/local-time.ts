@@ -50,12 +50,13 @@ function intlLocalTime(at: Date, timeZone: string): LocalTime {
 // The offset (wall clock minus UTC, in ms, seconds included) at the start of each UTC hour asked
 // for, per zone. Within an hour that starts and ends at one offset the wall clock is the instant
 // plus that offset (no zone changes its offset twice within an hour); any other hour, and
-// instants outside the years 1000 to 9999, go to Intl each time. Bounded: a full zone starts over.
+// instants outside the years 1000 to 9999, go to Intl each time. Bounded: when full, it starts over.
 const HOUR_MS = 3_600_000;
-const MAX_HOURS_PER_ZONE = 100_000;
+const MAX_HOURS = 200_000;
 const FAST_FROM = Date.UTC(1000, 0, 2);
 const FAST_UNTIL = Date.UTC(9999, 11, 30);
 const hourOffsets = new Map<string, Map<number, number>>();
+let remembered = 0;
 const secondFormatters = new Map<string, Intl.DateTimeFormat>();
 
 function offsetAt(timeZone: string, instant: number): number {
@@ -74,8 +75,11 @@ function offsetAt(timeZone: string, instant: number): number {
 function hourOffset(offsets: Map<number, number>, timeZone: string, hour: number): number {
   let offset = offsets.get(hour);
   if (offset === undefined) {
-    if (offsets.size >= MAX_HOURS_PER_ZONE) offsets.clear();
     offset = offsetAt(timeZone, hour * HOUR_MS);
+    if (++remembered > MAX_HOURS) {
+      for (const zone of hourOffsets.values()) zone.clear();
+      remembered = 1;
+    }
     offsets.set(hour, offset);
   }
   return offset;
