@@ -15,6 +15,8 @@ import { customerUpsertBenchmark } from './customer-upsert.ts';
 import { readsBenchmark } from './reads.ts';
 import { sessionIngestBenchmark } from './session-ingest.ts';
 import { sessionBatchBenchmark } from './session-batch.ts';
+import { ocpiTariffBenchmark } from './ocpi-tariff.ts';
+import { graphqlBoxesBenchmark } from './graphql-boxes.ts';
 
 export interface BenchmarkResult { name: string; unit: string; figure: number; baseline: number; baselineLabel: string }
 
@@ -27,6 +29,8 @@ const benchmarks: Record<string, (url: string) => Promise<BenchmarkResult>> = {
   billing: billingBenchmark,
   events: eventsBenchmark,
   finalize: finalizeBenchmark,
+  'ocpi-tariff': ocpiTariffBenchmark,
+  'graphql-boxes': graphqlBoxesBenchmark,
 };
 
 const wanted = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));

@@ -1,9 +1,12 @@
 // Prices a session against an OCPI 2.2.1 tariff. Amounts stay unrounded (6 decimals) per line;
-// the totals are rounded half away from zero once, at the end.
-import { addDecimal, compareDecimal, decimalFromNumber, mulDivDecimal, roundToCurrency } from '../../money/decimal.ts';
-import { restrictionsMatch, type PeriodContext } from './restrictions.ts';
+// the totals are rounded half away from zero once, at the end. The arithmetic is exact, in
+// micro-units (src/money/micros.ts), and becomes decimal text in the result only.
+import {
+  microsFromNumber, microsText, mulDivMicros, ONE_MICROS, roundMicrosToCurrency, type Micros,
+} from '../../money/micros.ts';
+import { compileRestrictions, restrictionsMatch, type CompiledRestrictions, type PeriodContext } from './restrictions.ts';
 import { applyStepSize, stepGroups, type Slice } from './step-size.ts';
-import type { OcpiSession, OcpiTariff, PriceComponent, PriceComponentType } from './tariff.ts';
+import type { OcpiSession, OcpiTariff, PriceComponent, PriceComponentType, TariffElement } from './tariff.ts';
 
 export interface OcpiCostLine {
   dimension: PriceComponentType;
@@ -31,153 +34,207 @@ export interface OcpiTariffResult {
   explanation: string[];
 }
 
-const SECONDS_PER_HOUR = '3600';
+const SECONDS_PER_HOUR = 3_600_000_000n;
+const HUNDRED = 100_000_000n;
 const PRICED = ['ENERGY', 'TIME', 'PARKING_TIME'] as const;
 
-function dimensionValues(period: OcpiSession['charging_periods'][number]): Map<string, string> {
-  const values = new Map<string, string>();
-  for (const d of period.dimensions) values.set(d.type, addDecimal(values.get(d.type) ?? '0', decimalFromNumber(d.volume)));
+/** A tariff element as the evaluation reads it: its restrictions read when first checked. */
+interface Element { components: PriceComponent[]; given: TariffElement['restrictions']; restrictions?: CompiledRestrictions }
+
+interface Found { elementIndex: number; componentIndex: number; component: PriceComponent }
+
+type FlatSlice = Omit<Slice, 'dimension'> & { dimension: 'FLAT' };
+
+/** A cost line while it is summed, in micro-units. */
+interface LineSum {
+  dimension: PriceComponentType;
+  reservation: boolean;
+  elementIndex: number;
+  componentIndex: number;
+  volume: Micros;
+  billedVolume: Micros;
+  price: Micros;
+  vatPercent: Micros | null;
+  amountExclVat: Micros;
+  vatAmountUnrounded: Micros;
+}
+
+function dimensionValues(period: OcpiSession['charging_periods'][number]): Map<string, Micros> {
+  const values = new Map<string, Micros>();
+  for (const d of period.dimensions) {
+    const volume = microsFromNumber(d.volume);
+    const sum = values.get(d.type);
+    values.set(d.type, sum === undefined ? volume : sum + volume);
+  }
   return values;
 }
 
-function findComponent(tariff: OcpiTariff, type: PriceComponentType, ctx: PeriodContext) {
-  for (const [elementIndex, element] of tariff.elements.entries()) {
-    const componentIndex = element.price_components.findIndex((c) => c.type === type);
-    if (componentIndex >= 0 && restrictionsMatch(element.restrictions, ctx)) {
-      return { elementIndex, componentIndex, component: element.price_components[componentIndex] };
+function findComponent(elements: Element[], type: PriceComponentType, ctx: PeriodContext): Found | null {
+  for (let elementIndex = 0; elementIndex < elements.length; elementIndex++) {
+    const element = elements[elementIndex];
+    let componentIndex = 0;
+    while (componentIndex < element.components.length && element.components[componentIndex].type !== type) componentIndex++;
+    if (componentIndex < element.components.length && restrictionsMatch(element.restrictions ??= compileRestrictions(element.given), ctx)) {
+      return { elementIndex, componentIndex, component: element.components[componentIndex] };
     }
   }
   return null;
 }
 
-function costLine(slice: Omit<Slice, 'dimension'> & { dimension: PriceComponentType }): OcpiCostLine {
+function costLine(slice: Slice | FlatSlice): LineSum {
   const c: PriceComponent = slice.component;
-  const price = decimalFromNumber(c.price);
+  const price = microsFromNumber(c.price);
   const amountExclVat = slice.dimension === 'ENERGY' || slice.dimension === 'FLAT'
-    ? mulDivDecimal(slice.billedVolume, price)
-    : mulDivDecimal(slice.billedVolume, price, SECONDS_PER_HOUR);
-  const vatPercent = c.vat == null ? null : decimalFromNumber(c.vat);
-  const vatAmountUnrounded = vatPercent === null ? '0.00' : mulDivDecimal(amountExclVat, vatPercent, '100');
+    ? mulDivMicros(slice.billedVolume, price)
+    : mulDivMicros(slice.billedVolume, price, SECONDS_PER_HOUR);
+  const vatPercent = c.vat == null ? null : microsFromNumber(c.vat);
   return {
     dimension: slice.dimension,
     reservation: slice.reservation,
     elementIndex: slice.elementIndex,
     componentIndex: slice.componentIndex,
-    unit: slice.dimension === 'ENERGY' ? 'kWh' : slice.dimension === 'FLAT' ? 'session' : 'second',
     volume: slice.volume,
     billedVolume: slice.billedVolume,
     price,
     vatPercent,
     amountExclVat,
-    vatAmountUnrounded,
-    amountInclVat: addDecimal(amountExclVat, vatAmountUnrounded),
+    vatAmountUnrounded: vatPercent === null ? 0n : mulDivMicros(amountExclVat, vatPercent, HUNDRED),
+  };
+}
+
+function costLineText(line: LineSum): OcpiCostLine {
+  return {
+    dimension: line.dimension,
+    reservation: line.reservation,
+    elementIndex: line.elementIndex,
+    componentIndex: line.componentIndex,
+    unit: line.dimension === 'ENERGY' ? 'kWh' : line.dimension === 'FLAT' ? 'session' : 'second',
+    volume: microsText(line.volume),
+    billedVolume: microsText(line.billedVolume),
+    price: microsText(line.price),
+    vatPercent: line.vatPercent === null ? null : microsText(line.vatPercent),
+    amountExclVat: microsText(line.amountExclVat),
+    vatAmountUnrounded: microsText(line.vatAmountUnrounded),
+    amountInclVat: microsText(line.amountExclVat + line.vatAmountUnrounded),
   };
 }
 
 export function evaluateOcpiTariff(tariff: OcpiTariff, session: OcpiSession): OcpiTariffResult {
   const explanation: string[] = [];
+  const elements: Element[] = tariff.elements.map((e) => ({ components: e.price_components, given: e.restrictions }));
   const sessionStart = new Date(session.start_date_time).getTime();
   const expired = session.reservation?.outcome === 'EXPIRED';
   const slices: Slice[] = [];
-  const flats: Array<Omit<Slice, 'dimension'> & { dimension: 'FLAT' }> = [];
-  let energyBefore = '0';
+  const flats: FlatSlice[] = [];
+  let energyBefore = 0n;
 
-  for (const [index, period] of session.charging_periods.entries()) {
-    const values = dimensionValues(period);
-    const start = new Date(period.start_date_time);
+  const periods = session.charging_periods;
+  for (let index = 0; index < periods.length; index++) {
+    const values = dimensionValues(periods[index]);
+    const start = new Date(periods[index].start_date_time);
     const isReservation = values.has('RESERVATION_TIME');
     const ctx: PeriodContext = {
       start,
       timeZone: session.time_zone,
       energyBeforeKwh: energyBefore,
-      secondsSinceStart: decimalFromNumber((start.getTime() - sessionStart) / 1000),
+      sessionStartMs: sessionStart,
       dimensions: values,
       isReservation,
       reservationExpired: expired,
     };
-    const volumes: Record<(typeof PRICED)[number], string | undefined> = {
-      ENERGY: values.get('ENERGY'),
-      TIME: isReservation ? values.get('RESERVATION_TIME') : values.get('TIME'),
-      PARKING_TIME: values.get('PARKING_TIME'),
-    };
     for (const dimension of PRICED) {
-      const raw = volumes[dimension];
+      const raw = dimension === 'TIME' && isReservation ? values.get('RESERVATION_TIME') : values.get(dimension);
       if (raw === undefined) continue;
-      const volume = dimension === 'ENERGY' ? raw : mulDivDecimal(raw, SECONDS_PER_HOUR);
-      const found = findComponent(tariff, dimension, ctx);
+      const volume = dimension === 'ENERGY' ? raw : mulDivMicros(raw, SECONDS_PER_HOUR);
+      const found = findComponent(elements, dimension, ctx);
       if (!found) {
         explanation.push(`period ${index}: no element prices ${dimension}; it is free`);
         continue;
       }
-      slices.push({ dimension, reservation: isReservation, ...found, volume, billedVolume: volume });
-      explanation.push(`period ${index}: ${dimension} ${volume} ${dimension === 'ENERGY' ? 'kWh' : 's'} by element ${found.elementIndex} component ${found.componentIndex}`);
+      slices.push({
+        dimension, reservation: isReservation, elementIndex: found.elementIndex, componentIndex: found.componentIndex, component: found.component,
+        volume, billedVolume: volume,
+      });
+      explanation.push(`period ${index}: ${dimension} ${microsText(volume)} ${dimension === 'ENERGY' ? 'kWh' : 's'} by element ${found.elementIndex} component ${found.componentIndex}`);
     }
     if (!flats.some((f) => f.reservation === isReservation)) {
-      const flat = findComponent(tariff, 'FLAT', ctx);
+      const flat = findComponent(elements, 'FLAT', ctx);
       if (flat) {
-        flats.push({ dimension: 'FLAT', reservation: isReservation, ...flat, volume: '1.00', billedVolume: '1.00' });
+        flats.push({ dimension: 'FLAT', reservation: isReservation, ...flat, volume: ONE_MICROS, billedVolume: ONE_MICROS });
         explanation.push(`period ${index}: FLAT${isReservation ? ' (reservation)' : ''} once, by element ${flat.elementIndex} component ${flat.componentIndex}`);
       }
     }
-    energyBefore = addDecimal(energyBefore, values.get('ENERGY') ?? '0');
+    energyBefore += values.get('ENERGY') ?? 0n;
   }
 
   for (const group of stepGroups(slices)) {
     const extra = applyStepSize(group);
-    if (extra && compareDecimal(extra, '0') > 0) {
-      explanation.push(`step_size: ${group[0].dimension} rounded up by ${extra} on the last period`);
+    if (extra !== null && extra > 0n) {
+      explanation.push(`step_size: ${group[0].dimension} rounded up by ${microsText(extra)} on the last period`);
     }
   }
 
-  const lines = mergeLines([...flats, ...slices].map(costLine));
-  let exclVat = lines.reduce((sum, l) => addDecimal(sum, l.amountExclVat), '0');
-  let inclVat = lines.reduce((sum, l) => addDecimal(sum, l.amountInclVat), '0');
-  ({ exclVat, inclVat } = clamp(tariff, exclVat, inclVat, explanation));
+  const merged = mergeLines([...flats, ...slices].map(costLine));
+  let exclVat = 0n;
+  let vat = 0n;
+  for (const line of merged) {
+    exclVat += line.amountExclVat;
+    vat += line.vatAmountUnrounded;
+  }
+  // A sum of no lines reads "0", as the sum of texts it stands for did.
+  const sum = (value: Micros): Total => ({ value, text: merged.length ? microsText(value) : '0' });
+  const totals = clamp(tariff, sum(exclVat), sum(exclVat + vat), explanation);
   return {
     currency: tariff.currency,
-    totalCost: { exclVat: roundToCurrency(exclVat), inclVat: roundToCurrency(inclVat) },
-    totalCostUnrounded: { exclVat, inclVat },
-    lines,
+    totalCost: { exclVat: roundMicrosToCurrency(totals.exclVat.value), inclVat: roundMicrosToCurrency(totals.inclVat.value) },
+    totalCostUnrounded: { exclVat: totals.exclVat.text, inclVat: totals.inclVat.text },
+    lines: merged.map(costLineText),
     explanation,
   };
 }
 
-function mergeLines(lines: OcpiCostLine[]): OcpiCostLine[] {
-  const merged = new Map<string, OcpiCostLine>();
+function mergeLines(lines: LineSum[]): LineSum[] {
+  const merged: LineSum[] = [];
   for (const line of lines) {
-    const key = `${line.reservation}|${line.dimension}|${line.elementIndex}|${line.componentIndex}`;
-    const prev = merged.get(key);
+    const prev = merged.find((m) => m.reservation === line.reservation && m.dimension === line.dimension
+      && m.elementIndex === line.elementIndex && m.componentIndex === line.componentIndex);
     if (!prev) {
-      merged.set(key, { ...line });
+      merged.push({ ...line });
       continue;
     }
-    prev.volume = addDecimal(prev.volume, line.volume);
-    prev.billedVolume = addDecimal(prev.billedVolume, line.billedVolume);
-    prev.amountExclVat = addDecimal(prev.amountExclVat, line.amountExclVat);
-    prev.vatAmountUnrounded = addDecimal(prev.vatAmountUnrounded, line.vatAmountUnrounded);
-    prev.amountInclVat = addDecimal(prev.amountInclVat, line.amountInclVat);
+    prev.volume += line.volume;
+    prev.billedVolume += line.billedVolume;
+    prev.amountExclVat += line.amountExclVat;
+    prev.vatAmountUnrounded += line.vatAmountUnrounded;
   }
-  return [...merged.values()];
+  return merged;
 }
 
-function clamp(tariff: OcpiTariff, exclVat: string, inclVat: string, explanation: string[]) {
+interface Total { value: Micros; text: string }
+
+const given = (n: number): Total => {
+  const value = microsFromNumber(n);
+  return { value, text: microsText(value) };
+};
+
+function clamp(tariff: OcpiTariff, exclVat: Total, inclVat: Total, explanation: string[]) {
   const min = tariff.min_price;
   const max = tariff.max_price;
-  if (min && compareDecimal(exclVat, decimalFromNumber(min.excl_vat)) < 0) {
-    explanation.push(`min_price: excl. VAT ${exclVat} raised to ${min.excl_vat}`);
-    exclVat = decimalFromNumber(min.excl_vat);
+  if (min && exclVat.value < microsFromNumber(min.excl_vat)) {
+    explanation.push(`min_price: excl. VAT ${exclVat.text} raised to ${min.excl_vat}`);
+    exclVat = given(min.excl_vat);
   }
-  if (min?.incl_vat != null && compareDecimal(inclVat, decimalFromNumber(min.incl_vat)) < 0) {
-    explanation.push(`min_price: incl. VAT ${inclVat} raised to ${min.incl_vat}`);
-    inclVat = decimalFromNumber(min.incl_vat);
+  if (min?.incl_vat != null && inclVat.value < microsFromNumber(min.incl_vat)) {
+    explanation.push(`min_price: incl. VAT ${inclVat.text} raised to ${min.incl_vat}`);
+    inclVat = given(min.incl_vat);
   }
-  if (max && compareDecimal(exclVat, decimalFromNumber(max.excl_vat)) > 0) {
-    explanation.push(`max_price: excl. VAT ${exclVat} capped at ${max.excl_vat}`);
-    exclVat = decimalFromNumber(max.excl_vat);
+  if (max && exclVat.value > microsFromNumber(max.excl_vat)) {
+    explanation.push(`max_price: excl. VAT ${exclVat.text} capped at ${max.excl_vat}`);
+    exclVat = given(max.excl_vat);
   }
-  if (max?.incl_vat != null && compareDecimal(inclVat, decimalFromNumber(max.incl_vat)) > 0) {
-    explanation.push(`max_price: incl. VAT ${inclVat} capped at ${max.incl_vat}`);
-    inclVat = decimalFromNumber(max.incl_vat);
+  if (max?.incl_vat != null && inclVat.value > microsFromNumber(max.incl_vat)) {
+    explanation.push(`max_price: incl. VAT ${inclVat.text} capped at ${max.incl_vat}`);
+    inclVat = given(max.incl_vat);
   }
   return { exclVat, inclVat };
 }
