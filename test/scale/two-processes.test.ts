@@ -27,6 +27,7 @@ import { openOrm } from '../../src/platform/orm.ts';
 import { createRatePlan, createRatePlanVersion } from '../../src/pricing/rate-plan.service.ts';
 import { createVatRate } from '../../src/pricing/vat-rate.service.ts';
 import { SELLER } from '../helpers/billing-factories.ts';
+import { parsePrometheus } from '../helpers/prometheus.ts';
 import { freshDatabaseUrl } from '../helpers/db.ts';
 import { exited, startServiceProcess, type ServiceProcess } from '../helpers/process.ts';
 import { registerSecret } from '../helpers/secret-scan.ts';
@@ -159,6 +160,26 @@ async function must(service: ServiceProcess, method: string, path: string, body?
   const answer = await call(service, method, path, body);
   if (answer.status !== 200) throw new Error(`${method} ${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
   return answer.body;
+}
+
+async function metrics(service: ServiceProcess) {
+  const response = await fetch(`${service.url}/main/metrics`, { headers: { authorization: basic(BOOTSTRAP) } });
+  return parsePrometheus(await response.text()).samples;
+}
+
+/** The database connections of the processes (all but the test's own), sampled until `stop()`. */
+function sampleConnections(): { stop(): Promise<number> } {
+  let most = 0;
+  let stopped = false;
+  const sampling = (async () => {
+    while (!stopped) {
+      const [row] = await rows(`select count(*)::int as n from pg_stat_activity where datname = current_database()
+        and application_name <> 'scale-test'`);
+      most = Math.max(most, row.n);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  })();
+  return { async stop() { stopped = true; await sampling; return most; } };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -312,6 +333,15 @@ function arrivalsOf(hook: { path: string }, from: number): Arrival[] {
   return receiver.arrivals.slice(from).filter((a) => a.path === hook.path);
 }
 
+/** The SQL block of the README's "Scaling out" section: what removes a killed process's spent jobs. */
+function readmeCleanup(): string {
+  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  const section = readme.split(/^## /m).find((part) => part.startsWith('Scaling out\n'));
+  const block = section && /```sql\n([\s\S]*?)```/.exec(section);
+  if (!block) throw new Error('README.md has no sql block in "Scaling out"');
+  return block[1]!;
+}
+
 function errorLines(service: ServiceProcess): string[] {
   return service.rawOutput().split('\n').filter((line) => /"level":"(error|fatal)"/.test(line));
 }
@@ -320,7 +350,7 @@ function errorLines(service: ServiceProcess): string[] {
 
 test.before(async () => {
   databaseUrl = await freshDatabaseUrl();
-  db = new pg.Pool({ connectionString: databaseUrl, max: 3 });
+  db = new pg.Pool({ connectionString: databaseUrl, max: 3, application_name: 'scale-test' });
   await seed();
   env = {
     DATABASE_URL: databaseUrl, SVC_DEMO: '0', SVC_BOOTSTRAP_CREDENTIAL: `${BOOTSTRAP.publicId}:${BOOTSTRAP.secret}`,
@@ -355,6 +385,9 @@ test.after.always(async () => {
 test.serial('two processes, two workers, one database: each session stored, priced, billed and delivered once, in commit order', async (t) => {
   t.timeout(120_000);
   const fromArrival = receiver.arrivals.length;
+  // Each process runs a worker of its own.
+  for (const service of processes) t.is((await must(service, 'GET', '/main/health/ready')).checks.worker, 'ok');
+  const connections = sampleConnections();
   const started = Date.now();
   const posted = await load('one', 160, () => processes);
   t.log(`posted after ${Date.now() - started} ms`);
@@ -362,8 +395,16 @@ test.serial('two processes, two workers, one database: each session stored, pric
   await until(() => allProcessed(posted.length), 'every session processed', 60_000);
   t.log(`processed after ${Date.now() - started} ms`);
   await assertEachSessionOnce(t, posted);
+  // A session's id is a UUIDv7 of its receipt (its first 48 bits: milliseconds); ids of one
+  // process's millisecond count on, so it may be a few milliseconds later.
+  const received = await rows(`select id::text, received_at from msp_charge_session`);
+  const skew = received.map((r) => parseInt(r.id.replaceAll('-', '').slice(0, 12), 16) - new Date(r.received_at).getTime());
+  t.true(skew.every((ms) => ms >= 0 && ms < 1000), `id time minus received_at: ${Math.min(...skew)} to ${Math.max(...skew)} ms`);
 
   await until(allDelivered, 'every event delivered to both subscriptions', 60_000);
+  const most = await connections.stop();
+  t.log(`at most ${most} connections of the two processes`);
+  t.true(most <= 2 * 39, `${most} connections: at most 39 a process`);
   t.log(`delivered after ${Date.now() - started} ms`);
   for (const hook of hooks) {
     const expected = await eventsAfter(cursors.get(hook.id)!);
@@ -379,7 +420,7 @@ test.serial('two processes, two workers, one database: each session stored, pric
   cursors = await readCursors();
 });
 
-test.serial('what is per process: a credential\'s rate limit and its remembered secret', async (t) => {
+test.serial('what is per process: rate limits, sign-in throttles, remembered secrets, request metrics', async (t) => {
   const [a, b] = processes as [ServiceProcess, ServiceProcess];
   // The rate limit counts in each process: past it on one, the other still answers.
   let refused = false;
@@ -394,6 +435,25 @@ test.serial('what is per process: a credential\'s rate limit and its remembered 
   t.is(revoked.data.revokeApiCredential.publicId, REVOKED.publicId);
   t.is((await call(a, 'GET', '/main/v1/administration', undefined, REVOKED)).status, 401);
   t.is((await call(b, 'GET', '/main/v1/administration', undefined, REVOKED)).status, 200, 'remembered by the other process for up to a minute');
+
+  // Failed sign-ins are counted per process: 5 for one public id, then 429 there, not elsewhere.
+  const stranger = { publicId: 'scale-stranger', secret: 'not-the-secret-of-anyone' };
+  const statuses = [];
+  for (let i = 0; i < 6; i++) statuses.push((await call(a, 'GET', '/main/v1/administration', undefined, stranger)).status);
+  t.deepEqual(statuses, [401, 401, 401, 401, 401, 429]);
+  t.is((await call(b, 'GET', '/main/v1/administration', undefined, stranger)).status, 401, 'the other process has counted none');
+
+  // Request metrics are the process's own; the job queue's are read from the database by each.
+  for (let i = 0; i < 3; i++) await must(a, 'GET', '/main/v1/vat-rate');
+  const requests = (samples: Awaited<ReturnType<typeof metrics>>) => samples.find((x) => x.name === 'svc_http_requests_total'
+    && x.labels.route === '/main/v1/vat-rate' && x.labels.status === '200')?.value ?? 0;
+  const [ofA, ofB] = await Promise.all([metrics(a), metrics(b)]);
+  t.is(requests(ofA), 3);
+  t.is(requests(ofB), 0);
+  const queue = (samples: typeof ofA) => JSON.stringify(samples.filter((x) => x.name === 'svc_jobs').map((x) => [x.labels.task, x.labels.state, x.value]).sort());
+  // (Scraped a moment apart: a job may come or go in between; again until they agree.)
+  await until(async () => queue(await metrics(a)) === queue(await metrics(b)), 'the same job queue from both processes', 10_000);
+  t.pass();
 });
 
 test.serial('a process killed mid-load: nothing lost, nothing priced twice, a repeated delivery carries the same event id and body', async (t) => {
@@ -428,7 +488,6 @@ test.serial('a process killed mid-load: nothing lost, nothing priced twice, a re
 
   await until(allDelivered, 'every event delivered to both subscriptions', 90_000);
   t.log(`delivered after ${Date.now() - killedAt} ms`);
-  for (const service of processes) t.deepEqual(errorLines(service), [], 'nothing logged as an error');
   for (const hook of hooks) {
     const expected = await eventsAfter(cursors.get(hook.id)!);
     const got = arrivalsOf(hook, fromArrival);
@@ -443,4 +502,22 @@ test.serial('a process killed mid-load: nothing lost, nothing priced twice, a re
     t.log(`${hook.path}: ${expected.length} events, ${repeated} delivered again`);
     if (hook === hooks[0]) t.true(got.filter((a) => a.id === inFlight.id).length >= 2, 'the delivery in flight when its process died came again, same event id');
   }
+  for (const service of processes) t.deepEqual(errorLines(service), [], 'nothing logged as an error');
+
+  // The job the killed process was running stays locked in graphile-worker's table. Later commits
+  // asked for its key again, so graphile-worker marked it as never to run again (attempts at the
+  // maximum: svc_jobs counts it as failed) and added a new job, which delivered.
+  const killedJobs = `select j.id, j.attempts = j.max_attempts as spent from graphile_worker._private_jobs j
+    join graphile_worker._private_tasks k on k.id = j.task_id
+    where k.identifier = 'webhook_deliver' and j.locked_at is not null and j.payload->>'subscription_id' = $1`;
+  const left = await rows(killedJobs, [hooks[0]!.id]);
+  t.true(left.length >= 1 && left.every((job) => job.spent), JSON.stringify(left));
+  const survivor = processes.find((p) => p !== victim)!;
+  const failed = async () => (await metrics(survivor)).find((x) => x.name === 'svc_jobs' && x.labels.task === 'webhook_deliver' && x.labels.state === 'failed')?.value ?? 0;
+  t.true(await failed() >= 1);
+  // Four hours later (the test moves the lock back), the README's statement removes such jobs.
+  await db.query(`update graphile_worker._private_jobs set locked_at = locked_at - interval '4 hours 1 minute' where locked_at is not null`);
+  await db.query(readmeCleanup());
+  t.deepEqual(await rows(killedJobs, [hooks[0]!.id]), []);
+  t.is(await failed(), 0);
 });
