@@ -16,6 +16,7 @@ import { readConfig } from './platform/config.ts';
 import { openDatabase } from './platform/database.ts';
 import { DomainError } from './platform/errors.ts';
 import { migrate, openOrm, type Orm } from './platform/orm.ts';
+import { withStartupLock } from './platform/startup-lock.ts';
 import { ormConfig } from '../mikro-orm.config.ts';
 import { scopedEm } from './access/admin-scope.ts';
 import { migrateJobQueue } from './worker/worker.ts';
@@ -45,8 +46,10 @@ async function withOrm(work: (orm: Orm, progress: Progress) => Promise<void>): P
     const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, progress: (line) => progress.step(line) });
     const orm = await openOrm(ormConfig(database.url, { poolMax: 2 }));
     try {
-      await migrate(orm, (done, total, name) => progress.step(`migrations: ${done} of ${total} applied (${name})`));
-      await migrateJobQueue(database.url);
+      await withStartupLock(database.url, async () => {
+        await migrate(orm, (done, total, name) => progress.step(`migrations: ${done} of ${total} applied (${name})`));
+        await migrateJobQueue(database.url);
+      });
       progress.done();
       await work(orm, progress);
     } finally {

@@ -14,6 +14,7 @@ import { serviceMetrics } from './service-metrics.ts';
 import { ormConfig } from '../mikro-orm.config.ts';
 import { scopedEm } from './access/admin-scope.ts';
 import { StartupError } from './platform/startup-error.ts';
+import { withStartupLock } from './platform/startup-lock.ts';
 import { migrateJobQueue, startWorker, type RunningWorker } from './worker/worker.ts';
 
 export interface RunningService {
@@ -81,16 +82,20 @@ export async function startService(config: Config, log: ServiceLog = toLogger): 
     requestOrm = await openRequestOrm(ormConfig(database.url), config.requestDatabaseTimeoutMs);
     const probing = requestOrm;
     unwatch = databaseHealth.watch({ probe: () => probing.em.getConnection().execute('select 1'), log });
-    const applied = await migrate(orm, (done, total, name) => log(`migrations: ${done} of ${total} applied (${name})`));
-    log(applied.length ? `migrations: ${applied.length} applied, ${migrations.length} in all` : `migrations: up to date (${migrations.length})`);
-    await migrateJobQueue(database.url);
-    if (config.bootstrapCredential) {
-      await saveCredential(scopedEm(orm), { ...config.bootstrapCredential, role: 'admin' });
-    }
-    if (config.demo) {
-      const { ensureDemoInstance } = await import('./demo/demo-instance.ts');
-      await ensureDemoInstance(orm, log);
-    }
+    const migrating = orm;
+    // One process at a time (others starting against the same database wait): src/platform/startup-lock.ts.
+    await withStartupLock(database.url, async () => {
+      const applied = await migrate(migrating, (done, total, name) => log(`migrations: ${done} of ${total} applied (${name})`));
+      log(applied.length ? `migrations: ${applied.length} applied, ${migrations.length} in all` : `migrations: up to date (${migrations.length})`);
+      await migrateJobQueue(database.url);
+      if (config.bootstrapCredential) {
+        await saveCredential(scopedEm(migrating), { ...config.bootstrapCredential, role: 'admin' });
+      }
+      if (config.demo) {
+        const { ensureDemoInstance } = await import('./demo/demo-instance.ts');
+        await ensureDemoInstance(migrating, log);
+      }
+    });
     if (publicHost) {
       const { demoCredentialActive } = await import('./demo/demo-instance.ts');
       if (await demoCredentialActive(orm)) throw publicDemoError(config.host, 'the demo credential of an earlier demo instance is active');

@@ -4,6 +4,7 @@
 // the roaming costs (roaming-costs.ts), the pricing results and the sessions as plain rows, their
 // events, the billing of priced sessions and changed reimbursements, and the run of the next
 // matching attempt.
+import { LockMode } from '@mikro-orm/core';
 import { billReimbursements } from '../cpo/cpo-reimbursement.source.ts';
 import { billPricedSessions } from '../billing/sources/msp-session.source.ts';
 import { saveSessionReimbursements, type ReimbursedSession } from '../cpo/save-session-reimbursements.ts';
@@ -81,10 +82,20 @@ function groupKeyOf(dropout: Dropout): string {
   return dropout.side === 'cpo' ? `cpo|${key}` : key;
 }
 
+// Batches of several workers (processes) record drop-outs of one group at the same time: a lock
+// per group key (its own class, next to the events' 736400117 and 736400118 and box numbering's
+// 736400119), taken in hash order against deadlocks and held to the commit, makes the second wait
+// until the first has created or counted the case, then read it afresh. Without it both created
+// the case (the second failed on open_key) or both counted from the same number (drop-outs lost).
+// The open cases are locked as resubmission and reprocessing lock them, which change them too.
+const LOCK_GROUP_KEYS = `select count(pg_advisory_xact_lock(736400120, h))
+  from (select distinct hashtext(k) as h from json_array_elements_text(?::json) as k order by h) ordered`;
+
 async function recordDropouts(em: Em, dropouts: Dropout[]): Promise<void> {
   if (dropouts.length === 0) return;
   const keys = [...new Set(dropouts.map(groupKeyOf))];
-  const open = await em.find(DropoutCase, { openKey: { $in: keys } }, { filters: false });
+  await em.execute(LOCK_GROUP_KEYS, [JSON.stringify(keys)]);
+  const open = await em.find(DropoutCase, { openKey: { $in: keys } }, { filters: false, lockMode: LockMode.PESSIMISTIC_WRITE, orderBy: { id: 'asc' } });
   const byKey = new Map(open.map((c) => [c.groupKey, c]));
   for (const dropout of dropouts) {
     const key = groupKeyOf(dropout);

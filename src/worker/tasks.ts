@@ -24,7 +24,8 @@ import { processSessionBatch } from '../session-processing/process-sessions.serv
 import { addProcessingJob, PROCESSING_TASK } from '../sessions/processing-job.ts';
 import { repriceCorrectedSessions } from '../sessions/reprocess.service.ts';
 
-const BATCH_SIZE = 500;
+/** Sessions per processing transaction (README "Scaling out"). */
+export const BATCH_SIZE = 500;
 
 export const CRONTAB = `* * * * * ${PROCESSING_TASK}\n5 * * * * ${PERIOD_START}\n35 * * * * ${EVENT_DATA_RETENTION}`;
 

@@ -43,12 +43,19 @@ export async function migrateJobQueue(connectionString: string): Promise<void> {
   }
 }
 
+/**
+ * Jobs at a time per process (README "Scaling out"): the main runner one (a session batch, a
+ * billing job), the webhook runner one per subscription up to this many. More is more processes.
+ */
+export const MAIN_CONCURRENCY = 1;
+export const WEBHOOK_CONCURRENCY = 4;
+
 /** The queue runner on this thread (used by the worker thread, and by tools that want no thread). */
 export async function runWorker(orm: Orm, connectionString: string): Promise<RunningWorker> {
   const runner: Runner = await run({
     connectionString,
-    concurrency: 1,
-    maxPoolSize: 2,
+    concurrency: MAIN_CONCURRENCY,
+    maxPoolSize: MAIN_CONCURRENCY + 1,
     noHandleSignals: true,
     pollInterval: 2000,
     logger: quietLogger,
@@ -59,8 +66,8 @@ export async function runWorker(orm: Orm, connectionString: string): Promise<Run
   // so a slow receiver never holds up session processing.
   const webhooks: Runner = await run({
     connectionString,
-    concurrency: 4,
-    maxPoolSize: 5,
+    concurrency: WEBHOOK_CONCURRENCY,
+    maxPoolSize: WEBHOOK_CONCURRENCY + 1,
     noHandleSignals: true,
     pollInterval: 1000,
     logger: quietLogger,
