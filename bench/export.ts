@@ -24,7 +24,7 @@ import type { BenchmarkResult } from './run.ts';
 const SESSIONS = Number(process.env.BENCH_EXPORT_SESSIONS ?? 1_000_000);
 const CHUNK = 100_000;
 const PAGE_SIZE = 1000;
-const LATENCY_FETCHES = 5;
+const LATENCY_FETCHES = 15;
 const ADMIN = 'bench-export';
 /** Every 20th session belongs to this one, which the benchmark's credential does not see. */
 const OTHER_ADMIN = 'bench-export-other';
