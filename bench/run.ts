@@ -10,6 +10,7 @@ import { migrateJobQueue } from '../src/worker/worker.ts';
 import { authFloodBenchmark } from './auth-flood.ts';
 import { billingBenchmark } from './billing.ts';
 import { eventsBenchmark } from './events.ts';
+import { exportBenchmark } from './export.ts';
 import { finalizeBenchmark } from './finalize.ts';
 import { customerUpsertBenchmark } from './customer-upsert.ts';
 import { readsBenchmark } from './reads.ts';
@@ -31,6 +32,7 @@ const benchmarks: Record<string, (url: string) => Promise<BenchmarkResult>> = {
   finalize: finalizeBenchmark,
   'ocpi-tariff': ocpiTariffBenchmark,
   'graphql-boxes': graphqlBoxesBenchmark,
+  export: exportBenchmark,
 };
 
 const wanted = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));

@@ -2,7 +2,7 @@
 // /msp-charge-session-original, /msp-charge-session-priced; GraphQL chargeSessions, pricingResults,
 // ChargeSession and PricingResult nodes, the viewer's sessions): filters, scope (the em's
 // administration filter) and seek paging by id, answered as plain data.
-import type { FilterQuery } from '@mikro-orm/core';
+import { raw, type FilterQuery } from '@mikro-orm/core';
 import { evcoIdVariants } from '../msp/evco-id.ts';
 import type { Em } from '../platform/orm.ts';
 import { plainData, type Data } from '../platform/plain-data.ts';
@@ -40,10 +40,43 @@ type Row = Record<string, any>;
 
 const sessionOfRow = (row: Row): ChargeSessionData => ({ ...row, admin: refOf(row.admin), dropoutCase: refOf(row.dropoutCase) }) as ChargeSessionData;
 
-/** A row joined with its session (source, session id and payload: what the CPO's session id is read from). */
-const resultOfRow = (row: Row): PricingResultData => ({
-  ...row, admin: refOf(row.admin), session: refOf(row.session), cpoSessionId: cpoSessionIdOf(row.session),
-}) as PricingResultData;
+/**
+ * What a pricing result is read with: its own columns and the three of its session that its CPO
+ * session id is read from (session-reported.ts: the source, the session id and the one member of
+ * the body), never the session's whole row. An export pages through millions of results a
+ * thousand at a time, so the rows come as the database answers them (SeekList `rawRows`) and
+ * `resultOfColumns` shapes them.
+ */
+const RESULT_FIELDS = ['*', 'session.source as session_source', 'session.sessionId as session_session_id',
+  raw(`"session"."payload" -> 'cpo_session_id' as "session_cpo_session_id"`)];
+
+function resultOfColumns(em: Em): (row: Row) => PricingResultData {
+  const platform = em.getPlatform();
+  return (row) => ({
+    id: row.id,
+    session: { id: row.session_id },
+    version: row.version,
+    admin: { id: row.admin_id },
+    customerId: row.customer_id,
+    subscriptionId: row.subscription_id,
+    subscriptionExternalReference: row.subscription_external_reference,
+    tokenEvcoId: row.token_evco_id,
+    currency: row.currency,
+    ratePlanId: row.rate_plan_id,
+    ratePlanVersionId: row.rate_plan_version_id,
+    rule: row.rule,
+    subtotals: row.subtotals,
+    totalExclVat: row.total_excl_vat,
+    totalVat: row.total_vat,
+    totalInclVat: row.total_incl_vat,
+    creditUsed: row.credit_used,
+    annotations: row.annotations,
+    roamingAgreement: row.roaming_agreement,
+    explanation: row.explanation,
+    createdAt: platform.parseDate(row.created_at),
+    cpoSessionId: cpoSessionIdOf({ source: row.session_source, sessionId: row.session_session_id, payload: { cpo_session_id: row.session_cpo_session_id } }),
+  });
+}
 
 /** The data of a pricing result entity and the session it prices. */
 export function pricingResultData(result: PricingResult, session: Pick<ChargeSession, 'source' | 'sessionId' | 'payload'>): PricingResultData {
@@ -51,8 +84,9 @@ export function pricingResultData(result: PricingResult, session: Pick<ChargeSes
 }
 
 const sessions = (em: Em, where: FilterQuery<ChargeSession> = {}) => new SeekList<ChargeSessionData>(em, { entity: ChargeSession, where, map: sessionOfRow });
-const results = (em: Em, where: FilterQuery<PricingResult> = {}) =>
-  new SeekList<PricingResultData>(em, { entity: PricingResult, where, join: ['session'], map: resultOfRow });
+const results = (em: Em, where: FilterQuery<PricingResult> = {}) => new SeekList<PricingResultData>(em, {
+  entity: PricingResult, where, fields: RESULT_FIELDS, joinColumns: ['session'], rawRows: true, map: resultOfColumns(em),
+});
 
 export function chargeSessionList(em: Em, filter: ChargeSessionFilter = {}): SeekList<ChargeSessionData> {
   return sessions(em, {

@@ -11,6 +11,8 @@ export const PricingResultSchema = defineEntity({
   tableName: 'msp_pricing_result',
   filters: adminScopeFilter('admin'),
   uniques: [{ properties: ['session', 'version'] }],
+  /** A limited credential's pages (by id) of its administration's results (migration pricing_result_scope). */
+  indexes: [{ properties: ['admin', 'id'] }],
   properties: {
     id: idProperty(),
     session: () => p.manyToOne(ChargeSession).filters({ [ADMIN_SCOPE]: false }),
