@@ -42,6 +42,8 @@ export interface TestAppOptions {
   authenticator?: (orm: Orm) => Authenticator;
   /** The URL the app and its worker use for the test's database (a TCP proxy in front of it). */
   databaseUrl?: (url: string) => string | Promise<string>;
+  /** The bound of the requests' database waits (default: SVC_REQUEST_DB_TIMEOUT_MS, as the service). */
+  requestDatabaseTimeoutMs?: number;
 }
 
 /** The real app on a real PostgreSQL (a database of its own), listening on a free port. */
@@ -52,7 +54,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const orm = await openOrm(ormConfig(databaseUrl, { poolMax: 5 }));
   // The app's requests use a bounded pool of their own, as the service's do; the test's own setup uses `orm`.
   // One logger for both: test/helpers/sql-count.ts counts the statements of requests on `orm`.
-  const requestOrm = await openRequestOrm(ormConfig(databaseUrl, { poolMax: 5 }), requestDatabaseTimeoutMs(), { logger: orm.config.getLogger() });
+  const requestOrm = await openRequestOrm(ormConfig(databaseUrl, { poolMax: 5 }), options.requestDatabaseTimeoutMs ?? requestDatabaseTimeoutMs(), { logger: orm.config.getLogger() });
   let worker: RunningWorker | null = await startWorker(orm, databaseUrl);
   const stopWorker = async () => { await worker?.stop(); worker = null; };
   const app = createApp(requestOrm, {
@@ -60,6 +62,9 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     worker: () => worker?.state() ?? { running: false, reason: 'stopped by the test' },
   });
   const server: Server = await new Promise((resolve) => { const s = app.listen(0, '127.0.0.1', () => resolve(s)); });
+  // The test's fetch keeps connections for 4 s; a server closing its idle ones at Node's 5 s raced with their
+  // reuse when a loaded machine held the test's event loop up ('fetch failed'): the client closes them first.
+  server.keepAliveTimeout = 60_000;
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   async function credential(options: { role?: Role; adminIds?: string[]; rateLimitPerMinute?: number; siteId?: string }): Promise<Auth> {
