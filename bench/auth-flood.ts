@@ -14,12 +14,14 @@ import { ormConfig } from '../mikro-orm.config.ts';
 import { scopedEm } from '../src/access/admin-scope.ts';
 import type { FloodJob, FloodResult, LegitJob, LegitResult } from './auth-flood-client.ts';
 import type { BenchmarkResult } from './run.ts';
+import { runId } from './run-tag.ts';
 
 const ROUNDS = Number(process.env.BENCH_AUTH_ROUNDS ?? 2);
 const PHASE_MS = Number(process.env.BENCH_AUTH_SECONDS ?? 10) * 1000;
 const LEGIT_CONCURRENCY = 8;
 const FLOOD_CONNECTIONS = 40;
-const AUTHORIZATION = `Basic ${Buffer.from('bench-legit:bench-secret-1234').toString('base64')}`;
+const CREDENTIAL = runId('bench-legit');
+const AUTHORIZATION = `Basic ${Buffer.from(`${CREDENTIAL}:bench-secret-1234`).toString('base64')}`;
 
 interface Client { input: NodeJS.WritableStream; lines: string[]; started: Promise<void>; exited: Promise<void> }
 
@@ -54,7 +56,7 @@ async function round(orm: Orm, aloneFirst: boolean): Promise<{ alone: LegitResul
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/main/v1/administration`;
   await runLegit(url, 300);
   const duringFlood = async () => {
-    const flooder = startClient({ kind: 'flood', url, knownPublicId: 'bench-legit', connections: FLOOD_CONNECTIONS });
+    const flooder = startClient({ kind: 'flood', url, knownPublicId: CREDENTIAL, connections: FLOOD_CONNECTIONS });
     await flooder.started;
     const result = await runLegit(url, PHASE_MS);
     flooder.input.end();
@@ -73,8 +75,8 @@ async function round(orm: Orm, aloneFirst: boolean): Promise<{ alone: LegitResul
 
 export async function authFloodBenchmark(databaseUrl: string): Promise<BenchmarkResult> {
   const orm = await openOrm(ormConfig(databaseUrl, { poolMax: 16 }));
-  await createAdministration(scopedEm(orm), { id: 'bench-auth', name: 'Bench auth', currency: 'EUR', country: 'NL' });
-  await saveCredential(scopedEm(orm), { publicId: 'bench-legit', secret: 'bench-secret-1234' });
+  await createAdministration(scopedEm(orm), { id: runId('bench-auth'), name: 'Bench auth', currency: 'EUR', country: 'NL' });
+  await saveCredential(scopedEm(orm), { publicId: CREDENTIAL, secret: 'bench-secret-1234' });
   const rate = (r: LegitResult) => r.requests / r.seconds;
   let alone = 0;
   let underFlood = 0;

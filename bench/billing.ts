@@ -1,8 +1,10 @@
 // `npm run bench -- billing`: a period's boxes built from 1,000,000 priced sessions (10,000
 // customers) by the billing core, against a plain SQL aggregation of the same rows into the
 // same totals (per customer and VAT rate), in the same run. Prints time, peak memory of this
-// process (sampled) and the ratio. SVC_BENCH_BILLING_SESSIONS changes the count.
+// process (sampled) and the ratio. SVC_BENCH_BILLING_SESSIONS changes the count (growth: 100,000).
+// The administration is this run's own (bench/run-tag.ts): the database may hold other sessions.
 import pg from 'pg';
+import { registerRestEventRenderers } from '../rest/events/event-renderers.ts';
 import { saveBillingSettings } from '../src/billing/billing-settings.service.ts';
 import { createSeries } from '../src/billing/billing-series.service.ts';
 import { billUnbilledSessions } from '../src/billing/sources/msp-session.source.ts';
@@ -11,10 +13,12 @@ import { openOrm } from '../src/platform/orm.ts';
 import { ormConfig } from '../mikro-orm.config.ts';
 import { scopedEm } from '../src/access/admin-scope.ts';
 import type { BenchmarkResult } from './run.ts';
+import { RUN_TAG, runId } from './run-tag.ts';
 
 const SESSIONS = Number(process.env.SVC_BENCH_BILLING_SESSIONS ?? 1_000_000);
 const CUSTOMERS = 10_000;
 const CHUNK = 100_000;
+const ADMIN = runId('bench-billing');
 
 const SUBTOTALS = `jsonb_build_array(jsonb_build_object('kind', 'energy', 'volume', kwh::text, 'billed_volume', kwh::text, 'rate', '0.45',
   'rate_unit', 'kWh', 'rate_label', 'Energy', 'amount_excl_vat', round(kwh * 0.45, 2)::text, 'amount_excl_vat_unrounded', (kwh * 0.45)::text,
@@ -25,8 +29,8 @@ const SUBTOTALS = `jsonb_build_array(jsonb_build_object('kind', 'energy', 'volum
 
 async function seed(pool: pg.Pool): Promise<void> {
   await pool.query(`insert into customer (id, admin_id, name, country, entity_type, reimbursement_vat, custom_fields, charge_auth_blocked, created_at, updated_at)
-    select svc_uuidv7(), 'bench-billing', 'Customer ' || n, 'NL', 'person', 'Unknown', '{}', false, now(), now() from generate_series(1, ${CUSTOMERS}) n`);
-  await pool.query(`create temp table bench_customer as select id, row_number() over (order by id) as n from customer where admin_id = 'bench-billing'`);
+    select svc_uuidv7(), '${ADMIN}', 'Customer ' || n, 'NL', 'person', 'Unknown', '{}', false, now(), now() from generate_series(1, ${CUSTOMERS}) n`);
+  await pool.query(`create temp table bench_customer as select id, row_number() over (order by id) as n from customer where admin_id = '${ADMIN}'`);
   for (let from = 0; from < SESSIONS; from += CHUNK) {
     const to = Math.min(SESSIONS, from + CHUNK);
     await pool.query(`with s as (
@@ -35,13 +39,13 @@ async function seed(pool: pg.Pool): Promise<void> {
         from generate_series(${from + 1}, ${to}) n),
       ins as (insert into msp_charge_session (id, source, identity_key, session_id, evco_id, start_at, end_at, energy_kwh, idle_seconds,
           time_zone, country, payload, received_at, status, admin_id, customer_id, bypass_checks, pricing_version, created_at, updated_at)
-        select s.id, 'charge_session', 'bench:' || s.n, 'S' || s.n, 'NL-BEN-C' || lpad((s.n % ${CUSTOMERS})::text, 8, '0'), s.start_at,
-          s.start_at + interval '1 hour', s.kwh, 0, 'Europe/Amsterdam', 'NL', '{}', now(), 'priced', 'bench-billing', c.id, '[]', 1, now(), now()
+        select s.id, 'charge_session', 'bench:${RUN_TAG}:' || s.n, 'S' || s.n, 'NL-BEN-C' || lpad((s.n % ${CUSTOMERS})::text, 8, '0'), s.start_at,
+          s.start_at + interval '1 hour', s.kwh, 0, 'Europe/Amsterdam', 'NL', '{}', now(), 'priced', '${ADMIN}', c.id, '[]', 1, now(), now()
         from s join bench_customer c on c.n = 1 + s.n % ${CUSTOMERS}
         returning id, customer_id, energy_kwh as kwh)
       insert into msp_pricing_result (id, session_id, version, admin_id, customer_id, subscription_id, token_evco_id, currency, rate_plan_id,
           rate_plan_version_id, rule, subtotals, total_excl_vat, total_vat, total_incl_vat, credit_used, annotations, explanation, created_at)
-        select svc_uuidv7(), ins.id, 1, 'bench-billing', ins.customer_id, ins.customer_id, 'NL-BEN', 'EUR', ins.customer_id, ins.customer_id,
+        select svc_uuidv7(), ins.id, 1, '${ADMIN}', ins.customer_id, ins.customer_id, 'NL-BEN', 'EUR', ins.customer_id, ins.customer_id,
           '{}', ${SUBTOTALS}, round(kwh * 0.45, 2) + 0.35, 0, 0, 0, '{}', '[]', now() from ins`);
   }
   await pool.query('analyze');
@@ -52,14 +56,16 @@ const AGGREGATE = `select r.customer_id, sub->>'vat_kind' as vat_kind, sub->>'va
     count(distinct s.id) as sessions, sum((sub->>'amount_excl_vat')::numeric) as net
   from msp_charge_session s join msp_pricing_result r on r.session_id = s.id and r.version = s.pricing_version
   cross join lateral jsonb_array_elements(r.subtotals) sub
-  where s.admin_id = 'bench-billing' and s.status = 'priced'
+  where s.admin_id = '${ADMIN}' and s.status = 'priced'
   group by 1, 2, 3`;
 
 export async function billingBenchmark(url: string): Promise<BenchmarkResult> {
+  // Boxes record events, whose data the REST renderers give (in a process of its own no app registered them).
+  registerRestEventRenderers();
   const orm = await openOrm(ormConfig(url, { poolMax: 4 }));
   const em = scopedEm(orm);
-  await createAdministration(em, { id: 'bench-billing', name: 'Bench billing', currency: 'EUR', country: 'NL' });
-  await saveBillingSettings(em, 'bench-billing', { timeZone: 'Europe/Amsterdam' });
+  await createAdministration(em, { id: ADMIN, name: 'Bench billing', currency: 'EUR', country: 'NL' });
+  await saveBillingSettings(em, ADMIN, { timeZone: 'Europe/Amsterdam' });
   const pool = new pg.Pool({ connectionString: url, max: 2 });
   pool.on('error', () => {});
   const seeded = performance.now();
@@ -70,21 +76,21 @@ export async function billingBenchmark(url: string): Promise<BenchmarkResult> {
   const aggregate = await pool.query(AGGREGATE);
   const sqlMs = performance.now() - started;
 
-  await createSeries(em, { adminId: 'bench-billing', code: 'BENCH', externalReference: 'bench-series', itemSources: ['custom'] });
-  await createSeries(em, { adminId: 'bench-billing', code: 'SESS', externalReference: 'bench-sessions', itemSources: ['msp_session'] });
+  await createSeries(em, { adminId: ADMIN, code: 'BENCH', externalReference: runId('bench-series'), itemSources: ['custom'] });
+  await createSeries(em, { adminId: ADMIN, code: 'SESS', externalReference: runId('bench-sessions'), itemSources: ['msp_session'] });
   let peak = process.memoryUsage().rss;
   const sampler = setInterval(() => { peak = Math.max(peak, process.memoryUsage().rss); }, 20);
   started = performance.now();
-  const billed = await billUnbilledSessions(scopedEm(orm), 'bench-billing');
+  const billed = await billUnbilledSessions(scopedEm(orm), ADMIN);
   const billingMs = performance.now() - started;
   clearInterval(sampler);
   peak = Math.max(peak, process.memoryUsage().rss);
 
-  const check = await pool.query(`select count(*)::int as boxes, (select count(*)::int from billing_item i where i.admin_id = 'bench-billing') as items,
-      (select sum(amount_excl_vat)::text from billing_item i where i.admin_id = 'bench-billing') as billed,
+  const check = await pool.query(`select count(*)::int as boxes, (select count(*)::int from billing_item i where i.admin_id = $1) as items,
+      (select sum(amount_excl_vat)::text from billing_item i where i.admin_id = $1) as billed,
       (select sum((sub->>'amount_excl_vat')::numeric)::text from msp_pricing_result r cross join lateral jsonb_array_elements(r.subtotals) sub
-        where r.admin_id = 'bench-billing') as priced
-    from billing_box where admin_id = 'bench-billing'`);
+        where r.admin_id = $1) as priced
+    from billing_box where admin_id = $1`, [ADMIN]);
   const c = check.rows[0];
   console.log(`  billed ${billed} sessions into ${c.boxes} boxes (${c.items} items, ${aggregate.rowCount} customer totals by SQL); `
     + `billed ${c.billed} = priced ${c.priced}: ${c.billed === c.priced ? 'equal' : 'DIFFERENT'}`);

@@ -8,9 +8,11 @@ import { openOrm } from '../src/platform/orm.ts';
 import { ormConfig } from '../mikro-orm.config.ts';
 import { scopedEm } from '../src/access/admin-scope.ts';
 import type { BenchmarkResult } from './run.ts';
+import { RUN_TAG, runId } from './run-tag.ts';
 
 const COUNT = 3000;
 const CONCURRENCY = 16;
+const ADMIN = runId('bench');
 
 async function inParallel(count: number, work: (i: number) => Promise<void>): Promise<number> {
   let next = 0;
@@ -24,18 +26,18 @@ async function inParallel(count: number, work: (i: number) => Promise<void>): Pr
 /** Customers created over HTTP (ext_ref upsert) against the same rows inserted with plain SQL. */
 export async function customerUpsertBenchmark(url: string): Promise<BenchmarkResult> {
   const orm = await openOrm(ormConfig(url, { poolMax: CONCURRENCY }));
-  await createAdministration(scopedEm(orm), { id: 'bench', name: 'Bench', currency: 'EUR', country: 'NL' });
-  await saveCredential(scopedEm(orm), { publicId: 'bench', secret: 'bench-secret-1234' });
+  await createAdministration(scopedEm(orm), { id: ADMIN, name: 'Bench', currency: 'EUR', country: 'NL' });
+  await saveCredential(scopedEm(orm), { publicId: ADMIN, secret: 'bench-secret-1234' });
   const server = createApp(orm).listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/main/v1`;
-  const authorization = `Basic ${Buffer.from('bench:bench-secret-1234').toString('base64')}`;
+  const authorization = `Basic ${Buffer.from(`${ADMIN}:bench-secret-1234`).toString('base64')}`;
 
   const viaHttp = await inParallel(COUNT, async (i) => {
-    const response = await fetch(`${base}/customer/ext_ref.http-${i}`, {
+    const response = await fetch(`${base}/customer/ext_ref.${RUN_TAG}-http-${i}`, {
       method: 'POST',
       headers: { authorization, 'content-type': 'application/json' },
-      body: JSON.stringify({ admin_id: 'bench', name: `Customer ${i}`, country: 'NL', custom_fields: { n: i } }),
+      body: JSON.stringify({ admin_id: ADMIN, name: `Customer ${i}`, country: 'NL', custom_fields: { n: i } }),
     });
     if (response.status !== 200) throw new Error(`HTTP ${response.status}: ${await response.text()}`);
     await response.arrayBuffer();
@@ -49,8 +51,8 @@ export async function customerUpsertBenchmark(url: string): Promise<BenchmarkRes
   const viaSql = await inParallel(COUNT, async (i) => {
     await pool.query(
       `insert into customer (id, admin_id, name, country, external_reference, custom_fields, created_at, updated_at)
-       values ($1, 'bench', $2, 'NL', $3, $4, now(), now())`,
-      [uuidv7(), `Customer ${i}`, `sql-${i}`, JSON.stringify({ n: i })],
+       values ($1, $2, $3, 'NL', $4, $5, now(), now())`,
+      [uuidv7(), ADMIN, `Customer ${i}`, `${RUN_TAG}-sql-${i}`, JSON.stringify({ n: i })],
     );
   });
   await pool.end();

@@ -4,6 +4,7 @@
 // throughput to a local receiver, against plain HTTP POSTs of the same bodies to it from one client.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { registerRestEventRenderers } from '../rest/events/event-renderers.ts';
 import { createAdministration } from '../src/parties/create-administration.service.ts';
 import { createCustomer, upsertCustomer } from '../src/parties/save-customer.service.ts';
 import { createWebhookSubscription } from '../src/webhooks/webhook-subscription.service.ts';
@@ -14,14 +15,16 @@ import { ingestSession } from '../src/sessions/ingest-session.service.ts';
 import type { SessionSubmission } from '../src/sessions/session-submission.ts';
 import { startWorker } from '../src/worker/worker.ts';
 import type { BenchmarkResult } from './run.ts';
+import { RUN_TAG, runId } from './run-tag.ts';
 
 const SESSIONS = Number(process.env.BENCH_EVENT_SESSIONS ?? 4000);
 const DELIVERIES = Number(process.env.BENCH_EVENT_DELIVERIES ?? 1000);
 const ROUNDS = 3;
+const ADMIN = runId('bench-events');
 
 let counter = 0;
 function submission(): SessionSubmission {
-  const n = ++counter;
+  const n = `${RUN_TAG}-${++counter}`;
   return {
     source: 'charge_session', sessionId: `EV-${n}`, sender: 'NLBEN', cpoId: 'NL*BEN', evcoId: 'NL-BEN-C00000001', startAt: new Date('2026-10-01T10:00:00Z'),
     endAt: new Date('2026-10-01T11:00:00Z'), energyKwh: '10', idleSeconds: 0, timeZone: 'Europe/Amsterdam', country: 'NL', evseId: null, evseUid: null,
@@ -60,8 +63,8 @@ async function deliveryThroughput(orm: Orm, url: string): Promise<void> {
   received = 0;
 
   const em = scopedEm(orm);
-  const customer = await createCustomer(em, { adminId: 'bench-events', name: 'Bench customer', country: 'NL' });
-  await createWebhookSubscription(scopedEm(orm), { url: target, kinds: ['customer'], secret: 'bench-secret-0123456789', adminIds: ['bench-events'] });
+  const customer = await createCustomer(em, { adminId: ADMIN, name: 'Bench customer', country: 'NL' });
+  await createWebhookSubscription(scopedEm(orm), { url: target, kinds: ['customer'], secret: 'bench-secret-0123456789', adminIds: [ADMIN] });
   const worker = await startWorker(orm, url);
   started = performance.now();
   for (let i = 0; i < DELIVERIES; i++) await upsertCustomer(scopedEm(orm), { id: customer.id }, { name: `Name ${i}` });
@@ -76,14 +79,16 @@ async function deliveryThroughput(orm: Orm, url: string): Promise<void> {
 }
 
 export async function eventsBenchmark(url: string): Promise<BenchmarkResult> {
+  // The events' data is rendered by the REST renderers (in a process of its own no app registered them).
+  registerRestEventRenderers();
   const orm = await openOrm(ormConfig(url, { poolMax: 8 }));
-  await createAdministration(scopedEm(orm), { id: 'bench-events', name: 'Bench events', currency: 'EUR', country: 'NL' });
+  await createAdministration(scopedEm(orm), { id: ADMIN, name: 'Bench events', currency: 'EUR', country: 'NL' });
   const withEvents: number[] = [];
   const without: number[] = [];
   const connection = orm.em.getConnection();
   // The baseline skips event rows with a BEFORE trigger that returns null (a rule cannot skip the
   // ingestion's CTE insert); it still pays that trigger's call, so the overhead shown is a little low.
-  await connection.execute('create function svc_event_bench_skip() returns trigger language plpgsql as $$ begin return null; end $$');
+  await connection.execute('create or replace function svc_event_bench_skip() returns trigger language plpgsql as $$ begin return null; end $$');
   for (let round = 0; round < ROUNDS; round++) {
     withEvents.push(await ingestRound(orm));
     await connection.execute('create trigger svc_event_bench_off before insert on svc_event for each row execute function svc_event_bench_skip()');

@@ -19,9 +19,10 @@ import { openOrm } from '../src/platform/orm.ts';
 import { ormConfig } from '../mikro-orm.config.ts';
 import { pricedSessionsSql } from '../test/helpers/priced-sessions.ts';
 import type { BenchmarkResult } from './run.ts';
+import { RUN_TAG, runId } from './run-tag.ts';
 
 const SESSIONS = Number(process.env.SVC_BENCH_FINALIZE_SESSIONS ?? 10_000);
-const ADMIN = 'bench-finalize';
+const ADMIN = runId('bench-finalize');
 const TARGET_MS = 10_000;
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
@@ -37,17 +38,18 @@ export async function finalizeBenchmark(url: string): Promise<BenchmarkResult> {
       email: 'billing@bench.example', phone: '+31 30 000 0000', website: 'www.bench.example', iban: 'NL91ABNA0417164300', bic: 'ABNANL2A',
     },
   });
-  await createSeries(em, { adminId: ADMIN, code: 'FIN', externalReference: 'bench-finalize' });
+  await createSeries(em, { adminId: ADMIN, code: 'FIN', externalReference: ADMIN });
   const parties = [];
   for (const [name, count] of [['Large Fleet B.V.', SESSIONS], ['Small One', 5], ['Small Two', 5]] as const) {
-    const customer = await em.transactional((tx) => createCustomer(tx, { adminId: ADMIN, name, country: 'NL', entityType: 'organisation', externalReference: name }));
-    await em.getConnection().execute(pricedSessionsSql({ adminId: ADMIN, customerId: customer.id, count, tag: `bench-${name}` }));
+    const customer = await em.transactional((tx) => createCustomer(tx, { adminId: ADMIN, name, country: 'NL', entityType: 'organisation', externalReference: `${name} ${RUN_TAG}` }));
+    await em.getConnection().execute(pricedSessionsSql({ adminId: ADMIN, customerId: customer.id, count, tag: `bench-${RUN_TAG}-${name}` }));
     parties.push(customer.id);
   }
   let started = performance.now();
   await billUnbilledSessions(scopedEm(orm), ADMIN);
   console.log(`  billed ${SESSIONS + 10} sessions into boxes in ${seconds(performance.now() - started)}`);
-  const boxes = await boxList(em, {}).page({ limit: 10 });
+  // This run's boxes only: the billing benchmark leaves thousands in the same database.
+  const boxes = await boxList(em, { adminId: ADMIN }).page({ limit: 10 });
   const [large, small, during] = parties.map((id) => boxes.find((b) => b.partyId === id)!.id);
   for (const id of [large, small, during]) {
     await closeBox(scopedEm(orm), id);

@@ -9,15 +9,16 @@ import { openOrm } from '../src/platform/orm.ts';
 import { ormConfig } from '../mikro-orm.config.ts';
 import { migrateJobQueue, startWorker } from '../src/worker/worker.ts';
 import type { BenchmarkResult } from './run.ts';
-import { authorizationOf, CONCURRENCY, plainSqlInsertRate, runClient, seedSessionBench, sessionOf, type SessionBench } from './session-bench.ts';
+import { authorizationOf, CONCURRENCY, plainSqlInsertRate, runClient, seedSessionBench, sessionOf, sessionsLike, type SessionBench } from './session-bench.ts';
+import { runId } from './run-tag.ts';
 
 const COUNT = Number(process.env.BENCH_SESSIONS ?? 5000);
 const BATCH = 1000;
 const REQUESTS_AT_ONCE = 3;
-const BENCH: SessionBench = { adminId: 'bench-batch', provider: 'BAT', publicId: 'bench-batch', secret: 'bench-secret-1234' };
+const BENCH: SessionBench = { adminId: runId('bench-batch'), provider: 'BAT', publicId: runId('bench-batch'), secret: 'bench-secret-1234' };
 
 async function statuses(pool: pg.Pool): Promise<{ status: string; n: number }[]> {
-  return (await pool.query(`select status, count(*)::int as n from msp_charge_session where session_id like 'batch-%' group by status`)).rows;
+  return (await pool.query(`select status, count(*)::int as n from msp_charge_session where session_id like $1 group by status`, [sessionsLike('batch')])).rows;
 }
 
 export async function sessionBatchBenchmark(url: string): Promise<BenchmarkResult> {

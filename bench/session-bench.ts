@@ -1,6 +1,8 @@
 // What the session benchmarks (`ingest`, `batch`) share: the seed (a priced subscription with its
 // tokens and a credential), the sessions they send, the load generator's process, and their
-// baseline: the same session rows inserted one by one with plain SQL.
+// baseline: the same session rows inserted one by one with plain SQL. A benchmark's administration,
+// credential, tokens and session ids are its run's own (bench/run-tag.ts): the database may hold
+// other sessions (growth), and a benchmark may run twice on it.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type pg from 'pg';
@@ -19,6 +21,7 @@ import { createRatePlan, createRatePlanVersion } from '../src/pricing/rate-plan.
 import { createVatRate } from '../src/pricing/vat-rate.service.ts';
 import { identityKeyOf } from '../src/sessions/ingest-session.service.ts';
 import type { PostJob } from './post-sessions.ts';
+import { RUN_TAG, runId } from './run-tag.ts';
 
 export const CONCURRENCY = 32;
 const TOKENS = 200;
@@ -26,7 +29,7 @@ const TOKENS = 200;
 /** One benchmark's data: its administration, token provider id (three characters) and credential. */
 export interface SessionBench { adminId: string; provider: string; publicId: string; secret: string }
 
-export const INGEST_BENCH: SessionBench = { adminId: 'bench-msp', provider: 'BEN', publicId: 'bench-ingest', secret: 'bench-secret-1234' };
+export const INGEST_BENCH: SessionBench = { adminId: runId('bench-msp'), provider: 'BEN', publicId: runId('bench-ingest'), secret: 'bench-secret-1234' };
 
 async function inParallel(count: number, work: (i: number) => Promise<void>): Promise<void> {
   let next = 0;
@@ -38,7 +41,8 @@ async function inParallel(count: number, work: (i: number) => Promise<void>): Pr
 /** The benchmark's priced subscription with its tokens (their evco_ids) and its credential. */
 export async function seedSessionBench(orm: Orm, bench: SessionBench): Promise<string[]> {
   const em = scopedEm(orm);
-  const evcoIds = Array.from({ length: TOKENS }, (_, i) => `NL${bench.provider}${String(i).padStart(9, '0')}`);
+  // The eMA instance: the run's tag and a five-digit number.
+  const evcoIds = Array.from({ length: TOKENS }, (_, i) => `NL${bench.provider}${RUN_TAG.toUpperCase()}${String(i).padStart(5, '0')}`);
   // Another benchmark of the run may have created it.
   await createVatRate(em, { country: 'NL', vatKind: 'standard', percentage: '21', validFrom: new Date('2020-01-01T00:00:00Z') })
     .catch((error) => { if (!(error instanceof DomainError && error.code === 'overlapping_vat_rate')) throw error; });
@@ -73,7 +77,7 @@ export const authorizationOf = (bench: SessionBench) => `Basic ${Buffer.from(`${
 export function sessionOf(i: number, prefix: string, evcoIds: string[]) {
   const start = new Date(Date.now() - 86_400_000 - i * 60_000);
   return {
-    session_id: `${prefix}-${i}`, cpo_id: 'NL*BEN', evco_id: evcoIds[i % evcoIds.length],
+    session_id: `${RUN_TAG}-${prefix}-${i}`, cpo_id: 'NL*BEN', evco_id: evcoIds[i % evcoIds.length],
     start_date_time: start.toISOString(), end_date_time: new Date(start.getTime() + 45 * 60_000).toISOString(),
     total_energy_kwh: `${(i % 40) + 1}.${String(i % 1000).padStart(3, '0')}`, time_zone: 'Europe/Amsterdam',
     address: { city: 'Utrecht', country: 'NL' }, evse_id: 'NL*BEN*E1', power_type: i % 3 === 0 ? 'dc' : 'ac_3phase',
@@ -88,9 +92,13 @@ export async function runClient(job: PostJob): Promise<void> {
   if (code !== 0) throw new Error(`the load generator failed (${code})`);
 }
 
-/** Whether sessions still wait for processing (the index on status answers it without counting the table). */
-export async function anyReceived(pool: pg.Pool): Promise<boolean> {
-  const { rows } = await pool.query(`select exists (select 1 from msp_charge_session where status = 'received') as waiting`);
+/** The sessions of this run that sessionOf(i, prefix) made, for `session_id like`. */
+export const sessionsLike = (prefix: string) => `${RUN_TAG}-${prefix}-%`;
+
+/** Whether this run's sessions of `prefix` still wait for processing (the index on status reads the waiting ones only). */
+export async function anyReceived(pool: pg.Pool, prefix: string): Promise<boolean> {
+  const { rows } = await pool.query(`select exists (select 1 from msp_charge_session where status = 'received' and session_id like $1) as waiting`,
+    [sessionsLike(prefix)]);
   return rows[0].waiting;
 }
 
@@ -112,6 +120,6 @@ export async function plainSqlInsertRate(pool: pg.Pool, count: number, prefix: s
     );
   });
   const rate = count / ((performance.now() - started) / 1000);
-  await pool.query('delete from msp_charge_session where session_id like $1', [`${prefix}-%`]);
+  await pool.query('delete from msp_charge_session where session_id like $1', [sessionsLike(prefix)]);
   return rate;
 }

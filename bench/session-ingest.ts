@@ -9,7 +9,7 @@ import { ormConfig } from '../mikro-orm.config.ts';
 import { migrateJobQueue, startWorker } from '../src/worker/worker.ts';
 import type { BenchmarkResult } from './run.ts';
 import {
-  anyReceived, authorizationOf, CONCURRENCY, INGEST_BENCH, plainSqlInsertRate, runClient, seedSessionBench, sessionOf,
+  anyReceived, authorizationOf, CONCURRENCY, INGEST_BENCH, plainSqlInsertRate, runClient, seedSessionBench, sessionOf, sessionsLike,
 } from './session-bench.ts';
 
 const COUNT = Number(process.env.BENCH_SESSIONS ?? 5000);
@@ -35,9 +35,10 @@ export async function sessionIngestBenchmark(url: string): Promise<BenchmarkResu
   const started = performance.now();
   await runClient({ url: `${base}/charge-session`, authorization, count: COUNT, concurrency: CONCURRENCY, sessions });
   const posted = performance.now();
-  while (!process.env.BENCH_NO_WORKER && (await anyReceived(pool))) await new Promise((resolve) => setTimeout(resolve, 20));
+  while (!process.env.BENCH_NO_WORKER && (await anyReceived(pool, 'http'))) await new Promise((resolve) => setTimeout(resolve, 20));
   const done = performance.now();
-  const { rows } = await pool.query(`select status, count(*)::int as n from msp_charge_session group by status`);
+  const { rows } = await pool.query(`select status, count(*)::int as n from msp_charge_session where session_id like $1 group by status`,
+    [sessionsLike('http')]);
   if (!process.env.BENCH_NO_WORKER && rows.some((r) => r.status !== "priced")) throw new Error(`not everything was priced: ${JSON.stringify(rows)}`);
   await worker.stop();
   server.close();
