@@ -1,7 +1,7 @@
 // Read throughput of every list: GET /main/v1/administration, /customer, /msp-token,
 // /msp-charge-session and /billing-box (the first page, default page size 500) through the whole
 // app (authentication, request context, queries module, serializer), against a plain node:http
-// handler answering the same page with one SQL statement that builds the same JSON
+// handler answering the same page with one SQL statement, its rows written into the same JSON
 // (bench/plain-lists.ts), on the same database in the same run. The two answers are compared once
 // before timing (the first page, and the page where this run's own rows start). The load comes
 // from a separate process (bench/auth-flood-client.ts, `legit` job). The figure: the lowest ratio
@@ -234,7 +234,7 @@ export async function readsBenchmark(databaseUrl: string): Promise<BenchmarkResu
 
   await new Promise((resolve) => (app.listening ? resolve(null) : app.once('listening', resolve)));
   const appUrl = `http://127.0.0.1:${(app.address() as AddressInfo).port}`;
-  const plain = plainServer(pool);
+  const { server: plain, pool: plainPool } = plainServer(databaseUrl, CONCURRENCY);
   plain.listen(0, '127.0.0.1');
   await new Promise((resolve) => plain.once('listening', resolve));
   const plainUrl = `http://127.0.0.1:${(plain.address() as AddressInfo).port}`;
@@ -251,7 +251,7 @@ export async function readsBenchmark(databaseUrl: string): Promise<BenchmarkResu
   app.closeAllConnections();
   plain.closeAllConnections();
   await Promise.all([new Promise((resolve) => app.close(resolve)), new Promise((resolve) => plain.close(resolve))]);
-  await pool.end();
+  await Promise.all([pool.end(), plainPool.end()]);
   await orm.close();
 
   const worst = parts.reduce((a, b) => (a.figure / a.baseline! <= b.figure / b.baseline! ? a : b));
