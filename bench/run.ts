@@ -93,7 +93,7 @@ function runChild(name: string, databaseUrl: string, env: Record<string, string>
 }
 
 function memoryLine(result: ChildResult): string {
-  const line = `  peak RSS of the benchmark's process: ${result.maxRssMb.toFixed(0)} MB (limit ${MAX_RSS_MB} MB; ${result.seconds.toFixed(0)} s)`;
+  const line = `  peak RSS of the benchmark's process: ${result.maxRssMb.toFixed(0)} MB (limit ${MAX_RSS_MB} MB); it ran ${result.seconds.toFixed(0)} s`;
   return result.maxRssMb > MAX_RSS_MB ? `${line}\n  WARNING: ${result.name} used ${result.maxRssMb.toFixed(0)} MB, over the ${MAX_RSS_MB} MB limit` : line;
 }
 
