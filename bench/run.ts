@@ -7,7 +7,8 @@
 // BENCH_GROWTH_LOW (100,000) and then BENCH_GROWTH_HIGH (1,000,000) priced sessions of other
 // administrations stored beside them (bench/seed-stored-sessions.ts); a table shows both figures
 // and how much slower the larger database is (target: at most 1.5 times). In growth the billing
-// benchmark bills BENCH_GROWTH_BILLING_SESSIONS (100,000) sessions of its own.
+// benchmark bills BENCH_GROWTH_BILLING_SESSIONS (100,000) sessions of its own and the export walks
+// BENCH_GROWTH_EXPORT_SESSIONS (100,000) of its own; each gets the stored count in BENCH_STORED_SESSIONS.
 import { spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -32,6 +33,7 @@ const MAX_RSS_MB = positive('BENCH_MAX_RSS_MB', 512);
 const GROWTH_LOW = positive('BENCH_GROWTH_LOW', 100_000);
 const GROWTH_HIGH = positive('BENCH_GROWTH_HIGH', 1_000_000);
 const GROWTH_BILLING_SESSIONS = positive('BENCH_GROWTH_BILLING_SESSIONS', 100_000);
+const GROWTH_EXPORT_SESSIONS = positive('BENCH_GROWTH_EXPORT_SESSIONS', 100_000);
 /** The slowdown growth allows: each figure at the high count within this factor of the low one, in time terms. */
 const GROWTH_TARGET = 1.5;
 
@@ -160,7 +162,11 @@ try {
 
   if (growth.length) {
     const results = new Map(growth.map((name) => [name, { low: null as ChildResult | null, high: null as ChildResult | null }]));
-    const env = (stored: number) => ({ BENCH_STORED_SESSIONS: String(stored), SVC_BENCH_BILLING_SESSIONS: String(GROWTH_BILLING_SESSIONS) });
+    // What a growth benchmark seeds of its own is the same at both counts: only the stored sessions grow.
+    const env = (stored: number) => ({
+      BENCH_STORED_SESSIONS: String(stored), SVC_BENCH_BILLING_SESSIONS: String(GROWTH_BILLING_SESSIONS),
+      BENCH_EXPORT_SESSIONS: String(GROWTH_EXPORT_SESSIONS),
+    });
     for (const [phase, target] of [['low', GROWTH_LOW], ['high', GROWTH_HIGH]] as const) {
       const started = performance.now();
       const stored = await seedStoredSessions(growthUrl, target);

@@ -4,7 +4,9 @@
 // customer; sessions spread over the twelve months from November 2025 (the benchmarks' own periods
 // are later: October 2026 and now), each with its pricing result (energy and a session fee), as the
 // pipeline leaves them: status priced, pricing_version 1. Set-based SQL in chunks of 100,000, then
-// analyze. Tops up: seedStoredSessions(url, n) adds what is missing to reach n.
+// vacuum (analyze) and a checkpoint, as a database that held them for a while would be: no
+// autovacuum of the new rows, nor a checkpoint writing them, during the measurement that follows.
+// Tops up: seedStoredSessions(url, n) adds what is missing to reach n.
 // `node bench/seed-stored-sessions.ts <databaseUrl> <count>` seeds a database by hand.
 import pg from 'pg';
 
@@ -123,7 +125,8 @@ export async function seedStoredSessions(databaseUrl: string, target: number, pr
       stored = to;
       progress(`  stored ${stored.toLocaleString('en-US')} sessions`);
     }
-    await client.query('analyze');
+    await client.query('vacuum (analyze)');
+    await client.query('checkpoint');
     return stored;
   } finally {
     await client.end();
