@@ -199,7 +199,7 @@ async function compare(pool: pg.Pool, appUrl: string, plainUrl: string, path: st
     if (process.env.BENCH_READS_VERBOSE) console.log(`  compared GET ${path}${query}: ${found ? 'different' : 'equal'}`);
     if (found) {
       mismatches++;
-      console.log(`  !!! MISMATCH: GET ${path}${query} answers differently from the app and from the plain handler: ${found}`);
+      console.log(`  !!! MISMATCH: GET ${path}${query}: the app and the plain handler answer differently: ${found}`);
     }
   }
   return mismatches;
