@@ -14,18 +14,13 @@ import { ormConfig } from '../mikro-orm.config.ts';
 import { scopedEm } from '../src/access/admin-scope.ts';
 import type { BenchmarkResult } from './run.ts';
 import { RUN_TAG, runId } from './run-tag.ts';
+import { SUBTOTALS_SQL } from './priced-subtotals.ts';
 
 const SESSIONS = Number(process.env.SVC_BENCH_BILLING_SESSIONS ?? 1_000_000);
 const CUSTOMERS = 10_000;
 const CHUNK = 100_000;
 const ADMIN = runId('bench-billing');
 
-const SUBTOTALS = `jsonb_build_array(jsonb_build_object('kind', 'energy', 'volume', kwh::text, 'billed_volume', kwh::text, 'rate', '0.45',
-  'rate_unit', 'kWh', 'rate_label', 'Energy', 'amount_excl_vat', round(kwh * 0.45, 2)::text, 'amount_excl_vat_unrounded', (kwh * 0.45)::text,
-  'vat_kind', 'standard', 'vat_percent', '21.00', 'vat_country', 'NL', 'vat_amount_unrounded', (round(kwh * 0.45, 2) * 0.21)::text),
-  jsonb_build_object('kind', 'flat', 'volume', '1', 'billed_volume', '1', 'rate', '0.35', 'rate_unit', 'session', 'rate_label', 'Session fee',
-  'amount_excl_vat', '0.35', 'amount_excl_vat_unrounded', '0.35', 'vat_kind', 'standard', 'vat_percent', '21.00', 'vat_country', 'NL',
-  'vat_amount_unrounded', '0.0735'))`;
 
 async function seed(pool: pg.Pool): Promise<void> {
   await pool.query(`insert into customer (id, admin_id, name, country, entity_type, reimbursement_vat, custom_fields, charge_auth_blocked, created_at, updated_at)
@@ -46,7 +41,7 @@ async function seed(pool: pg.Pool): Promise<void> {
       insert into msp_pricing_result (id, session_id, version, admin_id, customer_id, subscription_id, token_evco_id, currency, rate_plan_id,
           rate_plan_version_id, rule, subtotals, total_excl_vat, total_vat, total_incl_vat, credit_used, annotations, explanation, created_at)
         select svc_uuidv7(), ins.id, 1, '${ADMIN}', ins.customer_id, ins.customer_id, 'NL-BEN', 'EUR', ins.customer_id, ins.customer_id,
-          '{}', ${SUBTOTALS}, round(kwh * 0.45, 2) + 0.35, 0, 0, 0, '{}', '[]', now() from ins`);
+          '{}', ${SUBTOTALS_SQL}, round(kwh * 0.45, 2) + 0.35, 0, 0, 0, '{}', '[]', now() from ins`);
   }
   await pool.query('analyze');
 }

@@ -20,6 +20,7 @@ import { ormConfig } from '../mikro-orm.config.ts';
 import { scopedEm } from '../src/access/admin-scope.ts';
 import type { WalkJob, WalkResult } from './export-client.ts';
 import type { BenchmarkResult } from './run.ts';
+import { SUBTOTALS_SQL } from './priced-subtotals.ts';
 
 const SESSIONS = Number(process.env.BENCH_EXPORT_SESSIONS ?? 1_000_000);
 const CHUNK = 100_000;
@@ -31,12 +32,6 @@ const OTHER_ADMIN = 'bench-export-other';
 const PATH = '/main/v1/msp-charge-session-priced';
 const AUTHORIZATION = `Basic ${Buffer.from('bench-export:bench-secret-1234').toString('base64')}`;
 
-const SUBTOTALS = `jsonb_build_array(jsonb_build_object('kind', 'energy', 'volume', kwh::text, 'billed_volume', kwh::text, 'rate', '0.45',
-  'rate_unit', 'kWh', 'rate_label', 'Energy', 'amount_excl_vat', round(kwh * 0.45, 2)::text, 'amount_excl_vat_unrounded', (kwh * 0.45)::text,
-  'vat_kind', 'standard', 'vat_percent', '21.00', 'vat_country', 'NL', 'vat_amount_unrounded', (round(kwh * 0.45, 2) * 0.21)::text),
-  jsonb_build_object('kind', 'flat', 'volume', '1', 'billed_volume', '1', 'rate', '0.35', 'rate_unit', 'session', 'rate_label', 'Session fee',
-  'amount_excl_vat', '0.35', 'amount_excl_vat_unrounded', '0.35', 'vat_kind', 'standard', 'vat_percent', '21.00', 'vat_country', 'NL',
-  'vat_amount_unrounded', '0.0735'))`;
 
 /**
  * Stored priced sessions, each with its pricing result (version 1), written set-based in chunks;
@@ -77,7 +72,7 @@ export async function seedExportSessions(pool: pg.Pool, count: number): Promise<
           token_evco_id, currency, rate_plan_id, rate_plan_version_id, rule, subtotals, total_excl_vat, total_vat, total_incl_vat, credit_used,
           annotations, roaming_agreement, explanation, created_at)
         select svc_uuidv7(), ins.id, 1, ins.admin_id, ins.customer_id, ins.customer_id, 'SUB-' || left(ins.customer_id::text, 8), ins.evco_id,
-          'EUR', ins.customer_id, ins.customer_id, '{"name": "Default", "index": 0}', ${SUBTOTALS},
+          'EUR', ins.customer_id, ins.customer_id, '{"name": "Default", "index": 0}', ${SUBTOTALS_SQL},
           round(kwh * 0.45, 2) + 0.35, round((round(kwh * 0.45, 2) + 0.35) * 0.21, 2),
           round(kwh * 0.45, 2) + 0.35 + round((round(kwh * 0.45, 2) + 0.35) * 0.21, 2),
           case when ins.kwh > 40 then 1.5 else 0 end, case when ins.kwh > 44 then '{"tier": "high"}'::jsonb else '{}'::jsonb end, null,

@@ -16,6 +16,7 @@ import { microsFromNumber, mulDivMicros } from '../src/money/micros.ts';
 import { evaluateOcpiTariff } from '../src/pricing/ocpi/evaluate-tariff.ts';
 import type { ChargingPeriod, OcpiSession, OcpiTariff } from '../src/pricing/ocpi/tariff.ts';
 import type { BenchmarkResult } from './run.ts';
+import { seededRandom } from '../test/helpers/seeded-random.ts';
 
 const SECONDS = Number(process.env.BENCH_OCPI_SECONDS ?? 4);
 const SESSIONS_PER_TARIFF = 400;
@@ -34,15 +35,6 @@ function vectorTariffs(): OcpiTariff[] {
   return [...seen.values()];
 }
 
-/** mulberry32: a fixed sequence, so every run prices the same sessions. */
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Hours as a CDR states them: a JSON number of at most 6 decimals. */
 const hours = (minutes: number) => Number((minutes / 60).toFixed(6));
@@ -93,7 +85,7 @@ export interface Pair { tariff: OcpiTariff; session: OcpiSession }
 
 /** The tariffs interleaved, so a pass is the mix and not one tariff after the other (exported for profiling). */
 export function pairs(tariffs = vectorTariffs()): Pair[] {
-  const next = random(25);
+  const next = seededRandom(25);
   const reserving = tariffs.map((t) => t.elements.some((e) => e.restrictions?.reservation));
   const list: Pair[] = [];
   for (let i = 0; i < SESSIONS_PER_TARIFF; i++) {

@@ -1,7 +1,7 @@
 // Charge-session test data: a priced subscription (VAT rate, rate plan, plan, subscription, token)
 // and session bodies, plus waiting for the asynchronous pipeline.
-import type { TestApp } from './app.ts';
-import { createSubscriptionPlan, createTokenSubscription, insertToken, insertTokenLink } from './factories.ts';
+import { startTestApp, type TestApp } from './app.ts';
+import { createAdministration, createSubscriptionPlan, createTokenSubscription, insertToken, insertTokenLink } from './factories.ts';
 
 let counter = 0;
 const next = () => `${process.pid}-${++counter}`;
@@ -24,6 +24,14 @@ export async function createRatePlan(app: TestApp, versions: { valid_from: strin
 export const SIMPLE_RATES = { rates: { energy: { price: '0.50' } }, rules: [] };
 
 /** A subscription whose plan prices with `definition` (or a given rate plan), with one linked token. */
+/** The session tests' usual start: a test app, an administration and the token of a priced subscription of it. */
+export async function startPricedApp(options: Parameters<typeof pricedSubscription>[2] = {}): Promise<{ app: TestApp; adminId: string; evcoId: string }> {
+  const app = await startTestApp();
+  const adminId = (await createAdministration(app)).id;
+  const { evcoId } = await pricedSubscription(app, adminId, options);
+  return { app, adminId, evcoId };
+}
+
 export async function pricedSubscription(app: TestApp, adminId: string, options: {
   definition?: unknown; ratePlanId?: string; plan?: Record<string, unknown>; credit?: string;
 } = {}) {

@@ -1,7 +1,7 @@
 import test from 'ava';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { type TestApp } from '../helpers/app.ts';
 import { createAdministration } from '../helpers/factories.ts';
-import { pricedSubscription, pricingResults, processed, sessionBody, submitSession } from '../helpers/session-factories.ts';
+import { startPricedApp, pricingResults, processed, sessionBody, submitSession } from '../helpers/session-factories.ts';
 import { asGraphql, withoutNulls } from './rest-shape.ts';
 import { data, graphql } from './graphql.ts';
 
@@ -9,9 +9,7 @@ let app: TestApp;
 let adminId: string;
 let evcoId: string;
 test.before(async () => {
-  app = await startTestApp();
-  adminId = (await createAdministration(app)).id;
-  ({ evcoId } = await pricedSubscription(app, adminId));
+  ({ app, adminId, evcoId } = await startPricedApp());
 });
 test.after.always(async () => { await app?.close(); });
 

@@ -3,18 +3,16 @@
 // the database with one statement and are priced like any other.
 import fc from 'fast-check';
 import test from 'ava';
-import { startTestApp, type Auth, type TestApp } from '../../helpers/app.ts';
+import { type Auth, type TestApp } from '../../helpers/app.ts';
 import { createAdministration } from '../../helpers/factories.ts';
-import { pricedSubscription, pricingResults, processed, sessionBody, submitSession } from '../../helpers/session-factories.ts';
+import { startPricedApp, pricedSubscription, pricingResults, processed, sessionBody, submitSession } from '../../helpers/session-factories.ts';
 import { countQueries } from '../../helpers/sql-count.ts';
 
 let app: TestApp;
 let adminId: string;
 let evcoId: string;
 test.before(async () => {
-  app = await startTestApp();
-  adminId = (await createAdministration(app)).id;
-  ({ evcoId } = await pricedSubscription(app, adminId));
+  ({ app, adminId, evcoId } = await startPricedApp());
 });
 test.after.always(async () => { await app?.close(); });
 

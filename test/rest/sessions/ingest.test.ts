@@ -1,16 +1,13 @@
 import test from 'ava';
 import { createLocatedEvse } from '../../helpers/cpo-factories.ts';
-import { startTestApp, type TestApp } from '../../helpers/app.ts';
-import { createAdministration } from '../../helpers/factories.ts';
-import { pricedSubscription, pricingResults, processed, sessionBody, submitSession } from '../../helpers/session-factories.ts';
+import { type TestApp } from '../../helpers/app.ts';
+import { startPricedApp, pricingResults, processed, sessionBody, submitSession } from '../../helpers/session-factories.ts';
 
 let app: TestApp;
 let adminId: string;
 let evcoId: string;
 test.before(async () => {
-  app = await startTestApp();
-  adminId = (await createAdministration(app)).id;
-  ({ evcoId } = await pricedSubscription(app, adminId));
+  ({ app, adminId, evcoId } = await startPricedApp());
 });
 test.after.always(async () => { await app?.close(); });
 

@@ -1,16 +1,14 @@
 import test from 'ava';
-import { startTestApp, type TestApp } from '../../helpers/app.ts';
-import { createAdministration, createCustomer } from '../../helpers/factories.ts';
+import { type TestApp } from '../../helpers/app.ts';
+import { createCustomer } from '../../helpers/factories.ts';
 import { createArrangement, createEvse, linkEvse } from '../../helpers/cpo-factories.ts';
-import { pricedSubscription, pricingResults, processed, sessionBody, submitSession } from '../../helpers/session-factories.ts';
+import { startPricedApp, pricingResults, processed, sessionBody, submitSession } from '../../helpers/session-factories.ts';
 
 let app: TestApp;
 let adminId: string;
 let evcoId: string;
 test.before(async () => {
-  app = await startTestApp();
-  adminId = (await createAdministration(app)).id;
-  ({ evcoId } = await pricedSubscription(app, adminId, { plan: { use_customer_reimbursement_vat: true } }));
+  ({ app, adminId, evcoId } = await startPricedApp({ plan: { use_customer_reimbursement_vat: true } }));
 });
 test.after.always(async () => { await app?.close(); });
 

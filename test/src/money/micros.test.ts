@@ -4,17 +4,10 @@ import { ceilToMultiple, decimalFromNumber, mulDivDecimal, normalize, roundToCur
 import {
   ceilToMultipleMicros, microsFromNumber, microsFromText, microsText, mulDivMicros, roundMicrosToCurrency,
 } from '../../../src/money/micros.ts';
+import { seededRandom } from '../../helpers/seeded-random.ts';
 
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
-const next = random(11);
+const next = seededRandom(11);
 const pick = <T>(list: T[]): T => list[Math.floor(next() * list.length)];
 
 /** JSON-ish numbers: prices, volumes, float sums, tiny and large, halves at the 7th decimal. */

@@ -2,15 +2,10 @@
 // in zones with odd offsets and odd transitions too.
 import test from 'ava';
 import { clockMinutes, localTime } from '../../../src/pricing/local-time.ts';
+import { seededRandom } from '../../helpers/seeded-random.ts';
 
-let seed = 2026;
-/** mulberry32: the same instants every run. */
-function random(): number {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-}
+/** The same instants every run. */
+const random = seededRandom(2026);
 
 const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
 
