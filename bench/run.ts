@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureDatabase, startEmbeddedPostgres } from '../src/platform/embedded-postgres.ts';
+import { SERVICE_NODE_FLAGS } from '../src/platform/heap-config.ts';
 import { migrate, openOrm } from '../src/platform/orm.ts';
 import { ormConfig } from '../mikro-orm.config.ts';
 import { migrateJobQueue } from '../src/worker/worker.ts';
@@ -69,7 +70,8 @@ const isInfoLog = (line: string): boolean => /^\{"level":"(trace|debug|info)"/.t
  * written, as in production, and left out here).
  */
 function runChild(name: string, databaseUrl: string, env: Record<string, string> = {}): Promise<ChildResult | null> {
-  const child = spawn(process.execPath, [fileURLToPath(new URL('./run-one.ts', import.meta.url)), name, databaseUrl], {
+  // With the service's node flags (its heap configuration, src/platform/heap-config.ts): its peak RSS is the service's.
+  const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, fileURLToPath(new URL('./run-one.ts', import.meta.url)), name, databaseUrl], {
     stdio: ['ignore', 'pipe', 'inherit', 'pipe'], env: { ...process.env, ...env, BENCH_RESULT_FD: '3' },
   });
   let output = '';

@@ -4,6 +4,7 @@
 // service once PostgreSQL is healthy and checks the service's readiness too.
 import { readFileSync } from 'node:fs';
 import test from 'ava';
+import { SERVICE_NODE_FLAGS } from '../src/platform/heap-config.ts';
 
 const read = (name: string) => readFileSync(new URL(`../${name}`, import.meta.url), 'utf8');
 
@@ -35,7 +36,7 @@ test('the production stage runs as a user that is not root', (t) => {
   t.notRegex(users.at(-1)!, /^(root|0)(:|$)/);
   const lastUser = production.instructions.findLastIndex((i) => i.keyword === 'USER');
   t.false(production.instructions.slice(lastUser).some((i) => i.keyword === 'RUN'), 'nothing runs as root after it');
-  t.deepEqual(of(production, 'CMD'), ['["node", "src/main.ts"]']);
+  t.deepEqual(of(production, 'CMD'), [`["node", ${SERVICE_NODE_FLAGS.map((flag) => `"${flag}"`).join(', ')}, "src/main.ts"]`], 'with the service\'s heap flags');
 });
 
 test('no embedded PostgreSQL in the production stage: its modules come from a stage that removes it', (t) => {

@@ -4,7 +4,7 @@
 // per kind (rest/events/event-renderers.ts) in every process that changes data (the composition
 // roots call registerEventRenderers). A renderer takes the ids of one transaction's events of its
 // kind at once: set-based writers (sessions, billing boxes) record many and are rendered in one
-// query per batch. A kind without a renderer, every delete, and a resource no longer readable
+// query per chunk of at most RENDER_CHUNK (500) events (record-events.ts). A kind without a renderer, every delete, and a resource no longer readable
 // carry what identifies it.
 import type { Em } from '../platform/orm.ts';
 import type { EventKindName } from './event-kinds.ts';

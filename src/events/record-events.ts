@@ -58,15 +58,32 @@ export function noteEventsWritten(): void {
   eventWrites++;
 }
 
-const PENDING = `select id::text as id, kind, resource_id, modification from svc_event where tx_id = txid_current() and data is null order by id`;
+/**
+ * Events rendered and stored per statement: a transaction that recorded many (a backfill's boxes,
+ * a batch of sessions) is rendered in chunks, so that its data is never held all at once.
+ */
+export const RENDER_CHUNK = 500;
+
+// Ordered by the bigint id (not the text alias): each chunk starts after the last one's id.
+const PENDING = `select e.id::text as id, e.kind, e.resource_id, e.modification from svc_event e
+  where e.tx_id = txid_current() and e.data is null and e.id > ?::bigint order by e.id limit ${RENDER_CHUNK}`;
 const STORE = `update svc_event e set data = x.data from jsonb_to_recordset(?::jsonb) as x(id bigint, data jsonb) where e.id = x.id`;
 
-/** Renders and stores the data of the events the current transaction recorded (run just before it commits). */
+/**
+ * Renders and stores the data of the events the current transaction recorded (run just before it
+ * commits), RENDER_CHUNK events at a time in id order, each chunk's renderer calls by kind.
+ */
 export async function renderPendingEvents(em: Em): Promise<void> {
-  const pending = await em.execute<PendingEvent[]>(PENDING);
-  if (!pending.length) return;
-  const data = await renderEvents(em, pending);
-  await em.execute(STORE, [JSON.stringify(pending.map((e) => ({ id: e.id, data: data.get(e.id) })))]);
+  for (let after = '0'; ;) {
+    const pending = await em.execute<PendingEvent[]>(PENDING, [after]);
+    if (!pending.length) return;
+    const data = await renderEvents(em, pending);
+    await em.execute(STORE, [JSON.stringify(pending.map((e) => ({ id: e.id, data: data.get(e.id) })))]);
+    if (pending.length < RENDER_CHUNK) return;
+    after = pending[pending.length - 1].id;
+    // What the chunk's renderers loaded into this unit of work is not needed by the next chunk.
+    em.clear();
+  }
 }
 
 export class RecordEvents implements EventSubscriber {

@@ -7,6 +7,7 @@ import pg from 'pg';
 import { databaseHealth, isDatabaseUnavailable } from '../platform/database-health.ts';
 import { logger, writeForwardedLine, type LogLevel } from '../platform/log.ts';
 import type { Orm } from '../platform/orm.ts';
+import { WORKER_RESOURCE_LIMITS } from '../platform/heap-config.ts';
 import { addStartJobs, CRONTAB, mainTasks, webhookTasks } from './tasks.ts';
 
 // A database outage is reported once by the service (database-health.ts), not by every poll.
@@ -97,7 +98,10 @@ type ThreadMessage = string | { databaseUnavailable: string } | { log: string } 
  */
 export async function startWorker(_orm: Orm, connectionString: string): Promise<RunningWorker> {
   const logLevel: LogLevel = logger().level as LogLevel;
-  const thread = new Worker(new URL('./worker-thread.ts', import.meta.url), { workerData: { databaseUrl: connectionString, logLevel } });
+  // Its young generation as the main thread's (src/platform/heap-config.ts).
+  const thread = new Worker(new URL('./worker-thread.ts', import.meta.url), {
+    workerData: { databaseUrl: connectionString, logLevel }, resourceLimits: WORKER_RESOURCE_LIMITS,
+  });
   const replies: ((message: string) => void)[] = [];
   let stopping = false;
   let failure: string | undefined;

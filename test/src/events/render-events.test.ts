@@ -40,3 +40,27 @@ test('sessions and their pricing results render in the same statements for 5 eve
   };
   t.is(await statements(50), await statements(5));
 });
+
+test.serial('a transaction recording more events than one chunk renders every one, in chunks of RENDER_CHUNK', async (t) => {
+  const { recordEventRows } = await import('../../../src/events/event-sql.ts');
+  const { RENDER_CHUNK } = await import('../../../src/events/record-events.ts');
+  const { createCustomer } = await import('../../helpers/factories.ts');
+  const admin = (await createAdministration(app)).id;
+  const customer = await createCustomer(app, admin);
+  const gone = Array.from({ length: 2 * RENDER_CHUNK + 3 }, (_, i) => `00000000-0000-7000-8000-${String(i).padStart(12, '0')}`);
+  const queries = await countQueries(app.orm, async () => {
+    await scopedEm(app.orm).transactional(async (tx) => {
+      // Deletes carry what identifies them; the customer's update, in the last chunk, is rendered by its GET.
+      await recordEventRows(tx, gone.map((id) => ({ kind: 'customer', resource_id: id, modification: 'delete', admin_id: admin })));
+      await recordEventRows(tx, [{ kind: 'customer', resource_id: customer.id, modification: 'update', admin_id: admin }]);
+    });
+  });
+  const renders = queries.filter((q) => /from svc_event e\s+where e\.tx_id = txid_current\(\)/.test(q)).length;
+  t.is(renders, 3, 'one look-up of pending events per chunk');
+  const rows = await app.orm.em.fork().execute<{ resource_id: string; data: Record<string, unknown> | null }[]>(
+    `select resource_id, data from svc_event where admin_id = ? and kind = 'customer' and modification <> 'create' order by id`, [admin]);
+  const stored = rows.filter((r) => gone.includes(r.resource_id) || r.resource_id === customer.id);
+  t.is(stored.length, gone.length + 1);
+  t.deepEqual(stored.slice(0, gone.length).map((r) => r.data), gone.map((id) => ({ id })));
+  t.is(stored[gone.length].data?.name, customer.name);
+});
