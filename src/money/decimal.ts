@@ -5,7 +5,7 @@ import { Decimal } from 'decimal.js';
 import moneyMath from 'money-math';
 import { InvalidInputError } from '../platform/errors.ts';
 import type { FieldPath } from '../platform/field-path.ts';
-import { microsFromText, mulDivMicros, roundMicrosToCurrency } from './micros.ts';
+import { microsFromText, microsText, mulDivMicros, roundMicrosToCurrency } from './micros.ts';
 
 const D = Decimal.clone({ precision: 40, rounding: Decimal.ROUND_HALF_UP });
 
@@ -96,6 +96,7 @@ export function roundToCurrency(value: string, minorUnits = 2): string {
 /** Sums of already rounded 2-decimal amounts, through money-math. */
 export function addCurrency(a: string, b: string): string {
   if (!CURRENCY_TEXT.test(a) || !CURRENCY_TEXT.test(b)) throw new Error(`not a 2-decimal amount: ${a}, ${b}`);
+  if (DECIMAL_TEXT.test(a) && DECIMAL_TEXT.test(b)) return roundMicrosToCurrency(microsFromText(a) + microsFromText(b), 2);
   return moneyMath.add(a, b);
 }
 
@@ -150,6 +151,9 @@ export function toFixedDecimal(value: string, decimals: number): string {
 
 /** a × b ÷ c (c defaults to 1), kept to 6 decimals (rounded half up): unrounded amounts and volumes. */
 export function mulDivDecimal(a: string, b: string, c = '1'): string {
+  if (DECIMAL_TEXT.test(a) && DECIMAL_TEXT.test(b) && DECIMAL_TEXT.test(c) && !ZERO_TEXT.test(c)) {
+    return microsText(mulDivMicros(microsFromText(a), microsFromText(b), microsFromText(c)));
+  }
   return normalize(new D(a).times(b).dividedBy(c).toFixed(MAX_DECIMALS));
 }
 

@@ -1,9 +1,10 @@
-// roundToCurrency, percentOfDecimal, sumCurrency and isZero compute plain operands in micro-units
+// roundToCurrency, percentOfDecimal, sumCurrency, addCurrency, mulDivDecimal and isZero compute plain operands in micro-units
 // (a box list computes a few thousand of them a page): each gives decimal.js's text, negative
 // zeros ("-0.00") included, on random operands and on the edges.
 import test from 'ava';
 import { Decimal } from 'decimal.js';
-import { isZero, percentOfDecimal, roundToCurrency, sumCurrency } from '../../../src/money/decimal.ts';
+import moneyMath from 'money-math';
+import { addCurrency, isZero, mulDivDecimal, normalize, percentOfDecimal, roundToCurrency, sumCurrency } from '../../../src/money/decimal.ts';
 
 const D = Decimal.clone({ precision: 40, rounding: Decimal.ROUND_HALF_UP });
 
@@ -36,6 +37,12 @@ test('the fast paths give decimal.js\'s text', (t) => {
     const percent = i % 5 === 0 ? pick(['0', '21', '9', '-0', '6.5', '0.000001']) : operand();
     t.is(percentOfDecimal(value, percent), new D(value).times(percent).dividedBy(100).toFixed(6), `${value} × ${percent}%`);
     const some = [value, values[(i * 7) % values.length], values[(i * 13) % values.length]];
+    const [a, b] = [roundToCurrency(value), roundToCurrency(values[(i * 7) % values.length])];
+    t.is(addCurrency(a, b), moneyMath.add(a, b), `${a} + ${b}`);
+    const divisor = values[(i * 13) % values.length];
+    if (!new D(divisor).isZero()) {
+      t.is(mulDivDecimal(value, percent, divisor), normalize(new D(value).times(percent).dividedBy(divisor).toFixed(6)), `${value} × ${percent} ÷ ${divisor}`);
+    }
     t.is(sumCurrency(some), some.reduce((acc, v) => acc.plus(v), new D(0)).toFixed(2), some.join(' + '));
   }
 });
