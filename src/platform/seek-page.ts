@@ -155,9 +155,12 @@ const columnReaders = new WeakMap<EntityMetadata<any>, (row: Row) => Row>();
 
 /** Column types whose value node-postgres answers as the ORM's mapping would (no conversion but timestamps). */
 const AS_ANSWERED = new Set(['string', 'number', 'boolean', 'object', 'any']);
-/** The ORM types whose conversion to JS is nothing, or a timestamp's parseDate. */
+/** The ORM types whose conversion to JS is nothing, or a timestamp's parseDate (not a date: node-postgres answers a Date, the ORM a string). */
 const PLAIN_TYPES = new Set(['StringType', 'TextType', 'UuidType', 'EnumType', 'IntegerType', 'SmallIntType', 'TinyIntType', 'MediumIntType',
-  'BooleanType', 'JsonType', 'DateTimeType', 'DateType', 'DecimalType', 'FloatType', 'DoubleType', 'CharacterType']);
+  'BooleanType', 'JsonType', 'DateTimeType', 'DecimalType', 'FloatType', 'DoubleType', 'CharacterType']);
+
+/** A property's JS type as the database answers it: citext (case-insensitive identifiers) is text. */
+const answeredType = (prop: EntityMetadata<any>['properties'][string]) => (prop.columnTypes?.[0] === 'citext' ? 'string' : prop.runtimeType);
 
 /**
  * A row as the database answers it (column names, timestamps as text) as the row the query
@@ -165,9 +168,6 @@ const PLAIN_TYPES = new Set(['StringType', 'TextType', 'UuidType', 'EnumType', '
  * (`platform.parseDate`), a to-one reference as its key; built once per entity. An entity with a
  * property that would need another conversion (a custom type, a bigint, a composite key) is refused.
  */
-/** A property's JS type as the database answers it: citext (case-insensitive identifiers) is text. */
-const answeredType = (prop: EntityMetadata<any>['properties'][string]) => (prop.columnTypes?.[0] === 'citext' ? 'string' : prop.runtimeType);
-
 export function columnsAsProperties(em: Em, entity: EntityName<any>): (row: Row) => Row {
   const meta = em.getMetadata(entity);
   const known = columnReaders.get(meta);
@@ -192,10 +192,15 @@ export function columnsAsProperties(em: Em, entity: EntityName<any>): (row: Row)
     }
     return { name, column, date };
   });
+  const names = plan.map((step) => step.name);
+  const columns = plan.map((step) => step.column);
+  const dates = plan.map((step) => step.date);
   const reader = (row: Row): Row => {
     const properties: Row = {};
-    for (const { name, column, date } of plan) {
-      if (column in row) properties[name] = date ? parseDate(row[column]) : row[column];
+    for (let i = 0; i < columns.length; i++) {
+      const value = row[columns[i]];
+      // A column the row lacks (not selected) leaves its property out, as the ORM's mapping does.
+      if (value !== undefined) properties[names[i]] = dates[i] ? parseDate(value) : value;
     }
     return properties;
   };
