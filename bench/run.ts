@@ -71,7 +71,9 @@ const isInfoLog = (line: string): boolean => /^\{"level":"(trace|debug|info)"/.t
  */
 function runChild(name: string, databaseUrl: string, env: Record<string, string> = {}): Promise<ChildResult | null> {
   // With the service's node flags (its heap configuration, src/platform/heap-config.ts): its peak RSS is the service's.
-  const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, fileURLToPath(new URL('./run-one.ts', import.meta.url)), name, databaseUrl], {
+  // BENCH_CPU_PROF=<dir>: each benchmark's process writes a CPU profile there (NODE_OPTIONS refuses --cpu-prof).
+  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, ...profile, fileURLToPath(new URL('./run-one.ts', import.meta.url)), name, databaseUrl], {
     stdio: ['ignore', 'pipe', 'inherit', 'pipe'], env: { ...process.env, ...env, BENCH_RESULT_FD: '3' },
   });
   let output = '';

@@ -114,7 +114,11 @@ type Row = Record<string, any>;
 
 const groupBy = <T>(rows: T[], key: (row: T) => string) => {
   const map = new Map<string, T[]>();
-  for (const row of rows) map.set(key(row), [...(map.get(key(row)) ?? []), row]);
+  for (const row of rows) {
+    const group = map.get(key(row));
+    if (group) group.push(row);
+    else map.set(key(row), [row]);
+  }
   return map;
 };
 
@@ -194,7 +198,8 @@ export function boxList(em: Em, filter: BoxFilter = {}): SeekList<BoxData> {
     ...(filter.state !== undefined ? { state: filter.state as BillingBox['state'] } : {}),
   };
   return new SeekList<BoxData>(em, {
-    entity: BillingBox, where, enrich: (rows) => boxDetails(em, rows.map((row) => String(row.id))),
+    // Only the ids (as the database answers them): boxDetails reads each box with its roll-ups in a set.
+    entity: BillingBox, where, fields: ['id'], rawRows: true, enrich: (rows) => boxDetails(em, rows.map((row) => String(row.id))),
   });
 }
 

@@ -5,6 +5,7 @@ import { Decimal } from 'decimal.js';
 import moneyMath from 'money-math';
 import { InvalidInputError } from '../platform/errors.ts';
 import type { FieldPath } from '../platform/field-path.ts';
+import { microsFromText, microsText, mulDivMicros, roundMicrosToCurrency } from './micros.ts';
 
 const D = Decimal.clone({ precision: 40, rounding: Decimal.ROUND_HALF_UP });
 
@@ -17,6 +18,17 @@ const CURRENCY_TEXT = /^-?\d+\.\d{2}$/;
  */
 const PLAIN_DECIMAL = /^(-?(?:0|[1-9]\d{0,29}))(?:\.(\d{1,6}))?$/;
 const TRAILING_ZEROS = /0+$/;
+/** Fixed-point text that is zero ("0.00", "-0.000000"). */
+const ZERO_TEXT = /^-?0(\.0*)?$/;
+/** A hundred, in micro-units (percentages). */
+const HUNDRED_MICROS = microsFromText('100');
+
+/**
+ * The fast paths below compute in micro-units (micros.ts: exact for DECIMAL_TEXT operands) and
+ * give decimal.js's text; a zero result of a negative operand goes the slow way (decimal.js keeps
+ * the sign of a negative zero: "-0.00").
+ */
+const fastZeroSign = (result: string, operands: string[]) => !ZERO_TEXT.test(result) || operands.every((v) => v.charCodeAt(0) !== 45);
 
 export function isDecimalText(value: string): boolean {
   return DECIMAL_TEXT.test(value);
@@ -68,17 +80,23 @@ export function isNegative(value: string): boolean {
 }
 
 export function isZero(value: string): boolean {
+  if (DECIMAL_TEXT.test(value)) return ZERO_TEXT.test(value);
   return new D(value).isZero();
 }
 
 /** Rounds half away from zero to the currency's minor unit (decisions.md). */
 export function roundToCurrency(value: string, minorUnits = 2): string {
+  if (minorUnits <= MAX_DECIMALS && DECIMAL_TEXT.test(value)) {
+    const fast = roundMicrosToCurrency(microsFromText(value), minorUnits);
+    if (fastZeroSign(fast, [value])) return fast;
+  }
   return new D(value).toDecimalPlaces(minorUnits, Decimal.ROUND_HALF_UP).toFixed(minorUnits);
 }
 
 /** Sums of already rounded 2-decimal amounts, through money-math. */
 export function addCurrency(a: string, b: string): string {
   if (!CURRENCY_TEXT.test(a) || !CURRENCY_TEXT.test(b)) throw new Error(`not a 2-decimal amount: ${a}, ${b}`);
+  if (DECIMAL_TEXT.test(a) && DECIMAL_TEXT.test(b)) return roundMicrosToCurrency(microsFromText(a) + microsFromText(b), 2);
   return moneyMath.add(a, b);
 }
 
@@ -89,6 +107,10 @@ export function multiplyDecimal(a: string, b: string): string {
 
 /** `percent` % of `amount`, 6 decimals. */
 export function percentOfDecimal(amount: string, percent: string): string {
+  if (DECIMAL_TEXT.test(amount) && DECIMAL_TEXT.test(percent)) {
+    const fast = roundMicrosToCurrency(mulDivMicros(microsFromText(amount), microsFromText(percent), HUNDRED_MICROS), MAX_DECIMALS);
+    if (fastZeroSign(fast, [amount, percent])) return fast;
+  }
   return new D(amount).times(percent).dividedBy(100).toFixed(MAX_DECIMALS);
 }
 
@@ -110,6 +132,10 @@ export function sumDecimal(values: string[]): string {
 
 /** Sum of rounded amounts with `minorUnits` decimals. */
 export function sumCurrency(values: string[], minorUnits = 2): string {
+  if (minorUnits <= MAX_DECIMALS && values.every((v) => DECIMAL_TEXT.test(v))) {
+    const fast = roundMicrosToCurrency(values.reduce((sum, v) => sum + microsFromText(v), 0n), minorUnits);
+    if (fastZeroSign(fast, values)) return fast;
+  }
   return values.reduce((acc, v) => acc.plus(v), new D(0)).toFixed(minorUnits);
 }
 
@@ -125,6 +151,9 @@ export function toFixedDecimal(value: string, decimals: number): string {
 
 /** a × b ÷ c (c defaults to 1), kept to 6 decimals (rounded half up): unrounded amounts and volumes. */
 export function mulDivDecimal(a: string, b: string, c = '1'): string {
+  if (DECIMAL_TEXT.test(a) && DECIMAL_TEXT.test(b) && DECIMAL_TEXT.test(c) && !ZERO_TEXT.test(c)) {
+    return microsText(mulDivMicros(microsFromText(a), microsFromText(b), microsFromText(c)));
+  }
   return normalize(new D(a).times(b).dividedBy(c).toFixed(MAX_DECIMALS));
 }
 

@@ -5,7 +5,7 @@
 import { canSeeAdministration } from '../access/admin-scope.ts';
 import type { Em } from '../platform/orm.ts';
 import { callerScope } from '../access/admin-scope.ts';
-import { resolveToken, resolveTokens, type TokenResolution } from './resolve-token.ts';
+import { resolveToken, resolveTokens, resolveTokensById, type TokenResolution } from './resolve-token.ts';
 import type { Token } from './token.entity.ts';
 import { validityNow } from '../platform/validity.ts';
 
@@ -56,8 +56,12 @@ export async function authorizeTokens(em: Em, tokens: TokenKey[], at: Date): Pro
 
 /** `is_currently_valid` (REST) and `isCurrentlyValid` (GraphQL) of each token, by token id: authorized at validityNow(). */
 export async function currentValidity(em: Em, tokens: TokenKey[], at = validityNow()): Promise<Map<string, boolean>> {
-  const decisions = await authorizeTokens(em, tokens, at);
-  return new Map([...decisions].map(([id, decision]) => [id, decision.allowed]));
+  // The tokens are known: resolved by id (one query), no spellings of their evco_ids to try.
+  const resolutions = await resolveTokensById(em, [...new Set(tokens.map((token) => token.id))], at);
+  return new Map(tokens.map((token) => {
+    const resolution = resolutions.get(token.id);
+    return [token.id, resolution ? decide(resolution).allowed : false];
+  }));
 }
 
 /** Tokens as data with their `isCurrentlyValid` (currentValidity): one query for all of them. */

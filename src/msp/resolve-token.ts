@@ -33,23 +33,31 @@ export interface TokenResolution {
 
 // One row per non-defunct link of each token found (a token without links: one row, link null).
 // Of the two spellings of an evco_id (without and with check digit) the first stored one wins.
-const RESOLVE = `select r.k, t.id as token_id, t.evco_id, t.current_admin_id, t.charge_auth_blocked,
+const COLUMNS = `t.id as token_id, t.evco_id, t.current_admin_id, t.charge_auth_blocked,
     l.id as link_id, l.valid_from as link_from, l.valid_until as link_until,
     s.id as subscription_id, s.valid_from, s.valid_until, s.defunct, s.external_reference,
     s.monetary_credit_balance::text as monetary_credit_balance, s.admin_id, a.currency, s.customer_id,
     c.charge_auth_blocked as customer_blocked, p.id as plan_id, p.name as plan_name, p.rate_plan_id,
-    p.use_customer_reimbursement_vat, p.credit_excluded_components
-  from json_to_recordset(?::json) as r(k int, v citext, w citext)
-  join lateral (select * from msp_token t where t.evco_id in (r.v, r.w) order by t.evco_id = r.v desc limit 1) t on true
-  left join msp_token_link l on l.token_id = t.id and not l.defunct
+    p.use_customer_reimbursement_vat, p.credit_excluded_components`;
+const LINKS = `left join msp_token_link l on l.token_id = t.id and not l.defunct
   left join msp_token_subscription s on s.id = l.subscription_id
   left join administration a on a.id = s.admin_id
   left join customer c on c.id = s.customer_id
-  left join msp_subscription_plan p on p.id = s.plan_id
+  left join msp_subscription_plan p on p.id = s.plan_id`;
+const RESOLVE = `select r.k, ${COLUMNS}
+  from json_to_recordset(?::json) as r(k int, v citext, w citext)
+  join lateral (select * from msp_token t where t.evco_id in (r.v, r.w) order by t.evco_id = r.v desc limit 1) t on true
+  ${LINKS}
   order by r.k, l.created_at, l.id`;
+// The same rows for tokens already found (a list's page): by id, no spellings to try.
+const RESOLVE_BY_ID = `select ${COLUMNS}
+  from msp_token t
+  ${LINKS}
+  where t.id = any(?::uuid[])
+  order by t.id, l.created_at, l.id`;
 
 interface Row {
-  k: number; token_id: string; evco_id: string; current_admin_id: string; charge_auth_blocked: boolean;
+  token_id: string; evco_id: string; current_admin_id: string; charge_auth_blocked: boolean;
   link_id: string | null; link_from: string | Date | null; link_until: string | Date | null;
   subscription_id: string; valid_from: string | Date; valid_until: string | Date | null; defunct: boolean; external_reference: string | null;
   monetary_credit_balance: string; admin_id: string; currency: string; customer_id: string; customer_blocked: boolean;
@@ -105,17 +113,29 @@ export async function resolveTokens(em: Em, pairs: TokenAt[]): Promise<TokenReso
       const [v, w = null] = evcoIdVariants(evcoId);
       return { k, v, w };
     });
-    for (const row of await em.execute<Row[]>(RESOLVE, [JSON.stringify(lookups)])) {
-      let entry = found.get(row.k);
-      if (!entry) {
-        entry = { token: { id: row.token_id, evcoId: row.evco_id, currentAdminId: row.current_admin_id, chargeAuthBlocked: row.charge_auth_blocked }, links: [] };
-        found.set(row.k, entry);
-      }
-      if (row.link_id !== null) entry.links.push(linkOf(row));
-    }
+    collect(await em.execute<(Row & { k: number })[]>(RESOLVE, [JSON.stringify(lookups)]), (row) => row.k, found);
   }
   const indexOf = new Map(keys.map((evcoId, k) => [evcoId, k]));
   return pairs.map((pair) => decide(found.get(indexOf.get(pair.evcoId)!), pair.at));
+}
+
+/** The resolution at `at` of each token named by its id (tokens a list has read), by id; a token not found is left out. */
+export async function resolveTokensById(em: Em, ids: readonly string[], at: Date): Promise<Map<string, TokenResolution>> {
+  const found = new Map<string, Found>();
+  if (ids.length) collect(await em.execute<Row[]>(RESOLVE_BY_ID, [`{${ids.join(',')}}`]), (row) => row.token_id, found);
+  return new Map([...found].map(([id, entry]) => [id, decide(entry, at)]));
+}
+
+/** Rows (one per link, ordered) grouped into each token's entry under `key`. */
+function collect<R extends Row, K>(rows: R[], key: (row: R) => K, found: Map<K, Found>): void {
+  for (const row of rows) {
+    let entry = found.get(key(row));
+    if (!entry) {
+      entry = { token: { id: row.token_id, evcoId: row.evco_id, currentAdminId: row.current_admin_id, chargeAuthBlocked: row.charge_auth_blocked }, links: [] };
+      found.set(key(row), entry);
+    }
+    if (row.link_id !== null) entry.links.push(linkOf(row));
+  }
 }
 
 export async function resolveToken(em: Em, evcoId: string, at: Date): Promise<TokenResolution> {

@@ -40,7 +40,7 @@ const tokenOfRow = (row: Row): Data<Token> => ({
 }) as Data<Token>;
 
 const tokens = (em: Em, where: FilterQuery<Token> = {}) => new SeekList<TokenData>(em, {
-  entity: Token, where, key: 'evcoId', isKey: isTokenKey, map: tokenOfRow as (row: Row) => TokenData,
+  entity: Token, where, key: 'evcoId', isKey: isTokenKey, plainColumns: true, map: tokenOfRow as (row: Row) => TokenData,
   enrich: (rows) => withCurrentValidity(em, rows as Data<Token>[]),
 });
 

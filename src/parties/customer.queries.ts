@@ -31,7 +31,7 @@ const likeLiteral = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`)
 /** Customers by id, optionally of one administration or with one external reference. */
 export function customerList(em: Em, filter: CustomerFilter = {}): SeekList<CustomerData> {
   return new SeekList<CustomerData>(em, {
-    ...CUSTOMER,
+    ...CUSTOMER, plainColumns: true,
     where: {
       ...(filter.externalReference !== undefined ? { externalReference: filter.externalReference } : {}),
       ...(filter.adminId !== undefined ? { admin: filter.adminId } : {}),

@@ -2,8 +2,8 @@
 // pages strictly after (or before) a key. The same key is the REST `after` and the Relay cursor.
 // The administration filter of the em applies to every query (scopedEm), so a limited credential
 // pages only through its own administrations.
-import type { EntityName, FilterQuery, RawQueryFragment } from '@mikro-orm/core';
-import { defaultSelection } from './eager-fields.ts';
+import { ReferenceKind, type EntityMetadata, type EntityName, type FilterQuery, type RawQueryFragment } from '@mikro-orm/core';
+import { defaultSelection, eagerFields } from './eager-fields.ts';
 import { isUuid } from './ids.ts';
 import type { Em } from './orm.ts';
 
@@ -47,6 +47,12 @@ export interface SeekListOptions<E extends object, T> {
    * more than the query. `fields` may then alias columns (`'e.id as id'`) and read SQL (raw()).
    */
   rawRows?: boolean;
+  /**
+   * The rows as the database answers them, turned into the rows the ORM's mapping would give
+   * (property names, timestamps as Date: `columnsAsProperties`) before `map`: for the entities
+   * whose properties need no other conversion, read in long pages. Not with `fields` or `join`.
+   */
+  plainColumns?: boolean;
   /** To-one relations joined but not selected (aliased by their name), for `fields` to read single columns of. */
   joinColumns?: string[];
   /** Completes a page of plain rows with one more query per page (e.g. a box's totals). */
@@ -64,9 +70,15 @@ export class SeekList<T> {
   private readonly em: Em;
   private readonly options: SeekListOptions<any, T>;
 
+  private readonly columns?: (row: Row) => Row;
+
   constructor(em: Em, options: SeekListOptions<any, T>) {
     this.em = em;
     this.options = options;
+    if (options.plainColumns) {
+      if (options.fields || options.join || options.rawRows) throw new Error('plainColumns reads the default selection, without fields, join or rawRows');
+      this.columns = columnsAsProperties(em, options.entity);
+    }
     this.key = options.key ?? 'id';
     this.entityName = em.getMetadata(options.entity).className;
   }
@@ -129,8 +141,69 @@ export class SeekList<T> {
     for (const relation of options.join ?? []) qb.leftJoinAndSelect(`e.${relation}`, relation);
     if (limit !== undefined) qb.limit(limit);
     await qb.applyFilters();
-    const rows: Row[] = await qb.execute('all', !options.rawRows);
-    const items = rows.map((row) => (options.map ? options.map(row) as Row : row));
+    const rows: Row[] = await qb.execute('all', !options.rawRows && !this.columns);
+    const { columns } = this;
+    const items = rows.map((row) => {
+      const properties = columns ? columns(row) : row;
+      return options.map ? options.map(properties) as Row : properties;
+    });
     return options.enrich ? (await options.enrich(items)).map((item) => this.marked(item as Row)) : items.map((item) => this.marked(item));
   }
+}
+
+const columnReaders = new WeakMap<EntityMetadata<any>, (row: Row) => Row>();
+
+/** Column types whose value node-postgres answers as the ORM's mapping would (no conversion but timestamps). */
+const AS_ANSWERED = new Set(['string', 'number', 'boolean', 'object', 'any']);
+/** The ORM types whose conversion to JS is nothing, or a timestamp's parseDate (not a date: node-postgres answers a Date, the ORM a string). */
+const PLAIN_TYPES = new Set(['StringType', 'TextType', 'UuidType', 'EnumType', 'IntegerType', 'SmallIntType', 'TinyIntType', 'MediumIntType',
+  'BooleanType', 'JsonType', 'DateTimeType', 'DecimalType', 'FloatType', 'DoubleType', 'CharacterType']);
+
+/** A property's JS type as the database answers it: citext (case-insensitive identifiers) is text. */
+const answeredType = (prop: EntityMetadata<any>['properties'][string]) => (prop.columnTypes?.[0] === 'citext' ? 'string' : prop.runtimeType);
+
+/**
+ * A row as the database answers it (column names, timestamps as text) as the row the query
+ * builder's mapping gives for the entity's default selection: property names, timestamps as Date
+ * (`platform.parseDate`), a to-one reference as its key; built once per entity. An entity with a
+ * property that would need another conversion (a custom type, a bigint, a composite key) is refused.
+ */
+export function columnsAsProperties(em: Em, entity: EntityName<any>): (row: Row) => Row {
+  const meta = em.getMetadata(entity);
+  const known = columnReaders.get(meta);
+  if (known) return known;
+  const platform = em.getPlatform();
+  const parseDate = (value: unknown) => (value === null || value === undefined || value instanceof Date ? value : platform.parseDate(value as string));
+  const plan = eagerFields(meta).map((name) => {
+    const prop = meta.properties[name];
+    if (prop.fieldNames?.length !== 1) throw new Error(`${meta.className}.${name}: not one column`);
+    const column = prop.fieldNames[0];
+    if (prop.kind !== ReferenceKind.SCALAR) {
+      const target = prop.targetMeta!;
+      if (target.primaryKeys.length !== 1 || !AS_ANSWERED.has(answeredType(target.properties[target.primaryKeys[0]]))) {
+        throw new Error(`${meta.className}.${name}: a reference whose key needs a conversion`);
+      }
+      return { name, column, date: false };
+    }
+    const typeName = prop.customType?.constructor.name;
+    const date = prop.runtimeType === 'Date';
+    if ((typeName && !PLAIN_TYPES.has(typeName)) || (!date && !AS_ANSWERED.has(answeredType(prop)))) {
+      throw new Error(`${meta.className}.${name}: ${typeName ?? prop.runtimeType} needs the ORM's conversion`);
+    }
+    return { name, column, date };
+  });
+  const names = plan.map((step) => step.name);
+  const columns = plan.map((step) => step.column);
+  const dates = plan.map((step) => step.date);
+  const reader = (row: Row): Row => {
+    const properties: Row = {};
+    for (let i = 0; i < columns.length; i++) {
+      const value = row[columns[i]];
+      // A column the row lacks (not selected) leaves its property out, as the ORM's mapping does.
+      if (value !== undefined) properties[names[i]] = dates[i] ? parseDate(value) : value;
+    }
+    return properties;
+  };
+  columnReaders.set(meta, reader);
+  return reader;
 }

@@ -83,7 +83,7 @@ export function pricingResultData(result: PricingResult, session: Pick<ChargeSes
   return Object.assign(plainData(result), { cpoSessionId: cpoSessionIdOf(session) });
 }
 
-const sessions = (em: Em, where: FilterQuery<ChargeSession> = {}) => new SeekList<ChargeSessionData>(em, { entity: ChargeSession, where, map: sessionOfRow });
+const sessions = (em: Em, where: FilterQuery<ChargeSession> = {}) => new SeekList<ChargeSessionData>(em, { entity: ChargeSession, where, plainColumns: true, map: sessionOfRow });
 const results = (em: Em, where: FilterQuery<PricingResult> = {}) => new SeekList<PricingResultData>(em, {
   entity: PricingResult, where, fields: RESULT_FIELDS, joinColumns: ['session'], rawRows: true, map: resultOfColumns(em),
 });
