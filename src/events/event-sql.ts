@@ -2,6 +2,7 @@
 // change rows without the ORM: one INSERT per batch, in the writer's transaction or statement.
 // Their data is rendered at the transaction's commit like the ORM's (record-events.ts), one
 // renderer call per kind for the whole batch; a writer says it wrote events (noteEventsWritten).
+import { boundQuery } from '../platform/bound-sql.ts';
 import type { Em } from '../platform/orm.ts';
 import { currentActor } from './actor-context.ts';
 import type { EventKindName } from './event-kinds.ts';
@@ -19,14 +20,14 @@ export interface EventRow {
 }
 
 const INSERT = `insert into svc_event (kind, resource_id, modification, admin_id, actor, changes, occurred_at)
-  select kind, resource_id, modification, admin_id, ?, changes, now()
-  from jsonb_to_recordset(?::jsonb) as x(kind text, resource_id text, modification text, admin_id text, changes jsonb)`;
+  select kind, resource_id, modification, admin_id, $1, changes, now()
+  from jsonb_to_recordset($2::jsonb) as x(kind text, resource_id text, modification text, admin_id text, changes jsonb)`;
 
 /** Records events in the transaction of `em` (their data is rendered when it commits). */
 export async function recordEventRows(em: Em, rows: EventRow[]): Promise<void> {
   if (!rows.length) return;
   if (!em.isInTransaction()) throw new Error('events are recorded in the transaction of their change');
-  await em.execute(INSERT, [currentActor(), JSON.stringify(rows)]);
+  await boundQuery(em, INSERT, [currentActor(), JSON.stringify(rows)]);
   noteEventsWritten();
 }
 

@@ -6,6 +6,7 @@
 // event-sql.ts) get their `data`, rendered in that transaction (event-renderers.ts).
 import { ChangeSetType, type ChangeSet, type EventSubscriber, type FlushEventArgs, type TransactionEventArgs } from '@mikro-orm/core';
 import { ADMIN_SCOPE, UNSCOPED } from '../access/admin-scope.ts';
+import { boundQuery } from '../platform/bound-sql.ts';
 import type { Em } from '../platform/orm.ts';
 import { currentActor } from './actor-context.ts';
 import { eventKindOf, kindOf } from './event-kinds.ts';
@@ -59,14 +60,14 @@ export function noteEventsWritten(): void {
 }
 
 const PENDING = `select id::text as id, kind, resource_id, modification from svc_event where tx_id = txid_current() and data is null order by id`;
-const STORE = `update svc_event e set data = x.data from jsonb_to_recordset(?::jsonb) as x(id bigint, data jsonb) where e.id = x.id`;
+const STORE = `update svc_event e set data = x.data from jsonb_to_recordset($1::jsonb) as x(id bigint, data jsonb) where e.id = x.id`;
 
 /** Renders and stores the data of the events the current transaction recorded (run just before it commits). */
 export async function renderPendingEvents(em: Em): Promise<void> {
-  const pending = await em.execute<PendingEvent[]>(PENDING);
+  const pending = await boundQuery<PendingEvent>(em, PENDING);
   if (!pending.length) return;
   const data = await renderEvents(em, pending);
-  await em.execute(STORE, [JSON.stringify(pending.map((e) => ({ id: e.id, data: data.get(e.id) })))]);
+  await boundQuery(em, STORE, [JSON.stringify(pending.map((e) => ({ id: e.id, data: data.get(e.id) })))]);
 }
 
 export class RecordEvents implements EventSubscriber {

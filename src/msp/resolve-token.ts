@@ -4,6 +4,7 @@
 // defunct; the oldest such link decides. Token authorization resolves one (evco_id, moment) pair,
 // session processing a whole batch: both with this one query. Rows are read as plain data and
 // past the administration filter: whatever decides a token's validity counts.
+import { boundQuery } from '../platform/bound-sql.ts';
 import type { Em } from '../platform/orm.ts';
 import { isLinkOwnValidAt, isLinkUsableAt } from '../platform/validity.ts';
 import { evcoIdVariants } from './evco-id.ts';
@@ -39,7 +40,7 @@ const RESOLVE = `select r.k, t.id as token_id, t.evco_id, t.current_admin_id, t.
     s.monetary_credit_balance::text as monetary_credit_balance, s.admin_id, a.currency, s.customer_id,
     c.charge_auth_blocked as customer_blocked, p.id as plan_id, p.name as plan_name, p.rate_plan_id,
     p.use_customer_reimbursement_vat, p.credit_excluded_components
-  from json_to_recordset(?::json) as r(k int, v citext, w citext)
+  from json_to_recordset($1::json) as r(k int, v citext, w citext)
   join lateral (select * from msp_token t where t.evco_id in (r.v, r.w) order by t.evco_id = r.v desc limit 1) t on true
   left join msp_token_link l on l.token_id = t.id and not l.defunct
   left join msp_token_subscription s on s.id = l.subscription_id
@@ -105,7 +106,7 @@ export async function resolveTokens(em: Em, pairs: TokenAt[]): Promise<TokenReso
       const [v, w = null] = evcoIdVariants(evcoId);
       return { k, v, w };
     });
-    for (const row of await em.execute<Row[]>(RESOLVE, [JSON.stringify(lookups)])) {
+    for (const row of await boundQuery<Row>(em, RESOLVE, [JSON.stringify(lookups)])) {
       let entry = found.get(row.k);
       if (!entry) {
         entry = { token: { id: row.token_id, evcoId: row.evco_id, currentAdminId: row.current_admin_id, chargeAuthBlocked: row.charge_auth_blocked }, links: [] };

@@ -3,6 +3,7 @@
 // session; read as plain rows with what every step needs of the body. Also the claimed session as
 // the pricing core sees it, and its validity checks (src/sessions/validity-checks.ts).
 import { mulDivDecimal, normalize } from '../money/decimal.ts';
+import { boundQuery } from '../platform/bound-sql.ts';
 import type { Em } from '../platform/orm.ts';
 import type { OcpiTariff } from '../pricing/ocpi/tariff.ts';
 import type { PricingSession } from '../pricing/price-session.ts';
@@ -50,11 +51,11 @@ const CLAIM = `select id, source, session_id, evco_id, cpo_id, start_at, end_at,
     match_attempts, payload->>'location_id' as location_id, payload->>'connector_id' as connector_id,
     payload->>'connector_standard' as connector_standard, payload->>'total_reimbursement_amount_excl_vat' as cpms_reimbursement_excl_vat
   from msp_charge_session where status = 'received' and (retry_at is null or retry_at <= now())
-  order by id limit ? for update skip locked`;
+  order by id limit $1 for update skip locked`;
 
 /** Claims up to `limit` sessions, in id order, for the caller's transaction. */
 export async function claimBatch(em: Em, limit: number): Promise<ClaimedSession[]> {
-  const sessions = await em.execute<ClaimedSession[]>(CLAIM, [limit]);
+  const sessions = await boundQuery<ClaimedSession>(em, CLAIM, [limit]);
   for (const s of sessions) {
     s.start_at = new Date(s.start_at);
     s.end_at = new Date(s.end_at);
