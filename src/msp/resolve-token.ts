@@ -34,14 +34,21 @@ export interface TokenResolution {
 
 // One row per non-defunct link of each token found (a token without links: one row, link null).
 // Of the two spellings of an evco_id (without and with check digit) the first stored one wins.
-const RESOLVE = `select r.k, t.id as token_id, t.evco_id, t.current_admin_id, t.charge_auth_blocked,
+// Each spelling is an equality join (a hash join over a small token table, index probes over a
+// large one; a lateral `in (v, w)` scanned a small table once per key, comparing citext).
+const RESOLVE = `with keys as (select * from json_to_recordset($1::json) as r(k int, v citext, w citext))
+  select r.k, t.id as token_id, t.evco_id, t.current_admin_id, t.charge_auth_blocked,
     l.id as link_id, l.valid_from as link_from, l.valid_until as link_until,
     s.id as subscription_id, s.valid_from, s.valid_until, s.defunct, s.external_reference,
     s.monetary_credit_balance::text as monetary_credit_balance, s.admin_id, a.currency, s.customer_id,
     c.charge_auth_blocked as customer_blocked, p.id as plan_id, p.name as plan_name, p.rate_plan_id,
     p.use_customer_reimbursement_vat, p.credit_excluded_components
-  from json_to_recordset($1::json) as r(k int, v citext, w citext)
-  join lateral (select * from msp_token t where t.evco_id in (r.v, r.w) order by t.evco_id = r.v desc limit 1) t on true
+  from (select distinct on (m.k) m.k, m.token_id from (
+      select r.k, 0 as spelling, t.id as token_id from keys r join msp_token t on t.evco_id = r.v
+      union all
+      select r.k, 1, t.id from keys r join msp_token t on t.evco_id = r.w) m
+    order by m.k, m.spelling) r
+  join msp_token t on t.id = r.token_id
   left join msp_token_link l on l.token_id = t.id and not l.defunct
   left join msp_token_subscription s on s.id = l.subscription_id
   left join administration a on a.id = s.admin_id
