@@ -2,8 +2,9 @@
 // event-kinds.ts adds its events to the same flush, so they commit or roll back with the change.
 // An update records the fields that changed as `{field: [from, to]}` (timestamps of the row itself
 // and bookkeeping excluded, secrets hidden); an update that changes nothing else records nothing.
-// Just before a transaction commits, the events it recorded (by the ORM or by a set-based writer,
-// event-sql.ts) get their `data`, rendered in that transaction (event-renderers.ts).
+// Just before a transaction commits, the events it recorded get their `data`, rendered in that
+// transaction (event-renderers.ts); a set-based writer (event-sql.ts) records its events with the
+// data rendered the same way, after its last change of their resources (renderEventData).
 import { ChangeSetType, type ChangeSet, type EventSubscriber, type FlushEventArgs, type TransactionEventArgs } from '@mikro-orm/core';
 import { ADMIN_SCOPE, UNSCOPED } from '../access/admin-scope.ts';
 import { boundQuery } from '../platform/bound-sql.ts';
@@ -62,6 +63,25 @@ export function noteEventsWritten(): void {
 const PENDING = `select id::text as id, kind, resource_id, modification from svc_event where tx_id = txid_current() and data is null order by id`;
 const STORE = `update svc_event e set data = x.data from jsonb_to_recordset($1::jsonb) as x(id bigint, data jsonb) where e.id = x.id`;
 
+/** A unit of work of its own inside the transaction of `em`, seeing every administration: where event data is rendered. */
+function renderingEm(em: Em, transaction: unknown): Em {
+  const tx = em.fork({ clear: true });
+  tx.setTransactionContext(transaction as never);
+  tx.setFilterParams(ADMIN_SCOPE, UNSCOPED as unknown as Record<string, unknown>);
+  return tx;
+}
+
+/**
+ * The data of events a set-based writer is about to record (event-sql.ts), in their order,
+ * rendered now in the transaction of `em`, as its commit would render them.
+ */
+export async function renderEventData(em: Em, events: Omit<PendingEvent, 'id'>[]): Promise<unknown[]> {
+  const transaction = em.getTransactionContext();
+  if (!transaction) throw new Error('events are recorded in the transaction of their change');
+  const data = await renderEvents(renderingEm(em, transaction), events.map((event, i) => ({ ...event, id: String(i) })));
+  return events.map((_, i) => data.get(String(i)));
+}
+
 /** Renders and stores the data of the events the current transaction recorded (run just before it commits). */
 export async function renderPendingEvents(em: Em): Promise<void> {
   const pending = await boundQuery<PendingEvent>(em, PENDING);
@@ -106,9 +126,6 @@ export class RecordEvents implements EventSubscriber {
     const start = writesAtStart.get(transaction);
     if (!flushedOutside.delete(em) && start !== undefined && start === eventWrites) return;
     // A unit of work of its own inside the committing transaction, seeing every administration.
-    const tx = (em as Em).fork({ clear: true });
-    tx.setTransactionContext(transaction);
-    tx.setFilterParams(ADMIN_SCOPE, UNSCOPED as unknown as Record<string, unknown>);
-    await renderPendingEvents(tx);
+    await renderPendingEvents(renderingEm(em as Em, transaction));
   }
 }
