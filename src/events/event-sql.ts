@@ -20,6 +20,8 @@ export interface EventRow {
   modification: ModificationKind;
   admin_id: string | null;
   changes?: Record<string, [unknown, unknown]> | null;
+  /** Its data when the writer rendered it from the rows it holds (serializeEventData); else rendered here. */
+  data?: unknown;
 }
 
 const INSERT = `insert into svc_event (kind, resource_id, modification, admin_id, actor, changes, data, occurred_at)
@@ -27,14 +29,17 @@ const INSERT = `insert into svc_event (kind, resource_id, modification, admin_id
   from jsonb_to_recordset($2::jsonb) as x(kind text, resource_id text, modification text, admin_id text, changes jsonb, data jsonb)`;
 
 /**
- * Records events in the transaction of `em` with their data, rendered now: the caller has made its
- * last change of their resources in this transaction.
+ * Records events in the transaction of `em` with their data: the caller has made its last change of
+ * their resources in this transaction. Rows without data are rendered now, as the commit would.
  */
 export async function recordEventRows(em: Em, rows: EventRow[]): Promise<void> {
   if (!rows.length) return;
   if (!em.isInTransaction()) throw new Error('events are recorded in the transaction of their change');
-  const data = await renderEventData(em, rows);
-  await boundQuery(em, INSERT, [currentActor(), JSON.stringify(rows.map((row, i) => ({ ...row, data: data[i] })))]);
+  const unrendered = rows.filter((row) => row.data === undefined);
+  const rendered = unrendered.length ? await renderEventData(em, unrendered) : [];
+  let next = 0;
+  const withData = rows.map((row) => (row.data === undefined ? { ...row, data: rendered[next++] } : row));
+  await boundQuery(em, INSERT, [currentActor(), JSON.stringify(withData)]);
 }
 
 /** The kind of a session row's events: its own resource (REST /msp-charge-session or /cpo-charge-session). */
