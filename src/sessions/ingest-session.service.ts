@@ -1,9 +1,9 @@
 // Ingestion of a charge session: an INSERT .. ON CONFLICT DO NOTHING on the session's identity,
 // so the same session sent twice (also at the same moment) is stored once; a repeat with the same
 // content answers the stored session, one with other content goes to resubmit-session.service.ts.
-// Sessions arriving in the same turn of the event loop are written with one
-// statement (each caller is answered once that statement committed), which keeps the cost per
-// session low under load. Processing happens asynchronously (src/worker/).
+// Sessions arriving in the same turn of the event loop, or while the previous statement is written,
+// are written with one statement (each caller is answered once that statement committed), which
+// keeps the cost per session low under load. Processing happens asynchronously (src/worker/).
 import { uuidv7 } from '../platform/ids.ts';
 import type { Em } from '../platform/orm.ts';
 import type { SessionStatus } from './charge-session.entity.ts';
@@ -83,9 +83,44 @@ async function insertBatch(em: Em, batch: Pending[]): Promise<Row[]> {
 interface Row { id: string; identity_key: string; status: SessionStatus; received_at: Date; payload?: Record<string, unknown> }
 interface Pending { key: string; submission: SessionSubmission; row: NewRow; resolve(value: IngestedSession): void; reject(error: unknown): void }
 
-const queues = new Map<string, { em: Em; pending: Pending[] }>();
+/**
+ * The sessions waiting for a database's next statement. One statement at a time per database: the
+ * commits of transactions that record events go one after the other anyway (their positions follow
+ * commit order, under one lock held through the commit's flush), so the sessions arriving while a
+ * statement is written wait for the next one and go in together (under load, fewer and larger
+ * statements; when idle, the sessions of one event-loop turn, as soon as that turn ends).
+ */
+interface Queue { em: Em | null; pending: Pending[]; writing: boolean; scheduled: boolean }
 
-async function writeBatch(em: Em, batch: Pending[], kick = true): Promise<void> {
+const queues = new Map<string, Queue>();
+
+function schedule(queue: Queue): void {
+  if (queue.writing || queue.scheduled || !queue.pending.length) return;
+  queue.scheduled = true;
+  setImmediate(() => void flush(queue));
+}
+
+async function flush(queue: Queue): Promise<void> {
+  queue.scheduled = false;
+  const [em, batch] = [queue.em!, queue.pending];
+  Object.assign(queue, { em: null, pending: [], writing: true });
+  let changed: Pending[] = [];
+  try {
+    changed = await writeBatch(em, batch);
+  } finally {
+    queue.writing = false;
+    schedule(queue);
+  }
+  await resubmitChanged(em, changed, true);
+}
+
+/** Other content under a stored identity: one at a time, in the order received, under a row lock. */
+async function resubmitChanged(em: Em, changed: Pending[], kick: boolean): Promise<void> {
+  for (const p of changed) await resubmitSession(em, p.submission, p.key, kick).then(p.resolve, p.reject);
+}
+
+/** Writes a batch and answers its new sessions and repeats; the submissions with other content under a stored identity are left to resubmit. */
+async function writeBatch(em: Em, batch: Pending[], kick = true): Promise<Pending[]> {
   const changed: Pending[] = [];
   try {
     const inserted = await insertBatch(em, batch);
@@ -112,12 +147,11 @@ async function writeBatch(em: Em, batch: Pending[], kick = true): Promise<void> 
     if (inserted.length && kick) requestProcessing(em);
   } catch (error) {
     // One session the database refuses must not fail the others written with it.
-    if (batch.length > 1) await Promise.all(batch.map((p) => writeBatch(em, [p], kick)));
-    else batch[0].reject(error);
-    return;
+    if (batch.length > 1) return (await Promise.all(batch.map((p) => writeBatch(em, [p], kick)))).flat();
+    batch[0].reject(error);
+    return [];
   }
-  // Other content under a stored identity: one at a time, in the order received, under a row lock.
-  for (const p of changed) await resubmitSession(em, p.submission, p.key, kick).then(p.resolve, p.reject);
+  return changed;
 }
 
 /**
@@ -157,20 +191,19 @@ function ingest(em: Em, s: SessionSubmission, options: { kick?: boolean }): Prom
   const key = identityKeyOf(s);
   const row = newRow(s, key, new Date());
   if (options.kick === false) {
-    return new Promise((resolve, reject) => { void writeBatch(em, [{ key, submission: s, row, resolve, reject }], false); });
+    return new Promise((resolve, reject) => {
+      void writeBatch(em, [{ key, submission: s, row, resolve, reject }], false).then((changed) => resubmitChanged(em, changed, false));
+    });
   }
   const queueKey = String(em.config.get('clientUrl') ?? em.config.get('dbName'));
   return new Promise((resolve, reject) => {
     let queue = queues.get(queueKey);
     if (!queue) {
-      queue = { em: em.fork(), pending: [] };
+      queue = { em: null, pending: [], writing: false, scheduled: false };
       queues.set(queueKey, queue);
-      const started = queue;
-      setImmediate(() => {
-        queues.delete(queueKey);
-        void writeBatch(started.em, started.pending);
-      });
     }
+    queue.em ??= em.fork();
     queue.pending.push({ key, submission: s, row, resolve, reject });
+    schedule(queue);
   });
 }
