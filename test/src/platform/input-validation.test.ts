@@ -60,7 +60,7 @@ test('a refused body is reported as by the whole schema: every failed check, in 
   const value = { ...body(), total_energy_kwh: 'ten', power_type: 'warp' } as Record<string, unknown>;
   delete value.time_zone;
   const error = t.throws(() => validate(chargeSessionBody, value), { instanceOf: DomainError })!;
-  t.deepEqual(error.details.map((d) => d.path), [['total_energy_kwh'], ['time_zone'], ['power_type']]);
+  t.deepEqual(error.details!.map((d) => d.path), [['total_energy_kwh'], ['time_zone'], ['power_type']]);
 });
 
 test('a check that reads a sibling runs whether its member is there or not', (t) => {
