@@ -1,5 +1,6 @@
 // The load generator of the ingest benchmark, in a process of its own (a client is not part of
-// the service's event loop): POSTs `count` sessions with `concurrency` keep-alive connections.
+// the service's event loop): POSTs `count` sessions with `concurrency` keep-alive connections and
+// writes the POSTs' latencies (ms, sorted) as one JSON line on stdout.
 import http from 'node:http';
 
 export interface PostJob { url: string; authorization: string; count: number; concurrency: number; sessions: string[] }
@@ -18,6 +19,12 @@ async function post(agent: http.Agent, url: URL, authorization: string, body: st
   });
 }
 
+/** The value below which `p` of the sorted values lie (nearest rank). */
+export function percentile(sorted: number[], p: number): number {
+  if (!sorted.length) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))];
+}
+
 if (process.argv[2] === '--child') {
   const job = JSON.parse(await new Promise<string>((resolve) => {
     let text = '';
@@ -26,12 +33,16 @@ if (process.argv[2] === '--child') {
   })) as PostJob;
   const agent = new http.Agent({ keepAlive: true, maxSockets: job.concurrency });
   const url = new URL(job.url);
+  const latencies: number[] = [];
   let next = 0;
   await Promise.all(Array.from({ length: job.concurrency }, async () => {
     while (next < job.count) {
       const i = next++;
+      const started = performance.now();
       await post(agent, url, job.authorization, job.sessions[i]);
+      latencies.push(performance.now() - started);
     }
   }));
   agent.destroy();
+  process.stdout.write(`${JSON.stringify(latencies.sort((a, b) => a - b))}\n`);
 }

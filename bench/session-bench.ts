@@ -20,6 +20,7 @@ import { scopedEm } from '../src/access/admin-scope.ts';
 import { createRatePlan, createRatePlanVersion } from '../src/pricing/rate-plan.service.ts';
 import { createVatRate } from '../src/pricing/vat-rate.service.ts';
 import { identityKeyOf } from '../src/sessions/ingest-session.service.ts';
+import { addProcessingJob } from '../src/sessions/processing-job.ts';
 import type { PostJob } from './post-sessions.ts';
 import { RUN_TAG, runId } from './run-tag.ts';
 
@@ -84,12 +85,15 @@ export function sessionOf(i: number, prefix: string, evcoIds: string[]) {
   };
 }
 
-/** POSTs from a child process, so the client does not share the service's event loop. */
-export async function runClient(job: PostJob): Promise<void> {
-  const child = spawn(process.execPath, [fileURLToPath(new URL('./post-sessions.ts', import.meta.url)), '--child'], { stdio: ['pipe', 'inherit', 'inherit'] });
+/** POSTs from a child process, so the client does not share the service's event loop; the POSTs' latencies (ms, sorted). */
+export async function runClient(job: PostJob): Promise<number[]> {
+  const child = spawn(process.execPath, [fileURLToPath(new URL('./post-sessions.ts', import.meta.url)), '--child'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.on('data', (chunk) => { out += chunk; });
   child.stdin.end(JSON.stringify(job));
   const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
   if (code !== 0) throw new Error(`the load generator failed (${code})`);
+  return JSON.parse(out) as number[];
 }
 
 /** The sessions of this run that sessionOf(i, prefix) made, for `session_id like`. */
@@ -102,6 +106,15 @@ export async function anyReceived(pool: pg.Pool, prefix: string): Promise<boolea
   return rows[0].waiting;
 }
 
+const SQL_COLUMNS = `id, source, identity_key, session_id, cpo_id, evco_id, start_at, end_at, energy_kwh, idle_seconds,
+  time_zone, country, evse_id, evse_uid, payload, received_at, status, bypass_checks, pricing_version, created_at, updated_at`;
+
+/** A session's values as the plain-SQL baseline inserts them. */
+function sqlValues(s: ReturnType<typeof sessionOf>, now: Date) {
+  return [uuidv7(), identityKeyOf({ source: 'charge_session', sender: s.cpo_id, sessionId: s.session_id }), s.session_id, s.cpo_id, s.evco_id,
+    s.start_date_time, s.end_date_time, s.total_energy_kwh, s.time_zone, s.evse_id, JSON.stringify(s), now] as const;
+}
+
 /**
  * The baseline: `count` session rows inserted one per statement, 32 at a time, with plain SQL; rows
  * per second. The rows are deleted afterwards, so that no later benchmark of the run processes them.
@@ -109,17 +122,38 @@ export async function anyReceived(pool: pg.Pool, prefix: string): Promise<boolea
 export async function plainSqlInsertRate(pool: pg.Pool, count: number, prefix: string, evcoIds: string[]): Promise<number> {
   const started = performance.now();
   await inParallel(count, async (i) => {
-    const s = sessionOf(i, prefix, evcoIds);
-    const now = new Date();
     await pool.query(
-      `insert into msp_charge_session (id, source, identity_key, session_id, cpo_id, evco_id, start_at, end_at, energy_kwh, idle_seconds,
-         time_zone, country, evse_id, evse_uid, payload, received_at, status, bypass_checks, pricing_version, created_at, updated_at)
+      `insert into msp_charge_session (${SQL_COLUMNS})
        values ($1, 'charge_session', $2, $3, $4, $5, $6, $7, $8, 0, $9, 'NL', $10, null, $11, $12, 'received', '[]', 0, $12, $12)`,
-      [uuidv7(), identityKeyOf({ source: 'charge_session', sender: s.cpo_id, sessionId: s.session_id }), s.session_id, s.cpo_id, s.evco_id,
-        s.start_date_time, s.end_date_time, s.total_energy_kwh, s.time_zone, s.evse_id, JSON.stringify(s), now],
+      [...sqlValues(sessionOf(i, prefix, evcoIds), new Date())],
     );
   });
   const rate = count / ((performance.now() - started) / 1000);
   await pool.query('delete from msp_charge_session where session_id like $1', [sessionsLike(prefix)]);
   return rate;
+}
+
+/**
+ * The worker pipeline alone: `count` received sessions (the baseline's rows) and the processing job
+ * committed in one transaction, timed until the running (idle) worker has priced them all; sessions
+ * per second.
+ */
+export async function pipelineRate(orm: Orm, pool: pg.Pool, count: number, prefix: string, evcoIds: string[]): Promise<number> {
+  const now = new Date();
+  const rows = Array.from({ length: count }, (_, i) => {
+    const [id, identity_key, session_id, cpo_id, evco_id, start_at, end_at, energy_kwh, time_zone, evse_id, payload, received_at] = sqlValues(sessionOf(i, prefix, evcoIds), now);
+    return { id, identity_key, session_id, cpo_id, evco_id, start_at, end_at, energy_kwh, time_zone, evse_id, payload: JSON.parse(payload), received_at };
+  });
+  let started = 0;
+  await orm.em.fork().transactional(async (tx) => {
+    await tx.execute(`insert into msp_charge_session (${SQL_COLUMNS})
+      select x.id, 'charge_session', x.identity_key, x.session_id, x.cpo_id, x.evco_id, x.start_at, x.end_at, x.energy_kwh, 0, x.time_zone, 'NL',
+        x.evse_id, null, x.payload, x.received_at, 'received', '[]', 0, x.received_at, x.received_at
+      from json_to_recordset(?::json) as x(id uuid, identity_key text, session_id text, cpo_id text, evco_id text, start_at timestamptz,
+        end_at timestamptz, energy_kwh numeric, time_zone text, evse_id text, payload jsonb, received_at timestamptz)`, [JSON.stringify(rows)]);
+    await addProcessingJob(tx);
+    started = performance.now();
+  });
+  while (await anyReceived(pool, prefix)) await new Promise((resolve) => setTimeout(resolve, 20));
+  return count / ((performance.now() - started) / 1000);
 }

@@ -1,5 +1,8 @@
 // Sessions per second from HTTP POST /charge-session to priced (all pricing results written),
-// against the same session rows inserted with plain SQL in the same run.
+// against the same session rows inserted with plain SQL in the same run. Also printed: the POSTs'
+// p50 and p99 latency, and the worker pipeline alone (received sessions inserted with SQL in one
+// transaction with the processing job, timed until the warm worker priced them).
+// BENCH_NO_WORKER=1 POSTs without the worker running (it starts afterwards for the pipeline figure).
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { createApp } from '../rest/app.ts';
@@ -8,11 +11,13 @@ import { openOrm } from '../src/platform/orm.ts';
 import { ormConfig } from '../mikro-orm.config.ts';
 import { migrateJobQueue, startWorker } from '../src/worker/worker.ts';
 import type { BenchmarkResult } from './run.ts';
+import { percentile } from './post-sessions.ts';
 import {
-  anyReceived, authorizationOf, CONCURRENCY, INGEST_BENCH, plainSqlInsertRate, runClient, seedSessionBench, sessionOf, sessionsLike,
+  anyReceived, authorizationOf, CONCURRENCY, INGEST_BENCH, pipelineRate, plainSqlInsertRate, runClient, seedSessionBench, sessionOf, sessionsLike,
 } from './session-bench.ts';
 
 const COUNT = Number(process.env.BENCH_SESSIONS ?? 5000);
+const NO_WORKER = !!process.env.BENCH_NO_WORKER;
 
 export async function sessionIngestBenchmark(url: string): Promise<BenchmarkResult> {
   await migrateJobQueue(url);
@@ -20,7 +25,7 @@ export async function sessionIngestBenchmark(url: string): Promise<BenchmarkResu
   // The seed's writes record events, whose data the REST renderers give (createApp registers them too).
   registerRestEventRenderers();
   const evcoIds = await seedSessionBench(orm, INGEST_BENCH);
-  const worker = process.env.BENCH_NO_WORKER ? { stop: async () => {} } : await startWorker(orm, url);
+  let worker = NO_WORKER ? null : await startWorker(orm, url);
   const server = createApp(orm).listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/main/v1`;
@@ -33,21 +38,29 @@ export async function sessionIngestBenchmark(url: string): Promise<BenchmarkResu
   // at once do not all queue for a scrypt check (past the gate they would be 429).
   await fetch(`${base}/administration`, { headers: { authorization } }).then((response) => response.arrayBuffer());
   const started = performance.now();
-  await runClient({ url: `${base}/charge-session`, authorization, count: COUNT, concurrency: CONCURRENCY, sessions });
+  const latencies = await runClient({ url: `${base}/charge-session`, authorization, count: COUNT, concurrency: CONCURRENCY, sessions });
   const posted = performance.now();
-  while (!process.env.BENCH_NO_WORKER && (await anyReceived(pool, 'http'))) await new Promise((resolve) => setTimeout(resolve, 20));
+  while (worker && (await anyReceived(pool, 'http'))) await new Promise((resolve) => setTimeout(resolve, 20));
   const done = performance.now();
-  const { rows } = await pool.query(`select status, count(*)::int as n from msp_charge_session where session_id like $1 group by status`,
-    [sessionsLike('http')]);
-  if (!process.env.BENCH_NO_WORKER && rows.some((r) => r.status !== "priced")) throw new Error(`not everything was priced: ${JSON.stringify(rows)}`);
-  await worker.stop();
   server.close();
   server.closeAllConnections();
+  // The pipeline alone, on the worker warmed by the HTTP run (without it: started now, and left to price the POSTed sessions first).
+  if (!worker) {
+    worker = await startWorker(orm, url);
+    while (await anyReceived(pool, 'http')) await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  const pipeline = await pipelineRate(orm, pool, COUNT, 'pipe', evcoIds);
+  const { rows } = await pool.query(`select status, count(*)::int as n from msp_charge_session where session_id like $1 or session_id like $2 group by status`,
+    [sessionsLike('http'), sessionsLike('pipe')]);
+  if (rows.some((r) => r.status !== 'priced')) throw new Error(`not everything was priced: ${JSON.stringify(rows)}`);
+  await worker.stop();
   await orm.close();
 
   const sqlRate = await plainSqlInsertRate(pool, COUNT, 'sql', evcoIds);
   await pool.end();
   const rate = COUNT / ((done - started) / 1000);
-  console.log(`  (${COUNT} sessions: POSTs took ${((posted - started) / 1000).toFixed(2)} s, all priced after ${((done - started) / 1000).toFixed(2)} s)`);
+  console.log(`  (${COUNT} sessions: POSTs took ${((posted - started) / 1000).toFixed(2)} s, all priced after ${((done - started) / 1000).toFixed(2)} s${NO_WORKER ? ', without the worker' : ''})`);
+  console.log(`  POST latency at ${CONCURRENCY} connections: p50 ${percentile(latencies, 0.5).toFixed(1)} ms, p99 ${percentile(latencies, 0.99).toFixed(1)} ms, max ${latencies[latencies.length - 1].toFixed(1)} ms`);
+  console.log(`  pipeline alone: ${pipeline.toFixed(0)} sessions/s (${COUNT} received sessions priced by the worker; ratio to plain SQL ${(pipeline / sqlRate).toFixed(3)})`);
   return { name: 'session ingestion, HTTP POST to priced', unit: 'sessions/s', figure: rate, baseline: sqlRate, baselineLabel: 'plain SQL insert of the same rows' };
 }

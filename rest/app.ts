@@ -116,6 +116,17 @@ export function createApp(orm: Orm, options: AppOptions = {}): Koa {
   const bodyLimits = new Map(routes.filter((route) => route.maxBodyBytes)
     .map((route) => [`${route.method.toUpperCase()} ${API_PREFIX}${route.path}`, route.maxBodyBytes]));
   const openApi = buildOpenApi(routes, API_PREFIX);
+  // Matching a path tries the pattern of every route (a few hundred): what a path without
+  // parameters matches is the same every time and is kept (a finite set: the routes' own paths).
+  const fixedMatches = new Map<string, ReturnType<Router['match']>>();
+  const match = (path: string, method: string) => {
+    const key = `${method} ${path}`;
+    const known = fixedMatches.get(key);
+    if (known) return known;
+    const matched = api.match(path, method);
+    if (matched.route && matched.path.every((layer) => layer.paramNames.length === 0)) fixedMatches.set(key, matched);
+    return matched;
+  };
 
   const open = new Router({ strict: true });
   open.get('/main/version', (ctx) => {
@@ -143,7 +154,7 @@ export function createApp(orm: Orm, options: AppOptions = {}): Koa {
       throw new DomainError('route_not_found', `no such path: ${ctx.path}`);
     }
     if (isRemovedOperation(ctx.method, ctx.path)) throw new DomainError('route_not_found', `${ctx.method} ${ctx.path} was removed from the interface`);
-    const matched = api.match(ctx.path, ctx.method);
+    const matched = match(ctx.path, ctx.method);
     // A fixed path (add-virtual-token) outranks a parameter path (/:id) that happens to match it.
     const fixed = matched.path.filter((layer) => layer.paramNames.length === 0);
     const fixedWrongMethod = fixed.length > 0 && !matched.pathAndMethod.some((layer) => layer.paramNames.length === 0);

@@ -7,10 +7,10 @@ import { SYSTEM_ACTOR } from '../../src/access/actor.ts';
 import { boxDetails } from '../../src/billing/billing-box.queries.ts';
 import { reimbursementLinksByIds } from '../../src/cpo/reimbursement.queries.ts';
 import type { EventKindName } from '../../src/events/event-kinds.ts';
-import { oneByOne, registerEventRenderers, type EventRenderer } from '../../src/events/event-renderers.ts';
+import { oneByOne, registerEventRenderers, type EventRenderer, type EventSerializer } from '../../src/events/event-renderers.ts';
 import { isUuid } from '../../src/platform/ids.ts';
 import type { Em } from '../../src/platform/orm.ts';
-import { chargeSessionsByIds, pricingResultsByIds } from '../../src/sessions/charge-session.queries.ts';
+import { chargeSessionsByIds, pricingResultsByIds, type ChargeSessionData } from '../../src/sessions/charge-session.queries.ts';
 import { serializeBox } from '../billing/billing-box-shape.ts';
 import { serializeLink } from '../cpo/reimbursement.routes.ts';
 import type { RouteDef } from '../rails/route.ts';
@@ -64,11 +64,21 @@ const byId = <T extends { id: string }>(rows: T[], render: (row: T) => unknown) 
 const uuids = (ids: string[]) => ids.filter(isUuid);
 const found = <T>(rows: (T | null)[]): T[] => rows.filter((row): row is T => row !== null);
 
+/** The serializers of the kinds whose set-based writers render from the rows they hold (src/events/event-renderers.ts). */
+const SERIALIZING = {
+  msp_charge_session: serializeChargeSession,
+  // The GET of a CPO session answers only CPO sessions.
+  cpo_charge_session: (s: ChargeSessionData) => (s.source === 'cpo_charge_session' ? serializeCpoChargeSession(s) : undefined),
+  msp_charge_session_priced: serializePricingResult,
+} satisfies Partial<Record<EventKindName, EventSerializer>>;
+
+const rendered = <T extends { id: string }>(rows: T[], serialize: (row: T) => unknown) =>
+  new Map([...byId(rows, serialize)].filter(([, data]) => data !== undefined));
+
 const BATCHED: Partial<Record<EventKindName, EventRenderer>> = {
-  msp_charge_session: async (em: Em, ids) => byId(found(await chargeSessionsByIds(em, ids)), serializeChargeSession),
-  cpo_charge_session: async (em: Em, ids) =>
-    byId(found(await chargeSessionsByIds(em, ids)).filter((s) => s.source === 'cpo_charge_session'), serializeCpoChargeSession),
-  msp_charge_session_priced: async (em: Em, ids) => byId(found(await pricingResultsByIds(em, ids)), serializePricingResult),
+  msp_charge_session: async (em: Em, ids) => rendered(found(await chargeSessionsByIds(em, ids)), SERIALIZING.msp_charge_session),
+  cpo_charge_session: async (em: Em, ids) => rendered(found(await chargeSessionsByIds(em, ids)), SERIALIZING.cpo_charge_session),
+  msp_charge_session_priced: async (em: Em, ids) => rendered(found(await pricingResultsByIds(em, ids)), SERIALIZING.msp_charge_session_priced),
   billing_box: async (em: Em, ids) => byId(await boxDetails(em, uuids(ids)), serializeBox),
   // Listed, not fetched one by one: the link's representation of the list and of its writes.
   cpo_reimbursement_link: async (em: Em, ids) => byId(found(await reimbursementLinksByIds(em, ids)), serializeLink),
@@ -77,5 +87,5 @@ const BATCHED: Partial<Record<EventKindName, EventRenderer>> = {
 export function registerRestEventRenderers(): void {
   const renderers: Partial<Record<EventKindName, EventRenderer>> = { ...BATCHED };
   for (const [kind, path] of Object.entries(GET_OF)) renderers[kind as EventKindName] = viaGet(path);
-  registerEventRenderers(renderers);
+  registerEventRenderers(renderers, SERIALIZING);
 }

@@ -5,7 +5,9 @@
 // roots call registerEventRenderers). A renderer takes the ids of one transaction's events of its
 // kind at once: set-based writers (sessions, billing boxes) record many and are rendered in one
 // query per chunk of at most RENDER_CHUNK (500) events (record-events.ts). A kind without a renderer, every delete, and a resource no longer readable
-// carry what identifies it.
+// carry what identifies it. For the kinds whose set-based writers hold the rows they changed (as
+// PostgreSQL answered them), the REST layer also registers the serializer its renderer applies to
+// the read data (serializeEventData): such a writer renders from those rows, without reading again.
 import type { Em } from '../platform/orm.ts';
 import type { EventKindName } from './event-kinds.ts';
 
@@ -14,6 +16,11 @@ export type EventRenderer = (em: Em, resourceIds: string[]) => Promise<Map<strin
 
 const renderers = new Map<string, EventRenderer>();
 let registered = false;
+
+/** A resource's data from its read data (what its reads answer: the GET's serializer); undefined: what identifies it. */
+export type EventSerializer = (data: any) => unknown;
+
+const serializers = new Map<string, EventSerializer>();
 
 /** Renders one at a time: for kinds whose changes come one per transaction (the ORM's writes). */
 export function oneByOne(render: (em: Em, resourceId: string) => Promise<unknown>): EventRenderer {
@@ -36,9 +43,22 @@ export function renderedKinds(): string[] {
   return [...renderers.keys()].sort();
 }
 
-export function registerEventRenderers(entries: Partial<Record<EventKindName, EventRenderer>>): void {
+export function registerEventRenderers(entries: Partial<Record<EventKindName, EventRenderer>>, serializing: Partial<Record<EventKindName, EventSerializer>> = {}): void {
   for (const [kind, renderer] of Object.entries(entries)) renderers.set(kind, renderer!);
+  for (const [kind, serializer] of Object.entries(serializing)) serializers.set(kind, serializer!);
   registered = true;
+}
+
+/**
+ * The data of events of `kind` about resources a writer holds as their reads answer them (in the
+ * writer's transaction, after its last change of them), in their order: what the renderer of the
+ * kind would read and answer.
+ */
+export function serializeEventData(kind: EventKindName, resources: readonly { id: string }[]): unknown[] {
+  if (!registered) throw new Error('events are recorded in a process without event renderers (registerEventRenderers)');
+  const serialize = serializers.get(kind);
+  if (!serialize) throw new Error(`no serializer is registered for ${kind} events`);
+  return resources.map((resource) => serialize(resource) ?? { id: resource.id });
 }
 
 export interface PendingEvent { id: string; kind: string; resource_id: string; modification: string }

@@ -2,10 +2,12 @@
 // event-kinds.ts adds its events to the same flush, so they commit or roll back with the change.
 // An update records the fields that changed as `{field: [from, to]}` (timestamps of the row itself
 // and bookkeeping excluded, secrets hidden); an update that changes nothing else records nothing.
-// Just before a transaction commits, the events it recorded (by the ORM or by a set-based writer,
-// event-sql.ts) get their `data`, rendered in that transaction (event-renderers.ts).
+// Just before a transaction commits, the events it recorded get their `data`, rendered in that
+// transaction (event-renderers.ts); a set-based writer (event-sql.ts) records its events with the
+// data rendered the same way, after its last change of their resources (renderEventData).
 import { ChangeSetType, type ChangeSet, type EventSubscriber, type FlushEventArgs, type TransactionEventArgs } from '@mikro-orm/core';
 import { ADMIN_SCOPE, UNSCOPED } from '../access/admin-scope.ts';
+import { boundQuery } from '../platform/bound-sql.ts';
 import type { Em } from '../platform/orm.ts';
 import { currentActor } from './actor-context.ts';
 import { eventKindOf, kindOf } from './event-kinds.ts';
@@ -66,8 +68,27 @@ export const RENDER_CHUNK = 500;
 
 // Ordered by the bigint id (not the text alias): each chunk starts after the last one's id.
 const PENDING = `select e.id::text as id, e.kind, e.resource_id, e.modification from svc_event e
-  where e.tx_id = txid_current() and e.data is null and e.id > ?::bigint order by e.id limit ${RENDER_CHUNK}`;
-const STORE = `update svc_event e set data = x.data from jsonb_to_recordset(?::jsonb) as x(id bigint, data jsonb) where e.id = x.id`;
+  where e.tx_id = txid_current() and e.data is null and e.id > $1::bigint order by e.id limit ${RENDER_CHUNK}`;
+const STORE = `update svc_event e set data = x.data from jsonb_to_recordset($1::jsonb) as x(id bigint, data jsonb) where e.id = x.id`;
+
+/** A unit of work of its own inside the transaction of `em`, seeing every administration: where event data is rendered. */
+function renderingEm(em: Em, transaction: unknown): Em {
+  const tx = em.fork({ clear: true });
+  tx.setTransactionContext(transaction as never);
+  tx.setFilterParams(ADMIN_SCOPE, UNSCOPED as unknown as Record<string, unknown>);
+  return tx;
+}
+
+/**
+ * The data of events a set-based writer is about to record (event-sql.ts), in their order,
+ * rendered now in the transaction of `em`, as its commit would render them.
+ */
+export async function renderEventData(em: Em, events: Omit<PendingEvent, 'id'>[]): Promise<unknown[]> {
+  const transaction = em.getTransactionContext();
+  if (!transaction) throw new Error('events are recorded in the transaction of their change');
+  const data = await renderEvents(renderingEm(em, transaction), events.map((event, i) => ({ ...event, id: String(i) })));
+  return events.map((_, i) => data.get(String(i)));
+}
 
 /**
  * Renders and stores the data of the events the current transaction recorded (run just before it
@@ -75,10 +96,10 @@ const STORE = `update svc_event e set data = x.data from jsonb_to_recordset(?::j
  */
 export async function renderPendingEvents(em: Em): Promise<void> {
   for (let after = '0'; ;) {
-    const pending = await em.execute<PendingEvent[]>(PENDING, [after]);
+    const pending = await boundQuery<PendingEvent>(em, PENDING, [after]);
     if (!pending.length) return;
     const data = await renderEvents(em, pending);
-    await em.execute(STORE, [JSON.stringify(pending.map((e) => ({ id: e.id, data: data.get(e.id) })))]);
+    await boundQuery(em, STORE, [JSON.stringify(pending.map((e) => ({ id: e.id, data: data.get(e.id) })))]);
     if (pending.length < RENDER_CHUNK) return;
     after = pending[pending.length - 1].id;
     // What the chunk's renderers loaded into this unit of work is not needed by the next chunk.
@@ -122,9 +143,6 @@ export class RecordEvents implements EventSubscriber {
     const start = writesAtStart.get(transaction);
     if (!flushedOutside.delete(em) && start !== undefined && start === eventWrites) return;
     // A unit of work of its own inside the committing transaction, seeing every administration.
-    const tx = (em as Em).fork({ clear: true });
-    tx.setTransactionContext(transaction);
-    tx.setFilterParams(ADMIN_SCOPE, UNSCOPED as unknown as Record<string, unknown>);
-    await renderPendingEvents(tx);
+    await renderPendingEvents(renderingEm(em as Em, transaction));
   }
 }

@@ -20,6 +20,7 @@ import { Migration20261126090000_review_set_operation } from './Migration2026112
 import { Migration20261126103411_billing_backfill } from './Migration20261126103411_billing_backfill.ts';
 import { Migration20261126120000_billing_logo } from './Migration20261126120000_billing_logo.ts';
 import { Migration20261126130000_list_filters } from './Migration20261126130000_list_filters.ts';
+import { Migration20261126140000_credit_session_index } from './Migration20261126140000_credit_session_index.ts';
 import { Migration20261126150000_pricing_result_scope } from './Migration20261126150000_pricing_result_scope.ts';
 // imports-end
 
@@ -45,6 +46,7 @@ export const migrations: { name: string; class: new (...args: any[]) => any }[] 
   { name: 'Migration20261126103411_billing_backfill', class: Migration20261126103411_billing_backfill },
   { name: 'Migration20261126120000_billing_logo', class: Migration20261126120000_billing_logo },
   { name: 'Migration20261126130000_list_filters', class: Migration20261126130000_list_filters },
+  { name: 'Migration20261126140000_credit_session_index', class: Migration20261126140000_credit_session_index },
   { name: 'Migration20261126150000_pricing_result_scope', class: Migration20261126150000_pricing_result_scope },
 // migrations-end
 ];

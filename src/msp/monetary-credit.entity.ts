@@ -20,7 +20,7 @@ export const MonetaryCreditSchema = defineEntity({
     balanceAfter: p.decimal('string').precision(20).scale(6),
     description: p.string().nullable(),
     /** For consumptions: the charge session that used the credit (pricing engine). */
-    sessionId: p.uuid().nullable(),
+    sessionId: p.uuid().nullable().index(),
     createdAt: createdAtProperty(),
   },
 });

@@ -159,8 +159,11 @@ export function withCredit<T extends CreditableLine>(subtotals: T[], used: strin
   return [...subtotals, ...[...byVat.values()].map((g) => creditLine(g.amount, g.like))];
 }
 
-/** A session of a pricing batch as its credit sees it: the subscription it resolved to, if any. */
-export interface CreditSession { id: string; subscription: { id: string; monetaryCreditBalance: string } | null }
+/**
+ * A session of a pricing batch as its credit sees it: the subscription it resolved to, if any, and
+ * whether credit movements name it (false: read as none; undefined: read them).
+ */
+export interface CreditSession { id: string; subscription: { id: string; monetaryCreditBalance: string } | null; creditMoved?: boolean }
 
 /** What one session's credit came to: its lines with the credit lines, the amount used, the explanation (none when nothing was used). */
 export interface PaidSession<T> { subtotals: (T | CreditLine)[]; used: string; explanation: string | null }
@@ -225,7 +228,8 @@ export class BatchCredit {
 }
 
 export async function lockBatchCredit(em: Em, sessions: CreditSession[]): Promise<BatchCredit> {
-  const earlier = await em.find(MonetaryCredit, { sessionId: { $in: sessions.map((s) => s.id) } }, { filters: false });
+  const moved = sessions.filter((s) => s.creditMoved !== false).map((s) => s.id);
+  const earlier = moved.length ? await em.find(MonetaryCredit, { sessionId: { $in: moved } }, { filters: false }) : [];
   // A correction moved the credit of the subscriptions that paid earlier results to their successors.
   const paidBy = [...new Set(earlier.map((row) => row.subscription.id))];
   const corrections = paidBy.length ? await em.find(SubscriptionCorrection, { oldSubscription: { $in: paidBy } }, { filters: false }) : [];

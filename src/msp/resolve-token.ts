@@ -4,6 +4,7 @@
 // defunct; the oldest such link decides. Token authorization resolves one (evco_id, moment) pair,
 // session processing a whole batch: both with this one query. Rows are read as plain data and
 // past the administration filter: whatever decides a token's validity counts.
+import { boundQuery } from '../platform/bound-sql.ts';
 import type { Em } from '../platform/orm.ts';
 import { isLinkOwnValidAt, isLinkUsableAt } from '../platform/validity.ts';
 import { evcoIdVariants } from './evco-id.ts';
@@ -44,9 +45,16 @@ const LINKS = `left join msp_token_link l on l.token_id = t.id and not l.defunct
   left join administration a on a.id = s.admin_id
   left join customer c on c.id = s.customer_id
   left join msp_subscription_plan p on p.id = s.plan_id`;
-const RESOLVE = `select r.k, ${COLUMNS}
-  from json_to_recordset(?::json) as r(k int, v citext, w citext)
-  join lateral (select * from msp_token t where t.evco_id in (r.v, r.w) order by t.evco_id = r.v desc limit 1) t on true
+// Each spelling is an equality join (a hash join over a small token table, index probes over a
+// large one; a lateral `in (v, w)` scanned a small table once per key, comparing citext).
+const RESOLVE = `with keys as (select * from json_to_recordset($1::json) as r(k int, v citext, w citext))
+  select r.k, ${COLUMNS}
+  from (select distinct on (m.k) m.k, m.token_id from (
+      select r.k, 0 as spelling, t.id as token_id from keys r join msp_token t on t.evco_id = r.v
+      union all
+      select r.k, 1, t.id from keys r join msp_token t on t.evco_id = r.w) m
+    order by m.k, m.spelling) r
+  join msp_token t on t.id = r.token_id
   ${LINKS}
   order by r.k, l.created_at, l.id`;
 // The same rows for tokens already found (a list's page): by id, no spellings to try.
@@ -113,7 +121,7 @@ export async function resolveTokens(em: Em, pairs: TokenAt[]): Promise<TokenReso
       const [v, w = null] = evcoIdVariants(evcoId);
       return { k, v, w };
     });
-    collect(await em.execute<(Row & { k: number })[]>(RESOLVE, [JSON.stringify(lookups)]), (row) => row.k, found);
+    collect(await boundQuery<Row & { k: number }>(em, RESOLVE, [JSON.stringify(lookups)]), (row) => row.k, found);
   }
   const indexOf = new Map(keys.map((evcoId, k) => [evcoId, k]));
   return pairs.map((pair) => decide(found.get(indexOf.get(pair.evcoId)!), pair.at));

@@ -69,7 +69,7 @@ export async function loadBatchContext(em: Em, sessions: ClaimedSession[]) {
     const { token, subscription } = resolutionOf.get(session.id)!;
     if (token && subscription) resolved.set(session.id, { token, subscription });
   }
-  const credit = await lockBatchCredit(em, sessions.map((s) => ({ id: s.id, subscription: resolved.get(s.id)?.subscription ?? null })));
+  const credit = await lockBatchCredit(em, sessions.map((s) => ({ id: s.id, subscription: resolved.get(s.id)?.subscription ?? null, creditMoved: s.credit_moved })));
 
   // The plan property "Use Customer Reimbursement VAT": the owner of the local EVSE decides the VAT.
   const vatDecisions = new Map<string, ReimbursementVatDecision>();

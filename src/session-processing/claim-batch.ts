@@ -3,6 +3,7 @@
 // session; read as plain rows with what every step needs of the body. Also the claimed session as
 // the pricing core sees it, and its validity checks (src/sessions/validity-checks.ts).
 import { mulDivDecimal, normalize } from '../money/decimal.ts';
+import { boundQuery } from '../platform/bound-sql.ts';
 import type { Em } from '../platform/orm.ts';
 import type { OcpiTariff } from '../pricing/ocpi/tariff.ts';
 import type { PricingSession } from '../pricing/price-session.ts';
@@ -39,6 +40,8 @@ export interface ClaimedSession {
   connector_id: string | null;
   connector_standard: string | null;
   cpms_reimbursement_excl_vat: string | null;
+  /** Whether credit movements name the session (an earlier pricing used credit). */
+  credit_moved: boolean;
 }
 
 const CLAIM = `select id, source, session_id, evco_id, cpo_id, start_at, end_at, received_at, energy_kwh::text as energy_kwh, idle_seconds,
@@ -48,13 +51,14 @@ const CLAIM = `select id, source, session_id, evco_id, cpo_id, start_at, end_at,
       case source when 'cpo_charge_session' then payload->>'total_sales_amount_excl_vat' else payload->>'total_cost_excl_vat' end) as cpo_cost_excl_vat,
     case source when 'charge_session' then payload->'historical_tariff' end as historical_tariff, payload->'charge_periods' as charge_periods, bypass_checks, pricing_version, admin_id,
     match_attempts, payload->>'location_id' as location_id, payload->>'connector_id' as connector_id,
-    payload->>'connector_standard' as connector_standard, payload->>'total_reimbursement_amount_excl_vat' as cpms_reimbursement_excl_vat
-  from msp_charge_session where status = 'received' and (retry_at is null or retry_at <= now())
-  order by id limit ? for update skip locked`;
+    payload->>'connector_standard' as connector_standard, payload->>'total_reimbursement_amount_excl_vat' as cpms_reimbursement_excl_vat,
+    exists (select 1 from msp_monetary_credit m where m.session_id = s.id) as credit_moved
+  from msp_charge_session s where status = 'received' and (retry_at is null or retry_at <= now())
+  order by id limit $1 for update skip locked`;
 
 /** Claims up to `limit` sessions, in id order, for the caller's transaction. */
 export async function claimBatch(em: Em, limit: number): Promise<ClaimedSession[]> {
-  const sessions = await em.execute<ClaimedSession[]>(CLAIM, [limit]);
+  const sessions = await boundQuery<ClaimedSession>(em, CLAIM, [limit]);
   for (const s of sessions) {
     s.start_at = new Date(s.start_at);
     s.end_at = new Date(s.end_at);

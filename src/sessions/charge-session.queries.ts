@@ -6,7 +6,7 @@ import { raw, type FilterQuery } from '@mikro-orm/core';
 import { evcoIdVariants } from '../msp/evco-id.ts';
 import type { Em } from '../platform/orm.ts';
 import { plainData, type Data } from '../platform/plain-data.ts';
-import { inIdOrder, refOf } from '../platform/plain-reads.ts';
+import { inIdOrder, markData, refOf } from '../platform/plain-reads.ts';
 import { childPages } from '../platform/child-pages.ts';
 import { SeekList, type SeekRange } from '../platform/seek-page.ts';
 import { ChargeSession, type SessionSource, type SessionStatus } from './charge-session.entity.ts';
@@ -81,6 +81,32 @@ function resultOfColumns(em: Em): (row: Row) => PricingResultData {
 /** The data of a pricing result entity and the session it prices. */
 export function pricingResultData(result: PricingResult, session: Pick<ChargeSession, 'source' | 'sessionId' | 'payload'>): PricingResultData {
   return Object.assign(plainData(result), { cpoSessionId: cpoSessionIdOf(session) });
+}
+
+/**
+ * Rows of msp_charge_session as PostgreSQL answers `select *` (column names; a writer's RETURNING
+ * rows), shaped as the reads shape them: what getChargeSession would answer in that transaction.
+ */
+export function chargeSessionDataOfRows(em: Em, rows: readonly Row[]): ChargeSessionData[] {
+  const meta = em.getMetadata(ChargeSession);
+  const driver = em.getDriver();
+  return rows.map((row) => markData(sessionOfRow(driver.mapResult(row, meta) as Row), meta.className));
+}
+
+/**
+ * Rows of msp_pricing_result as PostgreSQL answers `select *`, with the source, session id and
+ * body of their sessions, shaped as the list shapes its rows (resultOfColumns).
+ */
+export function pricingResultDataOfRows(em: Em, rows: readonly Row[], sessionOf: (id: string) => Pick<ChargeSessionData, 'source' | 'sessionId' | 'payload'>): PricingResultData[] {
+  const meta = em.getMetadata(PricingResult);
+  const shape = resultOfColumns(em);
+  return rows.map((row) => {
+    const session = sessionOf(row.session_id);
+    const cpoSessionId = (session.payload as Row | null | undefined)?.cpo_session_id;
+    return markData(shape({
+      ...row, session_source: session.source, session_session_id: session.sessionId, session_cpo_session_id: cpoSessionId === undefined ? null : cpoSessionId,
+    }), meta.className);
+  });
 }
 
 const sessions = (em: Em, where: FilterQuery<ChargeSession> = {}) => new SeekList<ChargeSessionData>(em, { entity: ChargeSession, where, plainColumns: true, map: sessionOfRow });

@@ -1,9 +1,9 @@
 // Ingestion of a charge session: an INSERT .. ON CONFLICT DO NOTHING on the session's identity,
 // so the same session sent twice (also at the same moment) is stored once; a repeat with the same
 // content answers the stored session, one with other content goes to resubmit-session.service.ts.
-// Sessions arriving in the same turn of the event loop are written with one
-// statement (each caller is answered once that statement committed), which keeps the cost per
-// session low under load. Processing happens asynchronously (src/worker/).
+// Sessions arriving in the same turn of the event loop, or while the previous statement is written,
+// are written with one statement (each caller is answered once that statement committed), which
+// keeps the cost per session low under load. Processing happens asynchronously (src/worker/).
 import { uuidv7 } from '../platform/ids.ts';
 import type { Em } from '../platform/orm.ts';
 import type { SessionStatus } from './charge-session.entity.ts';
@@ -12,7 +12,12 @@ import { resubmitSession } from './resubmit-session.service.ts';
 import { firstDifference } from './session-content.ts';
 import { requestProcessing } from './processing-job.ts';
 import { currentActor } from '../events/actor-context.ts';
-import { noteEventsWritten } from '../events/event-sql.ts';
+import { serializeEventData } from '../events/event-renderers.ts';
+import { sessionEventKind } from '../events/event-sql.ts';
+import { toFixedDecimal } from '../money/decimal.ts';
+import { boundQuery } from '../platform/bound-sql.ts';
+import { ChargeSession } from './charge-session.entity.ts';
+import { chargeSessionDataOfRows } from './charge-session.queries.ts';
 import { callerScope } from '../access/admin-scope.ts';
 import { assertSubmittable, submissionRefusals } from './submission-access.ts';
 import { DomainError } from '../platform/errors.ts';
@@ -21,43 +26,108 @@ export function identityKeyOf(submission: Pick<SessionSubmission, 'source' | 'se
   return `${submission.source}:${submission.sender.replace(/[*\-\s]/g, '')}:${submission.sessionId}`;
 }
 
-// One statement: the sessions and their `create` events (src/events) commit together, with the
-// events' data rendered just before the commit.
+// One statement, committed on its own: the sessions and their `create` events (src/events) with
+// their data, which is what the GET answers for the row the statement stores (storedRow), rendered
+// before it is sent; the events of the rows stored, those of repeats left out.
 const INSERT = `with inserted as (insert into msp_charge_session
   (id, source, identity_key, session_id, cpo_id, evco_id, start_at, end_at, energy_kwh, idle_seconds, time_zone, country,
    evse_id, evse_uid, payload, received_at, status, bypass_checks, pricing_version, created_at, updated_at)
   select id, source, identity_key, session_id, cpo_id, evco_id, start_at, end_at, energy_kwh, idle_seconds, time_zone, country,
     evse_id, evse_uid, payload, received_at, 'received', '[]', 0, received_at, received_at
-  from json_populate_recordset(null::msp_charge_session, ?::json)
+  from json_populate_recordset(null::msp_charge_session, $1::json)
   order by id
   on conflict (identity_key) do nothing
   returning id, identity_key, status, received_at, source),
-  events as (insert into svc_event (kind, resource_id, modification, admin_id, actor, occurred_at)
-    select case source when 'cpo_charge_session' then 'cpo_charge_session' else 'msp_charge_session' end, id::text, 'create', null, ?, now()
-    from inserted order by id)
+  events as (insert into svc_event (kind, resource_id, modification, admin_id, actor, data, occurred_at)
+    select case i.source when 'cpo_charge_session' then 'cpo_charge_session' else 'msp_charge_session' end, i.id::text, 'create', null, $2, d.data, now()
+    from inserted i join jsonb_to_recordset($3::jsonb) as d(id uuid, data jsonb) on d.id = i.id order by i.id)
   select id, identity_key, status, received_at from inserted`;
 
 const STORED = `select id, identity_key, status, received_at, payload from msp_charge_session
-  where identity_key in (select value::citext from json_array_elements_text(?::json))`;
+  where identity_key in (select value::citext from json_array_elements_text($1::json))`;
+
+type NewRow = ReturnType<typeof newRow>;
+
+/**
+ * A new session's row as PostgreSQL answers `select *` once the INSERT stored it: the values
+ * written, in the types pg reads them (timestamps as dates, the energy with its column's scale),
+ * the statement's constants and every other column's default, else null.
+ */
+function storedRow(em: Em, row: NewRow): Record<string, unknown> {
+  const meta = em.getMetadata(ChargeSession);
+  const stored: Record<string, unknown> = {};
+  for (const prop of meta.props) {
+    if (prop.persist === false || !prop.fieldNames) continue;
+    for (const field of prop.fieldNames) stored[field] = prop.default ?? null;
+  }
+  const receivedAt = new Date(row.received_at);
+  return Object.assign(stored, row, {
+    start_at: new Date(row.start_at), end_at: new Date(row.end_at), energy_kwh: toFixedDecimal(row.energy_kwh, meta.properties.energyKwh.scale ?? 6),
+    received_at: receivedAt, status: 'received', bypass_checks: [], pricing_version: 0, created_at: receivedAt, updated_at: receivedAt,
+  });
+}
+
+/** The data of each new session's `create` event, by id. */
+function createdData(em: Em, batch: Pending[]): { id: string; data: unknown }[] {
+  const sessions = chargeSessionDataOfRows(em, batch.map((p) => storedRow(em, p.row)));
+  return sessions.map((session) => ({ id: session.id, data: serializeEventData(sessionEventKind(session.source), [session])[0] }));
+}
+
+/** The batch's one statement: in a savepoint when the caller's em is in a transaction, else committed on its own. */
+async function insertBatch(em: Em, batch: Pending[]): Promise<Row[]> {
+  const params = [JSON.stringify(batch.map((p) => p.row)), currentActor(), JSON.stringify(createdData(em, batch))];
+  if (em.isInTransaction()) return em.transactional((tx) => boundQuery<Row>(tx, INSERT, params));
+  return boundQuery<Row>(em, INSERT, params);
+}
 
 interface Row { id: string; identity_key: string; status: SessionStatus; received_at: Date; payload?: Record<string, unknown> }
-interface Pending { key: string; submission: SessionSubmission; row: Record<string, unknown>; resolve(value: IngestedSession): void; reject(error: unknown): void }
+interface Pending { key: string; submission: SessionSubmission; row: NewRow; resolve(value: IngestedSession): void; reject(error: unknown): void }
 
-const queues = new Map<string, { em: Em; pending: Pending[] }>();
+/**
+ * The sessions waiting for a database's next statement. One statement at a time per database: the
+ * commits of transactions that record events go one after the other anyway (their positions follow
+ * commit order, under one lock held through the commit's flush), so the sessions arriving while a
+ * statement is written wait for the next one and go in together (under load, fewer and larger
+ * statements; when idle, the sessions of one event-loop turn, as soon as that turn ends).
+ */
+interface Queue { em: Em | null; pending: Pending[]; writing: boolean; scheduled: boolean }
 
-async function writeBatch(em: Em, batch: Pending[], kick = true): Promise<void> {
+const queues = new Map<string, Queue>();
+
+function schedule(queue: Queue): void {
+  if (queue.writing || queue.scheduled || !queue.pending.length) return;
+  queue.scheduled = true;
+  setImmediate(() => void flush(queue));
+}
+
+async function flush(queue: Queue): Promise<void> {
+  queue.scheduled = false;
+  const [em, batch] = [queue.em!, queue.pending];
+  Object.assign(queue, { em: null, pending: [], writing: true });
+  let changed: Pending[] = [];
+  try {
+    changed = await writeBatch(em, batch);
+  } finally {
+    queue.writing = false;
+    schedule(queue);
+  }
+  await resubmitChanged(em, changed, true);
+}
+
+/** Other content under a stored identity: one at a time, in the order received, under a row lock. */
+async function resubmitChanged(em: Em, changed: Pending[], kick: boolean): Promise<void> {
+  for (const p of changed) await resubmitSession(em, p.submission, p.key, kick).then(p.resolve, p.reject);
+}
+
+/** Writes a batch and answers its new sessions and repeats; the submissions with other content under a stored identity are left to resubmit. */
+async function writeBatch(em: Em, batch: Pending[], kick = true): Promise<Pending[]> {
   const changed: Pending[] = [];
   try {
-    // A transaction of its own: the events' data is rendered before it commits (src/events/record-events.ts).
-    const inserted = await em.transactional(async (tx) => {
-      const rows = await tx.execute<Row[]>(INSERT, [JSON.stringify(batch.map((p) => p.row)), currentActor()]);
-      if (rows.length) noteEventsWritten();
-      return rows;
-    });
+    const inserted = await insertBatch(em, batch);
     const byKey = new Map(inserted.map((row) => [row.identity_key.toLowerCase(), { row, fresh: true }]));
     const missing = [...new Set(batch.map((p) => p.key.toLowerCase()).filter((key) => !byKey.has(key)))];
     if (missing.length) {
-      for (const row of await em.execute<Row[]>(STORED, [JSON.stringify(missing)])) byKey.set(row.identity_key.toLowerCase(), { row, fresh: false });
+      for (const row of await boundQuery<Row>(em, STORED, [JSON.stringify(missing)])) byKey.set(row.identity_key.toLowerCase(), { row, fresh: false });
     }
     // Within one batch, the first submission of an identity stored it; later ones are repeats.
     const storedBy = new Map<string, Pending>();
@@ -77,12 +147,11 @@ async function writeBatch(em: Em, batch: Pending[], kick = true): Promise<void> 
     if (inserted.length && kick) requestProcessing(em);
   } catch (error) {
     // One session the database refuses must not fail the others written with it.
-    if (batch.length > 1) await Promise.all(batch.map((p) => writeBatch(em, [p], kick)));
-    else batch[0].reject(error);
-    return;
+    if (batch.length > 1) return (await Promise.all(batch.map((p) => writeBatch(em, [p], kick)))).flat();
+    batch[0].reject(error);
+    return [];
   }
-  // Other content under a stored identity: one at a time, in the order received, under a row lock.
-  for (const p of changed) await resubmitSession(em, p.submission, p.key, kick).then(p.resolve, p.reject);
+  return changed;
 }
 
 /**
@@ -109,29 +178,32 @@ export async function ingestSessions(em: Em, submissions: SessionSubmission[]): 
   return settled.map((result) => (result.status === 'fulfilled' ? result.value : result.reason as DomainError));
 }
 
-function ingest(em: Em, s: SessionSubmission, options: { kick?: boolean }): Promise<IngestedSession> {
-  const now = new Date();
-  const key = identityKeyOf(s);
-  const row = {
+/** What the INSERT writes of a submission. */
+function newRow(s: SessionSubmission, key: string, now: Date) {
+  return {
     id: uuidv7(now.getTime()), source: s.source, identity_key: key, session_id: s.sessionId, cpo_id: s.cpoId, evco_id: s.evcoId,
     start_at: s.startAt.toISOString(), end_at: s.endAt.toISOString(), energy_kwh: s.energyKwh, idle_seconds: s.idleSeconds,
     time_zone: s.timeZone, country: s.country, evse_id: s.evseId, evse_uid: s.evseUid, payload: s.payload, received_at: now.toISOString(),
   };
+}
+
+function ingest(em: Em, s: SessionSubmission, options: { kick?: boolean }): Promise<IngestedSession> {
+  const key = identityKeyOf(s);
+  const row = newRow(s, key, new Date());
   if (options.kick === false) {
-    return new Promise((resolve, reject) => { void writeBatch(em, [{ key, submission: s, row, resolve, reject }], false); });
+    return new Promise((resolve, reject) => {
+      void writeBatch(em, [{ key, submission: s, row, resolve, reject }], false).then((changed) => resubmitChanged(em, changed, false));
+    });
   }
   const queueKey = String(em.config.get('clientUrl') ?? em.config.get('dbName'));
   return new Promise((resolve, reject) => {
     let queue = queues.get(queueKey);
     if (!queue) {
-      queue = { em: em.fork(), pending: [] };
+      queue = { em: null, pending: [], writing: false, scheduled: false };
       queues.set(queueKey, queue);
-      const started = queue;
-      setImmediate(() => {
-        queues.delete(queueKey);
-        void writeBatch(started.em, started.pending);
-      });
     }
+    queue.em ??= em.fork();
     queue.pending.push({ key, submission: s, row, resolve, reject });
+    schedule(queue);
   });
 }

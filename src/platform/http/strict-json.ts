@@ -48,34 +48,31 @@ class Parser {
 
   private object(path: Trail | null, depth: number): Record<string, unknown> {
     this.pos++;
-    const result: Record<string, unknown> = Object.create(null);
-    const seen = new Set<string>();
+    // Members are own data properties: assigned, but `__proto__` (which assignment would take as
+    // the prototype) defined.
+    const result: Record<string, unknown> = {};
     this.ws();
-    if (this.text[this.pos] === '}') { this.pos++; return { ...result }; }
+    if (this.text[this.pos] === '}') { this.pos++; return result; }
     for (;;) {
       this.ws();
       if (this.text[this.pos] !== '"') this.fail(path, 'expected a member name');
       const key = this.string(path);
       const at = step(path, key);
-      if (seen.has(key)) this.fail(at, `duplicate member "${key}"`);
-      seen.add(key);
+      if (Object.hasOwn(result, key)) this.fail(at, `duplicate member "${key}"`);
       this.ws();
       if (this.text[this.pos] !== ':') this.fail(at, 'expected ":"');
       this.pos++;
       this.ws();
       const value = this.value(at, depth + 1);
-      Object.defineProperty(result, key, { value, enumerable: true, writable: true, configurable: true });
+      if (key === '__proto__') Object.defineProperty(result, key, { value, enumerable: true, writable: true, configurable: true });
+      else result[key] = value;
       this.ws();
       const next = this.text[this.pos];
       if (next === ',') { this.pos++; continue; }
       if (next === '}') { this.pos++; break; }
       this.fail(path, 'expected "," or "}"');
     }
-    const plain: Record<string, unknown> = {};
-    for (const key of Object.keys(result)) {
-      Object.defineProperty(plain, key, { value: result[key], enumerable: true, writable: true, configurable: true });
-    }
-    return plain;
+    return result;
   }
 
   private array(path: Trail | null, depth: number): unknown[] {

@@ -78,3 +78,16 @@ test('an id filter that is not an id is refused by both transports', async (t) =
   const graph = await app.request('POST', '/graphql', { body: { query: PAGE('chargeSessions', ', subscriptionId: $subscription', ', $subscription: ID'), variables: { subscription: 'nope' } } });
   t.truthy(graph.body.errors?.length);
 });
+
+test('rows as PostgreSQL answers them (a writer\'s RETURNING rows) shape as the reads do', async (t) => {
+  const { chargeSessionDataOfRows, chargeSessionsByIds, pricingResultDataOfRows, pricingResultsByIds } = await import('../../../src/sessions/charge-session.queries.ts');
+  const { scopedEm } = await import('../../../src/access/admin-scope.ts');
+  const em = scopedEm(app.orm);
+  const sessionRows = await em.execute(`select * from msp_charge_session where id = any(?::uuid[]) order by id`, [`{${sessionIds.join(',')}}`]);
+  const sessions = chargeSessionDataOfRows(em, sessionRows);
+  t.deepEqual(sessions, await chargeSessionsByIds(em, sessionIds));
+  const resultRows = await em.execute(`select * from msp_pricing_result where session_id = any(?::uuid[]) order by id`, [`{${sessionIds.join(',')}}`]);
+  t.is(resultRows.length, 3);
+  const bySession = new Map(sessions.map((s) => [s.id, s]));
+  t.deepEqual(pricingResultDataOfRows(em, resultRows, (id) => bySession.get(id)!), await pricingResultsByIds(em, resultRows.map((r) => r.id)));
+});
