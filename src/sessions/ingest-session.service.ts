@@ -11,7 +11,7 @@ import type { IngestedSession, SessionSubmission } from './session-submission.ts
 import { resubmitSession } from './resubmit-session.service.ts';
 import { firstDifference } from './session-content.ts';
 import { requestProcessing } from './processing-job.ts';
-import { currentActor } from '../events/actor-context.ts';
+import { currentActor, runAs } from '../events/actor-context.ts';
 import { serializeEventData } from '../events/event-renderers.ts';
 import { sessionEventKind } from '../events/event-sql.ts';
 import { toFixedDecimal } from '../money/decimal.ts';
@@ -39,8 +39,8 @@ const INSERT = `with inserted as (insert into msp_charge_session
   on conflict (identity_key) do nothing
   returning id, identity_key, status, received_at, source),
   events as (insert into svc_event (kind, resource_id, modification, admin_id, actor, data, occurred_at)
-    select case i.source when 'cpo_charge_session' then 'cpo_charge_session' else 'msp_charge_session' end, i.id::text, 'create', null, $2, d.data, now()
-    from inserted i join jsonb_to_recordset($3::jsonb) as d(id uuid, data jsonb) on d.id = i.id order by i.id)
+    select case i.source when 'cpo_charge_session' then 'cpo_charge_session' else 'msp_charge_session' end, i.id::text, 'create', null, d.actor, d.data, now()
+    from inserted i join jsonb_to_recordset($2::jsonb) as d(id uuid, actor text, data jsonb) on d.id = i.id order by i.id)
   select id, identity_key, status, received_at from inserted`;
 
 const STORED = `select id, identity_key, status, received_at, payload from msp_charge_session
@@ -67,21 +67,21 @@ function storedRow(em: Em, row: NewRow): Record<string, unknown> {
   });
 }
 
-/** The data of each new session's `create` event, by id. */
-function createdData(em: Em, batch: Pending[]): { id: string; data: unknown }[] {
+/** Each new session's `create` event: its data, and the actor that submitted it (one statement carries several callers' sessions). */
+function createdEvents(em: Em, batch: Pending[]): { id: string; actor: string; data: unknown }[] {
   const sessions = chargeSessionDataOfRows(em, batch.map((p) => storedRow(em, p.row)));
-  return sessions.map((session) => ({ id: session.id, data: serializeEventData(sessionEventKind(session.source), [session])[0] }));
+  return sessions.map((session, i) => ({ id: session.id, actor: batch[i].actor, data: serializeEventData(sessionEventKind(session.source), [session])[0] }));
 }
 
 /** The batch's one statement: in a savepoint when the caller's em is in a transaction, else committed on its own. */
 async function insertBatch(em: Em, batch: Pending[]): Promise<Row[]> {
-  const params = [JSON.stringify(batch.map((p) => p.row)), currentActor(), JSON.stringify(createdData(em, batch))];
+  const params = [JSON.stringify(batch.map((p) => p.row)), JSON.stringify(createdEvents(em, batch))];
   if (em.isInTransaction()) return em.transactional((tx) => boundQuery<Row>(tx, INSERT, params));
   return boundQuery<Row>(em, INSERT, params);
 }
 
 interface Row { id: string; identity_key: string; status: SessionStatus; received_at: Date; payload?: Record<string, unknown> }
-interface Pending { key: string; submission: SessionSubmission; row: NewRow; resolve(value: IngestedSession): void; reject(error: unknown): void }
+interface Pending { key: string; submission: SessionSubmission; row: NewRow; actor: string; resolve(value: IngestedSession): void; reject(error: unknown): void }
 
 /**
  * The sessions waiting for a database's next statement. One statement at a time per database: the
@@ -116,7 +116,8 @@ async function flush(queue: Queue): Promise<void> {
 
 /** Other content under a stored identity: one at a time, in the order received, under a row lock. */
 async function resubmitChanged(em: Em, changed: Pending[], kick: boolean): Promise<void> {
-  for (const p of changed) await resubmitSession(em, p.submission, p.key, kick).then(p.resolve, p.reject);
+  // As its sender: the statement that found it may have been started by another caller.
+  for (const p of changed) await runAs(p.actor, () => resubmitSession(em, p.submission, p.key, kick)).then(p.resolve, p.reject);
 }
 
 /** Writes a batch and answers its new sessions and repeats; the submissions with other content under a stored identity are left to resubmit. */
@@ -192,7 +193,7 @@ function ingest(em: Em, s: SessionSubmission, options: { kick?: boolean }): Prom
   const row = newRow(s, key, new Date());
   if (options.kick === false) {
     return new Promise((resolve, reject) => {
-      void writeBatch(em, [{ key, submission: s, row, resolve, reject }], false).then((changed) => resubmitChanged(em, changed, false));
+      void writeBatch(em, [{ key, submission: s, row, actor: currentActor(), resolve, reject }], false).then((changed) => resubmitChanged(em, changed, false));
     });
   }
   const queueKey = String(em.config.get('clientUrl') ?? em.config.get('dbName'));
@@ -203,7 +204,7 @@ function ingest(em: Em, s: SessionSubmission, options: { kick?: boolean }): Prom
       queues.set(queueKey, queue);
     }
     queue.em ??= em.fork();
-    queue.pending.push({ key, submission: s, row, resolve, reject });
+    queue.pending.push({ key, submission: s, row, actor: currentActor(), resolve, reject });
     schedule(queue);
   });
 }

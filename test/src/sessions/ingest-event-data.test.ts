@@ -53,3 +53,14 @@ test('sessions written by one statement with a repeat: one create event each, wi
   t.is(answers[5].body.id, answers[1].body.id);
   for (const r of answers.slice(0, 5)) t.deepEqual(await createData(r.body.id), [(await app.request('GET', api(`/msp-charge-session/${r.body.id}`))).body]);
 });
+
+test('sessions of two credentials written by one statement: each create event names the credential that sent it', async (t) => {
+  const [first, second] = [await app.credential({ role: 'admin' }), await app.credential({ role: 'admin' })];
+  const sent = Array.from({ length: 40 }, (_, i) => ({ auth: i % 2 ? second : first, body: sessionBody('NL-EVD-C12345678-X', { total_energy_kwh: `${i + 1}.25` }) }));
+  const answers = await Promise.all(sent.map(({ auth, body }) => app.request('POST', api('/charge-session'), { auth, body })));
+  t.true(answers.every((r) => r.status === 200 && r.body.duplicate === false));
+  const actors = await app.orm.em.fork().execute<{ resource_id: string; actor: string }[]>(
+    `select resource_id, actor from svc_event where modification = 'create' and resource_id = any(?::text[])`, [`{${answers.map((r) => r.body.id).join(',')}}`]);
+  const actorOf = new Map(actors.map((row) => [row.resource_id, row.actor]));
+  t.deepEqual(answers.map((r) => actorOf.get(r.body.id)), sent.map(({ auth }) => auth.publicId));
+});
