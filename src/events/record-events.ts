@@ -5,7 +5,7 @@
 // Just before a transaction commits, the events it recorded get their `data`, rendered in that
 // transaction (event-renderers.ts); a set-based writer (event-sql.ts) records its events with the
 // data rendered the same way, after its last change of their resources (renderEventData).
-import { ChangeSetType, type ChangeSet, type EventSubscriber, type FlushEventArgs, type TransactionEventArgs } from '@mikro-orm/core';
+import { ChangeSetType, type ChangeSet, type EventSubscriber, type FlushEventArgs, type Transaction, type TransactionEventArgs } from '@mikro-orm/core';
 import { ADMIN_SCOPE, UNSCOPED } from '../access/admin-scope.ts';
 import { boundQuery } from '../platform/bound-sql.ts';
 import type { Em } from '../platform/orm.ts';
@@ -72,9 +72,9 @@ const PENDING = `select e.id::text as id, e.kind, e.resource_id, e.modification 
 const STORE = `update svc_event e set data = x.data from jsonb_to_recordset($1::jsonb) as x(id bigint, data jsonb) where e.id = x.id`;
 
 /** A unit of work of its own inside the transaction of `em`, seeing every administration: where event data is rendered. */
-function renderingEm(em: Em, transaction: unknown): Em {
+function renderingEm(em: Em, transaction: Transaction): Em {
   const tx = em.fork({ clear: true });
-  tx.setTransactionContext(transaction as never);
+  tx.setTransactionContext(transaction);
   tx.setFilterParams(ADMIN_SCOPE, UNSCOPED as unknown as Record<string, unknown>);
   return tx;
 }
