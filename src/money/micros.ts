@@ -28,6 +28,8 @@ export function microsFromText(text: string): Micros {
   const match = DECIMAL_NUMBER_TEXT.exec(text);
   if (!match) throw new Error(`not a decimal: ${text}`);
   const [, sign, int, frac = '', exponent = '0'] = match;
+  // A JSON number's exponent is within ±400; a larger one would build a bigint of that many digits.
+  if (exponent.length > 4 || Math.abs(Number(exponent)) > 400) throw new Error(`not a decimal within range: ${text}`);
   // digits × 10^(shift - 6): shift is where the decimal point moves to.
   const digits = BigInt(int + frac);
   const shift = Number(exponent) - frac.length + 6;

@@ -63,3 +63,9 @@ test('mulDivMicros, ceilToMultipleMicros and roundMicrosToCurrency agree with de
 test('microsFromText refuses what is no number', (t) => {
   for (const text of ['NaN', 'Infinity', '', '1,5', '.5']) t.throws(() => microsFromText(text), undefined, text);
 });
+
+test('an exponent beyond what a JSON number can hold is refused, not expanded', (t) => {
+  t.is(microsText(microsFromText('2.5e+21')), '2500000000000000000000.00');
+  t.throws(() => microsFromText('1e999999999'), { message: /within range/ });
+  t.throws(() => microsFromText('1e-401'), { message: /within range/ });
+});
