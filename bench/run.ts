@@ -72,8 +72,10 @@ const isInfoLog = (line: string): boolean => /^\{"level":"(trace|debug|info)"/.t
 function runChild(name: string, databaseUrl: string, env: Record<string, string> = {}): Promise<ChildResult | null> {
   // With the service's node flags (its heap configuration, src/platform/heap-config.ts): its peak RSS is the service's.
   // BENCH_CPU_PROF=<dir>: each benchmark's process writes a CPU profile there (NODE_OPTIONS refuses --cpu-prof).
+  // BENCH_NODE_FLAGS: more node flags for each benchmark's process, e.g. `--trace-gc` (NODE_OPTIONS refuses most V8 flags).
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
-  const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, ...profile, fileURLToPath(new URL('./run-one.ts', import.meta.url)), name, databaseUrl], {
+  const extraFlags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, ...extraFlags, ...profile, fileURLToPath(new URL('./run-one.ts', import.meta.url)), name, databaseUrl], {
     stdio: ['ignore', 'pipe', 'inherit', 'pipe'], env: { ...process.env, ...env, BENCH_RESULT_FD: '3' },
   });
   let output = '';

@@ -9,6 +9,7 @@
 // drawn by `finish` once known (with the footers, which need the page count). The bytes depend
 // only on the model (fixed creation date): a document renders the same every time.
 import PDFDocument from 'pdfkit';
+import { coalescePageContent } from './coalesced-page-content.ts';
 import type { AnnexSection, BillingDocument, DocumentParty } from './billing-document.ts';
 import { groupedReference } from './creditor-reference.ts';
 import { fill, formatAmount, formatDate, formatDateTime, formatDuration, labelsFor, type Labels } from './document-labels.ts';
@@ -66,6 +67,7 @@ export async function layoutPdf(doc: BillingDocument): Promise<PdfLayout> {
     info: { Title: labels.titles[doc.kind], Producer: 'charging-network-service', Creator: 'charging-network-service', CreationDate: fixed, ModDate: fixed },
   });
   registerDocumentFonts(pdf);
+  coalescePageContent(pdf);
   const chunks: Buffer[] = [];
   pdf.on('data', (chunk: Buffer) => chunks.push(chunk));
   const done = new Promise<Buffer>((resolve, reject) => { pdf.on('end', () => resolve(Buffer.concat(chunks))); pdf.on('error', reject); });
