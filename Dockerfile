@@ -41,4 +41,4 @@ EXPOSE 3000
 # Healthy once ready: the database answers, the migrations are applied, the worker runs.
 HEALTHCHECK --interval=10s --timeout=3s --start-period=120s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + process.env.PORT + '/main/health/ready').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-CMD ["node", "--max-semi-space-size=16", "src/main.ts"]
+CMD ["node", "--max-semi-space-size=16", "--max-old-space-size=1024", "src/main.ts"]

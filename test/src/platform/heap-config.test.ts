@@ -4,7 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import test from 'ava';
-import { SEMI_SPACE_MB, SERVICE_NODE_FLAGS, WORKER_RESOURCE_LIMITS } from '../../../src/platform/heap-config.ts';
+import { OLD_SPACE_MB, SEMI_SPACE_MB, SERVICE_NODE_FLAGS, WORKER_RESOURCE_LIMITS } from '../../../src/platform/heap-config.ts';
 
 test('npm start runs the service with its heap flags', (t) => {
   const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { scripts: Record<string, string> };
@@ -23,4 +23,18 @@ test('the worker thread gets the main thread\'s young generation: two semi-space
     else console.log(grow());`], { encoding: 'utf8' }).trim());
   t.is(newSpaceMb([...SERVICE_NODE_FLAGS], false), 2 * SEMI_SPACE_MB);
   t.is(newSpaceMb([], true), 2 * SEMI_SPACE_MB);
+});
+
+test('both threads get an old space of OLD_SPACE_MB: the main thread by its flags, the worker thread by its limits (with or without the flags)', (t) => {
+  // heap_size_limit is the old space and the young generation (three semi-spaces).
+  const limitMb = (flags: string[], inWorker: boolean) => Number(execFileSync(process.execPath, [...flags, '-e', `
+    const { Worker } = require('node:worker_threads');
+    const limit = () => require('node:v8').getHeapStatistics().heap_size_limit / 2 ** 20;
+    if (${inWorker}) new Worker(\`require('node:worker_threads').parentPort.postMessage((\${limit})())\`,
+      { eval: true, resourceLimits: ${JSON.stringify(WORKER_RESOURCE_LIMITS)} }).on('message', (mb) => console.log(mb));
+    else console.log(limit());`], { encoding: 'utf8' }).trim());
+  const expected = OLD_SPACE_MB + 3 * SEMI_SPACE_MB;
+  t.is(limitMb([...SERVICE_NODE_FLAGS], false), expected);
+  t.is(limitMb([...SERVICE_NODE_FLAGS], true), expected);
+  t.is(limitMb([], true), expected);
 });
