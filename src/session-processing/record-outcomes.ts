@@ -15,6 +15,8 @@ import { uuidv7 } from '../platform/ids.ts';
 import type { Em } from '../platform/orm.ts';
 import { chargeSessionDataOfRows, pricingResultDataOfRows } from '../sessions/charge-session.queries.ts';
 import { DropoutCase, type DropoutSide } from '../sessions/dropout-case.entity.ts';
+import { PricingResult } from '../sessions/pricing-result.entity.ts';
+import { storedRow } from '../sessions/stored-row.ts';
 import { requestProcessingAt } from '../sessions/processing-job.ts';
 import type { Resolved } from './batch-context.ts';
 import type { ClaimedSession } from './claim-batch.ts';
@@ -125,10 +127,13 @@ export async function recordOutcomes(em: Em, sessions: ClaimedSession[], roaming
   for (const outcome of outcomes) if (saved.totals.has(outcome.id)) outcome.reimbursement_excl_vat = saved.totals.get(outcome.id)!;
   await em.flush();
   await roaming.save(em, outcomes, results);
-  const resultRows = results.length ? await boundQuery(em, `${INSERT_RESULTS} returning *`, [JSON.stringify(results)]) : [];
+  if (results.length) await boundQuery(em, INSERT_RESULTS, [JSON.stringify(results)]);
   const sessionRows = await boundQuery(em, `${UPDATE_SESSIONS} returning s.*`, [JSON.stringify(outcomes)]);
-  // The batch's last change of its sessions and results: their events' data is rendered from the rows written.
+  // The batch's last change of its sessions and results: their events' data is rendered from the
+  // rows written (the sessions as the UPDATE returns them, the results as the INSERT stored them).
   const sessionData = new Map(chargeSessionDataOfRows(em, sessionRows).map((s) => [s.id, s]));
+  const createdAt = sessions[0].transaction_at;
+  const resultRows = results.map((r) => storedRow(em, PricingResult, { ...r, roaming_agreement: r.roaming_agreement ?? null, created_at: createdAt }));
   const resultData = new Map(pricingResultDataOfRows(em, resultRows, (id) => sessionData.get(id)!).map((r) => [r.id, r]));
   const sourceOf = new Map(sessions.map((s) => [s.id, s.source]));
   await recordEventRows(em, [
