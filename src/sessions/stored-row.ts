@@ -1,16 +1,16 @@
 // The row PostgreSQL answers `select *` with once a statement of a set-based writer stored it:
 // the values the statement wrote (column names) in the types pg reads them with (a numeric in its
-// column's scale, a timestamp as a date), the columns it did not write their default, else null.
+// column's scale, a timestamp as a Date), the columns it did not write their default, else null.
 // The writers render the data of their events from it (charge-session.queries.ts shapes it as the
 // reads do), without reading the rows back.
 import type { EntityName } from '@mikro-orm/core';
 import { toFixedDecimal } from '../money/decimal.ts';
 import type { Em } from '../platform/orm.ts';
 
-function stored(value: unknown, column: string, scale: number | undefined): unknown {
+function stored(em: Em, value: unknown, column: string, scale: number | undefined): unknown {
   if (value === null || value === undefined) return null;
   if (column.startsWith('numeric') && scale !== undefined) return toFixedDecimal(String(value), scale);
-  if (column === 'timestamptz') return value instanceof Date ? value : new Date(value as string);
+  if (column === 'timestamptz') return value instanceof Date ? value : em.getPlatform().parseDate(value as string);
   return value;
 }
 
@@ -22,7 +22,7 @@ export function storedRow(em: Em, entity: EntityName<any>, written: Record<strin
     if (prop.persist === false || !prop.fieldNames) continue;
     const column = prop.columnTypes?.[0] ?? '';
     for (const field of prop.fieldNames) {
-      row[field] = stored(Object.hasOwn(written, field) ? written[field] : prop.default, column, prop.scale);
+      row[field] = stored(em, Object.hasOwn(written, field) ? written[field] : prop.default, column, prop.scale);
     }
   }
   return row;
