@@ -149,7 +149,7 @@ export async function recordOutcomes(em: Em, sessions: ClaimedSession[], roaming
       data: serializeEventData('msp_charge_session_priced', [resultData.get(String(r.id))!])[0],
     })),
   ]);
-  await billPricedSessions(em, results.map((result) => String(result.session_id)));
+  await billPricedSessions(em, results.map((result) => String(result.session_id)), results.map((result) => String(result.admin_id)));
   await billReimbursements(em, saved.changed);
   const retries = outcomes.filter((o) => o.retry_at).map((o) => o.retry_at!).sort();
   if (retries.length) await requestProcessingAt(em, new Date(retries[0]));
