@@ -73,14 +73,14 @@ const INSERT_RESULTS = `insert into msp_pricing_result (id, session_id, version,
   select id, session_id, version, admin_id, customer_id, subscription_id, subscription_external_reference, token_evco_id, currency,
     rate_plan_id, rate_plan_version_id, rule, subtotals, total_excl_vat, total_vat, total_incl_vat, credit_used, annotations, roaming_agreement,
     explanation, now()
-  from json_populate_recordset(null::msp_pricing_result, $1::json)`;
+  from jsonb_populate_recordset(null::msp_pricing_result, $1::jsonb)`;
 
 const UPDATE_SESSIONS = `update msp_charge_session s set status = v.status, admin_id = coalesce(v.admin_id, s.admin_id),
     token_id = v.token_id, subscription_id = v.subscription_id, customer_id = v.customer_id, dropout_case_id = v.dropout_case_id,
     dropout_reason = v.dropout_reason, dropout_message = v.dropout_message, pricing_version = v.pricing_version,
     match_attempts = v.match_attempts, retry_at = v.retry_at, matched_evse_id = v.matched_evse_id, location_id = v.location_id,
     connector_id = v.connector_id, reimbursement_excl_vat = v.reimbursement_excl_vat, updated_at = now()
-  from json_populate_recordset(null::msp_charge_session, $1::json) v where s.id = v.id`;
+  from jsonb_populate_recordset(null::msp_charge_session, $1::jsonb) v where s.id = v.id`;
 
 function groupKeyOf(dropout: Dropout): string {
   const key = [dropout.reason, dropout.outcome.admin_id ?? '-', dropout.detail ?? ''].join('|');

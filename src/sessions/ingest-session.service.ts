@@ -34,7 +34,7 @@ const INSERT = `with inserted as (insert into msp_charge_session
    evse_id, evse_uid, payload, received_at, status, bypass_checks, pricing_version, created_at, updated_at)
   select id, source, identity_key, session_id, cpo_id, evco_id, start_at, end_at, energy_kwh, idle_seconds, time_zone, country,
     evse_id, evse_uid, payload, received_at, 'received', '[]', 0, received_at, received_at
-  from json_populate_recordset(null::msp_charge_session, $1::json)
+  from jsonb_populate_recordset(null::msp_charge_session, $1::jsonb)
   order by id
   on conflict (identity_key) do nothing
   returning id, identity_key, status, received_at, source),
