@@ -10,7 +10,7 @@ import type { Em } from '../platform/orm.ts';
 import { currentActor } from './actor-context.ts';
 import type { EventKindName } from './event-kinds.ts';
 import type { ModificationKind } from './event.entity.ts';
-import { noteEventsWritten, renderEventData } from './record-events.ts';
+import { noteEventsWritten, RENDER_CHUNK, renderEventData } from './record-events.ts';
 
 export { noteEventsWritten };
 
@@ -30,16 +30,21 @@ const INSERT = `insert into svc_event (kind, resource_id, modification, admin_id
 
 /**
  * Records events in the transaction of `em` with their data: the caller has made its last change of
- * their resources in this transaction. Rows without data are rendered now, as the commit would.
+ * their resources in this transaction. Rows without data are rendered now, as the commit would, and
+ * like it RENDER_CHUNK at a time (a chunk's data is not held with the next's).
  */
 export async function recordEventRows(em: Em, rows: EventRow[]): Promise<void> {
   if (!rows.length) return;
   if (!em.isInTransaction()) throw new Error('events are recorded in the transaction of their change');
-  const unrendered = rows.filter((row) => row.data === undefined);
-  const rendered = unrendered.length ? await renderEventData(em, unrendered) : [];
-  let next = 0;
-  const withData = rows.map((row) => (row.data === undefined ? { ...row, data: rendered[next++] } : row));
-  await boundQuery(em, INSERT, [currentActor(), JSON.stringify(withData)]);
+  const chunk = rows.some((row) => row.data === undefined) ? RENDER_CHUNK : rows.length;
+  for (let start = 0; start < rows.length; start += chunk) {
+    const part = rows.slice(start, start + chunk);
+    const unrendered = part.filter((row) => row.data === undefined);
+    const rendered = unrendered.length ? await renderEventData(em, unrendered) : [];
+    let next = 0;
+    const withData = part.map((row) => (row.data === undefined ? { ...row, data: rendered[next++] } : row));
+    await boundQuery(em, INSERT, [currentActor(), JSON.stringify(withData)]);
+  }
 }
 
 /** The kind of a session row's events: its own resource (REST /msp-charge-session or /cpo-charge-session). */

@@ -15,6 +15,8 @@ import { uuidv7 } from '../platform/ids.ts';
 import type { Em } from '../platform/orm.ts';
 import { chargeSessionDataOfRows, pricingResultDataOfRows } from '../sessions/charge-session.queries.ts';
 import { DropoutCase, type DropoutSide } from '../sessions/dropout-case.entity.ts';
+import { PricingResult } from '../sessions/pricing-result.entity.ts';
+import { storedRow } from '../sessions/stored-row.ts';
 import { requestProcessingAt } from '../sessions/processing-job.ts';
 import type { Resolved } from './batch-context.ts';
 import type { ClaimedSession } from './claim-batch.ts';
@@ -71,14 +73,14 @@ const INSERT_RESULTS = `insert into msp_pricing_result (id, session_id, version,
   select id, session_id, version, admin_id, customer_id, subscription_id, subscription_external_reference, token_evco_id, currency,
     rate_plan_id, rate_plan_version_id, rule, subtotals, total_excl_vat, total_vat, total_incl_vat, credit_used, annotations, roaming_agreement,
     explanation, now()
-  from json_populate_recordset(null::msp_pricing_result, $1::json)`;
+  from jsonb_populate_recordset(null::msp_pricing_result, $1::jsonb)`;
 
 const UPDATE_SESSIONS = `update msp_charge_session s set status = v.status, admin_id = coalesce(v.admin_id, s.admin_id),
     token_id = v.token_id, subscription_id = v.subscription_id, customer_id = v.customer_id, dropout_case_id = v.dropout_case_id,
     dropout_reason = v.dropout_reason, dropout_message = v.dropout_message, pricing_version = v.pricing_version,
     match_attempts = v.match_attempts, retry_at = v.retry_at, matched_evse_id = v.matched_evse_id, location_id = v.location_id,
     connector_id = v.connector_id, reimbursement_excl_vat = v.reimbursement_excl_vat, updated_at = now()
-  from json_populate_recordset(null::msp_charge_session, $1::json) v where s.id = v.id`;
+  from jsonb_populate_recordset(null::msp_charge_session, $1::jsonb) v where s.id = v.id`;
 
 function groupKeyOf(dropout: Dropout): string {
   const key = [dropout.reason, dropout.outcome.admin_id ?? '-', dropout.detail ?? ''].join('|');
@@ -125,10 +127,13 @@ export async function recordOutcomes(em: Em, sessions: ClaimedSession[], roaming
   for (const outcome of outcomes) if (saved.totals.has(outcome.id)) outcome.reimbursement_excl_vat = saved.totals.get(outcome.id)!;
   await em.flush();
   await roaming.save(em, outcomes, results);
-  const resultRows = results.length ? await boundQuery(em, `${INSERT_RESULTS} returning *`, [JSON.stringify(results)]) : [];
+  if (results.length) await boundQuery(em, INSERT_RESULTS, [JSON.stringify(results)]);
   const sessionRows = await boundQuery(em, `${UPDATE_SESSIONS} returning s.*`, [JSON.stringify(outcomes)]);
-  // The batch's last change of its sessions and results: their events' data is rendered from the rows written.
+  // The batch's last change of its sessions and results: their events' data is rendered from the
+  // rows written (the sessions as the UPDATE returns them, the results as the INSERT stored them).
   const sessionData = new Map(chargeSessionDataOfRows(em, sessionRows).map((s) => [s.id, s]));
+  const createdAt = sessions[0].transaction_at;
+  const resultRows = results.map((r) => storedRow(em, PricingResult, { ...r, roaming_agreement: r.roaming_agreement ?? null, created_at: createdAt }));
   const resultData = new Map(pricingResultDataOfRows(em, resultRows, (id) => sessionData.get(id)!).map((r) => [r.id, r]));
   const sourceOf = new Map(sessions.map((s) => [s.id, s.source]));
   await recordEventRows(em, [
@@ -144,7 +149,7 @@ export async function recordOutcomes(em: Em, sessions: ClaimedSession[], roaming
       data: serializeEventData('msp_charge_session_priced', [resultData.get(String(r.id))!])[0],
     })),
   ]);
-  await billPricedSessions(em, results.map((result) => String(result.session_id)));
+  await billPricedSessions(em, results.map((result) => String(result.session_id)), results.map((result) => String(result.admin_id)));
   await billReimbursements(em, saved.changed);
   const retries = outcomes.filter((o) => o.retry_at).map((o) => o.retry_at!).sort();
   if (retries.length) await requestProcessingAt(em, new Date(retries[0]));

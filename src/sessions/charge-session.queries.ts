@@ -94,8 +94,8 @@ export function chargeSessionDataOfRows(em: Em, rows: readonly Row[]): ChargeSes
 }
 
 /**
- * Rows of msp_pricing_result as PostgreSQL answers `select *`, with the source, session id and
- * body of their sessions, shaped as the list shapes its rows (resultOfColumns).
+ * Rows of msp_pricing_result as PostgreSQL answers `select *` (a timestamp as text or a Date), with
+ * the source, session id and body of their sessions, shaped as the list shapes its rows (resultOfColumns).
  */
 export function pricingResultDataOfRows(em: Em, rows: readonly Row[], sessionOf: (id: string) => Pick<ChargeSessionData, 'source' | 'sessionId' | 'payload'>): PricingResultData[] {
   const meta = em.getMetadata(PricingResult);
@@ -104,7 +104,8 @@ export function pricingResultDataOfRows(em: Em, rows: readonly Row[], sessionOf:
     const session = sessionOf(row.session_id);
     const cpoSessionId = (session.payload as Row | null | undefined)?.cpo_session_id;
     return markData(shape({
-      ...row, session_source: session.source, session_session_id: session.sessionId, session_cpo_session_id: cpoSessionId === undefined ? null : cpoSessionId,
+      ...row, created_at: row.created_at instanceof Date ? row.created_at.toISOString() : row.created_at,
+      session_source: session.source, session_session_id: session.sessionId, session_cpo_session_id: cpoSessionId === undefined ? null : cpoSessionId,
     }), meta.className);
   });
 }

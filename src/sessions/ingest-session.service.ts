@@ -14,10 +14,10 @@ import { requestProcessing } from './processing-job.ts';
 import { currentActor, runAs } from '../events/actor-context.ts';
 import { serializeEventData } from '../events/event-renderers.ts';
 import { sessionEventKind } from '../events/event-sql.ts';
-import { toFixedDecimal } from '../money/decimal.ts';
 import { boundQuery } from '../platform/bound-sql.ts';
 import { ChargeSession } from './charge-session.entity.ts';
 import { chargeSessionDataOfRows } from './charge-session.queries.ts';
+import { storedRow } from './stored-row.ts';
 import { callerScope } from '../access/admin-scope.ts';
 import { assertSubmittable, submissionRefusals } from './submission-access.ts';
 import { DomainError } from '../platform/errors.ts';
@@ -27,14 +27,14 @@ export function identityKeyOf(submission: Pick<SessionSubmission, 'source' | 'se
 }
 
 // One statement, committed on its own: the sessions and their `create` events (src/events) with
-// their data, which is what the GET answers for the row the statement stores (storedRow), rendered
+// their data, which is what the GET answers for the row the statement stores (insertedRow), rendered
 // before it is sent; the events of the rows stored, those of repeats left out.
 const INSERT = `with inserted as (insert into msp_charge_session
   (id, source, identity_key, session_id, cpo_id, evco_id, start_at, end_at, energy_kwh, idle_seconds, time_zone, country,
    evse_id, evse_uid, payload, received_at, status, bypass_checks, pricing_version, created_at, updated_at)
   select id, source, identity_key, session_id, cpo_id, evco_id, start_at, end_at, energy_kwh, idle_seconds, time_zone, country,
     evse_id, evse_uid, payload, received_at, 'received', '[]', 0, received_at, received_at
-  from json_populate_recordset(null::msp_charge_session, $1::json)
+  from jsonb_populate_recordset(null::msp_charge_session, $1::jsonb)
   order by id
   on conflict (identity_key) do nothing
   returning id, identity_key, status, received_at, source),
@@ -48,28 +48,16 @@ const STORED = `select id, identity_key, status, received_at, payload from msp_c
 
 type NewRow = ReturnType<typeof newRow>;
 
-/**
- * A new session's row as PostgreSQL answers `select *` once the INSERT stored it: the values
- * written, in the types pg reads them (timestamps as dates, the energy with its column's scale),
- * the statement's constants and every other column's default, else null.
- */
-function storedRow(em: Em, row: NewRow): Record<string, unknown> {
-  const meta = em.getMetadata(ChargeSession);
-  const stored: Record<string, unknown> = {};
-  for (const prop of meta.props) {
-    if (prop.persist === false || !prop.fieldNames) continue;
-    for (const field of prop.fieldNames) stored[field] = prop.default ?? null;
-  }
-  const receivedAt = new Date(row.received_at);
-  return Object.assign(stored, row, {
-    start_at: new Date(row.start_at), end_at: new Date(row.end_at), energy_kwh: toFixedDecimal(row.energy_kwh, meta.properties.energyKwh.scale ?? 6),
-    received_at: receivedAt, status: 'received', bypass_checks: [], pricing_version: 0, created_at: receivedAt, updated_at: receivedAt,
+/** A new session's row as the INSERT stores it: what it writes of the submission and its constants. */
+function insertedRow(em: Em, row: NewRow): Record<string, unknown> {
+  return storedRow(em, ChargeSession, {
+    ...row, status: 'received', bypass_checks: [], pricing_version: 0, created_at: row.received_at, updated_at: row.received_at,
   });
 }
 
 /** Each new session's `create` event: its data, and the actor that submitted it (one statement carries several callers' sessions). */
 function createdEvents(em: Em, batch: Pending[]): { id: string; actor: string; data: unknown }[] {
-  const sessions = chargeSessionDataOfRows(em, batch.map((p) => storedRow(em, p.row)));
+  const sessions = chargeSessionDataOfRows(em, batch.map((p) => insertedRow(em, p.row)));
   return sessions.map((session, i) => ({ id: session.id, actor: batch[i].actor, data: serializeEventData(sessionEventKind(session.source), [session])[0] }));
 }
 

@@ -144,7 +144,21 @@ export async function billUnbilledSessions(em: Em, adminId: string, batchSize = 
   return total;
 }
 
-/** Bills sessions just priced, in the transaction that priced them. */
-export async function billPricedSessions(em: Em, sessionIds: string[]): Promise<void> {
-  if (sessionIds.length) await collectItems(em, MSP_SESSION_SOURCE, sessionCandidates(sessionIds));
+/**
+ * Whether an administration among `adminIds` has a series that bills the source (the series the
+ * candidate table looks up for a line without a series code): without one no candidate has a
+ * series, so a collection would find none.
+ */
+const ANY_SERIES = `select exists (select 1 from billing_series r where r.admin_id in (select value::citext from json_array_elements_text(?::json))
+    and (r.item_sources @> jsonb_build_array(?::text) or r.item_sources = '[]'::jsonb)) as found`;
+
+/**
+ * Bills sessions just priced, in the transaction that priced them. `adminIds`: the administrations
+ * of their pricing results; when none of them has a series for the source the core's temporary
+ * tables and statements are skipped (one look-up instead: they would place nothing).
+ */
+export async function billPricedSessions(em: Em, sessionIds: string[], adminIds: string[]): Promise<void> {
+  if (!sessionIds.length) return;
+  const [{ found }] = await em.execute<{ found: boolean }[]>(ANY_SERIES, [JSON.stringify([...new Set(adminIds)]), MSP_SESSION_SOURCE]);
+  if (found) await collectItems(em, MSP_SESSION_SOURCE, sessionCandidates(sessionIds));
 }

@@ -43,26 +43,45 @@ test('sessions and their pricing results render in the same statements for 5 eve
 
 test.serial('a transaction recording more events than one chunk renders every one, in chunks of RENDER_CHUNK', async (t) => {
   const { noteEventsWritten, RENDER_CHUNK } = await import('../../../src/events/record-events.ts');
+  const { recordEventRows } = await import('../../../src/events/event-sql.ts');
   const { createCustomer } = await import('../../helpers/factories.ts');
   const admin = (await createAdministration(app)).id;
   const customer = await createCustomer(app, admin);
-  const gone = Array.from({ length: 2 * RENDER_CHUNK + 3 }, (_, i) => `00000000-0000-7000-8000-${String(i).padStart(12, '0')}`);
-  const queries = await countQueries(app.orm, async () => {
+  const events = (prefix: string) => Array.from({ length: 2 * RENDER_CHUNK + 3 }, (_, i) => ({
+    kind: 'customer' as const, resource_id: `00000000-0000-7000-${prefix}-${String(i).padStart(12, '0')}`, modification: 'delete' as const, admin_id: admin,
+  }));
+  const stored = async (gone: { resource_id: string }[]) => {
+    const rows = await app.orm.em.fork().execute<{ resource_id: string; data: Record<string, unknown> | null }[]>(
+      `select resource_id, data from svc_event where admin_id = ? and kind = 'customer' and modification <> 'create' order by id`, [admin]);
+    const ids = new Set(gone.map((e) => e.resource_id));
+    const mine = rows.filter((r) => ids.has(r.resource_id) || r.resource_id === customer.id);
+    t.is(mine.length, gone.length + 1);
+    t.deepEqual(mine.slice(0, gone.length).map((r) => r.data), gone.map((e) => ({ id: e.resource_id })));
+    t.is(mine[gone.length].data?.name, customer.name);
+    await app.orm.em.fork().execute(`delete from svc_event where admin_id = ? and kind = 'customer' and modification <> 'create'`, [admin]);
+  };
+
+  // Inserted without their data, as the billing core's statements insert box events: rendered at the commit.
+  const pending = events('8000');
+  let queries = await countQueries(app.orm, async () => {
     await scopedEm(app.orm).transactional(async (tx) => {
-      // Events inserted without their data, as the billing core's statements insert box events: the commit
-      // renders them. Deletes carry what identifies them; the customer's update, in the last chunk, is rendered by its GET.
+      // Deletes carry what identifies them; the customer's update, in the last chunk, is rendered by its GET.
       await tx.execute(`insert into svc_event (kind, resource_id, modification, admin_id, actor, occurred_at)
-        select 'customer', r.id, r.modification, ?, 'test', now() from json_to_recordset(?::json) as r(id text, modification text)`,
-      [admin, JSON.stringify([...gone.map((id) => ({ id, modification: 'delete' })), { id: customer.id, modification: 'update' }])]);
+        select kind, resource_id, modification, admin_id, 'test', now() from json_to_recordset(?::json) as x(kind text, resource_id text, modification text, admin_id text)`,
+      [JSON.stringify([...pending, { kind: 'customer', resource_id: customer.id, modification: 'update', admin_id: admin }])]);
       noteEventsWritten();
     });
   });
-  const renders = queries.filter((q) => /from svc_event e\s+where e\.tx_id = txid_current\(\)/.test(q)).length;
-  t.is(renders, 3, 'one look-up of pending events per chunk');
-  const rows = await app.orm.em.fork().execute<{ resource_id: string; data: Record<string, unknown> | null }[]>(
-    `select resource_id, data from svc_event where admin_id = ? and kind = 'customer' and modification <> 'create' order by id`, [admin]);
-  const stored = rows.filter((r) => gone.includes(r.resource_id) || r.resource_id === customer.id);
-  t.is(stored.length, gone.length + 1);
-  t.deepEqual(stored.slice(0, gone.length).map((r) => r.data), gone.map((id) => ({ id })));
-  t.is(stored[gone.length].data?.name, customer.name);
+  t.is(queries.filter((q) => /from svc_event e\s+where e\.tx_id = txid_current\(\)/.test(q)).length, 3, 'one look-up of pending events per chunk');
+  await stored(pending);
+
+  // Recorded by a set-based writer without their data: rendered as they are recorded, a chunk at a time.
+  const recorded = events('9000');
+  queries = await countQueries(app.orm, async () => {
+    await scopedEm(app.orm).transactional(async (tx) => {
+      await recordEventRows(tx, [...recorded, { kind: 'customer', resource_id: customer.id, modification: 'update', admin_id: admin }]);
+    });
+  });
+  t.is(queries.filter((q) => /insert into svc_event/.test(q)).length, 3, 'one insert per chunk');
+  await stored(recorded);
 });
