@@ -17,7 +17,7 @@ const PUT = `insert into billing_logo (admin_id, content_type, size, bytes, crea
 export async function setBillingLogo(em: Em, adminId: string, upload: { contentType: string; bytes: Buffer } | undefined): Promise<LogoInfo> {
   const admin = await visibleAdministration(em, adminId, null);
   if (!upload) throw new InvalidInputError('send the logo as the body: image/png or image/svg+xml, at most 1 MB', { path: [] });
-  const problem = logoProblem(upload.contentType, upload.bytes);
+  const problem = await logoProblem(upload.contentType, upload.bytes);
   if (problem) throw new InvalidInputError(problem, { path: [] });
   await em.execute(PUT, [admin.id, upload.contentType, upload.bytes.length, upload.bytes]);
   return (await billingLogoInfo(em, admin.id))!;

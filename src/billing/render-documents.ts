@@ -69,7 +69,7 @@ export async function prepareFinalDocuments(em: Em, box: BoxData, issueDate: str
         const large = csv !== null && csv.length > MAX_EMBEDDED_ANNEX_BYTES;
         const location = `/main/v1/billing-box/${box.id}/document/${annexFilename(number.code)}`;
         files.push({ filename: `${number.code}.xml`, contentType: 'application/xml', primary: false, draft: false,
-          bytes: Buffer.from(ublXml(final, { annex: csv ?? undefined, annexLocation: location }), 'utf8') });
+          bytes: Buffer.from(await ublXml(final, { annex: csv ?? undefined, annexLocation: location }), 'utf8') });
         if (large) files.push({ filename: annexFilename(number.code), contentType: 'text/csv', primary: false, draft: false, bytes: csv });
       }
       return { model: final, files };

@@ -2,8 +2,7 @@
 // vectors), at most 1 MB, checked when it is uploaded by drawing it once. An SVG draws from itself
 // only: no external files or addresses (an <image> may carry a data: PNG or JPEG), no DOCTYPE or
 // entities, no scripts; its text uses the documents' embedded font.
-import PDFDocument from 'pdfkit';
-import SVGtoPDF from 'svg-to-pdfkit';
+import { documentLibraries, type DocumentLibraries } from './document-libraries.ts';
 import { FONT, FONT_BOLD, registerDocumentFonts } from './pdf-fonts.ts';
 
 export const LOGO_TYPES = ['image/png', 'image/svg+xml'] as const;
@@ -15,7 +14,7 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 export interface Logo { content_type: string; bytes: Buffer }
 
 /** Why a logo cannot be used, or null when it can. */
-export function logoProblem(contentType: string, bytes: Buffer): string | null {
+export async function logoProblem(contentType: string, bytes: Buffer): Promise<string | null> {
   if (!(LOGO_TYPES as readonly string[]).includes(contentType)) return `a logo is ${LOGO_TYPES.join(' or ')}`;
   if (bytes.length === 0) return 'the logo is empty';
   if (bytes.length > MAX_LOGO_BYTES) return `a logo is at most ${MAX_LOGO_BYTES} bytes`;
@@ -33,12 +32,13 @@ export function logoProblem(contentType: string, bytes: Buffer): string | null {
     const external = [...text.matchAll(/(?:href\s*=\s*["']|url\(\s*["']?)\s*([^"')\s]*)/gi)].map((m) => m[1]).find((ref) => !isInternal(ref));
     if (external !== undefined) return `an SVG logo draws from itself only: ${external.slice(0, 60)} is outside it`;
   }
+  const libraries = await documentLibraries();
   try {
-    const pdf = new PDFDocument({ size: 'A4' });
+    const pdf = new libraries.PDFDocument({ size: 'A4' });
     registerDocumentFonts(pdf);
     pdf.on('data', () => {});
     const problems: string[] = [];
-    drawLogo(pdf, { content_type: contentType, bytes }, 0, 0, 150, 50, (warning) => problems.push(warning));
+    drawLogo(libraries, pdf, { content_type: contentType, bytes }, 0, 0, 150, 50, (warning) => problems.push(warning));
     pdf.end();
     if (contentType === 'image/svg+xml' && problems.some((p) => /Error|failed|invalid/i.test(p))) return `the SVG logo does not draw: ${problems[0]}`;
   } catch (error) {
@@ -53,12 +53,12 @@ function isInternal(ref: string): boolean {
 }
 
 /** Draws the logo fitted into the box (x, y, width, height), kept in proportion, aligned right (the fonts registered: pdf-fonts.ts). */
-export function drawLogo(pdf: PDFKit.PDFDocument, logo: Logo, x: number, y: number, width: number, height: number, warn: (message: string) => void = () => {}): void {
+export function drawLogo(libraries: DocumentLibraries, pdf: PDFKit.PDFDocument, logo: Logo, x: number, y: number, width: number, height: number, warn: (message: string) => void = () => {}): void {
   if (logo.content_type === 'image/png') {
     pdf.image(logo.bytes, x, y, { fit: [width, height], align: 'right' });
     return;
   }
-  SVGtoPDF(pdf, logo.bytes.toString('utf8'), x, y, {
+  libraries.SVGtoPDF(pdf, logo.bytes.toString('utf8'), x, y, {
     width, height, preserveAspectRatio: 'xMaxYMin meet', assumePt: true,
     fontCallback: (_family: string, bold: boolean) => (bold ? FONT_BOLD : FONT),
     imageCallback: (link: string) => (isInternal(link.trim()) && link.trim() !== '' ? link.replace(/\s+/g, '') : Buffer.alloc(0)),

@@ -8,11 +8,11 @@
 // numbers): `layoutPdf` places everything; the number and the payment reference are late fields,
 // drawn by `finish` once known (with the footers, which need the page count). The bytes depend
 // only on the model (fixed creation date): a document renders the same every time.
-import PDFDocument from 'pdfkit';
 import { coalescePageContent } from './coalesced-page-content.ts';
 import type { AnnexSection, BillingDocument, DocumentParty } from './billing-document.ts';
 import { groupedReference } from './creditor-reference.ts';
 import { fill, formatAmount, formatDate, formatDateTime, formatDuration, labelsFor, type Labels } from './document-labels.ts';
+import { documentLibraries, type DocumentLibraries } from './document-libraries.ts';
 import { drawLogo } from './logo.ts';
 import { FONT, FONT_BOLD, registerDocumentFonts } from './pdf-fonts.ts';
 
@@ -62,7 +62,8 @@ const ROWS_PER_TURN = 200;
 export async function layoutPdf(doc: BillingDocument): Promise<PdfLayout> {
   const labels = labelsFor(doc.locale);
   const fixed = new Date(`${doc.issue_date}T00:00:00Z`);
-  const pdf = new PDFDocument({
+  const libraries = await documentLibraries();
+  const pdf = new libraries.PDFDocument({
     size: 'A4', margin: 0, bufferPages: true, compress: true, autoFirstPage: true,
     info: { Title: labels.titles[doc.kind], Producer: 'charging-network-service', Creator: 'charging-network-service', CreationDate: fixed, ModDate: fixed },
   });
@@ -71,7 +72,7 @@ export async function layoutPdf(doc: BillingDocument): Promise<PdfLayout> {
   const chunks: Buffer[] = [];
   pdf.on('data', (chunk: Buffer) => chunks.push(chunk));
   const done = new Promise<Buffer>((resolve, reject) => { pdf.on('end', () => resolve(Buffer.concat(chunks))); pdf.on('error', reject); });
-  const w = new Writer(pdf, doc, labels);
+  const w = new Writer(pdf, doc, labels, libraries);
   w.header();
   w.parties();
   w.lines();
@@ -103,7 +104,10 @@ class Writer {
   private readonly doc: BillingDocument;
   private readonly labels: Labels;
 
-  constructor(pdf: PDFKit.PDFDocument, doc: BillingDocument, labels: Labels) {
+  private readonly libraries: DocumentLibraries;
+
+  constructor(pdf: PDFKit.PDFDocument, doc: BillingDocument, labels: Labels, libraries: DocumentLibraries) {
+    this.libraries = libraries;
     this.pdf = pdf;
     this.doc = doc;
     this.labels = labels;
@@ -153,7 +157,7 @@ class Writer {
 
   header(): void {
     const { doc, labels } = this;
-    if (doc.logo) drawLogo(this.pdf, { content_type: doc.logo.content_type, bytes: doc.logo.bytes }, MARGIN + WIDTH - 160, MARGIN - 5, 160, 55);
+    if (doc.logo) drawLogo(this.libraries, this.pdf, { content_type: doc.logo.content_type, bytes: doc.logo.bytes }, MARGIN + WIDTH - 160, MARGIN - 5, 160, 55);
     this.text(labels.titles[doc.kind], MARGIN, MARGIN, WIDTH - 170, { bold: true, size: 18 });
     this.y = MARGIN + 28;
     // A self-billing invoice says so under its title (VAT directive art. 226(10a)).

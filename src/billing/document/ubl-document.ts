@@ -1,7 +1,7 @@
 // The EN 16931 / Peppol BIS Billing 3.0 UBL 2.1 document of a billing document model: Invoice
 // (380, debit note 383, self-billing 389) or CreditNote (381). A pure function: amounts are
 // written exactly as the model holds them (check-document.ts checks that they add up first).
-import { create } from 'xmlbuilder2';
+import { documentLibraries } from './document-libraries.ts';
 import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
 import type { BillingDocument, DocumentParty } from './billing-document.ts';
 import { annexCsv, annexFilename, MAX_EMBEDDED_ANNEX_BYTES } from './annex-csv.ts';
@@ -96,7 +96,8 @@ function annexReference(xml: XMLBuilder, doc: BillingDocument, options: UblOptio
   }
 }
 
-export function ublXml(doc: BillingDocument, options: UblOptions = {}): string {
+export async function ublXml(doc: BillingDocument, options: UblOptions = {}): Promise<string> {
+  const { createXml: create } = await documentLibraries();
   if (doc.kind === 'purchase_order') throw new Error('a purchase order has no EN 16931 document');
   assertConsistent(doc);
   const credit = doc.kind === 'credit_note';
