@@ -38,9 +38,12 @@ try {
       // Test apps bound their requests' database waits like the service (SVC_REQUEST_DB_TIMEOUT_MS), at 15 s
       // here: the suite runs its files side by side on two cores, where a 5 s bound flakes; the bound itself
       // is tested with short bounds of its own (test/src/platform/database-bound.test.ts).
+      // The worker pauses 100 ms after a batch that was not full, to gather the sessions received meanwhile
+      // (src/worker/tasks.ts GATHER_MS): tests that wait for each session they submit waited for it at every
+      // step. 10 ms here; test/rest/sessions/processing-gather.test.ts tests the gathering with a pause of its own.
       // Every test file is a process of its own that loads the same modules (and its worker thread loads them
       // again): Node's compile cache keeps their compiled code (type-stripped TypeScript included) between them.
-      env: { SVC_REQUEST_DB_TIMEOUT_MS: '15000', NODE_COMPILE_CACHE: join(process.cwd(), 'node_modules', '.cache', 'node-compile'), ...process.env, SVC_TEST_TEMPLATE_URL: pg.url },
+      env: { SVC_REQUEST_DB_TIMEOUT_MS: '15000', SVC_PROCESSING_GATHER_MS: '10', NODE_COMPILE_CACHE: join(process.cwd(), 'node_modules', '.cache', 'node-compile'), ...process.env, SVC_TEST_TEMPLATE_URL: pg.url },
     });
     ava.on('exit', (exitCode) => resolve(exitCode ?? 1));
   });
