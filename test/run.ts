@@ -9,6 +9,16 @@ import { migrate, openOrm } from '../src/platform/orm.ts';
 import { ormConfig } from '../mikro-orm.config.ts';
 import { migrateJobQueue } from '../src/worker/worker.ts';
 
+const args = process.argv.slice(2);
+// The console's browser tests need its build (scripts/console-build.ts). A fresh clone has none: built
+// here, once, while PostgreSQL starts, rather than by both of its test files at once, side by side.
+// Only for a run that includes them (all files, or files under test/console).
+const files = args.filter((arg) => !arg.startsWith('-'));
+const consoleBuild = files.length === 0 || files.some((file) => file.includes('console'))
+  ? new Promise<number>((resolve) => {
+    spawn(process.execPath, [join('scripts', 'console-build.ts'), '--if-stale'], { stdio: 'inherit' }).on('exit', (exitCode) => resolve(exitCode ?? 1));
+  })
+  : Promise.resolve(0);
 const dataDir = mkdtempSync(join(tmpdir(), 'svc-test-'));
 chmodSync(dataDir, 0o755);
 const pg = await startEmbeddedPostgres({ dataDir, database: 'svc_template', fast: true });
@@ -18,8 +28,8 @@ try {
   await migrate(orm);
   await orm.close();
   await migrateJobQueue(pg.url);
+  if (await consoleBuild !== 0) throw new Error('the console build failed (scripts/console-build.ts)');
   code = await new Promise<number>((resolve) => {
-    const args = process.argv.slice(2);
     // Four files at a time on two cores: a test file waits on PostgreSQL and on its worker thread for about
     // two thirds of its time, so two at a time left the cores idle.
     if (!args.some((arg) => arg.startsWith('--concurrency') || arg.startsWith('-c'))) args.unshift(`--concurrency=${process.env.SVC_TEST_CONCURRENCY ?? 4}`);
@@ -28,9 +38,12 @@ try {
       // Test apps bound their requests' database waits like the service (SVC_REQUEST_DB_TIMEOUT_MS), at 15 s
       // here: the suite runs its files side by side on two cores, where a 5 s bound flakes; the bound itself
       // is tested with short bounds of its own (test/src/platform/database-bound.test.ts).
+      // The worker pauses 100 ms after a batch that was not full, to gather the sessions received meanwhile
+      // (src/worker/tasks.ts GATHER_MS): tests that wait for each session they submit waited for it at every
+      // step. 10 ms here; test/rest/sessions/processing-gather.test.ts tests the gathering with a pause of its own.
       // Every test file is a process of its own that loads the same modules (and its worker thread loads them
       // again): Node's compile cache keeps their compiled code (type-stripped TypeScript included) between them.
-      env: { SVC_REQUEST_DB_TIMEOUT_MS: '15000', NODE_COMPILE_CACHE: join(process.cwd(), 'node_modules', '.cache', 'node-compile'), ...process.env, SVC_TEST_TEMPLATE_URL: pg.url },
+      env: { SVC_REQUEST_DB_TIMEOUT_MS: '15000', SVC_PROCESSING_GATHER_MS: '10', NODE_COMPILE_CACHE: join(process.cwd(), 'node_modules', '.cache', 'node-compile'), ...process.env, SVC_TEST_TEMPLATE_URL: pg.url },
     });
     ava.on('exit', (exitCode) => resolve(exitCode ?? 1));
   });

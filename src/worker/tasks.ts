@@ -31,8 +31,10 @@ export const BATCH_SIZE = 500;
  * After a batch that was not full, the next one is claimed this much later: sessions received
  * meanwhile go in one batch instead of many small ones (a batch costs about 20 ms of CPU besides
  * its sessions: its reads, writes and commit). A session waits at most this much longer.
+ * SVC_PROCESSING_GATHER_MS sets it for tests only: `npm test` runs short (test/run.ts), whose flows
+ * wait for each session; test/rest/sessions/processing-gather.test.ts tests the gathering itself.
  */
-export const GATHER_MS = 100;
+export const GATHER_MS = Number(process.env.SVC_PROCESSING_GATHER_MS || 100);
 
 /**
  * Batches at a time while sessions wait (a full batch was claimed): one batch's JavaScript runs
