@@ -34,7 +34,7 @@ export const BATCH_SIZE = 500;
  * SVC_PROCESSING_GATHER_MS sets it for tests only: `npm test` runs short (test/run.ts), whose flows
  * wait for each session; test/rest/sessions/processing-gather.test.ts tests the gathering itself.
  */
-export const GATHER_MS = Number(process.env.SVC_PROCESSING_GATHER_MS || 100);
+export const GATHER_MS = /^\d{1,5}$/.test(process.env.SVC_PROCESSING_GATHER_MS ?? '') ? Number(process.env.SVC_PROCESSING_GATHER_MS) : 100;
 
 /**
  * Batches at a time while sessions wait (a full batch was claimed): one batch's JavaScript runs
