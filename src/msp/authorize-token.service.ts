@@ -5,7 +5,7 @@
 import { canSeeAdministration } from '../access/admin-scope.ts';
 import type { Em } from '../platform/orm.ts';
 import { callerScope } from '../access/admin-scope.ts';
-import { resolveToken, resolveTokens, resolveTokensById, type TokenResolution } from './resolve-token.ts';
+import { resolveToken, resolveTokens, resolveTokensById, type SubscriptionKey, type TokenResolution } from './resolve-token.ts';
 import type { Token } from './token.entity.ts';
 import { validityNow } from '../platform/validity.ts';
 
@@ -19,7 +19,7 @@ export interface Authorization {
   customerId?: string;
 }
 
-function decide(resolution: TokenResolution): Authorization {
+function decide(resolution: TokenResolution<SubscriptionKey>): Authorization {
   const { token, currentLinks, subscription } = resolution;
   if (!token) return { allowed: false, reason: 'unknown_token' };
   const tokenId = token.id;
