@@ -50,7 +50,9 @@ export interface SeekListOptions<E extends object, T> {
   /**
    * The rows as the database answers them, turned into the rows the ORM's mapping would give
    * (property names, timestamps as Date: `columnsAsProperties`) before `map`: for the entities
-   * whose properties need no other conversion, read in long pages. Not with `fields` or `join`.
+   * whose properties need no other conversion, read in long pages. Not with `join`; `fields`, when
+   * given, names properties, or reads SQL (raw()) aliased as a property's column; a property not
+   * read is left out of the row.
    */
   plainColumns?: boolean;
   /** To-one relations joined but not selected (aliased by their name), for `fields` to read single columns of. */
@@ -76,7 +78,7 @@ export class SeekList<T> {
     this.em = em;
     this.options = options;
     if (options.plainColumns) {
-      if (options.fields || options.join || options.rawRows) throw new Error('plainColumns reads the default selection, without fields, join or rawRows');
+      if (options.join || options.rawRows) throw new Error('plainColumns reads the entity\'s columns, without join or rawRows');
       this.columns = columnsAsProperties(em, options.entity);
     }
     this.key = options.key ?? 'id';
