@@ -31,6 +31,8 @@ import { PLAIN_LISTS, plainServer } from './plain-lists.ts';
 import { RUN_TAG, runId } from './run-tag.ts';
 
 const SECONDS = Number(process.env.BENCH_READS_SECONDS ?? 5);
+/** Windows per side (BENCH_READS_ROUNDS): the app and the plain handler take turns. */
+const ROUNDS = Number(process.env.BENCH_READS_ROUNDS ?? 4);
 const ROWS = Number(process.env.BENCH_READS_ROWS ?? 600);
 const CONCURRENCY = 16;
 const ADMIN = runId('bench-reads');
@@ -49,10 +51,24 @@ function measure(url: string, durationMs: number): Promise<LegitResult> {
     : reject(new Error(`the load client failed (${code})`)))));
 }
 
-async function rate(url: string): Promise<number> {
-  await measure(url, 500);
-  const result = await measure(url, SECONDS * 1000);
-  return result.requests / result.seconds;
+/**
+ * The app's and the plain handler's rates of one list, measured in turns (app, plain, plain, app,
+ * ...: ROUNDS windows each, SECONDS in all per side) so that a change of the machine's load during
+ * the measurement (other processes on a shared machine) weighs on both sides alike; a rate is the
+ * requests of a side's windows over their seconds.
+ */
+async function rates(appUrl: string, plainUrl: string): Promise<[number, number]> {
+  await measure(appUrl, 500);
+  await measure(plainUrl, 500);
+  const totals = [{ requests: 0, seconds: 0 }, { requests: 0, seconds: 0 }];
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const side of round % 2 === 0 ? [0, 1] : [1, 0]) {
+      const result = await measure(side === 0 ? appUrl : plainUrl, (SECONDS * 1000) / ROUNDS);
+      totals[side].requests += result.requests;
+      totals[side].seconds += result.seconds;
+    }
+  }
+  return [totals[0].requests / totals[0].seconds, totals[1].requests / totals[1].seconds];
 }
 
 /** This run's rows, set-based: customers, subscriptions, tokens and links, sessions with their pricing results. */
@@ -243,7 +259,7 @@ export async function readsBenchmark(databaseUrl: string): Promise<BenchmarkResu
   const parts: BenchmarkPart[] = [];
   for (const path of Object.keys(PLAIN_LISTS)) {
     mismatches += await compare(pool, appUrl, plainUrl, path);
-    const [appRate, plainRate] = [await rate(appUrl + path), await rate(plainUrl + path)];
+    const [appRate, plainRate] = await rates(appUrl + path, plainUrl + path);
     parts.push({ name: `GET ${path}`, unit: 'requests/s', figure: appRate, baseline: plainRate });
     console.log(`  GET ${path}: app ${appRate.toFixed(0)}/s, plain handler ${plainRate.toFixed(0)}/s, ratio ${(appRate / plainRate).toFixed(3)}`
       + ` (peak RSS so far ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB)`);
