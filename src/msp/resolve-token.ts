@@ -62,10 +62,15 @@ const RESOLVE = `with keys as (select * from json_to_recordset($1::json) as r(k 
   order by r.k, l.created_at, l.id`;
 // The same rows for tokens already found (a list's page, for their validity): by id, no spellings
 // to try, and only what the decision reads (a page's 500 tokens and their links, with no plan,
-// administration or credit to read and parse).
+// administration or credit to read and parse). The bounds come as milliseconds since the epoch
+// (floored, as a timestamp's text is read: postgres-date takes the fraction's first three digits):
+// a number is a Date at once, where the text of four bounds a link took longer to parse than the
+// rest of the row.
+const epochMs = (column: string) => `floor(extract(epoch from ${column}) * 1000)::float8`;
 const RESOLVE_BY_ID = `select t.id as token_id, t.evco_id, t.current_admin_id, t.charge_auth_blocked,
-    l.id as link_id, l.valid_from as link_from, l.valid_until as link_until,
-    s.id as subscription_id, s.valid_from, s.valid_until, s.defunct, s.customer_id, c.charge_auth_blocked as customer_blocked
+    l.id as link_id, ${epochMs('l.valid_from')} as link_from, ${epochMs('l.valid_until')} as link_until,
+    s.id as subscription_id, ${epochMs('s.valid_from')} as valid_from, ${epochMs('s.valid_until')} as valid_until, s.defunct, s.customer_id,
+    c.charge_auth_blocked as customer_blocked
   from msp_token t
   left join msp_token_link l on l.token_id = t.id and not l.defunct
   left join msp_token_subscription s on s.id = l.subscription_id
@@ -75,8 +80,8 @@ const RESOLVE_BY_ID = `select t.id as token_id, t.evco_id, t.current_admin_id, t
 
 interface Row {
   token_id: string; evco_id: string; current_admin_id: string; charge_auth_blocked: boolean;
-  link_id: string | null; link_from: string | Date | null; link_until: string | Date | null;
-  subscription_id: string; valid_from: string | Date; valid_until: string | Date | null; defunct: boolean; external_reference: string | null;
+  link_id: string | null; link_from: string | number | Date | null; link_until: string | number | Date | null;
+  subscription_id: string; valid_from: string | number | Date; valid_until: string | number | Date | null; defunct: boolean; external_reference: string | null;
   monetary_credit_balance: string; admin_id: string; currency: string; customer_id: string; customer_blocked: boolean;
   plan_id: string; plan_name: string; rate_plan_id: string | null; use_customer_reimbursement_vat: boolean; credit_excluded_components: string[] | null;
 }
@@ -94,7 +99,7 @@ interface Found<S extends SubscriptionKey = ResolvedSubscription> { token: Resol
 type ValidityRow = Pick<Row, 'token_id' | 'evco_id' | 'current_admin_id' | 'charge_auth_blocked' | 'link_id' | 'link_from' | 'link_until'
   | 'subscription_id' | 'valid_from' | 'valid_until' | 'defunct' | 'customer_id' | 'customer_blocked'>;
 
-const date = (value: string | Date | null) => (value === null ? null : new Date(value));
+const date = (value: string | number | Date | null) => (value === null ? null : new Date(value));
 
 function linkOf(row: Row): Link {
   return { ...linkKeyOf(row), subscription: subscriptionOf(row) };

@@ -39,7 +39,8 @@ export interface SeekListOptions<E extends object, T> {
   join?: string[];
   /** Properties read; default: every stored one that loading the entity reads (lazy ones, e.g. secrets, left out). */
   fields?: (string | RawQueryFragment)[];
-  map?: (row: Row) => T;
+  /** Shapes a row; with `plainColumns`, the row as the database answered it comes second (columns `fields` reads in SQL). */
+  map?: (row: Row, answered: Row) => T;
   /**
    * The rows as the database answers them (column names; timestamps as text, `platform.parseDate`),
    * not mapped by the ORM, for `map` to shape: for the lists read in long pages (an export reads a
@@ -147,7 +148,7 @@ export class SeekList<T> {
     const { columns } = this;
     const items = rows.map((row) => {
       const properties = columns ? columns(row) : row;
-      return options.map ? options.map(properties) as Row : properties;
+      return options.map ? options.map(properties, row) as Row : properties;
     });
     return options.enrich ? (await options.enrich(items)).map((item) => this.marked(item as Row)) : items.map((item) => this.marked(item));
   }
