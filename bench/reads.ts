@@ -2,7 +2,8 @@
 // /msp-charge-session and /billing-box (the first page, default page size 500) through the whole
 // app (authentication, request context, queries module, serializer), against a plain node:http
 // handler answering the same page with one SQL statement, its rows written into the same JSON
-// (bench/plain-lists.ts), on the same database in the same run. The two answers are compared once
+// (bench/plain-lists.ts, in a process of its own: bench/plain-server.ts), on the same database in the
+// same run, the two taking turns. The two answers are compared once
 // before timing (the first page, and the page where this run's own rows start). The load comes
 // from a separate process (bench/auth-flood-client.ts, `legit` job). The figure: the lowest ratio
 // of the app's rate to the plain handler's over the lists.
@@ -27,10 +28,13 @@ import { ormConfig } from '../mikro-orm.config.ts';
 import { scopedEm } from '../src/access/admin-scope.ts';
 import type { LegitJob, LegitResult } from './auth-flood-client.ts';
 import type { BenchmarkPart, BenchmarkResult } from './benchmarks.ts';
-import { PLAIN_LISTS, plainServer } from './plain-lists.ts';
+import { PLAIN_LISTS } from './plain-lists.ts';
+import { SERVICE_NODE_FLAGS } from '../src/platform/heap-config.ts';
 import { RUN_TAG, runId } from './run-tag.ts';
 
 const SECONDS = Number(process.env.BENCH_READS_SECONDS ?? 5);
+/** Windows per side (BENCH_READS_ROUNDS): the app and the plain handler take turns. */
+const ROUNDS = Number(process.env.BENCH_READS_ROUNDS ?? 4);
 const ROWS = Number(process.env.BENCH_READS_ROWS ?? 600);
 const CONCURRENCY = 16;
 const ADMIN = runId('bench-reads');
@@ -49,10 +53,24 @@ function measure(url: string, durationMs: number): Promise<LegitResult> {
     : reject(new Error(`the load client failed (${code})`)))));
 }
 
-async function rate(url: string): Promise<number> {
-  await measure(url, 500);
-  const result = await measure(url, SECONDS * 1000);
-  return result.requests / result.seconds;
+/**
+ * The app's and the plain handler's rates of one list, measured in turns (app, plain, plain, app,
+ * ...: ROUNDS windows each, SECONDS in all per side) so that a change of the machine's load during
+ * the measurement (other processes on a shared machine) weighs on both sides alike; a rate is the
+ * requests of a side's windows over their seconds.
+ */
+async function rates(appUrl: string, plainUrl: string): Promise<[number, number]> {
+  await measure(appUrl, 500);
+  await measure(plainUrl, 500);
+  const totals = [{ requests: 0, seconds: 0 }, { requests: 0, seconds: 0 }];
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const side of round % 2 === 0 ? [0, 1] : [1, 0]) {
+      const result = await measure(side === 0 ? appUrl : plainUrl, (SECONDS * 1000) / ROUNDS);
+      totals[side].requests += result.requests;
+      totals[side].seconds += result.seconds;
+    }
+  }
+  return [totals[0].requests / totals[0].seconds, totals[1].requests / totals[1].seconds];
 }
 
 /** This run's rows, set-based: customers, subscriptions, tokens and links, sessions with their pricing results. */
@@ -234,24 +252,34 @@ export async function readsBenchmark(databaseUrl: string): Promise<BenchmarkResu
 
   await new Promise((resolve) => (app.listening ? resolve(null) : app.once('listening', resolve)));
   const appUrl = `http://127.0.0.1:${(app.address() as AddressInfo).port}`;
-  const { server: plain, pool: plainPool } = plainServer(databaseUrl, CONCURRENCY);
-  plain.listen(0, '127.0.0.1');
-  await new Promise((resolve) => plain.once('listening', resolve));
-  const plainUrl = `http://127.0.0.1:${(plain.address() as AddressInfo).port}`;
+  // The plain handler runs in a process of its own (bench/plain-server.ts, the service's node flags):
+  // this process's peak RSS is the app's.
+  const plain = spawn(process.execPath, [...SERVICE_NODE_FLAGS, fileURLToPath(new URL('./plain-server.ts', import.meta.url)), databaseUrl, String(CONCURRENCY)],
+    { stdio: ['pipe', 'pipe', 'inherit'] });
+  const plainPort = await new Promise<string>((resolve, reject) => {
+    let output = '';
+    plain.stdout.on('data', (chunk) => {
+      output += chunk;
+      if (output.includes('\n')) resolve(output.trim());
+    });
+    plain.once('exit', (code) => reject(new Error(`the plain handler stopped (${code})`)));
+  });
+  const plainUrl = `http://127.0.0.1:${plainPort}`;
 
   let mismatches = 0;
   const parts: BenchmarkPart[] = [];
   for (const path of Object.keys(PLAIN_LISTS)) {
     mismatches += await compare(pool, appUrl, plainUrl, path);
-    const [appRate, plainRate] = [await rate(appUrl + path), await rate(plainUrl + path)];
+    const [appRate, plainRate] = await rates(appUrl + path, plainUrl + path);
     parts.push({ name: `GET ${path}`, unit: 'requests/s', figure: appRate, baseline: plainRate });
     console.log(`  GET ${path}: app ${appRate.toFixed(0)}/s, plain handler ${plainRate.toFixed(0)}/s, ratio ${(appRate / plainRate).toFixed(3)}`
       + ` (peak RSS so far ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB)`);
   }
   app.closeAllConnections();
-  plain.closeAllConnections();
-  await Promise.all([new Promise((resolve) => app.close(resolve)), new Promise((resolve) => plain.close(resolve))]);
-  await Promise.all([pool.end(), plainPool.end()]);
+  const plainStopped = new Promise((resolve) => plain.once('exit', resolve));
+  plain.stdin.end();
+  await Promise.all([new Promise((resolve) => app.close(resolve)), plainStopped]);
+  await pool.end();
   await orm.close();
 
   const worst = parts.reduce((a, b) => (a.figure / a.baseline! <= b.figure / b.baseline! ? a : b));

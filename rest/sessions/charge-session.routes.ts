@@ -11,6 +11,7 @@ import { repriceSession } from '../../src/sessions/reprocess.service.ts';
 import { seekPage } from '../rails/pagination.ts';
 import type { SeekList } from '../../src/platform/seek-page.ts';
 import { SessionProgressList, type ProgressRow } from '../../src/sessions/session-progress.queries.ts';
+import { CPO_SESSION_REPORTED_FIELDS, SESSION_REPORTED_FIELDS } from '../../src/sessions/session-reported.ts';
 import { defineRoute, type RouteDef } from '../rails/route.ts';
 import { isoDate, oneOf, timestamp } from '../../src/platform/input-schemas.ts';
 import { chargeSessionBody, cpoChargeSessionBody, requiredSubmission } from './session-body.ts';
@@ -54,7 +55,7 @@ export const chargeSessionRoutes: RouteDef[] = [
       list: chargeSessionList(em, {
         source: 'cpo_charge_session', status: query.status, evseUid: query.evse_uid || undefined, locationId: query.location_id || undefined,
         dropoutCaseId: query.dropout_case_id, startFrom: isoDate(query.start_from) ?? undefined, startUntil: isoDate(query.start_until) ?? undefined,
-      }),
+      }, CPO_SESSION_REPORTED_FIELDS),
       rawQuery, path: '/main/v1/cpo-charge-session', createdGt: true, serialize: serializeCpoChargeSession,
     }),
   }),
@@ -67,7 +68,7 @@ export const chargeSessionRoutes: RouteDef[] = [
     description: 'Ordered by id (creation). Filters: status, dropout_case_id, subscription_id.',
     query: yup.object({ status: oneOf(SESSION_STATUSES), dropout_case_id: uuidQuery(), subscription_id: uuidQuery() }),
     handler: ({ ctx, em, rawQuery, query }) => seekPage(ctx, {
-      list: chargeSessionList(em, { status: query.status, dropoutCaseId: query.dropout_case_id, subscriptionId: query.subscription_id }),
+      list: chargeSessionList(em, { status: query.status, dropoutCaseId: query.dropout_case_id, subscriptionId: query.subscription_id }, SESSION_REPORTED_FIELDS),
       rawQuery, path: '/main/v1/msp-charge-session', createdGt: true, serialize: serializeChargeSession,
     }),
   }),

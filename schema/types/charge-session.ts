@@ -119,7 +119,7 @@ builder.queryFields((t) => ({
       return listConnection<ChargeSessionData>(chargeSessionList(context.em, {
         source, status: args.status ?? undefined, dropoutCaseId, subscriptionId, evseUid: args.evseUid || undefined,
         customerId, evcoId: args.tokenEvcoId?.trim() || undefined, startFrom: args.startFrom ?? undefined, startUntil: args.startUntil ?? undefined,
-      }), args);
+      }, []), args);
     },
   }, ChargeSessionConnection),
   chargeSession: t.field({

@@ -1,5 +1,6 @@
 import { GraphQLError, Kind, type ValueNode } from 'graphql';
 import { parseTimestamp, TIMESTAMP_FORMAT } from '../../src/platform/timestamp.ts';
+import { isoString } from '../../src/platform/iso-time.ts';
 import { builder } from '../builder.ts';
 
 /** A DateTime input that is not a timestamp (schema/date-time-literals.ts names the argument of a literal one). */
@@ -16,7 +17,7 @@ export const DateTime = builder.scalarType('DateTime', {
   description: 'An RFC 3339 timestamp with an offset, years 1900..9999. Input accepts any offset; output is UTC with milliseconds: '
     + '2026-01-02T09:00:00.000Z.',
   specifiedByURL: 'https://scalars.graphql.org/chillicream/date-time.html',
-  coerceOutputValue: (value) => value.toISOString(),
+  coerceOutputValue: (value) => isoString(value),
   coerceInputValue: (value) => parse(value),
   coerceInputLiteral: (node) => parse(node.kind === Kind.STRING ? node.value : undefined, node),
 });

@@ -1,12 +1,13 @@
 // The box reads both transports call (REST /billing-box, GraphQL billingBoxes and the review
 // screen): plain data, the caller's administrations only (the ORM filter picks the box ids; the
-// details of a page come in three set-based queries whatever the page size).
+// details of a page come in one statement whatever the page size).
 import type { FilterQuery } from '@mikro-orm/core';
 import { addCurrency, isZero, mulDivDecimal, normalize, roundToCurrency } from '../money/decimal.ts';
 import type { Em } from '../platform/orm.ts';
 import { DomainError } from '../platform/errors.ts';
 import { isUuid } from '../platform/ids.ts';
 import { markData } from '../platform/plain-reads.ts';
+import { boundQuery } from '../platform/bound-sql.ts';
 import { SeekList } from '../platform/seek-page.ts';
 import { Customer } from '../parties/customer.entity.ts';
 import { RoamingPartner } from '../parties/roaming-partner.entity.ts';
@@ -80,11 +81,38 @@ export interface BoxData {
   documents: DocumentInfo[];
 }
 
-const BOXES = `select b.*, s.code as series_code, s.external_reference as series_external_reference,
-    s.primary_document_type, s.document_source, r.code as review_set_code,
+// One statement for a page's boxes (set-based over the page, as four statements were before):
+// each box's row with its series, review-set, party and the VAT accounting currency's rate, its
+// roll-ups (their items counted and summed, the volume of each unit of the items' sub-items) and
+// its documents, the last two as JSON built by PostgreSQL. Amounts and volumes stay text (exact);
+// the money rules (VAT per category, totals) are box-totals.ts's, applied below.
+const BOXES = `with rollup_row as (select r.id, r.box_id, r.product_category, r.vat_kind, r.vat_percent, r.group_value, r.context,
+      count(i.id)::int as item_count, sum(i.amount_excl_vat)::text as net
+    -- A roll-up whose items all moved or were withdrawn stays, and is not shown.
+    from billing_rollup r join billing_item i on i.rollup_id = r.id
+    where r.box_id = any($1::uuid[])
+    group by r.id),
+  volume as (select v.rollup_id, json_object_agg(v.unit, v.volume order by v.unit) as volume
+    from (select i.rollup_id, e->>'unit' as unit, sum((e->>'volume')::numeric)::text as volume
+      from billing_item i cross join jsonb_array_elements(i.sub_items) e
+      where i.box_id = any($1::uuid[]) and e->>'unit' is not null and e->>'volume' is not null
+      group by 1, 2) v
+    group by v.rollup_id),
+  rollups as (select r.box_id, json_agg(json_build_object('id', r.id, 'product_category', r.product_category, 'vat_kind', r.vat_kind,
+        'vat_percent', trim_scale(r.vat_percent)::text, 'group_value', r.group_value, 'context', r.context, 'item_count', r.item_count,
+        'net', r.net, 'volume', v.volume)
+      order by r.product_category, r.vat_kind, r.vat_percent, r.group_value nulls first, r.id) as rollups
+    from rollup_row r left join volume v on v.rollup_id = r.id
+    group by r.box_id),
+  documents as (select f.box_id, json_agg(json_build_object('filename', f.filename, 'content_type', f.content_type, 'size', f.size,
+        'primary', f."primary", 'draft', f.draft) order by f."primary" desc, f.filename) as documents
+    from billing_document_file f where f.box_id = any($1::uuid[])
+    group by f.box_id)
+  select b.*, s.code as series_code, s.external_reference as series_external_reference,
+    s.primary_document_type, s.document_source, rs.code as review_set_code,
     coalesce(c.external_reference, rp.external_reference) as party_external_reference, coalesce(c.name, rp.name) as party_name,
-    bs.vat_accounting_currency, fx.rate::text as fx_rate
-  from billing_box b join billing_series s on s.id = b.series_id join billing_review_set r on r.id = b.review_set_id
+    bs.vat_accounting_currency, fx.rate::text as fx_rate, ru.rollups, d.documents
+  from billing_box b join billing_series s on s.id = b.series_id join billing_review_set rs on rs.id = b.review_set_id
   join administration a on a.id = b.admin_id
   left join customer c on b.party_kind = 'customer' and c.id = b.party_id
   left join roaming_partner rp on b.party_kind = 'roaming_partner' and rp.id = b.party_id
@@ -92,44 +120,26 @@ const BOXES = `select b.*, s.code as series_code, s.external_reference as series
   -- The VAT accounting currency's rate of the invoice date (today's local date until finalized).
   left join lateral (select x.rate from billing_exchange_rate x where x.admin_id = b.admin_id and x.currency = bs.vat_accounting_currency
     and x.date <= coalesce(b.invoice_date, to_char(now() at time zone a.time_zone, 'YYYY-MM-DD')) order by x.date desc limit 1) fx on true
-  where b.id = any(?::uuid[])`;
-
-const ROLLUPS = `select r.id, r.box_id, r.product_category, r.vat_kind, trim_scale(r.vat_percent)::text as vat_percent, r.group_value,
-    r.context, count(i.id)::int as item_count, sum(i.amount_excl_vat)::text as net
-  -- A roll-up whose items all moved or were withdrawn stays, and is not shown.
-  from billing_rollup r join billing_item i on i.rollup_id = r.id
-  where r.box_id = any(?::uuid[])
-  group by r.id
-  order by r.box_id, r.product_category, r.vat_kind, r.vat_percent, r.group_value nulls first, r.id`;
-
-const VOLUMES = `select i.rollup_id, e->>'unit' as unit, sum((e->>'volume')::numeric)::text as volume
-  from billing_item i cross join jsonb_array_elements(i.sub_items) e
-  where i.box_id = any(?::uuid[]) and e->>'unit' is not null and e->>'volume' is not null
-  group by 1, 2`;
-
-const DOCUMENTS = `select box_id, filename, content_type, size, "primary", draft from billing_document_file
-  where box_id = any(?::uuid[]) order by box_id, "primary" desc, filename`;
+  left join rollups ru on ru.box_id = b.id
+  left join documents d on d.box_id = b.id
+  where b.id = any($1::uuid[])`;
 
 type Row = Record<string, any>;
 
-const groupBy = <T>(rows: T[], key: (row: T) => string) => {
-  const map = new Map<string, T[]>();
-  for (const row of rows) {
-    const group = map.get(key(row));
-    if (group) group.push(row);
-    else map.set(key(row), [row]);
-  }
-  return map;
-};
+interface RollupRow {
+  id: string; product_category: string; vat_kind: string; vat_percent: string; group_value: string | null; context: string | null;
+  item_count: number; net: string; volume: Record<string, string> | null;
+}
 
-function rollupOf(row: Row, volumes: Row[]): RollupData {
+function rollupOf(row: RollupRow, boxId: string): RollupData {
   const net = roundToCurrency(row.net);
   const vatPercent = normalize(row.vat_percent);
   const vatAmount = vatOf(net, vatPercent);
-  const volume = Object.fromEntries(volumes.map((v) => [v.unit, normalize(v.volume)]));
+  const volume: Record<string, string> = {};
+  for (const unit in row.volume) volume[unit] = normalize(row.volume[unit]);
   const kwh = volume.kWh;
   return {
-    id: row.id, boxId: row.box_id, productCategory: row.product_category, vatKind: row.vat_kind, vatPercent,
+    id: row.id, boxId, productCategory: row.product_category, vatKind: row.vat_kind, vatPercent,
     groupValue: row.group_value, context: row.context, itemCount: row.item_count, net, vatAmount,
     inclVat: addCurrency(net, vatAmount),
     volume,
@@ -137,20 +147,14 @@ function rollupOf(row: Row, volumes: Row[]): RollupData {
   };
 }
 
-/** Boxes by id with roll-ups, totals and documents, in the order of `ids`. */
+/** Boxes by id with roll-ups, totals and documents, in the order of `ids`: one statement. */
 export async function boxDetails(em: Em, ids: string[]): Promise<BoxData[]> {
   if (!ids.length) return [];
-  const param = `{${ids.join(',')}}`;
-  const [boxes, rollups, volumes, documents] = await Promise.all([
-    em.execute<Row[]>(BOXES, [param]), em.execute<Row[]>(ROLLUPS, [param]), em.execute<Row[]>(VOLUMES, [param]), em.execute<Row[]>(DOCUMENTS, [param]),
-  ]);
-  const rollupsOf = groupBy(rollups, (r) => r.box_id);
-  const volumesOf = groupBy(volumes, (v) => v.rollup_id);
-  const documentsOf = groupBy(documents, (d) => d.box_id);
+  const boxes = await boundQuery<Row>(em, BOXES, [ids]);
   const byId = new Map(boxes.map((b) => [b.id, b]));
   return ids.filter((id) => byId.has(id)).map((id) => {
     const b = byId.get(id)!;
-    const boxRollups = (rollupsOf.get(id) ?? []).map((r) => rollupOf(r, volumesOf.get(r.id) ?? []));
+    const boxRollups = ((b.rollups ?? []) as RollupRow[]).map((r) => rollupOf(r, id));
     const totals = boxTotals(boxRollups.map((r) => ({ vatKind: r.vatKind, vatPercent: r.vatPercent, net: r.net })));
     const foreign = b.vat_accounting_currency && b.vat_accounting_currency !== b.currency && b.fx_rate
       ? { currency: b.vat_accounting_currency, rate: normalize(b.fx_rate), totalVat: roundToCurrency(mulDivDecimal(totals.totalVat, b.fx_rate)) } : null;
@@ -167,7 +171,7 @@ export async function boxDetails(em: Em, ids: string[]): Promise<BoxData[]> {
       rollups: boxRollups,
       totals,
       foreignCurrencyTotals: foreign,
-      documents: (documentsOf.get(id) ?? []).map((d) => ({
+      documents: ((b.documents ?? []) as Row[]).map((d) => ({
         filename: d.filename, contentType: d.content_type, size: d.size, primary: d.primary, draft: d.draft,
       })),
     }, 'BillingBox');

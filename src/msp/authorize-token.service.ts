@@ -5,7 +5,7 @@
 import { canSeeAdministration } from '../access/admin-scope.ts';
 import type { Em } from '../platform/orm.ts';
 import { callerScope } from '../access/admin-scope.ts';
-import { resolveToken, resolveTokens, resolveTokensById, type TokenResolution } from './resolve-token.ts';
+import { resolveToken, resolveTokens, resolveTokensById, type SubscriptionKey, type TokenResolution } from './resolve-token.ts';
 import type { Token } from './token.entity.ts';
 import { validityNow } from '../platform/validity.ts';
 
@@ -19,7 +19,7 @@ export interface Authorization {
   customerId?: string;
 }
 
-function decide(resolution: TokenResolution): Authorization {
+function decide(resolution: TokenResolution<SubscriptionKey>): Authorization {
   const { token, currentLinks, subscription } = resolution;
   if (!token) return { allowed: false, reason: 'unknown_token' };
   const tokenId = token.id;
@@ -62,6 +62,26 @@ export async function currentValidity(em: Em, tokens: TokenKey[], at = validityN
     const resolution = resolutions.get(token.id);
     return [token.id, resolution ? decide(resolution).allowed : false];
   }));
+}
+
+/**
+ * `allowed` of the decision above (resolve-token.ts's resolution, then decide()) as an SQL
+ * expression over a token row aliased `token`, at `at`: the token's first non-defunct link (by
+ * created_at, id) in its own interval whose subscription is valid and not defunct decides, and
+ * neither the token nor that subscription's customer may be blocked. Bounds compare as the
+ * resolution's Dates do, at millisecond precision: `from <= at` of a bound read to the millisecond
+ * is `from < at + 1 ms`, `at < until` is `until >= at + 1 ms`. A list reads it with its page (no
+ * second statement, no link rows to parse); test/src/msp/token.queries.test.ts holds it equal to
+ * currentValidity.
+ */
+export function currentValiditySql(token: string, at: Date): string {
+  const next = `'${new Date(at.getTime() + 1).toISOString()}'::timestamptz`;
+  return `coalesce((select not ${token}.charge_auth_blocked and not c.charge_auth_blocked
+    from msp_token_link l join msp_token_subscription s on s.id = l.subscription_id join customer c on c.id = s.customer_id
+    where l.token_id = ${token}.id and not l.defunct
+      and coalesce(l.valid_from, s.valid_from) < ${next} and (l.valid_until is null or l.valid_until >= ${next})
+      and not s.defunct and s.valid_from < ${next} and (s.valid_until is null or s.valid_until >= ${next})
+    order by l.created_at, l.id limit 1), false)`;
 }
 
 /** Tokens as data with their `isCurrentlyValid` (currentValidity): one query for all of them. */

@@ -1,7 +1,7 @@
 // The token reads both transports call (REST /msp-token, /msp-token-series, /msp-token-brand;
 // GraphQL `tokens`, `token`, Token and TokenSeries): plain data, the caller's administrations only.
 // Tokens are listed by evco_id, which is the REST `after` and the Relay cursor; series by id.
-import type { FilterQuery } from '@mikro-orm/core';
+import { raw, type FilterQuery } from '@mikro-orm/core';
 import { NotFoundError } from '../platform/errors.ts';
 import type { FieldPath } from '../platform/field-path.ts';
 import { isUuid } from '../platform/ids.ts';
@@ -9,7 +9,8 @@ import type { Em } from '../platform/orm.ts';
 import { plainData, type Data } from '../platform/plain-data.ts';
 import { inIdOrder, refOf } from '../platform/plain-reads.ts';
 import { SeekList } from '../platform/seek-page.ts';
-import { withCurrentValidity } from './authorize-token.service.ts';
+import { currentValiditySql, withCurrentValidity } from './authorize-token.service.ts';
+import { validityNow } from '../platform/validity.ts';
 import { findTokenByEvcoId } from './token-lookup.ts';
 import { TokenBrand } from './token-brand.entity.ts';
 import { TokenSeries } from './token-series.entity.ts';
@@ -39,9 +40,14 @@ const tokenOfRow = (row: Row): Data<Token> => ({
   ...row, series: refOf(row.series), initialAdmin: refOf(row.initialAdmin), currentAdmin: refOf(row.currentAdmin),
 }) as Data<Token>;
 
+/**
+ * Tokens with their `isCurrentlyValid` at validityNow(), decided by PostgreSQL in the page's own
+ * statement (currentValiditySql, the same decision as currentValidity).
+ */
 const tokens = (em: Em, where: FilterQuery<Token> = {}) => new SeekList<TokenData>(em, {
-  entity: Token, where, key: 'evcoId', isKey: isTokenKey, plainColumns: true, map: tokenOfRow as (row: Row) => TokenData,
-  enrich: (rows) => withCurrentValidity(em, rows as Data<Token>[]),
+  entity: Token, where, key: 'evcoId', isKey: isTokenKey, plainColumns: true,
+  fields: ['*', raw(`${currentValiditySql('e', validityNow())} as "is_currently_valid"`)],
+  map: (row, answered) => Object.assign(tokenOfRow(row), { isCurrentlyValid: answered.is_currently_valid === true }) as TokenData,
 });
 
 export function tokenList(em: Em, filter: TokenFilter = {}): SeekList<TokenData> {

@@ -4,6 +4,7 @@ import { isCountryCode } from './countries.ts';
 import { isUuid } from './ids.ts';
 import { CUSTOM_FIELDS_MAX_KEYS, customFieldFailure } from './custom-fields.ts';
 import { checkedTimestamp, parseTimestamp, TIMESTAMP_FORMAT } from './timestamp.ts';
+import { isoString } from './iso-time.ts';
 
 /** An RFC 3339 timestamp with an offset (src/platform/timestamp.ts; decisions.md "Limits"). */
 export const timestamp = () => yup.string().test('timestamp', `\${path} must be ${TIMESTAMP_FORMAT}`,
@@ -85,5 +86,5 @@ export const isoDate = (value: string | null | undefined): Date | null | undefin
 export function iso(value: Date): string;
 export function iso(value: Date | null | undefined): string | null;
 export function iso(value: Date | null | undefined): string | null {
-  return value ? value.toISOString() : null;
+  return value ? isoString(value) : null;
 }

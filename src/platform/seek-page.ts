@@ -39,7 +39,8 @@ export interface SeekListOptions<E extends object, T> {
   join?: string[];
   /** Properties read; default: every stored one that loading the entity reads (lazy ones, e.g. secrets, left out). */
   fields?: (string | RawQueryFragment)[];
-  map?: (row: Row) => T;
+  /** Shapes a row; with `plainColumns`, the row as the database answered it comes second (columns `fields` reads in SQL). */
+  map?: (row: Row, answered: Row) => T;
   /**
    * The rows as the database answers them (column names; timestamps as text, `platform.parseDate`),
    * not mapped by the ORM, for `map` to shape: for the lists read in long pages (an export reads a
@@ -50,7 +51,9 @@ export interface SeekListOptions<E extends object, T> {
   /**
    * The rows as the database answers them, turned into the rows the ORM's mapping would give
    * (property names, timestamps as Date: `columnsAsProperties`) before `map`: for the entities
-   * whose properties need no other conversion, read in long pages. Not with `fields` or `join`.
+   * whose properties need no other conversion, read in long pages. Not with `join`; `fields`, when
+   * given, names properties, or reads SQL (raw()) aliased as a property's column; a property not
+   * read is left out of the row.
    */
   plainColumns?: boolean;
   /** To-one relations joined but not selected (aliased by their name), for `fields` to read single columns of. */
@@ -76,7 +79,7 @@ export class SeekList<T> {
     this.em = em;
     this.options = options;
     if (options.plainColumns) {
-      if (options.fields || options.join || options.rawRows) throw new Error('plainColumns reads the default selection, without fields, join or rawRows');
+      if (options.join || options.rawRows) throw new Error('plainColumns reads the entity\'s columns, without join or rawRows');
       this.columns = columnsAsProperties(em, options.entity);
     }
     this.key = options.key ?? 'id';
@@ -145,7 +148,7 @@ export class SeekList<T> {
     const { columns } = this;
     const items = rows.map((row) => {
       const properties = columns ? columns(row) : row;
-      return options.map ? options.map(properties) as Row : properties;
+      return options.map ? options.map(properties, row) as Row : properties;
     });
     return options.enrich ? (await options.enrich(items)).map((item) => this.marked(item as Row)) : items.map((item) => this.marked(item));
   }

@@ -2,7 +2,7 @@
 // /msp-charge-session-original, /msp-charge-session-priced; GraphQL chargeSessions, pricingResults,
 // ChargeSession and PricingResult nodes, the viewer's sessions): filters, scope (the em's
 // administration filter) and seek paging by id, answered as plain data.
-import { raw, type FilterQuery } from '@mikro-orm/core';
+import { raw, type FilterQuery, type RawQueryFragment } from '@mikro-orm/core';
 import { evcoIdVariants } from '../msp/evco-id.ts';
 import type { Em } from '../platform/orm.ts';
 import { plainData, type Data } from '../platform/plain-data.ts';
@@ -11,13 +11,24 @@ import { childPages } from '../platform/child-pages.ts';
 import { SeekList, type SeekRange } from '../platform/seek-page.ts';
 import { ChargeSession, type SessionSource, type SessionStatus } from './charge-session.entity.ts';
 import { PricingResult } from './pricing-result.entity.ts';
-import { cpoSessionIdOf } from './session-reported.ts';
+import { cpoSessionIdOf, unreadFields } from './session-reported.ts';
 import type { EndUserScope } from '../end-users/end-user-scope.ts';
 import { NotFoundError } from '../platform/errors.ts';
 import { isUuid } from '../platform/ids.ts';
 import { findOffsetPage, type OffsetRange, type OffsetResult } from '../platform/offset-page.ts';
 
-export type ChargeSessionData = Data<ChargeSession>;
+/**
+ * What a session's representations read (REST MSP and CPO sessions and their originals, events,
+ * GraphQL ChargeSession): every read of sessions selects these columns only, a list page about
+ * two thirds of the row (not the token, the bypassed checks, the matched EVSE, the roaming
+ * calculation's parts).
+ */
+const SESSION_READ_FIELDS = ['id', 'source', 'sessionId', 'cpoId', 'evcoId', 'startAt', 'endAt', 'energyKwh', 'idleSeconds', 'timeZone', 'country',
+  'evseId', 'evseUid', 'payload', 'receivedAt', 'status', 'admin', 'subscriptionId', 'customerId', 'dropoutCase', 'dropoutReason',
+  'dropoutMessage', 'pricingVersion', 'matchAttempts', 'retryAt', 'locationId', 'connectorId', 'reimbursementExclVat', 'roamingPartnerId',
+  'roamingAgreementId', 'roamingCostSource', 'roamingCostExclVat', 'roamingCostInclVat', 'updatedAt'] as const satisfies readonly (keyof Data<ChargeSession>)[];
+
+export type ChargeSessionData = Pick<Data<ChargeSession>, typeof SESSION_READ_FIELDS[number]>;
 
 /** A pricing result with the CPO's id of its session (REST cpo_session_id: session-reported.ts). */
 export type PricingResultData = Data<PricingResult> & { cpoSessionId: string };
@@ -110,12 +121,32 @@ export function pricingResultDataOfRows(em: Em, rows: readonly Row[], sessionOf:
   });
 }
 
-const sessions = (em: Em, where: FilterQuery<ChargeSession> = {}) => new SeekList<ChargeSessionData>(em, { entity: ChargeSession, where, plainColumns: true, map: sessionOfRow });
+/**
+ * The body a list reads: whole (the session as received), or without the fields its endpoints know
+ * that the list's readers do not read (`reads`: the fields they read, session-reported.ts), removed
+ * by PostgreSQL (`payload - '{...}'`, about a microsecond a row): a page does not parse charge
+ * periods it does not show.
+ */
+function selection(reads: readonly string[] | undefined): (string | RawQueryFragment)[] {
+  if (!reads) return [...SESSION_READ_FIELDS];
+  const unread = unreadFields(reads);
+  if (unread.some((name) => !/^[a-z_]+$/.test(name))) throw new Error('a session field name that is not a plain identifier');
+  const body = raw(`"e"."payload" - '{${unread.join(',')}}'::text[] as "payload"`);
+  return SESSION_READ_FIELDS.map((field) => (field === 'payload' ? body : field));
+}
+
+const sessions = (em: Em, where: FilterQuery<ChargeSession> = {}, reads?: readonly string[]) => new SeekList<ChargeSessionData>(em, {
+  entity: ChargeSession, where, fields: selection(reads), plainColumns: true, map: sessionOfRow,
+});
 const results = (em: Em, where: FilterQuery<PricingResult> = {}) => new SeekList<PricingResultData>(em, {
   entity: PricingResult, where, fields: RESULT_FIELDS, joinColumns: ['session'], rawRows: true, map: resultOfColumns(em),
 });
 
-export function chargeSessionList(em: Em, filter: ChargeSessionFilter = {}): SeekList<ChargeSessionData> {
+/**
+ * Sessions by id, filtered. `reads`: the fields of each stored body its caller reads
+ * (session-reported.ts); without it the body is read whole (the sessions as received).
+ */
+export function chargeSessionList(em: Em, filter: ChargeSessionFilter = {}, reads?: readonly string[]): SeekList<ChargeSessionData> {
   return sessions(em, {
     ...(filter.source ? { source: filter.source } : {}),
     ...(filter.status ? { status: filter.status } : {}),
@@ -128,7 +159,7 @@ export function chargeSessionList(em: Em, filter: ChargeSessionFilter = {}): See
     ...(filter.startFrom || filter.startUntil ? {
       startAt: { ...(filter.startFrom ? { $gte: filter.startFrom } : {}), ...(filter.startUntil ? { $lt: filter.startUntil } : {}) },
     } : {}),
-  });
+  }, reads);
 }
 
 /** A session the caller may see (either source), or 400 not_found. */

@@ -4,12 +4,15 @@ import test from 'ava';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { createAdministration } from '../../helpers/factories.ts';
 import { pricedSubscription, pricingResults, processed, sessionBody } from '../../helpers/session-factories.ts';
+import { cpoSessionBody, createLocatedEvse, settledCpoSession } from '../../helpers/cpo-factories.ts';
 
 let app: TestApp;
 let evcoId: string;
+let adminId: string;
 test.before(async () => {
   app = await startTestApp();
-  ({ evcoId } = await pricedSubscription(app, (await createAdministration(app)).id));
+  adminId = (await createAdministration(app)).id;
+  ({ evcoId } = await pricedSubscription(app, adminId));
 });
 test.after.always(async () => { await app?.close(); });
 
@@ -81,4 +84,43 @@ test('cpo_session_id is the same in the session and in its pricing result', asyn
     t.is(result.cpo_session_id, expected);
     t.is((await app.request('GET', api(`/msp-charge-session-priced/${result.id}`))).body.cpo_session_id, expected);
   }
+});
+
+test('the lists read only the reported fields of each body and answer what the single reads (the whole body) answer', async (t) => {
+  const periods = [{ start_date_time: '2026-03-01T10:00:00Z', dimensions: [{ type: 'ENERGY', volume: '3.5' }] },
+    { start_date_time: '2026-03-01T10:30:00Z', dimensions: [{ type: 'energy', volume: '4.25' }] }];
+  const msp = [
+    sessionBody(evcoId, { ...ROAMING, connector_format: 'Socket', cpo_session_id: 'LIST-1', cpo_cdr_id: 'CDR-1', remark: 'r', tariff_code: 'T1',
+      address: { street: 'Oudegracht 1', city: 'Utrecht', country: 'nl' }, charge_periods: periods, auth_ref: 'A-1' }),
+    sessionBody(evcoId, { total_cost_excl_vat: '2.1', total_cost_incl_vat: '2.54', cpo_session_id: '', connector_standard: 'IEC_62196_T2' }),
+    sessionBody(evcoId, { address: { city: 'Zeist', country: 'NL' }, unknown_member: { kept: true } }),
+  ];
+  const ids: string[] = [];
+  for (const body of msp) {
+    const r = await app.request('POST', api('/charge-session'), { body });
+    t.is(r.status, 200, JSON.stringify(r.body));
+    ids.push(r.body.id);
+  }
+  const evse = await createLocatedEvse(app, adminId);
+  const cpoBody = cpoSessionBody(evse.evse_uid, { charge_periods: periods, tariff_code: 'CPO-T', total_sales_amount_excl_vat: '4.5', remark: 'cpo' });
+  const cpoPost = await app.request('POST', api('/cpo-charge-session'), { body: cpoBody });
+  t.is(cpoPost.status, 200, JSON.stringify(cpoPost.body));
+  const cpoId = cpoPost.body.id;
+  await settledCpoSession(app, cpoId);
+  // The worker may take a session on between two reads: what processing changes is left out.
+  const PROCESSING = ['status', 'updated_at', 'pricing_version', 'dropout_case_id', 'dropout_reason', 'dropout_message', 'admin_id', 'customer_id',
+    'subscription_id', 'calculated_roaming_amount_excl_vat', 'calculated_roaming_amount_incl_vat', 'roaming_agreement_id', 'match_attempts',
+    'next_match_attempt_at', 'location_id', 'connector_id', 'total_reimbursement_amount_excl_vat', 'roaming_partner_id', 'roaming_amount_difference'];
+  const reported = (session: Record<string, unknown> | undefined) => Object.fromEntries(Object.entries(session ?? {}).filter(([name]) => !PROCESSING.includes(name)));
+  const mspList = (await app.request('GET', api('/msp-charge-session?page_size=1000'))).body.items as { id: string }[];
+  for (const id of [...ids, cpoId]) {
+    t.deepEqual(reported(mspList.find((s) => s.id === id)), reported((await app.request('GET', api(`/msp-charge-session/${id}`))).body), id);
+  }
+  const cpoList = (await app.request('GET', api('/cpo-charge-session?page_size=1000'))).body.items as { id: string }[];
+  const cpo = (await app.request('GET', api(`/cpo-charge-session/${cpoId}`))).body;
+  t.is(cpo.charge_periods.length, 2);
+  t.is(cpo.tariff_code, 'CPO-T');
+  t.deepEqual(reported(cpoList.find((s) => s.id === cpoId)), reported(cpo));
+  const original = (await app.request('GET', api('/msp-charge-session-original?page_size=1000'))).body.items.find((s: { id: string }) => s.id === ids[0]);
+  t.deepEqual(original.body.charge_periods, periods, 'the original list reads the whole body');
 });
