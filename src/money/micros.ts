@@ -10,6 +10,8 @@ export type Micros = bigint;
 const SCALE = 1_000_000n;
 const SCALE_NUMBER = 1_000_000;
 const DECIMAL_NUMBER_TEXT = /^(-?)(\d+)(?:\.(\d+))?(?:e([+-]?\d+))?$/i;
+/** At most 6 decimals and no exponent: no rounding, no scaling. */
+const PLAIN_TEXT = /^(-?)(\d{1,20})(?:\.(\d{1,6}))?$/;
 
 export const ZERO_MICROS: Micros = 0n;
 export const ONE_MICROS: Micros = SCALE;
@@ -25,6 +27,12 @@ function divideRounded(n: bigint, d: bigint): bigint {
 
 /** Decimal text (a JSON number's text included: "1e-7", "2.5e+21") rounded half away from zero to 6 places. */
 export function microsFromText(text: string): Micros {
+  // Stored amounts ("12.50", "0.123456"): their digits padded to 6 places are the micro-units.
+  const plain = PLAIN_TEXT.exec(text);
+  if (plain) {
+    const micros = BigInt(plain[2] + (plain[3] ?? '').padEnd(6, '0'));
+    return plain[1] ? -micros : micros;
+  }
   const match = DECIMAL_NUMBER_TEXT.exec(text);
   if (!match) throw new Error(`not a decimal: ${text}`);
   const [, sign, int, frac = '', exponent = '0'] = match;
