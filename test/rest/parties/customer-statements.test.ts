@@ -48,6 +48,6 @@ test.serial('a create by ext_ref and a merge-update: their statements, and each 
   t.deepEqual(events[1].data, afterUpdate);
   t.is(afterUpdate.name, 'Ada L.');
 
-  t.true(create.statements.length <= 7, `a create is ${create.statements.length} statements`);
-  t.true(update.statements.length <= 6, `an update is ${update.statements.length} statements`);
+  t.true(create.statements.length <= 5, `a create is ${create.statements.length} statements`);
+  t.true(update.statements.length <= 5, `an update is ${update.statements.length} statements`);
 });
