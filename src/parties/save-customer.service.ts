@@ -1,5 +1,4 @@
 import { callerScope, canSeeAdministration } from '../access/admin-scope.ts';
-import { boundQuery } from '../platform/bound-sql.ts';
 import { DomainError, InvalidInputError, NotFoundError } from '../platform/errors.ts';
 import type { Em } from '../platform/orm.ts';
 import { assertNamedRecordsVisible, getByRef, type ResourceRef } from '../platform/resource-ref.ts';
@@ -14,8 +13,8 @@ import { customerData, type CustomerData } from './customer.queries.ts';
  * decisions.md) and the administration `adminId` names, as stored. Which of them the caller sees is
  * the administration scope's rule (canSeeAdministration, the em's filter in code).
  */
-const WRITE_FACTS = `select (select a.id from administration a where a.id = $2) as named_admin_id, c.*
-  from (values (1)) as one left join customer c on c.external_reference = $1`;
+const WRITE_FACTS = `select (select a.id from administration a where a.id = ?) as named_admin_id, c.*
+  from (values (1)) as one left join customer c on c.external_reference = ?`;
 
 interface WriteFacts {
   /** The customer with the reference, managed by `em`, when the caller sees it. */
@@ -27,7 +26,8 @@ interface WriteFacts {
 }
 
 async function writeFacts(em: Em, externalReference: string | null | undefined, adminId: string | null | undefined): Promise<WriteFacts> {
-  const [{ named_admin_id: namedAdminId, ...row }] = await boundQuery<Record<string, any>>(em, WRITE_FACTS, [externalReference || null, adminId || null]);
+  // Two short values: inlined by the ORM (a simple query, as its own statements), not bound.
+  const [{ named_admin_id: namedAdminId, ...row }] = await em.execute<Record<string, any>[]>(WRITE_FACTS, [adminId || null, externalReference || null]);
   const scope = callerScope(em);
   const holder = row.id === null ? null : row;
   const visible = holder && canSeeAdministration(scope, holder.admin_id) ? em.map(Customer, holder) : null;
