@@ -13,6 +13,7 @@ import type { Em } from '../../src/platform/orm.ts';
 import { chargeSessionsByIds, pricingResultsByIds, type ChargeSessionData } from '../../src/sessions/charge-session.queries.ts';
 import { serializeBox } from '../billing/billing-box-shape.ts';
 import { serializeLink } from '../cpo/reimbursement.routes.ts';
+import { serializeCustomer } from '../parties/customer.routes.ts';
 import type { RouteDef } from '../rails/route.ts';
 import { routes } from '../routes.ts';
 import { serializeChargeSession, serializeCpoChargeSession, serializePricingResult } from '../sessions/session-serializers.ts';
@@ -72,6 +73,14 @@ const SERIALIZING = {
   msp_charge_session_priced: serializePricingResult,
 } satisfies Partial<Record<EventKindName, EventSerializer>>;
 
+/**
+ * The kinds whose GET answers the entity's own columns as a flush writes them: their events are
+ * rendered from those values when the flush is its transaction's only write (src/events/record-events.ts).
+ */
+const WRITTEN = {
+  customer: serializeCustomer,
+} satisfies Partial<Record<EventKindName, EventSerializer>>;
+
 const rendered = <T extends { id: string }>(rows: T[], serialize: (row: T) => unknown) =>
   new Map([...byId(rows, serialize)].filter(([, data]) => data !== undefined));
 
@@ -87,5 +96,5 @@ const BATCHED: Partial<Record<EventKindName, EventRenderer>> = {
 export function registerRestEventRenderers(): void {
   const renderers: Partial<Record<EventKindName, EventRenderer>> = { ...BATCHED };
   for (const [kind, path] of Object.entries(GET_OF)) renderers[kind as EventKindName] = viaGet(path);
-  registerEventRenderers(renderers, SERIALIZING);
+  registerEventRenderers(renderers, SERIALIZING, WRITTEN);
 }

@@ -9,6 +9,7 @@
 // PostgreSQL answered them), the REST layer also registers the serializer its renderer applies to
 // the read data (serializeEventData): such a writer renders from those rows, without reading again.
 import type { Em } from '../platform/orm.ts';
+import { plainData } from '../platform/plain-data.ts';
 import type { EventKindName } from './event-kinds.ts';
 
 /** The data of each id (by id); an id missing from the answer carries `{id}`. */
@@ -21,6 +22,13 @@ let registered = false;
 export type EventSerializer = (data: any) => unknown;
 
 const serializers = new Map<string, EventSerializer>();
+
+/**
+ * Kinds whose data is the GET's serializer applied to the entity's own values (plainData), for
+ * a flush that is the whole of its transaction (record-events.ts): an entity whose GET answers its
+ * columns and nothing else, each as the flush writes it (no value the database computes).
+ */
+const fromWritten = new Map<string, EventSerializer>();
 
 /** Renders one at a time: for kinds whose changes come one per transaction (the ORM's writes). */
 export function oneByOne(render: (em: Em, resourceId: string) => Promise<unknown>): EventRenderer {
@@ -43,10 +51,24 @@ export function renderedKinds(): string[] {
   return [...renderers.keys()].sort();
 }
 
-export function registerEventRenderers(entries: Partial<Record<EventKindName, EventRenderer>>, serializing: Partial<Record<EventKindName, EventSerializer>> = {}): void {
+export function registerEventRenderers(
+  entries: Partial<Record<EventKindName, EventRenderer>>,
+  serializing: Partial<Record<EventKindName, EventSerializer>> = {},
+  written: Partial<Record<EventKindName, EventSerializer>> = {},
+): void {
   for (const [kind, renderer] of Object.entries(entries)) renderers.set(kind, renderer!);
   for (const [kind, serializer] of Object.entries(serializing)) serializers.set(kind, serializer!);
+  for (const [kind, serializer] of Object.entries(written)) fromWritten.set(kind, serializer!);
   registered = true;
+}
+
+/**
+ * The data of an event about `entity` from the values a flush writes (its plain data through the
+ * GET's serializer), or undefined when its kind is rendered by reading (at the commit).
+ */
+export function writtenEventData(kind: string, entity: object): unknown {
+  const serialize = fromWritten.get(kind);
+  return serialize ? serialize(plainData(entity)) ?? undefined : undefined;
 }
 
 /**

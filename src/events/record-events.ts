@@ -11,7 +11,7 @@ import { boundQuery } from '../platform/bound-sql.ts';
 import type { Em } from '../platform/orm.ts';
 import { currentActor } from './actor-context.ts';
 import { eventKindOf, kindOf } from './event-kinds.ts';
-import { renderEvents, type PendingEvent } from './event-renderers.ts';
+import { renderEvents, writtenEventData, type PendingEvent } from './event-renderers.ts';
 import { Event, type ModificationKind } from './event.entity.ts';
 
 const IGNORED = new Set(['updatedAt', 'createdAt']);
@@ -55,6 +55,10 @@ let eventWrites = 0;
 const writesAtStart = new WeakMap<object, number>();
 /** Units of work that flushed events outside a transaction: the flush's own transaction renders them. */
 const flushedOutside = new WeakSet<object>();
+/** Units of work whose flush outside a transaction gave every event its data (writtenEventData)... */
+const renderedAtFlush = new WeakSet<object>();
+/** ...and the transactions those flushes opened: nothing to render at their commit. */
+const renderedTransactions = new WeakSet<object>();
 
 export function noteEventsWritten(): void {
   eventWrites++;
@@ -109,7 +113,13 @@ export async function renderPendingEvents(em: Em): Promise<void> {
 
 export class RecordEvents implements EventSubscriber {
   onFlush({ em, uow }: FlushEventArgs): void {
+    // A flush outside a transaction runs in one of its own that holds nothing but this flush: what
+    // it writes is what the rows are at the commit, so the kinds whose data is their entity's
+    // values (writtenEventData) are rendered now and inserted with their data.
+    const outside = !em.isInTransaction();
+    renderedAtFlush.delete(em);
     const events: Event[] = [];
+    let unrendered = 0;
     for (const cs of uow.getChangeSets()) {
       const registered = eventKindOf(cs.meta.className);
       const modification = MODIFICATION[cs.type];
@@ -117,29 +127,43 @@ export class RecordEvents implements EventSubscriber {
       const changes = modification === 'update' ? changesOf(cs, registered.ignore, registered.secret) : null;
       if (modification === 'update' && !changes) continue;
       const entity = cs.entity as Record<string, any>;
+      const kind = kindOf(registered, entity);
+      const data = outside && modification !== 'delete' ? writtenEventData(kind, entity) : undefined;
+      if (data === undefined) unrendered++;
       events.push(em.create(Event, {
-        kind: kindOf(registered, entity),
+        kind,
         resourceId: registered.idOf ? registered.idOf(entity) : String(entity.id),
         modification,
         adminId: registered.adminOf ? registered.adminOf(entity) ?? null : adminIdOf(entity),
         actor: currentActor(),
         changes,
+        ...(data === undefined ? {} : { data }),
       }));
     }
     for (const event of events) uow.computeChangeSet(event);
     if (!events.length) return;
+    if (!unrendered) {
+      // Every event has its data: the flush's own transaction has nothing to render at its commit.
+      renderedAtFlush.add(em);
+      return;
+    }
     noteEventsWritten();
     // The flush opens its transaction after this: its start cannot see this write.
-    if (!em.isInTransaction()) flushedOutside.add(em);
+    if (outside) flushedOutside.add(em);
   }
 
-  afterTransactionStart({ transaction }: TransactionEventArgs): void {
-    if (transaction && !transaction.savepointName) writesAtStart.set(transaction, eventWrites);
+  afterTransactionStart({ em, transaction }: TransactionEventArgs): void {
+    if (!transaction || transaction.savepointName) return;
+    writesAtStart.set(transaction, eventWrites);
+    // The transaction a flush outside a transaction opened for itself, right after its onFlush.
+    if (renderedAtFlush.delete(em as object)) renderedTransactions.add(transaction);
   }
 
   async beforeTransactionCommit({ em, transaction }: TransactionEventArgs): Promise<void> {
     // A savepoint's release is not the commit: its events are rendered with the outer transaction's.
     if (!transaction || transaction.savepointName) return;
+    // A flush's own transaction whose every event got its data at the flush.
+    if (renderedTransactions.delete(transaction)) return;
     const start = writesAtStart.get(transaction);
     if (!flushedOutside.delete(em) && start !== undefined && start === eventWrites) return;
     // A unit of work of its own inside the committing transaction, seeing every administration.

@@ -1,19 +1,57 @@
-import { assertExternalReferenceFree } from '../platform/external-reference.ts';
+import { callerScope, canSeeAdministration } from '../access/admin-scope.ts';
+import { DomainError, InvalidInputError, NotFoundError } from '../platform/errors.ts';
 import type { Em } from '../platform/orm.ts';
 import { assertNamedRecordsVisible, getByRef, type ResourceRef } from '../platform/resource-ref.ts';
+import { Administration } from './administration.entity.ts';
 import { Customer } from './customer.entity.ts';
-import { administrationNamed, applyCustomerPatch, isStaleUpdate, requireCreateFields, visibleAdministration, type CustomerPatch } from './customer-input.ts';
+import { administrationNamed, applyCustomerPatch, isStaleUpdate, requireCreateFields, type CustomerPatch } from './customer-input.ts';
 import { customerData, type CustomerData } from './customer.queries.ts';
 
-async function insertCustomer(em: Em, patch: CustomerPatch): Promise<Customer> {
+/**
+ * What a write naming a customer by external reference needs, read in one statement: the customer
+ * holding the reference in any administration (references are unique in the whole instance,
+ * decisions.md) and the administration `adminId` names, as stored. Which of them the caller sees is
+ * the administration scope's rule (canSeeAdministration, the em's filter in code).
+ */
+const WRITE_FACTS = `select (select a.id from administration a where a.id = ?) as named_admin_id, c.*
+  from (values (1)) as one left join customer c on c.external_reference = ?`;
+
+interface WriteFacts {
+  /** The customer with the reference, managed by `em`, when the caller sees it. */
+  visible: Customer | null;
+  /** Another customer (one the caller does not see) holds the reference. */
+  takenElsewhere: boolean;
+  /** The administration `adminId` names, when it exists and the caller sees it. */
+  admin: Administration | null;
+}
+
+async function writeFacts(em: Em, externalReference: string | null | undefined, adminId: string | null | undefined): Promise<WriteFacts> {
+  // Two short values: inlined by the ORM (a simple query, as its own statements), not bound.
+  const [{ named_admin_id: namedAdminId, ...row }] = await em.execute<Record<string, any>[]>(WRITE_FACTS, [adminId || null, externalReference || null]);
+  const scope = callerScope(em);
+  const holder = row.id === null ? null : row;
+  const visible = holder && canSeeAdministration(scope, holder.admin_id) ? em.map(Customer, holder) : null;
+  return {
+    visible,
+    takenElsewhere: holder !== null && !visible,
+    admin: namedAdminId !== null && canSeeAdministration(scope, namedAdminId) ? em.getReference(Administration, namedAdminId) : null,
+  };
+}
+
+/** A new customer in the administration the patch names; `facts` read for its reference and administration. */
+async function insertCustomer(em: Em, patch: CustomerPatch, facts?: WriteFacts): Promise<Customer> {
   requireCreateFields(patch);
-  const admin = await visibleAdministration(em, patch.adminId);
-  await assertExternalReferenceFree(em, Customer, patch.externalReference, 'customer');
-  const customer = em.create(Customer, { admin, name: patch.name!, country: patch.country! });
+  if (!patch.adminId) throw new InvalidInputError('admin_id is required', { path: ['admin_id'] });
+  facts ??= await writeFacts(em, patch.externalReference, patch.adminId);
+  if (!facts.admin) throw new NotFoundError('administration', { path: ['admin_id'] });
+  if (facts.visible || facts.takenElsewhere) throw referenceTaken();
+  const customer = em.create(Customer, { admin: facts.admin, name: patch.name!, country: patch.country! });
   applyCustomerPatch(customer, patch);
   await em.flush();
   return customer;
 }
+
+const referenceTaken = () => new DomainError('duplicate', 'external_reference is already used by another customer', { path: ['external_reference'] });
 
 export async function createCustomer(em: Em, patch: CustomerPatch): Promise<CustomerData> {
   return customerData(await insertCustomer(em, patch));
@@ -25,22 +63,29 @@ export async function createCustomer(em: Em, patch: CustomerPatch): Promise<Cust
  */
 export async function upsertCustomer(em: Em, ref: ResourceRef, patch: CustomerPatch): Promise<{ customer: CustomerData; created: boolean }> {
   if ('externalReference' in ref) {
-    const existing = await em.findOne(Customer, { externalReference: ref.externalReference });
-    if (!existing) {
-      return { customer: customerData(await insertCustomer(em, { ...patch, externalReference: ref.externalReference })), created: true };
+    const facts = await writeFacts(em, ref.externalReference, patch.adminId);
+    if (!facts.visible) {
+      // A reference another administration's customer holds is taken (insertCustomer says so).
+      return { customer: customerData(await insertCustomer(em, { ...patch, externalReference: ref.externalReference }, facts)), created: true };
     }
+    if (patch.adminId !== undefined && patch.adminId !== null && !facts.admin) throw new NotFoundError('administration', { path: ['admin_id'] });
     // The path names the record; a body reference does not rename it.
-    patch = { ...patch, externalReference: undefined };
+    return { customer: await updateCustomer(em, facts.visible, { ...patch, externalReference: undefined }), created: false };
   }
   const customer = await getByRef(em, Customer, ref, 'customer');
   await assertNamedRecordsVisible(em, [administrationNamed(patch.adminId)]);
-  if (isStaleUpdate(customer.externalUpdatedAt, patch.externalUpdatedAt)) return { customer: customerData(customer), created: false };
+  return { customer: await updateCustomer(em, customer, patch), created: false };
+}
+
+async function updateCustomer(em: Em, customer: Customer, patch: CustomerPatch): Promise<CustomerData> {
+  if (isStaleUpdate(customer.externalUpdatedAt, patch.externalUpdatedAt)) return customerData(customer);
   if (patch.externalReference && patch.externalReference.toLowerCase() !== customer.externalReference?.toLowerCase()) {
-    await assertExternalReferenceFree(em, Customer, patch.externalReference, 'customer');
+    const facts = await writeFacts(em, patch.externalReference, null);
+    if (facts.visible || facts.takenElsewhere) throw referenceTaken();
   }
   applyCustomerPatch(customer, patch);
   await em.flush();
-  return { customer: customerData(customer), created: false };
+  return customerData(customer);
 }
 
 export async function setCustomerChargeAuthBlocked(em: Em, ref: ResourceRef, blocked: boolean): Promise<CustomerData> {
