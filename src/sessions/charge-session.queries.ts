@@ -101,7 +101,13 @@ export function pricingResultData(result: PricingResult, session: Pick<ChargeSes
 export function chargeSessionDataOfRows(em: Em, rows: readonly Row[]): ChargeSessionData[] {
   const meta = em.getMetadata(ChargeSession);
   const driver = em.getDriver();
-  return rows.map((row) => markData(sessionOfRow(driver.mapResult(row, meta) as Row), meta.className));
+  return rows.map((row) => {
+    const whole = sessionOfRow(driver.mapResult(row, meta) as Row) as Row;
+    // The columns a read selects (SESSION_READ_FIELDS), not every column the writer returned.
+    const read: Row = {};
+    for (const field of SESSION_READ_FIELDS) read[field] = whole[field];
+    return markData(read as ChargeSessionData, meta.className);
+  });
 }
 
 /**
