@@ -37,6 +37,8 @@ const SECONDS = Number(process.env.BENCH_READS_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_READS_ROUNDS ?? 4);
 const ROWS = Number(process.env.BENCH_READS_ROWS ?? 600);
 const CONCURRENCY = 16;
+/** BENCH_READS_LISTS: a comma-separated subset of the lists (`administration,customer`), e.g. to profile one. */
+const ONLY = (process.env.BENCH_READS_LISTS ?? '').split(',').filter(Boolean);
 const ADMIN = runId('bench-reads');
 const SECRET = 'bench-secret-1234';
 const AUTHORIZATION = `Basic ${Buffer.from(`${ADMIN}:${SECRET}`).toString('base64')}`;
@@ -268,7 +270,7 @@ export async function readsBenchmark(databaseUrl: string): Promise<BenchmarkResu
 
   let mismatches = 0;
   const parts: BenchmarkPart[] = [];
-  for (const path of Object.keys(PLAIN_LISTS)) {
+  for (const path of Object.keys(PLAIN_LISTS).filter((p) => ONLY.length === 0 || ONLY.includes(p.split('/').at(-1)!))) {
     mismatches += await compare(pool, appUrl, plainUrl, path);
     const [appRate, plainRate] = await rates(appUrl + path, plainUrl + path);
     parts.push({ name: `GET ${path}`, unit: 'requests/s', figure: appRate, baseline: plainRate });

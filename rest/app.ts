@@ -1,13 +1,12 @@
 import { fileURLToPath } from 'node:url';
 import Router from '@koa/router';
-import { RequestContext } from '@mikro-orm/core';
 import Koa, { type Context, type Middleware, type Next } from 'koa';
 import { Authenticator } from '../src/access/authenticate.service.ts';
 import type { Actor } from '../src/access/actor.ts';
 import { API_VERSIONS, PRODUCT_VERSION } from '../src/platform/config.ts';
 import { DomainError } from '../src/platform/errors.ts';
 import type { Orm } from '../src/platform/orm.ts';
-import { scopedEm } from '../src/access/admin-scope.ts';
+import { inScopedRequest } from '../src/access/admin-scope.ts';
 import { runAs } from '../src/events/actor-context.ts';
 import { basicAuth, type BasicAuthenticator } from '../src/platform/http/auth.ts';
 import { isPublicId } from '../src/access/public-id.ts';
@@ -38,14 +37,16 @@ export const CONSOLE_PATH = '/console';
 const CONSOLE_DIST = fileURLToPath(new URL('../console/dist/', import.meta.url));
 
 export const API_PREFIX = '/main/v1';
+const OPENAPI_PATH = `${API_PREFIX}/openapi.json`;
 
 /** One unit of work per request, limited to the caller's administrations. */
 function requestContext(orm: Orm) {
   return (ctx: Context, next: Next) => {
     const actor = ctx.state.actor as Actor;
-    const em = scopedEm(orm, actor.scope);
-    ctx.state.em = em;
-    return runAs(actor.publicId, () => RequestContext.create(em, next));
+    return runAs(actor.publicId, () => inScopedRequest(orm, actor.scope, (em) => {
+      ctx.state.em = em;
+      return next();
+    }));
   };
 }
 
@@ -62,6 +63,14 @@ function dispatch(ctx: Context, next: Next) {
   const stack = layer.stack as unknown as Middleware[];
   const run = (i: number): Promise<void> => (i < stack.length ? Promise.resolve(stack[i](ctx, () => run(i + 1))) : next());
   return run(0);
+}
+
+/** Middlewares run as one, in order, as `app.use` one after the other would run them. */
+function chain(middlewares: Middleware[]): Middleware {
+  return (ctx, next) => {
+    const run = (i: number): Promise<void> => (i < middlewares.length ? Promise.resolve(middlewares[i](ctx, () => run(i + 1))) : next());
+    return run(0);
+  };
 }
 
 /** Access's authenticator as the HTTP Basic plumbing of both transports asks for it. */
@@ -132,7 +141,7 @@ export function createApp(orm: Orm, options: AppOptions = {}): Koa {
   open.get('/main/version', (ctx) => {
     ctx.body = { version: PRODUCT_VERSION, api_versions: [...API_VERSIONS] };
   });
-  open.get(`${API_PREFIX}/openapi.json`, (ctx) => {
+  open.get(OPENAPI_PATH, (ctx) => {
     ctx.body = openApi;
   });
   healthRoutes(open, { orm, worker: options.worker });
@@ -142,35 +151,43 @@ export function createApp(orm: Orm, options: AppOptions = {}): Koa {
   // Everything a request asks of the database (authentication included) counts against one bound.
   app.use((_ctx, next) => inRequestWait(next));
   app.use(errorMiddleware);
-  app.use(open.routes());
-  app.use(metricsEndpoint(metrics, basicAuth(authenticator, limiter)));
-  // The console: static files, no credentials; the page talks to /graphql with the operator's.
-  app.use(staticSite({ prefix: CONSOLE_PATH, dir: CONSOLE_DIST, notBuilt: 'The console is not built: run npm run console:build (npm start builds it when its build tools are installed).' }));
-  // OCPI peers: their own paths and Token auth, before the /main/v1 path check and Basic auth.
-  app.use(ocpiMiddleware(orm, ocpiRoutes));
-  app.use(graphqlMiddleware(orm, authenticator, limiter));
-  app.use(async (ctx, next) => {
-    if (!ctx.path.startsWith(`${API_PREFIX}/`)) {
-      throw new DomainError('route_not_found', `no such path: ${ctx.path}`);
-    }
-    if (isRemovedOperation(ctx.method, ctx.path)) throw new DomainError('route_not_found', `${ctx.method} ${ctx.path} was removed from the interface`);
-    const matched = match(ctx.path, ctx.method);
-    // A fixed path (add-virtual-token) outranks a parameter path (/:id) that happens to match it.
-    const fixed = matched.path.filter((layer) => layer.paramNames.length === 0);
-    const fixedWrongMethod = fixed.length > 0 && !matched.pathAndMethod.some((layer) => layer.paramNames.length === 0);
-    if (!matched.route || fixedWrongMethod) {
-      if (matched.path.length === 0) throw new DomainError('route_not_found', `no such path: ${ctx.path}`);
-      const layers = fixedWrongMethod ? fixed : matched.path;
-      const allowed = [...new Set(layers.flatMap((layer) => layer.methods))].filter((m) => m !== 'HEAD');
-      ctx.set('Allow', allowed.join(', '));
-      throw new DomainError('method_not_allowed', `${ctx.method} is not allowed here; use ${allowed.join(', ')}`);
-    }
-    ctx.state.route = matched.pathAndMethod[0];
-    return next();
-  });
-  app.use(basicAuth(authenticator, limiter));
-  app.use(jsonBodyWithin((ctx) => bodyLimits.get(`${ctx.method} ${(ctx.state.route as Layer).path}`)));
-  app.use(requestContext(orm));
-  app.use(dispatch);
+  // Everything but /main/v1 (its OpenAPI document is an open route): checked in turn; a path none of them answers ends in the API's path check (404).
+  const others = [
+    open.routes() as unknown as Middleware,
+    metricsEndpoint(metrics, basicAuth(authenticator, limiter)),
+    // The console: static files, no credentials; the page talks to /graphql with the operator's.
+    staticSite({ prefix: CONSOLE_PATH, dir: CONSOLE_DIST, notBuilt: 'The console is not built: run npm run console:build (npm start builds it when its build tools are installed).' }),
+    // OCPI peers: their own paths and Token auth, before the /main/v1 path check and Basic auth.
+    ocpiMiddleware(orm, ocpiRoutes),
+    graphqlMiddleware(orm, authenticator, limiter),
+  ];
+  const apiChain = chain([
+    async (ctx: Context, next: Next) => {
+      if (!ctx.path.startsWith(`${API_PREFIX}/`)) {
+        throw new DomainError('route_not_found', `no such path: ${ctx.path}`);
+      }
+      if (isRemovedOperation(ctx.method, ctx.path)) throw new DomainError('route_not_found', `${ctx.method} ${ctx.path} was removed from the interface`);
+      const matched = match(ctx.path, ctx.method);
+      // A fixed path (add-virtual-token) outranks a parameter path (/:id) that happens to match it.
+      const fixed = matched.path.filter((layer) => layer.paramNames.length === 0);
+      const fixedWrongMethod = fixed.length > 0 && !matched.pathAndMethod.some((layer) => layer.paramNames.length === 0);
+      if (!matched.route || fixedWrongMethod) {
+        if (matched.path.length === 0) throw new DomainError('route_not_found', `no such path: ${ctx.path}`);
+        const layers = fixedWrongMethod ? fixed : matched.path;
+        const allowed = [...new Set(layers.flatMap((layer) => layer.methods))].filter((m) => m !== 'HEAD');
+        ctx.set('Allow', allowed.join(', '));
+        throw new DomainError('method_not_allowed', `${ctx.method} is not allowed here; use ${allowed.join(', ')}`);
+      }
+      ctx.state.route = matched.pathAndMethod[0];
+      return next();
+    },
+    basicAuth(authenticator, limiter),
+    jsonBodyWithin((ctx) => bodyLimits.get(`${ctx.method} ${(ctx.state.route as Layer).path}`)),
+    requestContext(orm),
+    dispatch,
+  ]);
+  const othersChain = chain([...others, apiChain]);
+  // A /main/v1 request goes straight to the API's layers rather than through the five others, which would each pass it on.
+  app.use((ctx, next) => (ctx.path.startsWith(`${API_PREFIX}/`) && ctx.path !== OPENAPI_PATH ? apiChain(ctx, next) : othersChain(ctx, next)));
   return app;
 }

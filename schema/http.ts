@@ -1,13 +1,12 @@
 // /graphql: GraphiQL for a browser, else GraphQL over HTTP with the REST credentials, rate
 // limit, body limits and administration scoping (one scoped EntityManager per request).
-import { RequestContext } from '@mikro-orm/core';
 import { createYoga, shouldRenderGraphiQL } from 'graphql-yoga';
 import type { Context, Next } from 'koa';
 import type { Actor } from '../src/access/actor.ts';
 import type { ErrorCode, GraphQLErrorCode } from '../src/platform/error-codes.ts';
 import { DomainError } from '../src/platform/errors.ts';
 import type { Em, Orm } from '../src/platform/orm.ts';
-import { scopedEm } from '../src/access/admin-scope.ts';
+import { inScopedRequest } from '../src/access/admin-scope.ts';
 import { runAs } from '../src/events/actor-context.ts';
 import { basicAuth, type BasicAuthenticator } from '../src/platform/http/auth.ts';
 import { jsonBody } from '../src/platform/http/body.ts';
@@ -124,8 +123,8 @@ export function graphqlMiddleware(orm: Orm, authenticator: BasicAuthenticator, l
     const actor = ctx.state.actor as Actor;
     // App credentials read through `viewer` only (schema/permissions.ts), for the end user of this header.
     const endUserId = actor.role === 'app' ? (ctx.get(END_USER_HEADER) || null) : null;
-    const em = scopedEm(orm, actor.scope);
-    const response = await runAs(actor.publicId, () => RequestContext.create(em, () => yoga.fetch(toRequest(ctx, ctx.state.body), { em, actor, endUserId, origin: `${ctx.protocol}://${ctx.host}` })));
+    const response = await runAs(actor.publicId, () => inScopedRequest(orm, actor.scope,
+      (em) => yoga.fetch(toRequest(ctx, ctx.state.body), { em, actor, endUserId, origin: `${ctx.protocol}://${ctx.host}` })));
     return respond(ctx, response);
   };
 }

@@ -1,6 +1,7 @@
 // The administration filter: every entity that belongs to an administration declares this
 // filter, and every EntityManager fork sets its params once (`scopedEm` below). Queries of a
 // scoped credential then never see other administrations.
+import { RequestContext } from '@mikro-orm/core';
 import type { Em, Orm } from '../platform/orm.ts';
 
 export const ADMIN_SCOPE = 'adminScope';
@@ -40,4 +41,19 @@ export function scopedEm(orm: Orm, scope: AdminScope = UNSCOPED): Em {
   const em = orm.em.fork();
   em.setFilterParams(ADMIN_SCOPE, scope as unknown as Record<string, unknown>);
   return em;
+}
+
+/**
+ * Runs `work` in a request context (MikroORM's RequestContext: what `orm.em` resolves to while it
+ * runs) whose EntityManager is the one `work` gets: a single fork per request, limited to `scope`,
+ * as `scopedEm` makes it (not a context's own `useContext` fork beside it).
+ */
+export function inScopedRequest<T>(orm: Orm, scope: AdminScope, work: (em: Em) => T): T {
+  return RequestContext.create(orm.em, () => {
+    const em = RequestContext.getEntityManager(orm.em.name) as Em;
+    em.setFilterParams(ADMIN_SCOPE, scope as unknown as Record<string, unknown>);
+    return work(em);
+    // The same kind of fork as scopedEm's (its own identity map, no context look-up of its own):
+    // services get it as before; the option is left out of MikroORM's type, not of the fork it makes.
+  }, { useContext: false } as Parameters<typeof RequestContext.create>[2]);
 }

@@ -7,6 +7,7 @@
 // thread, the tests): `logger()` is always the current one. A worker thread writes its lines to
 // its parent (`forwardLines`), which writes them to its own destination: one stream, one format.
 import pino, { type DestinationStream, type Logger } from 'pino';
+import { bufferedLines } from './buffered-lines.ts';
 import { prettyDestination } from './log-pretty.ts';
 import { requestId } from './request-id.ts';
 import { StartupError } from './startup-error.ts';
@@ -56,7 +57,11 @@ function build(level: LogLevel, destination: DestinationStream): Logger {
   }, destination);
 }
 
-let destination: DestinationStream = process.stdout;
+/** stdout, written once per turn of the event loop (buffered-lines.ts); created once, on first use. */
+let stdoutLines: DestinationStream | null = null;
+const stdout = (): DestinationStream => (stdoutLines ??= bufferedLines(process.stdout));
+
+let destination: DestinationStream = stdout();
 // Until the root configures it: LOG_LEVEL when it is a level (the root refuses any other value).
 let current: Logger = build((LOG_LEVELS as readonly string[]).includes(process.env.LOG_LEVEL ?? '') ? process.env.LOG_LEVEL as LogLevel : 'info', destination);
 
@@ -65,7 +70,7 @@ let current: Logger = build((LOG_LEVELS as readonly string[]).includes(process.e
  * on stdout (`pretty`, for a terminal).
  */
 export function configureLog(options: { level?: LogLevel; destination?: DestinationStream; pretty?: boolean } = {}): void {
-  destination = options.destination ?? (options.pretty ? prettyDestination(process.stdout) : process.stdout);
+  destination = options.destination ?? (options.pretty ? prettyDestination(process.stdout) : stdout());
   current = build(options.level ?? logLevel(), destination);
 }
 
