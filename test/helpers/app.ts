@@ -8,7 +8,7 @@ import { openOrm, openRequestOrm, type Orm } from '../../src/platform/orm.ts';
 import { ormConfig } from '../../mikro-orm.config.ts';
 import { scopedEm } from '../../src/access/admin-scope.ts';
 import { requestDatabaseTimeoutMs } from '../../src/platform/request-database.ts';
-import { startWorker, type RunningWorker } from '../../src/worker/worker.ts';
+import { runWorker, type RunningWorker } from '../../src/worker/worker.ts';
 import { freshDatabaseUrl } from './db.ts';
 import { openApiCheck } from './openapi-check.ts';
 import pg from 'pg';
@@ -37,6 +37,19 @@ export interface TestApp {
 
 let counter = 0;
 
+/** The worker (src/worker/worker.ts runWorker) on the event loop of this process, with its own ORM. */
+async function inProcessWorker(databaseUrl: string): Promise<RunningWorker> {
+  const orm = await openOrm(ormConfig(databaseUrl, { poolMax: 4 }));
+  const running = await runWorker(orm, databaseUrl);
+  return {
+    state: () => running.state(),
+    async stop() {
+      await running.stop();
+      await orm.close();
+    },
+  };
+}
+
 export interface TestAppOptions {
   /** An authenticator of the test's own (throttle limits, a counted secret check). */
   authenticator?: (orm: Orm) => Authenticator;
@@ -55,12 +68,17 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   // The app's requests use a bounded pool of their own, as the service's do; the test's own setup uses `orm`.
   // One logger for both: test/helpers/sql-count.ts counts the statements of requests on `orm`.
   const requestOrm = await openRequestOrm(ormConfig(databaseUrl, { poolMax: 5 }), options.requestDatabaseTimeoutMs ?? requestDatabaseTimeoutMs(), { logger: orm.config.getLogger() });
-  let worker: RunningWorker | null = await startWorker(orm, databaseUrl);
+  let worker: RunningWorker | null = null;
   const stopWorker = async () => { await worker?.stop(); worker = null; };
   const app = createApp(requestOrm, {
     authenticator: options.authenticator?.(requestOrm),
     worker: () => worker?.state() ?? { running: false, reason: 'stopped by the test' },
   });
+  // The worker's jobs run in this process, on an ORM of their own as in the service's worker thread
+  // (src/worker/worker-thread.ts), after createApp registered what they render and bill with: a
+  // thread loads every module a second time (half a second of CPU per test file). startWorker, the
+  // thread itself, is what the tests that restart the worker start, and `npm start` runs.
+  worker = await inProcessWorker(databaseUrl);
   const server: Server = await new Promise((resolve) => { const s = app.listen(0, '127.0.0.1', () => resolve(s)); });
   // The test's fetch keeps connections for 4 s; a server closing its idle ones at Node's 5 s raced with their
   // reuse when a loaded machine held the test's event loop up ('fetch failed'): the client closes them first.
