@@ -1,4 +1,6 @@
+import { spawn } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { createApp } from '../rest/app.ts';
 import { saveCredential } from '../src/credentials/save-credential.service.ts';
@@ -7,6 +9,7 @@ import { uuidv7 } from '../src/platform/ids.ts';
 import { openOrm } from '../src/platform/orm.ts';
 import { ormConfig } from '../mikro-orm.config.ts';
 import { scopedEm } from '../src/access/admin-scope.ts';
+import type { UpsertJob, UpsertResult } from './customer-upsert-client.ts';
 import type { BenchmarkResult } from './run.ts';
 import { RUN_TAG, runId } from './run-tag.ts';
 
@@ -23,6 +26,16 @@ async function inParallel(count: number, work: (i: number) => Promise<void>): Pr
   return count / ((performance.now() - started) / 1000);
 }
 
+function runClient(job: UpsertJob): Promise<UpsertResult> {
+  const child = spawn(process.execPath, [fileURLToPath(new URL('./customer-upsert-client.ts', import.meta.url)), '--child'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  let output = '';
+  child.stdout.on('data', (chunk) => { output += chunk; });
+  child.stdin.end(JSON.stringify(job));
+  return new Promise((resolve, reject) => child.on('exit', (code) => (code === 0
+    ? resolve(JSON.parse(output.trim().split('\n').at(-1)!) as UpsertResult)
+    : reject(new Error(`the load client failed (${code})`)))));
+}
+
 /** Customers created over HTTP (ext_ref upsert) against the same rows inserted with plain SQL. */
 export async function customerUpsertBenchmark(url: string): Promise<BenchmarkResult> {
   const orm = await openOrm(ormConfig(url, { poolMax: CONCURRENCY }));
@@ -33,15 +46,9 @@ export async function customerUpsertBenchmark(url: string): Promise<BenchmarkRes
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/main/v1`;
   const authorization = `Basic ${Buffer.from(`${ADMIN}:bench-secret-1234`).toString('base64')}`;
 
-  const viaHttp = await inParallel(COUNT, async (i) => {
-    const response = await fetch(`${base}/customer/ext_ref.${RUN_TAG}-http-${i}`, {
-      method: 'POST',
-      headers: { authorization, 'content-type': 'application/json' },
-      body: JSON.stringify({ admin_id: ADMIN, name: `Customer ${i}`, country: 'NL', custom_fields: { n: i } }),
-    });
-    if (response.status !== 200) throw new Error(`HTTP ${response.status}: ${await response.text()}`);
-    await response.arrayBuffer();
-  });
+  // The requests come from a process of their own (bench/customer-upsert-client.ts), as every benchmark's HTTP load.
+  const job: UpsertJob = { base, authorization, adminId: ADMIN, tag: RUN_TAG, count: COUNT, concurrency: CONCURRENCY };
+  const viaHttp = (await runClient(job)).perSecond;
   server.close();
   server.closeAllConnections();
   await orm.close();
