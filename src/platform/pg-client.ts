@@ -11,7 +11,16 @@
 // one round trip less. A first statement with bound parameters ($1, …: boundQuery) cannot share a
 // message: the `begin` goes just before it. A transaction ended before any statement was sent
 // (commit or rollback right after begin) sends nothing.
+//
+// A statement that begins with ARRAY_ROWS gets its rows as arrays (pg's rowMode 'array': no object
+// per row), the names of their columns on the rows array as `columns` (bound-sql.ts `arrayRows`).
 import pg from 'pg';
+
+/** The mark of a statement whose rows come as arrays of column values (see above). */
+export const ARRAY_ROWS = '/* rows as arrays */ ';
+
+/** Rows as arrays, with the names of their columns in order. */
+export type ArrayRowsResult = unknown[][] & { columns: string[] };
 
 /** How long a statement may wait (src/platform/request-database.ts); without one, statements wait as long as they take. */
 export interface StatementBound {
@@ -48,6 +57,8 @@ export function pgClientClass(bound?: StatementBound): typeof pg.Client {
         this.pendingBegin = null;
         return this.sendQuery(query, begin, [], true).then(() => query.apply(this, args));
       }
+      const arrays = config.startsWith(ARRAY_ROWS);
+      if (arrays && this.pendingBegin === null) return this.sendQuery(query, config, values, false, true);
       if (BEGIN.test(config) && isSimple(values) && !this.broken && this.pendingBegin === null) {
         this.pendingBegin = config;
         return Promise.resolve(answer('BEGIN'));
@@ -57,18 +68,24 @@ export function pgClientClass(bound?: StatementBound): typeof pg.Client {
         this.pendingBegin = null;
         // Nothing was sent in the transaction: it never began on the server.
         if (END.test(config)) return Promise.resolve(answer(/^\s*commit/i.test(config) ? 'COMMIT' : 'ROLLBACK'));
-        if (!isSimple(values)) return this.sendQuery(query, begin, [], true).then(() => this.sendQuery(query, config, values, false));
+        if (!isSimple(values) || arrays) return this.sendQuery(query, begin, [], true).then(() => this.sendQuery(query, config, values, false, arrays));
         // Its failure is the statement's (the transaction is then rolled back as after any failed statement).
         return this.sendQuery(query, `${begin};\n${config}`, values, false).then((results) => (Array.isArray(results) ? results.at(-1) : results));
       }
       return this.sendQuery(query, config, values, LIFECYCLE.test(config));
     }
 
-    private sendQuery(query: Query, config: string, values: unknown, lifecycle: boolean): Promise<unknown> {
+    private sendQuery(query: Query, config: string, values: unknown, lifecycle: boolean, arrays = false): Promise<unknown> {
       if (this.broken) return lifecycle ? Promise.resolve(DONE) : Promise.reject(this.broken);
-      const send = (timeout?: number) => (timeout === undefined
-        ? query.call(this, config, values)
-        : query.call(this, { text: config, values, query_timeout: timeout })) as Promise<unknown>;
+      const send = (timeout?: number) => {
+        if (arrays) {
+          return (query.call(this, { text: config, values, rowMode: 'array', ...(timeout === undefined ? {} : { query_timeout: timeout }) }) as Promise<pg.QueryArrayResult>)
+            .then((result) => Object.assign(result, { rows: Object.assign(result.rows, { columns: result.fields.map((field) => field.name) }) }));
+        }
+        return (timeout === undefined
+          ? query.call(this, config, values)
+          : query.call(this, { text: config, values, query_timeout: timeout })) as Promise<unknown>;
+      };
       const sent = async (): Promise<unknown> => {
         if (!bound) return send();
         const ms = bound.remaining();

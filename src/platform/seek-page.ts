@@ -3,6 +3,7 @@
 // The administration filter of the em applies to every query (scopedEm), so a limited credential
 // pages only through its own administrations.
 import { ReferenceKind, type EntityMetadata, type EntityName, type FilterQuery, type RawQueryFragment } from '@mikro-orm/core';
+import { arrayRows } from './bound-sql.ts';
 import { defaultSelection, eagerFields } from './eager-fields.ts';
 import { isUuid } from './ids.ts';
 import type { Em } from './orm.ts';
@@ -39,7 +40,7 @@ export interface SeekListOptions<E extends object, T> {
   join?: string[];
   /** Properties read; default: every stored one that loading the entity reads (lazy ones, e.g. secrets, left out). */
   fields?: (string | RawQueryFragment)[];
-  /** Shapes a row; with `plainColumns`, the row as the database answered it comes second (columns `fields` reads in SQL). */
+  /** Shapes a row; with `plainColumns`, the columns that are no property (SQL `fields` reads under a name of its own) come second. */
   map?: (row: Row, answered: Row) => T;
   /**
    * The rows as the database answers them (column names; timestamps as text, `platform.parseDate`),
@@ -50,7 +51,7 @@ export interface SeekListOptions<E extends object, T> {
   rawRows?: boolean;
   /**
    * The rows as the database answers them, turned into the rows the ORM's mapping would give
-   * (property names, timestamps as Date: `columnsAsProperties`) before `map`: for the entities
+   * (property names, timestamps as Date: `arrayRowReader`, rows read as arrays) before `map`: for the entities
    * whose properties need no other conversion, read in long pages. Not with `join`; `fields`, when
    * given, names properties, or reads SQL (raw()) aliased as a property's column; a property not
    * read is left out of the row.
@@ -73,15 +74,16 @@ export class SeekList<T> {
   private readonly em: Em;
   private readonly options: SeekListOptions<any, T>;
 
-  private readonly columns?: (row: Row) => Row;
+  private readonly columns: boolean;
 
   constructor(em: Em, options: SeekListOptions<any, T>) {
     this.em = em;
     this.options = options;
     if (options.plainColumns) {
       if (options.join || options.rawRows) throw new Error('plainColumns reads the entity\'s columns, without join or rawRows');
-      this.columns = columnsAsProperties(em, options.entity);
+      assertPlainColumns(em, options.entity);
     }
+    this.columns = options.plainColumns === true;
     this.key = options.key ?? 'id';
     this.entityName = em.getMetadata(options.entity).className;
   }
@@ -144,17 +146,26 @@ export class SeekList<T> {
     for (const relation of options.join ?? []) qb.leftJoinAndSelect(`e.${relation}`, relation);
     if (limit !== undefined) qb.limit(limit);
     await qb.applyFilters();
-    const rows: Row[] = await qb.execute('all', !options.rawRows && !this.columns);
-    const { columns } = this;
-    const items = rows.map((row) => {
-      const properties = columns ? columns(row) : row;
-      return options.map ? options.map(properties, row) as Row : properties;
-    });
+    let items: Row[];
+    if (this.columns) {
+      // The page's statement as the query builder writes it; its rows as arrays (no object per row).
+      const rows = await arrayRows(this.em, qb.getFormattedQuery());
+      const read = arrayRowReader(this.em, options.entity, rows.columns);
+      items = rows.map((values) => {
+        const [properties, others] = read(values);
+        return options.map ? options.map(properties, others) as Row : properties;
+      });
+    } else {
+      const rows: Row[] = await qb.execute('all', !options.rawRows);
+      items = options.map ? rows.map((row) => options.map!(row, row) as Row) : rows;
+    }
     return options.enrich ? (await options.enrich(items)).map((item) => this.marked(item as Row)) : items.map((item) => this.marked(item));
   }
 }
 
-const columnReaders = new WeakMap<EntityMetadata<any>, (row: Row) => Row>();
+interface ColumnPlan { names: Map<string, { name: string; date: boolean }>; parseDate: (value: unknown) => unknown }
+
+const columnPlans = new WeakMap<EntityMetadata<any>, ColumnPlan>();
 
 /** Column types whose value node-postgres answers as the ORM's mapping would (no conversion but timestamps). */
 const AS_ANSWERED = new Set(['string', 'number', 'boolean', 'object', 'any']);
@@ -166,18 +177,18 @@ const PLAIN_TYPES = new Set(['StringType', 'TextType', 'UuidType', 'EnumType', '
 const answeredType = (prop: EntityMetadata<any>['properties'][string]) => (prop.columnTypes?.[0] === 'citext' ? 'string' : prop.runtimeType);
 
 /**
- * A row as the database answers it (column names, timestamps as text) as the row the query
- * builder's mapping gives for the entity's default selection: property names, timestamps as Date
- * (`platform.parseDate`), a to-one reference as its key; built once per entity. An entity with a
+ * Each column of an entity's default selection: the property it is (a to-one reference as its
+ * key) and whether it is a timestamp (`platform.parseDate`); built once per entity. An entity with a
  * property that would need another conversion (a custom type, a bigint, a composite key) is refused.
  */
-export function columnsAsProperties(em: Em, entity: EntityName<any>): (row: Row) => Row {
+function columnPlan(em: Em, entity: EntityName<any>): ColumnPlan {
   const meta = em.getMetadata(entity);
-  const known = columnReaders.get(meta);
+  const known = columnPlans.get(meta);
   if (known) return known;
   const platform = em.getPlatform();
   const parseDate = (value: unknown) => (value === null || value === undefined || value instanceof Date ? value : platform.parseDate(value as string));
-  const plan = eagerFields(meta).map((name) => {
+  const names = new Map<string, { name: string; date: boolean }>();
+  for (const name of eagerFields(meta)) {
     const prop = meta.properties[name];
     if (prop.fieldNames?.length !== 1) throw new Error(`${meta.className}.${name}: not one column`);
     const column = prop.fieldNames[0];
@@ -186,27 +197,43 @@ export function columnsAsProperties(em: Em, entity: EntityName<any>): (row: Row)
       if (target.primaryKeys.length !== 1 || !AS_ANSWERED.has(answeredType(target.properties[target.primaryKeys[0]]))) {
         throw new Error(`${meta.className}.${name}: a reference whose key needs a conversion`);
       }
-      return { name, column, date: false };
+      names.set(column, { name, date: false });
+      continue;
     }
     const typeName = prop.customType?.constructor.name;
     const date = prop.runtimeType === 'Date';
     if ((typeName && !PLAIN_TYPES.has(typeName)) || (!date && !AS_ANSWERED.has(answeredType(prop)))) {
       throw new Error(`${meta.className}.${name}: ${typeName ?? prop.runtimeType} needs the ORM's conversion`);
     }
-    return { name, column, date };
-  });
-  const names = plan.map((step) => step.name);
-  const columns = plan.map((step) => step.column);
-  const dates = plan.map((step) => step.date);
-  const reader = (row: Row): Row => {
+    names.set(column, { name, date });
+  }
+  const plan = { names, parseDate };
+  columnPlans.set(meta, plan);
+  return plan;
+}
+
+/**
+ * Rows as the database answers them, arrays of the values of `columns` (bound-sql.ts `arrayRows`),
+ * as the rows the query builder's mapping gives for the entity: property names, timestamps as Date
+ * (`platform.parseDate`), a to-one reference as its key; and, apart, the columns that are no property
+ * (SQL the read selects under a name of its own).
+ */
+export function arrayRowReader(em: Em, entity: EntityName<any>, columns: readonly string[]): (values: readonly unknown[]) => [Row, Row] {
+  const { names, parseDate } = columnPlan(em, entity);
+  const steps = columns.map((column) => names.get(column));
+  return (values) => {
     const properties: Row = {};
-    for (let i = 0; i < columns.length; i++) {
-      const value = row[columns[i]];
-      // A column the row lacks (not selected) leaves its property out, as the ORM's mapping does.
-      if (value !== undefined) properties[names[i]] = dates[i] ? parseDate(value) : value;
+    const others: Row = {};
+    for (let i = 0; i < steps.length; i++) {
+      const step = steps[i];
+      if (step === undefined) others[columns[i]] = values[i];
+      else properties[step.name] = step.date ? parseDate(values[i]) : values[i];
     }
-    return properties;
+    return [properties, others];
   };
-  columnReaders.set(meta, reader);
-  return reader;
+}
+
+/** Checks at construction that an entity's columns read without the ORM's conversion (columnPlan). */
+export function assertPlainColumns(em: Em, entity: EntityName<any>): void {
+  columnPlan(em, entity);
 }

@@ -8,7 +8,7 @@ import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { createAdministration, createCustomer, insertToken } from '../../helpers/factories.ts';
 import { pricedSubscription, processed, sessionBody, submitSession } from '../../helpers/session-factories.ts';
 import { scopedEm } from '../../../src/access/admin-scope.ts';
-import { SeekList, columnsAsProperties } from '../../../src/platform/seek-page.ts';
+import { SeekList, assertPlainColumns } from '../../../src/platform/seek-page.ts';
 import { Customer } from '../../../src/parties/customer.entity.ts';
 import { Token } from '../../../src/msp/token.entity.ts';
 import { ChargeSession } from '../../../src/sessions/charge-session.entity.ts';
@@ -62,5 +62,5 @@ test('the lists that read columns stay within a limited credential\'s administra
 });
 
 test('the entities read this way pass the check of their property types', (t) => {
-  for (const entity of ENTITIES) t.notThrows(() => columnsAsProperties(scopedEm(app.orm), entity));
+  for (const entity of ENTITIES) t.notThrows(() => assertPlainColumns(scopedEm(app.orm), entity));
 });
