@@ -61,8 +61,8 @@ const format = (value: number): string => (Math.abs(value) >= 100 ? value.toFixe
 const count = (n: number): string => n.toLocaleString('en-US');
 let failures = 0;
 
-/** A line of the service's log (pino JSON) below warn: the app logs every request at info. */
-const isInfoLog = (line: string): boolean => /^\{"level":"(trace|debug|info)"/.test(line);
+/** A request's line of the service's log (pino JSON, below warn): the app logs every request at info. Other lines are shown. */
+const isInfoLog = (line: string): boolean => /^\{"level":"(trace|debug|info)"/.test(line) && line.includes('"request_id":');
 
 /**
  * One benchmark in a process of its own; its result, or null when it failed (its error is on
@@ -92,7 +92,7 @@ function runChild(name: string, databaseUrl: string, env: Record<string, string>
   });
   return new Promise((resolve) => child.on('close', (code, signal) => {
     if (pending && !isInfoLog(pending)) console.log(pending);
-    if (left) console.log(`  (${left} info lines of the service's log left out)`);
+    if (left) console.log(`  (${left} request lines of the service's log left out)`);
     if (code === 0 && output.trim()) return resolve(JSON.parse(output.trim()) as ChildResult);
     console.log(`  FAILED: ${name} ended with ${signal ?? `exit code ${code}`}`);
     failures++;

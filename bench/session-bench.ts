@@ -101,7 +101,30 @@ export async function runClient(job: PostJob): Promise<number[]> {
 export const sessionsLike = (prefix: string) => `${RUN_TAG}-${prefix}-%`;
 
 /** Whether this run's sessions of `prefix` still wait for processing (the index on status reads the waiting ones only). */
-export async function anyReceived(pool: pg.Pool, prefix: string): Promise<boolean> {
+/**
+ * Waits until no session of the prefix is received. Past two seconds of waiting it samples what the
+ * database's other connections run, and prints the most seen: a stall (a job holding the worker,
+ * a lock, a checkpoint) shows itself in the figures' run instead of a guess afterwards.
+ */
+export async function waitUntilPriced(pool: pg.Pool, prefix: string): Promise<void> {
+  const started = performance.now();
+  const seen = new Map<string, number>();
+  let lastSample = started;
+  while (await anyReceived(pool, prefix)) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const now = performance.now();
+    if (now - started < 2000 || now - lastSample < 250) continue;
+    lastSample = now;
+    const { rows } = await pool.query(`select coalesce(wait_event_type || ':' || wait_event, 'cpu') as waiting, left(regexp_replace(query, '\\s+', ' ', 'g'), 90) as query
+      from pg_stat_activity where state = 'active' and pid <> pg_backend_pid() and datname = current_database()`);
+    for (const row of rows) seen.set(`${row.waiting}  ${row.query}`, (seen.get(`${row.waiting}  ${row.query}`) ?? 0) + 1);
+  }
+  if (!seen.size) return;
+  console.log(`  (waited ${((performance.now() - started) / 1000).toFixed(1)} s for pricing; the database's other work meanwhile, by samples every 250 ms:)`);
+  for (const [what, count] of [...seen].sort((a, b) => b[1] - a[1]).slice(0, 6)) console.log(`    ${String(count).padStart(4)}  ${what}`);
+}
+
+async function anyReceived(pool: pg.Pool, prefix: string): Promise<boolean> {
   const { rows } = await pool.query(`select exists (select 1 from msp_charge_session where status = 'received' and session_id like $1) as waiting`,
     [sessionsLike(prefix)]);
   return rows[0].waiting;
@@ -157,6 +180,6 @@ export async function pipelineRate(orm: Orm, pool: pg.Pool, count: number, prefi
     await addProcessingJob(tx);
     started = performance.now();
   });
-  while (await anyReceived(pool, prefix)) await new Promise((resolve) => setTimeout(resolve, 20));
+  await waitUntilPriced(pool, prefix);
   return count / ((performance.now() - started) / 1000);
 }

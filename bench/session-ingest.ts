@@ -13,7 +13,7 @@ import { migrateJobQueue, startWorker } from '../src/worker/worker.ts';
 import type { BenchmarkResult } from './run.ts';
 import { percentile } from './post-sessions.ts';
 import {
-  anyReceived, authorizationOf, CONCURRENCY, INGEST_BENCH, pipelineRate, plainSqlInsertRate, runClient, seedSessionBench, sessionOf, sessionsLike,
+  authorizationOf, CONCURRENCY, INGEST_BENCH, pipelineRate, plainSqlInsertRate, runClient, seedSessionBench, sessionOf, sessionsLike, waitUntilPriced,
 } from './session-bench.ts';
 
 const COUNT = Number(process.env.BENCH_SESSIONS ?? 5000);
@@ -40,14 +40,14 @@ export async function sessionIngestBenchmark(url: string): Promise<BenchmarkResu
   const started = performance.now();
   const latencies = await runClient({ url: `${base}/charge-session`, authorization, count: COUNT, concurrency: CONCURRENCY, sessions });
   const posted = performance.now();
-  while (worker && (await anyReceived(pool, 'http'))) await new Promise((resolve) => setTimeout(resolve, 20));
+  if (worker) await waitUntilPriced(pool, 'http');
   const done = performance.now();
   server.close();
   server.closeAllConnections();
   // The pipeline alone, on the worker warmed by the HTTP run (without it: started now, and left to price the POSTed sessions first).
   if (!worker) {
     worker = await startWorker(orm, url);
-    while (await anyReceived(pool, 'http')) await new Promise((resolve) => setTimeout(resolve, 20));
+    await waitUntilPriced(pool, 'http');
   }
   const pipeline = await pipelineRate(orm, pool, COUNT, 'pipe', evcoIds);
   const { rows } = await pool.query(`select status, count(*)::int as n from msp_charge_session where session_id like $1 or session_id like $2 group by status`,
