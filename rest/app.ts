@@ -20,7 +20,8 @@ import { isRemovedOperation } from './removed-routes.ts';
 import { routes } from './routes.ts';
 import { registerRestEventRenderers } from './events/event-renderers.ts';
 import { registerItemSources } from '../src/item-sources.ts';
-import { GRAPHQL_PATH, graphqlMiddleware } from '../schema/http.ts';
+import { GRAPHQL_PATH } from '../schema/path.ts';
+import { graphqlOnDemand } from '../schema/http-on-demand.ts';
 import { ocpiMiddleware } from './ocpi/ocpi-router.ts';
 import { ocpiRoutes } from './ocpi/ocpi-routes.ts';
 import { logger } from '../src/platform/log.ts';
@@ -159,7 +160,7 @@ export function createApp(orm: Orm, options: AppOptions = {}): Koa {
     staticSite({ prefix: CONSOLE_PATH, dir: CONSOLE_DIST, notBuilt: 'The console is not built: run npm run console:build (npm start builds it when its build tools are installed).' }),
     // OCPI peers: their own paths and Token auth, before the /main/v1 path check and Basic auth.
     ocpiMiddleware(orm, ocpiRoutes),
-    graphqlMiddleware(orm, authenticator, limiter),
+    graphqlOnDemand(orm, authenticator, limiter),
   ];
   const apiChain = chain([
     async (ctx: Context, next: Next) => {

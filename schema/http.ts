@@ -22,8 +22,8 @@ import { inputStrings } from './input-strings.ts';
 import { queryLimits } from './limits.ts';
 import { appCredentials, readOnlyCredentials } from './permissions.ts';
 import { END_USER_HEADER } from './types/viewer.ts';
+import { GRAPHQL_PATH } from './path.ts';
 
-export const GRAPHQL_PATH = '/graphql';
 
 /** Yoga's own messages (an unexpected resolver error, masked in the answer) go to the service's log. */
 function yogaLog(level: 'debug' | 'info' | 'warn' | 'error') {

@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
 import { createApp } from '../rest/app.ts';
+import { loadGraphql } from '../schema/http-on-demand.ts';
 import { registerRestEventRenderers } from '../rest/events/event-renderers.ts';
 import { registerItemSources } from './item-sources.ts';
 import { saveCredential } from './credentials/save-credential.service.ts';
@@ -105,6 +106,8 @@ export async function startService(config: Config, log: ServiceLog = toLogger): 
       ? `worker: started beside the worker of the service (pid ${database.joinedService}) that runs this database: both take jobs from the one queue`
       : 'worker: started (session processing, billing, webhook deliveries)');
     const started = worker;
+    // GraphQL loads at its first request otherwise: the service is ready for the console when it listens.
+    await loadGraphql();
     const app = createApp(requestOrm, { worker: () => started.state(), metrics: serviceMetrics(requestOrm, { service: orm }) });
     server = await listen(app, config.port, config.host);
   } catch (error) {

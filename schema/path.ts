@@ -1,0 +1,2 @@
+/** Where GraphQL answers (its GraphiQL assets below it). */
+export const GRAPHQL_PATH = '/graphql';
