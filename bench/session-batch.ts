@@ -1,6 +1,7 @@
 // Sessions per second from HTTP POST /charge-session-batch (batches of 1,000, a few requests at
 // once) to priced (all pricing results written), against the same session rows inserted one by one
 // with plain SQL in the same run (the baseline of `ingest`, whose figure is the single POST's).
+// Measured after a batch of WARM_UP_SESSIONS POSTed and priced (not counted).
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { createApp } from '../rest/app.ts';
@@ -9,7 +10,7 @@ import { openOrm } from '../src/platform/orm.ts';
 import { ormConfig } from '../mikro-orm.config.ts';
 import { migrateJobQueue, startWorker } from '../src/worker/worker.ts';
 import type { BenchmarkResult } from './run.ts';
-import { authorizationOf, CONCURRENCY, plainSqlInsertRate, runClient, seedSessionBench, sessionOf, sessionsLike, type SessionBench } from './session-bench.ts';
+import { authorizationOf, CONCURRENCY, plainSqlInsertRate, runClient, seedSessionBench, sessionOf, sessionsLike, waitUntilPriced, WARM_UP_SESSIONS, type SessionBench } from './session-bench.ts';
 import { runId } from './run-tag.ts';
 
 const COUNT = Number(process.env.BENCH_SESSIONS ?? 5000);
@@ -38,6 +39,9 @@ export async function sessionBatchBenchmark(url: string): Promise<BenchmarkResul
   const batches = Array.from({ length: Math.ceil(COUNT / BATCH) }, (_, b) => JSON.stringify(
     Array.from({ length: Math.min(BATCH, COUNT - b * BATCH) }, (_, i) => sessionOf(b * BATCH + i, 'batch', evcoIds))));
   await fetch(`${base}/administration`, { headers: { authorization } }).then((response) => response.arrayBuffer());
+  const warmUp = [JSON.stringify(Array.from({ length: WARM_UP_SESSIONS }, (_, i) => sessionOf(i, 'warm-batch', evcoIds)))];
+  await runClient({ url: `${base}/charge-session-batch`, authorization, count: 1, concurrency: 1, sessions: warmUp });
+  await waitUntilPriced(pool, 'warm-batch');
   const started = performance.now();
   await runClient({ url: `${base}/charge-session-batch`, authorization, count: batches.length, concurrency: REQUESTS_AT_ONCE, sessions: batches });
   const posted = performance.now();
@@ -53,7 +57,7 @@ export async function sessionBatchBenchmark(url: string): Promise<BenchmarkResul
   const sqlRate = await plainSqlInsertRate(pool, COUNT, 'sql-batch', evcoIds);
   await pool.end();
   const rate = COUNT / ((done - started) / 1000);
-  console.log(`  (${COUNT} sessions in ${batches.length} batches, ${REQUESTS_AT_ONCE} at once: POSTs took ${((posted - started) / 1000).toFixed(2)} s `
+  console.log(`  (${COUNT} sessions in ${batches.length} batches after a batch of ${WARM_UP_SESSIONS} of warm-up, ${REQUESTS_AT_ONCE} at once: POSTs took ${((posted - started) / 1000).toFixed(2)} s `
     + `(${(COUNT / ((posted - started) / 1000)).toFixed(0)} sessions/s stored), all priced after ${((done - started) / 1000).toFixed(2)} s; `
     + '`npm run bench -- ingest batch` shows the single POST beside it)');
   return { name: 'batched session ingestion, HTTP POST /charge-session-batch to priced', unit: 'sessions/s', figure: rate, baseline: sqlRate, baselineLabel: 'plain SQL single-row inserts of the same rows' };

@@ -1,7 +1,8 @@
 // Sessions per second from HTTP POST /charge-session to priced (all pricing results written),
 // against the same session rows inserted with plain SQL in the same run. Also printed: the POSTs'
 // p50 and p99 latency, and the worker pipeline alone (received sessions inserted with SQL in one
-// transaction with the processing job, timed until the warm worker priced them).
+// transaction with the processing job, timed until the warm worker priced them). Measured after
+// WARM_UP_SESSIONS POSTed and priced (not counted).
 // BENCH_NO_WORKER=1 POSTs without the worker running (it starts afterwards for the pipeline figure).
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
@@ -13,7 +14,7 @@ import { migrateJobQueue, startWorker } from '../src/worker/worker.ts';
 import type { BenchmarkResult } from './run.ts';
 import { percentile } from './post-sessions.ts';
 import {
-  authorizationOf, CONCURRENCY, INGEST_BENCH, pipelineRate, plainSqlInsertRate, runClient, seedSessionBench, sessionOf, sessionsLike, waitUntilPriced,
+  authorizationOf, CONCURRENCY, INGEST_BENCH, pipelineRate, plainSqlInsertRate, runClient, seedSessionBench, sessionOf, sessionsLike, waitUntilPriced, WARM_UP_SESSIONS,
 } from './session-bench.ts';
 
 const COUNT = Number(process.env.BENCH_SESSIONS ?? 5000);
@@ -37,6 +38,9 @@ export async function sessionIngestBenchmark(url: string): Promise<BenchmarkResu
   // One request first, as a real client's: its secret is then remembered, and the first 32 requests
   // at once do not all queue for a scrypt check (past the gate they would be 429).
   await fetch(`${base}/administration`, { headers: { authorization } }).then((response) => response.arrayBuffer());
+  const warmUp = Array.from({ length: WARM_UP_SESSIONS }, (_, i) => JSON.stringify(sessionOf(i, 'warm', evcoIds)));
+  await runClient({ url: `${base}/charge-session`, authorization, count: warmUp.length, concurrency: CONCURRENCY, sessions: warmUp });
+  if (worker) await waitUntilPriced(pool, 'warm');
   const started = performance.now();
   const latencies = await runClient({ url: `${base}/charge-session`, authorization, count: COUNT, concurrency: CONCURRENCY, sessions });
   const posted = performance.now();
@@ -59,7 +63,7 @@ export async function sessionIngestBenchmark(url: string): Promise<BenchmarkResu
   const sqlRate = await plainSqlInsertRate(pool, COUNT, 'sql', evcoIds);
   await pool.end();
   const rate = COUNT / ((done - started) / 1000);
-  console.log(`  (${COUNT} sessions: POSTs took ${((posted - started) / 1000).toFixed(2)} s, all priced after ${((done - started) / 1000).toFixed(2)} s${NO_WORKER ? ', without the worker' : ''})`);
+  console.log(`  (${COUNT} sessions after ${WARM_UP_SESSIONS} of warm-up: POSTs took ${((posted - started) / 1000).toFixed(2)} s, all priced after ${((done - started) / 1000).toFixed(2)} s${NO_WORKER ? ', without the worker' : ''})`);
   console.log(`  POST latency at ${CONCURRENCY} connections: p50 ${percentile(latencies, 0.5).toFixed(1)} ms, p99 ${percentile(latencies, 0.99).toFixed(1)} ms, max ${latencies[latencies.length - 1].toFixed(1)} ms`);
   console.log(`  pipeline alone: ${pipeline.toFixed(0)} sessions/s (${COUNT} received sessions priced by the worker; ratio to plain SQL ${(pipeline / sqlRate).toFixed(3)})`);
   return { name: 'session ingestion, HTTP POST to priced', unit: 'sessions/s', figure: rate, baseline: sqlRate, baselineLabel: 'plain SQL insert of the same rows' };
