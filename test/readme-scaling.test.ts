@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import test from 'ava';
 import pg from 'pg';
 import { BATCH_SIZE } from '../src/worker/tasks.ts';
-import { MAIN_CONCURRENCY, WEBHOOK_CONCURRENCY } from '../src/worker/worker.ts';
+import { MAIN_CONCURRENCY, PROCESSING_CONCURRENCY, WEBHOOK_CONCURRENCY } from '../src/worker/worker.ts';
 import { startTestApp } from './helpers/app.ts';
 import { freshDatabaseUrl } from './helpers/db.ts';
 import { createAdministration } from './helpers/factories.ts';
@@ -59,10 +59,11 @@ test('the tables that grow with sessions have the indexes the README lists, no o
 
 test('the worker sizes the README states are the ones the code passes to graphile-worker', (t) => {
   const text = section();
-  t.true(text.includes(`the main runner runs ${MAIN_CONCURRENCY} job at a time (session processing in batches of ${BATCH_SIZE} sessions`));
+  t.true(text.includes(`the processing runner runs ${PROCESSING_CONCURRENCY} job at a time (session processing in batches of ${BATCH_SIZE} sessions`));
+  t.true(text.includes(`the main runner runs ${MAIN_CONCURRENCY} job at a time (billing periods and backfills`));
   t.true(text.includes(`webhook runner up to ${WEBHOOK_CONCURRENCY} subscriptions at a time`));
   t.true(text.includes(`deliver to up to ${WEBHOOK_CONCURRENCY} × N subscriptions at once`));
-  t.true(text.includes(`${MAIN_CONCURRENCY + 1} + ${WEBHOOK_CONCURRENCY + 1} for graphile-worker's runners, one per delivery run in flight (at most ${WEBHOOK_CONCURRENCY})`));
+  t.true(text.includes(`${PROCESSING_CONCURRENCY + 1} + ${MAIN_CONCURRENCY + 1} + ${WEBHOOK_CONCURRENCY + 1} for graphile-worker's runners, one per delivery run in flight (at most ${WEBHOOK_CONCURRENCY})`));
 });
 
 test('PostgreSQL refuses a unique index of a partitioned table without the partition key', async (t) => {

@@ -85,24 +85,27 @@ export interface BoxData {
 // each box's row with its series, review-set, party and the VAT accounting currency's rate, its
 // roll-ups (their items counted and summed, the volume of each unit of the items' sub-items) and
 // its documents, the last two as JSON built by PostgreSQL. Amounts and volumes stay text (exact);
-// the money rules (VAT per category, totals) are box-totals.ts's, applied below.
+// the money rules (VAT per category, totals) are box-totals.ts's, applied below. Each roll-up's
+// items are read through their roll-up's index (a lateral per roll-up): joined as a set, PostgreSQL
+// scanned every item of the table, twice, once it held 100,000 (the reads benchmark's box page at
+// 23 requests/s in its growth run, 40 now).
 const BOXES = `with rollup_row as (select r.id, r.box_id, r.product_category, r.vat_kind, r.vat_percent, r.group_value, r.context,
-      count(i.id)::int as item_count, sum(i.amount_excl_vat)::text as net
+      x.item_count, x.net, x.volume
+    from billing_rollup r
+    cross join lateral (select count(i.id)::int as item_count, sum(i.amount_excl_vat)::text as net,
+        (select json_object_agg(v.unit, v.volume order by v.unit)
+          from (select e->>'unit' as unit, sum((e->>'volume')::numeric)::text as volume
+            from billing_item vi cross join jsonb_array_elements(vi.sub_items) e
+            where vi.rollup_id = r.id and vi.box_id = any($1::uuid[]) and e->>'unit' is not null and e->>'volume' is not null
+            group by 1) v) as volume
+      from billing_item i where i.rollup_id = r.id) x
     -- A roll-up whose items all moved or were withdrawn stays, and is not shown.
-    from billing_rollup r join billing_item i on i.rollup_id = r.id
-    where r.box_id = any($1::uuid[])
-    group by r.id),
-  volume as (select v.rollup_id, json_object_agg(v.unit, v.volume order by v.unit) as volume
-    from (select i.rollup_id, e->>'unit' as unit, sum((e->>'volume')::numeric)::text as volume
-      from billing_item i cross join jsonb_array_elements(i.sub_items) e
-      where i.box_id = any($1::uuid[]) and e->>'unit' is not null and e->>'volume' is not null
-      group by 1, 2) v
-    group by v.rollup_id),
+    where r.box_id = any($1::uuid[]) and x.item_count > 0),
   rollups as (select r.box_id, json_agg(json_build_object('id', r.id, 'product_category', r.product_category, 'vat_kind', r.vat_kind,
         'vat_percent', trim_scale(r.vat_percent)::text, 'group_value', r.group_value, 'context', r.context, 'item_count', r.item_count,
-        'net', r.net, 'volume', v.volume)
+        'net', r.net, 'volume', r.volume)
       order by r.product_category, r.vat_kind, r.vat_percent, r.group_value nulls first, r.id) as rollups
-    from rollup_row r left join volume v on v.rollup_id = r.id
+    from rollup_row r
     group by r.box_id),
   documents as (select f.box_id, json_agg(json_build_object('filename', f.filename, 'content_type', f.content_type, 'size', f.size,
         'primary', f."primary", 'draft', f.draft) order by f."primary" desc, f.filename) as documents

@@ -72,10 +72,14 @@ async function processSessions(orm: Orm): Promise<void> {
   }
 }
 
+/** The task of the processing runner: session processing, in a runner of its own so that no long job (a backfill of a million sessions) holds it up. */
+export function processingTasks(orm: Orm): TaskList {
+  return { [PROCESSING_TASK]: () => runAs('worker', () => processSessions(orm)) };
+}
+
 /** The tasks of the main runner: one at a time. */
 export function mainTasks(orm: Orm): TaskList {
   return {
-    [PROCESSING_TASK]: () => runAs('worker', () => processSessions(orm)),
     [BILLING_BACKFILL]: async (payload) => {
       if (!isBillingBackfillJob(payload)) throw new Error(`${BILLING_BACKFILL}: no admin_id in ${JSON.stringify(payload)}`);
       await runBillingBackfill(scopedEm(orm), payload.admin_id);

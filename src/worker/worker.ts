@@ -1,6 +1,7 @@
 // The worker: graphile-worker (a PostgreSQL-backed queue) runs every job of src/worker/tasks.ts in a
-// thread of its own (worker-thread.ts), beside the HTTP event loop: a main runner, one job at a
-// time, and a webhook runner, several subscriptions at once.
+// thread of its own (worker-thread.ts), beside the HTTP event loop: a processing runner (session
+// batches), a main runner for every other job, one at a time, and a webhook runner, several
+// subscriptions at once.
 import { Worker } from 'node:worker_threads';
 import { Logger, run, runMigrations, type Runner } from 'graphile-worker';
 import pg from 'pg';
@@ -8,7 +9,7 @@ import { databaseHealth, isDatabaseUnavailable } from '../platform/database-heal
 import { logger, writeForwardedLine, type LogLevel } from '../platform/log.ts';
 import type { Orm } from '../platform/orm.ts';
 import { WORKER_RESOURCE_LIMITS } from '../platform/heap-config.ts';
-import { addStartJobs, CRONTAB, mainTasks, webhookTasks } from './tasks.ts';
+import { addStartJobs, CRONTAB, mainTasks, processingTasks, webhookTasks } from './tasks.ts';
 
 // A database outage is reported once by the service (database-health.ts), not by every poll.
 const quietLogger = new Logger(() => (level, message, meta) => {
@@ -45,14 +46,27 @@ export async function migrateJobQueue(connectionString: string): Promise<void> {
 }
 
 /**
- * Jobs at a time per process (README "Scaling out"): the main runner one (a session batch, a
- * billing job), the webhook runner one per subscription up to this many. More is more processes.
+ * Jobs at a time per process (README "Scaling out"): the processing runner one (session batches
+ * until none waits), the main runner one (a billing job, a render, a timeout), the webhook runner
+ * one per subscription up to this many. More is more processes.
  */
+export const PROCESSING_CONCURRENCY = 1;
 export const MAIN_CONCURRENCY = 1;
 export const WEBHOOK_CONCURRENCY = 4;
 
 /** The queue runner on this thread (used by the worker thread, and by tools that want no thread). */
 export async function runWorker(orm: Orm, connectionString: string): Promise<RunningWorker> {
+  // Session processing beside the other jobs, so that a long one (a billing backfill, a review-set
+  // operation) never holds up pricing; the main runner's crontab adds its kick every minute.
+  const processing: Runner = await run({
+    connectionString,
+    concurrency: PROCESSING_CONCURRENCY,
+    maxPoolSize: PROCESSING_CONCURRENCY + 1,
+    noHandleSignals: true,
+    pollInterval: 2000,
+    logger: quietLogger,
+    taskList: processingTasks(orm),
+  });
   const runner: Runner = await run({
     connectionString,
     concurrency: MAIN_CONCURRENCY,
@@ -78,14 +92,14 @@ export async function runWorker(orm: Orm, connectionString: string): Promise<Run
   let stopping = false;
   let failure: string | undefined;
   // A runner that ends without being asked to (its pool gone for good, a bug) leaves the worker not running.
-  for (const [name, each] of [['main', runner], ['webhooks', webhooks]] as const) {
+  for (const [name, each] of [['processing', processing], ['main', runner], ['webhooks', webhooks]] as const) {
     each.promise.then(
       () => { if (!stopping) failure ??= `the ${name} runner stopped`; },
       (error: unknown) => { if (!stopping) failure ??= `the ${name} runner failed: ${(error as Error).message?.split('\n')[0]}`; },
     );
   }
   return {
-    stop: async () => { stopping = true; await Promise.all([runner.stop(), webhooks.stop()]); },
+    stop: async () => { stopping = true; await Promise.all([processing.stop(), runner.stop(), webhooks.stop()]); },
     state: () => (failure ? { running: false, reason: failure } : { running: true }),
   };
 }
