@@ -22,6 +22,7 @@ import { migrateJobQueue } from '../src/worker/worker.ts';
 import { benchmarks, isTime } from './benchmarks.ts';
 import type { ChildResult } from './run-one.ts';
 import { seedStoredSessions } from './seed-stored-sessions.ts';
+import { failLeftoverJobs } from './leftover-jobs.ts';
 
 export type { BenchmarkResult } from './benchmarks.ts';
 
@@ -163,6 +164,7 @@ try {
   for (const name of standard) {
     console.log(`\n[${name}]`);
     const result = await runChild(name, pg.url);
+    await failLeftoverJobs(pg.url, name);
     if (result) printResult(result);
   }
 
@@ -180,6 +182,7 @@ try {
       for (const name of growth) {
         console.log(`\n[${name}, growth, ${count(stored)} stored sessions]`);
         const result = await runChild(name, growthUrl, env(stored));
+        await failLeftoverJobs(growthUrl, name);
         if (result) printResult(result);
         results.get(name)![phase] = result;
       }
