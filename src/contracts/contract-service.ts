@@ -60,10 +60,12 @@ export interface ContractKind<C> {
   unique: Record<string, FieldPath>;
 }
 
-/** A link family: its entity and the member that holds its contract. */
+/** A link family: its entity, the member that holds its contract, its name in messages, what a write loads with it. */
 export interface LinkKind<L extends object> {
   entity: EntityName<L>;
   contract: string;
+  what: string;
+  populate: readonly string[];
 }
 
 /** A link's span: from its own start, else its contract's, until its end (null: open-ended). */
@@ -77,6 +79,11 @@ export async function findById<T extends object>(em: Em, entity: EntityName<T>, 
   const record = isUuid(id) ? await em.findOne(entity, { id } as never, { populate: populate as never }) : null;
   if (!record) throw new NotFoundError(what);
   return record as T;
+}
+
+/** The link a write changes (with what its family loads), or 400 not_found naming the family. */
+export function findLink<L extends object>(em: Em, kind: LinkKind<L>, id: string): Promise<L> {
+  return findById(em, kind.entity, id, kind.what, kind.populate);
 }
 
 /** The customer of a new contract, one the caller sees, named by the body's customer_id. */

@@ -5,7 +5,7 @@
 // affects. The writes answer plain data; the reads are in cpo-subscription.queries.ts.
 import { recollectCpoSubscriptionFees } from './cpo-subscription-fee.source.ts';
 import {
-  applyLinkPatch, contractCustomer, contractToLink, createContract, findById, markDefunct, updateContract,
+  applyLinkPatch, contractCustomer, contractToLink, createContract, findById, findLink, markDefunct, updateContract,
   type ContractFields, type ContractKind, type LinkFields, type LinkKind,
 } from '../contracts/contract-service.ts';
 import { NotFoundError } from '../platform/errors.ts';
@@ -38,7 +38,9 @@ export function affectedFrom(before: Bounds, after: Bounds): Date | null {
 const SUBSCRIPTION: ContractKind<CpoSubscription> = {
   entity: CpoSubscription, what: 'CPO subscription', unique: { cpo_subscription_external_reference_unique: ['external_reference'] },
 };
-const LINK: LinkKind<CpoSubscriptionEvseLink> = { entity: CpoSubscriptionEvseLink, contract: 'subscription' };
+const LINK: LinkKind<CpoSubscriptionEvseLink> = {
+  entity: CpoSubscriptionEvseLink, contract: 'subscription', what: 'CPO subscription EVSE link', populate: ['subscription', 'evse'],
+};
 
 /** The subscription entity a write changes (its plan loaded), or 400 not_found. */
 function loadSubscription(em: Em, id: string): Promise<CpoSubscription> {
@@ -81,11 +83,6 @@ export function markCpoSubscriptionDefunct(em: Em, id: string, externalUpdatedAt
   return em.transactional(async (tx) => cpoSubscriptionData(await markDefunct(tx, await loadSubscription(tx, id), externalUpdatedAt, { links: LINK })));
 }
 
-/** The link entity a write changes (its subscription and EVSE loaded), or 400 not_found. */
-function loadLink(em: Em, id: string): Promise<CpoSubscriptionEvseLink> {
-  return findById(em, CpoSubscriptionEvseLink, id, 'CPO subscription EVSE link', ['subscription', 'evse']);
-}
-
 export function createCpoLink(em: Em, input: Patch<CpoLinkFields> & { subscriptionId?: string; evseUid?: string }): Promise<CpoLinkData> {
   return em.transactional(async (tx) => {
     const subscription = await contractToLink(() => (input.subscriptionId ? loadSubscription(tx, input.subscriptionId) : null), SUBSCRIPTION.what, ['subscription_id']);
@@ -95,7 +92,7 @@ export function createCpoLink(em: Em, input: Patch<CpoLinkFields> & { subscripti
 
 export function updateCpoLink(em: Em, id: string, patch: Patch<CpoLinkFields>, options: CorrectionOption = {}): Promise<CpoLinkData> {
   return em.transactional(async (tx) => {
-    const link = await loadLink(tx, id);
+    const link = await findLink(tx, LINK, id);
     const bounds = () => boundsOf(link.validFrom ?? link.subscription.validFrom, link.validUntil);
     const before = bounds();
     applyLinkPatch(link, link.subscription, patch);
@@ -106,5 +103,5 @@ export function updateCpoLink(em: Em, id: string, patch: Patch<CpoLinkFields>, o
 }
 
 export function markCpoLinkDefunct(em: Em, id: string, externalUpdatedAt?: Date | null): Promise<CpoLinkData> {
-  return em.transactional(async (tx) => cpoLinkData(await markDefunct(tx, await loadLink(tx, id), externalUpdatedAt)));
+  return em.transactional(async (tx) => cpoLinkData(await markDefunct(tx, await findLink(tx, LINK, id), externalUpdatedAt)));
 }

@@ -2,7 +2,7 @@
 // an arrangement makes its links defunct too, in one transaction. The writes answer plain data;
 // the reads are in reimbursement.queries.ts.
 import {
-  applyLinkPatch, contractCustomer, contractToLink, createContract, findById, markDefunct, updateContract,
+  applyLinkPatch, contractCustomer, contractToLink, createContract, findById, findLink, markDefunct, updateContract,
   type ContractFields, type ContractKind, type LinkFields, type LinkKind,
 } from '../contracts/contract-service.ts';
 import { visibleAdministration } from '../parties/customer-input.ts';
@@ -21,7 +21,7 @@ const ARRANGEMENT: ContractKind<ReimbursementArrangement> = {
   entity: ReimbursementArrangement, what: 'reimbursement arrangement',
   unique: { cpo_reimbursement_arrangement_external_reference_unique: ['external_reference'] },
 };
-const LINK: LinkKind<ReimbursementLink> = { entity: ReimbursementLink, contract: 'arrangement' };
+const LINK: LinkKind<ReimbursementLink> = { entity: ReimbursementLink, contract: 'arrangement', what: 'reimbursement link', populate: ['arrangement', 'evse'] };
 
 /** The arrangement entity a write changes, or 400 not_found. */
 function loadArrangement(em: Em, id: string): Promise<ReimbursementArrangement> {
@@ -45,11 +45,6 @@ export function markArrangementDefunct(em: Em, id: string, externalUpdatedAt?: D
   return em.transactional(async (tx) => plainData(await markDefunct(tx, await loadArrangement(tx, id), externalUpdatedAt, { links: LINK })));
 }
 
-/** The link entity a write changes (its arrangement and EVSE loaded), or 400 not_found. */
-function loadLink(em: Em, id: string): Promise<ReimbursementLink> {
-  return findById(em, ReimbursementLink, id, 'reimbursement link', ['arrangement', 'evse']);
-}
-
 export function createLink(em: Em, input: Patch<LinkFields> & { arrangementId?: string; evseUid?: string }): Promise<ReimbursementLinkData> {
   return em.transactional(async (tx) => {
     const arrangement = await contractToLink(() => (input.arrangementId ? loadArrangement(tx, input.arrangementId) : null), ARRANGEMENT.what, ['arrangement_id']);
@@ -62,7 +57,7 @@ export function createLink(em: Em, input: Patch<LinkFields> & { arrangementId?: 
 
 export function updateLink(em: Em, id: string, patch: Patch<LinkFields>): Promise<ReimbursementLinkData> {
   return em.transactional(async (tx) => {
-    const link = await loadLink(tx, id);
+    const link = await findLink(tx, LINK, id);
     applyLinkPatch(link, link.arrangement, patch);
     await tx.flush();
     return reimbursementLinkData(link);
@@ -70,5 +65,5 @@ export function updateLink(em: Em, id: string, patch: Patch<LinkFields>): Promis
 }
 
 export function markLinkDefunct(em: Em, id: string, externalUpdatedAt?: Date | null): Promise<ReimbursementLinkData> {
-  return em.transactional(async (tx) => reimbursementLinkData(await markDefunct(tx, await loadLink(tx, id), externalUpdatedAt)));
+  return em.transactional(async (tx) => reimbursementLinkData(await markDefunct(tx, await findLink(tx, LINK, id), externalUpdatedAt)));
 }

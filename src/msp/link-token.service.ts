@@ -23,7 +23,7 @@ export interface LinkTokenInput {
 
 export type { LinkSpan };
 
-export const TOKEN_LINK: LinkKind<TokenLink> = { entity: TokenLink, contract: 'subscription' };
+export const TOKEN_LINK: LinkKind<TokenLink> = { entity: TokenLink, contract: 'subscription', what: 'token link', populate: ['subscription'] };
 
 /** A token created in this unit of work and not yet written: nobody else can see it, it has no links. */
 function isUnwritten(em: Em, token: Token): boolean {

@@ -1,12 +1,12 @@
 import { LockMode } from '@mikro-orm/core';
-import { findById, markDefunct } from '../contracts/contract-service.ts';
+import { findLink, markDefunct } from '../contracts/contract-service.ts';
 import { DomainError, NotFoundError } from '../platform/errors.ts';
 import type { FieldPath } from '../platform/field-path.ts';
 import { isUuid } from '../platform/ids.ts';
 import type { Patch } from '../platform/merge-patch.ts';
 import type { Em } from '../platform/orm.ts';
 import { parseEvcoId } from './evco-id.ts';
-import { assertNoOverlap, linkToken, lockToken, tokenLinkSpan } from './link-token.service.ts';
+import { assertNoOverlap, linkToken, lockToken, TOKEN_LINK, tokenLinkSpan } from './link-token.service.ts';
 import { TokenLink } from './token-link.entity.ts';
 import { findTokenByEvcoId } from './token-lookup.ts';
 import { TokenSubscription } from './token-subscription.entity.ts';
@@ -39,7 +39,7 @@ export async function loadLinkTokens(em: Em, links: TokenLink[]): Promise<void> 
 
 /** The link entity a write changes (its subscription and token loaded), or 400 not_found. */
 async function loadTokenLink(em: Em, id: string): Promise<TokenLink> {
-  const link = await findById(em, TokenLink, id, 'token link', ['subscription']);
+  const link = await findLink(em, TOKEN_LINK, id);
   await loadLinkTokens(em, [link]);
   return link;
 }
