@@ -1,23 +1,26 @@
-// Log lines gathered per turn of the event loop (src/platform/buffered-lines.ts): one write after the
-// turn, in order; at once past the size bound; and nothing lost when the process exits right after
-// logging (the service's own stdout, read by a parent process).
+// Log lines gathered for FLUSH_MS (src/platform/buffered-lines.ts): one write after it, in order; at
+// once past the size bound; and nothing lost when the process exits right after logging (the
+// service's own stdout, read by a parent process).
 import { spawnSync } from 'node:child_process';
 import test from 'ava';
-import { bufferedLines } from '../../../src/platform/buffered-lines.ts';
+import { bufferedLines, FLUSH_MS } from '../../../src/platform/buffered-lines.ts';
 
-const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+const flushed = () => new Promise((resolve) => setTimeout(resolve, FLUSH_MS + 5));
 
-test('the lines of one turn go out in one write after it, in order; a later turn writes its own', async (t) => {
+test('the lines held go out in one write FLUSH_MS after the first, in order; later lines in a write of their own', async (t) => {
   const writes: string[] = [];
   const lines = bufferedLines({ write: (text: string) => writes.push(text) });
+  const started = performance.now();
   lines.write('a\n');
   lines.write('b\n');
+  await Promise.resolve();
   lines.write('c\n');
-  t.deepEqual(writes, [], 'nothing written during the turn');
-  await nextTurn();
+  t.deepEqual(writes, [], 'nothing written at once');
+  await new Promise<void>((resolve) => { const poll = () => (writes.length ? resolve() : setImmediate(poll)); poll(); });
+  t.true(performance.now() - started >= FLUSH_MS - 1, 'written after FLUSH_MS');
   t.deepEqual(writes, ['a\nb\nc\n']);
   lines.write('d\n');
-  await nextTurn();
+  await flushed();
   t.deepEqual(writes, ['a\nb\nc\n', 'd\n']);
 });
 
