@@ -24,7 +24,6 @@ import { appCredentials, readOnlyCredentials } from './permissions.ts';
 import { END_USER_HEADER } from './types/viewer.ts';
 import { GRAPHQL_PATH } from './path.ts';
 
-
 /** Yoga's own messages (an unexpected resolver error, masked in the answer) go to the service's log. */
 function yogaLog(level: 'debug' | 'info' | 'warn' | 'error') {
   return (...args: unknown[]) => {
