@@ -41,7 +41,8 @@ function changesOf(cs: ChangeSet<any>, ignore: string[] = [], secret: string[] =
   return Object.keys(changes).length ? changes : null;
 }
 
-const adminIdOf = (entity: Record<string, any>): string | null => {
+/** The administration an event about `entity` belongs to (its `admin`, or an `adminId` it holds). */
+export const adminIdOf = (entity: Record<string, any>): string | null => {
   const admin = entity.admin;
   if (admin && typeof admin === 'object') return String(admin.id);
   return typeof entity.adminId === 'string' ? entity.adminId : null;

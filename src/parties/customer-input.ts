@@ -67,8 +67,12 @@ export function isStaleUpdate(current: Date | null | undefined, incoming: Date |
   return Boolean(current && incoming && incoming.getTime() < current.getTime());
 }
 
+const missingCreateFields = (patch: CustomerPatch) => REQUIRED.filter((field) => patch[field] === undefined || patch[field] === null);
+
+export const hasCreateFields = (patch: CustomerPatch): boolean => missingCreateFields(patch).length === 0;
+
 export function requireCreateFields(patch: CustomerPatch): void {
-  const missing = REQUIRED.filter((field) => patch[field] === undefined || patch[field] === null);
+  const missing = missingCreateFields(patch);
   if (missing.length) {
     throw DomainError.of('validation_failed', missing.map((field) => ({ path: PARAM[field], message: `${String(field)} is required` })));
   }

@@ -1,20 +1,23 @@
+import { LockMode } from '@mikro-orm/core';
 import { callerScope, canSeeAdministration } from '../access/admin-scope.ts';
 import { DomainError, InvalidInputError, NotFoundError } from '../platform/errors.ts';
 import type { Em } from '../platform/orm.ts';
 import { assertNamedRecordsVisible, getByRef, type ResourceRef } from '../platform/resource-ref.ts';
 import { Administration } from './administration.entity.ts';
 import { Customer } from './customer.entity.ts';
-import { administrationNamed, applyCustomerPatch, isStaleUpdate, requireCreateFields, type CustomerPatch } from './customer-input.ts';
+import { administrationNamed, applyCustomerPatch, hasCreateFields, isStaleUpdate, requireCreateFields, type CustomerPatch } from './customer-input.ts';
+import { insertCreated } from '../events/insert-created.ts';
 import { customerData, type CustomerData } from './customer.queries.ts';
 
 /**
  * What a write naming a customer by external reference needs, read in one statement: the customer
  * holding the reference in any administration (references are unique in the whole instance,
  * decisions.md) and the administration `adminId` names, as stored. Which of them the caller sees is
- * the administration scope's rule (canSeeAdministration, the em's filter in code).
+ * the administration scope's rule (canSeeAdministration, the em's filter in code). In a
+ * transaction the customer stays locked to its end (an upsert reads and changes it).
  */
 const WRITE_FACTS = `select (select a.id from administration a where a.id = ?) as named_admin_id, c.*
-  from (values (1)) as one left join customer c on c.external_reference = ?`;
+  from (values (1)) as one left join lateral (select * from customer c where c.external_reference = ? for update) c on true`;
 
 interface WriteFacts {
   /** The customer with the reference, managed by `em`, when the caller sees it. */
@@ -42,13 +45,30 @@ async function writeFacts(em: Em, externalReference: string | null | undefined, 
 async function insertCustomer(em: Em, patch: CustomerPatch, facts?: WriteFacts): Promise<Customer> {
   requireCreateFields(patch);
   if (!patch.adminId) throw new InvalidInputError('admin_id is required', { path: ['admin_id'] });
-  facts ??= await writeFacts(em, patch.externalReference, patch.adminId);
+  if (!facts) {
+    const created = await createWhenFree(em, patch);
+    if (created) return created;
+    facts = await writeFacts(em, patch.externalReference, patch.adminId);
+  }
   if (!facts.admin) throw new NotFoundError('administration', { path: ['admin_id'] });
   if (facts.visible || facts.takenElsewhere) throw referenceTaken();
   const customer = em.create(Customer, { admin: facts.admin, name: patch.name!, country: patch.country! });
   applyCustomerPatch(customer, patch);
   await em.flush();
   return customer;
+}
+
+/**
+ * A new customer written with its event by one statement, when the patch has what a create needs,
+ * the caller may create it in the administration the patch names (as stored), and no customer holds
+ * the reference the patch gives; else null, nothing written, and the general path finds out what applies.
+ */
+async function createWhenFree(em: Em, patch: CustomerPatch): Promise<Customer | null> {
+  if (!patch.adminId || !hasCreateFields(patch) || !canSeeAdministration(callerScope(em), patch.adminId)) return null;
+  const customer = em.create(Customer, { admin: em.getReference(Administration, patch.adminId), name: patch.name!, country: patch.country! }, { persist: false });
+  applyCustomerPatch(customer, patch);
+  const inserted = await insertCreated(em, customer, { unlessTaken: 'externalReference', requires: { entity: Administration, id: patch.adminId } });
+  return inserted ? customer : null;
 }
 
 const referenceTaken = () => new DomainError('duplicate', 'external_reference is already used by another customer', { path: ['external_reference'] });
@@ -63,18 +83,26 @@ export async function createCustomer(em: Em, patch: CustomerPatch): Promise<Cust
  */
 export async function upsertCustomer(em: Em, ref: ResourceRef, patch: CustomerPatch): Promise<{ customer: CustomerData; created: boolean }> {
   if ('externalReference' in ref) {
-    const facts = await writeFacts(em, ref.externalReference, patch.adminId);
-    if (!facts.visible) {
-      // A reference another administration's customer holds is taken (insertCustomer says so).
-      return { customer: customerData(await insertCustomer(em, { ...patch, externalReference: ref.externalReference }, facts)), created: true };
-    }
-    if (patch.adminId !== undefined && patch.adminId !== null && !facts.admin) throw new NotFoundError('administration', { path: ['admin_id'] });
-    // The path names the record; a body reference does not rename it.
-    return { customer: await updateCustomer(em, facts.visible, { ...patch, externalReference: undefined }), created: false };
+    const created = await createWhenFree(em, { ...patch, externalReference: ref.externalReference });
+    if (created) return { customer: customerData(created), created: true };
   }
-  const customer = await getByRef(em, Customer, ref, 'customer');
-  await assertNamedRecordsVisible(em, [administrationNamed(patch.adminId)]);
-  return { customer: await updateCustomer(em, customer, patch), created: false };
+  // The customer is read locked and changed in one transaction: merges sent at once all apply.
+  return em.transactional(async (tx) => {
+    if ('externalReference' in ref) {
+      const facts = await writeFacts(tx, ref.externalReference, patch.adminId);
+      if (!facts.visible) {
+        // A reference another administration's customer holds is taken (insertCustomer says so).
+        return { customer: customerData(await insertCustomer(tx, { ...patch, externalReference: ref.externalReference }, facts)), created: true };
+      }
+      if (patch.adminId !== undefined && patch.adminId !== null && !facts.admin) throw new NotFoundError('administration', { path: ['admin_id'] });
+      // The path names the record; a body reference does not rename it.
+      return { customer: await updateCustomer(tx, facts.visible, { ...patch, externalReference: undefined }), created: false };
+    }
+    const customer = await getByRef(tx, Customer, ref, 'customer');
+    await tx.refresh(customer, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    await assertNamedRecordsVisible(tx, [administrationNamed(patch.adminId)]);
+    return { customer: await updateCustomer(tx, customer, patch), created: false };
+  });
 }
 
 async function updateCustomer(em: Em, customer: Customer, patch: CustomerPatch): Promise<CustomerData> {
