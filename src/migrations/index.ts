@@ -22,6 +22,7 @@ import { Migration20261126120000_billing_logo } from './Migration20261126120000_
 import { Migration20261126130000_list_filters } from './Migration20261126130000_list_filters.ts';
 import { Migration20261126140000_credit_session_index } from './Migration20261126140000_credit_session_index.ts';
 import { Migration20261126150000_pricing_result_scope } from './Migration20261126150000_pricing_result_scope.ts';
+import { Migration20261127060000_event_commit_marker } from './Migration20261127060000_event_commit_marker.ts';
 // imports-end
 
 export const migrations: { name: string; class: new (...args: any[]) => any }[] = [
@@ -48,5 +49,6 @@ export const migrations: { name: string; class: new (...args: any[]) => any }[] 
   { name: 'Migration20261126130000_list_filters', class: Migration20261126130000_list_filters },
   { name: 'Migration20261126140000_credit_session_index', class: Migration20261126140000_credit_session_index },
   { name: 'Migration20261126150000_pricing_result_scope', class: Migration20261126150000_pricing_result_scope },
+  { name: 'Migration20261127060000_event_commit_marker', class: Migration20261127060000_event_commit_marker },
 // migrations-end
 ];

@@ -7,6 +7,7 @@ import { Administration } from './administration.entity.ts';
 import { Customer } from './customer.entity.ts';
 import { administrationNamed, applyCustomerPatch, hasCreateFields, isStaleUpdate, requireCreateFields, type CustomerPatch } from './customer-input.ts';
 import { insertCreated } from '../events/insert-created.ts';
+import { flushAsLastChange } from '../events/record-events.ts';
 import { customerData, type CustomerData } from './customer.queries.ts';
 
 /**
@@ -54,7 +55,7 @@ async function insertCustomer(em: Em, patch: CustomerPatch, facts?: WriteFacts):
   if (facts.visible || facts.takenElsewhere) throw referenceTaken();
   const customer = em.create(Customer, { admin: facts.admin, name: patch.name!, country: patch.country! });
   applyCustomerPatch(customer, patch);
-  await em.flush();
+  await flushAsLastChange(em);
   return customer;
 }
 
@@ -112,7 +113,7 @@ async function updateCustomer(em: Em, customer: Customer, patch: CustomerPatch):
     if (facts.visible || facts.takenElsewhere) throw referenceTaken();
   }
   applyCustomerPatch(customer, patch);
-  await em.flush();
+  await flushAsLastChange(em);
   return customerData(customer);
 }
 
