@@ -98,6 +98,9 @@ test('createCustomer and updateCustomer call the customer services with merge se
   });
   t.regex(created.createdAt, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
   t.regex(created.administration.sellerName, /^Seller /, 'the administration the service loaded gets its seller too');
+  const stored = await app.orm.em.fork().execute<{ data: unknown }[]>(
+    `select e.data from svc_event e join customer c on c.id::text = e.resource_id where e.kind = 'customer' and c.id = ?`, [created.databaseId]);
+  t.deepEqual(stored.map((e) => e.data), [(await app.request('GET', `/main/v1/customer/${created.databaseId}`)).body], 'one row, one create event with its data');
 
   const { updateCustomer: updated } = await data(app, UPDATE, {
     id: created.id, input: { name: 'Grace H.', companyRegNum: null, customFields: { score: null, level: 2 }, billingRollupGroupBy: 'TOKEN' },
