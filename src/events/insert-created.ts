@@ -13,8 +13,6 @@ import { eventKindOf, kindOf } from './event-kinds.ts';
 import { writtenEventData } from './event-renderers.ts';
 import { adminIdOf } from './record-events.ts';
 
-const quote = (identifier: string): string => `"${identifier.replaceAll('"', '""')}"`;
-
 export interface InsertCreatedOptions {
   /** The property whose unique constraint makes the insert do nothing when another row holds the value. */
   unlessTaken?: string;
@@ -27,8 +25,9 @@ export interface InsertCreatedOptions {
  * row was not inserted (`unlessTaken` held by another row, or `requires` missing), and then neither
  * was its event. Only for entities whose events render from the values written.
  */
-export async function insertCreated(em: Em, entity: object, options: InsertCreatedOptions = {}): Promise<boolean> {
+export async function insertCreated<T extends object>(em: Em, entity: T, options: InsertCreatedOptions = {}): Promise<boolean> {
   const meta = em.getMetadata((entity as { constructor: EntityName<any> }).constructor);
+  const quote = (name: string) => em.getPlatform().quoteIdentifier(name);
   const target = entity as Record<string, unknown>;
   for (const prop of meta.props) {
     if (prop.onCreate && target[prop.name] == null) target[prop.name] = prop.onCreate(entity, em);
@@ -40,7 +39,7 @@ export async function insertCreated(em: Em, entity: object, options: InsertCreat
   if (data === undefined) throw new Error(`${kind} events are rendered at the commit: insert ${meta.className} with a flush`);
 
   // What the flush would write: each property's database value under its column, cast to the column's type.
-  const written = em.getComparator().prepareEntity(entity as never) as Record<string, unknown>;
+  const written: Record<string, unknown> = em.getComparator().prepareEntity(entity);
   const params: unknown[] = [];
   const columns: string[] = [];
   const values: string[] = [];
