@@ -1,6 +1,5 @@
-import { spawn } from 'node:child_process';
+import { runLoadClient } from './load-client.ts';
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { createApp } from '../rest/app.ts';
 import { saveCredential } from '../src/credentials/save-credential.service.ts';
@@ -28,15 +27,7 @@ async function inParallel(count: number, work: (i: number) => Promise<void>): Pr
   return count / ((performance.now() - started) / 1000);
 }
 
-function runClient(job: UpsertJob): Promise<UpsertResult> {
-  const child = spawn(process.execPath, [fileURLToPath(new URL('./customer-upsert-client.ts', import.meta.url)), '--child'], { stdio: ['pipe', 'pipe', 'inherit'] });
-  let output = '';
-  child.stdout.on('data', (chunk) => { output += chunk; });
-  child.stdin.end(JSON.stringify(job));
-  return new Promise((resolve, reject) => child.on('exit', (code) => (code === 0
-    ? resolve(JSON.parse(output.trim().split('\n').at(-1)!) as UpsertResult)
-    : reject(new Error(`the load client failed (${code})`)))));
-}
+const runClient = (job: UpsertJob) => runLoadClient<UpsertResult>('customer-upsert-client.ts', job);
 
 /** Customers created over HTTP (ext_ref upsert; after WARM_UP not counted) against the same rows inserted with plain SQL. */
 export async function customerUpsertBenchmark(url: string): Promise<BenchmarkResult> {

@@ -6,10 +6,9 @@
 // client is a process of its own (bench/export-client.ts) and walks both lists in lockstep, a
 // page of each in turn, so that other work on the machine weighs on both alike. Prints rows/s of
 // both and the median latency of the first and the last page of both.
-import { spawn } from 'node:child_process';
+import { runLoadClient } from './load-client.ts';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { createApp } from '../rest/app.ts';
 import { saveCredential } from '../src/credentials/save-credential.service.ts';
@@ -155,13 +154,7 @@ async function close(server: http.Server): Promise<void> {
 
 function walk(urls: string[]): Promise<WalkResult[]> {
   const job: WalkJob = { urls, authorization: AUTHORIZATION, latencyFetches: LATENCY_FETCHES };
-  const child = spawn(process.execPath, [fileURLToPath(new URL('./export-client.ts', import.meta.url)), '--child'], { stdio: ['pipe', 'pipe', 'inherit'] });
-  let output = '';
-  child.stdout.on('data', (chunk) => { output += chunk; });
-  child.stdin.end(JSON.stringify(job));
-  return new Promise((resolve, reject) => child.on('exit', (code) => (code === 0
-    ? resolve(JSON.parse(output.trim().split('\n').at(-1)!) as WalkResult[])
-    : reject(new Error(`the export client failed (${code})`)))));
+  return runLoadClient<WalkResult[]>('export-client.ts', job);
 }
 
 async function body(url: string): Promise<string> {

@@ -11,9 +11,8 @@
 // sessions (6 to 12 each, of 7 tokens; half the customers' roll-ups per token) billed by the
 // billing core. The session's sender id (`sessionId`, which the console shows) comes with GraphQL
 // only: REST's box session list has no such member, and a GET per session is left out.
-import { spawn } from 'node:child_process';
+import { runLoadClient } from './load-client.ts';
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import pino from 'pino';
 import { createApp } from '../rest/app.ts';
 import { scopedEm } from '../src/access/admin-scope.ts';
@@ -64,15 +63,7 @@ const REVIEW_SET_QUERY = `query BenchReviewSetBoxes($id: ID!, $count: Int!) {
   node(id: $id) { ... on BillingReviewSet { id code boxes(first: $count) { edges { node { ${BOX_FIELDS} } } } } }
 }`;
 
-function measure(job: BoxesJob): Promise<BoxesResult> {
-  const child = spawn(process.execPath, [fileURLToPath(new URL('./graphql-boxes-client.ts', import.meta.url)), '--child'], { stdio: ['pipe', 'pipe', 'inherit'] });
-  let output = '';
-  child.stdout.on('data', (chunk) => { output += chunk; });
-  child.stdin.end(JSON.stringify(job));
-  return new Promise((resolve, reject) => child.on('exit', (code) => (code === 0
-    ? resolve(JSON.parse(output.trim().split('\n').at(-1)!) as BoxesResult)
-    : reject(new Error(`the client failed (${code})`)))));
-}
+const measure = (job: BoxesJob) => runLoadClient<BoxesResult>('graphql-boxes-client.ts', job);
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const sameSet = (a: string[], b: string[]) => a.length === b.length && [...a].sort().join() === [...b].sort().join();

@@ -12,6 +12,7 @@
 // each with a subscription and one or two tokens (some blocked, some never linked, some links
 // ended), three sessions each in October 2026 (priced, a few dropped out or CPO sessions, reported
 // fields of every kind), the priced ones billed into a box per customer (some with documents).
+import { runLoadClient } from './load-client.ts';
 import { spawn } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -46,13 +47,7 @@ const EVCO_PREFIX = `NLRDS${RUN_TAG.toUpperCase()}`;
 
 function measure(url: string, durationMs: number): Promise<LegitResult> {
   const job: LegitJob = { kind: 'legit', url, authorization: AUTHORIZATION, concurrency: CONCURRENCY, durationMs };
-  const child = spawn(process.execPath, [fileURLToPath(new URL('./auth-flood-client.ts', import.meta.url)), '--child'], { stdio: ['pipe', 'pipe', 'inherit'] });
-  let output = '';
-  child.stdout.on('data', (chunk) => { output += chunk; });
-  child.stdin.end(`${JSON.stringify(job)}\n`);
-  return new Promise((resolve, reject) => child.on('exit', (code) => (code === 0
-    ? resolve(JSON.parse(output.trim().split('\n').at(-1)!) as LegitResult)
-    : reject(new Error(`the load client failed (${code})`)))));
+  return runLoadClient<LegitResult>('auth-flood-client.ts', job);
 }
 
 /**

@@ -3,8 +3,7 @@
 // baseline: the same session rows inserted one by one with plain SQL. A benchmark's administration,
 // credential, tokens and session ids are its run's own (bench/run-tag.ts): the database may hold
 // other sessions (growth), and a benchmark may run twice on it.
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { runLoadClient } from './load-client.ts';
 import type pg from 'pg';
 import { saveCredential } from '../src/credentials/save-credential.service.ts';
 import { createSubscriptionPlan } from '../src/msp/save-subscription-plan.service.ts';
@@ -94,14 +93,8 @@ export function sessionOf(i: number, prefix: string, evcoIds: string[]) {
 }
 
 /** POSTs from a child process, so the client does not share the service's event loop; the POSTs' latencies (ms, sorted). */
-export async function runClient(job: PostJob): Promise<number[]> {
-  const child = spawn(process.execPath, [fileURLToPath(new URL('./post-sessions.ts', import.meta.url)), '--child'], { stdio: ['pipe', 'pipe', 'inherit'] });
-  let out = '';
-  child.stdout.on('data', (chunk) => { out += chunk; });
-  child.stdin.end(JSON.stringify(job));
-  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
-  if (code !== 0) throw new Error(`the load generator failed (${code})`);
-  return JSON.parse(out) as number[];
+export function runClient(job: PostJob): Promise<number[]> {
+  return runLoadClient<number[]>('post-sessions.ts', job);
 }
 
 /** The sessions of this run that sessionOf(i, prefix) made, for `session_id like`. */
