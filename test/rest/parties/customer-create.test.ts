@@ -115,3 +115,12 @@ test('merges of one customer by id at once all apply', async (t) => {
   const merged = (await app.request('GET', `/main/v1/customer/${created.body.id}`)).body.custom_fields;
   t.is(Object.keys(merged).length, 13, 'every merge applied, beside the created field');
 });
+
+test('a read-only credential creates nothing, by either create path', async (t) => {
+  const readonly = await app.credential({ role: 'readonly', adminIds: [adminId] });
+  const byRef = await app.request('POST', '/main/v1/customer/ext_ref.fast-9', { body: body(), auth: readonly });
+  const plain = await app.request('POST', '/main/v1/customer', { body: body({ external_reference: 'fast-9' }), auth: readonly });
+  t.is(byRef.status, 403, JSON.stringify(byRef.body));
+  t.is(plain.status, 403, JSON.stringify(plain.body));
+  t.is(await customersWith('fast-9'), 0);
+});
