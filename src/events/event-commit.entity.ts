@@ -2,9 +2,10 @@ import { defineEntity, p } from '@mikro-orm/core';
 
 /**
  * The commit of a transaction that recorded events: written once per transaction by a statement
- * trigger on svc_event; at commit a deferred trigger (migration `events`) gives it the next
- * `position` under a transaction-level advisory lock held only for the commit, so positions follow
- * commit order. Events are delivered in (position, event id) order; `committedAt` is their occurred_at.
+ * trigger on svc_event; at commit a deferred trigger (migrations `events`, `event_positions`) gives
+ * it the next `position` of a sequence, commits side by side; a reader goes up to the settled
+ * position (src/events/settled-position.ts). Events are delivered in (position, event id) order;
+ * `committedAt`, the moment the position was taken, is their occurred_at.
  */
 export const EventCommitSchema = defineEntity({
   name: 'EventCommit',

@@ -23,6 +23,7 @@ import { Migration20261126130000_list_filters } from './Migration20261126130000_
 import { Migration20261126140000_credit_session_index } from './Migration20261126140000_credit_session_index.ts';
 import { Migration20261126150000_pricing_result_scope } from './Migration20261126150000_pricing_result_scope.ts';
 import { Migration20261127060000_event_commit_marker } from './Migration20261127060000_event_commit_marker.ts';
+import { Migration20261127080000_event_positions } from './Migration20261127080000_event_positions.ts';
 // imports-end
 
 export const migrations: { name: string; class: new (...args: any[]) => any }[] = [
@@ -50,5 +51,6 @@ export const migrations: { name: string; class: new (...args: any[]) => any }[] 
   { name: 'Migration20261126140000_credit_session_index', class: Migration20261126140000_credit_session_index },
   { name: 'Migration20261126150000_pricing_result_scope', class: Migration20261126150000_pricing_result_scope },
   { name: 'Migration20261127060000_event_commit_marker', class: Migration20261127060000_event_commit_marker },
+  { name: 'Migration20261127080000_event_positions', class: Migration20261127080000_event_positions },
 // migrations-end
 ];

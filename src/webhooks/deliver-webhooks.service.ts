@@ -1,6 +1,8 @@
 // Delivering a subscription's events (decisions.md "Events"): the next event after the cursor of
 // the subscription's kinds and administrations, POSTed as the envelope with X-SVC-Signature; one
-// at a time, in commit order (the position of the event's transaction, then its id). Success moves the cursor on; a failure (non-2xx, timeout) is
+// at a time, in commit order (the position of the event's transaction, then its id), up to the
+// position settled when the run began (commits taking a position after it woke a run of their own).
+// Success moves the cursor on; a failure (non-2xx, timeout) is
 // recorded and retried by the same job after a back-off that starts at SVC_WEBHOOK_RETRY_SECONDS
 // (10 s) and doubles up to an hour; a subscription failing without a break for
 // SVC_WEBHOOK_DISABLE_AFTER_HOURS (48 h) is disabled with the reason. Every attempt is recorded.
@@ -11,10 +13,11 @@ import type { Orm } from '../platform/orm.ts';
 import { scopedEm } from '../access/admin-scope.ts';
 import { openSecret } from './secret-box.ts';
 import { WEBHOOK_DELIVER } from './webhook-job.ts';
+import { settledPosition } from '../events/settled-position.ts';
 
 const NEXT_EVENT = `select e.id::text as id, c.position::text as position, e.kind, e.resource_id, e.modification, c.committed_at as occurred_at, e.data
   from svc_event e join svc_event_commit c on c.tx_id = e.tx_id
-  where c.position is not null and (c.position > ?::bigint or (c.position = ?::bigint and e.id > ?::bigint))
+  where c.position <= ?::bigint and (c.position > ?::bigint or (c.position = ?::bigint and e.id > ?::bigint))
     and e.kind = any(?::text[]) and (? or e.admin_id = any(?::text[]))
   order by c.position, e.id limit 1`;
 
@@ -115,11 +118,12 @@ const RECORD_ATTEMPT = `with current as (select id, consecutive_failures, failin
 async function deliverRun(orm: Orm, subscriptionId: string): Promise<void> {
   const config = settings();
   const em = scopedEm(orm);
+  const settled = await settledPosition(em);
   for (let n = 0; n < PER_RUN; n++) {
     const [subscription] = await em.execute<SubscriptionRow[]>(SUBSCRIPTION, [subscriptionId]);
     if (!subscription || subscription.disabled) return;
     const [event] = await em.execute<EventRow[]>(NEXT_EVENT, [
-      subscription.last_position, subscription.last_position, subscription.last_event_id, `{${subscription.kinds.join(',')}}`,
+      settled, subscription.last_position, subscription.last_position, subscription.last_event_id, `{${subscription.kinds.join(',')}}`,
       subscription.all_admins && !subscription.admin_ids, `{${(subscription.admin_ids ?? []).join(',')}}`,
     ]);
     if (!event) return;

@@ -10,6 +10,7 @@ import { flushUnique } from '../platform/flush-unique.ts';
 import { isUuid } from '../platform/ids.ts';
 import { Administration } from '../parties/administration.entity.ts';
 import { addJob } from '../platform/jobs.ts';
+import { settledPosition } from '../events/settled-position.ts';
 import type { Em } from '../platform/orm.ts';
 import { knownEventKinds } from '../events/event-kinds.ts';
 import { sealSecret } from './secret-box.ts';
@@ -90,10 +91,10 @@ export async function createWebhookSubscription(em: Em, input: WebhookSubscripti
   const kinds = checkKinds(input.kinds);
   const secretCiphertext = checkSecret(input.secret);
   const admins = await adminIdsFor(em, input.adminIds);
+  // Only events after the subscription's creation are delivered: the cursor stands after every
+  // event of the commits settled by now.
+  const last = await settledPosition(em);
   return webhookSubscriptionData(await em.transactional(async (tx) => {
-    // Only events after the subscription's creation are delivered: the cursor stands after every
-    // event of the last committed transaction.
-    const [{ last }] = await tx.execute<{ last: string }[]>('select coalesce(max(position), 0)::text as last from svc_event_commit');
     const subscription = tx.create(WebhookSubscription, {
       url: input.url!, kinds, ...admins, secretCiphertext, externalReference: input.externalReference ?? null, lastPosition: last, lastEventId: AFTER_EVERY_EVENT,
       disabled: input.disabled ?? false,
