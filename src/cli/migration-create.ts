@@ -28,7 +28,7 @@ export const migrations: { name: string; class: new (...args: any[]) => any }[] 
  * reimbursement record's foreign key to its session.
  */
 const HAND_WRITTEN = [/svc_uuidv7/, /billing_item_external_reference_unique/, /instance_settings/, /svc_event_commit_order/,
-  /svc_event_commit_marker/, /svc_event_position/, /svc_event_settled_position/, /svc_event_svc_event_commit_\w*_fn/, /svc_event_commit_svc_event_commit_\w*_fn/, /cpo_charge_session_reimbursement_session_id_foreign/];
+  /svc_event_commit_marker/, /svc_event_mark_first/, /svc_event_position/, /svc_event_settled_position/, /svc_event_svc_event_commit_\w*_fn/, /svc_event_commit_svc_event_commit_\w*_fn/, /cpo_charge_session_reimbursement_session_id_foreign/];
 
 /** The migration without statements about hand-written objects; null when nothing else is left. */
 function withoutHandWritten(code: string): string | null {

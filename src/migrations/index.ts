@@ -24,6 +24,7 @@ import { Migration20261126140000_credit_session_index } from './Migration2026112
 import { Migration20261126150000_pricing_result_scope } from './Migration20261126150000_pricing_result_scope.ts';
 import { Migration20261127060000_event_commit_marker } from './Migration20261127060000_event_commit_marker.ts';
 import { Migration20261127080000_event_positions } from './Migration20261127080000_event_positions.ts';
+import { Migration20261127090000_event_first_row } from './Migration20261127090000_event_first_row.ts';
 // imports-end
 
 export const migrations: { name: string; class: new (...args: any[]) => any }[] = [
@@ -52,5 +53,6 @@ export const migrations: { name: string; class: new (...args: any[]) => any }[] 
   { name: 'Migration20261126150000_pricing_result_scope', class: Migration20261126150000_pricing_result_scope },
   { name: 'Migration20261127060000_event_commit_marker', class: Migration20261127060000_event_commit_marker },
   { name: 'Migration20261127080000_event_positions', class: Migration20261127080000_event_positions },
+  { name: 'Migration20261127090000_event_first_row', class: Migration20261127090000_event_first_row },
 // migrations-end
 ];
