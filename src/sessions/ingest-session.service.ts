@@ -73,10 +73,9 @@ interface Pending { key: string; submission: SessionSubmission; row: NewRow; act
 
 /**
  * The sessions waiting for a database's next statement. One statement at a time per database: the
- * commits of transactions that record events go one after the other anyway (their positions follow
- * commit order, under one lock held through the commit's flush), so the sessions arriving while a
- * statement is written wait for the next one and go in together (under load, fewer and larger
- * statements; when idle, the sessions of one event-loop turn, as soon as that turn ends).
+ * sessions arriving while a statement is written wait for the next one and go in together (under
+ * load, fewer and larger statements; when idle, the sessions of one event-loop turn, as soon as that
+ * turn ends). Two statements in flight were no faster (2026-11-27: the machine's CPU is the limit).
  */
 interface Queue { em: Em | null; pending: Pending[]; writing: boolean; scheduled: boolean }
 

@@ -1,8 +1,8 @@
 // Drop-outs recorded by batches that run at the same moment (two workers, in two processes or
 // one): each batch finds the open case of its group or creates it, and counts its sessions in it.
-// The test holds a lock the transactions need (the events' commit lock 736400117, which every
-// transaction recording events takes at its commit; a session's row) until they got as far as
-// they can: without the group-key lock and the case's row lock both batches created the
+// The test holds a lock the transactions need (exclusively the events' commit lock 736400117,
+// which every transaction recording events takes shared at its commit; a session's row) until they
+// got as far as they can: without the group-key lock and the case's row lock both batches created the
 // case (the second failed on open_key), or counted from the same number (drop-outs lost), or a
 // batch overwrote a resubmission's count.
 import test from 'ava';
