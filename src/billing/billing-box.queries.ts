@@ -5,6 +5,7 @@ import type { FilterQuery } from '@mikro-orm/core';
 import { addCurrency, isZero, mulDivDecimal, normalize, roundToCurrency } from '../money/decimal.ts';
 import type { Em } from '../platform/orm.ts';
 import { DomainError } from '../platform/errors.ts';
+import { scopedRead } from '../access/admin-scope.ts';
 import { isUuid } from '../platform/ids.ts';
 import { markData } from '../platform/plain-reads.ts';
 import { boundQuery } from '../platform/bound-sql.ts';
@@ -206,7 +207,8 @@ export function boxList(em: Em, filter: BoxFilter = {}): SeekList<BoxData> {
   };
   return new SeekList<BoxData>(em, {
     // Only the ids (as the database answers them): boxDetails reads each box with its roll-ups in a set.
-    entity: BillingBox, where, fields: ['id'], rawRows: true, enrich: (rows) => boxDetails(em, rows.map((row) => String(row.id))),
+    entity: BillingBox, ...scopedRead(em, where as Record<string, unknown>, 'admin'), fields: ['id'], rawRows: true,
+    enrich: (rows) => boxDetails(em, rows.map((row) => String(row.id))),
   });
 }
 

@@ -2,7 +2,7 @@
 // pages strictly after (or before) a key. The same key is the REST `after` and the Relay cursor.
 // The administration filter of the em applies to every query (scopedEm), so a limited credential
 // pages only through its own administrations.
-import { ReferenceKind, type EntityMetadata, type EntityName, type FilterQuery, type RawQueryFragment } from '@mikro-orm/core';
+import { ReferenceKind, type EntityMetadata, type EntityName, type FilterOptions, type FilterQuery, type RawQueryFragment } from '@mikro-orm/core';
 import { arrayRows } from './bound-sql.ts';
 import { defaultSelection, eagerFields } from './eager-fields.ts';
 import { isUuid } from './ids.ts';
@@ -66,6 +66,13 @@ export interface SeekListOptions<E extends object, T> {
    * builder per request). It must apply the em's administration scope itself.
    */
   all?: (em: Em) => Promise<Row[]>;
+  /**
+   * A property put before the key in the order of the pages (`page()`, `all()`): one that `where`
+   * restricts to one value, so that an index on it and the key reads each page in key order.
+   */
+  orderFirst?: string;
+  /** The em's filters as the pages apply them (MikroORM's FilterOptions: `{ name: false }` leaves one out, `where` then doing its part). */
+  filters?: FilterOptions;
 }
 
 export class SeekList<T> {
@@ -142,10 +149,10 @@ export class SeekList<T> {
     const qb = this.em.createQueryBuilder(options.entity, 'e');
     // Joined before the fields, so that `relation.property` names the join's alias.
     for (const relation of options.joinColumns ?? []) qb.leftJoin(`e.${relation}`, relation);
-    qb.select(fields).where(this.where(extra)).orderBy({ [this.key]: direction });
+    qb.select(fields).where(this.where(extra)).orderBy({ ...(options.orderFirst ? { [options.orderFirst]: direction } : {}), [this.key]: direction });
     for (const relation of options.join ?? []) qb.leftJoinAndSelect(`e.${relation}`, relation);
     if (limit !== undefined) qb.limit(limit);
-    await qb.applyFilters();
+    await qb.applyFilters(options.filters);
     let items: Row[];
     if (this.columns) {
       // The page's statement as the query builder writes it; its rows as arrays (no object per row).

@@ -14,6 +14,7 @@ import { PricingResult } from './pricing-result.entity.ts';
 import { cpoSessionIdOf, unreadFields } from './session-reported.ts';
 import type { EndUserScope } from '../end-users/end-user-scope.ts';
 import { NotFoundError } from '../platform/errors.ts';
+import { scopedRead } from '../access/admin-scope.ts';
 import { isUuid } from '../platform/ids.ts';
 import { findOffsetPage, type OffsetRange, type OffsetResult } from '../platform/offset-page.ts';
 
@@ -145,7 +146,8 @@ const sessions = (em: Em, where: FilterQuery<ChargeSession> = {}, reads?: readon
   entity: ChargeSession, where, fields: selection(reads), plainColumns: true, map: sessionOfRow,
 });
 const results = (em: Em, where: FilterQuery<PricingResult> = {}) => new SeekList<PricingResultData>(em, {
-  entity: PricingResult, where, fields: RESULT_FIELDS, joinColumns: ['session'], rawRows: true, map: resultOfColumns(em),
+  entity: PricingResult, ...scopedRead(em, where as Record<string, unknown>, 'admin'), fields: RESULT_FIELDS, joinColumns: ['session'], rawRows: true,
+  map: resultOfColumns(em),
 });
 
 /**

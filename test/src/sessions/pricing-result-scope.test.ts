@@ -1,0 +1,89 @@
+// A credential limited to one administration reads pricing results through the (admin_id, id)
+// index (admin-scope.ts scopedRead: the scope as a list condition, the administration first in the
+// order); one limited to two reads them by id. Whichever way, the pages hold that scope's results
+// only, in id order, forwards (REST after, GraphQL first) and backwards (GraphQL last/before), with
+// the other administration's results before, between and after them.
+import test from 'ava';
+import { startTestApp, type TestApp, type Auth } from '../../helpers/app.ts';
+import { createAdministration } from '../../helpers/factories.ts';
+import { pricedSubscription, processed, sessionBody, submitSession } from '../../helpers/session-factories.ts';
+import { data } from '../../schema/graphql.ts';
+
+let app: TestApp;
+let mine: string;
+let other: string;
+test.before(async () => {
+  app = await startTestApp();
+  mine = (await createAdministration(app)).id;
+  other = (await createAdministration(app)).id;
+  const subscriptions = { [mine]: await pricedSubscription(app, mine), [other]: await pricedSubscription(app, other) };
+  // The other administration's sessions first, between and last.
+  for (const admin of [other, mine, other, mine, other, mine, mine, other]) {
+    await processed(app, (await submitSession(app, sessionBody(subscriptions[admin].evcoId))).id);
+  }
+});
+test.after.always(async () => { await app?.close(); });
+
+const afterOf = (linkNext: string) => new URLSearchParams(linkNext.split('?')[1]).get('after');
+
+async function restPages(auth: Auth): Promise<string[]> {
+  const seen: string[] = [];
+  let after: string | null = null;
+  for (let page = 0; page < 20; page++) {
+    const response = await app.request('GET', `/main/v1/msp-charge-session-priced?page_size=2${after ? `&after=${after}` : ''}`, { auth });
+    if (response.status !== 200) throw new Error(JSON.stringify(response.body));
+    seen.push(...response.body.items.map((item: any) => item.id));
+    if (!response.body.link_next) return seen;
+    after = afterOf(response.body.link_next);
+  }
+  throw new Error('more than 20 pages');
+}
+
+const BACKWARDS = `query ($before: String) {
+  pricingResults(last: 2, before: $before) { edges { node { databaseId } } pageInfo { hasPreviousPage startCursor } }
+}`;
+
+async function graphQlPagesBackwards(auth: Auth): Promise<string[]> {
+  const seen: string[] = [];
+  let before: string | null = null;
+  for (let page = 0; page < 20; page++) {
+    const { pricingResults } = await data(app, BACKWARDS, { before }, auth);
+    seen.unshift(...pricingResults.edges.map((edge: any) => edge.node.databaseId));
+    if (!pricingResults.pageInfo.hasPreviousPage) return seen;
+    before = pricingResults.pageInfo.startCursor;
+  }
+  throw new Error('more than 20 pages');
+}
+
+async function resultIdsOf(admins: string[]): Promise<string[]> {
+  const all = (await app.request('GET', '/main/v1/msp-charge-session-priced?page_size=100')).body.items;
+  return all.filter((item: any) => admins.includes(item.admin_id)).map((item: any) => item.id);
+}
+
+test('one administration: its results only, in id order, forwards and backwards', async (t) => {
+  const expected = await resultIdsOf([mine]);
+  t.is(expected.length, 4);
+  t.deepEqual(expected, [...expected].sort());
+  const limited = await app.credential({ role: 'readonly', adminIds: [mine] });
+  t.deepEqual(await restPages(limited), expected);
+  t.deepEqual(await graphQlPagesBackwards(limited), expected);
+});
+
+test('two administrations: both their results, in id order, forwards and backwards', async (t) => {
+  const expected = await resultIdsOf([mine, other]);
+  t.is(expected.length, 8);
+  const limited = await app.credential({ role: 'readonly', adminIds: [mine, other] });
+  t.deepEqual(await restPages(limited), expected);
+  t.deepEqual(await graphQlPagesBackwards(limited), expected);
+});
+
+test('one administration: a session filter of the other administration finds nothing', async (t) => {
+  const theirs = (await app.request('GET', '/main/v1/msp-charge-session-priced?page_size=100')).body.items.find((item: any) => item.admin_id === other);
+  const limited = await app.credential({ role: 'readonly', adminIds: [mine] });
+  const response = await app.request('GET', `/main/v1/msp-charge-session-priced?charge_session_id=${theirs.charge_session_id}`, { auth: limited });
+  t.is(response.status, 200);
+  t.deepEqual(response.body.items, []);
+  const one = await app.request('GET', `/main/v1/msp-charge-session-priced/${theirs.id}`, { auth: limited });
+  t.is(one.status, 400);
+  t.is(one.body.code, 'not_found');
+});
