@@ -98,8 +98,10 @@ const SELECT = `select r.id, r.session_id, r.version, r.admin_id, r.customer_id,
     r.rate_plan_id, r.rate_plan_version_id, r.rule, r.subtotals, r.total_excl_vat, r.total_vat, r.total_incl_vat, r.credit_used,
     r.annotations, r.explanation, r.created_at
   from msp_pricing_result r join msp_charge_session s on s.id = r.session_id`;
-const FIRST = `${SELECT} where r.admin_id = any($1::citext[]) order by r.id limit $2`;
-const AFTER = `${SELECT} where r.admin_id = any($1::citext[]) and r.id > $3 order by r.id limit $2`;
+// The scope is one administration: ordered by it first, the (admin_id, id) index reads each page in
+// id order (ordered by id alone, the planner walks the id index through the other administrations' rows).
+const FIRST = `${SELECT} where r.admin_id = any($1::citext[]) order by r.admin_id, r.id limit $2`;
+const AFTER = `${SELECT} where r.admin_id = any($1::citext[]) and r.id > $3 order by r.admin_id, r.id limit $2`;
 
 /** The same pages, same JSON, from a plain node:http + pg handler. */
 function plainServer(pool: pg.Pool, scope: string[]): http.Server {
