@@ -25,6 +25,7 @@ import { Migration20261126150000_pricing_result_scope } from './Migration2026112
 import { Migration20261127060000_event_commit_marker } from './Migration20261127060000_event_commit_marker.ts';
 import { Migration20261127080000_event_positions } from './Migration20261127080000_event_positions.ts';
 import { Migration20261127090000_event_first_row } from './Migration20261127090000_event_first_row.ts';
+import { Migration20261127100000_session_admin_id_index } from './Migration20261127100000_session_admin_id_index.ts';
 // imports-end
 
 export const migrations: { name: string; class: new (...args: any[]) => any }[] = [
@@ -54,5 +55,6 @@ export const migrations: { name: string; class: new (...args: any[]) => any }[] 
   { name: 'Migration20261127060000_event_commit_marker', class: Migration20261127060000_event_commit_marker },
   { name: 'Migration20261127080000_event_positions', class: Migration20261127080000_event_positions },
   { name: 'Migration20261127090000_event_first_row', class: Migration20261127090000_event_first_row },
+  { name: 'Migration20261127100000_session_admin_id_index', class: Migration20261127100000_session_admin_id_index },
 // migrations-end
 ];

@@ -22,6 +22,7 @@ export const ChargeSessionSchema = defineEntity({
   filters: adminScopeFilter('admin'),
   indexes: [
     { properties: ['status', 'id'] }, { properties: ['subscriptionId', 'startAt'] }, { properties: ['customerId', 'id'] }, { properties: ['evcoId', 'id'] },
+    { properties: ['admin', 'id'] },
   ],
   properties: {
     id: idProperty(),
@@ -42,7 +43,7 @@ export const ChargeSessionSchema = defineEntity({
     payload: p.json<Record<string, unknown>>(),
     receivedAt: p.datetime(),
     status: p.enum(SESSION_STATUSES),
-    admin: () => p.manyToOne(Administration).nullable().index(),
+    admin: () => p.manyToOne(Administration).nullable(),
     tokenId: p.uuid().nullable(),
     subscriptionId: p.uuid().nullable(),
     customerId: p.uuid().nullable(),

@@ -143,7 +143,7 @@ function selection(reads: readonly string[] | undefined): (string | RawQueryFrag
 }
 
 const sessions = (em: Em, where: FilterQuery<ChargeSession> = {}, reads?: readonly string[]) => new SeekList<ChargeSessionData>(em, {
-  entity: ChargeSession, where, fields: selection(reads), plainColumns: true, map: sessionOfRow,
+  entity: ChargeSession, ...scopedRead(em, where as Record<string, unknown>, 'admin'), fields: selection(reads), plainColumns: true, map: sessionOfRow,
 });
 const results = (em: Em, where: FilterQuery<PricingResult> = {}) => new SeekList<PricingResultData>(em, {
   entity: PricingResult, ...scopedRead(em, where as Record<string, unknown>, 'admin'), fields: RESULT_FIELDS, joinColumns: ['session'], rawRows: true,

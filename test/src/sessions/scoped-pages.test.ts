@@ -1,8 +1,8 @@
-// A credential limited to one administration reads pricing results through the (admin_id, id)
-// index (admin-scope.ts scopedRead: the scope as a list condition, the administration first in the
-// order); one limited to two reads them by id. Whichever way, the pages hold that scope's results
-// only, in id order, forwards (REST after, GraphQL first) and backwards (GraphQL last/before), with
-// the other administration's results before, between and after them.
+// A credential limited to one administration reads sessions and pricing results through their
+// (admin_id, id) index (admin-scope.ts scopedRead: the scope as a list condition, the administration
+// first in the order); one limited to two reads them by id. Whichever way, the pages hold that
+// scope's rows only, in id order, forwards (REST after) and backwards (GraphQL last/before), with
+// the other administration's rows before, between and after them.
 import test from 'ava';
 import { startTestApp, type TestApp, type Auth } from '../../helpers/app.ts';
 import { createAdministration } from '../../helpers/factories.ts';
@@ -26,11 +26,16 @@ test.after.always(async () => { await app?.close(); });
 
 const afterOf = (linkNext: string) => new URLSearchParams(linkNext.split('?')[1]).get('after');
 
-async function restPages(auth: Auth): Promise<string[]> {
+const LISTS = [
+  { path: '/main/v1/msp-charge-session-priced', field: 'pricingResults' },
+  { path: '/main/v1/msp-charge-session', field: 'chargeSessions' },
+];
+
+async function restPages(path: string, auth: Auth): Promise<string[]> {
   const seen: string[] = [];
   let after: string | null = null;
   for (let page = 0; page < 20; page++) {
-    const response = await app.request('GET', `/main/v1/msp-charge-session-priced?page_size=2${after ? `&after=${after}` : ''}`, { auth });
+    const response = await app.request('GET', `${path}?page_size=2${after ? `&after=${after}` : ''}`, { auth });
     if (response.status !== 200) throw new Error(JSON.stringify(response.body));
     seen.push(...response.body.items.map((item: any) => item.id));
     if (!response.body.link_next) return seen;
@@ -39,43 +44,45 @@ async function restPages(auth: Auth): Promise<string[]> {
   throw new Error('more than 20 pages');
 }
 
-const BACKWARDS = `query ($before: String) {
-  pricingResults(last: 2, before: $before) { edges { node { databaseId } } pageInfo { hasPreviousPage startCursor } }
+const backwards = (field: string) => `query ($before: String) {
+  ${field}(last: 2, before: $before) { edges { node { databaseId } } pageInfo { hasPreviousPage startCursor } }
 }`;
 
-async function graphQlPagesBackwards(auth: Auth): Promise<string[]> {
+async function graphQlPagesBackwards(field: string, auth: Auth): Promise<string[]> {
   const seen: string[] = [];
   let before: string | null = null;
   for (let page = 0; page < 20; page++) {
-    const { pricingResults } = await data(app, BACKWARDS, { before }, auth);
-    seen.unshift(...pricingResults.edges.map((edge: any) => edge.node.databaseId));
-    if (!pricingResults.pageInfo.hasPreviousPage) return seen;
-    before = pricingResults.pageInfo.startCursor;
+    const connection = (await data(app, backwards(field), { before }, auth))[field];
+    seen.unshift(...connection.edges.map((edge: any) => edge.node.databaseId));
+    if (!connection.pageInfo.hasPreviousPage) return seen;
+    before = connection.pageInfo.startCursor;
   }
   throw new Error('more than 20 pages');
 }
 
-async function resultIdsOf(admins: string[]): Promise<string[]> {
-  const all = (await app.request('GET', '/main/v1/msp-charge-session-priced?page_size=100')).body.items;
+async function idsOf(path: string, admins: string[]): Promise<string[]> {
+  const all = (await app.request('GET', `${path}?page_size=100`)).body.items;
   return all.filter((item: any) => admins.includes(item.admin_id)).map((item: any) => item.id);
 }
 
-test('one administration: its results only, in id order, forwards and backwards', async (t) => {
-  const expected = await resultIdsOf([mine]);
-  t.is(expected.length, 4);
-  t.deepEqual(expected, [...expected].sort());
-  const limited = await app.credential({ role: 'readonly', adminIds: [mine] });
-  t.deepEqual(await restPages(limited), expected);
-  t.deepEqual(await graphQlPagesBackwards(limited), expected);
-});
+for (const { path, field } of LISTS) {
+  test(`${field}, one administration: its rows only, in id order, forwards and backwards`, async (t) => {
+    const expected = await idsOf(path, [mine]);
+    t.is(expected.length, 4);
+    t.deepEqual(expected, [...expected].sort());
+    const limited = await app.credential({ role: 'readonly', adminIds: [mine] });
+    t.deepEqual(await restPages(path, limited), expected);
+    t.deepEqual(await graphQlPagesBackwards(field, limited), expected);
+  });
 
-test('two administrations: both their results, in id order, forwards and backwards', async (t) => {
-  const expected = await resultIdsOf([mine, other]);
-  t.is(expected.length, 8);
-  const limited = await app.credential({ role: 'readonly', adminIds: [mine, other] });
-  t.deepEqual(await restPages(limited), expected);
-  t.deepEqual(await graphQlPagesBackwards(limited), expected);
-});
+  test(`${field}, two administrations: both their rows, in id order, forwards and backwards`, async (t) => {
+    const expected = await idsOf(path, [mine, other]);
+    t.is(expected.length, 8);
+    const limited = await app.credential({ role: 'readonly', adminIds: [mine, other] });
+    t.deepEqual(await restPages(path, limited), expected);
+    t.deepEqual(await graphQlPagesBackwards(field, limited), expected);
+  });
+}
 
 test('one administration: a session filter of the other administration finds nothing', async (t) => {
   const theirs = (await app.request('GET', '/main/v1/msp-charge-session-priced?page_size=100')).body.items.find((item: any) => item.admin_id === other);
