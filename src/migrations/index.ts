@@ -26,6 +26,7 @@ import { Migration20261127060000_event_commit_marker } from './Migration20261127
 import { Migration20261127080000_event_positions } from './Migration20261127080000_event_positions.ts';
 import { Migration20261127090000_event_first_row } from './Migration20261127090000_event_first_row.ts';
 import { Migration20261127100000_session_admin_id_index } from './Migration20261127100000_session_admin_id_index.ts';
+import { Migration20261127110000_customer_admin_id_index } from './Migration20261127110000_customer_admin_id_index.ts';
 // imports-end
 
 export const migrations: { name: string; class: new (...args: any[]) => any }[] = [
@@ -56,5 +57,6 @@ export const migrations: { name: string; class: new (...args: any[]) => any }[] 
   { name: 'Migration20261127080000_event_positions', class: Migration20261127080000_event_positions },
   { name: 'Migration20261127090000_event_first_row', class: Migration20261127090000_event_first_row },
   { name: 'Migration20261127100000_session_admin_id_index', class: Migration20261127100000_session_admin_id_index },
+  { name: 'Migration20261127110000_customer_admin_id_index', class: Migration20261127110000_customer_admin_id_index },
 // migrations-end
 ];

@@ -19,10 +19,13 @@ export const CustomerSchema = defineEntity({
   tableName: 'customer',
   filters: adminScopeFilter('admin'),
   // The name search of customerList (`name ilike '%part%'`) reads trigrams (pg_trgm).
-  indexes: [{ name: 'customer_name_trgm_index', expression: 'create index "customer_name_trgm_index" on "customer" using gin ("name" gin_trgm_ops)' }],
+  indexes: [
+    { name: 'customer_name_trgm_index', expression: 'create index "customer_name_trgm_index" on "customer" using gin ("name" gin_trgm_ops)' },
+    { properties: ['admin', 'id'] },
+  ],
   properties: {
     id: idProperty(),
-    admin: () => p.manyToOne(Administration).index(),
+    admin: () => p.manyToOne(Administration),
     name: p.string(),
     country: p.string().length(2),
     entityType: p.enum(ENTITY_TYPES).default('person'),

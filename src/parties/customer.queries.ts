@@ -9,6 +9,7 @@ import { dataByIds, dataByRef, refs, type RowShape } from '../platform/plain-rea
 import type { ResourceRef } from '../platform/resource-ref.ts';
 import { SeekList, type SeekRange } from '../platform/seek-page.ts';
 import { Customer } from './customer.entity.ts';
+import { scopedRead } from '../access/admin-scope.ts';
 
 export type CustomerData = Pick<Customer, 'id' | 'name' | 'country' | 'entityType' | 'externalReference' | 'companyRegNum' | 'localeId'
   | 'billingEmail' | 'billingPhone' | 'reimbursementVat' | 'billingRollupGroupBy' | 'customFields' | 'chargeAuthBlocked'
@@ -32,11 +33,11 @@ const likeLiteral = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`)
 export function customerList(em: Em, filter: CustomerFilter = {}): SeekList<CustomerData> {
   return new SeekList<CustomerData>(em, {
     ...CUSTOMER, plainColumns: true,
-    where: {
+    ...scopedRead(em, {
       ...(filter.externalReference !== undefined ? { externalReference: filter.externalReference } : {}),
       ...(filter.adminId !== undefined ? { admin: filter.adminId } : {}),
       ...(filter.nameContains !== undefined ? { name: { $ilike: `%${likeLiteral(filter.nameContains)}%` } } : {}),
-    },
+    }, 'admin'),
   });
 }
 

@@ -82,3 +82,33 @@ test('REST after names any visible customer: the list filters do not apply to th
   const response = await app.request('GET', `/main/v1/customer?admin_id=${b}&after=${ofA}`);
   t.is(response.status, 200);
 });
+
+test('a credential limited to one administration pages its customers in id order both ways, others before, between and after', async (t) => {
+  const mine = (await createAdministration(app)).id;
+  const other = (await createAdministration(app)).id;
+  const expected: string[] = [];
+  for (const admin of [other, mine, other, mine, mine, other]) {
+    const [id] = await seedCustomers(app, admin, 1);
+    if (admin === mine) expected.push(id);
+  }
+  const limited = await app.credential({ adminIds: [mine] });
+  const forwards: string[] = [];
+  let after: string | null = null;
+  for (let page = 0; page < 5; page++) {
+    const rest = await app.request('GET', `/main/v1/customer?page_size=2${after ? `&after=${after}` : ''}`, { auth: limited });
+    forwards.push(...rest.body.items.map((c: any) => c.id));
+    if (!rest.body.link_next) break;
+    after = afterOf(rest.body.link_next);
+  }
+  t.deepEqual(forwards, expected);
+  const backwards: string[] = [];
+  let before: string | null = null;
+  for (let page = 0; page < 5; page++) {
+    const connection: any = (await data(app, `query ($before: String) { customers(last: 2, before: $before) {
+      edges { node { databaseId } } pageInfo { hasPreviousPage startCursor } } }`, { before }, limited)).customers;
+    backwards.unshift(...connection.edges.map((e: any) => e.node.databaseId));
+    if (!connection.pageInfo.hasPreviousPage) break;
+    before = connection.pageInfo.startCursor;
+  }
+  t.deepEqual(backwards, expected);
+});

@@ -52,7 +52,7 @@ async function graphQlPagesBackwards(field: string, auth: Auth): Promise<string[
   const seen: string[] = [];
   let before: string | null = null;
   for (let page = 0; page < 20; page++) {
-    const connection = (await data(app, backwards(field), { before }, auth))[field];
+    const connection: any = (await data(app, backwards(field), { before }, auth))[field];
     seen.unshift(...connection.edges.map((edge: any) => edge.node.databaseId));
     if (!connection.pageInfo.hasPreviousPage) return seen;
     before = connection.pageInfo.startCursor;
