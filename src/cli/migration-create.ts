@@ -24,8 +24,8 @@ export const migrations: { name: string; class: new (...args: any[]) => any }[] 
 /**
  * Database objects written by hand in migrations, which the ORM's schema diff does not model and
  * would otherwise drop or recreate in every new migration: the UUIDv7 function, the partial unique
- * index of billing items, the instance settings sequence, the outbox's commit-order trigger, position sequence and settling function and the
- * reimbursement record's foreign key to its session.
+ * index of billing items, the instance settings sequence, the outbox's commit-order triggers,
+ * position sequence and settling function, and the reimbursement record's foreign key to its session.
  */
 const HAND_WRITTEN = [/svc_uuidv7/, /billing_item_external_reference_unique/, /instance_settings/, /svc_event_commit_order/,
   /svc_event_commit_marker/, /svc_event_mark_first/, /svc_event_position/, /svc_event_settled_position/, /svc_event_svc_event_commit_\w*_fn/, /svc_event_commit_svc_event_commit_\w*_fn/, /cpo_charge_session_reimbursement_session_id_foreign/];

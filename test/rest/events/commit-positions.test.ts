@@ -122,3 +122,15 @@ test.serial('a commit still in progress holds back the later positions: all deli
   }
   t.deepEqual(receiver.on('/held').map((d) => d.body.data.name), ['Before, renamed', 'hold me', 'Second, renamed']);
 });
+
+// svc_event_mark_first marks the first row *before* it is inserted: a BEFORE trigger after it (by
+// name) that skipped a row would leave the mark on a row never written, and the transaction's
+// events without a commit row, never delivered. Its triggers are the ones the order was built on.
+test.serial('svc_event has exactly the triggers the commit order relies on', async (t) => {
+  const { rows } = await db.query(`select tgname, tgtype & 2 = 2 as before, tgconstraint <> 0 as is_constraint, tgdeferrable, tginitdeferred
+    from pg_trigger where tgrelid = 'svc_event'::regclass and not tgisinternal order by tgname`);
+  t.deepEqual(rows, [
+    { tgname: 'svc_event_commit_order', before: false, is_constraint: true, tgdeferrable: true, tginitdeferred: true },
+    { tgname: 'svc_event_mark_first', before: true, is_constraint: false, tgdeferrable: false, tginitdeferred: false },
+  ]);
+});
