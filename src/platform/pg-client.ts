@@ -14,6 +14,13 @@
 //
 // A statement that begins with ARRAY_ROWS gets its rows as arrays (pg's rowMode 'array': no object
 // per row), the names of their columns on the rows array as `columns` (bound-sql.ts `arrayRows`).
+//
+// A statement with bound parameters is a named prepared statement of its connection (its name from
+// its text, preparedName): its text is parsed and planned once per connection, not at every call.
+// Their texts are fixed (bound-sql.ts: the values travel apart), so a connection holds a few dozen;
+// past PREPARED_PER_CONNECTION, or for texts never seen before once NAMED_TEXTS are named, a
+// statement goes unnamed, as before.
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 
 /** The mark of a statement whose rows come as arrays of column values (see above). */
@@ -32,6 +39,24 @@ export interface StatementBound {
 }
 
 type Query = (this: pg.Client, ...args: unknown[]) => unknown;
+/** pg's record of the statements a connection prepared (not in its types). */
+interface PgInternals { connection?: { parsedStatements?: Record<string, string> } }
+
+/** Most named statements one connection prepares. */
+const PREPARED_PER_CONNECTION = 100;
+/** Most statement texts given a name in this process. */
+const NAMED_TEXTS = 1000;
+const names = new Map<string, string>();
+
+/** The prepared statement name of `text`, the same on every connection; undefined once NAMED_TEXTS texts have names. */
+export function preparedName(text: string): string | undefined {
+  let name = names.get(text);
+  if (name === undefined && names.size < NAMED_TEXTS) {
+    name = `svc_${createHash('sha256').update(text).digest('base64url').slice(0, 24)}`;
+    names.set(text, name);
+  }
+  return name;
+}
 
 const LIFECYCLE = /^\s*(begin|start\s+transaction|rollback)\b/i;
 const BEGIN = /^\s*(begin|start\s+transaction)\b/i;
@@ -46,6 +71,8 @@ export function pgClientClass(bound?: StatementBound): typeof pg.Client {
     private broken: Error | null = null;
     /** The `begin` of a transaction whose first statement has not been sent yet. */
     private pendingBegin: string | null = null;
+    /** The names of the statements this connection prepared. */
+    private readonly prepared = new Set<string>();
 
     query(...args: unknown[]): any {
       const [config, values, callback] = args;
@@ -77,14 +104,20 @@ export function pgClientClass(bound?: StatementBound): typeof pg.Client {
 
     private sendQuery(query: Query, config: string, values: unknown, lifecycle: boolean, arrays = false): Promise<unknown> {
       if (this.broken) return lifecycle ? Promise.resolve(DONE) : Promise.reject(this.broken);
-      const send = (timeout?: number) => {
-        if (arrays) {
-          return (query.call(this, { text: config, values, rowMode: 'array', ...(timeout === undefined ? {} : { query_timeout: timeout }) }) as Promise<pg.QueryArrayResult>)
-            .then((result) => Object.assign(result, { rows: Object.assign(result.rows, { columns: result.fields.map((field) => field.name) }) }));
-        }
-        return (timeout === undefined
-          ? query.call(this, config, values)
-          : query.call(this, { text: config, values, query_timeout: timeout })) as Promise<unknown>;
+      const name = isSimple(values) ? undefined : this.nameFor(config);
+      const send = (timeout?: number): Promise<unknown> => {
+        const options = { ...(name === undefined ? {} : { name }), ...(timeout === undefined ? {} : { query_timeout: timeout }) };
+        const answer = (arrays
+          ? (query.call(this, { text: config, values, rowMode: 'array', ...options }) as Promise<pg.QueryArrayResult>)
+            .then((result) => Object.assign(result, { rows: Object.assign(result.rows, { columns: result.fields.map((field) => field.name) }) }))
+          : name === undefined && timeout === undefined
+            ? query.call(this, config, values)
+            : query.call(this, { text: config, values, ...options })) as Promise<unknown>;
+        return name === undefined ? answer : answer.catch((error: unknown) => {
+          // A statement that failed before it was prepared (a syntax error) holds no place.
+          if (!(this as unknown as PgInternals).connection?.parsedStatements?.[name]) this.prepared.delete(name);
+          throw error;
+        });
       };
       const sent = async (): Promise<unknown> => {
         if (!bound) return send();
@@ -106,6 +139,15 @@ export function pgClientClass(bound?: StatementBound): typeof pg.Client {
         this.cut(error instanceof Error ? error : new Error(String(error)));
         return DONE;
       });
+    }
+
+    /** The name to prepare `text` under on this connection, if it may have one. */
+    private nameFor(text: string): string | undefined {
+      const name = preparedName(text);
+      if (name === undefined || this.prepared.has(name)) return name;
+      if (this.prepared.size >= PREPARED_PER_CONNECTION) return undefined;
+      this.prepared.add(name);
+      return name;
     }
 
     /** The connection is closed and never used again; later statements fail with `reason`. */
