@@ -15,7 +15,7 @@ import { errorMiddleware } from './rails/errors.ts';
 import { inRequestWait } from '../src/platform/request-database.ts';
 import { buildOpenApi } from './rails/openapi.ts';
 import { RateLimiter } from '../src/platform/http/rate-limit.ts';
-import { mountRoutes } from './rails/route.ts';
+import { routeMatcher, type RouteMatch } from './rails/route-matcher.ts';
 import { isRemovedOperation } from './removed-routes.ts';
 import { routes } from './routes.ts';
 import { registerRestEventRenderers } from './events/event-renderers.ts';
@@ -51,7 +51,7 @@ function requestContext(orm: Orm) {
   };
 }
 
-type Layer = ReturnType<Router['match']>['pathAndMethod'][number];
+type Layer = RouteMatch['pathAndMethod'][number];
 
 /**
  * Runs the route matched above (ctx.state.route) rather than `api.routes()`, which would match
@@ -119,24 +119,11 @@ export function createApp(orm: Orm, options: AppOptions = {}): Koa {
     logger().error({ err: error, method: ctx?.method, route: ctx ? routeOf(ctx) : null }, 'internal error');
   });
 
-  // strict: a trailing slash is another (unknown) path, 404 (decisions: no trailing slashes).
-  const api = new Router({ prefix: API_PREFIX, strict: true });
-  mountRoutes(api, routes);
+  const match = routeMatcher(API_PREFIX, routes);
   // Operations that take a larger body than MAX_BODY_BYTES (a batch), by method and path pattern.
   const bodyLimits = new Map(routes.filter((route) => route.maxBodyBytes)
     .map((route) => [`${route.method.toUpperCase()} ${API_PREFIX}${route.path}`, route.maxBodyBytes]));
   const openApi = buildOpenApi(routes, API_PREFIX);
-  // Matching a path tries the pattern of every route (a few hundred): what a path without
-  // parameters matches is the same every time and is kept (a finite set: the routes' own paths).
-  const fixedMatches = new Map<string, ReturnType<Router['match']>>();
-  const match = (path: string, method: string) => {
-    const key = `${method} ${path}`;
-    const known = fixedMatches.get(key);
-    if (known) return known;
-    const matched = api.match(path, method);
-    if (matched.route && matched.path.every((layer) => layer.paramNames.length === 0)) fixedMatches.set(key, matched);
-    return matched;
-  };
 
   const open = new Router({ strict: true });
   open.get('/main/version', (ctx) => {
