@@ -27,6 +27,7 @@ import { Migration20261127080000_event_positions } from './Migration202611270800
 import { Migration20261127090000_event_first_row } from './Migration20261127090000_event_first_row.ts';
 import { Migration20261127100000_session_admin_id_index } from './Migration20261127100000_session_admin_id_index.ts';
 import { Migration20261127110000_customer_admin_id_index } from './Migration20261127110000_customer_admin_id_index.ts';
+import { Migration20261127120000_event_data_check } from './Migration20261127120000_event_data_check.ts';
 // imports-end
 
 export const migrations: { name: string; class: new (...args: any[]) => any }[] = [
@@ -58,5 +59,6 @@ export const migrations: { name: string; class: new (...args: any[]) => any }[] 
   { name: 'Migration20261127090000_event_first_row', class: Migration20261127090000_event_first_row },
   { name: 'Migration20261127100000_session_admin_id_index', class: Migration20261127100000_session_admin_id_index },
   { name: 'Migration20261127110000_customer_admin_id_index', class: Migration20261127110000_customer_admin_id_index },
+  { name: 'Migration20261127120000_event_data_check', class: Migration20261127120000_event_data_check },
 // migrations-end
 ];
