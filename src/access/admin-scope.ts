@@ -36,11 +36,11 @@ export function adminScopeFilter(column: string) {
 export interface ScopedRead { where: Record<string, unknown>; orderFirst?: string; filters?: Record<string, boolean> }
 
 /**
- * The pages of a list with an index on (its administration, id), as the caller reads them. A caller
- * limited to one administration reads that index in order: the scope becomes a condition of the
- * list, `in (x, x)`, and the administration comes first in the order. The filter's `in (x)` is
- * read by PostgreSQL as `= x`, a constant; the planner then walks the id index instead, through
- * every other administration's rows before or after this one's (a page near the end of an
+ * The pages of a list with an index on (its administration, its list key), as the caller reads
+ * them. A caller limited to one administration reads that index in order: the scope becomes a
+ * condition of the list, `in (x, x)`, and the administration comes first in the order. The filter's
+ * `in (x)` is read by PostgreSQL as `= x`, a constant; the planner then walks the key's index instead,
+ * through every other administration's rows before or after this one's (a page near the end of an
  * administration whose rows are not the newest took 0.8 s among a million others' rows, 13 ms
  * through the index). A list of two stays a list, which the planner cannot fold into a constant.
  */

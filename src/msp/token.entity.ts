@@ -14,6 +14,8 @@ export const TokenSchema = defineEntity({
   name: 'Token',
   tableName: 'msp_token',
   filters: adminScopeFilter('currentAdmin'),
+  // An administration's tokens in evco_id order (its list pages; tokenList) read this index in order.
+  indexes: [{ properties: ['currentAdmin', 'evcoId'] }],
   properties: {
     id: idProperty(),
     /** Normalized eMA ID (no separators), unique case-insensitively; original casing kept. */
@@ -26,7 +28,7 @@ export const TokenSchema = defineEntity({
     // outside the caller's scope without hiding the token (no filtered join on these refs).
     series: () => p.manyToOne(TokenSeries).nullable().filters({ [ADMIN_SCOPE]: false }),
     initialAdmin: () => p.manyToOne(Administration).filters({ [ADMIN_SCOPE]: false }),
-    currentAdmin: () => p.manyToOne(Administration).index(),
+    currentAdmin: () => p.manyToOne(Administration),
     chargeAuthBlocked: p.boolean().default(false),
     fulfilment: p.enum(FULFILMENT_STATES).default('none'),
     activatedAt: p.datetime().nullable(),

@@ -2,6 +2,7 @@
 // GraphQL `tokens`, `token`, Token and TokenSeries): plain data, the caller's administrations only.
 // Tokens are listed by evco_id, which is the REST `after` and the Relay cursor; series by id.
 import { raw, type FilterQuery } from '@mikro-orm/core';
+import { scopedRead } from '../access/admin-scope.ts';
 import { NotFoundError } from '../platform/errors.ts';
 import type { FieldPath } from '../platform/field-path.ts';
 import { isUuid } from '../platform/ids.ts';
@@ -45,7 +46,7 @@ const tokenOfRow = (row: Row): Data<Token> => ({
  * statement (currentValiditySql, the same decision as currentValidity).
  */
 const tokens = (em: Em, where: FilterQuery<Token> = {}) => new SeekList<TokenData>(em, {
-  entity: Token, where, key: 'evcoId', isKey: isTokenKey, plainColumns: true,
+  entity: Token, ...scopedRead(em, where as Record<string, unknown>, 'currentAdmin'), key: 'evcoId', isKey: isTokenKey, plainColumns: true,
   fields: ['*', raw(`${currentValiditySql('e', validityNow())} as "is_currently_valid"`)],
   map: (row, answered) => Object.assign(tokenOfRow(row), { isCurrentlyValid: answered.is_currently_valid === true }) as TokenData,
 });
