@@ -11,34 +11,27 @@ export class Migration20261127120000_event_data_check extends Migration {
   override name = 'Migration20261127120000_event_data_check';
 
   override up(): void | Promise<void> {
-    this.addSql(`create or replace function svc_event_commit_order() returns trigger language plpgsql as $$
-      begin
-        if current_setting('svc.require_event_data', true) = 'on' then
+    this.addSql(commitOrder(`if current_setting('svc.require_event_data', true) = 'on' then
           if exists (select 1 from svc_event e where e.tx_id = new.tx_id and e.data is null) then
             raise exception 'events of transaction % were recorded without their data', new.tx_id;
           end if;
-        end if;
-        perform pg_advisory_xact_lock_shared(736400117);
-        insert into svc_event_commit (tx_id, position, committed_at) values (new.tx_id, nextval('svc_event_position'), clock_timestamp());
-        if exists (select 1 from webhook_subscription where not disabled) then
-          perform graphile_worker.add_job('webhook_deliver', json_build_object('subscription_id', s.id),
-            job_key := 'webhook:' || s.id, job_key_mode := 'preserve_run_at')
-          from webhook_subscription s
-          where not s.disabled and exists (select 1 from svc_event e where e.tx_id = new.tx_id and s.kinds ? e.kind
-            and ((s.admin_ids is null and s.all_admins) or (e.admin_id is not null and s.admin_ids ? e.admin_id)))
-            and not exists (select 1 from graphile_worker._private_jobs j where j.key = 'webhook:' || s.id and j.is_available);
-        end if;
-        return null;
-      end $$;`);
+        end if;`));
   }
 
   override down(): void | Promise<void> {
-    this.addSql(`create or replace function svc_event_commit_order() returns trigger language plpgsql as $$
-      begin
-        if current_setting('svc.require_event_data', true) = 'on'
+    this.addSql(commitOrder(`if current_setting('svc.require_event_data', true) = 'on'
           and exists (select 1 from svc_event e where e.tx_id = new.tx_id and e.data is null) then
           raise exception 'events of transaction % were recorded without their data', new.tx_id;
-        end if;
+        end if;`));
+  }
+
+}
+
+/** The commit trigger's function with `check` as its data check. */
+function commitOrder(check: string): string {
+  return `create or replace function svc_event_commit_order() returns trigger language plpgsql as $$
+      begin
+        ${check}
         perform pg_advisory_xact_lock_shared(736400117);
         insert into svc_event_commit (tx_id, position, committed_at) values (new.tx_id, nextval('svc_event_position'), clock_timestamp());
         if exists (select 1 from webhook_subscription where not disabled) then
@@ -50,7 +43,5 @@ export class Migration20261127120000_event_data_check extends Migration {
             and not exists (select 1 from graphile_worker._private_jobs j where j.key = 'webhook:' || s.id and j.is_available);
         end if;
         return null;
-      end $$;`);
-  }
-
+      end $$;`;
 }

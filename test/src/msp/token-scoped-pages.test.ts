@@ -5,13 +5,11 @@
 import test from 'ava';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { createAdministration, insertToken } from '../../helpers/factories.ts';
-import { data } from '../../schema/graphql.ts';
+import { graphQlPagesBackwards, restPages } from '../../helpers/seek-pages.ts';
 
 let app: TestApp;
 test.before(async () => { app = await startTestApp(); });
 test.after.always(async () => { await app?.close(); });
-
-const afterOf = (linkNext: string) => new URLSearchParams(linkNext.split('?')[1]).get('after');
 
 test('a credential limited to one administration pages its tokens in evco_id order both ways, others before, between and after', async (t) => {
   const mine = (await createAdministration(app)).id;
@@ -23,23 +21,6 @@ test('a credential limited to one administration pages its tokens in evco_id ord
     if (current === mine) expected.push(evcoId);
   }
   const mineOnly = await app.credential({ role: 'readonly', adminIds: [mine] });
-  const forwards: string[] = [];
-  let after: string | null = null;
-  for (let page = 0; page < 5; page++) {
-    const rest = await app.request('GET', `/main/v1/msp-token?page_size=2${after ? `&after=${after}` : ''}`, { auth: mineOnly });
-    forwards.push(...rest.body.items.map((token: any) => token.evco_id));
-    if (!rest.body.link_next) break;
-    after = afterOf(rest.body.link_next);
-  }
-  t.deepEqual(forwards, expected);
-  const backwards: string[] = [];
-  let before: string | null = null;
-  for (let page = 0; page < 5; page++) {
-    const connection: any = (await data(app, `query ($before: String) { tokens(last: 2, before: $before) {
-      edges { node { evcoId } } pageInfo { hasPreviousPage startCursor } } }`, { before }, mineOnly)).tokens;
-    backwards.unshift(...connection.edges.map((e: any) => e.node.evcoId));
-    if (!connection.pageInfo.hasPreviousPage) break;
-    before = connection.pageInfo.startCursor;
-  }
-  t.deepEqual(backwards, expected);
+  t.deepEqual(await restPages(app, '/main/v1/msp-token', mineOnly, 'evco_id'), expected);
+  t.deepEqual(await graphQlPagesBackwards(app, 'tokens', mineOnly, 'evcoId'), expected);
 });

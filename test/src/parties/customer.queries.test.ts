@@ -5,6 +5,7 @@ import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { createAdministration } from '../../helpers/factories.ts';
 import { data } from '../../schema/graphql.ts';
 import { seedCustomers } from '../../schema/parties.ts';
+import { graphQlPagesBackwards, restPages } from '../../helpers/seek-pages.ts';
 
 let app: TestApp;
 test.before(async () => { app = await startTestApp(); });
@@ -92,23 +93,6 @@ test('a credential limited to one administration pages its customers in id order
     if (admin === mine) expected.push(id);
   }
   const limited = await app.credential({ adminIds: [mine] });
-  const forwards: string[] = [];
-  let after: string | null = null;
-  for (let page = 0; page < 5; page++) {
-    const rest = await app.request('GET', `/main/v1/customer?page_size=2${after ? `&after=${after}` : ''}`, { auth: limited });
-    forwards.push(...rest.body.items.map((c: any) => c.id));
-    if (!rest.body.link_next) break;
-    after = afterOf(rest.body.link_next);
-  }
-  t.deepEqual(forwards, expected);
-  const backwards: string[] = [];
-  let before: string | null = null;
-  for (let page = 0; page < 5; page++) {
-    const connection: any = (await data(app, `query ($before: String) { customers(last: 2, before: $before) {
-      edges { node { databaseId } } pageInfo { hasPreviousPage startCursor } } }`, { before }, limited)).customers;
-    backwards.unshift(...connection.edges.map((e: any) => e.node.databaseId));
-    if (!connection.pageInfo.hasPreviousPage) break;
-    before = connection.pageInfo.startCursor;
-  }
-  t.deepEqual(backwards, expected);
+  t.deepEqual(await restPages(app, '/main/v1/customer', limited), expected);
+  t.deepEqual(await graphQlPagesBackwards(app, 'customers', limited), expected);
 });

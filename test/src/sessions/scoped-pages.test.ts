@@ -4,10 +4,10 @@
 // scope's rows only, in id order, forwards (REST after) and backwards (GraphQL last/before), with
 // the other administration's rows before, between and after them.
 import test from 'ava';
-import { startTestApp, type TestApp, type Auth } from '../../helpers/app.ts';
+import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { createAdministration } from '../../helpers/factories.ts';
 import { pricedSubscription, processed, sessionBody, submitSession } from '../../helpers/session-factories.ts';
-import { data } from '../../schema/graphql.ts';
+import { graphQlPagesBackwards, restPages } from '../../helpers/seek-pages.ts';
 
 let app: TestApp;
 let mine: string;
@@ -24,41 +24,10 @@ test.before(async () => {
 });
 test.after.always(async () => { await app?.close(); });
 
-const afterOf = (linkNext: string) => new URLSearchParams(linkNext.split('?')[1]).get('after');
-
 const LISTS = [
   { path: '/main/v1/msp-charge-session-priced', field: 'pricingResults' },
   { path: '/main/v1/msp-charge-session', field: 'chargeSessions' },
 ];
-
-async function restPages(path: string, auth: Auth): Promise<string[]> {
-  const seen: string[] = [];
-  let after: string | null = null;
-  for (let page = 0; page < 20; page++) {
-    const response = await app.request('GET', `${path}?page_size=2${after ? `&after=${after}` : ''}`, { auth });
-    if (response.status !== 200) throw new Error(JSON.stringify(response.body));
-    seen.push(...response.body.items.map((item: any) => item.id));
-    if (!response.body.link_next) return seen;
-    after = afterOf(response.body.link_next);
-  }
-  throw new Error('more than 20 pages');
-}
-
-const backwards = (field: string) => `query ($before: String) {
-  ${field}(last: 2, before: $before) { edges { node { databaseId } } pageInfo { hasPreviousPage startCursor } }
-}`;
-
-async function graphQlPagesBackwards(field: string, auth: Auth): Promise<string[]> {
-  const seen: string[] = [];
-  let before: string | null = null;
-  for (let page = 0; page < 20; page++) {
-    const connection: any = (await data(app, backwards(field), { before }, auth))[field];
-    seen.unshift(...connection.edges.map((edge: any) => edge.node.databaseId));
-    if (!connection.pageInfo.hasPreviousPage) return seen;
-    before = connection.pageInfo.startCursor;
-  }
-  throw new Error('more than 20 pages');
-}
 
 async function idsOf(path: string, admins: string[]): Promise<string[]> {
   const all = (await app.request('GET', `${path}?page_size=100`)).body.items;
@@ -71,16 +40,16 @@ for (const { path, field } of LISTS) {
     t.is(expected.length, 4);
     t.deepEqual(expected, [...expected].sort());
     const limited = await app.credential({ role: 'readonly', adminIds: [mine] });
-    t.deepEqual(await restPages(path, limited), expected);
-    t.deepEqual(await graphQlPagesBackwards(field, limited), expected);
+    t.deepEqual(await restPages(app, path, limited), expected);
+    t.deepEqual(await graphQlPagesBackwards(app, field, limited), expected);
   });
 
   test(`${field}, two administrations: both their rows, in id order, forwards and backwards`, async (t) => {
     const expected = await idsOf(path, [mine, other]);
     t.is(expected.length, 8);
     const limited = await app.credential({ role: 'readonly', adminIds: [mine, other] });
-    t.deepEqual(await restPages(path, limited), expected);
-    t.deepEqual(await graphQlPagesBackwards(field, limited), expected);
+    t.deepEqual(await restPages(app, path, limited), expected);
+    t.deepEqual(await graphQlPagesBackwards(app, field, limited), expected);
   });
 }
 
