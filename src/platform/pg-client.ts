@@ -19,7 +19,8 @@
 // its text, preparedName): its text is parsed and planned once per connection, not at every call.
 // Their texts are fixed (bound-sql.ts: the values travel apart), so a connection holds a few dozen;
 // past PREPARED_PER_CONNECTION, or for texts never seen before once NAMED_TEXTS are named, a
-// statement goes unnamed, as before.
+// statement goes unnamed, as before. A prepared statement whose result columns changed under it (a
+// table altered while the service runs) fails once, and its connection is closed.
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 
@@ -116,6 +117,11 @@ export function pgClientClass(bound?: StatementBound): typeof pg.Client {
         return name === undefined ? answer : answer.catch((error: unknown) => {
           // A statement that failed before it was prepared (a syntax error) holds no place.
           if (!(this as unknown as PgInternals).connection?.parsedStatements?.[name]) this.prepared.delete(name);
+          // A table it reads changed its columns under it (a schema changed while the service ran):
+          // it fails so on this connection for good, so the connection goes and a new one prepares it anew.
+          if ((error as { code?: string })?.code === '0A000' && /cached plan must not change result type/.test((error as Error).message)) {
+            this.cut(error as Error);
+          }
           throw error;
         });
       };

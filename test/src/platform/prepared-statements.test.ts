@@ -55,3 +55,18 @@ test.serial('a connection prepares at most 100 statements; the others go unnamed
   t.is((await prepared()).length, 100);
   t.deepEqual(await boundQuery(orm.em.fork(), 'select $1::int * 119 as n', [3]), [{ n: 357 }]);
 });
+
+test.serial('a table altered under a prepared statement fails it once; the next call prepares it on a new connection', async (t) => {
+  // An ORM of its own: a connection that has not prepared 100 statements yet.
+  const own = await openOrm(ormConfig(orm.config.get('clientUrl')!, { poolMax: 1 }));
+  t.teardown(() => own.close());
+  const em = () => own.em.fork();
+  await boundQuery(em(), 'create table prepared_probe (id int primary key, name text)', []);
+  await boundQuery(em(), "insert into prepared_probe values (1, 'one')", []);
+  const text = 'select * from prepared_probe where id = $1';
+  t.deepEqual(await boundQuery(em(), text, [1]), [{ id: 1, name: 'one' }]);
+  // Another connection changes the columns the prepared statement answers.
+  await orm.em.fork().getConnection().execute('alter table prepared_probe add column extra int');
+  await t.throwsAsync(boundQuery(em(), text, [1]), { message: /cached plan must not change result type/ });
+  t.deepEqual(await boundQuery(em(), text, [1]), [{ id: 1, name: 'one', extra: null }]);
+});
