@@ -34,3 +34,11 @@ export async function migrate(orm: Orm, progress?: (done: number, total: number,
     orm.migrator.off('migrated', heard);
   }
 }
+
+/**
+ * Whether `em`'s ORM is still open. A statement after `orm.close()` would not fail: MikroORM opens a
+ * new pool for it, which nothing ever closes (work deferred past a close, a timer, must ask first).
+ */
+export function isOrmOpen(em: Em): boolean {
+  return (em.getConnection() as unknown as { connected: boolean }).connected;
+}

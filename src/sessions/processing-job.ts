@@ -4,7 +4,7 @@
 import { databaseHealth, isDatabaseUnavailable } from '../platform/database-health.ts';
 import { addJob, type JobConnection } from '../platform/jobs.ts';
 import { logger } from '../platform/log.ts';
-import type { Em } from '../platform/orm.ts';
+import { isOrmOpen, type Em } from '../platform/orm.ts';
 
 export const PROCESSING_TASK = 'process_sessions';
 
@@ -28,6 +28,8 @@ export function requestProcessing(em: Em): void {
   const fork = em.fork();
   setTimeout(() => {
     pendingKicks.delete(key);
+    // The service (or a test's app) closed its ORM meanwhile: the minute job picks the sessions up.
+    if (!isOrmOpen(fork)) return;
     addProcessingJob(fork.getConnection()).catch((error) => {
       if (isDatabaseUnavailable(error)) databaseHealth.report(error);
       else logger().error({ err: error }, 'could not add the session processing job (the minute job picks the sessions up)');
