@@ -1,6 +1,6 @@
 // The matcher with a router per first path segment answers as one router of every route would, for
-// every route's path (its parameters filled in), in other cases, with a trailing slash, under an
-// unknown segment, and for every method: the same layers, in the same order.
+// every route's path (its parameters filled in), in other cases (ASCII and Unicode), with a trailing
+// slash, under an unknown segment, and for every method: the same layers, in the same order.
 import Router from '@koa/router';
 import test from 'ava';
 import { API_PREFIX } from '../../../rest/app.ts';
@@ -23,7 +23,9 @@ test('every path matches the same layers as in one router of all routes', (t) =>
   const paths = new Set<string>([`${API_PREFIX}/`, `${API_PREFIX}/no-such-thing`, `${API_PREFIX}/no-such-thing/x1/z`]);
   for (const route of routes) {
     const filled = `${API_PREFIX}${route.path.replace(/:[a-z_]+/gi, 'x1')}`;
-    for (const path of [filled, filled.toUpperCase(), `${filled}/`, `${filled}/extra`, filled.replace(/x1/g, 'ext_ref.A-b')]) paths.add(path);
+    // Letters whose Unicode case folding is ASCII (Kelvin sign, long s, dotted capital I) must not reach another segment's routes.
+    const unicodeCase = filled.replace(/k/g, '\u212A').replace(/s/g, '\u017F').replace(/i/g, '\u0130');
+    for (const path of [filled, filled.toUpperCase(), unicodeCase, `${filled}/`, `${filled}/extra`, filled.replace(/x1/g, 'ext_ref.A-b')]) paths.add(path);
   }
   let matchedRoutes = 0;
   for (const path of paths) {
