@@ -35,7 +35,7 @@ export async function logoProblem(contentType: string, bytes: Buffer): Promise<s
   const libraries = await documentLibraries();
   try {
     const pdf = new libraries.PDFDocument({ size: 'A4' });
-    registerDocumentFonts(pdf);
+    registerDocumentFonts(pdf, libraries.fonts);
     pdf.on('data', () => {});
     const problems: string[] = [];
     drawLogo(libraries, pdf, { content_type: contentType, bytes }, 0, 0, 150, 50, (warning) => problems.push(warning));

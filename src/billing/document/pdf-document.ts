@@ -67,7 +67,7 @@ export async function layoutPdf(doc: BillingDocument): Promise<PdfLayout> {
     size: 'A4', margin: 0, bufferPages: true, compress: true, autoFirstPage: true,
     info: { Title: labels.titles[doc.kind], Producer: 'charging-network-service', Creator: 'charging-network-service', CreationDate: fixed, ModDate: fixed },
   });
-  registerDocumentFonts(pdf);
+  registerDocumentFonts(pdf, libraries.fonts);
   coalescePageContent(pdf);
   const chunks: Buffer[] = [];
   pdf.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -1,6 +1,7 @@
 import test from 'ava';
 import PDFDocument from 'pdfkit';
 import { coalescePageContent } from '../../../src/billing/document/coalesced-page-content.ts';
+import { documentLibraries } from '../../../src/billing/document/document-libraries.ts';
 import { registerDocumentFonts } from '../../../src/billing/document/pdf-fonts.ts';
 import { FONT, FONT_BOLD } from '../../../src/billing/document/pdf-fonts.ts';
 
@@ -8,7 +9,7 @@ import { FONT, FONT_BOLD } from '../../../src/billing/document/pdf-fonts.ts';
 async function draw(coalesced: boolean, rows: number, rowsPerPage = 57): Promise<Buffer> {
   const fixed = new Date('2026-11-01T00:00:00Z');
   const pdf = new PDFDocument({ size: 'A4', margin: 0, bufferPages: true, compress: true, info: { CreationDate: fixed, ModDate: fixed } });
-  registerDocumentFonts(pdf);
+  registerDocumentFonts(pdf, (await documentLibraries()).fonts);
   if (coalesced) coalescePageContent(pdf);
   const chunks: Buffer[] = [];
   pdf.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -97,3 +97,16 @@ test('laid out first, numbered last: the number and reference come in at finish,
 test('the same model renders the same bytes', async (t) => {
   t.deepEqual(await pdfBytes(invoiceModel()), await pdfBytes(invoiceModel()));
 });
+
+test('documents laid out side by side share the parsed fonts, not their subsets: each renders the bytes it renders alone', async (t) => {
+  const latin = invoiceModel();
+  const wide = invoiceModel({ buyer: { ...invoiceModel().buyer, name: 'Ελληνικά Кириллица Łódź' }, number: 'INV-2026-000002' });
+  const latinAlone = await pdfBytes(latin);
+  const wideAlone = await pdfBytes(wide);
+  const [first, second] = [await layoutPdf(wide), await layoutPdf(latin)];
+  const latinBeside = await second.finish({ number: latin.number, payment_reference: latin.payment_reference });
+  const wideBeside = await first.finish({ number: wide.number, payment_reference: wide.payment_reference });
+  t.deepEqual(latinBeside, latinAlone, 'no glyph of the other document in the Latin one\'s subset');
+  t.deepEqual(wideBeside, wideAlone);
+  t.notDeepEqual(latinAlone, wideAlone);
+});
