@@ -45,7 +45,9 @@ export async function sessionBatchBenchmark(url: string): Promise<BenchmarkResul
   const started = performance.now();
   await runClient({ url: `${base}/charge-session-batch`, authorization, count: batches.length, concurrency: REQUESTS_AT_ONCE, sessions: batches });
   const posted = performance.now();
-  while ((await statuses(pool)).some((row) => row.status === 'received')) await new Promise((resolve) => setTimeout(resolve, 20));
+  // Polled through the index of waiting sessions: counting the run's sessions by status every 20 ms took
+  // 3.5 ms of PostgreSQL's CPU each time, a tenth of what the database did for the benchmark.
+  await waitUntilPriced(pool, 'batch');
   const done = performance.now();
   const rows = await statuses(pool);
   if (rows.length !== 1 || rows[0].status !== 'priced' || rows[0].n !== COUNT) throw new Error(`not every session was priced: ${JSON.stringify(rows)}`);
