@@ -2,3 +2,10 @@
 declare module 'fontkit' {
   export function create(buffer: Uint8Array, postscriptName?: string): unknown;
 }
+
+// pdfkit 0.20 registers a font fontkit parsed (one with `layout`); its types know only files and bytes.
+declare namespace PDFKit.Mixins {
+  interface PDFFont {
+    registerFont(name: string, src: import('./pdf-fonts.ts').ParsedFont): this;
+  }
+}

@@ -28,6 +28,6 @@ export const FONT_BOLD = 'NotoSans-Bold';
 
 /** Registers the two fonts on a document under FONT and FONT_BOLD. */
 export function registerDocumentFonts(pdf: PDFKit.PDFDocument, fonts: DocumentFonts): void {
-  pdf.registerFont(FONT, fonts.regular as never);
-  pdf.registerFont(FONT_BOLD, fonts.bold as never);
+  pdf.registerFont(FONT, fonts.regular);
+  pdf.registerFont(FONT_BOLD, fonts.bold);
 }
