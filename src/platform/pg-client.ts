@@ -18,8 +18,8 @@
 // A statement with bound parameters is a named prepared statement of its connection (its name from
 // its text, preparedName): its text is parsed and planned once per connection, not at every call.
 // Their texts are fixed (bound-sql.ts: the values travel apart), so a connection holds a few dozen;
-// past PREPARED_PER_CONNECTION, or for texts never seen before once NAMED_TEXTS are named, a
-// statement goes unnamed, as before. A prepared statement whose result columns changed under it (a
+// past PREPARED_PER_CONNECTION, for a text longer than NAMED_TEXT_MAX_LENGTH, or for texts never
+// seen before once NAMED_TEXTS are named, a statement goes unnamed, as before. A prepared statement whose result columns changed under it (a
 // table altered while the service runs) fails once, and its connection is closed.
 import { createHash } from 'node:crypto';
 import pg from 'pg';
@@ -47,10 +47,19 @@ interface PgInternals { connection?: { parsedStatements?: Record<string, string>
 const PREPARED_PER_CONNECTION = 100;
 /** Most statement texts given a name in this process. */
 const NAMED_TEXTS = 1000;
+/**
+ * Longest text given a name: a batch insert's text grows with its rows (one placeholder per value),
+ * and such a statement's planning is small beside its rows; the names keep at most NAMED_TEXTS texts.
+ */
+export const NAMED_TEXT_MAX_LENGTH = 8192;
 const names = new Map<string, string>();
 
-/** The prepared statement name of `text`, the same on every connection; undefined once NAMED_TEXTS texts have names. */
+/**
+ * The prepared statement name of `text`, the same on every connection; undefined for a text over
+ * NAMED_TEXT_MAX_LENGTH, and for a new one once NAMED_TEXTS texts have names.
+ */
 export function preparedName(text: string): string | undefined {
+  if (text.length > NAMED_TEXT_MAX_LENGTH) return undefined;
   let name = names.get(text);
   if (name === undefined && names.size < NAMED_TEXTS) {
     name = `svc_${createHash('sha256').update(text).digest('base64url').slice(0, 24)}`;

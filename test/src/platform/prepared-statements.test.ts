@@ -1,10 +1,11 @@
 // A statement with bound parameters is prepared once per connection under a name from its text
 // (src/platform/pg-client.ts): the same answers as unnamed, a failure does not leave a broken name
-// behind, a rolled-back transaction does not lose it, and a connection prepares at most 100.
+// behind, a rolled-back transaction does not lose it, a connection prepares at most 100, and a long
+// text (a batch statement) goes unnamed.
 import test from 'ava';
 import { boundQuery } from '../../../src/platform/bound-sql.ts';
 import { openOrm, type Orm } from '../../../src/platform/orm.ts';
-import { preparedName } from '../../../src/platform/pg-client.ts';
+import { NAMED_TEXT_MAX_LENGTH, preparedName } from '../../../src/platform/pg-client.ts';
 import { ormConfig } from '../../../mikro-orm.config.ts';
 import { freshDatabaseUrl } from '../../helpers/db.ts';
 
@@ -46,6 +47,16 @@ test.serial('a statement prepared in a transaction rolled back stays usable', as
   }), { message: 'roll back' });
   t.deepEqual(await boundQuery(orm.em.fork(), text, ['after']), [{ v: 'after' }]);
   t.true((await prepared()).includes(preparedName(text)!));
+});
+
+test.serial('a text longer than the named ones (a batch statement growing with its rows) goes unnamed and answers the same', async (t) => {
+  const values = Array.from({ length: 1500 }, (_, i) => i);
+  const text = `select ${values.map((i) => `$${i + 1}::int`).join(' + ')} as n`;
+  t.true(text.length > NAMED_TEXT_MAX_LENGTH);
+  t.is(preparedName(text), undefined);
+  const before = await prepared();
+  t.deepEqual(await boundQuery(orm.em.fork(), text, values), [{ n: values.reduce((a, b) => a + b, 0) }]);
+  t.deepEqual(await prepared(), before);
 });
 
 test.serial('a connection prepares at most 100 statements; the others go unnamed and answer the same', async (t) => {
