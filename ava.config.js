@@ -43,7 +43,8 @@ export default {
   timeout: '60s',
   workerThreads: false,
   require: ['./test/helpers/log.ts'],
-  // In the test process and in the worker thread its app starts (test/helpers/no-source-maps.ts).
-  nodeArguments: ['--import=./test/helpers/no-source-maps.ts'],
+  // In the test process and in the worker thread its app starts (test/helpers/no-source-maps.ts,
+  // test/helpers/resolve-cache.ts).
+  nodeArguments: ['--import=./test/helpers/no-source-maps.ts', '--import=./test/helpers/resolve-cache.ts'],
   sortTestFiles: (a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0),
 };

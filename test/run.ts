@@ -20,6 +20,8 @@ const consoleBuild = files.length === 0 || files.some((file) => file.includes('c
   })
   : Promise.resolve(0);
 const dataDir = mkdtempSync(join(tmpdir(), 'svc-test-'));
+// The run's module resolutions, shared by its test processes (test/helpers/resolve-cache.ts).
+const resolveCache = join(tmpdir(), `svc-test-resolve-${process.pid}.json`);
 chmodSync(dataDir, 0o755);
 const pg = await startEmbeddedPostgres({ dataDir, database: 'svc_template', fast: true });
 let code = 1;
@@ -43,12 +45,13 @@ try {
       // step. 10 ms here; test/rest/sessions/processing-gather.test.ts tests the gathering with a pause of its own.
       // Every test file is a process of its own that loads the same modules (and its worker thread loads them
       // again): Node's compile cache keeps their compiled code (type-stripped TypeScript included) between them.
-      env: { SVC_REQUEST_DB_TIMEOUT_MS: '15000', SVC_PROCESSING_GATHER_MS: '10', NODE_COMPILE_CACHE: join(process.cwd(), 'node_modules', '.cache', 'node-compile'), ...process.env, SVC_TEST_TEMPLATE_URL: pg.url },
+      env: { SVC_REQUEST_DB_TIMEOUT_MS: '15000', SVC_PROCESSING_GATHER_MS: '10', NODE_COMPILE_CACHE: join(process.cwd(), 'node_modules', '.cache', 'node-compile'), ...process.env, SVC_TEST_TEMPLATE_URL: pg.url, SVC_TEST_RESOLVE_CACHE: resolveCache },
     });
     ava.on('exit', (exitCode) => resolve(exitCode ?? 1));
   });
 } finally {
   await pg.stop();
   rmSync(dataDir, { recursive: true, force: true });
+  rmSync(resolveCache, { force: true });
 }
 process.exit(code);
