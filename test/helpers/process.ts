@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { freePort } from '../../src/platform/embedded-postgres.ts';
 import { registerSecret, scan, secretIn } from './secret-scan.ts';
 
@@ -20,6 +21,12 @@ export function messagesOf(output: string): string {
     }
   }).join('\n');
 }
+
+/**
+ * The node flags of a child the tests start: the run's shared module resolutions, as in the test
+ * processes (resolve-cache.ts; only a cache, what the child loads and runs is the same).
+ */
+const childNodeFlags = process.env.SVC_TEST_RESOLVE_CACHE ? [`--import=${fileURLToPath(new URL('./resolve-cache.ts', import.meta.url))}`] : [];
 
 /** What each child process wrote (stdout and stderr), for the secret check when it ends. */
 const outputs = new WeakMap<ChildProcess, () => string>();
@@ -62,7 +69,7 @@ export async function startServiceProcess(env: Record<string, string>, options: 
   const npmEnv = Object.fromEntries(Object.entries(fullEnv).filter(([name]) => !name.toLowerCase().startsWith('npm_')));
   const child = options.npm
     ? spawn('npm', ['start'], { env: { ...npmEnv, npm_config_userconfig: '/dev/null' }, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
-    : spawn(process.execPath, ['src/main.ts'], { env: fullEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    : spawn(process.execPath, [...childNodeFlags, 'src/main.ts'], { env: fullEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   let stderr = '';
   child.stdout!.on('data', (chunk) => { output += chunk; });
@@ -101,7 +108,7 @@ export function runCli(args: string[], env: Record<string, string>): Promise<{ c
 /** `node <script> <args>` to its end (a service that fails to start, a CLI command). */
 export function runScript(script: string, args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [script, ...args], { env: { ...process.env, LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...childNodeFlags, script, ...args], { env: { ...process.env, LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => { stdout += chunk; });
