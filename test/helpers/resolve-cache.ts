@@ -1,6 +1,7 @@
-// Preloaded into every test process (ava.config.js nodeArguments). Each test file is a process of its
-// own that resolves the same ~5,500 import specifiers to the same ~1,750 modules: Node resolves each
-// anew (a stat, a realpath and package.json lookups per specifier), a tenth of a small test file's CPU.
+// Preloaded into every test process (ava.config.js nodeArguments) and into the service and CLI
+// processes the tests start (process.ts). Each test file is a process of its own that resolves the
+// same ~5,500 import specifiers to the same ~1,750 modules: Node resolves each anew (a stat, a
+// realpath and package.json lookups per specifier), a tenth of a small test file's CPU.
 // This keeps the answers of one `npm test` run in a file of the run's own (test/run.ts sets
 // SVC_TEST_RESOLVE_CACHE and removes it at the end): a process answers from it what an earlier one
 // resolved, and writes back what it resolved itself. No file moves during a run, so an answer stays
