@@ -144,11 +144,19 @@ class Parser {
     if (!match[2] && !match[3] && !Number.isSafeInteger(value)) {
       this.fail(path, 'integer beyond double precision: send it as a string');
     }
-    if (significand(match[0]) !== significand(value.toExponential())) {
-      this.fail(path, 'number beyond double precision: send it as a string');
-    }
+    if (!representable(match[0], Boolean(match[3]), value)) this.fail(path, 'number beyond double precision: send it as a string');
     return value;
   }
+}
+
+/**
+ * Whether the double `value` read from `literal` holds it exactly (as its shortest form). A literal
+ * of at most 15 characters without an exponent does: at most 15 significant digits between 1e-14
+ * and 1e15, which a double always keeps (DBL_DIG); only the others are compared digit by digit.
+ */
+function representable(literal: string, hasExponent: boolean, value: number): boolean {
+  if (!hasExponent && literal.length <= 15) return true;
+  return significand(literal) === significand(value.toExponential());
 }
 
 /** Significant digits and exponent of a number literal ("1.50e2" → "15e1"), to see whether a double holds it exactly. */
