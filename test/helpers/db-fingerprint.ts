@@ -5,7 +5,8 @@ import pg from 'pg';
  * changed. One statement, so it is cheap enough to take after every rejected write of a fuzz run.
  */
 export async function databaseFingerprint(client: pg.Client): Promise<string> {
-  // The tables are read once per client (no request creates one): the catalog query cost as much as the digests.
+  // The tables are read once per client (no request creates one): on the empty test database the catalog
+  // query took a third of the digests' time (1 against 3 ms).
   let statement = fingerprintStatements.get(client);
   if (statement === undefined) {
     const { rows: tables } = await client.query<{ name: string }>(
