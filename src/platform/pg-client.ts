@@ -19,8 +19,9 @@
 // its text, preparedName): its text is parsed and planned once per connection, not at every call.
 // Their texts are fixed (bound-sql.ts: the values travel apart), so a connection holds a few dozen;
 // past PREPARED_PER_CONNECTION, for a text longer than NAMED_TEXT_MAX_LENGTH, or for texts never
-// seen before once NAMED_TEXTS are named, a statement goes unnamed, as before. A prepared statement whose result columns changed under it (a
-// table altered while the service runs) fails once, and its connection is closed.
+// seen before once NAMED_TEXTS are named, a statement goes unnamed, as before. A prepared statement
+// whose result columns changed under it (a table altered while the service runs) fails once, and its
+// connection is closed.
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 
