@@ -1,8 +1,9 @@
 // The load generators of the auth-flood benchmark, each in a process of its own (not on the
-// service's event loop): `legit` sends GETs with the right secret and reports its throughput;
-// `flood` sends wrong secrets (half for a known public id, half for random ids) until stopped.
+// service's event loop): `legit` sends GETs with the right secret over kept-alive connections
+// (http-connection.ts) and reports its throughput; `flood` sends wrong secrets (half for a known public id, half for random ids) until stopped.
 import http from 'node:http';
 import { randomBytes } from 'node:crypto';
+import { HttpConnection } from './http-connection.ts';
 
 export interface LegitJob { kind: 'legit'; url: string; authorization: string; concurrency: number; durationMs: number }
 export interface FloodJob { kind: 'flood'; url: string; knownPublicId: string; connections: number }
@@ -25,22 +26,24 @@ function get(agent: http.Agent, url: URL, authorization: string): Promise<number
 }
 
 async function legit(job: LegitJob): Promise<LegitResult> {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: job.concurrency });
   const url = new URL(job.url);
+  const path = `${url.pathname}${url.search}`;
+  const headers = [`Authorization: ${job.authorization}`];
   const started = performance.now();
   const until = started + job.durationMs;
   let requests = 0;
   let maxLatencyMs = 0;
   await Promise.all(Array.from({ length: job.concurrency }, async () => {
+    const connection = new HttpConnection(url);
     while (performance.now() < until) {
       const sent = performance.now();
-      const status = await get(agent, url, job.authorization);
+      const { status } = await connection.request('GET', path, headers);
       if (status !== 200) throw new Error(`the legitimate client got HTTP ${status}`);
       maxLatencyMs = Math.max(maxLatencyMs, performance.now() - sent);
       requests++;
     }
+    connection.close();
   }));
-  agent.destroy();
   return { requests, seconds: (performance.now() - started) / 1000, maxLatencyMs };
 }
 

@@ -1,23 +1,9 @@
 // The load generator of the ingest benchmark, in a process of its own (a client is not part of
-// the service's event loop): POSTs `count` sessions with `concurrency` keep-alive connections and
-// writes the POSTs' latencies (ms, sorted) as one JSON line on stdout.
-import http from 'node:http';
+// the service's event loop): POSTs `count` sessions over `concurrency` kept-alive connections
+// (http-connection.ts) and writes the POSTs' latencies (ms, sorted) as one JSON line on stdout.
+import { HttpConnection } from './http-connection.ts';
 
 export interface PostJob { url: string; authorization: string; count: number; concurrency: number; sessions: string[] }
-
-async function post(agent: http.Agent, url: URL, authorization: string, body: string): Promise<void> {
-  await new Promise<void>((resolve, reject) => {
-    const request = http.request(url, {
-      method: 'POST', agent, headers: { authorization, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
-    }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => (response.statusCode === 200 ? resolve() : reject(new Error(`HTTP ${response.statusCode}: ${Buffer.concat(chunks)}`))));
-    });
-    request.on('error', reject);
-    request.end(body);
-  });
-}
 
 /** The value below which `p` of the sorted values lie (nearest rank). */
 export function percentile(sorted: number[], p: number): number {
@@ -31,18 +17,20 @@ if (process.argv[2] === '--child') {
     process.stdin.on('data', (chunk) => { text += chunk; });
     process.stdin.on('end', () => resolve(text));
   })) as PostJob;
-  const agent = new http.Agent({ keepAlive: true, maxSockets: job.concurrency });
   const url = new URL(job.url);
+  const headers = [`Authorization: ${job.authorization}`, 'Content-Type: application/json'];
   const latencies: number[] = [];
   let next = 0;
   await Promise.all(Array.from({ length: job.concurrency }, async () => {
+    const connection = new HttpConnection(url);
     while (next < job.count) {
       const i = next++;
       const started = performance.now();
-      await post(agent, url, job.authorization, job.sessions[i]);
+      const answer = await connection.request('POST', url.pathname, headers, job.sessions[i]);
+      if (answer.status !== 200) throw new Error(`HTTP ${answer.status}: ${answer.body}`);
       latencies.push(performance.now() - started);
     }
+    connection.close();
   }));
-  agent.destroy();
   process.stdout.write(`${JSON.stringify(latencies.sort((a, b) => a - b))}\n`);
 }
