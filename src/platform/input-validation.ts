@@ -3,6 +3,7 @@
 import * as yup from 'yup';
 import { DomainError, type ErrorDetail } from './errors.ts';
 import { yupFieldPath } from './field-path.ts';
+import { fastAccepts } from './yup-fast-accept.ts';
 
 /** Most `details` one answer lists. */
 export const MAX_DETAILS = 50;
@@ -91,7 +92,9 @@ export function validate<S extends yup.AnySchema>(schema: S, value: unknown, whe
   const options: yup.ValidateOptions = { strict: where === 'body', stripUnknown: false };
   if (options.strict) {
     const narrow = strictSchema(schema, value);
-    // A failure is reported by the whole schema, below.
+    // The schema's tests called directly (yup-fast-accept.ts), else yup; a failure is reported by
+    // the whole schema, below.
+    if (fastAccepts(narrow, value, { ...options, abortEarly: true })) return value as yup.InferType<S>;
     if (narrow !== schema && narrow.isValidSync(value, { ...options, abortEarly: true })) return value as yup.InferType<S>;
   }
   try {
