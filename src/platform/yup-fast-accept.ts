@@ -1,7 +1,7 @@
 // Whether a yup schema accepts a value in a strict check, by calling the schema's own tests (its
 // internal ones: type, optionality, nullability, oneOf; then its tests; then its members' or items')
 // in yup's order, without yup's bookkeeping. yup runs each test through closures, a context object
-// and callbacks: for a session body that was a third of a POST's validation time and 40 % of what
+// and callbacks: for a session body that was two thirds of its validation time and 40 % of what
 // the POST allocated. The rules stay the schema's: this only answers true when every test passed;
 // false means "not known here", and the caller asks yup, which gives the errors.
 //
