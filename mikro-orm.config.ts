@@ -4,6 +4,7 @@ import { entities } from './src/entities.ts';
 import { migrations } from './src/migrations/index.ts';
 import { RecordEvents } from './src/events/record-events.ts';
 import { pgClientClass } from './src/platform/pg-client.ts';
+import { refuseConnectionsAfterEnd } from './src/platform/pool-closing.ts';
 
 /** The ORM configuration for a database URL (embedded PostgreSQL or DATABASE_URL). */
 export function ormConfig(clientUrl: string, options: { debug?: boolean; poolMax?: number } = {}) {
@@ -23,8 +24,9 @@ export function ormConfig(clientUrl: string, options: { debug?: boolean; poolMax
       silent: true,
     },
     pool: { min: 0, max: options.poolMax ?? 20 },
-    // A connection whose begin or rollback fails is dropped, not leaked from the pool (src/platform/pg-client.ts).
-    driverOptions: { Client: pgClientClass() },
+    // A connection whose begin or rollback fails is dropped, not leaked from the pool (src/platform/pg-client.ts),
+    // nor one that arrives once the pool is ending (src/platform/pool-closing.ts).
+    driverOptions: { Client: pgClientClass(), onPoolCreated: refuseConnectionsAfterEnd },
     debug: options.debug ?? process.env.SVC_SQL_DEBUG === '1',
     allowGlobalContext: false,
     forceUtcTimezone: true,

@@ -7,6 +7,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import pg from 'pg';
 import { pgClientClass, type StatementBound } from './pg-client.ts';
+import { refuseConnectionsAfterEnd, type ClosablePool } from './pool-closing.ts';
 import { StartupError } from './startup-error.ts';
 
 export const DEFAULT_REQUEST_DB_TIMEOUT_MS = 5000;
@@ -124,12 +125,8 @@ function statementBound(boundMs: number): StatementBound {
   };
 }
 
-interface ConnectablePool {
-  connect(callback?: unknown): Promise<pg.PoolClient> | void;
-}
-
 /** Taking a connection is bounded by what is left of the request's wait; one that comes too late goes back to the pool. */
-function boundAcquire(pool: ConnectablePool, boundMs: number): void {
+function boundAcquire(pool: ClosablePool, boundMs: number): void {
   const connect = pool.connect.bind(pool);
   const exceeded = () => new DatabaseWaitExceeded('no database connection', boundMs);
   pool.connect = ((callback?: unknown) => {
@@ -138,7 +135,7 @@ function boundAcquire(pool: ConnectablePool, boundMs: number): void {
     return bounded(() => (attempt = connect() as Promise<pg.PoolClient>), remainingMs(boundMs), exceeded, () => {
       attempt?.then((client) => client.release(), () => {});
     });
-  }) as ConnectablePool['connect'];
+  }) as ClosablePool['connect'];
 }
 
 /**
@@ -154,6 +151,9 @@ export function requestPoolOptions(boundMs: number): Record<string, unknown> {
     statement_timeout: boundMs,
     lock_timeout: boundMs,
     options: '-c client_connection_check_interval=1000',
-    onPoolCreated: (pool: ConnectablePool) => boundAcquire(pool, boundMs),
+    onPoolCreated: (pool: ClosablePool) => {
+      refuseConnectionsAfterEnd(pool);
+      boundAcquire(pool, boundMs);
+    },
   };
 }

@@ -4,6 +4,7 @@
 import { databaseHealth, isDatabaseUnavailable } from '../platform/database-health.ts';
 import { addJob, type JobConnection } from '../platform/jobs.ts';
 import { logger } from '../platform/log.ts';
+import { PoolClosing } from '../platform/pool-closing.ts';
 import { isOrmOpen, type Em } from '../platform/orm.ts';
 
 export const PROCESSING_TASK = 'process_sessions';
@@ -31,6 +32,7 @@ export function requestProcessing(em: Em): void {
     // The service (or a test's app) closed its ORM meanwhile: the minute job picks the sessions up.
     if (!isOrmOpen(fork)) return;
     addProcessingJob(fork.getConnection()).catch((error) => {
+      if (error instanceof PoolClosing) return;
       if (isDatabaseUnavailable(error)) databaseHealth.report(error);
       else logger().error({ err: error }, 'could not add the session processing job (the minute job picks the sessions up)');
     });
