@@ -23,8 +23,8 @@ for (const [name, open] of [
 ] as const) {
   test(`${name} closes while a statement is taking a new connection, and the statement ends`, async (t) => {
     // The close comes after 0 to 24 turns of the event loop: before the statement asks for a connection,
-    // while the connection is being made, and after the statement was answered.
-    for (let wait = 0; wait < 25; wait++) {
+    // while the connection is being made (1 turn hung the close here), and after the statement was answered.
+    for (const wait of [0, 1, 2, 3, 4, 6, 9, 14, 24]) {
       const orm: Orm = await open(url);
       const statement = orm.em.fork().execute('select 1 as one').then((rows) => rows[0]?.one, (error: Error) => error.message);
       await turns(wait);
