@@ -2,7 +2,7 @@
 // subscriptions and EVSE links, reimbursement arrangements and EVSE links). Each family's service
 // is a thin use case: it opens the transaction, loads what only it knows (plan, customer, token,
 // EVSE), calls these steps with its own entity, name and error codes, and flushes once.
-import type { EntityName } from '@mikro-orm/core';
+import type { EntityName, FilterQuery, FindOneOptions, RequiredEntityData } from '@mikro-orm/core';
 import { Customer } from '../parties/customer.entity.ts';
 import { mergeCustomFields } from '../platform/custom-fields.ts';
 import { InvalidInputError, NotFoundError } from '../platform/errors.ts';
@@ -76,7 +76,7 @@ export interface LinkSpan {
 
 /** A record of the family by id (a malformed id is no record): else `not_found` naming `what`. */
 export async function findById<T extends object>(em: Em, entity: EntityName<T>, id: string, what: string, populate: readonly string[] = []): Promise<T> {
-  const record = isUuid(id) ? await em.findOne(entity, { id } as never, { populate: populate as never }) : null;
+  const record = isUuid(id) ? await em.findOne(entity, { id } as never, { populate: populate as FindOneOptions<T>['populate'] }) : null;
   if (!record) throw new NotFoundError(what);
   return record as T;
 }
@@ -142,7 +142,7 @@ export async function markDefunct<R extends { defunct: boolean; externalUpdatedA
   record.defunct = true;
   if (externalUpdatedAt) record.externalUpdatedAt = externalUpdatedAt;
   if (cascade) {
-    const links: L[] = await em.find(cascade.links.entity, { [cascade.links.contract]: record, defunct: false } as never, cascade.options);
+    const links: L[] = await em.find(cascade.links.entity, { [cascade.links.contract]: record, defunct: false } as FilterQuery<L>, cascade.options);
     for (const link of links) link.defunct = true;
   }
   await em.flush();
@@ -160,7 +160,7 @@ export function orderedLinkSpan(contract: { validFrom: Date }, bounds: { validFr
 export function newLink<L extends object>(em: Em, kind: LinkKind<L>, contract: ContractRecord, values: Record<string, unknown>, bounds: Patch<LinkFields>): L {
   return em.create(kind.entity, {
     admin: contract.admin, [kind.contract]: contract, ...values, validFrom: bounds.validFrom ?? null, validUntil: bounds.validUntil ?? null,
-  } as never) as L;
+  } as RequiredEntityData<L>);
 }
 
 /** A merge patch of a link that is not defunct, its span (from its contract's start when it defers) ordered. */

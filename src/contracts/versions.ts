@@ -2,7 +2,7 @@
 // until the next one starts (rate plan versions, CPO subscription plan versions, reimbursement
 // calculation inputs): the one with the latest valid_from not after the moment. In memory, as a
 // find in the database, and as the SQL of a period's version.
-import type { EntityName, FilterQuery } from '@mikro-orm/core';
+import type { EntityName, FilterQuery, FindOneOptions } from '@mikro-orm/core';
 import type { Em } from '../platform/orm.ts';
 
 export interface Versioned {
@@ -33,7 +33,7 @@ export function versionAt<V extends Versioned>(versions: Iterable<V>, at: Date):
 export function findVersionAt<V extends Versioned & object>(
   em: Em, entity: EntityName<V>, where: FilterQuery<V>, at: Date, options: { filters?: boolean } = {},
 ): Promise<V | null> {
-  return em.findOne(entity, { $and: [where, { validFrom: { $lte: at } }] } as FilterQuery<V>, { ...options, orderBy: { validFrom: 'desc' } as never });
+  return em.findOne(entity, { $and: [where, { validFrom: { $lte: at } }] } as FilterQuery<V>, { ...options, orderBy: { validFrom: 'desc' } as FindOneOptions<V>['orderBy'] });
 }
 
 /**
