@@ -1,5 +1,5 @@
 // POST /charge-session-batch (extension, issue 25): up to 1,000 sessions of POST /charge-session in
-// one request, each checked and stored as that operation does, all new ones with one statement.
+// one request, each checked and stored as that operation does, the new ones with one statement per 500.
 import { ingestSessions } from '../../src/sessions/ingest-session.service.ts';
 import type { SessionSubmission } from '../../src/sessions/session-submission.ts';
 import { DomainError } from '../../src/platform/errors.ts';
