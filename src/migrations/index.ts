@@ -29,6 +29,7 @@ import { Migration20261127100000_session_admin_id_index } from './Migration20261
 import { Migration20261127110000_customer_admin_id_index } from './Migration20261127110000_customer_admin_id_index.ts';
 import { Migration20261127120000_event_data_check } from './Migration20261127120000_event_data_check.ts';
 import { Migration20261127130000_token_admin_index } from './Migration20261127130000_token_admin_index.ts';
+import { Migration20261127140000_event_commit_mark } from './Migration20261127140000_event_commit_mark.ts';
 // imports-end
 
 export const migrations: { name: string; class: new (...args: any[]) => any }[] = [
@@ -62,5 +63,6 @@ export const migrations: { name: string; class: new (...args: any[]) => any }[] 
   { name: 'Migration20261127110000_customer_admin_id_index', class: Migration20261127110000_customer_admin_id_index },
   { name: 'Migration20261127120000_event_data_check', class: Migration20261127120000_event_data_check },
   { name: 'Migration20261127130000_token_admin_index', class: Migration20261127130000_token_admin_index },
+  { name: 'Migration20261127140000_event_commit_mark', class: Migration20261127140000_event_commit_mark },
 // migrations-end
 ];

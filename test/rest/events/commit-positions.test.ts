@@ -123,14 +123,73 @@ test.serial('a commit still in progress holds back the later positions: all deli
   t.deepEqual(receiver.on('/held').map((d) => d.body.data.name), ['Before, renamed', 'hold me', 'Second, renamed']);
 });
 
-// svc_event_mark_first marks the first row *before* it is inserted: a BEFORE trigger after it (by
-// name) that skipped a row would leave the mark on a row never written, and the transaction's
-// events without a commit row, never delivered. Its triggers are the ones the order was built on.
-test.serial('svc_event has exactly the triggers the commit order relies on', async (t) => {
+// The commit order rests on one trigger: its condition marks a transaction's first event row (as the
+// row is written) and queues it for the commit, once. A BEFORE trigger of its own (the one before
+// migration `event_commit_mark`) cost a PL/pgSQL call a transaction.
+test.serial('svc_event has exactly the trigger the commit order relies on', async (t) => {
   const { rows } = await db.query(`select tgname, tgtype & 2 = 2 as before, tgconstraint <> 0 as is_constraint, tgdeferrable, tginitdeferred
     from pg_trigger where tgrelid = 'svc_event'::regclass and not tgisinternal order by tgname`);
   t.deepEqual(rows, [
     { tgname: 'svc_event_commit_order', before: false, is_constraint: true, tgdeferrable: true, tginitdeferred: true },
-    { tgname: 'svc_event_mark_first', before: true, is_constraint: false, tgdeferrable: false, tginitdeferred: false },
   ]);
+});
+
+/** The commit rows of the transactions that wrote events of `resource`. */
+async function commitsOf(resource: string): Promise<{ events: number; position: string | null }[]> {
+  const { rows } = await db.query(`select count(*)::int as events, c.position::text as position from svc_event e
+    left join svc_event_commit c on c.tx_id = e.tx_id where e.resource_id = $1 group by e.tx_id, c.position order by e.tx_id`, [resource]);
+  return rows;
+}
+
+const insertEvents = (client: pg.Client, resource: string, count: number) => client.query(`insert into svc_event (kind, resource_id, modification, actor, data, occurred_at)
+  select 'customer', $1::text, 'update', 'test', jsonb_build_object('id', $1::text, 'n', n), now() from generate_series(1, $2::int) n`, [resource, count]);
+
+/** `work` in a transaction block of the test's connection, rolled back when it fails. */
+async function inTransaction(work: () => Promise<unknown>): Promise<void> {
+  await db.query('begin');
+  try {
+    await work();
+    await db.query('commit');
+  } catch (error) {
+    await db.query('rollback');
+    throw error;
+  }
+}
+
+test.serial('a transaction that writes events has one commit row with a position, however many statements and rows wrote them', async (t) => {
+  await inTransaction(async () => {
+    await insertEvents(db, 'tx-shape-1', 3);
+    await insertEvents(db, 'tx-shape-1', 2);
+  });
+  const [both] = await commitsOf('tx-shape-1');
+  t.deepEqual(await commitsOf('tx-shape-1'), [both], 'one transaction');
+  t.is(both.events, 5);
+  t.truthy(both.position);
+  // One statement on its own (no transaction block).
+  await insertEvents(db, 'tx-shape-2', 1);
+  const [single] = await commitsOf('tx-shape-2');
+  t.is(single.events, 1);
+  t.true(BigInt(single.position!) > BigInt(both.position!), 'a later commit, a later position');
+});
+
+test.serial('events written after a savepoint rolled back the first ones still get their commit row', async (t) => {
+  await inTransaction(async () => {
+    await db.query('savepoint before_events');
+    await insertEvents(db, 'tx-shape-3', 2);
+    await db.query('rollback to savepoint before_events');
+    await insertEvents(db, 'tx-shape-4', 1);
+  });
+  t.deepEqual(await commitsOf('tx-shape-3'), [], 'the rolled-back events are gone');
+  const [kept] = await commitsOf('tx-shape-4');
+  t.is(kept.events, 1);
+  t.truthy(kept.position, 'the event written after the rollback has its commit');
+});
+
+test.serial('a transaction whose statements wrote no event has no commit row', async (t) => {
+  const before = (await db.query('select count(*)::int as n from svc_event_commit')).rows[0].n;
+  await inTransaction(async () => {
+    await insertEvents(db, 'tx-shape-5', 0);
+    await db.query(`update svc_event set actor = actor where false`);
+  });
+  t.is((await db.query('select count(*)::int as n from svc_event_commit')).rows[0].n, before);
 });
