@@ -23,6 +23,7 @@ import { benchmarks, isTime } from './benchmarks.ts';
 import type { ChildResult } from './run-one.ts';
 import { seedStoredSessions } from './seed-stored-sessions.ts';
 import { failLeftoverJobs } from './leftover-jobs.ts';
+import { PG_STATEMENTS_SETTINGS, pgStatementsTop, statementStats } from './pg-statements.ts';
 
 export type { BenchmarkResult } from './benchmarks.ts';
 
@@ -32,6 +33,8 @@ const positive = (name: string, fallback: number): number => {
   return value;
 };
 const MAX_RSS_MB = positive('BENCH_MAX_RSS_MB', 512);
+/** BENCH_PG_STATEMENTS=<n>: PostgreSQL's top n statements after each benchmark (bench/pg-statements.ts). */
+const PG_STATEMENTS_TOP = pgStatementsTop();
 const GROWTH_LOW = positive('BENCH_GROWTH_LOW', 100_000);
 const GROWTH_HIGH = positive('BENCH_GROWTH_HIGH', 1_000_000);
 const GROWTH_BILLING_SESSIONS = positive('BENCH_GROWTH_BILLING_SESSIONS', 100_000);
@@ -150,7 +153,7 @@ function printGrowth(results: Map<string, { low: ChildResult | null; high: Child
 
 const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
 chmodSync(dataDir, 0o755);
-const pg = await startEmbeddedPostgres({ dataDir, database: 'bench' });
+const pg = await startEmbeddedPostgres({ dataDir, database: 'bench', ...(PG_STATEMENTS_TOP ? { settings: PG_STATEMENTS_SETTINGS } : {}) });
 try {
   const orm = await openOrm(ormConfig(pg.url));
   await migrate(orm);
@@ -161,12 +164,16 @@ try {
   const growthUrl = pg.url.replace(/\/bench$/, '/bench_growth');
   if (growth.length) await ensureDatabase(pg.url.replace(/\/bench$/, '/postgres'), 'bench_growth', 'bench');
 
+  const stats = PG_STATEMENTS_TOP ? await statementStats(pg.url, PG_STATEMENTS_TOP) : null;
   for (const name of standard) {
     console.log(`\n[${name}]`);
+    await stats?.reset();
     const result = await runChild(name, pg.url);
+    await stats?.print();
     await failLeftoverJobs(pg.url, name);
     if (result) printResult(result);
   }
+  await stats?.close();
 
   if (growth.length) {
     const results = new Map(growth.map((name) => [name, { low: null as ChildResult | null, high: null as ChildResult | null }]));

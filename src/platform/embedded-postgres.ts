@@ -37,6 +37,8 @@ export interface EmbeddedPostgresOptions {
   progress?: (line: string) => void;
   /** Supervised: a postmaster that dies is started again; each death and restart is a line here. */
   supervise?: (line: string) => void;
+  /** More server settings (`-c name=value`) for a PostgreSQL started here (the benchmarks' statistics). */
+  settings?: Record<string, string>;
 }
 
 const RELOCATION_ROOT = '/var/tmp/svc-embedded-pg';
@@ -249,6 +251,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     // of an fsync per file: seconds less on a loaded machine, as durable.
     '-c', 'recovery_init_sync_method=syncfs',
   ];
+  for (const [name, value] of Object.entries(options.settings ?? {})) flags.push('-c', `${name}=${value}`);
   if (options.fast) flags.push('-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off');
   const postmaster = () => startPostmaster(join(binaries, 'bin', 'postgres'), flags, runAs, options.detached ?? false, log);
   progress(`database: starting the embedded PostgreSQL (${clusterDir}, port ${port})`);
