@@ -10,10 +10,10 @@ import { Migration } from '@mikro-orm/migrations';
 // as each row is inserted (not at the commit). The first row of a transaction finds the setting
 // empty, sets it (set_config answers the value it set, never null) and queues the trigger; the later
 // rows find it set and queue nothing (were set_config evaluated for them too, it would only set the
-// setting again: the trigger's function does not read it). A
-// savepoint rolled back takes its setting and its queued trigger with it, as before; a statement that
-// inserts no event marks nothing. The mark now comes after the row is written, so a BEFORE trigger
-// that skips a row can no longer leave it on a row never written.
+// setting again: the trigger's function does not read it). A savepoint rolled back takes its setting
+// and its queued trigger with it, as before; a statement that inserts no event marks nothing. The
+// mark now comes after the row is written, so a BEFORE trigger that skips a row can no longer leave
+// it on a row never written.
 const MARK_AND_QUEUE = `create constraint trigger svc_event_commit_order after insert on "svc_event" deferrable initially deferred
       for each row when (coalesce(current_setting('svc.first_event', true), '') = ''
         and set_config('svc.first_event', new.id::text, true) is not null)
