@@ -1,6 +1,6 @@
 // POST /charge-session-batch (issue 25): up to 1,000 sessions of POST /charge-session in one
 // request, each checked, stored and answered as that operation would, in order; the new ones go to
-// the database with one statement and are priced like any other.
+// the database with one statement per 500 and are priced like any other.
 import fc from 'fast-check';
 import test from 'ava';
 import { type Auth, type TestApp } from '../../helpers/app.ts';
@@ -205,4 +205,24 @@ test('the same batch sent twice stores each session once and answers the same se
     });
   }), { numRuns: 8, seed: 25 });
   t.deepEqual(Object.keys(await storedWith(start)).sort(), [...accepted].sort(), 'one row per accepted session, none of the refused');
+});
+
+test('repeats on both sides of a batch\'s two statements: each session stored by its first copy once, the later copy its duplicate', async (t) => {
+  const start = prefix('ACROSS');
+  const items = Array.from({ length: 1000 }, (_, i) => sessionBody(evcoId, { session_id: `${start}${i}` }));
+  // Copies in the second statement (from 500 on) of sessions the first statement stores, and one
+  // within the second statement itself.
+  items[999] = items[0];
+  items[600] = items[10];
+  items[998] = items[700];
+  const r = await batch(items);
+  t.is(r.status, 200);
+  const { results } = r.body;
+  t.is(results.length, 1000);
+  for (const [copy, original] of [[999, 0], [600, 10], [998, 700]]) {
+    t.like(results[original], { duplicate: false, status: 'received' });
+    t.like(results[copy], { id: results[original].id, duplicate: true }, `item ${copy} repeats item ${original}`);
+  }
+  t.is(results.filter((result: any) => result.duplicate === false).length, 997);
+  t.is(Object.keys(await allPriced(start, 997)).length, 997);
 });
