@@ -81,7 +81,11 @@ export async function startServiceProcess(env: Record<string, string>, options: 
     if (child.exitCode !== null) throw new Error(`service exited: ${output}`);
     try {
       const response = await fetch(`${url}/main/version`);
-      if (response.ok) return { child, url, port, output: () => messagesOf(output), rawOutput: () => output, stderr: () => stderr };
+      // Its start's lines reach the pipe up to 10 ms after it answers (src/platform/buffered-lines.ts):
+      // the last of them, "Service listening on", says that every line of the start is here.
+      if (response.ok && output.includes('Service listening on')) {
+        return { child, url, port, output: () => messagesOf(output), rawOutput: () => output, stderr: () => stderr };
+      }
     } catch { /* not listening yet */ }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
