@@ -85,7 +85,7 @@ interface Queue { em: Em | null; pending: Pending[]; writing: boolean; scheduled
  * the first 500 while the second is written: in `npm run bench -- batch`, 4 runs each alternating
  * (2026-11-27), all priced after 2.04 to 2.26 s against 2.28 to 2.38 s with one statement.
  */
-export const STATEMENT_SESSIONS = 500;
+const STATEMENT_SESSIONS = 500;
 
 const queues = new Map<string, Queue>();
 
