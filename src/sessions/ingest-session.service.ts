@@ -3,7 +3,8 @@
 // content answers the stored session, one with other content goes to resubmit-session.service.ts.
 // Sessions arriving in the same turn of the event loop, or while the previous statement is written,
 // are written with one statement (at most STATEMENT_SESSIONS; each caller is answered once its
-// statement committed), which keeps the cost per session low under load. Processing happens asynchronously (src/worker/).
+// statement committed), which keeps the cost per session low under load. Processing happens
+// asynchronously (src/worker/).
 import { uuidv7 } from '../platform/ids.ts';
 import type { Em } from '../platform/orm.ts';
 import type { SessionStatus } from './charge-session.entity.ts';
