@@ -38,13 +38,21 @@ async function repricingJobs(em: Em = scopedEm(app.orm)): Promise<string[]> {
   return rows.map((row) => row.payload.correction_id);
 }
 
+/** The queue's jobs as the worker sees them: what a wait that timed out names. */
+async function queueState(): Promise<string> {
+  const jobs = await scopedEm(app.orm).execute(`select t.identifier, j.key, j.attempts, j.last_error, j.run_at, j.locked_at, j.is_available
+    from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id order by j.id`);
+  return JSON.stringify(jobs);
+}
+
+/** `read` until `done` holds, for at most 30 s (the repricing job and the pricing it asks for, on a machine the whole suite loads). */
 async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  for (let i = 0; i < 600; i++) {
+  for (let i = 0; i < 1200; i++) {
     const value = await read();
     if (done(value)) return value;
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
-  throw new Error('the condition never held');
+  throw new Error(`the condition never held; the queue: ${await queueState()}`);
 }
 
 test.serial('a correction that does not commit leaves no repricing job', async (t) => {
