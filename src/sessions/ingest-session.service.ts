@@ -70,7 +70,12 @@ async function insertBatch(em: Em, batch: Pending[]): Promise<Row[]> {
 }
 
 interface Row { id: string; identity_key: string; status: SessionStatus; received_at: Date; payload?: Record<string, unknown> }
-interface Pending { key: string; submission: SessionSubmission; row: NewRow; actor: string; resolve(value: IngestedSession): void; reject(error: unknown): void }
+interface Pending {
+  key: string; submission: SessionSubmission; row: NewRow; actor: string;
+  /** The caller's (its administrations): a statement carries several callers' sessions, written with the first one's. */
+  em: Em;
+  resolve(value: IngestedSession): void; reject(error: unknown): void;
+}
 
 /**
  * The sessions waiting for a database's next statement. One statement at a time per database: the
@@ -109,13 +114,13 @@ async function flush(queue: Queue): Promise<void> {
     queue.writing = false;
     schedule(queue);
   }
-  await resubmitChanged(em, changed, true);
+  await resubmitChanged(changed, true);
 }
 
 /** Other content under a stored identity: one at a time, in the order received, under a row lock. */
-async function resubmitChanged(em: Em, changed: Pending[], kick: boolean): Promise<void> {
-  // As its sender: the statement that found it may have been started by another caller.
-  for (const p of changed) await runAs(p.actor, () => resubmitSession(em, p.submission, p.key, kick)).then(p.resolve, p.reject);
+async function resubmitChanged(changed: Pending[], kick: boolean): Promise<void> {
+  // As its sender, with its administrations: the statement that found it may have been started by another caller.
+  for (const p of changed) await runAs(p.actor, () => resubmitSession(p.em, p.submission, p.key, kick)).then(p.resolve, p.reject);
 }
 
 /** Writes a batch and answers its new sessions and repeats; the submissions with other content under a stored identity are left to resubmit. */
@@ -191,7 +196,7 @@ function ingest(em: Em, s: SessionSubmission, options: { kick?: boolean }): Prom
   const row = newRow(s, key, new Date());
   if (options.kick === false) {
     return new Promise((resolve, reject) => {
-      void writeBatch(em, [{ key, submission: s, row, actor: currentActor(), resolve, reject }], false).then((changed) => resubmitChanged(em, changed, false));
+      void writeBatch(em, [{ key, submission: s, row, actor: currentActor(), em, resolve, reject }], false).then((changed) => resubmitChanged(changed, false));
     });
   }
   const queueKey = String(em.config.get('clientUrl') ?? em.config.get('dbName'));
@@ -202,7 +207,7 @@ function ingest(em: Em, s: SessionSubmission, options: { kick?: boolean }): Prom
       queues.set(queueKey, queue);
     }
     queue.em ??= em.fork();
-    queue.pending.push({ key, submission: s, row, actor: currentActor(), resolve, reject });
+    queue.pending.push({ key, submission: s, row, actor: currentActor(), em, resolve, reject });
     schedule(queue);
   });
 }

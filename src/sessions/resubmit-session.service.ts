@@ -4,6 +4,8 @@
 // an earlier version) or discarded: 400 conflicting_resubmission naming the first differing field,
 // nothing changes. The row is locked (FOR UPDATE) so that a worker pricing it meanwhile either
 // finishes first (and the answer sees it priced) or skips it (SKIP LOCKED) until the new data is in.
+// `em` is the caller's (its administrations): a credential limited to administrations resubmits only
+// its own sessions (submission-access.ts).
 import { LockMode } from '@mikro-orm/core';
 import { DomainError } from '../platform/errors.ts';
 import { fieldLabel } from '../platform/field-path.ts';
@@ -13,6 +15,7 @@ import { DropoutCase } from './dropout-case.entity.ts';
 import type { IngestedSession, SessionSubmission } from './session-submission.ts';
 import { firstDifference } from './session-content.ts';
 import { requestProcessingIn } from './processing-job.ts';
+import { assertResubmittable } from './submission-access.ts';
 
 const LOCKED = { filters: false, lockMode: LockMode.PESSIMISTIC_WRITE } as const;
 
@@ -23,6 +26,8 @@ async function resubmitOnce(tx: Em, s: SessionSubmission, identityKey: string, k
   const dropoutCase = caseId ? await tx.findOne(DropoutCase, { id: caseId }, LOCKED) : null;
   const session = await tx.findOneOrFail(ChargeSession, { identityKey }, { ...LOCKED, refresh: true });
   if (session.status === 'dropout' && session.dropoutCase?.id !== caseId) return null;
+  // Another administration's session stored since the caller's check (the same identity sent by both at once).
+  await assertResubmittable(tx, session);
 
   const path = firstDifference(session.source, session.payload, s.payload);
   if (path === null) return { id: session.id, status: session.status, receivedAt: session.receivedAt, duplicate: true };

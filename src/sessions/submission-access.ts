@@ -6,12 +6,17 @@
 // taken by a session the caller cannot see is 400 duplicate at $.session_id, and that session is
 // neither answered nor resubmitted. A credential without a limit (and an OCPI peer, the demo, the
 // CLI: no limit) submits as before.
-import { callerScope, canSeeAdministration } from '../access/admin-scope.ts';
+//
+// The check before the write sees the identities stored then. A session another caller stores
+// meanwhile (the same identity sent by two administrations at once) is checked again where a repeat
+// with other content would be resubmitted, under the session's row lock (assertResubmittable).
+import { callerScope, canSeeAdministration, type AdminScope } from '../access/admin-scope.ts';
 import { Evse } from '../cpo/evse.entity.ts';
 import { tokensSeen } from '../msp/token-lookup.ts';
 import { DomainError, NotFoundError } from '../platform/errors.ts';
 import type { Em } from '../platform/orm.ts';
 import type { SessionSubmission } from './session-submission.ts';
+import type { ChargeSession } from './charge-session.entity.ts';
 
 interface Stored { identity_key: string; admin_id: string | null; source: string; evco_id: string; evse_uid: string | null }
 
@@ -53,9 +58,24 @@ export async function submissionRefusals(em: Em, sessions: { submission: Session
       return new NotFoundError('token', { path: ['evco_id'] });
     }
     const row = stored.get(identityKey.toLowerCase());
-    if (!row) return null;
-    const visible = row.admin_id !== null ? canSeeAdministration(scope, row.admin_id)
-      : row.source === 'cpo_charge_session' ? seesEvse(row.evse_uid) : seesToken(row.evco_id);
-    return visible ? null : new DomainError('duplicate', 'a session with this identity (sender and session_id) exists already', { path: ['session_id'] });
+    return !row || sees(scope, row, seesToken, seesEvse) ? null : identityTaken();
   });
+}
+
+/** Whether a stored session is the caller's: its administration's, or before processing (none yet) its token's or EVSE's. */
+function sees(scope: AdminScope, row: Stored, seesToken: (evcoId: string) => boolean, seesEvse: (evseUid: string | null) => boolean): boolean {
+  if (row.admin_id !== null) return canSeeAdministration(scope, row.admin_id);
+  return row.source === 'cpo_charge_session' ? seesEvse(row.evse_uid) : seesToken(row.evco_id);
+}
+
+const identityTaken = () => new DomainError('duplicate', 'a session with this identity (sender and session_id) exists already', { path: ['session_id'] });
+
+/** Before a resubmission changes the stored session (locked by the caller): 400 duplicate, as above, unless it is the caller's. */
+export async function assertResubmittable(em: Em, session: ChargeSession): Promise<void> {
+  const scope = callerScope(em);
+  if (scope.all) return;
+  const row: Stored = { identity_key: session.identityKey, admin_id: session.admin?.id ?? null, source: session.source, evco_id: session.evcoId, evse_uid: session.evseUid ?? null };
+  const seesToken = row.admin_id === null && row.source !== 'cpo_charge_session' ? await tokensSeen(em, [row.evco_id]) : () => false;
+  const seesEvse = row.admin_id === null && row.source === 'cpo_charge_session' ? await evsesSeen(em, row.evse_uid === null ? [] : [row.evse_uid]) : () => false;
+  if (!sees(scope, row, seesToken, seesEvse)) throw identityTaken();
 }

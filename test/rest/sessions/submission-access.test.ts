@@ -11,6 +11,8 @@ import { pricedSubscription, processed, sessionBody, submitSession } from '../..
 
 let app: TestApp;
 let limited: Auth;
+/** A credential limited to the other administration (theirs). */
+let other: Auth;
 let theirs: { evcoId: string; evseUid: string };
 let mine: { evcoId: string; evseUid: string };
 
@@ -20,6 +22,7 @@ test.before(async () => {
   theirs = { evcoId: (await pricedSubscription(app, a)).evcoId, evseUid: (await createLocatedEvse(app, a)).evse_uid };
   mine = { evcoId: (await pricedSubscription(app, b)).evcoId, evseUid: (await createLocatedEvse(app, b)).evse_uid };
   limited = await app.credential({ role: 'admin', adminIds: [b] });
+  other = await app.credential({ role: 'admin', adminIds: [a] });
 });
 test.after.always(async () => { await app?.close(); });
 
@@ -73,4 +76,26 @@ test('its own sessions: stored, and the same session again is an idempotent dupl
   const cpoFirst = await submit('/cpo-charge-session', cpo);
   t.is(cpoFirst.status, 200, JSON.stringify(cpoFirst.body));
   t.like((await submit('/cpo-charge-session', cpo)).body, { id: cpoFirst.body.id, duplicate: true });
+});
+
+test('the same identity sent by two administrations at once is stored once, for one of them: the other is 400 duplicate, without the session\'s id', async (t) => {
+  // Both checks see the identity free; the statements then find it taken by the other's session (the
+  // same statement or the next). It was answered 200 with the other's session id, its content replaced.
+  const send = (evcoId: string, auth: Auth, id: string, energy: string, batch: boolean) => (batch
+    ? app.request('POST', '/main/v1/charge-session-batch', { body: [sessionBody(evcoId, { session_id: id, total_energy_kwh: energy })], auth })
+      .then((r) => ({ status: r.body.results?.[0]?.id ? 200 : 400, body: r.body.results?.[0] ?? r.body }))
+    : submit('/charge-session', sessionBody(evcoId, { session_id: id, total_energy_kwh: energy }), auth));
+  for (let round = 0; round < 8; round++) {
+    const id = `AT-ONCE-${round}`;
+    const batch = round >= 4;
+    const [ours, their] = round % 2 === 0
+      ? await Promise.all([send(mine.evcoId, limited, id, '10', batch), send(theirs.evcoId, other, id, '11', batch)])
+      : (await Promise.all([send(theirs.evcoId, other, id, '11', batch), send(mine.evcoId, limited, id, '10', batch)])).reverse();
+    const stored = [ours, their].filter((r) => r.status === 200);
+    t.is(stored.length, 1, `round ${round}: ${JSON.stringify([ours.body, their.body])}`);
+    const [winner, loser, token, energy] = ours.status === 200 ? [ours, their, mine.evcoId, '10.00'] : [their, ours, theirs.evcoId, '11.00'];
+    t.like(loser.body, { code: 'duplicate', param: batch ? '$[0].session_id' : '$.session_id' }, `round ${round}`);
+    t.false(JSON.stringify(loser.body).includes(winner.body.id), 'nothing of the other administration\'s session');
+    t.like(await processed(app, winner.body.id), { token_evco_id: token, total_energy_kwh: energy }, 'stored with the content of the one it was answered to');
+  }
 });
