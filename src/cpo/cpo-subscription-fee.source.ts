@@ -10,6 +10,7 @@ import type { CpoRecurringCost } from './cpo-subscription-plan-version.entity.ts
 import type { Em } from '../platform/orm.ts';
 import { vatRateAt } from '../pricing/vat-rate.service.ts';
 import { collectItems } from '../billing/collect-items.ts';
+import { billedPeriodSubjects } from '../billing/period-fee-subjects.ts';
 import { candidateRows, type ItemCandidate } from '../billing/item-source.ts';
 import { billingAdmin } from '../billing/billing-admin.ts';
 import { periodDates, periodLabel, periodOf } from '../billing/periods.ts';
@@ -86,10 +87,11 @@ export async function cpoFeeCandidates(em: Em, fp: FeePeriod, subscriptionId?: s
   return candidates;
 }
 
-/** Bills the recurring costs of an administration's CPO subscriptions for one period (idempotent). */
+/** Bills the recurring costs of an administration's CPO subscriptions for one period (idempotent): the period's fees billed before and no longer due are withdrawn. */
 export async function billCpoSubscriptionFees(em: Em, fp: FeePeriod): Promise<void> {
   const candidates = await cpoFeeCandidates(em, fp);
-  if (candidates.length) await collectItems(em, CPO_SUBSCRIPTION_FEE_SOURCE, candidateRows(candidates));
+  const subjects = await billedPeriodSubjects(em, CPO_SUBSCRIPTION_FEE_SOURCE, fp.adminId, fp.period.from);
+  if (candidates.length || subjects.length) await collectItems(em, CPO_SUBSCRIPTION_FEE_SOURCE, candidateRows(candidates), { subjects });
 }
 
 /** Fee items of a subscription and its EVSE links (every entry: a withdrawn fee's period stays billed). */

@@ -30,6 +30,7 @@ import { Migration20261127110000_customer_admin_id_index } from './Migration2026
 import { Migration20261127120000_event_data_check } from './Migration20261127120000_event_data_check.ts';
 import { Migration20261127130000_token_admin_index } from './Migration20261127130000_token_admin_index.ts';
 import { Migration20261127140000_event_commit_mark } from './Migration20261127140000_event_commit_mark.ts';
+import { Migration20261128000000_period_fee_items_index } from './Migration20261128000000_period_fee_items_index.ts';
 // imports-end
 
 export const migrations: { name: string; class: new (...args: any[]) => any }[] = [
@@ -64,5 +65,6 @@ export const migrations: { name: string; class: new (...args: any[]) => any }[] 
   { name: 'Migration20261127120000_event_data_check', class: Migration20261127120000_event_data_check },
   { name: 'Migration20261127130000_token_admin_index', class: Migration20261127130000_token_admin_index },
   { name: 'Migration20261127140000_event_commit_mark', class: Migration20261127140000_event_commit_mark },
+  { name: 'Migration20261128000000_period_fee_items_index', class: Migration20261128000000_period_fee_items_index },
 // migrations-end
 ];

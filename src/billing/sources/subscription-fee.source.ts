@@ -9,6 +9,7 @@ import type { RecurringCost } from '../../msp/subscription-plan.entity.ts';
 import type { Em } from '../../platform/orm.ts';
 import type { InvoicingPeriod } from '../billing-settings.entity.ts';
 import { collectItems } from '../collect-items.ts';
+import { billedPeriodSubjects } from '../period-fee-subjects.ts';
 import { candidateRows, type ItemCandidate } from '../item-source.ts';
 import { daysBetween, monthsOf, periodDates, periodLabel, type Period } from '../periods.ts';
 
@@ -88,8 +89,9 @@ export async function feeCandidates(em: Em, fp: FeePeriod): Promise<ItemCandidat
   return candidates;
 }
 
-/** Bills the recurring costs of an administration's subscriptions for one period (idempotent). */
+/** Bills the recurring costs of an administration's subscriptions for one period (idempotent): the period's fees billed before and no longer due are withdrawn. */
 export async function billSubscriptionFees(em: Em, fp: FeePeriod): Promise<void> {
   const candidates = await feeCandidates(em, fp);
-  if (candidates.length) await collectItems(em, SUBSCRIPTION_FEE_SOURCE, candidateRows(candidates));
+  const subjects = await billedPeriodSubjects(em, SUBSCRIPTION_FEE_SOURCE, fp.adminId, fp.period.from);
+  if (candidates.length || subjects.length) await collectItems(em, SUBSCRIPTION_FEE_SOURCE, candidateRows(candidates), { subjects });
 }

@@ -1,0 +1,77 @@
+// A period's billing (the hourly period start, the review-set close) bills its subscriptions' fees
+// from their current data: a fee billed before for a subscription that is no longer due in the
+// period is withdrawn, as a changed one is updated (src/billing/period-fee-subjects.ts). It stayed
+// billed: a customer correction from before the period billed its fee to both customers.
+import test from 'ava';
+import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { boxesOf, configureBilling, createSeries, reviewSetOperation } from '../../helpers/billing-factories.ts';
+import { createAdministration, createCustomer, createSubscriptionPlan, createTokenSubscription } from '../../helpers/factories.ts';
+import { ensureVatRate } from '../../helpers/session-factories.ts';
+import { scopedEm } from '../../../src/access/admin-scope.ts';
+import { startCurrentPeriods } from '../../../src/billing/period-start.service.ts';
+
+let app: TestApp;
+test.before(async () => {
+  app = await startTestApp();
+  await ensureVatRate(app);
+});
+test.after.always(async () => { await app?.close(); });
+
+async function ok(method: string, path: string, body?: unknown) {
+  const r = await app.request(method, `/main/v1${path}`, body === undefined ? {} : { body });
+  if (r.status !== 200) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body;
+}
+
+/** A subscription with a fee of 10.00 a month since January, its current period's fee billed by the period start. */
+async function billedSubscription() {
+  const admin = await createAdministration(app);
+  await configureBilling(app, admin.id);
+  const series = await createSeries(app, admin.id);
+  const plan = await createSubscriptionPlan(app, admin.id, { recurring_costs: [{ description: 'Card fee', amount_excl_vat: '10.00', period: 'month' }] });
+  const a = await createCustomer(app, admin.id);
+  const sub = await createTokenSubscription(app, admin.id, { plan_id: plan.id, customer_id: a.id, valid_from: '2026-01-01T00:00:00+01:00' });
+  await startCurrentPeriods(scopedEm(app.orm));
+  const [box] = await boxesOf(app, `?party_external_reference=${a.external_reference}`);
+  const periodFrom: string = box.period_from;
+  return { admin, series, a, sub, periodFrom };
+}
+
+/** The fee subtotals of a customer's boxes of the period. */
+async function fees(ref: string, periodFrom: string): Promise<string[]> {
+  return (await boxesOf(app, `?party_external_reference=${ref}`)).filter((b) => b.period_from === periodFrom)
+    .flatMap((b) => b.rollups.filter((r: any) => r.product_category === 'subscription_fee').map((r: any) => r.subtotal_excl_vat));
+}
+
+async function closePeriod(seriesId: string, periodFrom: string) {
+  const set = ((await ok('GET', '/billing-review-set')).items as any[]).find((s) => s.billing_series_id === seriesId && s.period_from === periodFrom);
+  const done = await reviewSetOperation(app, set.id, 'close');
+  if (done.state !== 'done') throw new Error(JSON.stringify(done));
+}
+
+const daysBefore = (iso: string, days: number) => new Date(new Date(iso).getTime() - days * 86_400_000).toISOString();
+
+test('a customer correction from before the period: the new customer is billed the period\'s fee, the old one no longer', async (t) => {
+  const { admin, series, a, sub, periodFrom } = await billedSubscription();
+  t.deepEqual(await fees(a.external_reference, periodFrom), ['10.00']);
+  const b = await createCustomer(app, admin.id);
+  await ok('POST', `/msp-token-subscription/${sub.id}/plan-or-customer-correction`, { valid_from: daysBefore(periodFrom, 10), new_customer_id: b.id });
+  await closePeriod(series.id, periodFrom);
+  t.deepEqual(await fees(b.external_reference, periodFrom), ['10.00']);
+  t.deepEqual(await fees(a.external_reference, periodFrom), [], 'one fee for one subscription-period');
+});
+
+test('a subscription that ends at the period\'s start, or is made defunct, is no longer billed the period\'s fee', async (t) => {
+  const ended = await billedSubscription();
+  await ok('POST', `/msp-token-subscription/${ended.sub.id}`, { valid_until: ended.periodFrom });
+  await closePeriod(ended.series.id, ended.periodFrom);
+  t.deepEqual(await fees(ended.a.external_reference, ended.periodFrom), []);
+
+  const defunct = await billedSubscription();
+  await ok('PUT', `/msp-token-subscription/${defunct.sub.id}/defunct`);
+  // The next hourly period start withdraws it from the open box already.
+  await startCurrentPeriods(scopedEm(app.orm));
+  t.deepEqual(await fees(defunct.a.external_reference, defunct.periodFrom), []);
+  await closePeriod(defunct.series.id, defunct.periodFrom);
+  t.deepEqual(await fees(defunct.a.external_reference, defunct.periodFrom), []);
+});
