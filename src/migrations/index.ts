@@ -31,6 +31,7 @@ import { Migration20261127120000_event_data_check } from './Migration20261127120
 import { Migration20261127130000_token_admin_index } from './Migration20261127130000_token_admin_index.ts';
 import { Migration20261127140000_event_commit_mark } from './Migration20261127140000_event_commit_mark.ts';
 import { Migration20261128000000_period_fee_items_index } from './Migration20261128000000_period_fee_items_index.ts';
+import { Migration20261128010000_session_submitter_scope } from './Migration20261128010000_session_submitter_scope.ts';
 // imports-end
 
 export const migrations: { name: string; class: new (...args: any[]) => any }[] = [
@@ -66,5 +67,6 @@ export const migrations: { name: string; class: new (...args: any[]) => any }[] 
   { name: 'Migration20261127130000_token_admin_index', class: Migration20261127130000_token_admin_index },
   { name: 'Migration20261127140000_event_commit_mark', class: Migration20261127140000_event_commit_mark },
   { name: 'Migration20261128000000_period_fee_items_index', class: Migration20261128000000_period_fee_items_index },
+  { name: 'Migration20261128010000_session_submitter_scope', class: Migration20261128010000_session_submitter_scope },
 // migrations-end
 ];

@@ -12,7 +12,7 @@ import { Evse } from '../cpo/evse.entity.ts';
 import { matchRetryPolicyFromEnv } from '../cpo/match-session.ts';
 import { reimbursementContext } from '../cpo/reimbursement-context.ts';
 import { lockBatchCredit } from '../msp/monetary-credit.service.ts';
-import { resolveTokens, type ResolvedSubscription, type ResolvedToken } from '../msp/resolve-token.ts';
+import { resolveTokens, type ResolvedSubscription, type ResolvedToken, type TokenResolution } from '../msp/resolve-token.ts';
 import type { Em } from '../platform/orm.ts';
 import { isValidAt } from '../platform/validity.ts';
 import { RatePlanVersion } from '../pricing/rate-plan-version.entity.ts';
@@ -36,10 +36,22 @@ function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
   return map;
 }
 
+const NOT_OURS: TokenResolution = { token: null, currentLinks: [], subscription: null };
+
+function submitterSees(session: ClaimedSession, resolution: TokenResolution): boolean {
+  const ids = session.submitter_admin_ids;
+  if (ids === null || resolution.token === null) return true;
+  const admin = resolution.token.currentAdminId.toLowerCase();
+  return ids.some((id) => id.toLowerCase() === admin);
+}
+
 export async function loadBatchContext(em: Em, sessions: ClaimedSession[]) {
   const limits = thresholdsFromEnv();
   const resolutions = await resolveTokens(em, sessions.map((s) => ({ evcoId: s.evco_id, at: s.start_at })));
-  const resolutionOf = new Map(sessions.map((s, i) => [s.id, resolutions[i]]));
+  // A token of an administration its submitter is not limited to is not one of ours for the session:
+  // a limited credential charges no other administration's customer (a CPO session at its EVSE is
+  // then processed on the CPO side only; a session of its own drops out as of an unknown token).
+  const resolutionOf = new Map(sessions.map((s, i) => [s.id, submitterSees(s, resolutions[i]) ? resolutions[i] : NOT_OURS]));
   const planIds = [...new Set(resolutions.map((r) => r.subscription?.plan.ratePlanId).filter((id): id is string => !!id))];
   const ratePlans = new Map((planIds.length ? await em.find(RatePlan, { id: { $in: planIds } }) : []).map((p) => [p.id, p]));
   const versions = groupBy(planIds.length ? await em.find(RatePlanVersion, { ratePlan: { $in: planIds } }, { orderBy: { validFrom: 'desc' } }) : [],

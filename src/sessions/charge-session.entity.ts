@@ -47,6 +47,8 @@ export const ChargeSessionSchema = defineEntity({
     tokenId: p.uuid().nullable(),
     subscriptionId: p.uuid().nullable(),
     customerId: p.uuid().nullable(),
+    /** The administrations of the credential that submitted it (null: every): its driver's side is priced only on a token of one of them. */
+    submitterAdminIds: p.json<string[]>().nullable(),
     /** Validity checks the last reprocessing instruction bypasses. */
     bypassChecks: p.json<string[]>().onCreate(() => []),
     dropoutCase: () => p.manyToOne(DropoutCase).nullable().index().filters({ [ADMIN_SCOPE]: false }),

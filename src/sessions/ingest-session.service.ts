@@ -19,8 +19,8 @@ import { boundQuery } from '../platform/bound-sql.ts';
 import { ChargeSession } from './charge-session.entity.ts';
 import { chargeSessionDataOfRows } from './charge-session.queries.ts';
 import { storedRow } from './stored-row.ts';
-import { callerScope } from '../access/admin-scope.ts';
-import { assertSubmittable, submissionRefusals } from './submission-access.ts';
+import { callerScope, type AdminScope } from '../access/admin-scope.ts';
+import { assertSubmittable, submissionRefusals, submitterAdminIds } from './submission-access.ts';
 import { DomainError } from '../platform/errors.ts';
 
 export function identityKeyOf(submission: Pick<SessionSubmission, 'source' | 'sender' | 'sessionId'>): string {
@@ -32,9 +32,9 @@ export function identityKeyOf(submission: Pick<SessionSubmission, 'source' | 'se
 // before it is sent; the events of the rows stored, those of repeats left out.
 const INSERT = `with inserted as (insert into msp_charge_session
   (id, source, identity_key, session_id, cpo_id, evco_id, start_at, end_at, energy_kwh, idle_seconds, time_zone, country,
-   evse_id, evse_uid, payload, received_at, status, bypass_checks, pricing_version, created_at, updated_at)
+   evse_id, evse_uid, payload, received_at, submitter_admin_ids, status, bypass_checks, pricing_version, created_at, updated_at)
   select id, source, identity_key, session_id, cpo_id, evco_id, start_at, end_at, energy_kwh, idle_seconds, time_zone, country,
-    evse_id, evse_uid, payload, received_at, 'received', '[]', 0, received_at, received_at
+    evse_id, evse_uid, payload, received_at, submitter_admin_ids, 'received', '[]', 0, received_at, received_at
   from jsonb_populate_recordset(null::msp_charge_session, $1::jsonb)
   order by id
   on conflict (identity_key) do nothing
@@ -182,9 +182,10 @@ export async function ingestSessions(em: Em, submissions: SessionSubmission[]): 
   return settled.map((result) => (result.status === 'fulfilled' ? result.value : result.reason as DomainError));
 }
 
-/** What the INSERT writes of a submission. */
-function newRow(s: SessionSubmission, key: string, now: Date) {
+/** What the INSERT writes of a submission by a caller limited to `scope`. */
+function newRow(s: SessionSubmission, key: string, now: Date, scope: AdminScope) {
   return {
+    submitter_admin_ids: submitterAdminIds(scope),
     id: uuidv7(now.getTime()), source: s.source, identity_key: key, session_id: s.sessionId, cpo_id: s.cpoId, evco_id: s.evcoId,
     start_at: s.startAt.toISOString(), end_at: s.endAt.toISOString(), energy_kwh: s.energyKwh, idle_seconds: s.idleSeconds,
     time_zone: s.timeZone, country: s.country, evse_id: s.evseId, evse_uid: s.evseUid, payload: s.payload, received_at: now.toISOString(),
@@ -193,7 +194,7 @@ function newRow(s: SessionSubmission, key: string, now: Date) {
 
 function ingest(em: Em, s: SessionSubmission, options: { kick?: boolean }): Promise<IngestedSession> {
   const key = identityKeyOf(s);
-  const row = newRow(s, key, new Date());
+  const row = newRow(s, key, new Date(), callerScope(em));
   if (options.kick === false) {
     return new Promise((resolve, reject) => {
       void writeBatch(em, [{ key, submission: s, row, actor: currentActor(), em, resolve, reject }], false).then((changed) => resubmitChanged(changed, false));

@@ -15,7 +15,8 @@ import { DropoutCase } from './dropout-case.entity.ts';
 import type { IngestedSession, SessionSubmission } from './session-submission.ts';
 import { firstDifference } from './session-content.ts';
 import { requestProcessingIn } from './processing-job.ts';
-import { assertResubmittable } from './submission-access.ts';
+import { assertResubmittable, submitterAdminIds } from './submission-access.ts';
+import { callerScope } from '../access/admin-scope.ts';
 
 const LOCKED = { filters: false, lockMode: LockMode.PESSIMISTIC_WRITE } as const;
 
@@ -46,6 +47,7 @@ async function resubmitOnce(tx: Em, s: SessionSubmission, identityKey: string, k
   Object.assign(session, {
     sessionId: s.sessionId, cpoId: s.cpoId, evcoId: s.evcoId, startAt: s.startAt, endAt: s.endAt, energyKwh: s.energyKwh,
     idleSeconds: s.idleSeconds, timeZone: s.timeZone, country: s.country, evseId: s.evseId, evseUid: s.evseUid, payload: s.payload,
+    submitterAdminIds: submitterAdminIds(callerScope(tx)),
     receivedAt: now, status: 'received', bypassChecks: [], dropoutCase: null, dropoutReason: null, dropoutMessage: null,
     matchAttempts: 0, retryAt: null,
   });

@@ -79,3 +79,8 @@ export async function assertResubmittable(em: Em, session: ChargeSession): Promi
   const seesEvse = row.admin_id === null && row.source === 'cpo_charge_session' ? await evsesSeen(em, row.evse_uid === null ? [] : [row.evse_uid]) : () => false;
   if (!sees(scope, row, seesToken, seesEvse)) throw identityTaken();
 }
+
+/** What a session stores of its submitter's administrations (null: every); processing prices its driver's side only on a token of one of them. */
+export function submitterAdminIds(scope: AdminScope): string[] | null {
+  return scope.all ? null : [...scope.ids];
+}

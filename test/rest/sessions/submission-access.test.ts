@@ -5,7 +5,7 @@
 // processing. (src/sessions/submission-access.ts)
 import test from 'ava';
 import { startTestApp, type Auth, type TestApp } from '../../helpers/app.ts';
-import { cpoSessionBody, createLocatedEvse } from '../../helpers/cpo-factories.ts';
+import { cpoSessionBody, createLocatedEvse, settledCpoSession } from '../../helpers/cpo-factories.ts';
 import { createAdministration } from '../../helpers/factories.ts';
 import { pricedSubscription, processed, sessionBody, submitSession } from '../../helpers/session-factories.ts';
 
@@ -98,4 +98,19 @@ test('the same identity sent by two administrations at once is stored once, for 
     t.false(JSON.stringify(loser.body).includes(winner.body.id), 'nothing of the other administration\'s session');
     t.like(await processed(app, winner.body.id), { token_evco_id: token, total_energy_kwh: energy }, 'stored with the content of the one it was answered to');
   }
+});
+
+test('a CPO session at its own EVSE naming another administration\'s token: processed on the CPO side only, nothing charged to that administration', async (t) => {
+  const priced = async (id: string) => (await app.request('GET', `/main/v1/msp-charge-session-priced?charge_session_id=${id}`)).body.items;
+  const submitted = await submit('/cpo-charge-session', cpoSessionBody(mine.evseUid, { session_id: 'FOREIGN-TOKEN-1', evco_id: theirs.evcoId, total_energy_kwh: '40' }));
+  t.is(submitted.status, 200, `accepted like a token that is not ours: ${JSON.stringify(submitted.body)}`);
+  const settled = await settledCpoSession(app, submitted.body.id);
+  t.like(settled, { status: 'processed' });
+  t.deepEqual(await priced(submitted.body.id), [], 'no pricing result on the other administration\'s subscription');
+  const session = (await app.request('GET', `/main/v1/msp-charge-session/${submitted.body.id}`, { auth: limited })).body;
+  t.like(session, { customer_id: null, subscription_id: null });
+  // The same session from a credential without a limit prices the driver's side (both sides are ours).
+  const unlimited = await app.request('POST', '/main/v1/cpo-charge-session', { body: cpoSessionBody(mine.evseUid, { session_id: 'FOREIGN-TOKEN-2', evco_id: theirs.evcoId, total_energy_kwh: '40' }) });
+  await settledCpoSession(app, unlimited.body.id);
+  t.is((await priced(unlimited.body.id)).length, 1);
 });
