@@ -19,13 +19,14 @@ export const isEventId = (value: string) => /^[1-9]\d{0,18}$/.test(value);
 
 export function eventList(em: Em, filter: EventFilter = {}): SeekList<EventData> {
   const scope = callerScope(em);
+  const visible: FilterQuery<Event> = scope.all ? {} : { adminId: { $in: scope.ids } };
   const where: FilterQuery<Event> = {
     ...(filter.kind ? { kind: filter.kind } : {}),
     ...(filter.resourceId ? { resourceId: filter.resourceId } : {}),
     ...(filter.actor ? { actor: filter.actor } : {}),
-    ...(scope.all ? {} : { adminId: { $in: scope.ids } }),
+    ...visible,
   };
   return new SeekList<EventData>(em, {
-    entity: Event, where, isKey: isEventId, fields: eagerFields(em.getMetadata(Event)), map: (row) => row as EventData,
+    entity: Event, where, scope: visible, isKey: isEventId, fields: eagerFields(em.getMetadata(Event)), map: (row) => row as EventData,
   });
 }

@@ -29,6 +29,11 @@ type Row = Record<string, any>;
 export interface SeekListOptions<E extends object, T> {
   entity: EntityName<E>;
   where?: FilterQuery<E>;
+  /**
+   * What the caller may see of an entity without the administration filter (its scope is a
+   * condition of `where` too): `has()`, which leaves the list's filters out, still applies it.
+   */
+  scope?: FilterQuery<E>;
   /** Entity property the list is ordered and paged by. */
   key?: string;
   /** Which values can name an item (ids are UUIDs); others are refused before any query. */
@@ -106,7 +111,9 @@ export class SeekList<T> {
   /** Whether `value` names an item of the resource in the caller's scope (the list's filters do not apply: decisions.md). */
   async has(value: string): Promise<boolean> {
     if (!this.isKey(value)) return false;
-    const qb = this.em.createQueryBuilder(this.options.entity, 'e').select(this.key).where({ [this.key]: value }).limit(1);
+    const named = { [this.key]: value };
+    const qb = this.em.createQueryBuilder(this.options.entity, 'e').select(this.key)
+      .where(this.options.scope ? { $and: [named, this.options.scope] } : named).limit(1);
     await qb.applyFilters();
     return (await qb.execute('all', false)).length > 0;
   }

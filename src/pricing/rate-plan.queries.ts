@@ -33,7 +33,7 @@ const VERSION_WITH_PLAN: RowShape<RatePlanVersionData & { ratePlan: Pick<RatePla
 /** The plans shared with one of the caller's administrations, optionally of one currency. */
 export async function ratePlanList(em: Em, filter: { currency?: string } = {}): Promise<SeekList<RatePlanData>> {
   const visible = await visibleRatePlansWhere(em);
-  return new SeekList<RatePlanData>(em, { ...PLAN, where: filter.currency ? { $and: [visible, { currency: filter.currency }] } : visible });
+  return new SeekList<RatePlanData>(em, { ...PLAN, scope: visible, where: filter.currency ? { $and: [visible, { currency: filter.currency }] } : visible });
 }
 
 /** A plan the caller may see (shared with one of its administrations), or null. */

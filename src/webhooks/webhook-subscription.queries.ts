@@ -32,7 +32,7 @@ export function isVisibleTo(subscription: Pick<WebhookSubscription, 'allAdmins' 
 export function webhookSubscriptionList(em: Em): SeekList<WebhookSubscriptionData> {
   const scope = callerScope(em);
   const where = (scope.all ? {} : { allAdmins: false, adminIds: { $contained: scope.ids } }) as FilterQuery<WebhookSubscription>;
-  return new SeekList<WebhookSubscriptionData>(em, { ...SUBSCRIPTION, fields: eagerFields(em.getMetadata(WebhookSubscription)), where });
+  return new SeekList<WebhookSubscriptionData>(em, { ...SUBSCRIPTION, fields: eagerFields(em.getMetadata(WebhookSubscription)), where, scope: where });
 }
 
 /** GraphQL's WebhookSubscription loader: one query; a subscription the caller does not see is not_found, as for getWebhookSubscription. */
