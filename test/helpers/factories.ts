@@ -7,6 +7,13 @@ let sequence = 0;
 const next = () => ++sequence;
 
 /** An administration (and its seller), created directly: there is no REST endpoint for it. */
+/** A /main/v1 call that must answer 200: its body (else it throws, naming the answer). */
+export async function okCall(app: TestApp, method: string, path: string, body?: unknown) {
+  const r = await app.request(method, `/main/v1${path}`, body === undefined ? {} : { body });
+  if (r.status !== 200) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body;
+}
+
 export async function createAdministration(app: TestApp, overrides: Partial<{ id: string; name: string; currency: string; country: string; localeId: string }> = {}) {
   const em = scopedEm(app.orm);
   const n = next();

@@ -9,7 +9,7 @@ import { scopedEm } from '../../../src/access/admin-scope.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { boxInState, configureBilling, createSeries } from '../../helpers/billing-factories.ts';
 import { en16931Failures } from '../../helpers/en16931.ts';
-import { createAdministration, createCustomer } from '../../helpers/factories.ts';
+import { createAdministration, createCustomer, okCall } from '../../helpers/factories.ts';
 import { paymentReferenceIn, readInvoice, textLines } from '../../helpers/invoice-reading.ts';
 import { ensureVatRate } from '../../helpers/session-factories.ts';
 import { pricedSessionsSql } from '../../helpers/priced-sessions.ts';
@@ -21,11 +21,7 @@ test.before(async () => {
 });
 test.after.always(async () => { await app?.close(); });
 
-async function ok(method: string, path: string, body?: unknown) {
-  const r = await app.request(method, `/main/v1${path}`, body === undefined ? {} : { body });
-  if (r.status !== 200) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(r.body)}`);
-  return r.body;
-}
+const ok = (method: string, path: string, body?: unknown) => okCall(app, method, path, body);
 
 /** `count` priced sessions of one customer in October 2026, billed into its box. */
 async function sessionsBilled(adminId: string, customerId: string, count: number, tag: string) {

@@ -10,7 +10,7 @@ import { fill, formatAmount, formatDate, formatDateTime, LABELS, type DocumentLa
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { boxInState, configureBilling, createSeries, reviewSetDone, SELLER } from '../../helpers/billing-factories.ts';
 import { en16931Failures } from '../../helpers/en16931.ts';
-import { createAdministration, createCustomer } from '../../helpers/factories.ts';
+import { createAdministration, createCustomer, okCall } from '../../helpers/factories.ts';
 import { englishLabelsIn, localStart, paymentReferenceIn, readInvoice, textLines } from '../../helpers/invoice-reading.ts';
 import { ensureVatRate, pricedSubscription, processed, sessionBody, submitSession } from '../../helpers/session-factories.ts';
 
@@ -18,11 +18,7 @@ let app: TestApp;
 test.before(async () => { app = await startTestApp(); });
 test.after.always(async () => { await app?.close(); });
 
-async function ok(method: string, path: string, body?: unknown) {
-  const r = await app.request(method, `/main/v1${path}`, body === undefined ? {} : { body });
-  if (r.status !== 200) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(r.body)}`);
-  return r.body;
-}
+const ok = (method: string, path: string, body?: unknown) => okCall(app, method, path, body);
 
 const CONTACT = { ...SELLER, phone: '+31 30 123 4567', website: 'www.charge.example' };
 

@@ -5,7 +5,7 @@
 import test from 'ava';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { boxesOf, configureBilling, createSeries, reviewSetOperation } from '../../helpers/billing-factories.ts';
-import { createAdministration, createCustomer, createSubscriptionPlan, createTokenSubscription } from '../../helpers/factories.ts';
+import { createAdministration, createCustomer, createSubscriptionPlan, createTokenSubscription, okCall } from '../../helpers/factories.ts';
 import { ensureVatRate } from '../../helpers/session-factories.ts';
 import { scopedEm } from '../../../src/access/admin-scope.ts';
 import { startCurrentPeriods } from '../../../src/billing/period-start.service.ts';
@@ -17,11 +17,7 @@ test.before(async () => {
 });
 test.after.always(async () => { await app?.close(); });
 
-async function ok(method: string, path: string, body?: unknown) {
-  const r = await app.request(method, `/main/v1${path}`, body === undefined ? {} : { body });
-  if (r.status !== 200) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(r.body)}`);
-  return r.body;
-}
+const ok = (method: string, path: string, body?: unknown) => okCall(app, method, path, body);
 
 /** A subscription with a fee of 10.00 a month since January, its current period's fee billed by the period start. */
 async function billedSubscription() {

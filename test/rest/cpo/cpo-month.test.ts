@@ -9,7 +9,7 @@ import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { boxInState, configureBilling, createSeries, reviewSetDone } from '../../helpers/billing-factories.ts';
 import { cpoSessionBody, createEvse, createLocatedEvse, createReimbursementPlan, reimburseEvse } from '../../helpers/cpo-factories.ts';
 import { en16931Failures } from '../../helpers/en16931.ts';
-import { createAdministration, createCustomer } from '../../helpers/factories.ts';
+import { createAdministration, createCustomer, okCall } from '../../helpers/factories.ts';
 import { pdfPages } from '../../helpers/pdf-text.ts';
 import { ensureVatRate, submitSession } from '../../helpers/session-factories.ts';
 
@@ -20,11 +20,7 @@ test.before(async () => {
 });
 test.after.always(async () => { await app?.close(); });
 
-async function ok(method: string, path: string, body?: unknown) {
-  const r = await app.request(method, `/main/v1${path}`, body === undefined ? {} : { body });
-  if (r.status !== 200) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(r.body)}`);
-  return r.body;
-}
+const ok = (method: string, path: string, body?: unknown) => okCall(app, method, path, body);
 
 async function settled(id: string) {
   for (let i = 0; i < 400; i++) {

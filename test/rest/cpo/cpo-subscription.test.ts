@@ -2,7 +2,7 @@ import test from 'ava';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { boxesOf, configureBilling, createSeries, reviewSetDone } from '../../helpers/billing-factories.ts';
 import { createEvse } from '../../helpers/cpo-factories.ts';
-import { createAdministration, createCustomer } from '../../helpers/factories.ts';
+import { createAdministration, createCustomer, okCall } from '../../helpers/factories.ts';
 import { ensureVatRate } from '../../helpers/session-factories.ts';
 
 let app: TestApp;
@@ -12,11 +12,7 @@ test.before(async () => {
 });
 test.after.always(async () => { await app?.close(); });
 
-async function ok(method: string, path: string, body?: unknown) {
-  const r = await app.request(method, `/main/v1${path}`, body === undefined ? {} : { body });
-  if (r.status !== 200) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(r.body)}`);
-  return r.body;
-}
+const ok = (method: string, path: string, body?: unknown) => okCall(app, method, path, body);
 
 async function setUp() {
   const admin = await createAdministration(app);

@@ -9,7 +9,7 @@ import { scopedEm } from '../../../src/access/admin-scope.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { boxesOf, configureBilling, createSeries, reviewSetDone } from '../../helpers/billing-factories.ts';
 import { createEvse } from '../../helpers/cpo-factories.ts';
-import { createAdministration, createCustomer } from '../../helpers/factories.ts';
+import { createAdministration, createCustomer, okCall } from '../../helpers/factories.ts';
 import { ensureVatRate } from '../../helpers/session-factories.ts';
 
 let app: TestApp;
@@ -19,11 +19,7 @@ test.before(async () => {
 });
 test.after.always(async () => { await app?.close(); });
 
-async function ok(method: string, path: string, body?: unknown) {
-  const r = await app.request(method, `/main/v1${path}`, body === undefined ? {} : { body });
-  if (r.status !== 200) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(r.body)}`);
-  return r.body;
-}
+const ok = (method: string, path: string, body?: unknown) => okCall(app, method, path, body);
 
 const OCTOBER = '2026-09-30T22:00:00.000Z';
 const NOVEMBER = '2026-10-31T23:00:00.000Z';

@@ -2,17 +2,13 @@ import test from 'ava';
 import { effectiveInputs } from '../../../src/cpo/calculation-inputs.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { createArrangement } from '../../helpers/cpo-factories.ts';
-import { createAdministration, createCustomer } from '../../helpers/factories.ts';
+import { createAdministration, createCustomer, okCall } from '../../helpers/factories.ts';
 
 let app: TestApp;
 test.before(async () => { app = await startTestApp(); });
 test.after.always(async () => { await app?.close(); });
 
-async function ok(method: string, path: string, body?: unknown) {
-  const r = await app.request(method, `/main/v1${path}`, body === undefined ? {} : { body });
-  if (r.status !== 200) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(r.body)}`);
-  return r.body;
-}
+const ok = (method: string, path: string, body?: unknown) => okCall(app, method, path, body);
 
 test('plans, their inputs and an arrangement\'s inputs by valid_from; switch-plan; the arrangement wins for the same component', async (t) => {
   const admin = (await createAdministration(app)).id;

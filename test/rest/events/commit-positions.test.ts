@@ -7,7 +7,7 @@ import test from 'ava';
 import pg from 'pg';
 
 const { startTestApp } = await import('../../helpers/app.ts');
-const { createAdministration, createCustomer } = await import('../../helpers/factories.ts');
+const { createAdministration, createCustomer, okCall } = await import('../../helpers/factories.ts');
 const { startReceiver, until } = await import('../../helpers/webhook-receiver.ts');
 const { deliverWebhooks } = await import('../../../src/webhooks/deliver-webhooks.service.ts');
 type TestApp = Awaited<ReturnType<typeof startTestApp>>;
@@ -45,11 +45,7 @@ test.after.always(async () => {
   await app?.close();
 });
 
-async function ok(method: string, path: string, body?: unknown) {
-  const r = await app.request(method, `/main/v1${path}`, body === undefined ? {} : { body });
-  if (r.status !== 200) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(r.body)}`);
-  return r.body;
-}
+const ok = (method: string, path: string, body?: unknown) => okCall(app, method, path, body);
 
 const subscribe = (path: string) =>
   ok('POST', '/webhook-subscription', { url: `${receiver.url}${path}`, kinds: ['customer'], secret: 'whsec-0123456789abcdef', admin_ids: [admin] });

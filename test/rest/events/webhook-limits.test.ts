@@ -8,7 +8,7 @@ process.env.SVC_WEBHOOK_MAX_RETRY_SECONDS = '0.5';
 process.env.SVC_WEBHOOK_DISABLE_AFTER_HOURS = String(3 / 3600);
 
 const { startTestApp } = await import('../../helpers/app.ts');
-const { createAdministration, createCustomer } = await import('../../helpers/factories.ts');
+const { createAdministration, createCustomer, okCall } = await import('../../helpers/factories.ts');
 const { startReceiver, until } = await import('../../helpers/webhook-receiver.ts');
 const { data } = await import('../../schema/graphql.ts');
 type TestApp = Awaited<ReturnType<typeof startTestApp>>;
@@ -25,11 +25,7 @@ test.before(async () => {
 });
 test.after.always(async () => { await receiver?.close(); await app?.close(); });
 
-async function ok(method: string, path: string, body?: unknown) {
-  const r = await app.request(method, `/main/v1${path}`, body === undefined ? {} : { body });
-  if (r.status !== 200) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(r.body)}`);
-  return r.body;
-}
+const ok = (method: string, path: string, body?: unknown) => okCall(app, method, path, body);
 
 test.serial('a subscription failing for longer than the limit is disabled with the reason; every attempt is listed', async (t) => {
   const subscription = await ok('POST', '/webhook-subscription', { url: `${receiver.url}/fail/100000`, kinds: ['customer'], secret: SECRET, admin_ids: [admin] });

@@ -6,7 +6,7 @@ import test from 'ava';
 process.env.SVC_WEBHOOK_RETRY_SECONDS = '0.2';
 
 const { startTestApp } = await import('../../helpers/app.ts');
-const { createAdministration, createCustomer } = await import('../../helpers/factories.ts');
+const { createAdministration, createCustomer, okCall } = await import('../../helpers/factories.ts');
 const { startReceiver, until } = await import('../../helpers/webhook-receiver.ts');
 type TestApp = Awaited<ReturnType<typeof startTestApp>>;
 type Receiver = Awaited<ReturnType<typeof startReceiver>>;
@@ -22,11 +22,7 @@ test.before(async () => {
 });
 test.after.always(async () => { await receiver?.close(); await app?.close(); });
 
-async function ok(method: string, path: string, body?: unknown) {
-  const r = await app.request(method, `/main/v1${path}`, body === undefined ? {} : { body });
-  if (r.status !== 200) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(r.body)}`);
-  return r.body;
-}
+const ok = (method: string, path: string, body?: unknown) => okCall(app, method, path, body);
 
 const subscribe = (path: string, kinds: string[], extra: Record<string, unknown> = {}) =>
   ok('POST', '/webhook-subscription', { url: `${receiver.url}${path}`, kinds, secret: SECRET, admin_ids: [admin], ...extra });
