@@ -10,7 +10,7 @@ import type { CpoRecurringCost } from './cpo-subscription-plan-version.entity.ts
 import type { Em } from '../platform/orm.ts';
 import { vatRateAt } from '../pricing/vat-rate.service.ts';
 import { collectItems } from '../billing/collect-items.ts';
-import { billedPeriodSubjects } from '../billing/period-fee-subjects.ts';
+import { billedPeriodSubjects, withReturningVersions } from '../billing/period-fee-subjects.ts';
 import { candidateRows, type ItemCandidate } from '../billing/item-source.ts';
 import { billingAdmin } from '../billing/billing-admin.ts';
 import { periodDates, periodLabel, periodOf } from '../billing/periods.ts';
@@ -89,13 +89,13 @@ export async function cpoFeeCandidates(em: Em, fp: FeePeriod, subscriptionId?: s
 
 /** Bills the recurring costs of an administration's CPO subscriptions for one period (idempotent): the period's fees billed before and no longer due are withdrawn. */
 export async function billCpoSubscriptionFees(em: Em, fp: FeePeriod): Promise<void> {
-  const candidates = await cpoFeeCandidates(em, fp);
+  const candidates = await withReturningVersions(em, CPO_SUBSCRIPTION_FEE_SOURCE, await cpoFeeCandidates(em, fp));
   const subjects = await billedPeriodSubjects(em, CPO_SUBSCRIPTION_FEE_SOURCE, fp.adminId, fp.period.from);
   if (candidates.length || subjects.length) await collectItems(em, CPO_SUBSCRIPTION_FEE_SOURCE, candidateRows(candidates), { subjects });
 }
 
 /** Fee items of a subscription and its EVSE links (every entry: a withdrawn fee's period stays billed). */
-const BILLED = `select i.subject_id, i.occurred_at, i.source_version, (i.entry = 'original' and not i.superseded) as current
+const BILLED = `select i.subject_id, i.occurred_at, (i.entry = 'original' and not i.superseded) as current
   from billing_item i
   where i.source_kind = ? and i.admin_id = ? and split_part(i.subject_id, '/', 1) = any(?::text[])`;
 
@@ -112,26 +112,24 @@ const SUBJECTS = `select s.id::text as id, s.admin_id from cpo_subscription s wh
 export async function recollectCpoSubscriptionFees(em: Em, subscriptionId: string, from: Date): Promise<void> {
   const owners = await em.execute<{ id: string; admin_id: string }[]>(SUBJECTS, [subscriptionId, subscriptionId]);
   if (!owners.length) return;
-  const billed = await em.execute<{ subject_id: string; occurred_at: string | Date; source_version: number; current: boolean }[]>(
+  const billed = await em.execute<{ subject_id: string; occurred_at: string | Date; current: boolean }[]>(
     BILLED, [CPO_SUBSCRIPTION_FEE_SOURCE, owners[0].admin_id, `{${owners.map((o) => o.id).join(',')}}`]);
   if (!billed.length) return;
   const admin = await billingAdmin(em, owners[0].admin_id);
-  const periods = new Map<number, { current: Set<string>; versions: Map<string, number> }>();
+  const periods = new Map<number, { current: Set<string> }>();
   for (const item of billed) {
     const start = new Date(item.occurred_at).getTime();
-    const period = periods.get(start) ?? { current: new Set<string>(), versions: new Map<string, number>() };
+    const period = periods.get(start) ?? { current: new Set<string>() };
     periods.set(start, period);
     if (item.current) period.current.add(item.subject_id);
-    period.versions.set(item.subject_id, Math.max(period.versions.get(item.subject_id) ?? 0, item.source_version));
   }
   for (const start of [...periods.keys()].sort((a, b) => a - b)) {
     const period = periodOf(new Date(start), admin.timeZone, admin.kind);
     if (period.until <= from) continue;
     const fp: FeePeriod = { adminId: admin.adminId, country: admin.country, currency: admin.currency, timeZone: admin.timeZone, kind: admin.kind, period };
-    const { current, versions } = periods.get(start)!;
+    const { current } = periods.get(start)!;
     // A line withdrawn from a closed box (reversed) that comes back is a new version of its subject.
-    const candidates = (await cpoFeeCandidates(em, fp, subscriptionId)).map((c) =>
-      (versions.has(c.subject_id) && !current.has(c.subject_id) ? { ...c, source_version: versions.get(c.subject_id)! + 1 } : c));
+    const candidates = await withReturningVersions(em, CPO_SUBSCRIPTION_FEE_SOURCE, await cpoFeeCandidates(em, fp, subscriptionId));
     if (candidates.length || current.size) {
       await collectItems(em, CPO_SUBSCRIPTION_FEE_SOURCE, candidateRows(candidates), { subjects: [...current], answer: false });
     }

@@ -2,6 +2,7 @@
 // from their current data: a fee billed before for a subscription that is no longer due in the
 // period is withdrawn, as a changed one is updated (src/billing/period-fee-subjects.ts). It stayed
 // billed: a customer correction from before the period billed its fee to both customers.
+// Serial: a period start bills every administration of the database, as the worker's one job does.
 import test from 'ava';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { boxesOf, configureBilling, createSeries, reviewSetOperation } from '../../helpers/billing-factories.ts';
@@ -47,7 +48,7 @@ async function closePeriod(seriesId: string, periodFrom: string) {
 
 const daysBefore = (iso: string, days: number) => new Date(new Date(iso).getTime() - days * 86_400_000).toISOString();
 
-test('a customer correction from before the period: the new customer is billed the period\'s fee, the old one no longer', async (t) => {
+test.serial('a customer correction from before the period: the new customer is billed the period\'s fee, the old one no longer', async (t) => {
   const { admin, series, a, sub, periodFrom } = await billedSubscription();
   t.deepEqual(await fees(a.external_reference, periodFrom), ['10.00']);
   const b = await createCustomer(app, admin.id);
@@ -57,7 +58,7 @@ test('a customer correction from before the period: the new customer is billed t
   t.deepEqual(await fees(a.external_reference, periodFrom), [], 'one fee for one subscription-period');
 });
 
-test('a subscription that ends at the period\'s start, or is made defunct, is no longer billed the period\'s fee', async (t) => {
+test.serial('a subscription that ends at the period\'s start, or is made defunct, is no longer billed the period\'s fee', async (t) => {
   const ended = await billedSubscription();
   await ok('POST', `/msp-token-subscription/${ended.sub.id}`, { valid_until: ended.periodFrom });
   await closePeriod(ended.series.id, ended.periodFrom);
@@ -70,4 +71,21 @@ test('a subscription that ends at the period\'s start, or is made defunct, is no
   t.deepEqual(await fees(defunct.a.external_reference, defunct.periodFrom), []);
   await closePeriod(defunct.series.id, defunct.periodFrom);
   t.deepEqual(await fees(defunct.a.external_reference, defunct.periodFrom), []);
+});
+
+test.serial('a fee withdrawn from a closed box (reversed) that is due again is billed again, as a new version', async (t) => {
+  const { series, a, sub, periodFrom } = await billedSubscription();
+  await closePeriod(series.id, periodFrom);
+  // Each box of the customer with its fee subtotal: the period's (closed) first, then the next open one.
+  const boxes = async () => (await boxesOf(app, `?party_external_reference=${a.external_reference}`))
+    .map((b) => `${b.period_from === periodFrom ? 'period' : 'next'} ${b.state} ${b.rollups.filter((r: any) => r.product_category === 'subscription_fee').map((r: any) => r.subtotal_excl_vat).join(',')}`).sort();
+  t.deepEqual(await boxes(), ['period closed 10.00']);
+  await ok('POST', `/msp-token-subscription/${sub.id}`, { valid_until: periodFrom });
+  await startCurrentPeriods(scopedEm(app.orm));
+  t.deepEqual(await boxes(), ['next open -10.00', 'period closed 10.00'], 'the closed box keeps its fee; its reversal goes to the next open box');
+  await ok('POST', `/msp-token-subscription/${sub.id}`, { valid_until: null });
+  await startCurrentPeriods(scopedEm(app.orm));
+  t.deepEqual(await boxes(), ['next open 0.00', 'period closed 10.00'], 'due again: billed again beside its reversal');
+  await startCurrentPeriods(scopedEm(app.orm));
+  t.deepEqual(await boxes(), ['next open 0.00', 'period closed 10.00'], 'once');
 });
