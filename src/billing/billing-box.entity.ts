@@ -60,6 +60,9 @@ export const BillingBoxSchema = defineEntity({
     invoiceCode: p.string().nullable(),
     invoiceDate: p.string().nullable(),
     documentKind: p.string().nullable(),
+    /** Finalized: the VAT accounting currency and rate its documents were issued with (null: none), kept as issued. */
+    vatAccountingCurrency: p.string().length(3).nullable(),
+    vatExchangeRate: p.decimal('string').precision(20).scale(6).nullable(),
     closedAt: p.datetime().nullable(),
     approvedAt: p.datetime().nullable(),
     finalizedAt: p.datetime().nullable(),
@@ -103,6 +106,13 @@ export class BillingBox extends BillingBoxSchema.class {
     this.finalizedAt = now;
     this.invoiceCode = invoiceCode;
     this.invoiceDate = invoiceDate;
+  }
+
+  /** The foreign currency totals its documents were issued with (at finalize). */
+  keepExchangeRate(foreign: { currency: string; rate: string } | null): void {
+    if (this.state !== 'finalized') refuse(this, 'keep the exchange rate of');
+    this.vatAccountingCurrency = foreign?.currency ?? null;
+    this.vatExchangeRate = foreign?.rate ?? null;
   }
 
   reopen(): void {

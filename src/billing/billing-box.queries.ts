@@ -115,13 +115,15 @@ const BOXES = `with rollup_row as (select r.id, r.box_id, r.product_category, r.
   select b.*, s.code as series_code, s.external_reference as series_external_reference,
     s.primary_document_type, s.document_source, rs.code as review_set_code,
     coalesce(c.external_reference, rp.external_reference) as party_external_reference, coalesce(c.name, rp.name) as party_name,
-    bs.vat_accounting_currency, fx.rate::text as fx_rate, ru.rollups, d.documents
+    case when b.state = 'finalized' and not $2 then b.vat_accounting_currency else bs.vat_accounting_currency end as fx_currency,
+    case when b.state = 'finalized' and not $2 then b.vat_exchange_rate::text else fx.rate::text end as fx_rate, ru.rollups, d.documents
   from billing_box b join billing_series s on s.id = b.series_id join billing_review_set rs on rs.id = b.review_set_id
   join administration a on a.id = b.admin_id
   left join customer c on b.party_kind = 'customer' and c.id = b.party_id
   left join roaming_partner rp on b.party_kind = 'roaming_partner' and rp.id = b.party_id
   left join billing_settings bs on bs.admin_id = b.admin_id
-  -- The VAT accounting currency's rate of the invoice date (today's local date until finalized).
+  -- The VAT accounting currency's rate of the invoice date (today's local date until finalized); a finalized box
+  -- keeps the one it was issued with ($2: the rate of its invoice date, which finalize keeps).
   left join lateral (select x.rate from billing_exchange_rate x where x.admin_id = b.admin_id and x.currency = bs.vat_accounting_currency
     and x.date <= coalesce(b.invoice_date, to_char(now() at time zone a.time_zone, 'YYYY-MM-DD')) order by x.date desc limit 1) fx on true
   left join rollups ru on ru.box_id = b.id
@@ -151,17 +153,20 @@ function rollupOf(row: RollupRow, boxId: string): RollupData {
   };
 }
 
-/** Boxes by id with roll-ups, totals and documents, in the order of `ids`: one statement. */
-export async function boxDetails(em: Em, ids: string[]): Promise<BoxData[]> {
+/**
+ * Boxes by id with roll-ups, totals and documents, in the order of `ids`: one statement.
+ * `currentRate`: a finalized box's foreign currency totals with the rate of its invoice date, not the one it keeps (finalize).
+ */
+export async function boxDetails(em: Em, ids: string[], options: { currentRate?: boolean } = {}): Promise<BoxData[]> {
   if (!ids.length) return [];
-  const boxes = await boundQuery<Row>(em, BOXES, [ids]);
+  const boxes = await boundQuery<Row>(em, BOXES, [ids, options.currentRate === true]);
   const byId = new Map(boxes.map((b) => [b.id, b]));
   return ids.filter((id) => byId.has(id)).map((id) => {
     const b = byId.get(id)!;
     const boxRollups = ((b.rollups ?? []) as RollupRow[]).map((r) => rollupOf(r, id));
     const totals = boxTotals(boxRollups.map((r) => ({ vatKind: r.vatKind, vatPercent: r.vatPercent, net: r.net })));
-    const foreign = b.vat_accounting_currency && b.vat_accounting_currency !== b.currency && b.fx_rate
-      ? { currency: b.vat_accounting_currency, rate: normalize(b.fx_rate), totalVat: roundToCurrency(mulDivDecimal(totals.totalVat, b.fx_rate)) } : null;
+    const foreign = b.fx_currency && b.fx_currency !== b.currency && b.fx_rate
+      ? { currency: b.fx_currency, rate: normalize(b.fx_rate), totalVat: roundToCurrency(mulDivDecimal(totals.totalVat, b.fx_rate)) } : null;
     return markData<BoxData>({
       id, adminId: b.admin_id, seriesId: b.series_id, seriesCode: b.series_code, seriesExternalReference: b.series_external_reference,
       primaryDocumentType: b.primary_document_type, documentSource: b.document_source,

@@ -41,6 +41,8 @@ export async function finalizeBox(em: Em, id: string, options: FinalizeOptions =
           { path: [] });
       }
       box.finalize(now, options.upload.invoiceCode, options.upload.invoiceDate, true);
+      await tx.flush();
+      box.keepExchangeRate((await boxDetails(tx, [box.id], { currentRate: true }))[0].foreignCurrencyTotals);
       const extension = options.upload.contentType === 'application/xml' ? 'xml' : 'pdf';
       await putDocument(tx, box.admin.id, box.id, {
         filename: `${options.upload.invoiceCode}.${extension}`, contentType: options.upload.contentType, bytes: options.upload.bytes, primary: true, draft: false,
@@ -51,6 +53,8 @@ export async function finalizeBox(em: Em, id: string, options: FinalizeOptions =
       const admin = await billingAdmin(tx, box.admin.id);
       const issueDate = localTime(now, admin.timeZone).date;
       const [data] = await boxDetails(tx, [box.id]);
+      // The rate the documents show: the box keeps it, whatever rate is set later.
+      box.keepExchangeRate(data.foreignCurrencyTotals);
       const prepared = await prepareFinalDocuments(tx, data, issueDate);
       await deleteDrafts(tx, box.id);
       await options.beforeNumber?.();

@@ -171,6 +171,28 @@ test('a VAT accounting currency: the box answers its VAT total in that currency 
   t.regex(xml, /<cbc:TaxCurrencyCode>SEK<\/cbc:TaxCurrencyCode>/);
   t.regex(xml, /<cbc:TaxAmount currencyID="SEK">241.50<\/cbc:TaxAmount>/);
   t.deepEqual(await en16931Failures(xml), []);
+
+  // Finalized, the box keeps the rate its documents were issued with: a rate set for its invoice date
+  // afterwards, or a corrected earlier one, changes no finalized box; a box not finalized takes it.
+  const rate = async (date: string, value: string) => t_ok(await app.request('POST', `/main/v1/administration/${admin.id}/billing-exchange-rate`, { body: { currency: 'SEK', date, rate: value } }));
+  await rate(final.body.invoice_date, '12');
+  await rate('2026-11-01', '10');
+  const kept = (await app.request('GET', `/main/v1/billing-box/${item.box_id}`)).body;
+  t.deepEqual(kept.foreign_currency_totals, { currency: 'SEK', rate: '11.50', total_vat_amount: '241.50' });
+  const other = await customItem(admin.id, (await createCustomer(app, admin.id)).id, { quantity: '10' });
+  t.like((await app.request('GET', `/main/v1/billing-box/${other.box_id}`)).body.foreign_currency_totals, { rate: '12.00', total_vat_amount: '252.00' });
+
+  // A box finalized with an external system's document keeps the rate of the invoice date it was given.
+  const externalSeries = await createSeries(app, admin.id, { document_source: 'external' });
+  const external = await customItem(admin.id, customer.id, { quantity: '10', series_indicator_code: externalSeries.code });
+  t_ok(await app.request('POST', `/main/v1/billing-box/${external.box_id}/close`));
+  t_ok(await app.request('POST', `/main/v1/billing-box/${external.box_id}/approve`));
+  const uploaded = await app.request('POST', `/main/v1/billing-box/${external.box_id}/finalize?invoice_code=EXT-SEK-1&invoice_date=2026-10-15`, {
+    raw: Buffer.from('%PDF-1.4 external invoice'), headers: { 'content-type': 'application/pdf' },
+  });
+  t.like(uploaded.body.foreign_currency_totals, { rate: '11.20', total_vat_amount: '235.20' });
+  await rate('2026-10-15', '13');
+  t.deepEqual((await app.request('GET', `/main/v1/billing-box/${external.box_id}`)).body.foreign_currency_totals, uploaded.body.foreign_currency_totals);
 });
 
 test('a self-billing series: expenses stay negative in the API, the document shows them positive as an EN 16931 invoice of type 389', async (t) => {
