@@ -7,6 +7,7 @@ import type { Em } from '../platform/orm.ts';
 import { isTimeZone } from '../pricing/local-time.ts';
 import { BillingSettings, EMPTY_SELLER_LEGAL, INVOICING_PERIODS, PAYMENT_METHODS, type InvoicingPeriod, type PaymentMethod, type SellerLegal } from './billing-settings.entity.ts';
 import { getBillingSettings, type BillingSettingsData } from './billing-settings.queries.ts';
+import { CURRENCY_RULE, isCentCurrency } from '../money/currency.ts';
 
 export interface BillingSettingsInput {
   timeZone?: string | null;
@@ -57,8 +58,8 @@ export async function saveBillingSettings(em: Em, adminId: string, input: Billin
     }
     if (input.localeId !== undefined) settings.localeId = input.localeId;
     if (input.vatAccountingCurrency !== undefined) {
-      if (input.vatAccountingCurrency !== null && !/^[A-Z]{3}$/.test(input.vatAccountingCurrency)) {
-        throw new InvalidInputError('vat_accounting_currency must be an ISO 4217 code', { path: ['vat_accounting_currency'] });
+      if (input.vatAccountingCurrency !== null && !isCentCurrency(input.vatAccountingCurrency)) {
+        throw new InvalidInputError(`vat_accounting_currency must be ${CURRENCY_RULE}`, { path: ['vat_accounting_currency'] });
       }
       settings.vatAccountingCurrency = input.vatAccountingCurrency;
     }

@@ -7,13 +7,14 @@ import { InvalidInputError } from '../platform/errors.ts';
 import type { Em } from '../platform/orm.ts';
 import { ExchangeRate } from './exchange-rate.entity.ts';
 import { exchangeRateData, type ExchangeRateData } from './exchange-rate.queries.ts';
+import { CURRENCY_RULE, isCentCurrency } from '../money/currency.ts';
 
 /** Sets the rate of a currency on a date (a second call for the same date replaces it). */
 export async function setExchangeRate(
   em: Em, adminId: string, input: { currency?: string | null; date?: string | null; rate?: string | null },
 ): Promise<ExchangeRateData> {
   const admin = await visibleAdministration(em, adminId, null);
-  if (!input.currency || !/^[A-Z]{3}$/.test(input.currency)) throw new InvalidInputError('currency must be an ISO 4217 code', { path: ['currency'] });
+  if (!input.currency || !isCentCurrency(input.currency)) throw new InvalidInputError(`currency must be ${CURRENCY_RULE}`, { path: ['currency'] });
   const date = input.date ?? '';
   if (!parseDate(date)) throw new InvalidInputError(`date must be ${DATE_FORMAT}`, { path: ['date'] });
   const rate = parseDecimal(input.rate ?? '', ['rate']);

@@ -7,6 +7,7 @@ import type { Em } from '../platform/orm.ts';
 import { Administration } from './administration.entity.ts';
 import { administrationsByIds, type AdministrationData } from './administration.queries.ts';
 import { Seller } from './seller.entity.ts';
+import { CURRENCY_RULE, isCentCurrency } from '../money/currency.ts';
 
 export interface AdministrationInput {
   id: string;
@@ -38,7 +39,7 @@ export async function createAdministration(em: Em, input: AdministrationInput): 
   assertMayChangeInstanceWide(callerScope(em), 'administrations');
   if (!SLUG.test(input.id)) throw new InvalidInputError('id must be a slug: letters, digits and "-"', { path: ['id'] });
   if (!input.name) throw new InvalidInputError('name is required', { path: ['name'] });
-  if (!/^[A-Z]{3}$/.test(input.currency)) throw new InvalidInputError('currency must be an ISO 4217 code', { path: ['currency'] });
+  if (!isCentCurrency(input.currency)) throw new InvalidInputError(`currency must be ${CURRENCY_RULE}`, { path: ['currency'] });
   if (!isCountryCode(input.country)) throw new InvalidInputError('country must be an officially assigned ISO 3166-1 alpha-2 code', { path: ['country'] });
   if (await em.count(Administration, { id: input.id }, { filters: false })) {
     throw new InvalidInputError(`administration ${input.id} exists already`, { path: ['id'] });
