@@ -9,7 +9,8 @@ import { parseRef } from '../../src/platform/resource-ref.ts';
 import { seekPage } from '../rails/pagination.ts';
 import { patchFrom, type FieldMapping } from '../rails/patch.ts';
 import { defineRoute, type RouteDef } from '../rails/route.ts';
-import { currencyCode, iso, isoDate, text, timestamp } from '../../src/platform/input-schemas.ts';
+import { iso, isoDate, text, timestamp } from '../../src/platform/input-schemas.ts';
+import { currencyCode } from '../../src/money/currency.ts';
 import { representation, t, type Infer } from '../rails/shape.ts';
 
 const TAG = 'Pricing: rate plans';

@@ -1,7 +1,8 @@
 import * as yup from 'yup';
 import type { Patch } from '../../src/platform/merge-patch.ts';
 import { createRatePlan, upsertRatePlan, type RatePlanFields } from '../../src/pricing/rate-plan.service.ts';
-import { currencyCode, text } from '../../src/platform/input-schemas.ts';
+import { text } from '../../src/platform/input-schemas.ts';
+import { currencyCode } from '../../src/money/currency.ts';
 import { validate } from '../../src/platform/input-validation.ts';
 import { isDataOf } from '../../src/platform/seek-page.ts';
 import { builder } from '../builder.ts';

@@ -5,7 +5,6 @@ import { isUuid } from './ids.ts';
 import { CUSTOM_FIELDS_MAX_KEYS, customFieldFailure } from './custom-fields.ts';
 import { checkedTimestamp, parseTimestamp, TIMESTAMP_FORMAT } from './timestamp.ts';
 import { isoString } from './iso-time.ts';
-import { CURRENCY_RULE, isCentCurrency } from '../money/currency.ts';
 
 /** An RFC 3339 timestamp with an offset (src/platform/timestamp.ts; decisions.md "Limits"). */
 export const timestamp = () => yup.string().test('timestamp', `\${path} must be ${TIMESTAMP_FORMAT}`,
@@ -20,8 +19,6 @@ export const uuid = () => yup.string().test('uuid', '${path} must be an id (a UU
  */
 export const countryCode = () => yup.string().test('country', '${path} must be an officially assigned ISO 3166-1 alpha-2 country code',
   (value) => value === undefined || value === null || isCountryCode(value));
-export const currencyCode = () => yup.string().matches(/^[A-Z]{3}$/, '${path} must be an ISO 4217 currency code')
-  .test('cents', `\${path} must be ${CURRENCY_RULE}`, (value) => value === undefined || value === null || isCentCurrency(value));
 export const text = (max = 255) => yup.string().max(max, '${path} must be at most ${max} characters');
 
 /**

@@ -8,9 +8,7 @@ import { parseTimestamp, TIMESTAMP_FORMAT } from '../platform/timestamp.ts';
 import { VAT_KINDS } from '../pricing/vat-rate.entity.ts';
 import { INVOICING_PERIODS, PAYMENT_METHODS } from '../billing/billing-settings.entity.ts';
 import { DOCUMENT_SOURCES, PRIMARY_DOCUMENT_TYPES } from '../billing/billing-series.entity.ts';
-import { CURRENCY_RULE, isCentCurrency } from '../money/currency.ts';
-
-const setupCurrency = () => yup.string().test('cents', `\${path} must be ${CURRENCY_RULE}`, (value) => value === undefined || value === null || isCentCurrency(value));
+import { currencyCode } from '../money/currency.ts';
 
 const timestamp = () => yup.string().test('timestamp', `\${path} must be ${TIMESTAMP_FORMAT}`,
   (v) => v === undefined || v === null || parseTimestamp(v) !== null);
@@ -22,7 +20,7 @@ export const setupFileSchema = yup.object({
   administrations: list(yup.object({
     id: text(63).required('${path} is required'),
     name: text().required('${path} is required'),
-    currency: setupCurrency().required('${path} is required'),
+    currency: currencyCode().required('${path} is required'),
     country: countryCode().required('${path} is required'),
     locale_id: text(32).nullable(),
   })),
@@ -36,7 +34,7 @@ export const setupFileSchema = yup.object({
   rate_plans: list(yup.object({
     external_reference: text().required('${path} is required'),
     name: text().required('${path} is required'),
-    currency: setupCurrency().required('${path} is required'),
+    currency: currencyCode().required('${path} is required'),
     admin_ids: list(text(63).defined()),
     versions: list(yup.object({
       valid_from: timestamp().required('${path} is required'),
@@ -67,7 +65,7 @@ export const setupFileSchema = yup.object({
     default_payment_method: oneOf(PAYMENT_METHODS).nullable(),
     payment_term_days: yup.number().integer().min(0).max(365).nullable(),
     locale_id: text(32).nullable(),
-    vat_accounting_currency: setupCurrency().nullable(),
+    vat_accounting_currency: currencyCode().nullable(),
     seller: yup.object({
       name: text().nullable(), street: text().nullable(), postal_code: text(32).nullable(), city: text().nullable(), country: countryCode().nullable(),
       vat_number: text(32).nullable(), company_reg_num: text(64).nullable(), email: text(254).nullable(), iban: text(34).nullable(),
