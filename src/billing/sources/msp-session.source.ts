@@ -61,6 +61,30 @@ interface SessionRange { afterId: string; lastId: string; n: number }
 /** Attempts of one batch: a deadlock or a session billed meanwhile by its pricing is tried again. */
 const BATCH_ATTEMPTS = 3;
 
+// A backfill's batch and the billing of sessions just priced are serialized per administration:
+// without it a batch reads a session in its statement's snapshot while a repricing bills the new
+// version beside it (neither sees the other's uncommitted item, and the unique key holds the
+// version), and the session is billed twice, or at its old price. A batch holds its lane's lock
+// exclusively; a pricing transaction holds every lane's lock of its administrations shared, from
+// before it looks for a series to its commit, so batches (of other lanes) run side by side, pricing
+// batches too, and a batch reads only what pricing transactions before it committed. Two-key form,
+// its own class (the drop-out groups' is 736400120, the startup lock single-key 736400121).
+const LOCK_CLASS = 736400122;
+/** Lane i of a backfill takes key i % LOCK_LANES: more lanes than keys only wait for each other. */
+const LOCK_LANES = 2;
+const LOCK_KEY = `hashtext(?::text || '/' || ?::text)`;
+
+async function lockLaneExclusively(tx: Em, adminId: string, lane: number): Promise<void> {
+  await tx.execute(`select pg_advisory_xact_lock(${LOCK_CLASS}, ${LOCK_KEY})`, [adminId.toLowerCase(), lane % LOCK_LANES]);
+}
+
+/** Waits for the backfill batches of `adminIds` in flight, and holds new ones off until the commit. */
+async function lockAgainstBackfill(em: Em, adminIds: string[]): Promise<void> {
+  await em.execute(`select count(pg_advisory_xact_lock_shared(${LOCK_CLASS}, h)) from (select distinct hashtext(a || '/' || l::text) as h
+      from json_array_elements_text(?::json) as a cross join generate_series(0, ${LOCK_LANES - 1}) as l order by h) ordered`,
+  [JSON.stringify(adminIds.map((id) => id.toLowerCase()))]);
+}
+
 /** What a watched backfill hears of its batches (billing-backfill.service.ts). */
 export interface BackfillProgress {
   /** Last in a batch's transaction: it commits with the batch's items. */
@@ -69,10 +93,11 @@ export interface BackfillProgress {
   committed(sessions: number): void;
 }
 
-async function billRange(em: Em, adminId: string, range: SessionRange, progress?: BackfillProgress): Promise<void> {
+async function billRange(em: Em, adminId: string, lane: number, range: SessionRange, progress?: BackfillProgress): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
       await em.transactional(async (tx) => {
+        await lockLaneExclusively(tx, adminId, lane);
         await collectItems(tx, MSP_SESSION_SOURCE, sessionRange(adminId, range.afterId, range.lastId), { answer: false });
         await progress?.inTransaction(tx, range.n);
       });
@@ -115,12 +140,15 @@ export async function billUnbilledSessions(em: Em, adminId: string, batchSize = 
     return next;
   };
 
+  // Pricing transactions that looked for a series before the administration had one (and so billed
+  // nothing) may not have committed yet: the first claim would miss their sessions.
+  await em.transactional((tx) => lockLaneExclusively(tx, adminId, 0));
   let analyzed = false;
-  const lane = async (): Promise<void> => {
+  const lane = async (index: number): Promise<void> => {
     const laneEm = em.fork();
     try {
       for (let range = await claim(); range; range = await claim()) {
-        await billRange(laneEm, adminId, range, progress);
+        await billRange(laneEm, adminId, index, range, progress);
         total += range.n;
         // Statistics of the boxes, roll-ups and items the first batch created, for the next batches'
         // plans (outside any transaction); later the planner scales row counts by the tables' current
@@ -137,7 +165,7 @@ export async function billUnbilledSessions(em: Em, adminId: string, batchSize = 
       throw error;
     }
   };
-  const failures = (await Promise.allSettled(Array.from({ length: Math.max(1, lanes) }, lane)))
+  const failures = (await Promise.allSettled(Array.from({ length: Math.max(1, lanes) }, (_, index) => lane(index))))
     .filter((r): r is PromiseRejectedResult => r.status === 'rejected').map((r) => r.reason as unknown);
   if (failures.length === 1) throw failures[0];
   if (failures.length > 1) throw new AggregateError(failures, `billing backfill of ${adminId}: ${failures.length} lanes failed`);
@@ -159,6 +187,9 @@ const ANY_SERIES = `select exists (select 1 from billing_series r where r.admin_
  */
 export async function billPricedSessions(em: Em, sessionIds: string[], adminIds: string[]): Promise<void> {
   if (!sessionIds.length) return;
-  const [{ found }] = await em.execute<{ found: boolean }[]>(ANY_SERIES, [JSON.stringify([...new Set(adminIds)]), MSP_SESSION_SOURCE]);
+  const admins = [...new Set(adminIds)];
+  // A statement of its own: the look for a series must see what committed while this one waited.
+  await lockAgainstBackfill(em, admins);
+  const [{ found }] = await em.execute<{ found: boolean }[]>(ANY_SERIES, [JSON.stringify(admins), MSP_SESSION_SOURCE]);
   if (found) await collectItems(em, MSP_SESSION_SOURCE, sessionCandidates(sessionIds));
 }

@@ -3,12 +3,13 @@
 // answer per administration the caller sees {admin_id, state, batches and sessions done of their
 // totals, started_at, finished_at, error}; each batch is a log line; the metrics carry it.
 import test from 'ava';
+import pg from 'pg';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { configureBilling, createSeries } from '../../helpers/billing-factories.ts';
-import { createAdministration } from '../../helpers/factories.ts';
+import { createAdministration, okCall } from '../../helpers/factories.ts';
 import { logLines } from '../../helpers/log.ts';
 import { parsePrometheus, sampleValue } from '../../helpers/prometheus.ts';
-import { pricedSubscription, processed, sessionBody, submitSession } from '../../helpers/session-factories.ts';
+import { pricedSubscription, pricingResults, processed, sessionBody, submitSession } from '../../helpers/session-factories.ts';
 import { data } from '../../schema/graphql.ts';
 
 // Batches of two: five sessions are three batches.
@@ -82,4 +83,55 @@ test('a credential limited to administrations sees only theirs', async (t) => {
   t.deepEqual(await backfillOf(other.id, limited), []);
   const graph = await data(app, '{ billingBackfills { edges { node { adminId } } } }', {}, limited);
   t.deepEqual(graph.billingBackfills.edges.map((edge: { node: { adminId: string } }) => edge.node.adminId), [mine.id]);
+});
+
+// Serial (before the others): it holds every review-set insert of the database back.
+test.serial('a session repriced while a backfill batch bills it is billed once, at its new price', async (t) => {
+  const admin = await createAdministration(app);
+  await configureBilling(app, admin.id);
+  const customer = await pricedSubscription(app, admin.id);
+  const ids: string[] = [];
+  for (let day = 1; day <= 4; day++) {
+    const session = await submitSession(app, sessionBody(customer.evcoId, { start_date_time: `2026-09-0${day}T10:00:00+02:00`, end_date_time: `2026-09-0${day}T11:00:00+02:00` }));
+    t.is((await processed(app, session.id)).status, 'priced');
+    ids.push(session.id);
+  }
+  const [before] = await pricingResults(app, ids[0]!);
+  await okCall(app, 'POST', `/rate-plan/${customer.ratePlanId}/version`, { valid_from: '2025-06-01T00:00:00Z', definition: { rates: { energy: { price: '0.60' } }, rules: [] } });
+
+  // The backfill's batches stop where they first create a review-set, after reading their sessions.
+  const db = new pg.Client({ connectionString: app.databaseUrl });
+  await db.connect();
+  const waiting = async () => Number((await db.query(`select count(*)::int as n from pg_locks where not granted`)).rows[0].n);
+  try {
+    await db.query('begin');
+    await db.query('lock table billing_review_set in share mode');
+    await createSeries(app, admin.id);
+    for (const until = Date.now() + 15_000; await waiting() === 0 && Date.now() < until;) await new Promise((resolve) => setTimeout(resolve, 20));
+    t.true(await waiting() > 0, 'a batch waits');
+    const batches = await waiting();
+    // The first session is repriced; its billing runs while the batch that read it is in flight.
+    await okCall(app, 'POST', `/msp-charge-session/${ids[0]}/reprice`);
+    for (const until = Date.now() + 15_000; await waiting() === batches && Date.now() < until;) await new Promise((resolve) => setTimeout(resolve, 20));
+    t.true(await waiting() > batches, 'the repricing waits too');
+    await db.query('commit');
+  } finally {
+    await db.end();
+  }
+
+  for (let i = 0; i < 400 && (await pricingResults(app, ids[0]!)).length < 2; i++) await new Promise((resolve) => setTimeout(resolve, 25));
+  await processed(app, ids[0]!);
+  let state = '';
+  for (const until = Date.now() + 30_000; state !== 'done' && Date.now() < until; await new Promise((resolve) => setTimeout(resolve, 50))) {
+    state = (await backfillOf(admin.id))[0]?.state ?? '';
+  }
+  t.is(state, 'done');
+  const latest = (await pricingResults(app, ids[0]!)).find((result) => result.version === 2);
+  t.truthy(latest, 'repriced');
+  t.not(latest.total_excl_vat, before.total_excl_vat);
+  const [box] = (await okCall(app, 'GET', `/billing-box?admin_id=${admin.id}`)).items;
+  const items = (await okCall(app, 'GET', `/billing-box/${box.id}/msp-charge-session?page_size=100`)).items as Record<string, any>[];
+  t.deepEqual(items.filter((item) => item.msp_charge_session_id === ids[0]).map((item) => [item.entry, item.pricing_version, item.amount_excl_vat]),
+    [['original', 2, latest.total_excl_vat]]);
+  t.is(items.length, 4, 'each session once');
 });
