@@ -1,10 +1,12 @@
-// Billing what was priced before an administration had a series (the `billing_backfill` job,
-// added with the series), watched: its progress is a row of billing_backfill (one per
+// Billing what was priced before a series billed it (the `billing_backfill` job, added when a
+// series is created or changes the sources it bills), for every source of backfill-sources.ts, watched: its progress is a row of billing_backfill (one per
 // administration) that each batch moves in its own transaction, a log line per batch, and what
 // GET /billing-backfill, GraphQL billingBackfills and the metrics read.
 import { errorFields, logger } from '../platform/log.ts';
 import type { Em } from '../platform/orm.ts';
-import { backfillBatchSize, billUnbilledSessions } from './sources/msp-session.source.ts';
+import { backfillBatchSize, billUnbilled, type BackfillProgress } from './backfill-ranges.ts';
+import { backfillSources } from './backfill-sources.ts';
+import { lockBackfillLane } from './backfill-lock.ts';
 
 const EMPTY_PROGRESS = `batches_done = 0, batches_total = 0, sessions_done = 0, sessions_total = 0, finished_at = null, error = null`;
 
@@ -17,12 +19,17 @@ export async function recordBackfillPending(em: Em, adminId: string): Promise<vo
 
 const count = (n: number) => n.toLocaleString('en');
 
-/** The job: bills the administration's priced sessions in batches, reporting each. Answers the sessions billed. */
+/** The job: bills the administration's priced sessions (and the other sources' subjects) in batches, reporting each. Answers the subjects billed. */
 export async function runBillingBackfill(em: Em, adminId: string, batchSize = backfillBatchSize()): Promise<number> {
   const log = logger().child({ admin_id: adminId, job: 'billing_backfill' });
-  const [{ n: sessions }] = await em.execute<{ n: number }[]>(
-    `select count(*)::int as n from msp_charge_session where admin_id = ? and status = 'priced'`, [adminId]);
-  const batches = Math.ceil(sessions / batchSize);
+  const sources = backfillSources();
+  // Pricing transactions that looked for a series before there was one (and so billed nothing) may
+  // not have committed yet: the counts and the first claims would miss their subjects.
+  await em.transactional((tx) => lockBackfillLane(tx, adminId, 0));
+  const counts: number[] = [];
+  for (const source of sources) counts.push((await em.execute<{ n: number }[]>(source.countSql, [adminId]))[0].n);
+  const sessions = counts.reduce((a, b) => a + b, 0);
+  const batches = counts.reduce((a, n) => a + Math.ceil(n / batchSize), 0);
   await em.execute(`insert into billing_backfill (id, admin_id, state, batches_total, sessions_total, started_at, updated_at)
       values (svc_uuidv7(), ?, 'running', ?, ?, now(), now())
     on conflict (admin_id) do update set state = 'running', batches_done = 0, batches_total = excluded.batches_total, sessions_done = 0,
@@ -32,7 +39,7 @@ export async function runBillingBackfill(em: Em, adminId: string, batchSize = ba
   let batchesDone = 0;
   let sessionsDone = 0;
   try {
-    const billed = await billUnbilledSessions(em, adminId, batchSize, 2, {
+    const progress: BackfillProgress = {
       // In the batch's transaction: the progress moves exactly when the batch's items commit. Sessions priced
       // meanwhile may add batches: the totals grow with what is done.
       inTransaction: (tx, n) => tx.execute(`update billing_backfill set batches_done = batches_done + 1, sessions_done = sessions_done + ?,
@@ -44,7 +51,10 @@ export async function runBillingBackfill(em: Em, adminId: string, batchSize = ba
         log.info({ batches_done: batchesDone, batches_total: Math.max(batches, batchesDone), sessions_done: sessionsDone, sessions_total: Math.max(sessions, sessionsDone) },
           `billing backfill of ${adminId}: batch ${batchesDone} of ${Math.max(batches, batchesDone)} (${count(sessionsDone)} of ${count(Math.max(sessions, sessionsDone))} sessions)`);
       },
-    });
+    };
+    let billed = 0;
+    // Sources without subjects are skipped (no claim, no lock): most administrations have one or two.
+    for (const [i, source] of sources.entries()) if (counts[i]! > 0) billed += await billUnbilled(em, source, adminId, batchSize, 2, progress);
     await em.execute(`update billing_backfill set state = 'done', finished_at = now(), updated_at = now() where admin_id = ?`, [adminId]);
     log.info({ sessions_done: billed, seconds: Math.round(performance.now() - started) / 1000 },
       `billing backfill of ${adminId}: done, ${count(billed)} sessions in ${((performance.now() - started) / 1000).toFixed(1)} s`);

@@ -1,6 +1,6 @@
-// Billing series of an administration: create (extension) and merge-update. Creating a series
-// bills what was priced before the administration had one (a backfill job added in the same
-// transaction; the worker bills in batches).
+// Billing series of an administration: create (extension) and merge-update. Creating a series, or
+// changing the sources it bills, bills what was priced before a series billed it (a backfill job
+// added in the same transaction; the worker bills in batches).
 import { visibleAdministration } from '../parties/customer-input.ts';
 import { InvalidInputError } from '../platform/errors.ts';
 import { flushUnique } from '../platform/flush-unique.ts';
@@ -47,6 +47,12 @@ function apply(series: BillingSeries, input: SeriesInput): void {
   if (input.itemSources !== undefined) series.itemSources = input.itemSources ?? [];
 }
 
+/** The administration's backfill, in the transaction of the series' change (backfill-sources.ts: every source's earlier subjects). */
+async function addBackfill(tx: Em, adminId: string): Promise<void> {
+  await addFollowUpJob(tx, BILLING_BACKFILL, { admin_id: adminId });
+  await recordBackfillPending(tx, adminId);
+}
+
 export async function createSeries(em: Em, input: SeriesInput) {
   const id = await em.transactional(async (tx) => {
     const admin = await visibleAdministration(tx, input.adminId);
@@ -55,8 +61,7 @@ export async function createSeries(em: Em, input: SeriesInput) {
     apply(series, input);
     await flushUnique(tx, UNIQUE);
     await ensureBuiltInCategories(tx, admin.id);
-    await addFollowUpJob(tx, BILLING_BACKFILL, { admin_id: admin.id });
-    await recordBackfillPending(tx, admin.id);
+    await addBackfill(tx, admin.id);
     return series.id;
   });
   return getSeries(em, id);
@@ -66,8 +71,11 @@ export async function updateSeries(em: Em, ref: string, input: SeriesInput) {
   const current = await getSeries(em, ref);
   await em.transactional(async (tx) => {
     const series = await tx.findOneOrFail(BillingSeries, { id: current.id });
+    const sources = JSON.stringify(series.itemSources);
     apply(series, { ...input, adminId: undefined });
     await flushUnique(tx, UNIQUE);
+    // A series that now bills other sources bills what they priced before, as a new series does.
+    if (JSON.stringify(series.itemSources) !== sources) await addBackfill(tx, series.admin.id);
   });
   return getSeries(em, current.id);
 }

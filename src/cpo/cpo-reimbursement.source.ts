@@ -4,6 +4,8 @@
 // (a self-billing series, whose documents negate the amounts). A record's new version replaces
 // its item like a repriced session's.
 import type { Em } from '../platform/orm.ts';
+import { holdBackfillsOff } from '../billing/backfill-lock.ts';
+import type { BackfillSource } from '../billing/backfill-ranges.ts';
 import { collectItems } from '../billing/collect-items.ts';
 
 export const CPO_REIMBURSEMENT_SOURCE = 'cpo_reimbursement';
@@ -22,7 +24,24 @@ const SELECT = `select r.admin_id::text as admin_id, r.customer_id as party_id, 
     null::text as context, r.id::text as reference, null::text as box_category_description, null::text as distinct_code,
     null::text as series_code, null::text as external_reference, null::jsonb as input
   from cpo_charge_session_reimbursement r join msp_charge_session s on s.id = r.session_id
-  where r.session_id = any(?::uuid[])`;
+  where WHERE_RECORDS`;
+
+const OF_SESSIONS = 'r.session_id = any(?::uuid[])';
+
+/** Records of an administration, billed after the fact by session id (backfill-ranges.ts). */
+export const CPO_REIMBURSEMENT_BACKFILL: BackfillSource = {
+  kind: CPO_REIMBURSEMENT_SOURCE,
+  countSql: 'select count(distinct session_id)::int as n from cpo_charge_session_reimbursement where admin_id = ?',
+  idsSql: `select distinct r.session_id as id from cpo_charge_session_reimbursement r where r.admin_id = ? and r.session_id > ?::uuid
+    order by r.session_id limit ?`,
+  candidates: (adminId, afterId, lastId) => ({
+    sql: SELECT.replace('WHERE_RECORDS', 'r.admin_id = ? and r.session_id > ?::uuid and r.session_id <= ?::uuid'), params: [adminId, afterId, lastId],
+  }),
+};
+
+/** The administrations a billing of the sessions' records touches: their records' and the sessions' own. */
+const ADMINS = `select r.admin_id from cpo_charge_session_reimbursement r where ${OF_SESSIONS}
+  union select s.admin_id from msp_charge_session s where s.id = any(?::uuid[])`;
 
 /**
  * Bills the reimbursements of sessions whose records changed, in the transaction that changed them.
@@ -30,6 +49,8 @@ const SELECT = `select r.admin_id::text as admin_id, r.customer_id as party_id, 
  */
 export async function billReimbursements(em: Em, sessionIds: string[]): Promise<void> {
   if (sessionIds.length) {
-    await collectItems(em, CPO_REIMBURSEMENT_SOURCE, { sql: SELECT, params: [`{${sessionIds.join(',')}}`] }, { subjects: sessionIds });
+    const ids = `{${sessionIds.join(',')}}`;
+    await holdBackfillsOff(em, ADMINS, [ids, ids]);
+    await collectItems(em, CPO_REIMBURSEMENT_SOURCE, { sql: SELECT.replace('WHERE_RECORDS', OF_SESSIONS), params: [ids] }, { subjects: sessionIds });
   }
 }

@@ -25,10 +25,11 @@ export const SessionReimbursementSchema = defineEntity({
   tableName: 'cpo_charge_session_reimbursement',
   filters: adminScopeFilter('admin'),
   uniques: [{ properties: ['sessionId', 'arrangementId'] }],
-  indexes: [{ properties: ['customerId'] }, { properties: ['evseUid'] }],
+  // By administration and session: a backfill reads an administration's records by session id ranges.
+  indexes: [{ properties: ['admin', 'sessionId'] }, { properties: ['customerId'] }, { properties: ['evseUid'] }],
   properties: {
     id: idProperty(),
-    admin: () => p.manyToOne(Administration).index(),
+    admin: () => p.manyToOne(Administration),
     sessionId: p.uuid(),
     arrangementId: p.uuid(),
     arrangementExternalReference: p.string().nullable(),

@@ -7,6 +7,8 @@
 // (sessions of POST /charge-session) are not billed here. The item's version is the session's
 // pricing version; a session processed again without a roaming cost has its item withdrawn.
 import type { Em } from '../platform/orm.ts';
+import { holdBackfillsOff } from '../billing/backfill-lock.ts';
+import type { BackfillSource } from '../billing/backfill-ranges.ts';
 import { collectItems } from '../billing/collect-items.ts';
 
 export const ROAMING_SOURCE = 'roaming';
@@ -27,11 +29,30 @@ const SELECT = `select s.roaming_admin_id::text as admin_id, s.roaming_partner_i
     null::text as context, coalesce(nullif(s.payload->>'cpo_session_id', ''), s.session_id) as reference, null::text as box_category_description,
     null::text as distinct_code, null::text as series_code, null::text as external_reference, null::jsonb as input
   from msp_charge_session s left join roaming_agreement ra on ra.id = s.roaming_agreement_id
-  where s.id = any(?::uuid[]) and s.source = 'cpo_charge_session' and s.roaming_cost_excl_vat is not null and s.roaming_admin_id is not null`;
+  where WHERE_SESSIONS and s.source = 'cpo_charge_session' and s.roaming_cost_excl_vat is not null and s.roaming_admin_id is not null`;
+
+/** Roaming sessions of an administration, billed after the fact (backfill-ranges.ts), by the partial index of roaming sessions. */
+export const ROAMING_BACKFILL: BackfillSource = {
+  kind: ROAMING_SOURCE,
+  countSql: `select count(*)::int as n from msp_charge_session s where s.roaming_admin_id = ? and s.source = 'cpo_charge_session'
+    and s.roaming_cost_excl_vat is not null`,
+  idsSql: `select s.id from msp_charge_session s where s.roaming_admin_id = ? and s.id > ?::uuid and s.source = 'cpo_charge_session'
+    and s.roaming_cost_excl_vat is not null order by s.id limit ?`,
+  candidates: (adminId, afterId, lastId) => ({
+    sql: SELECT.replace('WHERE_SESSIONS', 's.roaming_admin_id = ? and s.id > ?::uuid and s.id <= ?::uuid'), params: [adminId, afterId, lastId],
+    partyKind: 'roaming_partner',
+  }),
+};
+
+/** The administrations a billing of the sessions touches: their roaming administration, and their own (one left roaming). */
+const ADMINS = 'select a.admin_id from msp_charge_session s cross join lateral (values (s.roaming_admin_id), (s.admin_id)) a(admin_id) where s.id = any(?::uuid[])';
 
 /** Bills the roaming costs of sessions a batch finished (priced or processed), in its transaction; a session without one has its item withdrawn. */
 export async function billRoamingCosts(em: Em, sessionIds: string[]): Promise<void> {
   if (sessionIds.length) {
-    await collectItems(em, ROAMING_SOURCE, { sql: SELECT, params: [`{${sessionIds.join(',')}}`], partyKind: 'roaming_partner' }, { subjects: sessionIds });
+    const ids = `{${sessionIds.join(',')}}`;
+    await holdBackfillsOff(em, ADMINS, [ids]);
+    await collectItems(em, ROAMING_SOURCE, { sql: SELECT.replace('WHERE_SESSIONS', 's.id = any(?::uuid[])'), params: [ids], partyKind: 'roaming_partner' },
+      { subjects: sessionIds });
   }
 }

@@ -1,8 +1,9 @@
 // Item source: priced MSP sessions. One item per session and VAT rate (the session's latest
 // pricing result); its sub-items are the cost components. A repriced session's new version
 // replaces its item (in place while the box is open, else reversal + new line).
-import { DeadlockException, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { Em } from '../../platform/orm.ts';
+import { ADMINS_OF_JSON, holdBackfillsOff } from '../backfill-lock.ts';
+import { backfillBatchSize, billUnbilled, type BackfillSource } from '../backfill-ranges.ts';
 import { collectItems } from '../collect-items.ts';
 import type { CandidateSelect } from '../item-source.ts';
 
@@ -43,133 +44,19 @@ export function sessionCandidates(sessionIds: string[]): CandidateSelect {
   return { sql: SELECT.replace('WHERE_SESSIONS', 's.id = any(?::uuid[])'), params: [`{${sessionIds.join(',')}}`] };
 }
 
-/** The priced sessions of an administration with ids in (afterId, lastId]. */
-function sessionRange(adminId: string, afterId: string, lastId: string): CandidateSelect {
-  return { sql: SELECT.replace('WHERE_SESSIONS', 's.admin_id = ? and s.id > ?::uuid and s.id <= ?::uuid'), params: [adminId, afterId, lastId] };
-}
+/** Priced sessions of an administration, billed after the fact (backfill-ranges.ts). */
+export const MSP_SESSION_BACKFILL: BackfillSource = {
+  kind: MSP_SESSION_SOURCE,
+  countSql: `select count(*)::int as n from msp_charge_session where admin_id = ? and status = 'priced'`,
+  idsSql: `select s.id from msp_charge_session s where s.admin_id = ? and s.status = 'priced' and s.id > ?::uuid order by s.id limit ?`,
+  candidates: (adminId, afterId, lastId) => ({
+    sql: SELECT.replace('WHERE_SESSIONS', 's.admin_id = ? and s.id > ?::uuid and s.id <= ?::uuid'), params: [adminId, afterId, lastId],
+  }),
+};
 
-const NONE = '00000000-0000-0000-0000-000000000000';
-
-/** Sessions per backfill transaction: SVC_BILLING_BACKFILL_BATCH (1 to 1,000,000), else 50,000. */
-export function backfillBatchSize(): number {
-  const n = Number(process.env.SVC_BILLING_BACKFILL_BATCH || '50000');
-  return Number.isInteger(n) && n >= 1 && n <= 1_000_000 ? n : 50_000;
-}
-
-interface SessionRange { afterId: string; lastId: string; n: number }
-
-/** Attempts of one batch: a deadlock or a session billed meanwhile by its pricing is tried again. */
-const BATCH_ATTEMPTS = 3;
-
-// A backfill's batch and the billing of sessions just priced are serialized per administration:
-// without it a batch reads a session in its statement's snapshot while a repricing bills the new
-// version beside it (neither sees the other's uncommitted item, and the unique key holds the
-// version), and the session is billed twice, or at its old price. A batch holds its lane's lock
-// exclusively; a pricing transaction holds every lane's lock of its administrations shared, from
-// before it looks for a series to its commit, so batches (of other lanes) run side by side, pricing
-// batches too, and a batch reads only what pricing transactions before it committed. Two-key form,
-// its own class (the drop-out groups' is 736400120, the startup lock single-key 736400121).
-const LOCK_CLASS = 736400122;
-/** Lane i of a backfill takes key i % LOCK_LANES: more lanes than keys only wait for each other. */
-const LOCK_LANES = 2;
-const LOCK_KEY = `hashtext(?::text || '/' || ?::text)`;
-
-async function lockLaneExclusively(tx: Em, adminId: string, lane: number): Promise<void> {
-  await tx.execute(`select pg_advisory_xact_lock(${LOCK_CLASS}, ${LOCK_KEY})`, [adminId.toLowerCase(), lane % LOCK_LANES]);
-}
-
-/** Waits for the backfill batches of `adminIds` in flight, and holds new ones off until the commit. */
-async function lockAgainstBackfill(em: Em, adminIds: string[]): Promise<void> {
-  await em.execute(`select count(pg_advisory_xact_lock_shared(${LOCK_CLASS}, h)) from (select distinct hashtext(a || '/' || l::text) as h
-      from json_array_elements_text(?::json) as a cross join generate_series(0, ${LOCK_LANES - 1}) as l order by h) ordered`,
-  [JSON.stringify(adminIds.map((id) => id.toLowerCase()))]);
-}
-
-/** What a watched backfill hears of its batches (billing-backfill.service.ts). */
-export interface BackfillProgress {
-  /** Last in a batch's transaction: it commits with the batch's items. */
-  inTransaction(tx: Em, sessions: number): Promise<void>;
-  /** After the batch committed. */
-  committed(sessions: number): void;
-}
-
-async function billRange(em: Em, adminId: string, lane: number, range: SessionRange, progress?: BackfillProgress): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await em.transactional(async (tx) => {
-        await lockLaneExclusively(tx, adminId, lane);
-        await collectItems(tx, MSP_SESSION_SOURCE, sessionRange(adminId, range.afterId, range.lastId), { answer: false });
-        await progress?.inTransaction(tx, range.n);
-      });
-      progress?.committed(range.n);
-      return;
-    } catch (error) {
-      const again = error instanceof DeadlockException || error instanceof UniqueConstraintViolationException;
-      if (!again || attempt >= BATCH_ATTEMPTS) throw error;
-    }
-  }
-}
-
-/**
- * Bills every priced session of an administration in id ranges of `batchSize`, one transaction
- * each (a backfill; the bench's million sessions): memory stays flat, and sessions billed at
- * their version already are left as they are (the core finds them the same). `lanes` ranges are
- * billed at a time, each on its own connection. Ranges that create boxes in the same review-set
- * wait for each other (box-numbering-lock.ts; the review-set itself, when new, waits for the first
- * to commit): the first ranges mostly run one after the other, the later ones, which mostly add
- * items to existing boxes, side by side.
- */
-export async function billUnbilledSessions(em: Em, adminId: string, batchSize = backfillBatchSize(), lanes = 2, progress?: BackfillProgress): Promise<number> {
-  let afterId = NONE;
-  let total = 0;
-  let stopped = false;
-  // Ranges are claimed one after another: each starts after the last one claimed.
-  let claims: Promise<unknown> = Promise.resolve();
-  const claim = (): Promise<SessionRange | null> => {
-    const next = claims.then(async () => {
-      if (stopped) return null;
-      const [bound] = await em.execute<{ last: string | null; n: number }[]>(`select max(id::text) as last, count(*)::int as n from (
-        select s.id from msp_charge_session s where s.admin_id = ? and s.status = 'priced' and s.id > ?::uuid order by s.id limit ?) x`,
-      [adminId, afterId, batchSize]);
-      if (!bound || bound.n === 0 || !bound.last) return null;
-      const range = { afterId, lastId: bound.last, n: bound.n };
-      afterId = bound.last;
-      return range;
-    });
-    claims = next.catch(() => undefined);
-    return next;
-  };
-
-  // Pricing transactions that looked for a series before the administration had one (and so billed
-  // nothing) may not have committed yet: the first claim would miss their sessions.
-  await em.transactional((tx) => lockLaneExclusively(tx, adminId, 0));
-  let analyzed = false;
-  const lane = async (index: number): Promise<void> => {
-    const laneEm = em.fork();
-    try {
-      for (let range = await claim(); range; range = await claim()) {
-        await billRange(laneEm, adminId, index, range, progress);
-        total += range.n;
-        // Statistics of the boxes, roll-ups and items the first batch created, for the next batches'
-        // plans (outside any transaction); later the planner scales row counts by the tables' current
-        // size and autovacuum keeps up. Of the items only the columns the core joins and filters on.
-        if (!analyzed) {
-          analyzed = true;
-          const started = performance.now();
-          await laneEm.execute(`analyze billing_item (source_kind, subject_id, line_key, superseded, entry, box_id, rollup_id), billing_rollup, billing_box`);
-          if (process.env.SVC_BILLING_TRACE === '1') console.error(`  ${(performance.now() - started).toFixed(0).padStart(6)} ms  analyze billing_item, billing_rollup, billing_box`);
-        }
-      }
-    } catch (error) {
-      stopped = true;
-      throw error;
-    }
-  };
-  const failures = (await Promise.allSettled(Array.from({ length: Math.max(1, lanes) }, (_, index) => lane(index))))
-    .filter((r): r is PromiseRejectedResult => r.status === 'rejected').map((r) => r.reason as unknown);
-  if (failures.length === 1) throw failures[0];
-  if (failures.length > 1) throw new AggregateError(failures, `billing backfill of ${adminId}: ${failures.length} lanes failed`);
-  return total;
+/** Bills every priced session of an administration (the bench's million sessions; the job bills every source: billing-backfill.service.ts). */
+export function billUnbilledSessions(em: Em, adminId: string, batchSize = backfillBatchSize(), lanes = 2): Promise<number> {
+  return billUnbilled(em, MSP_SESSION_BACKFILL, adminId, batchSize, lanes);
 }
 
 /**
@@ -188,8 +75,8 @@ const ANY_SERIES = `select exists (select 1 from billing_series r where r.admin_
 export async function billPricedSessions(em: Em, sessionIds: string[], adminIds: string[]): Promise<void> {
   if (!sessionIds.length) return;
   const admins = [...new Set(adminIds)];
-  // A statement of its own: the look for a series must see what committed while this one waited.
-  await lockAgainstBackfill(em, admins);
+  // Before the look for a series: a first series' backfill bills what this transaction did not.
+  await holdBackfillsOff(em, ADMINS_OF_JSON, [JSON.stringify(admins)]);
   const [{ found }] = await em.execute<{ found: boolean }[]>(ANY_SERIES, [JSON.stringify(admins), MSP_SESSION_SOURCE]);
   if (found) await collectItems(em, MSP_SESSION_SOURCE, sessionCandidates(sessionIds));
 }

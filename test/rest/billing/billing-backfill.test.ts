@@ -6,10 +6,11 @@ import test from 'ava';
 import pg from 'pg';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { configureBilling, createSeries } from '../../helpers/billing-factories.ts';
-import { createAdministration, okCall } from '../../helpers/factories.ts';
+import { cpoSessionBody, createLocatedEvse, createReimbursementPlan, reimburseEvse, settledCpoSession } from '../../helpers/cpo-factories.ts';
+import { createAdministration, createCustomer, okCall } from '../../helpers/factories.ts';
 import { logLines } from '../../helpers/log.ts';
 import { parsePrometheus, sampleValue } from '../../helpers/prometheus.ts';
-import { pricedSubscription, pricingResults, processed, sessionBody, submitSession } from '../../helpers/session-factories.ts';
+import { ensureVatRate, pricedSubscription, pricingResults, processed, sessionBody, submitSession } from '../../helpers/session-factories.ts';
 import { data } from '../../schema/graphql.ts';
 
 // Batches of two: five sessions are three batches.
@@ -129,9 +130,68 @@ test.serial('a session repriced while a backfill batch bills it is billed once, 
   const latest = (await pricingResults(app, ids[0]!)).find((result) => result.version === 2);
   t.truthy(latest, 'repriced');
   t.not(latest.total_excl_vat, before.total_excl_vat);
-  const [box] = (await okCall(app, 'GET', `/billing-box?admin_id=${admin.id}`)).items;
+  const [box] = await boxesOfAdmin(admin.id);
   const items = (await okCall(app, 'GET', `/billing-box/${box.id}/msp-charge-session?page_size=100`)).items as Record<string, any>[];
   t.deepEqual(items.filter((item) => item.msp_charge_session_id === ids[0]).map((item) => [item.entry, item.pricing_version, item.amount_excl_vat]),
     [['original', 2, latest.total_excl_vat]]);
   t.is(items.length, 4, 'each session once');
+});
+
+/** The administration's boxes (through a credential limited to it: the list has no administration filter). */
+async function boxesOfAdmin(adminId: string): Promise<Record<string, any>[]> {
+  const auth = await app.credential({ role: 'readonly', adminIds: [adminId] });
+  const r = await app.request('GET', '/main/v1/billing-box', { auth });
+  if (r.status !== 200) throw new Error(`billing-box: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body.items;
+}
+
+async function backfillDone(adminId: string) {
+  let items = await backfillOf(adminId);
+  for (const until = Date.now() + 30_000; items[0]?.state !== 'done' && Date.now() < until;) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    items = await backfillOf(adminId);
+  }
+  return items[0];
+}
+
+test('a series that starts billing MSP sessions bills the sessions priced before', async (t) => {
+  const admin = await createAdministration(app);
+  await configureBilling(app, admin.id);
+  // The administration's only series bills reimbursements: its sessions are not billed.
+  const series = await createSeries(app, admin.id, { item_sources: ['cpo_reimbursement'] });
+  const customer = await pricedSubscription(app, admin.id);
+  for (let day = 1; day <= 3; day++) {
+    const session = await submitSession(app, sessionBody(customer.evcoId, { start_date_time: `2026-09-0${day}T10:00:00+02:00`, end_date_time: `2026-09-0${day}T11:00:00+02:00` }));
+    t.is((await processed(app, session.id)).status, 'priced');
+  }
+  t.deepEqual(await boxesOfAdmin(admin.id), []);
+
+  // Renaming it bills nothing new; billing every source bills the three sessions, once.
+  await okCall(app, 'POST', `/billing-series/${series.id}`, { name: 'Renamed' });
+  t.like(await backfillDone(admin.id), { state: 'done' });
+  t.deepEqual(await boxesOfAdmin(admin.id), []);
+  await okCall(app, 'POST', `/billing-series/${series.id}`, { item_sources: [] });
+  t.like(await backfillDone(admin.id), { state: 'done', sessions_done: 3 });
+  const boxes = await boxesOfAdmin(admin.id);
+  t.deepEqual(boxes.map((box) => [box.billing_series_id, box.total_amount_excl_vat]), [[series.id, '15.00']]);
+});
+
+test('reimbursements of CPO sessions processed before a series bills them are billed by the backfill', async (t) => {
+  const admin = (await createAdministration(app)).id;
+  await configureBilling(app, admin);
+  await ensureVatRate(app);
+  const owner = await createCustomer(app, admin, { name: 'Owner', reimbursement_vat: 'Applies' });
+  const evse = await createLocatedEvse(app, admin);
+  const plan = await createReimbursementPlan(app, admin, {}, { energy: '0.20' });
+  await reimburseEvse(app, admin, owner.id, plan.id, evse.evse_uid);
+  for (const kwh of ['10', '20']) {
+    const stored = await submitSession(app, cpoSessionBody(evse.evse_uid, { total_energy_kwh: kwh }), '/main/v1/cpo-charge-session');
+    t.like(await settledCpoSession(app, stored.id), { status: 'processed' });
+  }
+  t.deepEqual(await boxesOfAdmin(admin), []);
+
+  const series = await createSeries(app, admin, { primary_document_type: 'self_billing_invoice', item_sources: ['cpo_reimbursement'] });
+  t.like(await backfillDone(admin), { state: 'done', sessions_done: 2 });
+  const boxes = await boxesOfAdmin(admin);
+  t.deepEqual(boxes.map((box) => [box.billing_series_id, box.party_id, box.total_amount_excl_vat]), [[series.id, owner.id, '-6.00']]);
 });

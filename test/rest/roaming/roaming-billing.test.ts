@@ -131,3 +131,22 @@ test('bad roaming amounts on a CPO session are refused with their field and stor
     t.deepEqual(listed.body.items, []);
   }
 });
+
+test('a partner\'s sessions at our EVSE processed before we had a series are billed to the partner when the series comes', async (t) => {
+  const owner = (await createAdministration(app)).id;
+  await configureBilling(app, owner);
+  const { partner, reference, driver } = await partnerBothWays();
+  const evse = await createLocatedEvse(app, owner);
+  const session = await cpoSession(evse.evse_uid, { evco_id: driver, total_roaming_amount_excl_vat: '4.00' });
+  t.like(session, { status: 'processed', roaming_partner_id: partner.id, calculated_roaming_amount_excl_vat: '4.00' });
+  t.deepEqual(await boxesOf(app, `?party_external_reference=${reference}`), []);
+
+  await createSeries(app, owner);
+  let boxes: Record<string, any>[] = [];
+  for (const until = Date.now() + 30_000; boxes.length === 0 && Date.now() < until; await new Promise((resolve) => setTimeout(resolve, 50))) {
+    boxes = await boxesOf(app, `?party_external_reference=${reference}`);
+  }
+  t.deepEqual(boxes.map((b) => [b.admin_id, b.party_kind, b.party_id, b.total_amount_excl_vat]), [[owner, 'roaming_partner', partner.id, '4.00']]);
+  const items = (await app.request('GET', `/main/v1/billing-box/${boxes[0]!.id}/cpo-charge-session-roaming`)).body.items;
+  t.deepEqual(items.map((i: Record<string, any>) => [i.cpo_charge_session_id, i.amount_excl_vat]), [[session.id, '4.00']]);
+});
