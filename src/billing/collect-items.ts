@@ -85,10 +85,12 @@ const SUMMARY = `select coalesce(bool_or(action = 'new'), false) as new, coalesc
 interface Summary { new: boolean; same: boolean; changed: boolean; billed: boolean; low: string | null; high: string | null }
 
 /**
- * A candidate the same as its current item: same version, amounts and text, and billed to the same
- * party, VAT country and currency (a line of another party is never 'same', whatever its version).
+ * A candidate the same as its current item: a version not newer than the item's, the same amounts and
+ * text, and billed to the same party, VAT country and currency (a line of another party is never
+ * 'same', whatever its version). Not newer: an item's version may be ahead of its source's (a changed
+ * fee or roaming line, a line that came back), and the same line again is no change.
  */
-const SAME_AS_CURRENT = `i.source_version = c.source_version and i.amount_excl_vat = round(c.amount_excl_vat, 2)
+const SAME_AS_CURRENT = `i.source_version >= c.source_version and i.amount_excl_vat = round(c.amount_excl_vat, 2)
   and i.vat_percent = c.vat_percent and i.vat_kind = c.vat_kind and i.quantity = c.quantity and i.description = c.description
   and i.party_id = c.party_id and i.vat_country = c.vat_country and i.currency = c.currency`;
 
@@ -99,6 +101,16 @@ const MARK_CURRENT = `update billing_candidate c set current_id = i.id, current_
   from billing_item i
   where i.source_kind = c.source_kind and i.subject_id = c.subject_id and i.line_key = c.line_key
     and not i.superseded and i.entry = 'original' and not c.withdrawn`;
+
+/**
+ * A line without a current item whose earlier items are still there (reversed out of a closed box: a
+ * withdrawn reimbursement or roaming line, a fee no longer due, that is due again) comes back as the
+ * version after its last: a version is never billed twice, and its source may count from 1 again.
+ */
+const MARK_RETURNING = `update billing_candidate c set source_version = m.version + 1
+  from (select i.subject_id, i.line_key, max(i.source_version) as version from billing_item i
+    where i.source_kind = ? and i.subject_id in (select subject_id from billing_candidate where action = 'new') group by 1, 2) m
+  where c.action = 'new' and not c.withdrawn and m.subject_id = c.subject_id and m.line_key = c.line_key and c.source_version <= m.version`;
 
 /** Candidates whose subject has current items (of any line): their other lines may be withdrawn. */
 const MARK_BILLED_SUBJECTS = `update billing_candidate c set billed_subject = true where exists (select 1 from billing_item i
@@ -360,6 +372,7 @@ export async function collectItems(em: Em, kind: string, select: CandidateSelect
     await run(em, MARK_BILLED_SUBJECTS);
     await run(em, MARK_CURRENT);
     [found] = await query<Summary>(em, SUMMARY);
+    if (found.new) await run(em, MARK_RETURNING, [kind]);
   }
   let changed = found.changed;
   // Lines to withdraw exist only for subjects billed before (or named as covered).

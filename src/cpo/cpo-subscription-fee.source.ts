@@ -10,7 +10,7 @@ import type { CpoRecurringCost } from './cpo-subscription-plan-version.entity.ts
 import type { Em } from '../platform/orm.ts';
 import { vatRateAt } from '../pricing/vat-rate.service.ts';
 import { collectItems } from '../billing/collect-items.ts';
-import { billedPeriodSubjects, withReturningVersions } from '../billing/period-fee-subjects.ts';
+import { billedPeriodSubjects } from '../billing/period-fee-subjects.ts';
 import { candidateRows, type ItemCandidate } from '../billing/item-source.ts';
 import { billingAdmin } from '../billing/billing-admin.ts';
 import { periodDates, periodLabel, periodOf } from '../billing/periods.ts';
@@ -89,7 +89,7 @@ export async function cpoFeeCandidates(em: Em, fp: FeePeriod, subscriptionId?: s
 
 /** Bills the recurring costs of an administration's CPO subscriptions for one period (idempotent): the period's fees billed before and no longer due are withdrawn. */
 export async function billCpoSubscriptionFees(em: Em, fp: FeePeriod): Promise<void> {
-  const candidates = await withReturningVersions(em, CPO_SUBSCRIPTION_FEE_SOURCE, await cpoFeeCandidates(em, fp));
+  const candidates = await cpoFeeCandidates(em, fp);
   const subjects = await billedPeriodSubjects(em, CPO_SUBSCRIPTION_FEE_SOURCE, fp.adminId, fp.period.from);
   if (candidates.length || subjects.length) await collectItems(em, CPO_SUBSCRIPTION_FEE_SOURCE, candidateRows(candidates), { subjects });
 }
@@ -128,8 +128,7 @@ export async function recollectCpoSubscriptionFees(em: Em, subscriptionId: strin
     if (period.until <= from) continue;
     const fp: FeePeriod = { adminId: admin.adminId, country: admin.country, currency: admin.currency, timeZone: admin.timeZone, kind: admin.kind, period };
     const { current } = periods.get(start)!;
-    // A line withdrawn from a closed box (reversed) that comes back is a new version of its subject.
-    const candidates = await withReturningVersions(em, CPO_SUBSCRIPTION_FEE_SOURCE, await cpoFeeCandidates(em, fp, subscriptionId));
+    const candidates = await cpoFeeCandidates(em, fp, subscriptionId);
     if (candidates.length || current.size) {
       await collectItems(em, CPO_SUBSCRIPTION_FEE_SOURCE, candidateRows(candidates), { subjects: [...current], answer: false });
     }

@@ -9,7 +9,7 @@ import type { RecurringCost } from '../../msp/subscription-plan.entity.ts';
 import type { Em } from '../../platform/orm.ts';
 import type { InvoicingPeriod } from '../billing-settings.entity.ts';
 import { collectItems } from '../collect-items.ts';
-import { billedPeriodSubjects, withReturningVersions } from '../period-fee-subjects.ts';
+import { billedPeriodSubjects } from '../period-fee-subjects.ts';
 import { candidateRows, type ItemCandidate } from '../item-source.ts';
 import { daysBetween, monthsOf, periodDates, periodLabel, type Period } from '../periods.ts';
 
@@ -91,7 +91,7 @@ export async function feeCandidates(em: Em, fp: FeePeriod): Promise<ItemCandidat
 
 /** Bills the recurring costs of an administration's subscriptions for one period (idempotent): the period's fees billed before and no longer due are withdrawn. */
 export async function billSubscriptionFees(em: Em, fp: FeePeriod): Promise<void> {
-  const candidates = await withReturningVersions(em, SUBSCRIPTION_FEE_SOURCE, await feeCandidates(em, fp));
+  const candidates = await feeCandidates(em, fp);
   const subjects = await billedPeriodSubjects(em, SUBSCRIPTION_FEE_SOURCE, fp.adminId, fp.period.from);
   if (candidates.length || subjects.length) await collectItems(em, SUBSCRIPTION_FEE_SOURCE, candidateRows(candidates), { subjects });
 }

@@ -8,6 +8,7 @@ process.env.SVC_MATCH_RETRY_SECONDS = '0.2';
 const { startTestApp } = await import('../../helpers/app.ts');
 const { createAdministration, createCustomer } = await import('../../helpers/factories.ts');
 const { ensureVatRate, pricedSubscription, submitSession } = await import('../../helpers/session-factories.ts');
+const { configureBilling, createSeries } = await import('../../helpers/billing-factories.ts');
 const { cpoSessionBody, createArrangement, createLocatedEvse, createLocation, createReimbursementPlan, createEvse, linkEvse, reimburseEvse } = await import('../../helpers/cpo-factories.ts');
 type TestApp = Awaited<ReturnType<typeof startTestApp>>;
 
@@ -255,4 +256,40 @@ test('resubmission: a session waiting for its EVSE takes the new data; a process
     body: { ...cpoSessionBody(evse.evse_uid), session_id: done.session_id, total_energy_kwh: '99' },
   });
   t.like(conflict.body, { code: 'conflicting_resubmission', param: '$.total_energy_kwh' });
+});
+
+test('a reimbursement reversed out of a closed box that applies again is billed again, as a new version; processing goes on', async (t) => {
+  const own = (await createAdministration(app)).id;
+  await configureBilling(app, own);
+  const series = await createSeries(app, own, { primary_document_type: 'self_billing_invoice', item_sources: ['cpo_reimbursement'] });
+  const owner = await createCustomer(app, own, { reimbursement_vat: 'Applies' });
+  const evse = await createLocatedEvse(app, own);
+  const plan = await createReimbursementPlan(app, own, {}, { energy: '0.20' });
+  const arrangement = await reimburseEvse(app, own, owner.id, plan.id, evse.evse_uid);
+  const session = await submitSession(app, cpoSessionBody(evse.evse_uid), api('/cpo-charge-session'));
+  t.is((await settled(session.id)).total_reimbursement_amount_excl_vat, '2.00');
+  const [march] = (await ok('GET', `/billing-box?series_external_reference=${series.external_reference}`)).items;
+  await ok('POST', `/billing-box/${march.id}/close`);
+  const reprocessed = async () => {
+    await ok('POST', `/msp-charge-session/${session.id}/reprice`);
+    return settled(session.id);
+  };
+
+  // The arrangement ends before the session: the reimbursement is reversed into the next open box.
+  await ok('POST', `/cpo-reimbursement-arrangement/${arrangement.id}`, { valid_until: '2026-02-01T00:00:00Z' });
+  t.is((await reprocessed()).total_reimbursement_amount_excl_vat, null);
+  // It applies again: billed again (this stopped every processing batch on the items' unique key).
+  await ok('POST', `/cpo-reimbursement-arrangement/${arrangement.id}`, { valid_until: null });
+  t.is((await reprocessed()).total_reimbursement_amount_excl_vat, '2.00');
+
+  const boxes = (await ok('GET', `/billing-box?series_external_reference=${series.external_reference}`)).items as Record<string, any>[];
+  const lines: string[] = [];
+  for (const box of boxes) {
+    for (const item of (await ok('GET', `/billing-box/${box.id}/cpo-charge-session-reimbursement`)).items) lines.push(`${box.state} ${item.entry} ${item.amount_excl_vat}`);
+  }
+  t.deepEqual(lines.sort(), ['closed original -2.00', 'open original -2.00', 'open reversal 2.00']);
+  t.is(boxes.reduce((sum, box) => sum + Math.round(Number(box.total_amount_excl_vat) * 100), 0), -200, 'reimbursed once');
+  // Another session is processed as before.
+  const next = await submitSession(app, cpoSessionBody(evse.evse_uid, { total_energy_kwh: '5' }), api('/cpo-charge-session'));
+  t.is((await settled(next.id)).total_reimbursement_amount_excl_vat, '1.00');
 });
