@@ -1,4 +1,5 @@
-// The public guide: endpoints have no trailing slash; `/main/v1/customer/` is an unknown path.
+// The public guide: endpoints have no trailing slash; `/main/v1/customer/` is an unknown path, and so
+// is `/main/v1/Customer`: paths match exactly.
 import test from 'ava';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { createAdministration, createCustomer } from '../../helpers/factories.ts';
@@ -45,4 +46,17 @@ test('a trailing slash is 404 for writes too, and nothing is written', async (t)
 test('404 comes before authentication, as for every unknown path', async (t) => {
   const response = await app.request('GET', '/main/v1/customer/', { auth: null });
   t.is(response.status, 404);
+});
+
+test('a path in another casing is 404, before authentication; the path as documented is served', async (t) => {
+  for (const path of ['/main/v1/CUSTOMER', '/main/v1/Customer', '/main/v1/cpo-charge-SESSION-reimbursement', `/main/v1/Customer/${customer.id}`, '/main/v1/OpenAPI.json']) {
+    for (const auth of [undefined, null]) {
+      const response = await app.request('GET', path, { auth });
+      t.is(response.status, 404, path);
+      t.is(response.body.code, 'route_not_found', path);
+    }
+  }
+  t.is((await app.request('GET', '/main/v1/cpo-charge-session-reimbursement')).status, 200);
+  // Parameters keep their own rules: an external reference matches in any casing.
+  t.is((await app.request('GET', `/main/v1/customer/ext_ref.${customer.external_reference.toUpperCase()}`)).status, 200);
 });

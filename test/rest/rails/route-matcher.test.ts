@@ -1,6 +1,6 @@
 // The matcher with a router per first path segment answers as one router of every route would, for
-// every route's path (its parameters filled in), in other cases (ASCII and Unicode), with a trailing
-// slash, under an unknown segment, and for every method: the same layers, in the same order.
+// every route's path (its parameters filled in), in other cases (ASCII and Unicode: unknown paths,
+// as paths match case-sensitively), with a trailing slash, under an unknown segment, and for every method: the same layers, in the same order.
 import Router from '@koa/router';
 import test from 'ava';
 import { API_PREFIX } from '../../../rest/app.ts';
@@ -17,7 +17,7 @@ const seen = (matched: RouteMatch) => ({
 });
 
 test('every path matches the same layers as in one router of all routes', (t) => {
-  const all = new Router({ prefix: API_PREFIX, strict: true });
+  const all = new Router({ prefix: API_PREFIX, strict: true, sensitive: true });
   mountRoutes(all, routes);
   const match = routeMatcher(API_PREFIX, routes);
   const paths = new Set<string>([`${API_PREFIX}/`, `${API_PREFIX}/no-such-thing`, `${API_PREFIX}/no-such-thing/x1/z`]);
