@@ -16,6 +16,7 @@ import type { OcpiSchemaName } from '../../src/ocpi/schemas/index.ts';
 import { tokenOf } from '../../src/ocpi/token-header.ts';
 import { sendOcpi } from '../../src/ocpi/validate.ts';
 import { logger } from '../../src/platform/log.ts';
+import { urlValueFailure } from '../rails/input-guards.ts';
 
 export const OCPI_PREFIX = '/ocpi';
 
@@ -50,6 +51,18 @@ function envelope(ctx: Context, httpStatus: number, statusCode: number, message:
   });
 }
 
+/**
+ * Path segments are identifiers, refused as /main/v1 refuses them (rest/rails/input-guards.ts): a
+ * control character (NUL included, which PostgreSQL cannot take) or more than 1,000 characters is
+ * OCPI 2001 with HTTP 400 before any query.
+ */
+function checkPath(params: Record<string, string>): void {
+  for (const [name, value] of Object.entries(params)) {
+    const failure = urlValueFailure(value);
+    if (failure) throw new OcpiError(OCPI_STATUS.invalidParameters, `path segment ${name} ${failure}`, 400);
+  }
+}
+
 /** The query parameters given once (a repeated one is left out). */
 export function queryOf(ctx: Context): Record<string, string> {
   return Object.fromEntries(Object.entries(ctx.query).filter((e): e is [string, string] => typeof e[1] === 'string'));
@@ -66,6 +79,7 @@ export function ocpiMiddleware(orm: Orm, routes: OcpiRoute[]) {
         if (peer?.status === 'registered' && route.method === 'post') return envelope(ctx, 405, OCPI_STATUS.clientError, 'registered already: use PUT to update');
         return envelope(ctx, 401, OCPI_STATUS.clientError, 'no valid token');
       }
+      checkPath(ctx.params as Record<string, string>);
       await jsonBody(ctx, async () => {});
       const answer = await route.handler({ ctx, em, peer, body: ctx.state.body, params: ctx.params as Record<string, string>, query: queryOf(ctx) });
       const data = answer.schema ? sendOcpi(answer.schema, answer.data) : answer.data;

@@ -1,5 +1,7 @@
 // OCPI sessions module, eMSP receiver: GET one Session (src/ocpi/ocpi-session.queries.ts), PUT and
-// PATCH it (src/ocpi/save-session.service.ts).
+// PATCH it (src/ocpi/save-session.service.ts). A body's strings are checked as /main/v1 checks a
+// body's (rest/rails/input-guards.ts): no control character in an identifier (id, uid, contract_id ...).
+import { checkBodyStrings } from '../rails/input-guards.ts';
 import { getOcpiSession, type SessionKey } from '../../src/ocpi/ocpi-session.queries.ts';
 import { patchSession, putSession } from '../../src/ocpi/save-session.service.ts';
 import type { OcpiRoute } from './ocpi-router.ts';
@@ -12,6 +14,6 @@ export const sessionRoutes: OcpiRoute[] = [
     method: 'get', path: PATH,
     handler: async ({ em, peer, params }) => ({ data: (await getOcpiSession(em, peer.roamingConnectionId, keyOf(params))).body, schema: 'session' }),
   },
-  { method: 'put', path: PATH, handler: async ({ em, peer, params, body }) => { await putSession(em, peer, keyOf(params), body); return {}; } },
-  { method: 'patch', path: PATH, handler: async ({ em, peer, params, body }) => { await patchSession(em, peer, keyOf(params), body); return {}; } },
+  { method: 'put', path: PATH, handler: async ({ em, peer, params, body }) => { checkBodyStrings(body); await putSession(em, peer, keyOf(params), body); return {}; } },
+  { method: 'patch', path: PATH, handler: async ({ em, peer, params, body }) => { checkBodyStrings(body); await patchSession(em, peer, keyOf(params), body); return {}; } },
 ];

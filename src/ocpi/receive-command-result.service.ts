@@ -1,5 +1,6 @@
 // The CPO's asynchronous CommandResult, POSTed to the response_url of a command: a command still
 // waiting becomes accepted, rejected or failed; a result after the timeout is kept but the state stays.
+import { isUuid } from '../platform/ids.ts';
 import type { Em } from '../platform/orm.ts';
 import { OcpiError, OCPI_STATUS } from './errors.ts';
 import type { OcpiPeerData } from './ocpi-peer.queries.ts';
@@ -14,7 +15,8 @@ const STATE_OF: Record<CommandResultType, CommandState> = {
 
 export async function receiveCommandResult(em: Em, peer: Pick<OcpiPeerData, 'roamingConnectionId'>, type: string, commandId: string, raw: unknown): Promise<void> {
   const result = acceptOcpi<OcpiCommandResult>('commandResult', raw);
-  const command = /^[0-9a-f-]{36}$/i.test(commandId) ? await em.findOne(RoamingCommand, { id: commandId }) : null;
+  // Our command ids are UUIDs: anything else (36 zeros, 36 dashes) is unknown without a query.
+  const command = isUuid(commandId) ? await em.findOne(RoamingCommand, { id: commandId }) : null;
   if (!command || command.roamingConnectionId !== peer.roamingConnectionId || `${command.type}`.toUpperCase() !== type) {
     throw new OcpiError(OCPI_STATUS.clientError, 'unknown command', 404);
   }

@@ -2,7 +2,7 @@
 // stored one (the result must again be a whole Session). Its progress shows in
 // GET /msp-charge-session-progress until its CDR arrives (receive-cdr.service.ts).
 import type { Em } from '../platform/orm.ts';
-import { decimalFromNumber } from '../money/decimal.ts';
+import { decimalFromNumber, isDecimalText } from '../money/decimal.ts';
 import { utc } from './cdr-to-session.ts';
 import { OcpiError, OCPI_STATUS } from './errors.ts';
 import { speaksFor } from './ocpi-peer.entity.ts';
@@ -24,6 +24,18 @@ function checkKey(peer: Caller, key: SessionKey, value: Pick<OcpiSessionObject, 
   }
 }
 
+/**
+ * kwh as stored (numeric(20,6)), bounded as a CDR's total_energy is (rest/sessions/session-body.ts,
+ * a decimal of at most 14 integer digits): 10^14 kWh or more is OCPI 2001 naming the member.
+ */
+function storedKwh(value: Pick<OcpiSessionObject, 'kwh'>): string {
+  const kwh = value.kwh < 1e14 ? decimalFromNumber(value.kwh) : null;
+  if (kwh === null || !isDecimalText(kwh)) {
+    throw new OcpiError(OCPI_STATUS.invalidParameters, 'session /kwh must be less than 100000000000000 (at most 14 integer digits, as a CDR\'s total_energy)', 400);
+  }
+  return kwh;
+}
+
 /** The stored Session to change (reads: ocpi-session.queries.ts). */
 function storedSession(em: Em, peer: Caller, key: SessionKey): Promise<OcpiSession | null> {
   return em.findOne(OcpiSession, { roamingConnectionId: peer.roamingConnectionId, ...key });
@@ -32,6 +44,7 @@ function storedSession(em: Em, peer: Caller, key: SessionKey): Promise<OcpiSessi
 export async function putSession(em: Em, peer: Caller, key: SessionKey, raw: unknown): Promise<void> {
   const value = acceptOcpi<OcpiSessionObject>('session', raw);
   checkKey(peer, key, value);
+  storedKwh(value);
   const session = await storedSession(em, peer, key) ?? em.create(OcpiSession, {
     roamingConnectionId: peer.roamingConnectionId, ...key, status: value.status, kwh: '0', evseUid: value.evse_uid, evcoId: value.cdr_token.contract_id,
     body: value, lastUpdated: new Date(utc(value.last_updated)), chargeSessionId: null, admin: null,
@@ -46,6 +59,7 @@ export async function patchSession(em: Em, peer: Caller, key: SessionKey, raw: u
   if (!session) throw new OcpiError(OCPI_STATUS.invalidParameters, `no session ${key.sessionId} to patch (PUT it first)`, 404);
   const merged = acceptOcpi<OcpiSessionObject>('session', { ...session.body, ...patch });
   checkKey(peer, key, merged);
+  storedKwh(merged);
   await apply(em, session, merged);
   await em.flush();
 }
@@ -53,7 +67,7 @@ export async function patchSession(em: Em, peer: Caller, key: SessionKey, raw: u
 async function apply(em: Em, session: OcpiSession, value: OcpiSessionObject): Promise<void> {
   if (value.cdr_token.contract_id !== session.evcoId || !session.admin) session.admin = await adminOfContractId(em, value.cdr_token.contract_id);
   Object.assign(session, {
-    status: value.status, kwh: decimalFromNumber(value.kwh), evseUid: value.evse_uid, evcoId: value.cdr_token.contract_id, body: value,
+    status: value.status, kwh: storedKwh(value), evseUid: value.evse_uid, evcoId: value.cdr_token.contract_id, body: value,
     lastUpdated: new Date(utc(value.last_updated)),
   });
 }

@@ -7,8 +7,9 @@ import { createAdministration } from '../helpers/factories.ts';
 import { pricedSubscription, pricingResults, processed } from '../helpers/session-factories.ts';
 import { createRoamingPartner, setRoamingEnabled } from '../helpers/roaming-factories.ts';
 import type { CpoPeer } from './cpo-peer.ts';
-import { cdr, session, tariff } from './fixtures.ts';
+import { cdr, nextId, session, tariff } from './fixtures.ts';
 import { registeredCpo, sessionOfCdr } from './ocpi-app.ts';
+import { logLines } from '../helpers/log.ts';
 
 let app: TestApp;
 let adminId: string;
@@ -166,4 +167,86 @@ test('a country code must be an officially assigned ISO 3166-1 alpha-2 code: a C
   const put = await cpo.call('PUT', url, { body: { ...running, cdr_token: { ...running.cdr_token, country_code: 'XX' } } });
   t.is(put.body.status_code, 2001);
   t.is((await cpo.call('GET', url)).status, 404, 'nothing stored');
+});
+
+test('a Session kwh of 10^14 or more (numeric(20,6) overflow) is refused with 2001 naming kwh, by PUT and PATCH, nothing stored', async (t) => {
+  const sub = await pricedSubscription(app, adminId);
+  for (const kwh of [1e14, 1e15, 1e300, Number.MAX_VALUE]) {
+    const big = session(sub.evcoId, { kwh });
+    const url = `${app.url}/ocpi/2.2.1/emsp/sessions/NL/CPO/${big.id}`;
+    const r = await cpo.call('PUT', url, { body: big, bodySchema: 'session' });
+    t.is(r.status, 400, `kwh ${kwh}: ${JSON.stringify(r.body)}`);
+    t.is(r.body.status_code, 2001);
+    t.regex(r.body.status_message, /\/kwh must be less than 100000000000000/);
+    t.is((await cpo.call('GET', url)).status, 404, 'nothing stored');
+  }
+  // The bound is that of a CDR's total_energy: below 10^14 is stored.
+  const largest = session(sub.evcoId, { kwh: 99999999999999.98 });
+  const largestUrl = `${app.url}/ocpi/2.2.1/emsp/sessions/NL/CPO/${largest.id}`;
+  t.is((await cpo.call('PUT', largestUrl, { body: largest, bodySchema: 'session' })).body.status_code, 1000);
+  t.is((await cpo.call('GET', largestUrl, { dataSchema: 'session' })).body.data.kwh, 99999999999999.98);
+  // A PATCH to an overflowing kwh leaves the stored Session as it was.
+  const running = session(sub.evcoId);
+  const url = `${app.url}/ocpi/2.2.1/emsp/sessions/NL/CPO/${running.id}`;
+  t.is((await cpo.call('PUT', url, { body: running, bodySchema: 'session' })).body.status_code, 1000);
+  const patch = await cpo.call('PATCH', url, { body: { kwh: 1e300, last_updated: '2026-03-02T09:40:00Z' }, bodySchema: 'sessionPatch' });
+  t.is(patch.status, 400, JSON.stringify(patch.body));
+  t.is(patch.body.status_code, 2001);
+  t.regex(patch.body.status_message, /kwh/);
+  const read = await cpo.call('GET', url, { dataSchema: 'session' });
+  t.is(read.body.data.kwh, 3.5);
+  t.is(read.body.data.last_updated, running.last_updated);
+});
+
+test('a control character in an OCPI path segment is refused up front (2001, HTTP 400): not a 503 for a database outage', async (t) => {
+  const before = logLines().length;
+  const sessionId = nextId('S');
+  for (const [method, path, body] of [
+    ['GET', 'sessions/NL/CPO/a%00b', undefined],
+    ['GET', 'sessions/NL/CPO/a%01b', undefined],
+    ['PATCH', 'sessions/NL/CPO/a%00b', { kwh: 1, last_updated: '2026-03-02T09:40:00Z' }],
+    ['PUT', `sessions/NL/CPO/${sessionId}%01`, session('NL-MSP-C00000001-X', { id: `${sessionId}\u0001` })],
+    ['GET', 'tariffs/NL/CPO/a%00b', undefined],
+    ['DELETE', 'tariffs/NL/CPO/a%00b', undefined],
+    ['DELETE', 'tariffs/NL/CP%00/a', undefined],
+  ] as [string, string, unknown][]) {
+    const r = await cpo.call(method, `${app.url}/ocpi/2.2.1/emsp/${path}`, { body });
+    t.is(r.status, 400, `${method} ${path}: ${r.status} ${JSON.stringify(r.body)}`);
+    t.is(r.body.status_code, 2001);
+    t.regex(r.body.status_message, /^path segment \w+ holds a (NUL|control) character$/);
+    t.is(r.headers.get('retry-after'), null);
+  }
+  t.is((await cpo.call('GET', `${app.url}/ocpi/2.2.1/emsp/sessions/NL/CPO/${sessionId}`)).status, 404, 'nothing stored');
+  t.is((await fetch(`${app.url}/main/health/ready`)).status, 200);
+  // No outage reported (tests of this file run beside it: only lines of the database's health are looked for).
+  const outage = logLines().slice(before).filter((line) => /unavailable|08P01/i.test(JSON.stringify(line)));
+  t.deepEqual(outage, []);
+});
+
+test('a control character in an identifier of a CDR or Session (its id, session_id, a token uid) is refused with 2001 as /main/v1 refuses it; nothing stored', async (t) => {
+  const sub = await pricedSubscription(app, adminId);
+  const badId = cdr(sub.evcoId, { id: `${nextId('CDR')}\u0001` });
+  const badSessionId = cdr(sub.evcoId, { session_id: `${nextId('SES')}\u0001` });
+  for (const [pushed, member] of [[badId, 'id'], [badSessionId, 'session_id']] as const) {
+    const r = await cpo.call('POST', cdrs(), { body: pushed, bodySchema: 'cdr' });
+    t.is(r.status, 400, JSON.stringify(r.body));
+    t.is(r.body.status_code, 2001);
+    t.is(r.body.status_message, `invalid CDR, kept for review: $.${member} must not hold control characters`);
+    t.is(await sessionOfCdr(app, pushed.id), undefined, 'no charge session');
+  }
+  // Kept as invalid CDRs for review, as any CDR that fails the checks.
+  const list = await app.request('GET', `/main/v1/ocpi-invalid-cdr?roaming_connection_id=${connectionId}&resolved=false&page_size=1000`);
+  t.true(list.body.items.some((x: { cdr_id: string; reason: string }) => x.cdr_id === badId.id && /\$\.id must not hold control characters/.test(x.reason)));
+  // A Session: its id is in the URL (a path segment, above); another identifier of it is refused the same way.
+  const running = session(sub.evcoId);
+  const url = `${app.url}/ocpi/2.2.1/emsp/sessions/NL/CPO/${running.id}`;
+  const put = await cpo.call('PUT', url, { body: { ...running, cdr_token: { ...running.cdr_token, uid: 'U\u0001X' } }, bodySchema: 'session' });
+  t.is(put.status, 400, JSON.stringify(put.body));
+  t.is(put.body.status_code, 2001);
+  t.is(put.body.status_message, '$.cdr_token.uid must not hold control characters');
+  t.is((await cpo.call('GET', url)).status, 404, 'nothing stored');
+  t.is((await cpo.call('PUT', url, { body: running, bodySchema: 'session' })).body.status_code, 1000);
+  const patch = await cpo.call('PATCH', url, { body: { location_id: 'L\u001fX', last_updated: '2026-03-02T09:40:00Z' }, bodySchema: 'sessionPatch' });
+  t.is(patch.body.status_code, 2001);
+  t.is((await cpo.call('GET', url, { dataSchema: 'session' })).body.data.location_id, running.location_id);
 });

@@ -228,3 +228,14 @@ test.serial('commands, OCPI sessions and invalid CDRs belong to the administrati
   t.true((await listInvalid(mine)).includes(`BAD-${running.id}`));
   t.false((await listInvalid(theirs)).includes(`BAD-${running.id}`));
 });
+
+test('a CommandResult for a command id that is not a UUID (36 zeros, 36 dashes) is an unknown command, as one for a UUID we never used', async (t) => {
+  const unknown = await cpo.call('POST', `${app.url}/ocpi/2.2.1/emsp/commands/START_SESSION/00000000-0000-0000-0000-000000000000`, { body: { result: 'ACCEPTED' }, bodySchema: 'commandResult' });
+  t.is(unknown.status, 404);
+  t.like(unknown.body, { status_code: 2000, status_message: 'unknown command' });
+  for (const uid of ['0'.repeat(36), '-'.repeat(36), 'f'.repeat(36), `${'0'.repeat(35)}-`]) {
+    const r = await cpo.call('POST', `${app.url}/ocpi/2.2.1/emsp/commands/START_SESSION/${uid}`, { body: { result: 'ACCEPTED' }, bodySchema: 'commandResult' });
+    t.is(r.status, 404, `${uid}: ${JSON.stringify(r.body)}`);
+    t.like(r.body, { status_code: unknown.body.status_code, status_message: unknown.body.status_message });
+  }
+});
