@@ -5,7 +5,7 @@
 // invalid ones of the same id and connection and ends the progress of its Session.
 import { DomainError } from '../platform/errors.ts';
 import type { Em } from '../platform/orm.ts';
-import { ingestSession } from '../sessions/ingest-session.service.ts';
+import { identityKeyOf, ingestSession } from '../sessions/ingest-session.service.ts';
 import type { IngestedSession, SessionSubmission } from '../sessions/session-submission.ts';
 import { sessionBodyOfCdr } from './cdr-to-session.ts';
 import { OcpiError, OCPI_STATUS } from './errors.ts';
@@ -46,6 +46,10 @@ export async function receiveCdr(em: Em, peer: Caller, raw: unknown, check: Sess
     if (error instanceof DomainError) return refuse(em, peer, raw, error.message);
     throw error;
   }
+  // A session another connection reported is not this peer's to replace (decisions: a peer speaks only for its own parties).
+  const [taken] = await em.execute<{ found: number }[]>(`select 1 as found from msp_charge_session where identity_key = ?
+    and payload->>'roaming_connection_id' is distinct from ?::text`, [identityKeyOf(submission), peer.roamingConnectionId]);
+  if (taken) return refuse(em, peer, raw, `a session ${cdr.id} of party ${cdr.country_code}*${cdr.party_id} came through another connection`);
   const stored = await ingestSession(em, submission);
   const now = new Date();
   const invalid = await em.find(OcpiInvalidCdr, { roamingConnectionId: peer.roamingConnectionId, cdrId: cdr.id, resolvedAt: null });

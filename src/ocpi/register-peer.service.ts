@@ -24,6 +24,19 @@ async function peerFor(em: Em, roamingConnectionId: string): Promise<OcpiPeer> {
     ?? em.create(OcpiPeer, { roamingConnectionId, status: 'token_a_issued', ourRole: 'EMSP', versionsUrl: null, tokenSend: null, tokenAccept: null, version: null });
 }
 
+/**
+ * The party ids a peer claims in its credentials, when its connection belongs to a partner: each must
+ * be one of that partner's (decisions: a party id belongs to one partner, a peer speaks only for its
+ * own parties). A hub's connection has no partner and relays other parties' ids.
+ */
+async function rolesNotOfPartner(em: Em, roamingConnectionId: string, roles: OcpiCredentials['roles']): Promise<string[]> {
+  const connection = await em.findOne(RoamingConnection, { id: roamingConnectionId }, { filters: false, populate: ['partner'] });
+  const partner = connection?.partner;
+  if (!partner) return [];
+  const own = new Set([...partner.cpoIds, ...partner.mspIds].map((id) => id.toUpperCase()));
+  return roles.map((role) => `${role.country_code}${role.party_id}`.toUpperCase()).filter((party) => !own.has(party));
+}
+
 /** The peer's 2.2.1 details, read from its versions URL with `token`. */
 async function readEndpoints(versionsUrl: string, token: string): Promise<OcpiVersionDetails> {
   const versions = await callPeer<OcpiVersion[]>({ method: 'GET', url: versionsUrl, token, answer: 'versions' });
@@ -60,6 +73,8 @@ export async function registerWithPeer(em: Em, input: { roamingConnectionId: str
     const theirs = await callPeer<OcpiCredentials>({
       method: 'POST', url: credentialsUrl, token: input.tokenA, body: { schema: 'credentials', value: ourCredentials(tokenB, input.origin) }, answer: 'credentials',
     });
+    const foreign = await rolesNotOfPartner(em, input.roamingConnectionId, theirs.roles);
+    if (foreign.length) throw new OcpiError(OCPI_STATUS.invalidParameters, `the peer's roles ${foreign.join(', ')} are not parties of the connection's partner`);
     Object.assign(peer, { tokenSend: theirs.token, roles: theirs.roles, status: 'registered' });
     await em.flush();
     return ocpiPeerData(em, peer);
@@ -72,6 +87,8 @@ export async function registerWithPeer(em: Em, input: { roamingConnectionId: str
 /** The peer registers with us (POST credentials with the token A we issued): our credentials with a new token C. */
 export async function acceptRegistration(em: Em, caller: Pick<OcpiPeerData, 'id'>, theirs: OcpiCredentials, origin: string): Promise<OcpiCredentials> {
   const peer = await em.findOneOrFail(OcpiPeer, { id: caller.id });
+  const foreign = await rolesNotOfPartner(em, peer.roamingConnectionId, theirs.roles);
+  if (foreign.length) throw new OcpiError(OCPI_STATUS.invalidParameters, `roles ${foreign.join(', ')} are not parties of this connection's partner`, 400);
   const details = await readEndpoints(theirs.url, theirs.token);
   const tokenC = newToken();
   Object.assign(peer, {

@@ -1,0 +1,67 @@
+// A peer speaks only for its own parties (decisions: a party id belongs to one partner): on a
+// connection of a partner, credentials naming another partner's party are refused, both ways of
+// registering; and a CDR never replaces a session another connection reported.
+import test from 'ava';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { createAdministration } from '../helpers/factories.ts';
+import { createRoamingConnection, createRoamingPartner } from '../helpers/roaming-factories.ts';
+import { pricedSubscription, processed } from '../helpers/session-factories.ts';
+import { startCpoPeer } from './cpo-peer.ts';
+import { cdr } from './fixtures.ts';
+import { registeredCpo, sessionOfCdr } from './ocpi-app.ts';
+
+let app: TestApp;
+test.before(async () => { app = await startTestApp(); });
+test.after.always(async () => { await app?.close(); });
+
+// The test CPO's credentials name party NL*CPO.
+test('credentials naming a party of another partner are refused, whoever registers; the partner\'s own are taken', async (t) => {
+  const holder = await createRoamingPartner(app, { cpo_ids: ['NL*CPO', 'BE*XYZ'] });
+  const other = await createRoamingPartner(app);
+  const theirs = (await createRoamingConnection(app, { partner_id: other.id })).id as string;
+
+  const cpo = await startCpoPeer();
+  const ours = await app.request('POST', `/main/v1/roaming-connection/${theirs}/ocpi/register`, { body: { versions_url: cpo.versionsUrl, token: cpo.tokenForService } });
+  t.is(ours.status, 400);
+  t.regex(ours.body.message, /NLCPO/);
+  t.is((await app.request('GET', `/main/v1/roaming-connection/${theirs}/ocpi`)).body.status, 'token_a_issued');
+
+  const issued = await app.request('POST', `/main/v1/roaming-connection/${theirs}/ocpi/register`, { body: {} });
+  const registering = await cpo.call('POST', `${app.url}/ocpi/2.2.1/credentials`, {
+    token: issued.body.token_a, body: { token: 'x', url: cpo.versionsUrl, roles: [{ role: 'CPO', business_details: { name: 'Test CPO' }, party_id: 'CPO', country_code: 'NL' }] },
+  });
+  t.is(registering.status, 400);
+  t.is(registering.body.status_code, 2001);
+  t.not((await app.request('GET', `/main/v1/roaming-connection/${theirs}/ocpi`)).body.status, 'registered');
+  await cpo.close();
+
+  // The same credentials on a connection of the partner holding NL*CPO register.
+  const own = (await createRoamingConnection(app, { partner_id: holder.id })).id as string;
+  const second = await startCpoPeer();
+  const registered = await app.request('POST', `/main/v1/roaming-connection/${own}/ocpi/register`, { body: { versions_url: second.versionsUrl, token: second.tokenForService } });
+  t.is(registered.status, 200, JSON.stringify(registered.body));
+  await second.close();
+});
+
+test('a CDR with the id of a session another connection reported is refused and changes nothing', async (t) => {
+  const adminId = (await createAdministration(app)).id;
+  // Two hub connections relay the same party.
+  const first = await registeredCpo(app);
+  const second = await registeredCpo(app);
+  const { evcoId } = await pricedSubscription(app, adminId);
+  // A session that is not priced (a token not ours: a drop-out) takes a resubmission's content.
+  const reported = cdr('NL-XYZ-C12345678-9', { total_energy: 10 });
+  t.is((await first.cpo.call('POST', `${app.url}/ocpi/2.2.1/emsp/cdrs`, { body: reported, bodySchema: 'cdr' })).body.status_code, 1000);
+  const stored = await processed(app, (await sessionOfCdr(app, reported.id)).id);
+
+  const forged = { ...cdr(evcoId, { total_energy: 99 }), id: reported.id };
+  const answer = await second.cpo.call('POST', `${app.url}/ocpi/2.2.1/emsp/cdrs`, { body: forged, bodySchema: 'cdr' });
+  t.is(answer.status, 400);
+  t.is(answer.body.status_code, 2001);
+  t.not(stored.status, 'priced');
+  t.like(await processed(app, stored.id), { status: stored.status, total_energy_kwh: stored.total_energy_kwh, evco_id: stored.evco_id });
+  // The connection that reported it still resubmits it (the same CDR again is accepted).
+  t.is((await first.cpo.call('POST', `${app.url}/ocpi/2.2.1/emsp/cdrs`, { body: reported, bodySchema: 'cdr' })).body.status_code, 1000);
+  await first.cpo.close();
+  await second.cpo.close();
+});
