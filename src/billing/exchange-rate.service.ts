@@ -5,9 +5,12 @@ import { isNegative, isZero, parseDecimal } from '../money/decimal.ts';
 import { visibleAdministration } from '../parties/customer-input.ts';
 import { InvalidInputError } from '../platform/errors.ts';
 import type { Em } from '../platform/orm.ts';
-import { ExchangeRate } from './exchange-rate.entity.ts';
 import { exchangeRateData, type ExchangeRateData } from './exchange-rate.queries.ts';
 import { CURRENCY_RULE, isCentCurrency } from '../money/currency.ts';
+
+const SET_RATE = `insert into billing_exchange_rate (id, admin_id, currency, "date", rate, created_at) values (svc_uuidv7(), ?, ?, ?, ?, now())
+  on conflict (admin_id, currency, "date") do update set rate = excluded.rate
+  returning id, admin_id, currency, "date", rate::text as rate, created_at`;
 
 /** Sets the rate of a currency on a date (a second call for the same date replaces it). */
 export async function setExchangeRate(
@@ -19,9 +22,7 @@ export async function setExchangeRate(
   if (!parseDate(date)) throw new InvalidInputError(`date must be ${DATE_FORMAT}`, { path: ['date'] });
   const rate = parseDecimal(input.rate ?? '', ['rate']);
   if (isNegative(rate) || isZero(rate)) throw new InvalidInputError('rate must be positive', { path: ['rate'] });
-  const existing = await em.findOne(ExchangeRate, { admin, currency: input.currency, date });
-  const row = existing ?? em.create(ExchangeRate, { admin, currency: input.currency, date, rate });
-  row.rate = rate;
-  await em.flush();
-  return exchangeRateData({ ...row, admin: admin.id });
+  // One statement: the same rate set several times at once stores one row (the last one's rate).
+  const [row] = await em.execute<Record<string, any>[]>(SET_RATE, [admin.id, input.currency, date, rate]);
+  return exchangeRateData({ ...row, admin: row.admin_id, createdAt: new Date(row.created_at) });
 }

@@ -64,8 +64,9 @@ export function createEvse(em: Em, input: Patch<EvseFields> & { evseUid?: string
     if (await tx.count(Evse, { evseUid }, { filters: false })) throw new DomainError('duplicate', `EVSE ${evseUid} exists already`, { path: ['evse_uid'] });
     const evse = tx.create(Evse, { admin, evseUid });
     apply(evse, fields, await locationOf(tx, evse, fields));
-    await assignEvseId(tx, evse, fields.evseId);
-    await flushUnique(tx, UNIQUE);
+    // The EVSE is inserted by the flush of its EVSE ID: a create of the same evse_uid sent at the
+    // same moment that stored it first makes this one 400 duplicate, as a second create is.
+    await assignEvseId(tx, evse, fields.evseId, () => flushUnique(tx, UNIQUE));
     return evseData(evse);
   });
 }
@@ -87,7 +88,7 @@ export function updateEvse(em: Em, evseUid: string, patch: Patch<EvseFields>): P
  */
 const SINCE_ALWAYS = new Date('1900-01-01T00:00:00Z');
 
-async function assignEvseId(em: Em, evse: Evse, evseId: string | null | undefined): Promise<void> {
+async function assignEvseId(em: Em, evse: Evse, evseId: string | null | undefined, flush = () => em.flush()): Promise<void> {
   const now = new Date();
   const normalized = evseId ? normalizeEvseId(evseId) : null;
   const open = await em.find(EvseIdAssignment, {
@@ -112,7 +113,7 @@ async function assignEvseId(em: Em, evse: Evse, evseId: string | null | undefine
     const heldBefore = await em.count(EvseIdAssignment, { evseIdNormalized: normalized }, { filters: false });
     em.create(EvseIdAssignment, { evse, heldEvseId: evseId, evseIdNormalized: normalized, validFrom: heldBefore ? now : SINCE_ALWAYS });
   }
-  await em.flush();
+  await flush();
 }
 
 /**

@@ -1,4 +1,5 @@
 import { NotFoundError } from '../platform/errors.ts';
+import { createUnlessTaken } from '../platform/flush-unique.ts';
 import type { Em } from '../platform/orm.ts';
 import { findByRef, type ResourceRef } from '../platform/resource-ref.ts';
 import { Customer } from '../parties/customer.entity.ts';
@@ -36,7 +37,20 @@ export async function mergeCustomerAuthorization(em: Em, endUserId: string, cust
   const endUser = await endUserToChange(em, endUserId);
   const customer = await authorizableCustomer(em, endUser, customerRef);
   // A defunct authorization stays as it was; granting the pair again starts a new one.
-  const existing = await em.findOne(CustomerAuthorization, { endUser, customer, defunct: false });
+  let existing = await em.findOne(CustomerAuthorization, { endUser, customer, defunct: false });
+  if (!existing) {
+    const created = await createUnlessTaken(em, PAIR_CONSTRAINT, async (tx) => {
+      const state = nextState(undefined, patch);
+      const authorization = tx.create(CustomerAuthorization, { endUser, customer, admin: endUser.admin, ...state });
+      applyState(authorization, state);
+      await tx.flush();
+      return customerAuthorizationData(authorization);
+    });
+    if (created) return created;
+    // A request sent at the same moment created the pair's authorization first: this one merges
+    // into it, as a request right after it would.
+    existing = await em.findOne(CustomerAuthorization, { endUser, customer, defunct: false });
+  }
   const state = nextState(existing ? stateOf(existing) : undefined, patch);
   const authorization = existing ?? em.create(CustomerAuthorization, { endUser, customer, admin: endUser.admin, ...state });
   applyState(authorization, state);

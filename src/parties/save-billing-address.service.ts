@@ -1,7 +1,9 @@
 import { assertExternalReferenceFree } from '../platform/external-reference.ts';
+import { createUnlessTaken } from '../platform/flush-unique.ts';
 import type { Patch } from '../platform/merge-patch.ts';
 import type { Em } from '../platform/orm.ts';
 import { assertNamedRecordsVisible, getByRef, type ResourceRef } from '../platform/resource-ref.ts';
+import type { Customer } from './customer.entity.ts';
 import { BillingAddress } from './billing-address.entity.ts';
 import { BILLING_ADDRESS, billingAddressDetail, type BillingAddressDetail } from './billing-address.queries.ts';
 import { isStaleUpdate } from './customer-input.ts';
@@ -45,21 +47,40 @@ export async function createBillingAddress(em: Em, patch: BillingAddressPatch): 
 async function insertBillingAddress(em: Em, patch: BillingAddressPatch): Promise<BillingAddress> {
   const customer = await resolvePartyCustomer(em, patch);
   await assertExternalReferenceFree(em, BillingAddress, patch.externalReference, 'billing address');
+  return addBillingAddress(em, customer, patch);
+}
+
+async function addBillingAddress(em: Em, customer: Customer, patch: BillingAddressPatch): Promise<BillingAddress> {
   const address = em.create(BillingAddress, { customer, admin: customer.admin });
   applyBillingAddressPatch(address, patch);
   await em.flush();
   return address;
 }
 
+const EXTERNAL_REFERENCE_UNIQUE = 'billing_address_external_reference_unique';
+
 /**
  * POST (merge) or PUT (replace, the patch then holds null for every omitted field) on
  * /billing-address/{id}. On `ext_ref.<ref>` a missing address is created with that reference;
- * on an id it must exist. An update older than the stored external_updated_at is ignored.
+ * on an id it must exist. An update older than the stored external_updated_at is ignored. The
+ * same create sent several times at once stores the address once; the others merge into it.
  */
 export async function upsertBillingAddress(em: Em, ref: ResourceRef, patch: BillingAddressPatch): Promise<BillingAddressDetail> {
   if ('externalReference' in ref) {
     const existing = await em.findOne(BillingAddress, { externalReference: ref.externalReference });
-    if (!existing) return createBillingAddress(em, { ...patch, externalReference: ref.externalReference });
+    if (!existing) {
+      // The reference's unique constraint is the check: one a concurrent request stored after the look above is found too.
+      const created = await createUnlessTaken(em, EXTERNAL_REFERENCE_UNIQUE, async (tx) => {
+        const creating = { ...patch, externalReference: ref.externalReference };
+        return billingAddressDetail(await addBillingAddress(tx, await resolvePartyCustomer(tx, creating), creating));
+      });
+      if (created) return created;
+      // A request sent at the same moment created the address first: this one merges into it, as a
+      // request right after it would. One the caller does not see is taken: 400 duplicate.
+      if (!(await em.findOne(BillingAddress, { externalReference: ref.externalReference }))) {
+        await assertExternalReferenceFree(em, BillingAddress, ref.externalReference, 'billing address');
+      }
+    }
     patch = { ...patch, externalReference: undefined };
   }
   const address = await getByRef(em, BillingAddress, ref, BILLING_ADDRESS, POPULATE);

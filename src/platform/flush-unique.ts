@@ -18,3 +18,17 @@ export async function flushUnique(em: Em, pathByConstraint: Record<string, Field
     throw new DomainError('duplicate', `${field} is already used by another record`, { path });
   }
 }
+
+/**
+ * Creates in a transaction of its own, with the unique constraint `constraint` as the check: null when
+ * a concurrent request stored the key first (nothing written, the caller's em as it was), so that the
+ * caller merges into what that one stored, as a request right after it would.
+ */
+export async function createUnlessTaken<T>(em: Em, constraint: string, create: (tx: Em) => Promise<T>): Promise<T | null> {
+  try {
+    return await em.transactional(create);
+  } catch (error) {
+    if (error instanceof UniqueConstraintViolationException && (error as { constraint?: string }).constraint === constraint) return null;
+    throw error;
+  }
+}

@@ -77,3 +77,14 @@ test('a credential of another administration sees no EVSE, arrangement or link',
   t.deepEqual((await app.request('GET', api('/cpo-evse'), { auth: outsider })).body.items, []);
   t.deepEqual((await app.request('GET', api('/cpo-reimbursement-link'), { auth: outsider })).body.items, []);
 });
+
+test('the same EVSE create sent ten times at once: one 200, the others 400 duplicate as a second create, one EVSE stored', async (t) => {
+  const evseUid = `AT-ONCE-${Date.now()}`;
+  const answers = await Promise.all(Array.from({ length: 10 }, () => app.request('POST', api('/cpo-evse'), {
+    body: { admin_id: adminId, evse_uid: evseUid, evse_id: `NL*ONC*E${Date.now() % 100000}` },
+  })));
+  t.deepEqual(answers.map((a) => a.status).sort(), [200, ...Array(9).fill(400)], JSON.stringify(answers.filter((a) => a.status >= 500).map((a) => a.body)));
+  for (const refused of answers.filter((a) => a.status === 400)) t.like(refused.body, { code: 'duplicate', param: '$.evse_uid' });
+  const [{ n }] = await app.orm.em.fork().execute<{ n: number }[]>('select count(*)::int as n from cpo_evse where evse_uid = ?', [evseUid]);
+  t.is(n, 1);
+});

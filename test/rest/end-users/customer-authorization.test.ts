@@ -197,3 +197,17 @@ test('a unique violation at flush (a lost race) is a 400 duplicate naming the fi
   t.is((error as DomainError).code, 'duplicate');
   t.deepEqual((error as DomainError).fieldPath, ['username']);
 });
+
+test('the same authorization sent ten times at once: every request answers 200 with one authorization', async (t) => {
+  const user = await createEndUser(app, adminId);
+  const customer = await createCustomer(app, adminId);
+  const answers = await Promise.all(Array.from({ length: 10 }, () => app.request('POST', `/main/v1/end-user/${user.id}/authorization-customer/${customer.id}`, {
+    body: { role: 'viewer' },
+  })));
+  t.deepEqual(answers.map((a) => a.status), answers.map(() => 200), JSON.stringify(answers.filter((a) => a.status !== 200).map((a) => a.body)));
+  t.is(new Set(answers.map((a) => a.body.id)).size, 1, 'all answer the one authorization');
+  t.like(answers[0].body, { end_user_id: user.id, customer_id: customer.id, role: 'viewer', defunct: false });
+  const [{ n }] = await app.orm.em.fork().execute<{ n: number }[]>(
+    'select count(*)::int as n from end_user_customer_authorization where end_user_id = ? and customer_id = ?', [user.id, customer.id]);
+  t.is(n, 1);
+});

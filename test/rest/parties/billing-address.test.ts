@@ -272,3 +272,26 @@ test('on update the party members are ignored when they name a visible party', a
   t.is(moved.status, 200, JSON.stringify(moved.body));
   t.like(moved.body, { party_id: customer.id, customer_id: customer.id, city: 'Delft' });
 });
+
+test('the same ext_ref upsert sent ten times at once stores one address; every request answers 200 with it', async (t) => {
+  const customer = await createCustomer(app, adminId);
+  const reference = `BA-at-once-${Date.now()}`;
+  const answers = await Promise.all(Array.from({ length: 10 }, () => app.request('POST', `/main/v1/billing-address/ext_ref.${reference}`, {
+    body: { customer_id: customer.id, addressee: 'Ada', city: 'Utrecht' },
+  })));
+  t.deepEqual(answers.map((a) => a.status), answers.map(() => 200), JSON.stringify(answers.filter((a) => a.status !== 200).map((a) => a.body)));
+  t.is(new Set(answers.map((a) => a.body.id)).size, 1, 'all answer the one address');
+  t.like(answers[0].body, { customer_id: customer.id, addressee: 'Ada', city: 'Utrecht', external_reference: reference });
+  const [{ n }] = await app.orm.em.fork().execute<{ n: number }[]>('select count(*)::int as n from billing_address where external_reference = ?', [reference]);
+  t.is(n, 1);
+});
+
+test('an ext_ref upsert on a reference an address of another administration holds is 400 duplicate, nothing stored', async (t) => {
+  const holder = await createAddress(await createCustomer(app, adminId));
+  const other = (await createAdministration(app)).id;
+  const scoped = await app.credential({ adminIds: [other] });
+  const otherCustomer = await createCustomer(app, other);
+  const taken = await app.request('POST', `/main/v1/billing-address/ext_ref.${holder.external_reference}`, { body: { party_id: otherCustomer.id, city: 'Breda' }, auth: scoped });
+  t.like({ status: taken.status, ...taken.body }, { status: 400, code: 'duplicate', param: '$.external_reference' });
+  t.is((await app.request('GET', `/main/v1/customer/${otherCustomer.id}/billing-address`)).body.items.length, 0);
+});
