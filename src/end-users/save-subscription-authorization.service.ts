@@ -1,7 +1,7 @@
 // Authorizations of end users over MSP token subscriptions (the driver's view: the subscription
 // and its sessions). Same rules as customer authorizations (authorization-state.ts, replace-authorizations.ts).
 import { NotFoundError } from '../platform/errors.ts';
-import { flushUnique } from '../platform/flush-unique.ts';
+import { createUnlessTaken, flushUnique } from '../platform/flush-unique.ts';
 import { isUuid } from '../platform/ids.ts';
 import type { Em } from '../platform/orm.ts';
 import { parseRef, findByRef } from '../platform/resource-ref.ts';
@@ -42,7 +42,19 @@ export async function mergeSubscriptionAuthorization(
 ): Promise<SubscriptionAuthorizationData> {
   const endUser = await endUserToChange(em, endUserId);
   const subscription = await authorizableSubscription(em, endUser, subscriptionRef);
-  const existing = await em.findOne(SubscriptionAuthorization, { endUser, subscription, defunct: false });
+  let existing = await em.findOne(SubscriptionAuthorization, { endUser, subscription, defunct: false });
+  if (!existing) {
+    const created = await createUnlessTaken(em, PAIR_CONSTRAINT, async (tx) => {
+      const state = nextState(undefined, patch, [], DEFAULT_ROLE);
+      const authorization = tx.create(SubscriptionAuthorization, { endUser, subscription, admin: endUser.admin, ...state });
+      applyState(authorization, state);
+      await tx.flush();
+      return subscriptionAuthorizationData(authorization);
+    });
+    if (created) return created;
+    // A request sent at the same moment created the pair's authorization first: this one merges into it.
+    existing = await em.findOne(SubscriptionAuthorization, { endUser, subscription, defunct: false });
+  }
   const state = nextState(existing ? stateOf(existing) : undefined, patch, [], DEFAULT_ROLE);
   const authorization = existing ?? em.create(SubscriptionAuthorization, { endUser, subscription, admin: endUser.admin, ...state });
   applyState(authorization, state);

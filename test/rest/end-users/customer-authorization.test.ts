@@ -6,7 +6,7 @@ import { Administration } from '../../../src/parties/administration.entity.ts';
 import { DomainError } from '../../../src/platform/errors.ts';
 import { scopedEm } from '../../../src/access/admin-scope.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
-import { createAdministration, createCustomer, createEndUser } from '../../helpers/factories.ts';
+import { createAdministration, createCustomer, createEndUser, createSubscriptionPlan, createTokenSubscription } from '../../helpers/factories.ts';
 
 let app: TestApp;
 let adminId: string;
@@ -209,5 +209,18 @@ test('the same authorization sent ten times at once: every request answers 200 w
   t.like(answers[0].body, { end_user_id: user.id, customer_id: customer.id, role: 'viewer', defunct: false });
   const [{ n }] = await app.orm.em.fork().execute<{ n: number }[]>(
     'select count(*)::int as n from end_user_customer_authorization where end_user_id = ? and customer_id = ?', [user.id, customer.id]);
+  t.is(n, 1);
+});
+
+test('the same subscription authorization sent ten times at once: every request answers 200 with one authorization', async (t) => {
+  const user = await createEndUser(app, adminId);
+  const plan = await createSubscriptionPlan(app, adminId);
+  const subscription = await createTokenSubscription(app, adminId, { plan_id: plan.id });
+  const answers = await Promise.all(Array.from({ length: 10 }, () => app.request('POST',
+    `/main/v1/end-user/${user.id}/authorization-msp-token-subscription/${subscription.id}`, { body: {} })));
+  t.deepEqual(answers.map((a) => a.status), answers.map(() => 200), JSON.stringify(answers.filter((a) => a.status !== 200).map((a) => a.body)));
+  t.is(new Set(answers.map((a) => a.body.id)).size, 1, 'all answer the one authorization');
+  const [{ n }] = await app.orm.em.fork().execute<{ n: number }[]>(
+    'select count(*)::int as n from end_user_subscription_authorization where end_user_id = ? and subscription_id = ?', [user.id, subscription.id]);
   t.is(n, 1);
 });
