@@ -42,6 +42,7 @@ const SUBSCRIPTIONS = `select s.id as subscription_id, s.external_reference, s.c
 const ORDER = ' order by s.id, l.id';
 
 const earlier = (a: Date | null, b: Date | null) => (a && b ? (a < b ? a : b) : (a ?? b));
+const later = (a: Date | null, b: Date) => (a && a > b ? a : b);
 
 /** The period's candidates of an administration's CPO subscriptions, or of one subscription. */
 export async function cpoFeeCandidates(em: Em, fp: FeePeriod, subscriptionId?: string): Promise<ItemCandidate[]> {
@@ -79,7 +80,8 @@ export async function cpoFeeCandidates(em: Em, fp: FeePeriod, subscriptionId?: s
         seen.add(`${row.subscription_id}/${index}`);
         add(row, cost, index, row.subscription_id, subscriptionDays.days, subscriptionDays.of, '');
       } else if (row.link_id) {
-        const link = validDays({ valid_from: row.link_from ?? row.valid_from, valid_until: earlier(row.link_until, row.valid_until) }, fp);
+        // A link's days within the subscription's: its bounds clipped to the subscription's, both ends.
+        const link = validDays({ valid_from: later(row.link_from, row.valid_from), valid_until: earlier(row.link_until, row.valid_until) }, fp);
         add(row, cost, index, row.link_id, link.days, link.of, `, EVSE ${row.evse_uid}`);
       }
     });

@@ -57,6 +57,22 @@ test('a month of CPO fees: per subscription, and per linked EVSE prorated by day
   t.deepEqual(fees.volume, { day: '79.00' });
 });
 
+test('a link dated before its subscription is billed from the subscription\'s start only', async (t) => {
+  const { admin, series, host, plan, evses } = await setUp();
+  await ok('POST', `/cpo-subscription-plan/${plan.id}/2026-09-01`, { recurring_costs: [{ description: 'Hosting', amount_excl_vat: '31.00', period: 'month', per: 'evse' }] });
+  const subscription = await ok('POST', '/cpo-subscription', { customer_id: host.id, plan_id: plan.id, valid_from: '2026-10-15T00:00:00+02:00' });
+  await ok('POST', '/cpo-subscription-evse-link', { subscription_id: subscription.id, evse_uid: evses[0].evse_uid, valid_from: '2026-10-01T00:00:00+02:00' });
+  const item = await ok('POST', '/billing-custom-item', {
+    time_zone: 'Europe/Amsterdam', date: '2026-10-20', party_id: host.id, admin_id: admin.id, description: 'Setup', quantity: '1', unit: 'pcs',
+    unit_price_excl_vat: '5.00', vat_kind: 'standard',
+  });
+  const box = await ok('GET', `/billing-box/${item.box_id}`);
+  await reviewSetDone(app, box.billing_reviewset_id, 'close');
+  const [closed] = await boxesOf(app, `?series_external_reference=${series.external_reference}&reviewset_id=${box.billing_reviewset_id}`);
+  // October 15 to 31: 17 of 31 days (the link's own first 14 days are before the subscription).
+  t.like(closed.rollups.find((r: any) => r.product_category === 'cpo_subscription_fee'), { subtotal_excl_vat: '17.00', volume: { day: '17.00' } });
+});
+
 test('defunct cascades to the links; a defunct subscription no longer changes; deprecated PUT and single-field paths work', async (t) => {
   const { admin, host, plan, evses } = await setUp();
   const subscription = await ok('POST', '/cpo-subscription', { customer_id: host.id, plan_id: plan.id, valid_from: '2026-01-01T00:00:00Z', custom_fields: { site: 'A' } });
