@@ -32,11 +32,30 @@ async function refuse(em: Em, peer: Caller, raw: unknown, reason: string): Promi
   throw new OcpiError(OCPI_STATUS.invalidParameters, `invalid CDR, kept for review: ${reason}`, 400);
 }
 
+const COSTS = ['total_cost', 'total_fixed_cost', 'total_energy_cost', 'total_time_cost', 'total_parking_cost', 'total_reservation_cost'] as const;
+
+/**
+ * A CDR's amounts are in its currency; a session's reported amounts are read in its administration's
+ * (the cost a rule script sees, the reported roaming cost). A CDR with amounts in another currency
+ * than the administration of its token is kept for review rather than read as that currency (a
+ * historical tariff in another currency drops out in processing). Answers why, or null.
+ */
+async function amountsInAnotherCurrency(em: Em, cdr: OcpiCdr): Promise<string | null> {
+  if (!COSTS.some((member) => cdr[member] !== undefined)) return null;
+  const admin = await adminOfContractId(em, cdr.cdr_token.contract_id);
+  if (!admin) return null;
+  const [row] = await em.execute<{ currency: string }[]>('select currency from administration where id = ?', [admin.id]);
+  return row && row.currency !== cdr.currency
+    ? `the CDR's amounts are in ${cdr.currency}, the administration of its token bills in ${row.currency}` : null;
+}
+
 export async function receiveCdr(em: Em, peer: Caller, raw: unknown, check: SessionCheck): Promise<IngestedSession> {
   const failure = ocpiFailure('cdr', raw);
   if (failure) return refuse(em, peer, raw, failure);
   const cdr = raw as OcpiCdr;
   if (!speaksFor(peer, cdr.country_code, cdr.party_id)) return refuse(em, peer, raw, `party ${cdr.country_code}*${cdr.party_id} is not one of this connection's`);
+  const currency = await amountsInAnotherCurrency(em, cdr);
+  if (currency) return refuse(em, peer, raw, currency);
   const mapped = sessionBodyOfCdr(cdr, peer.roamingConnectionId);
   if ('failure' in mapped) return refuse(em, peer, raw, mapped.failure);
   let submission: SessionSubmission;

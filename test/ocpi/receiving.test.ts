@@ -153,6 +153,22 @@ test('a peer speaks only for its own parties: a CDR, Session or Tariff of anothe
   t.is((await cpo.call('GET', tariffUrl)).status, 404, 'nothing stored');
 });
 
+test('a CDR with amounts in another currency than its driver\'s administration is kept for review (2001), not read as that currency', async (t) => {
+  const sub = await pricedSubscription(app, adminId);
+  const inSek = cdr(sub.evcoId, { currency: 'SEK', total_cost: { excl_vat: 100, incl_vat: 125 } });
+  const r = await cpo.call('POST', cdrs(), { body: inSek, bodySchema: 'cdr' });
+  t.is(r.status, 400);
+  t.is(r.body.status_code, 2001);
+  t.regex(r.body.status_message, /SEK.*EUR/);
+  t.is(await sessionOfCdr(app, inSek.id), undefined);
+  const invalid = await app.request('GET', `/main/v1/ocpi-invalid-cdr?roaming_connection_id=${connectionId}&resolved=false&page_size=1000`);
+  t.true(invalid.body.items.some((item: { cdr_id: string }) => item.cdr_id === inSek.id));
+  // The same CDR in the administration's currency is taken.
+  const inEur = { ...inSek, currency: 'EUR' };
+  t.is((await cpo.call('POST', cdrs(), { body: inEur, bodySchema: 'cdr' })).body.status_code, 1000);
+  t.truthy(await sessionOfCdr(app, inSek.id));
+});
+
 test('a country code must be an officially assigned ISO 3166-1 alpha-2 code: a CDR or Session naming XX is refused (2001), nothing stored', async (t) => {
   const sub = await pricedSubscription(app, adminId);
   const good = cdr(sub.evcoId);
