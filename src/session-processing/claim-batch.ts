@@ -44,6 +44,8 @@ export interface ClaimedSession {
   submitter_admin_ids: string[] | null;
   /** Whether credit movements name the session (an earlier pricing used credit). */
   credit_moved: boolean;
+  /** Whether an earlier processing stored a roaming cost on it (roaming-costs.ts withdraws one no longer due). */
+  had_roaming: boolean;
   /** The batch transaction's now(): what its statements write as the moment of their change. */
   transaction_at: Date;
 }
@@ -56,7 +58,8 @@ const CLAIM = `select id, source, session_id, evco_id, cpo_id, start_at, end_at,
     case source when 'charge_session' then payload->'historical_tariff' end as historical_tariff, payload->'charge_periods' as charge_periods, bypass_checks, pricing_version, admin_id,
     match_attempts, payload->>'location_id' as location_id, payload->>'connector_id' as connector_id,
     payload->>'connector_standard' as connector_standard, payload->>'total_reimbursement_amount_excl_vat' as cpms_reimbursement_excl_vat, submitter_admin_ids,
-    exists (select 1 from msp_monetary_credit m where m.session_id = s.id) as credit_moved, now() as transaction_at
+    exists (select 1 from msp_monetary_credit m where m.session_id = s.id) as credit_moved, roaming_cost_excl_vat is not null as had_roaming,
+    now() as transaction_at
   from msp_charge_session s where status = 'received' and (retry_at is null or retry_at <= now())
   order by id limit $1 for update skip locked`;
 

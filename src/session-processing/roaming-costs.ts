@@ -52,6 +52,8 @@ export interface RoamingSessionFacts {
   time_zone: string;
   country: string;
   cpo_cost_excl_vat: string | null;
+  /** Whether an earlier processing stored a roaming cost on it. */
+  had_roaming?: boolean;
   tariff_code: string | null;
   historical_tariff: OcpiTariff | null;
   charge_periods: TariffSession['chargePeriods'];
@@ -117,12 +119,17 @@ export class RoamingBatch {
   private readonly published: PublishedTariff[];
   private readonly vatRateAt: (country: string, kind: VatKind, at: Date) => VatRate | undefined;
 
+  /** Sessions of the batch an earlier processing stored a roaming cost on. */
+  private readonly hadRoaming: Set<string>;
+
   constructor(data: {
+    hadRoaming: string[];
     enabled: boolean; partners: RoamingPartner[]; reported: Reported[]; connections: RoamingConnection[]; agreements: RoamingAgreement[];
     ratePlans: RatePlan[]; versions: RatePlanVersion[]; published: PublishedTariff[];
     vatRateAt: (country: string, kind: VatKind, at: Date) => VatRate | undefined;
   }) {
     this.enabled = data.enabled;
+    this.hadRoaming = new Set(data.hadRoaming);
     for (const partner of data.partners) {
       for (const id of partner.cpoIds) this.byCpoId.set(id, partner);
       for (const id of partner.mspIds) this.byMspId.set(id, partner);
@@ -251,7 +258,16 @@ export class RoamingBatch {
    * cost on the priced and processed sessions (null for those that are not roaming), then billing.
    */
   async save(em: Em, outcomes: { id: string; status: string }[], results: Record<string, unknown>[]): Promise<void> {
-    if (!this.active) return;
+    if (!this.active) {
+      // No roaming in the batch: a session that had a roaming cost (its partner's ids changed, roaming
+      // was switched off) loses it, and its item is withdrawn, as in a batch with roaming work.
+      const lost = outcomes.filter((o) => (o.status === 'priced' || o.status === 'processed') && this.hadRoaming.has(o.id)).map((o) => o.id);
+      if (lost.length) {
+        await em.execute(SAVE, [JSON.stringify(lost.map((id) => ({ id })))]);
+        await billRoamingCosts(em, lost);
+      }
+      return;
+    }
     for (const result of results) {
       const c = this.calculated.get(String(result.session_id));
       if (!c) continue;
@@ -288,7 +304,7 @@ export async function roamingBatch(em: Em, sessions: RoamingSessionFacts[],
   vatRateAt: (country: string, kind: VatKind, at: Date) => VatRate | undefined): Promise<RoamingBatch> {
   const settings = await em.findOne(InstanceSettings, { id: 1 }, { filters: false });
   const enabled = settings?.roamingEnabled ?? false;
-  const empty = { enabled, partners: [], reported: [], connections: [], agreements: [], ratePlans: [], versions: [], published: [], vatRateAt };
+  const empty = { hadRoaming: sessions.filter((s) => s.had_roaming).map((s) => s.id), enabled, partners: [], reported: [], connections: [], agreements: [], ratePlans: [], versions: [], published: [], vatRateAt };
   const distinct = (ids: (string | null)[]) => [...new Set(ids.filter((id): id is string => !!id))];
   const cpoIds = enabled ? distinct(sessions.filter((s) => s.source === 'charge_session' && s.cpo_id).map((s) => normalizePartyId(s.cpo_id!))) : [];
   const mspIds = distinct(sessions.filter((s) => s.source === 'cpo_charge_session').map((s) => mspPartyIdOf(s.evco_id)));

@@ -150,3 +150,23 @@ test('a partner\'s sessions at our EVSE processed before we had a series are bil
   const items = (await app.request('GET', `/main/v1/billing-box/${boxes[0]!.id}/cpo-charge-session-roaming`)).body.items;
   t.deepEqual(items.map((i: Record<string, any>) => [i.cpo_charge_session_id, i.amount_excl_vat]), [[session.id, '4.00']]);
 });
+
+// Serial (before the others): its repricing must be a batch of its own, without other tests' roaming sessions.
+test.serial('a session no longer roaming (its driver\'s partner gave up the id) loses its charge when processed again in a batch without roaming work', async (t) => {
+  const owner = (await createAdministration(app)).id;
+  await configureBilling(app, owner);
+  await createSeries(app, owner);
+  const { partner, reference, driver } = await partnerBothWays();
+  const evse = await createLocatedEvse(app, owner);
+  const charged = await cpoSession(evse.evse_uid, { evco_id: driver, total_roaming_amount_excl_vat: '5.00' });
+  t.like(charged, { roaming_partner_id: partner.id, calculated_roaming_amount_excl_vat: '5.00' });
+  const [box] = await boxesOf(app, `?party_external_reference=${reference}`);
+  t.is(box.total_amount_excl_vat, '5.00');
+
+  // Reprocessed in a batch of its own, which has no roaming work at all.
+  const r = await app.request('POST', `/main/v1/roaming-partner/${partner.id}`, { body: { msp_ids: [] } });
+  t.is(r.status, 200);
+  await app.request('POST', `/main/v1/msp-charge-session/${charged.id}/reprice`);
+  t.like(await settledCpoSession(app, charged.id), { roaming_partner_id: null, calculated_roaming_amount_excl_vat: null });
+  t.is((await boxesOf(app, `?party_external_reference=${reference}`))[0].total_amount_excl_vat, '0.00', 'withdrawn from the open box');
+});
