@@ -141,22 +141,30 @@ export function creditLine(used: string, like: CreditableLine): CreditLine {
 }
 
 /**
- * Adds the credit lines: the credit pays the eligible lines in their order, and each VAT rate
- * among the lines it pays gets a line of its own, so the VAT that goes is that rate's.
+ * Adds the credit lines: the credit pays the eligible lines' VAT rates in the order they first
+ * appear, each at most its net (its lines' sum, negative ones such as a price cap's adjustment or a
+ * discount included), and each VAT rate it pays gets a line of its own, so the VAT that goes is that
+ * rate's. Paying a rate's positive lines beyond its net left that rate's base negative: a session
+ * paid in full by credit owed the customer VAT.
  */
 export function withCredit<T extends CreditableLine>(subtotals: T[], used: string, excluded: string[] = []): (T | CreditLine)[] {
   if (isZero(used)) return subtotals;
-  let left = used;
-  const byVat = new Map<string, { amount: string; like: T }>();
+  const byVat = new Map<string, { net: string; like: T }>();
   for (const s of subtotals) {
-    if (excluded.includes(s.kind) || compareDecimal(s.amount_excl_vat, '0') <= 0 || compareDecimal(left, '0') <= 0) continue;
-    const part = minDecimal(s.amount_excl_vat, left);
-    left = subtractCurrency(left, part);
+    if (excluded.includes(s.kind)) continue;
     const key = `${s.vat_kind}|${s.vat_percent}|${s.vat_country}`;
     const group = byVat.get(key);
-    byVat.set(key, { amount: group ? addCurrency(group.amount, part) : roundToCurrency(part), like: group?.like ?? s });
+    byVat.set(key, { net: group ? addCurrency(group.net, s.amount_excl_vat) : roundToCurrency(s.amount_excl_vat), like: group?.like ?? s });
   }
-  return [...subtotals, ...[...byVat.values()].map((g) => creditLine(g.amount, g.like))];
+  let left = used;
+  const lines: CreditLine[] = [];
+  for (const group of byVat.values()) {
+    if (compareDecimal(group.net, '0') <= 0 || compareDecimal(left, '0') <= 0) continue;
+    const part = minDecimal(group.net, left);
+    left = subtractCurrency(left, part);
+    lines.push(creditLine(roundToCurrency(part), group.like));
+  }
+  return [...subtotals, ...lines];
 }
 
 /**

@@ -73,6 +73,23 @@ test('concurrent sessions and concurrent workers never spend a credit twice', as
   t.true(used.every((amount) => Number(amount) >= 0 && Number(amount) <= 5));
 });
 
+test('a price cap\'s negative adjustment: the credit pays each VAT rate its net, and a session paid in full owes nobody VAT', async (t) => {
+  await ensureVatRate(app, 'NL', '9', 'reduced');
+  // Energy 5.00 (21 %) and flat 2.00 (9 %) capped at 3.00: an adjustment of -4.00 at 21 %.
+  const definition = { rates: { energy: { price: '0.50' }, flat: { price: '2.00', vat_kind: 'reduced' }, max_price: '3.00' }, rules: [] };
+  const sub = await pricedSubscription(app, adminId, { definition, credit: '10.00' });
+  const result = await priceOne(sub.evcoId);
+  t.is(result.monetary_credit_used, '3.00');
+  const credits = result.subtotals.filter((s: { kind: string }) => s.kind === 'monetary_credit');
+  t.deepEqual(credits.map((c: any) => [c.vat_kind, c.amount_excl_vat, c.amount_incl_vat]), [['standard', '-1.00', '-1.21'], ['reduced', '-2.00', '-2.18']]);
+  t.like(result, { total_excl_vat: '0.00', total_vat: '0.00', total_incl_vat: '0.00' });
+  // Part of it: the first rate's net first.
+  const partly = await priceOne((await pricedSubscription(app, adminId, { definition, credit: '1.50' })).evcoId);
+  t.deepEqual(partly.subtotals.filter((s: { kind: string }) => s.kind === 'monetary_credit').map((c: any) => [c.vat_kind, c.amount_excl_vat]),
+    [['standard', '-1.00'], ['reduced', '-0.50']]);
+  t.like(partly, { total_excl_vat: '1.50', total_incl_vat: '1.63' });
+});
+
 test('components with a VAT kind of their own; credit lines per VAT rate', async (t) => {
   await ensureVatRate(app, 'NL', '9', 'reduced');
   const sub = await pricedSubscription(app, adminId, {
