@@ -19,21 +19,39 @@ test.after.always(async () => { await app?.close(); });
 const SVG = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 200 60"><rect width="60" height="60" rx="12" fill="#0a7d4f"/>'
   + '<text x="70" y="42" font-size="30" font-weight="bold" fill="#0a7d4f">Sparkwerk</text></svg>');
 
+function chunk(type: string, body: Buffer): Buffer {
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(body.length);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(Buffer.concat([Buffer.from(type), body])));
+  return Buffer.concat([length, Buffer.from(type), body, crc]);
+}
+
 /** A 2×2 RGB PNG, built by hand. */
 function png(): Buffer {
-  const chunk = (type: string, body: Buffer) => {
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(body.length);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(Buffer.concat([Buffer.from(type), body])));
-    return Buffer.concat([length, Buffer.from(type), body, crc]);
-  };
   const header = Buffer.alloc(13);
   header.writeUInt32BE(2, 0);
   header.writeUInt32BE(2, 4);
   header.set([8, 2, 0, 0, 0], 8);
   const pixels = Buffer.from([0, 255, 0, 0, 0, 255, 0, 0, 0, 0, 255, 255, 255, 255]);
   return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', deflateSync(pixels)), chunk('IEND', Buffer.alloc(0))]);
+}
+
+/** An RGBA PNG of width × height transparent pixels (a few KB compressed, however large), or with `rows` rows of data. */
+function blankPng(width: number, height: number, rows = height): Buffer {
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 6, 0, 0, 0], 8);
+  const pixels = deflateSync(Buffer.alloc((width * 4 + 1) * rows), { level: 1 });
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', pixels), chunk('IEND', Buffer.alloc(0))]);
+}
+
+/** An SVG of `layers` groups, each using the one below ten times: 10^layers rectangles drawn from a few hundred bytes. */
+function layeredSvg(layers: number): string {
+  let defs = '<g id="l0"><rect width="1" height="1"/></g>';
+  for (let i = 1; i <= layers; i++) defs += `<g id="l${i}">${`<use href="#l${i - 1}"/>`.repeat(10)}</g>`;
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><defs>${defs}</defs><use href="#l${layers}"/></svg>`;
 }
 
 function crc32(bytes: Buffer): number {
@@ -116,4 +134,47 @@ test('GraphQL: a PNG logo in base64 pieces; read, removed; a credential of anoth
   t.is(hidden.body.errors?.[0]?.extensions?.code, 'not_found');
   t.true((await data(app, 'mutation ($a: String!) { removeBillingLogo(adminId: $a) }', { a: admin.id })).removeBillingLogo);
   t.is((await data(app, 'query ($a: String!) { billingLogo(adminId: $a) { size } }', { a: admin.id })).billingLogo, null);
+});
+
+test('REST: a PNG logo over 4000 pixels a side or 4,000,000 in all, or holding more data than its size, is refused from its header; nothing is stored', async (t) => {
+  const admin = await createAdministration(app);
+  const logo = `/main/v1/administration/${admin.id}/billing-logo`;
+  const refused = [
+    [blankPng(2100, 2100), /2100×2100 pixels: at most 4000 a side and 4000000 in all/],
+    [blankPng(4001, 1), /4001×1 pixels/],
+    [blankPng(2, 2, 50_000), /more image data than its 2×2 pixels/],
+    [blankPng(2, 2, 1), /less image data/],
+  ] as const;
+  for (const [bytes, message] of refused) {
+    const r = await upload(admin.id, bytes, 'image/png');
+    t.is(r.status, 400, JSON.stringify(r.body));
+    t.regex(JSON.stringify(r.body), message);
+    t.is((await app.request('GET', logo)).status, 400, 'nothing stored');
+  }
+  const fits = blankPng(2000, 2000);
+  const stored = await upload(admin.id, fits, 'image/png');
+  t.is(stored.status, 200, JSON.stringify(stored.body));
+  t.like(stored.body, { content_type: 'image/png', size: fits.length });
+});
+
+test('REST: an SVG logo whose <use> references multiply (or loop) is refused at once; one using a shape twice is stored', async (t) => {
+  const admin = await createAdministration(app);
+  const logo = `/main/v1/administration/${admin.id}/billing-logo`;
+  const started = Date.now();
+  const layered = await upload(admin.id, layeredSvg(5), 'image/svg+xml');
+  t.true(Date.now() - started < 2000, `${Date.now() - started} ms`);
+  t.is(layered.status, 400, JSON.stringify(layered.body));
+  t.regex(JSON.stringify(layered.body), /too complex to draw/);
+  const looped = await upload(admin.id, '<svg xmlns="http://www.w3.org/2000/svg"><g id="a"><use href="#a"/></g></svg>', 'image/svg+xml');
+  t.is(looped.status, 400, JSON.stringify(looped.body));
+  const deep = await upload(admin.id, `<svg xmlns="http://www.w3.org/2000/svg">${'<g>'.repeat(5000)}${'</g>'.repeat(5000)}</svg>`, 'image/svg+xml');
+  t.is(deep.status, 400, JSON.stringify(deep.body));
+  t.is((await app.request('GET', logo)).status, 400, 'nothing stored');
+
+  t.is((await upload(admin.id, layeredSvg(2), 'image/svg+xml')).status, 200, 'a hundred rectangles through <use>');
+  const twice = '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" viewBox="0 0 40 20">'
+    + '<defs><path id="leaf" d="M0 10 Q10 0 20 10 Q10 20 0 10Z" fill="#0a7d4f"/></defs><use href="#leaf"/><use xlink:href="#leaf" x="20"/></svg>';
+  const stored = await upload(admin.id, twice, 'image/svg+xml');
+  t.is(stored.status, 200, JSON.stringify(stored.body));
+  t.is(String((await app.request('GET', logo)).body), twice);
 });
