@@ -7,12 +7,15 @@
 // (10 s) and doubles up to an hour; a subscription failing without a break for
 // SVC_WEBHOOK_DISABLE_AFTER_HOURS (48 h) is disabled with the reason. Every attempt is recorded.
 import { createHmac } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import pg from 'pg';
 import { addJob, addJobPerRow } from '../platform/jobs.ts';
 import type { Orm } from '../platform/orm.ts';
 import { scopedEm } from '../access/admin-scope.ts';
 import { openSecret } from './secret-box.ts';
 import { WEBHOOK_DELIVER } from './webhook-job.ts';
+import { literalTargetProblem, publicLookup } from './webhook-target.ts';
 import { settledPosition } from '../events/settled-position.ts';
 
 const NEXT_EVENT = `select e.id::text as id, c.position::text as position, e.kind, e.resource_id, e.modification, c.committed_at as occurred_at, e.data
@@ -41,15 +44,31 @@ export function signature(secret: string, timestamp: number, body: string): stri
   return `t=${timestamp},v1=${createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex')}`;
 }
 
-async function post(url: string, body: string, headers: Record<string, string>, timeoutMs: number): Promise<{ status: number | null; error: string | null }> {
-  try {
-    const response = await fetch(url, { method: 'POST', body, headers, signal: AbortSignal.timeout(timeoutMs), redirect: 'manual' });
-    // Only the status counts: the answer's body is dropped unread, whatever its size.
-    await response.body?.cancel().catch(() => undefined);
-    return { status: response.status, error: response.status >= 200 && response.status < 300 ? null : `HTTP ${response.status}` };
-  } catch (error) {
-    return { status: null, error: (error as Error).name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : (error as Error).message };
-  }
+/**
+ * One POST, to a public address only (webhook-target.ts: the connection's own lookup checks the
+ * address it connects to); redirects are not followed. Only the status counts: the answer's body is
+ * dropped unread, whatever its size.
+ */
+function post(url: string, body: string, headers: Record<string, string>, timeoutMs: number): Promise<{ status: number | null; error: string | null }> {
+  let target: URL;
+  try { target = new URL(url); } catch { return Promise.resolve({ status: null, error: 'the url is not a URL' }); }
+  const refused = literalTargetProblem(target);
+  if (refused) return Promise.resolve({ status: null, error: `not delivered: ${refused}` });
+  return new Promise((resolve) => {
+    const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
+    const request = send(target, {
+      method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) }, lookup: publicLookup as never, signal: AbortSignal.timeout(timeoutMs),
+    }, (response) => {
+      const status = response.statusCode ?? 0;
+      response.destroy();
+      resolve({ status, error: status >= 200 && status < 300 ? null : `HTTP ${status}` });
+    });
+    request.on('error', (error: Error & { code?: string }) => {
+      resolve({ status: null, error: error.name === 'AbortError' || error.code === 'ABORT_ERR' ? `no answer within ${timeoutMs} ms`
+        : error.code === 'ENOTPUBLIC' ? `not delivered: ${error.message}` : error.message });
+    });
+    request.end(body);
+  });
 }
 
 async function addDeliverJob(orm: Orm, subscriptionId: string, delaySeconds = 0): Promise<void> {

@@ -12,6 +12,7 @@ import { Administration } from '../parties/administration.entity.ts';
 import { addJob } from '../platform/jobs.ts';
 import { settledPosition } from '../events/settled-position.ts';
 import type { Em } from '../platform/orm.ts';
+import { literalTargetProblem } from './webhook-target.ts';
 import { knownEventKinds } from '../events/event-kinds.ts';
 import { sealSecret } from './secret-box.ts';
 import { WEBHOOK_DELIVER } from './webhook-job.ts';
@@ -36,6 +37,8 @@ function checkUrl(url: string): void {
   let parsed: URL;
   try { parsed = new URL(url); } catch { throw new InvalidInputError('url must be an absolute http(s) URL', { path: ['url'] }); }
   if (!['http:', 'https:'].includes(parsed.protocol) || url.length > 2000) throw new InvalidInputError('url must be an http(s) URL of at most 2000 characters', { path: ['url'] });
+  const refused = literalTargetProblem(parsed);
+  if (refused) throw new InvalidInputError(`url must name a public host: ${refused} (SVC_WEBHOOK_PRIVATE_TARGETS)`, { path: ['url'] });
 }
 
 function checkKinds(kinds: string[]): string[] {

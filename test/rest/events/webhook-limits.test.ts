@@ -64,3 +64,27 @@ test.serial('redelivery sends again from an event on; the secret is stored encry
   t.deepEqual(answer.events.edges.map((e: any) => [e.node.eventId, e.node.modificationKind, e.node.changes, e.node.actor]),
     rest.map((e: any) => [e.id, e.modification_kind, e.changes, e.actor]));
 });
+
+test.serial('webhooks go to public addresses only: a private address is refused when saved, and not delivered to when it became one', async (t) => {
+  // This run allows private targets (test/run.ts: the receivers listen on 127.0.0.1); the service's default refuses them.
+  const allowed = await ok('POST', '/webhook-subscription', { url: `${receiver.url}/ok`, kinds: ['customer'], secret: SECRET, admin_ids: [admin] });
+  process.env.SVC_WEBHOOK_PRIVATE_TARGETS = '';
+  t.teardown(() => { process.env.SVC_WEBHOOK_PRIVATE_TARGETS = 'allow'; });
+  for (const url of ['http://127.0.0.1:5432/', 'http://[::1]/x', 'http://169.254.169.254/latest/meta-data', 'http://0.0.0.0:8080/', 'http://2130706433/',
+    'http://10.1.2.3/', 'http://192.168.1.1/', 'http://[::ffff:127.0.0.1]/', 'http://[fd00::1]/', 'http://localhost:3000/', 'https://api.localhost/']) {
+    const r = await app.request('POST', '/main/v1/webhook-subscription', { body: { url, kinds: ['customer'], secret: SECRET, admin_ids: [admin] } });
+    t.is(r.status, 400, url);
+    t.is(r.body.param, '$.url', url);
+    const moved = await app.request('POST', `/main/v1/webhook-subscription/${allowed.id}`, { body: { url } });
+    t.is(moved.status, 400, url);
+  }
+  // Saved while allowed: a delivery to it now fails without a request, and says why.
+  const before = receiver.deliveries.length;
+  await createCustomer(app, admin);
+  await until(async () => (await ok('GET', `/webhook-subscription/${allowed.id}/delivery?page_size=100`)).items.length > 0, 'an attempt', 15_000);
+  const [attempt] = (await ok('GET', `/webhook-subscription/${allowed.id}/delivery?page_size=100`)).items;
+  t.like(attempt, { succeeded: false, status_code: null });
+  t.regex(attempt.error, /not delivered: 127\.0\.0\.1 is not a public address/);
+  t.is(receiver.deliveries.length, before);
+  await ok('POST', `/webhook-subscription/${allowed.id}`, { disabled: true });
+});

@@ -1,0 +1,50 @@
+// Where a webhook may be delivered: a public address only, unless the operator allows private ones
+// (SVC_WEBHOOK_PRIVATE_TARGETS=allow: receivers inside the operator's own network). Otherwise a
+// subscription's URL could make the service POST into its own network (the database, a cloud
+// metadata address, the service itself) and read ports and answers from the delivery attempts.
+// A URL naming a non-public address literally is refused when the subscription is saved; a host
+// name is checked when it is resolved for each delivery, by the lookup the connection itself uses
+// (so a name that resolves elsewhere later is caught too).
+import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions } from 'node:dns';
+import { BlockList, isIP } from 'node:net';
+
+const NOT_PUBLIC = new BlockList();
+for (const [network, prefix] of [
+  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12], ['192.0.0.0', 24],
+  ['192.0.2.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24], ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
+] as const) NOT_PUBLIC.addSubnet(network, prefix, 'ipv4');
+for (const [network, prefix] of [['::', 128], ['::1', 128], ['64:ff9b::', 96], ['100::', 64], ['2001:db8::', 32], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8]] as const) {
+  NOT_PUBLIC.addSubnet(network, prefix, 'ipv6');
+}
+
+export const privateTargetsAllowed = (): boolean => process.env.SVC_WEBHOOK_PRIVATE_TARGETS === 'allow';
+
+/** Whether an IP address is not a public one (an IPv4-mapped IPv6 address as its IPv4 address). */
+export function isNonPublicAddress(address: string): boolean {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped) return NOT_PUBLIC.check(mapped[1], 'ipv4');
+  const family = isIP(address);
+  return family === 0 || NOT_PUBLIC.check(address, family === 4 ? 'ipv4' : 'ipv6');
+}
+
+/** Why a URL's host may not receive webhooks as written (an address or `localhost`), or null (a name: checked when resolved). */
+export function literalTargetProblem(url: URL): string | null {
+  if (privateTargetsAllowed()) return null;
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  if (isIP(host) && isNonPublicAddress(host)) return `${host} is not a public address`;
+  if (/^localhost\.?$/i.test(host) || /\.localhost\.?$/i.test(host)) return `${host} is not a public host`;
+  return null;
+}
+
+type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+
+/** The lookup of a delivery's connection: a name resolving to a non-public address fails the connection. */
+export function publicLookup(hostname: string, options: LookupAllOptions | object, callback: LookupCallback): void {
+  dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
+    if (error) return callback(error, []);
+    const refused = privateTargetsAllowed() ? undefined : addresses.find((a) => isNonPublicAddress(a.address));
+    if (refused) return callback(Object.assign(new Error(`${hostname} resolves to ${refused.address}, not a public address`), { code: 'ENOTPUBLIC' }), []);
+    if ((options as LookupAllOptions).all) return callback(null, addresses);
+    return callback(null, addresses[0]!.address, addresses[0]!.family);
+  });
+}
