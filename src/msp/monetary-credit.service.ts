@@ -214,34 +214,42 @@ export class BatchCredit {
 
   /**
    * Gives back the credit earlier pricing results of a session used (repricing), once the session
-   * prices again: to the subscription that paid it, or, when a correction has since moved that
-   * subscription's credit to the one pricing the session now, to that one (the credit follows).
+   * prices again: what its movements net to (consumptions and the releases of earlier repricings,
+   * over every subscription), to the subscription whose credit paid it last, or, when corrections
+   * have since moved that subscription's credit on to the one pricing the session now, to that one
+   * (the credit follows). Netting per subscription gave an earlier payer back what an earlier
+   * repricing had already released to its successor.
    */
   private releaseEarlier(em: Em, sessionId: string, current: string): void {
-    const net = new Map<string, string>();
-    for (const row of this.earlier) {
-      if (row.sessionId !== sessionId) continue;
-      const key = `${row.sessionId}|${row.subscription.id}`;
-      net.set(key, addDecimal(net.get(key) ?? '0', row.amount));
-    }
-    for (const [key, amount] of net) {
-      if (compareDecimal(amount, '0') >= 0) continue;
-      const paidBy = key.split('|')[1];
-      const to = this.successorOf.get(paidBy) === current ? current : paidBy;
-      appendMovement(em, this.locked.get(to)!, 'correction', subtractDecimal('0', amount), {
-        sessionId, description: to === paidBy ? 'released for repricing' : `released for repricing (paid by subscription ${paidBy} before its correction)`,
-      });
-    }
+    const rows = this.earlier.filter((row) => row.sessionId === sessionId);
+    const net = rows.reduce((sum, row) => addDecimal(sum, row.amount), '0');
+    const last = rows.filter((row) => row.kind === 'consumption').at(-1);
+    if (compareDecimal(net, '0') >= 0 || !last) return;
+    const paidBy = last.subscription.id;
+    let to = paidBy;
+    for (let hops = 0; to !== current && this.successorOf.has(to) && hops < MAX_SUCCESSIONS; hops++) to = this.successorOf.get(to)!;
+    if (to !== current) to = paidBy;
+    appendMovement(em, this.locked.get(to)!, 'correction', subtractDecimal('0', net), {
+      sessionId, description: to === paidBy ? 'released for repricing' : `released for repricing (paid by subscription ${paidBy} before its correction)`,
+    });
   }
 }
 
+/** Corrections followed from a subscription that paid a session to the one pricing it now. */
+const MAX_SUCCESSIONS = 20;
+
 export async function lockBatchCredit(em: Em, sessions: CreditSession[]): Promise<BatchCredit> {
   const moved = sessions.filter((s) => s.creditMoved !== false).map((s) => s.id);
-  const earlier = moved.length ? await em.find(MonetaryCredit, { sessionId: { $in: moved } }, { filters: false }) : [];
-  // A correction moved the credit of the subscriptions that paid earlier results to their successors.
+  // In the order they were written (ids are UUIDv7): the last consumption of a session is its last payer.
+  const earlier = moved.length ? await em.find(MonetaryCredit, { sessionId: { $in: moved } }, { filters: false, orderBy: { id: 'asc' } }) : [];
+  // Corrections moved the credit of the subscriptions that paid earlier results to their successors, and theirs on.
   const paidBy = [...new Set(earlier.map((row) => row.subscription.id))];
-  const corrections = paidBy.length ? await em.find(SubscriptionCorrection, { oldSubscription: { $in: paidBy } }, { filters: false }) : [];
-  const successorOf = new Map(corrections.map((c) => [c.oldSubscription.id, c.newSubscription.id]));
+  const successorOf = new Map<string, string>();
+  for (let olds = paidBy, hops = 0; olds.length && hops < MAX_SUCCESSIONS; hops++) {
+    const corrections = await em.find(SubscriptionCorrection, { oldSubscription: { $in: olds } }, { filters: false });
+    for (const c of corrections) successorOf.set(c.oldSubscription.id, c.newSubscription.id);
+    olds = corrections.map((c) => c.newSubscription.id).filter((id) => !successorOf.has(id));
+  }
   const ids = new Set(paidBy);
   const repriced = new Set(earlier.map((row) => row.sessionId));
   for (const { id, subscription } of sessions) {

@@ -113,3 +113,24 @@ test('after a plan correction, the credit a repriced session used goes back to t
   t.is(await balanceOf(sub.subscriptionId), '0.00', 'nothing is stranded on the ended subscription');
   t.is(await balanceOf(successor), '8.00', '10 - 2: the customer keeps what the repricing gave back');
 });
+
+test('after two corrections in turn, the credit a repriced session used follows it to the last subscription; none goes back to the first', async (t) => {
+  const sub = await pricedSubscription(app, adminId, { credit: '10.00' });
+  const cheaper = await createRatePlan(app, [{ valid_from: '2025-01-01T00:00:00Z', definition: { rates: { energy: { price: '0.20' } } } }]);
+  const [planB, planC] = [await createSubscriptionPlan(app, adminId, { rate_plan_id: cheaper }), await createSubscriptionPlan(app, adminId, { rate_plan_id: cheaper })];
+  const stored = await submitSession(app, sessionBody(sub.evcoId, { start_date_time: '2026-03-10T10:00:00+01:00', end_date_time: '2026-03-10T11:00:00+01:00' }));
+  await processed(app, stored.id);
+  const correct = async (id: string, body: Record<string, unknown>) => {
+    const r = await app.request('POST', api(`/msp-token-subscription/${id}/plan-or-customer-correction`), { body });
+    t.is(r.status, 200, JSON.stringify(r.body));
+    return r.body.new_subscription.id as string;
+  };
+  const b = await correct(sub.subscriptionId, { valid_from: '2026-03-01T00:00:00+01:00', new_plan_id: planB.id });
+  await untilVersion(stored.id, 2);
+  const c = await correct(b, { valid_from: '2026-03-05T00:00:00+01:00', new_plan_id: planC.id });
+  const results = await untilVersion(stored.id, 3);
+  t.deepEqual(results.map((r) => [r.version, r.monetary_credit_used]), [[1, '5.00'], [2, '2.00'], [3, '2.00']]);
+  t.is(results[2].subscription_id, c);
+  const balanceOf = async (id: string) => (await app.request('GET', api(`/msp-token-subscription/${id}`))).body.monetary_credit_balance;
+  t.deepEqual([await balanceOf(sub.subscriptionId), await balanceOf(b), await balanceOf(c)], ['0.00', '0.00', '8.00'], '10 granted, 2 used in the end');
+});
