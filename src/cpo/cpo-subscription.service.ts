@@ -4,11 +4,13 @@
 // again, in its transaction, for the periods already billed from the first one the validity change
 // affects. The writes answer plain data; the reads are in cpo-subscription.queries.ts.
 import { recollectCpoSubscriptionFees } from './cpo-subscription-fee.source.ts';
+import { LockMode } from '@mikro-orm/core';
 import {
-  applyLinkPatch, contractCustomer, contractToLink, createContract, findById, findLink, markDefunct, updateContract,
-  type ContractFields, type ContractKind, type LinkFields, type LinkKind,
+  applyLinkPatch, clashingLink, contractCustomer, contractToLink, createContract, findById, findLink, markDefunct, updateContract,
+  type ContractFields, type ContractKind, type LinkFields, type LinkKind, type LinkSpan,
 } from '../contracts/contract-service.ts';
-import { NotFoundError } from '../platform/errors.ts';
+import { DomainError, NotFoundError } from '../platform/errors.ts';
+import type { Evse } from './evse.entity.ts';
 import type { Patch } from '../platform/merge-patch.ts';
 import type { Em } from '../platform/orm.ts';
 import { CpoSubscriptionEvseLink } from './cpo-subscription-evse-link.entity.ts';
@@ -83,10 +85,25 @@ export function markCpoSubscriptionDefunct(em: Em, id: string, externalUpdatedAt
   return em.transactional(async (tx) => cpoSubscriptionData(await markDefunct(tx, await loadSubscription(tx, id), externalUpdatedAt, { links: LINK })));
 }
 
+/**
+ * Refuses a span of the EVSE overlapping another of its links to the subscription (its per-EVSE
+ * fees would count twice); the subscription locked, so that two links made at once see each other.
+ */
+async function assertLinkedOnce(em: Em, subscription: CpoSubscription, evse: Evse, span: LinkSpan, exclude?: CpoSubscriptionEvseLink): Promise<void> {
+  await em.lock(subscription, LockMode.PESSIMISTIC_WRITE);
+  const links = (await em.find(CpoSubscriptionEvseLink, { subscription, evse, defunct: false })).filter((link) => link !== exclude);
+  const clash = clashingLink(links, span);
+  if (clash) {
+    throw new DomainError('overlapping_evse_link', `EVSE ${evse.evseUid} is linked to this subscription already from ${clash.effectiveFrom().toISOString()}`
+      + `${clash.validUntil ? ` until ${clash.validUntil.toISOString()}` : ''} (link ${clash.id}): end that link first`, { path: ['valid_from'] });
+  }
+}
+
 export function createCpoLink(em: Em, input: Patch<CpoLinkFields> & { subscriptionId?: string; evseUid?: string }): Promise<CpoLinkData> {
   return em.transactional(async (tx) => {
     const subscription = await contractToLink(() => (input.subscriptionId ? loadSubscription(tx, input.subscriptionId) : null), SUBSCRIPTION.what, ['subscription_id']);
-    return cpoLinkData(await linkEvse(tx, LINK, subscription, 'subscription', input, { externalUpdatedAt: input.externalUpdatedAt ?? null }));
+    return cpoLinkData(await linkEvse(tx, LINK, subscription, 'subscription', input, { externalUpdatedAt: input.externalUpdatedAt ?? null },
+      (evse, span) => assertLinkedOnce(tx, subscription, evse, span)));
   });
 }
 
@@ -96,6 +113,7 @@ export function updateCpoLink(em: Em, id: string, patch: Patch<CpoLinkFields>, o
     const bounds = () => boundsOf(link.validFrom ?? link.subscription.validFrom, link.validUntil);
     const before = bounds();
     applyLinkPatch(link, link.subscription, patch);
+    if (!link.defunct) await assertLinkedOnce(tx, link.subscription, link.evse, { from: link.validFrom ?? link.subscription.validFrom, until: link.validUntil ?? null }, link);
     await tx.flush();
     await correctFees(tx, link.subscription.id, before, bounds(), options);
     return cpoLinkData(link);

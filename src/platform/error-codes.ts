@@ -30,6 +30,7 @@ export const ERROR_CODES = {
   // Contracts and validity
   overlapping_mandate: { status: 400, meaning: 'The validity of the direct debit mandate overlaps another one of the customer.' },
   overlapping_token_link: { status: 400, meaning: 'The token is linked to another subscription in that period (one at a time).' },
+  overlapping_evse_link: { status: 400, meaning: 'The EVSE is linked to the CPO subscription in that period already.' },
   overlapping_vat_rate: { status: 400, meaning: 'The validity overlaps a VAT rate of the same country and kind.' },
   mandate_defunct: { status: 400, meaning: 'A defunct direct debit mandate cannot change or become valid again.' },
   authorization_defunct: { status: 400, meaning: 'A defunct end-user authorization cannot become valid again.' },

@@ -73,6 +73,25 @@ test('a link dated before its subscription is billed from the subscription\'s st
   t.like(closed.rollups.find((r: any) => r.product_category === 'cpo_subscription_fee'), { subtotal_excl_vat: '17.00', volume: { day: '17.00' } });
 });
 
+test('an EVSE is linked to a subscription once at a time: an overlapping second link is refused, a later one taken', async (t) => {
+  const { host, plan, evses } = await setUp();
+  const subscription = await ok('POST', '/cpo-subscription', { customer_id: host.id, plan_id: plan.id, valid_from: '2026-10-01T00:00:00+02:00' });
+  const first = await ok('POST', '/cpo-subscription-evse-link', { subscription_id: subscription.id, evse_uid: evses[0].evse_uid, valid_until: '2026-11-01T00:00:00+01:00' });
+  for (const bounds of [{}, { valid_from: '2026-10-20T00:00:00+02:00' }, { valid_from: '2026-09-01T00:00:00+02:00', valid_until: '2026-10-02T00:00:00+02:00' }]) {
+    const twice = await app.request('POST', '/main/v1/cpo-subscription-evse-link', { body: { subscription_id: subscription.id, evse_uid: evses[0].evse_uid, ...bounds } });
+    t.is(twice.status, 400, JSON.stringify(bounds));
+    t.like(twice.body, { code: 'overlapping_evse_link', param: '$.valid_from' });
+  }
+  // From the first link's end on (a seamless hand-over), and another EVSE at any time, are taken.
+  const later = await ok('POST', '/cpo-subscription-evse-link', { subscription_id: subscription.id, evse_uid: evses[0].evse_uid, valid_from: '2026-11-01T00:00:00+01:00' });
+  await ok('POST', '/cpo-subscription-evse-link', { subscription_id: subscription.id, evse_uid: evses[1].evse_uid });
+  // Moving the later link back into the first one's span is refused too, and changes nothing.
+  const moved = await app.request('POST', `/main/v1/cpo-subscription-evse-link/${later.id}`, { body: { valid_from: '2026-10-15T00:00:00+02:00' } });
+  t.like(moved.body, { code: 'overlapping_evse_link' });
+  t.is((await ok('GET', `/cpo-subscription-evse-link/${later.id}`)).valid_from, '2026-10-31T23:00:00.000Z');
+  t.truthy(first.id);
+});
+
 test('defunct cascades to the links; a defunct subscription no longer changes; deprecated PUT and single-field paths work', async (t) => {
   const { admin, host, plan, evses } = await setUp();
   const subscription = await ok('POST', '/cpo-subscription', { customer_id: host.id, plan_id: plan.id, valid_from: '2026-01-01T00:00:00Z', custom_fields: { site: 'A' } });
