@@ -48,6 +48,11 @@ function readRaw(ctx: Context, limit = MAX_BODY_BYTES): Promise<Buffer> {
 export function jsonBodyWithin(limitOf: (ctx: Context) => number | undefined) {
   return async (ctx: Context, next: Next): Promise<void> => {
     if (ctx.method === 'GET' || ctx.method === 'HEAD' || ctx.method === 'OPTIONS') return next();
+    // Bodies are read as sent: an encoded one (gzip) would be read as if it were not.
+    const encoding = ctx.get('content-encoding').trim().toLowerCase();
+    if (encoding !== '' && encoding !== 'identity') {
+      throw new DomainError('unsupported_content_type', `a body with Content-Encoding ${encoding.slice(0, 40)} is not taken: send it unencoded`, { path: [] });
+    }
     if (UPLOAD_TYPES.includes(ctx.request.type)) {
       const bytes = await readRaw(ctx, MAX_UPLOAD_BYTES);
       if (bytes.length > 0) ctx.state.upload = { contentType: ctx.request.type, bytes };

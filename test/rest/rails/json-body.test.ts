@@ -119,6 +119,17 @@ test('a body that is not JSON by content type is 400', async (t) => {
   t.is(charset.body.name, 'With charset');
 });
 
+test('a body with a Content-Encoding is 400 and writes nothing (it was read as if it were not encoded)', async (t) => {
+  const before = (await app.request('GET', customerPath)).body.name;
+  for (const encoding of ['gzip', 'deflate', 'br', 'x-whatever']) {
+    const encoded = await post('{"name":"Encoded"}', { 'content-encoding': encoding });
+    t.is(encoded.status, 400, encoding);
+    t.is(encoded.body.code, 'unsupported_content_type', encoding);
+  }
+  t.is((await app.request('GET', customerPath)).body.name, before);
+  t.is((await post('{"name":"Identity"}', { 'content-encoding': 'identity' })).status, 200);
+});
+
 test('a required body that is missing or empty is 400 with param $', async (t) => {
   const missing = await app.request('POST', customerPath);
   t.is(missing.status, 400);
