@@ -65,7 +65,11 @@ function toRequest(ctx: Context, body: unknown): Request {
     for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
   }
   const init: RequestInit = { method: ctx.method, headers };
-  if (body !== undefined) init.body = JSON.stringify(body);
+  // The body was read as JSON here (any `+json` type): yoga reads it as the JSON it is.
+  if (body !== undefined) {
+    init.body = JSON.stringify(body);
+    headers.set('content-type', 'application/json');
+  }
   return new Request(new URL(ctx.originalUrl, 'http://localhost'), init);
 }
 
