@@ -14,6 +14,7 @@ import { MSP_SESSION_SOURCE } from '../../src/billing/sources/msp-session.source
 import type { StoredDocument } from '../../src/billing/document-store.ts';
 import { normalize } from '../../src/money/decimal.ts';
 import { DomainError } from '../../src/platform/errors.ts';
+import { parseDate } from '../../src/platform/timestamp.ts';
 import { iso, oneOf, text, uuid } from '../../src/platform/input-schemas.ts';
 import { seekPage } from '../rails/pagination.ts';
 import { defineRoute, type FileAnswer, type RouteDef } from '../rails/route.ts';
@@ -161,7 +162,7 @@ export const billingBoxRoutes: RouteDef[] = [
       + 'mark_transferred=true also marks the box transferred.',
     query: yup.object({
       mark_transferred: oneOf(['true', 'false'] as const), invoice_code: text(64),
-      invoice_date: yup.string().matches(/^\d{4}-\d{2}-\d{2}$/, '${path} must be a date YYYY-MM-DD'),
+      invoice_date: yup.string().test('date', '${path} must be a date YYYY-MM-DD', (value) => value === undefined || parseDate(value) !== null),
     }),
     handler: async ({ ctx, em, params, query }) => {
       const upload = ctx.state.upload as { contentType: string; bytes: Buffer } | undefined;

@@ -15,7 +15,8 @@ export async function primaryDocument(em: Em, boxId: string, format: 'pdf' | 'xm
   }
   const primary = box.documents.find((d) => d.primary);
   const wanted = format === 'xml'
-    ? (primary?.contentType === 'application/xml' ? primary : box.documents.find((d) => d.contentType === 'application/xml' && !d.draft && d.filename.startsWith(box.invoiceCode ?? '\0')))
+    // The UBL finalize wrote (or the external system's, uploaded with finalize): named exactly by the code.
+    ? (primary?.contentType === 'application/xml' ? primary : box.documents.find((d) => d.contentType === 'application/xml' && !d.draft && d.filename === `${box.invoiceCode}.xml`))
     : primary;
   const doc = wanted ? await getDocument(em, boxId, { filename: wanted.filename }) : null;
   if (!doc) throw new DomainError('document_missing', `the box has no ${format === 'xml' ? 'UBL' : 'primary'} document`);

@@ -1,4 +1,5 @@
 import test from 'ava';
+import pg from 'pg';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { boxInState, configureBilling, createSeries, SELLER } from '../../helpers/billing-factories.ts';
 import { en16931Failures } from '../../helpers/en16931.ts';
@@ -91,6 +92,13 @@ test('documents of an external system: finalize from approved with the upload, t
   const noCode = await app.request('POST', `/main/v1/billing-box/${item.box_id}/finalize`, { raw: pdf, headers: { 'content-type': 'application/pdf' } });
   t.is(noCode.status, 400);
   t.is(noCode.body.query_param, 'invoice_code');
+  for (const date of ['2026-02-31', '2026-13-01', '2026-1-01']) {
+    const impossible = await app.request('POST', `/main/v1/billing-box/${item.box_id}/finalize?invoice_code=EXT-77&invoice_date=${date}`, {
+      raw: pdf, headers: { 'content-type': 'application/pdf' },
+    });
+    t.is(impossible.status, 400, date);
+    t.is(impossible.body.query_param, 'invoice_date', date);
+  }
   const final = await app.request('POST', `/main/v1/billing-box/${item.box_id}/finalize?invoice_code=EXT-77&invoice_date=2026-11-20`, {
     raw: pdf, headers: { 'content-type': 'application/pdf' },
   });
@@ -109,11 +117,49 @@ test('documents of an external system: finalize from approved with the upload, t
   t.is(replacePrimary.body.code, 'invalid_state');
   const wrongType = await app.request('POST', `/main/v1/billing-box/${item.box_id}/document/x.pdf`, { raw: 'text', headers: { 'content-type': 'text/plain' } });
   t.is(wrongType.status, 400);
+  // A document named after the invoice code, added afterwards, is not what the box's document is.
+  const lookalike = await app.request('POST', `/main/v1/billing-box/${item.box_id}/document/EXT-77.a.xml`, { raw: '<Invoice>fake</Invoice>', headers: { 'content-type': 'application/xml' } });
+  t.is(lookalike.status, 200);
+  t.deepEqual((await app.request('GET', `/main/v1/billing-box/${item.box_id}/document`)).body, pdf);
+  t.is((await app.request('GET', `/main/v1/billing-box/${item.box_id}/document`, { headers: { accept: 'application/xml' } })).body.code, 'document_missing');
+  t.is((await app.request('DELETE', `/main/v1/billing-box/${item.box_id}/document/EXT-77.a.xml`)).status, 400, 'named after the code: the finalized box keeps it');
   const removed = await app.request('DELETE', `/main/v1/billing-box/${item.box_id}/document/reminder.pdf`);
   t.is(removed.status, 200);
-  t.is(removed.body.documents.length, 1);
+  t.deepEqual(removed.body.documents.map((d: any) => d.filename), ['EXT-77.pdf', 'EXT-77.a.xml'], 'the primary first');
   const transferred = await app.request('POST', `/main/v1/billing-box/${item.box_id}/transferred`);
   t.true(transferred.body.transferred);
+});
+
+test('an upload sent while the box finalizes, under the name finalize gives its invoice, waits and is refused; the invoice stays', async (t) => {
+  const admin = await createAdministration(app);
+  await configureBilling(app, admin.id);
+  await createSeries(app, admin.id);
+  const customer = await createCustomer(app, admin.id);
+  const item = await customItem(admin.id, customer.id);
+  await readyBox(item.box_id);
+  // The test finalizes as finalize does, in a transaction that holds the box's row: the state, the
+  // number and its primary document; the upload of that name arrives before the commit.
+  const db = new pg.Client({ connectionString: app.databaseUrl });
+  await db.connect();
+  t.teardown(() => db.end());
+  await db.query('begin');
+  const [box] = (await db.query('select admin_id from billing_box where id = $1 for update', [item.box_id])).rows;
+  await db.query(`update billing_box set state = 'finalized', invoice_code = 'RACE-1', invoice_date = '2026-11-30' where id = $1`, [item.box_id]);
+  await db.query(`insert into billing_document_file (id, admin_id, box_id, filename, content_type, size, bytes, "primary", draft, created_at)
+    values (gen_random_uuid(), $1, $2, 'RACE-1.pdf', 'application/pdf', 4, '\\x25504446'::bytea, true, false, now())`, [box.admin_id, item.box_id]);
+  const upload = app.request('POST', `/main/v1/billing-box/${item.box_id}/document/RACE-1.pdf`, { raw: Buffer.from('%PDF forged'), headers: { 'content-type': 'application/pdf' } });
+  let waiting = 0;
+  for (const until = Date.now() + 10_000; waiting === 0 && Date.now() < until; await new Promise((resolve) => setTimeout(resolve, 20))) {
+    waiting = Number((await db.query('select count(*)::int as n from pg_locks where not granted')).rows[0].n);
+  }
+  t.true(waiting > 0, 'the upload waits for the box');
+  await db.query('commit');
+  const answered = await upload;
+  t.is(answered.status, 400);
+  t.is(answered.body.code, 'invalid_state');
+  const stored = await app.request('GET', `/main/v1/billing-box/${item.box_id}`);
+  t.deepEqual(stored.body.documents.filter((d: { draft: boolean }) => !d.draft).map((d: { filename: string; primary: boolean }) => [d.filename, d.primary]), [['RACE-1.pdf', true]]);
+  t.deepEqual((await app.request('GET', `/main/v1/billing-box/${item.box_id}/document`)).body, Buffer.from('%PDF'));
 });
 
 test('delivery states: create, merge-update, list by box; bad channel is 400', async (t) => {
