@@ -2,7 +2,7 @@
 // changing the sources it bills, bills what was priced before a series billed it (a backfill job
 // added in the same transaction; the worker bills in batches).
 import { visibleAdministration } from '../parties/customer-input.ts';
-import { InvalidInputError } from '../platform/errors.ts';
+import { DomainError, InvalidInputError } from '../platform/errors.ts';
 import { flushUnique } from '../platform/flush-unique.ts';
 import type { Em } from '../platform/orm.ts';
 import { BillingSeries, DOCUMENT_SOURCES, PRIMARY_DOCUMENT_TYPES, type DocumentSource, type PrimaryDocumentType } from './billing-series.entity.ts';
@@ -47,6 +47,24 @@ function apply(series: BillingSeries, input: SeriesInput): void {
   if (input.itemSources !== undefined) series.itemSources = input.itemSources ?? [];
 }
 
+/**
+ * A code is unique per administration (the unique key), also once its separators are left out: a
+ * document's payment reference is its number without them (document/creditor-reference.ts), and
+ * `AB` and `A-B` gave two invoices one reference.
+ */
+async function assertCodeDistinct(tx: Em, series: BillingSeries): Promise<void> {
+  const [clash] = await tx.execute<{ code: string }[]>(`select code from billing_series where admin_id = ? and id <> ?
+      and upper(regexp_replace(code, '[^A-Za-z0-9]', '', 'g')) = upper(regexp_replace(?, '[^A-Za-z0-9]', '', 'g'))`,
+  [series.admin.id, series.id, series.code]);
+  if (clash) throw new DomainError('duplicate', `code ${series.code} reads as series ${clash.code} in payment references (letters and digits only)`, { path: ['code'] });
+}
+
+/** A series whose code numbered documents keeps it: another series could take it and issue those numbers again. */
+async function assertCodeUnused(tx: Em, series: BillingSeries): Promise<void> {
+  const [{ used }] = await tx.execute<{ used: boolean }[]>('select exists (select 1 from billing_number_counter where series_id = ?) as used', [series.id]);
+  if (used) throw new DomainError('invalid_state', 'the series has issued documents under its code: the code stays', { path: ['code'] });
+}
+
 /** The administration's backfill, in the transaction of the series' change (backfill-sources.ts: every source's earlier subjects). */
 async function addBackfill(tx: Em, adminId: string): Promise<void> {
   await addFollowUpJob(tx, BILLING_BACKFILL, { admin_id: adminId });
@@ -59,6 +77,7 @@ export async function createSeries(em: Em, input: SeriesInput) {
     if (!input.code) throw new InvalidInputError('code is required', { path: ['code'] });
     const series = tx.create(BillingSeries, { admin, code: input.code, primaryDocumentType: 'invoice', documentSource: 'service', itemSources: [] });
     apply(series, input);
+    await assertCodeDistinct(tx, series);
     await flushUnique(tx, UNIQUE);
     await ensureBuiltInCategories(tx, admin.id);
     await addBackfill(tx, admin.id);
@@ -72,7 +91,12 @@ export async function updateSeries(em: Em, ref: string, input: SeriesInput) {
   await em.transactional(async (tx) => {
     const series = await tx.findOneOrFail(BillingSeries, { id: current.id });
     const sources = JSON.stringify(series.itemSources);
+    const code = series.code;
     apply(series, { ...input, adminId: undefined });
+    if (series.code !== code) {
+      await assertCodeUnused(tx, series);
+      await assertCodeDistinct(tx, series);
+    }
     await flushUnique(tx, UNIQUE);
     // A series that now bills other sources bills what they priced before, as a new series does.
     if (JSON.stringify(series.itemSources) !== sources) await addBackfill(tx, series.admin.id);

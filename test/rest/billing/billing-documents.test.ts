@@ -162,6 +162,29 @@ test('an upload sent while the box finalizes, under the name finalize gives its 
   t.deepEqual((await app.request('GET', `/main/v1/billing-box/${item.box_id}/document`)).body, Buffer.from('%PDF'));
 });
 
+test('a series keeps the code it numbered documents with, and no two codes read alike in payment references', async (t) => {
+  const admin = await createAdministration(app);
+  await configureBilling(app, admin.id);
+  const series = await createSeries(app, admin.id, { code: 'FAC' });
+  const customer = await createCustomer(app, admin.id);
+  // An unused series may be renamed; codes that read alike without separators are refused.
+  const unused = await createSeries(app, admin.id, { code: 'SPARE', item_sources: ['roaming'] });
+  t.is((await app.request('POST', `/main/v1/billing-series/${unused.id}`, { body: { code: 'SPARE2' } })).status, 200);
+  for (const code of ['F-A-C', 'fa.c', 'SPARE_2']) {
+    const alike = await app.request('POST', '/main/v1/billing-series', { body: { admin_id: admin.id, code } });
+    t.like(alike.body, { code: 'duplicate', param: '$.code' }, code);
+  }
+  const item = await customItem(admin.id, customer.id);
+  await readyBox(item.box_id);
+  const final = await app.request('POST', `/main/v1/billing-box/${item.box_id}/finalize`);
+  t.regex(final.body.invoice_code, /^FAC-\d{4}-000001$/);
+  // Renamed, another series could take FAC and issue FAC-…-000001 again.
+  const renamed = await app.request('POST', `/main/v1/billing-series/${series.id}`, { body: { code: 'OLD' } });
+  t.like(renamed.body, { code: 'invalid_state', param: '$.code' });
+  t.is((await app.request('GET', `/main/v1/billing-series/${series.id}`)).body.code, 'FAC');
+  t.is((await app.request('POST', `/main/v1/billing-series/${series.id}`, { body: { name: 'Invoices' } })).status, 200, 'other fields still change');
+});
+
 test('delivery states: create, merge-update, list by box; bad channel is 400', async (t) => {
   const admin = await createAdministration(app);
   await createSeries(app, admin.id);
