@@ -54,6 +54,13 @@ export async function prepareFinalDocuments(em: Em, box: BoxData, issueDate: str
     throw new DomainError('invalid_input',
       `a self-billing invoice names the customer as seller: customer ${box.partyId} needs a VAT number (custom_fields.vat_number) unless all its lines are exempt`, { path: [] });
   }
+  // A box left without lines (its items withdrawn: a customer correction) has nothing to issue; a
+  // document needs a line (BR-16) and a VAT breakdown (BR-CO-18), and would take a number.
+  if (model.lines.length === 0) throw new DomainError('invalid_state', 'the box has no lines: there is nothing to issue', { path: [] });
+  // Reverse charge (AE): the buyer's VAT identifier or its legal registration identifier is on the invoice (BR-AE-02).
+  if (model.lines.some((l) => l.vat_category === 'AE') && !model.buyer.vat_number && !model.buyer.company_reg_num) {
+    throw new DomainError('invalid_input', `a reverse-charge invoice names the buyer's VAT number or registration: customer ${box.partyId} needs custom_fields.vat_number or company_reg_num`, { path: [] });
+  }
   const layout = await layoutPdf(model);
   const csv = model.annex.length ? annexCsv(model) : null;
   return {

@@ -114,6 +114,13 @@ test('a customer correction while the box is still open moves the line: the old 
   const aBoxes = await boxesOf(app, `?party_external_reference=${aRef}`);
   t.deepEqual(aBoxes.map((box) => [box.period_from, box.total_amount_excl_vat]), [[OCTOBER, '0.00']]);
   t.deepEqual(await sessionLines(october.id), []);
+  // A's box, left without lines, is not issued: no document, no number taken.
+  await ok('POST', `/billing-box/${october.id}/close`);
+  await ok('POST', `/billing-box/${october.id}/approve`);
+  await boxInState(app, october.id, 'ready');
+  const finalized = await app.request('POST', api(`/billing-box/${october.id}/finalize`));
+  t.like(finalized.body, { code: 'invalid_state' });
+  t.like(await ok('GET', `/billing-box/${october.id}`), { state: 'ready', invoice_code: null });
   const bBoxes = await boxesOf(app, `?party_external_reference=${b.external_reference}`);
   t.deepEqual(bBoxes.map((box) => [box.period_from, box.state, box.total_amount_excl_vat]), [[OCTOBER, 'open', '10.00']]);
   t.deepEqual(await sessionLines(bBoxes[0].id), [[sessionId, 'original', '10.00']]);

@@ -185,6 +185,29 @@ test('a series keeps the code it numbered documents with, and no two codes read 
   t.is((await app.request('POST', `/main/v1/billing-series/${series.id}`, { body: { name: 'Invoices' } })).status, 200, 'other fields still change');
 });
 
+test('a reverse-charge invoice needs the buyer\'s VAT number or registration: without, finalize is refused and takes no number', async (t) => {
+  const admin = await createAdministration(app);
+  await configureBilling(app, admin.id);
+  await createSeries(app, admin.id);
+  await ensureVatRate(app, 'NL', '0', 'reverse_charge');
+  const anonymous = await createCustomer(app, admin.id);
+  const item = await customItem(admin.id, anonymous.id, { vat_kind: 'reverse_charge' });
+  await readyBox(item.box_id);
+  const refused = await app.request('POST', `/main/v1/billing-box/${item.box_id}/finalize`);
+  t.like(refused.body, { code: 'invalid_input' });
+  t.regex(refused.body.message, /reverse-charge/);
+  t.like((await app.request('GET', `/main/v1/billing-box/${item.box_id}`)).body, { state: 'ready', invoice_code: null });
+  // A buyer with a registration number is invoiced, as the first number of the series.
+  const registered = await createCustomer(app, admin.id, { company_reg_num: '12345678' });
+  const other = await customItem(admin.id, registered.id, { vat_kind: 'reverse_charge' });
+  await readyBox(other.box_id);
+  const final = await app.request('POST', `/main/v1/billing-box/${other.box_id}/finalize`);
+  t.is(final.status, 200, JSON.stringify(final.body));
+  t.regex(final.body.invoice_code, /-000001$/);
+  const xml = (await app.request('GET', `/main/v1/billing-box/${other.box_id}/document`, { headers: { accept: 'application/xml' } })).body as string;
+  t.deepEqual(await en16931Failures(xml), []);
+});
+
 test('delivery states: create, merge-update, list by box; bad channel is 400', async (t) => {
   const admin = await createAdministration(app);
   await createSeries(app, admin.id);
