@@ -9,6 +9,8 @@ import { MATCH_FAILURE_REASONS, type MatchFailureReason } from '../cpo/match-ses
 import { REIMBURSEMENT_FAILURE_REASONS, type ReimbursementFailureReason } from '../cpo/reimburse-session.ts';
 import { REIMBURSEMENT_VAT_REASONS, type ReimbursementVatReason } from '../cpo/customer-reimbursement-vat.ts';
 import { DomainError } from '../platform/errors.ts';
+import { storableText } from '../platform/input-limits.ts';
+import { logger } from '../platform/log.ts';
 import { isPricingErrorCode, PRICING_ERROR_CODES, type PricingErrorCode } from '../pricing/pricing-error-codes.ts';
 import { ROAMING_FAILURE_REASONS, type RoamingFailureReason } from '../roaming/roaming-cost.ts';
 import { VALIDITY_REASONS, type ValidityReason } from '../sessions/validity-checks.ts';
@@ -50,9 +52,18 @@ export class Dropped extends Error {
   }
 }
 
-/** A failure met in the pipeline as a drop-out: a Dropped as it is, a service error by its code; anything else is thrown on. */
-export function dropoutOf(error: unknown): { reason: DropoutReason; message: string; detail?: string } {
-  if (error instanceof Dropped) return { reason: error.reason, message: error.message, detail: error.detail };
-  if (error instanceof DomainError) return { reason: isPricingErrorCode(error.code) ? error.code : 'pricing_failed', message: error.message };
-  throw error;
+/** The longest drop-out message kept (a script's thrown text can be megabytes). */
+const MAX_MESSAGE = 2000;
+
+/**
+ * A failure met in the pipeline as a drop-out: a Dropped as it is, a service error by its code;
+ * anything else (a fault met by this session alone: its steps read no database) is
+ * `pricing_failed`, logged with its stack. Thrown on, it failed the whole batch at every retry, so
+ * one session held up the processing of every other. The message is made storable.
+ */
+export function dropoutOf(error: unknown, sessionId: string): { reason: DropoutReason; message: string; detail?: string } {
+  if (error instanceof Dropped) return { reason: error.reason, message: storableText(error.message, MAX_MESSAGE), detail: storableText(error.detail, 500) };
+  if (error instanceof DomainError) return { reason: isPricingErrorCode(error.code) ? error.code : 'pricing_failed', message: storableText(error.message, MAX_MESSAGE) };
+  logger().error({ err: error, session_id: sessionId }, `processing session ${sessionId} failed unexpectedly: it drops out (pricing_failed)`);
+  return { reason: 'pricing_failed', message: storableText(`processing failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`, MAX_MESSAGE) };
 }

@@ -52,6 +52,6 @@ function processSession(em: Em, context: BatchContext, batch: BatchOutcomes, ses
     }
     if (match) batch.reimbursed.push(reimbursedSession(session, match, drafts));
   } catch (error) {
-    batch.dropouts.push({ outcome, side, evseUid: side === 'cpo' ? (session.evse_uid ?? session.evse_id) : null, ...dropoutOf(error) });
+    batch.dropouts.push({ outcome, side, evseUid: side === 'cpo' ? (session.evse_uid ?? session.evse_id) : null, ...dropoutOf(error, session.id) });
   }
 }

@@ -41,8 +41,9 @@ export function failedCheck(session: CheckedSession, limits: ValidityThresholds,
     ['start_before_end', () => (session.startAt < session.endAt ? null : 'the session does not start before it ends')],
     ['plausible_energy', () => {
       if (compareDecimal(session.energyKwh, limits.maxEnergyKwh) > 0) return `${session.energyKwh} kWh is more than the ${limits.maxEnergyKwh} kWh a session may hold`;
-      const hours = mulDivDecimal(String(Math.max(session.endAt.getTime() - session.startAt.getTime(), 1)), '1', '3600000');
-      const average = mulDivDecimal(session.energyKwh, '1', hours);
+      // kWh × 3,600,000 ms/h over the milliseconds: hours rounded to 6 decimals are 0 below 1.8 s, and the average was infinite.
+      const milliseconds = String(Math.max(session.endAt.getTime() - session.startAt.getTime(), 1));
+      const average = mulDivDecimal(session.energyKwh, '3600000', milliseconds);
       return compareDecimal(average, limits.maxAveragePowerKw) > 0 ? `an average of ${average} kW is more than ${limits.maxAveragePowerKw} kW` : null;
     }],
     ['end_in_past', () => (session.endAt.getTime() <= session.receivedAt.getTime() + limits.clockSkewSeconds * 1000 ? null : 'the session ends in the future')],

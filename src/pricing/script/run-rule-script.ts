@@ -5,6 +5,7 @@ import type { QuickJSContext, QuickJSHandle } from 'quickjs-emscripten';
 import { isDecimalText } from '../../money/decimal.ts';
 import { DomainError } from '../../platform/errors.ts';
 import { DECIMAL_PRELUDE } from './decimal-prelude.ts';
+import { storableText, TEXT_CONTROL } from '../../platform/input-limits.ts';
 import { inSandbox, SandboxFault, type SandboxLimits } from './sandbox.ts';
 
 export { sandboxStats } from './sandbox.ts';
@@ -12,9 +13,22 @@ export { sandboxStats } from './sandbox.ts';
 export const MAX_SCRIPT_LENGTH = 10_000;
 const LIMITS: SandboxLimits = { interruptChecks: 3_000, cpuMs: 1_000 };
 
+// QuickJS's array built-ins loop over an array-like's length without checking for an interrupt
+// (Array.prototype.indexOf.call({ length: 2 ** 40 }) ran for hours past the CPU budget): each is
+// wrapped to refuse a length beyond what the memory could hold anyway.
+const MAX_ARRAY_LENGTH = 1_000_000;
 const LOCKDOWN = `
 globalThis.Date = undefined;
 Math.random = () => { throw new Error('Math.random is not available in rule scripts'); };
+for (const name of Object.getOwnPropertyNames(Array.prototype)) {
+  const native = Array.prototype[name];
+  if (typeof native !== 'function' || name === 'constructor') continue;
+  Object.defineProperty(Array.prototype, name, { writable: true, configurable: true, value: { [name](...args) {
+    const length = this == null ? 0 : Number(this.length);
+    if (length > ${MAX_ARRAY_LENGTH}) throw new RangeError('arrays in rule scripts have at most ${MAX_ARRAY_LENGTH} elements');
+    return native.apply(this, args);
+  } }[name] });
+}
 `;
 
 export interface ScriptSubtotal { component: string; label: string; amount_excl_vat: string }
@@ -22,9 +36,17 @@ export interface ScriptOutput { annotations: Record<string, string>; subtotals: 
 
 export class RuleScriptError extends DomainError {
   constructor(rule: string, message: string) {
-    super('rule_script_failed', `the script of rule "${rule}" failed: ${message}`);
+    // What a script throws is its own text: stored with the drop-out, it must be storable and bounded.
+    super('rule_script_failed', `the script of rule "${rule}" failed: ${storableText(message, 1000)}`);
   }
 }
+
+/** A name or text a script returns, stored with the pricing result: no control characters (tab and line breaks aside) or lone surrogates. */
+const storable = (text: string) => text.isWellFormed() && !TEXT_CONTROL.test(text);
+
+/** At most this many annotations, with names of at most this many characters. */
+const MAX_ANNOTATIONS = 50;
+const MAX_ANNOTATION_NAME = 100;
 
 function wrap(source: string): string {
   return `(function (input, dec) {\n"use strict";\n${source}\n})`;
@@ -73,6 +95,13 @@ function checkOutput(value: unknown): ScriptOutput {
     || Object.values(annotations).some((v) => typeof v !== 'string' || v.length > 1000)) {
     throw new Error('annotations must map names to strings (at most 1000 characters)');
   }
+  const entries = Object.entries(annotations as Record<string, string>);
+  if (entries.length > MAX_ANNOTATIONS || entries.some(([name]) => name.length === 0 || name.length > MAX_ANNOTATION_NAME)) {
+    throw new Error(`annotations are at most ${MAX_ANNOTATIONS}, named by 1 to ${MAX_ANNOTATION_NAME} characters`);
+  }
+  if (entries.some(([name, value]) => !storable(name) || !storable(value))) {
+    throw new Error('annotations must not hold control characters (other than tab and line breaks) or lone surrogates');
+  }
   if (!Array.isArray(subtotals) || subtotals.length > 20) throw new Error('subtotals must be a list of at most 20 items');
   const checked = subtotals.map((s: Record<string, unknown>, i) => {
     if (typeof s !== 'object' || s === null) throw new Error(`subtotals[${i}] must be an object`);
@@ -81,6 +110,7 @@ function checkOutput(value: unknown): ScriptOutput {
       throw new Error(`subtotals[${i}].amount_excl_vat must be a decimal string such as "1.25" (at most 6 decimals), not ${JSON.stringify(s.amount_excl_vat)}`);
     }
     const label = typeof s.label === 'string' && s.label.length > 0 ? s.label.slice(0, 255) : s.component;
+    if (!storable(label)) throw new Error(`subtotals[${i}].label must not hold control characters (other than tab and line breaks) or lone surrogates`);
     return { component: s.component, label, amount_excl_vat: s.amount_excl_vat };
   });
   return { annotations: annotations as Record<string, string>, subtotals: checked };

@@ -102,3 +102,38 @@ test('without a stated roaming amount, the CPO cost comes from the OCPI historic
   const dollars = await submitSession(app, sessionBody(sub.evcoId, { cpo_id: 'DE*ROA', historical_tariff: tariff('USD') }));
   t.is((await processed(app, dollars.id)).dropout_reason, 'historical_tariff_currency');
 });
+
+test('array built-ins over a huge length are stopped at once, not run for hours past the budget; small arrays work', async (t) => {
+  for (const script of ["Array.prototype.indexOf.call({ length: 2 ** 40 }, 'x'); return {};", "Array.prototype.join.call({ length: 2 ** 40 }, ''); return {};",
+    'const a = []; a.length = 2 ** 31; a.lastIndexOf(1); return {};']) {
+    const ratePlanId = await createRatePlan(app, [{ valid_from: '2025-01-01T00:00:00Z', definition: definition(script) }]);
+    const started = Date.now();
+    const r = await calc(ratePlanId, { cpo_cost_excl_vat: '1' });
+    t.like(r.body, { code: 'rule_script_failed' }, script);
+    t.regex(r.body.message, /at most 1000000 elements/);
+    t.true(Date.now() - started < 3000, script);
+  }
+  const fine = await createRatePlan(app, [{ valid_from: '2025-01-01T00:00:00Z', definition: definition("return { annotations: { n: String([3, 1, 2].sort().indexOf(2)) } };") }]);
+  t.deepEqual((await calc(fine, { cpo_cost_excl_vat: '1' })).body.annotations, { n: '1' });
+});
+
+test('what a script returns or throws is stored safely: a NUL or a lone surrogate drops only its session out, others are priced', async (t) => {
+  const cases = [
+    "return { annotations: { note: 'a\\u0000b' } };",
+    "return { annotations: { note: 'x\\ud800y' } };",
+    "return { subtotals: [{ component: 'x', label: 'a\\u0000b', amount_excl_vat: '1.00' }] };",
+    "throw new Error('bad\\u0000byte' + 'x'.repeat(100000));",
+  ];
+  const plain = await pricedSubscription(app, adminId);
+  for (const script of cases) {
+    const ratePlanId = await createRatePlan(app, [{ valid_from: '2025-01-01T00:00:00Z', definition: definition(script) }]);
+    const sub = await pricedSubscription(app, adminId, { ratePlanId });
+    const hostile = await submitSession(app, sessionBody(sub.evcoId, { cpo_id: 'DE*ROA', total_roaming_amount_excl_vat: '3.00' }));
+    const other = await submitSession(app, sessionBody(plain.evcoId));
+    const dropped = await processed(app, hostile.id);
+    t.like(dropped, { status: 'dropout', dropout_reason: 'rule_script_failed' }, script);
+    t.false(dropped.dropout_message.includes('\u0000'));
+    t.true(dropped.dropout_message.length <= 2000);
+    t.is((await processed(app, other.id)).status, 'priced', script);
+  }
+});

@@ -33,6 +33,8 @@ test.serial('each validity check drops a session out with its reason', async (t)
     [{ start_date_time: '2026-03-02T11:00:00+01:00', end_date_time: '2026-03-02T11:00:00+01:00' }, 'validity_start_before_end'],
     [{ total_energy_kwh: '5000' }, 'validity_plausible_energy'],
     [{ start_date_time: '2026-03-02T10:00:00+01:00', end_date_time: '2026-03-02T10:01:00+01:00', total_energy_kwh: '50' }, 'validity_plausible_energy'],
+    // Under 1.8 s (hours rounded to 6 decimals were 0: an infinite average failed every processing batch).
+    [{ start_date_time: '2026-03-02T10:00:00.9999996+01:00', end_date_time: '2026-03-02T10:00:01+01:00', total_energy_kwh: '10' }, 'validity_plausible_energy'],
     [{ start_date_time: iso(now + 3_600_000), end_date_time: iso(now + 7_200_000) }, 'validity_end_in_past'],
     [{ start_date_time: '2024-01-01T10:00:00Z', end_date_time: '2024-01-01T11:00:00Z' }, 'validity_not_too_old'],
   ];
