@@ -4,6 +4,7 @@ import type { Em } from '../platform/orm.ts';
 import { addFollowUpJob } from '../platform/jobs.ts';
 import type { BillingBox, PaymentOptions } from './billing-box.entity.ts';
 import { getBox, type BoxData } from './billing-box.queries.ts';
+import { deleteDrafts } from './document-store.ts';
 import { lockBox } from './lock-box.ts';
 import { RENDER_DRAFT } from './render-draft-job.ts';
 
@@ -25,7 +26,11 @@ export async function approveLocked(tx: Em, box: BillingBox, now: Date, options:
 export const closeBox = (em: Em, id: string, options: PaymentOptions = {}) => transition(em, id, (box) => box.close(new Date(), options));
 export const approveBox = (em: Em, id: string, options: PaymentOptions = {}) =>
   transition(em, id, (box, tx) => approveLocked(tx, box, new Date(), options));
-export const reopenBox = (em: Em, id: string) => transition(em, id, (box) => box.reopen());
+/** A reopened box's draft shows what it held before: it goes (approval renders a new one). */
+export const reopenBox = (em: Em, id: string) => transition(em, id, async (box, tx) => {
+  box.reopen();
+  await deleteDrafts(tx, box.id);
+});
 export const deferBox = (em: Em, id: string) => transition(em, id, (box) => box.defer());
 export const undeferBox = (em: Em, id: string) => transition(em, id, (box) => box.undefer());
 export const markBoxTransferred = (em: Em, id: string) => transition(em, id, (box) => box.markTransferred(new Date()));

@@ -208,6 +208,20 @@ test('a reverse-charge invoice needs the buyer\'s VAT number or registration: wi
   t.deepEqual(await en16931Failures(xml), []);
 });
 
+test('a reopened box has no draft left: its next approval renders one of what it holds then', async (t) => {
+  const admin = await createAdministration(app);
+  await configureBilling(app, admin.id);
+  await createSeries(app, admin.id);
+  const customer = await createCustomer(app, admin.id);
+  const item = await customItem(admin.id, customer.id);
+  const ready = await readyBox(item.box_id);
+  t.true(ready.documents.some((d: { draft: boolean }) => d.draft));
+  const reopened = await app.request('POST', `/main/v1/billing-box/${item.box_id}/reopen`);
+  t.is(reopened.status, 200);
+  t.deepEqual(reopened.body.documents, []);
+  t.is((await app.request('GET', `/main/v1/billing-box/${item.box_id}/document/draft.pdf`)).body.code, 'document_missing');
+});
+
 test('delivery states: create, merge-update, list by box; bad channel is 400', async (t) => {
   const admin = await createAdministration(app);
   await createSeries(app, admin.id);
