@@ -150,7 +150,8 @@ test('an upload sent while the box finalizes, under the name finalize gives its 
   const upload = app.request('POST', `/main/v1/billing-box/${item.box_id}/document/RACE-1.pdf`, { raw: Buffer.from('%PDF forged'), headers: { 'content-type': 'application/pdf' } });
   let waiting = 0;
   for (const until = Date.now() + 10_000; waiting === 0 && Date.now() < until; await new Promise((resolve) => setTimeout(resolve, 20))) {
-    waiting = Number((await db.query('select count(*)::int as n from pg_locks where not granted')).rows[0].n);
+    waiting = Number((await db.query(`select count(*)::int as n from pg_locks l join pg_stat_activity a on a.pid = l.pid
+      where not l.granted and a.datname = current_database()`)).rows[0].n);
   }
   t.true(waiting > 0, 'the upload waits for the box');
   await db.query('commit');
