@@ -5,6 +5,7 @@ import { visibleAdministration } from '../parties/customer-input.ts';
 import { DomainError, InvalidInputError } from '../platform/errors.ts';
 import { flushUnique } from '../platform/flush-unique.ts';
 import type { Em } from '../platform/orm.ts';
+import { referenceLetters } from './document/creditor-reference.ts';
 import { BillingSeries, DOCUMENT_SOURCES, PRIMARY_DOCUMENT_TYPES, type DocumentSource, type PrimaryDocumentType } from './billing-series.entity.ts';
 import { ensureBuiltInCategories } from './product-category.service.ts';
 import { getSeries } from './billing-series.queries.ts';
@@ -53,9 +54,8 @@ function apply(series: BillingSeries, input: SeriesInput): void {
  * `AB` and `A-B` gave two invoices one reference.
  */
 async function assertCodeDistinct(tx: Em, series: BillingSeries): Promise<void> {
-  const [clash] = await tx.execute<{ code: string }[]>(`select code from billing_series where admin_id = ? and id <> ?
-      and upper(regexp_replace(code, '[^A-Za-z0-9]', '', 'g')) = upper(regexp_replace(?, '[^A-Za-z0-9]', '', 'g'))`,
-  [series.admin.id, series.id, series.code]);
+  const others = await tx.execute<{ code: string }[]>('select code from billing_series where admin_id = ? and id <> ?', [series.admin.id, series.id]);
+  const clash = others.find((other) => referenceLetters(other.code) === referenceLetters(series.code));
   if (clash) throw new DomainError('duplicate', `code ${series.code} reads as series ${clash.code} in payment references (letters and digits only)`, { path: ['code'] });
 }
 

@@ -6,7 +6,7 @@
 import { recollectCpoSubscriptionFees } from './cpo-subscription-fee.source.ts';
 import { LockMode } from '@mikro-orm/core';
 import {
-  applyLinkPatch, clashingLink, contractCustomer, contractToLink, createContract, findById, findLink, markDefunct, updateContract,
+  applyLinkPatch, clashingLink, contractCustomer, contractToLink, createContract, findById, findLink, markDefunct, orderedLinkSpan, updateContract,
   type ContractFields, type ContractKind, type LinkFields, type LinkKind, type LinkSpan,
 } from '../contracts/contract-service.ts';
 import { DomainError, NotFoundError } from '../platform/errors.ts';
@@ -113,7 +113,7 @@ export function updateCpoLink(em: Em, id: string, patch: Patch<CpoLinkFields>, o
     const bounds = () => boundsOf(link.validFrom ?? link.subscription.validFrom, link.validUntil);
     const before = bounds();
     applyLinkPatch(link, link.subscription, patch);
-    if (!link.defunct) await assertLinkedOnce(tx, link.subscription, link.evse, { from: link.validFrom ?? link.subscription.validFrom, until: link.validUntil ?? null }, link);
+    if (!link.defunct) await assertLinkedOnce(tx, link.subscription, link.evse, orderedLinkSpan(link.subscription, link), link);
     await tx.flush();
     await correctFees(tx, link.subscription.id, before, bounds(), options);
     return cpoLinkData(link);

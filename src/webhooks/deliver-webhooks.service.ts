@@ -57,7 +57,7 @@ function post(url: string, body: string, headers: Record<string, string>, timeou
   return new Promise((resolve) => {
     const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
     const request = send(target, {
-      method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) }, lookup: publicLookup as never, signal: AbortSignal.timeout(timeoutMs),
+      method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) }, lookup: publicLookup, signal: AbortSignal.timeout(timeoutMs),
     }, (response) => {
       const status = response.statusCode ?? 0;
       response.destroy();

@@ -5,8 +5,8 @@
 // A URL naming a non-public address literally is refused when the subscription is saved; a host
 // name is checked when it is resolved for each delivery, by the lookup the connection itself uses
 // (so a name that resolves elsewhere later is caught too).
-import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions } from 'node:dns';
-import { BlockList, isIP } from 'node:net';
+import { lookup as dnsLookup, type LookupAllOptions } from 'node:dns';
+import { BlockList, isIP, type LookupFunction } from 'node:net';
 
 const NOT_PUBLIC = new BlockList();
 for (const [network, prefix] of [
@@ -36,10 +36,8 @@ export function literalTargetProblem(url: URL): string | null {
   return null;
 }
 
-type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
-
 /** The lookup of a delivery's connection: a name resolving to a non-public address fails the connection. */
-export function publicLookup(hostname: string, options: LookupAllOptions | object, callback: LookupCallback): void {
+export const publicLookup: LookupFunction = (hostname, options, callback) => {
   dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
     if (error) return callback(error, []);
     const refused = privateTargetsAllowed() ? undefined : addresses.find((a) => isNonPublicAddress(a.address));
@@ -47,4 +45,4 @@ export function publicLookup(hostname: string, options: LookupAllOptions | objec
     if ((options as LookupAllOptions).all) return callback(null, addresses);
     return callback(null, addresses[0]!.address, addresses[0]!.family);
   });
-}
+};

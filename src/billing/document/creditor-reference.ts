@@ -37,9 +37,12 @@ export interface DocumentNumber {
   sequence: number;
 }
 
+/** What a payment reference keeps of a code: its letters and digits, upper case. */
+export const referenceLetters = (code: string): string => code.toUpperCase().replace(/[^A-Z0-9]/g, '');
+
 /** The creditor reference of a document number. */
 export function paymentReferenceOf(number: DocumentNumber): string {
-  const body = number.code.toUpperCase().replace(/[^A-Z0-9]/g, '');
+  const body = referenceLetters(number.code);
   if (body.length >= 1 && body.length <= MAX_BODY) return creditorReference(body);
   return creditorReference(`${number.seriesNumber}${number.year}${String(number.sequence).padStart(6, '0')}`);
 }
