@@ -38,6 +38,18 @@ export function isDatabaseTimeout(error: unknown): boolean {
   return someError(error, ({ code, message }) => typeof code === 'string' && typeof message === 'string' && SERVER_TIMEOUTS[code]?.test(message) === true);
 }
 
+// 40001 serialization failure, 40P01 deadlock, 55P03 lock not available, 53xxx insufficient resources.
+const RETRYABLE_SQLSTATES = /^(40001|40P01|55P03|53[0-9A-Z]{3})$/;
+
+/**
+ * Whether an error is the database's moment rather than the statement's data: unreachable, too
+ * slow, or a conflict with another transaction. The same work may succeed when retried.
+ */
+export function isTransientDatabaseError(error: unknown): boolean {
+  return isDatabaseUnavailable(error) || isDatabaseTimeout(error)
+    || someError(error, ({ code }) => typeof code === 'string' && RETRYABLE_SQLSTATES.test(code));
+}
+
 function isWaitExceeded(error: unknown): boolean {
   return someError(error, ({ code, message }) => code === 'SVC_DB_WAIT_EXCEEDED' || (typeof message === 'string' && /Query read timeout/.test(message)));
 }

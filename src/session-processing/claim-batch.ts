@@ -50,7 +50,7 @@ export interface ClaimedSession {
   transaction_at: Date;
 }
 
-const CLAIM = `select id, source, session_id, evco_id, cpo_id, start_at, end_at, received_at, energy_kwh::text as energy_kwh, idle_seconds,
+const CLAIM_COLUMNS = `select id, source, session_id, evco_id, cpo_id, start_at, end_at, received_at, energy_kwh::text as energy_kwh, idle_seconds,
     time_zone, country, evse_id, evse_uid, payload->>'tariff_code' as tariff_code, lower(payload->>'power_type') as power_type,
     payload->>'max_power_kw' as max_power_kw,
     coalesce(payload->>'total_roaming_amount_excl_vat',
@@ -60,12 +60,14 @@ const CLAIM = `select id, source, session_id, evco_id, cpo_id, start_at, end_at,
     payload->>'connector_standard' as connector_standard, payload->>'total_reimbursement_amount_excl_vat' as cpms_reimbursement_excl_vat, submitter_admin_ids,
     exists (select 1 from msp_monetary_credit m where m.session_id = s.id) as credit_moved, roaming_cost_excl_vat is not null as had_roaming,
     now() as transaction_at
-  from msp_charge_session s where status = 'received' and (retry_at is null or retry_at <= now())
+  from msp_charge_session s`;
+const CLAIM = `${CLAIM_COLUMNS} where status = 'received' and (retry_at is null or retry_at <= now())
   order by id limit $1 for update skip locked`;
+const CLAIM_ONE = `${CLAIM_COLUMNS} where id = $1 and status = 'received' for update skip locked`;
 
-/** Claims up to `limit` sessions, in id order, for the caller's transaction. */
-export async function claimBatch(em: Em, limit: number): Promise<ClaimedSession[]> {
-  const sessions = await boundQuery<ClaimedSession>(em, CLAIM, [limit]);
+/** Claims up to `limit` sessions, in id order, for the caller's transaction; or the one session `id` when it still waits (`[]` when not). */
+export async function claimBatch(em: Em, limit: number, id?: string): Promise<ClaimedSession[]> {
+  const sessions = await boundQuery<ClaimedSession>(em, id === undefined ? CLAIM : CLAIM_ONE, [id ?? limit]);
   for (const s of sessions) {
     s.start_at = new Date(s.start_at);
     s.end_at = new Date(s.end_at);

@@ -3,8 +3,11 @@
 // session through its checks, the CPO side (match, reimburse: cpo-side.ts), its roaming cost
 // (roaming-costs.ts) and the MSP side (resolve the token, price, pay with credit: msp-side.ts), and
 // record every outcome with one statement per kind of write (record-outcomes.ts). A failing step is
-// the session's drop-out (dropout-reasons.ts).
+// the session's drop-out (dropout-reasons.ts). A batch the database refuses for what one session's
+// rows hold is taken again one session at a time (`processOneByOne`), so that session alone stops.
 import { scopedEm } from '../access/admin-scope.ts';
+import { isTransientDatabaseError } from '../platform/database-health.ts';
+import { logger } from '../platform/log.ts';
 import type { Em, Orm } from '../platform/orm.ts';
 import type { DropoutSide } from '../sessions/dropout-case.entity.ts';
 import { loadBatchContext, type BatchContext } from './batch-context.ts';
@@ -15,9 +18,27 @@ import { price, resolve } from './msp-side.ts';
 import { BatchOutcomes, recordOutcomes } from './record-outcomes.ts';
 import { costRoaming } from './roaming-costs.ts';
 
+/** Processes up to `limit` waiting sessions; answers how many it claimed. */
 export async function processSessionBatch(orm: Orm, limit: number): Promise<number> {
+  let claimed: string[] = [];
+  try {
+    return await inTransaction(orm, async (em) => {
+      const sessions = await claimBatch(em, limit);
+      claimed = sessions.map((s) => s.id);
+      return sessions;
+    });
+  } catch (error) {
+    if (claimed.length <= 1 || isTransientDatabaseError(error)) throw error;
+    logger().warn({ err: error, sessions: claimed.length }, 'a processing batch failed: its sessions are processed one at a time');
+    for (const id of claimed) await processOneByOne(orm, id);
+    return claimed.length;
+  }
+}
+
+/** One transaction: the claimed sessions through the pipeline, every outcome recorded. */
+function inTransaction(orm: Orm, claim: (em: Em) => Promise<ClaimedSession[]>): Promise<number> {
   return scopedEm(orm).transactional(async (em) => {
-    const sessions = await claimBatch(em, limit);
+    const sessions = await claim(em);
     if (sessions.length === 0) return 0;
     const context = await loadBatchContext(em, sessions);
     const batch = new BatchOutcomes();
@@ -25,6 +46,36 @@ export async function processSessionBatch(orm: Orm, limit: number): Promise<numb
     await recordOutcomes(em, sessions, context.roaming, batch);
     return sessions.length;
   });
+}
+
+/**
+ * A session of a failed batch alone. When the database refuses its outcome too (not for a moment:
+ * a transient error is thrown on, and the job runs again), it drops out as `pricing_failed`; when
+ * even that is refused, it waits an hour (`retry_at`), so that it holds up no other session.
+ */
+async function processOneByOne(orm: Orm, id: string): Promise<void> {
+  try {
+    await inTransaction(orm, (em) => claimBatch(em, 1, id));
+    return;
+  } catch (error) {
+    if (isTransientDatabaseError(error)) throw error;
+    try {
+      await scopedEm(orm).transactional(async (em) => {
+        const [session] = await claimBatch(em, 1, id);
+        if (!session) return;
+        const context = await loadBatchContext(em, [session]);
+        const batch = new BatchOutcomes();
+        const outcome = batch.start(session, context.resolved(session));
+        const side: DropoutSide = session.source === 'cpo_charge_session' ? 'cpo' : 'msp';
+        batch.dropouts.push({ outcome, side, evseUid: side === 'cpo' ? (session.evse_uid ?? session.evse_id) : null, ...dropoutOf(error, session.id) });
+        await recordOutcomes(em, [session], context.roaming, batch);
+      });
+    } catch (again) {
+      if (isTransientDatabaseError(again)) throw again;
+      logger().error({ err: again, session_id: id }, `session ${id} could not be processed nor dropped out: it waits an hour`);
+      await scopedEm(orm).getConnection().execute(`update msp_charge_session set retry_at = now() + interval '1 hour' where id = ? and status = 'received'`, [id]);
+    }
+  }
 }
 
 function processSession(em: Em, context: BatchContext, batch: BatchOutcomes, session: ClaimedSession): void {
