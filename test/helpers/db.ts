@@ -33,3 +33,15 @@ export async function emptyDatabaseUrl(): Promise<string> {
   }
   return template.replace(/\/[^/]*$/, `/${name}`);
 }
+
+/**
+ * Lock waits of this database's backends (other test files share the server). Inside a
+ * transaction pg_stat_activity keeps the backends of its first read: a connection opened later
+ * (a new pool connection waiting for the test's lock) was not counted. The snapshot is cleared first.
+ */
+export async function lockWaits(db: pg.Client): Promise<number> {
+  await db.query('select pg_stat_clear_snapshot()');
+  const { rows } = await db.query(`select count(*)::int as n from pg_locks l join pg_stat_activity a on a.pid = l.pid
+    where not l.granted and a.datname = current_database()`);
+  return Number(rows[0].n);
+}

@@ -5,6 +5,7 @@
 import test from 'ava';
 import pg from 'pg';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { lockWaits } from '../../helpers/db.ts';
 import { configureBilling, createSeries } from '../../helpers/billing-factories.ts';
 import { cpoSessionBody, createLocatedEvse, createReimbursementPlan, reimburseEvse, settledCpoSession } from '../../helpers/cpo-factories.ts';
 import { createAdministration, createCustomer, okCall } from '../../helpers/factories.ts';
@@ -92,7 +93,7 @@ test.serial('a session repriced while a backfill batch bills it is billed once, 
   await configureBilling(app, admin.id);
   const customer = await pricedSubscription(app, admin.id);
   const ids: string[] = [];
-  for (let day = 1; day <= 2; day++) {
+  for (let day = 1; day <= 4; day++) {
     const session = await submitSession(app, sessionBody(customer.evcoId, { start_date_time: `2026-09-0${day}T10:00:00+02:00`, end_date_time: `2026-09-0${day}T11:00:00+02:00` }));
     t.is((await processed(app, session.id)).status, 'priced');
     ids.push(session.id);
@@ -103,17 +104,15 @@ test.serial('a session repriced while a backfill batch bills it is billed once, 
   // The backfill's batches stop where they first create a review-set, after reading their sessions.
   const db = new pg.Client({ connectionString: app.databaseUrl });
   await db.connect();
-  // Lock waits of this test's database only (other test files share the server).
-  const waiting = async () => Number((await db.query(`select count(*)::int as n from pg_locks l join pg_stat_activity a on a.pid = l.pid
-    where not l.granted and a.datname = current_database()`)).rows[0].n);
+  const waiting = () => lockWaits(db);
   try {
     await db.query('begin');
     await db.query('lock table billing_review_set in share mode');
     await createSeries(app, admin.id);
     for (const until = Date.now() + 15_000; await waiting() === 0 && Date.now() < until;) await new Promise((resolve) => setTimeout(resolve, 20));
     t.true(await waiting() > 0, 'a batch waits');
-    // Two sessions in batches of two: one batch (the other lane finds nothing to claim).
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Four sessions in batches of two: both lanes wait.
+    for (const until = Date.now() + 15_000; await waiting() < 2 && Date.now() < until;) await new Promise((resolve) => setTimeout(resolve, 20));
     const batches = await waiting();
     // The first session is repriced; its billing runs while the batch that read it is in flight.
     await okCall(app, 'POST', `/msp-charge-session/${ids[0]}/reprice`);
@@ -138,7 +137,7 @@ test.serial('a session repriced while a backfill batch bills it is billed once, 
   const items = (await okCall(app, 'GET', `/billing-box/${box.id}/msp-charge-session?page_size=100`)).items as Record<string, any>[];
   t.deepEqual(items.filter((item) => item.msp_charge_session_id === ids[0]).map((item) => [item.entry, item.pricing_version, item.amount_excl_vat]),
     [['original', 2, latest.total_excl_vat]]);
-  t.is(items.length, 2, 'each session once');
+  t.is(items.length, 4, 'each session once');
 });
 
 /** The administration's boxes (through a credential limited to it: the list has no administration filter). */

@@ -1,6 +1,7 @@
 import test from 'ava';
 import pg from 'pg';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { lockWaits } from '../../helpers/db.ts';
 import { boxInState, configureBilling, createSeries, SELLER } from '../../helpers/billing-factories.ts';
 import { en16931Failures } from '../../helpers/en16931.ts';
 import { createAdministration, createCustomer } from '../../helpers/factories.ts';
@@ -150,8 +151,7 @@ test('an upload sent while the box finalizes, under the name finalize gives its 
   const upload = app.request('POST', `/main/v1/billing-box/${item.box_id}/document/RACE-1.pdf`, { raw: Buffer.from('%PDF forged'), headers: { 'content-type': 'application/pdf' } });
   let waiting = 0;
   for (const until = Date.now() + 10_000; waiting === 0 && Date.now() < until; await new Promise((resolve) => setTimeout(resolve, 20))) {
-    waiting = Number((await db.query(`select count(*)::int as n from pg_locks l join pg_stat_activity a on a.pid = l.pid
-      where not l.granted and a.datname = current_database()`)).rows[0].n);
+    waiting = await lockWaits(db);
   }
   t.true(waiting > 0, 'the upload waits for the box');
   await db.query('commit');
