@@ -3,7 +3,7 @@ import { adminScopeFilter } from '../access/admin-scope.ts';
 import { createdAtProperty, idProperty, updatedAtProperty } from '../platform/entity-properties.ts';
 import { DomainError } from '../platform/errors.ts';
 import { Administration } from '../parties/administration.entity.ts';
-import { BillingSeries } from './billing-series.entity.ts';
+import { BillingSeries, negatesDocumentAmounts } from './billing-series.entity.ts';
 import { ReviewSet } from './review-set.entity.ts';
 import { recordsEvents } from '../events/event-kinds.ts';
 
@@ -99,9 +99,14 @@ export class BillingBox extends BillingBoxSchema.class {
     this.state = 'ready';
   }
 
-  /** From ready; from approved only when an external system supplies the documents. */
+  /**
+   * From ready; from approved only when an external system supplies the documents. Whether its
+   * documents show the amounts negated is fixed here, by the series' document type now (the series
+   * loaded): a box kept what its series said when the box was created.
+   */
   finalize(now: Date, invoiceCode: string, invoiceDate: string, external: boolean): void {
     if (!(this.state === 'ready' || (external && this.state === 'approved'))) refuse(this, 'finalize');
+    this.negateDocumentAmounts = negatesDocumentAmounts(this.series.primaryDocumentType);
     this.state = 'finalized';
     this.finalizedAt = now;
     this.invoiceCode = invoiceCode;

@@ -13,6 +13,7 @@ import { SeekList } from '../platform/seek-page.ts';
 import { Customer } from '../parties/customer.entity.ts';
 import { RoamingPartner } from '../parties/roaming-partner.entity.ts';
 import { BillingBox } from './billing-box.entity.ts';
+import { negatesDocumentAmounts } from './billing-series.entity.ts';
 import { boxTotals, vatOf, type BoxTotals } from './box-totals.ts';
 import { inScope, type EndUserScope } from '../end-users/end-user-scope.ts';
 import { findOffsetPage, type OffsetRange, type OffsetResult } from '../platform/offset-page.ts';
@@ -174,7 +175,9 @@ export async function boxDetails(em: Em, ids: string[], options: { currentRate?:
       partyKind: b.party_kind, partyId: b.party_id, partyExternalReference: b.party_external_reference, partyName: b.party_name,
       periodFrom: new Date(b.period_from), periodUntil: new Date(b.period_until), vatCountry: b.vat_country, currency: b.currency,
       distinctCode: b.distinct_code, state: b.state, deferred: b.deferred, transferred: b.transferred, localeId: b.locale_id,
-      rollupGroupBy: b.rollup_group_by, negateDocumentAmounts: b.negate_document_amounts, billingReference: b.billing_reference,
+      rollupGroupBy: b.rollup_group_by,
+      // Fixed at finalize; until then as the series' document type says now.
+      negateDocumentAmounts: b.state === 'finalized' ? b.negate_document_amounts : negatesDocumentAmounts(b.primary_document_type), billingReference: b.billing_reference,
       paymentMethod: b.payment_method, paymentPeriodDays: b.payment_period_days, invoiceCode: b.invoice_code,
       invoiceDate: b.invoice_date, documentKind: b.document_kind, createdAt: new Date(b.created_at), updatedAt: new Date(b.updated_at),
       rollups: boxRollups,

@@ -6,6 +6,12 @@ import { Administration } from '../parties/administration.entity.ts';
 export const PRIMARY_DOCUMENT_TYPES = ['invoice', 'debit_note', 'credit_note', 'purchase_order', 'self_billing_invoice'] as const;
 export type PrimaryDocumentType = (typeof PRIMARY_DOCUMENT_TYPES)[number];
 export const DOCUMENT_SOURCES = ['service', 'external'] as const;
+
+/** The document types that show the stored amounts negated (the box's `negate_document_amounts`): the administration's expenses. */
+const NEGATED_DOCUMENT_TYPES: readonly string[] = ['self_billing_invoice', 'purchase_order'] satisfies PrimaryDocumentType[];
+export const negatesDocumentAmounts = (type: string): boolean => NEGATED_DOCUMENT_TYPES.includes(type);
+/** The same, as an SQL condition on the series column `column`. */
+export const negatesDocumentAmountsSql = (column: string): string => `${column} in (${NEGATED_DOCUMENT_TYPES.map((t) => `'${t}'`).join(', ')})`;
 export type DocumentSource = (typeof DOCUMENT_SOURCES)[number];
 
 /** A numbering series of an administration's billing documents. */

@@ -5,7 +5,7 @@ import { DomainError } from '../platform/errors.ts';
 import { isUuid } from '../platform/ids.ts';
 import { EXT_REF_PREFIX } from '../platform/resource-ref.ts';
 import { SeekList } from '../platform/seek-page.ts';
-import { BillingSeries } from './billing-series.entity.ts';
+import { BillingSeries, negatesDocumentAmounts } from './billing-series.entity.ts';
 
 export type SeriesData = Pick<BillingSeries, 'id' | 'code' | 'name' | 'externalReference' | 'primaryDocumentType' | 'documentSource'
   | 'itemSources' | 'createdAt' | 'updatedAt'> & { adminId: string; negateDocumentAmounts: boolean };
@@ -14,7 +14,7 @@ const toData = (row: Record<string, any>): SeriesData => ({
   id: row.id, adminId: typeof row.admin === 'object' ? row.admin.id : row.admin, code: row.code, name: row.name ?? null,
   externalReference: row.externalReference ?? null, primaryDocumentType: row.primaryDocumentType, documentSource: row.documentSource,
   itemSources: row.itemSources ?? [], createdAt: row.createdAt, updatedAt: row.updatedAt,
-  negateDocumentAmounts: row.primaryDocumentType === 'self_billing_invoice' || row.primaryDocumentType === 'purchase_order',
+  negateDocumentAmounts: negatesDocumentAmounts(row.primaryDocumentType),
 });
 
 export function seriesList(em: Em, filter: { adminId?: string } = {}): SeekList<SeriesData> {

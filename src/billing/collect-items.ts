@@ -18,6 +18,7 @@ import type { Em } from '../platform/orm.ts';
 import type { CandidateSelect } from './item-source.ts';
 import { placeLateCandidates } from './next-open-box.ts';
 import { lockBoxNumbering } from './box-numbering-lock.ts';
+import { negatesDocumentAmountsSql } from './billing-series.entity.ts';
 import { currentActor } from '../events/actor-context.ts';
 import { BOX_CREATED_EVENTS, noteEventsWritten } from '../events/event-sql.ts';
 
@@ -55,7 +56,7 @@ function createCandidateTable(select: CandidateSelect, kind: string): { sql: str
       from administration a
       left join billing_settings bs on bs.admin_id = a.id
       -- The series of the administration and series code.
-      cross join lateral (select r.id, r.primary_document_type in ('self_billing_invoice', 'purchase_order') as negate
+      cross join lateral (select r.id, ${negatesDocumentAmountsSql('r.primary_document_type')} as negate
         from billing_series r
         where r.admin_id = a.id and case when c.series_code is not null then r.code = c.series_code
           else (r.item_sources @> jsonb_build_array(?::text) or r.item_sources = '[]'::jsonb) end

@@ -7,7 +7,7 @@
 // reimburses a charge point owner): the customer is the SELLER and the administration the BUYER
 // that issues the document on the seller's behalf, so the two parties swap here, in the one model
 // both renderers draw.
-import { isNegative, normalize } from '../../money/decimal.ts';
+import { isNegative, isZero, normalize } from '../../money/decimal.ts';
 import { localTime } from '../../pricing/local-time.ts';
 import type { Em } from '../../platform/orm.ts';
 import type { BillingAdmin } from '../billing-admin.ts';
@@ -22,9 +22,16 @@ const negate = (amount: string) => normalize(isNegative(amount) ? amount.slice(1
 const signed = (amount: string, flip: boolean) => (flip ? negate(amount) : amount);
 const abs = (amount: string) => (isNegative(amount) ? normalize(amount.slice(1)) : amount);
 
+/**
+ * The document a box is, by its series' type and its total's sign: a sale (invoice, debit note)
+ * whose total is negative is a credit note; a box of a credit-note series whose total is positive
+ * (the customer owes) is an invoice. Documents never show a credit as owed or the reverse.
+ */
 export function documentKindOf(box: Pick<BoxData, 'primaryDocumentType' | 'totals'>): DocumentKind {
   const type = box.primaryDocumentType as DocumentKind;
-  if (type === 'invoice' && isNegative(box.totals.totalInclVat)) return 'credit_note';
+  const total = box.totals.totalInclVat;
+  if ((type === 'invoice' || type === 'debit_note') && isNegative(total)) return 'credit_note';
+  if (type === 'credit_note' && !isNegative(total) && !isZero(total)) return 'invoice';
   return type;
 }
 
