@@ -20,6 +20,12 @@ export const LIMITS = {
   aliases: 100,
   /** Type listings (fields, inputFields, interfaces, ...) along one path of an introspection, as GraphiQL asks. */
   introspectionListings: 1,
+  /**
+   * `__schema` fields of a document (GraphiQL asks one), and `__type` fields: an introspection costs
+   * no records, but under 100 aliases a 17 KB request answered 20 MB of schema.
+   */
+  schemaIntrospections: 1,
+  typeIntrospections: 10,
   operations: 1,
   /** first/last of a connection. */
   pageSize: MAX_PAGE_SIZE,
@@ -95,6 +101,8 @@ export const queryLimits: Plugin = {
     if (shape.introspectionListings > LIMITS.introspectionListings) {
       problems.push('introspection lists the members of a type (fields, inputFields, ...) below another such list');
     }
+    if (shape.schemaIntrospections > LIMITS.schemaIntrospections) problems.push(`__schema is asked ${shape.schemaIntrospections} times; at most ${LIMITS.schemaIntrospections}`);
+    if (shape.typeIntrospections > LIMITS.typeIntrospections) problems.push(`__type is asked ${shape.typeIntrospections} times; at most ${LIMITS.typeIntrospections}`);
     if (problems.length) setResult(problems.map(tooComplex));
   },
   onExecute({ args, executeFn, setExecuteFn, setResultAndStopExecution }) {

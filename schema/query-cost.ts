@@ -14,6 +14,9 @@ export interface Shape {
   depth: number;
   /** Most type listings (fields, inputFields, ...) nested along one path of an introspection. */
   introspectionListings: number;
+  /** `__schema` and `__type` fields, as written (aliases of either answer the schema again). */
+  schemaIntrospections: number;
+  typeIntrospections: number;
 }
 
 /** Members of an introspected type that come as a list; each may hold further types. */
@@ -107,8 +110,16 @@ export function documentShape(schema: GraphQLSchema, document: DocumentNode): Sh
   // Aliases as written: a fragment's aliases count once however often it is spread (its
   // connections are counted at every spread by the cost). `visit` keeps its own stack.
   let aliases = 0;
-  visit(document, { Field(node) { if (node.alias) aliases++; } });
-  return { operations, aliases, depth, introspectionListings };
+  let schemaIntrospections = 0;
+  let typeIntrospections = 0;
+  visit(document, {
+    Field(node) {
+      if (node.alias) aliases++;
+      if (node.name.value === '__schema') schemaIntrospections++;
+      if (node.name.value === '__type') typeIntrospections++;
+    },
+  });
+  return { operations, aliases, depth, introspectionListings, schemaIntrospections, typeIntrospections };
 }
 
 /**
@@ -179,7 +190,8 @@ export function operationCost(
     if (Array.isArray(ids)) return ids.length;
     if (ids !== undefined && ids !== null) return 1;
     const first = argument(field, 'first') ?? value(definition.args.find((arg) => arg.name === 'first')?.astNode?.defaultValue ?? undefined);
-    if (typeof first === 'number') return first;
+    // A negative first (refused when the field runs) must not lower the cost of the rest of the operation.
+    if (typeof first === 'number') return Math.max(first, 0);
     const declared = definition.extensions?.listEstimate;
     return typeof declared === 'number' ? declared : options.listEstimate;
   }

@@ -147,6 +147,22 @@ test('introspection stays on: the queries GraphiQL sends pass, a recursive one d
   const recursive = await graphql(app, '{ __schema { types { fields { type { fields { type { fields { name } } } } } } } }');
   refused(t, recursive);
   t.regex(recursive.body.errors![0].message, /introspection/);
+  // Aliases of the schema (a 17 KB request answered 20 MB): one __schema, ten __type.
+  const schemas = await graphql(app, `{ ${Array.from({ length: 2 }, (_, i) => `s${i}: __schema { types { name fields { name } } }`).join(' ')} }`);
+  refused(t, schemas);
+  t.regex(schemas.body.errors![0].message, /__schema is asked 2 times/);
+  const types = (n: number) => `{ ${Array.from({ length: n }, (_, i) => `t${i}: __type(name: "Query") { fields { name } }`).join(' ')} }`;
+  t.falsy((await graphql(app, types(10))).body.errors);
+  refused(t, await graphql(app, types(11)));
+});
+
+test('a negative first of a plain list lowers no cost: the rest of the operation is measured as it is', async (t) => {
+  const costly = nested(3, 100);
+  refused(t, await graphql(app, costly));
+  const hidden = costly.replace(/}$/, 'billingBoxes(first: 1) { edges { node { rollups { items(first: -100000000) { databaseId } } } } } }');
+  const response = await graphql(app, hidden);
+  refused(t, response);
+  t.regex(response.body.errors![0].message, /may load about \d+ records/);
 });
 
 test.serial('a query is stopped after the time limit (SVC_GRAPHQL_TIME_LIMIT_MS) and the service keeps serving', async (t) => {
