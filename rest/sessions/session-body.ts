@@ -1,7 +1,8 @@
 // The body of POST /charge-session and POST /cpo-charge-session: basic checks that reject a
 // malformed or incomplete session with a 400 naming the field.
 import * as yup from 'yup';
-import { compareDecimal, isDecimalText } from '../../src/money/decimal.ts';
+import { compareDecimal, isDecimalText, sumDecimal } from '../../src/money/decimal.ts';
+import { ENERGY_KWH_BOUND } from '../../src/sessions/session-energy.ts';
 import { DomainError } from '../../src/platform/errors.ts';
 import { isTimeZone } from '../../src/pricing/local-time.ts';
 import type { SessionSubmission } from '../../src/sessions/session-submission.ts';
@@ -40,7 +41,12 @@ const common = {
   end_date_time: timestamp().defined('${path} is required'),
   total_energy_kwh: volume(),
   total_idle_seconds: yup.number().integer('${path} must be a whole number').min(0).max(31_622_400),
-  charge_periods: yup.array(chargePeriod.defined()).max(1000, '${path} must hold at most ${max} periods'),
+  charge_periods: yup.array(chargePeriod.defined()).max(1000, '${path} must hold at most ${max} periods')
+    .test('energy-sum', `\${path}: the energy of the periods must sum to less than ${ENERGY_KWH_BOUND} kWh`, (periods) => {
+      const volumes = (periods ?? []).flatMap((period) => period?.dimensions ?? []).map((dimension) => dimension?.volume);
+      if (!volumes.every((v): v is string => typeof v === 'string' && isDecimalText(v))) return true; // each volume reports its own error
+      return volumes.length === 0 || compareDecimal(sumDecimal(volumes), ENERGY_KWH_BOUND) < 0;
+    }),
   time_zone: yup.string().defined('${path} is required').test('tz', '${path} must be an IANA time zone such as Europe/Amsterdam',
     (value) => value === undefined || isTimeZone(value)),
   address: yup.object({

@@ -150,7 +150,7 @@ async function demoSessions(em: Em): Promise<void> {
     address: { street: 'Stationsplein 1', city: 'Utrecht', country: 'NL' },
   };
   await ingestSession(em, {
-    source: 'cpo_charge_session', sessionId: roaming.session_id, sender: 'NL*VOL', cpoId: null, evcoId: roaming.evco_id, startAt: start, endAt: end,
+    source: 'cpo_charge_session', sessionId: roaming.session_id, sender: roaming.evse_uid, cpoId: null, evcoId: roaming.evco_id, startAt: start, endAt: end,
     energyKwh: roaming.total_energy_kwh, idleSeconds: 0, timeZone: 'Europe/Amsterdam', country: 'NL', evseId: null, evseUid: roaming.evse_uid, payload: roaming,
   }, { kick: false });
   for (const s of sessions) {

@@ -34,6 +34,7 @@ import { Migration20261128000000_period_fee_items_index } from './Migration20261
 import { Migration20261128010000_session_submitter_scope } from './Migration20261128010000_session_submitter_scope.ts';
 import { Migration20261128020000_box_exchange_rate } from './Migration20261128020000_box_exchange_rate.ts';
 import { Migration20261128030000_backfill_ranges } from './Migration20261128030000_backfill_ranges.ts';
+import { Migration20261128040000_cpo_session_identity } from './Migration20261128040000_cpo_session_identity.ts';
 // imports-end
 
 export const migrations: { name: string; class: new (...args: any[]) => any }[] = [
@@ -72,5 +73,6 @@ export const migrations: { name: string; class: new (...args: any[]) => any }[] 
   { name: 'Migration20261128010000_session_submitter_scope', class: Migration20261128010000_session_submitter_scope },
   { name: 'Migration20261128020000_box_exchange_rate', class: Migration20261128020000_box_exchange_rate },
   { name: 'Migration20261128030000_backfill_ranges', class: Migration20261128030000_backfill_ranges },
+  { name: 'Migration20261128040000_cpo_session_identity', class: Migration20261128040000_cpo_session_identity },
 // migrations-end
 ];

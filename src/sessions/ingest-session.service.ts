@@ -24,7 +24,16 @@ import { assertSubmittable, submissionRefusals, submitterAdminIds } from './subm
 import { DomainError } from '../platform/errors.ts';
 
 export function identityKeyOf(submission: Pick<SessionSubmission, 'source' | 'sender' | 'sessionId'>): string {
-  return `${submission.source}:${submission.sender.replace(/[*\-\s]/g, '')}:${submission.sessionId}`;
+  return `${submission.source}:${senderKey(submission)}:${submission.sessionId}`;
+}
+
+/**
+ * A CPO party (charge-session) without separators; an EVSE's uid (cpo-charge-session) as sent, its
+ * colons escaped so that the key's parts stay apart (`EVX-1` and `EVX1` are two EVSEs). The key is
+ * compared in any casing (citext). Migration cpo_session_identity wrote the stored keys this way.
+ */
+function senderKey({ source, sender }: Pick<SessionSubmission, 'source' | 'sender'>): string {
+  return source === 'charge_session' ? sender.replace(/[*\-\s]/g, '') : sender.replaceAll('%', '%25').replaceAll(':', '%3A');
 }
 
 // One statement, committed on its own: the sessions and their `create` events (src/events) with

@@ -16,6 +16,9 @@ export function periodEnergyKwh(period: ReportedChargePeriod): string {
   return sumDecimal(period.dimensions.map((dimension) => dimension.volume));
 }
 
+/** A session's energy is less than this (its column is numeric(20,6)); so is each reported volume. */
+export const ENERGY_KWH_BOUND = '100000000000000';
+
 /** Normalized kWh; undefined when neither total_energy_kwh nor charge_periods was reported. */
 export function sessionEnergyKwh(reported: ReportedEnergy): string | undefined {
   if (reported.total_energy_kwh != null) return normalize(reported.total_energy_kwh);

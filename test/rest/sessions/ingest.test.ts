@@ -116,3 +116,42 @@ test('progress and lists are paged by id', async (t) => {
   const details = await app.request('GET', api('/msp-charge-session-priced?details=true'));
   t.like(details.body, { code: 'removed_parameter', query_param: 'details' });
 });
+
+// Found by probing: two periods of 99,999,999,999,999 kWh each passed every volume's check and
+// their sum overflowed the energy column (500; in a batch, the whole request).
+test('charge periods whose energy sums past what a session holds: 400 at charge_periods, alone in a batch', async (t) => {
+  const periods = ['10:00', '10:30'].map((time) => ({ start_date_time: `2026-03-02T${time}:00+01:00`, dimensions: [{ type: 'energy', volume: '99999999999999' }] }));
+  const overflowing: Record<string, unknown> = sessionBody(evcoId, { charge_periods: periods });
+  delete overflowing.total_energy_kwh;
+  const single = await app.request('POST', api('/charge-session'), { body: overflowing });
+  t.is(single.status, 400);
+  t.is(single.body.param, '$.charge_periods');
+  const good = sessionBody(evcoId);
+  const batch = await app.request('POST', api('/charge-session-batch'), { body: [good, overflowing] });
+  t.is(batch.status, 200);
+  t.like(batch.body.results[0], { duplicate: false, status: 'received' });
+  t.like(batch.body.results[1], { code: 'validation_failed', param: '$[1].charge_periods' });
+});
+
+// Found by probing: the key left separators out of the EVSE uid and did not escape a colon, so the
+// session S1 of EVSE `EVX-1` and that of EVSE `EVX1` were one session, the second replacing the first.
+test('CPO sessions: the identity is the EVSE uid as sent (any casing) and the session id', async (t) => {
+  const first = await createLocatedEvse(app, adminId, { evse_uid: `EVX-${process.pid}`, evse_id: `NL*VOL*EA${process.pid}` });
+  const second = await createLocatedEvse(app, adminId, { evse_uid: `EVX${process.pid}`, evse_id: `NL*VOL*EB${process.pid}` });
+  const base: Record<string, unknown> = sessionBody(evcoId, { session_id: `S1-${process.pid}` });
+  delete base.cpo_id;
+  const post = (body: Record<string, unknown>) => app.request('POST', api('/cpo-charge-session'), { body });
+  const a = await post({ ...base, evse_uid: first.evse_uid, total_energy_kwh: '10' });
+  const b = await post({ ...base, evse_uid: second.evse_uid, total_energy_kwh: '20' });
+  t.is(b.status, 200);
+  t.not(b.body.id, a.body.id, 'another EVSE: another session');
+  const stored = (await app.request('GET', api(`/msp-charge-session/${a.body.id}`))).body;
+  t.is(stored.evse_uid, first.evse_uid);
+  t.is(stored.total_energy_kwh, '10.00');
+  const again = await post({ ...base, evse_uid: first.evse_uid.toLowerCase(), total_energy_kwh: '10' });
+  t.like(again.body, { id: a.body.id, duplicate: true }, 'the uid in another casing is the same EVSE');
+  const colon = await post({ ...base, evse_uid: `K${process.pid}:B`, session_id: 'C' });
+  const split = await post({ ...base, evse_uid: `K${process.pid}`, session_id: 'B:C' });
+  t.is(split.status, 200);
+  t.not(split.body.id, colon.body.id, 'a colon of the uid keeps its place');
+});
