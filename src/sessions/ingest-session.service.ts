@@ -114,6 +114,13 @@ async function flush(queue: Queue): Promise<void> {
   queue.scheduled = false;
   const em = queue.em!;
   const batch = queue.pending.splice(0, STATEMENT_SESSIONS);
+  // Later submissions of an identity in this statement go with it (writeBatch applies them in order
+  // before anything can process the session); other identities keep their turn.
+  const keys = new Set(batch.map((p) => p.key.toLowerCase()));
+  for (let i = 0; i < queue.pending.length;) {
+    if (keys.has(queue.pending[i].key.toLowerCase())) batch.push(...queue.pending.splice(i, 1));
+    else i++;
+  }
   queue.writing = true;
   queue.em = queue.pending.length ? em.fork() : null;
   let changed: Pending[] = [];
@@ -132,35 +139,60 @@ async function resubmitChanged(changed: Pending[], kick: boolean): Promise<void>
   for (const p of changed) await runAs(p.actor, () => resubmitSession(p.em, p.submission, p.key, kick)).then(p.resolve, p.reject);
 }
 
-/** Writes a batch and answers its new sessions and repeats; the submissions with other content under a stored identity are left to resubmit. */
+/**
+ * Writes a batch and answers its new sessions and repeats; the submissions with other content under
+ * a stored identity are left to resubmit, in order. An identity submitted several times by one caller
+ * (a batch request) is taken in the order received, as single POSTs one after another would be: a
+ * new session is stored with the content of the last (each later one replaced an earlier one before
+ * anything could process it), and each is answered as a new session, a change or a repeat of the one
+ * before; under a stored identity, once one differs, it and every later one are resubmitted in turn.
+ * Another caller's submission of an identity the statement stores is resubmitted (its access checked).
+ */
 async function writeBatch(em: Em, batch: Pending[], kick = true): Promise<Pending[]> {
   const changed: Pending[] = [];
   try {
-    const inserted = await insertBatch(em, batch);
+    // The first submission of each identity, and the last of those its caller (its request) sent.
+    const firstOf = new Map<string, Pending>();
+    const lastOf = new Map<string, Pending>();
+    for (const p of batch) {
+      const key = p.key.toLowerCase();
+      if (!firstOf.has(key)) firstOf.set(key, p);
+      if (firstOf.get(key)!.em === p.em) lastOf.set(key, p);
+    }
+    const inserted = await insertBatch(em, [...lastOf.values()]);
     const byKey = new Map(inserted.map((row) => [row.identity_key.toLowerCase(), { row, fresh: true }]));
     const missing = [...new Set(batch.map((p) => p.key.toLowerCase()).filter((key) => !byKey.has(key)))];
     if (missing.length) {
       for (const row of await boundQuery<Row>(em, STORED, [JSON.stringify(missing)])) byKey.set(row.identity_key.toLowerCase(), { row, fresh: false });
     }
-    // Within one batch, the first submission of an identity stored it; later ones are repeats.
-    const storedBy = new Map<string, Pending>();
+    const before = new Map<string, Pending>();
+    const resubmitting = new Set<string>();
     for (const p of batch) {
       const key = p.key.toLowerCase();
       const found = byKey.get(key)!;
-      const first = storedBy.get(key);
-      if (found.fresh && !first) {
-        storedBy.set(key, p);
-        p.resolve({ id: found.row.id, status: found.row.status, receivedAt: new Date(found.row.received_at), duplicate: false });
-        continue;
+      const answer = (duplicate: boolean) => p.resolve({ id: found.row.id, status: found.row.status, receivedAt: new Date(found.row.received_at), duplicate });
+      if (found.fresh && firstOf.get(key)!.em !== p.em) {
+        // Another caller's submission of the identity just stored: resubmitted, with its access checked.
+        changed.push(p);
+      } else if (found.fresh) {
+        const previous = before.get(key);
+        before.set(key, p);
+        answer(previous !== undefined && firstDifference(p.submission.source, previous.submission.payload, p.submission.payload) === null);
+      } else if (resubmitting.has(key) || firstDifference(p.submission.source, found.row.payload!, p.submission.payload) !== null) {
+        resubmitting.add(key);
+        changed.push(p);
+      } else {
+        answer(true);
       }
-      const stored = first ? first.submission.payload : found.row.payload!;
-      if (firstDifference(p.submission.source, stored, p.submission.payload) !== null) changed.push(p);
-      else p.resolve({ id: found.row.id, status: found.row.status, receivedAt: new Date(found.row.received_at), duplicate: true });
     }
     if (inserted.length && kick) requestProcessing(em);
   } catch (error) {
-    // One session the database refuses must not fail the others written with it.
-    if (batch.length > 1) return (await Promise.all(batch.map((p) => writeBatch(em, [p], kick)))).flat();
+    // One session the database refuses must not fail the others written with it (each alone, in order).
+    if (batch.length > 1) {
+      changed.length = 0;
+      for (const p of batch) changed.push(...await writeBatch(em, [p], kick));
+      return changed;
+    }
     batch[0].reject(error);
     return [];
   }

@@ -226,3 +226,33 @@ test('repeats on both sides of a batch\'s two statements: each session stored by
   t.is(results.filter((result: any) => result.duplicate === false).length, 997);
   t.is(Object.keys(await allPriced(start, 997)).length, 997);
 });
+
+// Found by probing: a later copy equal to the first was answered a duplicate at once while a copy
+// with other content was applied after it ([B, A] on a stored A left B), and corrections of new
+// sessions in the same request raced the worker (293 of 300 refused as priced).
+test('an identity sent several times in one batch is taken in order, as single POSTs one after another', async (t) => {
+  const a = sessionBody(evcoId, { total_energy_kwh: '10' });
+  const b = { ...a, total_energy_kwh: '20' };
+  const fresh = (await batch([a, b, b, a])).body.results;
+  t.deepEqual(fresh.map((result: any) => [result.id, result.duplicate]), [[fresh[0].id, false], [fresh[0].id, false], [fresh[0].id, true], [fresh[0].id, false]]);
+  t.is((await processed(app, fresh[0].id)).total_energy_kwh, '10.00', 'the last one stands');
+
+  // A session of an unknown token waits in a drop-out case: its resubmissions replace it in turn.
+  const waiting = sessionBody('NLUNK000000099', { total_energy_kwh: '10' });
+  const stored = await submitSession(app, waiting);
+  t.is((await processed(app, stored.id)).status, 'dropout');
+  const again = (await batch([{ ...waiting, total_energy_kwh: '20' }, waiting])).body.results;
+  t.deepEqual(again.map((result: any) => [result.id, result.duplicate]), [[stored.id, false], [stored.id, false]]);
+  t.is((await processed(app, stored.id)).total_energy_kwh, '10.00');
+
+  // 500 new sessions, then a correction of each (in the batch's second 500): the corrections come before any pricing.
+  const start = prefix('CORRECTED');
+  const firsts = Array.from({ length: 500 }, (_, i) => sessionBody(evcoId, { session_id: `${start}${i}`, total_energy_kwh: '5' }));
+  const corrected = (await batch([...firsts, ...firsts.map((first) => ({ ...first, total_energy_kwh: '6' }))])).body.results;
+  t.is(corrected.filter((result: any) => result.code).length, 0);
+  t.true(corrected.slice(500).every((result: any, i: number) => result.id === corrected[i].id && result.duplicate === false));
+  await allPriced(start, 500);
+  const energies = await app.orm.em.fork().execute<{ n: number }[]>(
+    `select count(*)::int as n from msp_charge_session where session_id like ? and energy_kwh = 6`, [`${start}%`]);
+  t.is(energies[0].n, 500);
+});
