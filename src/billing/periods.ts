@@ -8,7 +8,13 @@ const MONTHS: Record<InvoicingPeriod, number> = { month: 1, quarter: 3, year: 12
 
 export const monthsOf = (period: InvoicingPeriod): number => MONTHS[period];
 
-/** The instant of local midnight starting `date` (YYYY-MM-DD) in `timeZone` (DST-safe). */
+const MINUTE = 60_000;
+
+/**
+ * The first instant of `date` (YYYY-MM-DD) in `timeZone`: its local midnight, or where the clocks
+ * skip midnight (Africa/Cairo, Asia/Beirut: 00:00 becomes 01:00) the moment they do. The offset at
+ * the wall time, then the first minute of the date near it (offsets change on whole minutes).
+ */
 export function localMidnight(date: string, timeZone: string): Date {
   const [y, m, d] = date.split('-').map(Number);
   const wall = Date.UTC(y, m - 1, d);
@@ -21,7 +27,16 @@ export function localMidnight(date: string, timeZone: string): Date {
     if (next === guess) break;
     guess = next;
   }
-  return new Date(guess);
+  const reached = (at: number) => localTime(new Date(at), timeZone).date >= date;
+  if (reached(guess) && !reached(guess - MINUTE)) return new Date(guess);
+  // The first minute whose local date is `date`, within a day around the guess.
+  let low = guess - 24 * 60 * MINUTE; // not reached
+  let high = guess + 24 * 60 * MINUTE; // reached
+  while (high - low > MINUTE) {
+    const middle = low + Math.floor((high - low) / MINUTE / 2) * MINUTE;
+    if (reached(middle)) high = middle; else low = middle;
+  }
+  return new Date(high);
 }
 
 const pad = (n: number) => String(n).padStart(2, '0');
