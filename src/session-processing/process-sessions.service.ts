@@ -94,14 +94,17 @@ function processSession(em: Em, context: BatchContext, batch: BatchOutcomes, ses
     if (match && !context.resolutionOf(session).token) {
       outcome.status = 'processed';
       costRoaming(() => context.roaming.calculateCharged(session, pricingFacts(session), match.evse));
+      batch.reimbursed.push(reimbursedSession(session, match, drafts));
     } else {
+      // The EVSE owner's reimbursement stands once the CPO side is done, whatever our driver's pricing
+      // meets: a drop-out of the MSP side (kept, or discarded) no longer withholds it.
+      if (match) batch.reimbursed.push(reimbursedSession(session, match, drafts));
       side = 'msp';
       const resolved = resolve(context, session);
       const { admin } = resolved.subscription;
       costRoaming(() => context.roaming.calculate(session, pricingFacts(session), admin.id, admin.currency));
       batch.results.push(price(em, context, session, resolved, outcome));
     }
-    if (match) batch.reimbursed.push(reimbursedSession(session, match, drafts));
   } catch (error) {
     batch.dropouts.push({ outcome, side, evseUid: side === 'cpo' ? (session.evse_uid ?? session.evse_id) : null, ...dropoutOf(error, session.id) });
   }

@@ -122,8 +122,9 @@ async function recordDropouts(em: Em, dropouts: Dropout[]): Promise<void> {
 export async function recordOutcomes(em: Em, sessions: ClaimedSession[], roaming: RoamingBatch, batch: BatchOutcomes): Promise<void> {
   const { outcomes, results } = batch;
   await recordDropouts(em, batch.dropouts);
-  const statusOf = new Map(outcomes.map((o) => [o.id, o.status]));
-  const saved = await saveSessionReimbursements(em, batch.reimbursed.filter((x) => statusOf.get(x.sessionId) !== 'dropout'));
+  // A session that dropped out on the CPO side reimburses nothing; one whose driver's side dropped out keeps its owner's reimbursement.
+  const cpoDropouts = new Set(batch.dropouts.filter((d) => d.side === 'cpo').map((d) => d.outcome.id));
+  const saved = await saveSessionReimbursements(em, batch.reimbursed.filter((x) => !cpoDropouts.has(x.sessionId)));
   for (const outcome of outcomes) if (saved.totals.has(outcome.id)) outcome.reimbursement_excl_vat = saved.totals.get(outcome.id)!;
   await em.flush();
   await roaming.save(em, outcomes, results);

@@ -6,7 +6,7 @@ process.env.SVC_MATCH_RETRIES = '2';
 process.env.SVC_MATCH_RETRY_SECONDS = '0.2';
 
 const { startTestApp } = await import('../../helpers/app.ts');
-const { createAdministration, createCustomer } = await import('../../helpers/factories.ts');
+const { createAdministration, createCustomer, createSubscriptionPlan, createTokenSubscription, insertToken, insertTokenLink } = await import('../../helpers/factories.ts');
 const { ensureVatRate, pricedSubscription, submitSession } = await import('../../helpers/session-factories.ts');
 const { configureBilling, createSeries } = await import('../../helpers/billing-factories.ts');
 const { cpoSessionBody, createArrangement, createLocatedEvse, createLocation, createReimbursementPlan, createEvse, linkEvse, reimburseEvse } = await import('../../helpers/cpo-factories.ts');
@@ -194,6 +194,27 @@ test('a driver of our own is priced on the MSP side as well; another administrat
   t.is((await as(`/cpo-charge-session/${session.id}`)).body.code, 'not_found');
   const [record] = await reimbursementsOf(session.id);
   t.is((await as(`/cpo-charge-session-reimbursement/${record.id}`)).body.code, 'not_found');
+});
+
+// Found by probing: the owner's reimbursement was withheld while the driver's side sat in a drop-out
+// case, and never made when that case was discarded.
+test('a driver of our own whose pricing drops out: the EVSE owner is reimbursed all the same, also once the case is discarded', async (t) => {
+  const evse = await createLocatedEvse(app, admin);
+  const owner = await createCustomer(app, admin, { reimbursement_vat: 'Applies' });
+  const plan = await createReimbursementPlan(app, admin, {}, { energy: '0.10' });
+  await reimburseEvse(app, admin, owner.id, plan.id, evse.evse_uid);
+  // Our driver, on a subscription plan without a rate plan: the MSP side drops out (rate_plan_missing).
+  const msPlan = await createSubscriptionPlan(app, admin);
+  const subscription = await createTokenSubscription(app, admin, { plan_id: msPlan.id });
+  const token = await insertToken(app, admin);
+  await insertTokenLink(app, admin, subscription.id, token.id);
+  const session = await processCpoSession(evse.evse_uid, { evco_id: token.evcoId });
+  t.like(session, { status: 'dropout', dropout_reason: 'rate_plan_missing', total_reimbursement_amount_excl_vat: '1.00' });
+  t.is((await reimbursementsOf(session.id)).length, 1);
+  await ok('POST', `/msp-dropout-case/${session.dropout_case_id}/reprocess`, { instruction: 'discard' });
+  const [record] = await reimbursementsOf(session.id);
+  t.like(record, { total_amount_excl_vat: '1.00', version: 1 });
+  t.is((await ok('GET', `/cpo-charge-session/${session.id}`)).status, 'discarded');
 });
 
 test('bad filters are 400 naming the query parameter', async (t) => {
