@@ -211,9 +211,14 @@ test('a driver of our own whose pricing drops out: the EVSE owner is reimbursed 
   const session = await processCpoSession(evse.evse_uid, { evco_id: token.evcoId });
   t.like(session, { status: 'dropout', dropout_reason: 'rate_plan_missing', total_reimbursement_amount_excl_vat: '1.00' });
   t.is((await reimbursementsOf(session.id)).length, 1);
-  await ok('POST', `/msp-dropout-case/${session.dropout_case_id}/reprocess`, { instruction: 'discard' });
-  const [record] = await reimbursementsOf(session.id);
-  t.like(record, { total_amount_excl_vat: '1.00', version: 1 });
+  // A retry processes it again: the same amounts, one record.
+  await ok('POST', `/msp-dropout-case/${session.dropout_case_id}/reprocess`, { instruction: 'retry' });
+  const retried = await settled(session.id);
+  t.like(retried, { status: 'dropout', dropout_reason: 'rate_plan_missing' });
+  await ok('POST', `/msp-dropout-case/${retried.dropout_case_id}/reprocess`, { instruction: 'discard' });
+  const [record, ...more] = await reimbursementsOf(session.id);
+  t.is(more.length, 0);
+  t.like(record, { total_amount_excl_vat: '1.00' });
   t.is((await ok('GET', `/cpo-charge-session/${session.id}`)).status, 'discarded');
 });
 
