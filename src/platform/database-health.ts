@@ -41,6 +41,17 @@ export function isDatabaseTimeout(error: unknown): boolean {
 // 40001 serialization failure, 40P01 deadlock, 55P03 lock not available, 53xxx insufficient resources.
 const RETRYABLE_SQLSTATES = /^(40001|40P01|55P03|53[0-9A-Z]{3})$/;
 
+/** The SQLSTATE of a database error (or of one it wraps), when it has one. */
+export function sqlStateOf(error: unknown): string | undefined {
+  let found: string | undefined;
+  someError(error, ({ code, sqlState }) => {
+    const state = typeof sqlState === 'string' ? sqlState : code;
+    if (typeof state === 'string' && /^[0-9A-Z]{5}$/.test(state)) found = state;
+    return found !== undefined;
+  });
+  return found;
+}
+
 /**
  * Whether an error is the database's moment rather than the statement's data: unreachable, too
  * slow, or a conflict with another transaction. The same work may succeed when retried.

@@ -6,7 +6,7 @@
 // the session's drop-out (dropout-reasons.ts). A batch the database refuses for what one session's
 // rows hold is taken again one session at a time (`processOneByOne`), so that session alone stops.
 import { scopedEm } from '../access/admin-scope.ts';
-import { isTransientDatabaseError } from '../platform/database-health.ts';
+import { isTransientDatabaseError, sqlStateOf } from '../platform/database-health.ts';
 import { logger } from '../platform/log.ts';
 import type { Em, Orm } from '../platform/orm.ts';
 import type { DropoutSide } from '../sessions/dropout-case.entity.ts';
@@ -28,11 +28,25 @@ export async function processSessionBatch(orm: Orm, limit: number): Promise<numb
       return sessions;
     });
   } catch (error) {
-    if (claimed.length <= 1 || isTransientDatabaseError(error)) throw error;
+    if (claimed.length === 0 || !isSessionFault(error)) throw error;
     logger().warn({ err: error, sessions: claimed.length }, 'a processing batch failed: its sessions are processed one at a time');
     for (const id of claimed) await processOneByOne(orm, id);
     return claimed.length;
   }
+}
+
+// Data exceptions, integrity constraints, program limits (an index row too large), a trigger's raise.
+const DATA_SQLSTATE_CLASSES = new Set(['22', '23', '54', 'P0']);
+
+/**
+ * Whether a failed batch may owe its failure to what one session's rows hold: a fault of our code
+ * or a refusal of the data. A transient error (the job runs the batch again) or one of the
+ * database itself (a missing column after a failed upgrade) would fail every session alike.
+ */
+function isSessionFault(error: unknown): boolean {
+  if (isTransientDatabaseError(error)) return false;
+  const state = sqlStateOf(error);
+  return state === undefined || DATA_SQLSTATE_CLASSES.has(state.slice(0, 2));
 }
 
 /** One transaction: the claimed sessions through the pipeline, every outcome recorded. */
@@ -58,7 +72,7 @@ async function processOneByOne(orm: Orm, id: string): Promise<void> {
     await inTransaction(orm, (em) => claimBatch(em, 1, id));
     return;
   } catch (error) {
-    if (isTransientDatabaseError(error)) throw error;
+    if (!isSessionFault(error)) throw error;
     try {
       await scopedEm(orm).transactional(async (em) => {
         const [session] = await claimBatch(em, 1, id);
@@ -71,7 +85,7 @@ async function processOneByOne(orm: Orm, id: string): Promise<void> {
         await recordOutcomes(em, [session], context.roaming, batch);
       });
     } catch (again) {
-      if (isTransientDatabaseError(again)) throw again;
+      if (!isSessionFault(again)) throw again;
       logger().error({ err: again, session_id: id }, `session ${id} could not be processed nor dropped out: it waits an hour`);
       await scopedEm(orm).getConnection().execute(`update msp_charge_session set retry_at = now() + interval '1 hour' where id = ? and status = 'received'`, [id]);
     }

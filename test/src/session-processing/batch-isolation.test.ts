@@ -1,8 +1,8 @@
 // A processing batch the database refuses because of what one session's rows hold: its sessions
 // are taken again one at a time, so that session alone drops out (pricing_failed) and every other
 // is priced. Before, the batch failed at every retry and no session behind it was ever priced. A
-// transient refusal (a serialization failure) isolates nothing: the batch is retried as it is. The
-// test makes the database refuse one session's rows with a trigger of its own.
+// transient refusal (a serialization failure) or one of the database itself isolates nothing: the
+// batch is retried as it is. The test makes the database refuse one session's rows with a trigger.
 import test from 'ava';
 import pg from 'pg';
 import { processSessionBatch } from '../../../src/session-processing/process-sessions.service.ts';
@@ -85,15 +85,29 @@ test.serial('a session whose drop-out is refused too waits, and holds up no othe
   t.is((await session(bad)).status, 'received');
 });
 
-test.serial('a transient refusal (serialization failure) drops nothing out: the batch is retried as it is', async (t) => {
-  const ids = await submitThree('TRANSIENT');
-  const allow = await refuse('msp_pricing_result', 'TRANSIENT-2', '40001');
+test.serial('a batch of one session refused: it drops out too (the oldest session would be claimed first again and again)', async (t) => {
+  const id = (await submitSession(app, sessionBody(evcoId, { session_id: 'ALONE-1' }))).id;
+  const allow = await refuse('msp_pricing_result', 'ALONE-1', '22003');
   try {
-    await t.throwsAsync(() => processSessionBatch(app.orm, 500), { message: /refused by the test/ });
+    t.is(await processSessionBatch(app.orm, 500), 1);
   } finally {
     await allow();
   }
-  for (const id of ids) t.is((await session(id)).status, 'received');
-  t.is(await processSessionBatch(app.orm, 500), 3);
-  for (const id of ids) t.is((await session(id)).status, 'priced');
+  t.like(await session(id), { status: 'dropout', dropout_reason: 'pricing_failed' });
 });
+
+// A serialization failure is the database's moment; an undefined column (a failed upgrade) fails every session alike.
+for (const [kind, sqlstate] of [['transient (serialization failure)', '40001'], ['of the database itself (undefined column)', '42703']]) {
+  test.serial(`a refusal ${kind} drops nothing out: the batch is retried as it is`, async (t) => {
+    const ids = await submitThree(`KEPT-${sqlstate}`);
+    const allow = await refuse('msp_pricing_result', `KEPT-${sqlstate}-2`, sqlstate);
+    try {
+      await t.throwsAsync(() => processSessionBatch(app.orm, 500), { message: /refused by the test/ });
+    } finally {
+      await allow();
+    }
+    for (const id of ids) t.is((await session(id)).status, 'received');
+    t.is(await processSessionBatch(app.orm, 500), 3);
+    for (const id of ids) t.is((await session(id)).status, 'priced');
+  });
+}
