@@ -54,6 +54,11 @@ export class Authenticator {
   private readonly verified = new Map<string, Verified>();
   /** Checks under way by public id and secret digest: the same credential arriving on many connections at once costs one scrypt. */
   private readonly checking = new Map<string, Promise<Outcome>>();
+  /**
+   * How often each public id's credential changed in this process (`forget`): a check that read the
+   * credential before a change reads it again before it answers or remembers anything.
+   */
+  private readonly changes = new Map<string, number>();
   private readonly orm: Orm;
   private readonly verify: (secret: string, stored: string) => Promise<boolean>;
   private readonly byAddress: FailureThrottle;
@@ -105,8 +110,33 @@ export class Authenticator {
     return 'wait' in outcome ? this.refuse(outcome.wait) : outcome.actor;
   }
 
+  /** The credential changed (revoked, rescoped, a new secret): nothing read of it before answers again. */
   forget(publicId: string): void {
-    this.verified.delete(publicId.toLowerCase());
+    const key = publicId.toLowerCase();
+    this.verified.delete(key);
+    if (this.changes.size >= MAX_VERIFIED) this.changes.clear(); // a count that moves (to 0) still reads again
+    this.changes.set(key, (this.changes.get(key) ?? 0) + 1);
+    // A request from now on starts a check of its own rather than join one that read the old credential.
+    for (const checkKey of [...this.checking.keys()]) if (checkKey.startsWith(`${key}:`)) this.checking.delete(checkKey);
+  }
+
+  private changesOf(key: string): number {
+    return this.changes.get(key) ?? 0;
+  }
+
+  /**
+   * The credential as it is now when it changed since `seen` (while its secret was checked): live
+   * with the secret hash the check verified, else null. Read again until no change came between.
+   */
+  private async current(key: string, credential: Credential, seen: number): Promise<Credential | null> {
+    let live = credential;
+    for (let changes = seen; this.changesOf(key) !== changes;) {
+      changes = this.changesOf(key);
+      const fresh = await scopedEm(this.orm).findOne(Credential, { id: live.id });
+      if (!fresh || fresh.revokedAt || fresh.secretHash !== live.secretHash) return null;
+      live = fresh;
+    }
+    return live;
   }
 
   private async gatedCheck(key: string, publicId: string, secret: string, digest: Buffer, address: string): Promise<Outcome> {
@@ -145,6 +175,7 @@ export class Authenticator {
   }
 
   private async check(key: string, publicId: string, secret: string, digest: Buffer, address: string): Promise<Actor | null> {
+    const seen = this.changesOf(key);
     const credential = await scopedEm(this.orm).findOne(Credential, { publicId });
     const usable = credential && !credential.revokedAt ? credential : null;
     // The same scrypt work whether or not the id exists.
@@ -154,19 +185,24 @@ export class Authenticator {
       this.byPublicId.recordFailure(key, this.now());
       return null;
     }
-    const actor = actorOf(usable);
-    this.remember(key, { digest, secretHash: usable.secretHash, actor, checkedAt: this.now() });
+    // Revoked, rescoped or given a new secret while its secret was checked: as it is now.
+    const live = await this.current(key, usable, seen);
+    if (!live) return null;
+    const actor = actorOf(live);
+    this.remember(key, { digest, secretHash: live.secretHash, actor, checkedAt: this.now() });
     return actor;
   }
 
   /** A remembered secret older than a minute: valid while the credential is live and has the same hash. */
   private async recheck(key: string, remembered: Verified): Promise<Actor | null> {
+    const seen = this.changesOf(key);
     const credential = await scopedEm(this.orm).findOne(Credential, { id: remembered.actor.credentialId! });
-    if (!credential || credential.revokedAt || credential.secretHash !== remembered.secretHash) {
+    const live = credential && !credential.revokedAt && credential.secretHash === remembered.secretHash ? await this.current(key, credential, seen) : null;
+    if (!live) {
       this.verified.delete(key);
       return null;
     }
-    const actor = actorOf(credential);
+    const actor = actorOf(live);
     this.remember(key, { ...remembered, actor, checkedAt: this.now() });
     return actor;
   }
