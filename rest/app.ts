@@ -32,6 +32,7 @@ import { healthRoutes } from './operations/health.ts';
 import { METRICS_PATH, metricsEndpoint } from './operations/metrics.ts';
 import { serviceMetrics } from '../src/service-metrics.ts';
 import { staticSite } from '../src/platform/http/static-site.ts';
+import { refuseCrossSiteWrites } from '../src/platform/http/cross-site.ts';
 
 /** The operator console's built files (console/, `npm run console:build`), served at /console/. */
 export const CONSOLE_PATH = '/console';
@@ -169,6 +170,7 @@ export function createApp(orm: Orm, options: AppOptions = {}): Koa {
       ctx.state.route = matched.pathAndMethod[0];
       return next();
     },
+    refuseCrossSiteWrites,
     basicAuth(authenticator, limiter),
     jsonBodyWithin((ctx) => bodyLimits.get(`${ctx.method} ${(ctx.state.route as Layer).path}`)),
     requestContext(orm),

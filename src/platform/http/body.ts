@@ -69,8 +69,9 @@ export const jsonBody = jsonBodyWithin(() => undefined);
 async function readJson(ctx: Context, limit: number): Promise<void> {
   const raw = await readRaw(ctx, limit);
   if (raw.length > 0) {
+    // Also a body without a type: a browser sends one from another site's page without asking first.
     const type = ctx.request.type;
-    if (type && type !== 'application/json' && !type.endsWith('+json')) {
+    if (type !== 'application/json' && !type.endsWith('+json')) {
       throw new DomainError('unsupported_content_type', 'the body must be application/json', { path: [] });
     }
     let text: string;

@@ -319,3 +319,26 @@ test('the OpenAPI document gives every request string a maximum length', async (
   }
   t.deepEqual(unbounded, []);
 });
+
+// Found by probing: a JSON body without a Content-Type was read as JSON, and a write from another
+// site's page (a form, or a fetch of bytes without a type, which a browser sends without asking the
+// service first) passed with Basic credentials the browser remembered.
+test('a body without a type is 400; a write another site\'s page sends is 403; neither changes anything', async (t) => {
+  const authorization = `Basic ${Buffer.from(`${app.admin.publicId}:${app.admin.secret}`).toString('base64')}`;
+  const sites = async () => (await get('/end-user-site?page_size=100')).body.items.length;
+  const before = await sites();
+  const untyped = await fetch(`${app.url}/main/v1/end-user-site`, {
+    method: 'POST', headers: { authorization }, body: new TextEncoder().encode(JSON.stringify({ admin_id: adminId, name: 'Untyped' })),
+  });
+  t.is(untyped.status, 400);
+  t.like(await untyped.json(), { code: 'unsupported_content_type', param: '$' });
+  for (const site of ['cross-site', 'same-site']) {
+    const crossSite = await app.request('POST', '/main/v1/end-user-site', { body: { admin_id: adminId, name: 'From elsewhere' }, headers: { 'sec-fetch-site': site } });
+    t.is(crossSite.status, 403, site);
+    t.is(crossSite.body.code, 'forbidden');
+  }
+  t.is(await sites(), before);
+  t.is((await app.request('GET', '/main/v1/end-user-site', { headers: { 'sec-fetch-site': 'cross-site' } })).status, 200, 'a read is answered');
+  const ownPage = await app.request('POST', '/main/v1/end-user-site', { body: { admin_id: adminId, name: 'From the console' }, headers: { 'sec-fetch-site': 'same-origin' } });
+  t.is(ownPage.status, 200);
+});
