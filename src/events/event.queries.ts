@@ -14,8 +14,10 @@ export interface EventFilter { kind?: string; resourceId?: string; actor?: strin
 
 export type EventData = Omit<Data<Event>, 'data'>;
 
-/** An event's id (and a delivery attempt's): a positive bigint. */
-export const isEventId = (value: string) => /^[1-9]\d{0,18}$/.test(value);
+const MAX_BIGINT = 9223372036854775807n;
+
+/** An event's id (and a delivery attempt's): a positive bigint (19 digits may exceed one: a 500 of the statement). */
+export const isEventId = (value: string) => /^[1-9]\d{0,18}$/.test(value) && BigInt(value) <= MAX_BIGINT;
 
 export function eventList(em: Em, filter: EventFilter = {}): SeekList<EventData> {
   const scope = callerScope(em);

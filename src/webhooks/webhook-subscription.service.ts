@@ -11,6 +11,7 @@ import { isUuid } from '../platform/ids.ts';
 import { Administration } from '../parties/administration.entity.ts';
 import { addJob } from '../platform/jobs.ts';
 import { settledPosition } from '../events/settled-position.ts';
+import { isEventId } from '../events/event.queries.ts';
 import type { Em } from '../platform/orm.ts';
 import { literalTargetProblem } from './webhook-target.ts';
 import { knownEventKinds } from '../events/event-kinds.ts';
@@ -128,7 +129,7 @@ export async function updateWebhookSubscription(em: Em, id: string, input: Webho
 
 /** Delivers again from `fromEventId` on (events the subscription concerns, in order). */
 export async function redeliver(em: Em, id: string, fromEventId: string): Promise<WebhookSubscriptionData> {
-  if (!/^[1-9]\d{0,18}$/.test(fromEventId)) throw new InvalidInputError('from_event_id must be an event id', { path: ['from_event_id'] });
+  if (!isEventId(fromEventId)) throw new InvalidInputError('from_event_id must be an event id', { path: ['from_event_id'] });
   const rewound = await em.transactional(async (tx) => {
     const subscription = await lockWebhookSubscription(tx, id);
     const [event] = await tx.execute<{ position: string }[]>(`select c.position::text as position from svc_event e

@@ -88,3 +88,21 @@ test.serial('webhooks go to public addresses only: a private address is refused 
   t.is(receiver.deliveries.length, before);
   await ok('POST', `/webhook-subscription/${allowed.id}`, { disabled: true });
 });
+
+// Found by probing: a 19-digit id past the bigint range passed the id check and failed its statement (500).
+test('event ids past the bigint range are input errors: /event, deliveries, redelivery and GraphQL', async (t) => {
+  const subscription = await ok('POST', '/webhook-subscription', { url: `${receiver.url}/ok`, kinds: ['customer'], secret: SECRET, admin_ids: [admin] });
+  const beyond = '9999999999999999999';
+  for (const path of [`/event?after=${beyond}`, `/webhook-subscription/${subscription.id}/delivery?after=${beyond}`]) {
+    const r = await app.request('GET', `/main/v1${path}`);
+    t.is(r.status, 400, path);
+    t.is(r.body.query_param, 'after');
+  }
+  const redeliver = await app.request('POST', `/main/v1/webhook-subscription/${subscription.id}/redeliver`, { body: { from_event_id: beyond } });
+  t.like(redeliver, { status: 400 });
+  t.is(redeliver.body.param, '$.from_event_id');
+  const graph = await app.request('POST', '/graphql', { body: { query: `{ events(first: 2, after: "${beyond}") { edges { node { eventId } } } }` } });
+  t.true(graph.status < 500);
+  t.not(graph.body.errors?.[0]?.extensions?.code, 'INTERNAL_SERVER_ERROR');
+  t.truthy(graph.body.errors);
+});
