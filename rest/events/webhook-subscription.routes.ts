@@ -71,8 +71,7 @@ const body = yup.object({
   disabled: yup.boolean().nullable(),
 });
 const input = (b: yup.InferType<typeof body>): WebhookSubscriptionInput => ({
-  url: b.url ?? undefined, kinds: b.kinds ?? undefined, secret: b.secret ?? undefined, adminIds: b.admin_ids,
-  externalReference: b.external_reference, disabled: b.disabled ?? undefined,
+  url: b.url, kinds: b.kinds, secret: b.secret, adminIds: b.admin_ids, externalReference: b.external_reference, disabled: b.disabled,
 });
 
 export const webhookSubscriptionRoutes: RouteDef[] = [

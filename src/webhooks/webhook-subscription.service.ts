@@ -20,14 +20,17 @@ import { WEBHOOK_DELIVER } from './webhook-job.ts';
 import { WebhookSubscription } from './webhook-subscription.entity.ts';
 import { isVisibleTo, webhookSubscriptionData, type WebhookSubscriptionData } from './webhook-subscription.queries.ts';
 
+/** Absent (undefined): unchanged; null clears, which only admin_ids and external_reference may be. */
 export interface WebhookSubscriptionInput {
-  url?: string;
-  kinds?: string[];
-  secret?: string;
+  url?: string | null;
+  kinds?: string[] | null;
+  secret?: string | null;
   adminIds?: string[] | null;
   externalReference?: string | null;
-  disabled?: boolean;
+  disabled?: boolean | null;
 }
+
+const REQUIRED = { url: 'url', kinds: 'kinds', secret: 'secret', disabled: 'disabled' } as const;
 
 /** The highest event id: a cursor at (position, this) stands after every event of that position. */
 const AFTER_EVERY_EVENT = '9223372036854775807';
@@ -112,9 +115,12 @@ export async function updateWebhookSubscription(em: Em, id: string, input: Webho
   let enabling = false;
   const updated = await em.transactional(async (tx) => {
     const subscription = await lockWebhookSubscription(tx, id);
-    if (input.url !== undefined) { checkUrl(input.url); subscription.url = input.url; }
-    if (input.kinds !== undefined) subscription.kinds = checkKinds(input.kinds);
-    if (input.secret !== undefined) subscription.secretCiphertext = checkSecret(input.secret);
+    for (const [field, param] of Object.entries(REQUIRED)) {
+      if (input[field as keyof typeof REQUIRED] === null) throw new InvalidInputError(`${param} cannot be cleared`, { path: [param] });
+    }
+    if (input.url != null) { checkUrl(input.url); subscription.url = input.url; }
+    if (input.kinds != null) subscription.kinds = checkKinds(input.kinds);
+    if (input.secret != null) subscription.secretCiphertext = checkSecret(input.secret);
     if (input.adminIds !== undefined) Object.assign(subscription, await adminIdsFor(tx, input.adminIds));
     if (input.externalReference !== undefined) subscription.externalReference = input.externalReference;
     enabling = input.disabled === false && subscription.disabled;

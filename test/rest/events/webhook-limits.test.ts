@@ -106,3 +106,16 @@ test('event ids past the bigint range are input errors: /event, deliveries, rede
   t.not(graph.body.errors?.[0]?.extensions?.code, 'INTERNAL_SERVER_ERROR');
   t.truthy(graph.body.errors);
 });
+
+// Found by probing: null for a member a subscription cannot be without was answered 200 and ignored.
+test('merge-update: null clears admin_ids and external_reference; url, kinds, secret and disabled cannot be cleared', async (t) => {
+  const subscription = await ok('POST', '/webhook-subscription', { url: `${receiver.url}/ok`, kinds: ['customer'], secret: SECRET, admin_ids: [admin], external_reference: `wh-${admin}` });
+  for (const member of ['url', 'kinds', 'secret', 'disabled']) {
+    const r = await app.request('POST', `/main/v1/webhook-subscription/${subscription.id}`, { body: { [member]: null } });
+    t.is(r.status, 400, member);
+    t.like(r.body, { code: 'invalid_input', param: `$.${member}` });
+  }
+  t.deepEqual(await ok('GET', `/webhook-subscription/${subscription.id}`), subscription, 'nothing changed');
+  const cleared = await ok('POST', `/webhook-subscription/${subscription.id}`, { external_reference: null });
+  t.is(cleared.external_reference, null);
+});
