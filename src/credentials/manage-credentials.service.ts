@@ -11,7 +11,7 @@ import { isPublicId } from '../access/public-id.ts';
 import { DomainError, NotFoundError } from '../platform/errors.ts';
 import type { Em } from '../platform/orm.ts';
 import { assertMayManageCredentials, credentialData, type CredentialData } from './credential.queries.ts';
-import { checkedScope, saveCredential, type CredentialInput } from './save-credential.service.ts';
+import { assertSiteWithin, checkedScope, saveCredential, type CredentialInput } from './save-credential.service.ts';
 
 async function credentialToChange(em: Em, publicId: string): Promise<Credential> {
   const credential = isPublicId(publicId) ? await em.findOne(Credential, { publicId }) : null;
@@ -41,6 +41,7 @@ export async function changeCredentialScope(em: Em, actor: Actor, publicId: stri
   const credential = await credentialToChange(em, publicId);
   if (credential.revokedAt) throw new DomainError('already_revoked', 'credential already revoked', { path: ['public_id'] });
   const scope = await checkedScope(em, { role: change.role ?? credential.role, adminIds: change.adminIds ?? credential.adminIds });
+  if (credential.siteId) await assertSiteWithin(em, credential.siteId, scope.adminIds);
   credential.role = scope.role;
   credential.adminIds = scope.adminIds;
   await em.flush();

@@ -31,6 +31,20 @@ export async function checkedScope(em: Em, input: { role?: Role; adminIds?: stri
   return { role, adminIds };
 }
 
+/**
+ * An App credential's end-user site exists and belongs to one of the credential's administrations
+ * (any, without a limit): one of another administration was saved, and could never register an end
+ * user (the site is read within the credential's administrations).
+ */
+export async function assertSiteWithin(em: Em, siteId: string, adminIds: string[]): Promise<void> {
+  const site = isUuid(siteId) ? await em.findOne(EndUserSite, { id: siteId }, { filters: false }) : null;
+  if (!site) throw new InvalidInputError(`no end-user site ${siteId}`, { path: ['site_id'] });
+  const adminId = site.admin.id.toLowerCase();
+  if (adminIds.length > 0 && !adminIds.some((id) => id.toLowerCase() === adminId)) {
+    throw new InvalidInputError(`end-user site ${siteId} belongs to an administration outside the credential's`, { path: ['site_id'] });
+  }
+}
+
 /** Creates a credential, or replaces the secret, role and scope of the one with that public id. */
 export async function saveCredential(em: Em, input: CredentialInput): Promise<Credential> {
   if (!isPublicId(input.publicId)) {
@@ -38,9 +52,7 @@ export async function saveCredential(em: Em, input: CredentialInput): Promise<Cr
   }
   if (input.secret.length < 12) throw new InvalidInputError('the secret must have at least 12 characters', { path: ['secret'] });
   const { role, adminIds } = await checkedScope(em, input);
-  if (input.siteId && !(isUuid(input.siteId) && await em.findOne(EndUserSite, { id: input.siteId }, { filters: false }))) {
-    throw new InvalidInputError(`no end-user site ${input.siteId}`, { path: ['site_id'] });
-  }
+  if (input.siteId) await assertSiteWithin(em, input.siteId, adminIds);
   const secretHash = await hashSecret(input.secret);
   let credential = await em.findOne(Credential, { publicId: input.publicId });
   if (!credential) {

@@ -100,3 +100,20 @@ test('only an admin credential without an administration limit may list or manag
   t.like((await data(app, '{ apiCredentials(first: 100) { edges { node { publicId role } } } }')).apiCredentials.edges
     .find((e: any) => e.node.publicId === 'gql-cred-4').node, { role: 'ADMIN' });
 });
+
+// Found by probing: a site of another administration was saved, and the credential could never register an end user.
+test('an App credential\'s site belongs to one of its administrations, at creation and after a scope change', async (t) => {
+  const other = (await createAdministration(app)).id;
+  const site = async (admin: string) => (await app.request('POST', '/main/v1/end-user-site', { body: { admin_id: admin, name: `Site of ${admin}` } })).body.id as string;
+  const [ours, theirs] = [await site(adminId), await site(other)];
+  const CREATE_APP = `mutation ($p: String!, $a: [ID!], $s: ID) {
+    createApiCredential(publicId: $p, role: APP, adminIds: $a, siteId: $s) { secret credential { siteId } } }`;
+  const refused = await failure(app, CREATE_APP, { p: 'app-other-site', a: [adminId], s: theirs });
+  t.like(refused, { code: 'invalid_input' });
+  t.is((await data(app, LIST)).apiCredentials.edges.filter((e: any) => e.node.publicId === 'app-other-site').length, 0);
+  const answer = (await data(app, CREATE_APP, { p: 'app-own-site', a: [adminId], s: ours })).createApiCredential;
+  registerSecret(answer.secret);
+  t.is(answer.credential.siteId, ours);
+  const moved = await failure(app, SCOPE, { p: 'app-own-site', a: [other] });
+  t.like(moved, { code: 'invalid_input' });
+});
