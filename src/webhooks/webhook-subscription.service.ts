@@ -41,6 +41,8 @@ function checkUrl(url: string): void {
   let parsed: URL;
   try { parsed = new URL(url); } catch { throw new InvalidInputError('url must be an absolute http(s) URL', { path: ['url'] }); }
   if (!['http:', 'https:'].includes(parsed.protocol) || url.length > 2000) throw new InvalidInputError('url must be an http(s) URL of at most 2000 characters', { path: ['url'] });
+  // The URL is answered and recorded in the subscription's events: no password in it (receivers check X-SVC-Signature).
+  if (parsed.username || parsed.password) throw new InvalidInputError('url must hold no user name or password: a receiver checks X-SVC-Signature', { path: ['url'] });
   const refused = literalTargetProblem(parsed);
   if (refused) throw new InvalidInputError(`url must name a public host: ${refused} (SVC_WEBHOOK_PRIVATE_TARGETS)`, { path: ['url'] });
 }
@@ -55,7 +57,9 @@ function checkKinds(kinds: string[]): string[] {
 }
 
 function checkSecret(secret: string): string {
-  if (secret.length < 16 || secret.length > 256) throw new InvalidInputError('secret must have 16 to 256 characters', { path: ['secret'] });
+  if (secret.length < 16 || secret.length > 256 || secret.trim().length < 16) {
+    throw new InvalidInputError('secret must have 16 to 256 characters, at least 16 of them other than white space', { path: ['secret'] });
+  }
   return sealSecret(secret);
 }
 

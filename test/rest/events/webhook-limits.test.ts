@@ -119,3 +119,13 @@ test('merge-update: null clears admin_ids and external_reference; url, kinds, se
   const cleared = await ok('POST', `/webhook-subscription/${subscription.id}`, { external_reference: null });
   t.is(cleared.external_reference, null);
 });
+
+// Found by probing: a password in the URL was answered and recorded in the subscription's events; a secret of spaces was taken.
+test('a webhook URL holds no user name or password, and a secret is not blank', async (t) => {
+  for (const url of [`${receiver.url.replace('://', '://user:pass@')}/ok`, `${receiver.url.replace('://', '://user@')}/ok`]) {
+    const r = await app.request('POST', '/main/v1/webhook-subscription', { body: { url, kinds: ['customer'], secret: SECRET, admin_ids: [admin] } });
+    t.like(r.body, { code: 'invalid_input', param: '$.url' });
+  }
+  const blank = await app.request('POST', '/main/v1/webhook-subscription', { body: { url: `${receiver.url}/ok`, kinds: ['customer'], secret: ' '.repeat(20), admin_ids: [admin] } });
+  t.like(blank.body, { code: 'invalid_input', param: '$.secret' });
+});
