@@ -117,6 +117,7 @@ export async function createWebhookSubscription(em: Em, input: WebhookSubscripti
 
 export async function updateWebhookSubscription(em: Em, id: string, input: WebhookSubscriptionInput): Promise<WebhookSubscriptionData> {
   let enabling = false;
+  let repaired = false;
   const updated = await em.transactional(async (tx) => {
     const subscription = await lockWebhookSubscription(tx, id);
     for (const [field, param] of Object.entries(REQUIRED)) {
@@ -130,10 +131,12 @@ export async function updateWebhookSubscription(em: Em, id: string, input: Webho
     enabling = input.disabled === false && subscription.disabled;
     if (input.disabled === true) subscription.disable('disabled through the API');
     if (input.disabled === false) subscription.enable();
+    // A failing subscription given a new URL or secret is tried at once, not after its back-off (up to an hour).
+    repaired = (input.url != null || input.secret != null) && subscription.consecutiveFailures > 0 && !subscription.disabled;
     await flushUnique(tx, UNIQUE);
     return subscription;
   });
-  if (enabling) await wake(em, updated);
+  if (enabling || repaired) await wake(em, updated);
   return webhookSubscriptionData(updated);
 }
 

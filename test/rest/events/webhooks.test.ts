@@ -111,3 +111,16 @@ test.serial('subscriptions: bad input is 400 with its param; another administrat
   const disabled = await ok('POST', `/webhook-subscription/${mine.id}`, { disabled: true });
   t.like(disabled, { disabled: true, disabled_reason: 'disabled through the API' });
 });
+
+// Found by probing: a failing subscription given a new URL waited out its back-off (up to an hour) before trying it.
+test.serial('a failing subscription given a new URL is tried at once, not after its back-off', async (t) => {
+  const subscription = await subscribe('/fail/100000', ['customer']);
+  await createCustomer(app, admin, { name: 'Waiting' });
+  await until(async () => (await ok('GET', `/webhook-subscription/${subscription.id}`)).consecutive_failures > 0, 'a failed attempt');
+  // Its next attempt an hour away, as after many failures.
+  await app.orm.em.fork().getConnection().execute(
+    `update graphile_worker._private_jobs set run_at = now() + interval '1 hour' where key = ?`, [`webhook:${subscription.id}`]);
+  await ok('POST', `/webhook-subscription/${subscription.id}`, { url: `${receiver.url}/repaired` });
+  await until(() => receiver.on('/repaired').length >= 1, 'a delivery to the new URL', 10_000);
+  t.is(receiver.on('/repaired')[0].body.data.name, 'Waiting');
+});
