@@ -6,6 +6,11 @@ import { OcpiError, OCPI_STATUS } from './errors.ts';
 import { OCPI_SCHEMAS, type OcpiSchemaName } from './schemas/index.ts';
 
 const ajv = new Ajv({ strict: true, allErrors: false });
+// `x-calendar-date: true` (an extension keyword, as the OpenAPI document shows it): a YYYY-MM-DD string that names a day of the calendar.
+ajv.addKeyword({
+  keyword: 'x-calendar-date', type: 'string', schemaType: 'boolean',
+  validate: (on: boolean, value: string) => !on || (!Number.isNaN(Date.parse(`${value}T00:00:00Z`)) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value)),
+});
 const compiled = new Map<OcpiSchemaName, ValidateFunction>();
 
 function validator(name: OcpiSchemaName): ValidateFunction {

@@ -5,6 +5,7 @@
 import { evaluateOcpiTariff, type OcpiCostLine } from '../pricing/ocpi/evaluate-tariff.ts';
 import type { ChargingPeriod, OcpiTariff } from '../pricing/ocpi/tariff.ts';
 import { periodEnergyKwh, type ReportedChargePeriod } from '../sessions/session-energy.ts';
+import { ocpiFailure } from '../ocpi/validate.ts';
 
 export interface TariffSession {
   start: Date;
@@ -33,7 +34,13 @@ function periodsOf(session: TariffSession): ChargingPeriod[] {
   return periods;
 }
 
+/**
+ * The CPO cost by the tariff; throws when what pricing reads of it does not conform (an unknown or
+ * lower-case dimension priced nothing, a string or negative price was taken as a price).
+ */
 export function cpoCostFromTariff(tariff: OcpiTariff, session: TariffSession): { currency: string; exclVat: string; explanation: string; lines: OcpiCostLine[] } {
+  const failure = ocpiFailure('pricedTariff', tariff);
+  if (failure) throw new Error(failure);
   const result = evaluateOcpiTariff(tariff, {
     time_zone: session.timeZone, start_date_time: session.start.toISOString(), end_date_time: session.end.toISOString(), charging_periods: periodsOf(session),
   });

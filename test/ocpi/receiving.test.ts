@@ -137,6 +137,28 @@ test('tariffs are stored per connection', async (t) => {
   t.is((await cpo.call('GET', url)).status, 404);
 });
 
+// Found by probing: negative prices (a negative roaming cost), a price of 1e300 (an overflow when
+// stored) and dates the calendar does not have were accepted (1000).
+test('a tariff with negative or absurd prices, negative limits or an impossible date is refused (2001)', async (t) => {
+  const component = { type: 'ENERGY', price: 0.3, step_size: 1 };
+  const cases: [string, Record<string, unknown>][] = [
+    ['negative price', { elements: [{ price_components: [{ ...component, price: -1 }] }] }],
+    ['absurd price', { elements: [{ price_components: [{ ...component, price: 1e300 }] }] }],
+    ['negative vat', { elements: [{ price_components: [{ ...component, vat: -21 }] }] }],
+    ['negative min_price', { min_price: { excl_vat: -5 } }],
+    ['negative min_kwh', { elements: [{ price_components: [component], restrictions: { min_kwh: -3 } }] }],
+    ['negative duration', { elements: [{ price_components: [component], restrictions: { max_duration: -60 } }] }],
+    ['2026-02-30', { elements: [{ price_components: [component], restrictions: { start_date: '2026-02-30' } }] }],
+  ];
+  for (const [name, fields] of cases) {
+    const pushed = tariff(fields);
+    const r = await cpo.call('PUT', `${app.url}/ocpi/2.2.1/emsp/tariffs/NL/CPO/${pushed.id}`, { body: pushed });
+    t.is(r.body.status_code, 2001, name);
+  }
+  const leap = tariff({ elements: [{ price_components: [component], restrictions: { start_date: '2028-02-29' } }] });
+  t.is((await cpo.call('PUT', `${app.url}/ocpi/2.2.1/emsp/tariffs/NL/CPO/${leap.id}`, { body: leap })).body.status_code, 1000, 'a leap day is a date');
+});
+
 test('a peer speaks only for its own parties: a CDR, Session or Tariff of another CPO party is refused', async (t) => {
   const sub = await pricedSubscription(app, adminId);
   const foreign = cdr(sub.evcoId, { party_id: 'XYZ' });

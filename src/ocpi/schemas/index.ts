@@ -5,7 +5,7 @@ import { arrayOf } from './common.ts';
 import { credentialsSchema } from './credentials.ts';
 import { envelopeSchema } from './envelope.ts';
 import { sessionPatchSchema, sessionSchema } from './session.ts';
-import { tariffSchema } from './tariff.ts';
+import { pricedTariffSchema, tariffSchema } from './tariff.ts';
 import { tokenSchema } from './token.ts';
 import { versionDetailsSchema, versionListSchema } from './version.ts';
 
@@ -20,6 +20,7 @@ export const OCPI_SCHEMAS = {
   sessions: arrayOf(sessionSchema),
   tariff: tariffSchema,
   tariffs: arrayOf(tariffSchema),
+  pricedTariff: pricedTariffSchema,
   token: tokenSchema,
   tokens: arrayOf(tokenSchema),
   commandResponse: commandResponseSchema,

@@ -103,6 +103,26 @@ test('without a stated roaming amount, the CPO cost comes from the OCPI historic
   t.is((await processed(app, dollars.id)).dropout_reason, 'historical_tariff_currency');
 });
 
+// Found by probing: an unknown or lower-case dimension was priced at 0.00, a string price taken as a
+// price, a negative one priced at -2.50.
+test('a historical_tariff whose elements do not conform drops the session out (historical_tariff_invalid)', async (t) => {
+  const ratePlanId = await createRatePlan(app, [{ valid_from: '2025-01-01T00:00:00Z', definition: definition(MARKUP) }]);
+  const sub = await pricedSubscription(app, adminId, { ratePlanId });
+  const components: unknown[] = [
+    { type: 'KWH', price: 0.25, step_size: 1 }, { type: 'energy', price: 0.25, step_size: 1 }, { type: 'ENERGY', price: '0.25', step_size: 1 },
+    { type: 'ENERGY', price: -0.25, step_size: 1 }, { type: 'ENERGY', price: 1e300, step_size: 1 }, { type: 'ENERGY', price: 0.25, step_size: 1, vat: 121 },
+  ];
+  for (const component of components) {
+    const tariff = { id: 'T-BAD', currency: 'EUR', elements: [{ price_components: [component] }] };
+    const stored = await submitSession(app, sessionBody(sub.evcoId, { cpo_id: 'DE*ROA', historical_tariff: tariff }));
+    const session = await processed(app, stored.id);
+    t.like(session, { status: 'dropout', dropout_reason: 'historical_tariff_invalid' }, JSON.stringify(component));
+  }
+  const dated = { id: 'T-DATE', currency: 'EUR', elements: [{ price_components: [{ type: 'ENERGY', price: 0.25, step_size: 1 }], restrictions: { start_date: '2026-02-30' } }] };
+  const stored = await submitSession(app, sessionBody(sub.evcoId, { cpo_id: 'DE*ROA', historical_tariff: dated }));
+  t.is((await processed(app, stored.id)).dropout_reason, 'historical_tariff_invalid', 'a date the calendar does not have');
+});
+
 test('array built-ins over a huge length are stopped at once, not run for hours past the budget; small arrays work', async (t) => {
   for (const script of ["Array.prototype.indexOf.call({ length: 2 ** 40 }, 'x'); return {};", "Array.prototype.join.call({ length: 2 ** 40 }, ''); return {};",
     'const a = []; a.length = 2 ** 31; a.lastIndexOf(1); return {};']) {
