@@ -15,7 +15,7 @@ import { RoamingCommand } from './roaming-command.entity.ts';
 import { roamingCommandData, type RoamingCommandData } from './roaming-command.queries.ts';
 import { OcpiSession } from './ocpi-session.entity.ts';
 import type { OcpiCommandResponse } from './schemas/commands.ts';
-import { ocpiTokenOf } from './token-of.ts';
+import { ocpiTokensOf } from './token-of.ts';
 import { callerScope } from '../access/admin-scope.ts';
 
 const seesEveryAdministration = (em: Em) => callerScope(em).all;
@@ -73,7 +73,7 @@ export async function startSession(em: Em, input: StartSessionInput, origin: str
     connectorId: input.connectorId, evcoId: token.evcoId, admin: token.currentAdmin,
   });
   return roamingCommandData(em, await send(em, command, peer, `${url}/START_SESSION`, 'startSession', {
-    response_url: ourUrls(origin).module(`emsp/commands/START_SESSION/${command.id}`), token: ocpiTokenOf(token), location_id: input.locationId,
+    response_url: ourUrls(origin).module(`emsp/commands/START_SESSION/${command.id}`), token: (await ocpiTokensOf(em, [token]))[0], location_id: input.locationId,
     ...(input.evseUid ? { evse_uid: input.evseUid } : {}), connector_id: input.connectorId,
   }));
 }

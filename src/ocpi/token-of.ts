@@ -1,11 +1,14 @@
 // One of our tokens as an OCPI Token (the tokens module and StartSession carry it): our party,
 // the UID (the EVCO id when the token has none), a virtual token as APP_USER, the EVCO id as contract id; valid unless charge
-// authorization is blocked; ALLOWED: the CPO may ask us in real time, or start it offline.
+// authorization is blocked, the token's own or its current customer's; ALLOWED: the CPO may ask us in real time, or start it offline.
+import { authorizeTokens } from '../msp/authorize-token.service.ts';
 import type { Token } from '../msp/token.entity.ts';
+import type { Em } from '../platform/orm.ts';
+import { validityNow } from '../platform/validity.ts';
 import { ocpiSettings } from './ocpi-settings.ts';
 import type { OcpiToken } from './schemas/token.ts';
 
-export function ocpiTokenOf(token: Token): OcpiToken {
+function ocpiTokenOf(token: Token, blocked: boolean): OcpiToken {
   const s = ocpiSettings();
   return {
     country_code: s.countryCode,
@@ -14,8 +17,21 @@ export function ocpiTokenOf(token: Token): OcpiToken {
     type: token.formFactor === 'virtual' ? 'APP_USER' : token.uid ? 'RFID' : 'OTHER',
     contract_id: token.evcoId,
     issuer: s.businessName.slice(0, 64),
-    valid: !token.chargeAuthBlocked,
+    valid: !blocked,
     whitelist: 'ALLOWED',
     last_updated: token.updatedAt.toISOString(),
   };
+}
+
+/**
+ * The tokens as OCPI Tokens, one statement for all: a customer whose charge authorization is
+ * blocked makes the token of its current subscription not valid, as the real-time authorization
+ * refuses it (customer_blocked); it was published valid.
+ */
+export async function ocpiTokensOf(em: Em, tokens: Token[]): Promise<OcpiToken[]> {
+  const authorizations = await authorizeTokens(em, tokens, validityNow());
+  return tokens.map((token) => {
+    const reason = authorizations.get(token.id)?.reason;
+    return ocpiTokenOf(token, token.chargeAuthBlocked || reason === 'token_blocked' || reason === 'customer_blocked');
+  });
 }

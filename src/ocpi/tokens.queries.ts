@@ -3,7 +3,7 @@
 import type { FilterQuery } from '@mikro-orm/core';
 import type { Em } from '../platform/orm.ts';
 import { Token } from '../msp/token.entity.ts';
-import { ocpiTokenOf } from './token-of.ts';
+import { ocpiTokensOf } from './token-of.ts';
 import type { OcpiToken } from './schemas/token.ts';
 
 export interface OcpiPageQuery { offset: number; limit: number; dateFrom?: Date; dateTo?: Date }
@@ -12,5 +12,5 @@ export async function ocpiTokenPage(em: Em, q: OcpiPageQuery): Promise<{ items: 
   const where: FilterQuery<Token> = q.dateFrom || q.dateTo
     ? { updatedAt: { ...(q.dateFrom ? { $gte: q.dateFrom } : {}), ...(q.dateTo ? { $lt: q.dateTo } : {}) } } : {};
   const [tokens, total] = await em.findAndCount(Token, where, { orderBy: [{ updatedAt: 'asc' }, { id: 'asc' }], offset: q.offset, limit: q.limit });
-  return { items: tokens.map(ocpiTokenOf), total };
+  return { items: await ocpiTokensOf(em, tokens), total };
 }

@@ -239,3 +239,31 @@ test('a CommandResult for a command id that is not a UUID (36 zeros, 36 dashes) 
     t.like(r.body, { status_code: unknown.body.status_code, status_message: unknown.body.status_message });
   }
 });
+
+// Found by probing: a token whose customer's charge authorization is blocked was published valid
+// (the real-time authorization refuses it: customer_blocked), in the tokens module and in StartSession.
+test.serial('a token of a customer whose charge authorization is blocked is not valid, in the tokens module and in StartSession', async (t) => {
+  const { pricedSubscription } = await import('../helpers/session-factories.ts');
+  const { evcoId, customerId } = await pricedSubscription(app, adminId);
+  const published = async () => {
+    for (let url: string | null = `${app.url}/ocpi/2.2.1/emsp/tokens?limit=100`; url;) {
+      const r = await cpo.call('GET', url, { dataSchema: 'tokens' });
+      const found = (r.body.data as { contract_id: string; valid: boolean }[]).find((token) => token.contract_id === evcoId);
+      if (found) return found;
+      url = /^<([^>]+)>; rel="next"$/.exec(r.headers.get('link') ?? '')?.[1] ?? null;
+    }
+    throw new Error(`${evcoId} not published`);
+  };
+  t.true((await published()).valid);
+  t.is((await app.request('POST', `/main/v1/customer/${customerId}/block-charge-auth-requests`, { body: {} })).status, 200);
+  t.false((await published()).valid);
+  cpo.commandBehaviour = 'reject';
+  const before = cpo.received.length;
+  await app.request('POST', '/main/v1/msp-roaming-command/start-session', {
+    body: { roaming_connection_id: connectionId, location_id: 'LOC1', connector_id: '1', evco_id: evcoId },
+  });
+  const sent = cpo.received.slice(before).find((x) => x.path.endsWith('/START_SESSION'))!.body as { token: { valid: boolean } };
+  t.false(sent.token.valid);
+  await app.request('POST', `/main/v1/customer/${customerId}/unblock-charge-auth-requests`, { body: {} });
+  t.true((await published()).valid);
+});
