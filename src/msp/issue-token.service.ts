@@ -2,7 +2,7 @@ import { LockMode } from '@mikro-orm/core';
 import { DomainError, InvalidInputError } from '../platform/errors.ts';
 import type { Em } from '../platform/orm.ts';
 import type { Administration } from '../parties/administration.entity.ts';
-import { evcoCheckDigit, parseNewEvcoId } from './evco-id.ts';
+import { evcoCheckDigit, evcoIdVariants, parseNewEvcoId } from './evco-id.ts';
 import { checkTokenUid, checkVin } from './save-token.service.ts';
 import { existingBrandCode } from './token-brand.service.ts';
 import { findTokenByEvcoId } from './token-lookup.ts';
@@ -25,8 +25,18 @@ export interface IssueTokenInput {
 /** How many taken numbers a series skips (ids given by hand inside its range) before giving up. */
 const MAX_SKIPS = 100;
 
-/** Tokens are unique by country, provider and instance, with or without check digit, instance-wide. */
+/**
+ * Tokens are unique by country, provider and instance, with or without check digit, instance-wide.
+ * The unique index compares the id as written: `…802` and `…802W` issued at once both passed the
+ * look and were both stored. A lock per id in its shortest spelling (no separators, no check
+ * character; its own class, after the backfill's 736400122), held by the caller's transaction,
+ * makes the second look wait for the first issue's commit.
+ */
 async function evcoIdTaken(em: Em, evcoId: string): Promise<boolean> {
+  if (em.isInTransaction()) {
+    const [shortest] = evcoIdVariants(evcoId).map((v) => v.toUpperCase().replace(/[^A-Z0-9]/g, '')).sort((a, b) => a.length - b.length || (a < b ? -1 : 1));
+    await em.execute('select pg_advisory_xact_lock(736400123, hashtext(?))', [shortest]);
+  }
   return (await findTokenByEvcoId(em, evcoId, { everyAdministration: true })) !== null;
 }
 
@@ -57,7 +67,7 @@ async function nextSeriesEvcoId(em: Em, series: TokenSeries): Promise<string> {
 
 /**
  * Creates a token (persisted, not flushed): with the evco_id given, or else the series' next
- * number. Run it inside em.transactional when a series is used.
+ * number. Run it inside em.transactional (the series' row and the id's lock are held to its commit).
  */
 export async function issueToken(em: Em, input: IssueTokenInput): Promise<Token> {
   const series = input.series ?? null;

@@ -188,3 +188,20 @@ test('add-virtual-token issues an app token and links it', async (t) => {
   t.like(noSub.body, { param: '$.subscription_id' });
   t.is(await countTokens(own), before, 'nothing was created');
 });
+
+// Found by probing: one eMA id sent at once with and without its check character made two tokens
+// (the unique index compares the id as written), in 5 rounds of 5.
+test('one eMA id in several spellings at once (check character, separators, casing) makes one token', async (t) => {
+  const sub = await insertTokenSubscription(app, adminId);
+  const other = await insertTokenSubscription(app, adminId);
+  for (let round = 0; round < 5; round++) {
+    const full = freshEvco();
+    const base = full.slice(0, 14);
+    const spellings = [base, full, `${base.slice(0, 2)}-${base.slice(2, 5)}-${base.slice(5)}`.toLowerCase()];
+    const answers = await Promise.all(spellings.map((evco, i) => app.request('POST', api('/msp-token-subscription/add-virtual-token'),
+      { body: { subscription_id: (i % 2 ? other : sub).id, evco_id: evco } })));
+    t.is(answers.filter((r) => r.status === 200).length, 1, JSON.stringify(answers.map((r) => r.body.code ?? r.status)));
+    t.true(answers.every((r) => r.status === 200 || r.body.code === 'duplicate'));
+    t.is(await scopedEm(app.orm).count(Token, { evcoId: { $like: `${base}%` } }, { filters: false }), 1);
+  }
+});
