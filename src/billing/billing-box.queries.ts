@@ -2,7 +2,7 @@
 // screen): plain data, the caller's administrations only (the ORM filter picks the box ids; the
 // details of a page come in one statement whatever the page size).
 import type { FilterQuery } from '@mikro-orm/core';
-import { addCurrency, isZero, mulDivDecimal, normalize, roundToCurrency } from '../money/decimal.ts';
+import { addCurrency, isZero, mulDivDecimal, mulDivToCurrency, normalize, roundToCurrency } from '../money/decimal.ts';
 import type { Em } from '../platform/orm.ts';
 import { DomainError } from '../platform/errors.ts';
 import { scopedRead } from '../access/admin-scope.ts';
@@ -167,7 +167,7 @@ export async function boxDetails(em: Em, ids: string[], options: { currentRate?:
     const boxRollups = ((b.rollups ?? []) as RollupRow[]).map((r) => rollupOf(r, id));
     const totals = boxTotals(boxRollups.map((r) => ({ vatKind: r.vatKind, vatPercent: r.vatPercent, net: r.net })));
     const foreign = b.fx_currency && b.fx_currency !== b.currency && b.fx_rate
-      ? { currency: b.fx_currency, rate: normalize(b.fx_rate), totalVat: roundToCurrency(mulDivDecimal(totals.totalVat, b.fx_rate)) } : null;
+      ? { currency: b.fx_currency, rate: normalize(b.fx_rate), totalVat: mulDivToCurrency(totals.totalVat, b.fx_rate) } : null;
     return markData<BoxData>({
       id, adminId: b.admin_id, seriesId: b.series_id, seriesCode: b.series_code, seriesExternalReference: b.series_external_reference,
       primaryDocumentType: b.primary_document_type, documentSource: b.document_source,

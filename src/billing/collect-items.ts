@@ -58,7 +58,7 @@ function createCandidateTable(select: CandidateSelect, kind: string): { sql: str
       -- The series of the administration and series code.
       cross join lateral (select r.id, ${negatesDocumentAmountsSql('r.primary_document_type')} as negate
         from billing_series r
-        where r.admin_id = a.id and case when c.series_code is not null then r.code = c.series_code
+        where r.admin_id = a.id and case when c.series_code is not null then r.code = c.series_code::citext
           else (r.item_sources @> jsonb_build_array(?::text) or r.item_sources = '[]'::jsonb) end
         order by (r.item_sources @> jsonb_build_array(?::text)) desc, r.created_at, r.id limit 1) r
       cross join lateral (select

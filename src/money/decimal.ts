@@ -248,6 +248,15 @@ export function mulDivDecimal(a: string, b: string, c = '1'): string {
   return normalize(new D(a).times(b).dividedBy(c).toFixed(MAX_DECIMALS));
 }
 
+/**
+ * a × b ÷ c rounded once to the currency's minor unit: a billed amount (a quantity times a unit
+ * price, a prorated fee, a converted total). mulDivDecimal's 6 decimals and then the cents rounded
+ * twice: 0.999999 × 1.015001 = 1.014999984999 was 1.015000, then 1.02.
+ */
+export function mulDivToCurrency(a: string, b: string, c = '1', minorUnits = 2): string {
+  return roundToCurrency(new D(a).times(b).dividedBy(c).toString(), minorUnits);
+}
+
 /** Rounds a non-negative quantity up to the next multiple of step (step > 0). */
 export function ceilToMultiple(value: string, step: string): string {
   const [mv, ms] = [plain(value), plain(step)];

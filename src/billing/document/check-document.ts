@@ -1,7 +1,7 @@
 // The sums a document must hold before it is written (EN 16931 BR-CO-10, BR-CO-13..15, BR-CO-17,
 // BR-S-08 and the other categories' -08/-09, BR-DEC; Peppol BIS line amount = quantity × price):
 // a model that does not add up is a defect of the service, never something to round away.
-import { addCurrency, compareDecimal, isCurrencyText, isDecimalText, isNegative, isZero, multiplyDecimal, roundToCurrency, sumCurrency } from '../../money/decimal.ts';
+import { addCurrency, compareDecimal, isCurrencyText, isDecimalText, isNegative, isZero, mulDivToCurrency, sumCurrency } from '../../money/decimal.ts';
 import { vatOf } from '../box-totals.ts';
 import type { BillingDocument, VatCategory } from './billing-document.ts';
 
@@ -24,7 +24,7 @@ export function assertConsistent(doc: BillingDocument): void {
   for (const amount of amountsOf(doc)) if (!isCurrencyText(amount)) fail(`${amount} is not an amount with 2 decimals`);
   for (const l of doc.lines) {
     if (!isDecimalText(l.quantity) || !isDecimalText(l.unit_price) || isNegative(l.unit_price)) fail(`line ${l.id} needs a decimal quantity and a price that is not negative`);
-    const net = roundToCurrency(multiplyDecimal(l.quantity, l.unit_price));
+    const net = mulDivToCurrency(l.quantity, l.unit_price);
     if (!equal(net, l.net_amount)) fail(`line ${l.id}: ${l.quantity} × ${l.unit_price} is ${net}, not ${l.net_amount}`);
     if (doc.vat_breakdown.filter((v) => sameRate(v, l)).length !== 1) fail(`line ${l.id}: ${l.vat_category} ${l.vat_percent} % needs exactly one VAT breakdown entry`);
   }

@@ -2,7 +2,7 @@
 // at once, in the transaction of the request; with an external reference the same content is
 // idempotent and other content is 400 conflicting_resubmission (decisions.md).
 import { DATE_FORMAT, parseDate } from '../../platform/timestamp.ts';
-import { isNegative, mulDivDecimal, parseDecimal, percentOfDecimal, roundToCurrency } from '../../money/decimal.ts';
+import { isNegative, mulDivToCurrency, parseDecimal, percentOfDecimal } from '../../money/decimal.ts';
 import { resolvePartyCustomer, type PartyRefInput } from '../../parties/party-ref.ts';
 import { Administration } from '../../parties/administration.entity.ts';
 import { DomainError, InvalidInputError, NotFoundError } from '../../platform/errors.ts';
@@ -109,7 +109,7 @@ export async function billCustomItem(em: Em, input: CustomItemInput, externalRef
         };
       }
     }
-    const amount = roundToCurrency(mulDivDecimal(checked.quantity, checked.unitPrice));
+    const amount = mulDivToCurrency(checked.quantity, checked.unitPrice);
     const subject = externalReference !== null ? `ext:${checked.admin.id.toLowerCase()}:${externalReference.toLowerCase()}` : uuidv7();
     const result = await collectItems(tx, CUSTOM_ITEM_SOURCE, candidateRows([{
       admin_id: checked.admin.id, party_id: checked.party.id, subject_id: subject, line_key: '', source_version: 1,

@@ -4,7 +4,7 @@
 // over the period's days. A cost per month on a quarterly invoice counts three times, and so on.
 import { localTime } from '../../pricing/local-time.ts';
 import { vatRateAt } from '../../pricing/vat-rate.service.ts';
-import { mulDivDecimal, percentOfDecimal, roundToCurrency, isZero } from '../../money/decimal.ts';
+import { mulDivToCurrency, percentOfDecimal, isZero } from '../../money/decimal.ts';
 import type { RecurringCost } from '../../msp/subscription-plan.entity.ts';
 import type { Em } from '../../platform/orm.ts';
 import type { InvoicingPeriod } from '../billing-settings.entity.ts';
@@ -54,7 +54,7 @@ export function validDays(sub: { valid_from: Date; valid_until: Date | null }, f
 
 /** A recurring cost for one period: scaled from its own period to the invoicing period, prorated by days, rounded once. */
 export function proratedFee(cost: { amount_excl_vat: string; period: InvoicingPeriod }, kind: InvoicingPeriod, days: number, of: number): string {
-  return roundToCurrency(mulDivDecimal(cost.amount_excl_vat, String(monthsOf(kind) * days), String(monthsOf(cost.period) * of)));
+  return mulDivToCurrency(cost.amount_excl_vat, String(monthsOf(kind) * days), String(monthsOf(cost.period) * of));
 }
 
 export async function feeCandidates(em: Em, fp: FeePeriod): Promise<ItemCandidate[]> {
