@@ -72,7 +72,7 @@ const updateFields = {
 const updateBody = yup.object({
   ...updateFields,
   recurring_cost_correction: yup.boolean().nullable()
-    .meta({ description: 'Accepted; recurring costs are not billed yet, so it has no effect so far.' }),
+    .meta({ description: 'true: the periods already billed with fees of the subscription are billed again from the first moment a change of valid_from or valid_until affects (a changed fee reversed and billed anew in the next open box once its box is closed).' }),
 });
 
 const createBody = yup.object({
@@ -112,7 +112,8 @@ function newSubscription(body: CreateBody): NewTokenSubscription {
 }
 
 const update = async (em: Em, id: string, body: Record<string, unknown>, mode: 'merge' | 'replace') =>
-  present(em, await updateTokenSubscription(em, id, { ...(patchFrom(body, MAPPING, mode) as TokenSubscriptionPatch), ...parties(body) }, mode));
+  present(em, await updateTokenSubscription(em, id, { ...(patchFrom(body, MAPPING, mode) as TokenSubscriptionPatch), ...parties(body) }, mode,
+    { recurringCostCorrection: body.recurring_cost_correction as boolean | null | undefined }));
 
 const uuidQuery = () => yup.string().test('uuid', '${path} must be an id', (value) => value === undefined || isUuid(value));
 const asBoolean = (value: string | undefined) => (value === undefined ? undefined : value === 'true');

@@ -4,6 +4,7 @@
 // again, in its transaction, for the periods already billed from the first one the validity change
 // affects. The writes answer plain data; the reads are in cpo-subscription.queries.ts.
 import { recollectCpoSubscriptionFees } from './cpo-subscription-fee.source.ts';
+import { affectedFrom, type Bounds, type CorrectionOption } from '../contracts/bounds-change.ts';
 import { LockMode } from '@mikro-orm/core';
 import {
   applyLinkPatch, clashingLink, contractCustomer, contractToLink, createContract, findById, findLink, markDefunct, orderedLinkSpan, updateContract,
@@ -22,20 +23,7 @@ import { linkEvse } from './link-evse.ts';
 export type CpoSubscriptionFields = ContractFields;
 export type CpoLinkFields = LinkFields;
 
-/** An update's options: `recurringCostCorrection` bills already billed periods again (false: they stay as billed). */
-export interface CorrectionOption { recurringCostCorrection?: boolean | null }
-
-type Bounds = { from: Date; until: Date | null };
-
-/** The earliest moment whose fees a change of validity bounds affects; null when the bounds did not change. */
-export function affectedFrom(before: Bounds, after: Bounds): Date | null {
-  const moments: Date[] = [];
-  if (before.from.getTime() !== after.from.getTime()) moments.push(before.from, after.from);
-  if ((before.until?.getTime() ?? null) !== (after.until?.getTime() ?? null)) {
-    for (const until of [before.until, after.until]) if (until) moments.push(until);
-  }
-  return moments.length ? new Date(Math.min(...moments.map((m) => m.getTime()))) : null;
-}
+export type { CorrectionOption } from '../contracts/bounds-change.ts';
 
 const SUBSCRIPTION: ContractKind<CpoSubscription> = {
   entity: CpoSubscription, what: 'CPO subscription', unique: { cpo_subscription_external_reference_unique: ['external_reference'] },

@@ -1,3 +1,5 @@
+import { affectedFrom, type Bounds, type CorrectionOption } from '../contracts/bounds-change.ts';
+import { recollectFees } from './fee-correction.ts';
 import { customerNamed } from '../parties/customer-ref.ts';
 import type { CustomFields } from '../parties/customer.entity.ts';
 import { administrationNamed } from '../parties/customer-input.ts';
@@ -65,13 +67,19 @@ async function recheckDeferringLinks(em: Em, subscription: TokenSubscription, va
  * external_updated_at.
  */
 export async function updateTokenSubscription(
-  em: Em, id: string, patch: TokenSubscriptionPatch & SubscriptionParties, mode: 'merge' | 'replace' = 'merge',
+  em: Em, id: string, patch: TokenSubscriptionPatch & SubscriptionParties, mode: 'merge' | 'replace' = 'merge', options: CorrectionOption = {},
 ): Promise<TokenSubscriptionData> {
-  return tokenSubscriptionData(await updateTokenSubscriptionEntity(em, id, patch, mode));
+  return tokenSubscriptionData(await updateTokenSubscriptionEntity(em, id, patch, mode, options));
 }
 
-/** The entity form of updateTokenSubscription, for other services (the end user's cancel). */
-export function updateTokenSubscriptionEntity(em: Em, id: string, patch: TokenSubscriptionPatch & SubscriptionParties, mode: 'merge' | 'replace' = 'merge'): Promise<TokenSubscription> {
+/**
+ * The entity form of updateTokenSubscription, for other services (the end user's cancel). With the
+ * recurring cost correction, the periods already billed are billed again from the first moment the
+ * change of bounds affects (fee-correction.ts).
+ */
+export function updateTokenSubscriptionEntity(
+  em: Em, id: string, patch: TokenSubscriptionPatch & SubscriptionParties, mode: 'merge' | 'replace' = 'merge', options: CorrectionOption = {},
+): Promise<TokenSubscription> {
   return em.transactional(async (tx) => {
     const subscription = await lockTokenSubscription(tx, id, { withPlan: true });
     await assertNamedRecordsVisible(tx, partiesNamed(patch));
@@ -100,9 +108,12 @@ export function updateTokenSubscriptionEntity(em: Em, id: string, patch: TokenSu
     }
     if (changed.includes('validFrom')) await recheckDeferringLinks(tx, subscription, validFrom);
 
+    const before: Bounds = { from: subscription.validFrom, until: subscription.validUntil ?? null };
     Object.assign(subscription, next);
     if (patch.externalUpdatedAt !== undefined) subscription.externalUpdatedAt = patch.externalUpdatedAt;
     await flushUnique(tx, TOKEN_SUBSCRIPTION_UNIQUE);
+    const from = options.recurringCostCorrection ? affectedFrom(before, { from: validFrom, until: validUntil }) : null;
+    if (from) await recollectFees(tx, subscription.admin.id, subscription.id, [subscription.id], from);
     return subscription;
   });
 }

@@ -11,7 +11,8 @@ import type { InvoicingPeriod } from '../billing-settings.entity.ts';
 import { collectItems } from '../collect-items.ts';
 import { billedPeriodSubjects } from '../period-fee-subjects.ts';
 import { candidateRows, type ItemCandidate } from '../item-source.ts';
-import { daysBetween, monthsOf, periodDates, periodLabel, type Period } from '../periods.ts';
+import { daysBetween, monthsOf, periodDates, periodLabel, periodOf, type Period } from '../periods.ts';
+import { billingAdmin } from '../billing-admin.ts';
 
 export const SUBSCRIPTION_FEE_SOURCE = 'msp_subscription_fee';
 
@@ -29,8 +30,8 @@ const SUBSCRIPTIONS = `select ts.id, ts.external_reference, ts.customer_id, ts.v
     p.recurring_costs
   from msp_token_subscription ts join msp_subscription_plan p on p.id = ts.plan_id
   where ts.admin_id = ? and not ts.defunct and ts.valid_from < ? and (ts.valid_until is null or ts.valid_until > ?)
-    and jsonb_array_length(p.recurring_costs) > 0
-  order by ts.id`;
+    and jsonb_array_length(p.recurring_costs) > 0`;
+const ORDER = ' order by ts.id';
 
 export interface FeePeriod {
   adminId: string;
@@ -57,8 +58,11 @@ export function proratedFee(cost: { amount_excl_vat: string; period: InvoicingPe
   return mulDivToCurrency(cost.amount_excl_vat, String(monthsOf(kind) * days), String(monthsOf(cost.period) * of));
 }
 
-export async function feeCandidates(em: Em, fp: FeePeriod): Promise<ItemCandidate[]> {
-  const rows = await em.execute<FeeSubscription[]>(SUBSCRIPTIONS, [fp.adminId, fp.period.until, fp.period.from]);
+/** The period's candidates of an administration's subscriptions, or of the subscriptions named. */
+export async function feeCandidates(em: Em, fp: FeePeriod, subscriptionIds?: string[]): Promise<ItemCandidate[]> {
+  const params = [fp.adminId, fp.period.until, fp.period.from];
+  const rows = await em.execute<FeeSubscription[]>(subscriptionIds ? `${SUBSCRIPTIONS} and ts.id = any(?::uuid[])${ORDER}` : `${SUBSCRIPTIONS}${ORDER}`,
+    subscriptionIds ? [...params, `{${subscriptionIds.join(',')}}`] : params);
   const subscriptions = rows.map((row) => ({ ...row, valid_from: new Date(row.valid_from), valid_until: row.valid_until ? new Date(row.valid_until) : null }));
   if (!subscriptions.length) return [];
   const vat = await vatRateAt(em, fp.country, 'standard', fp.period.from);
@@ -94,4 +98,38 @@ export async function billSubscriptionFees(em: Em, fp: FeePeriod): Promise<void>
   const candidates = await feeCandidates(em, fp);
   const subjects = await billedPeriodSubjects(em, SUBSCRIPTION_FEE_SOURCE, fp.adminId, fp.period.from);
   if (candidates.length || subjects.length) await collectItems(em, SUBSCRIPTION_FEE_SOURCE, candidateRows(candidates), { subjects });
+}
+
+/** Fee items of subscriptions (every entry: a withdrawn fee's period stays billed). */
+const BILLED = `select i.subject_id, i.occurred_at, (i.entry = 'original' and not i.superseded) as current
+  from billing_item i
+  where i.source_kind = ? and i.admin_id = ? and split_part(i.subject_id, '/', 1) = any(?::text[])`;
+
+/**
+ * The recurring cost correction of MSP subscriptions, in the caller's transaction: every invoicing
+ * period that already holds fee items of `billedOf` and ends after `from` is collected again for
+ * `subscriptionIds` (a changed subscription; a correction's old subscription and its successor, which
+ * takes the old one's periods from the correction on). Lines follow the core's rules: changed in
+ * place in an open box, else reversed with the new line in the party's next open box; lines no longer
+ * produced are withdrawn. Periods without fees of `billedOf` are left to the period start.
+ */
+export async function recollectSubscriptionFees(em: Em, adminId: string, billedOf: string, subscriptionIds: string[], from: Date): Promise<void> {
+  const billed = await em.execute<{ subject_id: string; occurred_at: string | Date; current: boolean }[]>(BILLED, [SUBSCRIPTION_FEE_SOURCE, adminId, `{${billedOf}}`]);
+  if (!billed.length) return;
+  const admin = await billingAdmin(em, adminId);
+  const periods = new Map<number, Set<string>>();
+  for (const item of billed) {
+    const start = new Date(item.occurred_at).getTime();
+    const current = periods.get(start) ?? new Set<string>();
+    periods.set(start, current);
+    if (item.current) current.add(item.subject_id);
+  }
+  for (const start of [...periods.keys()].sort((a, b) => a - b)) {
+    const period = periodOf(new Date(start), admin.timeZone, admin.kind);
+    if (period.until <= from) continue;
+    const fp: FeePeriod = { adminId: admin.adminId, country: admin.country, currency: admin.currency, timeZone: admin.timeZone, kind: admin.kind, period };
+    const candidates = await feeCandidates(em, fp, subscriptionIds);
+    const current = periods.get(start)!;
+    if (candidates.length || current.size) await collectItems(em, SUBSCRIPTION_FEE_SOURCE, candidateRows(candidates), { subjects: [...current], answer: false });
+  }
 }
