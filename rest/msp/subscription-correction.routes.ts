@@ -34,7 +34,7 @@ const description = 'Splits the subscription at valid_from (which may lie in the
   + 'The new one has no external_reference unless new_external_reference is given. Token links valid at or after '
   + 'valid_from move over seamlessly (the old link ends where the new one starts; a link starting at or after '
   + 'valid_from becomes defunct and is re-created whole), and the monetary credit balance moves along. Sessions '
-  + 'since valid_from are repriced. recurring_cost_correction is recorded.';
+  + 'since valid_from are repriced. recurring_cost_correction true also bills the fees of the periods already billed again (the old customer credited, the new one billed).';
 
 async function presentCorrection(em: Em, result: CorrectionData): Promise<Infer<typeof correctionShape>> {
   const [oldSubscription, newSubscription] = await tokenSubscriptionDetails(em, [result.oldSubscription.id, result.newSubscription.id]);

@@ -15,7 +15,7 @@ export const SubscriptionCorrectionSchema = defineEntity({
     oldSubscription: () => p.manyToOne(TokenSubscription).index(),
     newSubscription: () => p.manyToOne(TokenSubscription).index(),
     correctedFrom: p.datetime(),
-    /** Asked for by the caller; recurring costs are not billed yet, so it has no effect so far. */
+    /** Asked for by the caller: the periods already billed with the old subscription's fees were billed again (fee-correction.ts). */
     recurringCostCorrection: p.boolean().default(false),
     createdAt: createdAtProperty(),
   },
