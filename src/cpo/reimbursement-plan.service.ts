@@ -14,6 +14,7 @@ import { MAX_SCRIPT_LENGTH, scriptSyntaxError } from '../pricing/script/run-rule
 import { CalculationInput } from './calculation-input.entity.ts';
 import { ReimbursementArrangement } from './reimbursement-arrangement.entity.ts';
 import { REIMBURSEMENT_COMPONENTS, REIMBURSEMENT_MODES, ReimbursementPlan } from './reimbursement-plan.entity.ts';
+import { COMPONENT_NAME } from '../pricing/script/run-rule-script.ts';
 import {
   calculationInputs, type ArrangementData, type CalculationInputData, type InputOwnerRef, type ReimbursementPlanData,
 } from './reimbursement.queries.ts';
@@ -26,7 +27,6 @@ export interface PlanInput extends PlanBasics {
   script?: string | null;
 }
 
-const VAR_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 
 /** The plan entity a write changes, or 400 not_found. */
 async function loadPlan(em: Em, id: string): Promise<ReimbursementPlan> {
@@ -86,8 +86,10 @@ export async function setCalculationInput(
 ): Promise<CalculationInputData[]> {
   const owner = await ownerOf(em, ref);
   if (!parseDate(date)) throw new InvalidInputError(`valid_from in the path must be ${DATE_FORMAT}`, { path: [] });
-  if (componentType === 'custom' ? !VAR_NAME.test(varName) : !(REIMBURSEMENT_COMPONENTS as readonly string[]).includes(componentType)) {
-    throw new InvalidInputError(componentType === 'custom' ? 'the variable name must be letters, digits and _' : `the component is one of ${REIMBURSEMENT_COMPONENTS.join(', ')}`, { path: [] });
+  // A custom variable is priced as a subtotal of its name: the names a script's subtotal may have.
+  if (componentType === 'custom' ? !COMPONENT_NAME.test(varName) : !(REIMBURSEMENT_COMPONENTS as readonly string[]).includes(componentType)) {
+    throw new InvalidInputError(componentType === 'custom'
+      ? 'the variable name must be 1 to 50 lower-case letters, digits and _, starting with a letter' : `the component is one of ${REIMBURSEMENT_COMPONENTS.join(', ')}`, { path: [] });
   }
   const validFrom = localMidnight(date, owner.timeZone);
   const where = { ownerKind: ref.kind, ownerId: ref.id, validFrom, componentType, varName };

@@ -4,6 +4,7 @@
 import { uuidv7 } from '../platform/ids.ts';
 import type { Em } from '../platform/orm.ts';
 import { sumCurrency } from '../money/decimal.ts';
+import { jsonEqual } from '../platform/json-equal.ts';
 import type { ReimbursementDraft } from './reimburse-session.ts';
 import { SessionReimbursement, type ReimbursedEvse } from './session-reimbursement.entity.ts';
 
@@ -17,15 +18,26 @@ export interface ReimbursedSession {
   drafts: ReimbursementDraft[];
 }
 
-const sameAmounts = (record: SessionReimbursement, draft: ReimbursementDraft) => JSON.stringify(record.subtotals) === JSON.stringify(draft.subtotals)
+// Compared as data: the stored subtotals come back from jsonb with their keys in another order, and as
+// text they never matched, so every reprocessing of an unchanged session made a new version (a
+// reversal and the same line again in the owner's next open box).
+const sameAmounts = (record: SessionReimbursement, draft: ReimbursementDraft) => jsonEqual(record.subtotals, draft.subtotals)
   && record.currency === draft.currency;
 
-/** Saves the records; answers each session's total excl. VAT (null without records) and whether any record changed. */
-export async function saveSessionReimbursements(em: Em, sessions: ReimbursedSession[]): Promise<{ totals: Map<string, string | null>; changed: string[] }> {
+/**
+ * Saves the records; answers each session's total excl. VAT (null without records) and whether any
+ * record changed. The sessions of `withdrawn` (a drop-out of the CPO side) lose their records.
+ */
+export async function saveSessionReimbursements(em: Em, sessions: ReimbursedSession[], withdrawn: string[] = []): Promise<{ totals: Map<string, string | null>; changed: string[] }> {
   const totals = new Map<string, string | null>();
   const changed: string[] = [];
-  if (sessions.length === 0) return { totals, changed };
-  const existing = await em.find(SessionReimbursement, { sessionId: { $in: sessions.map((s) => s.sessionId) } }, { filters: false });
+  if (sessions.length === 0 && withdrawn.length === 0) return { totals, changed };
+  const existing = await em.find(SessionReimbursement, { sessionId: { $in: [...sessions.map((s) => s.sessionId), ...withdrawn] } }, { filters: false });
+  for (const sessionId of withdrawn) {
+    const mine = existing.filter((r) => r.sessionId === sessionId);
+    for (const record of mine) em.remove(record);
+    if (mine.length) changed.push(sessionId);
+  }
   for (const session of sessions) {
     const mine = existing.filter((r) => r.sessionId === session.sessionId);
     let touched = false;

@@ -122,9 +122,12 @@ async function recordDropouts(em: Em, dropouts: Dropout[]): Promise<void> {
 export async function recordOutcomes(em: Em, sessions: ClaimedSession[], roaming: RoamingBatch, batch: BatchOutcomes): Promise<void> {
   const { outcomes, results } = batch;
   await recordDropouts(em, batch.dropouts);
-  // A session that dropped out on the CPO side reimburses nothing; one whose driver's side dropped out keeps its owner's reimbursement.
+  // A session that dropped out on the CPO side reimburses nothing (what an earlier processing reimbursed
+  // is withdrawn); one whose driver's side dropped out keeps its owner's reimbursement.
   const cpoDropouts = new Set(batch.dropouts.filter((d) => d.side === 'cpo').map((d) => d.outcome.id));
-  const saved = await saveSessionReimbursements(em, batch.reimbursed.filter((x) => !cpoDropouts.has(x.sessionId)));
+  const cpoSessions = new Set(sessions.filter((s) => s.source === 'cpo_charge_session').map((s) => s.id));
+  const saved = await saveSessionReimbursements(em, batch.reimbursed.filter((x) => !cpoDropouts.has(x.sessionId)),
+    [...cpoDropouts].filter((id) => cpoSessions.has(id)));
   for (const outcome of outcomes) if (saved.totals.has(outcome.id)) outcome.reimbursement_excl_vat = saved.totals.get(outcome.id)!;
   await em.flush();
   await roaming.save(em, outcomes, results);

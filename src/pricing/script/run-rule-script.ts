@@ -8,6 +8,9 @@ import { DECIMAL_PRELUDE } from './decimal-prelude.ts';
 import { storableText, TEXT_CONTROL } from '../../platform/input-limits.ts';
 import { inSandbox, SandboxFault, type SandboxLimits } from './sandbox.ts';
 
+/** A subtotal's component name a script may answer (a custom variable of a reimbursement plan becomes one). */
+export const COMPONENT_NAME = /^[a-z][a-z0-9_]{0,49}$/;
+
 export { sandboxStats } from './sandbox.ts';
 
 export const MAX_SCRIPT_LENGTH = 10_000;
@@ -105,7 +108,7 @@ function checkOutput(value: unknown): ScriptOutput {
   if (!Array.isArray(subtotals) || subtotals.length > 20) throw new Error('subtotals must be a list of at most 20 items');
   const checked = subtotals.map((s: Record<string, unknown>, i) => {
     if (typeof s !== 'object' || s === null) throw new Error(`subtotals[${i}] must be an object`);
-    if (typeof s.component !== 'string' || !/^[a-z][a-z0-9_]{0,49}$/.test(s.component)) throw new Error(`subtotals[${i}].component must be a name like cpo_markup`);
+    if (typeof s.component !== 'string' || !COMPONENT_NAME.test(s.component)) throw new Error(`subtotals[${i}].component must be a name like cpo_markup`);
     if (typeof s.amount_excl_vat !== 'string' || !isDecimalText(s.amount_excl_vat)) {
       throw new Error(`subtotals[${i}].amount_excl_vat must be a decimal string such as "1.25" (at most 6 decimals), not ${JSON.stringify(s.amount_excl_vat)}`);
     }

@@ -222,6 +222,47 @@ test('a driver of our own whose pricing drops out: the EVSE owner is reimbursed 
   t.is((await ok('GET', `/cpo-charge-session/${session.id}`)).status, 'discarded');
 });
 
+// Found by probing: a session reprocessed into a drop-out of the CPO side kept its earlier
+// reimbursement record and stayed billed to the owner, also once discarded; a reprocessing that
+// changed no amount made a new version (the stored subtotals compared as text, their keys in jsonb's
+// order), so a closed box got a reversal and the same line again; a custom variable named as PUT
+// accepted it (GridFee) dropped every session of the plan out.
+test('a reprocessed session that drops out on the CPO side loses its reimbursement; an unchanged one keeps its version', async (t) => {
+  const admin2 = (await createAdministration(app)).id;
+  await configureBilling(app, admin2);
+  const series = await createSeries(app, admin2, { primary_document_type: 'self_billing_invoice', item_sources: ['cpo_reimbursement'] });
+  const owner = await createCustomer(app, admin2, { reimbursement_vat: 'Applies' });
+  const evse = await createLocatedEvse(app, admin2);
+  const plan = await createReimbursementPlan(app, admin2, { components: ['energy', 'flat'] }, { energy: '0.20', flat: '0.35' });
+  await reimburseEvse(app, admin2, owner.id, plan.id, evse.evse_uid);
+  const reprice = async (id: string) => { await ok('POST', `/msp-charge-session/${id}/reprice`); return settled(id); };
+  const billed = async () => {
+    const boxes = (await ok('GET', `/billing-box?series_external_reference=${series.external_reference}`)).items as { id: string; state: string }[];
+    const lines: string[] = [];
+    for (const box of boxes) for (const item of (await ok('GET', `/billing-box/${box.id}/cpo-charge-session-reimbursement`)).items) lines.push(`${box.state} ${item.entry} ${item.amount_excl_vat}`);
+    return lines.sort();
+  };
+  const done = await processCpoSession(evse.evse_uid);
+  t.is(done.total_reimbursement_amount_excl_vat, '2.35');
+  const [box] = (await ok('GET', `/billing-box?series_external_reference=${series.external_reference}`)).items;
+  await ok('POST', `/billing-box/${box.id}/close`);
+  t.is((await reprice(done.id)).total_reimbursement_amount_excl_vat, '2.35');
+  t.is((await reimbursementsOf(done.id))[0].version, 1, 'the same amounts: the same version');
+  t.deepEqual(await billed(), ['closed original -2.35'], 'nothing billed again');
+
+  await ok('POST', `/customer/${owner.id}`, { reimbursement_vat: 'Unknown' });
+  const dropped = await reprice(done.id);
+  t.like(dropped, { status: 'dropout', dropout_reason: 'reimbursement_vat_unknown', total_reimbursement_amount_excl_vat: null });
+  t.deepEqual(await reimbursementsOf(done.id), []);
+  t.deepEqual(await billed(), ['closed original -2.35', 'open reversal 2.35'], 'reversed in the owner\'s next open box');
+  await ok('POST', `/cpo-dropout-case/${dropped.dropout_case_id}/reprocess`, { instruction: 'discard' });
+  t.deepEqual(await billed(), ['closed original -2.35', 'open reversal 2.35']);
+
+  const custom = await app.request('PUT', api(`/cpo-reimbursement-plan/${plan.id}/calculation-input/2026-01-01/custom/GridFee`), { body: { value: '0.75' } });
+  t.is(custom.status, 400, 'a name no subtotal may have');
+  t.is((await app.request('PUT', api(`/cpo-reimbursement-plan/${plan.id}/calculation-input/2026-01-01/custom/grid_fee`), { body: { value: '0.75' } })).status, 200);
+});
+
 test('bad filters are 400 naming the query parameter', async (t) => {
   for (const [path, param] of [
     ['/cpo-charge-session-reimbursement?charge_session_id=nope', 'charge_session_id'],
