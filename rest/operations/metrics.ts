@@ -21,6 +21,8 @@ export function metricsEndpoint(metrics: ServiceMetrics, authenticate: (ctx: Con
     await authenticate(ctx, async () => {});
     const actor = ctx.state.actor as Actor;
     if (!actor.scope.all) throw new DomainError('forbidden', 'the metrics span every administration: only a credential without an administration limit may read them');
+    // An App credential serves an app's end users: the App API only (as on /main/v1).
+    if (actor.role === 'app') throw new DomainError('forbidden', 'an App credential may call the App API only');
     ctx.set('Cache-Control', 'no-store');
     ctx.type = metrics.contentType;
     ctx.body = await metrics.text();

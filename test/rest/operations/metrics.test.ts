@@ -31,6 +31,9 @@ test('a credential is needed, one without an administration limit; other methods
   t.is(refused.body.code, 'forbidden');
   const readonly = await app.credential({ role: 'readonly' });
   t.is((await app.request('GET', '/main/metrics', { auth: readonly })).status, 200);
+  // Found by probing: an App credential without a limit read every administration's figures.
+  const appCredential = await app.credential({ role: 'app' });
+  t.like(await app.request('GET', '/main/metrics', { auth: appCredential }), { status: 403, body: { code: 'forbidden' } });
   t.is((await app.request('POST', '/main/metrics')).status, 405);
 });
 
