@@ -17,7 +17,7 @@ import { RatePlan } from '../pricing/rate-plan.entity.ts';
 import { createRatePlan, createRatePlanVersion, upsertRatePlan } from '../pricing/rate-plan.service.ts';
 import { VatRate } from '../pricing/vat-rate.entity.ts';
 import { createVatRate, updateVatRate } from '../pricing/vat-rate.service.ts';
-import type { KindCount, SetupFile } from './setup-file.ts';
+import { assertNoRepeats, type KindCount, type SetupFile } from './setup-file.ts';
 import { applyBilling, emptyBillingReport, type BillingReport } from './apply-billing-setup.ts';
 
 export type SetupReport = Record<'administrations' | 'vat_rates' | 'rate_plans' | 'rate_plan_versions' | 'subscription_plans', KindCount> & BillingReport;
@@ -98,7 +98,7 @@ async function applyRatePlans(em: Em, file: SetupFile, report: SetupReport): Pro
       report.rate_plans.created++;
     } else if (existing.currency !== plan.currency) {
       throw new InvalidInputError(`rate plan ${plan.external_reference} is in ${existing.currency}; its currency cannot change`, { path: [...path, 'currency'] });
-    } else if (existing.name === plan.name && same([...existing.adminIds].sort(), [...adminIds].sort())) {
+    } else if (existing.name === plan.name && same(lowerSorted(existing.adminIds), lowerSorted(adminIds))) {
       report.rate_plans.unchanged++;
     } else {
       await at(path, () => upsertRatePlan(em, { id: existing!.id }, { name: plan.name, adminIds }));
@@ -169,7 +169,11 @@ export class DryRun extends Error {}
  * Applies the document in one transaction; with dryRun nothing is kept, the report says what would
  * change. `progress` hears the section being applied (the CLI's progress line).
  */
+/** Administration ids as they compare (citext: any casing names the same one). */
+const lowerSorted = (ids: readonly string[]) => ids.map((id) => id.toLowerCase()).sort();
+
 export async function applySetup(em: Em, file: SetupFile, options: { dryRun?: boolean; progress?: (section: string) => void } = {}): Promise<SetupReport> {
+  assertNoRepeats(file);
   const report = emptyReport();
   const progress = options.progress ?? (() => {});
   try {

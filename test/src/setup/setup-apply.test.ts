@@ -100,3 +100,32 @@ test.serial('a bad file names the place and changes nothing', async (t) => {
   const duplicateKeys = await apply('{"administrations": [], "administrations": []}');
   t.is(duplicateKeys.code, 1);
 });
+
+// Found by probing: a misspelled section or member was ignored (exit 0, nothing done), and two
+// entries of one record were both applied, the second undoing the first at every run.
+test.serial('an unknown section or member, and two entries of one record, fail naming the place; nothing is applied', async (t) => {
+  const before = (await app.request('GET', api('/administration'))).body.items.length;
+  const section = await apply({ vat_rate: [{ country: 'NL', vat_kind: 'standard', percentage: '21', valid_from: '2019-01-01T00:00:00Z' }] });
+  t.is(section.code, 1);
+  t.regex(section.stderr, /vat_rate/);
+  const member = await apply({ vat_rates: [{ country: 'NL', vat_kind: 'standard', percentage: '21', valid_from: '2019-01-01T00:00:00Z', vaild_until: null }] });
+  t.is(member.code, 1);
+  t.regex(member.stderr, /\$\.vat_rates\[0\].*vaild_until/);
+  const twice = example();
+  twice.administrations.push({ ...twice.administrations[0], name: 'Renamed' });
+  const repeated = await apply(twice);
+  t.is(repeated.code, 1);
+  t.regex(repeated.stderr, new RegExp(`\\$\\.administrations\\[${twice.administrations.length - 1}\\]`));
+  const rates = await apply({ vat_rates: [18, 19].map((percentage) => ({ country: 'MT', vat_kind: 'standard', percentage: String(percentage), valid_from: '2020-01-01T00:00:00Z' })) });
+  t.is(rates.code, 1);
+  t.regex(rates.stderr, /\$\.vat_rates\[1\]/);
+  t.is((await app.request('GET', api('/administration'))).body.items.length, before);
+
+  // A rate plan naming its administration in another casing is the same plan: the second run changes nothing.
+  const cased = {
+    administrations: [{ id: 'case-ops', name: 'Case', currency: 'EUR', country: 'NL' }],
+    rate_plans: [{ external_reference: 'case-plan', name: 'Case plan', currency: 'EUR', admin_ids: ['CASE-OPS'], versions: [] }],
+  };
+  t.is((await apply(cased)).code, 0);
+  t.like((await apply(cased)).report, { rate_plans: { created: 0, updated: 0, unchanged: 1 } });
+});
