@@ -3,7 +3,7 @@ import { DomainError, InvalidInputError } from '../platform/errors.ts';
 import type { Em } from '../platform/orm.ts';
 import type { Administration } from '../parties/administration.entity.ts';
 import { evcoCheckDigit, evcoIdVariants, parseNewEvcoId } from './evco-id.ts';
-import { checkTokenUid, checkVin } from './save-token.service.ts';
+import { assertUidFree, checkTokenUid, checkVin } from './save-token.service.ts';
 import { existingBrandCode } from './token-brand.service.ts';
 import { findTokenByEvcoId } from './token-lookup.ts';
 import type { FormFactor, UidType } from './token-reference-data.ts';
@@ -84,9 +84,11 @@ export async function issueToken(em: Em, input: IssueTokenInput): Promise<Token>
   }
   const uidType = input.uidType ?? series?.uidType ?? null;
   const brandCode = input.brandCode ?? series?.brandCode ?? null;
+  const uid = input.uid != null ? checkTokenUid(input.uid, uidType) : null;
+  if (uid !== null) await assertUidFree(em, uid, input.formFactor === 'virtual');
   const token = em.create(Token, {
     evcoId,
-    uid: input.uid != null ? checkTokenUid(input.uid, uidType) : null,
+    uid,
     uidType,
     formFactor: input.formFactor,
     brandCode: brandCode === null ? null : await existingBrandCode(em, brandCode),

@@ -1,4 +1,4 @@
-import { InvalidInputError, NotFoundError } from '../platform/errors.ts';
+import { DomainError, InvalidInputError, NotFoundError } from '../platform/errors.ts';
 import type { Patch } from '../platform/merge-patch.ts';
 import type { Em } from '../platform/orm.ts';
 import { plainData, type Data } from '../platform/plain-data.ts';
@@ -40,6 +40,19 @@ export function checkTokenUid(uid: string, uidType: UidType | null | undefined):
   return value;
 }
 
+/**
+ * OCPI identifies a token by its uid and type (APP_USER: a virtual token; RFID: another with a uid),
+ * case-insensitively (CiString; the column is citext): a second token of one uid and type made a
+ * roaming partner, which keys its tokens so, take it for the first. A lock per uid, held by the
+ * caller's transaction (a class of its own, after the eMA ids' 736400123), orders issues sent at once.
+ */
+export async function assertUidFree(em: Em, uid: string, virtual: boolean, tokenId?: string): Promise<void> {
+  if (em.isInTransaction()) await em.execute('select pg_advisory_xact_lock(736400124, hashtext(lower(?)))', [uid]);
+  const [taken] = await em.execute<{ id: string }[]>(`select id from msp_token where uid = ?::citext and (form_factor = 'virtual') = ?
+    and id is distinct from ?::uuid limit 1`, [uid, virtual, tokenId ?? null]);
+  if (taken) throw new DomainError('duplicate', 'uid is already used by another token of its kind (OCPI identifies a token by uid and type)', { path: ['uid'] });
+}
+
 /** The token entity a write changes, or 400 not_found. */
 async function loadToken(em: Em, evcoId: string): Promise<Token> {
   const token = await findTokenByEvcoId(em, evcoId);
@@ -66,6 +79,7 @@ export async function updateToken(em: Em, evcoId: string, patch: TokenPatch): Pr
   if (patch.uid !== undefined) token.uid = patch.uid;
   if ((patch.uid !== undefined || patch.uidType !== undefined) && token.uid != null) {
     token.uid = checkTokenUid(token.uid, token.uidType);
+    await assertUidFree(em, token.uid, token.formFactor === 'virtual', token.id);
   }
   if (patch.vehicleVin !== undefined) token.vehicleVin = patch.vehicleVin === null ? null : checkVin(patch.vehicleVin);
   if (patch.externalUpdatedAt !== undefined) token.externalUpdatedAt = patch.externalUpdatedAt;

@@ -9,7 +9,7 @@ import type { Em } from '../platform/orm.ts';
 import { parseEvcoId } from './evco-id.ts';
 import { issueToken } from './issue-token.service.ts';
 import { linkToken } from './link-token.service.ts';
-import { checkTokenUid, checkVin } from './save-token.service.ts';
+import { assertUidFree, checkTokenUid, checkVin } from './save-token.service.ts';
 import { findTokenByEvcoId } from './token-lookup.ts';
 import { FORM_FACTORS, type FormFactor, type UidType } from './token-reference-data.ts';
 import { TokenSeries } from './token-series.entity.ts';
@@ -84,6 +84,7 @@ export function activateToken(em: Em, input: { evcoId: string; uid?: string | nu
     const token = await findTokenByEvcoId(tx, input.evcoId, { forUpdate: true });
     if (!token) throw new NotFoundError('token', { path: ['evco_id'] });
     const uid = input.uid != null ? checkTokenUid(input.uid, token.uidType) : null;
+    if (uid !== null) await assertUidFree(tx, uid, token.formFactor === 'virtual', token.id);
     token.activate(new Date());
     if (uid !== null) token.uid = uid;
     await tx.flush();

@@ -54,10 +54,10 @@ test('updateToken merge-updates like POST /msp-token/{evco_id}; bad input names 
     brand_code: 'gmwbrand', uid: '04a1b2c3', token_uid_type_id: 'rfid_4byte', vehicle_vin: 'wvwzzz1jzxw000001', external_updated_at: '2026-03-01T00:00:00Z',
   });
   const { updateToken } = await data(app, UPDATE_TOKEN, { e: viaGraphql.evcoId.toLowerCase(), i: {
-    brandCode: 'gmwbrand', uid: '04a1b2c3', uidType: 'RFID_4BYTE', vehicleVin: 'wvwzzz1jzxw000001', externalUpdatedAt: '2026-03-01T01:00:00+01:00',
+    brandCode: 'gmwbrand', uid: '04a1b2c4', uidType: 'RFID_4BYTE', vehicleVin: 'wvwzzz1jzxw000001', externalUpdatedAt: '2026-03-01T01:00:00+01:00',
   } });
   t.deepEqual(updateToken, {
-    evcoId: viaGraphql.evcoId, brandCode: 'GMWBRAND', uid: '04A1B2C3', uidType: 'RFID_4BYTE', vehicleVin: 'WVWZZZ1JZXW000001', externalUpdatedAt: '2026-03-01T00:00:00.000Z',
+    evcoId: viaGraphql.evcoId, brandCode: 'GMWBRAND', uid: '04A1B2C4', uidType: 'RFID_4BYTE', vehicleVin: 'WVWZZZ1JZXW000001', externalUpdatedAt: '2026-03-01T00:00:00.000Z',
   });
   t.deepEqual(alike(await rest(`/msp-token/${viaGraphql.evcoId}`)), alike(restAnswer));
 
@@ -145,11 +145,11 @@ test('createTokenSubscription and updateTokenSubscription write what the REST tw
   });
   const { createTokenSubscription: created } = await data(app, CREATE_SUBSCRIPTION, { i: {
     validFrom: common.valid_from, validUntil: common.valid_until, buyerReference: 'PO-1', customFields: { cost_center: 7 },
-    customerId: customer.id, planId: plan.id, tokenSeriesId: series.id, tokenUidType: 'APP_USER', tokenUid: 'user-1',
+    customerId: customer.id, planId: plan.id, tokenSeriesId: series.id, tokenUidType: 'APP_USER', tokenUid: 'user-2',
     links: [{ evcoId: graphToken.evcoId, validFrom: '2026-02-01T00:00:00Z' }],
   } });
   t.like(created, { adminId, customerId: customer.id, plan: { databaseId: plan.id }, buyerReference: 'PO-1', isValid: true, customFields: { cost_center: 7 } });
-  t.deepEqual(created.tokenLinks.edges.map((e: any) => e.node.token), [{ formFactor: 'CARD', uidType: 'APP_USER', uid: 'user-1' }, { formFactor: 'CARD', uidType: null, uid: null }]);
+  t.deepEqual(created.tokenLinks.edges.map((e: any) => e.node.token), [{ formFactor: 'CARD', uidType: 'APP_USER', uid: 'user-2' }, { formFactor: 'CARD', uidType: null, uid: null }]);
   t.deepEqual(alike(await rest(`/msp-token-subscription/${created.databaseId}`)), alike(viaRest));
 
   const patch = { buyer_reference: null, valid_until: '2026-12-01T00:00:00Z', custom_fields: { cost_center: null, team: 'a' } };
@@ -261,9 +261,9 @@ test('addVirtualToken, requestTokenFulfilment, addPlugAndChargeVehicle and activ
 
   const restVirtual = await restWrite('POST', '/msp-token-subscription/add-virtual-token', { subscription_id: subscription.id, token_series_id: series.id, uid: 'app-1' });
   const { addVirtualToken: virtual } = await data(app, `mutation ($i: AddVirtualTokenInput!) { addVirtualToken(input: $i) { ${ISSUED} } }`, {
-    i: { subscriptionId: subscription.id, tokenSeriesId: series.id, uid: 'app-1' },
+    i: { subscriptionId: subscription.id, tokenSeriesId: series.id, uid: 'app-2' },
   });
-  t.like(virtual, { token: { formFactor: 'VIRTUAL', uidType: 'APP_USER', uid: 'app-1', series: { databaseId: series.id } }, tokenLink: { subscription: { databaseId: subscription.id } } });
+  t.like(virtual, { token: { formFactor: 'VIRTUAL', uidType: 'APP_USER', uid: 'app-2', series: { databaseId: series.id } }, tokenLink: { subscription: { databaseId: subscription.id } } });
   t.is(virtual.tokenLink.evcoId, virtual.token.evcoId);
   t.deepEqual(alike(await rest(`/msp-token/${virtual.token.evcoId}`)), alike(restVirtual.token));
   t.deepEqual(alike(await rest(`/msp-token-link/${virtual.tokenLink.databaseId}`)), alike(restVirtual.token_link));
@@ -276,8 +276,8 @@ test('addVirtualToken, requestTokenFulfilment, addPlugAndChargeVehicle and activ
 
   const ACTIVATE = 'mutation ($e: String!, $u: String) { activateToken(evcoId: $e, uid: $u) { evcoId fulfilment uid activatedAt } }';
   const restActivated = await restWrite('POST', '/msp-token-fulfilment/activate-token', { evco_id: restCard.token.evco_id, uid: '04a1b2c3d4e5f6' });
-  const { activateToken } = await data(app, ACTIVATE, { e: card.token.evcoId, u: '04a1b2c3d4e5f6' });
-  t.like(activateToken, { fulfilment: 'ACTIVATED', uid: '04A1B2C3D4E5F6' });
+  const { activateToken } = await data(app, ACTIVATE, { e: card.token.evcoId, u: '04a1b2c3d4e5f7' });
+  t.like(activateToken, { fulfilment: 'ACTIVATED', uid: '04A1B2C3D4E5F7' });
   t.truthy(activateToken.activatedAt);
   t.deepEqual(alike(await rest(`/msp-token/${card.token.evcoId}`)), alike(restActivated));
 

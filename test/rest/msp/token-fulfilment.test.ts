@@ -205,3 +205,23 @@ test('one eMA id in several spellings at once (check character, separators, casi
     t.is(await scopedEm(app.orm).count(Token, { evcoId: { $like: `${base}%` } }, { filters: false }), 1);
   }
 });
+
+// Found by probing: two virtual tokens took one app-user uid, and OCPI listed two APP_USER tokens of
+// one uid (a roaming partner keys tokens by uid and type, so it took the second for the first).
+test('a uid is one token\'s of its OCPI type, in any casing: add-virtual-token, at once too, and activate-token', async (t) => {
+  const sub = await insertTokenSubscription(app, adminId);
+  const uid = `user-${randomUUID().slice(0, 8)}`;
+  const add = (evco: string, value: string) => app.request('POST', api('/msp-token-subscription/add-virtual-token'), { body: { subscription_id: sub.id, evco_id: evco, uid: value } });
+  const answers = await Promise.all([add(freshEvco(), uid), add(freshEvco(), uid.toUpperCase())]);
+  t.deepEqual(answers.map((r) => r.status).sort(), [200, 400], JSON.stringify(answers.map((r) => r.body)));
+  t.like(answers.find((r) => r.status === 400)!.body, { code: 'duplicate', param: '$.uid' });
+  t.like((await add(freshEvco(), uid)).body, { code: 'duplicate', param: '$.uid' });
+  t.is(await scopedEm(app.orm).count(Token, { uid }, { filters: false }), 1);
+  // A card may carry the same text as an app user's uid: another OCPI type.
+  const series = await insertTokenSeries(app, adminId, { uidType: 'rfid_7byte' });
+  const card = await fulfil(sub.id, { form_factor: 'card', token_series_id: series.id });
+  const first = await fulfil(sub.id, { form_factor: 'card', token_series_id: series.id });
+  const activate = (evco: string, value: string) => app.request('POST', api('/msp-token-fulfilment/activate-token'), { body: { evco_id: evco, uid: value } });
+  t.is((await activate(card.body.token.evco_id, '04A1B2C3D4E5F6')).status, 200);
+  t.like((await activate(first.body.token.evco_id, '04a1b2c3d4e5f6')).body, { code: 'duplicate', param: '$.uid' });
+});
