@@ -135,15 +135,26 @@ function clusterUrl(password: string, port: number, database: string): string {
   return `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
 }
 
-/** The port of a postmaster that runs on `clusterDir` and accepts connections (its pid file says `ready`). */
-function runningPostmasterPort(clusterDir: string): number | null {
+/**
+ * The port of a postmaster that runs on `clusterDir` and accepts connections: its pid file says
+ * `ready`. A starting postmaster writes the file in steps, its status line last, so a file without
+ * one is a postmaster not yet listening (taken as ready, a CLI joining a restart met ECONNREFUSED).
+ */
+export function runningPostmasterPort(clusterDir: string): number | null {
   const pidFile = join(clusterDir, 'postmaster.pid');
   if (!existsSync(pidFile)) return null;
   const lines = readFileSync(pidFile, 'utf8').split('\n');
   const pid = Number(lines[0]);
   const port = Number(lines[3]);
-  const ready = lines[7] === undefined || lines[7].trim() === 'ready';
+  const ready = lines[7]?.trim() === 'ready';
   return Number.isInteger(pid) && pid > 0 && alive(pid) && Number.isInteger(port) && ready ? port : null;
+}
+
+/** A postmaster that went away or is not accepting connections yet (killed again, in recovery): worth waiting for. */
+function notAcceptingYet(error: unknown): boolean {
+  const code = (error as { code?: unknown })?.code;
+  return code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === '57P03' || code === '57P01'
+    || /Connection terminated unexpectedly/.test((error as Error)?.message ?? '');
 }
 
 /** How long a CLI command waits for the postmaster of a running service that its supervisor is starting again. */
@@ -163,8 +174,12 @@ async function attachToRunning(clusterDir: string, dataDir: string, database: st
   for (const until = Date.now() + JOIN_WAIT_MS; ;) {
     const port = runningPostmasterPort(clusterDir);
     if (port !== null) {
-      await ensureDatabase(clusterUrl(password, port, 'postgres'), database);
-      return { url: clusterUrl(password, port, database), port, password, joinedService: ownerPid, stop: async () => {} };
+      try {
+        await ensureDatabase(clusterUrl(password, port, 'postgres'), database);
+        return { url: clusterUrl(password, port, database), port, password, joinedService: ownerPid, stop: async () => {} };
+      } catch (error) {
+        if (!notAcceptingYet(error)) throw error;
+      }
     }
     if (!isNode(ownerPid)) return null;
     if (Date.now() > until) {
