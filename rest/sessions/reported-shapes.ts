@@ -4,6 +4,8 @@
 // members the document names (a member the endpoint did not know is in the session as received,
 // GET /msp-charge-session-original).
 import { representation, t, type Infer } from '../rails/shape.ts';
+import { iso } from '../../src/platform/input-schemas.ts';
+import { parseTimestamp } from '../../src/platform/timestamp.ts';
 
 export const reportedAddressShape = representation('ReportedAddress', {
   street: t.nullable(t.string()),
@@ -13,13 +15,19 @@ export const reportedAddressShape = representation('ReportedAddress', {
 }, 'The address of the charge point as the session reported it.');
 
 export const reportedChargePeriodShape = representation('ReportedChargePeriod', {
-  start_date_time: t.string('As reported (RFC 3339).'),
+  start_date_time: t.timestamp(),
   dimensions: t.array(t.object({ type: t.string('energy (any casing)'), volume: t.decimal() })),
 }, 'A charge period as the session reported it.');
 
 type Reported = Record<string, unknown> | null | undefined;
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const textOrNull = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+
+/** A reported timestamp in UTC with milliseconds (the body schema checked it with the same parser; else as stored). */
+const utc = (value: unknown): string => {
+  const instant = parseTimestamp(value);
+  return instant ? iso(instant) : textOrNull(value) ?? '';
+};
 
 /** The address of a stored session body. */
 export function reportedAddress(payload: Reported): Infer<typeof reportedAddressShape> {
@@ -30,11 +38,15 @@ export function reportedAddress(payload: Reported): Infer<typeof reportedAddress
   };
 }
 
-/** Charge periods as stored (a session body's `charge_periods`, a reimbursement's copy of them). */
+/**
+ * Charge periods as stored (a session body's `charge_periods`, a reimbursement's copy of them), their
+ * start written as every timestamp the service answers: UTC with milliseconds (shared decisions,
+ * "Identifiers and time"); the sender's own text stays in GET /msp-charge-session-original.
+ */
 export function reportedChargePeriods(periods: unknown): Infer<typeof reportedChargePeriodShape>[] {
   if (!Array.isArray(periods)) return [];
   return periods.filter(isObject).map((period) => ({
-    start_date_time: textOrNull(period.start_date_time) ?? '',
+    start_date_time: utc(period.start_date_time),
     dimensions: (Array.isArray(period.dimensions) ? period.dimensions : []).filter(isObject)
       .map((dimension) => ({ type: textOrNull(dimension.type) ?? '', volume: textOrNull(dimension.volume) ?? '0' })),
   }));

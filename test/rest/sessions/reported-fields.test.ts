@@ -124,3 +124,19 @@ test('the lists read only the reported fields of each body and answer what the s
   const original = (await app.request('GET', api('/msp-charge-session-original?page_size=1000'))).body.items.find((s: { id: string }) => s.id === ids[0]);
   t.deepEqual(original.body.charge_periods, periods, 'the original list reads the whole body');
 });
+
+test('charge period starts are answered as every timestamp, in UTC with milliseconds; the original keeps the sender\'s text', async (t) => {
+  // Shared decisions, "Identifiers and time": input accepts any offset; output is UTC with `Z` and milliseconds.
+  const sent = '2026-03-02T10:00:00.123456+01:00';
+  const evse = await createLocatedEvse(app, adminId);
+  const body = cpoSessionBody(evse.evse_uid, { total_energy_kwh: undefined, charge_periods: [{ start_date_time: sent, dimensions: [{ type: 'energy', volume: '10' }] }] });
+  const r = await app.request('POST', api('/cpo-charge-session'), { body });
+  t.is(r.status, 200, JSON.stringify(r.body));
+  await settledCpoSession(app, r.body.id);
+  const single = (await app.request('GET', api(`/cpo-charge-session/${r.body.id}`))).body;
+  t.is(single.charge_periods[0].start_date_time, '2026-03-02T09:00:00.123Z');
+  const listed = (await app.request('GET', api('/cpo-charge-session?page_size=1000'))).body.items.find((s: { id: string }) => s.id === r.body.id);
+  t.is(listed.charge_periods[0].start_date_time, '2026-03-02T09:00:00.123Z');
+  const original = (await app.request('GET', api(`/msp-charge-session-original/${r.body.id}`))).body;
+  t.is(original.body.charge_periods[0].start_date_time, sent);
+});
