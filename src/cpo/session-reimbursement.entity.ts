@@ -41,7 +41,7 @@ export const SessionReimbursementSchema = defineEntity({
     currency: p.string().length(3),
     startAt: p.datetime(),
     endAt: p.datetime(),
-    evseUid: p.string(),
+    evseUid: p.string().columnType('citext'),
     evse: p.json<ReimbursedEvse>(),
     tariffCode: p.string().nullable(),
     chargingPeriods: p.json<unknown[]>().onCreate(() => []),

@@ -39,7 +39,7 @@ export const ChargeSessionSchema = defineEntity({
     timeZone: p.string(),
     country: p.string().length(2),
     evseId: p.string().nullable(),
-    evseUid: p.string().nullable(),
+    evseUid: p.string().columnType('citext').nullable(),
     payload: p.json<Record<string, unknown>>(),
     receivedAt: p.datetime(),
     status: p.enum(SESSION_STATUSES),
@@ -60,7 +60,7 @@ export const ChargeSessionSchema = defineEntity({
     retryAt: p.datetime().nullable(),
     /** CPO sessions: what matching found (the EVSE row, its location's id, the connector's id). */
     matchedEvseId: p.uuid().nullable(),
-    locationId: p.string().nullable(),
+    locationId: p.string().columnType('citext').nullable(),
     connectorId: p.string().nullable(),
     /** CPO sessions: the sum of the session's reimbursement records (excl. VAT); null when none. */
     reimbursementExclVat: p.decimal('string').precision(20).scale(2).nullable(),

@@ -27,7 +27,7 @@ export const DropoutCaseSchema = defineEntity({
     side: p.enum(DROPOUT_SIDES).default('msp'),
     reason: p.string(),
     /** CPO cases: the EVSE the sessions name. */
-    evseUid: p.string().nullable(),
+    evseUid: p.string().columnType('citext').nullable(),
     groupKey: p.string(),
     openKey: p.string().nullable().unique(),
     message: p.text(),
