@@ -1,9 +1,13 @@
 // The sums a document must hold before it is written (EN 16931 BR-CO-10, BR-CO-13..15, BR-CO-17,
 // BR-S-08 and the other categories' -08/-09, BR-DEC; Peppol BIS line amount = quantity × price):
 // a model that does not add up is a defect of the service, never something to round away.
-import { addCurrency, compareDecimal, isCurrencyText, isDecimalText, isNegative, isZero, mulDivToCurrency, sumCurrency } from '../../money/decimal.ts';
+import { addCurrency, compareDecimal, isCurrencyText, isNegative, isZero, mulDivToCurrency, sumCurrency } from '../../money/decimal.ts';
 import { vatOf } from '../box-totals.ts';
 import type { BillingDocument, VatCategory } from './billing-document.ts';
+
+/** A decimal as the model writes it, of any size: a line's unit price is its net amount, which
+ * may have more integer digits than an input decimal (isDecimalText: at most 14) may. */
+const isPlainDecimal = (value: string) => /^-?\d+(\.\d+)?$/.test(value);
 
 type Rated = { vat_category: VatCategory; vat_percent: string };
 const sameRate = (a: Rated, b: Rated) => a.vat_category === b.vat_category && compareDecimal(a.vat_percent, b.vat_percent) === 0;
@@ -23,7 +27,7 @@ export function assertConsistent(doc: BillingDocument): void {
   const fail = (what: string) => { throw new Error(`billing document ${doc.number ?? 'draft'}: ${what}`); };
   for (const amount of amountsOf(doc)) if (!isCurrencyText(amount)) fail(`${amount} is not an amount with 2 decimals`);
   for (const l of doc.lines) {
-    if (!isDecimalText(l.quantity) || !isDecimalText(l.unit_price) || isNegative(l.unit_price)) fail(`line ${l.id} needs a decimal quantity and a price that is not negative`);
+    if (!isPlainDecimal(l.quantity) || !isPlainDecimal(l.unit_price) || isNegative(l.unit_price)) fail(`line ${l.id} needs a decimal quantity and a price that is not negative`);
     const net = mulDivToCurrency(l.quantity, l.unit_price);
     if (!equal(net, l.net_amount)) fail(`line ${l.id}: ${l.quantity} × ${l.unit_price} is ${net}, not ${l.net_amount}`);
     if (doc.vat_breakdown.filter((v) => sameRate(v, l)).length !== 1) fail(`line ${l.id}: ${l.vat_category} ${l.vat_percent} % needs exactly one VAT breakdown entry`);

@@ -50,6 +50,9 @@ export interface PdfLayout {
   finish(late: LateValues | null): Promise<Buffer>;
 }
 
+/** The lines of a text as one line. */
+const joinLines = (text: string) => text.replace(/[ \t]*(?:\r\n?|\n)[ \t]*/g, ' ');
+
 const groupedIban = (iban: string) => iban.replace(/\s+/g, '').replace(/(.{4})(?=.)/g, '$1 ');
 
 export async function pdfBytes(doc: BillingDocument): Promise<Buffer> {
@@ -116,13 +119,34 @@ class Writer {
     pdf.font(FONT).fontSize(9).fillColor('black');
   }
 
-  private text(value: string, x: number, y: number, width: number, options: { align?: Align; bold?: boolean; size?: number; color?: string; wrap?: boolean } = {}): number {
-    this.pdf.font(options.bold ? FONT_BOLD : FONT).fontSize(options.size ?? 9).fillColor(options.color ?? 'black');
+  /**
+   * Draws a text and answers its height. Users' texts may hold tabs and line breaks (the font has no
+   * glyph for a tab): a tab is a space; a one-line cell, or a paragraph of `oneLine` values (names,
+   * address lines), joins its lines with spaces. A wrapped text never runs past the page's bottom:
+   * pdfkit would go on on a page of its own, behind the layout's back (its page count, the late
+   * fields' pages), over the footer; what does not fit ends with an ellipsis. `shrink` (amounts) sets
+   * a value too wide for its cell in a smaller size rather than cutting it.
+   */
+  private text(value: string, x: number, y: number, width: number,
+    options: { align?: Align; bold?: boolean; size?: number; color?: string; wrap?: boolean; oneLine?: boolean; shrink?: boolean } = {}): number {
+    const size = options.size ?? 9;
+    this.pdf.font(options.bold ? FONT_BOLD : FONT).fontSize(size).fillColor(options.color ?? 'black');
+    const spaced = value.replace(/\t/g, ' ');
     if (options.wrap) {
-      this.pdf.text(value, x, y, { width, align: options.align ?? 'left' });
+      const room = BOTTOM - y;
+      if (room < this.pdf.currentLineHeight(true)) return 0;
+      this.pdf.text(options.oneLine ? joinLines(spaced) : spaced, x, y, { width, align: options.align ?? 'left', height: room, ellipsis: '…' });
       return this.pdf.y - y;
     }
-    this.pdf.text(this.fit(value, width), x, y, { width, align: options.align ?? 'left', lineBreak: false });
+    const line = joinLines(spaced);
+    if (options.shrink) {
+      const natural = this.pdf.widthOfString(line);
+      if (natural > width) this.pdf.fontSize(size * width / natural);
+      this.pdf.text(line, x, y, { width, align: options.align ?? 'left', lineBreak: false });
+      this.pdf.fontSize(size);
+    } else {
+      this.pdf.text(this.fit(line, width), x, y, { width, align: options.align ?? 'left', lineBreak: false });
+    }
     return this.pdf.currentLineHeight(true);
   }
 
@@ -192,8 +216,8 @@ class Writer {
       y += this.text(title, x, y, column, { bold: true, color: GREY }) + 1;
       const rows = [p.address.street, [p.address.postal_code, p.address.city].filter(Boolean).join(' '), p.address.country,
         p.vat_number ? `${labels.vatNumber}: ${p.vat_number}` : null, p.company_reg_num ? `${labels.companyReg}: ${p.company_reg_num}` : null, ...extra];
-      y += this.text(p.name, x, y, column, { bold: true, wrap: true });
-      for (const row of rows.filter((r): r is string => !!r)) y += this.text(row, x, y, column, { wrap: true });
+      y += this.text(p.name, x, y, column, { bold: true, wrap: true, oneLine: true });
+      for (const row of rows.filter((r): r is string => !!r)) y += this.text(row, x, y, column, { wrap: true, oneLine: true });
       return y;
     };
     const contact = (p: DocumentParty) => [p.email, p.phone, p.website].filter((v): v is string => !!v);
@@ -225,8 +249,8 @@ class Writer {
       };
       this.text(cells.number, MARGIN + LINE_COLUMNS[0].x, this.y, LINE_COLUMNS[0].width);
       this.text(line.description, MARGIN + LINE_COLUMNS[1].x, this.y, LINE_COLUMNS[1].width, { wrap: true });
-      this.text(cells.vat, MARGIN + LINE_COLUMNS[2].x, this.y, LINE_COLUMNS[2].width, { align: 'right' });
-      this.text(cells.net, MARGIN + LINE_COLUMNS[3].x, this.y, LINE_COLUMNS[3].width, { align: 'right' });
+      this.text(cells.vat, MARGIN + LINE_COLUMNS[2].x, this.y, LINE_COLUMNS[2].width, { align: 'right', shrink: true });
+      this.text(cells.net, MARGIN + LINE_COLUMNS[3].x, this.y, LINE_COLUMNS[3].width, { align: 'right', shrink: true });
       this.y += height;
     });
     this.y += 6;
@@ -236,8 +260,8 @@ class Writer {
   private rows(rows: [string, string][], bold = false): void {
     this.ensure(rows.length * 12 + 4);
     for (const [label, value] of rows) {
-      this.text(label, MARGIN, this.y, 330, { bold });
-      this.text(value, MARGIN + 330, this.y, WIDTH - 330, { align: 'right', bold });
+      this.text(label, MARGIN, this.y, 330, { bold, shrink: true });
+      this.text(value, MARGIN + 330, this.y, WIDTH - 330, { align: 'right', bold, shrink: true });
       this.y += 12;
     }
     this.y += 4;
@@ -341,14 +365,14 @@ class Writer {
         duration: row.duration_minutes !== null ? formatDuration(row.duration_minutes) : '',
         amount: formatAmount(row.amount, doc.locale),
       };
-      for (const c of ANNEX_COLUMNS) this.text(cells[c.key], MARGIN + c.x, this.y, c.width, { align: c.align, size: 7.5 });
+      for (const c of ANNEX_COLUMNS) this.text(cells[c.key], MARGIN + c.x, this.y, c.width, { align: c.align, size: 7.5, shrink: c.align === 'right' });
       this.y += ROW;
     }
     this.ensure(16);
     this.pdf.moveTo(MARGIN + ANNEX_COLUMNS[5].x, this.y).lineTo(MARGIN + WIDTH, this.y).lineWidth(0.5).strokeColor('#999999').stroke();
     this.y += 2;
     this.text(`${labels.annex.subtotal} ${section.line_number}`, MARGIN, this.y, ANNEX_COLUMNS[5].x, { bold: true, size: 7.5 });
-    this.text(formatAmount(section.subtotal, doc.locale), MARGIN + ANNEX_COLUMNS[5].x, this.y, ANNEX_COLUMNS[5].width, { bold: true, size: 7.5, align: 'right' });
+    this.text(formatAmount(section.subtotal, doc.locale), MARGIN + ANNEX_COLUMNS[5].x, this.y, ANNEX_COLUMNS[5].width, { bold: true, size: 7.5, align: 'right', shrink: true });
     this.y += 16;
   }
 

@@ -15,6 +15,14 @@ const NS = {
   cbc: 'urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2',
 };
 
+/**
+ * Characters XML 1.0 does not allow (outside its Char production): U+FFFE and U+FFFF, which users'
+ * texts may hold (and other controls than tab and line breaks, which they may not). A strict parser
+ * refuses a document with one; the writer does not check, so they become U+FFFD (only users' texts
+ * can hold them).
+ */
+const NOT_XML_CHARS = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
+
 const TYPE_CODES: Record<string, string> = { invoice: '380', debit_note: '383', self_billing_invoice: '389', credit_note: '381' };
 
 /** UNCL 4461 payment means: credit transfer needs the payee's account (BR-61). */
@@ -169,5 +177,5 @@ export async function ublXml(doc: BillingDocument, options: UblOptions = {}): Pr
     taxCategory(item, 'cac:ClassifiedTaxCategory', line.vat_category, line.vat_percent, null);
     amount(node.ele(NS.cac, 'cac:Price'), 'cbc:PriceAmount', line.unit_price, currency);
   });
-  return xml.end({ prettyPrint: true });
+  return xml.end({ prettyPrint: true }).replace(NOT_XML_CHARS, '\uFFFD');
 }

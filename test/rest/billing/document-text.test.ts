@@ -1,0 +1,83 @@
+// What users' texts and large amounts do to a finalized document. Found by probing (2026-11-28): a
+// name or description of many lines ran the PDF past its pages (pdfkit went on on pages of its own:
+// the payment reference was drawn on another page than its label, text over the footers); a line
+// break in a one-line cell (the account name of "Pay to", an annex row) printed over the next rows; a
+// tab printed as a missing glyph; U+FFFE and U+FFFF went into the UBL as they were (not XML 1.0:
+// a strict parser refuses the document; SaxonJS does not notice); a line of 10^14 or more failed
+// finalize (500) and one of 17 digits and more was printed cut ("99,999,899,990,0…").
+import test from 'ava';
+import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { boxInState, configureBilling, createSeries, SELLER } from '../../helpers/billing-factories.ts';
+import { en16931Failures } from '../../helpers/en16931.ts';
+import { createAdministration, createCustomer, okCall } from '../../helpers/factories.ts';
+import { pdfPages } from '../../helpers/pdf-text.ts';
+import { ensureVatRate } from '../../helpers/session-factories.ts';
+
+let app: TestApp;
+test.before(async () => {
+  app = await startTestApp();
+  await ensureVatRate(app);
+});
+test.after.always(async () => { await app?.close(); });
+
+async function finalized(options: { customer?: Record<string, unknown>; seller?: Record<string, unknown>; items: Record<string, unknown>[] }) {
+  const admin = await createAdministration(app, { localeId: 'en-GB' });
+  await configureBilling(app, admin.id, { seller: { ...SELLER, ...options.seller } });
+  await createSeries(app, admin.id);
+  const customer = await createCustomer(app, admin.id, options.customer);
+  let boxId = '';
+  for (const item of options.items) {
+    boxId = (await okCall(app, 'POST', '/billing-custom-item', {
+      time_zone: 'Europe/Amsterdam', date: '2026-11-02', party_id: customer.id, admin_id: admin.id, description: 'Service', quantity: '1',
+      unit: 'pcs', unit_price_excl_vat: '10.00', vat_kind: 'standard', ...item,
+    })).box_id;
+  }
+  await okCall(app, 'POST', `/billing-box/${boxId}/close`);
+  await okCall(app, 'POST', `/billing-box/${boxId}/approve`);
+  await boxInState(app, boxId, 'ready');
+  const final = await app.request('POST', `/main/v1/billing-box/${boxId}/finalize`);
+  if (final.status !== 200) return { final, pages: [] as string[], xml: '' };
+  const pdf = await app.request('GET', `/main/v1/billing-box/${boxId}/document`);
+  const xml = await app.request('GET', `/main/v1/billing-box/${boxId}/document`, { headers: { accept: 'application/xml' } });
+  return { final, pages: await pdfPages(pdf.body), xml: xml.body as string };
+}
+
+const pageOf = (pages: string[], s: string) => pages.findIndex((p) => p.includes(s));
+
+test('a name and a description of hundreds of lines stay on the pages the layout counts: the payment reference beside its label, each amount beside its line', async (t) => {
+  const { final, pages } = await finalized({ customer: { name: 'N\n'.repeat(127) }, items: [{ description: 'D\n'.repeat(499) }] });
+  t.is(final.status, 200, JSON.stringify(final.body));
+  const label = pageOf(pages, 'Payment reference:');
+  t.regex(pages[label], /RF\d\d /, 'the reference on the page of its label');
+  t.is(pageOf(pages, 'Total incl. VAT'), label);
+  t.is(pageOf(pages, 'S 21.00% 10.00'), pageOf(pages, '1 D'));
+  pages.forEach((page, i) => t.true(page.includes(`Page ${i + 1} of ${pages.length}`)));
+});
+
+test('tabs and line breaks in one-line cells print as spaces', async (t) => {
+  const { final, pages } = await finalized({
+    customer: { name: 'Fleet\tCo' }, seller: { bic: null, bank_account_name: 'Charge\nCo\r\nB.V.' }, items: [{ description: 'Tab\there' }],
+  });
+  t.is(final.status, 200, JSON.stringify(final.body));
+  const text = pages.join('\n');
+  t.false(text.includes('\u0000'), 'no missing glyph');
+  for (const s of ['Fleet Co', 'Tab here', 'Pay to: NL91 ABNA 0417 1643 00, Charge Co B.V.']) t.true(text.includes(s), `${s} in\n${text}`);
+});
+
+test('U+FFFE and U+FFFF in a name or description: the UBL is XML 1.0, valid EN 16931', async (t) => {
+  const { final, xml } = await finalized({ customer: { name: 'Non\uFFFEchar\uFFFF GmbH' }, items: [{ description: 'Item \uFFFF' }] });
+  t.is(final.status, 200, JSON.stringify(final.body));
+  t.false(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/u.test(xml));
+  t.true(xml.includes('<cbc:Name>Non\uFFFDchar\uFFFD GmbH</cbc:Name>'));
+  t.deepEqual(await en16931Failures(xml), []);
+});
+
+test('a line of 10^14 and more is finalized, and its amount printed in full', async (t) => {
+  const { final, pages, xml } = await finalized({ items: [{ quantity: '999999', unit_price_excl_vat: '99999999.99' }, { quantity: '1000000', unit_price_excl_vat: '100000000' }] });
+  t.is(final.status, 200, JSON.stringify(final.body));
+  t.is(final.body.total_amount_excl_vat, '199999899990000.01');
+  const rows = pages.flatMap((p) => p.split('\n'));
+  t.true(rows.some((r) => r.startsWith('1 ') && r.endsWith(' 199,999,899,990,000.01')), rows.join('\n'));
+  t.true(rows.includes('Total incl. VAT 241,999,878,987,900.01 EUR'), rows.join('\n'));
+  t.deepEqual(await en16931Failures(xml), []);
+});
