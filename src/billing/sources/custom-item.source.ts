@@ -2,7 +2,7 @@
 // at once, in the transaction of the request; with an external reference the same content is
 // idempotent and other content is 400 conflicting_resubmission (decisions.md).
 import { DATE_FORMAT, parseDate } from '../../platform/timestamp.ts';
-import { isNegative, mulDivToCurrency, parseDecimal, percentOfDecimal } from '../../money/decimal.ts';
+import { compareDecimal, isNegative, mulDivToCurrency, parseDecimal, percentOfDecimal } from '../../money/decimal.ts';
 import { resolvePartyCustomer, type PartyRefInput } from '../../parties/party-ref.ts';
 import { Administration } from '../../parties/administration.entity.ts';
 import { DomainError, InvalidInputError, NotFoundError } from '../../platform/errors.ts';
@@ -59,6 +59,11 @@ function firstDifference(a: Content, b: Record<string, unknown>): string {
   return Object.keys(a).find((key) => b[key] !== a[key]) ?? 'external_reference';
 }
 
+/** What an item keeps: its amount 18 integer digits, its VAT before rounding 14 (larger ones were a 500, a numeric overflow). */
+const AMOUNT_BOUND = '1000000000000000000';
+const VAT_BOUND = '100000000000000';
+const magnitude = (value: string) => (isNegative(value) ? value.slice(1) : value);
+
 async function checkInput(em: Em, input: CustomItemInput) {
   if (!isTimeZone(input.timeZone)) throw new InvalidInputError('time_zone must be an IANA time zone such as Europe/Amsterdam', { path: ['time_zone'] });
   if (!parseDate(input.date)) throw new InvalidInputError(`date must be ${DATE_FORMAT}`, { path: ['date'] });
@@ -81,6 +86,10 @@ async function checkInput(em: Em, input: CustomItemInput) {
   const vatCountry = (input.vatCountry ?? admin.country).toUpperCase();
   const occurredAt = localMidnight(input.date, input.timeZone);
   const vat = await vatRateAt(em, vatCountry, input.vatKind as VatKind, occurredAt);
+  const amount = mulDivToCurrency(quantity, unitPrice);
+  if (compareDecimal(magnitude(amount), AMOUNT_BOUND) >= 0 || compareDecimal(magnitude(percentOfDecimal(amount, vat.percentage)), VAT_BOUND) >= 0) {
+    throw new InvalidInputError(`quantity × unit_price_excl_vat must be below ${AMOUNT_BOUND} and its VAT below ${VAT_BOUND}`, { path: ['quantity'] });
+  }
   const content: Content = {
     time_zone: input.timeZone, date: input.date, party_id: party.id, admin_id: admin.id.toLowerCase(), description: input.description,
     quantity, unit: input.unit, unit_price_excl_vat: unitPrice, vat_kind: input.vatKind, vat_country: vatCountry,

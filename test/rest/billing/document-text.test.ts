@@ -81,3 +81,25 @@ test('a line of 10^14 and more is finalized, and its amount printed in full', as
   t.true(rows.includes('Total incl. VAT 241,999,878,987,900.01 EUR'), rows.join('\n'));
   t.deepEqual(await en16931Failures(xml), []);
 });
+
+test('a custom item whose amount or VAT the item cannot keep is 400 at quantity, and bills nothing', async (t) => {
+  const admin = await createAdministration(app);
+  await configureBilling(app, admin.id);
+  await createSeries(app, admin.id);
+  const customer = await createCustomer(app, admin.id);
+  const item = (fields: Record<string, unknown>) => app.request('POST', '/main/v1/billing-custom-item', {
+    body: {
+      time_zone: 'Europe/Amsterdam', date: '2026-11-02', party_id: customer.id, admin_id: admin.id, description: 'Service', quantity: '1',
+      unit: 'pcs', unit_price_excl_vat: '10.00', vat_kind: 'standard', ...fields,
+    },
+  });
+  // 5 × 10^14 at 21 %: VAT 1.05 × 10^14; 10^14 × 10^14 exempt: an amount of 10^28.
+  for (const fields of [{ quantity: '1000000', unit_price_excl_vat: '500000000' }, { quantity: '-1000000', unit_price_excl_vat: '500000000' },
+    { quantity: '99999999999999', unit_price_excl_vat: '99999999999999', vat_kind: 'exempt' }]) {
+    const r = await item(fields);
+    t.is(r.status, 400, JSON.stringify(r.body));
+    t.is(r.body.param, '$.quantity');
+  }
+  t.deepEqual((await okCall(app, 'GET', `/billing-box?party_id=${customer.id}`)).items, []);
+  t.is((await item({ quantity: '1000000', unit_price_excl_vat: '400000000' })).status, 200, 'VAT 8.4 × 10^13 fits');
+});
