@@ -50,6 +50,12 @@ export interface PdfLayout {
   finish(late: LateValues | null): Promise<Buffer>;
 }
 
+/**
+ * What the font can draw of a user's text: a tab or a C1 control (U+0085 would break the line) is a
+ * space, a noncharacter (U+FFFE, U+FFFF) the replacement character; the font has no glyph for them.
+ */
+const printable = (text: string) => text.replace(/[\t\u0080-\u009F]/g, ' ').replace(/[\uFFFE\uFFFF]/g, '\uFFFD');
+
 /** The lines of a text as one line. */
 const joinLines = (text: string) => text.replace(/[ \t]*(?:\r\n?|\n)[ \t]*/g, ' ');
 
@@ -131,7 +137,7 @@ class Writer {
     options: { align?: Align; bold?: boolean; size?: number; color?: string; wrap?: boolean; oneLine?: boolean; shrink?: boolean } = {}): number {
     const size = options.size ?? 9;
     this.pdf.font(options.bold ? FONT_BOLD : FONT).fontSize(size).fillColor(options.color ?? 'black');
-    const spaced = value.replace(/\t/g, ' ');
+    const spaced = printable(value);
     if (options.wrap) {
       const room = BOTTOM - y;
       if (room < this.pdf.currentLineHeight(true)) return 0;

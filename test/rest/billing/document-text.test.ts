@@ -64,9 +64,12 @@ test('tabs and line breaks in one-line cells print as spaces', async (t) => {
   for (const s of ['Fleet Co', 'Tab here', 'Pay to: NL91 ABNA 0417 1643 00, Charge Co B.V.']) t.true(text.includes(s), `${s} in\n${text}`);
 });
 
-test('U+FFFE and U+FFFF in a name or description: the UBL is XML 1.0, valid EN 16931', async (t) => {
-  const { final, xml } = await finalized({ customer: { name: 'Non\uFFFEchar\uFFFF GmbH' }, items: [{ description: 'Item \uFFFF' }] });
+test('U+FFFE and U+FFFF in a name or description: the UBL is XML 1.0, valid EN 16931; the PDF prints them, and C1 controls, without a missing glyph', async (t) => {
+  const { final, xml, pages } = await finalized({ customer: { name: 'Non\uFFFEchar\uFFFF GmbH' }, items: [{ description: 'Item \uFFFF C1\u0085\u0080\u009F end' }] });
   t.is(final.status, 200, JSON.stringify(final.body));
+  const text = pages.join('\n');
+  t.false(text.includes('\u0000'), `no missing glyph: ${JSON.stringify(text.split('\n').filter((l) => l.includes('\u0000')))}`);
+  t.regex(text, /Item \uFFFD C1 +end/, 'C1 controls print as spaces, on one line');
   t.false(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/u.test(xml));
   t.true(xml.includes('<cbc:Name>Non\uFFFDchar\uFFFD GmbH</cbc:Name>'));
   t.deepEqual(await en16931Failures(xml), []);
@@ -100,6 +103,6 @@ test('a custom item whose amount or VAT the item cannot keep is 400 at quantity,
     t.is(r.status, 400, JSON.stringify(r.body));
     t.is(r.body.param, '$.quantity');
   }
-  t.deepEqual((await okCall(app, 'GET', `/billing-box?party_id=${customer.id}`)).items, []);
+  t.deepEqual((await okCall(app, 'GET', `/billing-box?party_external_reference=${customer.external_reference}`)).items, []);
   t.is((await item({ quantity: '1000000', unit_price_excl_vat: '400000000' })).status, 200, 'VAT 8.4 × 10^13 fits');
 });
