@@ -20,3 +20,15 @@ export async function billedPeriodSubjects(em: Em, kind: string, adminId: string
   const rows = await em.execute<{ subject_id: string }[]>(billedSubjects(kind), [adminId, periodFrom]);
   return rows.map((row) => row.subject_id);
 }
+
+const billedOwners = (kind: string) => `select distinct split_part(i.subject_id, '/', 1) as owner from billing_item i
+  where i.source_kind = '${kind}' and i.admin_id = ? and i.occurred_at = ? and i.entry = 'original' and not i.superseded
+    and split_part(i.subject_id, '/', 1) = any(?::text[])`;
+
+/** Which of `owners` (subscriptions, EVSE links: a subject's first part) hold current items of `kind` in the period that starts at `periodFrom`. */
+export async function billedPeriodOwners(em: Em, kind: string, adminId: string, periodFrom: Date, owners: string[]): Promise<string[]> {
+  if (!PERIOD_FEE_KINDS.includes(kind)) throw new Error(`${kind} is not a periodic source of billing_item_period_fee_index`);
+  if (!owners.length) return [];
+  const rows = await em.execute<{ owner: string }[]>(billedOwners(kind), [adminId, periodFrom, `{${owners.join(',')}}`]);
+  return rows.map((row) => row.owner);
+}

@@ -3,7 +3,8 @@
 // to it (each link prorated by its own valid days within the subscription's). The plan version
 // is the one valid at the period's start, else the first one starting within the period.
 // A recurring cost correction (recollectCpoSubscriptionFees) bills one subscription again for the
-// periods that already hold its fees, from the first period a change affects.
+// periods that already hold its fees, from the first period a change affects; a subscription or link
+// created or changed bills the started periods that hold no fee of it yet (billUnbilledCpoSubscriptionFees).
 import { VERSION_FOR_PERIOD_SQL } from '../contracts/versions.ts';
 import { isZero, percentOfDecimal } from '../money/decimal.ts';
 import type { CpoRecurringCost } from './cpo-subscription-plan-version.entity.ts';
@@ -13,6 +14,7 @@ import { collectItems } from '../billing/collect-items.ts';
 import { billedPeriodSubjects } from '../billing/period-fee-subjects.ts';
 import { candidateRows, type ItemCandidate } from '../billing/item-source.ts';
 import { billingAdmin } from '../billing/billing-admin.ts';
+import { billUnbilledPeriods } from '../billing/unbilled-fees.ts';
 import { periodDates, periodLabel, periodOf } from '../billing/periods.ts';
 import { proratedFee, validDays, type FeePeriod } from '../billing/sources/subscription-fee.source.ts';
 
@@ -109,7 +111,7 @@ const SUBJECTS = `select s.id::text as id, s.admin_id from cpo_subscription s wh
  * period that already holds fee items of it and ends after `from` is collected again, in the
  * caller's transaction. Its lines follow the core's rules (changed in place in an open box, else
  * reversal + new line in the next open box); lines it no longer produces (a shortened validity, a
- * defunct link) are withdrawn. Periods without its fees are left to the period start.
+ * defunct link) are withdrawn. Periods without its fees are billed by billUnbilledCpoSubscriptionFees.
  */
 export async function recollectCpoSubscriptionFees(em: Em, subscriptionId: string, from: Date): Promise<void> {
   const owners = await em.execute<{ id: string; admin_id: string }[]>(SUBJECTS, [subscriptionId, subscriptionId]);
@@ -135,4 +137,28 @@ export async function recollectCpoSubscriptionFees(em: Em, subscriptionId: strin
       await collectItems(em, CPO_SUBSCRIPTION_FEE_SOURCE, candidateRows(candidates), { subjects: [...current], answer: false });
     }
   }
+}
+
+const SUBSCRIPTION = `select s.admin_id, s.valid_from, s.valid_until from cpo_subscription s where s.id = ? and not s.defunct`;
+
+/**
+ * The started periods the subscription covers that hold no fee of it, or of one of its EVSE links,
+ * yet are billed those fees, in the caller's transaction (src/billing/unbilled-fees.ts), with or
+ * without the recurring cost correction: a subscription or link created, or its bounds changed, after
+ * a period of its validity started (a closed month included: the period start never comes again).
+ * Each owner (the subscription, each link) is looked at on its own: a link created after its month
+ * closed is billed its per-EVSE fee there, the subscription's own fee billed then is not billed again.
+ */
+export async function billUnbilledCpoSubscriptionFees(em: Em, subscriptionId: string): Promise<void> {
+  const [subscription] = await em.execute<{ admin_id: string; valid_from: string | Date; valid_until: string | Date | null }[]>(SUBSCRIPTION, [subscriptionId]);
+  if (!subscription) return;
+  const admin = await billingAdmin(em, subscription.admin_id);
+  await billUnbilledPeriods(em, admin, {
+    kind: CPO_SUBSCRIPTION_FEE_SOURCE,
+    from: new Date(subscription.valid_from),
+    until: subscription.valid_until ? new Date(subscription.valid_until) : null,
+    candidates: (period) => cpoFeeCandidates(em, {
+      adminId: admin.adminId, country: admin.country, currency: admin.currency, timeZone: admin.timeZone, kind: admin.kind, period,
+    }, subscriptionId),
+  });
 }

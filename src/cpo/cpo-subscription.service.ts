@@ -2,8 +2,10 @@
 // (extension), merge-update (replace on the deprecated PUT), defunct (a subscription's links too, in
 // one transaction). An update with the recurring cost correction bills the subscription's fees
 // again, in its transaction, for the periods already billed from the first one the validity change
-// affects. The writes answer plain data; the reads are in cpo-subscription.queries.ts.
-import { recollectCpoSubscriptionFees } from './cpo-subscription-fee.source.ts';
+// affects; a create, or a change of bounds with or without it, bills the started periods that hold
+// no fee of the subscription or link yet. The writes answer plain data; the reads are in
+// cpo-subscription.queries.ts.
+import { billUnbilledCpoSubscriptionFees, recollectCpoSubscriptionFees } from './cpo-subscription-fee.source.ts';
 import { affectedFrom, type Bounds, type CorrectionOption } from '../contracts/bounds-change.ts';
 import { LockMode } from '@mikro-orm/core';
 import {
@@ -45,16 +47,23 @@ export function createCpoSubscription(
     const plan = planRef ? await loadCpoPlan(tx, planRef).catch(() => null) : null;
     if (!plan) throw new NotFoundError('CPO subscription plan', { path: ['plan_id'] });
     const customer = await contractCustomer(tx, customerId);
-    return cpoSubscriptionData(await createContract(tx, SUBSCRIPTION, { admin: plan.admin, customer, plan }, fields));
+    const subscription = await createContract(tx, SUBSCRIPTION, { admin: plan.admin, customer, plan }, fields);
+    await billUnbilledCpoSubscriptionFees(tx, subscription.id);
+    return cpoSubscriptionData(subscription);
   });
 }
 
 const boundsOf = (from: Date, until: Date | null | undefined): Bounds => ({ from, until: until ?? null });
 
-/** Bills the subscription's fees again from the first moment the change of bounds affects (with the correction only). */
+/**
+ * After a change of bounds: the subscription's fees billed again from the first moment it affects
+ * (with the correction only), then, either way, the started periods that hold no fee of it yet.
+ */
 async function correctFees(em: Em, subscriptionId: string, before: Bounds, after: Bounds, options: CorrectionOption): Promise<void> {
-  const from = options.recurringCostCorrection ? affectedFrom(before, after) : null;
-  if (from) await recollectCpoSubscriptionFees(em, subscriptionId, from);
+  const from = affectedFrom(before, after);
+  if (!from) return;
+  if (options.recurringCostCorrection) await recollectCpoSubscriptionFees(em, subscriptionId, from);
+  await billUnbilledCpoSubscriptionFees(em, subscriptionId);
 }
 
 export function updateCpoSubscription(
@@ -90,8 +99,10 @@ async function assertLinkedOnce(em: Em, subscription: CpoSubscription, evse: Evs
 export function createCpoLink(em: Em, input: Patch<CpoLinkFields> & { subscriptionId?: string; evseUid?: string }): Promise<CpoLinkData> {
   return em.transactional(async (tx) => {
     const subscription = await contractToLink(() => (input.subscriptionId ? loadSubscription(tx, input.subscriptionId) : null), SUBSCRIPTION.what, ['subscription_id']);
-    return cpoLinkData(await linkEvse(tx, LINK, subscription, 'subscription', input, { externalUpdatedAt: input.externalUpdatedAt ?? null },
-      (evse, span) => assertLinkedOnce(tx, subscription, evse, span)));
+    const link = await linkEvse(tx, LINK, subscription, 'subscription', input, { externalUpdatedAt: input.externalUpdatedAt ?? null },
+      (evse, span) => assertLinkedOnce(tx, subscription, evse, span));
+    await billUnbilledCpoSubscriptionFees(tx, subscription.id);
+    return cpoLinkData(link);
   });
 }
 

@@ -8,6 +8,7 @@ import { isUuid } from '../platform/ids.ts';
 import { mergePatch } from '../platform/merge-patch.ts';
 import type { Em } from '../platform/orm.ts';
 import { issueToken } from './issue-token.service.ts';
+import { billUnbilledFees } from './fee-correction.ts';
 import { linkToken } from './link-token.service.ts';
 import { visibleTokenByEvcoId } from './save-token-link.service.ts';
 import { checkTokenUid } from './save-token.service.ts';
@@ -80,7 +81,8 @@ async function linkExistingTokens(em: Em, subscription: TokenSubscription, links
  * POST /msp-token-subscription, in one transaction: the subscription, optionally a new token
  * from a series, and links of existing tokens. The customer may belong to another
  * administration the caller can see; the plan must be one of the subscription's administration
- * (which defaults to the plan's). The plan's publishing window is not enforced.
+ * (which defaults to the plan's). The plan's publishing window is not enforced. The started periods
+ * its validity covers are billed its fees (fee-correction.ts `billUnbilledFees`).
  */
 export function createTokenSubscription(em: Em, input: NewTokenSubscription): Promise<TokenSubscriptionData> {
   return em.transactional(async (tx) => {
@@ -105,6 +107,8 @@ export function createTokenSubscription(em: Em, input: NewTokenSubscription): Pr
     await flushUnique(tx, TOKEN_SUBSCRIPTION_UNIQUE);
     await issueLinkedToken(tx, subscription, input);
     await linkExistingTokens(tx, subscription, input.links ?? []);
+    // Periods of its validity that started already (a closed month included) are billed now: the period start never comes again for them.
+    await billUnbilledFees(tx, subscription.admin.id, [subscription.id]);
     return tokenSubscriptionData(subscription);
   });
 }

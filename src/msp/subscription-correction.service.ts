@@ -3,7 +3,7 @@
 // token links reaching past T move over seamlessly and the credit balance moves with them.
 // Sessions since T are repriced by the session worker: the correction adds that job in its own
 // transaction (subscription-corrected.ts), so a committed correction never misses its repricing.
-import { recollectFees } from './fee-correction.ts';
+import { billUnbilledFees, recollectFees } from './fee-correction.ts';
 import type { EntityName } from '@mikro-orm/core';
 import { Customer } from '../parties/customer.entity.ts';
 import { DomainError, InvalidInputError, NotFoundError } from '../platform/errors.ts';
@@ -129,6 +129,8 @@ async function correctIn(em: Em, subscriptionId: string, input: CorrectionInput)
   await flushUnique(em, { msp_token_subscription_external_reference_unique: ['new_external_reference'] });
   // The old subscription's billed periods from the correction on: its fees end there, the successor's begin.
   if (input.recurringCostCorrection) await recollectFees(em, old.admin.id, old.id, [old.id, successor.id], input.validFrom);
+  // Started periods of the successor that neither it nor the old subscription holds a fee of (the old plan had none) are billed now.
+  await billUnbilledFees(em, old.admin.id, [successor.id], { [successor.id]: [old.id] });
   await addFollowUpJob(em, SUBSCRIPTION_CORRECTED, { correction_id: correction.id } satisfies SubscriptionCorrectedJob);
   return { correction, oldSubscription: old, newSubscription: successor };
 }

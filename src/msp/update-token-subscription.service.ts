@@ -1,5 +1,5 @@
 import { affectedFrom, type Bounds, type CorrectionOption } from '../contracts/bounds-change.ts';
-import { recollectFees } from './fee-correction.ts';
+import { billUnbilledFees, recollectFees } from './fee-correction.ts';
 import { customerNamed } from '../parties/customer-ref.ts';
 import type { CustomFields } from '../parties/customer.entity.ts';
 import { administrationNamed } from '../parties/customer-input.ts';
@@ -75,7 +75,8 @@ export async function updateTokenSubscription(
 /**
  * The entity form of updateTokenSubscription, for other services (the end user's cancel). With the
  * recurring cost correction, the periods already billed are billed again from the first moment the
- * change of bounds affects (fee-correction.ts).
+ * change of bounds affects (fee-correction.ts); with or without it, a change of bounds bills the
+ * started periods the validity covers that hold no fee of it yet.
  */
 export function updateTokenSubscriptionEntity(
   em: Em, id: string, patch: TokenSubscriptionPatch & SubscriptionParties, mode: 'merge' | 'replace' = 'merge', options: CorrectionOption = {},
@@ -112,8 +113,10 @@ export function updateTokenSubscriptionEntity(
     Object.assign(subscription, next);
     if (patch.externalUpdatedAt !== undefined) subscription.externalUpdatedAt = patch.externalUpdatedAt;
     await flushUnique(tx, TOKEN_SUBSCRIPTION_UNIQUE);
-    const from = options.recurringCostCorrection ? affectedFrom(before, { from: validFrom, until: validUntil }) : null;
-    if (from) await recollectFees(tx, subscription.admin.id, subscription.id, [subscription.id], from);
+    const affected = affectedFrom(before, { from: validFrom, until: validUntil });
+    if (affected && options.recurringCostCorrection) await recollectFees(tx, subscription.admin.id, subscription.id, [subscription.id], affected);
+    // With or without the correction: started periods the validity covers now and that never held its fee.
+    if (affected) await billUnbilledFees(tx, subscription.admin.id, [subscription.id]);
     return subscription;
   });
 }

@@ -13,6 +13,7 @@ import { billedPeriodSubjects } from '../period-fee-subjects.ts';
 import { candidateRows, type ItemCandidate } from '../item-source.ts';
 import { daysBetween, monthsOf, periodDates, periodLabel, periodOf, type Period } from '../periods.ts';
 import { billingAdmin } from '../billing-admin.ts';
+import { billUnbilledPeriods } from '../unbilled-fees.ts';
 
 export const SUBSCRIPTION_FEE_SOURCE = 'msp_subscription_fee';
 
@@ -111,7 +112,7 @@ const BILLED = `select i.subject_id, i.occurred_at, (i.entry = 'original' and no
  * `subscriptionIds` (a changed subscription; a correction's old subscription and its successor, which
  * takes the old one's periods from the correction on). Lines follow the core's rules: changed in
  * place in an open box, else reversed with the new line in the party's next open box; lines no longer
- * produced are withdrawn. Periods without fees of `billedOf` are left to the period start.
+ * produced are withdrawn. Periods without fees of `billedOf` are billed by billUnbilledSubscriptionFees.
  */
 export async function recollectSubscriptionFees(em: Em, adminId: string, billedOf: string, subscriptionIds: string[], from: Date): Promise<void> {
   const billed = await em.execute<{ subject_id: string; occurred_at: string | Date; current: boolean }[]>(BILLED, [SUBSCRIPTION_FEE_SOURCE, adminId, `{${billedOf}}`]);
@@ -132,4 +133,33 @@ export async function recollectSubscriptionFees(em: Em, adminId: string, billedO
     const current = periods.get(start)!;
     if (candidates.length || current.size) await collectItems(em, SUBSCRIPTION_FEE_SOURCE, candidateRows(candidates), { subjects: [...current], answer: false });
   }
+}
+
+const SPANS = `select min(ts.valid_from) as valid_from, bool_or(ts.valid_until is null) as open_ended, max(ts.valid_until) as valid_until
+  from msp_token_subscription ts join msp_subscription_plan p on p.id = ts.plan_id
+  where ts.admin_id = ? and ts.id = any(?::uuid[]) and not ts.defunct and jsonb_array_length(p.recurring_costs) > 0`;
+
+/**
+ * The started periods `subscriptionIds` (created, or their bounds changed) cover and that hold no fee
+ * of theirs yet are billed, in the caller's transaction (unbilled-fees.ts), with or without the
+ * recurring cost correction. `predecessors`: per subscription, the subscriptions whose fees in a period
+ * count as its own (a plan-or-customer correction's successor: the old subscription, which was billed
+ * for the period, so that without the correction it stays as billed).
+ */
+export async function billUnbilledSubscriptionFees(
+  em: Em, adminId: string, subscriptionIds: string[], predecessors: Record<string, string[]> = {},
+): Promise<void> {
+  const [span] = await em.execute<{ valid_from: string | Date | null; open_ended: boolean | null; valid_until: string | Date | null }[]>(
+    SPANS, [adminId, `{${subscriptionIds.join(',')}}`]);
+  if (!span?.valid_from) return;
+  const admin = await billingAdmin(em, adminId);
+  await billUnbilledPeriods(em, admin, {
+    kind: SUBSCRIPTION_FEE_SOURCE,
+    from: new Date(span.valid_from),
+    until: span.open_ended || !span.valid_until ? null : new Date(span.valid_until),
+    candidates: (period) => feeCandidates(em, {
+      adminId: admin.adminId, country: admin.country, currency: admin.currency, timeZone: admin.timeZone, kind: admin.kind, period,
+    }, subscriptionIds),
+    predecessors,
+  });
 }

@@ -67,7 +67,9 @@ test.serial('a customer correction inside a closed October with the correction: 
     { valid_from: '2026-10-16T00:00:00+02:00', new_customer_id: other.id, recurring_cost_correction: true });
   const old = await fees(w.customer.external_reference);
   const mine = await fees(other.external_reference);
-  // Old: 15/31 = 4.84 due, 10.00 billed: -5.16; new: 16/31 of October = 5.16, in its next open box.
+  // Old: 15/31 = 4.84 due, 10.00 billed: -5.16; new: 16/31 of October = 5.16, in its next open box,
+  // with the fee of that box's period (started: its review-set exists, and it has begun), which the old
+  // subscription was never billed (unbilled-fee-periods.test.ts): 10.00.
   t.deepEqual(old.slice(1).map((f) => f.fee), ['-5.16'], JSON.stringify({ old, mine }));
-  t.deepEqual(mine.map((f) => [f.state, f.fee]), [['open', '5.16']], JSON.stringify(mine));
+  t.deepEqual(mine.map((f) => [f.state, f.fee]), [['open', '15.16']], JSON.stringify(mine));
 });
