@@ -162,7 +162,9 @@ test('REST: an SVG logo whose <use> references multiply (or loop) is refused at 
   const logo = `/main/v1/administration/${admin.id}/billing-logo`;
   const started = Date.now();
   const layered = await upload(admin.id, layeredSvg(5), 'image/svg+xml');
-  t.true(Date.now() - started < 2000, `${Date.now() - started} ms`);
+  // Refused by counting, not by drawing: expanded, the 10^5 shapes take minutes. A bound of a guard,
+  // not a speed measure (2 s failed once on a machine loaded by other test runs).
+  t.true(Date.now() - started < 15_000, `${Date.now() - started} ms`);
   t.is(layered.status, 400, JSON.stringify(layered.body));
   t.regex(JSON.stringify(layered.body), /too complex to draw/);
   const looped = await upload(admin.id, '<svg xmlns="http://www.w3.org/2000/svg"><g id="a"><use href="#a"/></g></svg>', 'image/svg+xml');
