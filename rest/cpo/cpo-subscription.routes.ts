@@ -1,8 +1,8 @@
 import * as yup from 'yup';
 import { createCpoPlan, setCpoPlanVersion, updateCpoPlan, type CpoPlanInput } from '../../src/cpo/cpo-subscription-plan.service.ts';
 import {
-  cpoLinkList, cpoPlanList, cpoPlanVersions, cpoSubscriptionList, getCpoLink, getCpoPlan, getCpoSubscription,
-  type CpoLinkData, type CpoPlanData, type CpoPlanVersionData, type CpoSubscriptionData,
+  cpoLinkList, cpoPlanList, cpoPlanVersions, cpoSubscriptionDetailList, cpoSubscriptionDetails, getCpoLink, getCpoPlan, getCpoSubscription,
+  type CpoLinkData, type CpoPlanData, type CpoPlanVersionData, type CpoSubscriptionData, type CpoSubscriptionDetail, type CpoSubscriptionLinkData,
 } from '../../src/cpo/cpo-subscription.queries.ts';
 import {
   createCpoLink, createCpoSubscription, markCpoLinkDefunct, markCpoSubscriptionDefunct, updateCpoLink, updateCpoSubscription,
@@ -18,7 +18,7 @@ import {
 } from '../rails/contracts.ts';
 import { patchFrom } from '../rails/patch.ts';
 import { defineRoute, type RouteDef } from '../rails/route.ts';
-import { t, type Infer } from '../rails/shape.ts';
+import { representation, t, type Infer } from '../rails/shape.ts';
 import { singleFieldRoutes } from '../rails/single-field-routes.ts';
 
 const TAG = 'CPO subscriptions';
@@ -29,7 +29,18 @@ export const cpoPlanShape = planShape('CpoSubscriptionPlan', {
   referenced: { versions: t.array(t.object({ valid_from: t.timestamp(), recurring_costs: t.array(costShape) })) },
 });
 
-export const cpoSubscriptionShape = contractShape('CpoSubscription', { plan: { plan_id: t.string(), plan_external_reference: t.nullable(t.string()) } });
+/** A link as its subscription lists it: the members an embedded token link of an MSP subscription answers, as an EVSE link has them. */
+export const cpoSubscriptionLinkShape = representation('CpoSubscriptionLink', {
+  id: t.string(),
+  evse_uid: t.string(),
+  valid_from: t.nullable(t.timestamp()),
+  valid_until: t.nullable(t.timestamp()),
+  defunct: t.boolean(),
+});
+
+export const cpoSubscriptionShape = contractShape('CpoSubscription', {
+  plan: { plan_id: t.string(), plan_external_reference: t.nullable(t.string()) }, late: { links: t.array(cpoSubscriptionLinkShape) },
+});
 
 export const cpoLinkShape = linkShape('CpoSubscriptionEvseLink', {
   head: { ...adminMember, subscription_id: t.string(), evse_uid: t.string() }, state: { is_currently_valid: t.boolean() },
@@ -46,8 +57,20 @@ function serializePlan(plan: CpoPlanData, versions: CpoPlanVersionData[]): Infer
 
 const withVersions = async (em: Em, plan: CpoPlanData) => serializePlan(plan, await cpoPlanVersions(em, [plan.id]));
 
-function serializeSubscription(s: CpoSubscriptionData): Infer<typeof cpoSubscriptionShape> {
-  return inShapeOrder(cpoSubscriptionShape, { ...contractValues(s), plan_id: s.plan.id, plan_external_reference: s.planExternalReference });
+function serializeSubscriptionLink(l: CpoSubscriptionLinkData): Infer<typeof cpoSubscriptionLinkShape> {
+  return { id: l.id, evse_uid: l.evseUid, valid_from: iso(l.validFrom), valid_until: iso(l.validUntil), defunct: l.defunct };
+}
+
+function serializeSubscription(s: CpoSubscriptionDetail): Infer<typeof cpoSubscriptionShape> {
+  return inShapeOrder(cpoSubscriptionShape, {
+    ...contractValues(s), plan_id: s.plan.id, plan_external_reference: s.planExternalReference, links: s.links.map(serializeSubscriptionLink),
+  });
+}
+
+/** The answer of a write: the subscription as it now is, with its EVSE links. */
+async function present(em: Em, subscription: CpoSubscriptionData) {
+  const [detail] = await cpoSubscriptionDetails(em, [subscription.id]);
+  return serializeSubscription(detail);
 }
 
 function serializeLink(l: CpoLinkData): Infer<typeof cpoLinkShape> {
@@ -78,9 +101,12 @@ const subscriptionUpdateBody = subscriptionBody.shape({ recurring_cost_correctio
 const linkUpdateBody = linkBody.shape({ recurring_cost_correction: correction });
 const SUBSCRIPTION = CONTRACT;
 
+const LINKS = 'links: every EVSE link of the subscription, defunct ones too, by id (each with the id, evse_uid, valid_from, valid_until '
+  + 'and defunct of GET /cpo-subscription-evse-link/{id}).';
+
 const correctionOf = (body: Record<string, unknown>) => ({ recurringCostCorrection: body.recurring_cost_correction === true });
 const updateSubscription = (em: Em, id: string, body: Record<string, unknown>, mode: 'merge' | 'replace') =>
-  updateCpoSubscription(em, id, patchFrom(body, SUBSCRIPTION, mode) as Patch<CpoSubscriptionFields>, correctionOf(body)).then(serializeSubscription);
+  updateCpoSubscription(em, id, patchFrom(body, SUBSCRIPTION, mode) as Patch<CpoSubscriptionFields>, correctionOf(body)).then((s) => present(em, s));
 const updateLink = (em: Em, id: string, body: Record<string, unknown>, mode: 'merge' | 'replace') =>
   updateCpoLink(em, id, patchFrom(body, LINK, mode) as Patch<CpoLinkFields>, correctionOf(body)).then(serializeLink);
 
@@ -117,22 +143,24 @@ export const cpoSubscriptionRoutes: RouteDef[] = [
       withVersions(em, await setCpoPlanVersion(em, params.id, params.valid_from, { recurringCosts: body.recurring_costs })),
   }),
   defineRoute({
-    method: 'get', path: '/cpo-subscription', tag: TAG, extension: true, paged: true, response: cpoSubscriptionShape, summary: 'List CPO subscriptions',
+    method: 'get', path: '/cpo-subscription', tag: TAG, extension: true, paged: true, response: cpoSubscriptionShape, summary: 'List CPO subscriptions with their EVSE links',
+    description: LINKS,
     query: yup.object({ customer_id: uuid(), plan_id: uuid() }),
     handler: ({ ctx, em, rawQuery, query }) => seekPage(ctx, {
-      list: cpoSubscriptionList(em, { customerId: query.customer_id, planId: query.plan_id }), rawQuery, path: ctx.path, serialize: serializeSubscription,
+      list: cpoSubscriptionDetailList(em, { customerId: query.customer_id, planId: query.plan_id }), rawQuery, path: ctx.path, serialize: serializeSubscription,
     }),
   }),
   defineRoute({
     method: 'post', path: '/cpo-subscription', tag: TAG, graphql: 'createCpoSubscription', extension: true, response: cpoSubscriptionShape, summary: 'Create a CPO subscription',
     body: subscriptionBody.shape({ customer_id: text(64).defined('${path} is required'), plan_id: text().defined('${path} is required') }),
     description: 'plan_id is the plan\'s id or ext_ref.<reference>. The publishing window of the plan is not enforced.',
-    handler: async ({ em, body }) => serializeSubscription(await createCpoSubscription(em, {
+    handler: async ({ em, body }) => present(em, await createCpoSubscription(em, {
       ...(patchFrom(body, SUBSCRIPTION) as Patch<CpoSubscriptionFields>), customerId: body.customer_id, planRef: body.plan_id,
     })),
   }),
   defineRoute({
-    method: 'get', path: '/cpo-subscription/:id', tag: TAG, extension: true, response: cpoSubscriptionShape, summary: 'Get a CPO subscription',
+    method: 'get', path: '/cpo-subscription/:id', tag: TAG, extension: true, response: cpoSubscriptionShape, summary: 'Get a CPO subscription with its EVSE links',
+    description: LINKS,
     handler: async ({ em, params }) => serializeSubscription(await getCpoSubscription(em, params.id)),
   }),
   defineRoute({
@@ -148,7 +176,7 @@ export const cpoSubscriptionRoutes: RouteDef[] = [
   defineRoute({
     method: 'put', path: '/cpo-subscription/:id/defunct', tag: TAG, graphql: 'defunctCpoSubscription', body: defunctBody, bodyOptional: true, response: cpoSubscriptionShape,
     summary: 'Mark a CPO subscription defunct (its EVSE links too)',
-    handler: async ({ em, params, body }) => serializeSubscription(await markCpoSubscriptionDefunct(em, params.id, isoDate(body.external_updated_at))),
+    handler: async ({ em, params, body }) => present(em, await markCpoSubscriptionDefunct(em, params.id, isoDate(body.external_updated_at))),
   }),
   ...singleFieldRoutes({
     path: '/cpo-subscription/:id', tag: TAG, response: cpoSubscriptionShape,

@@ -11,7 +11,7 @@ import { inShapeOrder, planShape, planValues } from '../rails/contracts.ts';
 import { listOf } from '../rails/pagination.ts';
 import { defineRoute, type RouteDef, type RouteInput } from '../rails/route.ts';
 import { representation, t, type Infer } from '../rails/shape.ts';
-import { arrangementShape, serializeArrangement } from './reimbursement.routes.ts';
+import { arrangementShape, presentArrangement } from './reimbursement.routes.ts';
 
 const TAG = 'CPO reimbursement';
 
@@ -96,6 +96,6 @@ export const reimbursementPlanRoutes: RouteDef[] = [
     method: 'post', path: '/cpo-reimbursement-arrangement/:id/switch-plan', tag: TAG, graphql: 'switchReimbursementPlan', response: arrangementShape,
     body: yup.object({ plan_id: text(64).defined('${path} is required') }),
     summary: 'Switch the reimbursement plan of an arrangement',
-    handler: async ({ em, params, body }) => serializeArrangement(await switchArrangementPlan(em, params.id, body.plan_id)),
+    handler: async ({ em, params, body }) => presentArrangement(em, await switchArrangementPlan(em, params.id, body.plan_id)),
   }),
 ];

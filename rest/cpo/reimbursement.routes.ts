@@ -1,7 +1,8 @@
 import * as yup from 'yup';
 import { isUuid } from '../../src/platform/ids.ts';
 import {
-  getArrangement, reimbursementLinkList, type ArrangementData, type ReimbursementLinkData,
+  arrangementDetails, getArrangementDetail, reimbursementLinkList, type ArrangementData, type ArrangementDetail, type ArrangementLinkData,
+  type ReimbursementLinkData,
 } from '../../src/cpo/reimbursement.queries.ts';
 import {
   createArrangement, createLink, markArrangementDefunct, markLinkDefunct, updateArrangement, updateLink,
@@ -14,18 +15,42 @@ import type { Em } from '../../src/platform/orm.ts';
 import { adminMember, CONTRACT, contractBody, contractShape, contractValues, defunctBody, inShapeOrder, LINK, linkBody, linkShape, linkValues } from '../rails/contracts.ts';
 import { patchFrom } from '../rails/patch.ts';
 import { defineRoute, type RouteDef } from '../rails/route.ts';
-import { isoDate, text } from '../../src/platform/input-schemas.ts';
-import { t, type Infer } from '../rails/shape.ts';
+import { iso, isoDate, text } from '../../src/platform/input-schemas.ts';
+import { representation, t, type Infer } from '../rails/shape.ts';
 
 const TAG = 'CPO reimbursement';
 
-export const arrangementShape = contractShape('ReimbursementArrangement', { plan: { plan_id: t.nullable(t.string()) } });
+/** A link as its arrangement lists it: the members an embedded token link of an MSP subscription answers, as an EVSE link has them. */
+export const arrangementLinkShape = representation('ReimbursementArrangementLink', {
+  id: t.string(),
+  evse_uid: t.string(),
+  valid_from: t.nullable(t.timestamp()),
+  valid_until: t.nullable(t.timestamp()),
+  defunct: t.boolean(),
+});
+
+export const arrangementShape = contractShape('ReimbursementArrangement', {
+  plan: { plan_id: t.nullable(t.string()) }, late: { links: t.array(arrangementLinkShape) },
+});
 
 export const reimbursementLinkShape = linkShape('ReimbursementLink', { head: { ...adminMember, arrangement_id: t.string(), evse_uid: t.string() } });
 
-export function serializeArrangement(a: ArrangementData): Infer<typeof arrangementShape> {
-  return inShapeOrder(arrangementShape, { ...contractValues(a), plan_id: a.plan?.id ?? null });
+function serializeArrangementLink(l: ArrangementLinkData): Infer<typeof arrangementLinkShape> {
+  return { id: l.id, evse_uid: l.evseUid, valid_from: iso(l.validFrom), valid_until: iso(l.validUntil), defunct: l.defunct };
 }
+
+export function serializeArrangement(a: ArrangementDetail): Infer<typeof arrangementShape> {
+  return inShapeOrder(arrangementShape, { ...contractValues(a), plan_id: a.plan?.id ?? null, links: a.links.map(serializeArrangementLink) });
+}
+
+/** The answer of a write: the arrangement as it now is, with its EVSE links. */
+export async function presentArrangement(em: Em, arrangement: ArrangementData) {
+  const [detail] = await arrangementDetails(em, [arrangement.id]);
+  return serializeArrangement(detail);
+}
+
+const LINKS = 'links: every EVSE link of the arrangement, defunct ones too, by id (each with the id, evse_uid, valid_from, valid_until '
+  + 'and defunct of GET /cpo-reimbursement-link).';
 
 export function serializeLink(l: ReimbursementLinkData): Infer<typeof reimbursementLinkShape> {
   return inShapeOrder(reimbursementLinkShape, { ...linkValues(l), arrangement_id: l.arrangement.id, evse_uid: l.evseUid });
@@ -35,7 +60,7 @@ const arrangementBody = contractBody;
 const ARRANGEMENT = CONTRACT;
 
 const arrangementUpdate = (em: Em, id: string, body: Record<string, unknown>, mode: 'merge' | 'replace') =>
-  updateArrangement(em, id, patchFrom(body, ARRANGEMENT, mode) as Patch<ArrangementFields>).then(serializeArrangement);
+  updateArrangement(em, id, patchFrom(body, ARRANGEMENT, mode) as Patch<ArrangementFields>).then((a) => presentArrangement(em, a));
 const linkUpdate = (em: Em, id: string, body: Record<string, unknown>, mode: 'merge' | 'replace') =>
   updateLink(em, id, patchFrom(body, LINK, mode) as Patch<LinkFields>).then(serializeLink);
 
@@ -43,13 +68,14 @@ export const reimbursementRoutes: RouteDef[] = [
   defineRoute({
     method: 'post', path: '/cpo-reimbursement-arrangement', tag: TAG, graphql: 'createReimbursementArrangement', summary: 'Create a reimbursement arrangement', extension: true, response: arrangementShape,
     body: arrangementBody.shape({ admin_id: text(64).defined('${path} is required'), customer_id: text(64).defined('${path} is required') }),
-    handler: async ({ em, body }) => serializeArrangement(await createArrangement(em, {
+    handler: async ({ em, body }) => presentArrangement(em, await createArrangement(em, {
       ...(patchFrom(body, ARRANGEMENT) as Patch<ArrangementFields>), adminId: body.admin_id, customerId: body.customer_id,
     })),
   }),
   defineRoute({
-    method: 'get', path: '/cpo-reimbursement-arrangement/:id', tag: TAG, summary: 'Get a reimbursement arrangement', extension: true, response: arrangementShape,
-    handler: async ({ em, params }) => serializeArrangement(await getArrangement(em, params.id)),
+    method: 'get', path: '/cpo-reimbursement-arrangement/:id', tag: TAG, summary: 'Get a reimbursement arrangement with its EVSE links', extension: true,
+    response: arrangementShape, description: LINKS,
+    handler: async ({ em, params }) => serializeArrangement(await getArrangementDetail(em, params.id)),
   }),
   defineRoute({
     method: 'post', path: '/cpo-reimbursement-arrangement/:id', tag: TAG, graphql: 'updateReimbursementArrangement', summary: 'Merge-update a reimbursement arrangement', body: arrangementBody,
@@ -69,7 +95,7 @@ export const reimbursementRoutes: RouteDef[] = [
   defineRoute({
     method: 'put', path: '/cpo-reimbursement-arrangement/:id/defunct', tag: TAG, graphql: 'markReimbursementArrangementDefunct', summary: 'Mark an arrangement defunct (its links too)', response: arrangementShape,
     body: defunctBody, bodyOptional: true,
-    handler: async ({ em, params, body }) => serializeArrangement(await markArrangementDefunct(em, params.id, isoDate(body.external_updated_at))),
+    handler: async ({ em, params, body }) => presentArrangement(em, await markArrangementDefunct(em, params.id, isoDate(body.external_updated_at))),
   }),
   defineRoute({
     method: 'get', path: '/cpo-reimbursement-link', tag: TAG, summary: 'List reimbursement links', paged: true, response: reimbursementLinkShape,

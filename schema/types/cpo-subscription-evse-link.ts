@@ -1,12 +1,13 @@
 // An EVSE under a CPO subscription (REST: /cpo-subscription-evse-link) and its writes, through the
 // services REST calls (src/cpo/cpo-subscription.service.ts).
-import { cpoLinksByIds, type CpoLinkData } from '../../src/cpo/cpo-subscription.queries.ts';
+import { cpoLinksByIds, cpoLinksOfSubscriptions, type CpoLinkData } from '../../src/cpo/cpo-subscription.queries.ts';
 import { createCpoLink, markCpoLinkDefunct, updateCpoLink } from '../../src/cpo/cpo-subscription.service.ts';
 import { text } from '../../src/platform/input-schemas.ts';
 import { validate } from '../../src/platform/input-validation.ts';
 import { isDataOf } from '../../src/platform/seek-page.ts';
 import * as yup from 'yup';
 import { builder } from '../builder.ts';
+import { childConnectionsOf } from '../child-connection.ts';
 import { linkInputFields, linkPatch } from '../contract-inputs.ts';
 import { idArg } from '../ids.ts';
 import { mutate } from '../mutation.ts';
@@ -37,6 +38,20 @@ export const CpoSubscriptionEvseLink = builder.loadableNode('CpoSubscriptionEvse
     updatedAt: t.field({ type: DateTime, resolve: (link) => link.updatedAt }),
   }),
 });
+
+const CpoSubscriptionEvseLinkConnection = builder.connectionObject(
+  { type: CpoSubscriptionEvseLink, name: 'CpoSubscriptionEvseLinkConnection' }, { name: 'CpoSubscriptionEvseLinkEdge' },
+);
+
+builder.objectField(CpoSubscription, 'evseLinks', (t) => t.loadable({
+  type: CpoSubscriptionEvseLinkConnection,
+  byPath: true,
+  description: 'The EVSE links of this subscription (defunct ones too), by id (REST: links).',
+  args: { ...t.arg.connectionArgs() },
+  load: (subscriptionIds: string[], context, args) =>
+    childConnectionsOf(subscriptionIds, args, (ids, range) => cpoLinksOfSubscriptions(context.em, ids, range)),
+  resolve: (subscription) => subscription.id,
+}));
 
 const CreateCpoSubscriptionEvseLinkInput = builder.inputType('CreateCpoSubscriptionEvseLinkInput', {
   description: 'A new link of an EVSE of the subscription\'s administration; validity is [validFrom, validUntil).',

@@ -1,12 +1,13 @@
 // An EVSE under a reimbursement arrangement (REST: /cpo-reimbursement-link) and its writes, through
 // the services REST calls (src/cpo/save-reimbursement-arrangement.service.ts).
 import * as yup from 'yup';
-import { reimbursementLinksByIds, type ReimbursementLinkData } from '../../src/cpo/reimbursement.queries.ts';
+import { reimbursementLinksByIds, reimbursementLinksOfArrangements, type ReimbursementLinkData } from '../../src/cpo/reimbursement.queries.ts';
 import { createLink, markLinkDefunct, updateLink } from '../../src/cpo/save-reimbursement-arrangement.service.ts';
 import { text } from '../../src/platform/input-schemas.ts';
 import { validate } from '../../src/platform/input-validation.ts';
 import { isDataOf } from '../../src/platform/seek-page.ts';
 import { builder } from '../builder.ts';
+import { childConnectionsOf } from '../child-connection.ts';
 import { linkInputFields, linkPatch } from '../contract-inputs.ts';
 import { idArg } from '../ids.ts';
 import { mutate } from '../mutation.ts';
@@ -36,6 +37,18 @@ export const ReimbursementLink = builder.loadableNode('ReimbursementLink', {
     updatedAt: t.field({ type: DateTime, resolve: (link) => link.updatedAt }),
   }),
 });
+
+const ReimbursementLinkConnection = builder.connectionObject({ type: ReimbursementLink, name: 'ReimbursementLinkConnection' }, { name: 'ReimbursementLinkEdge' });
+
+builder.objectField(ReimbursementArrangement, 'evseLinks', (t) => t.loadable({
+  type: ReimbursementLinkConnection,
+  byPath: true,
+  description: 'The EVSE links of this arrangement (defunct ones too), by id (REST: links).',
+  args: { ...t.arg.connectionArgs() },
+  load: (arrangementIds: string[], context, args) =>
+    childConnectionsOf(arrangementIds, args, (ids, range) => reimbursementLinksOfArrangements(context.em, ids, range)),
+  resolve: (arrangement) => arrangement.id,
+}));
 
 const CreateReimbursementLinkInput = builder.inputType('CreateReimbursementLinkInput', {
   description: 'A new link of an EVSE of the arrangement\'s administration; validity is [validFrom, validUntil). '

@@ -241,6 +241,8 @@ test('reimbursement arrangements and links: create, merge-update and defunct ans
   t.is(movedLink.validFrom, '2026-02-01T00:00:00.000Z');
   const storedLinks = await restLinks(created.databaseId);
   t.deepEqual([movedLink], storedLinks.map(rlinkFromRest));
+  // The arrangement as it stands with its link (REST answers its links).
+  const storedWithLinks = await rest(`/cpo-reimbursement-arrangement/${created.databaseId}`);
 
   t.like(await failure(CREATE_ARRANGEMENT, { i: { adminId, customerId, validFrom: '2026-01-01T00:00:00Z', customFields: { list: [1] } } }),
     { code: 'validation_failed', param: '$.input.customFields.list' });
@@ -255,7 +257,7 @@ test('reimbursement arrangements and links: create, merge-update and defunct ans
   t.like(await failure(DEFUNCT_ARRANGEMENT, { id: created.databaseId }, foreign), { code: 'not_found' });
   t.like(await failure(UPDATE_RLINK, { id: link.databaseId, i: { validUntil: null } }, foreign), { code: 'not_found' });
   t.like(await failure(DEFUNCT_RLINK, { id: link.databaseId }, foreign), { code: 'not_found' });
-  t.deepEqual(await rest(`/cpo-reimbursement-arrangement/${created.databaseId}`), stored, 'nothing changed');
+  t.deepEqual(await rest(`/cpo-reimbursement-arrangement/${created.databaseId}`), storedWithLinks, 'nothing changed');
   t.deepEqual(await restLinks(created.databaseId), storedLinks);
   t.false((await rest(`/cpo-reimbursement-link?evse_uid=${evse.evse_uid}`)).items.some((l: any) => l.arrangement_id !== created.databaseId), 'nothing created');
 
