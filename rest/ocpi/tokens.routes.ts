@@ -9,7 +9,7 @@ export const tokenRoutes: OcpiRoute[] = [
     handler: async ({ ctx, em, query }) => {
       const q = ocpiPageQuery(query);
       const page = await ocpiTokenPage(em, q);
-      setPageHeaders(ctx, q, page.total);
+      setPageHeaders(ctx, q, page);
       return { data: page.items, schema: 'tokens' };
     },
   },

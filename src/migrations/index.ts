@@ -35,6 +35,7 @@ import { Migration20261128010000_session_submitter_scope } from './Migration2026
 import { Migration20261128020000_box_exchange_rate } from './Migration20261128020000_box_exchange_rate.ts';
 import { Migration20261128030000_backfill_ranges } from './Migration20261128030000_backfill_ranges.ts';
 import { Migration20261128040000_cpo_session_identity } from './Migration20261128040000_cpo_session_identity.ts';
+import { Migration20261128060000_token_published_changes } from './Migration20261128060000_token_published_changes.ts';
 import { Migration20261128080000_evse_uid_caseless } from './Migration20261128080000_evse_uid_caseless.ts';
 // imports-end
 
@@ -75,6 +76,7 @@ export const migrations: { name: string; class: new (...args: any[]) => any }[] 
   { name: 'Migration20261128020000_box_exchange_rate', class: Migration20261128020000_box_exchange_rate },
   { name: 'Migration20261128030000_backfill_ranges', class: Migration20261128030000_backfill_ranges },
   { name: 'Migration20261128040000_cpo_session_identity', class: Migration20261128040000_cpo_session_identity },
+  { name: 'Migration20261128060000_token_published_changes', class: Migration20261128060000_token_published_changes },
   { name: 'Migration20261128080000_evse_uid_caseless', class: Migration20261128080000_evse_uid_caseless },
 // migrations-end
 ];

@@ -15,7 +15,8 @@ export const TokenSchema = defineEntity({
   tableName: 'msp_token',
   filters: adminScopeFilter('currentAdmin'),
   // An administration's tokens in evco_id order (its list pages; tokenList) read this index in order.
-  indexes: [{ properties: ['currentAdmin', 'evcoId'] }],
+  // The OCPI tokens module reads the tokens in (updated_at, id) order, filtered on updated_at.
+  indexes: [{ properties: ['currentAdmin', 'evcoId'] }, { properties: ['updatedAt', 'id'] }],
   properties: {
     id: idProperty(),
     /** Normalized eMA ID (no separators), unique case-insensitively; original casing kept. */
@@ -37,6 +38,10 @@ export const TokenSchema = defineEntity({
     firstLinkedAt: p.datetime().nullable(),
     externalUpdatedAt: p.datetime().nullable(),
     createdAt: createdAtProperty(),
+    /**
+     * The token's own last change, and also the last change of what decides its OCPI `valid`: the
+     * blocked customer it is linked to (triggers of the token_published_changes migration).
+     */
     updatedAt: updatedAtProperty(),
   },
 });

@@ -1,6 +1,9 @@
 // One of our tokens as an OCPI Token (the tokens module and StartSession carry it): our party,
 // the UID (the EVCO id when the token has none), a virtual token as APP_USER, the EVCO id as contract id; valid unless charge
 // authorization is blocked, the token's own or its current customer's; ALLOWED: the CPO may ask us in real time, or start it offline.
+// last_updated is the token's updated_at, which the token's own writes move and, by the triggers of
+// the token_published_changes migration, every write that changes the blocked customer it is linked
+// to (a delta sync by date_from sees the change of `valid`).
 import { authorizeTokens } from '../msp/authorize-token.service.ts';
 import type { Token } from '../msp/token.entity.ts';
 import type { Em } from '../platform/orm.ts';
