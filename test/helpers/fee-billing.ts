@@ -2,7 +2,10 @@
 // may start, an oracle for a prorated fee written apart from the billing code, and what the boxes
 // bill of a fee source, read through GraphQL (items with their subjects).
 import { Decimal } from 'decimal.js';
+import { scopedEm } from '../../src/access/admin-scope.ts';
+import { startCurrentPeriods } from '../../src/billing/period-start.service.ts';
 import type { TestApp } from './app.ts';
+import { reviewSetDone } from './billing-factories.ts';
 
 const ZONE = 'Europe/Amsterdam';
 /** The months a sequence may start, in order (their first local day). */
@@ -95,4 +98,52 @@ export function feeProblems(items: BilledFee[], due: Map<string, string>, frozen
     if (now.get(boxId) !== content) problems.push(`closed box ${boxId} changed: ${content} -> ${now.get(boxId)}`);
   }
   return problems;
+}
+
+/** What every fee sequence's world holds: its administration and series, and the months it started and closed. */
+export interface FeeWorld { adminId: string; seriesId: string; started: number; closed: Set<number>; log: string[] }
+
+/** A REST call whose 4xx answer the step looks at; a 5xx fails the sequence. */
+export async function feeCall(app: TestApp, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+  const r = await app.request(method, `/main/v1${path}`, body === undefined ? {} : { body });
+  if (r.status >= 500) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(r.body)}`);
+  return { status: r.status, body: r.body };
+}
+
+/** The next modelled month's period start (they start in order). */
+export async function startNextMonth(app: TestApp, w: FeeWorld): Promise<void> {
+  if (w.started === FEE_MONTHS.length) return;
+  await startCurrentPeriods(scopedEm(app.orm), amsterdam(FEE_MONTHS[w.started], 12));
+  w.log.push(`start ${FEE_MONTHS[w.started]}`);
+  w.started++;
+}
+
+/** Closes the review-set of a started month (once). */
+export async function closeMonth(app: TestApp, w: FeeWorld, month: number): Promise<void> {
+  if (month >= w.started || w.closed.has(month)) return;
+  const sets = (await feeCall(app, 'GET', `/billing-review-set?admin_id=${w.adminId}`)).body.items as any[];
+  const set = sets.find((s) => s.billing_series_id === w.seriesId && s.period_from === amsterdam(FEE_MONTHS[month], 0).toISOString());
+  if (!set) throw new Error(`no review-set of ${FEE_MONTHS[month]}: ${JSON.stringify(sets)}`);
+  await reviewSetDone(app, set.id, 'close');
+  w.closed.add(month);
+  w.log.push(`close ${FEE_MONTHS[month]}`);
+}
+
+/**
+ * Runs a sequence's steps, the boxes of each month as its close left them kept, and answers what
+ * the boxes bill of `kind` that is not what `due` says (a failure of a step is one too).
+ */
+export async function feeSequenceProblems<W extends FeeWorld, S>(app: TestApp, w: W, kind: string, steps: S[],
+  apply: (w: W, step: S) => Promise<void>, due: (w: W) => Map<string, string>): Promise<string[]> {
+  const frozen = new Map<string, string>();
+  try {
+    for (const step of steps) {
+      const closedBefore = w.closed.size;
+      await apply(w, step);
+      if (w.closed.size > closedBefore) for (const [id, content] of closedBoxContents(await billedFees(app, w.adminId, kind))) if (!frozen.has(id)) frozen.set(id, content);
+    }
+    return feeProblems(await billedFees(app, w.adminId, kind), due(w), frozen);
+  } catch (error) {
+    return [`failed: ${(error as Error).message}`];
+  }
 }

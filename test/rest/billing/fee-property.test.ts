@@ -12,15 +12,13 @@
 // own; sequences run one after another (the period start bills every administration of the database).
 import test from 'ava';
 import fc from 'fast-check';
-import { scopedEm } from '../../../src/access/admin-scope.ts';
-import { startCurrentPeriods } from '../../../src/billing/period-start.service.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
-import { configureBilling, createSeries, reviewSetDone } from '../../helpers/billing-factories.ts';
+import { configureBilling, createSeries } from '../../helpers/billing-factories.ts';
 import { createAdministration, createCustomer, createSubscriptionPlan } from '../../helpers/factories.ts';
 import { ensureVatRate } from '../../helpers/session-factories.ts';
-import { amsterdam, billedFees, closedBoxContents, expectedFee, FEE_MOMENTS as MOMENTS, FEE_MONTHS as MONTHS, feeProblems } from '../../helpers/fee-billing.ts';
+import { closeMonth, expectedFee, feeCall, FEE_MOMENTS as MOMENTS, FEE_MONTHS as MONTHS, feeSequenceProblems, startNextMonth, type FeeWorld } from '../../helpers/fee-billing.ts';
 
-const RUNS = Number(process.env.SVC_FEE_PROPERTY_RUNS ?? 24);
+const RUNS = Number(process.env.SVC_FEE_PROPERTY_RUNS ?? 16);
 const SEED = Number(process.env.SVC_PROPERTY_SEED ?? 20261128);
 const MAX_STEPS = 12;
 /** The fees of a sequence's two plans. */
@@ -49,22 +47,13 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
 const stepsArb = fc.array(stepArb, { minLength: 1, maxLength: MAX_STEPS, size: 'max' });
 
 interface Sub { id: string; customer: number; plan: number; from: Date; until: Date | null }
-interface World {
-  adminId: string;
-  seriesId: string;
+interface World extends FeeWorld {
   customers: { id: string }[];
   plans: { id: string }[];
   subs: Sub[];
-  started: number;
-  closed: Set<number>;
-  log: string[];
 }
 
-async function call(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const r = await app.request(method, `/main/v1${path}`, body === undefined ? {} : { body });
-  if (r.status >= 500) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(r.body)}`);
-  return { status: r.status, body: r.body };
-}
+const call = (method: string, path: string, body?: unknown) => feeCall(app, method, path, body);
 
 async function newWorld(): Promise<World> {
   const admin = await createAdministration(app);
@@ -124,23 +113,8 @@ async function apply(w: World, step: Step): Promise<void> {
       sub.until = at;
       return;
     }
-    case 'start': {
-      if (w.started === MONTHS.length) return;
-      await startCurrentPeriods(scopedEm(app.orm), amsterdam(MONTHS[w.started], 12));
-      w.log.push(`start ${MONTHS[w.started]}`);
-      w.started++;
-      return;
-    }
-    case 'close': {
-      if (step.month >= w.started || w.closed.has(step.month)) return;
-      const sets = (await call('GET', `/billing-review-set?admin_id=${w.adminId}`)).body.items as any[];
-      const set = sets.find((s) => s.billing_series_id === w.seriesId && s.period_from === amsterdam(MONTHS[step.month], 0).toISOString());
-      if (!set) throw new Error(`no review-set of ${MONTHS[step.month]}: ${JSON.stringify(sets)}`);
-      await reviewSetDone(app, set.id, 'close');
-      w.closed.add(step.month);
-      w.log.push(`close ${MONTHS[step.month]}`);
-      return;
-    }
+    case 'start': return startNextMonth(app, w);
+    case 'close': return closeMonth(app, w, step.month);
   }
 }
 
@@ -162,18 +136,7 @@ test.serial('MSP recurring fees: every started month bills each subscription its
   let runs = 0;
   await fc.assert(fc.asyncProperty(stepsArb, async (steps) => {
     const w = await newWorld();
-    const frozen = new Map<string, string>();
-    let problems: string[];
-    try {
-      for (const step of steps) {
-        const closedBefore = w.closed.size;
-        await apply(w, step);
-        if (w.closed.size > closedBefore) for (const [id, content] of closedBoxContents(await billedFees(app, w.adminId, KIND))) if (!frozen.has(id)) frozen.set(id, content);
-      }
-      problems = feeProblems(await billedFees(app, w.adminId, KIND), due(w), frozen);
-    } catch (error) {
-      problems = [`failed: ${(error as Error).message}`];
-    }
+    const problems = await feeSequenceProblems(app, w, KIND, steps, apply, due);
     runs++;
     if (problems.length) t.log(w.log.join('\n'));
     t.deepEqual(problems, [], `sequence:\n${w.log.join('\n')}`);
