@@ -104,14 +104,15 @@ test('CPO subscription plans: create, update and a version answer what REST then
 
 // --- CPO subscriptions ---
 
-const SUBSCRIPTION_FIELDS = `${CONTRACT_FIELDS} customer { databaseId } plan { databaseId } planExternalReference`;
+const SUBSCRIPTION_FIELDS = `${CONTRACT_FIELDS} customer { databaseId } customerId plan { databaseId } planId planExternalReference`;
 const CREATE_SUBSCRIPTION = `mutation ($i: CreateCpoSubscriptionInput!) { createCpoSubscription(input: $i) { ${SUBSCRIPTION_FIELDS} } }`;
 const UPDATE_SUBSCRIPTION = `mutation ($id: ID!, $i: CpoSubscriptionInput!, $c: Boolean) {
   updateCpoSubscription(id: $id, input: $i, recurringCostCorrection: $c) { ${SUBSCRIPTION_FIELDS} } }`;
 const DEFUNCT_SUBSCRIPTION = `mutation ($id: ID!, $at: DateTime) { defunctCpoSubscription(id: $id, externalUpdatedAt: $at) { ${SUBSCRIPTION_FIELDS} } }`;
 
 const subscriptionFromRest = (s: any) => ({
-  ...contractFromRest(s), customer: { databaseId: s.customer_id }, plan: { databaseId: s.plan_id }, planExternalReference: s.plan_external_reference,
+  ...contractFromRest(s), customer: { databaseId: s.customer_id }, customerId: s.customer_id, plan: { databaseId: s.plan_id }, planId: s.plan_id,
+  planExternalReference: s.plan_external_reference,
 });
 
 async function createSubscription(planId: string, fields: Record<string, unknown> = {}) {
