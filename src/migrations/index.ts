@@ -37,6 +37,7 @@ import { Migration20261128030000_backfill_ranges } from './Migration202611280300
 import { Migration20261128040000_cpo_session_identity } from './Migration20261128040000_cpo_session_identity.ts';
 import { Migration20261128060000_token_published_changes } from './Migration20261128060000_token_published_changes.ts';
 import { Migration20261128080000_evse_uid_caseless } from './Migration20261128080000_evse_uid_caseless.ts';
+import { Migration20261128100000_token_validity_published } from './Migration20261128100000_token_validity_published.ts';
 // imports-end
 
 export const migrations: { name: string; class: new (...args: any[]) => any }[] = [
@@ -78,5 +79,6 @@ export const migrations: { name: string; class: new (...args: any[]) => any }[] 
   { name: 'Migration20261128040000_cpo_session_identity', class: Migration20261128040000_cpo_session_identity },
   { name: 'Migration20261128060000_token_published_changes', class: Migration20261128060000_token_published_changes },
   { name: 'Migration20261128080000_evse_uid_caseless', class: Migration20261128080000_evse_uid_caseless },
+  { name: 'Migration20261128100000_token_validity_published', class: Migration20261128100000_token_validity_published },
 // migrations-end
 ];

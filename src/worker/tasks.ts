@@ -15,6 +15,7 @@ import { runBillingBackfill } from '../billing/billing-backfill.service.ts';
 import { runAs } from '../events/actor-context.ts';
 import { deliverWebhooks, wakeAllSubscriptions } from '../webhooks/deliver-webhooks.service.ts';
 import { dropDeliveredEventData, EVENT_DATA_RETENTION } from '../events/event-data-retention.ts';
+import { TOKEN_VALIDITY_BOUNDS, touchTokensAtPassedBounds } from '../ocpi/token-validity-bounds.ts';
 import { isWebhookDeliverJob, WEBHOOK_DELIVER } from '../webhooks/webhook-job.ts';
 import { isSubscriptionCorrectedJob, SUBSCRIPTION_CORRECTED } from '../msp/subscription-corrected.ts';
 import { COMMAND_TIMEOUT, isCommandTimeoutJob, timeOutCommand } from '../ocpi/command-timeout.ts';
@@ -43,7 +44,7 @@ export const GATHER_MS = /^\d{1,5}$/.test(process.env.SVC_PROCESSING_GATHER_MS ?
  */
 export const PROCESSING_LANES = 2;
 
-export const CRONTAB = `* * * * * ${PROCESSING_TASK}\n5 * * * * ${PERIOD_START}\n35 * * * * ${EVENT_DATA_RETENTION}`;
+export const CRONTAB = `* * * * * ${PROCESSING_TASK}\n* * * * * ${TOKEN_VALIDITY_BOUNDS}\n5 * * * * ${PERIOD_START}\n35 * * * * ${EVENT_DATA_RETENTION}`;
 
 /** Until no received session is left: more lanes while batches come full, the next batch GATHER_MS later after one that was not. */
 async function processSessions(orm: Orm): Promise<void> {
@@ -86,6 +87,7 @@ export function mainTasks(orm: Orm): TaskList {
     },
     [PERIOD_START]: () => runAs('worker', () => startCurrentPeriods(scopedEm(orm))),
     [EVENT_DATA_RETENTION]: async () => { await dropDeliveredEventData(scopedEm(orm)); },
+    [TOKEN_VALIDITY_BOUNDS]: async () => { await touchTokensAtPassedBounds(scopedEm(orm)); },
     [RENDER_DRAFT]: async (payload) => {
       if (!isRenderDraftJob(payload)) throw new Error(`${RENDER_DRAFT}: no box_id in ${JSON.stringify(payload)}`);
       await renderDraft(scopedEm(orm), payload.box_id);

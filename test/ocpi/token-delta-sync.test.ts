@@ -1,7 +1,8 @@
 // A CPO's delta sync of our tokens (GET tokens?date_from=...) sees every change of what we publish of
 // a token, also the changes made outside the token's own row: its current customer blocked or
-// unblocked (REST and GraphQL), a link to a blocked customer's subscription made, ended or defunct,
-// such a subscription defunct or corrected to a blocked customer. Each moves the token's
+// unblocked (REST and GraphQL), a link made, ended or defunct, its subscription ended, defunct or
+// corrected to a blocked customer, and a link or subscription starting or ending at its bound (the
+// bounds job). `valid` is whether our authorization would let the token start now. Each moves the token's
 // last_updated into the window, and so to the end of the list; paging follows the items, so a token
 // that moves while a CPO pages through the list is not skipped, nor is any other.
 // Found by probing (2026-11-28): a delta sync kept a blocked customer's tokens as valid.
@@ -10,6 +11,9 @@ import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createAdministration, createCustomer, createTokenSubscription, insertToken, okCall } from '../helpers/factories.ts';
 import { pricedSubscription } from '../helpers/session-factories.ts';
 import { data } from '../schema/graphql.ts';
+import { scopedEm } from '../../src/access/admin-scope.ts';
+import { TOKEN_VALIDITY_BOUNDS, touchTokensAtPassedBounds } from '../../src/ocpi/token-validity-bounds.ts';
+import { CRONTAB } from '../../src/worker/tasks.ts';
 import type { CpoPeer } from './cpo-peer.ts';
 import { registeredCpo } from './ocpi-app.ts';
 
@@ -95,45 +99,89 @@ test.serial('blocking and unblocking a customer over GraphQL moves its tokens as
   await assertSynced(t, beforeUnblock, evcoId, true, 'unblocked over GraphQL');
 });
 
-test.serial('a link to a blocked customer\'s subscription made, ended and made defunct, and that subscription defunct, each move the token', async (t) => {
-  // The token was linked before (to an unblocked customer's subscription, ended), so linking it
-  // again changes nothing of its own row: only what it is linked to.
+test.serial('a link made, ended, opened again and made defunct, and its subscription ended, opened and defunct, each move the token, valid as authorization decides', async (t) => {
+  // The token was linked before (to a subscription ended), so linking it again changes nothing of its
+  // own row: only what it is linked to.
   const token = await insertToken(app, adminId);
   const earlier = await createTokenSubscription(app, adminId);
   await okCall(app, 'POST', '/msp-token-link', { subscription_id: earlier.id, evco_id: token.evcoId, valid_until: '2026-02-01T00:00:00Z' });
-  const blockedCustomer = await createCustomer(app, adminId);
-  await okCall(app, 'POST', `/customer/${blockedCustomer.id}/block-charge-auth-requests`, {});
-  const blocked = await createTokenSubscription(app, adminId, { customer_id: blockedCustomer.id });
-  t.true(find(await sync(''), token.evcoId)!.valid, 'no current subscription: valid');
+  const subscription = await createTokenSubscription(app, adminId);
+  t.false(find(await sync(''), token.evcoId)!.valid, 'no current subscription: not valid (authorization: no_valid_link)');
 
   let at = await moment();
-  const link = await okCall(app, 'POST', '/msp-token-link', { subscription_id: blocked.id, evco_id: token.evcoId, valid_from: '2026-02-01T00:00:00Z' });
-  await assertSynced(t, at, token.evcoId, false, 'linked to the blocked customer\'s subscription');
+  const link = await okCall(app, 'POST', '/msp-token-link', { subscription_id: subscription.id, evco_id: token.evcoId, valid_from: '2026-02-01T00:00:00Z' });
+  await assertSynced(t, at, token.evcoId, true, 'linked');
 
   at = await moment();
   await okCall(app, 'POST', `/msp-token-link/${link.id}`, { valid_until: '2026-03-01T00:00:00Z' });
-  await assertSynced(t, at, token.evcoId, true, 'that link ended');
+  await assertSynced(t, at, token.evcoId, false, 'that link ended');
 
   at = await moment();
   await okCall(app, 'POST', `/msp-token-link/${link.id}`, { valid_until: null });
-  await assertSynced(t, at, token.evcoId, false, 'that link open again');
+  await assertSynced(t, at, token.evcoId, true, 'that link open again');
 
   at = await moment();
   await okCall(app, 'PUT', `/msp-token-link/${link.id}/defunct`, {});
-  await assertSynced(t, at, token.evcoId, true, 'that link defunct');
-
-  await okCall(app, 'POST', '/msp-token-link', { subscription_id: blocked.id, evco_id: token.evcoId, valid_from: '2026-03-01T00:00:00Z' });
-  at = await moment();
-  await okCall(app, 'POST', `/msp-token-subscription/${blocked.id}`, { valid_until: '2026-04-01T00:00:00Z' });
-  await assertSynced(t, at, token.evcoId, true, 'the blocked customer\'s subscription ended');
+  await assertSynced(t, at, token.evcoId, false, 'that link defunct');
 
   at = await moment();
-  await okCall(app, 'POST', `/msp-token-subscription/${blocked.id}`, { valid_until: null });
-  await assertSynced(t, at, token.evcoId, false, 'the blocked customer\'s subscription open again');
+  await okCall(app, 'POST', '/msp-token-link', { subscription_id: subscription.id, evco_id: token.evcoId, valid_from: '2026-03-01T00:00:00Z' });
+  await assertSynced(t, at, token.evcoId, true, 'linked again');
 
   at = await moment();
-  await okCall(app, 'PUT', `/msp-token-subscription/${blocked.id}/defunct`, {});
-  await assertSynced(t, at, token.evcoId, true, 'the blocked customer\'s subscription defunct');
+  await okCall(app, 'POST', `/msp-token-subscription/${subscription.id}`, { valid_until: '2026-04-01T00:00:00Z' });
+  await assertSynced(t, at, token.evcoId, false, 'the subscription ended');
+
+  at = await moment();
+  await okCall(app, 'POST', `/msp-token-subscription/${subscription.id}`, { valid_until: null });
+  await assertSynced(t, at, token.evcoId, true, 'the subscription open again');
+
+  at = await moment();
+  await okCall(app, 'PUT', `/msp-token-subscription/${subscription.id}/defunct`, {});
+  await assertSynced(t, at, token.evcoId, false, 'the subscription defunct');
+
+  // Linked to a blocked customer's subscription: current, but not valid.
+  const blockedCustomer = await createCustomer(app, adminId);
+  await okCall(app, 'POST', `/customer/${blockedCustomer.id}/block-charge-auth-requests`, {});
+  const blocked = await createTokenSubscription(app, adminId, { customer_id: blockedCustomer.id });
+  at = await moment();
+  await okCall(app, 'POST', '/msp-token-link', { subscription_id: blocked.id, evco_id: token.evcoId, valid_from: '2026-04-01T00:00:00Z' });
+  await assertSynced(t, at, token.evcoId, false, 'linked to the blocked customer\'s subscription');
+  at = await moment();
+  await okCall(app, 'POST', `/customer/${blockedCustomer.id}/unblock-charge-auth-requests`, {});
+  await assertSynced(t, at, token.evcoId, true, 'that customer unblocked');
+});
+
+test.serial('a link or subscription starting or ending at its bound moves the token at the next run of the bounds job, once', async (t) => {
+  const soon = (ms: number) => new Date(Date.now() + ms).toISOString();
+  const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  const em = scopedEm(app.orm);
+  // Clear of the worker's own run of the job at each minute's start, which would move the tokens first.
+  while (new Date().getUTCSeconds() < 3 || new Date().getUTCSeconds() > 50) await wait(500);
+  await touchTokensAtPassedBounds(em);
+
+  // A link that starts in a moment, and a subscription of another token that ends in a moment.
+  const starting = await insertToken(app, adminId);
+  const subscription = await createTokenSubscription(app, adminId);
+  await okCall(app, 'POST', '/msp-token-link', { subscription_id: subscription.id, evco_id: starting.evcoId, valid_from: soon(1500) });
+  const ending = await pricedSubscription(app, adminId);
+  await okCall(app, 'POST', `/msp-token-subscription/${ending.subscriptionId}`, { valid_until: soon(1500) });
+  t.false(find(await sync(''), starting.evcoId)!.valid, 'not started yet');
+  t.true(find(await sync(''), ending.evcoId)!.valid, 'not ended yet');
+
+  const beforeBound = await moment();
+  await wait(1700);
+  t.falsy(find(await sync(since(beforeBound)), starting.evcoId), 'the bound passed: nothing moved it yet');
+  t.true(await touchTokensAtPassedBounds(em) >= 2);
+  await assertSynced(t, beforeBound, starting.evcoId, true, 'its link started');
+  await assertSynced(t, beforeBound, ending.evcoId, false, 'its subscription ended');
+
+  const afterRun = await moment();
+  await touchTokensAtPassedBounds(em);
+  const again = await sync(since(afterRun));
+  t.falsy(find(again, starting.evcoId), 'a second run moves nothing again');
+  t.falsy(find(again, ending.evcoId), 'a second run moves nothing again');
+  t.true(CRONTAB.split('\n').includes(`* * * * * ${TOKEN_VALIDITY_BOUNDS}`), 'the worker runs the job every minute');
 });
 
 test.serial('a plan-or-customer correction to a blocked customer, and back, moves the token', async (t) => {
