@@ -1,4 +1,5 @@
-// The PDF of a billing document (pdfkit, Noto Sans embedded as subsets: pdf-fonts.ts): the issuer's
+// The PDF of a billing document (pdfkit, Noto Sans and the fallback fonts a text needs embedded as
+// subsets: pdf-fonts.ts, font-runs.ts, run-layout.ts): the issuer's
 // logo and contact, number, dates and references, seller and buyer, one line per roll-up, the VAT
 // summary and totals, the payment block (method in words, due date, the account to pay to or the
 // mandate, the ISO 11649 payment reference), then the annex of the session lines' sessions; "page n
@@ -15,6 +16,7 @@ import { fill, formatAmount, formatDate, formatDateTime, formatDuration, labelsF
 import { documentLibraries, type DocumentLibraries } from './document-libraries.ts';
 import { drawLogo } from './logo.ts';
 import { FONT, FONT_BOLD, registerDocumentFonts } from './pdf-fonts.ts';
+import { RunLayout, type Align } from './run-layout.ts';
 
 const PAGE_WIDTH = 595.28;
 const PAGE_HEIGHT = 841.89;
@@ -40,8 +42,6 @@ const ANNEX_COLUMNS = [
   { key: 'amount', x: 412, width: WIDTH - 412, align: 'right' },
 ] as const;
 
-type Align = 'left' | 'right' | 'center';
-
 /** The values a final document learns last. */
 export interface LateValues { number: string | null; payment_reference: string | null }
 
@@ -51,8 +51,8 @@ export interface PdfLayout {
 }
 
 /**
- * What the font can draw of a user's text: a tab or a C1 control (U+0085 would break the line) is a
- * space, a noncharacter (U+FFFE, U+FFFF) the replacement character; the font has no glyph for them.
+ * What the fonts can draw of a user's text: a tab or a C1 control (U+0085 would break the line) is a
+ * space, a noncharacter (U+FFFE, U+FFFF) the replacement character; no font has a glyph for them.
  */
 const printable = (text: string) => text.replace(/[\t\u0080-\u009F]/g, ' ').replace(/[\uFFFE\uFFFF]/g, '\uFFFD');
 
@@ -114,9 +114,12 @@ class Writer {
   private readonly labels: Labels;
 
   private readonly libraries: DocumentLibraries;
+  /** Texts that need more than Noto Sans (font-runs.ts). */
+  private readonly runs: RunLayout;
 
   constructor(pdf: PDFKit.PDFDocument, doc: BillingDocument, labels: Labels, libraries: DocumentLibraries) {
     this.libraries = libraries;
+    this.runs = new RunLayout(pdf, libraries.fonts);
     this.pdf = pdf;
     this.doc = doc;
     this.labels = labels;
@@ -131,21 +134,29 @@ class Writer {
    * address lines), joins its lines with spaces. A wrapped text never runs past the page's bottom:
    * pdfkit would go on on a page of its own, behind the layout's back (its page count, the late
    * fields' pages), over the footer; what does not fit ends with an ellipsis. `shrink` (amounts) sets
-   * a value too wide for its cell in a smaller size rather than cutting it.
+   * a value too wide for its cell in a smaller size rather than cutting it. A text with characters
+   * Noto Sans lacks is drawn, measured, wrapped and cut in runs of the fonts that have them, by the
+   * same rules (run-layout.ts); one of Noto Sans alone as pdfkit lays it out.
    */
   private text(value: string, x: number, y: number, width: number,
     options: { align?: Align; bold?: boolean; size?: number; color?: string; wrap?: boolean; oneLine?: boolean; shrink?: boolean } = {}): number {
     const size = options.size ?? 9;
-    this.pdf.font(options.bold ? FONT_BOLD : FONT).fontSize(size).fillColor(options.color ?? 'black');
+    const bold = options.bold ?? false;
+    const align = options.align ?? 'left';
+    this.pdf.font(bold ? FONT_BOLD : FONT).fontSize(size).fillColor(options.color ?? 'black');
     const spaced = printable(value);
     if (options.wrap) {
       const room = BOTTOM - y;
       if (room < this.pdf.currentLineHeight(true)) return 0;
-      this.pdf.text(options.oneLine ? joinLines(spaced) : spaced, x, y, { width, align: options.align ?? 'left', height: room, ellipsis: '…' });
+      const text = options.oneLine ? joinLines(spaced) : spaced;
+      if (!this.runs.plain(text, bold)) return this.runs.paragraph(text, x, y, width, { bold, size, align }, room);
+      this.pdf.text(text, x, y, { width, align, height: room, ellipsis: '…' });
       return this.pdf.y - y;
     }
     const line = joinLines(spaced);
-    if (options.shrink) {
+    if (!this.runs.plain(line, bold)) {
+      this.runs.cell(line, x, y, width, { bold, size, align, shrink: options.shrink ?? false });
+    } else if (options.shrink) {
       const natural = this.pdf.widthOfString(line);
       if (natural > width) this.pdf.fontSize(size * width / natural);
       this.pdf.text(line, x, y, { width, align: options.align ?? 'left', lineBreak: false });
@@ -156,7 +167,16 @@ class Writer {
     return this.pdf.currentLineHeight(true);
   }
 
-  /** The text cut with an ellipsis where it would not fit in `width` (cells of one line). */
+  /** The height of a wrapped text (`text` with `wrap`) without a bound. */
+  private heightOf(value: string, width: number, options: { bold?: boolean; size?: number } = {}): number {
+    const bold = options.bold ?? false;
+    const size = options.size ?? 9;
+    const text = printable(value);
+    this.pdf.font(bold ? FONT_BOLD : FONT).fontSize(size);
+    return this.runs.plain(text, bold) ? this.pdf.heightOfString(text, { width }) : this.runs.height(text, width, { bold, size });
+  }
+
+  /** The text cut with an ellipsis where it would not fit in `width` (cells of one line of Noto Sans). */
   private fit(value: string, width: number): string {
     if (this.pdf.widthOfString(value) <= width) return value;
     let low = 0;
@@ -247,8 +267,7 @@ class Writer {
     const { doc } = this;
     this.lineHeader();
     doc.lines.forEach((line, index) => {
-      this.pdf.font(FONT).fontSize(9);
-      const height = Math.max(12, this.pdf.heightOfString(line.description, { width: LINE_COLUMNS[1].width }) + 3);
+      const height = Math.max(12, this.heightOf(line.description, LINE_COLUMNS[1].width) + 3);
       this.ensure(height, this.lineHeader);
       const cells: Record<string, string> = {
         number: String(index + 1), vat: `${line.vat_category} ${formatAmount(line.vat_percent, doc.locale)}%`, net: formatAmount(line.net_amount, doc.locale),
@@ -353,8 +372,7 @@ class Writer {
   private async section(section: AnnexSection): Promise<void> {
     const { doc, labels } = this;
     const title = `${section.line_number}. ${section.line_name}`;
-    this.pdf.font(FONT_BOLD).fontSize(8.5);
-    const titleHeight = this.pdf.heightOfString(title, { width: WIDTH });
+    const titleHeight = this.heightOf(title, WIDTH, { bold: true, size: 8.5 });
     this.ensure(titleHeight + 40);
     this.y += this.text(title, MARGIN, this.y, WIDTH, { bold: true, size: 8.5, wrap: true }) + 3;
     this.annexHeader();
