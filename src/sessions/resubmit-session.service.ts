@@ -14,7 +14,7 @@ import { ChargeSession } from './charge-session.entity.ts';
 import { DropoutCase } from './dropout-case.entity.ts';
 import type { IngestedSession, SessionSubmission } from './session-submission.ts';
 import { firstDifference } from './session-content.ts';
-import { requestProcessingIn } from './processing-job.ts';
+import { requestProcessing, requestProcessingIn } from './processing-job.ts';
 import { assertResubmittable, submitterAdminIds } from './submission-access.ts';
 import { callerScope } from '../access/admin-scope.ts';
 
@@ -57,9 +57,15 @@ async function resubmitOnce(tx: Em, s: SessionSubmission, identityKey: string, k
 }
 
 export async function resubmitSession(em: Em, s: SessionSubmission, identityKey: string, kick: boolean): Promise<IngestedSession> {
-  for (;;) {
-    // null: the session moved to another drop-out case between the look and the lock; look again.
-    const answer = await em.fork().transactional((tx) => resubmitOnce(tx, s, identityKey, kick));
-    if (answer) return answer;
+  try {
+    for (;;) {
+      // null: the session moved to another drop-out case between the look and the lock; look again.
+      const answer = await em.fork().transactional((tx) => resubmitOnce(tx, s, identityKey, kick));
+      if (answer) return answer;
+    }
+  } finally {
+    // A worker that claimed while the row was locked skipped it (SKIP LOCKED); a refusal or a repeat
+    // adds no job in the transaction, so the session would wait for the minute job.
+    if (kick) requestProcessing(em);
   }
 }
