@@ -44,7 +44,13 @@ export const GATHER_MS = /^\d{1,5}$/.test(process.env.SVC_PROCESSING_GATHER_MS ?
  */
 export const PROCESSING_LANES = 2;
 
-export const CRONTAB = `* * * * * ${PROCESSING_TASK}\n* * * * * ${TOKEN_VALIDITY_BOUNDS}\n5 * * * * ${PERIOD_START}\n35 * * * * ${EVENT_DATA_RETENTION}`;
+/** The kicks: they only pick up what is due, whatever the hour. */
+export const KICK_CRONTAB = `* * * * * ${PROCESSING_TASK}\n* * * * * ${TOKEN_VALIDITY_BOUNDS}`;
+
+/** What the hour of the real clock decides: the billing periods begun, event data past its retention. */
+export const CLOCK_CRONTAB = `5 * * * * ${PERIOD_START}\n35 * * * * ${EVENT_DATA_RETENTION}`;
+
+export const CRONTAB = `${KICK_CRONTAB}\n${CLOCK_CRONTAB}`;
 
 /** Until no received session is left: more lanes while batches come full, the next batch GATHER_MS later after one that was not. */
 async function processSessions(orm: Orm): Promise<void> {

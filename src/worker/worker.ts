@@ -9,7 +9,7 @@ import { databaseHealth, isDatabaseUnavailable } from '../platform/database-heal
 import { logger, writeForwardedLine, type LogLevel } from '../platform/log.ts';
 import type { Orm } from '../platform/orm.ts';
 import { WORKER_RESOURCE_LIMITS } from '../platform/heap-config.ts';
-import { addStartJobs, CRONTAB, mainTasks, processingTasks, webhookTasks } from './tasks.ts';
+import { addStartJobs, CRONTAB, KICK_CRONTAB, mainTasks, processingTasks, webhookTasks } from './tasks.ts';
 
 // A database outage is reported once by the service (database-health.ts), not by every poll.
 const quietLogger = new Logger(() => (level, message, meta) => {
@@ -54,8 +54,16 @@ export const PROCESSING_CONCURRENCY = 1;
 export const MAIN_CONCURRENCY = 1;
 export const WEBHOOK_CONCURRENCY = 4;
 
+export interface WorkerOptions {
+  /**
+   * false: no job of the real clock's hour (CLOCK_CRONTAB). Tests start billing periods at dates of
+   * their own; an hourly period start at the real date billed their subscriptions' current month too.
+   */
+  clockJobs?: boolean;
+}
+
 /** The queue runner on this thread (used by the worker thread, and by tools that want no thread). */
-export async function runWorker(orm: Orm, connectionString: string): Promise<RunningWorker> {
+export async function runWorker(orm: Orm, connectionString: string, options: WorkerOptions = {}): Promise<RunningWorker> {
   // Session processing beside the other jobs, so that a long one (a billing backfill, a review-set
   // operation) never holds up pricing; the main runner's crontab adds its kick every minute.
   const processing: Runner = await run({
@@ -74,7 +82,7 @@ export async function runWorker(orm: Orm, connectionString: string): Promise<Run
     noHandleSignals: true,
     pollInterval: 2000,
     logger: quietLogger,
-    crontab: CRONTAB,
+    crontab: options.clockJobs === false ? KICK_CRONTAB : CRONTAB,
     taskList: mainTasks(orm),
   });
   // Webhook deliveries run beside the rest, several subscriptions at once (one job per subscription),

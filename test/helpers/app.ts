@@ -40,7 +40,8 @@ let counter = 0;
 /** The worker (src/worker/worker.ts runWorker) on the event loop of this process, with its own ORM. */
 async function inProcessWorker(databaseUrl: string): Promise<RunningWorker> {
   const orm = await openOrm(ormConfig(databaseUrl, { poolMax: 4 }));
-  const running = await runWorker(orm, databaseUrl);
+  // Billing periods start when a test says, at the date it says (startCurrentPeriods), not at minute 5 of the real hour.
+  const running = await runWorker(orm, databaseUrl, { clockJobs: false });
   return {
     state: () => running.state(),
     async stop() {
