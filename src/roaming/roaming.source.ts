@@ -5,7 +5,8 @@
 // calculation, the reported) amount excl. VAT with the roaming VAT of the session's country, so a
 // partner gets one box per period, series and VAT country (and currency). Costs partners charge us
 // (sessions of POST /charge-session) are not billed here. The item's version is the session's
-// pricing version; a session processed again without a roaming cost has its item withdrawn.
+// pricing version; a session processed again without a roaming cost, or into a drop-out (then
+// discarded or not), has its item withdrawn (src/session-processing/roaming-costs.ts clears its cost).
 import type { Em } from '../platform/orm.ts';
 import { holdBackfillsOff } from '../billing/backfill-lock.ts';
 import type { BackfillSource } from '../billing/backfill-ranges.ts';

@@ -15,7 +15,7 @@
 // The cost comes from the rule src/roaming/roaming-cost.ts. A failure is a drop-out (`roaming_agreement_missing`,
 // `multiple_roaming_agreements`, `roaming_connection_unknown`, `roaming_cost_failed`,
 // `vat_rate_missing`). The batch writes the costs on the sessions (one statement) and bills the
-// charged ones, in the batch's transaction.
+// charged ones, in the batch's transaction; a charged session that drops out loses its charge.
 import type { Evse } from '../cpo/evse.entity.ts';
 import { billRoamingCosts } from '../roaming/roaming.source.ts';
 import { versionAt } from '../contracts/versions.ts';
@@ -121,15 +121,18 @@ export class RoamingBatch {
 
   /** Sessions of the batch an earlier processing stored a roaming cost on. */
   private readonly hadRoaming: Set<string>;
+  /** Those of them we charged a partner for (CPO sessions): billed, so withdrawn when they drop out. */
+  private readonly hadCharge: Set<string>;
 
   constructor(data: {
-    hadRoaming: string[];
+    hadRoaming: string[]; hadCharge: string[];
     enabled: boolean; partners: RoamingPartner[]; reported: Reported[]; connections: RoamingConnection[]; agreements: RoamingAgreement[];
     ratePlans: RatePlan[]; versions: RatePlanVersion[]; published: PublishedTariff[];
     vatRateAt: (country: string, kind: VatKind, at: Date) => VatRate | undefined;
   }) {
     this.enabled = data.enabled;
     this.hadRoaming = new Set(data.hadRoaming);
+    this.hadCharge = new Set(data.hadCharge);
     for (const partner of data.partners) {
       for (const id of partner.cpoIds) this.byCpoId.set(id, partner);
       for (const id of partner.mspIds) this.byMspId.set(id, partner);
@@ -258,10 +261,14 @@ export class RoamingBatch {
    * cost on the priced and processed sessions (null for those that are not roaming), then billing.
    */
   async save(em: Em, outcomes: { id: string; status: string }[], results: Record<string, unknown>[]): Promise<void> {
+    // A session we charged a partner for that drops out (on either side) is no longer processed: it
+    // loses the charge and its item is withdrawn (reversed once its box closed), as a CPO drop-out
+    // loses its reimbursement; a discard of its case then changes nothing more.
+    const dropped = outcomes.filter((o) => o.status === 'dropout' && this.hadCharge.has(o.id)).map((o) => o.id);
     if (!this.active) {
       // No roaming in the batch: a session that had a roaming cost (its partner's ids changed, roaming
       // was switched off) loses it, and its item is withdrawn, as in a batch with roaming work.
-      const lost = outcomes.filter((o) => (o.status === 'priced' || o.status === 'processed') && this.hadRoaming.has(o.id)).map((o) => o.id);
+      const lost = [...outcomes.filter((o) => (o.status === 'priced' || o.status === 'processed') && this.hadRoaming.has(o.id)).map((o) => o.id), ...dropped];
       if (lost.length) {
         await em.execute(SAVE, [JSON.stringify(lost.map((id) => ({ id })))]);
         await billRoamingCosts(em, lost);
@@ -283,7 +290,7 @@ export class RoamingBatch {
       if (difference) result.annotations = { ...(result.annotations as Record<string, string>), roaming_amount_difference: difference };
     }
     const done = outcomes.filter((o) => o.status === 'priced' || o.status === 'processed').map((o) => o.id);
-    if (done.length === 0) return;
+    if (done.length === 0 && dropped.length === 0) return;
     const rows = done.map((id) => {
       const c = this.calculated.get(id);
       return c ? {
@@ -294,8 +301,8 @@ export class RoamingBatch {
         roaming_energy_excl_vat: c.cost.split.energy, roaming_time_excl_vat: c.cost.split.time, roaming_reservation_excl_vat: c.cost.split.reservation,
       } : { id };
     });
-    await em.execute(SAVE, [JSON.stringify(rows)]);
-    await billRoamingCosts(em, done);
+    await em.execute(SAVE, [JSON.stringify([...rows, ...dropped.map((id) => ({ id }))])]);
+    await billRoamingCosts(em, [...done, ...dropped]);
   }
 }
 
@@ -304,7 +311,8 @@ export async function roamingBatch(em: Em, sessions: RoamingSessionFacts[],
   vatRateAt: (country: string, kind: VatKind, at: Date) => VatRate | undefined): Promise<RoamingBatch> {
   const settings = await em.findOne(InstanceSettings, { id: 1 }, { filters: false });
   const enabled = settings?.roamingEnabled ?? false;
-  const empty = { hadRoaming: sessions.filter((s) => s.had_roaming).map((s) => s.id), enabled, partners: [], reported: [], connections: [], agreements: [], ratePlans: [], versions: [], published: [], vatRateAt };
+  const hadRoaming = sessions.filter((s) => s.had_roaming);
+  const empty = { hadRoaming: hadRoaming.map((s) => s.id), hadCharge: hadRoaming.filter((s) => s.source === 'cpo_charge_session').map((s) => s.id), enabled, partners: [], reported: [], connections: [], agreements: [], ratePlans: [], versions: [], published: [], vatRateAt };
   const distinct = (ids: (string | null)[]) => [...new Set(ids.filter((id): id is string => !!id))];
   const cpoIds = enabled ? distinct(sessions.filter((s) => s.source === 'charge_session' && s.cpo_id).map((s) => normalizePartyId(s.cpo_id!))) : [];
   const mspIds = distinct(sessions.filter((s) => s.source === 'cpo_charge_session').map((s) => mspPartyIdOf(s.evco_id)));

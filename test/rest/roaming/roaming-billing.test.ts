@@ -170,3 +170,50 @@ test.serial('a session no longer roaming (its driver\'s partner gave up the id) 
   t.like(await settledCpoSession(app, charged.id), { roaming_partner_id: null, calculated_roaming_amount_excl_vat: null });
   t.is((await boxesOf(app, `?party_external_reference=${reference}`))[0].total_amount_excl_vat, '0.00', 'withdrawn from the open box');
 });
+
+// Found by probing: a partner's session reprocessed into a drop-out (its EVSE switched to
+// dropout_all_chargesessions) kept its roaming charge and stayed billed to the partner, also once
+// its case was discarded. It now loses the charge as a CPO drop-out loses its reimbursement: deleted
+// from an open box, reversed in the partner's next open box when its box was finalized.
+test('a partner\'s session that drops out and is discarded is no longer billed to the partner: withdrawn from an open box, reversed after a finalized one', async (t) => {
+  const owner = (await createAdministration(app)).id;
+  await configureBilling(app, owner);
+  await createSeries(app, owner);
+  const { partner, reference, driver } = await partnerBothWays();
+  const evse = await createLocatedEvse(app, owner);
+  const api = (path: string) => `/main/v1${path}`;
+  const billed = async () => {
+    const lines: string[] = [];
+    for (const box of await boxesOf(app, `?party_external_reference=${reference}`)) {
+      for (const item of (await app.request('GET', api(`/billing-box/${box.id}/cpo-charge-session-roaming`))).body.items) {
+        lines.push(`${box.state} ${item.entry} ${item.cpo_charge_session_id === finalized.id ? 'finalized' : 'open'} ${item.amount_excl_vat}`);
+      }
+    }
+    return lines.sort();
+  };
+
+  const finalized = await cpoSession(evse.evse_uid, { evco_id: driver, total_roaming_amount_excl_vat: '4.00' });
+  t.like(finalized, { status: 'processed', roaming_partner_id: partner.id, calculated_roaming_amount_excl_vat: '4.00' });
+  const [first] = await boxesOf(app, `?party_external_reference=${reference}`);
+  for (const step of ['close', 'approve']) t.is((await app.request('POST', api(`/billing-box/${first.id}/${step}`))).status, 200);
+  await boxInState(app, first.id, 'ready');
+  t.is((await app.request('POST', api(`/billing-box/${first.id}/finalize`))).body.state, 'finalized');
+  // The same period, after its box was finalized: the partner's next open box.
+  const open = await cpoSession(evse.evse_uid, { evco_id: driver, total_roaming_amount_excl_vat: '2.50' });
+  t.deepEqual(await billed(), ['finalized original finalized 4.00', 'open original open 2.50']);
+
+  // The operator drops out every session of the EVSE; both are reprocessed into the drop-out.
+  t.is((await app.request('PUT', api(`/cpo-evse/${evse.evse_uid}/dropout-all-chargesessions`), { body: { dropout_all_chargesessions: true } })).status, 200);
+  for (const session of [finalized, open]) t.is((await app.request('POST', api(`/msp-charge-session/${session.id}/reprice`))).status, 200);
+  const dropped = await Promise.all([finalized, open].map((s) => settledCpoSession(app, s.id)));
+  for (const session of dropped) {
+    t.like(session, { status: 'dropout', dropout_reason: 'evse_dropout_all_chargesessions', roaming_partner_id: null, calculated_roaming_amount_excl_vat: null });
+  }
+  const expected = ['finalized original finalized 4.00', 'open reversal finalized -4.00'];
+  t.deepEqual(await billed(), expected, 'deleted from the open box; the finalized one reversed in the partner\'s next open box');
+  t.is((await app.request('POST', api(`/cpo-dropout-case/${dropped[0].dropout_case_id}/reprocess`), { body: { instruction: 'discard' } })).status, 200);
+  for (const session of [finalized, open]) t.is((await settledCpoSession(app, session.id)).status, 'discarded');
+  t.deepEqual(await billed(), expected, 'discarding changes nothing more');
+  const boxes = await boxesOf(app, `?party_external_reference=${reference}`);
+  t.deepEqual(boxes.map((b) => [b.state, b.total_amount_excl_vat]).sort(), [['finalized', '4.00'], ['open', '-4.00']]);
+});
