@@ -5,6 +5,7 @@
 // silently. A new periodic source of an area adds one line there.
 import type { Em } from '../platform/orm.ts';
 import { billSubscriptionFees, SUBSCRIPTION_FEE_SOURCE, type FeePeriod } from './sources/subscription-fee.source.ts';
+import { lockFeeBilling } from './fee-lock.ts';
 
 /** A source that bills per invoicing period (idempotent: it runs again at the review-set's close). */
 export interface PeriodSource {
@@ -26,5 +27,7 @@ export function registerPeriodSources(sources: PeriodSource[]): void {
 
 export async function billPeriodFees(em: Em, fp: FeePeriod): Promise<void> {
   if (!registered) throw new Error('no periodic item sources registered: a composition root calls registerItemSources() (src/item-sources.ts)');
+  // Held already by the period start and the close, which take it before their review-set locks.
+  await lockFeeBilling(em, fp.adminId);
   for (const source of [...BUILT_IN, ...registered]) await source.bill(em, fp);
 }

@@ -1,10 +1,12 @@
 // When a period starts: every series gets the review-set of the current period, and the
 // period's subscription fees are billed (idempotent: the worker runs this at start and hourly;
-// closing a review-set bills its period's fees again before closing).
+// closing a review-set bills its period's fees again before closing). Under the administration's
+// fee lock (fee-lock.ts), as every path that bills fees.
 import type { Em } from '../platform/orm.ts';
 import { billingAdmin } from './billing-admin.ts';
 import { periodLabel, periodOf } from './periods.ts';
 import { billPeriodFees } from './period-sources.ts';
+import { lockFeeBilling } from './fee-lock.ts';
 
 export const PERIOD_START = 'billing_period_start';
 
@@ -16,6 +18,8 @@ export async function startCurrentPeriods(em: Em, now = new Date()): Promise<voi
   const admins = [...new Set(series.map((s) => s.admin_id))];
   for (const adminId of admins) {
     await em.transactional(async (tx) => {
+      // Before its review-sets are inserted: a contract change billing fees may wait for them (fee-lock.ts).
+      await lockFeeBilling(tx, adminId);
       const admin = await billingAdmin(tx, adminId);
       const period = periodOf(now, admin.timeZone, admin.kind);
       for (const s of series.filter((x) => x.admin_id === adminId)) {

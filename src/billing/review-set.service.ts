@@ -1,6 +1,7 @@
 // Review-set use cases (extensions, decisions.md): closing collects the period's subscription
 // fees first, then closes every open box of the set; approving approves its closed boxes that
-// are not deferred. One transaction each, the set locked FOR UPDATE.
+// are not deferred. One transaction each, the set locked FOR UPDATE (a close after the
+// administration's fee lock, fee-lock.ts).
 //
 // Over HTTP both run as a job (a set of 10,000 boxes takes longer than a request may wait for the
 // database, decisions "Running the service"): the request records a pending operation and starts
@@ -17,6 +18,7 @@ import { scopedEm } from '../access/admin-scope.ts';
 import { BillingBox, type PaymentOptions } from './billing-box.entity.ts';
 import { billingAdmin } from './billing-admin.ts';
 import { approveLocked } from './box-transitions.service.ts';
+import { lockFeeBillingOfReviewSet } from './fee-lock.ts';
 import { lockReviewSet } from './lock-box.ts';
 import { billPeriodFees } from './period-sources.ts';
 import { ReviewSet } from './review-set.entity.ts';
@@ -25,6 +27,8 @@ import { ReviewSetOperation, type ReviewSetOperationKind } from './review-set-op
 import { REVIEW_SET_OPERATIONS_JOB } from './review-set-operation-job.ts';
 
 async function closeIn(tx: Em, id: string): Promise<void> {
+  // The fee lock before the set's: a fee biller holding it may wait for the set (fee-lock.ts).
+  await lockFeeBillingOfReviewSet(tx, id);
   const set = await lockReviewSet(tx, id);
   if (set.state === 'open') {
     const admin = await billingAdmin(tx, set.admin.id);
@@ -105,10 +109,15 @@ export async function runReviewSetOperations(orm: Orm, reviewSetId: string): Pro
     const current: { operation: ReviewSetOperation | null } = { operation: null };
     try {
       await scopedEm(orm).transactional(async (tx) => {
+        // A close bills fees: the administration's fee lock goes before the set's (fee-lock.ts).
+        const closing = await tx.count(ReviewSetOperation, { reviewSetId, operation: 'close', state: 'pending' }) > 0;
+        if (closing) await lockFeeBillingOfReviewSet(tx, reviewSetId);
         await lockReviewSet(tx, reviewSetId);
         const operation = await tx.findOne(ReviewSetOperation, { reviewSetId, state: 'pending' }, { orderBy: { createdAt: 'asc', id: 'asc' } });
         current.operation = operation;
         if (!operation) return;
+        // A close asked for since the count: the next turn takes it with the fee lock.
+        if (operation.operation === 'close' && !closing) return;
         await runAs(operation.requestedBy, async () => {
           if (operation.operation === 'close') await closeIn(tx, reviewSetId);
           else await approveIn(tx, reviewSetId, operation.payment ?? {});

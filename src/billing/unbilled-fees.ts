@@ -17,6 +17,7 @@ import type { Em } from '../platform/orm.ts';
 import type { BillingAdmin } from './billing-admin.ts';
 import { collectItems } from './collect-items.ts';
 import { candidateRows, type ItemCandidate } from './item-source.ts';
+import { lockFeeBilling } from './fee-lock.ts';
 import { billedPeriodOwners } from './period-fee-subjects.ts';
 import { periodOf, type Period } from './periods.ts';
 
@@ -65,9 +66,11 @@ export interface UnbilledFees {
 /**
  * Bills, in the caller's transaction, every started period the contracts cover whose owners hold no
  * current fee item of it yet: their candidates are collected as new lines. Idempotent: a second
- * run finds the lines it billed.
+ * run finds the lines it billed, and so does one beside it (the fee lock, fee-lock.ts).
  */
 export async function billUnbilledPeriods(em: Em, admin: BillingAdmin, fees: UnbilledFees): Promise<void> {
+  // What the period start or a close bills beside it is committed before this reads what is billed.
+  await lockFeeBilling(em, admin.adminId);
   const periods = await startedPeriods(em, admin, fees.from, fees.until);
   if (!periods.length) return;
   const candidates: ItemCandidate[] = [];

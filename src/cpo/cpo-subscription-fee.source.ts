@@ -15,6 +15,7 @@ import { billedPeriodSubjects } from '../billing/period-fee-subjects.ts';
 import { candidateRows, type ItemCandidate } from '../billing/item-source.ts';
 import { billingAdmin } from '../billing/billing-admin.ts';
 import { billUnbilledPeriods } from '../billing/unbilled-fees.ts';
+import { lockFeeBilling } from '../billing/fee-lock.ts';
 import { periodDates, periodLabel, periodOf } from '../billing/periods.ts';
 import { proratedFee, validDays, type FeePeriod } from '../billing/sources/subscription-fee.source.ts';
 
@@ -116,6 +117,7 @@ const SUBJECTS = `select s.id::text as id, s.admin_id from cpo_subscription s wh
 export async function recollectCpoSubscriptionFees(em: Em, subscriptionId: string, from: Date): Promise<void> {
   const owners = await em.execute<{ id: string; admin_id: string }[]>(SUBJECTS, [subscriptionId, subscriptionId]);
   if (!owners.length) return;
+  await lockFeeBilling(em, owners[0].admin_id);
   const billed = await em.execute<{ subject_id: string; occurred_at: string | Date; current: boolean }[]>(
     BILLED, [CPO_SUBSCRIPTION_FEE_SOURCE, owners[0].admin_id, `{${owners.map((o) => o.id).join(',')}}`]);
   if (!billed.length) return;

@@ -14,6 +14,7 @@ import { candidateRows, type ItemCandidate } from '../item-source.ts';
 import { daysBetween, monthsOf, periodDates, periodLabel, periodOf, type Period } from '../periods.ts';
 import { billingAdmin } from '../billing-admin.ts';
 import { billUnbilledPeriods } from '../unbilled-fees.ts';
+import { lockFeeBilling } from '../fee-lock.ts';
 
 export const SUBSCRIPTION_FEE_SOURCE = 'msp_subscription_fee';
 
@@ -115,6 +116,7 @@ const BILLED = `select i.subject_id, i.occurred_at, (i.entry = 'original' and no
  * produced are withdrawn. Periods without fees of `billedOf` are billed by billUnbilledSubscriptionFees.
  */
 export async function recollectSubscriptionFees(em: Em, adminId: string, billedOf: string, subscriptionIds: string[], from: Date): Promise<void> {
+  await lockFeeBilling(em, adminId);
   const billed = await em.execute<{ subject_id: string; occurred_at: string | Date; current: boolean }[]>(BILLED, [SUBSCRIPTION_FEE_SOURCE, adminId, `{${billedOf}}`]);
   if (!billed.length) return;
   const admin = await billingAdmin(em, adminId);
