@@ -45,9 +45,10 @@ try {
       // step. 10 ms here; test/rest/sessions/processing-gather.test.ts tests the gathering with a pause of its own.
       // Every test file is a process of its own that loads the same modules (and its worker thread loads them
       // again): Node's compile cache keeps their compiled code (type-stripped TypeScript included) between them.
-      // The tests' webhook receivers listen on 127.0.0.1: private targets are allowed here, and a test of
-      // the refusal (test/rest/events/webhook-targets.test.ts) sets it back for its own process.
-      env: { SVC_WEBHOOK_PRIVATE_TARGETS: 'allow', SVC_REQUEST_DB_TIMEOUT_MS: '15000', SVC_PROCESSING_GATHER_MS: '10', NODE_COMPILE_CACHE: join(process.cwd(), 'node_modules', '.cache', 'node-compile'), ...process.env, SVC_TEST_TEMPLATE_URL: pg.url, SVC_TEST_RESOLVE_CACHE: resolveCache },
+      // The tests' webhook receivers and OCPI peers listen on 127.0.0.1: private targets are allowed here, and
+      // the tests of the refusal (test/rest/events/webhook-limits.test.ts, test/ocpi/peer-targets.test.ts) set
+      // it back for their own process.
+      env: { SVC_WEBHOOK_PRIVATE_TARGETS: 'allow', SVC_OCPI_PRIVATE_TARGETS: 'allow', SVC_REQUEST_DB_TIMEOUT_MS: '15000', SVC_PROCESSING_GATHER_MS: '10', NODE_COMPILE_CACHE: join(process.cwd(), 'node_modules', '.cache', 'node-compile'), ...process.env, SVC_TEST_TEMPLATE_URL: pg.url, SVC_TEST_RESOLVE_CACHE: resolveCache },
     });
     ava.on('exit', (exitCode) => resolve(exitCode ?? 1));
   });

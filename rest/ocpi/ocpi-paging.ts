@@ -4,7 +4,7 @@
 // also names the place of the page's last item (`after`: its last_updated and id), where the next
 // page starts: an item that changes while a client pages moves behind it, and none is skipped.
 import type { Context } from 'koa';
-import { utc } from '../../src/ocpi/cdr-to-session.ts';
+import { OCPI_DATE_TIME_FORMAT, ocpiDateTime } from '../../src/ocpi/date-time.ts';
 import { OcpiError, OCPI_STATUS } from '../../src/ocpi/errors.ts';
 import type { OcpiPageQuery, OcpiPosition } from '../../src/ocpi/tokens.queries.ts';
 import { isUuid } from '../../src/platform/ids.ts';
@@ -20,12 +20,12 @@ function wholeNumber(query: Record<string, string>, name: string, fallback: numb
   return Number(raw);
 }
 
-/** An OCPI DateTime: RFC 3339 (parseTimestamp), UTC when it has no offset (cdr-to-session.ts utc). */
+/** An OCPI DateTime (src/ocpi/date-time.ts: the one timestamp reader, UTC when it has no offset). */
 function date(query: Record<string, string>, name: string): Date | undefined {
   const raw = query[name];
   if (raw === undefined) return undefined;
-  const value = parseTimestamp(utc(raw));
-  if (!value) throw new OcpiError(OCPI_STATUS.invalidParameters, `${name} must be a DateTime such as 2026-01-02T10:00:00Z (RFC 3339, UTC when no offset is given)`, 400);
+  const value = ocpiDateTime(raw);
+  if (!value) throw new OcpiError(OCPI_STATUS.invalidParameters, `${name} must be ${OCPI_DATE_TIME_FORMAT}`, 400);
   return value;
 }
 

@@ -20,6 +20,12 @@ export function ocpiSettings(env: NodeJS.ProcessEnv = process.env): OcpiSettings
   };
 }
 
+/**
+ * Whether peers may be called at private, loopback and link-local addresses (SVC_OCPI_PRIVATE_TARGETS=allow:
+ * peers inside the operator's own network); else only public ones (src/ocpi/ocpi-client.ts).
+ */
+export const privatePeerTargetsAllowed = (env: NodeJS.ProcessEnv = process.env): boolean => env.SVC_OCPI_PRIVATE_TARGETS === 'allow';
+
 /** Our versions URL and the base of the 2.2.1 modules, below `base` (a public URL or the request's origin). */
 export function ourUrls(origin: string) {
   const base = ocpiSettings().publicUrl ?? origin;

@@ -1,6 +1,6 @@
 // A Tariff a CPO pushes (PUT) or withdraws (DELETE), kept per connection.
 import type { Em } from '../platform/orm.ts';
-import { utc } from './cdr-to-session.ts';
+import { checkedOcpiDateTime } from './date-time.ts';
 import { OcpiError, OCPI_STATUS } from './errors.ts';
 import { speaksFor } from './ocpi-peer.entity.ts';
 import type { OcpiPeerData } from './ocpi-peer.queries.ts';
@@ -28,7 +28,7 @@ export async function putTariff(em: Em, peer: Caller, key: TariffKey, raw: unkno
   if (value.country_code !== key.countryCode || value.party_id !== key.partyId || value.id !== key.tariffId) {
     throw new OcpiError(OCPI_STATUS.invalidParameters, 'country_code, party_id and id of the body must be those of the URL', 400);
   }
-  const lastUpdated = new Date(utc(value.last_updated));
+  const lastUpdated = checkedOcpiDateTime(value.last_updated);
   const tariff = await storedTariff(em, peer, key)
     ?? em.create(OcpiTariff, { roamingConnectionId: peer.roamingConnectionId, ...key, body: value, lastUpdated });
   Object.assign(tariff, { body: value, lastUpdated });

@@ -2,15 +2,19 @@
 // Incoming: a failure is the peer's, OCPI status 2001 (the transport answers HTTP 400 with the envelope).
 // Outgoing: a failure is ours, a plain Error, so a wrong member fails the tests that send it.
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { DATE_FORMAT, parseDate } from '../platform/timestamp.ts';
+import { OCPI_DATE_TIME_FORMAT, ocpiDateTime } from './date-time.ts';
 import { OcpiError, OCPI_STATUS } from './errors.ts';
 import { OCPI_SCHEMAS, type OcpiSchemaName } from './schemas/index.ts';
 
 const ajv = new Ajv({ strict: true, allErrors: false });
-// `x-calendar-date: true` (an extension keyword, as the OpenAPI document shows it): a YYYY-MM-DD string that names a day of the calendar.
-ajv.addKeyword({
-  keyword: 'x-calendar-date', type: 'string', schemaType: 'boolean',
-  validate: (on: boolean, value: string) => !on || (!Number.isNaN(Date.parse(`${value}T00:00:00Z`)) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value)),
-});
+// Extension keywords (the OpenAPI document shows them as they are): `x-date-time: true`, an OCPI
+// DateTime the calendar and the clock have; `x-calendar-date: true`, a YYYY-MM-DD that names a day of
+// the calendar. Both read by the one timestamp reader (src/platform/timestamp.ts, through date-time.ts).
+ajv.addKeyword({ keyword: 'x-date-time', type: 'string', schemaType: 'boolean', validate: (on: boolean, value: string) => !on || ocpiDateTime(value) !== null });
+ajv.addKeyword({ keyword: 'x-calendar-date', type: 'string', schemaType: 'boolean', validate: (on: boolean, value: string) => !on || parseDate(value) !== null });
+/** What a failed extension keyword says. */
+const KEYWORD_MESSAGES: Record<string, string> = { 'x-date-time': `must be ${OCPI_DATE_TIME_FORMAT}`, 'x-calendar-date': `must be ${DATE_FORMAT}` };
 const compiled = new Map<OcpiSchemaName, ValidateFunction>();
 
 function validator(name: OcpiSchemaName): ValidateFunction {
@@ -28,7 +32,7 @@ function describe(name: string, errors: ErrorObject[] | null | undefined): strin
   const where = e.instancePath || '/';
   const extra = e.keyword === 'additionalProperties' ? ` (${(e.params as { additionalProperty: string }).additionalProperty})`
     : e.keyword === 'enum' ? enumHint((e.params as { allowedValues: string[] }).allowedValues) : '';
-  return `${name} ${where} ${e.message}${extra}`;
+  return `${name} ${where} ${KEYWORD_MESSAGES[e.keyword] ?? e.message}${extra}`;
 }
 
 /** The failure of `value` as an OCPI `name`, or null when it conforms. */

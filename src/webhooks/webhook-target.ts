@@ -4,7 +4,8 @@
 // metadata address, the service itself) and read ports and answers from the delivery attempts.
 // A URL naming a non-public address literally is refused when the subscription is saved; a host
 // name is checked when it is resolved for each delivery, by the lookup the connection itself uses
-// (so a name that resolves elsewhere later is caught too).
+// (so a name that resolves elsewhere later is caught too). The rules take the switch that allows
+// private targets: OCPI calls to peers keep to them with a switch of their own (src/ocpi/ocpi-client.ts).
 import { lookup as dnsLookup, type LookupAllOptions } from 'node:dns';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
 
@@ -27,22 +28,39 @@ export function isNonPublicAddress(address: string): boolean {
   return family === 0 || NOT_PUBLIC.check(address, family === 4 ? 'ipv4' : 'ipv6');
 }
 
-/** Why a URL's host may not receive webhooks as written (an address or `localhost`), or null (a name: checked when resolved). */
-export function literalTargetProblem(url: URL): string | null {
-  if (privateTargetsAllowed()) return null;
-  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
-  if (isIP(host) && isNonPublicAddress(host)) return `${host} is not a public address`;
-  if (/^localhost\.?$/i.test(host) || /\.localhost\.?$/i.test(host)) return `${host} is not a public host`;
-  return null;
+/** The target rules of one kind of outgoing call, whose private targets `allowed()` permits (read at each call). */
+export interface TargetRules {
+  /** Why a URL's host may not be called as written (an address or `localhost`), or null (a name: checked when resolved). */
+  literalProblem(url: URL): string | null;
+  /** The lookup of a call's connection: a name resolving to a non-public address fails the connection (code ENOTPUBLIC). */
+  lookup: LookupFunction;
 }
 
+export function targetRules(allowed: () => boolean): TargetRules {
+  return {
+    literalProblem(url) {
+      if (allowed()) return null;
+      const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+      if (isIP(host) && isNonPublicAddress(host)) return `${host} is not a public address`;
+      if (/^localhost\.?$/i.test(host) || /\.localhost\.?$/i.test(host)) return `${host} is not a public host`;
+      return null;
+    },
+    lookup(hostname, options, callback) {
+      dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
+        if (error) return callback(error, []);
+        const refused = allowed() ? undefined : addresses.find((a) => isNonPublicAddress(a.address));
+        if (refused) return callback(Object.assign(new Error(`${hostname} resolves to ${refused.address}, not a public address`), { code: 'ENOTPUBLIC' }), []);
+        if ((options as LookupAllOptions).all) return callback(null, addresses);
+        return callback(null, addresses[0]!.address, addresses[0]!.family);
+      });
+    },
+  };
+}
+
+const webhookTargets = targetRules(privateTargetsAllowed);
+
+/** Why a URL's host may not receive webhooks as written (an address or `localhost`), or null (a name: checked when resolved). */
+export const literalTargetProblem = (url: URL): string | null => webhookTargets.literalProblem(url);
+
 /** The lookup of a delivery's connection: a name resolving to a non-public address fails the connection. */
-export const publicLookup: LookupFunction = (hostname, options, callback) => {
-  dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
-    if (error) return callback(error, []);
-    const refused = privateTargetsAllowed() ? undefined : addresses.find((a) => isNonPublicAddress(a.address));
-    if (refused) return callback(Object.assign(new Error(`${hostname} resolves to ${refused.address}, not a public address`), { code: 'ENOTPUBLIC' }), []);
-    if ((options as LookupAllOptions).all) return callback(null, addresses);
-    return callback(null, addresses[0]!.address, addresses[0]!.family);
-  });
-};
+export const publicLookup: LookupFunction = webhookTargets.lookup;

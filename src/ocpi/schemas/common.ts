@@ -8,8 +8,13 @@ export type JsonSchema = Record<string, unknown>;
 /** CiString/string(n): OCPI limits strings by length; the content is printable text. */
 export const str = (max: number): JsonSchema => ({ type: 'string', maxLength: max });
 
-/** DateTime: RFC 3339 in UTC as OCPI writes it (`2015-06-29T20:39:09Z`, fractions allowed, Z optional). */
-export const dateTime: JsonSchema = { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]00:00)?$' };
+/**
+ * DateTime: RFC 3339 in UTC as OCPI writes it (`2015-06-29T20:39:09Z`, fractions allowed, Z optional), a
+ * date and time that exist (`x-date-time`, validate.ts: the one timestamp reader; not 2026-02-30T24:00:00).
+ */
+export const dateTime: JsonSchema = {
+  type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]00:00)?$', 'x-date-time': true,
+};
 
 export const url: JsonSchema = { type: 'string', maxLength: 255, pattern: '^https?://' };
 export const number: JsonSchema = { type: 'number' };
