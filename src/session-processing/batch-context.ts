@@ -1,14 +1,13 @@
 // What a claimed batch reads before its sessions go through the pipeline, with one query per kind
 // (none for a kind the batch does not need): token -> link -> subscription -> plan
 // (src/msp/resolve-token.ts), the plans' rate plans and versions, the VAT rates of the sessions'
-// countries, the local EVSEs (by uid, else the EVSE ID's holder at the start), what reimbursement
-// reads (src/cpo/reimbursement-context.ts), the credit the batch may move (locked,
-// src/msp/monetary-credit.service.ts), the owners' reimbursement VAT for plans that use it, and the
-// roaming step's rows (roaming-costs.ts).
+// countries, the local EVSEs (local-evse.ts), the charges of our driver at our EVSE that reach us
+// twice (own-charge.ts), what reimbursement reads (src/cpo/reimbursement-context.ts), the credit
+// the batch may move (locked, src/msp/monetary-credit.service.ts), the owners' reimbursement VAT
+// for plans that use it, and the roaming step's rows (roaming-costs.ts).
 import { decideReimbursementVat, reimbursementLinksOf, type ReimbursementVatDecision } from '../cpo/customer-reimbursement-vat.ts';
-import { EvseIdAssignment } from '../cpo/evse-id-assignment.entity.ts';
 import { normalizeEvseId } from '../cpo/evse-id.ts';
-import { Evse } from '../cpo/evse.entity.ts';
+import type { Evse } from '../cpo/evse.entity.ts';
 import { matchRetryPolicyFromEnv } from '../cpo/match-session.ts';
 import { reimbursementContext } from '../cpo/reimbursement-context.ts';
 import { lockBatchCredit } from '../msp/monetary-credit.service.ts';
@@ -20,6 +19,8 @@ import { RatePlan } from '../pricing/rate-plan.entity.ts';
 import { VatRate, type VatKind } from '../pricing/vat-rate.entity.ts';
 import { thresholdsFromEnv } from '../sessions/validity-checks.ts';
 import type { ClaimedSession } from './claim-batch.ts';
+import { loadLocalEvses } from './local-evse.ts';
+import { loadOwnCharges } from './own-charge.ts';
 import { roamingBatch } from './roaming-costs.ts';
 import { versionAt } from '../contracts/versions.ts';
 
@@ -59,20 +60,7 @@ export async function loadBatchContext(em: Em, sessions: ClaimedSession[]) {
   const countries = [...new Set(sessions.map((s) => s.country))];
   const vatRates = groupBy(await em.find(VatRate, { country: { $in: countries } }), (r) => `${r.country}:${r.vatKind}`);
   const vatRateAt = (country: string, kind: VatKind, at: Date) => vatRates.get(`${country}:${kind}`)?.find((r) => isValidAt(r, at));
-  const evseUids = [...new Set(sessions.map((s) => s.evse_uid).filter((v): v is string => !!v))];
-  const evseIds = [...new Set(sessions.map((s) => s.evse_id).filter((v): v is string => !!v).map(normalizeEvseId))];
-  const evses = evseUids.length || evseIds.length
-    ? await em.find(Evse, { $or: [{ evseUid: { $in: evseUids } }, { evseIdNormalized: { $in: evseIds } }] }, { filters: false, populate: ['location', 'admin'] })
-    : [];
-  // An EVSE ID names the EVSE that held it at the session's start (it may have moved since).
-  const assignments = evseIds.length
-    ? await em.find(EvseIdAssignment, { evseIdNormalized: { $in: evseIds } }, { populate: ['evse'], filters: false })
-    : [];
-  const holderAt = (evseId: string, at: Date) => assignments.find((a) => a.evseIdNormalized === evseId && isValidAt(a, at))?.evse;
-  const localEvse = (session: ClaimedSession) => evses.find((e) => session.evse_uid && e.evseUid.toLowerCase() === session.evse_uid.toLowerCase())
-    ?? (session.evse_id ? holderAt(normalizeEvseId(session.evse_id), session.start_at) : undefined)
-    ?? evses.find((e) => session.evse_id && e.evseIdNormalized === normalizeEvseId(session.evse_id)
-      && !assignments.some((a) => a.evseIdNormalized === e.evseIdNormalized));
+  const { evses, localEvse } = await loadLocalEvses(em, sessions);
   const reimbursement = await reimbursementContext(em, evses.filter((e) => sessions.some((s) => s.source === 'cpo_charge_session'
     && (s.evse_uid?.toLowerCase() === e.evseUid.toLowerCase() || (s.evse_id && normalizeEvseId(s.evse_id) === e.evseIdNormalized)))), vatRateAt);
 
@@ -81,6 +69,8 @@ export async function loadBatchContext(em: Em, sessions: ClaimedSession[]) {
     const { token, subscription } = resolutionOf.get(session.id)!;
     if (token && subscription) resolved.set(session.id, { token, subscription });
   }
+  // Before the credit's locks: the own-charge locks are a batch's first (own-charge.ts).
+  const ownCharges = await loadOwnCharges(em, sessions, (s) => resolved.get(s.id), localEvse);
   const credit = await lockBatchCredit(em, sessions.map((s) => ({ id: s.id, subscription: resolved.get(s.id)?.subscription ?? null, creditMoved: s.credit_moved })));
 
   // The plan property "Use Customer Reimbursement VAT": the owner of the local EVSE decides the VAT.
@@ -92,6 +82,7 @@ export async function loadBatchContext(em: Em, sessions: ClaimedSession[]) {
   return {
     limits,
     localEvse,
+    ownCharges,
     resolutionOf: (session: ClaimedSession) => resolutionOf.get(session.id)!,
     /** The session's token and subscription; undefined when either is missing (the MSP side drops it out). */
     resolved: (session: ClaimedSession) => resolved.get(session.id),

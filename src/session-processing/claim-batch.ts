@@ -30,6 +30,8 @@ export interface ClaimedSession {
   power_type: string | null;
   max_power_kw: string | null;
   cpo_cost_excl_vat: string | null;
+  /** The currency the session states its amounts in (an OCPI CDR's); null: its administration's. */
+  reported_currency: string | null;
   historical_tariff: OcpiTariff | null;
   charge_periods: ReportedChargePeriod[] | null;
   bypass_checks: string[];
@@ -55,6 +57,7 @@ const CLAIM_COLUMNS = `select id, source, session_id, evco_id, cpo_id, start_at,
     payload->>'max_power_kw' as max_power_kw,
     coalesce(payload->>'total_roaming_amount_excl_vat',
       case source when 'cpo_charge_session' then payload->>'total_sales_amount_excl_vat' else payload->>'total_cost_excl_vat' end) as cpo_cost_excl_vat,
+    case source when 'charge_session' then payload->>'currency' end as reported_currency,
     case source when 'charge_session' then payload->'historical_tariff' end as historical_tariff, payload->'charge_periods' as charge_periods, bypass_checks, pricing_version, admin_id,
     match_attempts, payload->>'location_id' as location_id, payload->>'connector_id' as connector_id,
     payload->>'connector_standard' as connector_standard, payload->>'total_reimbursement_amount_excl_vat' as cpms_reimbursement_excl_vat, submitter_admin_ids,

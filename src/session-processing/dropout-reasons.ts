@@ -15,9 +15,12 @@ import { isPricingErrorCode, PRICING_ERROR_CODES, type PricingErrorCode } from '
 import { ROAMING_FAILURE_REASONS, type RoamingFailureReason } from '../roaming/roaming-cost.ts';
 import { VALIDITY_REASONS, type ValidityReason } from '../sessions/validity-checks.ts';
 
-/** The pipeline's own: an EVSE being configured (cpo-side.ts), token resolution and pricing (msp-side.ts). */
+/**
+ * The pipeline's own: an EVSE being configured (cpo-side.ts), a charge already priced as a CPO
+ * session (own-charge.ts), token resolution and pricing (msp-side.ts).
+ */
 const PROCESSING_REASONS = [
-  'evse_dropout_all_chargesessions',
+  'evse_dropout_all_chargesessions', 'charged_as_cpo_session',
   'unknown_token', 'no_valid_subscription', 'rate_plan_missing', 'currency_mismatch', 'rate_plan_version_missing',
   'historical_tariff_invalid', 'historical_tariff_currency', 'pricing_failed',
 ] as const;

@@ -26,6 +26,18 @@ export function resolve(context: BatchContext, session: ClaimedSession): Resolve
   return { token, subscription };
 }
 
+/**
+ * A session's reported amounts are read in its administration's currency (the cost a rule script
+ * sees, the reported roaming cost): one stating another currency (an OCPI CDR's) drops out, whenever
+ * it is priced, rather than be read as that currency. There is no conversion.
+ */
+export function checkReportedCurrency(session: ClaimedSession, admin: { id: string; currency: string }): void {
+  if (session.reported_currency !== null && session.reported_currency !== admin.currency) {
+    throw new Dropped('currency_mismatch', `the session's amounts are in ${session.reported_currency}, administration ${admin.id} bills in ${admin.currency}`,
+      `reported ${session.reported_currency}`);
+  }
+}
+
 function costFromTariff(session: ClaimedSession, currency: string) {
   let cost: ReturnType<typeof cpoCostFromTariff>;
   try {

@@ -1,7 +1,8 @@
 // One processing batch, the pipeline every received session goes through, in one transaction: claim
 // a batch (claim-batch.ts), read what it needs with one query per kind (batch-context.ts), take each
 // session through its checks, the CPO side (match, reimburse: cpo-side.ts), its roaming cost
-// (roaming-costs.ts) and the MSP side (resolve the token, price, pay with credit: msp-side.ts), and
+// (roaming-costs.ts), our driver's charge at our EVSE priced on one of its two reports
+// (own-charge.ts) and the MSP side (resolve the token, price, pay with credit: msp-side.ts), and
 // record every outcome with one statement per kind of write (record-outcomes.ts). A failing step is
 // the session's drop-out (dropout-reasons.ts). A batch the database refuses for what one session's
 // rows hold is taken again one session at a time (`processOneByOne`), so that session alone stops.
@@ -14,7 +15,8 @@ import { loadBatchContext, type BatchContext } from './batch-context.ts';
 import { checkValidity, claimBatch, pricingFacts, type ClaimedSession } from './claim-batch.ts';
 import { checkEvse, matchCpoSession, reimburse, reimbursedSession } from './cpo-side.ts';
 import { dropoutOf } from './dropout-reasons.ts';
-import { price, resolve } from './msp-side.ts';
+import { checkReportedCurrency, price, resolve } from './msp-side.ts';
+import { chargedAsCpoSession } from './own-charge.ts';
 import { BatchOutcomes, recordOutcomes } from './record-outcomes.ts';
 import { costRoaming } from './roaming-costs.ts';
 
@@ -103,10 +105,13 @@ function processSession(em: Em, context: BatchContext, batch: BatchOutcomes, ses
     checkValidity(session, context.limits);
     checkEvse(evse);
     const drafts = match ? reimburse(context, session, match) : [];
+    // Our driver's charge at our EVSE is priced on one of its two reports (own-charge.ts).
+    const pricedElsewhere = context.ownCharges.pricedElsewhere(session);
     // A CPO session of a driver who is not one of ours is processed (matched, reimbursed, its
-    // roaming amount charged to the driver's MSP when that is a roaming partner) without MSP pricing.
-    if (match && !context.resolutionOf(session).token) {
-      outcome.status = 'processed';
+    // roaming amount charged to the driver's MSP when that is a roaming partner) without MSP pricing;
+    // so is one whose driver's side is priced as the driver's session.
+    if (match && (!context.resolutionOf(session).token || pricedElsewhere)) {
+      Object.assign(outcome, { status: 'processed', token_id: null, subscription_id: null, customer_id: null });
       costRoaming(() => context.roaming.calculateCharged(session, pricingFacts(session), match.evse));
       batch.reimbursed.push(reimbursedSession(session, match, drafts));
     } else {
@@ -115,9 +120,12 @@ function processSession(em: Em, context: BatchContext, batch: BatchOutcomes, ses
       if (match) batch.reimbursed.push(reimbursedSession(session, match, drafts));
       side = 'msp';
       const resolved = resolve(context, session);
+      if (pricedElsewhere) throw chargedAsCpoSession();
       const { admin } = resolved.subscription;
+      checkReportedCurrency(session, admin);
       costRoaming(() => context.roaming.calculate(session, pricingFacts(session), admin.id, admin.currency));
       batch.results.push(price(em, context, session, resolved, outcome));
+      context.ownCharges.priced(session);
     }
   } catch (error) {
     batch.dropouts.push({ outcome, side, evseUid: side === 'cpo' ? (session.evse_uid ?? session.evse_id) : null, ...dropoutOf(error, session.id) });

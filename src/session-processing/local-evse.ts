@@ -1,0 +1,28 @@
+// A session's local EVSE: by its evse_uid, else the EVSE that held its EVSE ID at the session's
+// start (an EVSE ID may have moved since), else the EVSE of that EVSE ID that never moved. Loaded
+// with two queries for a list of sessions (none when they name no EVSE).
+import { EvseIdAssignment } from '../cpo/evse-id-assignment.entity.ts';
+import { normalizeEvseId } from '../cpo/evse-id.ts';
+import { Evse } from '../cpo/evse.entity.ts';
+import type { Em } from '../platform/orm.ts';
+import { isValidAt } from '../platform/validity.ts';
+
+/** What of a session names its EVSE. */
+export interface EvseFacts { evse_uid: string | null; evse_id: string | null; start_at: Date }
+
+export async function loadLocalEvses(em: Em, sessions: EvseFacts[]) {
+  const evseUids = [...new Set(sessions.map((s) => s.evse_uid).filter((v): v is string => !!v))];
+  const evseIds = [...new Set(sessions.map((s) => s.evse_id).filter((v): v is string => !!v).map(normalizeEvseId))];
+  const evses = evseUids.length || evseIds.length
+    ? await em.find(Evse, { $or: [{ evseUid: { $in: evseUids } }, { evseIdNormalized: { $in: evseIds } }] }, { filters: false, populate: ['location', 'admin'] })
+    : [];
+  const assignments = evseIds.length
+    ? await em.find(EvseIdAssignment, { evseIdNormalized: { $in: evseIds } }, { populate: ['evse'], filters: false })
+    : [];
+  const holderAt = (evseId: string, at: Date) => assignments.find((a) => a.evseIdNormalized === evseId && isValidAt(a, at))?.evse;
+  const localEvse = (session: EvseFacts): Evse | undefined => evses.find((e) => session.evse_uid && e.evseUid.toLowerCase() === session.evse_uid.toLowerCase())
+    ?? (session.evse_id ? holderAt(normalizeEvseId(session.evse_id), session.start_at) : undefined)
+    ?? evses.find((e) => session.evse_id && e.evseIdNormalized === normalizeEvseId(session.evse_id)
+      && !assignments.some((a) => a.evseIdNormalized === e.evseIdNormalized));
+  return { evses, localEvse };
+}
