@@ -1,6 +1,6 @@
 // The OCPI transport: /ocpi/versions and /ocpi/2.2.1/..., beside /main/v1 and outside its Basic auth.
 // Every answer is the OCPI envelope; the caller is the peer whose accepted token it presents
-// (`Authorization: Token <base64>`); bodies are strict JSON checked by the route against
+// (`Authorization: Token <base64>`); bodies are strict JSON objects checked by the route against
 // src/ocpi/schemas (a failure is OCPI 2001 with HTTP 400); data we answer is checked as we send it.
 import Router from '@koa/router';
 import type { Context, Next } from 'koa';
@@ -9,7 +9,7 @@ import { RETRY_AFTER_SECONDS, serviceUnavailableMessage } from '../../src/platfo
 import { jsonBody } from '../../src/platform/http/body.ts';
 import type { Em, Orm } from '../../src/platform/orm.ts';
 import { scopedEm } from '../../src/access/admin-scope.ts';
-import { OcpiError, OCPI_STATUS } from '../../src/ocpi/errors.ts';
+import { NO_VALID_TOKEN, OcpiError, OCPI_STATUS } from '../../src/ocpi/errors.ts';
 import type { PeerStatus } from '../../src/ocpi/ocpi-peer.entity.ts';
 import { peerByToken, type OcpiPeerData } from '../../src/ocpi/ocpi-peer.queries.ts';
 import type { OcpiSchemaName } from '../../src/ocpi/schemas/index.ts';
@@ -63,6 +63,18 @@ function checkPath(params: Record<string, string>): void {
   }
 }
 
+/**
+ * Every OCPI message a peer sends us (a CDR, Session, Tariff, CommandResult, Credentials) is a JSON
+ * object: any other body (none, null, an array, a number, a string) is 2001 / HTTP 400 before the
+ * route reads it.
+ */
+function checkBody(method: OcpiRoute['method'], body: unknown): void {
+  if (method === 'get' || method === 'delete') return;
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw new OcpiError(OCPI_STATUS.invalidParameters, 'the body must be a JSON object (the OCPI object this module takes)', 400);
+  }
+}
+
 /** The query parameters given once (a repeated one is left out). */
 export function queryOf(ctx: Context): Record<string, string> {
   return Object.fromEntries(Object.entries(ctx.query).filter((e): e is [string, string] => typeof e[1] === 'string'));
@@ -77,10 +89,11 @@ export function ocpiMiddleware(orm: Orm, routes: OcpiRoute[]) {
       const peer = token ? await peerByToken(em, token) : null;
       if (!peer || !(route.peers ?? ['registered']).includes(peer.status)) {
         if (peer?.status === 'registered' && route.method === 'post') return envelope(ctx, 405, OCPI_STATUS.clientError, 'registered already: use PUT to update');
-        return envelope(ctx, 401, OCPI_STATUS.clientError, 'no valid token');
+        return envelope(ctx, 401, OCPI_STATUS.clientError, NO_VALID_TOKEN);
       }
       checkPath(ctx.params as Record<string, string>);
       await jsonBody(ctx, async () => {});
+      checkBody(route.method, ctx.state.body);
       const answer = await route.handler({ ctx, em, peer, body: ctx.state.body, params: ctx.params as Record<string, string>, query: queryOf(ctx) });
       const data = answer.schema ? sendOcpi(answer.schema, answer.data) : answer.data;
       envelope(ctx, 200, OCPI_STATUS.success, 'Success', data);

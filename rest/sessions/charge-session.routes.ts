@@ -30,7 +30,8 @@ const INGEST = 'Stored as received and priced asynchronously (GET /msp-charge-se
   + 'session with duplicate: true; with other content a session not priced yet (waiting or dropped out) takes the new data and is '
   + 'processed again, a priced one answers 400 conflicting_resubmission naming the first differing field. Energy is '
   + 'total_energy_kwh, else the sum of the energy volumes of charge_periods; only the energy dimension is accepted. Amounts and '
-  + 'volumes are decimal strings.';
+  + 'volumes are decimal strings. A session that contradicts itself is 400 naming the field: total_idle_seconds more than the '
+  + 'session lasts, a charge period starting after end_date_time, total_energy_kwh more than 0.01 kWh from the periods\' energy.';
 
 function ingestRoute(path: string, source: 'charge_session' | 'cpo_charge_session', body: yup.ObjectSchema<any>, identity: string): RouteDef {
   return defineRoute({

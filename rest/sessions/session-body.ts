@@ -82,6 +82,11 @@ export const chargeSessionBody = yup.object({
   total_roaming_time_amount_excl_vat: volume(),
   total_roaming_reservation_amount_excl_vat: volume(),
   total_roaming_amount_incl_vat: volume(),
+  /** The currency of the reported amounts (an OCPI CDR's): processing compares it with the administration's, there is no conversion. */
+  currency: yup.string().matches(/^[A-Z]{3}$/, '${path} must be an ISO 4217 currency code').meta({
+    description: 'The currency of the amounts the session reports (an OCPI CDR\'s currency). Absent: those of its administration. '
+      + 'Another than its administration\'s drops the session out at processing (currency_mismatch); amounts are never converted.',
+  }),
   historical_tariff: yup.object().test('tariff', '${path} must be an OCPI tariff object', (v) => v === undefined || (typeof v === 'object' && v !== null))
     .meta({ jsonSchema: { ...tariffSchema, description: 'An OCPI 2.2.1 Tariff: the CPO cost when the session states no amount. One that does not conform drops the session out at processing (historical_tariff_invalid).' } }),
   /** Deprecated names (v3.50.0), still accepted. */

@@ -24,3 +24,6 @@ export class OcpiError extends Error {
     this.httpStatus = httpStatus;
   }
 }
+
+/** The answer to a token that names no peer allowed to call there (also one a concurrent registration spent). */
+export const NO_VALID_TOKEN = 'no valid token';

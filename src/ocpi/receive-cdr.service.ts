@@ -49,6 +49,13 @@ async function amountsInAnotherCurrency(em: Em, cdr: OcpiCdr): Promise<string | 
     ? `the CDR's amounts are in ${cdr.currency}, the administration of its token bills in ${row.currency}` : null;
 }
 
+/** Whether a session of this identity is stored that another connection reported. */
+async function reportedElsewhere(em: Em, peer: Caller, submission: SessionSubmission): Promise<boolean> {
+  const [taken] = await em.execute<{ found: number }[]>(`select 1 as found from msp_charge_session where identity_key = ?
+    and payload->>'roaming_connection_id' is distinct from ?::text`, [identityKeyOf(submission), peer.roamingConnectionId]);
+  return taken !== undefined;
+}
+
 export async function receiveCdr(em: Em, peer: Caller, raw: unknown, check: SessionCheck): Promise<IngestedSession> {
   const failure = ocpiFailure('cdr', raw);
   if (failure) return refuse(em, peer, raw, failure);
@@ -66,10 +73,16 @@ export async function receiveCdr(em: Em, peer: Caller, raw: unknown, check: Sess
     throw error;
   }
   // A session another connection reported is not this peer's to replace (decisions: a peer speaks only for its own parties).
-  const [taken] = await em.execute<{ found: number }[]>(`select 1 as found from msp_charge_session where identity_key = ?
-    and payload->>'roaming_connection_id' is distinct from ?::text`, [identityKeyOf(submission), peer.roamingConnectionId]);
-  if (taken) return refuse(em, peer, raw, `a session ${cdr.id} of party ${cdr.country_code}*${cdr.party_id} came through another connection`);
-  const stored = await ingestSession(em, submission);
+  const takenElsewhere = `a session ${cdr.id} of party ${cdr.country_code}*${cdr.party_id} came through another connection`;
+  if (await reportedElsewhere(em, peer, submission)) return refuse(em, peer, raw, takenElsewhere);
+  let stored: IngestedSession;
+  try {
+    // Named, the connection is checked again under the session's row lock: another connection may store the id first meanwhile.
+    stored = await ingestSession(em, { ...submission, roamingConnectionId: peer.roamingConnectionId });
+  } catch (error) {
+    if (error instanceof DomainError && await reportedElsewhere(em, peer, submission)) return refuse(em, peer, raw, takenElsewhere);
+    throw error;
+  }
   const now = new Date();
   const invalid = await em.find(OcpiInvalidCdr, { roamingConnectionId: peer.roamingConnectionId, cdrId: cdr.id, resolvedAt: null });
   for (const record of invalid) Object.assign(record, { resolvedAt: now, chargeSessionId: stored.id });

@@ -3,13 +3,15 @@
 //   endpoints with A, POST our credentials with a new token B and keep the token C it answers;
 // - the peer registers: we issued token A; it POSTs its credentials (token B) to us, we read its
 //   versions and endpoints with B and answer our credentials with a new token C.
+import { LockMode } from '@mikro-orm/core';
 import { callerScope } from '../access/admin-scope.ts';
 import { assertMayChangeInstanceWide } from '../access/instance-wide.ts';
 import { DomainError, NotFoundError } from '../platform/errors.ts';
 import { RoamingConnection } from '../roaming/roaming-connection.entity.ts';
 import type { Em } from '../platform/orm.ts';
-import { callPeer } from './ocpi-client.ts';
-import { OcpiError, OCPI_STATUS } from './errors.ts';
+import { callPeer, peerUrlProblem } from './ocpi-client.ts';
+import { logger } from '../platform/log.ts';
+import { NO_VALID_TOKEN, OcpiError, OCPI_STATUS } from './errors.ts';
 import { OcpiPeer } from './ocpi-peer.entity.ts';
 import { ocpiPeerData, type OcpiPeerData } from './ocpi-peer.queries.ts';
 import { OCPI_VERSION, ourCredentials } from './our-party.ts';
@@ -43,6 +45,26 @@ async function readEndpoints(versionsUrl: string, token: string): Promise<OcpiVe
   const mutual = versions.find((v) => v.version === OCPI_VERSION);
   if (!mutual) throw new OcpiError(OCPI_STATUS.unsupportedVersion, `the peer offers no OCPI ${OCPI_VERSION} (${versions.map((v) => v.version).join(', ')})`);
   return callPeer<OcpiVersionDetails>({ method: 'GET', url: mutual.url, token, answer: 'versionDetails' });
+}
+
+/**
+ * readEndpoints for a peer registering with us (POST or PUT credentials): a URL the service will not
+ * call is 2001 at `url`; a failure to read the versions and endpoints is 3001 (3002: no 2.2.1) with
+ * HTTP 400 and without what the target answered (its status, body, or how the connection failed),
+ * so that a peer cannot probe other hosts through us; the operator finds the detail in the log.
+ */
+async function readEndpointsOfPeer(versionsUrl: string, token: string): Promise<OcpiVersionDetails> {
+  const problem = peerUrlProblem(versionsUrl);
+  if (problem) throw new OcpiError(OCPI_STATUS.invalidParameters, `url ${problem}`, 400);
+  try {
+    return await readEndpoints(versionsUrl, token);
+  } catch (error) {
+    if (!(error instanceof OcpiError)) throw error;
+    logger().warn({ url: versionsUrl, reason: error.message }, 'OCPI registration by a peer: its versions and endpoints could not be read');
+    if (error.statusCode === OCPI_STATUS.unsupportedVersion) throw new OcpiError(OCPI_STATUS.unsupportedVersion, `the versions at url offer no OCPI ${OCPI_VERSION}`, 400);
+    throw new OcpiError(OCPI_STATUS.unableToUseClientApi,
+      `unable to use the versions endpoint at url: no OCPI ${OCPI_VERSION} versions and endpoints could be read from it with the token given`, 400);
+  }
 }
 
 /** Issues token A for a peer that will register with us (a new one replaces an unused one). */
@@ -84,18 +106,26 @@ export async function registerWithPeer(em: Em, input: { roamingConnectionId: str
   }
 }
 
-/** The peer registers with us (POST credentials with the token A we issued): our credentials with a new token C. */
-export async function acceptRegistration(em: Em, caller: Pick<OcpiPeerData, 'id'>, theirs: OcpiCredentials, origin: string): Promise<OcpiCredentials> {
-  const peer = await em.findOneOrFail(OcpiPeer, { id: caller.id });
-  const foreign = await rolesNotOfPartner(em, peer.roamingConnectionId, theirs.roles);
+/**
+ * The peer registers with us (POST credentials with the token A we issued) or renews (PUT with its
+ * token C): our credentials with a new token C. The token it presented is spent under the peer's row
+ * lock: of two registrations with one token at once, the later finds it spent and is refused as a
+ * request with a spent token is (401), its endpoints read for nothing.
+ */
+export async function acceptRegistration(em: Em, caller: Pick<OcpiPeerData, 'id' | 'tokenAccept'>, theirs: OcpiCredentials, origin: string): Promise<OcpiCredentials> {
+  const { roamingConnectionId } = await em.findOneOrFail(OcpiPeer, { id: caller.id });
+  const foreign = await rolesNotOfPartner(em, roamingConnectionId, theirs.roles);
   if (foreign.length) throw new OcpiError(OCPI_STATUS.invalidParameters, `roles ${foreign.join(', ')} are not parties of this connection's partner`, 400);
-  const details = await readEndpoints(theirs.url, theirs.token);
+  const details = await readEndpointsOfPeer(theirs.url, theirs.token);
   const tokenC = newToken();
-  Object.assign(peer, {
-    versionsUrl: theirs.url, tokenSend: theirs.token, tokenAccept: tokenC, version: OCPI_VERSION, endpoints: details.endpoints, roles: theirs.roles,
-    status: 'registered',
+  await em.fork().transactional(async (tx) => {
+    const peer = await tx.findOneOrFail(OcpiPeer, { id: caller.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    if (peer.tokenAccept !== caller.tokenAccept) throw new OcpiError(OCPI_STATUS.clientError, NO_VALID_TOKEN, 401);
+    Object.assign(peer, {
+      versionsUrl: theirs.url, tokenSend: theirs.token, tokenAccept: tokenC, version: OCPI_VERSION, endpoints: details.endpoints, roles: theirs.roles,
+      status: 'registered',
+    });
   });
-  await em.flush();
   return ourCredentials(tokenC, origin);
 }
 

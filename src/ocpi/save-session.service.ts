@@ -1,9 +1,10 @@
 // A Session a CPO pushes while it runs: PUT stores the whole object, PATCH merges members into the
 // stored one (the result must again be a whole Session). Its progress shows in
-// GET /msp-charge-session-progress until its CDR arrives (receive-cdr.service.ts).
+// GET /msp-charge-session-progress until its CDR arrives (receive-cdr.service.ts). An update older than
+// the stored Session (its last_updated before the stored one's) is answered success and changes nothing.
 import type { Em } from '../platform/orm.ts';
 import { decimalFromNumber, isDecimalText } from '../money/decimal.ts';
-import { utc } from './cdr-to-session.ts';
+import { checkedOcpiDateTime } from './date-time.ts';
 import { OcpiError, OCPI_STATUS } from './errors.ts';
 import { speaksFor } from './ocpi-peer.entity.ts';
 import type { OcpiPeerData } from './ocpi-peer.queries.ts';
@@ -36,38 +37,54 @@ function storedKwh(value: Pick<OcpiSessionObject, 'kwh'>): string {
   return kwh;
 }
 
-/** The stored Session to change (reads: ocpi-session.queries.ts). */
-function storedSession(em: Em, peer: Caller, key: SessionKey): Promise<OcpiSession | null> {
-  return em.findOne(OcpiSession, { roamingConnectionId: peer.roamingConnectionId, ...key });
+/**
+ * The stored Session to change, for the caller's transaction: its key locked first (two first PUTs at
+ * once take turns as well), then read (reads: ocpi-session.queries.ts).
+ */
+async function lockedSession(tx: Em, peer: Caller, key: SessionKey): Promise<OcpiSession | null> {
+  // Two-key form, a class of its own (after own-charge's 736400126).
+  await tx.execute('select pg_advisory_xact_lock(736400127, hashtext(?))', [`ocpi_session:${peer.roamingConnectionId}:${key.countryCode}:${key.partyId}:${key.sessionId}`]);
+  return tx.findOne(OcpiSession, { roamingConnectionId: peer.roamingConnectionId, ...key }, { refresh: true });
 }
+
+/**
+ * An update whose last_updated is before the stored Session's: OCPI messages may arrive out of order,
+ * and an older one is answered success but changes nothing (an equal one is taken).
+ */
+const isOlder = (session: OcpiSession, value: OcpiSessionObject) => checkedOcpiDateTime(value.last_updated).getTime() < session.lastUpdated.getTime();
 
 export async function putSession(em: Em, peer: Caller, key: SessionKey, raw: unknown): Promise<void> {
   const value = acceptOcpi<OcpiSessionObject>('session', raw);
   checkKey(peer, key, value);
   storedKwh(value);
-  const session = await storedSession(em, peer, key) ?? em.create(OcpiSession, {
-    roamingConnectionId: peer.roamingConnectionId, ...key, status: value.status, kwh: '0', evseUid: value.evse_uid, evcoId: value.cdr_token.contract_id,
-    body: value, lastUpdated: new Date(utc(value.last_updated)), chargeSessionId: null, admin: null,
+  await em.transactional(async (tx) => {
+    const stored = await lockedSession(tx, peer, key);
+    if (stored && isOlder(stored, value)) return;
+    const session = stored ?? tx.create(OcpiSession, {
+      roamingConnectionId: peer.roamingConnectionId, ...key, status: value.status, kwh: '0', evseUid: value.evse_uid, evcoId: value.cdr_token.contract_id,
+      body: value, lastUpdated: checkedOcpiDateTime(value.last_updated), chargeSessionId: null, admin: null,
+    });
+    await apply(tx, session, value);
   });
-  await apply(em, session, value);
-  await em.flush();
 }
 
 export async function patchSession(em: Em, peer: Caller, key: SessionKey, raw: unknown): Promise<void> {
   const patch = acceptOcpi<Partial<OcpiSessionObject>>('sessionPatch', raw);
-  const session = await storedSession(em, peer, key);
-  if (!session) throw new OcpiError(OCPI_STATUS.invalidParameters, `no session ${key.sessionId} to patch (PUT it first)`, 404);
-  const merged = acceptOcpi<OcpiSessionObject>('session', { ...session.body, ...patch });
-  checkKey(peer, key, merged);
-  storedKwh(merged);
-  await apply(em, session, merged);
-  await em.flush();
+  await em.transactional(async (tx) => {
+    const session = await lockedSession(tx, peer, key);
+    if (!session) throw new OcpiError(OCPI_STATUS.invalidParameters, `no session ${key.sessionId} to patch (PUT it first)`, 404);
+    const merged = acceptOcpi<OcpiSessionObject>('session', { ...session.body, ...patch });
+    checkKey(peer, key, merged);
+    storedKwh(merged);
+    if (isOlder(session, merged)) return;
+    await apply(tx, session, merged);
+  });
 }
 
 async function apply(em: Em, session: OcpiSession, value: OcpiSessionObject): Promise<void> {
   if (value.cdr_token.contract_id !== session.evcoId || !session.admin) session.admin = await adminOfContractId(em, value.cdr_token.contract_id);
   Object.assign(session, {
     status: value.status, kwh: storedKwh(value), evseUid: value.evse_uid, evcoId: value.cdr_token.contract_id, body: value,
-    lastUpdated: new Date(utc(value.last_updated)),
+    lastUpdated: checkedOcpiDateTime(value.last_updated),
   });
 }

@@ -1,7 +1,7 @@
 // What the CPO charges for a roaming session, from the OCPI tariff it sent along
 // (`historical_tariff`), when it did not state the amount (`total_roaming_amount_excl_vat`).
 // The session's charge periods carry energy only, so each period also gets its share of the
-// charging time (until the next period, idle time last as parking time).
+// charging time (until the next period, idle time last as parking time), within the session.
 import { evaluateOcpiTariff, type OcpiCostLine } from '../pricing/ocpi/evaluate-tariff.ts';
 import type { ChargingPeriod, OcpiTariff } from '../pricing/ocpi/tariff.ts';
 import { periodEnergyKwh, type ReportedChargePeriod } from '../sessions/session-energy.ts';
@@ -21,7 +21,8 @@ const hours = (ms: number) => Math.max(ms, 0) / 3_600_000;
 function periodsOf(session: TariffSession): ChargingPeriod[] {
   const chargingEnd = session.end.getTime() - session.idleSeconds * 1000;
   const given = session.chargePeriods?.length
-    ? session.chargePeriods.map((p) => ({ start: new Date(p.start_date_time).getTime(), energy: periodEnergyKwh(p) }))
+    // A period reported from before the session (on the hour, as some CPOs do) is priced from its start.
+    ? session.chargePeriods.map((p) => ({ start: Math.max(new Date(p.start_date_time).getTime(), session.start.getTime()), energy: periodEnergyKwh(p) }))
     : [{ start: session.start.getTime(), energy: session.energyKwh }];
   // OCPI volumes are JSON numbers: the exact decimal (at most 6 decimals) converts without loss.
   const periods: ChargingPeriod[] = given.map((p, i) => ({

@@ -5,7 +5,8 @@
 // nothing changes. The row is locked (FOR UPDATE) so that a worker pricing it meanwhile either
 // finishes first (and the answer sees it priced) or skips it (SKIP LOCKED) until the new data is in.
 // `em` is the caller's (its administrations): a credential limited to administrations resubmits only
-// its own sessions (submission-access.ts).
+// its own sessions (submission-access.ts). A submission naming the roaming connection it came through
+// (OCPI) replaces only a session of that connection: else 400 conflicting_resubmission at roaming_connection_id.
 import { LockMode } from '@mikro-orm/core';
 import { DomainError } from '../platform/errors.ts';
 import { fieldLabel } from '../platform/field-path.ts';
@@ -29,6 +30,10 @@ async function resubmitOnce(tx: Em, s: SessionSubmission, identityKey: string, k
   if (session.status === 'dropout' && session.dropoutCase?.id !== caseId) return null;
   // Another administration's session stored since the caller's check (the same identity sent by both at once).
   await assertResubmittable(tx, session);
+  // Another connection's session stored since the peer's own check (the same id sent through both at once).
+  if (s.roamingConnectionId !== undefined && session.payload.roaming_connection_id !== s.roamingConnectionId) {
+    throw new DomainError('conflicting_resubmission', `session ${s.sessionId} was received through another roaming connection`, { path: ['roaming_connection_id'] });
+  }
 
   const path = firstDifference(session.source, session.payload, s.payload);
   if (path === null) return { id: session.id, status: session.status, receivedAt: session.receivedAt, duplicate: true };

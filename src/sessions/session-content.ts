@@ -51,6 +51,7 @@ export const SESSION_FIELDS: Record<SessionSource, Record<string, Shape>> = {
     total_roaming_time_amount_excl_vat: 'decimal',
     total_roaming_reservation_amount_excl_vat: 'decimal',
     total_roaming_amount_incl_vat: 'decimal',
+    currency: 'text',
     historical_tariff: 'json',
     roaming_connection: 'text',
     total_cost_excl_vat: 'decimal',

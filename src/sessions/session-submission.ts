@@ -1,8 +1,12 @@
 // A reported charge session (a feed body its transport has checked) as ingestion stores it: the
 // sender that is part of its identity, instants, the energy (session-energy.ts), the country in
-// upper case and no idle time unless reported. Whatever transport receives sessions reads them here.
+// upper case and no idle time unless reported; one that contradicts itself (session-consistency.ts)
+// is refused. Whatever transport receives sessions reads them here.
+import { DomainError } from '../platform/errors.ts';
+import { fieldLabel, type FieldPath } from '../platform/field-path.ts';
 import { checkedTimestamp } from '../platform/timestamp.ts';
 import type { SessionSource, SessionStatus } from './charge-session.entity.ts';
+import { contradictionOf, type Contradiction } from './session-consistency.ts';
 import { sessionEnergyKwh, type ReportedEnergy } from './session-energy.ts';
 
 /** A session as ingestion stores it (ingest-session.service.ts). */
@@ -22,6 +26,11 @@ export interface SessionSubmission {
   evseId: string | null;
   evseUid: string | null;
   payload: Record<string, unknown>;
+  /**
+   * The roaming connection a peer's transport (OCPI) received it through: sent again, it replaces
+   * only a session reported through that connection (resubmit-session.service.ts, under the row lock).
+   */
+  roamingConnectionId?: string;
 }
 
 export interface IngestedSession { id: string; status: SessionStatus; receivedAt: Date; duplicate: boolean }
@@ -45,14 +54,37 @@ export function senderOf(source: SessionSource, reported: Pick<ReportedSession, 
   return (source === 'charge_session' ? reported.cpo_id : reported.evse_uid)!;
 }
 
-/** The submission, or null when the session reports no energy (neither a total nor charge periods). */
+/** Where a contradiction lies in a session body of the feed. */
+function pathOf(contradiction: Contradiction): FieldPath {
+  switch (contradiction.member) {
+    case 'idle_time': return ['total_idle_seconds'];
+    case 'period_start': return ['charge_periods', contradiction.index, 'start_date_time'];
+    case 'total_energy': return ['total_energy_kwh'];
+  }
+}
+
+/**
+ * The submission, or null when the session reports no energy (neither a total nor charge periods);
+ * a DomainError (validation_failed, naming the member) when it contradicts itself.
+ */
 export function submissionOf(source: SessionSource, reported: ReportedSession, payload: Record<string, unknown>): SessionSubmission | null {
   const energyKwh = sessionEnergyKwh(reported);
   if (energyKwh === undefined) return null;
+  const startAt = checkedTimestamp(reported.start_date_time);
+  const endAt = checkedTimestamp(reported.end_date_time);
+  const idleSeconds = reported.total_idle_seconds ?? 0;
+  const periods = reported.charge_periods ?? [];
+  const contradiction = contradictionOf({
+    startAt, endAt, idleSeconds, periodStarts: periods.map((period) => checkedTimestamp(period.start_date_time)),
+    totalEnergyKwh: reported.total_energy_kwh ?? null, periodEnergyVolumes: periods.flatMap((period) => period.dimensions.map((d) => d.volume)),
+  });
+  if (contradiction) {
+    const path = pathOf(contradiction);
+    throw new DomainError('validation_failed', `${fieldLabel(path)} ${contradiction.message}`, { path });
+  }
   return {
     source, sessionId: reported.session_id, sender: senderOf(source, reported), cpoId: reported.cpo_id ?? null, evcoId: reported.evco_id,
-    startAt: checkedTimestamp(reported.start_date_time), endAt: checkedTimestamp(reported.end_date_time), energyKwh,
-    idleSeconds: reported.total_idle_seconds ?? 0, timeZone: reported.time_zone, country: reported.address.country.toUpperCase(),
+    startAt, endAt, energyKwh, idleSeconds, timeZone: reported.time_zone, country: reported.address.country.toUpperCase(),
     evseId: reported.evse_id ?? null, evseUid: reported.evse_uid ?? null, payload,
   };
 }

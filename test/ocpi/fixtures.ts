@@ -7,6 +7,8 @@ export function cdrToken(evcoId: string) {
 }
 
 export function cdr(evcoId: string, overrides: Record<string, unknown> = {}) {
+  // The period carries the CDR's energy: a total_energy other than its periods' is refused.
+  const energy = typeof overrides.total_energy === 'number' ? overrides.total_energy : 10;
   return {
     country_code: 'NL',
     party_id: 'CPO',
@@ -22,9 +24,9 @@ export function cdr(evcoId: string, overrides: Record<string, unknown> = {}) {
       connector_standard: 'IEC_62196_T2', connector_format: 'SOCKET', connector_power_type: 'AC_3_PHASE',
     },
     currency: 'EUR',
-    charging_periods: [{ start_date_time: '2026-03-02T09:00:00Z', dimensions: [{ type: 'ENERGY', volume: 10 }] }],
+    charging_periods: [{ start_date_time: '2026-03-02T09:00:00Z', dimensions: [{ type: 'ENERGY', volume: energy }] }],
     total_cost: { excl_vat: 4, incl_vat: 4.84 },
-    total_energy: 10,
+    total_energy: energy,
     total_time: 1,
     last_updated: '2026-03-02T10:05:00Z',
     ...overrides,

@@ -105,3 +105,29 @@ for (const kind of ['oversized_declared', 'oversized_streamed'] as const) {
     t.is(fine.shown.body.status, 'registered');
   });
 }
+
+// Found by probing: two registrations with the same token A at once both succeeded (each checked
+// the token before the other stored its token C), and the token C answered first no longer worked.
+test('registrations with the same token A at once: one registers, the others are refused as a registration with a spent token A is', async (t) => {
+  const cpo = await startCpoPeer();
+  t.teardown(() => cpo.close());
+  const credentials = {
+    token: cpo.tokenForService, url: cpo.versionsUrl, roles: [{ role: 'CPO', business_details: { name: 'Test CPO' }, party_id: 'CPO', country_code: 'NL' }],
+  };
+  for (let round = 0; round < 4; round++) {
+    const id = await newConnection();
+    const tokenA = (await app.request('POST', `/main/v1/roaming-connection/${id}/ocpi/register`, { body: {} })).body.token_a as string;
+    const register = () => cpo.call('POST', `${app.url}/ocpi/2.2.1/credentials`, { token: tokenA, body: credentials, bodySchema: 'credentials' });
+    const answers = await Promise.all([register(), register(), register()]);
+    const won = answers.filter((a) => a.status === 200);
+    t.is(won.length, 1, JSON.stringify(answers.map((a) => [a.status, a.body.status_message])));
+    const late = await register();
+    t.is(late.status, 401);
+    for (const lost of answers.filter((a) => a.status !== 200)) {
+      t.deepEqual([lost.status, lost.body.status_code, lost.body.status_message], [late.status, late.body.status_code, late.body.status_message]);
+    }
+    // The token C the winner was answered is the one accepted.
+    t.is((await cpo.call('GET', `${app.url}/ocpi/2.2.1/credentials`, { token: won[0].body.data.token })).status, 200);
+    t.is((await app.request('GET', `/main/v1/roaming-connection/${id}/ocpi`)).body.status, 'registered');
+  }
+});

@@ -3,7 +3,7 @@
 // progress until the CDR arrives; tariffs are kept per connection.
 import test from 'ava';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { createAdministration } from '../helpers/factories.ts';
+import { createAdministration, insertToken, insertTokenLink } from '../helpers/factories.ts';
 import { pricedSubscription, pricingResults, processed } from '../helpers/session-factories.ts';
 import { createRoamingPartner, setRoamingEnabled } from '../helpers/roaming-factories.ts';
 import type { CpoPeer } from './cpo-peer.ts';
@@ -123,6 +123,67 @@ test.serial('a CDR naming a tariff the CPO published is priced for roaming from 
   t.is(result.annotations.roaming_amount_difference, 'reported 4.00 excl. VAT, calculated 4.50 (difference 0.50)');
   const graph = await app.request('POST', '/graphql', { body: { query: '{ chargeSessions(first: 100, cpo: false) { edges { node { databaseId roamingPartnerId } } } }' } });
   t.is(graph.body.data.chargeSessions.edges.find((e: any) => e.node.databaseId === done.id)?.node.roamingPartnerId, partner.id);
+});
+
+// Found by probing: a CDR with 100 h of PARKING_TIME in a 1 h session was stored and priced (600 EUR of
+// parking), a charging period after the session's end was priced as charging time, and a total_energy
+// other than the periods' priced the session on the total and the roaming cost on the periods.
+test('a CDR that contradicts itself is refused (2001) naming the member and kept for review; no session is stored', async (t) => {
+  const sub = await pricedSubscription(app, adminId);
+  const tenKwh = [{ start_date_time: '2026-03-02T09:00:00Z', dimensions: [{ type: 'ENERGY', volume: 10 }] }];
+  const cases: [Record<string, unknown>, RegExp][] = [
+    [{ total_parking_time: 100 }, /\/total_parking_time /],
+    [{ total_parking_time: 1.01 }, /\/total_parking_time /],
+    [{ charging_periods: [{ start_date_time: '2026-03-02T09:00:00Z', dimensions: [{ type: 'ENERGY', volume: 4 }] },
+      { start_date_time: '2026-03-02T10:00:01Z', dimensions: [{ type: 'ENERGY', volume: 6 }] }] }, /\/charging_periods\/1\/start_date_time /],
+    // A period without energy is checked too (the session keeps only the periods' energy).
+    [{ charging_periods: [{ start_date_time: '2026-03-02T09:00:00Z', dimensions: [{ type: 'ENERGY', volume: 10 }] },
+      { start_date_time: '2026-03-02T11:00:00Z', dimensions: [{ type: 'PARKING_TIME', volume: 0.5 }] }] }, /\/charging_periods\/1\/start_date_time /],
+    [{ total_energy: 1, charging_periods: tenKwh }, /\/total_energy /],
+    [{ total_energy: 10.02, charging_periods: tenKwh }, /\/total_energy /],
+  ];
+  for (const [overrides, member] of cases) {
+    const pushed = cdr(sub.evcoId, overrides);
+    const r = await cpo.call('POST', cdrs(), { body: pushed, bodySchema: 'cdr' });
+    t.is(r.status, 400, `${JSON.stringify(overrides)}: ${JSON.stringify(r.body)}`);
+    t.is(r.body.status_code, 2001);
+    t.regex(r.body.status_message, member);
+    t.is(await sessionOfCdr(app, pushed.id), undefined, 'no session stored');
+    const invalid = await app.request('GET', `/main/v1/ocpi-invalid-cdr?roaming_connection_id=${connectionId}&resolved=false&page_size=1000`);
+    t.true(invalid.body.items.some((x: { cdr_id: string; reason: string }) => x.cdr_id === pushed.id && member.test(x.reason)), 'kept for review');
+  }
+});
+
+test('CDRs consistent at the edges are accepted: parking the whole session, periods from before its start up to its end, energy within 0.01 kWh', async (t) => {
+  const sub = await pricedSubscription(app, adminId);
+  const accepted: Record<string, unknown>[] = [
+    { total_parking_time: 1 },
+    // Periods on the hour, as some CPOs send them (shared/vectors/ocpi-tariffs codeberg-ocpi-tariffs-issue-228).
+    { charging_periods: [{ start_date_time: '2026-03-02T08:00:00Z', dimensions: [{ type: 'ENERGY', volume: 4 }] },
+      { start_date_time: '2026-03-02T09:30:00Z', dimensions: [{ type: 'ENERGY', volume: 6.005 }] },
+      { start_date_time: '2026-03-02T10:00:00Z', dimensions: [{ type: 'PARKING_TIME', volume: 0 }] }] },
+    // Periods that report no energy (the CDR example of the OCPI specification): the total stands.
+    { total_energy: 15.342, charging_periods: [{ start_date_time: '2026-03-02T09:00:00Z', dimensions: [{ type: 'TIME', volume: 1 }] }] },
+  ];
+  for (const overrides of accepted) {
+    const pushed = cdr(sub.evcoId, overrides);
+    const r = await cpo.call('POST', cdrs(), { body: pushed, bodySchema: 'cdr' });
+    t.is(r.body.status_code, 1000, `${JSON.stringify(overrides)}: ${JSON.stringify(r.body)}`);
+    t.truthy(await sessionOfCdr(app, pushed.id));
+  }
+});
+
+test.serial('the roaming cost of a CDR counts charging time within the session: a period starting before it counts from its start', async (t) => {
+  await setRoamingEnabled(app, true);
+  // The partner of NL*CPO (400 duplicate when an earlier test created it).
+  await app.request('POST', '/main/v1/roaming-partner', { body: { name: 'Partner NL*CPO', country: 'NL', cpo_ids: ['NL*CPO'] } });
+  const sub = await pricedSubscription(app, adminId);
+  const hourly = tariff({ elements: [{ price_components: [{ type: 'TIME', price: 2, vat: 21, step_size: 1 }] }] });
+  const pushed = cdr(sub.evcoId, { tariffs: [hourly], charging_periods: [{ start_date_time: '2026-02-26T05:00:00Z', dimensions: [{ type: 'ENERGY', volume: 10 }] }] });
+  t.is((await cpo.call('POST', cdrs(), { body: pushed, bodySchema: 'cdr' })).body.status_code, 1000);
+  const done = await processed(app, (await sessionOfCdr(app, pushed.id)).id);
+  // One hour at 2.00 (the period's 100 hours before the session were priced: 202.00).
+  t.like(done, { status: 'priced', calculated_roaming_amount_excl_vat: '2.00' });
 });
 
 test('tariffs are stored per connection', async (t) => {
@@ -287,4 +348,59 @@ test('a control character in an identifier of a CDR or Session (its id, session_
   const patch = await cpo.call('PATCH', url, { body: { location_id: 'L\u001fX', last_updated: '2026-03-02T09:40:00Z' }, bodySchema: 'sessionPatch' });
   t.is(patch.body.status_code, 2001);
   t.is((await cpo.call('GET', url, { dataSchema: 'session' })).body.data.location_id, running.location_id);
+});
+
+// Found by probing: the currency was compared with the administration's only at receipt, so a CDR
+// of a token not yet ours was stored, and once the token was ours a retry priced its SEK as EUR.
+test('a CDR in another currency whose token becomes ours later drops out at pricing (currency_mismatch), also when retried', async (t) => {
+  const evcoId = `NLSEK${String(Date.now()).slice(-9)}`;
+  const inSek = cdr(evcoId, { currency: 'SEK', total_cost: { excl_vat: 100, incl_vat: 125 } });
+  t.is((await cpo.call('POST', cdrs(), { body: inSek, bodySchema: 'cdr' })).body.status_code, 1000);
+  const stored = await processed(app, (await sessionOfCdr(app, inSek.id)).id);
+  t.like(stored, { status: 'dropout', dropout_reason: 'unknown_token' });
+
+  // The token becomes ours, in an administration billing in EUR.
+  const sub = await pricedSubscription(app, adminId);
+  const token = await insertToken(app, adminId, { evcoId });
+  await insertTokenLink(app, adminId, sub.subscriptionId, token.id);
+  const retry = await app.request('POST', `/main/v1/msp-dropout-case/${stored.dropout_case_id}/reprocess`, { body: { instruction: 'retry' } });
+  t.is(retry.status, 200, JSON.stringify(retry.body));
+  const again = await processed(app, stored.id);
+  t.like(again, { status: 'dropout', dropout_reason: 'currency_mismatch' }, JSON.stringify(again));
+  t.regex(again.dropout_message, /SEK.*EUR/);
+  t.is((await pricingResults(app, stored.id)).length, 0);
+
+  // The CDR corrected to the administration's currency replaces it and is priced.
+  t.is((await cpo.call('POST', cdrs(), { body: { ...inSek, currency: 'EUR' }, bodySchema: 'cdr' })).body.status_code, 1000);
+  t.like(await processed(app, stored.id), { status: 'priced', subscription_id: sub.subscriptionId });
+});
+
+// Found by probing: a Session PUT with an earlier last_updated than the stored Session replaced it.
+test('a Session PUT or PATCH older than the stored Session (last_updated) is accepted and changes nothing; sent at once, the newest stays', async (t) => {
+  const { evcoId } = await pricedSubscription(app, adminId);
+  const urlOf = (id: string) => `${app.url}/ocpi/2.2.1/emsp/sessions/NL/CPO/${id}`;
+  const read = async (id: string) => (await cpo.call('GET', urlOf(id), { dataSchema: 'session' })).body.data;
+  const newer = session(evcoId, { kwh: 8, last_updated: '2026-03-02T09:40:00Z' });
+  const older = { ...newer, kwh: 2, status: 'PENDING', last_updated: '2026-03-02T09:20:00Z' };
+  const put = (value: typeof newer) => cpo.call('PUT', urlOf(value.id), { body: value, bodySchema: 'session' });
+  const patch = (id: string, value: Record<string, unknown>) => cpo.call('PATCH', urlOf(id), { body: value, bodySchema: 'sessionPatch' });
+
+  t.is((await put(newer)).body.status_code, 1000);
+  t.is((await put(older)).body.status_code, 1000);
+  t.deepEqual(await read(newer.id), newer);
+  t.is((await patch(newer.id, { kwh: 1, last_updated: '2026-03-02T09:30:00Z' })).body.status_code, 1000);
+  t.deepEqual(await read(newer.id), newer);
+  // Equal or later is taken.
+  t.is((await patch(newer.id, { kwh: 9, last_updated: '2026-03-02T09:50:00Z' })).body.status_code, 1000);
+  t.like(await read(newer.id), { kwh: 9, last_updated: '2026-03-02T09:50:00Z' });
+
+  for (let round = 0; round < 4; round++) {
+    const fresh = session(evcoId, { kwh: 8, last_updated: '2026-03-02T09:40:00Z' });
+    const stale = { ...fresh, kwh: 2, last_updated: '2026-03-02T09:20:00Z' };
+    const answers = await Promise.all(round % 2 ? [put(fresh), put(stale)] : [put(stale), put(fresh)]);
+    t.deepEqual(answers.map((a) => a.body.status_code), [1000, 1000], JSON.stringify(answers.map((a) => a.body)));
+    const patches = await Promise.all([patch(fresh.id, { kwh: 3, last_updated: '2026-03-02T09:30:00Z' }), patch(fresh.id, { kwh: 10, last_updated: '2026-03-02T09:45:00Z' })]);
+    t.deepEqual(patches.map((a) => a.body.status_code), [1000, 1000]);
+    t.like(await read(fresh.id), { kwh: 10, last_updated: '2026-03-02T09:45:00Z' });
+  }
 });

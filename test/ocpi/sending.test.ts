@@ -267,3 +267,34 @@ test.serial('a token of a customer whose charge authorization is blocked is not 
   await app.request('POST', `/main/v1/customer/${customerId}/unblock-charge-auth-requests`, { body: {} });
   t.true((await published()).valid);
 });
+
+// Found by probing: a CommandResult sent again replaced the stored result (and a different one its state too).
+test.serial('the first CommandResult of a command stays: the same again is answered OK, another is refused (2001), at once as one after the other', async (t) => {
+  cpo.commandBehaviour = 'silent';
+  const command = async () => {
+    const r = await app.request('POST', '/main/v1/msp-roaming-command/stop-session', { body: { roaming_connection_id: connectionId, session_id: `SES-${Date.now()}` } });
+    t.is(r.status, 200, JSON.stringify(r.body));
+    return { id: r.body.id as string, url: `${app.url}/ocpi/2.2.1/emsp/commands/STOP_SESSION/${r.body.id}` };
+  };
+  const read = async (id: string) => (await app.request('GET', `/main/v1/msp-roaming-command/${id}`)).body;
+  const send = (url: string, result: string) => cpo.call('POST', url, { body: { result, message: [{ language: 'en', text: result }] }, bodySchema: 'commandResult' });
+
+  const { id, url } = await command();
+  t.is((await send(url, 'ACCEPTED')).body.status_code, 1000);
+  const stored = await read(id);
+  t.is(stored.result, 'ACCEPTED');
+  t.is((await send(url, 'ACCEPTED')).body.status_code, 1000);
+  const other = await send(url, 'FAILED');
+  t.is(other.status, 400);
+  t.is(other.body.status_code, 2001);
+  t.regex(other.body.status_message, /ACCEPTED/);
+  t.deepEqual(await read(id), stored);
+
+  for (let round = 0; round < 4; round++) {
+    const next = await command();
+    const answers = await Promise.all([send(next.url, round % 2 ? 'ACCEPTED' : 'FAILED'), send(next.url, round % 2 ? 'FAILED' : 'ACCEPTED')]);
+    t.deepEqual(answers.map((a) => a.body.status_code).sort(), [1000, 2001], JSON.stringify(answers.map((a) => a.body)));
+    const winner = answers.findIndex((a) => a.body.status_code === 1000);
+    t.is((await read(next.id)).result, (round % 2 ? ['ACCEPTED', 'FAILED'] : ['FAILED', 'ACCEPTED'])[winner]);
+  }
+});

@@ -155,3 +155,49 @@ test('CPO sessions: the identity is the EVSE uid as sent (any casing) and the se
   t.is(split.status, 200);
   t.not(split.body.id, colon.body.id, 'a colon of the uid keeps its place');
 });
+
+// Found by probing: idle time longer than the session was stored and priced as parking (100 h of a
+// 1 h session), a charge period after the session's end as charging time, and a total energy other
+// than its periods' priced the session on the total and the CPO cost (historical tariff) on the periods.
+const energyPeriod = (start: string, volume: string) => ({ start_date_time: start, dimensions: [{ type: 'energy', volume }] });
+
+test('a session that contradicts itself is 400 naming the field, on both endpoints and in a batch; nothing is stored', async (t) => {
+  const cases: [Record<string, unknown>, string][] = [
+    [{ total_idle_seconds: 3601 }, '$.total_idle_seconds'],
+    [{ total_idle_seconds: 360_000 }, '$.total_idle_seconds'],
+    [{ charge_periods: [energyPeriod('2026-03-02T10:00:00+01:00', '4'), energyPeriod('2026-03-02T11:00:01+01:00', '6')] }, '$.charge_periods[1].start_date_time'],
+    [{ charge_periods: [energyPeriod('2026-03-02T10:00:00+01:00', '4')] }, '$.total_energy_kwh'],
+    [{ total_energy_kwh: '10.011', charge_periods: [energyPeriod('2026-03-02T10:00:00+01:00', '10')] }, '$.total_energy_kwh'],
+  ];
+  for (const [path, extra] of [['/charge-session', {}], ['/cpo-charge-session', { evse_uid: `EVSE-C-${process.pid}` }]] as const) {
+    for (const [overrides, param] of cases) {
+      const body = sessionBody(evcoId, { ...overrides, ...extra });
+      const r = await app.request('POST', api(path), { body });
+      t.is(r.status, 400, `${path} ${JSON.stringify(overrides)}: ${JSON.stringify(r.body)}`);
+      t.like(r.body, { code: 'validation_failed', param }, `${path} ${JSON.stringify(overrides)}`);
+      const sound = await app.request('POST', api(path), { body: sessionBody(evcoId, { session_id: body.session_id, ...extra }) });
+      t.like(sound.body, { duplicate: false }, `${path} ${JSON.stringify(overrides)}: nothing was stored under its id`);
+    }
+  }
+  const batch = await app.request('POST', api('/charge-session-batch'), { body: [sessionBody(evcoId), sessionBody(evcoId, { total_idle_seconds: 7200 })] });
+  t.like(batch.body.results[0], { duplicate: false, status: 'received' });
+  t.like(batch.body.results[1], { code: 'validation_failed', param: '$[1].total_idle_seconds' });
+});
+
+test('sessions consistent at the edges are accepted: idle the whole session, periods from before its start up to its end, energy within 0.01 kWh', async (t) => {
+  const accepted: Record<string, unknown>[] = [
+    { total_idle_seconds: 3600 },
+    // Periods on the hour, as some CPOs send them: the first starts before the session (its time is priced from the start).
+    { charge_periods: [energyPeriod('2026-03-02T09:00:00+01:00', '4'), energyPeriod('2026-03-02T10:30:00+01:00', '6'), energyPeriod('2026-03-02T11:00:00+01:00', '0')] },
+    { total_energy_kwh: '10.01', charge_periods: [energyPeriod('2026-03-02T10:00:00+01:00', '10')] },
+    { total_energy_kwh: '9.99', charge_periods: [energyPeriod('2026-03-02T10:00:00+01:00', '10')] },
+    // A session that does not start before it ends is a drop-out case (validity_start_before_end), not a refusal.
+    { end_date_time: '2026-03-02T10:00:00+01:00', charge_periods: [energyPeriod('2026-03-02T10:00:00+01:00', '10')] },
+  ];
+  for (const overrides of accepted) {
+    const r = await app.request('POST', api('/charge-session'), { body: sessionBody(evcoId, overrides) });
+    t.is(r.status, 200, `${JSON.stringify(overrides)}: ${JSON.stringify(r.body)}`);
+  }
+  const whole = await processed(app, (await submitSession(app, sessionBody(evcoId, { total_idle_seconds: 3600 }))).id);
+  t.is(whole.status, 'priced', JSON.stringify(whole));
+});

@@ -87,8 +87,9 @@ test('cpo_session_id is the same in the session and in its pricing result', asyn
 });
 
 test('the lists read only the reported fields of each body and answer what the single reads (the whole body) answer', async (t) => {
+  // Their energy is the body's total_energy_kwh (10): a total other than the periods' is refused.
   const periods = [{ start_date_time: '2026-03-01T10:00:00Z', dimensions: [{ type: 'ENERGY', volume: '3.5' }] },
-    { start_date_time: '2026-03-01T10:30:00Z', dimensions: [{ type: 'energy', volume: '4.25' }] }];
+    { start_date_time: '2026-03-01T10:30:00Z', dimensions: [{ type: 'energy', volume: '6.5' }] }];
   const msp = [
     sessionBody(evcoId, { ...ROAMING, connector_format: 'Socket', cpo_session_id: 'LIST-1', cpo_cdr_id: 'CDR-1', remark: 'r', tariff_code: 'T1',
       address: { street: 'Oudegracht 1', city: 'Utrecht', country: 'nl' }, charge_periods: periods, auth_ref: 'A-1' }),
