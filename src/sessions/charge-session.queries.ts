@@ -216,8 +216,10 @@ export interface EndUserSessionData {
 }
 
 /** Priced MSP sessions of the subscriptions in the end user's scope (end-user-scope.ts), newest first. */
+// Either source: a CPO session of our driver at our EVSE is priced on the driver's subscription too,
+// and is then the one report of that charge that is priced (src/session-processing/own-charge.ts).
 function endUserSessionWhere(scope: EndUserScope, id?: string): FilterQuery<ChargeSession> {
-  return { source: 'charge_session', status: 'priced', subscriptionId: { $in: scope.subscriptionIds }, ...(id ? { id } : {}) };
+  return { status: 'priced', subscriptionId: { $in: scope.subscriptionIds }, ...(id ? { id } : {}) };
 }
 
 async function withResults(em: Em, found: ChargeSession[]): Promise<EndUserSessionData[]> {

@@ -10,23 +10,25 @@ import pg from 'pg';
 import { processSessionBatch } from '../../../src/session-processing/process-sessions.service.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { cpoSessionBody, createLocatedEvse, createReimbursementPlan, reimburseEvse, settledCpoSession } from '../../helpers/cpo-factories.ts';
-import { createAdministration, createCustomer } from '../../helpers/factories.ts';
+import { createAdministration, createCustomer, createEndUser } from '../../helpers/factories.ts';
 import { ensureVatRate, pricedSubscription, pricingResults, processed, sessionBody, submitSession } from '../../helpers/session-factories.ts';
 import { until } from '../../helpers/webhook-receiver.ts';
 
 let app: TestApp;
 let evse: { evse_uid: string; evse_id: string };
 let evcoId: string;
+let adminId: string;
+let subscriptionId: string;
 
 test.before(async () => {
   app = await startTestApp();
-  const adminId = (await createAdministration(app)).id;
+  adminId = (await createAdministration(app)).id;
   await ensureVatRate(app);
   evse = await createLocatedEvse(app, adminId);
   const owner = await createCustomer(app, adminId, { reimbursement_vat: 'Applies' });
   const plan = await createReimbursementPlan(app, adminId, {}, { energy: '0.10' });
   await reimburseEvse(app, adminId, owner.id, plan.id, evse.evse_uid);
-  evcoId = (await pricedSubscription(app, adminId)).evcoId;
+  ({ evcoId, subscriptionId } = await pricedSubscription(app, adminId));
 });
 test.after.always(async () => { await app?.close(); });
 
@@ -90,6 +92,29 @@ test.serial('the driver\'s session first: the CPO session is processed on the CP
   await pricedOnce(t, cpoId, mspId);
   t.like(await processed(app, mspId), { status: 'priced', pricing_version: 2 });
   t.like(await settledCpoSession(app, cpoId), { status: 'processed' });
+});
+
+test.serial('the driver sees each charge once in the App API, on whichever report it is priced', async (t) => {
+  const site = await app.request('POST', '/main/v1/end-user-site', { body: { admin_id: adminId, name: 'Charge app' } });
+  const appAuth = await app.credential({ role: 'app', siteId: site.body.id });
+  const driver = await createEndUser(app, adminId, { site_id: site.body.id });
+  t.is((await app.request('POST', `/main/v1/end-user/${driver.id}/authorization-msp-token-subscription/${subscriptionId}`, { body: {} })).status, 200);
+  const first = charge();
+  const cpoFirst = (await submitCpo(first.cpo)).id;
+  await settledCpoSession(app, cpoFirst);
+  const cpoFirstMsp = (await submitSession(app, first.msp)).id;
+  await processed(app, cpoFirstMsp);
+  const second = charge();
+  const mspFirst = (await submitSession(app, second.msp)).id;
+  await processed(app, mspFirst);
+  const mspFirstCpo = (await submitCpo(second.cpo)).id;
+  await settledCpoSession(app, mspFirstCpo);
+  const listed = (await app.request('GET', `/main/v1/${driver.id}/msp-charge-session?page_size=100`, { auth: appAuth })).body.items.map((s: any) => s.id);
+  t.true(listed.includes(cpoFirst), 'the charge priced on its CPO session is listed');
+  t.true(listed.includes(mspFirst), 'the charge priced on the driver\'s session is listed');
+  t.false(listed.includes(cpoFirstMsp) || listed.includes(mspFirstCpo), 'the other report of each is not');
+  const one = await app.request('GET', `/main/v1/${driver.id}/msp-charge-session/${cpoFirst}`, { auth: appAuth });
+  t.like(one.body, { id: cpoFirst, total_amount_excl_vat: '10.00' });
 });
 
 test.serial('both reported at once: priced once', async (t) => {
