@@ -36,6 +36,19 @@ export interface OcpiCall {
   from?: { countryCode: string; partyId: string };
 }
 
+/** The URL as messages and logs show it: without a user name or password it may carry. */
+export function shownUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (!parsed.username && !parsed.password) return url;
+    parsed.username = '';
+    parsed.password = '';
+    return parsed.toString();
+  } catch {
+    return url;
+  }
+}
+
 /** Why the service will not call `url` as written (not an http or https URL, a non-public address), or null. */
 export function peerUrlProblem(url: string): string | null {
   let target: URL;
@@ -72,7 +85,7 @@ function failure(error: Error & { code?: string }): string {
 }
 
 export async function callPeer<T>(call: OcpiCall): Promise<T> {
-  const where = `${call.method} ${call.url}`;
+  const where = `${call.method} ${shownUrl(call.url)}`;
   const problem = peerUrlProblem(call.url);
   if (problem) throw new OcpiError(OCPI_STATUS.unableToUseClientApi, `${where}: the URL ${problem}`);
   const headers: Record<string, string> = {

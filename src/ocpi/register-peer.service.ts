@@ -9,7 +9,7 @@ import { assertMayChangeInstanceWide } from '../access/instance-wide.ts';
 import { DomainError, NotFoundError } from '../platform/errors.ts';
 import { RoamingConnection } from '../roaming/roaming-connection.entity.ts';
 import type { Em } from '../platform/orm.ts';
-import { callPeer, peerUrlProblem } from './ocpi-client.ts';
+import { callPeer, peerUrlProblem, shownUrl } from './ocpi-client.ts';
 import { logger } from '../platform/log.ts';
 import { NO_VALID_TOKEN, OcpiError, OCPI_STATUS } from './errors.ts';
 import { OcpiPeer } from './ocpi-peer.entity.ts';
@@ -60,7 +60,7 @@ async function readEndpointsOfPeer(versionsUrl: string, token: string): Promise<
     return await readEndpoints(versionsUrl, token);
   } catch (error) {
     if (!(error instanceof OcpiError)) throw error;
-    logger().warn({ url: versionsUrl, reason: error.message }, 'OCPI registration by a peer: its versions and endpoints could not be read');
+    logger().warn({ url: shownUrl(versionsUrl), reason: error.message }, 'OCPI registration by a peer: its versions and endpoints could not be read');
     if (error.statusCode === OCPI_STATUS.unsupportedVersion) throw new OcpiError(OCPI_STATUS.unsupportedVersion, `the versions at url offer no OCPI ${OCPI_VERSION}`, 400);
     throw new OcpiError(OCPI_STATUS.unableToUseClientApi,
       `unable to use the versions endpoint at url: no OCPI ${OCPI_VERSION} versions and endpoints could be read from it with the token given`, 400);

@@ -8,6 +8,7 @@ import { hostname } from 'node:os';
 import test from 'ava';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createRoamingConnection } from '../helpers/roaming-factories.ts';
+import { registerSecret, takeLeaks } from '../helpers/secret-scan.ts';
 import { isNonPublicAddress } from '../../src/webhooks/webhook-target.ts';
 import { startCpoPeer, type CpoPeer } from './cpo-peer.ts';
 import { registeredCpo } from './ocpi-app.ts';
@@ -139,4 +140,16 @@ test.serial('redirects are not followed, and the target\'s answer is not told ba
   t.is(r.body.status_code, 3001);
   t.notRegex(r.body.status_message, /ECONN|refused|HTTP/i);
   t.deepEqual(await registration(), before);
+});
+
+test.serial('a peer\'s URL with a password in it, failing to be read, leaves the password in no log line or answer', async (t) => {
+  privateTargets(true);
+  const password = 'peer-url-password-5551234';
+  registerSecret(password);
+  trap.answer = () => ({ status: 404, body: 'no' });
+  const r = await cpo.call('PUT', credentialsUrl(), { body: credentials(`http://peer:${password}@${new URL(trap.url).host}/ocpi/versions`) });
+  t.is(r.status, 400, JSON.stringify(r.body));
+  t.false(JSON.stringify(r.body).includes(password));
+  // The app's output is scanned for registered secrets when it closes (test/helpers/secret-scan.ts); here at once.
+  t.deepEqual(takeLeaks(), []);
 });
