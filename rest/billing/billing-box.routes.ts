@@ -169,10 +169,15 @@ export const billingBoxRoutes: RouteDef[] = [
       if (upload && (!query.invoice_code || !query.invoice_date)) {
         throw new DomainError('invalid_query', 'an uploaded document needs invoice_code and invoice_date', { queryParam: query.invoice_code ? 'invoice_date' : 'invoice_code' });
       }
-      return serializeBox(await finalizeBox(em, params.id, {
+      const finalized = await finalizeBox(em, params.id, {
         markTransferred: query.mark_transferred === 'true',
         upload: upload ? { ...upload, invoiceCode: query.invoice_code!, invoiceDate: query.invoice_date! } : undefined,
-      }));
+      }).catch((error: unknown) => {
+        // The invoice code is a query parameter here (a member of the document in GraphQL).
+        if (error instanceof DomainError && error.fieldPath?.[0] === 'invoice_code') throw new DomainError(error.code, error.message, { queryParam: 'invoice_code' });
+        throw error;
+      });
+      return serializeBox(finalized);
     },
   }),
   defineRoute({

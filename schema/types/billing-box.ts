@@ -1,4 +1,5 @@
 import { BOX_STATES, type PaymentOptions } from '../../src/billing/billing-box.entity.ts';
+import { PAYMENT_METHODS } from '../../src/billing/billing-settings.entity.ts';
 import { boxesByIds, boxList, type BoxData } from '../../src/billing/billing-box.queries.ts';
 import { approveBox, closeBox, deferBox, markBoxTransferred, reopenBox, undeferBox } from '../../src/billing/box-transitions.service.ts';
 import { finalizeBox } from '../../src/billing/finalize-box.service.ts';
@@ -105,14 +106,14 @@ export const boxId = (id: string | number) => {
 const PaymentInput = builder.inputType('BillingPaymentInput', {
   description: 'Optional inputs of close and approve.',
   fields: (t) => ({
-    paymentMethod: t.string(),
+    paymentMethod: t.string({ description: `One of ${PAYMENT_METHODS.join(', ')}.` }),
     paymentPeriod: t.int({ description: 'Days.' }),
     billingReference: t.string(),
   }),
 });
 
 const paymentRules = yup.object({
-  paymentMethod: text(64).nullable(), paymentPeriod: yup.number().integer().min(0).max(365).nullable(), billingReference: text().nullable(),
+  paymentMethod: oneOf(PAYMENT_METHODS).nullable(), paymentPeriod: yup.number().integer().min(0).max(365).nullable(), billingReference: text().nullable(),
 });
 
 export function paymentOptions(input: typeof PaymentInput.$inferInput | null | undefined): PaymentOptions {

@@ -32,7 +32,11 @@ export const BillingBoxSchema = defineEntity({
   tableName: 'billing_box',
   filters: adminScopeFilter('admin'),
   // The sequence is unique within its review-set (box-numbering-lock.ts serializes who numbers).
-  uniques: [{ properties: ['series', 'partyId', 'periodFrom', 'vatCountry', 'currency', 'distinctCode'] }, { properties: ['reviewSet', 'reviewSetSequence'] }],
+  // An invoice code numbers one document of its series, in any casing (finalize-box.service.ts).
+  uniques: [{ properties: ['series', 'partyId', 'periodFrom', 'vatCountry', 'currency', 'distinctCode'] }, { properties: ['reviewSet', 'reviewSetSequence'] }, {
+    name: 'billing_box_series_invoice_code_unique',
+    expression: 'create unique index "billing_box_series_invoice_code_unique" on "billing_box" ("series_id", lower("invoice_code")) where "invoice_code" is not null',
+  }],
   indexes: [{ properties: ['reviewSet', 'id'] }, { properties: ['partyId', 'id'] }, { properties: ['admin', 'id'] }],
   properties: {
     id: idProperty(),
@@ -102,9 +106,10 @@ export class BillingBox extends BillingBoxSchema.class {
   /**
    * From ready; from approved only when an external system supplies the documents. Whether its
    * documents show the amounts negated is fixed here, by the series' document type now (the series
-   * loaded): a box kept what its series said when the box was created.
+   * loaded): a box kept what its series said when the box was created. A box whose documents the
+   * service renders gets its code and date when its number is taken, in the same transaction (null until then).
    */
-  finalize(now: Date, invoiceCode: string, invoiceDate: string, external: boolean): void {
+  finalize(now: Date, invoiceCode: string | null, invoiceDate: string | null, external: boolean): void {
     if (!(this.state === 'ready' || (external && this.state === 'approved'))) refuse(this, 'finalize');
     this.negateDocumentAmounts = negatesDocumentAmounts(this.series.primaryDocumentType);
     this.state = 'finalized';

@@ -246,24 +246,31 @@ export async function boxesByIds(em: Em, ids: readonly string[]): Promise<(BoxDa
   return ids.map((id) => byId.get(id) ?? null);
 }
 
+/**
+ * The end user's boxes: of the customers they are authorized over, made by their own administration
+ * (the customers'). Another administration may bill one of them (a subscription there): its boxes are
+ * not this end user's to see.
+ */
+const endUserBoxFilter = (scope: EndUserScope, partyIds: string[]) => ({ partyId: { $in: partyIds }, admin: scope.adminId });
+
 /** A customer's boxes for the end user (App API): the customer must be authorized, else 400 not_found. Newest first. */
 export async function endUserBoxPage(em: Em, scope: EndUserScope, customerId: string, range: OffsetRange): Promise<OffsetResult<BoxData>> {
   const partyId = inScope(scope.customerIds, customerId, 'customer');
-  const page = await findOffsetPage(em, BillingBox, { partyId }, range, { fields: ['id'], orderBy: { periodFrom: 'desc', id: 'desc' } });
+  const page = await findOffsetPage(em, BillingBox, endUserBoxFilter(scope, [partyId]), range, { fields: ['id'], orderBy: { periodFrom: 'desc', id: 'desc' } });
   return { items: await boxDetails(em, page.items.map((b) => b.id)), hasNextPage: page.hasNextPage };
 }
 
 /** The boxes of every customer the end user is authorized over (the GraphQL viewer), newest first. */
 export async function endUserBoxes(em: Em, scope: EndUserScope, limit: number): Promise<BoxData[]> {
   if (!scope.customerIds.length) return [];
-  const rows = await em.find(BillingBox, { partyId: { $in: scope.customerIds } }, { fields: ['id'], orderBy: { periodFrom: 'desc', id: 'desc' }, limit });
+  const rows = await em.find(BillingBox, endUserBoxFilter(scope, scope.customerIds), { fields: ['id'], orderBy: { periodFrom: 'desc', id: 'desc' }, limit });
   return boxDetails(em, rows.map((b) => b.id));
 }
 
 /** A box of an authorized customer, or 400 not_found (a subscription authorization shows no boxes). */
 export async function getEndUserBox(em: Em, scope: EndUserScope, id: string): Promise<BoxData> {
   const visible = isUuid(id) && scope.customerIds.length
-    ? await em.findOne(BillingBox, { id, partyId: { $in: scope.customerIds } }, { fields: ['id'] })
+    ? await em.findOne(BillingBox, { id, ...endUserBoxFilter(scope, scope.customerIds) }, { fields: ['id'] })
     : null;
   if (!visible) throw new DomainError('not_found', `billing box ${id} does not exist`);
   const [box] = await boxDetails(em, [id]);

@@ -5,7 +5,7 @@ import { visibleAdministration } from '../parties/customer-input.ts';
 import { DomainError, InvalidInputError } from '../platform/errors.ts';
 import { flushUnique } from '../platform/flush-unique.ts';
 import type { Em } from '../platform/orm.ts';
-import { referenceLetters } from './document/creditor-reference.ts';
+import { formerShortForm, prefixesClash, referenceLetters, referencePrefixes, usedShortForm } from './document/creditor-reference.ts';
 import { BillingSeries, DOCUMENT_SOURCES, PRIMARY_DOCUMENT_TYPES, type DocumentSource, type PrimaryDocumentType } from './billing-series.entity.ts';
 import { ensureBuiltInCategories } from './product-category.service.ts';
 import { getSeries } from './billing-series.queries.ts';
@@ -49,14 +49,38 @@ function apply(series: BillingSeries, input: SeriesInput): void {
 }
 
 /**
- * A code is unique per administration (the unique key), also once its separators are left out: a
- * document's payment reference is its number without them (document/creditor-reference.ts), and
- * `AB` and `A-B` gave two invoices one reference.
+ * One series' save at a time per administration (a class of its own after the fees' 736400125): a new
+ * series' short number is its position by creation, and the references check below reads the others.
  */
-async function assertCodeDistinct(tx: Em, series: BillingSeries): Promise<void> {
-  const others = await tx.execute<{ code: string }[]>('select code from billing_series where admin_id = ? and id <> ?', [series.admin.id, series.id]);
-  const clash = others.find((other) => referenceLetters(other.code) === referenceLetters(series.code));
-  if (clash) throw new DomainError('duplicate', `code ${series.code} reads as series ${clash.code} in payment references (letters and digits only)`, { path: ['code'] });
+async function lockSeriesOf(tx: Em, adminId: string): Promise<void> {
+  await tx.execute('select pg_advisory_xact_lock(736400131, hashtext(lower(?::text)))', [adminId]);
+}
+
+/** The administration's series with their short numbers (document-number.ts: position by creation) and highest number taken. */
+const SERIES_OF_ADMIN = `select s.id, s.code, row_number() over (order by s.created_at, s.id)::int as n,
+    (select max(c.last_number) from billing_number_counter c where c.series_id = s.id) as highest
+  from billing_series s where s.admin_id = ?`;
+
+/**
+ * No two documents of an administration share a payment reference (document/creditor-reference.ts):
+ * the series' code, flushed, must not give reference prefixes that clash with another series' (a code,
+ * a short form, or the bare number a series' documents carried as short form before 2026-11-29); nor
+ * read as another's with its separators left out (`AB` and `A-B`). The administration's series lock is held.
+ */
+async function assertReferencesDistinct(tx: Em, series: BillingSeries): Promise<void> {
+  const rows = await tx.execute<{ id: string; code: string; n: number; highest: number | null }[]>(SERIES_OF_ADMIN, [series.admin.id]);
+  const me = rows.find((row) => row.id === series.id)!;
+  const mine = referencePrefixes(me.code, me.n);
+  const refuse = (what: string) => new DomainError('duplicate', `code ${me.code} could give the payment reference of a document of ${what}: `
+    + 'a reference is the code\'s letters and digits (or the series\' short form S<n>Y), the year and the number', { path: ['code'] });
+  if (mine.length === 2 && prefixesClash(mine[0], mine[1])) throw refuse(`its own series under the short form ${mine[1]}`);
+  for (const other of rows.filter((row) => row.id !== series.id)) {
+    const theirs = referencePrefixes(other.code, other.n);
+    if (other.highest !== null && usedShortForm(other.code, other.highest)) theirs.push(formerShortForm(other.n));
+    if (referenceLetters(other.code) === referenceLetters(me.code) || mine.some((a) => theirs.some((b) => prefixesClash(a, b)))) {
+      throw refuse(`series ${other.code}`);
+    }
+  }
 }
 
 /** A series whose code numbered documents keeps it: another series could take it and issue those numbers again. */
@@ -75,10 +99,12 @@ export async function createSeries(em: Em, input: SeriesInput) {
   const id = await em.transactional(async (tx) => {
     const admin = await visibleAdministration(tx, input.adminId);
     if (!input.code) throw new InvalidInputError('code is required', { path: ['code'] });
+    // Before the series is made: its creation time places it after every series of the administration.
+    await lockSeriesOf(tx, admin.id);
     const series = tx.create(BillingSeries, { admin, code: input.code, primaryDocumentType: 'invoice', documentSource: 'service', itemSources: [] });
     apply(series, input);
-    await assertCodeDistinct(tx, series);
     await flushUnique(tx, UNIQUE);
+    await assertReferencesDistinct(tx, series);
     await ensureBuiltInCategories(tx, admin.id);
     await addBackfill(tx, admin.id);
     return series.id;
@@ -95,9 +121,10 @@ export async function updateSeries(em: Em, ref: string, input: SeriesInput) {
     apply(series, { ...input, adminId: undefined });
     if (series.code !== code) {
       await assertCodeUnused(tx, series);
-      await assertCodeDistinct(tx, series);
+      await lockSeriesOf(tx, series.admin.id);
     }
     await flushUnique(tx, UNIQUE);
+    if (series.code !== code) await assertReferencesDistinct(tx, series);
     // A series that now bills other sources bills what they priced before, as a new series does.
     if (JSON.stringify(series.itemSources) !== sources) await addBackfill(tx, series.admin.id);
   });

@@ -6,6 +6,7 @@
 // transaction committed, never while a document renders (decisions: "Billing", numbers).
 import type { Em } from '../platform/orm.ts';
 import { DomainError } from '../platform/errors.ts';
+import { flushUnique } from '../platform/flush-unique.ts';
 import { localTime } from '../pricing/local-time.ts';
 import { boxDetails, getBox, type BoxData } from './billing-box.queries.ts';
 import { billingAdmin } from './billing-admin.ts';
@@ -30,6 +31,16 @@ export interface FinalizeOptions {
   beforeNumber?: () => Promise<void>;
 }
 
+/** billing_box's unique index of invoice codes per series, in any casing (migration 20261129120000). */
+const INVOICE_CODE_UNIQUE = 'billing_box_series_invoice_code_unique';
+
+/** An external system's invoice code numbers one document of the series: another box's is 400 duplicate. */
+async function assertInvoiceCodeFree(tx: Em, seriesId: string, boxId: string, invoiceCode: string): Promise<void> {
+  const [taken] = await tx.execute<{ id: string }[]>(
+    'select id from billing_box where series_id = ? and lower(invoice_code) = lower(?) and id <> ? limit 1', [seriesId, invoiceCode, boxId]);
+  if (taken) throw new DomainError('duplicate', `invoice code ${invoiceCode} is the number of another document of the series`, { path: ['invoice_code'] });
+}
+
 export async function finalizeBox(em: Em, id: string, options: FinalizeOptions = {}): Promise<BoxData> {
   await em.transactional(async (tx) => {
     const box = await lockBox(tx, id);
@@ -40,8 +51,10 @@ export async function finalizeBox(em: Em, id: string, options: FinalizeOptions =
         throw new DomainError('invalid_input', 'this series takes its documents from an external system: send the document with invoice_code and invoice_date',
           { path: [] });
       }
+      await assertInvoiceCodeFree(tx, box.series.id, box.id, options.upload.invoiceCode);
       box.finalize(now, options.upload.invoiceCode, options.upload.invoiceDate, true);
-      await tx.flush();
+      // The unique index decides between finalizes at once (the check above saw neither's code).
+      await flushUnique(tx, { [INVOICE_CODE_UNIQUE]: ['invoice_code'] });
       box.keepExchangeRate((await boxDetails(tx, [box.id], { currentRate: true }))[0].foreignCurrencyTotals);
       const extension = options.upload.contentType === 'application/xml' ? 'xml' : 'pdf';
       await putDocument(tx, box.admin.id, box.id, {
@@ -49,7 +62,7 @@ export async function finalizeBox(em: Em, id: string, options: FinalizeOptions =
       });
     } else {
       if (options.upload) throw new DomainError('invalid_input', 'this series renders its own documents: send no document', { path: [] });
-      box.finalize(now, 'pending', 'pending', false);
+      box.finalize(now, null, null, false);
       const admin = await billingAdmin(tx, box.admin.id);
       const issueDate = localTime(now, admin.timeZone).date;
       const [data] = await boxDetails(tx, [box.id]);

@@ -1,4 +1,5 @@
 // Invoicing periods in an administration's time zone: [from, until) between local midnights.
+import { MAX_YEAR } from '../platform/timestamp.ts';
 import { localTime } from '../pricing/local-time.ts';
 import type { InvoicingPeriod } from './billing-settings.entity.ts';
 
@@ -57,6 +58,21 @@ function periodStarting(year: number, month: number, timeZone: string, kind: Inv
   const endYear = year + Math.floor(endMonthIndex / 12);
   const endMonth = (endMonthIndex % 12) + 1;
   return { from: localMidnight(dateOf(year, month), timeZone), until: localMidnight(dateOf(endYear, endMonth), timeZone) };
+}
+
+/** The first instant past year 9999 (UTC): a period ending later has an until that is no RFC 3339 timestamp. */
+const PAST_LAST_YEAR = Date.UTC(MAX_YEAR + 1, 0, 1);
+
+/**
+ * Whether the period of `at` ends within year 9999 (UTC), its until written with a 4-digit year. Only
+ * the last period of local 9999 may end later: at local midnight of 10000-01-01, which is past UTC 9999
+ * in a zone at or behind UTC. Decided without periodOf, which reads no local date of year 10000.
+ */
+export function periodEndsByLastYear(at: Date, timeZone: string, kind: InvoicingPeriod): boolean {
+  const [y, m] = localTime(at, timeZone).date.split('-').map(Number);
+  if (y !== MAX_YEAR) return y < MAX_YEAR;
+  if (startMonth(m, kind) - 1 + MONTHS[kind] < 12) return true;
+  return !localTime(new Date(PAST_LAST_YEAR - 1), timeZone).date.startsWith(`${MAX_YEAR}-`);
 }
 
 /** The period right after `period`. */

@@ -11,6 +11,9 @@ export const BUILT_IN_PRODUCT_CATEGORIES: Record<string, string> = {
   custom: 'Other items',
 };
 
+/** Whether `code` (any casing as given) is a built-in category's: own members only, `constructor` is none. */
+export const isBuiltInCategory = (code: string): boolean => Object.hasOwn(BUILT_IN_PRODUCT_CATEGORIES, code);
+
 /** A product category of an administration: roll-ups group items of one category. */
 export const ProductCategorySchema = defineEntity({
   name: 'ProductCategory',

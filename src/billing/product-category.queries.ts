@@ -2,7 +2,7 @@
 // every administration with billing) and its own, plain data.
 import type { Em } from '../platform/orm.ts';
 import { SeekList } from '../platform/seek-page.ts';
-import { BUILT_IN_PRODUCT_CATEGORIES, ProductCategory } from './product-category.entity.ts';
+import { isBuiltInCategory, ProductCategory } from './product-category.entity.ts';
 
 export interface ProductCategoryData {
   id: string | null;
@@ -14,7 +14,7 @@ export interface ProductCategoryData {
 
 const toData = (row: Record<string, any>): ProductCategoryData => ({
   id: row.id, adminId: typeof row.admin === 'object' ? row.admin.id : row.admin, code: row.code, description: row.description,
-  builtIn: Boolean(BUILT_IN_PRODUCT_CATEGORIES[String(row.code).toLowerCase()]),
+  builtIn: isBuiltInCategory(String(row.code).toLowerCase()),
 });
 
 export function productCategoryList(em: Em, filter: { adminId?: string } = {}): SeekList<ProductCategoryData> {

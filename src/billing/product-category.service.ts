@@ -4,7 +4,7 @@ import { visibleAdministration } from '../parties/customer-input.ts';
 import { DomainError, InvalidInputError } from '../platform/errors.ts';
 import { flushUnique } from '../platform/flush-unique.ts';
 import type { Em } from '../platform/orm.ts';
-import { BUILT_IN_PRODUCT_CATEGORIES, ProductCategory } from './product-category.entity.ts';
+import { BUILT_IN_PRODUCT_CATEGORIES, isBuiltInCategory, ProductCategory } from './product-category.entity.ts';
 import type { ProductCategoryData } from './product-category.queries.ts';
 
 /** Every administration with billing has the built-in categories as rows of its own. */
@@ -20,7 +20,7 @@ export async function createProductCategory(
 ): Promise<ProductCategoryData> {
   const admin = await visibleAdministration(em, input.adminId);
   if (!input.code) throw new InvalidInputError('code is required', { path: ['code'] });
-  if (BUILT_IN_PRODUCT_CATEGORIES[input.code.toLowerCase()]) throw new DomainError('duplicate', `${input.code} is a built-in category`, { path: ['code'] });
+  if (isBuiltInCategory(input.code.toLowerCase())) throw new DomainError('duplicate', `${input.code} is a built-in category`, { path: ['code'] });
   if (!input.description) throw new InvalidInputError('description is required', { path: ['description'] });
   const category = em.create(ProductCategory, { admin, code: input.code, description: input.description });
   await flushUnique(em, { billing_product_category_admin_id_code_unique: ['code'] });

@@ -38,6 +38,7 @@ import { Migration20261128040000_cpo_session_identity } from './Migration2026112
 import { Migration20261128060000_token_published_changes } from './Migration20261128060000_token_published_changes.ts';
 import { Migration20261128080000_evse_uid_caseless } from './Migration20261128080000_evse_uid_caseless.ts';
 import { Migration20261128100000_token_validity_published } from './Migration20261128100000_token_validity_published.ts';
+import { Migration20261129120000_box_invoice_code_unique } from './Migration20261129120000_box_invoice_code_unique.ts';
 // imports-end
 
 export const migrations: { name: string; class: new (...args: any[]) => any }[] = [
@@ -80,5 +81,6 @@ export const migrations: { name: string; class: new (...args: any[]) => any }[] 
   { name: 'Migration20261128060000_token_published_changes', class: Migration20261128060000_token_published_changes },
   { name: 'Migration20261128080000_evse_uid_caseless', class: Migration20261128080000_evse_uid_caseless },
   { name: 'Migration20261128100000_token_validity_published', class: Migration20261128100000_token_validity_published },
+  { name: 'Migration20261129120000_box_invoice_code_unique', class: Migration20261129120000_box_invoice_code_unique },
 // migrations-end
 ];

@@ -31,10 +31,12 @@ async function findParty(em: Em, ref: ResourceRef): Promise<Customer | RoamingPa
 }
 
 /**
- * The customer a new billing address belongs to: exactly one of the four members must be given.
- * Billing addresses belong to customers; a roaming partner keeps its billing data on itself.
+ * The customer a body names (a new billing address, a custom item): exactly one of the four members
+ * must be given. Billing addresses belong to customers; a roaming partner keeps its billing data on
+ * itself. With `adminId`, only a customer of that administration: one of another is not there for
+ * it (400 not_found at the member), whatever else the caller sees.
  */
-export async function resolvePartyCustomer(em: Em, input: PartyRefInput, prefix: FieldPath = []): Promise<Customer> {
+export async function resolvePartyCustomer(em: Em, input: PartyRefInput, prefix: FieldPath = [], adminId?: string): Promise<Customer> {
   const given = MEMBERS.filter(({ key }) => input[key] !== undefined && input[key] !== null);
   if (given.length === 0) {
     throw new InvalidInputError('party_id or party_external_reference is required', { path: [...prefix, 'party_id'] });
@@ -49,6 +51,9 @@ export async function resolvePartyCustomer(em: Em, input: PartyRefInput, prefix:
   if (!party) throw new NotFoundError('party', { path });
   if (!(party instanceof Customer)) {
     throw new InvalidInputError(`${member} names a roaming partner; billing addresses belong to customers`, { path });
+  }
+  if (adminId !== undefined && party.admin.id.toLowerCase() !== adminId.toLowerCase()) {
+    throw new NotFoundError('party (a customer of the administration)', { path });
   }
   return party;
 }

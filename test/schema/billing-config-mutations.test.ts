@@ -237,6 +237,31 @@ test('finalizeBillingBox takes the document of an external system as REST does; 
   t.is(primary.body, xml.toString('utf8'));
 });
 
+test('what REST refuses GraphQL refuses: a customer of another administration, a blank description or unit, a payment method of none, an invoice code twice', async (t) => {
+  // Found by probing (2026-11-29), the same services as REST.
+  const other = (await createAdministration(app)).id;
+  await configureBilling(app, other);
+  await createSeries(app, other, { document_source: 'external' });
+  const own = await createCustomer(app, other);
+  const foreignCustomer = await createCustomer(app, adminId);
+  t.like(await failure(BILL, { i: itemInput(foreignCustomer.id, { adminId: other }) }), { code: 'not_found', param: '$.input.partyId' });
+  t.like(await failure(BILL, { i: itemInput(own.id, { adminId: other, description: '  ' }) }), { code: 'invalid_input', param: '$.input.description' });
+  t.like(await failure(BILL, { i: itemInput(own.id, { adminId: other, unit: '' }) }), { code: 'invalid_input', param: '$.input.unit' });
+  const boxes = [];
+  for (let i = 0; i < 2; i++) boxes.push((await data(app, BILL, { i: itemInput((await createCustomer(app, other)).id, { adminId: other }) })).billCustomItem.boxId);
+  const CLOSE = 'mutation ($id: ID!, $p: BillingPaymentInput) { closeBillingBox(id: $id, payment: $p) { state paymentMethod } }';
+  t.like(await failure(CLOSE, { id: boxes[0], p: { paymentMethod: 'constructor' } }), { code: 'validation_failed', param: '$.payment.paymentMethod' });
+  t.is((await rest(`/billing-box/${boxes[0]}`)).state, 'open', 'nothing changed');
+  for (const id of boxes) {
+    t.like((await data(app, CLOSE, { id, p: { paymentMethod: 'card' } })).closeBillingBox, { state: 'CLOSED', paymentMethod: 'card' });
+    await data(app, 'mutation ($id: ID!) { approveBillingBox(id: $id) { state } }', { id });
+  }
+  const doc = { contentType: 'application/pdf', data: [Buffer.from('%PDF-1.4').toString('base64')], invoiceCode: `EXT-${next()}`, invoiceDate: '2026-12-01' };
+  t.like((await data(app, FINALIZE, { id: boxes[0], doc })).finalizeBillingBox, { state: 'FINALIZED', invoiceCode: doc.invoiceCode });
+  t.like(await failure(FINALIZE, { id: boxes[1], doc }), { code: 'duplicate', param: '$.document.invoiceCode' });
+  t.is((await rest(`/billing-box/${boxes[1]}`)).state, 'approved', 'nothing changed');
+});
+
 test('a readonly credential cannot call them', async (t) => {
   const readonly = await app.credential({ role: 'readonly', adminIds: [adminId] });
   const r = await graphql(app, SET_RATE, { a: adminId, c: 'USD', d: '2026-11-02', r: '1' }, readonly);

@@ -231,6 +231,14 @@ export function documentLanguage(locale: string | null | undefined): DocumentLan
 
 export const labelsFor = (locale: string): Labels => LABELS[documentLanguage(locale)];
 
+/**
+ * The label of a stored value (a payment method, a product category code) when the dictionary has it
+ * as its own: any text may have been stored, and `constructor` or `toString` is a member of every object.
+ */
+export function labelOf(labels: Readonly<Record<string, string>>, key: string | null | undefined): string | undefined {
+  return key != null && Object.hasOwn(labels, key) ? labels[key] : undefined;
+}
+
 /** A label with its {placeholders} filled. */
 export function fill(label: string, values: Record<string, string | number>): string {
   return label.replace(/\{(\w+)\}/g, (whole, key: string) => (key in values ? String(values[key]) : whole));

@@ -10,7 +10,7 @@ import type { RollupData } from '../billing-box.queries.ts';
 import type { InvoicingPeriod } from '../billing-settings.entity.ts';
 import { periodDates, periodOf } from '../periods.ts';
 import type { AnnexRow, AnnexSection } from './billing-document.ts';
-import { fill, formatAmount, formatDate, type Labels } from './document-labels.ts';
+import { fill, formatAmount, formatDate, labelOf, type Labels } from './document-labels.ts';
 import { SESSION_SOURCES, type DocumentItem } from './document-items.ts';
 
 export interface LineContext {
@@ -33,7 +33,7 @@ const isSessionItem = (item: DocumentItem) => (SESSION_SOURCES as readonly strin
 export const negateAmount = (amount: string) => subtractCurrency('0.00', amount);
 
 export function categoryName(code: string, ctx: LineContext): string {
-  return (ctx.labels.categories as Record<string, string>)[code] ?? ctx.categories.get(code) ?? code;
+  return labelOf(ctx.labels.categories, code) ?? ctx.categories.get(code) ?? code;
 }
 
 const fromTo = (from: string, to: string, ctx: LineContext) =>
@@ -78,7 +78,7 @@ export function lineName(rollup: RollupData, items: DocumentItem[], ctx: LineCon
   }
   const names = items.map((i) => itemName(i, ctx));
   if (!names.length) return rollup.context ?? categoryName(rollup.productCategory, ctx);
-  const own = !(rollup.productCategory in ctx.labels.categories) ? ctx.categories.get(rollup.productCategory) : undefined;
+  const own = labelOf(ctx.labels.categories, rollup.productCategory) === undefined ? ctx.categories.get(rollup.productCategory) : undefined;
   const prefix = rollup.context ?? own;
   return prefix ? `${prefix}: ${listed(names, ctx)}` : listed(names, ctx);
 }

@@ -12,7 +12,7 @@
 import { coalescePageContent } from './coalesced-page-content.ts';
 import type { AnnexSection, BillingDocument, DocumentParty } from './billing-document.ts';
 import { groupedReference } from './creditor-reference.ts';
-import { fill, formatAmount, formatDate, formatDateTime, formatDuration, labelsFor, type Labels } from './document-labels.ts';
+import { fill, formatAmount, formatDate, formatDateTime, formatDuration, labelOf, labelsFor, type Labels } from './document-labels.ts';
 import { documentLibraries, type DocumentLibraries } from './document-libraries.ts';
 import { drawLogo } from './logo.ts';
 import { FONT, FONT_BOLD, registerDocumentFonts } from './pdf-fonts.ts';
@@ -312,10 +312,11 @@ class Writer {
   payment(): void {
     const { doc, labels } = this;
     const p = labels.payment;
-    const method = doc.payment.method as keyof Labels['payment']['methods'] | null;
+    const method = doc.payment.method;
+    const methodLabel = labelOf(p.methods, method);
     const credit = doc.kind === 'credit_note';
     const rows: [string, string][] = [];
-    if (!credit && method && p.methods[method]) rows.push([p.method, p.methods[method]]);
+    if (!credit && methodLabel) rows.push([p.method, methodLabel]);
     if (!credit && doc.due_date) rows.push([labels.dueDate, formatDate(doc.due_date, doc.locale)]);
     if (!credit && method === 'bank_transfer' && doc.seller.bank_account) {
       const account = doc.seller.bank_account;

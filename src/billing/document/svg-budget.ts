@@ -48,7 +48,7 @@ function match(pattern: RegExp, text: string, at: number): RegExpExecArray | nul
 function decode(value: string): string {
   return value.replace(/&(?:#([0-9]+)|#[xX]([0-9A-Fa-f]+)|([0-9A-Za-z]+));/g, (whole, decimal, hex, name) => {
     if (decimal || hex) return String.fromCharCode(parseInt(decimal ?? hex, decimal ? 10 : 16));
-    if (XML_ENTITIES[name]) return XML_ENTITIES[name];
+    if (Object.hasOwn(XML_ENTITIES, name)) return XML_ENTITIES[name];
     throw new Refused(`an SVG logo's attributes may use XML's named entities only, not ${whole}`);
   });
 }

@@ -1,7 +1,7 @@
 // Item source: custom items (POST /billing-custom-item[/{external_reference}]). An item is billed
 // at once, in the transaction of the request; with an external reference the same content is
 // idempotent and other content is 400 conflicting_resubmission (decisions.md).
-import { DATE_FORMAT, parseDate } from '../../platform/timestamp.ts';
+import { DATE_FORMAT, MAX_YEAR, parseDate } from '../../platform/timestamp.ts';
 import { compareDecimal, isNegative, mulDivToCurrency, parseDecimal, percentOfDecimal } from '../../money/decimal.ts';
 import { resolvePartyCustomer, type PartyRefInput } from '../../parties/party-ref.ts';
 import { Administration } from '../../parties/administration.entity.ts';
@@ -14,8 +14,9 @@ import { BillingItem } from '../billing-item.entity.ts';
 import { BillingSeries } from '../billing-series.entity.ts';
 import { collectItems } from '../collect-items.ts';
 import { candidateRows } from '../item-source.ts';
-import { localMidnight } from '../periods.ts';
-import { ProductCategory, BUILT_IN_PRODUCT_CATEGORIES } from '../product-category.entity.ts';
+import { localMidnight, periodEndsByLastYear } from '../periods.ts';
+import { billingAdmin } from '../billing-admin.ts';
+import { isBuiltInCategory, ProductCategory } from '../product-category.entity.ts';
 import { uuidv7 } from '../../platform/ids.ts';
 
 export const CUSTOM_ITEM_SOURCE = 'custom';
@@ -67,6 +68,9 @@ const magnitude = (value: string) => (isNegative(value) ? value.slice(1) : value
 async function checkInput(em: Em, input: CustomItemInput) {
   if (!isTimeZone(input.timeZone)) throw new InvalidInputError('time_zone must be an IANA time zone such as Europe/Amsterdam', { path: ['time_zone'] });
   if (!parseDate(input.date)) throw new InvalidInputError(`date must be ${DATE_FORMAT}`, { path: ['date'] });
+  // They name the document line and its quantity: blank, the line has no name.
+  if (!input.description.trim()) throw new InvalidInputError('description must not be blank', { path: ['description'] });
+  if (!input.unit.trim()) throw new InvalidInputError('unit must not be blank', { path: ['unit'] });
   const quantity = parseDecimal(input.quantity, ['quantity']);
   const unitPrice = parseDecimal(input.unitPriceExclVat, ['unit_price_excl_vat']);
   if (isNegative(unitPrice)) throw new InvalidInputError('unit_price_excl_vat cannot be negative: a negative quantity credits', { path: ['unit_price_excl_vat'] });
@@ -75,9 +79,10 @@ async function checkInput(em: Em, input: CustomItemInput) {
   }
   const admin = await em.findOne(Administration, { id: input.adminId });
   if (!admin) throw new NotFoundError('administration', { path: ['admin_id'] });
-  const party = await resolvePartyCustomer(em, input);
+  // A customer of another administration is not billed by this one (its end users would see the box).
+  const party = await resolvePartyCustomer(em, input, [], admin.id);
   const category = input.productCategory ?? 'custom';
-  if (!BUILT_IN_PRODUCT_CATEGORIES[category] && !(await em.findOne(ProductCategory, { admin, code: category }))) {
+  if (!isBuiltInCategory(category) && !(await em.findOne(ProductCategory, { admin, code: category }))) {
     throw new NotFoundError('product category', { path: ['product_category'] });
   }
   if (input.seriesIndicatorCode && !(await em.findOne(BillingSeries, { admin, code: input.seriesIndicatorCode }))) {
@@ -85,6 +90,10 @@ async function checkInput(em: Em, input: CustomItemInput) {
   }
   const vatCountry = (input.vatCountry ?? admin.country).toUpperCase();
   const occurredAt = localMidnight(input.date, input.timeZone);
+  const billing = await billingAdmin(em, admin.id);
+  if (!periodEndsByLastYear(occurredAt, billing.timeZone, billing.kind)) {
+    throw new InvalidInputError(`date must lie in a billing period that ends by ${MAX_YEAR}-12-31 (the administration's time zone ${billing.timeZone})`, { path: ['date'] });
+  }
   const vat = await vatRateAt(em, vatCountry, input.vatKind as VatKind, occurredAt);
   const amount = mulDivToCurrency(quantity, unitPrice);
   if (compareDecimal(magnitude(amount), AMOUNT_BOUND) >= 0 || compareDecimal(magnitude(percentOfDecimal(amount, vat.percentage)), VAT_BOUND) >= 0) {

@@ -1,8 +1,8 @@
 import test from 'ava';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { boxesOf, boxInState, configureBilling, createSeries } from '../../helpers/billing-factories.ts';
-import { createAdministration } from '../../helpers/factories.ts';
-import { pricedSubscription, processed, sessionBody, submitSession } from '../../helpers/session-factories.ts';
+import { createAdministration, createCustomer } from '../../helpers/factories.ts';
+import { ensureVatRate, pricedSubscription, processed, sessionBody, submitSession } from '../../helpers/session-factories.ts';
 
 let app: TestApp;
 test.before(async () => { app = await startTestApp(); });
@@ -72,4 +72,35 @@ test('a session repriced while its box is open is updated in place: the same ite
   }
   t.deepEqual(after.map((i: any) => [i.item_id, i.entry, i.amount_excl_vat, i.pricing_version]), [[before[0].item_id, 'original', '7.00', 2]]);
   t.is((await app.request('GET', `/main/v1/billing-box/${box.id}`)).body.total_amount_excl_vat, '7.00');
+});
+
+test('close, approve and a review-set\'s approve take a payment_method of bank_transfer, direct_debit, card or other only: else 400 at payment_method, nothing changes', async (t) => {
+  // Found by probing (2026-11-29): any text was stored, and "constructor" made the draft's render fail
+  // for good (the box stayed approved) and its preview a 500.
+  await ensureVatRate(app);
+  const admin = await createAdministration(app);
+  await configureBilling(app, admin.id);
+  const series = await createSeries(app, admin.id);
+  const customer = await createCustomer(app, admin.id);
+  const item = await app.request('POST', '/main/v1/billing-custom-item', { body: {
+    time_zone: 'Europe/Amsterdam', date: '2026-11-02', party_id: customer.id, admin_id: admin.id, description: 'Service', quantity: '1',
+    unit: 'pcs', unit_price_excl_vat: '10.00', vat_kind: 'standard',
+  } });
+  const boxId = item.body.box_id;
+  const refused = [];
+  for (const method of ['bitcoin', 'constructor', '__proto__', 'Bank_transfer', '']) {
+    const r = await app.request('POST', `/main/v1/billing-box/${boxId}/close`, { body: { payment_method: method } });
+    refused.push([method, r.status, r.body.param]);
+  }
+  t.deepEqual(refused, refused.map(([method]) => [method, 400, '$.payment_method']));
+  t.like((await app.request('GET', `/main/v1/billing-box/${boxId}`)).body, { state: 'open', payment_method: null });
+  t.like((await app.request('POST', `/main/v1/billing-box/${boxId}/close`, { body: { payment_method: 'card' } })).body, { state: 'closed', payment_method: 'card' });
+  const approve = await app.request('POST', `/main/v1/billing-box/${boxId}/approve`, { body: { payment_method: 'constructor' } });
+  t.like(approve.body, { code: 'validation_failed', param: '$.payment_method' });
+  const [set] = (await app.request('GET', `/main/v1/billing-review-set?billing_series_id=${series.id}`)).body.items;
+  const setApprove = await app.request('POST', `/main/v1/billing-review-set/${set.id}/approve`, { body: { payment_method: 'constructor' } });
+  t.like(setApprove.body, { code: 'validation_failed', param: '$.payment_method' });
+  t.like((await app.request('GET', `/main/v1/billing-box/${boxId}`)).body, { state: 'closed', payment_method: 'card' });
+  t.like((await app.request('POST', `/main/v1/billing-box/${boxId}/approve`, { body: { payment_method: 'direct_debit' } })).body, { state: 'approved', payment_method: 'direct_debit' });
+  await boxInState(app, boxId, 'ready');
 });

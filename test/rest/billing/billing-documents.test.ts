@@ -131,6 +131,35 @@ test('documents of an external system: finalize from approved with the upload, t
   t.true(transferred.body.transferred);
 });
 
+test('an external system\'s invoice code is taken once per series, in any casing, also by finalizes at once; another series may use it', async (t) => {
+  // Found by probing (2026-11-29): two boxes of one series were finalized with the same invoice code.
+  const admin = await createAdministration(app);
+  await configureBilling(app, admin.id);
+  const series = await createSeries(app, admin.id, { document_source: 'external' });
+  const approvedBox = async (adminId: string, fields: Record<string, unknown> = {}) => {
+    const item = await customItem(adminId, (await createCustomer(app, adminId)).id, fields);
+    t_ok(await app.request('POST', `/main/v1/billing-box/${item.box_id}/close`));
+    t_ok(await app.request('POST', `/main/v1/billing-box/${item.box_id}/approve`));
+    return item.box_id as string;
+  };
+  const ids = [await approvedBox(admin.id), await approvedBox(admin.id), await approvedBox(admin.id), await approvedBox(admin.id)];
+  const pdf = { raw: Buffer.from('%PDF-1.4\n%%EOF\n'), headers: { 'content-type': 'application/pdf' } };
+  const finalize = (id: string, code: string) => app.request('POST', `/main/v1/billing-box/${id}/finalize?invoice_code=${code}&invoice_date=2026-11-20`, pdf);
+  t.is((await finalize(ids[0], 'EXT-1')).status, 200);
+  const again = await finalize(ids[1], 'ext-1');
+  t.like(again.body, { code: 'duplicate', query_param: 'invoice_code' }, JSON.stringify(again.body));
+  const together = await Promise.all([finalize(ids[2], 'EXT-2'), finalize(ids[3], 'EXT-2')]);
+  t.deepEqual(together.map((r) => r.status).sort(), [200, 400], JSON.stringify(together.map((r) => r.body)));
+  t.like(together.find((r) => r.status === 400)!.body, { code: 'duplicate', query_param: 'invoice_code' });
+  const states = await Promise.all(ids.map(async (id) => (await app.request('GET', `/main/v1/billing-box/${id}`)).body));
+  t.deepEqual(states.map((b) => b.state).sort(), ['approved', 'approved', 'finalized', 'finalized'], 'a refused box stays approved, without a document');
+  t.is((await app.request('GET', `/main/v1/billing-box/${ids[1]}/document`)).body.code, 'document_missing');
+  // Another series of the administration has numbers of its own.
+  const other = await createSeries(app, admin.id, { document_source: 'external', code: `X${series.code}` });
+  const otherBox = await approvedBox(admin.id, { series_indicator_code: other.code });
+  t.is((await finalize(otherBox, 'EXT-1')).status, 200);
+});
+
 test('an upload sent while the box finalizes, under the name finalize gives its invoice, waits and is refused; the invoice stays', async (t) => {
   const admin = await createAdministration(app);
   await configureBilling(app, admin.id);
@@ -184,6 +213,34 @@ test('a series keeps the code it numbered documents with, and no two codes read 
   t.like(renamed.body, { code: 'invalid_state', param: '$.code' });
   t.is((await app.request('GET', `/main/v1/billing-series/${series.id}`)).body.code, 'FAC');
   t.is((await app.request('POST', `/main/v1/billing-series/${series.id}`, { body: { name: 'Invoices' } })).status, 200, 'other fields still change');
+});
+
+test('invoices of two series never share a payment reference: a code too long for one uses the series\' short form, which no other code may read as', async (t) => {
+  // Found by probing (2026-11-29): series 1 with code LONGSERIESCODEX (reference body 1 2026 000001, its
+  // short number, year and number) and a series with code 1 (body 1 2026 000001) gave one reference.
+  const admin = await createAdministration(app);
+  await configureBilling(app, admin.id);
+  const long = await createSeries(app, admin.id, { code: 'LONGSERIESCODEX' });
+  const short = await createSeries(app, admin.id, { code: '1' });
+  const customer = await createCustomer(app, admin.id);
+  const references = [];
+  for (const series of [long, short]) {
+    const item = await customItem(admin.id, customer.id, { series_indicator_code: series.code });
+    await readyBox(item.box_id);
+    t_ok(await app.request('POST', `/main/v1/billing-box/${item.box_id}/finalize`));
+    const xml = await app.request('GET', `/main/v1/billing-box/${item.box_id}/document`, { headers: { accept: 'application/xml' } });
+    references.push(/<cbc:PaymentID>([^<]+)<\/cbc:PaymentID>/.exec(xml.body)?.[1]?.slice(4));
+  }
+  t.deepEqual(references, [`S1Y${new Date().getFullYear()}000001`, `1${new Date().getFullYear()}000001`]);
+  // A code whose references could equal another series': the short form itself, or a code that continues
+  // another's with digits (1 2026 … of code 12 against 12026 … of code 1 from number 1 000 000 on).
+  for (const code of ['S1Y', 's-1-y', 'S1Y7', '12', '1-2026']) {
+    const clash = await app.request('POST', '/main/v1/billing-series', { body: { admin_id: admin.id, code } });
+    t.like(clash.body, { code: 'duplicate', param: '$.code' }, code);
+  }
+  for (const code of ['1A', 'S1', 'SY1']) {
+    t.is((await app.request('POST', '/main/v1/billing-series', { body: { admin_id: admin.id, code, item_sources: ['roaming'] } })).status, 200, code);
+  }
 });
 
 test('a reverse-charge invoice needs the buyer\'s VAT number or registration: without, finalize is refused and takes no number', async (t) => {

@@ -35,3 +35,14 @@ test('the same rate sent ten times at once: every request answers 200, one rate 
   t.like(answers[0].body, { currency: 'USD', date: '2026-03-02', rate: '1.10' });
   t.deepEqual((await ratesOn('2026-03-02')).map((r) => r.rate), ['1.100000']);
 });
+
+test('a currency is an ISO 4217 currency with cents: codes of no currency (XXX, XTS, XAU, ABC) and those without cents are 400 at currency', async (t) => {
+  // Found by probing (2026-11-29): any three capital letters but the currencies without cents were taken.
+  const answers = [];
+  for (const currency of ['XXX', 'XTS', 'XAU', 'XDR', 'ABC', 'JPY', 'KWD', 'usd']) {
+    const r = await app.request('POST', path(), { body: { currency, date: '2026-03-03', rate: '1.1' } });
+    answers.push([currency, r.status, r.body.param]);
+  }
+  t.deepEqual(answers, answers.map(([currency]) => [currency, 400, '$.currency']));
+  t.is((await app.request('POST', path(), { body: { currency: 'CHF', date: '2026-03-03', rate: '0.95' } })).status, 200);
+});

@@ -4,8 +4,8 @@
 // subscription's sessions but no invoices, a manager downloads the customer's PDFs.
 import test from 'ava';
 import { startTestApp, type Auth, type TestApp } from '../../helpers/app.ts';
-import { boxInState, configureBilling, createSeries } from '../../helpers/billing-factories.ts';
-import { createAdministration, createEndUser, createSubscriptionPlan } from '../../helpers/factories.ts';
+import { boxesOf, boxInState, configureBilling, createSeries } from '../../helpers/billing-factories.ts';
+import { createAdministration, createCustomer, createEndUser, createSubscriptionPlan, createTokenSubscription } from '../../helpers/factories.ts';
 import { createRatePlan, pricedSubscription, processed, sessionBody, submitSession } from '../../helpers/session-factories.ts';
 
 let app: TestApp;
@@ -189,6 +189,39 @@ test('switch-plan: only published plans; the next session is priced under the ne
     t.deepEqual(sessions.map((s: any) => [s.id, s.total_amount_excl_vat]), [[next.id, '8.00'], [w.sessionId, '5.00']]);
   }
   t.is(ok(await as('GET', `/${w.driver.id}/msp-token-subscription/${switched.body.id}`)).plan_id, plan.id);
+});
+
+test('an end user sees the boxes of their own administration only, not one another administration made for the customer (a subscription there)', async (t) => {
+  // Found by probing (2026-11-29), with a credential that sees every administration: the App API showed
+  // another administration's box of the customer. Such a box comes from a subscription of the customer in
+  // another administration (decisions: a subscription's customer may be any the caller sees).
+  await configureBilling(app, adminId);
+  await createSeries(app, adminId).catch(() => null);
+  const other = (await createAdministration(app)).id;
+  await configureBilling(app, other);
+  await createSeries(app, other);
+  const customer = await createCustomer(app, adminId);
+  const customItem = async (admin: string, partyId: string) => ok(await app.request('POST', '/main/v1/billing-custom-item', { body: {
+    time_zone: 'Europe/Amsterdam', date: '2026-11-02', party_id: partyId, admin_id: admin, description: 'Service', quantity: '1', unit: 'pcs',
+    unit_price_excl_vat: '10.00', vat_kind: 'standard',
+  } }));
+  // The other administration's November has begun (its review-set exists): a subscription's fee is billed at once.
+  await customItem(other, (await createCustomer(app, other)).id);
+  const plan = await createSubscriptionPlan(app, other, { recurring_costs: [{ description: 'Card fee', amount_excl_vat: '10.00', period: 'month' }] });
+  await createTokenSubscription(app, other, { plan_id: plan.id, customer_id: customer.id, valid_from: '2026-11-01T00:00:00Z' });
+  const foreignBoxes = (await boxesOf(app, `?party_external_reference=${customer.external_reference}`)).filter((b) => b.admin_id === other);
+  t.is(foreignBoxes.length, 1, 'the other administration billed the fee');
+  const own = await customItem(adminId, customer.id);
+  const manager = await createEndUser(app, adminId, { site_id: siteId });
+  await authorizeCustomer(manager.id, customer.id);
+  const listed = ok(await as('GET', `/${manager.id}/customer/${customer.id}/billing-box`));
+  t.deepEqual(listed.items.map((b: any) => b.id), [own.box_id]);
+  const foreignDocument = await as('GET', `/${manager.id}/billing-box/${foreignBoxes[0].id}/document/x.pdf`);
+  t.like(foreignDocument.body, { code: 'not_found' }, 'no such box for the end user');
+  const viewer = await app.request('POST', '/graphql', {
+    auth: appAuth, headers: { 'x-svc-end-user': manager.id }, body: { query: '{ viewer { billingBoxes(first: 10) { databaseId } } }' },
+  });
+  t.deepEqual(viewer.body.data?.viewer?.billingBoxes?.map((b: any) => b.databaseId), [own.box_id], JSON.stringify(viewer.body));
 });
 
 test('offset paging, credentials and sites: Admin credentials cannot call the App API, nor App ones the Admin API', async (t) => {

@@ -99,6 +99,7 @@ function writeOperations(): string[] {
 }
 
 const CROSS = 'a record of another administration than the end user\'s is not_found for every credential';
+const CUSTOMER_OF_ADMIN = 'a custom item bills a customer of the administration it names: another\'s is not_found for every credential';
 const customerBody = () => ({ name: 'Taken over', country: 'NL' });
 const customItemInput = (adminId: string, partyId: string) => ({
   timeZone: 'Europe/Amsterdam', date: '2026-11-03', partyId, adminId, description: 'Taken over',
@@ -413,7 +414,7 @@ function limitedCases(): Record<string, Case[]> {
     }],
     'POST /billing-custom-item': [
       nf('/billing-custom-item', customItem(V.adminId, V.customerId), '$.admin_id'),
-      nf('/billing-custom-item', customItem(M.adminId, V.customerId), '$.party_id'),
+      { ...nf('/billing-custom-item', customItem(M.adminId, V.customerId), '$.party_id'), noControl: CUSTOMER_OF_ADMIN },
     ],
     'POST /billing-custom-item/{external_reference}': [
       nf(`/billing-custom-item/${fresh('CI')}`, customItem(V.adminId, V.customerId), '$.admin_id'),
@@ -758,8 +759,8 @@ function mutationCases(): Record<string, MutationCase[]> {
       { a: V.adminId, i: { paymentTermDays: 1 } })],
     billCustomItem: [
       nf('mutation ($i: BillingCustomItemInput!) { billCustomItem(input: $i) { __typename } }', { i: customItemInput(V.adminId, V.customerId) }, '$.input.adminId'),
-      nf('mutation ($i: BillingCustomItemInput!, $r: String) { billCustomItem(input: $i, externalReference: $r) { __typename } }',
-        { i: customItemInput(M.adminId, V.customerId), r: fresh('CI') }, '$.input.partyId'),
+      { ...nf('mutation ($i: BillingCustomItemInput!, $r: String) { billCustomItem(input: $i, externalReference: $r) { __typename } }',
+        { i: customItemInput(M.adminId, V.customerId), r: fresh('CI') }, '$.input.partyId'), noControl: CUSTOMER_OF_ADMIN },
     ],
     createBillingBoxDelivery: [nf('mutation ($i: CreateBillingBoxDeliveryInput!) { createBillingBoxDelivery(input: $i) { __typename } }',
       { i: { boxId: V.boxId, channel: 'email' } }, '$.input.boxId')],

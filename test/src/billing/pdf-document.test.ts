@@ -110,3 +110,11 @@ test('documents laid out side by side share the parsed fonts, not their subsets:
   t.deepEqual(wideBeside, wideAlone);
   t.notDeepEqual(latinAlone, wideAlone);
 });
+
+test('a payment method the labels do not name (stored before methods were checked, or a member of every object) is left out, never a failed render', async (t) => {
+  for (const method of ['constructor', 'toString', '__proto__', 'bitcoin']) {
+    const text = (await pdfPages(await pdfBytes(invoiceModel({ payment: { method, terms: 'Payment within 14 days', mandate: null } })))).join('\n');
+    t.false(text.includes('Payment method'), `${method}: ${text}`);
+    t.true(text.includes('Payment within 14 days'), method);
+  }
+});
