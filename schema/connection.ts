@@ -31,11 +31,11 @@ export function checkConnectionArgs(args: ConnectionArgs, isCursor: (cursor: str
   }
   for (const name of ['after', 'before'] as const) {
     const cursor = args[name];
-    if (cursor !== null && cursor !== undefined && !isCursor(cursor)) {
-      throw new DomainError('not_found', `${name} does not name an item of this list`, { path: [name] });
-    }
+    if (cursor !== null && cursor !== undefined && !isCursor(cursor)) throw cursorNotFound(name);
   }
 }
+
+const cursorNotFound = (name: 'after' | 'before') => new DomainError('not_found', `${name} does not name an item of this list`, { path: [name] });
 
 export function pageRange(args: ConnectionArgs, isCursor?: (cursor: string) => boolean): PageRange {
   checkConnectionArgs(args, isCursor);
@@ -50,10 +50,15 @@ export function toConnection<E extends { id: string }>(args: ConnectionArgs, row
 
 /**
  * One page of a list from a queries module (src/platform/seek-page.ts); cursors are the REST keys.
- * `Node` is the schema type's shape: the plain items carry the fields it reads, and its
- * isTypeOf accepts them (isDataOf).
+ * `after` and `before` must name an item the caller sees, as REST's `after` (decisions.md
+ * "Pagination": the list's filters do not apply to that check). `Node` is the schema type's shape:
+ * the plain items carry the fields it reads, and its isTypeOf accepts them (isDataOf).
  */
 export async function listConnection<Node extends object>(list: SeekList<object>, args: ConnectionArgs) {
   const range = pageRange(args, (cursor) => list.isKey(cursor));
+  for (const name of ['after', 'before'] as const) {
+    const cursor = args[name];
+    if (cursor !== null && cursor !== undefined && !(await list.has(cursor))) throw cursorNotFound(name);
+  }
   return toConnection(args, await list.page(range) as (Node & { id: string })[], list.key);
 }

@@ -4,7 +4,7 @@
 // The members are named as the services name them, so the input is the patch.
 import * as yup from 'yup';
 import type { ContractFields, LinkFields } from '../src/contracts/contract-service.ts';
-import { customFields, text } from '../src/platform/input-schemas.ts';
+import { customFields, externalRef, text } from '../src/platform/input-schemas.ts';
 import { validate } from '../src/platform/input-validation.ts';
 import type { Patch } from '../src/platform/merge-patch.ts';
 import type { builder } from './builder.ts';
@@ -33,7 +33,7 @@ export const linkInputFields = (t: InputFields) => ({
   externalUpdatedAt: t.field({ type: DateTime, description: EXTERNAL_UPDATED_AT }),
 });
 
-const contractRules = yup.object({ buyerReference: text().nullable(), customFields: customFields().nullable(), externalReference: text().nullable() });
+const contractRules = yup.object({ buyerReference: text().nullable(), customFields: customFields().nullable(), externalReference: externalRef().nullable() });
 
 interface ContractInput {
   buyerReference?: string | null;

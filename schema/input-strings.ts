@@ -6,6 +6,7 @@ import type { Plugin } from 'graphql-yoga';
 import { MAX_INPUT_STRING, TEXT_CONTROL } from '../src/platform/input-limits.ts';
 import { jsonPath } from '../src/platform/json-path.ts';
 import type { FieldPath } from '../src/platform/field-path.ts';
+import { LIMITS } from './limits.ts';
 
 function failureOf(value: string): string | null {
   if (value.length > MAX_INPUT_STRING) return `must be at most ${MAX_INPUT_STRING} characters`;
@@ -13,8 +14,9 @@ function failureOf(value: string): string | null {
   return null;
 }
 
-/** The first bad string among the variables, with its place (`$.input.name`). */
+/** The first bad string among the variables, with its place (`$.input.name`); deeper than the nesting limit is schema/limits.ts's to refuse. */
 function badVariable(value: unknown, path: FieldPath): { param: string; message: string } | null {
+  if (path.length > LIMITS.nesting) return null;
   if (typeof value === 'string') {
     const failure = failureOf(value);
     return failure ? { param: jsonPath(path), message: `${jsonPath(path).slice(2)} ${failure}` } : null;

@@ -13,8 +13,14 @@ import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './connection.ts';
 import { CostRefusal, documentShape, operationCost } from './query-cost.ts';
 
 export const LIMITS = {
-  /** Lexical tokens of a document; bounds parsing (and its recursion) and validation. GraphiQL's introspection query has about 200. */
+  /** Lexical tokens of a document; bounds parsing and validation. GraphiQL's introspection query has about 200. */
   tokens: 5_000,
+  /**
+   * Brackets, braces and parentheses open at once in a document, and arrays and objects in the
+   * variables: bounds the recursion of parsing, validation and input coercion (a 5 KB list literal
+   * 2,500 deep overflowed the parser's stack). 12 fields deep with arguments stays far below it.
+   */
+  nesting: 64,
   /** Nested fields (a connection's `edges { node }` is one level; `ofType` is none). */
   depth: 12,
   aliases: 100,
@@ -47,15 +53,31 @@ function timeLimitMs(): number {
   return raw !== undefined && /^[1-9]\d*$/.test(raw) ? Number(raw) : LIMITS.timeLimitMs;
 }
 
-/** Whether `query` has more than `max` lexical tokens (counted as the parser counts them; it stops early). */
-function moreTokensThan(query: string, max: number): boolean {
+const OPENING = new Set<string>([TokenKind.BRACE_L, TokenKind.BRACKET_L, TokenKind.PAREN_L]);
+const CLOSING = new Set<string>([TokenKind.BRACE_R, TokenKind.BRACKET_R, TokenKind.PAREN_R]);
+
+/** What makes `query` too large to parse: its tokens or its nesting, counted as the lexer reads it (stopping early); null when neither. */
+function documentRefusal(query: string): string | null {
   const lexer = new Lexer(new Source(query));
   try {
-    for (let count = 0; lexer.advance().kind !== TokenKind.EOF;) {
-      if (++count > max) return true;
+    let depth = 0;
+    for (let count = 0, token = lexer.advance(); token.kind !== TokenKind.EOF; token = lexer.advance()) {
+      if (++count > LIMITS.tokens) return `the document has more than ${LIMITS.tokens} tokens`;
+      if (OPENING.has(token.kind) && ++depth > LIMITS.nesting) return `brackets, braces and parentheses nest more than ${LIMITS.nesting} deep`;
+      if (CLOSING.has(token.kind)) depth--;
     }
   } catch {
     // a syntax error: the parser reports it
+  }
+  return null;
+}
+
+/** Whether arrays and objects in `value` nest more than `max` deep (walking no deeper than that). */
+function nestsDeeperThan(value: unknown, max: number): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  if (max === 0) return true;
+  for (const member of Array.isArray(value) ? value : Object.values(value)) {
+    if (nestsDeeperThan(member, max - 1)) return true;
   }
   return false;
 }
@@ -88,8 +110,11 @@ function withTimeLimit(execute: Execute, ms: number): Execute {
 export const queryLimits: Plugin = {
   // Before parsing (a parse error would be HTTP 200 for application/json clients; this is 400).
   onParams({ params, setResult }) {
-    if (typeof params.query === 'string' && moreTokensThan(params.query, LIMITS.tokens)) {
-      setResult({ errors: [tooComplex(`the document has more than ${LIMITS.tokens} tokens`)] });
+    const refusal = typeof params.query === 'string' ? documentRefusal(params.query) : null;
+    if (refusal) return setResult({ errors: [tooComplex(refusal)] });
+    // A POST body nests at most 32 deep (strict JSON); the variables of a GET are parsed by Yoga.
+    if (nestsDeeperThan(params.variables, LIMITS.nesting)) {
+      setResult({ errors: [tooComplex(`the variables nest more than ${LIMITS.nesting} deep`)] });
     }
   },
   onValidate({ params, setResult }) {

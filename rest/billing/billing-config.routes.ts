@@ -5,7 +5,7 @@ import { createSeries, updateSeries } from '../../src/billing/billing-series.ser
 import { getSeries, seriesList, type SeriesData } from '../../src/billing/billing-series.queries.ts';
 import { createProductCategory } from '../../src/billing/product-category.service.ts';
 import { productCategoryList, type ProductCategoryData } from '../../src/billing/product-category.queries.ts';
-import { countryCode, iso, text } from '../../src/platform/input-schemas.ts';
+import { countryCode, externalRef, iso, text } from '../../src/platform/input-schemas.ts';
 import { setExchangeRate } from '../../src/billing/exchange-rate.service.ts';
 import { exchangeRateList, type ExchangeRateData } from '../../src/billing/exchange-rate.queries.ts';
 import { normalize } from '../../src/money/decimal.ts';
@@ -39,7 +39,7 @@ const seriesBody = yup.object({
   admin_id: text(64).nullable(),
   code: text(20).nullable(),
   name: text().nullable(),
-  external_reference: text().nullable(),
+  external_reference: externalRef().nullable(),
   primary_document_type: text(32).nullable(),
   document_source: text(32).nullable(),
   item_sources: yup.array(text(64).defined()).max(20).nullable(),

@@ -1,7 +1,7 @@
 import * as yup from 'yup';
 import { createDelivery, updateDelivery } from '../../src/billing/box-delivery.service.ts';
 import { deliveryList, type DeliveryData } from '../../src/billing/box-delivery.queries.ts';
-import { iso, text, uuid } from '../../src/platform/input-schemas.ts';
+import { externalRef, iso, text, uuid } from '../../src/platform/input-schemas.ts';
 import { seekPage } from '../rails/pagination.ts';
 import { defineRoute, type RouteDef } from '../rails/route.ts';
 import { representation, t, type Infer } from '../rails/shape.ts';
@@ -25,7 +25,7 @@ const serialize = (d: DeliveryData): Infer<typeof deliveryShape> => ({
 });
 
 const body = yup.object({
-  box_id: text(64).nullable(), channel: text(16).nullable(), state: text(16).nullable(), external_reference: text().nullable(),
+  box_id: text(64).nullable(), channel: text(16).nullable(), state: text(16).nullable(), external_reference: externalRef().nullable(),
   detail: text(2000).nullable(),
 });
 

@@ -9,7 +9,7 @@ import {
   type CpoLinkFields, type CpoSubscriptionFields,
 } from '../../src/cpo/cpo-subscription.service.ts';
 import { normalize } from '../../src/money/decimal.ts';
-import { iso, isoDate, text, timestamp, uuid } from '../../src/platform/input-schemas.ts';
+import { externalRef, iso, isoDate, text, timestamp, uuid } from '../../src/platform/input-schemas.ts';
 import type { Patch } from '../../src/platform/merge-patch.ts';
 import type { Em } from '../../src/platform/orm.ts';
 import { seekPage } from '../rails/pagination.ts';
@@ -79,7 +79,7 @@ function serializeLink(l: CpoLinkData): Infer<typeof cpoLinkShape> {
 
 const planBody = yup.object({
   admin_id: text(64).nullable(), name: text().nullable(), description: text(10000).nullable(), publish_from: timestamp().nullable(),
-  publish_until: timestamp().nullable(), external_reference: text().nullable(),
+  publish_until: timestamp().nullable(), external_reference: externalRef().nullable(),
   valid_from: timestamp().nullable(), valid_until: timestamp().nullable(),
 });
 const planInput = (b: yup.InferType<typeof planBody>): CpoPlanInput => ({

@@ -1,6 +1,6 @@
 import * as yup from 'yup';
 import { evseLocationList, getEvseLocation, type EvseLocationData } from '../../src/cpo/evse.queries.ts';
-import { createEvseLocation, updateEvseLocation, type EvseLocationFields } from '../../src/cpo/save-evse-location.service.ts';
+import { createEvseLocation, MAX_LOCATION_ID, updateEvseLocation, type EvseLocationFields } from '../../src/cpo/save-evse-location.service.ts';
 import { normalize } from '../../src/money/decimal.ts';
 import { coordinate, countryCode, iso, isoDate, text, timestamp } from '../../src/platform/input-schemas.ts';
 import type { Patch } from '../../src/platform/merge-patch.ts';
@@ -76,7 +76,7 @@ export const evseLocationRoutes: RouteDef[] = [
   defineRoute({
     method: 'post', path: '/cpo-evse-location', tag: TAG, deprecated: true, response: evseLocationShape, summary: 'Create an EVSE location',
     description: 'location_id identifies the location; EVSEs name it in their location_id.',
-    body: locationBody.shape({ location_id: text(64).defined('${path} is required'), admin_id: text(64).defined('${path} is required') }),
+    body: locationBody.shape({ location_id: text(MAX_LOCATION_ID).defined('${path} is required'), admin_id: text(64).defined('${path} is required') }),
     handler: async ({ em, body }) => serialize(await createEvseLocation(em, { ...patch(body), locationId: body.location_id, adminId: body.admin_id })),
   }),
   defineRoute({

@@ -6,7 +6,7 @@ import {
   calculationInputs, getReimbursementPlan, reimbursementPlans, type CalculationInputData, type InputOwnerRef, type ReimbursementPlanData,
 } from '../../src/cpo/reimbursement.queries.ts';
 import { normalize } from '../../src/money/decimal.ts';
-import { iso, isoDate, text, timestamp } from '../../src/platform/input-schemas.ts';
+import { externalRef, iso, isoDate, text, timestamp } from '../../src/platform/input-schemas.ts';
 import { inShapeOrder, planShape, planValues } from '../rails/contracts.ts';
 import { listOf } from '../rails/pagination.ts';
 import { defineRoute, type RouteDef, type RouteInput } from '../rails/route.ts';
@@ -37,7 +37,7 @@ const serializeInput = (i: CalculationInputData): Infer<typeof inputShape> => ({
 const planBody = yup.object({
   admin_id: text(64).nullable(), name: text().nullable(), description: text(10000).nullable(), mode: text(32).nullable(),
   components: yup.array(text(32).defined()).max(20).nullable(), script: text(10000).nullable(), publish_from: timestamp().nullable(), publish_until: timestamp().nullable(),
-  valid_from: timestamp().nullable(), valid_until: timestamp().nullable(), external_reference: text().nullable(),
+  valid_from: timestamp().nullable(), valid_until: timestamp().nullable(), external_reference: externalRef().nullable(),
 });
 const planInput = (b: yup.InferType<typeof planBody>): PlanInput => ({
   adminId: b.admin_id, name: b.name, description: b.description, mode: b.mode, components: b.components as string[] | null | undefined, script: b.script,

@@ -3,7 +3,7 @@ import { endUserSiteList, type EndUserSiteData } from '../../src/end-users/end-u
 import { createSite } from '../../src/end-users/end-user-site.service.ts';
 import { registerEndUser } from '../../src/end-users/register-end-user.service.ts';
 import type { EndUserPatch } from '../../src/end-users/save-end-user.service.ts';
-import { iso, text } from '../../src/platform/input-schemas.ts';
+import { externalRef, iso, text } from '../../src/platform/input-schemas.ts';
 import { seekPage } from '../rails/pagination.ts';
 import { patchFrom } from '../rails/patch.ts';
 import { defineRoute, type RouteDef } from '../rails/route.ts';
@@ -32,7 +32,7 @@ export function serializeSite(s: EndUserSiteData): Infer<typeof endUserSiteShape
 const siteBody = yup.object({
   admin_id: text(64).required('${path} is required'),
   name: text(255).nullable(),
-  external_reference: text().nullable(),
+  external_reference: externalRef().nullable(),
 });
 
 const { admin_id: _admin, site_id: _site, ...registerFields } = endUserBody.fields;

@@ -4,7 +4,7 @@ import { createEndUser, updateEndUser, type EndUserPatch } from '../../src/end-u
 import { seekPage } from '../rails/pagination.ts';
 import { patchFrom, type FieldMapping } from '../rails/patch.ts';
 import { defineRoute, type RouteDef } from '../rails/route.ts';
-import { email, iso, isoDate, nfcText, text, timestamp } from '../../src/platform/input-schemas.ts';
+import { email, externalRef, iso, isoDate, nfcText, text, timestamp } from '../../src/platform/input-schemas.ts';
 import { representation, t, type Infer } from '../rails/shape.ts';
 
 const TAG = 'End users';
@@ -46,7 +46,7 @@ export const endUserBody = yup.object({
   email: email().min(1, '${path} must be an email address').nullable(),
   name: text().nullable(),
   locale_id: text(35).nullable(),
-  external_reference: text().nullable(),
+  external_reference: externalRef().nullable(),
   external_updated_at: timestamp().nullable(),
 });
 

@@ -4,7 +4,7 @@ import { correctPlanOrCustomer, type CorrectionData } from '../../src/msp/subscr
 import type { Em } from '../../src/platform/orm.ts';
 import { checkedTimestamp } from '../../src/platform/timestamp.ts';
 import { defineRoute, type RouteDef, type RouteInput } from '../rails/route.ts';
-import { iso, text, timestamp } from '../../src/platform/input-schemas.ts';
+import { externalRef, iso, text, timestamp } from '../../src/platform/input-schemas.ts';
 import { representation, t, type Infer } from '../rails/shape.ts';
 import { serializeTokenSubscription, tokenSubscriptionShape } from './token-subscription.routes.ts';
 
@@ -22,7 +22,7 @@ const correctionBody = yup.object({
   new_plan_external_reference: text().nullable(),
   new_customer_id: text(64).nullable(),
   new_customer_external_reference: text().nullable(),
-  new_external_reference: text().nullable(),
+  new_external_reference: externalRef().nullable(),
   recurring_cost_correction: yup.boolean().nullable(),
 });
 

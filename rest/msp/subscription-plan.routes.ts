@@ -9,7 +9,7 @@ import { parseRef } from '../../src/platform/resource-ref.ts';
 import { seekPage } from '../rails/pagination.ts';
 import { patchFrom, type FieldMapping } from '../rails/patch.ts';
 import { defineRoute, type RouteDef } from '../rails/route.ts';
-import { isoDate, oneOf, text, timestamp } from '../../src/platform/input-schemas.ts';
+import { externalRef, isoDate, oneOf, text, timestamp } from '../../src/platform/input-schemas.ts';
 import { inShapeOrder, planShape, planValues } from '../rails/contracts.ts';
 import { t, type Infer } from '../rails/shape.ts';
 
@@ -55,7 +55,7 @@ const planBody = yup.object({
   recurring_costs: yup.array(recurringCost).max(100, '${path} must hold at most ${max} items').nullable(),
   use_customer_reimbursement_vat: yup.boolean().nullable(),
   credit_excluded_components: yup.array(oneOf(RATE_COMPONENTS).defined()).max(4).nullable(),
-  external_reference: text().nullable(),
+  external_reference: externalRef().nullable(),
 });
 
 const MAPPING: FieldMapping = {

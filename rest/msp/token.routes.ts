@@ -11,7 +11,7 @@ import {
 import { listOf, seekPage } from '../rails/pagination.ts';
 import { patchFrom, type FieldMapping } from '../rails/patch.ts';
 import { defineRoute, type RouteDef } from '../rails/route.ts';
-import { booleanFilter, iso, isoDate, oneOf, text, timestamp } from '../../src/platform/input-schemas.ts';
+import { booleanFilter, externalRef, iso, isoDate, oneOf, text, timestamp } from '../../src/platform/input-schemas.ts';
 import { representation, t as f, type Infer } from '../rails/shape.ts';
 
 const TAG = 'MSP tokens';
@@ -137,7 +137,7 @@ const seriesBody = yup.object({
   form_factor: oneOf(FORM_FACTOR_IDS).nullable(),
   token_uid_type_id: oneOf(UID_TYPE_IDS).nullable(),
   brand_code: text(64).nullable(),
-  external_reference: text().nullable(),
+  external_reference: externalRef().nullable(),
 });
 
 /** `after` names a token by its evco_id as listed; separators are tolerated. */

@@ -7,7 +7,7 @@ import { seekPage } from '../rails/pagination.ts';
 import { patchFrom, type FieldMapping } from '../rails/patch.ts';
 import { defineRoute, type RouteDef } from '../rails/route.ts';
 import { representation, t, type Infer } from '../rails/shape.ts';
-import { countryCode, iso, isoDate, text, timestamp } from '../../src/platform/input-schemas.ts';
+import { countryCode, externalRef, iso, isoDate, text, timestamp } from '../../src/platform/input-schemas.ts';
 
 const TAG = 'Billing addresses';
 
@@ -68,7 +68,7 @@ const billingAddressBody = yup.object({
   region: text().nullable(),
   country: countryCode().nullable(),
   billing_phone: text(BILLING_PHONE_MAX_LENGTH).nullable(),
-  external_reference: text().nullable(),
+  external_reference: externalRef().nullable(),
   external_updated_at: timestamp().nullable(),
 });
 

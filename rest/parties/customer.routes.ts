@@ -8,7 +8,7 @@ import { seekPage } from '../rails/pagination.ts';
 import { patchFrom, type FieldMapping } from '../rails/patch.ts';
 import { defineRoute } from '../rails/route.ts';
 import { representation, t, type Infer } from '../rails/shape.ts';
-import { countryCode, customFields, email, iso, isoDate, oneOf, text, timestamp } from '../../src/platform/input-schemas.ts';
+import { countryCode, customFields, email, externalRef, iso, isoDate, oneOf, text, timestamp } from '../../src/platform/input-schemas.ts';
 
 const TAG = 'Customers';
 
@@ -61,7 +61,7 @@ const customerBody = yup.object({
   name: text().nullable(),
   country: countryCode().nullable(),
   entity_type: oneOf(ENTITY_TYPES).nullable(),
-  external_reference: text().nullable(),
+  external_reference: externalRef().nullable(),
   company_reg_num: text().nullable(),
   locale_id: text(35).nullable(),
   billing_email: email().nullable(),

@@ -8,7 +8,7 @@ import { parseRef } from '../../src/platform/resource-ref.ts';
 import { seekPage } from '../rails/pagination.ts';
 import { patchFrom, type FieldMapping } from '../rails/patch.ts';
 import { defineRoute, type RouteDef } from '../rails/route.ts';
-import { iso, isoDate, text, timestamp } from '../../src/platform/input-schemas.ts';
+import { externalRef, iso, isoDate, text, timestamp } from '../../src/platform/input-schemas.ts';
 import { representation, t, type Infer } from '../rails/shape.ts';
 
 const TAG = 'Direct debit mandates';
@@ -65,7 +65,7 @@ const mandateBody = yup.object({
   valid_until: timestamp().nullable(),
   defunct: yup.boolean().nullable(),
   invalidate_overlapping_mandate: yup.boolean().nullable(),
-  external_reference: text().nullable(),
+  external_reference: externalRef().nullable(),
   external_updated_at: timestamp().nullable(),
 });
 

@@ -5,7 +5,7 @@ import type { Patch } from '../../src/platform/merge-patch.ts';
 import { seekPage } from '../rails/pagination.ts';
 import { patchFrom, type FieldMapping } from '../rails/patch.ts';
 import { defineRoute, type RouteDef } from '../rails/route.ts';
-import { countryCode, email, iso, text } from '../../src/platform/input-schemas.ts';
+import { countryCode, email, externalRef, iso, text } from '../../src/platform/input-schemas.ts';
 import { representation, t, type Infer } from '../rails/shape.ts';
 import { roamingAgreementShape, serializeRoamingAgreement } from '../roaming/roaming-agreement.routes.ts';
 
@@ -45,7 +45,7 @@ const partnerBody = yup.object({
   cpo_ids: partyIds().nullable(),
   msp_ids: partyIds().nullable(),
   billing_email: email().nullable(),
-  external_reference: text().nullable(),
+  external_reference: externalRef().nullable(),
 });
 const PARTNER: FieldMapping = {
   name: 'name', country: 'country', cpo_ids: 'cpoIds', msp_ids: 'mspIds', billing_email: 'billingEmail', external_reference: 'externalReference',

@@ -9,7 +9,7 @@ import { parseRef } from '../../src/platform/resource-ref.ts';
 import { seekPage } from '../rails/pagination.ts';
 import { patchFrom, type FieldMapping } from '../rails/patch.ts';
 import { defineRoute, type RouteDef } from '../rails/route.ts';
-import { iso, isoDate, text, timestamp } from '../../src/platform/input-schemas.ts';
+import { externalRef, iso, isoDate, text, timestamp } from '../../src/platform/input-schemas.ts';
 import { currencyCode } from '../../src/money/currency.ts';
 import { representation, t, type Infer } from '../rails/shape.ts';
 
@@ -53,7 +53,7 @@ const planBody = yup.object({
   name: text().nullable(),
   currency: currencyCode().nullable(),
   admin_ids: yup.array(text(64).defined()).max(1000, '${path} must hold at most ${max} items').nullable(),
-  external_reference: text().nullable(),
+  external_reference: externalRef().nullable(),
 });
 
 const versionBody = yup.object({

@@ -4,7 +4,7 @@
 // contract and every link answers, and their values. A family adds its own members in named slots,
 // so each representation keeps its members in the order the document has always listed them.
 import * as yup from 'yup';
-import { customFields, iso, isoDate, text, timestamp } from '../../src/platform/input-schemas.ts';
+import { customFields, externalRef, iso, isoDate, text, timestamp } from '../../src/platform/input-schemas.ts';
 import type { CustomFields } from '../../src/parties/customer.entity.ts';
 import type { FieldMapping } from './patch.ts';
 import { representation, t, type Field, type ObjectOf } from './shape.ts';
@@ -27,7 +27,7 @@ export const contractMembers = {
   valid_from: timestamp().nullable(),
   valid_until: timestamp().nullable(),
   custom_fields: customFields().nullable(),
-  external_reference: text().nullable(),
+  external_reference: externalRef().nullable(),
   external_updated_at: timestamp().nullable(),
 };
 export const contractBody = yup.object(contractMembers);

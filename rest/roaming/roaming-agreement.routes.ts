@@ -3,7 +3,7 @@ import { VAT_KINDS } from '../../src/pricing/vat-rate.entity.ts';
 import { AGREEMENT_ROLES } from '../../src/roaming/roaming-agreement.entity.ts';
 import { getRoamingAgreement, roamingAgreementList, type RoamingAgreementData } from '../../src/roaming/roaming.queries.ts';
 import { createRoamingAgreement, updateRoamingAgreement, type AgreementFields } from '../../src/roaming/save-roaming-agreement.service.ts';
-import { iso, isoDate, oneOf, text, timestamp, uuid } from '../../src/platform/input-schemas.ts';
+import { externalRef, iso, isoDate, oneOf, text, timestamp, uuid } from '../../src/platform/input-schemas.ts';
 import type { Patch } from '../../src/platform/merge-patch.ts';
 import { seekPage } from '../rails/pagination.ts';
 import { patchFrom, type FieldMapping } from '../rails/patch.ts';
@@ -42,7 +42,7 @@ const agreementBody = yup.object({
   defunct: yup.boolean().nullable(),
   rate_plan_id: uuid().nullable(),
   vat_kind: oneOf(VAT_KINDS).nullable(),
-  external_reference: text().nullable(),
+  external_reference: externalRef().nullable(),
 });
 const AGREEMENT: FieldMapping = {
   role: 'role', valid_from: { to: 'validFrom', convert: isoDate }, valid_until: { to: 'validUntil', convert: isoDate }, defunct: 'defunct',

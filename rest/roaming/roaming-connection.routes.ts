@@ -2,7 +2,7 @@ import * as yup from 'yup';
 import { CONNECTION_KINDS, ROAMING_PROTOCOLS } from '../../src/roaming/roaming-connection.entity.ts';
 import { getRoamingConnection, roamingConnectionList, type RoamingConnectionData } from '../../src/roaming/roaming.queries.ts';
 import { createRoamingConnection, updateRoamingConnection, type ConnectionFields } from '../../src/roaming/save-roaming-connection.service.ts';
-import { iso, oneOf, text, uuid } from '../../src/platform/input-schemas.ts';
+import { externalRef, iso, oneOf, text, uuid } from '../../src/platform/input-schemas.ts';
 import type { Patch } from '../../src/platform/merge-patch.ts';
 import { seekPage } from '../rails/pagination.ts';
 import { patchFrom, type FieldMapping } from '../rails/patch.ts';
@@ -38,7 +38,7 @@ const connectionBody = yup.object({
   partner_id: uuid().nullable(),
   url: text(2048).url('${path} must be a URL').nullable(),
   notes: text(10_000).nullable(),
-  external_reference: text().nullable(),
+  external_reference: externalRef().nullable(),
 });
 const CONNECTION: FieldMapping = { name: 'name', kind: 'kind', protocol: 'protocol', url: 'url', notes: 'notes', external_reference: 'externalReference' };
 

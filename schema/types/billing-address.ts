@@ -1,7 +1,7 @@
 import * as yup from 'yup';
 import { BILLING_PHONE_MAX_LENGTH } from '../../src/parties/billing-address.entity.ts';
 import { upsertBillingAddress, type BillingAddressPatch } from '../../src/parties/save-billing-address.service.ts';
-import { countryCode, text } from '../../src/platform/input-schemas.ts';
+import { countryCode, externalRef, text } from '../../src/platform/input-schemas.ts';
 import { validate } from '../../src/platform/input-validation.ts';
 import { billingAddressesByIds, billingAddressesOfCustomers, type BillingAddressData } from '../../src/parties/billing-address.queries.ts';
 import { isDataOf } from '../../src/platform/seek-page.ts';
@@ -82,7 +82,7 @@ const rules = yup.object({
   region: text().nullable(),
   country: countryCode().nullable(),
   billingPhone: text(BILLING_PHONE_MAX_LENGTH).nullable(),
-  externalReference: text().nullable(),
+  externalReference: externalRef().nullable(),
 });
 
 function billingAddressPatch(input: typeof BillingAddressInput.$inferInput): BillingAddressPatch {

@@ -2,7 +2,7 @@
 import * as yup from 'yup';
 import { createDelivery, updateDelivery, type DeliveryInput } from '../../src/billing/box-delivery.service.ts';
 import type { DeliveryData } from '../../src/billing/box-delivery.queries.ts';
-import { text } from '../../src/platform/input-schemas.ts';
+import { externalRef, text } from '../../src/platform/input-schemas.ts';
 import { validate } from '../../src/platform/input-validation.ts';
 import { builder } from '../builder.ts';
 import { mutate } from '../mutation.ts';
@@ -53,7 +53,7 @@ const BillingBoxDeliveryInput = builder.inputType('BillingBoxDeliveryInput', {
 });
 
 /** What GraphQL types cannot say; the same rules as the REST body. */
-const rules = yup.object({ channel: text(16).nullable(), state: text(16).nullable(), externalReference: text().nullable(), detail: text(2000).nullable() });
+const rules = yup.object({ channel: text(16).nullable(), state: text(16).nullable(), externalReference: externalRef().nullable(), detail: text(2000).nullable() });
 
 function deliveryInput(input: typeof BillingBoxDeliveryInput.$inferInput): DeliveryInput {
   validate(rules, input);

@@ -2,7 +2,7 @@
 import * as yup from 'yup';
 import { billCustomItem, type CustomItemResult } from '../../src/billing/sources/custom-item.source.ts';
 import { normalize } from '../../src/money/decimal.ts';
-import { countryCode, text } from '../../src/platform/input-schemas.ts';
+import { countryCode, externalRef, text } from '../../src/platform/input-schemas.ts';
 import { validate } from '../../src/platform/input-validation.ts';
 import { builder } from '../builder.ts';
 import { administrationKey, idArg } from '../ids.ts';
@@ -54,7 +54,7 @@ const rules = yup.object({
   boxDistinctCode: text(64).nullable(), reference: text().nullable(),
 });
 
-const referenceRules = yup.object({ externalReference: text().nullable() });
+const referenceRules = yup.object({ externalReference: externalRef().nullable() });
 
 builder.mutationField('billCustomItem', (t) => t.field({
   type: BillingCustomItemResult, nullable: true,
@@ -65,12 +65,15 @@ builder.mutationField('billCustomItem', (t) => t.field({
     input: t.arg({ type: BillingCustomItemInput, required: true }),
     externalReference: t.arg.string({ description: 'Bills idempotently by this reference (unique per administration).' }),
   },
-  resolve: (_root, args, context) => mutate(context, 'input', (em) => {
+  resolve: (_root, args, context) => {
+    // An argument beside the input: its place is $.externalReference.
     validate(referenceRules, { externalReference: args.externalReference });
-    validate(rules, args.input);
-    const { partyId, adminId, ...fields } = args.input;
-    return billCustomItem(em, {
-      ...fields, adminId: administrationKey(String(adminId)), partyId: partyId === undefined || partyId === null ? partyId : idArg(partyId, 'Customer'),
-    }, args.externalReference ?? null);
-  }),
+    return mutate(context, 'input', (em) => {
+      validate(rules, args.input);
+      const { partyId, adminId, ...fields } = args.input;
+      return billCustomItem(em, {
+        ...fields, adminId: administrationKey(String(adminId)), partyId: partyId === undefined || partyId === null ? partyId : idArg(partyId, 'Customer'),
+      }, args.externalReference ?? null);
+    });
+  },
 }));

@@ -2,7 +2,7 @@
 import * as yup from 'yup';
 import { createSeries, updateSeries, type SeriesInput } from '../../src/billing/billing-series.service.ts';
 import type { SeriesData } from '../../src/billing/billing-series.queries.ts';
-import { text } from '../../src/platform/input-schemas.ts';
+import { externalRef, text } from '../../src/platform/input-schemas.ts';
 import { validate } from '../../src/platform/input-validation.ts';
 import { builder } from '../builder.ts';
 import { administrationKey } from '../ids.ts';
@@ -41,7 +41,7 @@ const BillingSeriesInput = builder.inputType('BillingSeriesInput', {
 
 /** What GraphQL types cannot say; the same rules as the REST body. */
 const rules = yup.object({
-  adminId: text(64).nullable(), code: text(20).nullable(), name: text().nullable(), externalReference: text().nullable(),
+  adminId: text(64).nullable(), code: text(20).nullable(), name: text().nullable(), externalReference: externalRef().nullable(),
   primaryDocumentType: text(32).nullable(), documentSource: text(32).nullable(), itemSources: yup.array(text(64).defined()).max(20).nullable(),
 });
 

@@ -5,7 +5,7 @@ import { saveEvseLocation, type EvseLocationFields } from '../../src/cpo/save-ev
 import { createReimbursementPlan, updateReimbursementPlan, type PlanInput } from '../../src/cpo/reimbursement-plan.service.ts';
 import { normalize } from '../../src/money/decimal.ts';
 import { DomainError } from '../../src/platform/errors.ts';
-import { coordinate, countryCode, text } from '../../src/platform/input-schemas.ts';
+import { coordinate, countryCode, externalRef, text } from '../../src/platform/input-schemas.ts';
 import { validate } from '../../src/platform/input-validation.ts';
 import type { Patch } from '../../src/platform/merge-patch.ts';
 import { isDataOf } from '../../src/platform/seek-page.ts';
@@ -128,7 +128,7 @@ const ReimbursementPlanInput = builder.inputType('ReimbursementPlanInput', {
 
 const planRules = yup.object({
   adminId: text(64).nullable(), name: text().nullable(), description: text(10000).nullable(), mode: text(32).nullable(),
-  components: yup.array(text(32).defined()).max(20).nullable(), script: text(10000).nullable(), externalReference: text().nullable(),
+  components: yup.array(text(32).defined()).max(20).nullable(), script: text(10000).nullable(), externalReference: externalRef().nullable(),
 });
 
 function planInput(input: typeof ReimbursementPlanInput.$inferInput): PlanInput {

@@ -6,7 +6,7 @@ import {
 import { createCpoPlan, setCpoPlanVersion, updateCpoPlan, type CpoPlanInput } from '../../src/cpo/cpo-subscription-plan.service.ts';
 import { createCpoSubscription, markCpoSubscriptionDefunct, updateCpoSubscription } from '../../src/cpo/cpo-subscription.service.ts';
 import { normalize } from '../../src/money/decimal.ts';
-import { text } from '../../src/platform/input-schemas.ts';
+import { externalRef, text } from '../../src/platform/input-schemas.ts';
 import { validate } from '../../src/platform/input-validation.ts';
 import { isDataOf } from '../../src/platform/seek-page.ts';
 import { builder } from '../builder.ts';
@@ -147,7 +147,7 @@ const CpoSubscriptionPlanInput = builder.inputType('CpoSubscriptionPlanInput', {
 });
 
 /** What GraphQL types cannot say; the same rules as the REST body. */
-const planRules = yup.object({ adminId: text(64).nullable(), name: text().nullable(), description: text(10000).nullable(), externalReference: text().nullable() });
+const planRules = yup.object({ adminId: text(64).nullable(), name: text().nullable(), description: text(10000).nullable(), externalReference: externalRef().nullable() });
 
 function cpoPlanInput(input: typeof CpoSubscriptionPlanInput.$inferInput): CpoPlanInput {
   validate(planRules, input);

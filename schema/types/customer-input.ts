@@ -1,7 +1,7 @@
 import * as yup from 'yup';
 import type { CustomerPatch } from '../../src/parties/customer-input.ts';
 import { BILLING_PHONE_MAX_LENGTH } from '../../src/parties/customer.entity.ts';
-import { countryCode, customFields, email, text } from '../../src/platform/input-schemas.ts';
+import { countryCode, customFields, email, externalRef, text } from '../../src/platform/input-schemas.ts';
 import { validate } from '../../src/platform/input-validation.ts';
 import { builder } from '../builder.ts';
 import { administrationKey } from '../ids.ts';
@@ -36,7 +36,7 @@ const rules = yup.object({
   adminId: text(64).nullable(),
   name: text().nullable(),
   country: countryCode().nullable(),
-  externalReference: text().nullable(),
+  externalReference: externalRef().nullable(),
   companyRegNum: text().nullable(),
   localeId: text(35).nullable(),
   billingEmail: email().nullable(),

@@ -3,7 +3,7 @@ import { createMandate } from '../../src/parties/create-direct-debit-mandate.ser
 import { markMandateDefunct } from '../../src/parties/defunct-direct-debit-mandate.service.ts';
 import type { MandateOptions, MandatePatch } from '../../src/parties/direct-debit-mandate-input.ts';
 import { upsertMandate } from '../../src/parties/update-direct-debit-mandate.service.ts';
-import { text } from '../../src/platform/input-schemas.ts';
+import { externalRef, text } from '../../src/platform/input-schemas.ts';
 import { validate } from '../../src/platform/input-validation.ts';
 import { mandatesByIds, mandatesOfCustomers, type MandateData } from '../../src/parties/direct-debit-mandate.queries.ts';
 import { isDataOf } from '../../src/platform/seek-page.ts';
@@ -82,7 +82,7 @@ const rules = yup.object({
   iban: text(64).nullable(),
   bic: text(64).nullable(),
   mandateReference: text().nullable(),
-  externalReference: text().nullable(),
+  externalReference: externalRef().nullable(),
 });
 
 function mandateInput(input: typeof DirectDebitMandateInput.$inferInput): { patch: MandatePatch; options: MandateOptions } {

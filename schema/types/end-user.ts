@@ -14,7 +14,7 @@ import {
   mergeSubscriptionAuthorization, type SubscriptionAuthorizationPatch,
 } from '../../src/end-users/save-subscription-authorization.service.ts';
 import { SUBSCRIPTION_AUTHORIZATION_ROLES } from '../../src/end-users/subscription-authorization.entity.ts';
-import { email, nfcText, text } from '../../src/platform/input-schemas.ts';
+import { email, externalRef, nfcText, text } from '../../src/platform/input-schemas.ts';
 import { validate } from '../../src/platform/input-validation.ts';
 import { isDataOf } from '../../src/platform/seek-page.ts';
 import { builder } from '../builder.ts';
@@ -169,7 +169,7 @@ const endUserRules = yup.object({
   email: email().min(1, '${path} must be an email address').nullable(),
   name: text().nullable(),
   localeId: text(35).nullable(),
-  externalReference: text().nullable(),
+  externalReference: externalRef().nullable(),
 });
 
 /** The input as the services take it (also the App's registerEndUser, schema/types/viewer-mutations.ts). */
@@ -198,7 +198,7 @@ const SubscriptionAuthorizationInput = builder.inputType('EndUserSubscriptionAut
   fields: (t) => ({ role: t.field({ type: SubscriptionAuthorizationRole }), ...AuthorizationInputFields(t) }),
 });
 
-const siteRules = yup.object({ adminId: text(64).required('${path} is required'), name: text(255).nullable(), externalReference: text().nullable() });
+const siteRules = yup.object({ adminId: text(64).required('${path} is required'), name: text(255).nullable(), externalReference: externalRef().nullable() });
 
 builder.mutationFields((t) => ({
   createEndUser: t.field({

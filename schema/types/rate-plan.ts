@@ -1,7 +1,7 @@
 import * as yup from 'yup';
 import type { Patch } from '../../src/platform/merge-patch.ts';
 import { createRatePlan, upsertRatePlan, type RatePlanFields } from '../../src/pricing/rate-plan.service.ts';
-import { text } from '../../src/platform/input-schemas.ts';
+import { externalRef, text } from '../../src/platform/input-schemas.ts';
 import { currencyCode } from '../../src/money/currency.ts';
 import { validate } from '../../src/platform/input-validation.ts';
 import { isDataOf } from '../../src/platform/seek-page.ts';
@@ -52,7 +52,7 @@ const inputRules = yup.object({
   name: text().nullable(),
   currency: currencyCode().nullable(),
   adminIds: yup.array(text(64).defined()).max(1000, '${path} must hold at most ${max} items').nullable(),
-  externalReference: text().nullable(),
+  externalReference: externalRef().nullable(),
 });
 
 function ratePlanPatch(input: typeof RatePlanInput.$inferInput): Patch<RatePlanFields> {

@@ -3,7 +3,7 @@ import { VAT_KINDS } from '../../src/pricing/vat-rate.entity.ts';
 import { AGREEMENT_ROLES } from '../../src/roaming/roaming-agreement.entity.ts';
 import { roamingAgreementList, roamingAgreementsByIds, type RoamingAgreementData } from '../../src/roaming/roaming.queries.ts';
 import { createRoamingAgreement, updateRoamingAgreement, type AgreementFields } from '../../src/roaming/save-roaming-agreement.service.ts';
-import { oneOf, text } from '../../src/platform/input-schemas.ts';
+import { externalRef, oneOf, text } from '../../src/platform/input-schemas.ts';
 import { validate } from '../../src/platform/input-validation.ts';
 import type { Patch } from '../../src/platform/merge-patch.ts';
 import { isDataOf } from '../../src/platform/seek-page.ts';
@@ -80,7 +80,7 @@ const agreementRules = yup.object({
   role: oneOf(AGREEMENT_ROLES).nullable(),
   ratePlanId: text(64).nullable(),
   vatKind: oneOf(VAT_KINDS).nullable(),
-  externalReference: text().nullable(),
+  externalReference: externalRef().nullable(),
 });
 
 function agreementPatch(input: typeof RoamingAgreementInput.$inferInput): Patch<AgreementFields> {

@@ -2,7 +2,7 @@ import * as yup from 'yup';
 import { CONNECTION_KINDS, ROAMING_PROTOCOLS } from '../../src/roaming/roaming-connection.entity.ts';
 import { roamingConnectionList, roamingConnectionsByIds, type RoamingConnectionData } from '../../src/roaming/roaming.queries.ts';
 import { createRoamingConnection, updateRoamingConnection, type ConnectionFields } from '../../src/roaming/save-roaming-connection.service.ts';
-import { oneOf, text } from '../../src/platform/input-schemas.ts';
+import { externalRef, oneOf, text } from '../../src/platform/input-schemas.ts';
 import { validate } from '../../src/platform/input-validation.ts';
 import type { Patch } from '../../src/platform/merge-patch.ts';
 import { isDataOf } from '../../src/platform/seek-page.ts';
@@ -64,7 +64,7 @@ const connectionRules = yup.object({
   partnerId: text(64).nullable(),
   url: text(2048).url('${path} must be a URL').nullable(),
   notes: text(10_000).nullable(),
-  externalReference: text().nullable(),
+  externalReference: externalRef().nullable(),
 });
 
 function connectionPatch(input: typeof RoamingConnectionInput.$inferInput): Patch<ConnectionFields> & { partnerId?: string | null } {

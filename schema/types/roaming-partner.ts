@@ -1,7 +1,7 @@
 import * as yup from 'yup';
 import { roamingPartnerList, roamingPartnersByIds, type RoamingPartnerData } from '../../src/roaming/roaming.queries.ts';
 import { createRoamingPartner, updateRoamingPartner, type PartnerFields } from '../../src/roaming/save-roaming-partner.service.ts';
-import { countryCode, email, text } from '../../src/platform/input-schemas.ts';
+import { countryCode, email, externalRef, text } from '../../src/platform/input-schemas.ts';
 import { validate } from '../../src/platform/input-validation.ts';
 import type { Patch } from '../../src/platform/merge-patch.ts';
 import { isDataOf } from '../../src/platform/seek-page.ts';
@@ -65,7 +65,7 @@ const partnerRules = yup.object({
   cpoIds: partyIds().nullable(),
   mspIds: partyIds().nullable(),
   billingEmail: email().nullable(),
-  externalReference: text().nullable(),
+  externalReference: externalRef().nullable(),
 });
 
 function partnerPatch(input: typeof RoamingPartnerInput.$inferInput): Patch<PartnerFields> {

@@ -7,7 +7,7 @@ import {
   findSubscriptionPlan, subscriptionPlanList, subscriptionPlansByIds, type SubscriptionPlanData,
 } from '../../src/msp/subscription-plan.queries.ts';
 import { RATE_COMPONENTS, type RateComponent as RateComponentValue } from '../../src/pricing/rate-plan-definition.ts';
-import { text } from '../../src/platform/input-schemas.ts';
+import { externalRef, text } from '../../src/platform/input-schemas.ts';
 import { validate } from '../../src/platform/input-validation.ts';
 import { isDataOf } from '../../src/platform/seek-page.ts';
 import { builder } from '../builder.ts';
@@ -141,7 +141,7 @@ const inputRules = yup.object({
   ratePlanId: yup.string().matches(UUID, '${path} must be a UUID').nullable(),
   recurringCosts: yup.array(yup.object({ description: text() })).max(100, '${path} must hold at most ${max} items').nullable(),
   creditExcludedComponents: yup.array().max(4, '${path} must hold at most ${max} items').nullable(),
-  externalReference: text().nullable(),
+  externalReference: externalRef().nullable(),
 });
 
 function subscriptionPlanPatch(input: typeof SubscriptionPlanInput.$inferInput): SubscriptionPlanPatch {

@@ -1,7 +1,7 @@
 import * as yup from 'yup';
 import { createTokenSeries } from '../../src/msp/save-token-series.service.ts';
 import { tokenSeriesByIds, type TokenSeriesData } from '../../src/msp/token.queries.ts';
-import { text } from '../../src/platform/input-schemas.ts';
+import { externalRef, text } from '../../src/platform/input-schemas.ts';
 import { validate } from '../../src/platform/input-validation.ts';
 import { isDataOf } from '../../src/platform/seek-page.ts';
 import { builder } from '../builder.ts';
@@ -55,7 +55,7 @@ const seriesRules = yup.object({
   evcoPrefix: text(20).nullable(),
   instanceWidth: yup.number().integer().min(1).max(9).nullable(),
   brandCode: text(64).nullable(),
-  externalReference: text().nullable(),
+  externalReference: externalRef().nullable(),
 });
 
 builder.mutationFields((t) => ({

@@ -7,7 +7,7 @@ import { correctPlanOrCustomer, type CorrectionData } from '../../src/msp/subscr
 import type { NewTokenSubscription, TokenSubscriptionPatch } from '../../src/msp/token-subscription-input.ts';
 import { subscriptionsOfCustomers, tokenSubscriptionsByIds, type TokenSubscriptionData } from '../../src/msp/token-subscription.queries.ts';
 import { updateTokenSubscription } from '../../src/msp/update-token-subscription.service.ts';
-import { customFields, text } from '../../src/platform/input-schemas.ts';
+import { customFields, externalRef, text } from '../../src/platform/input-schemas.ts';
 import { validate } from '../../src/platform/input-validation.ts';
 import { isDataOf } from '../../src/platform/seek-page.ts';
 import { builder } from '../builder.ts';
@@ -91,7 +91,7 @@ builder.queryFields((t) => ({
 const contractFields = {
   buyerReference: text().nullable(),
   customFields: customFields().nullable(),
-  externalReference: text().nullable(),
+  externalReference: externalRef().nullable(),
 };
 
 const TokenSubscriptionInput = builder.inputType('TokenSubscriptionInput', {
@@ -190,7 +190,7 @@ const correctionRules = yup.object({
   newPlanExternalReference: text().nullable(),
   newCustomerId: text(64).nullable(),
   newCustomerExternalReference: text().nullable(),
-  newExternalReference: text().nullable(),
+  newExternalReference: externalRef().nullable(),
 });
 
 const SubscriptionCorrection = builder.objectRef<CorrectionData['correction']>('SubscriptionCorrection').implement({

@@ -1,5 +1,6 @@
 // An administration's billing settings: merge-update (answering the settings as
 // billing-settings.queries.ts reads them, defaults until saved).
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { visibleAdministration } from '../parties/customer-input.ts';
 import { isCountryCode } from '../platform/countries.ts';
 import { InvalidInputError } from '../platform/errors.ts';
@@ -23,6 +24,17 @@ export interface BillingSettingsInput {
 const isMethod = (value: string): value is PaymentMethod => (PAYMENT_METHODS as readonly string[]).includes(value);
 
 export async function saveBillingSettings(em: Em, adminId: string, input: BillingSettingsInput): Promise<BillingSettingsData> {
+  try {
+    await applySettings(em, adminId, input);
+  } catch (error) {
+    // The first settings of an administration saved at once: the others find them stored, and merge into them.
+    if (!(error instanceof UniqueConstraintViolationException)) throw error;
+    await applySettings(em, adminId, input);
+  }
+  return getBillingSettings(em, adminId);
+}
+
+async function applySettings(em: Em, adminId: string, input: BillingSettingsInput): Promise<void> {
   await em.transactional(async (tx) => {
     const admin = await visibleAdministration(tx, adminId, null);
     const settings = (await tx.findOne(BillingSettings, { admin })) ?? tx.create(BillingSettings, {
@@ -78,5 +90,4 @@ export async function saveBillingSettings(em: Em, adminId: string, input: Billin
     }
     await tx.flush();
   });
-  return getBillingSettings(em, adminId);
 }

@@ -6,7 +6,7 @@ import type { EntityName, FilterQuery, FindOneOptions, RequiredEntityData } from
 import { Customer } from '../parties/customer.entity.ts';
 import { mergeCustomFields } from '../platform/custom-fields.ts';
 import { InvalidInputError, NotFoundError } from '../platform/errors.ts';
-import { assertExternalReferenceFree } from '../platform/external-reference.ts';
+import { assertExternalReferenceFree, setsOtherExternalReference } from '../platform/external-reference.ts';
 import type { FieldPath } from '../platform/field-path.ts';
 import { flushUnique } from '../platform/flush-unique.ts';
 import { isUuid } from '../platform/ids.ts';
@@ -123,7 +123,7 @@ export async function createContract<C extends ContractRecord>(em: Em, kind: Con
 /** Merge-updates (or, with a patch of every member, replaces) a contract that is not defunct; flushed. */
 export async function updateContract<C extends ContractRecord>(em: Em, kind: ContractKind<C>, contract: C, patch: Patch<ContractFields>): Promise<C> {
   contract.assertChangeable();
-  if (patch.externalReference && patch.externalReference.toLowerCase() !== contract.externalReference?.toLowerCase()) {
+  if (setsOtherExternalReference(patch.externalReference, contract.externalReference)) {
     await assertExternalReferenceFree(em, kind.entity, patch.externalReference, kind.what);
   }
   applyContractPatch(contract, patch);

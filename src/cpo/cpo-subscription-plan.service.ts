@@ -6,6 +6,7 @@ import { applyPlanName, applyPlanPublishing, createPlan, updatePlan, type PlanIn
 import { DATE_FORMAT, parseDate } from '../platform/timestamp.ts';
 import { isNegative, parseDecimal } from '../money/decimal.ts';
 import { DomainError, InvalidInputError, NotFoundError, type ErrorDetail } from '../platform/errors.ts';
+import { createUnlessTaken } from '../platform/flush-unique.ts';
 import { isUuid } from '../platform/ids.ts';
 import type { Em } from '../platform/orm.ts';
 import { plainData } from '../platform/plain-data.ts';
@@ -21,6 +22,7 @@ export interface CpoPlanInput extends PlanInput {
 
 const PERIODS = ['month', 'quarter', 'year'];
 const PER = ['subscription', 'evse'];
+const VERSION_UNIQUE = 'cpo_subscription_plan_version_plan_id_valid_from_unique';
 
 /** The plan entity a write uses (id or `ext_ref.<reference>`), or 400 not_found. */
 export async function loadCpoPlan(em: Em, ref: string): Promise<CpoSubscriptionPlan> {
@@ -76,9 +78,21 @@ export async function setCpoPlanVersion(em: Em, ref: string, date: string, input
   if (!parseDate(date)) throw new InvalidInputError(`valid_from in the path must be ${DATE_FORMAT}`, { path: [] });
   await em.populate(plan, ['admin']);
   const validFrom = localMidnight(date, plan.admin.timeZone);
-  const version = (await em.findOne(CpoSubscriptionPlanVersion, { plan, validFrom }))
-    ?? em.create(CpoSubscriptionPlanVersion, { plan, validFrom, recurringCosts: [] });
-  if (input.recurringCosts !== undefined) version.recurringCosts = input.recurringCosts === null ? [] : checkCosts(input.recurringCosts);
+  const recurringCosts = input.recurringCosts === undefined ? undefined : input.recurringCosts === null ? [] : checkCosts(input.recurringCosts);
+  let version = await em.findOne(CpoSubscriptionPlanVersion, { plan, validFrom });
+  if (!version) {
+    // The (plan, valid_from) constraint is the check: the same version sent at once is stored once.
+    const created = await createUnlessTaken(em, VERSION_UNIQUE, async (tx) => {
+      tx.create(CpoSubscriptionPlanVersion, { plan: plan.id, validFrom, recurringCosts: recurringCosts ?? [] });
+      await tx.flush();
+      return true;
+    });
+    if (created) return plainData(plan);
+    // A request sent at the same moment created it first: this one merges into it, as a request right after it would.
+    version = await em.findOne(CpoSubscriptionPlanVersion, { plan, validFrom });
+  }
+  version ??= em.create(CpoSubscriptionPlanVersion, { plan, validFrom, recurringCosts: [] });
+  if (recurringCosts !== undefined) version.recurringCosts = recurringCosts;
   await em.flush();
   return plainData(plan);
 }

@@ -3,7 +3,9 @@
 // one transaction). An update with the recurring cost correction bills the subscription's fees
 // again, in its transaction, for the periods already billed from the first one the validity change
 // affects; a create, or a change of bounds with or without it, bills the started periods that hold
-// no fee of the subscription or link yet. The writes answer plain data; the reads are in
+// no fee of the subscription or link yet. An EVSE's links to one subscription never overlap (its
+// per-EVSE fee would count twice): checked when a link is made or moved, and when the subscription's
+// valid_from moves the links that follow it. The writes answer plain data; the reads are in
 // cpo-subscription.queries.ts.
 import { billUnbilledCpoSubscriptionFees, recollectCpoSubscriptionFees } from './cpo-subscription-fee.source.ts';
 import { affectedFrom, type Bounds, type CorrectionOption } from '../contracts/bounds-change.ts';
@@ -73,6 +75,7 @@ export function updateCpoSubscription(
     const subscription = await loadSubscription(tx, id);
     const before = boundsOf(subscription.validFrom, subscription.validUntil);
     await updateContract(tx, SUBSCRIPTION, subscription, patch);
+    if (subscription.validFrom.getTime() !== before.from.getTime()) await assertFollowingLinksApart(tx, subscription);
     await correctFees(tx, subscription.id, before, boundsOf(subscription.validFrom, subscription.validUntil), options);
     return cpoSubscriptionData(subscription);
   });
@@ -90,9 +93,29 @@ async function assertLinkedOnce(em: Em, subscription: CpoSubscription, evse: Evs
   await em.lock(subscription, LockMode.PESSIMISTIC_WRITE);
   const links = (await em.find(CpoSubscriptionEvseLink, { subscription, evse, defunct: false })).filter((link) => link !== exclude);
   const clash = clashingLink(links, span);
-  if (clash) {
-    throw new DomainError('overlapping_evse_link', `EVSE ${evse.evseUid} is linked to this subscription already from ${clash.effectiveFrom().toISOString()}`
-      + `${clash.validUntil ? ` until ${clash.validUntil.toISOString()}` : ''} (link ${clash.id}): end that link first`, { path: ['valid_from'] });
+  if (clash) throw overlapping(evse, clash, 'end that link first');
+}
+
+function overlapping(evse: Evse, clash: CpoSubscriptionEvseLink, remedy: string): DomainError {
+  return new DomainError('overlapping_evse_link', `EVSE ${evse.evseUid} is linked to this subscription already from ${clash.effectiveFrom().toISOString()}`
+    + `${clash.validUntil ? ` until ${clash.validUntil.toISOString()}` : ''} (link ${clash.id}): ${remedy}`, { path: ['valid_from'] });
+}
+
+/**
+ * After the subscription's valid_from moved (the change applied, nothing billed yet): the links
+ * without their own start moved with it, and must not come to overlap another link of their EVSE;
+ * the subscription locked as assertLinkedOnce locks it, so that a link made at once sees the move.
+ */
+async function assertFollowingLinksApart(em: Em, subscription: CpoSubscription): Promise<void> {
+  await em.lock(subscription, LockMode.PESSIMISTIC_WRITE);
+  const links = await em.find(CpoSubscriptionEvseLink, { subscription, defunct: false }, { populate: ['evse'], orderBy: { id: 'asc' } });
+  for (const link of links) {
+    if (link.validFrom) continue;
+    const span = { from: subscription.validFrom, until: link.validUntil ?? null };
+    // A following link now ending before its start covers nothing: it cannot count twice.
+    if (span.until && span.until.getTime() <= span.from.getTime()) continue;
+    const clash = clashingLink(links.filter((other) => other !== link && other.evse === link.evse), span);
+    if (clash) throw overlapping(link.evse, clash, `link ${link.id} follows the subscription's valid_from; end or move one of them first`);
   }
 }
 

@@ -6,6 +6,7 @@ import { applyPlanName, applyPlanPublishing, createPlan, updatePlan, type PlanIn
 import { DATE_FORMAT, parseDate } from '../platform/timestamp.ts';
 import { isNegative, parseDecimal } from '../money/decimal.ts';
 import { DomainError, InvalidInputError, NotFoundError } from '../platform/errors.ts';
+import { createUnlessTaken } from '../platform/flush-unique.ts';
 import { isUuid } from '../platform/ids.ts';
 import type { Em } from '../platform/orm.ts';
 import { plainData } from '../platform/plain-data.ts';
@@ -27,6 +28,9 @@ export interface PlanInput extends PlanBasics {
   script?: string | null;
 }
 
+
+/** The key of a calculation input: owner, valid_from, component and variable. */
+const INPUT_KEY_UNIQUE = 'cpo_reimbursement_calculation_input_owner_kind_ow_a7074_unique';
 
 /** The plan entity a write changes, or 400 not_found. */
 async function loadPlan(em: Em, id: string): Promise<ReimbursementPlan> {
@@ -91,14 +95,25 @@ export async function setCalculationInput(
     throw new InvalidInputError(componentType === 'custom'
       ? 'the variable name must be 1 to 50 lower-case letters, digits and _, starting with a letter' : `the component is one of ${REIMBURSEMENT_COMPONENTS.join(', ')}`, { path: [] });
   }
+  const parsed = value === null ? null : parseDecimal(value, ['value']);
+  if (parsed !== null && isNegative(parsed)) throw new InvalidInputError('value must not be negative', { path: ['value'] });
   const validFrom = localMidnight(date, owner.timeZone);
   const where = { ownerKind: ref.kind, ownerId: ref.id, validFrom, componentType, varName };
-  const existing = await em.findOne(CalculationInput, where);
-  if (value === null) {
+  let existing = await em.findOne(CalculationInput, where);
+  if (parsed === null) {
     if (existing) em.remove(existing);
   } else {
-    const parsed = parseDecimal(value, ['value']);
-    if (isNegative(parsed)) throw new InvalidInputError('value must not be negative', { path: ['value'] });
+    if (!existing) {
+      // The key's unique constraint is the check: the same set sent at once stores the input once.
+      const created = await createUnlessTaken(em, INPUT_KEY_UNIQUE, async (tx) => {
+        tx.create(CalculationInput, { ...where, admin: owner.adminId, value: parsed });
+        await tx.flush();
+        return true;
+      });
+      if (created) return calculationInputs(em, ref);
+      // A request sent at the same moment created it first: this one sets its value, as a request right after it would.
+      existing = await em.findOne(CalculationInput, where);
+    }
     if (existing) existing.value = parsed;
     else em.create(CalculationInput, { ...where, admin: owner.adminId, value: parsed });
   }

@@ -29,6 +29,9 @@ export interface EvseLocationFields {
 
 const UNIQUE = { cpo_evse_location_location_id_unique: ['location_id'] };
 
+/** The longest location_id: REST's body member and GraphQL's argument alike. */
+export const MAX_LOCATION_ID = 64;
+
 /** The location entity a write changes, or 400 not_found. */
 async function loadEvseLocation(em: Em, locationId: string): Promise<EvseLocation> {
   const location = await em.findOne(EvseLocation, { locationId });
@@ -66,6 +69,9 @@ export function createEvseLocation(em: Em, input: Patch<EvseLocationFields> & { 
   const { locationId, adminId, ...fields } = input;
   return em.transactional(async (tx) => {
     if (!locationId) throw new InvalidInputError('location_id is required', { path: ['location_id'] });
+    if (locationId.length > MAX_LOCATION_ID) {
+      throw new DomainError('validation_failed', `location_id must be at most ${MAX_LOCATION_ID} characters`, { path: ['location_id'] });
+    }
     // Unique in the instance: taken also when the holder is of an administration the caller cannot see.
     if (await tx.count(EvseLocation, { locationId }, { filters: false })) {
       throw new DomainError('duplicate', `location ${locationId} exists already`, { path: ['location_id'] });

@@ -48,7 +48,7 @@ async function assertUnique(em: Em, patch: EndUserPatch, self?: EndUser): Promis
   const failures: ErrorDetail[] = [];
   for (const { field, path } of UNIQUE) {
     const value = patch[field];
-    if (!value) continue;
+    if (value === null || value === undefined) continue;
     const where = self ? { [field]: value, id: { $ne: self.id } } : { [field]: value };
     if (await em.count(EndUser, where, { filters: false })) {
       failures.push({ path, message: `${fieldLabel(path)} is already used by another end user` });

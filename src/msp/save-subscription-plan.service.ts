@@ -2,8 +2,8 @@ import { PUBLISHING_ORDER } from '../contracts/plan.ts';
 import { isNegative, parseDecimal } from '../money/decimal.ts';
 import { administrationNamed, visibleAdministration } from '../parties/customer-input.ts';
 import { DomainError, InvalidInputError, type ErrorDetail } from '../platform/errors.ts';
-import { assertExternalReferenceFree } from '../platform/external-reference.ts';
-import { flushUnique } from '../platform/flush-unique.ts';
+import { assertExternalReferenceFree, setsOtherExternalReference } from '../platform/external-reference.ts';
+import { createUnlessReferenced, flushUnique } from '../platform/flush-unique.ts';
 import type { Patch } from '../platform/merge-patch.ts';
 import type { Em } from '../platform/orm.ts';
 import { plainData } from '../platform/plain-data.ts';
@@ -31,7 +31,8 @@ export interface SubscriptionPlanFields {
 export type SubscriptionPlanPatch = Patch<SubscriptionPlanFields>;
 
 const WHAT = 'subscription plan';
-const UNIQUE = { msp_subscription_plan_external_reference_unique: ['external_reference'] };
+const EXTERNAL_REFERENCE_UNIQUE = 'msp_subscription_plan_external_reference_unique';
+const UNIQUE = { [EXTERNAL_REFERENCE_UNIQUE]: ['external_reference'] };
 
 /** Amounts as exact decimal strings (never negative), normalized. */
 function checkRecurringCosts(costs: RecurringCost[], failures: ErrorDetail[]): RecurringCost[] {
@@ -72,13 +73,19 @@ function applyPlanPatch(plan: SubscriptionPlan, patch: SubscriptionPlanPatch): v
   if (patch.externalReference !== undefined) plan.externalReference = patch.externalReference;
 }
 
-async function createIn(em: Em, patch: SubscriptionPlanPatch): Promise<SubscriptionPlan> {
+/** A new plan from the patch, checked (but its external_reference), not flushed. */
+async function newPlan(em: Em, patch: SubscriptionPlanPatch): Promise<SubscriptionPlan> {
   if (patch.name === undefined || patch.name === null) throw new InvalidInputError('name is required', { path: ['name'] });
   const admin = await visibleAdministration(em, patch.adminId);
-  await assertExternalReferenceFree(em, SubscriptionPlan, patch.externalReference, WHAT);
   const plan = em.create(SubscriptionPlan, { admin, name: patch.name });
   applyPlanPatch(plan, patch);
   if (patch.ratePlanId) await assertRatePlanUsableBy(em, patch.ratePlanId, admin);
+  return plan;
+}
+
+async function createIn(em: Em, patch: SubscriptionPlanPatch): Promise<SubscriptionPlan> {
+  await assertExternalReferenceFree(em, SubscriptionPlan, patch.externalReference, WHAT);
+  const plan = await newPlan(em, patch);
   await flushUnique(em, UNIQUE);
   return plan;
 }
@@ -88,17 +95,25 @@ export async function createSubscriptionPlan(em: Em, patch: SubscriptionPlanPatc
   return plainData(await em.transactional((tx) => createIn(tx, patch)));
 }
 
-/** POST /msp-token-subscription-plan/{id}: merge-update; on `ext_ref.<ref>` a missing plan is created. */
+/**
+ * POST /msp-token-subscription-plan/{id}: merge-update; on `ext_ref.<ref>` a missing plan is created.
+ * The same create sent several times at once stores the plan once; the others merge into it.
+ */
 export async function upsertSubscriptionPlan(em: Em, ref: ResourceRef, patch: SubscriptionPlanPatch): Promise<SubscriptionPlanData> {
+  if ('externalReference' in ref) {
+    const creating = { ...patch, externalReference: ref.externalReference };
+    const created = await createUnlessReferenced(em, SubscriptionPlan, ref.externalReference, EXTERNAL_REFERENCE_UNIQUE, WHAT, async (tx) => {
+      const plan = await newPlan(tx, creating);
+      await tx.flush();
+      return plainData(plan);
+    });
+    if (created) return created;
+    patch = { ...patch, externalReference: undefined };
+  }
   return plainData(await em.transactional(async (tx) => {
-    if ('externalReference' in ref) {
-      const existing = await tx.findOne(SubscriptionPlan, { externalReference: ref.externalReference });
-      if (!existing) return createIn(tx, { ...patch, externalReference: ref.externalReference });
-      patch = { ...patch, externalReference: undefined };
-    }
     const plan = await getByRef(tx, SubscriptionPlan, ref, WHAT);
     await assertNamedRecordsVisible(tx, [administrationNamed(patch.adminId)]);
-    if (patch.externalReference && patch.externalReference.toLowerCase() !== plan.externalReference?.toLowerCase()) {
+    if (setsOtherExternalReference(patch.externalReference, plan.externalReference)) {
       await assertExternalReferenceFree(tx, SubscriptionPlan, patch.externalReference, WHAT);
     }
     applyPlanPatch(plan, patch);

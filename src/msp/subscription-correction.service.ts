@@ -58,7 +58,7 @@ async function resolveOptional<E extends object>(em: Em, entity: EntityName<E>, 
 
 /** External references are unique in the whole instance (docs/decisions.md). */
 async function assertNewReferenceFree(em: Em, reference: string | null | undefined): Promise<void> {
-  if (!reference) return;
+  if (reference === null || reference === undefined) return;
   if (await em.count(TokenSubscription, { externalReference: reference }, { filters: false })) {
     throw new DomainError('duplicate', 'new_external_reference is already used by another token subscription', { path: ['new_external_reference'] });
   }

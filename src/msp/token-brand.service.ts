@@ -1,10 +1,12 @@
 import { callerScope } from '../access/admin-scope.ts';
 import { assertMayChangeInstanceWide } from '../access/instance-wide.ts';
 import { InvalidInputError, NotFoundError } from '../platform/errors.ts';
-import { flushUnique } from '../platform/flush-unique.ts';
+import { createUnlessTaken } from '../platform/flush-unique.ts';
 import type { Em } from '../platform/orm.ts';
 import { plainData, type Data } from '../platform/plain-data.ts';
 import { TokenBrand } from './token-brand.entity.ts';
+
+const CODE_KEY = 'msp_token_brand_pkey';
 
 /** Starts with a letter or digit: no `__proto__` (an object key clients may trip on), `.` or `..` (path segments). */
 export const BRAND_CODE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
@@ -22,13 +24,18 @@ export async function upsertTokenBrand(em: Em, code: string, name: string): Prom
   if (!BRAND_CODE.test(code)) {
     throw new InvalidInputError('a brand code (in the path) has 1 to 64 letters, digits, dots, dashes or underscores, starting with a letter or digit');
   }
-  const brand = await em.findOne(TokenBrand, { code });
-  if (brand) {
-    brand.name = name;
-    await em.flush();
-    return plainData(brand);
+  let brand = await em.findOne(TokenBrand, { code });
+  if (!brand) {
+    // The code is the key: the same create sent at once stores the brand once, the others rename it.
+    const created = await createUnlessTaken(em, CODE_KEY, async (tx) => {
+      const stored = tx.create(TokenBrand, { code, name });
+      await tx.flush();
+      return plainData(stored);
+    });
+    if (created) return created;
+    brand = await em.findOneOrFail(TokenBrand, { code });
   }
-  const created = em.create(TokenBrand, { code, name });
-  await flushUnique(em, {});
-  return plainData(created);
+  brand.name = name;
+  await em.flush();
+  return plainData(brand);
 }

@@ -5,7 +5,7 @@ import type { CustomFields } from '../parties/customer.entity.ts';
 import { administrationNamed } from '../parties/customer-input.ts';
 import { mergeCustomFields } from '../platform/custom-fields.ts';
 import { InvalidInputError, type ErrorDetail } from '../platform/errors.ts';
-import { assertExternalReferenceFree } from '../platform/external-reference.ts';
+import { assertExternalReferenceFree, setsOtherExternalReference } from '../platform/external-reference.ts';
 import { flushUnique } from '../platform/flush-unique.ts';
 import type { Em } from '../platform/orm.ts';
 import { assertNamedRecordsVisible, lookupByExternalReference, lookupById, type NamedRecord } from '../platform/resource-ref.ts';
@@ -103,8 +103,7 @@ export function updateTokenSubscriptionEntity(
     };
     const changed = (Object.keys(next) as (keyof typeof next)[]).filter((key) => differs(next[key], subscription[key]));
     if (changed.length) subscription.assertChangeable(PARAM[changed[0]]);
-    if (changed.includes('externalReference') && next.externalReference
-      && next.externalReference.toLowerCase() !== subscription.externalReference?.toLowerCase()) {
+    if (changed.includes('externalReference') && setsOtherExternalReference(next.externalReference, subscription.externalReference)) {
       await assertExternalReferenceFree(tx, TokenSubscription, next.externalReference, TOKEN_SUBSCRIPTION);
     }
     if (changed.includes('validFrom')) await recheckDeferringLinks(tx, subscription, validFrom);

@@ -1,4 +1,5 @@
 // A Tariff a CPO pushes (PUT) or withdraws (DELETE), kept per connection.
+import { createUnlessTaken } from '../platform/flush-unique.ts';
 import type { Em } from '../platform/orm.ts';
 import { checkedOcpiDateTime } from './date-time.ts';
 import { OcpiError, OCPI_STATUS } from './errors.ts';
@@ -9,6 +10,8 @@ import type { TariffKey } from './ocpi-tariff.queries.ts';
 import { acceptOcpi } from './validate.ts';
 
 type Caller = Pick<OcpiPeerData, 'roamingConnectionId' | 'roles'>;
+
+const KEY_UNIQUE = 'ocpi_tariff_roaming_connection_id_country_code_pa_23121_unique';
 
 /** The stored Tariff to change (reads: ocpi-tariff.queries.ts). */
 function storedTariff(em: Em, peer: Caller, key: TariffKey): Promise<OcpiTariff | null> {
@@ -29,8 +32,18 @@ export async function putTariff(em: Em, peer: Caller, key: TariffKey, raw: unkno
     throw new OcpiError(OCPI_STATUS.invalidParameters, 'country_code, party_id and id of the body must be those of the URL', 400);
   }
   const lastUpdated = checkedOcpiDateTime(value.last_updated);
-  const tariff = await storedTariff(em, peer, key)
-    ?? em.create(OcpiTariff, { roamingConnectionId: peer.roamingConnectionId, ...key, body: value, lastUpdated });
+  let tariff = await storedTariff(em, peer, key);
+  if (!tariff) {
+    // The key's unique constraint is the check: the same PUT sent at once stores the Tariff once.
+    const created = await createUnlessTaken(em, KEY_UNIQUE, async (tx) => {
+      tx.create(OcpiTariff, { roamingConnectionId: peer.roamingConnectionId, ...key, body: value, lastUpdated });
+      await tx.flush();
+      return true;
+    });
+    if (created) return;
+    tariff = await storedTariff(em, peer, key);
+  }
+  tariff ??= em.create(OcpiTariff, { roamingConnectionId: peer.roamingConnectionId, ...key, body: value, lastUpdated });
   Object.assign(tariff, { body: value, lastUpdated });
   await em.flush();
 }

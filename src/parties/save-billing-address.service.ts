@@ -1,4 +1,4 @@
-import { assertExternalReferenceFree } from '../platform/external-reference.ts';
+import { assertExternalReferenceFree, setsOtherExternalReference } from '../platform/external-reference.ts';
 import { createUnlessTaken } from '../platform/flush-unique.ts';
 import type { Patch } from '../platform/merge-patch.ts';
 import type { Em } from '../platform/orm.ts';
@@ -86,7 +86,7 @@ export async function upsertBillingAddress(em: Em, ref: ResourceRef, patch: Bill
   const address = await getByRef(em, BillingAddress, ref, BILLING_ADDRESS, POPULATE);
   await assertNamedRecordsVisible(em, partyNamed(patch));
   if (isStaleUpdate(address.externalUpdatedAt, patch.externalUpdatedAt)) return billingAddressDetail(address);
-  if (patch.externalReference && patch.externalReference.toLowerCase() !== address.externalReference?.toLowerCase()) {
+  if (setsOtherExternalReference(patch.externalReference, address.externalReference)) {
     await assertExternalReferenceFree(em, BillingAddress, patch.externalReference, 'billing address');
   }
   applyBillingAddressPatch(address, patch);

@@ -8,6 +8,8 @@ import { Customer } from './customer.entity.ts';
 import { administrationNamed, applyCustomerPatch, hasCreateFields, isStaleUpdate, requireCreateFields, type CustomerPatch } from './customer-input.ts';
 import { insertCreated } from '../events/insert-created.ts';
 import { flushAsLastChange } from '../events/record-events.ts';
+import { setsOtherExternalReference } from '../platform/external-reference.ts';
+import { flushUnique } from '../platform/flush-unique.ts';
 import { customerData, type CustomerData } from './customer.queries.ts';
 
 /**
@@ -31,7 +33,7 @@ interface WriteFacts {
 
 async function writeFacts(em: Em, externalReference: string | null | undefined, adminId: string | null | undefined): Promise<WriteFacts> {
   // Two short values: inlined by the ORM (a simple query, as its own statements), not bound.
-  const [{ named_admin_id: namedAdminId, ...row }] = await em.execute<Record<string, any>[]>(WRITE_FACTS, [adminId || null, externalReference || null]);
+  const [{ named_admin_id: namedAdminId, ...row }] = await em.execute<Record<string, any>[]>(WRITE_FACTS, [adminId || null, externalReference ?? null]);
   const scope = callerScope(em);
   const holder = row.id === null ? null : row;
   const visible = holder && canSeeAdministration(scope, holder.admin_id) ? em.map(Customer, holder) : null;
@@ -55,7 +57,7 @@ async function insertCustomer(em: Em, patch: CustomerPatch, facts?: WriteFacts):
   if (facts.visible || facts.takenElsewhere) throw referenceTaken();
   const customer = em.create(Customer, { admin: facts.admin, name: patch.name!, country: patch.country! });
   applyCustomerPatch(customer, patch);
-  await flushAsLastChange(em);
+  await flushCustomer(em);
   return customer;
 }
 
@@ -71,6 +73,9 @@ async function createWhenFree(em: Em, patch: CustomerPatch): Promise<Customer | 
   const inserted = await insertCreated(em, customer, { unlessTaken: 'externalReference', requires: { entity: Administration, id: patch.adminId } });
   return inserted ? customer : null;
 }
+
+/** A reference taken between the check and the flush, by a request at the same moment, is the check's 400 too. */
+const flushCustomer = (em: Em) => flushUnique(em, { customer_external_reference_unique: ['external_reference'] }, () => flushAsLastChange(em));
 
 const referenceTaken = () => new DomainError('duplicate', 'external_reference is already used by another customer', { path: ['external_reference'] });
 
@@ -108,12 +113,12 @@ export async function upsertCustomer(em: Em, ref: ResourceRef, patch: CustomerPa
 
 async function updateCustomer(em: Em, customer: Customer, patch: CustomerPatch): Promise<CustomerData> {
   if (isStaleUpdate(customer.externalUpdatedAt, patch.externalUpdatedAt)) return customerData(customer);
-  if (patch.externalReference && patch.externalReference.toLowerCase() !== customer.externalReference?.toLowerCase()) {
+  if (setsOtherExternalReference(patch.externalReference, customer.externalReference)) {
     const facts = await writeFacts(em, patch.externalReference, null);
     if (facts.visible || facts.takenElsewhere) throw referenceTaken();
   }
   applyCustomerPatch(customer, patch);
-  await flushAsLastChange(em);
+  await flushCustomer(em);
   return customerData(customer);
 }
 

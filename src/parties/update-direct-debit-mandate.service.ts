@@ -1,7 +1,8 @@
-import { assertExternalReferenceFree } from '../platform/external-reference.ts';
+import { LockMode } from '@mikro-orm/core';
+import { assertExternalReferenceFree, setsOtherExternalReference } from '../platform/external-reference.ts';
 import type { Em } from '../platform/orm.ts';
 import { assertNamedRecordsVisible, getByRef, type ResourceRef } from '../platform/resource-ref.ts';
-import { customerNamed } from './customer-ref.ts';
+import { customerNamed, resolveCustomer } from './customer-ref.ts';
 import { createMandateIn } from './create-direct-debit-mandate.service.ts';
 import { DirectDebitMandate } from './direct-debit-mandate.entity.ts';
 import {
@@ -19,9 +20,21 @@ export async function upsertMandate(em: Em, ref: ResourceRef, patch: MandatePatc
   return mandateDetail(await em.transactional((tx) => upsertMandateIn(tx, ref, patch, options)));
 }
 
+/**
+ * The mandate holding the reference, or null. A create waits for the mandate changes of its customer
+ * (the lock settleOverlaps takes), so the same create sent at once finds the first one's mandate
+ * here and merges into it, where it would otherwise overlap it.
+ */
+async function mandateReferenced(em: Em, externalReference: string, patch: MandatePatch): Promise<DirectDebitMandate | null> {
+  const existing = await em.findOne(DirectDebitMandate, { externalReference });
+  if (existing) return existing;
+  await em.lock(await resolveCustomer(em, patch), LockMode.PESSIMISTIC_WRITE);
+  return em.findOne(DirectDebitMandate, { externalReference });
+}
+
 async function upsertMandateIn(em: Em, ref: ResourceRef, patch: MandatePatch, options: MandateOptions): Promise<DirectDebitMandate> {
   if ('externalReference' in ref) {
-    const existing = await em.findOne(DirectDebitMandate, { externalReference: ref.externalReference });
+    const existing = await mandateReferenced(em, ref.externalReference, patch);
     if (!existing) return createMandateIn(em, { ...patch, externalReference: ref.externalReference }, options);
     patch = { ...patch, externalReference: undefined };
   }
@@ -30,7 +43,7 @@ async function upsertMandateIn(em: Em, ref: ResourceRef, patch: MandatePatch, op
   const current = stateOf(mandate);
   const state = nextState(current, patch, new Date());
   assertDefunctUnchanged(current, state);
-  if (state.externalReference && state.externalReference.toLowerCase() !== current.externalReference?.toLowerCase()) {
+  if (setsOtherExternalReference(state.externalReference, current.externalReference)) {
     await assertExternalReferenceFree(em, DirectDebitMandate, state.externalReference, 'mandate');
   }
   const movesValidity = !same(current.validFrom, state.validFrom) || !same(current.validUntil, state.validUntil);

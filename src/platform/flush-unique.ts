@@ -1,15 +1,17 @@
-import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { UniqueConstraintViolationException, type EntityName } from '@mikro-orm/core';
 import { DomainError } from './errors.ts';
+import { assertExternalReferenceFree } from './external-reference.ts';
 import { fieldLabel, type FieldPath } from './field-path.ts';
 import type { Em } from './orm.ts';
 
 /**
  * Flushes, answering a unique-constraint violation (a concurrent request took the value between
- * our check and the flush) like the check would have: 400 `duplicate` naming the field.
+ * our check and the flush) like the check would have: 400 `duplicate` naming the field. `flush`:
+ * the flush to run, when it is not the plain one (e.g. `flushAsLastChange`).
  */
-export async function flushUnique(em: Em, pathByConstraint: Record<string, FieldPath>): Promise<void> {
+export async function flushUnique(em: Em, pathByConstraint: Record<string, FieldPath>, flush: () => Promise<void> = () => em.flush()): Promise<void> {
   try {
-    await em.flush();
+    await flush();
   } catch (error) {
     if (!(error instanceof UniqueConstraintViolationException)) throw error;
     const constraint = (error as { constraint?: string }).constraint;
@@ -31,4 +33,21 @@ export async function createUnlessTaken<T>(em: Em, constraint: string, create: (
     if (error instanceof UniqueConstraintViolationException && (error as { constraint?: string }).constraint === constraint) return null;
     throw error;
   }
+}
+
+/**
+ * The create of an upsert by `ext_ref.<reference>` (`constraint`: the reference's unique one): null
+ * when a record the caller sees holds the reference, so that the caller merge-updates it; else the
+ * record `create` stored, with the constraint as the check, so that the same create sent at once
+ * stores one and the others merge into it. A reference held by a record the caller does not see
+ * is 400 `duplicate`, as before a create.
+ */
+export async function createUnlessReferenced<T>(
+  em: Em, entity: EntityName<any>, externalReference: string, constraint: string, what: string, create: (tx: Em) => Promise<T>,
+): Promise<T | null> {
+  if (await em.findOne(entity, { externalReference })) return null;
+  const created = await createUnlessTaken(em, constraint, create);
+  if (created !== null || await em.findOne(entity, { externalReference })) return created;
+  await assertExternalReferenceFree(em, entity, externalReference, what);
+  return null;
 }

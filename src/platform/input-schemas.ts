@@ -22,6 +22,12 @@ export const countryCode = () => yup.string().test('country', '${path} must be a
 export const text = (max = 255) => yup.string().max(max, '${path} must be at most ${max} characters');
 
 /**
+ * A record's own external reference: 1 to 255 characters; null removes it. "" is refused: no
+ * `ext_ref.` path could name it, and it is a value all the same, unique like any other.
+ */
+export const externalRef = () => text().min(1, '${path} must not be empty (null removes it)');
+
+/**
  * A coordinate as a decimal string with at most `decimals` decimals (the range is the service's
  * check): 6 for stored coordinates (OCPI's precision), more for a device's position in a search.
  */

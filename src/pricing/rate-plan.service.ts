@@ -2,8 +2,8 @@ import { findVersionAt } from '../contracts/versions.ts';
 import { Administration } from '../parties/administration.entity.ts';
 import { DomainError, InvalidInputError, NotFoundError } from '../platform/errors.ts';
 import type { FieldPath } from '../platform/field-path.ts';
-import { assertExternalReferenceFree } from '../platform/external-reference.ts';
-import { flushUnique } from '../platform/flush-unique.ts';
+import { assertExternalReferenceFree, setsOtherExternalReference } from '../platform/external-reference.ts';
+import { createUnlessReferenced, flushUnique } from '../platform/flush-unique.ts';
 import { isUuid } from '../platform/ids.ts';
 import type { Patch } from '../platform/merge-patch.ts';
 import type { Em } from '../platform/orm.ts';
@@ -23,7 +23,8 @@ export interface RatePlanFields {
 }
 
 const WHAT = 'rate plan';
-const UNIQUE = { pricing_rate_plan_external_reference_unique: ['external_reference'] };
+const EXTERNAL_REFERENCE_UNIQUE = 'pricing_rate_plan_external_reference_unique';
+const UNIQUE = { [EXTERNAL_REFERENCE_UNIQUE]: ['external_reference'] };
 
 /**
  * A plan the caller may see (shared with one of its administrations) as an entity, for the
@@ -61,12 +62,18 @@ async function apply(em: Em, plan: RatePlan, patch: Patch<RatePlanFields>): Prom
   if (patch.externalReference !== undefined) plan.externalReference = patch.externalReference;
 }
 
-async function createIn(em: Em, patch: Patch<RatePlanFields>): Promise<RatePlan> {
+/** A new plan from the patch, checked (but its external_reference), not flushed. */
+async function newPlan(em: Em, patch: Patch<RatePlanFields>): Promise<RatePlan> {
   if (!patch.name) throw new InvalidInputError('name is required', { path: ['name'] });
   if (!patch.currency) throw new InvalidInputError('currency is required', { path: ['currency'] });
-  await assertExternalReferenceFree(em, RatePlan, patch.externalReference, WHAT);
   const plan = em.create(RatePlan, { name: patch.name, currency: patch.currency });
   await apply(em, plan, { ...patch, adminIds: patch.adminIds ?? [] });
+  return plan;
+}
+
+async function createIn(em: Em, patch: Patch<RatePlanFields>): Promise<RatePlan> {
+  await assertExternalReferenceFree(em, RatePlan, patch.externalReference, WHAT);
+  const plan = await newPlan(em, patch);
   await flushUnique(em, UNIQUE);
   return plan;
 }
@@ -75,17 +82,26 @@ export async function createRatePlan(em: Em, patch: Patch<RatePlanFields>): Prom
   return ratePlanData(await em.transactional((tx) => createIn(tx, patch)));
 }
 
-/** Merge-update of name, external_reference and admin_ids (currency is set on create only). */
+/**
+ * Merge-update of name, external_reference and admin_ids (currency is set on create only); on
+ * `ext_ref.<ref>` a missing plan is created. The same create sent several times at once stores the
+ * plan once; the others merge into it.
+ */
 export async function upsertRatePlan(em: Em, ref: ResourceRef, patch: Patch<RatePlanFields>): Promise<RatePlanData> {
+  if ('externalReference' in ref) {
+    const creating = { ...patch, externalReference: ref.externalReference };
+    const created = await createUnlessReferenced(em, RatePlan, ref.externalReference, EXTERNAL_REFERENCE_UNIQUE, WHAT, async (tx) => {
+      const plan = await newPlan(tx, creating);
+      await tx.flush();
+      return ratePlanData(plan);
+    });
+    if (created) return created;
+    patch = { ...patch, externalReference: undefined };
+  }
   return ratePlanData(await em.transactional(async (tx) => {
-    if ('externalReference' in ref) {
-      const existing = await tx.findOne(RatePlan, { externalReference: ref.externalReference });
-      if (!existing) return createIn(tx, { ...patch, externalReference: ref.externalReference });
-      patch = { ...patch, externalReference: undefined };
-    }
     const plan = await getRatePlan(tx, ref);
     await assertChangeable(tx, plan);
-    if (patch.externalReference && patch.externalReference.toLowerCase() !== plan.externalReference?.toLowerCase()) {
+    if (setsOtherExternalReference(patch.externalReference, plan.externalReference)) {
       await assertExternalReferenceFree(tx, RatePlan, patch.externalReference, WHAT);
     }
     await apply(tx, plan, { ...patch, currency: undefined });

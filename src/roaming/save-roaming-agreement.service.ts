@@ -7,7 +7,7 @@ import { callerScope } from '../access/admin-scope.ts';
 import { assertMayChangeInstanceWide } from '../access/instance-wide.ts';
 import { RoamingPartner } from '../parties/roaming-partner.entity.ts';
 import { DomainError, InvalidInputError, NotFoundError } from '../platform/errors.ts';
-import { assertExternalReferenceFree } from '../platform/external-reference.ts';
+import { assertExternalReferenceFree, setsOtherExternalReference } from '../platform/external-reference.ts';
 import { flushUnique } from '../platform/flush-unique.ts';
 import { isUuid } from '../platform/ids.ts';
 import { applyPatch, type Patch } from '../platform/merge-patch.ts';
@@ -102,7 +102,7 @@ export async function updateRoamingAgreement(em: Em, id: string, patch: Patch<Ag
       }
     }
     if (agreement.defunct) throw new DomainError('roaming_agreement_defunct', 'a defunct roaming agreement cannot change');
-    if (patch.externalReference && patch.externalReference.toLowerCase() !== agreement.externalReference?.toLowerCase()) {
+    if (setsOtherExternalReference(patch.externalReference, agreement.externalReference)) {
       await assertExternalReferenceFree(tx, RoamingAgreement, patch.externalReference, 'roaming agreement');
     }
     applyPatch(agreement, patch);

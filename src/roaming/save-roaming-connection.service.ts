@@ -5,7 +5,7 @@ import { callerScope } from '../access/admin-scope.ts';
 import { assertMayChangeInstanceWide } from '../access/instance-wide.ts';
 import { RoamingPartner } from '../parties/roaming-partner.entity.ts';
 import { InvalidInputError, NotFoundError } from '../platform/errors.ts';
-import { assertExternalReferenceFree } from '../platform/external-reference.ts';
+import { assertExternalReferenceFree, setsOtherExternalReference } from '../platform/external-reference.ts';
 import { flushUnique } from '../platform/flush-unique.ts';
 import { isUuid } from '../platform/ids.ts';
 import { applyPatch, type Patch } from '../platform/merge-patch.ts';
@@ -72,7 +72,7 @@ export async function updateRoamingConnection(em: Em, id: string, patch: Patch<C
     for (const member of ['name', 'kind', 'protocol'] as const) {
       if (fields[member] === null) throw new InvalidInputError(`${member} cannot be removed`, { path: [member] });
     }
-    if (fields.externalReference && fields.externalReference.toLowerCase() !== connection.externalReference?.toLowerCase()) {
+    if (setsOtherExternalReference(fields.externalReference, connection.externalReference)) {
       await assertExternalReferenceFree(tx, RoamingConnection, fields.externalReference, 'roaming connection');
     }
     const partner = await partnerOf(tx, partnerId);

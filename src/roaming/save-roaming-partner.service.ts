@@ -6,7 +6,7 @@ import { callerScope } from '../access/admin-scope.ts';
 import { assertMayChangeInstanceWide } from '../access/instance-wide.ts';
 import { RoamingPartner } from '../parties/roaming-partner.entity.ts';
 import { DomainError, InvalidInputError, NotFoundError } from '../platform/errors.ts';
-import { assertExternalReferenceFree } from '../platform/external-reference.ts';
+import { assertExternalReferenceFree, setsOtherExternalReference } from '../platform/external-reference.ts';
 import { flushUnique } from '../platform/flush-unique.ts';
 import { isUuid } from '../platform/ids.ts';
 import { applyPatch, type Patch } from '../platform/merge-patch.ts';
@@ -75,7 +75,7 @@ export async function updateRoamingPartner(em: Em, id: string, patch: Patch<Part
   assertMayChangeInstanceWide(callerScope(em), 'roaming partners');
   return em.transactional(async (tx) => {
     const partner = await partnerToChange(tx, id);
-    if (patch.externalReference && patch.externalReference.toLowerCase() !== partner.externalReference?.toLowerCase()) {
+    if (setsOtherExternalReference(patch.externalReference, partner.externalReference)) {
       await assertExternalReferenceFree(tx, RoamingPartner, patch.externalReference, 'roaming partner');
     }
     applyPartner(partner, patch);

@@ -77,7 +77,7 @@ export const setupFileSchema = record({
     series: list(record({
       code: text(20).required('${path} is required'),
       name: text().nullable(),
-      external_reference: text().nullable(),
+      external_reference: text().min(1, '${path} must not be empty (leave it out for none)').nullable(),
       primary_document_type: oneOf(PRIMARY_DOCUMENT_TYPES).nullable(),
       document_source: oneOf(DOCUMENT_SOURCES).nullable(),
       item_sources: list(text(64).defined()).nullable(),

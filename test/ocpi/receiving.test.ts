@@ -198,6 +198,14 @@ test('tariffs are stored per connection', async (t) => {
   t.is((await cpo.call('GET', url)).status, 404);
 });
 
+test('one tariff PUT several times at once: each answered 1000, stored once', async (t) => {
+  const pushed = tariff();
+  const url = `${app.url}/ocpi/2.2.1/emsp/tariffs/NL/CPO/${pushed.id}`;
+  const answers = await Promise.all(Array.from({ length: 6 }, () => cpo.call('PUT', url, { body: pushed })));
+  t.deepEqual(answers.map((a) => [a.status, a.body.status_code]), answers.map(() => [200, 1000]), JSON.stringify(answers.map((a) => a.body)));
+  t.deepEqual((await cpo.call('GET', url)).body.data, pushed);
+});
+
 // Found by probing: negative prices (a negative roaming cost), a price of 1e300 (an overflow when
 // stored) and dates the calendar does not have were accepted (1000).
 test('a tariff with negative or absurd prices, negative limits or an impossible date is refused (2001)', async (t) => {

@@ -55,6 +55,19 @@ test('saveEvseLocation creates, then merge-updates, what REST then answers; bad 
   t.deepEqual(await rest(`/cpo-evse-location/${locationId}`), stored, 'nothing changed');
 });
 
+// Found by probing (2026-11-29): 65 characters were stored, 256 were an internal error.
+test('saveEvseLocation holds locationId to REST\'s 64 characters: more is validation_failed at $.locationId and stores nothing', async (t) => {
+  const restAnswer = await app.request('POST', '/main/v1/cpo-evse-location', { body: { location_id: 'L'.repeat(65), admin_id: adminId } });
+  t.like(restAnswer.body, { code: 'validation_failed', param: '$.location_id' });
+  for (const locationId of ['L'.repeat(65), 'M'.repeat(256)]) {
+    t.like(await failure(SAVE_LOCATION, { l: locationId, i: { adminId, name: 'Long' } }), { status: 200, code: 'validation_failed', param: '$.locationId', data: { saveEvseLocation: null } });
+  }
+  const list = await app.request('GET', '/main/v1/cpo-evse-location?page_size=1000');
+  t.false(list.body.items.some((l: { location_id: string }) => l.location_id.length > 64), 'nothing stored');
+  const suffix = next();
+  t.truthy((await data(app, SAVE_LOCATION, { l: `${'K'.repeat(64 - suffix.length)}${suffix}`, i: { adminId } })).saveEvseLocation, '64 characters pass');
+});
+
 // --- EVSEs ---
 
 const EVSE_FIELDS = `databaseId evseUid adminId evseId locationId dropoutAllChargesessions reimbursementMandatory externalUpdatedAt createdAt updatedAt

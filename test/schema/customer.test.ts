@@ -155,6 +155,24 @@ test('validation errors carry the code and the param of the input', async (t) =>
   t.is(after.body.name, customer.name);
 });
 
+// Found by probing (2026-11-29): REST stored "", after which every other "" was a unique violation (500).
+test('an empty external reference is refused at its member by both transports, and nothing is stored', async (t) => {
+  const customer = await createCustomer(app, adminId);
+  const restUpdate = await app.request('POST', `/main/v1/customer/${customer.id}`, { body: { external_reference: '' } });
+  t.like(restUpdate, { status: 400, body: { code: 'validation_failed', param: '$.external_reference' } });
+  const restCreate = await app.request('POST', '/main/v1/customer', { body: { admin_id: adminId, name: 'Empty', country: 'NL', external_reference: '' } });
+  t.like(restCreate, { status: 400, body: { code: 'validation_failed', param: '$.external_reference' } });
+  const created = await graphql(app, CREATE, { input: { adminId, name: 'Empty', country: 'NL', externalReference: '' } });
+  t.like(created.body.errors?.[0].extensions, { code: 'validation_failed', param: '$.input.externalReference' });
+  const updated = await graphql(app, UPDATE, { id: customer.id, input: { externalReference: '' } });
+  t.like(updated.body.errors?.[0].extensions, { code: 'validation_failed', param: '$.input.externalReference' });
+  const [{ n }] = await app.orm.em.fork().execute<{ n: number }[]>(`select count(*)::int as n from customer where external_reference = ''`);
+  t.is(n, 0);
+  t.is((await app.request('GET', `/main/v1/customer/${customer.id}`)).body.external_reference, customer.external_reference);
+  const cleared = await data(app, UPDATE, { id: customer.id, input: { externalReference: null } });
+  t.is(cleared.updateCustomer.externalReference, null, 'null removes it');
+});
+
 test('charge authorization requests can be blocked and unblocked', async (t) => {
   const customer = await createCustomer(app, adminId);
   const blocked = await data(app, 'mutation ($id: ID!) { blockCustomerChargeAuthRequests(id: $id) { chargeAuthRequestsBlocked } }', { id: customer.id });

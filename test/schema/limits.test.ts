@@ -135,6 +135,35 @@ test('documents are at most 5,000 tokens', async (t) => {
   await normalQueryWorks(t);
 });
 
+// Found by probing (2026-11-29): a 5 KB list literal under the token limit overflowed the parser's recursion (500).
+test('brackets, braces and parentheses nest at most 64 deep, and so do the variables of a GET: deeper is refused before parsing', async (t) => {
+  const list = (depth: number) => `{ nodes(ids: ${'['.repeat(depth)}"x"${']'.repeat(depth)}) { id } }`;
+  for (const depth of [2490, 2100, 63]) {
+    const response = await graphql(app, list(depth));
+    refused(t, response);
+    t.regex(response.body.errors![0].message, /nest.*64/);
+  }
+  const customFields = (value: string) => `mutation { createCustomer(input: { adminId: "${adminId}", name: "Deep", country: "NL", customFields: { a: ${value} } }) { id } }`;
+  for (const value of [`${'['.repeat(2400)}1${']'.repeat(2400)}`, `${'{ a: '.repeat(1200)}1${' }'.repeat(1200)}`]) {
+    const response = await graphql(app, customFields(value));
+    refused(t, response);
+    t.notRegex(JSON.stringify(response.body), /call stack/);
+  }
+  // `{ nodes(` and 62 list levels are 64: measured as usual (the value is the field's to refuse)
+  const atBound = await graphql(app, list(62));
+  t.not(atBound.status, 500);
+  t.not(atBound.body.errors?.[0].extensions?.code, 'QUERY_TOO_COMPLEX', JSON.stringify(atBound.body).slice(0, 300));
+
+  const get = (variables: string) => app.request('GET', `/graphql?query=${encodeURIComponent('{ __typename }')}&variables=${variables}`);
+  for (const depth of [7000, 65]) {
+    const response = await get(`{"v":${'['.repeat(depth - 1)}${']'.repeat(depth - 1)}}`);
+    refused(t, response);
+  }
+  const shallow = await get(`{"v":${'['.repeat(63)}${']'.repeat(63)}}`);
+  t.is(shallow.status, 200, JSON.stringify(shallow.body).slice(0, 300));
+  await normalQueryWorks(t);
+});
+
 test('introspection stays on: the queries GraphiQL sends pass, a recursive one does not', async (t) => {
   for (const options of [{}, { inputValueDeprecation: true, schemaDescription: true }, { inputValueDeprecation: true, specifiedByUrl: true, directiveIsRepeatable: true }]) {
     const response = await graphql(app, getIntrospectionQuery(options), {}, readonly);

@@ -3,6 +3,7 @@ import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { boxesOf, configureBilling, createSeries, reviewSetDone } from '../../helpers/billing-factories.ts';
 import { createEvse } from '../../helpers/cpo-factories.ts';
 import { createAdministration, createCustomer, okCall } from '../../helpers/factories.ts';
+import { billedFees } from '../../helpers/fee-billing.ts';
 import { ensureVatRate } from '../../helpers/session-factories.ts';
 
 let app: TestApp;
@@ -92,6 +93,48 @@ test('an EVSE is linked to a subscription once at a time: an overlapping second 
   t.truthy(first.id);
 });
 
+test('moving a subscription\'s valid_from back over an EVSE\'s other link is refused on every path, before anything is billed', async (t) => {
+  const { admin, host, plan, evses } = await setUp();
+  // A custom item makes September's review-set exist: a started period, billed when a contract reaches into it.
+  await ok('POST', '/billing-custom-item', {
+    time_zone: 'Europe/Amsterdam', date: '2026-09-02', party_id: host.id, admin_id: admin.id, description: 'Setup', quantity: '1', unit: 'pcs',
+    unit_price_excl_vat: '5.00', vat_kind: 'standard',
+  });
+  await ok('POST', `/cpo-subscription-plan/${plan.id}/2026-08-01`, { recurring_costs: [{ description: 'Hosting', amount_excl_vat: '30.00', period: 'month', per: 'evse' }] });
+  const subscription = await ok('POST', '/cpo-subscription', { customer_id: host.id, plan_id: plan.id, valid_from: '2026-10-01T00:00:00+02:00' });
+  // Two links of one EVSE, apart: one following the subscription's start, one for September before it.
+  const following = await ok('POST', '/cpo-subscription-evse-link', { subscription_id: subscription.id, evse_uid: evses[0].evse_uid });
+  const september = await ok('POST', '/cpo-subscription-evse-link', {
+    subscription_id: subscription.id, evse_uid: evses[0].evse_uid, valid_from: '2026-09-01T00:00:00+02:00', valid_until: '2026-10-01T00:00:00+02:00',
+  });
+  const septemberFees = async () => (await billedFees(app, admin.id, 'cpo_subscription_fee'))
+    .filter((f) => f.subjectId.includes('/2026-09') && [following.id, september.id].some((id) => f.subjectId.startsWith(id)));
+
+  // From September 1 the following link would start then too, over the September link: its fee would count twice.
+  const back = { valid_from: '2026-09-01T00:00:00+02:00' };
+  for (const [method, suffix] of [['POST', ''], ['PUT', ''], ['PUT', '/valid-from']]) {
+    const moved = await app.request(method, `/main/v1/cpo-subscription/${subscription.id}${suffix}`, { body: back });
+    t.is(moved.status, 400, `${method} ${suffix}: ${JSON.stringify(moved.body)}`);
+    t.like(moved.body, { code: 'overlapping_evse_link', param: '$.valid_from' }, `${method} ${suffix}`);
+  }
+  const graphql = await app.request('POST', '/graphql', {
+    body: {
+      query: 'mutation ($id: ID!, $i: CpoSubscriptionInput!) { updateCpoSubscription(id: $id, input: $i) { databaseId } }',
+      variables: { id: subscription.id, i: { validFrom: back.valid_from } },
+    },
+  });
+  t.like(graphql.body.errors?.[0]?.extensions, { code: 'overlapping_evse_link', param: '$.input.validFrom' }, JSON.stringify(graphql.body));
+  t.is((await ok('GET', `/cpo-subscription/${subscription.id}`)).valid_from, '2026-09-30T22:00:00.000Z', 'unchanged');
+  t.deepEqual(await septemberFees(), [], 'nothing billed by a refused move');
+
+  // With the September link ended on the 15th the subscription may start then: the EVSE's September is billed once.
+  await ok('POST', `/cpo-subscription-evse-link/${september.id}`, { valid_until: '2026-09-15T00:00:00+02:00' });
+  await ok('POST', `/cpo-subscription/${subscription.id}`, { valid_from: '2026-09-15T00:00:00+02:00' });
+  const billed = await septemberFees();
+  t.deepEqual(billed.filter((f) => f.amount !== '0.00').map((f) => [f.subjectId.split('/')[0], f.amount]), [[following.id, '16.00']],
+    `30.00 × 16/30 for the following link, nothing for the September link before the subscription's start: ${JSON.stringify(billed)}`);
+});
+
 test('defunct cascades to the links; a defunct subscription no longer changes; deprecated PUT and single-field paths work', async (t) => {
   const { admin, host, plan, evses } = await setUp();
   const subscription = await ok('POST', '/cpo-subscription', { customer_id: host.id, plan_id: plan.id, valid_from: '2026-01-01T00:00:00Z', custom_fields: { site: 'A' } });
@@ -115,6 +158,19 @@ test('defunct cascades to the links; a defunct subscription no longer changes; d
   t.is(change.status, 400);
   t.is(change.body.code, 'cpo_subscription_defunct');
   t.truthy(admin);
+});
+
+test('one plan version sent several times at once: each answered 200, one version stored', async (t) => {
+  const { plan } = await setUp();
+  for (const date of ['2026-04-01', '2026-05-01']) {
+    const answers = await Promise.all(Array.from({ length: 6 }, () => app.request('POST', `/main/v1/cpo-subscription-plan/${plan.id}/${date}`, {
+      body: { recurring_costs: [{ description: 'Hosting', amount_excl_vat: '10.00', period: 'month' }] },
+    })));
+    t.deepEqual(answers.map((a) => [a.status, a.body.code ?? null]), answers.map(() => [200, null]), date);
+  }
+  const { versions } = await ok('GET', `/cpo-subscription-plan/${plan.id}`);
+  t.is(versions.length, 2, 'one version a date');
+  t.true(versions.every((v: any) => v.recurring_costs.length === 1));
 });
 
 test('bad input is 400 with its place and changes nothing; another administration sees nothing', async (t) => {

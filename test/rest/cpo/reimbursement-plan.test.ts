@@ -88,3 +88,46 @@ test('GraphQL answers the same reimbursement plans and EVSE locations as REST, s
   t.deepEqual(graph.body.data.evseLocations.edges.map((e: any) => e.node.locationId), locations.body.items.map((l: any) => l.location_id));
   t.deepEqual(graph.body.data.evseLocations.edges.map((e: any) => e.node.latitude), ['52.10']);
 });
+
+test('one calculation input set several times at once: each answered 200, stored once, one create event (plan, arrangement, GraphQL)', async (t) => {
+  const admin = (await createAdministration(app)).id;
+  const owner = await createCustomer(app, admin);
+  const plan = await ok('POST', '/cpo-reimbursement-plan', { admin_id: admin, name: 'Raced', components: ['energy', 'flat'] });
+  const arrangement = await createArrangement(app, admin, owner.id);
+  const graphql = (date: string, value: string) => app.request('POST', '/graphql', {
+    body: {
+      query: 'mutation ($id: ID!, $d: String!, $v: String) { setCalculationInput(owner: PLAN, ownerId: $id, validFrom: $d, componentType: "flat", value: $v) { databaseId } }',
+      variables: { id: plan.id, d: date, v: value },
+    },
+  });
+  const sets: [string, (date: string, value: string) => Promise<{ status: number; body: any }>][] = [
+    ['plan', (date, value) => app.request('PUT', `/main/v1/cpo-reimbursement-plan/${plan.id}/calculation-input/${date}/energy`, { body: { value } })],
+    ['arrangement', (date, value) => app.request('PUT', `/main/v1/cpo-reimbursement-arrangement/${arrangement.id}/calculation-input/${date}/energy`, { body: { value } })],
+    ['GraphQL', graphql],
+  ];
+  const values = ['0.10', '0.20', '0.30', '0.40', '0.50', '0.60'];
+  for (const [name, set] of sets) {
+    // Two dates of one value each, then a date set to six values at once: the last write wins.
+    for (const [date, sent] of [['2026-04-01', values.map(() => '0.25')], ['2026-05-01', values.map(() => '0.25')], ['2026-06-01', values]] as const) {
+      const answers = await Promise.all(sent.map((value) => set(date, value)));
+      t.deepEqual(answers.map((a) => [a.status, a.body.errors?.[0]?.message ?? a.body.code ?? null]), sent.map(() => [200, null]), `${name} ${date}`);
+    }
+  }
+  const planInputs = await ok('GET', `/cpo-reimbursement-plan/${plan.id}/calculation-input`);
+  const arrangementInputs = await ok('GET', `/cpo-reimbursement-arrangement/${arrangement.id}/calculation-input`);
+  t.deepEqual(planInputs.map((i: any) => [i.valid_from.slice(0, 10), i.component_type]).sort(),
+    [['2026-04-01', 'energy'], ['2026-04-01', 'flat'], ['2026-05-01', 'energy'], ['2026-05-01', 'flat'], ['2026-06-01', 'energy'], ['2026-06-01', 'flat']]);
+  t.is(arrangementInputs.length, 3);
+  for (const input of [...planInputs, ...arrangementInputs]) {
+    const events = (await ok('GET', `/event?kind=cpo_calculation_input&resource_id=${input.id}`)).items;
+    t.is(events[0]?.modification_kind, 'create', JSON.stringify(events));
+    t.is(events.filter((e: any) => e.modification_kind === 'create').length, 1, 'created once');
+    if (input.valid_from.startsWith('2026-06')) {
+      t.true(values.includes(input.value), input.value);
+      t.true(events.slice(1).every((e: any) => e.modification_kind === 'update' && e.changes?.value), JSON.stringify(events));
+    } else {
+      t.is(input.value, '0.25');
+      t.is(events.length, 1, `an identical set changes nothing: ${JSON.stringify(events)}`);
+    }
+  }
+});

@@ -315,6 +315,20 @@ test('moving valid_from moves the links that defer to it, re-checked', async (t)
   t.like(pastEnd.body, { code: 'invalid_input', param: '$.valid_from' });
 });
 
+test('moving valid_from back over another link of the same token in the same subscription is refused too (POST and PUT)', async (t) => {
+  const token = await insertToken(app, adminId);
+  const subscription = await createTokenSubscription(app, adminId, { valid_from: '2026-10-01T00:00:00Z', links: [{ evco_id: token.evcoId }] });
+  const september = await app.request('POST', '/main/v1/msp-token-link', {
+    body: { subscription_id: subscription.id, evco_id: token.evcoId, valid_from: '2026-09-01T00:00:00Z', valid_until: '2026-10-01T00:00:00Z' },
+  });
+  t.is(september.status, 200, JSON.stringify(september.body));
+  for (const method of ['POST', 'PUT']) {
+    const moved = await app.request(method, `${PATH}/${subscription.id}`, { body: { valid_from: '2026-09-01T00:00:00Z' } });
+    t.like(moved.body, { code: 'overlapping_token_link', param: '$.valid_from' }, method);
+  }
+  t.is((await app.request('GET', `${PATH}/${subscription.id}`)).body.valid_from, '2026-10-01T00:00:00.000Z');
+});
+
 test('list filters: is_valid at the bounds, plan_id, customer_id, has_monetary_credits', async (t) => {
   const admin = (await createAdministration(app)).id;
   const plan = await createSubscriptionPlan(app, admin);

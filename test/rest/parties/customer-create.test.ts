@@ -96,6 +96,21 @@ test('upserts of one new reference at once create it once and update it with the
   t.is(Object.keys(merged).length, 12, 'every upsert merged its field');
 });
 
+test('one new reference given at once to several customers and a create: one takes it, the others are 400 duplicate, never a 500', async (t) => {
+  for (let round = 0; round < 3; round++) {
+    const reference = `race-${process.pid}-${round}`;
+    const ids = await Promise.all(Array.from({ length: 4 }, async () => (await app.request('POST', '/main/v1/customer', { body: body() })).body.id as string));
+    const answers = await Promise.all([
+      ...ids.map((id) => app.request('POST', `/main/v1/customer/${id}`, { body: { external_reference: reference } })),
+      app.request('POST', '/main/v1/customer', { body: body({ external_reference: reference }) }),
+    ]);
+    const outcomes = answers.map((a) => (a.status === 200 ? 'taken' : `${a.status} ${a.body.code} ${a.body.param}`));
+    t.is(outcomes.filter((o) => o === 'taken').length, 1, outcomes.join(', '));
+    t.true(outcomes.every((o) => o === 'taken' || o === '400 duplicate $.external_reference'), outcomes.join(', '));
+    t.is(await customersWith(reference), 1);
+  }
+});
+
 test('a body the create cannot take changes nothing', async (t) => {
   const long = await app.request('POST', '/main/v1/customer/ext_ref.fast-7', { body: body({ name: 'x'.repeat(256) }) });
   t.is(long.status, 400);
