@@ -1,6 +1,7 @@
 // Billing test data: an administration's series and settings, and waiting for the worker's
 // part of an approval (the box becomes ready).
 import type { TestApp } from './app.ts';
+import { createAdministration, createCustomer, okCall } from './factories.ts';
 
 let counter = 0;
 
@@ -66,4 +67,34 @@ export async function reviewSetDone(app: TestApp, setId: string, operation: 'clo
   const finished = await reviewSetOperation(app, setId, operation, body);
   if (finished.state !== 'done') throw new Error(`${operation} of review-set ${setId}: ${JSON.stringify(finished)}`);
   return finished;
+}
+
+export interface CustomItemBoxOptions {
+  seller?: Record<string, unknown>;
+  customer?: Record<string, unknown>;
+  address?: Record<string, unknown>;
+  reference?: string;
+  items: Record<string, unknown>[];
+}
+
+/** A new administration's box of custom items (en-GB, a seller of SELLER's), closed, approved and finalized: the finalize's answer and the box. */
+export async function finalizedCustomItemBox(app: TestApp, options: CustomItemBoxOptions) {
+  const admin = await createAdministration(app, { localeId: 'en-GB' });
+  await configureBilling(app, admin.id, { seller: { ...SELLER, ...options.seller } });
+  await createSeries(app, admin.id);
+  const customer = await createCustomer(app, admin.id, options.customer);
+  if (options.address) {
+    await okCall(app, 'POST', `/billing-address/ext_ref.addr-${customer.id}`, { party_id: customer.id, country: 'NL', ...options.address });
+  }
+  let boxId = '';
+  for (const item of options.items) {
+    boxId = (await okCall(app, 'POST', '/billing-custom-item', {
+      time_zone: 'Europe/Amsterdam', date: '2026-11-02', party_id: customer.id, admin_id: admin.id, description: 'Service', quantity: '1',
+      unit: 'pcs', unit_price_excl_vat: '10.00', vat_kind: 'standard', ...item,
+    })).box_id;
+  }
+  await okCall(app, 'POST', `/billing-box/${boxId}/close`, options.reference ? { billing_reference: options.reference } : undefined);
+  await okCall(app, 'POST', `/billing-box/${boxId}/approve`);
+  await boxInState(app, boxId, 'ready');
+  return { final: await app.request('POST', `/main/v1/billing-box/${boxId}/finalize`), boxId };
 }

@@ -5,8 +5,7 @@
 // the fallback chain that has its glyphs (src/billing/document/font-runs.ts) and measures it so.
 import test from 'ava';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
-import { boxInState, configureBilling, createSeries, SELLER } from '../../helpers/billing-factories.ts';
-import { createAdministration, createCustomer, okCall } from '../../helpers/factories.ts';
+import { finalizedCustomItemBox, type CustomItemBoxOptions } from '../../helpers/billing-factories.ts';
 import { pdfPages } from '../../helpers/pdf-text.ts';
 import { ensureVatRate } from '../../helpers/session-factories.ts';
 
@@ -17,33 +16,8 @@ test.before(async () => {
 });
 test.after.always(async () => { await app?.close(); });
 
-interface Options {
-  seller?: Record<string, unknown>;
-  customer?: Record<string, unknown>;
-  address?: Record<string, unknown>;
-  reference?: string;
-  items: Record<string, unknown>[];
-}
-
-async function finalized(options: Options) {
-  const admin = await createAdministration(app, { localeId: 'en-GB' });
-  await configureBilling(app, admin.id, { seller: { ...SELLER, ...options.seller } });
-  await createSeries(app, admin.id);
-  const customer = await createCustomer(app, admin.id, options.customer);
-  if (options.address) {
-    await okCall(app, 'POST', `/billing-address/ext_ref.addr-${customer.id}`, { party_id: customer.id, country: 'NL', ...options.address });
-  }
-  let boxId = '';
-  for (const item of options.items) {
-    boxId = (await okCall(app, 'POST', '/billing-custom-item', {
-      time_zone: 'Europe/Amsterdam', date: '2026-11-02', party_id: customer.id, admin_id: admin.id, description: 'Service', quantity: '1',
-      unit: 'pcs', unit_price_excl_vat: '10.00', vat_kind: 'standard', ...item,
-    })).box_id;
-  }
-  await okCall(app, 'POST', `/billing-box/${boxId}/close`, options.reference ? { billing_reference: options.reference } : undefined);
-  await okCall(app, 'POST', `/billing-box/${boxId}/approve`);
-  await boxInState(app, boxId, 'ready');
-  const final = await app.request('POST', `/main/v1/billing-box/${boxId}/finalize`);
+async function finalized(options: CustomItemBoxOptions) {
+  const { final, boxId } = await finalizedCustomItemBox(app, options);
   const pdf = await app.request('GET', `/main/v1/billing-box/${boxId}/document`);
   const xml = await app.request('GET', `/main/v1/billing-box/${boxId}/document`, { headers: { accept: 'application/xml' } });
   const bytes = pdf.body as Buffer;

@@ -7,7 +7,7 @@
 // finalize (500) and one of 17 digits and more was printed cut ("99,999,899,990,0…").
 import test from 'ava';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
-import { boxInState, configureBilling, createSeries, SELLER } from '../../helpers/billing-factories.ts';
+import { configureBilling, createSeries, finalizedCustomItemBox, type CustomItemBoxOptions } from '../../helpers/billing-factories.ts';
 import { en16931Failures } from '../../helpers/en16931.ts';
 import { createAdministration, createCustomer, okCall } from '../../helpers/factories.ts';
 import { pdfPages } from '../../helpers/pdf-text.ts';
@@ -20,22 +20,8 @@ test.before(async () => {
 });
 test.after.always(async () => { await app?.close(); });
 
-async function finalized(options: { customer?: Record<string, unknown>; seller?: Record<string, unknown>; items: Record<string, unknown>[] }) {
-  const admin = await createAdministration(app, { localeId: 'en-GB' });
-  await configureBilling(app, admin.id, { seller: { ...SELLER, ...options.seller } });
-  await createSeries(app, admin.id);
-  const customer = await createCustomer(app, admin.id, options.customer);
-  let boxId = '';
-  for (const item of options.items) {
-    boxId = (await okCall(app, 'POST', '/billing-custom-item', {
-      time_zone: 'Europe/Amsterdam', date: '2026-11-02', party_id: customer.id, admin_id: admin.id, description: 'Service', quantity: '1',
-      unit: 'pcs', unit_price_excl_vat: '10.00', vat_kind: 'standard', ...item,
-    })).box_id;
-  }
-  await okCall(app, 'POST', `/billing-box/${boxId}/close`);
-  await okCall(app, 'POST', `/billing-box/${boxId}/approve`);
-  await boxInState(app, boxId, 'ready');
-  const final = await app.request('POST', `/main/v1/billing-box/${boxId}/finalize`);
+async function finalized(options: Pick<CustomItemBoxOptions, 'customer' | 'seller' | 'items'>) {
+  const { final, boxId } = await finalizedCustomItemBox(app, options);
   if (final.status !== 200) return { final, pages: [] as string[], xml: '' };
   const pdf = await app.request('GET', `/main/v1/billing-box/${boxId}/document`);
   const xml = await app.request('GET', `/main/v1/billing-box/${boxId}/document`, { headers: { accept: 'application/xml' } });
