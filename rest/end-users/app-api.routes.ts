@@ -251,7 +251,8 @@ export const appApiRoutes: RouteDef[] = [
     method: 'post', path: '/:end_user_id/msp-token-subscription/:subscription_id/switch-plan', graphql: 'switchViewerSubscriptionPlan', tag: TAG, api: 'app', body: switchPlanBody,
     response: appSubscriptionShape, summary: 'Switch the plan of a token subscription from now on',
     description: 'Exactly one of plan_id and plan_external_reference; only plans of the administration inside their publishing window '
-      + '(others: 400 not_found). The subscription ends now and a successor with the new plan continues (answered), with the tokens, '
+      + '(others: 400 not_found; the subscription\'s own plan: 400 invalid_input). Only a running subscription switches (not started yet '
+      + 'or ended: 400 subscription_not_current; defunct: 400 subscription_defunct). The subscription ends now and a successor with the new plan continues (answered), with the tokens, '
       + `the credit and the end user's authorizations; sessions from the switch on are priced under the new plan. Needs a managing authorization. ${SCOPE}`,
     handler: async ({ em, actor, params, body }) => {
       const scope = await endUserScope(em, actor, params.end_user_id);

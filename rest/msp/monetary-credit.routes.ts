@@ -59,7 +59,8 @@ type CreditBody = yup.InferType<typeof creditBody>;
 
 const description = 'Adds a movement to the subscription\'s monetary credit (excl. VAT, in the administration\'s currency): '
   + 'a positive amount is a grant, a negative one a correction. The balance never goes below zero '
-  + '(400 insufficient_credit). Answers the credit state with the movement just made.';
+  + '(400 insufficient_credit) nor reaches 10^14 (400 credit_limit); a defunct subscription takes corrections only '
+  + '(a grant: 400 subscription_defunct). Answers the credit state with the movement just made.';
 
 const change = ({ em, params, body }: RouteInput<CreditBody, unknown>) =>
   changeMonetaryCredit(em, params.id, body).then(serializeCreditState);

@@ -1,10 +1,11 @@
 // What an end user may change through the App API: cancel a subscription, switch its plan. Both
 // need a managing authorization (customer owner/manager, subscription manager); anything else
 // is 400 not_found, like a subscription that does not exist.
-import { InvalidInputError, NotFoundError } from '../platform/errors.ts';
+import { DomainError, InvalidInputError, NotFoundError } from '../platform/errors.ts';
 import { isUuid } from '../platform/ids.ts';
 import type { Em } from '../platform/orm.ts';
 import { defunctTokenSubscriptionEntity } from '../msp/defunct-token-subscription.service.ts';
+import { lockTokenSubscription } from '../msp/lock-token-subscription.ts';
 import { correctPlanOrCustomerEntities } from '../msp/subscription-correction.service.ts';
 import { SubscriptionPlan } from '../msp/subscription-plan.entity.ts';
 import { TOKEN_SUBSCRIPTION } from '../msp/token-subscription-input.ts';
@@ -37,8 +38,10 @@ export interface PlanChoice { planId?: string | null; planExternalReference?: st
  * Switches the plan from now on: a plan-or-customer correction at this moment (the old
  * subscription ends now, a successor with the new plan runs on, token links and credit move), so
  * sessions from the switch on are priced under the new plan. Only plans of the administration
- * inside their publishing window can be chosen (others: 400 not_found at the plan member). The end
- * user's authorizations over the old subscription carry over to the successor.
+ * inside their publishing window can be chosen (others: 400 not_found at the plan member; its own
+ * plan: 400 invalid_input there). Only a running subscription switches (not started or ended: 400
+ * subscription_not_current; defunct: subscription_defunct). The end user's authorizations over the
+ * old subscription carry over to the successor.
  */
 export async function switchEndUserPlan(
   em: Em, scope: EndUserScope, id: string, choice: PlanChoice, now = new Date(),
@@ -52,6 +55,13 @@ export async function switchEndUserPlan(
   const plan = where ? await em.findOne(SubscriptionPlan, { ...where, admin: scope.adminId }) : null;
   if (!plan || !isPublishedAt(plan, now)) throw new NotFoundError('subscription plan', { path });
   const successor = await em.transactional(async (tx) => {
+    // Checked here, at this request's members: the correction names its own (valid_from, new_plan_id).
+    const current = await lockTokenSubscription(tx, subscriptionId);
+    current.assertChangeable();
+    if (!current.isValidAt(now)) {
+      throw new DomainError('subscription_not_current', 'the subscription has not started yet or has ended: only a running subscription switches plan');
+    }
+    if (current.plan.id === plan.id) throw new InvalidInputError('the subscription has this plan already', { path });
     const { oldSubscription, newSubscription } = await correctPlanOrCustomerEntities(tx, subscriptionId, { validFrom: now, newPlanId: plan.id });
     const authorizations = await tx.find(SubscriptionAuthorization, { subscription: oldSubscription, defunct: false });
     for (const a of authorizations) {

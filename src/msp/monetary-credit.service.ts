@@ -30,12 +30,23 @@ export interface CreditState {
   lastMovement: MonetaryCreditData | null;
 }
 
-/** Appends one movement and moves the balance; the subscription must be locked. */
+/** A balance is less than this: the balance and balance_after columns are numeric(20,6). */
+const BALANCE_BOUND = '100000000000000';
+
+/**
+ * Appends one movement and moves the balance; the subscription must be locked. A balance below
+ * zero or beyond what the columns hold is refused before anything changes, whichever path moves it
+ * (a pricing batch's release drops its session out rather than lose credit or fail the batch).
+ */
 export function appendMovement(em: Em, subscription: TokenSubscription, kind: CreditKind, amount: string, fields: { description?: string | null; sessionId?: string | null } = {}): MonetaryCredit {
   const balanceAfter = addDecimal(subscription.monetaryCreditBalance, amount);
   if (isNegative(balanceAfter)) {
     throw new DomainError('insufficient_credit',
       `the credit balance is ${normalize(subscription.monetaryCreditBalance)}; it cannot go below zero`, { path: ['amount'] });
+  }
+  if (compareDecimal(balanceAfter, BALANCE_BOUND) >= 0) {
+    throw new DomainError('credit_limit',
+      `the credit balance is ${normalize(subscription.monetaryCreditBalance)}; it must stay below ${BALANCE_BOUND}`, { path: ['amount'] });
   }
   subscription.monetaryCreditBalance = balanceAfter;
   return em.create(MonetaryCredit, {
@@ -56,13 +67,16 @@ async function stateOf(em: Em, subscription: TokenSubscription, lastMovement: Mo
 
 /**
  * POST (and the deprecated PUT) /msp-token-subscription/{id}/monetary-credit: a positive amount
- * is a grant, a negative one a correction; the balance never goes below zero.
+ * is a grant, a negative one a correction; the balance never goes below zero nor reaches 10^14.
+ * A defunct subscription takes corrections only (400 subscription_defunct for a grant).
  */
 export async function changeMonetaryCredit(em: Em, subscriptionId: string, input: { amount: string; description?: string | null }): Promise<CreditState> {
   const amount = parseDecimal(input.amount, ['amount']);
   if (isZero(amount)) throw new InvalidInputError('amount must not be zero', { path: ['amount'] });
   return em.transactional(async (tx) => {
     const subscription = await lockTokenSubscription(tx, subscriptionId);
+    // A defunct subscription's tokens are gone, so a grant could never be used; a correction may still clear its credit.
+    if (!isNegative(amount)) subscription.assertChangeable();
     const movement = appendMovement(tx, subscription, isNegative(amount) ? 'correction' : 'grant', amount, { description: input.description });
     await tx.flush();
     return stateOf(tx, subscription, movement);

@@ -44,10 +44,13 @@ export function checkTokenUid(uid: string, uidType: UidType | null | undefined):
  * OCPI identifies a token by its uid and type (APP_USER: a virtual token; RFID: another with a uid),
  * case-insensitively (CiString; the column is citext): a second token of one uid and type made a
  * roaming partner, which keys its tokens so, take it for the first. A lock per uid, held by the
- * caller's transaction (a class of its own, after the eMA ids' 736400123), orders issues sent at once.
+ * caller's transaction (a class of its own, after the eMA ids' 736400123), orders issues and
+ * updates sent at once; outside a transaction the check could not hold until the write, so a call
+ * there is a programming error.
  */
 export async function assertUidFree(em: Em, uid: string, virtual: boolean, tokenId?: string): Promise<void> {
-  if (em.isInTransaction()) await em.execute('select pg_advisory_xact_lock(736400124, hashtext(lower(?)))', [uid]);
+  if (!em.isInTransaction()) throw new Error('assertUidFree needs the transaction that writes the uid (its lock holds until the commit)');
+  await em.execute('select pg_advisory_xact_lock(736400124, hashtext(lower(?)))', [uid]);
   const [taken] = await em.execute<{ id: string }[]>(`select id from msp_token where uid = ?::citext and (form_factor = 'virtual') = ?
     and id is distinct from ?::uuid limit 1`, [uid, virtual, tokenId ?? null]);
   if (taken) throw new DomainError('duplicate', 'uid is already used by another token of its kind (OCPI identifies a token by uid and type)', { path: ['uid'] });
@@ -69,22 +72,24 @@ async function answer(em: Em, token: Token): Promise<Data<Token> & { isCurrently
  * POST /msp-token/{evco_id} (merge) and the deprecated PUT (a patch with every field present).
  * Tokens are created by the series and subscription operations, so an unknown evco_id is 400.
  */
-export async function updateToken(em: Em, evcoId: string, patch: TokenPatch): Promise<Data<Token> & { isCurrentlyValid: boolean }> {
-  const token = await loadToken(em, evcoId);
-  if (isStaleUpdate(token.externalUpdatedAt, patch.externalUpdatedAt)) return answer(em, token);
-  if (patch.brandCode !== undefined) {
-    token.brandCode = patch.brandCode === null ? null : await existingBrandCode(em, patch.brandCode);
-  }
-  if (patch.uidType !== undefined) token.uidType = patch.uidType;
-  if (patch.uid !== undefined) token.uid = patch.uid;
-  if ((patch.uid !== undefined || patch.uidType !== undefined) && token.uid != null) {
-    token.uid = checkTokenUid(token.uid, token.uidType);
-    await assertUidFree(em, token.uid, token.formFactor === 'virtual', token.id);
-  }
-  if (patch.vehicleVin !== undefined) token.vehicleVin = patch.vehicleVin === null ? null : checkVin(patch.vehicleVin);
-  if (patch.externalUpdatedAt !== undefined) token.externalUpdatedAt = patch.externalUpdatedAt;
-  await em.flush();
-  return answer(em, token);
+export function updateToken(em: Em, evcoId: string, patch: TokenPatch): Promise<Data<Token> & { isCurrentlyValid: boolean }> {
+  return em.transactional(async (tx) => {
+    const token = await loadToken(tx, evcoId);
+    if (isStaleUpdate(token.externalUpdatedAt, patch.externalUpdatedAt)) return answer(tx, token);
+    if (patch.brandCode !== undefined) {
+      token.brandCode = patch.brandCode === null ? null : await existingBrandCode(tx, patch.brandCode);
+    }
+    if (patch.uidType !== undefined) token.uidType = patch.uidType;
+    if (patch.uid !== undefined) token.uid = patch.uid;
+    if ((patch.uid !== undefined || patch.uidType !== undefined) && token.uid != null) {
+      token.uid = checkTokenUid(token.uid, token.uidType);
+      await assertUidFree(tx, token.uid, token.formFactor === 'virtual', token.id);
+    }
+    if (patch.vehicleVin !== undefined) token.vehicleVin = patch.vehicleVin === null ? null : checkVin(patch.vehicleVin);
+    if (patch.externalUpdatedAt !== undefined) token.externalUpdatedAt = patch.externalUpdatedAt;
+    await tx.flush();
+    return answer(tx, token);
+  });
 }
 
 export async function setTokenChargeAuthBlocked(em: Em, evcoId: string, blocked: boolean): Promise<Data<Token> & { isCurrentlyValid: boolean }> {

@@ -35,6 +35,7 @@ export const ERROR_CODES = {
   mandate_defunct: { status: 400, meaning: 'A defunct direct debit mandate cannot change or become valid again.' },
   authorization_defunct: { status: 400, meaning: 'A defunct end-user authorization cannot become valid again.' },
   subscription_defunct: { status: 400, meaning: 'The token subscription is defunct: it cannot change, get tokens or be fulfilled.' },
+  subscription_not_current: { status: 400, meaning: 'The token subscription has not started yet or has ended: it cannot switch plan now.' },
   token_link_defunct: { status: 400, meaning: 'A defunct token link cannot change.' },
   reimbursement_arrangement_defunct: { status: 400, meaning: 'A defunct reimbursement arrangement cannot change.' },
   cpo_subscription_defunct: { status: 400, meaning: 'A defunct CPO subscription cannot change or get EVSE links.' },
@@ -47,6 +48,7 @@ export const ERROR_CODES = {
   token_series_exhausted: { status: 400, meaning: 'The token series has no free number left.' },
   form_factor_not_fulfilable: { status: 400, meaning: 'Tokens of this form factor are not fulfilled (physically issued).' },
   insufficient_credit: { status: 400, meaning: 'The monetary credit balance would go below zero.' },
+  credit_limit: { status: 400, meaning: 'The monetary credit balance would reach 10^14, more than the ledger holds.' },
   // Pricing and sessions
   rate_plan_missing: { status: 400, meaning: 'The subscription plan has no rate plan to price with.' },
   rate_plan_version_missing: { status: 400, meaning: 'The rate plan has no version valid at that moment.' },

@@ -114,6 +114,33 @@ test('switch-plan needs exactly one plan choice: neither or both is 400 at the m
   t.like(admin, { valid_until: null, defunct: false, plan_id: w.planId });
 });
 
+test('switch-plan answers at its own members: a subscription not started or ended is subscription_not_current (no param), the same plan or one of another administration is refused at $.plan_id; nothing changes', async (t) => {
+  const plan = await createSubscriptionPlan(app, adminId);
+  const newPlan = await createSubscriptionPlan(app, adminId);
+  const foreignPlan = await createSubscriptionPlan(app, (await createAdministration(app)).id);
+  const customer = await createCustomer(app, adminId);
+  const running = await createTokenSubscription(app, adminId, { plan_id: plan.id, customer_id: customer.id, valid_from: '2026-01-01T00:00:00Z' });
+  const future = await createTokenSubscription(app, adminId, { plan_id: plan.id, customer_id: customer.id, valid_from: '2099-01-01T00:00:00Z' });
+  const ended = await createTokenSubscription(app, adminId, { plan_id: plan.id, customer_id: customer.id, valid_from: '2025-01-01T00:00:00Z', valid_until: '2025-06-01T00:00:00Z' });
+  const manager = await createEndUser(app, adminId, { site_id: siteId });
+  await authorizeCustomer(manager.id, customer.id);
+  const cases: [string, string, { code: string; param?: string }][] = [
+    [future.id, newPlan.id, { code: 'subscription_not_current' }],
+    [ended.id, newPlan.id, { code: 'subscription_not_current' }],
+    [running.id, plan.id, { code: 'invalid_input', param: '$.plan_id' }],
+    [running.id, foreignPlan.id, { code: 'not_found', param: '$.plan_id' }],
+  ];
+  for (const [subscriptionId, planId, expected] of cases) {
+    const r = await as('POST', `/${manager.id}/msp-token-subscription/${subscriptionId}/switch-plan`, { plan_id: planId });
+    t.is(r.status, 400, JSON.stringify(r.body));
+    t.is(r.body.code, expected.code, JSON.stringify(r.body));
+    t.is(r.body.param, expected.param, JSON.stringify(r.body));
+  }
+  const subscriptions = ok(await app.request('GET', `/main/v1/msp-token-subscription?customer_id=${customer.id}&page_size=100`)).items;
+  t.deepEqual(subscriptions.map((s: any) => [s.id, s.plan_id, s.valid_until && Date.parse(s.valid_until)]).sort(), [
+    [running.id, plan.id, null], [future.id, plan.id, null], [ended.id, plan.id, Date.parse('2025-06-01T00:00:00Z')]].sort());
+});
+
 test('revoking an authorization takes effect on the next request', async (t) => {
   const w = await world();
   t.is(ok(await as('GET', `/${w.manager.id}/msp-charge-session`)).items.length, 1);

@@ -172,3 +172,32 @@ test('parallel consumptions of one session consume once', async (t) => {
   const state = await credit(id, '0.01');
   t.is(state.body.monetary_credit_balance, '8.01');
 });
+
+test('a balance beyond what the ledger holds (numeric(20,6)) is 400 credit_limit at $.amount and changes nothing', async (t) => {
+  const { id } = await insertTokenSubscription(app, adminId);
+  t.is((await credit(id, '99999999999999')).status, 200);
+  const over = await credit(id, '99999999999999');
+  t.is(over.status, 400, JSON.stringify(over.body));
+  t.like(over.body, { code: 'credit_limit', param: '$.amount' });
+  const toTheTop = await credit(id, '0.999999');
+  t.is(toTheTop.status, 200, 'the largest balance the column holds is kept');
+  t.is(toTheTop.body.monetary_credit_balance, '99999999999999.999999');
+  const oneMore = await credit(id, '0.000001');
+  t.like(oneMore.body, { code: 'credit_limit', param: '$.amount' });
+  const ledger = await app.request('GET', creditPath(id));
+  t.deepEqual(ledger.body.items.map((m: { balance_after: string }) => m.balance_after), ['99999999999999.00', '99999999999999.999999']);
+});
+
+test('a defunct subscription gets no grant (subscription_defunct); a negative correction still clears its credit', async (t) => {
+  const { id } = await insertTokenSubscription(app, adminId);
+  await credit(id, '5.00');
+  t.is((await app.request('PUT', `/main/v1/msp-token-subscription/${id}/defunct`, { body: {} })).status, 200);
+  const grant = await credit(id, '1.00');
+  t.is(grant.status, 400, JSON.stringify(grant.body));
+  t.is(grant.body.code, 'subscription_defunct');
+  const cleared = await credit(id, '-5.00');
+  t.is(cleared.status, 200, JSON.stringify(cleared.body));
+  t.is(cleared.body.monetary_credit_balance, '0.00');
+  const ledger = await app.request('GET', creditPath(id));
+  t.deepEqual(ledger.body.items.map((m: { amount: string }) => m.amount), ['5.00', '-5.00']);
+});

@@ -258,3 +258,16 @@ test('brands, UID types and form factors are not paged', async (t) => {
   t.deepEqual(Object.keys(formFactors.body), ['items']);
   t.deepEqual(formFactors.body.items.filter((f: any) => f.fulfilable).map((f: any) => f.id), ['card', 'keychain']);
 });
+
+test('two tokens updated to one uid at once: one gets it, the other is 400 duplicate at $.uid', async (t) => {
+  for (let round = 0; round < 4; round++) {
+    const tokens = [await insertToken(app, adminId), await insertToken(app, adminId)];
+    const uid = `0A0B0C${10 + round}`;
+    const answers = await Promise.all(tokens.map((token) =>
+      app.request('POST', `/main/v1/msp-token/${token.evcoId}`, { body: { uid, token_uid_type_id: 'rfid_4byte' } })));
+    t.deepEqual(answers.map((r) => r.status).sort(), [200, 400], `round ${round}: ${JSON.stringify(answers.map((r) => r.body))}`);
+    t.like(answers.find((r) => r.status === 400)!.body, { code: 'duplicate', param: '$.uid' });
+    const stored = await Promise.all(tokens.map(async (token) => (await app.request('GET', `/main/v1/msp-token/${token.evcoId}`)).body.uid));
+    t.is(stored.filter((u) => u === uid).length, 1, `round ${round}: ${JSON.stringify(stored)}`);
+  }
+});
