@@ -77,7 +77,8 @@ export const costCalculationRoutes: RouteDef[] = [
       + 'rule decides, its vat_kind (if any) wins over vat_kind (default standard). Rules match on the start in time_zone. '
       + 'Each subtotal (amount_excl_vat, VAT and amount_incl_vat) is rounded once; what the script of the deciding rule computes '
       + '(e.g. CPO price + 10 %, from cpo_cost_excl_vat) is an `other` subtotal with its component and label, its annotations are '
-      + 'in annotations; a min/max session price shows as a min_price_adjustment/max_price_adjustment subtotal.',
+      + 'in annotations; a min/max session price shows as a min_price_adjustment/max_price_adjustment subtotal. parking_minutes '
+      + 'may not exceed the session (its duration in whole seconds, rounded up, as total_idle_seconds at submission): 400 otherwise.',
     query, response: costCalculationShape,
     handler: async ({ em, query: q }): Promise<Infer<typeof costCalculationShape>> => {
       const result = await calculateCost(em, {

@@ -113,7 +113,7 @@ const CostCalculationInput = builder.inputType('CostCalculationInput', {
     tariffCode: t.string(),
     currentType: t.field({ type: CurrentType }),
     powerKw: t.string({ description: 'A non-negative exact decimal string.' }),
-    parkingMinutes: t.string({ description: 'A non-negative exact decimal string.' }),
+    parkingMinutes: t.string({ description: 'A non-negative exact decimal string, at most the session\'s duration.' }),
     vatKind: t.field({ type: VatKind, description: 'Unless the deciding rule names one. Default STANDARD.' }),
   }),
 });

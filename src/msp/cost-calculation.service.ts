@@ -1,5 +1,6 @@
 // GET /msp-charge-cost-calculation: prices a hypothetical session, stores nothing.
 import { SubscriptionPlan } from './subscription-plan.entity.ts';
+import { compareDecimal, multiplyDecimal } from '../money/decimal.ts';
 import { DomainError, InvalidInputError, NotFoundError } from '../platform/errors.ts';
 import { isUuid } from '../platform/ids.ts';
 import type { Em } from '../platform/orm.ts';
@@ -9,6 +10,7 @@ import type { RatePlan } from '../pricing/rate-plan.entity.ts';
 import { getRatePlan, ratePlanVersionAt } from '../pricing/rate-plan.service.ts';
 import type { VatKind } from '../pricing/vat-rate.entity.ts';
 import { vatRatesAt } from '../pricing/vat-rate.service.ts';
+import { maxIdleSeconds } from '../sessions/session-consistency.ts';
 
 export interface CostCalculationInput {
   ratePlanId?: string;
@@ -39,6 +41,11 @@ export async function calculateCost(em: Em, input: CostCalculationInput): Promis
   const { session } = input;
   if (session.end.getTime() < session.start.getTime()) {
     throw new InvalidInputError('end_date_time must not be before start_date_time', { queryParam: 'end_date_time' });
+  }
+  // As a submitted session's total_idle_seconds (session-consistency.ts): no more parking than the session lasts.
+  const maxSeconds = maxIdleSeconds(session.start, session.end);
+  if (session.parkingMinutes !== undefined && compareDecimal(multiplyDecimal(session.parkingMinutes, '60'), String(maxSeconds)) > 0) {
+    throw new InvalidInputError(`parking_minutes is more than the session lasts (${maxSeconds} s from its start to its end)`, { queryParam: 'parking_minutes' });
   }
   const version = await ratePlanVersionAt(em, ratePlan, session.start).catch((error) => {
     throw error instanceof DomainError ? new DomainError(error.code, error.message, { queryParam: 'start_date_time' }) : error;

@@ -73,9 +73,12 @@ export function price(em: Em, context: BatchContext, session: ClaimedSession, r:
   const versionInput = { ...version.definition, id: version.id, validFrom: version.validFrom };
   const reimbursementVat = context.reimbursementVat(session);
   if (reimbursementVat?.kind === 'dropout') throw new Dropped(reimbursementVat.reason, reimbursementVat.explanation, reimbursementVat.evseUid);
-  const kind: VatKind = reimbursementVat?.kind === 'exempt' ? 'exempt' : ruleFor(versionInput, facts).rule?.vat_kind ?? 'standard';
+  // An owner exempt by its reimbursement VAT makes the session exempt: every line, also one whose rate names its own vat_kind.
+  const exempt = reimbursementVat?.kind === 'exempt';
+  const kind: VatKind = exempt ? 'exempt' : ruleFor(versionInput, facts).rule?.vat_kind ?? 'standard';
   const vatRates: VatRate[] = [];
   const vatFor = (wanted: VatKind) => {
+    if (exempt) return { percent: '0.00', kind: 'exempt' as const, country: session.country };
     if (wanted === 'exempt' || wanted === 'reverse_charge') return { percent: '0.00', kind: wanted, country: session.country };
     const rate = context.vatRateAt(session.country, wanted, session.start_at);
     if (!rate) throw new Dropped('vat_rate_missing', `no ${wanted} VAT rate of ${session.country} is valid at ${session.start_at.toISOString()}`, `${session.country}:${wanted}`);

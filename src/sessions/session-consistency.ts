@@ -29,10 +29,18 @@ export type Contradiction =
 
 const wellFormed = (value: string) => isDecimalText(value) && !isNegative(value);
 
+/**
+ * The most idle (parking) time a session can have: its duration in whole seconds, rounded up (idle
+ * time is reported in whole seconds; OCPI: hours, rounded to seconds). The cost calculation holds
+ * its parking_minutes to it too (src/msp/cost-calculation.service.ts).
+ */
+export function maxIdleSeconds(startAt: Date, endAt: Date): number {
+  return Math.max(0, Math.ceil((endAt.getTime() - startAt.getTime()) / 1000));
+}
+
 /** The first contradiction, or null. Values their own checks refuse (negative, not decimal) are left to those. */
 export function contradictionOf(facts: ReportedFacts): Contradiction | null {
-  // In whole seconds, rounded up: idle time is reported in whole seconds (OCPI: hours, rounded to seconds).
-  const durationSeconds = Math.max(0, Math.ceil((facts.endAt.getTime() - facts.startAt.getTime()) / 1000));
+  const durationSeconds = maxIdleSeconds(facts.startAt, facts.endAt);
   if (facts.idleSeconds > durationSeconds) {
     return { member: 'idle_time', message: `is more than the session lasts (${durationSeconds} s from its start to its end)` };
   }

@@ -95,7 +95,7 @@ test('planId prices with the subscription plan\'s rate plan', async (t) => {
   t.like(missing.body.errors?.[0].extensions, { code: 'rate_plan_missing', param: '$.input.planId' });
 });
 
-test('errors name the member of the input: bad decimals, both or no plan, unknown ids, no version, no VAT rate', async (t) => {
+test('errors name the member of the input: bad decimals, both or no plan, unknown ids, no version, no VAT rate, more parking than the session lasts', async (t) => {
   const cases: [Record<string, unknown>, string, string][] = [
     [{ energyKwh: '1e3' }, 'validation_failed', '$.input.energyKwh'],
     [{ energyKwh: '-1' }, 'validation_failed', '$.input.energyKwh'],
@@ -110,6 +110,7 @@ test('errors name the member of the input: bad decimals, both or no plan, unknow
     [{ ratePlanId: undefined, planId: '0190f5d2-0000-7000-8000-000000000000' }, 'not_found', '$.input.planId'],
     [{ startDateTime: '2025-12-31T23:00:00Z' }, 'rate_plan_version_missing', '$.input.startDateTime'],
     [{ country: 'FR', timeZone: 'Europe/Paris' }, 'vat_rate_missing', '$.input.country'],
+    [{ parkingMinutes: '31.5' }, 'invalid_input', '$.input.parkingMinutes'],
   ];
   for (const [change, code, param] of cases) {
     const response = await graphql(app, CALC, { input: { ...SESSION, ratePlanId: ratePlan.id, ...change } });

@@ -124,6 +124,7 @@ export function evaluateOcpiTariff(tariff: OcpiTariff, session: OcpiSession): Oc
   const elements: Element[] = tariff.elements.map((e) => ({ components: e.price_components, given: e.restrictions }));
   const sessionStart = new Date(session.start_date_time).getTime();
   const expired = session.reservation?.outcome === 'EXPIRED';
+  const inSeconds = session.time_in_seconds === true;
   const slices: Slice[] = [];
   const flats: FlatSlice[] = [];
   let energyBefore = 0n;
@@ -145,7 +146,7 @@ export function evaluateOcpiTariff(tariff: OcpiTariff, session: OcpiSession): Oc
     for (const dimension of PRICED) {
       const raw = dimension === 'TIME' && isReservation ? values.get('RESERVATION_TIME') : values.get(dimension);
       if (raw === undefined) continue;
-      const volume = dimension === 'ENERGY' ? raw : mulDivMicros(raw, SECONDS_PER_HOUR);
+      const volume = dimension === 'ENERGY' || inSeconds ? raw : mulDivMicros(raw, SECONDS_PER_HOUR);
       const found = findComponent(elements, dimension, ctx);
       if (!found) {
         explanation.push(`period ${index}: no element prices ${dimension}; it is free`);

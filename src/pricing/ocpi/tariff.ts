@@ -62,4 +62,10 @@ export interface OcpiSession {
   end_date_time?: string;
   charging_periods: ChargingPeriod[];
   reservation?: { outcome?: 'USED' | 'EXPIRED' | string } | null;
+  /**
+   * TIME, PARKING_TIME and RESERVATION_TIME volumes are exact seconds rather than OCPI's hours: for
+   * periods built from timestamps (src/session-processing/historical-tariff.ts), where 1/6 h as a
+   * 6-decimal hour is 600.0012 s and a step_size would bill a step more.
+   */
+  time_in_seconds?: boolean;
 }

@@ -136,6 +136,17 @@ test('plan_id prices with the subscription plan\'s rate plan; errors name the qu
   t.like((await calc({ rate_plan_id: '0190f5d2-0000-7000-8000-000000000000' })).body, { code: 'not_found', query_param: 'rate_plan_id' });
 });
 
+// Found by probing: 6000 parking minutes of a 60-minute session were priced; submission refuses such a session.
+test('parking_minutes beyond the session\'s duration is refused, as at submission; up to it is priced', async (t) => {
+  const beyond = await calc({ parking_minutes: '60.000001' });
+  t.is(beyond.status, 400, JSON.stringify(beyond.body));
+  t.like(beyond.body, { code: 'invalid_input', query_param: 'parking_minutes' });
+  t.is((await calc({ parking_minutes: '6000' })).status, 400);
+  const all = await calc({ parking_minutes: '60' });
+  t.is(all.status, 200, JSON.stringify(all.body));
+  t.is(all.body.subtotals.find((s: any) => s.kind === 'time').volume, '0.00', 'the whole hour parked: no charging time');
+});
+
 test('a credential limited to another administration cannot use a rate plan not shared with it', async (t) => {
   const scopedB = await app.credential({ adminIds: [eurB] });
   const denied = await calc({ rate_plan_id: onlyA }, scopedB);

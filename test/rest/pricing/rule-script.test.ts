@@ -103,6 +103,40 @@ test('without a stated roaming amount, the CPO cost comes from the OCPI historic
   t.is((await processed(app, dollars.id)).dropout_reason, 'historical_tariff_currency');
 });
 
+// Found by probing: the periods' time was read as float hours rounded to 6 decimals (1/6 h became
+// 600.0012 s), which step_size rounded up to one step more.
+test('historical_tariff: time and parking are exact seconds, so a step that fits exactly is billed once', async (t) => {
+  const ratePlanId = await createRatePlan(app, [{ valid_from: '2025-01-01T00:00:00Z', definition: definition(MARKUP) }]);
+  const sub = await pricedSubscription(app, adminId, { ratePlanId });
+  const cpoCost = async (component: Record<string, unknown>, overrides: Record<string, unknown>) => {
+    const tariff = { id: 'T-STEP', currency: 'EUR', elements: [{ price_components: [component] }] };
+    const stored = await submitSession(app, sessionBody(sub.evcoId, { cpo_id: 'DE*ROA', historical_tariff: tariff, ...overrides }));
+    const session = await processed(app, stored.id);
+    t.is(session.status, 'priced', JSON.stringify(session));
+    return (await pricingResults(app, stored.id))[0].annotations.cpo_price;
+  };
+  const tenMinutes = { start_date_time: '2026-03-02T10:00:00+01:00', end_date_time: '2026-03-02T10:10:00+01:00' };
+  t.is(await cpoCost({ type: 'TIME', price: 6, step_size: 600 }, tenMinutes), '1.00', '10 min at 6.00/h in 10-minute steps: one step, not two');
+  t.is(await cpoCost({ type: 'TIME', price: 60, step_size: 60 }, tenMinutes), '10.00', '10 min at 1.00/min in 1-minute steps: 10, not 11');
+  t.is(await cpoCost({ type: 'PARKING_TIME', price: 6, step_size: 300 }, { total_idle_seconds: 600 }), '1.00',
+    '600 s of parking at 6.00/h in 5-minute steps: two steps, not three');
+});
+
+// Found by probing: each period's time ran until the next one in the received order, so periods
+// 10:00, 12:00, 11:00 of a 10:00–13:00 session were priced as 4 h.
+test('historical_tariff: charge periods in any order price the time the session lasts', async (t) => {
+  const ratePlanId = await createRatePlan(app, [{ valid_from: '2025-01-01T00:00:00Z', definition: definition(MARKUP) }]);
+  const sub = await pricedSubscription(app, adminId, { ratePlanId });
+  const tariff = { id: 'T-TIME', currency: 'EUR', elements: [{ price_components: [{ type: 'TIME', price: 1, step_size: 1 }] }] };
+  const period = (at: string) => ({ start_date_time: at, dimensions: [{ type: 'energy', volume: '1' }] });
+  const stored = await submitSession(app, sessionBody(sub.evcoId, {
+    cpo_id: 'DE*ROA', start_date_time: '2026-03-02T10:00:00+01:00', end_date_time: '2026-03-02T13:00:00+01:00', total_energy_kwh: undefined,
+    charge_periods: [period('2026-03-02T10:00:00+01:00'), period('2026-03-02T12:00:00+01:00'), period('2026-03-02T11:00:00+01:00')], historical_tariff: tariff,
+  }));
+  t.is((await processed(app, stored.id)).status, 'priced');
+  t.is((await pricingResults(app, stored.id))[0].annotations.cpo_price, '3.00', 'a 3 h session at 1.00/h');
+});
+
 // Found by probing: an unknown or lower-case dimension was priced at 0.00, a string price taken as a
 // price, a negative one priced at -2.50.
 test('a historical_tariff whose elements do not conform drops the session out (historical_tariff_invalid)', async (t) => {

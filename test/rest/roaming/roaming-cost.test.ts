@@ -100,6 +100,23 @@ test('the OCPI historical_tariff prices the roaming cost before the rate plan; a
   t.like(noVat, { status: 'dropout', dropout_reason: 'vat_rate_missing' });
 });
 
+// Found by probing (as for the CPO cost a rule script sees): time read as float hours billed a step
+// more (1/6 h became 600.0012 s), periods out of order more time than the session lasted.
+test('the roaming cost from a historical_tariff bills exact seconds and charge periods in any order', async (t) => {
+  const partner = await createRoamingPartner(app);
+  const connection = await createRoamingConnection(app, { partner_id: partner.id });
+  await createRoamingAgreement(app, connection.id, { rate_plan_id: await energyPlan('0.99') });
+  const timeTariff = (step: number) => ({ id: 'T-TIME', currency: 'EUR', elements: [{ price_components: [{ type: 'TIME', price: 6, step_size: step }] }] });
+  const stepped = await session({ cpo_id: partner.cpo_ids[0], roaming_connection_id: connection.id, historical_tariff: timeTariff(600),
+    start_date_time: '2026-03-02T10:00:00+01:00', end_date_time: '2026-03-02T10:10:00+01:00' });
+  t.like(stepped, { status: 'priced', calculated_roaming_amount_excl_vat: '1.00' }, '10 min at 6.00/h in 10-minute steps: one step');
+  const period = (at: string) => ({ start_date_time: at, dimensions: [{ type: 'energy', volume: '1' }] });
+  const unordered = await session({ cpo_id: partner.cpo_ids[0], roaming_connection_id: connection.id, historical_tariff: timeTariff(1),
+    start_date_time: '2026-03-02T10:00:00+01:00', end_date_time: '2026-03-02T13:00:00+01:00', total_energy_kwh: undefined,
+    charge_periods: [period('2026-03-02T10:00:00+01:00'), period('2026-03-02T12:00:00+01:00'), period('2026-03-02T11:00:00+01:00')] });
+  t.like(unordered, { status: 'priced', calculated_roaming_amount_excl_vat: '18.00' }, '3 h at 6.00/h, not 4 h');
+});
+
 test('a cpo_id of no roaming partner is not a roaming session', async (t) => {
   const priced = await session({ cpo_id: 'NL*ZZ9', total_roaming_amount_excl_vat: '1.00' });
   t.like(priced, { status: 'priced', roaming_agreement_id: null, calculated_roaming_amount_excl_vat: null });

@@ -2,7 +2,7 @@ import test from 'ava';
 import { type TestApp } from '../../helpers/app.ts';
 import { createCustomer } from '../../helpers/factories.ts';
 import { createArrangement, createEvse, linkEvse } from '../../helpers/cpo-factories.ts';
-import { startPricedApp, pricingResults, processed, sessionBody, submitSession } from '../../helpers/session-factories.ts';
+import { createRatePlan, ensureVatRate, pricedSubscription, startPricedApp, pricingResults, processed, sessionBody, submitSession } from '../../helpers/session-factories.ts';
 
 let app: TestApp;
 let adminId: string;
@@ -65,6 +65,21 @@ test('the numbered rules of "Use Customer Reimbursement VAT"', async (t) => {
   await linkEvse(app, (await createArrangement(app, adminId, (await owner('Exempt')).id)).id, twice.evse_uid);
   await linkEvse(app, (await createArrangement(app, adminId, (await owner('Applies')).id)).id, twice.evse_uid);
   t.is((await sessionAt('NL*VOL*E105')).session.dropout_reason, 'multiple_reimbursement_arrangements');
+});
+
+// Found by probing: components naming their own vat_kind (reduced, standard) kept that VAT.
+test('an owner exempt from VAT makes the whole session exempt, components with a vat_kind of their own too', async (t) => {
+  await ensureVatRate(app, 'NL', '9', 'reduced');
+  const definition = { rates: { energy: { price: '0.50', vat_kind: 'reduced' }, flat: { price: '1.00', vat_kind: 'standard' } }, rules: [] };
+  const ratePlanId = await createRatePlan(app, [{ valid_from: '2025-01-01T00:00:00Z', definition }]);
+  const own = await pricedSubscription(app, adminId, { ratePlanId, plan: { use_customer_reimbursement_vat: true } });
+  const evse = await createEvse(app, adminId, { evse_id: 'NL*VOL*E110' });
+  await linkEvse(app, (await createArrangement(app, adminId, (await owner('Exempt')).id)).id, evse.evse_uid);
+  const stored = await submitSession(app, sessionBody(own.evcoId, { evse_id: 'NL*VOL*E110' }));
+  t.is((await processed(app, stored.id)).status, 'priced');
+  const [result] = await pricingResults(app, stored.id);
+  t.deepEqual(result.subtotals.map((s: any) => `${s.kind}:${s.vat_kind}:${s.vat_percent}`), ['energy:exempt:0.00', 'flat:exempt:0.00']);
+  t.is(result.total_incl_vat, result.total_excl_vat);
 });
 
 test('arrangements count when valid at the session start, bounds exact', async (t) => {

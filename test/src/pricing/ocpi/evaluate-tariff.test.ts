@@ -79,6 +79,15 @@ test('when parking follows charging only parking time is rounded', (t) => {
   t.is(billed.PARKING_TIME, '1200.00');
 });
 
+// Found by probing: 1/6 h as a 6-decimal hour (0.166667) is 600.0012 s, which a 600 s step billed as two.
+test('time_in_seconds reads TIME and PARKING_TIME as exact seconds, so a step that fits is billed once', (t) => {
+  const elements: TariffElement[] = [{ price_components: [{ type: 'TIME', price: 6, step_size: 600 }, { type: 'PARKING_TIME', price: 6, step_size: 300 }] }];
+  const periods = [period('2026-06-01T10:00:00Z', { TIME: 600 }), period('2026-06-01T10:10:00Z', { PARKING_TIME: 600 })];
+  const r = evaluateOcpiTariff(tariff(elements), { ...session(periods), time_in_seconds: true });
+  t.deepEqual(r.lines.map((l) => [l.dimension, l.volume, l.billedVolume, l.amountExclVat]),
+    [['TIME', '600.00', '600.00', '1.00'], ['PARKING_TIME', '600.00', '600.00', '1.00']]);
+});
+
 test('FLAT is charged once per session, by the first period in which an element has one', (t) => {
   const elements: TariffElement[] = [
     { price_components: [{ type: 'FLAT', price: 1, vat: 21, step_size: 1 }], restrictions: { start_time: '10:00', end_time: '11:00' } },
