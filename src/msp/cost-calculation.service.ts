@@ -10,7 +10,7 @@ import type { RatePlan } from '../pricing/rate-plan.entity.ts';
 import { getRatePlan, ratePlanVersionAt } from '../pricing/rate-plan.service.ts';
 import type { VatKind } from '../pricing/vat-rate.entity.ts';
 import { vatRatesAt } from '../pricing/vat-rate.service.ts';
-import { maxIdleSeconds } from '../sessions/session-consistency.ts';
+import { maxIdleSeconds } from '../pricing/max-idle-seconds.ts';
 
 export interface CostCalculationInput {
   ratePlanId?: string;

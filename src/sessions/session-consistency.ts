@@ -5,6 +5,7 @@
 // in its own words. A period may start before the session (CPOs that report periods on the hour
 // do): its time is priced from the session's start (historical-tariff.ts).
 import { compareDecimal, isDecimalText, isNegative, normalize, subtractDecimal, sumDecimal } from '../money/decimal.ts';
+import { maxIdleSeconds } from '../pricing/max-idle-seconds.ts';
 
 /** A stated total may differ from its periods' energy by rounding, at most this (10 Wh: each period rounded to the Wh). */
 export const ENERGY_TOLERANCE_KWH = '0.01';
@@ -28,15 +29,6 @@ export type Contradiction =
   | { member: 'total_energy'; message: string };
 
 const wellFormed = (value: string) => isDecimalText(value) && !isNegative(value);
-
-/**
- * The most idle (parking) time a session can have: its duration in whole seconds, rounded up (idle
- * time is reported in whole seconds; OCPI: hours, rounded to seconds). The cost calculation holds
- * its parking_minutes to it too (src/msp/cost-calculation.service.ts).
- */
-export function maxIdleSeconds(startAt: Date, endAt: Date): number {
-  return Math.max(0, Math.ceil((endAt.getTime() - startAt.getTime()) / 1000));
-}
 
 /** The first contradiction, or null. Values their own checks refuse (negative, not decimal) are left to those. */
 export function contradictionOf(facts: ReportedFacts): Contradiction | null {
