@@ -53,8 +53,10 @@ const INSERT = `with inserted as (insert into msp_charge_session
     from inserted i join jsonb_to_recordset($2::jsonb) as d(id uuid, actor text, data jsonb) on d.id = i.id order by i.id)
   select id, identity_key, status, received_at from inserted`;
 
-const STORED = `select id, identity_key, status, received_at, payload from msp_charge_session
-  where identity_key in (select value::citext from json_array_elements_text($1::json))`;
+// Each stored session with the key it was asked for (`asked`), as sent: the key's folding is the
+// database's (citext), which JavaScript's toLowerCase does not repeat (U+0130: i, against i + U+0307).
+const STORED = `select k.value as asked, s.id, s.identity_key, s.status, s.received_at, s.payload
+  from json_array_elements_text($1::json) k join msp_charge_session s on s.identity_key = k.value::citext`;
 
 type NewRow = ReturnType<typeof newRow>;
 
@@ -115,7 +117,8 @@ async function flush(queue: Queue): Promise<void> {
   const em = queue.em!;
   const batch = queue.pending.splice(0, STATEMENT_SESSIONS);
   // Later submissions of an identity in this statement go with it (writeBatch applies them in order
-  // before anything can process the session); other identities keep their turn.
+  // before anything can process the session); other identities keep their turn. The casing compared
+  // here is JavaScript's, only to gather: writeBatch matches the rows by the database's.
   const keys = new Set(batch.map((p) => p.key.toLowerCase()));
   for (let i = 0; i < queue.pending.length;) {
     if (keys.has(queue.pending[i].key.toLowerCase())) batch.push(...queue.pending.splice(i, 1));
@@ -151,41 +154,56 @@ async function resubmitChanged(changed: Pending[], kick: boolean): Promise<void>
 async function writeBatch(em: Em, batch: Pending[], kick = true): Promise<Pending[]> {
   const changed: Pending[] = [];
   try {
-    // The first submission of each identity, and the last of those its caller (its request) sent.
+    // The first submission of each identity, and the last of those its caller (its request) sent;
+    // gathered by JavaScript's casing (see flush), each row then matched by the key as sent.
     const firstOf = new Map<string, Pending>();
     const lastOf = new Map<string, Pending>();
     for (const p of batch) {
-      const key = p.key.toLowerCase();
-      if (!firstOf.has(key)) firstOf.set(key, p);
-      if (firstOf.get(key)!.em === p.em) lastOf.set(key, p);
+      const group = p.key.toLowerCase();
+      if (!firstOf.has(group)) firstOf.set(group, p);
+      if (firstOf.get(group)!.em === p.em) lastOf.set(group, p);
     }
     const inserted = await insertBatch(em, [...lastOf.values()]);
-    const byKey = new Map(inserted.map((row) => [row.identity_key.toLowerCase(), { row, fresh: true }]));
-    const missing = [...new Set(batch.map((p) => p.key.toLowerCase()).filter((key) => !byKey.has(key)))];
-    if (missing.length) {
-      for (const row of await boundQuery<Row>(em, STORED, [JSON.stringify(missing)])) byKey.set(row.identity_key.toLowerCase(), { row, fresh: false });
+    // The INSERT answers each row it stored with its identity_key as its submission sent it.
+    const rowOf = new Map<string, Row>(inserted.map((row) => [row.identity_key, row]));
+    const insertedFor = new Map<string, string>();
+    for (const [group, p] of lastOf) if (rowOf.has(p.key)) insertedFor.set(group, rowOf.get(p.key)!.id);
+    const insertedIds = new Set(insertedFor.values());
+    const asked = [...new Set(batch.map((p) => p.key))].filter((key) => !rowOf.has(key));
+    if (asked.length) {
+      for (const row of await boundQuery<Row & { asked: string }>(em, STORED, [JSON.stringify(asked)])) rowOf.set(row.asked, row);
     }
     const before = new Map<string, Pending>();
     const resubmitting = new Set<string>();
+    const unmatched: Pending[] = [];
     for (const p of batch) {
-      const key = p.key.toLowerCase();
-      const found = byKey.get(key)!;
-      const answer = (duplicate: boolean) => p.resolve({ id: found.row.id, status: found.row.status, receivedAt: new Date(found.row.received_at), duplicate });
-      if (found.fresh && firstOf.get(key)!.em !== p.em) {
+      const group = p.key.toLowerCase();
+      const row = rowOf.get(p.key);
+      if (!row) {
+        unmatched.push(p);
+        continue;
+      }
+      const answer = (duplicate: boolean) => p.resolve({ id: row.id, status: row.status, receivedAt: new Date(row.received_at), duplicate });
+      const fresh = insertedFor.get(group) === row.id;
+      if (fresh && firstOf.get(group)!.em !== p.em) {
         // Another caller's submission of the identity just stored: resubmitted, with its access checked.
         changed.push(p);
-      } else if (found.fresh) {
-        const previous = before.get(key);
-        before.set(key, p);
+      } else if (fresh) {
+        const previous = before.get(row.id);
+        before.set(row.id, p);
         answer(previous !== undefined && firstDifference(p.submission.source, previous.submission.payload, p.submission.payload) === null);
-      } else if (resubmitting.has(key) || firstDifference(p.submission.source, found.row.payload!, p.submission.payload) !== null) {
-        resubmitting.add(key);
+      } else if (insertedIds.has(row.id) || resubmitting.has(row.id) || firstDifference(p.submission.source, row.payload!, p.submission.payload) !== null) {
+        // Stored by this statement under a key JavaScript cased otherwise, or with other content: resubmitted, in order.
+        resubmitting.add(row.id);
         changed.push(p);
       } else {
         answer(true);
       }
     }
     if (inserted.length && kick) requestProcessing(em);
+    // Keys JavaScript gathered that the database tells apart: written on their own, as the next statement would.
+    if (unmatched.length && unmatched.length < batch.length) changed.push(...await writeBatch(em, unmatched, kick));
+    else for (const p of unmatched) p.reject(unmatchedIdentity());
   } catch (error) {
     // One session the database refuses must not fail the others written with it (each alone, in order).
     if (batch.length > 1) {
@@ -198,6 +216,9 @@ async function writeBatch(em: Em, batch: Pending[], kick = true): Promise<Pendin
   }
   return changed;
 }
+
+/** Neither stored nor found under its identity (not expected: the INSERT and the look-up compare it alike). */
+const unmatchedIdentity = () => new DomainError('duplicate', 'a session with this identity (sender and session_id) could not be stored or found', { path: ['session_id'] });
 
 /**
  * `kick: false` leaves the session to the worker's next job (demo data written before the queue exists).

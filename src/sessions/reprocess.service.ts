@@ -28,21 +28,42 @@ async function loadSession(em: Em, id: string): Promise<ChargeSession> {
   return session;
 }
 
+/** Locked for update and read afresh: a state checked after a plain load and a lock is the state before the lock. */
+const LOCKED = { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true } as const;
+
+/**
+ * A session in drop-out leaves its case as a resubmitted one does (resubmit-session.service.ts):
+ * the case counts it no more, or is resolved (retry) when it was its last session. Lock order as
+ * elsewhere: the case first, then the session.
+ */
 export async function repriceSession(em: Em, id: string): Promise<ChargeSessionData> {
-  return em.transactional(async (tx) => {
-    const session = await loadSession(tx, id);
-    await tx.lock(session, LockMode.PESSIMISTIC_WRITE);
-    if (session.status === 'discarded') throw new DomainError('session_discarded', 'a discarded session is not priced again');
-    session.status = 'received';
-    await tx.flush();
-    await requestProcessingIn(tx);
-    return plainData(session);
-  });
+  for (;;) {
+    const answer = await em.transactional(async (tx) => {
+      const seen = await loadSession(tx, id);
+      const caseId = seen.status === 'dropout' ? seen.dropoutCase?.id : undefined;
+      const dropoutCase = caseId ? await tx.findOne(DropoutCase, { id: caseId }, { ...LOCKED, filters: false }) : null;
+      const session = await tx.findOneOrFail(ChargeSession, { id: seen.id }, LOCKED);
+      // Moved to another case between the look and the lock: look again.
+      if (session.status === 'dropout' && session.dropoutCase?.id !== caseId) return null;
+      if (session.status === 'discarded') throw new DomainError('session_discarded', 'a discarded session is not priced again');
+      if (session.status === 'dropout' && dropoutCase?.status === 'open') {
+        const others = await tx.count(ChargeSession, { dropoutCase: dropoutCase.id, status: 'dropout', id: { $ne: session.id } }, { filters: false });
+        if (others === 0) dropoutCase.resolve('retry', new Date());
+        else dropoutCase.sessionCount -= 1;
+      }
+      if (session.status === 'dropout') Object.assign(session, { dropoutCase: null, dropoutReason: null, dropoutMessage: null });
+      session.status = 'received';
+      await tx.flush();
+      await requestProcessingIn(tx);
+      return plainData(session);
+    });
+    if (answer) return answer;
+  }
 }
 
-/** A case of the credential's administrations, of one side when named (msp: /msp-dropout-case, cpo: /cpo-dropout-case). */
+/** A case of the credential's administrations, of one side when named (msp: /msp-dropout-case, cpo: /cpo-dropout-case), locked for update. */
 async function loadDropoutCase(em: Em, id: string, side?: DropoutSide): Promise<DropoutCase> {
-  const dropoutCase = isUuid(id) ? await em.findOne(DropoutCase, { id, ...(side ? { side } : {}) }) : null;
+  const dropoutCase = isUuid(id) ? await em.findOne(DropoutCase, { id, ...(side ? { side } : {}) }, LOCKED) : null;
   if (!dropoutCase) throw new NotFoundError('drop-out case');
   return dropoutCase;
 }
@@ -59,7 +80,6 @@ export async function reprocessDropoutCase(em: Em, id: string, input: ReprocessI
   if (unknown !== undefined) throw new InvalidInputError(`${unknown} is not a check; checks: ${VALIDITY_CHECKS.join(', ')}`, { path: ['bypass_checks'] });
   return em.transactional(async (tx) => {
     const dropoutCase = await loadDropoutCase(tx, id, side);
-    await tx.lock(dropoutCase, LockMode.PESSIMISTIC_WRITE);
     dropoutCase.resolve(input.instruction, new Date());
     const status = input.instruction === 'discard' ? 'discarded' : 'received';
     const changes: Record<string, unknown> = { status, matchAttempts: 0, retryAt: null, updatedAt: new Date() };

@@ -11,7 +11,6 @@
 // meanwhile (the same identity sent by two administrations at once) is checked again where a repeat
 // with other content would be resubmitted, under the session's row lock (assertResubmittable).
 import { callerScope, canSeeAdministration, type AdminScope } from '../access/admin-scope.ts';
-import { Evse } from '../cpo/evse.entity.ts';
 import { tokensSeen } from '../msp/token-lookup.ts';
 import { DomainError, NotFoundError } from '../platform/errors.ts';
 import type { Em } from '../platform/orm.ts';
@@ -20,14 +19,21 @@ import type { ChargeSession } from './charge-session.entity.ts';
 
 interface Stored { identity_key: string; admin_id: string | null; source: string; evco_id: string; evse_uid: string | null }
 
-const STORED = `select identity_key, admin_id, source, evco_id, evse_uid from msp_charge_session
-  where identity_key in (select value::citext from json_array_elements_text(?::json))`;
+// Each stored session with the key asked for, as sent (`asked`): the casing compared is the
+// database's (citext), which JavaScript's toLowerCase does not repeat (U+0130).
+const STORED = `select k.value as asked, s.identity_key, s.admin_id, s.source, s.evco_id, s.evse_uid
+  from json_array_elements_text(?::json) k join msp_charge_session s on s.identity_key = k.value::citext`;
+
+// The uids asked for, as sent, of the EVSEs of the caller's administrations (compared by the database, citext).
+const EVSES_SEEN = `select k.value as asked from json_array_elements_text(?::json) k
+  where exists (select 1 from cpo_evse e where e.evse_uid = k.value::citext and (?::boolean or e.admin_id in (select value::citext from json_array_elements_text(?::json))))`;
 
 async function evsesSeen(em: Em, evseUids: string[]): Promise<(evseUid: string | null) => boolean> {
   const uids = [...new Set(evseUids)];
-  const found = uids.length ? await em.find(Evse, { evseUid: { $in: uids } }, { fields: ['evseUid'] }) : [];
-  const seen = new Set(found.map((evse) => evse.evseUid.toLowerCase()));
-  return (evseUid) => evseUid !== null && seen.has(evseUid.toLowerCase());
+  const scope = callerScope(em);
+  const found = uids.length ? await em.execute<{ asked: string }[]>(EVSES_SEEN, [JSON.stringify(uids), scope.all, JSON.stringify(scope.ids)]) : [];
+  const seen = new Set(found.map((row) => row.asked));
+  return (evseUid) => evseUid !== null && seen.has(evseUid);
 }
 
 export async function assertSubmittable(em: Em, submission: SessionSubmission, identityKey: string): Promise<void> {
@@ -40,7 +46,7 @@ export async function submissionRefusals(em: Em, sessions: { submission: Session
   const scope = callerScope(em);
   if (scope.all) return sessions.map(() => null);
   const keys = [...new Set(sessions.map((s) => s.identityKey))];
-  const stored = new Map((await em.execute<Stored[]>(STORED, [JSON.stringify(keys)])).map((row) => [row.identity_key.toLowerCase(), row]));
+  const stored = new Map((await em.execute<(Stored & { asked: string })[]>(STORED, [JSON.stringify(keys)])).map((row) => [row.asked, row]));
   // Not processed yet (no administration): the administration its token or EVSE will give it.
   const unowned = [...stored.values()].filter((row) => row.admin_id === null);
   const seesToken = await tokensSeen(em, [
@@ -57,7 +63,7 @@ export async function submissionRefusals(em: Em, sessions: { submission: Session
     } else if (!seesToken(submission.evcoId)) {
       return new NotFoundError('token', { path: ['evco_id'] });
     }
-    const row = stored.get(identityKey.toLowerCase());
+    const row = stored.get(identityKey);
     return !row || sees(scope, row, seesToken, seesEvse) ? null : identityTaken();
   });
 }

@@ -127,3 +127,53 @@ test('a credential of another administration sees neither the sessions nor their
   t.deepEqual(cases.body.items, []);
   t.is(session.admin_id, adminId);
 });
+
+/** Discards the open unknown_token cases once `ids` are processed: such cases gather every unresolved token's sessions, which the tests running after would count. */
+async function discardOpenCases(ids: string[]) {
+  for (const id of ids) {
+    const session = await processed(app, id);
+    if (session.status === 'dropout') await app.request('POST', api(`/msp-dropout-case/${session.dropout_case_id}/reprocess`), { body: { instruction: 'discard' } });
+  }
+}
+
+// Found by probing (2026-11-29): the case was loaded, then locked, and its status checked as loaded:
+// two reprocesses at once both answered 200.
+test.serial('two reprocesses of one case at once: one resolves it, the other is 400 dropout_case_resolved', async (t) => {
+  for (const instructions of [['retry', 'retry'], ['retry', 'discard']]) {
+    const evco = `NLUNK${String(Date.now()).slice(-9)}`;
+    const { session } = await dropout(sessionBody(evco));
+    const { session: second } = await dropout(sessionBody(evco));
+    const answers = await Promise.all(instructions.map((instruction) =>
+      app.request('POST', api(`/msp-dropout-case/${session.dropout_case_id}/reprocess`), { body: { instruction } })));
+    t.deepEqual(answers.map((a) => a.status).sort(), [200, 400], JSON.stringify(answers.map((a) => a.body)));
+    t.is(answers.find((a) => a.status === 400)!.body.code, 'dropout_case_resolved');
+    await discardOpenCases([session.id, second.id]);
+  }
+});
+
+// Found by probing (2026-11-29): repricing a session in dropout left it counted in its case, so
+// when it dropped out again its case counted it twice.
+test.serial('repricing a session in dropout takes it out of its case; dropping out again, it is counted once', async (t) => {
+  const evco = `NLUNK${String(Date.now()).slice(-9)}`;
+  const { session } = await dropout(sessionBody(evco));
+  const { session: other } = await dropout(sessionBody(evco));
+  const members = async (caseId: string) =>
+    (await app.request('GET', api(`/msp-charge-session?dropout_case_id=${caseId}&page_size=1000`))).body.items.filter((s: any) => s.status === 'dropout').length;
+  t.is((await app.request('POST', api(`/msp-charge-session/${session.id}/reprice`))).status, 200);
+  const again = await processed(app, session.id);
+  t.is(again.status, 'dropout');
+  const theCase = (await app.request('GET', api(`/msp-dropout-case/${again.dropout_case_id}`))).body;
+  t.is(theCase.session_count, await members(again.dropout_case_id));
+  t.is(other.dropout_case_id, again.dropout_case_id);
+  await discardOpenCases([session.id, other.id]);
+  // The last session of a case: repriced, its case is resolved (retry), a new one opened when it drops out again.
+  const lone = (await dropout(sessionBody(`NLUNK${String(Date.now() + 7).slice(-9)}`))).session;
+  t.is((await app.request('POST', api(`/msp-charge-session/${lone.id}/reprice`))).status, 200);
+  const loneAgain = await processed(app, lone.id);
+  t.is(loneAgain.status, 'dropout');
+  const oldCase = (await app.request('GET', api(`/msp-dropout-case/${lone.dropout_case_id}`))).body;
+  const newCase = (await app.request('GET', api(`/msp-dropout-case/${loneAgain.dropout_case_id}`))).body;
+  t.is(newCase.session_count, await members(loneAgain.dropout_case_id));
+  if (oldCase.id !== newCase.id) t.like(oldCase, { status: 'resolved', resolution: 'retry' });
+  await discardOpenCases([lone.id]);
+});

@@ -156,6 +156,32 @@ test('CPO sessions: the identity is the EVSE uid as sent (any casing) and the se
   t.not(split.body.id, colon.body.id, 'a colon of the uid keeps its place');
 });
 
+// Found by probing (2026-11-29): PostgreSQL (citext) folds the Turkish dotted capital I (U+0130)
+// to i, JavaScript's toLowerCase to i + U+0307, so an identity differing from a stored one only by
+// it found no stored row in the ingestion's JavaScript map and was a 500. It is the stored identity
+// (the database's comparison); its content compares with JavaScript's casing, so its session_id
+// differs: a change of that session (400 conflicting_resubmission once it is priced).
+test('an identity differing from a stored one only by the dotted capital I (U+0130) is the stored identity, never a 500', async (t) => {
+  const post = (path: string, body: unknown) => app.request('POST', api(path), { body });
+  const base = `TRIAL-I-${process.pid}-${Date.now()}`;
+  const stored = await submitSession(app, sessionBody(evcoId, { session_id: base }));
+  await processed(app, stored.id);
+  const variant = await post('/charge-session', sessionBody(evcoId, { session_id: base.replace('TRIAL-I', 'TRIAL-\u0130') }));
+  t.like(variant, { status: 400, body: { code: 'conflicting_resubmission', param: '$.session_id' } });
+  const dotted = `TRIAL-\u0130-${process.pid}-${Date.now()}`;
+  const first = await submitSession(app, sessionBody(evcoId, { session_id: dotted }));
+  await processed(app, first.id);
+  const plain = await post('/charge-session', sessionBody(evcoId, { session_id: dotted.replace('\u0130', 'i') }));
+  t.like(plain, { status: 400, body: { code: 'conflicting_resubmission', param: '$.session_id' } });
+  // A CPO session at an unknown EVSE waits for it (not priced): the other casing replaces it.
+  const uid = `EVI-${process.pid}-${Date.now()}`;
+  const cpo = await post('/cpo-charge-session', sessionBody(evcoId, { session_id: 'X1', evse_uid: uid }));
+  t.is(cpo.status, 200, JSON.stringify(cpo.body));
+  const cpoVariant = await post('/cpo-charge-session', sessionBody(evcoId, { session_id: 'X1', evse_uid: uid.replace('EVI', 'EV\u0130') }));
+  t.like(cpoVariant, { status: 200, body: { id: cpo.body.id } });
+  t.is((await post('/charge-session', sessionBody(evcoId))).status, 200, 'ingestion goes on for the others');
+});
+
 // Found by probing: idle time longer than the session was stored and priced as parking (100 h of a
 // 1 h session), a charge period after the session's end as charging time, and a total energy other
 // than its periods' priced the session on the total and the CPO cost (historical tariff) on the periods.

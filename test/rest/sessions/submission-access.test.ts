@@ -114,3 +114,15 @@ test('a CPO session at its own EVSE naming another administration\'s token: proc
   await settledCpoSession(app, unlimited.body.id);
   t.is((await priced(unlimited.body.id)).length, 1);
 });
+
+// Found by probing (2026-11-29): the access check looked the stored identities up by JavaScript's
+// lower case, which differs from PostgreSQL's (citext) for the dotted capital I (U+0130).
+test('another administration\'s identity differing only by the dotted capital I is a duplicate too', async (t) => {
+  const theirSession = await submitSession(app, sessionBody(theirs.evcoId, { session_id: 'SHARED-I-1' }));
+  await processed(app, theirSession.id);
+  const r = await submit('/charge-session', sessionBody(mine.evcoId, { session_id: 'SHARED-\u0130-1' }));
+  t.is(r.status, 400, JSON.stringify(r.body));
+  t.is(r.body.code, 'duplicate');
+  const batch = await submit('/charge-session-batch', [sessionBody(mine.evcoId, { session_id: 'SHARED-\u0130-1' })]);
+  t.like(batch, { status: 200, body: { results: [{ code: 'duplicate' }] } });
+});
