@@ -1,6 +1,7 @@
 // `npm run bench -- events`: (1) the overhead the outbox adds to session ingestion: the same
-// ingestion (ingestSession, 32 concurrent submitters, no processing) with its events recorded and
-// with event rows skipped by a trigger, alternating rounds in the same run after a round of each;
+// ingestion (ingestSession, 32 concurrent submitters, no processing; its statements carry the
+// sessions that arrive together, as HTTP submissions' do) with its events recorded and with event
+// rows skipped by a trigger, alternating rounds in the same run after a round of each;
 // (2) webhook delivery throughput to a local receiver, against plain HTTP POSTs of the same bodies
 // to it from one client.
 import { createServer } from 'node:http';
@@ -20,7 +21,7 @@ import { RUN_TAG, runId } from './run-tag.ts';
 
 const SESSIONS = Number(process.env.BENCH_EVENT_SESSIONS ?? 4000);
 const DELIVERIES = Number(process.env.BENCH_EVENT_DELIVERIES ?? 1000);
-const ROUNDS = 3;
+const ROUNDS = 5;
 const ADMIN = runId('bench-events');
 
 let counter = 0;

@@ -83,6 +83,8 @@ async function insertBatch(em: Em, batch: Pending[]): Promise<Row[]> {
 interface Row { id: string; identity_key: string; status: SessionStatus; received_at: Date; payload?: Record<string, unknown> }
 interface Pending {
   key: string; submission: SessionSubmission; row: NewRow; actor: string;
+  /** Whether the worker is asked to process it at once (ingestSession's `kick`). */
+  kick: boolean;
   /** The caller's (its administrations): a statement carries several callers' sessions, written with the first one's. */
   em: Em;
   resolve(value: IngestedSession): void; reject(error: unknown): void;
@@ -128,18 +130,18 @@ async function flush(queue: Queue): Promise<void> {
   queue.em = queue.pending.length ? em.fork() : null;
   let changed: Pending[] = [];
   try {
-    changed = await writeBatch(em, batch);
+    changed = await writeBatch(em, batch, batch.some((p) => p.kick));
   } finally {
     queue.writing = false;
     schedule(queue);
   }
-  await resubmitChanged(changed, true);
+  await resubmitChanged(changed);
 }
 
 /** Other content under a stored identity: one at a time, in the order received, under a row lock. */
-async function resubmitChanged(changed: Pending[], kick: boolean): Promise<void> {
+async function resubmitChanged(changed: Pending[]): Promise<void> {
   // As its sender, with its administrations: the statement that found it may have been started by another caller.
-  for (const p of changed) await runAs(p.actor, () => resubmitSession(p.em, p.submission, p.key, kick)).then(p.resolve, p.reject);
+  for (const p of changed) await runAs(p.actor, () => resubmitSession(p.em, p.submission, p.key, p.kick)).then(p.resolve, p.reject);
 }
 
 /**
@@ -151,7 +153,7 @@ async function resubmitChanged(changed: Pending[], kick: boolean): Promise<void>
  * before; under a stored identity, once one differs, it and every later one are resubmitted in turn.
  * Another caller's submission of an identity the statement stores is resubmitted (its access checked).
  */
-async function writeBatch(em: Em, batch: Pending[], kick = true): Promise<Pending[]> {
+async function writeBatch(em: Em, batch: Pending[], kick: boolean): Promise<Pending[]> {
   const changed: Pending[] = [];
   try {
     // The first submission of each identity, and the last of those its caller (its request) sent;
@@ -257,11 +259,6 @@ function newRow(s: SessionSubmission, key: string, now: Date, scope: AdminScope)
 function ingest(em: Em, s: SessionSubmission, options: { kick?: boolean }): Promise<IngestedSession> {
   const key = identityKeyOf(s);
   const row = newRow(s, key, new Date(), callerScope(em));
-  if (options.kick === false) {
-    return new Promise((resolve, reject) => {
-      void writeBatch(em, [{ key, submission: s, row, actor: currentActor(), em, resolve, reject }], false).then((changed) => resubmitChanged(changed, false));
-    });
-  }
   const queueKey = String(em.config.get('clientUrl') ?? em.config.get('dbName'));
   return new Promise((resolve, reject) => {
     let queue = queues.get(queueKey);
@@ -270,7 +267,7 @@ function ingest(em: Em, s: SessionSubmission, options: { kick?: boolean }): Prom
       queues.set(queueKey, queue);
     }
     queue.em ??= em.fork();
-    queue.pending.push({ key, submission: s, row, actor: currentActor(), em, resolve, reject });
+    queue.pending.push({ key, submission: s, row, actor: currentActor(), kick: options.kick !== false, em, resolve, reject });
     schedule(queue);
   });
 }
