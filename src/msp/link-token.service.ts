@@ -9,7 +9,7 @@ import type { FieldPath } from '../platform/field-path.ts';
 import type { Em } from '../platform/orm.ts';
 import { TokenLink } from './token-link.entity.ts';
 import type { TokenSubscription } from './token-subscription.entity.ts';
-import type { Token } from './token.entity.ts';
+import { Token } from './token.entity.ts';
 
 export interface LinkTokenInput {
   subscription: TokenSubscription;
@@ -30,10 +30,15 @@ function isUnwritten(em: Em, token: Token): boolean {
   return em.getUnitOfWork().getPersistStack().has(token);
 }
 
-/** Serializes every change of one token's links (callers run inside a transaction). */
+/**
+ * Serializes every change of one token's links (callers run inside a transaction, the token without
+ * changes of their own yet). The token is read again under the lock: em.lock() alone keeps what was
+ * read before it, so the second of two links at once overwrote the first one's first_linked_at and
+ * missed its move of the token's administration.
+ */
 export async function lockToken(em: Em, token: Token): Promise<void> {
   if (isUnwritten(em, token)) return;
-  await em.lock(token, LockMode.PESSIMISTIC_WRITE);
+  await em.findOneOrFail(Token, { id: token.id }, { filters: false, lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
 }
 
 /** The span of a link with these bounds, ordered (the subscription's start when the link defers to it), else 400 at `path`. */

@@ -4,18 +4,28 @@
 // (casing, separators), an absent optional field equal to null, key order ignored. Fields the
 // endpoint does not know are ignored. The REST body schemas (rest/sessions/session-body.ts) declare
 // the same fields; a test keeps the two in step.
+//
+// Only bodies of one stored identity are compared: the ingestion and resubmit-session.service.ts
+// find it by the database's comparison (citext), so its session_id (and a CPO session's evse_uid)
+// are equal as the database folds them. They are not compared again in JavaScript's casing, which
+// differs (U+0130: i + U+0307, citext i): the same session sent again was a change. (A charge
+// session's cpo_id, the other part of its identity, is a party id of ASCII letters and digits,
+// which both fold alike.)
 import { normalize } from '../money/decimal.ts';
 import { tryParseEvcoId } from '../msp/evco-id.ts';
 import { normalizeEvseId } from '../cpo/evse-id.ts';
 import type { FieldPath } from '../platform/field-path.ts';
 import type { SessionSource } from './charge-session.entity.ts';
 
-/** How one value is read: `text` as is, `caseless` in any casing, `json` deeply (arbitrary JSON). */
-type Kind = 'text' | 'caseless' | 'instant' | 'decimal' | 'integer' | 'evco_id' | 'party_id' | 'evse_id' | 'power_type' | 'json';
+/**
+ * How one value is read: `text` as is, `caseless` in any casing, `json` deeply (arbitrary JSON),
+ * `identity` not at all (part of the session's identity, which the database compared).
+ */
+type Kind = 'identity' | 'text' | 'caseless' | 'instant' | 'decimal' | 'integer' | 'evco_id' | 'party_id' | 'evse_id' | 'power_type' | 'json';
 export type Shape = Kind | { [field: string]: Shape } | [Shape];
 
 const COMMON: Record<string, Shape> = {
-  session_id: 'caseless',
+  session_id: 'identity',
   evco_id: 'evco_id',
   start_date_time: 'instant',
   end_date_time: 'instant',
@@ -58,7 +68,7 @@ export const SESSION_FIELDS: Record<SessionSource, Record<string, Shape>> = {
     total_cost_incl_vat: 'decimal',
   },
   cpo_charge_session: {
-    ...COMMON, evse_uid: 'caseless', cpo_id: 'party_id', location_id: 'caseless', connector_id: 'caseless',
+    ...COMMON, evse_uid: 'identity', cpo_id: 'party_id', location_id: 'caseless', connector_id: 'caseless',
     total_reimbursement_amount_excl_vat: 'decimal',
     total_roaming_amount_excl_vat: 'decimal',
     total_sales_amount_excl_vat: 'decimal',
@@ -135,6 +145,7 @@ function difference(shape: Shape, a: unknown, b: unknown, path: FieldPath): Fiel
     if (!isObject(a) || !isObject(b)) return path;
     return objectDifference(shape, a, b, path);
   }
+  if (shape === 'identity') return null;
   if (shape === 'json') return jsonDifference(a, b, path);
   if (!present(a) || !present(b)) return path;
   return scalar(shape, a) === scalar(shape, b) ? null : path;
@@ -156,7 +167,8 @@ function objectDifference(shape: Record<string, Shape>, stored: Record<string, u
 
 /**
  * The place of the first known field (in SESSION_FIELDS order) whose parsed value differs
- * between a stored body and a resubmitted one, or null when they hold the same content.
+ * between a stored body and a resubmitted one under its identity (as the database found it), or
+ * null when they hold the same content.
  */
 export function firstDifference(source: SessionSource, stored: Record<string, unknown>, sent: Record<string, unknown>): FieldPath | null {
   return objectDifference(SESSION_FIELDS[source], stored, sent, []);

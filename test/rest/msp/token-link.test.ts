@@ -1,7 +1,9 @@
 import test from 'ava';
+import pg from 'pg';
 import { Token } from '../../../src/msp/token.entity.ts';
 import { scopedEm } from '../../../src/access/admin-scope.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { lockWaits } from '../../helpers/db.ts';
 import { createAdministration, createTokenSubscription, insertToken } from '../../helpers/factories.ts';
 
 let app: TestApp;
@@ -257,4 +259,41 @@ test('the token goes with its latest link: filling a gap in the past does not mo
   t.is((await link(past.id, token.evcoId, { valid_until: '2026-01-01T00:00:00Z' })).status, 200);
   const stored = await scopedEm(app.orm).findOneOrFail(Token, { id: token.id });
   t.is(stored.currentAdmin.id, adminId);
+});
+
+// Found by probing (2026-11-29): a link read the token before taking its row lock, and em.lock()
+// does not read it again, so of two links at once the second wrote what it had read before the
+// first committed: its own time as the first link's, and (the token's administration looking
+// unchanged to it) not the move back to the administration of the latest link.
+test('two first links of one token at once: the token keeps the first one\'s time and goes with the latest link', async (t) => {
+  const otherAdmin = (await createAdministration(app)).id;
+  const token = await insertToken(app, adminId);
+  const past = await createTokenSubscription(app, otherAdmin, { valid_from: '2025-01-01T00:00:00Z' });
+  const current = await createTokenSubscription(app, adminId, { valid_from: '2026-01-01T00:00:00Z' });
+  // The test holds the token's row, so that both links read the token before either gets its lock;
+  // the first to wait for it is the first to get it.
+  const db = new pg.Client({ connectionString: app.databaseUrl });
+  await db.connect();
+  t.teardown(() => db.end());
+  await db.query('begin');
+  await db.query('select 1 from msp_token where id = $1 for update', [token.id]);
+  const waiting = async (n: number) => {
+    for (const until = Date.now() + 10_000; Date.now() < until; await new Promise((resolve) => setTimeout(resolve, 20))) {
+      if (await lockWaits(db) >= n) return;
+    }
+    throw new Error(`not ${n} links waiting for the token`);
+  };
+  const earlier = link(past.id, token.evcoId, { valid_until: '2026-01-01T00:00:00Z' });
+  await waiting(1);
+  const later = link(current.id, token.evcoId);
+  await waiting(2);
+  await db.query('commit');
+  const [first, second] = await Promise.all([earlier, later]);
+  t.is(first.status, 200, JSON.stringify(first.body));
+  t.is(second.status, 200, JSON.stringify(second.body));
+  t.like((await app.request('GET', `/main/v1/msp-token/${token.evcoId}`)).body, { current_admin_id: adminId, used: true }, 'the latest link\'s administration');
+  const stored = await scopedEm(app.orm).findOneOrFail(Token, { id: token.id }, { filters: false });
+  const firstLinkedAt = stored.firstLinkedAt!.getTime();
+  t.true(firstLinkedAt <= Date.parse(first.body.created_at) && firstLinkedAt <= Date.parse(second.body.created_at),
+    `first linked ${stored.firstLinkedAt!.toISOString()}, the links created ${first.body.created_at} and ${second.body.created_at}`);
 });

@@ -159,26 +159,29 @@ test('CPO sessions: the identity is the EVSE uid as sent (any casing) and the se
 // Found by probing (2026-11-29): PostgreSQL (citext) folds the Turkish dotted capital I (U+0130)
 // to i, JavaScript's toLowerCase to i + U+0307, so an identity differing from a stored one only by
 // it found no stored row in the ingestion's JavaScript map and was a 500. It is the stored identity
-// (the database's comparison); its content compares with JavaScript's casing, so its session_id
-// differs: a change of that session (400 conflicting_resubmission once it is priced).
-test('an identity differing from a stored one only by the dotted capital I (U+0130) is the stored identity, never a 500', async (t) => {
+// (the database's comparison). Its content then compared the session_id in JavaScript's casing, so
+// the same session sent again was a change (400 conflicting_resubmission once priced) where the
+// same id in ASCII casing is a repeat: the identity's fields are the database's to compare.
+test('an identity differing from a stored one only by the dotted capital I (U+0130) is the stored identity, never a 500, and the same content again a repeat', async (t) => {
   const post = (path: string, body: unknown) => app.request('POST', api(path), { body });
   const base = `TRIAL-I-${process.pid}-${Date.now()}`;
   const stored = await submitSession(app, sessionBody(evcoId, { session_id: base }));
   await processed(app, stored.id);
   const variant = await post('/charge-session', sessionBody(evcoId, { session_id: base.replace('TRIAL-I', 'TRIAL-\u0130') }));
-  t.like(variant, { status: 400, body: { code: 'conflicting_resubmission', param: '$.session_id' } });
+  t.like(variant, { status: 200, body: { id: stored.id, duplicate: true } });
   const dotted = `TRIAL-\u0130-${process.pid}-${Date.now()}`;
   const first = await submitSession(app, sessionBody(evcoId, { session_id: dotted }));
   await processed(app, first.id);
   const plain = await post('/charge-session', sessionBody(evcoId, { session_id: dotted.replace('\u0130', 'i') }));
-  t.like(plain, { status: 400, body: { code: 'conflicting_resubmission', param: '$.session_id' } });
-  // A CPO session at an unknown EVSE waits for it (not priced): the other casing replaces it.
+  t.like(plain, { status: 200, body: { id: first.id, duplicate: true } });
+  const changed = await post('/charge-session', sessionBody(evcoId, { session_id: dotted.replace('\u0130', 'i'), total_energy_kwh: '11' }));
+  t.like(changed, { status: 400, body: { code: 'conflicting_resubmission', param: '$.total_energy_kwh' } }, 'other content is still a change');
+  // A CPO session at an unknown EVSE waits for it (not priced): the uid in the other casing is a repeat too.
   const uid = `EVI-${process.pid}-${Date.now()}`;
   const cpo = await post('/cpo-charge-session', sessionBody(evcoId, { session_id: 'X1', evse_uid: uid }));
   t.is(cpo.status, 200, JSON.stringify(cpo.body));
   const cpoVariant = await post('/cpo-charge-session', sessionBody(evcoId, { session_id: 'X1', evse_uid: uid.replace('EVI', 'EV\u0130') }));
-  t.like(cpoVariant, { status: 200, body: { id: cpo.body.id } });
+  t.like(cpoVariant, { status: 200, body: { id: cpo.body.id, duplicate: true } });
   t.is((await post('/charge-session', sessionBody(evcoId))).status, 200, 'ingestion goes on for the others');
 });
 

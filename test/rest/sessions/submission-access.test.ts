@@ -14,13 +14,14 @@ let limited: Auth;
 /** A credential limited to the other administration (theirs). */
 let other: Auth;
 let theirs: { evcoId: string; evseUid: string };
-let mine: { evcoId: string; evseUid: string };
+let mine: { evcoId: string; evseUid: string; adminId: string; subscriptionId: string };
 
 test.before(async () => {
   app = await startTestApp();
   const [a, b] = [(await createAdministration(app)).id, (await createAdministration(app)).id];
   theirs = { evcoId: (await pricedSubscription(app, a)).evcoId, evseUid: (await createLocatedEvse(app, a)).evse_uid };
-  mine = { evcoId: (await pricedSubscription(app, b)).evcoId, evseUid: (await createLocatedEvse(app, b)).evse_uid };
+  const ours = await pricedSubscription(app, b);
+  mine = { evcoId: ours.evcoId, evseUid: (await createLocatedEvse(app, b)).evse_uid, adminId: b, subscriptionId: ours.subscriptionId };
   limited = await app.credential({ role: 'admin', adminIds: [b] });
   other = await app.credential({ role: 'admin', adminIds: [a] });
 });
@@ -125,4 +126,21 @@ test('another administration\'s identity differing only by the dotted capital I 
   t.is(r.body.code, 'duplicate');
   const batch = await submit('/charge-session-batch', [sessionBody(mine.evcoId, { session_id: 'SHARED-\u0130-1' })]);
   t.like(batch, { status: 200, body: { results: [{ code: 'duplicate' }] } });
+});
+
+// Found by probing (2026-11-29): the token check lower-cased evco_ids in JavaScript, while the
+// pipeline finds a session's token by the database's comparison (citext), which folds the dotted
+// capital I (U+0130) to i (JavaScript: i + U+0307): a session the pipeline prices on the caller's
+// own token was refused 400 not_found.
+test('an evco_id differing from its own token\'s only by the dotted capital I names that token, as the pipeline matches it; another administration\'s stays not_found', async (t) => {
+  const dotted = (evcoId: string) => evcoId.replace('I', '\u0130');
+  t.not(dotted(mine.evcoId), mine.evcoId, 'the factory\'s evco_ids have an I');
+  const single = await submit('/charge-session', sessionBody(dotted(mine.evcoId), { session_id: 'DOTTED-TOKEN-1' }));
+  t.is(single.status, 200, JSON.stringify(single.body));
+  t.like(await processed(app, single.body.id), { status: 'priced', admin_id: mine.adminId, subscription_id: mine.subscriptionId });
+  const batch = await submit('/charge-session-batch', [sessionBody(dotted(mine.evcoId), { session_id: 'DOTTED-TOKEN-2' })]);
+  t.truthy(batch.body.results?.[0]?.id, JSON.stringify(batch.body));
+  const foreign = await submit('/charge-session', sessionBody(dotted(theirs.evcoId), { session_id: 'DOTTED-TOKEN-3' }));
+  t.like(foreign, { status: 400, body: { code: 'not_found', param: '$.evco_id' } });
+  t.deepEqual(await sessionsNamed('DOTTED-TOKEN-3'), []);
 });
