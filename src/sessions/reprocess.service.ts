@@ -15,6 +15,8 @@ import { isUuid } from '../platform/ids.ts';
 import type { Em, Orm } from '../platform/orm.ts';
 import { plainData } from '../platform/plain-data.ts';
 import { scopedEm } from '../access/admin-scope.ts';
+import { recordEventRows, type EventRow } from '../events/event-sql.ts';
+import { boundQuery } from '../platform/bound-sql.ts';
 import { ChargeSession } from './charge-session.entity.ts';
 import type { ChargeSessionData } from './charge-session.queries.ts';
 import { DropoutCase, type DropoutSide, type ReprocessInstruction } from './dropout-case.entity.ts';
@@ -117,18 +119,82 @@ async function retryEvseDropouts(em: Em, evse: Evse): Promise<void> {
   if (cases.length) await requestProcessingIn(em);
 }
 
+// The correction's sessions are taken as repriceSession takes one, set-based (a correction may
+// reach many): the open cases of its drop-outs are locked first (id order), then the sessions; a
+// session that dropped out into another case between the look and the update is taken next round.
+const LOCK_CASES = `select c.id from msp_dropout_case c
+  where c.id in (select s.dropout_case_id from msp_charge_session s where s.subscription_id = $1 and s.start_at >= $2 and s.status = 'dropout')
+  order by c.id for update of c`;
+
+// Each session's case as it was, read from the locked row (PostgreSQL 15+: no RETURNING old).
+const RECEIVE = `update msp_charge_session s set status = 'received', dropout_case_id = null, dropout_reason = null, dropout_message = null, updated_at = now()
+  from (select x.id, x.dropout_case_id from msp_charge_session x
+    where x.subscription_id = $1 and x.start_at >= $2 and (x.status = 'priced' or (x.status = 'dropout' and x.dropout_case_id = any($3::uuid[])))
+    for update) was
+  where s.id = was.id
+  returning was.dropout_case_id::text as case_id`;
+
+// An open case counts the sessions taken no more, or is resolved (retry) when none is left in it.
+// The cases are locked (LOCK_CASES): `was` reads them as they are until this statement changes them.
+const LEAVE_CASES = `with taken as (select x.id, x.n from jsonb_to_recordset($1::jsonb) as x(id uuid, n int)),
+  remaining as (select t.id, (select count(*) from msp_charge_session s where s.dropout_case_id = t.id and s.status = 'dropout') as n from taken t),
+  was as (select c.id, c.session_count, c.status, c.open_key, c.resolution, c.resolved_at from msp_dropout_case c where c.id in (select id from taken))
+  update msp_dropout_case c set
+    session_count = case when r.n = 0 then c.session_count else c.session_count - t.n end,
+    status = case when r.n = 0 then 'resolved' else c.status end,
+    open_key = case when r.n = 0 then null else c.open_key end,
+    resolution = case when r.n = 0 then 'retry' else c.resolution end,
+    resolved_at = case when r.n = 0 then now() else c.resolved_at end,
+    updated_at = now()
+  from taken t join remaining r on r.id = t.id join was o on o.id = t.id
+  where c.id = t.id and c.status = 'open'
+  returning c.id::text, c.side, c.admin_id::text,
+    json_build_object('sessionCount', o.session_count, 'status', o.status, 'openKey', o.open_key, 'resolution', o.resolution, 'resolvedAt', o.resolved_at) as was,
+    json_build_object('sessionCount', c.session_count, 'status', c.status, 'openKey', c.open_key, 'resolution', c.resolution, 'resolvedAt', c.resolved_at) as became`;
+
+interface LeftCase { id: string; side: DropoutSide; admin_id: string | null; was: Record<string, unknown>; became: Record<string, unknown> }
+
+/** The `update` events the flush records for the cases repriceSession changes: the fields that changed, {field: [from, to]}. */
+function caseEvents(cases: LeftCase[]): EventRow[] {
+  return cases.map((c) => {
+    const changes: Record<string, [unknown, unknown]> = {};
+    for (const [field, to] of Object.entries(c.became)) {
+      const from = c.was[field];
+      if (from !== to) changes[field] = field === 'resolvedAt' ? [isoOrNull(from), isoOrNull(to)] : [from, to];
+    }
+    return { kind: c.side === 'cpo' ? 'cpo_dropout_case' : 'msp_dropout_case', resource_id: c.id, modification: 'update', admin_id: c.admin_id, changes };
+  });
+}
+
+const isoOrNull = (value: unknown) => (value == null ? null : new Date(value as string).toISOString());
+
+/** The old subscription's priced and dropped-out sessions from `from` on go back to `received`, out of their cases, in the caller's transaction. */
+async function receiveCorrectedSessions(em: Em, subscriptionId: string, from: Date): Promise<void> {
+  const events: EventRow[] = [];
+  for (let round = 0; ; round++) {
+    const cases = (await boundQuery<{ id: string }>(em, LOCK_CASES, [subscriptionId, from])).map((c) => c.id);
+    if (round > 0 && !cases.length) break;
+    const taken = new Map<string, number>();
+    for (const { case_id } of await boundQuery<{ case_id: string | null }>(em, RECEIVE, [subscriptionId, from, cases])) {
+      if (case_id) taken.set(case_id, (taken.get(case_id) ?? 0) + 1);
+    }
+    if (taken.size) events.push(...caseEvents(await boundQuery<LeftCase>(em, LEAVE_CASES, [JSON.stringify([...taken].map(([id, n]) => ({ id, n })))])));
+    if (!cases.length) break;
+  }
+  await recordEventRows(em, events);
+}
+
 /**
  * The job a plan-or-customer correction added in its transaction (a task of the session worker):
  * the old subscription's priced and dropped-out sessions starting at or after the correction
- * moment are priced again. Run twice, it finds none left: repriced sessions belong to the successor.
+ * moment are priced again, the drop-outs taken out of their cases as repriceSession does. Run
+ * twice, it finds none left: repriced sessions belong to the successor.
  */
 export async function repriceCorrectedSessions(orm: Orm, job: SubscriptionCorrectedJob): Promise<void> {
   await scopedEm(orm).transactional(async (tx) => {
     const correction = await tx.findOne(SubscriptionCorrection, { id: job.correction_id }, { filters: false });
     if (!correction) return;
-    await tx.nativeUpdate(ChargeSession, {
-      subscriptionId: correction.oldSubscription.id, startAt: { $gte: correction.correctedFrom }, status: { $in: ['priced', 'dropout'] },
-    }, { status: 'received', updatedAt: new Date() }, { filters: false });
+    await receiveCorrectedSessions(tx, correction.oldSubscription.id, correction.correctedFrom);
     await requestProcessingIn(tx);
   });
 }

@@ -1,7 +1,10 @@
 import test from 'ava';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
-import { createAdministration, createSubscriptionPlan } from '../../helpers/factories.ts';
-import { createRatePlan, pricedSubscription, pricingResults, processed, sessionBody, submitSession } from '../../helpers/session-factories.ts';
+import { boxesOf, configureBilling, createSeries } from '../../helpers/billing-factories.ts';
+import { createAdministration, createSubscriptionPlan, createTokenSubscription, insertToken, insertTokenLink } from '../../helpers/factories.ts';
+import {
+  createRatePlan, ensureVatRate, pricedSubscription, pricingResults, processed, sessionBody, SIMPLE_RATES, submitSession,
+} from '../../helpers/session-factories.ts';
 
 let app: TestApp;
 let adminId: string;
@@ -20,6 +23,15 @@ async function untilVersion(sessionId: string, version: number) {
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
   throw new Error(`no version ${version} of ${sessionId}`);
+}
+
+async function untilStatus(sessionId: string, status: string) {
+  for (let i = 0; i < 400; i++) {
+    const session = (await app.request('GET', api(`/msp-charge-session/${sessionId}`))).body;
+    if (session.status === status) return session;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`${sessionId} never ${status}`);
 }
 
 test('repricing adds a version and keeps the earlier ones, in order; credit is released and used again', async (t) => {
@@ -133,4 +145,75 @@ test('after two corrections in turn, the credit a repriced session used follows 
   t.is(results[2].subscription_id, c);
   const balanceOf = async (id: string) => (await app.request('GET', api(`/msp-token-subscription/${id}`))).body.monetary_credit_balance;
   t.deepEqual([await balanceOf(sub.subscriptionId), await balanceOf(b), await balanceOf(c)], ['0.00', '0.00', '8.00'], '10 granted, 2 used in the end');
+});
+
+// Found by probing (2026-11-29): the correction's job put the old subscription's drop-outs back to
+// `received` inside their cases, so a session priced after the correction was still counted in its
+// case (a case whose sessions had all been priced stayed open), as repricing one session was before.
+test('a correction that makes drop-outs priceable takes them out of their cases: each priced and billed once, its case counting only the sessions left', async (t) => {
+  const admin = (await createAdministration(app)).id;
+  await configureBilling(app, admin);
+  const series = await createSeries(app, admin);
+  await ensureVatRate(app);
+  const rates = await createSubscriptionPlan(app, admin, { rate_plan_id: await createRatePlan(app, [{ valid_from: '2025-01-01T00:00:00Z', definition: SIMPLE_RATES }]) });
+  /** A subscription on a plan of its own without a rate plan: its sessions drop out (rate_plan_missing) into a case of their own. */
+  const unpriceable = async () => {
+    const subscription = await createTokenSubscription(app, admin, { plan_id: (await createSubscriptionPlan(app, admin)).id });
+    const token = await insertToken(app, admin);
+    await insertTokenLink(app, admin, subscription.id, token.id);
+    return { id: subscription.id as string, evcoId: token.evcoId };
+  };
+  const dropout = async (evcoId: string, day: string) => {
+    const stored = await submitSession(app, sessionBody(evcoId, { start_date_time: `2026-${day}T10:00:00+01:00`, end_date_time: `2026-${day}T11:00:00+01:00` }));
+    const session = await processed(app, stored.id);
+    t.like(session, { status: 'dropout', dropout_reason: 'rate_plan_missing' });
+    return session;
+  };
+  // A: one session before the correction's moment (stays in its case), one after; B: one after, alone in its case.
+  const [a, b] = [await unpriceable(), await unpriceable()];
+  const aBefore = await dropout(a.evcoId, '02-10');
+  const aAfter = await dropout(a.evcoId, '03-10');
+  const bAfter = await dropout(b.evcoId, '03-10');
+  t.is(aAfter.dropout_case_id, aBefore.dropout_case_id);
+  t.not(bAfter.dropout_case_id, aBefore.dropout_case_id);
+  const dropoutCase = async (id: string) => (await app.request('GET', api(`/msp-dropout-case/${id}`))).body;
+  t.is((await dropoutCase(aBefore.dropout_case_id)).session_count, 2);
+
+  const successors = new Map<string, string>();
+  for (const subscription of [a, b]) {
+    const correction = await app.request('POST', api(`/msp-token-subscription/${subscription.id}/plan-or-customer-correction`), {
+      body: { valid_from: '2026-03-01T00:00:00+01:00', new_plan_id: rates.id },
+    });
+    t.is(correction.status, 200, JSON.stringify(correction.body));
+    successors.set(subscription.id, correction.body.new_subscription.id);
+  }
+  const billed = async (sessionId: string) => {
+    const boxes = await boxesOf(app, `?series_external_reference=${series.external_reference}`);
+    const items = await Promise.all(boxes.map(async (box) => (await app.request('GET', api(`/billing-box/${box.id}/msp-charge-session?page_size=1000`))).body.items));
+    return items.flat().filter((item: any) => item.msp_charge_session_id === sessionId);
+  };
+  for (const [session, subscription] of [[aAfter, a], [bAfter, b]] as const) {
+    const priced = await untilStatus(session.id, 'priced');
+    t.like(priced, { dropout_case_id: null, dropout_reason: null, subscription_id: successors.get(subscription.id) });
+    t.deepEqual((await pricingResults(app, session.id)).map((r) => [r.version, r.total_excl_vat]), [[1, '5.00']], 'priced once');
+    t.deepEqual((await billed(session.id)).map((item: any) => [item.entry, item.amount_excl_vat]), [['original', '5.00']], 'billed once');
+  }
+
+  const members = async (caseId: string) =>
+    (await app.request('GET', api(`/msp-charge-session?dropout_case_id=${caseId}&page_size=1000`))).body.items.map((s: any) => [s.id, s.status]);
+  // A's case: the session before the moment is left in it, and counted alone.
+  t.like(await dropoutCase(aBefore.dropout_case_id), { status: 'open', session_count: 1 });
+  t.deepEqual(await members(aBefore.dropout_case_id), [[aBefore.id, 'dropout']]);
+  // B's case: its only session is priced, so it is resolved as a retry would.
+  t.like(await dropoutCase(bAfter.dropout_case_id), { status: 'resolved', resolution: 'retry' });
+  t.deepEqual(await members(bAfter.dropout_case_id), []);
+  // Each change of a case is an event, as when one session is repriced.
+  const trail = async (caseId: string) => (await app.request('GET', api(`/event?kind=msp_dropout_case&resource_id=${caseId}`))).body.items;
+  t.deepEqual((await trail(aBefore.dropout_case_id)).at(-1).changes, { sessionCount: [2, 1] });
+  const resolved = (await trail(bAfter.dropout_case_id)).at(-1);
+  t.like(resolved, { modification_kind: 'update', admin_id: admin });
+  t.deepEqual(Object.keys(resolved.changes).sort(), ['openKey', 'resolution', 'resolvedAt', 'status']);
+  t.like(resolved.changes, { status: ['open', 'resolved'], resolution: [null, 'retry'] });
+  t.deepEqual([resolved.changes.openKey[1], resolved.changes.resolvedAt[0]], [null, null]);
+  t.is(resolved.changes.resolvedAt[1], (await dropoutCase(bAfter.dropout_case_id)).resolved_at);
 });
