@@ -39,6 +39,7 @@ import { Migration20261128060000_token_published_changes } from './Migration2026
 import { Migration20261128080000_evse_uid_caseless } from './Migration20261128080000_evse_uid_caseless.ts';
 import { Migration20261128100000_token_validity_published } from './Migration20261128100000_token_validity_published.ts';
 import { Migration20261129120000_box_invoice_code_unique } from './Migration20261129120000_box_invoice_code_unique.ts';
+import { Migration20261129140000_feed_horizon } from './Migration20261129140000_feed_horizon.ts';
 // imports-end
 
 export const migrations: { name: string; class: new (...args: any[]) => any }[] = [
@@ -82,5 +83,6 @@ export const migrations: { name: string; class: new (...args: any[]) => any }[] 
   { name: 'Migration20261128080000_evse_uid_caseless', class: Migration20261128080000_evse_uid_caseless },
   { name: 'Migration20261128100000_token_validity_published', class: Migration20261128100000_token_validity_published },
   { name: 'Migration20261129120000_box_invoice_code_unique', class: Migration20261129120000_box_invoice_code_unique },
+  { name: 'Migration20261129140000_feed_horizon', class: Migration20261129140000_feed_horizon },
 // migrations-end
 ];

@@ -7,6 +7,7 @@ import { arrayRows } from './bound-sql.ts';
 import { defaultSelection, eagerFields } from './eager-fields.ts';
 import { isUuid } from './ids.ts';
 import type { Em } from './orm.ts';
+import { feedHorizon, type Feed } from './feed-horizon.ts';
 
 export interface SeekRange {
   after?: string | null;
@@ -78,6 +79,8 @@ export interface SeekListOptions<E extends object, T> {
   orderFirst?: string;
   /** The em's filters as the pages apply them (MikroORM's FilterOptions: `{ name: false }` leaves one out, `where` then doing its part). */
   filters?: FilterOptions;
+  /** A feed whose rows commit out of id order (feed-horizon.ts): each page ends below its horizon. The key is the id. */
+  feed?: Feed;
 }
 
 export class SeekList<T> {
@@ -97,6 +100,7 @@ export class SeekList<T> {
     }
     this.columns = options.plainColumns === true;
     this.key = options.key ?? 'id';
+    if (options.feed && this.key !== 'id') throw new Error('a feed is paged by its id');
     this.entityName = em.getMetadata(options.entity).className;
   }
 
@@ -128,10 +132,15 @@ export class SeekList<T> {
   }
 
   /** One page: at most `limit` items after/before the bounds, in query order. */
-  page(range: SeekRange): Promise<T[]> {
+  async page(range: SeekRange): Promise<T[]> {
     const bounds: Record<string, string> = {};
     if (range.after) bounds.$gt = range.after;
-    if (range.before) bounds.$lt = range.before;
+    let before = range.before?.toLowerCase() ?? null;
+    if (this.options.feed) {
+      const horizon = await feedHorizon(this.em, this.options.feed);
+      if (before === null || horizon < before) before = horizon;
+    }
+    if (before) bounds.$lt = before;
     return this.read(Object.keys(bounds).length ? { [this.key]: bounds } : {}, range.inverted ? 'desc' : 'asc', range.limit);
   }
 

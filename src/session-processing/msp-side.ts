@@ -5,7 +5,6 @@
 // cost when the session states none; credit pays what the balance allows
 // (src/msp/monetary-credit.service.ts). The answer is the pricing result's row (next version).
 import { normalize } from '../money/decimal.ts';
-import { uuidv7 } from '../platform/ids.ts';
 import type { Em } from '../platform/orm.ts';
 import { priceSession, ruleFor } from '../pricing/price-session.ts';
 import type { VatKind, VatRate } from '../pricing/vat-rate.entity.ts';
@@ -54,7 +53,7 @@ function costFromTariff(session: ClaimedSession, currency: string) {
   return cost;
 }
 
-/** Prices the session and pays it with credit; the pricing result's row. */
+/** Prices the session and pays it with credit; the pricing result's row (its id given when it is written: record-outcomes.ts). */
 export function price(em: Em, context: BatchContext, session: ClaimedSession, r: Resolved, outcome: SessionOutcome): Record<string, unknown> {
   const { subscription, token } = r;
   const plan = subscription.plan;
@@ -96,7 +95,7 @@ export function price(em: Em, context: BatchContext, session: ClaimedSession, r:
   const totals = totalsOf(paid.subtotals);
   outcome.pricing_version = session.pricing_version + 1;
   return {
-    id: uuidv7(), session_id: session.id, version: outcome.pricing_version, admin_id: admin.id, customer_id: subscription.customer.id,
+    session_id: session.id, version: outcome.pricing_version, admin_id: admin.id, customer_id: subscription.customer.id,
     subscription_id: subscription.id, subscription_external_reference: subscription.externalReference ?? null, token_evco_id: token.evcoId,
     currency: ratePlan.currency, rate_plan_id: ratePlan.id, rate_plan_version_id: version.id, rule: result.rule, subtotals: paid.subtotals,
     total_excl_vat: totals.total_excl_vat, total_vat: totals.total_vat, total_incl_vat: totals.total_incl_vat, credit_used: paid.used, annotations: result.annotations, explanation,

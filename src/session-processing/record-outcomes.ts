@@ -11,6 +11,7 @@ import { saveSessionReimbursements, type ReimbursedSession } from '../cpo/save-s
 import { serializeEventData } from '../events/event-renderers.ts';
 import { recordEventRows, sessionEventKind } from '../events/event-sql.ts';
 import { boundQuery } from '../platform/bound-sql.ts';
+import { feedIds } from '../platform/feed-horizon.ts';
 import { uuidv7 } from '../platform/ids.ts';
 import type { Em } from '../platform/orm.ts';
 import { chargeSessionDataOfRows, pricingResultDataOfRows } from '../sessions/charge-session.queries.ts';
@@ -131,7 +132,12 @@ export async function recordOutcomes(em: Em, sessions: ClaimedSession[], roaming
   for (const outcome of outcomes) if (saved.totals.has(outcome.id)) outcome.reimbursement_excl_vat = saved.totals.get(outcome.id)!;
   await em.flush();
   await roaming.save(em, outcomes, results);
-  if (results.length) await boundQuery(em, INSERT_RESULTS, [JSON.stringify(results)]);
+  if (results.length) {
+    // Their ids now, from the feed's writer (GET /msp-charge-session-priced pages below what is still to commit).
+    const ids = await feedIds(em, 'pricingResults', results.length);
+    results.forEach((result, i) => { result.id = ids[i]; });
+    await boundQuery(em, INSERT_RESULTS, [JSON.stringify(results)]);
+  }
   const sessionRows = await boundQuery(em, `${UPDATE_SESSIONS} returning s.*`, [JSON.stringify(outcomes)]);
   // The batch's last change of its sessions and results: their events' data is rendered from the
   // rows written (the sessions as the UPDATE returns them, the results as the INSERT stored them).

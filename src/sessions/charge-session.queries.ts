@@ -144,10 +144,11 @@ function selection(reads: readonly string[] | undefined): (string | RawQueryFrag
 
 const sessions = (em: Em, where: FilterQuery<ChargeSession> = {}, reads?: readonly string[]) => new SeekList<ChargeSessionData>(em, {
   entity: ChargeSession, ...scopedRead(em, where as Record<string, unknown>, 'admin'), fields: selection(reads), plainColumns: true, map: sessionOfRow,
+  feed: 'sessions',
 });
-const results = (em: Em, where: FilterQuery<PricingResult> = {}) => new SeekList<PricingResultData>(em, {
+const results = (em: Em, where: FilterQuery<PricingResult> = {}, feed = true) => new SeekList<PricingResultData>(em, {
   entity: PricingResult, ...scopedRead(em, where as Record<string, unknown>, 'admin'), fields: RESULT_FIELDS, joinColumns: ['session'], rawRows: true,
-  map: resultOfColumns(em),
+  map: resultOfColumns(em), ...(feed ? { feed: 'pricingResults' as const } : {}),
 });
 
 /**
@@ -194,8 +195,12 @@ export function pricingResultsOfSessions(em: Em, sessionIds: readonly string[], 
   return childPages(em, { entity: PricingResult, parent: 'session' }, sessionIds, range);
 }
 
+/**
+ * Pricing results by id. Of one session they commit in id order (each version's batch holds the
+ * session, and takes its ids after the last one committed): no feed horizon to wait for.
+ */
 export function pricingResultList(em: Em, filter: { chargeSessionId?: string } = {}): SeekList<PricingResultData> {
-  return results(em, filter.chargeSessionId ? { session: filter.chargeSessionId } : {});
+  return filter.chargeSessionId ? results(em, { session: filter.chargeSessionId }, false) : results(em);
 }
 
 /** A pricing result the caller may see, or 400 not_found. */

@@ -5,7 +5,6 @@
 // are written with one statement (at most STATEMENT_SESSIONS; each caller is answered once its
 // statement committed), which keeps the cost per session low under load. Processing happens
 // asynchronously (src/worker/).
-import { uuidv7 } from '../platform/ids.ts';
 import type { Em } from '../platform/orm.ts';
 import type { SessionStatus } from './charge-session.entity.ts';
 import type { IngestedSession, SessionSubmission } from './session-submission.ts';
@@ -38,19 +37,25 @@ function senderKey({ source, sender }: Pick<SessionSubmission, 'source' | 'sende
 
 // One statement, committed on its own: the sessions and their `create` events (src/events) with
 // their data, which is what the GET answers for the row the statement stores (insertedRow), rendered
-// before it is sent; the events of the rows stored, those of repeats left out.
-const INSERT = `with inserted as (insert into msp_charge_session
+// before it is sent; the events of the rows stored, those of repeats left out. The ids are the
+// sessions feed's (svc_feed_ids: GET /msp-charge-session pages below the rows still to commit), taken
+// in the statement before its rows are written, the n-th for the n-th session; each event's data
+// gets its session's id.
+const INSERT = `with ids as materialized (select id, n from svc_feed_ids(1, $3) with ordinality as f(id, n)),
+  inserted as (insert into msp_charge_session
   (id, source, identity_key, session_id, cpo_id, evco_id, start_at, end_at, energy_kwh, idle_seconds, time_zone, country,
    evse_id, evse_uid, payload, received_at, submitter_admin_ids, status, bypass_checks, pricing_version, created_at, updated_at)
-  select id, source, identity_key, session_id, cpo_id, evco_id, start_at, end_at, energy_kwh, idle_seconds, time_zone, country,
-    evse_id, evse_uid, payload, received_at, submitter_admin_ids, 'received', '[]', 0, received_at, received_at
-  from jsonb_populate_recordset(null::msp_charge_session, $1::jsonb)
-  order by id
+  select ids.id, r.source, r.identity_key, r.session_id, r.cpo_id, r.evco_id, r.start_at, r.end_at, r.energy_kwh, r.idle_seconds, r.time_zone, r.country,
+    r.evse_id, r.evse_uid, r.payload, r.received_at, r.submitter_admin_ids, 'received', '[]', 0, r.received_at, r.received_at
+  from jsonb_populate_recordset(null::msp_charge_session, $1::jsonb) with ordinality as r join ids on ids.n = r.ordinality
+  order by ids.n
   on conflict (identity_key) do nothing
   returning id, identity_key, status, received_at, source),
   events as (insert into svc_event (kind, resource_id, modification, admin_id, actor, data, occurred_at)
-    select case i.source when 'cpo_charge_session' then 'cpo_charge_session' else 'msp_charge_session' end, i.id::text, 'create', null, d.actor, d.data, now()
-    from inserted i join jsonb_to_recordset($2::jsonb) as d(id uuid, actor text, data jsonb) on d.id = i.id order by i.id)
+    select case i.source when 'cpo_charge_session' then 'cpo_charge_session' else 'msp_charge_session' end, i.id::text, 'create', null, d.actor,
+      jsonb_set(d.data, '{id}', to_jsonb(i.id::text)), now()
+    from inserted i join ids on ids.id = i.id join rows from (jsonb_to_recordset($2::jsonb) as (actor text, data jsonb)) with ordinality as d(actor, data, n) on d.n = ids.n
+    order by i.id)
   select id, identity_key, status, received_at from inserted`;
 
 // Each stored session with the key it was asked for (`asked`), as sent: the key's folding is the
@@ -60,22 +65,28 @@ const STORED = `select k.value as asked, s.id, s.identity_key, s.status, s.recei
 
 type NewRow = ReturnType<typeof newRow>;
 
+/** The id a new session's event data holds until the statement gives it its own. */
+const UNNUMBERED = '00000000-0000-7000-8000-000000000000';
+
 /** A new session's row as the INSERT stores it: what it writes of the submission and its constants. */
 function insertedRow(em: Em, row: NewRow): Record<string, unknown> {
   return storedRow(em, ChargeSession, {
-    ...row, status: 'received', bypass_checks: [], pricing_version: 0, created_at: row.received_at, updated_at: row.received_at,
+    ...row, id: UNNUMBERED, status: 'received', bypass_checks: [], pricing_version: 0, created_at: row.received_at, updated_at: row.received_at,
   });
 }
 
-/** Each new session's `create` event: its data, and the actor that submitted it (one statement carries several callers' sessions). */
-function createdEvents(em: Em, batch: Pending[]): { id: string; actor: string; data: unknown }[] {
+/**
+ * Each new session's `create` event, in the batch's order: its data (its id, given by the statement,
+ * put in there), and the actor that submitted it (one statement carries several callers' sessions).
+ */
+function createdEvents(em: Em, batch: Pending[]): { actor: string; data: unknown }[] {
   const sessions = chargeSessionDataOfRows(em, batch.map((p) => insertedRow(em, p.row)));
-  return sessions.map((session, i) => ({ id: session.id, actor: batch[i].actor, data: serializeEventData(sessionEventKind(session.source), [session])[0] }));
+  return sessions.map((session, i) => ({ actor: batch[i].actor, data: serializeEventData(sessionEventKind(session.source), [session])[0] }));
 }
 
 /** The batch's one statement: in a savepoint when the caller's em is in a transaction, else committed on its own. */
 async function insertBatch(em: Em, batch: Pending[]): Promise<Row[]> {
-  const params = [JSON.stringify(batch.map((p) => p.row)), JSON.stringify(createdEvents(em, batch))];
+  const params = [JSON.stringify(batch.map((p) => p.row)), JSON.stringify(createdEvents(em, batch)), batch.length];
   if (em.isInTransaction()) return em.transactional((tx) => boundQuery<Row>(tx, INSERT, params));
   return boundQuery<Row>(em, INSERT, params);
 }
@@ -250,7 +261,7 @@ export async function ingestSessions(em: Em, submissions: SessionSubmission[]): 
 function newRow(s: SessionSubmission, key: string, now: Date, scope: AdminScope) {
   return {
     submitter_admin_ids: submitterAdminIds(scope),
-    id: uuidv7(now.getTime()), source: s.source, identity_key: key, session_id: s.sessionId, cpo_id: s.cpoId, evco_id: s.evcoId,
+    source: s.source, identity_key: key, session_id: s.sessionId, cpo_id: s.cpoId, evco_id: s.evcoId,
     start_at: s.startAt.toISOString(), end_at: s.endAt.toISOString(), energy_kwh: s.energyKwh, idle_seconds: s.idleSeconds,
     time_zone: s.timeZone, country: s.country, evse_id: s.evseId, evse_uid: s.evseUid, payload: s.payload, received_at: now.toISOString(),
   };
