@@ -21,8 +21,13 @@ test('the worker thread gets the main thread\'s young generation: two semi-space
     if (${inWorker}) new Worker(\`require('node:worker_threads').parentPort.postMessage((\${grow})())\`,
       { eval: true, resourceLimits: ${JSON.stringify(WORKER_RESOURCE_LIMITS)} }).on('message', (mb) => console.log(mb));
     else console.log(grow());`], { encoding: 'utf8' }).trim());
-  t.is(newSpaceMb([...SERVICE_NODE_FLAGS], false), 2 * SEMI_SPACE_MB);
-  t.is(newSpaceMb([], true), 2 * SEMI_SPACE_MB);
+  // Two semi-spaces, give or take the pages V8 adds for a moment (34.25 MB was seen once, on a loaded
+  // machine); without the settings it is 64 MB (a worker) to 128 MB here, so a missed setting still fails.
+  const isTwoSemiSpaces = (mb: number) => mb >= 2 * SEMI_SPACE_MB && mb < 2 * SEMI_SPACE_MB + 4;
+  const main = newSpaceMb([...SERVICE_NODE_FLAGS], false);
+  t.true(isTwoSemiSpaces(main), `main thread: ${main} MB`);
+  const worker = newSpaceMb([], true);
+  t.true(isTwoSemiSpaces(worker), `worker thread: ${worker} MB`);
 });
 
 test('both threads get an old space of OLD_SPACE_MB: the main thread by its flags, the worker thread by its limits (with or without the flags)', (t) => {
