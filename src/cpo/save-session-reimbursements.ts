@@ -1,7 +1,7 @@
 // Writes the reimbursement records of a processing batch (src/session-processing/process-sessions.service.ts)
 // in its transaction: one record per session and arrangement; a record whose amounts changed gets
 // the next version (billing follows versions), one whose arrangement no longer applies is removed.
-import { uuidv7 } from '../platform/ids.ts';
+import { feedIds } from '../platform/feed-horizon.ts';
 import type { Em } from '../platform/orm.ts';
 import { sumCurrency } from '../money/decimal.ts';
 import { jsonEqual } from '../platform/json-equal.ts';
@@ -38,6 +38,10 @@ export async function saveSessionReimbursements(em: Em, sessions: ReimbursedSess
     for (const record of mine) em.remove(record);
     if (mine.length) changed.push(sessionId);
   }
+  // New records take their ids from the feed (GET /cpo-charge-session-reimbursement pages below what is still to commit).
+  const created = sessions.reduce((n, session) => n + session.drafts
+    .filter((draft) => !existing.some((r) => r.sessionId === session.sessionId && r.arrangementId === draft.arrangement.id)).length, 0);
+  const ids = created ? await feedIds(em, 'sessionReimbursements', created) : [];
   for (const session of sessions) {
     const mine = existing.filter((r) => r.sessionId === session.sessionId);
     let touched = false;
@@ -53,7 +57,7 @@ export async function saveSessionReimbursements(em: Em, sessions: ReimbursedSess
       };
       const record = mine.find((r) => r.arrangementId === draft.arrangement.id);
       if (!record) {
-        em.create(SessionReimbursement, { id: uuidv7(), sessionId: session.sessionId, arrangementId: draft.arrangement.id, version: 1, ...values });
+        em.create(SessionReimbursement, { id: ids.shift()!, sessionId: session.sessionId, arrangementId: draft.arrangement.id, version: 1, ...values });
         touched = true;
       } else if (!sameAmounts(record, draft)) {
         Object.assign(record, values, { version: record.version + 1 });

@@ -19,17 +19,22 @@ export interface SessionReimbursementFilter {
   evseUid?: string;
 }
 
-const records = (em: Em, where: FilterQuery<SessionReimbursement> = {}) => new SeekList<SessionReimbursementData>(em, {
+const records = (em: Em, where: FilterQuery<SessionReimbursement> = {}, feed = true) => new SeekList<SessionReimbursementData>(em, {
   entity: SessionReimbursement, where, map: (row) => ({ ...row, admin: refOf(row.admin) }) as SessionReimbursementData,
+  ...(feed ? { feed: 'sessionReimbursements' as const } : {}),
 });
 
+/**
+ * Reimbursement records by id, a feed (feed-horizon.ts); those of one session are written by the
+ * batch that holds it, in id order: no horizon to wait for.
+ */
 export function sessionReimbursementList(em: Em, filter: SessionReimbursementFilter = {}): SeekList<SessionReimbursementData> {
   return records(em, {
     ...(filter.chargeSessionId ? { sessionId: filter.chargeSessionId } : {}),
     ...(filter.arrangementId ? { arrangementId: filter.arrangementId } : {}),
     ...(filter.customerId ? { customerId: filter.customerId } : {}),
     ...(filter.evseUid ? { evseUid: filter.evseUid } : {}),
-  });
+  }, !filter.chargeSessionId);
 }
 
 export async function getSessionReimbursement(em: Em, id: string): Promise<SessionReimbursementData> {

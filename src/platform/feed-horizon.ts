@@ -3,7 +3,7 @@
 // that no row can still commit behind a poller's stored id (migration feed_horizon says how).
 import type { Em } from './orm.ts';
 
-export const FEEDS = { sessions: 1, pricingResults: 2 } as const;
+export const FEEDS = { sessions: 1, pricingResults: 2, sessionReimbursements: 3 } as const;
 export type Feed = keyof typeof FEEDS;
 
 /**

@@ -1,4 +1,4 @@
-// A poller of GET /msp-charge-session-priced (or /msp-charge-session) stores the last id it saw and
+// A poller of GET /msp-charge-session-priced (/msp-charge-session, /cpo-charge-session-reimbursement) stores the last id it saw and
 // asks for what comes after it (the spec's paging). Processing batches run side by side (two lanes a
 // worker, two workers here) and ingestion statements in every process, and they commit out of id
 // order: a page must never show a row while one of a smaller id can still commit, or the poller
@@ -8,7 +8,8 @@ import test from 'ava';
 import pg from 'pg';
 import { createApp } from '../../../rest/app.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
-import { createAdministration } from '../../helpers/factories.ts';
+import { createAdministration, createCustomer } from '../../helpers/factories.ts';
+import { cpoSessionBody, createLocatedEvse, createReimbursementPlan, reimburseEvse, settledCpoSession } from '../../helpers/cpo-factories.ts';
 import { pricedSubscription, processed, sessionBody, submitSession } from '../../helpers/session-factories.ts';
 import { openOrm } from '../../../src/platform/orm.ts';
 import { ormConfig } from '../../../mikro-orm.config.ts';
@@ -23,7 +24,31 @@ test.before(async () => {
 });
 test.after.always(() => app?.close());
 
-/** Until a statement waits in test_hold (the test's trigger, sleeping until test_gate opens). */
+let holds = 0;
+
+/**
+ * Inserts into `table` of rows matching `when` wait (a trigger) until `release`: the writer holds
+ * what it took before, its ids among them. Answers once a row waits.
+ */
+async function holdInserts(t: import('ava').ExecutionContext, db: pg.Client, table: string, when: string): Promise<{ release(): Promise<void> }> {
+  const name = `test_hold_${++holds}`;
+  await db.query(`create table ${name}_gate (open boolean)`);
+  await db.query(`insert into ${name}_gate values (false)`);
+  await db.query(`create function ${name}() returns trigger language plpgsql as $$
+    begin
+      while not (select open from ${name}_gate) loop perform pg_sleep(0.02); end loop;
+      return new;
+    end $$`);
+  await db.query(`create trigger ${name} before insert on ${table} for each row when (${when}) execute function ${name}()`);
+  const release = async () => { await db.query(`update ${name}_gate set open = true`); };
+  t.teardown(async () => {
+    await release();
+    await db.query(`drop trigger if exists ${name} on ${table}`);
+  });
+  return { release };
+}
+
+/** Until a statement waits in a hold (holdInserts). */
 async function untilHeld(db: pg.Client): Promise<void> {
   const held = async () => (await db.query(`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event = 'PgSleep'`)).rows[0].n > 0;
   for (const until = Date.now() + 10_000; !await held(); await new Promise((resolve) => setTimeout(resolve, 20))) {
@@ -55,20 +80,9 @@ test.serial('a batch that commits after a later one: the poller that stores the 
   await db.connect();
   t.teardown(() => db.end());
   const first = await poll(null);
-  // The batch of session A waits before writing its results (a trigger), holding what it priced.
-  await db.query('create table test_gate (open boolean)');
-  await db.query('insert into test_gate values (false)');
+  // The batch of session A waits before writing its results, holding what it priced.
   const a = await submitSession(app, sessionBody(evcoId, { session_id: 'FEED-A' }));
-  await db.query(`create function test_hold() returns trigger language plpgsql as $$
-    begin
-      while not (select open from test_gate) loop perform pg_sleep(0.02); end loop;
-      return new;
-    end $$`);
-  await db.query(`create trigger test_hold before insert on msp_pricing_result for each row when (new.session_id = '${a.id}') execute function test_hold()`);
-  t.teardown(async () => {
-    await db.query('update test_gate set open = true');
-    await db.query('drop trigger if exists test_hold on msp_pricing_result');
-  });
+  const hold = await holdInserts(t, db, 'msp_pricing_result', `new.session_id = '${a.id}'`);
   await untilHeld(db);
   // Another worker prices session B meanwhile (A's batch holds its worker's processing runner).
   await secondWorker(t);
@@ -76,7 +90,7 @@ test.serial('a batch that commits after a later one: the poller that stores the 
   t.is((await processed(app, b.id)).status, 'priced');
   const whileHeld = await poll(first.cursor);
   t.deepEqual(whileHeld.ids, [], 'B\'s result waits while A\'s batch, which took its ids first, can still commit');
-  await db.query('update test_gate set open = true');
+  await hold.release();
   t.is((await processed(app, a.id)).status, 'priced');
   const after = await poll(whileHeld.cursor);
   const results = async (id: string) => (await app.request('GET', `/main/v1/msp-charge-session-priced?charge_session_id=${id}`)).body.items.map((r: { id: string }) => r.id);
@@ -98,19 +112,8 @@ test.serial('an ingestion that commits after another process\'s later one: the p
   t.teardown(async () => { server.close(); server.closeAllConnections(); await orm.close(); });
   const second = `http://127.0.0.1:${(server.address() as AddressInfo).port}/main/v1/charge-session`;
   const authorization = `Basic ${Buffer.from(`${app.admin.publicId}:${app.admin.secret}`).toString('base64')}`;
-  await db.query('create table test_gate_sessions (open boolean)');
-  await db.query('insert into test_gate_sessions values (false)');
-  await db.query(`create function test_hold_session() returns trigger language plpgsql as $$
-    begin
-      while not (select open from test_gate_sessions) loop perform pg_sleep(0.02); end loop;
-      return new;
-    end $$`);
-  await db.query(`create trigger test_hold_session before insert on msp_charge_session for each row when (new.session_id = 'FEED-S-A') execute function test_hold_session()`);
-  t.teardown(async () => {
-    await db.query('update test_gate_sessions set open = true');
-    await db.query('drop trigger if exists test_hold_session on msp_charge_session');
-  });
   // A is being stored by this app (its statement holds its ids), B is stored by the second one.
+  const hold = await holdInserts(t, db, 'msp_charge_session', `new.session_id = 'FEED-S-A'`);
   const a = submitSession(app, sessionBody(evcoId, { session_id: 'FEED-S-A' }));
   await untilHeld(db);
   const b = await fetch(second, { method: 'POST', headers: { authorization, 'content-type': 'application/json' }, body: JSON.stringify(sessionBody(evcoId, { session_id: 'FEED-S-B' })) });
@@ -118,8 +121,38 @@ test.serial('an ingestion that commits after another process\'s later one: the p
   const bId = (await b.json() as { id: string }).id;
   const whileHeld = await poll(first.cursor, 'msp-charge-session');
   t.deepEqual(whileHeld.ids, [], 'B waits while A\'s statement, which took its id first, can still commit');
-  await db.query('update test_gate_sessions set open = true');
+  await hold.release();
   const aId = (await a).id;
   const after = await poll(whileHeld.cursor, 'msp-charge-session');
   t.deepEqual([...whileHeld.ids, ...after.ids], [aId, bId].sort(), 'every session polled, in id order, once');
+});
+
+test.serial('a batch that writes its reimbursement records after a later one: the poller of the records gets every record, once', async (t) => {
+  const db = new pg.Client({ connectionString: app.databaseUrl });
+  await db.connect();
+  t.teardown(() => db.end());
+  const adminId = (await createAdministration(app)).id;
+  const evse = await createLocatedEvse(app, adminId);
+  const owner = await createCustomer(app, adminId, { reimbursement_vat: 'Exempt' });
+  const plan = await createReimbursementPlan(app, adminId, {}, { energy: '0.20' });
+  await reimburseEvse(app, adminId, owner.id, plan.id, evse.evse_uid);
+  await app.stopWorker();
+  await secondWorker(t);
+  const first = await poll(null, 'cpo-charge-session-reimbursement');
+  const hold = await holdInserts(t, db, 'cpo_charge_session_reimbursement', `new.evse_uid = '${evse.evse_uid}' and new.start_at < '2026-03-02T12:00:00Z'`);
+  const a = await submitSession(app, cpoSessionBody(evse.evse_uid), '/main/v1/cpo-charge-session');
+  await untilHeld(db);
+  await secondWorker(t);
+  const b = await submitSession(app, cpoSessionBody(evse.evse_uid, { start_date_time: '2026-03-03T10:00:00+01:00', end_date_time: '2026-03-03T11:00:00+01:00' }),
+    '/main/v1/cpo-charge-session');
+  t.is((await settledCpoSession(app, b.id)).status, 'processed');
+  const whileHeld = await poll(first.cursor, 'cpo-charge-session-reimbursement');
+  t.deepEqual(whileHeld.ids, [], 'B\'s record waits while A\'s batch, which took its ids first, can still commit');
+  await hold.release();
+  t.is((await settledCpoSession(app, a.id)).status, 'processed');
+  const after = await poll(whileHeld.cursor, 'cpo-charge-session-reimbursement');
+  const records = async (id: string) => (await app.request('GET', `/main/v1/cpo-charge-session-reimbursement?charge_session_id=${id}`)).body.items.map((r: { id: string }) => r.id);
+  const expected = [...await records(a.id), ...await records(b.id)].sort();
+  t.is(expected.length, 2);
+  t.deepEqual([...whileHeld.ids, ...after.ids], expected, 'every record polled, in id order, once');
 });
