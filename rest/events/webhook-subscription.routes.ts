@@ -110,7 +110,7 @@ export const webhookSubscriptionRoutes: RouteDef[] = [
     handler: async ({ em, params, body: b }) => serializeWebhookSubscription(await redeliver(em, params.id, b.from_event_id)),
   }),
   defineRoute({
-    method: 'get', path: '/event', tag: TAG, summary: 'The event log: every create, update and delete, in commit order (audit trail)', paged: true,
+    method: 'get', path: '/event', tag: TAG, summary: 'The event log: every create, update and delete, by id (audit trail; webhooks deliver in commit order)', paged: true,
     extension: true, response: eventShape,
     description: 'Filters (AND): kind, resource_id, actor. "Who changed this record, when, from what to what": kind and resource_id.',
     query: yup.object({ kind: eventFilterRules.kind(), resource_id: eventFilterRules.resourceId(), actor: eventFilterRules.actor() }),

@@ -1,5 +1,7 @@
 // The event log as an audit trail (REST GET /event, GraphQL events): who changed which record,
-// when, from what to what; paged by id, i.e. in commit order. A credential limited to
+// when, from what to what; paged by id, the order the events were written in (their transactions
+// commit in an order of their own: a page may show an event while one of a smaller id is still to
+// commit; webhook deliveries follow the commit positions instead). A credential limited to
 // administrations sees the events of those administrations only. Plain data, without the
 // rendered `data` a delivery carries.
 import type { FilterQuery } from '@mikro-orm/core';
