@@ -1,8 +1,8 @@
-// A poller of GET /msp-charge-session-priced (/msp-charge-session, /cpo-charge-session-reimbursement) stores the last id it saw and
-// asks for what comes after it (the spec's paging). Processing batches run side by side (two lanes a
-// worker, two workers here) and ingestion statements in every process, and they commit out of id
-// order: a page must never show a row while one of a smaller id can still commit, or the poller
-// steps past that one for good.
+// A poller of GET /msp-charge-session-priced (/msp-charge-session, /cpo-charge-session-reimbursement)
+// stores the last id it saw and asks for what comes after it (the spec's paging). Processing batches
+// run side by side (two lanes a worker, two workers here) and ingestion statements in every process,
+// and they commit out of id order: a page must never show a row while one of a smaller id can still
+// commit, or the poller steps past that one for good.
 import type { AddressInfo } from 'node:net';
 import test from 'ava';
 import pg from 'pg';
@@ -28,7 +28,7 @@ let holds = 0;
 
 /**
  * Inserts into `table` of rows matching `when` wait (a trigger) until `release`: the writer holds
- * what it took before, its ids among them. Answers once a row waits.
+ * what it took before, its ids among them. untilHeld waits for such a row.
  */
 async function holdInserts(t: import('ava').ExecutionContext, db: pg.Client, table: string, when: string): Promise<{ release(): Promise<void> }> {
   const name = `test_hold_${++holds}`;
