@@ -66,26 +66,21 @@ async function billRange(em: Em, source: BackfillSource, adminId: string, lane: 
  * Bills every subject of the source of an administration in id ranges of `batchSize`, `lanes`
  * ranges at a time, each on its own connection. Ranges that create boxes in the same review-set
  * wait for each other (box-numbering-lock.ts; the review-set itself, when new, waits for the first
- * to commit): the first range, a short one, creates most boxes while the next ones read their
- * candidates; the later ranges, which mostly add items to existing boxes, run side by side (`npm run
- * bench -- billing` with 300,000 sessions: the second lane's wait 0.9 s instead of 1.9 s, the
- * billing 10 % quicker; with 1,000,000 about 2 %). Answers the subjects billed.
+ * to commit): the first ranges mostly run one after the other, the later ones, which mostly add
+ * items to existing boxes, side by side. Answers the subjects billed.
  */
 export async function billUnbilled(em: Em, source: BackfillSource, adminId: string, batchSize = backfillBatchSize(), lanes = 2,
   progress?: BackfillProgress): Promise<number> {
   let afterId = NONE;
   let total = 0;
   let stopped = false;
-  let claimed = 0;
-  // Ranges are claimed one after another: each starts after the last one claimed. The first is a
-  // fifth of the others: it creates most boxes, which the other lanes' first ranges would wait for.
+  // Ranges are claimed one after another: each starts after the last one claimed.
   let claims: Promise<unknown> = Promise.resolve();
   const claim = (): Promise<Range | null> => {
     const next = claims.then(async () => {
       if (stopped) return null;
-      const size = claimed++ === 0 && lanes > 1 ? Math.max(1, Math.ceil(batchSize / 5)) : batchSize;
       const [bound] = await em.execute<{ last: string | null; n: number }[]>(`select max(id::text) as last, count(*)::int as n from (${source.idsSql}) x`,
-        [adminId, afterId, size]);
+        [adminId, afterId, batchSize]);
       if (!bound || bound.n === 0 || !bound.last) return null;
       const range = { afterId, lastId: bound.last, n: bound.n };
       afterId = bound.last;
