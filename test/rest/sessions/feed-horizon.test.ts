@@ -156,3 +156,14 @@ test.serial('a batch that writes its reimbursement records after a later one: th
   t.is(expected.length, 2);
   t.deepEqual([...whileHeld.ids, ...after.ids], expected, 'every record polled, in id order, once');
 });
+
+test.serial('with no other writer at work, a session is on the list as soon as its POST is answered', async (t) => {
+  // The horizon is the database clock when no writer holds a floor (to a fraction of a millisecond on
+  // PostgreSQL 18): what committed before the page's request is on it, 50 times in a row (a horizon
+  // rounded to the second failed here at once).
+  for (let i = 0; i < 50; i++) {
+    const stored = await submitSession(app, sessionBody(evcoId, { session_id: `FEED-NOW-${i}` }));
+    const listed = await poll(null, 'msp-charge-session');
+    t.true(listed.ids.includes(stored.id), `session ${i} listed at once`);
+  }
+});
