@@ -3,7 +3,7 @@ import { isNegative, parseDecimal } from '../money/decimal.ts';
 import { administrationNamed, visibleAdministration } from '../parties/customer-input.ts';
 import { DomainError, InvalidInputError, type ErrorDetail } from '../platform/errors.ts';
 import { assertExternalReferenceFree, setsOtherExternalReference } from '../platform/external-reference.ts';
-import { createUnlessReferenced, flushUnique } from '../platform/flush-unique.ts';
+import { createAtReference, flushUnique } from '../platform/flush-unique.ts';
 import type { Patch } from '../platform/merge-patch.ts';
 import type { Em } from '../platform/orm.ts';
 import { plainData } from '../platform/plain-data.ts';
@@ -100,16 +100,13 @@ export async function createSubscriptionPlan(em: Em, patch: SubscriptionPlanPatc
  * The same create sent several times at once stores the plan once; the others merge into it.
  */
 export async function upsertSubscriptionPlan(em: Em, ref: ResourceRef, patch: SubscriptionPlanPatch): Promise<SubscriptionPlanData> {
-  if ('externalReference' in ref) {
-    const creating = { ...patch, externalReference: ref.externalReference };
-    const created = await createUnlessReferenced(em, SubscriptionPlan, ref.externalReference, EXTERNAL_REFERENCE_UNIQUE, WHAT, async (tx) => {
-      const plan = await newPlan(tx, creating);
-      await tx.flush();
-      return plainData(plan);
-    });
-    if (created) return created;
-    patch = { ...patch, externalReference: undefined };
-  }
+  const step = await createAtReference(em, SubscriptionPlan, ref, patch, EXTERNAL_REFERENCE_UNIQUE, WHAT, async (tx, creating) => {
+    const plan = await newPlan(tx, creating);
+    await tx.flush();
+    return plainData(plan);
+  });
+  if ('created' in step) return step.created;
+  patch = step.merge;
   return plainData(await em.transactional(async (tx) => {
     const plan = await getByRef(tx, SubscriptionPlan, ref, WHAT);
     await assertNamedRecordsVisible(tx, [administrationNamed(patch.adminId)]);

@@ -3,6 +3,7 @@ import { DomainError } from './errors.ts';
 import { assertExternalReferenceFree } from './external-reference.ts';
 import { fieldLabel, type FieldPath } from './field-path.ts';
 import type { Em } from './orm.ts';
+import type { ResourceRef } from './resource-ref.ts';
 
 /**
  * Flushes, answering a unique-constraint violation (a concurrent request took the value between
@@ -50,4 +51,19 @@ export async function createUnlessReferenced<T>(
   if (created !== null || await em.findOne(entity, { externalReference })) return created;
   await assertExternalReferenceFree(em, entity, externalReference, what);
   return null;
+}
+
+/**
+ * The create step of a merge-update at `ext_ref.<reference>` (createUnlessReferenced): `created`, what
+ * `create` stored with the path's reference; else the patch to merge into the record that holds it,
+ * without a reference of its own (the path names the record, a body reference does not rename it).
+ * A ref by id goes straight to the merge.
+ */
+export async function createAtReference<P extends { externalReference?: string | null }, T>(
+  em: Em, entity: EntityName<any>, ref: ResourceRef, patch: P, constraint: string, what: string, create: (tx: Em, creating: P) => Promise<T>,
+): Promise<{ created: T } | { merge: P }> {
+  if (!('externalReference' in ref)) return { merge: patch };
+  const creating = { ...patch, externalReference: ref.externalReference };
+  const created = await createUnlessReferenced(em, entity, ref.externalReference, constraint, what, (tx) => create(tx, creating));
+  return created !== null ? { created } : { merge: { ...patch, externalReference: undefined } };
 }

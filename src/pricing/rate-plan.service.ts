@@ -3,7 +3,7 @@ import { Administration } from '../parties/administration.entity.ts';
 import { DomainError, InvalidInputError, NotFoundError } from '../platform/errors.ts';
 import type { FieldPath } from '../platform/field-path.ts';
 import { assertExternalReferenceFree, setsOtherExternalReference } from '../platform/external-reference.ts';
-import { createUnlessReferenced, flushUnique } from '../platform/flush-unique.ts';
+import { createAtReference, flushUnique } from '../platform/flush-unique.ts';
 import { isUuid } from '../platform/ids.ts';
 import type { Patch } from '../platform/merge-patch.ts';
 import type { Em } from '../platform/orm.ts';
@@ -88,16 +88,13 @@ export async function createRatePlan(em: Em, patch: Patch<RatePlanFields>): Prom
  * plan once; the others merge into it.
  */
 export async function upsertRatePlan(em: Em, ref: ResourceRef, patch: Patch<RatePlanFields>): Promise<RatePlanData> {
-  if ('externalReference' in ref) {
-    const creating = { ...patch, externalReference: ref.externalReference };
-    const created = await createUnlessReferenced(em, RatePlan, ref.externalReference, EXTERNAL_REFERENCE_UNIQUE, WHAT, async (tx) => {
-      const plan = await newPlan(tx, creating);
-      await tx.flush();
-      return ratePlanData(plan);
-    });
-    if (created) return created;
-    patch = { ...patch, externalReference: undefined };
-  }
+  const step = await createAtReference(em, RatePlan, ref, patch, EXTERNAL_REFERENCE_UNIQUE, WHAT, async (tx, creating) => {
+    const plan = await newPlan(tx, creating);
+    await tx.flush();
+    return ratePlanData(plan);
+  });
+  if ('created' in step) return step.created;
+  patch = step.merge;
   return ratePlanData(await em.transactional(async (tx) => {
     const plan = await getRatePlan(tx, ref);
     await assertChangeable(tx, plan);
