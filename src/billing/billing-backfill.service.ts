@@ -4,7 +4,7 @@
 // GET /billing-backfill, GraphQL billingBackfills and the metrics read.
 import { errorFields, logger } from '../platform/log.ts';
 import type { Em } from '../platform/orm.ts';
-import { backfillBatchSize, billUnbilled, type BackfillProgress } from './backfill-ranges.ts';
+import { BACKFILL_LANES, backfillBatchSize, billUnbilled, plannedBatches, type BackfillProgress } from './backfill-ranges.ts';
 import { backfillSources } from './backfill-sources.ts';
 import { lockBackfillLane } from './backfill-lock.ts';
 
@@ -29,7 +29,7 @@ export async function runBillingBackfill(em: Em, adminId: string, batchSize = ba
   const counts: number[] = [];
   for (const source of sources) counts.push((await em.execute<{ n: number }[]>(source.countSql, [adminId]))[0].n);
   const sessions = counts.reduce((a, b) => a + b, 0);
-  const batches = counts.reduce((a, n) => a + Math.ceil(n / batchSize), 0);
+  const batches = counts.reduce((a, n) => a + plannedBatches(n, batchSize, BACKFILL_LANES), 0);
   await em.execute(`insert into billing_backfill (id, admin_id, state, batches_total, sessions_total, started_at, updated_at)
       values (svc_uuidv7(), ?, 'running', ?, ?, now(), now())
     on conflict (admin_id) do update set state = 'running', batches_done = 0, batches_total = excluded.batches_total, sessions_done = 0,
@@ -54,7 +54,7 @@ export async function runBillingBackfill(em: Em, adminId: string, batchSize = ba
     };
     let billed = 0;
     // Sources without subjects are skipped (no claim, no lock): most administrations have one or two.
-    for (const [i, source] of sources.entries()) if (counts[i]! > 0) billed += await billUnbilled(em, source, adminId, batchSize, 2, progress);
+    for (const [i, source] of sources.entries()) if (counts[i]! > 0) billed += await billUnbilled(em, source, adminId, batchSize, BACKFILL_LANES, progress);
     await em.execute(`update billing_backfill set state = 'done', finished_at = now(), updated_at = now() where admin_id = ?`, [adminId]);
     log.info({ sessions_done: billed, seconds: Math.round(performance.now() - started) / 1000 },
       `billing backfill of ${adminId}: done, ${count(billed)} sessions in ${((performance.now() - started) / 1000).toFixed(1)} s`);

@@ -3,7 +3,7 @@
 // replaces its item (in place while the box is open, else reversal + new line).
 import type { Em } from '../../platform/orm.ts';
 import { ADMINS_OF_JSON, holdBackfillsOff } from '../backfill-lock.ts';
-import { backfillBatchSize, billUnbilled, type BackfillSource } from '../backfill-ranges.ts';
+import { BACKFILL_LANES, backfillBatchSize, billUnbilled, type BackfillSource } from '../backfill-ranges.ts';
 import { collectItems } from '../collect-items.ts';
 import type { CandidateSelect } from '../item-source.ts';
 
@@ -55,7 +55,7 @@ export const MSP_SESSION_BACKFILL: BackfillSource = {
 };
 
 /** Bills every priced session of an administration (the bench's million sessions; the job bills every source: billing-backfill.service.ts). */
-export function billUnbilledSessions(em: Em, adminId: string, batchSize = backfillBatchSize(), lanes = 2): Promise<number> {
+export function billUnbilledSessions(em: Em, adminId: string, batchSize = backfillBatchSize(), lanes = BACKFILL_LANES): Promise<number> {
   return billUnbilled(em, MSP_SESSION_BACKFILL, adminId, batchSize, lanes);
 }
 
