@@ -2,8 +2,8 @@
 // could not be priced join the open drop-out case of their group (reason, administration, detail;
 // created when there is none), the reimbursement records (src/cpo/save-session-reimbursements.ts),
 // the roaming costs (roaming-costs.ts), the pricing results and the sessions as plain rows, their
-// events, the billing of priced sessions and changed reimbursements, and the run of the next
-// matching attempt.
+// events, the billing of priced sessions (and the withdrawal of sessions priced before that this
+// batch leaves unpriced) and changed reimbursements, and the run of the next matching attempt.
 import { LockMode } from '@mikro-orm/core';
 import { billReimbursements } from '../cpo/cpo-reimbursement.source.ts';
 import { billPricedSessions } from '../billing/sources/msp-session.source.ts';
@@ -159,7 +159,10 @@ export async function recordOutcomes(em: Em, sessions: ClaimedSession[], roaming
       data: serializeEventData('msp_charge_session_priced', [resultData.get(String(r.id))!])[0],
     })),
   ]);
-  await billPricedSessions(em, results.map((result) => String(result.session_id)), results.map((result) => String(result.admin_id)));
+  // A session priced before (pricing_version > 0) that this batch drops out or processes without pricing is no
+  // longer billed to its customer: its item is withdrawn (reversed once its box is closed).
+  const unpriced = outcomes.filter((o) => (o.status === 'dropout' || o.status === 'processed') && o.pricing_version > 0).map((o) => o.id);
+  await billPricedSessions(em, results.map((result) => String(result.session_id)), results.map((result) => String(result.admin_id)), unpriced);
   await billReimbursements(em, saved.changed);
   const retries = outcomes.filter((o) => o.retry_at).map((o) => o.retry_at!).sort();
   if (retries.length) await requestProcessingAt(em, new Date(retries[0]));

@@ -68,15 +68,28 @@ const ANY_SERIES = `select exists (select 1 from billing_series r where r.admin_
     and (r.item_sources @> jsonb_build_array(?::text) or r.item_sources = '[]'::jsonb)) as found`;
 
 /**
- * Bills sessions just priced, in the transaction that priced them. `adminIds`: the administrations
- * of their pricing results; when none of them has a series for the source the core's temporary
- * tables and statements are skipped (one look-up instead: they would place nothing).
+ * The administrations of the current items of sessions among `sessionIds` (a JSON array): those a
+ * batch leaves unpriced had been priced and billed before.
  */
-export async function billPricedSessions(em: Em, sessionIds: string[], adminIds: string[]): Promise<void> {
-  if (!sessionIds.length) return;
-  const admins = [...new Set(adminIds)];
+const BILLED_ADMINS = `select distinct i.admin_id::text as admin_id from billing_item i
+  where i.source_kind = ? and i.subject_id in (select value from json_array_elements_text(?::json)) and not i.superseded and i.entry = 'original'`;
+
+/**
+ * Bills sessions just priced, in the transaction that priced them, and withdraws the items of
+ * sessions it left unpriced (`unpricedIds`: dropped out, or processed without pricing): deleted from
+ * an open box, else reversed. `adminIds`: the administrations of their pricing results; when none of
+ * them has a series for the source and no unpriced session was billed, the core's temporary tables
+ * and statements are skipped (a look-up or two instead: they would place nothing).
+ */
+export async function billPricedSessions(em: Em, sessionIds: string[], adminIds: string[], unpricedIds: string[] = []): Promise<void> {
+  const billedAdmins = unpricedIds.length
+    ? (await em.execute<{ admin_id: string }[]>(BILLED_ADMINS, [MSP_SESSION_SOURCE, JSON.stringify(unpricedIds)])).map((row) => row.admin_id)
+    : [];
+  if (!sessionIds.length && !billedAdmins.length) return;
+  const admins = [...new Set([...adminIds, ...billedAdmins])];
   // Before the look for a series: a first series' backfill bills what this transaction did not.
   await holdBackfillsOff(em, ADMINS_OF_JSON, [JSON.stringify(admins)]);
-  const [{ found }] = await em.execute<{ found: boolean }[]>(ANY_SERIES, [JSON.stringify(admins), MSP_SESSION_SOURCE]);
-  if (found) await collectItems(em, MSP_SESSION_SOURCE, sessionCandidates(sessionIds));
+  const found = billedAdmins.length > 0
+    || (await em.execute<{ found: boolean }[]>(ANY_SERIES, [JSON.stringify(admins), MSP_SESSION_SOURCE]))[0].found;
+  if (found) await collectItems(em, MSP_SESSION_SOURCE, sessionCandidates(sessionIds), billedAdmins.length ? { subjects: unpricedIds } : {});
 }

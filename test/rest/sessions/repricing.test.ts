@@ -1,6 +1,6 @@
 import test from 'ava';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
-import { boxesOf, configureBilling, createSeries } from '../../helpers/billing-factories.ts';
+import { boxesOf, boxInState, configureBilling, createSeries } from '../../helpers/billing-factories.ts';
 import { createAdministration, createSubscriptionPlan, createTokenSubscription, insertToken, insertTokenLink } from '../../helpers/factories.ts';
 import {
   createRatePlan, ensureVatRate, pricedSubscription, pricingResults, processed, sessionBody, SIMPLE_RATES, submitSession,
@@ -216,4 +216,55 @@ test('a correction that makes drop-outs priceable takes them out of their cases:
   t.like(resolved.changes, { status: ['open', 'resolved'], resolution: [null, 'retry'] });
   t.deepEqual([resolved.changes.openKey[1], resolved.changes.resolvedAt[0]], [null, null]);
   t.is(resolved.changes.resolvedAt[1], (await dropoutCase(bAfter.dropout_case_id)).resolved_at);
+});
+
+// Found in review (2026-11-29; left open before as a product decision): a priced session that a later
+// processing dropped out kept its customer's item, so the customer was invoiced for a session listed as
+// a drop-out, also once the case was discarded (the CPO reimbursement and the partner's roaming charge
+// were withdrawn in that case already).
+test('a priced session that a correction drops out is no longer billed to its customer: deleted from an open box, reversed after a finalized one', async (t) => {
+  const admin = (await createAdministration(app)).id;
+  await configureBilling(app, admin);
+  const series = await createSeries(app, admin);
+  const sub = await pricedSubscription(app, admin);
+  const priced = async (day: string) => {
+    const stored = await submitSession(app, sessionBody(sub.evcoId, { start_date_time: `2026-03-${day}T10:00:00+01:00`, end_date_time: `2026-03-${day}T11:00:00+01:00` }));
+    const session = await processed(app, stored.id);
+    t.like(session, { status: 'priced' });
+    return session;
+  };
+  const boxes = () => boxesOf(app, `?series_external_reference=${series.external_reference}`);
+  const billed = async () => {
+    const lines: string[] = [];
+    for (const box of await boxes()) {
+      for (const item of (await app.request('GET', api(`/billing-box/${box.id}/msp-charge-session?page_size=100`))).body.items) {
+        lines.push(`${box.state} ${item.entry} ${item.msp_charge_session_id === finalized.id ? 'finalized' : 'open'} ${item.amount_excl_vat}`);
+      }
+    }
+    return lines.sort();
+  };
+
+  const finalized = await priced('02');
+  const [first] = await boxes();
+  for (const step of ['close', 'approve']) t.is((await app.request('POST', api(`/billing-box/${first.id}/${step}`))).status, 200);
+  await boxInState(app, first.id, 'ready');
+  t.is((await app.request('POST', api(`/billing-box/${first.id}/finalize`))).body.state, 'finalized');
+  // The same period, after its box was finalized: the customer's next open box.
+  const open = await priced('03');
+  t.deepEqual(await billed(), ['finalized original finalized 5.00', 'open original open 5.00']);
+
+  // The subscription is corrected to a plan without a rate plan from before both: both drop out.
+  const correction = await app.request('POST', api(`/msp-token-subscription/${sub.subscriptionId}/plan-or-customer-correction`), {
+    body: { valid_from: '2026-03-01T00:00:00+01:00', new_plan_id: (await createSubscriptionPlan(app, admin)).id },
+  });
+  t.is(correction.status, 200, JSON.stringify(correction.body));
+  const dropped = [await untilStatus(finalized.id, 'dropout'), await untilStatus(open.id, 'dropout')];
+  for (const session of dropped) t.like(session, { dropout_reason: 'rate_plan_missing' });
+  const expected = ['finalized original finalized 5.00', 'open reversal finalized -5.00'];
+  t.deepEqual(await billed(), expected, 'deleted from the open box; the finalized one reversed in the customer\'s next open box');
+
+  t.is((await app.request('POST', api(`/msp-dropout-case/${dropped[0].dropout_case_id}/reprocess`), { body: { instruction: 'discard' } })).status, 200);
+  for (const session of dropped) await untilStatus(session.id, 'discarded');
+  t.deepEqual(await billed(), expected, 'discarding changes nothing more');
+  t.deepEqual((await boxes()).map((box) => [box.state, box.total_amount_excl_vat]).sort(), [['finalized', '5.00'], ['open', '-5.00']]);
 });
