@@ -96,7 +96,7 @@ export async function runWorker(orm: Orm, connectionString: string, options: Wor
     logger: quietLogger,
     taskList: webhookTasks(orm, connectionString),
   });
-  await addStartJobs(orm);
+  await addStartJobs(orm, options);
   let stopping = false;
   let failure: string | undefined;
   // A runner that ends without being asked to (its pool gone for good, a bug) leaves the worker not running.
