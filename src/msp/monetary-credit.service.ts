@@ -200,6 +200,8 @@ export class BatchCredit {
   private readonly earlier: MonetaryCredit[];
   private readonly successorOf: Map<string, string>;
   private readonly locked: Map<string, TokenSubscription>;
+  /** Sessions whose earlier credit this batch gave back already. */
+  private readonly released = new Set<string>();
 
   constructor(earlier: MonetaryCredit[], successorOf: Map<string, string>, locked: Map<string, TokenSubscription>) {
     this.earlier = earlier;
@@ -234,19 +236,48 @@ export class BatchCredit {
    * (the credit follows). Netting per subscription gave an earlier payer back what an earlier
    * repricing had already released to its successor.
    */
-  private releaseEarlier(em: Em, sessionId: string, current: string): void {
+  private releaseEarlier(em: Em, sessionId: string, current: string | null): void {
+    if (this.released.has(sessionId)) return;
     const rows = this.earlier.filter((row) => row.sessionId === sessionId);
     const net = rows.reduce((sum, row) => addDecimal(sum, row.amount), '0');
     const last = rows.filter((row) => row.kind === 'consumption').at(-1);
     if (compareDecimal(net, '0') >= 0 || !last) return;
     const paidBy = last.subscription.id;
-    let to = paidBy;
-    for (let hops = 0; to !== current && this.successorOf.has(to) && hops < MAX_SUCCESSIONS; hops++) to = this.successorOf.get(to)!;
-    if (to !== current) to = paidBy;
+    const to = current === null ? latestSuccessor(this.successorOf, paidBy) : successorReaching(this.successorOf, paidBy, current);
+    const reason = current === null ? 'released: the session is no longer priced' : 'released for repricing';
     appendMovement(em, this.locked.get(to)!, 'correction', subtractDecimal('0', net), {
-      sessionId, description: to === paidBy ? 'released for repricing' : `released for repricing (paid by subscription ${paidBy} before its correction)`,
+      sessionId, description: to === paidBy ? reason : `${reason} (paid by subscription ${paidBy} before its correction)`,
     });
+    this.released.add(sessionId);
   }
+
+  /**
+   * A session priced before that this batch leaves unpriced (a drop-out, or processed without
+   * pricing): what its earlier results used goes back, to the subscription that paid it last, or,
+   * when corrections have since moved that one's credit on, to the last of its successors, which
+   * holds it now. When the balance cannot take it back (its bound), the credit stays used.
+   */
+  releaseUnpriced(em: Em, sessionId: string): void {
+    try {
+      this.releaseEarlier(em, sessionId, null);
+    } catch (error) {
+      if (!(error instanceof DomainError && error.code === 'credit_limit')) throw error;
+    }
+  }
+}
+
+/** The subscription `paidBy`'s credit went on to through corrections that reaches `current`; else `paidBy`. */
+function successorReaching(successorOf: Map<string, string>, paidBy: string, current: string): string {
+  let to = paidBy;
+  for (let hops = 0; to !== current && successorOf.has(to) && hops < MAX_SUCCESSIONS; hops++) to = successorOf.get(to)!;
+  return to === current ? to : paidBy;
+}
+
+/** The last subscription the corrections moved `paidBy`'s credit on to (`paidBy` when none). */
+function latestSuccessor(successorOf: Map<string, string>, paidBy: string): string {
+  let to = paidBy;
+  for (let hops = 0; successorOf.has(to) && hops < MAX_SUCCESSIONS; hops++) to = successorOf.get(to)!;
+  return to;
 }
 
 /** Corrections followed from a subscription that paid a session to the one pricing it now. */
@@ -264,7 +295,8 @@ export async function lockBatchCredit(em: Em, sessions: CreditSession[]): Promis
     for (const c of corrections) successorOf.set(c.oldSubscription.id, c.newSubscription.id);
     olds = corrections.map((c) => c.newSubscription.id).filter((id) => !successorOf.has(id));
   }
-  const ids = new Set(paidBy);
+  // The payers, and the successors holding their credit now (a session left unpriced gives it back there).
+  const ids = new Set([...paidBy, ...paidBy.map((id) => latestSuccessor(successorOf, id))]);
   const repriced = new Set(earlier.map((row) => row.sessionId));
   for (const { id, subscription } of sessions) {
     if (subscription && (compareDecimal(subscription.monetaryCreditBalance, '0') > 0 || repriced.has(id))) ids.add(subscription.id);

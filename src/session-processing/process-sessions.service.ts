@@ -59,6 +59,7 @@ function inTransaction(orm: Orm, claim: (em: Em) => Promise<ClaimedSession[]>): 
     const context = await loadBatchContext(em, sessions);
     const batch = new BatchOutcomes();
     for (const session of sessions) processSession(em, context, batch, session);
+    releaseUnpricedCredit(em, context, batch);
     await recordOutcomes(em, sessions, context.roaming, batch);
     return sessions.length;
   });
@@ -84,6 +85,7 @@ async function processOneByOne(orm: Orm, id: string): Promise<void> {
         const outcome = batch.start(session, context.resolved(session));
         const side: DropoutSide = session.source === 'cpo_charge_session' ? 'cpo' : 'msp';
         batch.dropouts.push({ outcome, side, evseUid: side === 'cpo' ? (session.evse_uid ?? session.evse_id) : null, ...dropoutOf(error, session.id) });
+        releaseUnpricedCredit(em, context, batch);
         await recordOutcomes(em, [session], context.roaming, batch);
       });
     } catch (again) {
@@ -92,6 +94,16 @@ async function processOneByOne(orm: Orm, id: string): Promise<void> {
       await scopedEm(orm).getConnection().execute(`update msp_charge_session set retry_at = now() + interval '1 hour' where id = ? and status = 'received'`, [id]);
     }
   }
+}
+
+/**
+ * Sessions priced before that the batch leaves unpriced (dropped out, or processed without pricing) are
+ * billed no more (record-outcomes.ts withdraws their items): the credit their results used goes back.
+ */
+function releaseUnpricedCredit(em: Em, context: BatchContext, batch: BatchOutcomes): void {
+  // A drop-out's outcome is marked so when it is recorded (record-outcomes.ts recordDropouts).
+  const unpriced = [...batch.dropouts.map((dropout) => dropout.outcome), ...batch.outcomes.filter((outcome) => outcome.status === 'processed')];
+  for (const outcome of unpriced) if (outcome.pricing_version > 0) context.credit.releaseUnpriced(em, outcome.id);
 }
 
 function processSession(em: Em, context: BatchContext, batch: BatchOutcomes, session: ClaimedSession): void {

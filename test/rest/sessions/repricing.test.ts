@@ -91,7 +91,9 @@ test('a plan-or-customer correction reprices the sessions from its moment on', a
   t.deepEqual((await pricingResults(app, early.id)).map((r) => r.version), [1], 'a session before the moment keeps its price');
 });
 
-test('a repricing that drops out gives no credit back; the earlier result stays', async (t) => {
+// Since 2026-11-29 a session left unpriced is no longer billed (its item is withdrawn), so the credit its
+// result used goes back (before, it stayed used, and a discarded case lost it for good).
+test('a repricing that drops out gives the credit back; the earlier result stays', async (t) => {
   const sub = await pricedSubscription(app, adminId, { credit: '3.00' });
   const stored = await submitSession(app, sessionBody(sub.evcoId));
   await processed(app, stored.id);
@@ -104,8 +106,35 @@ test('a repricing that drops out gives no credit back; the earlier result stays'
   const session = await processed(app, stored.id);
   t.is(session.status, 'dropout');
   t.is(session.dropout_reason, 'no_valid_subscription');
-  t.is(await balance(), '0.00', 'the credit stays used by the result that stands');
+  t.is(await balance(), '3.00', 'the session is no longer billed: its credit is back');
   t.deepEqual((await pricingResults(app, stored.id)).map((r) => [r.version, r.monetary_credit_used]), [[1, '3.00']]);
+  const movements = (await app.request('GET', api(`/msp-token-subscription/${sub.subscriptionId}/monetary-credit`))).body.items;
+  t.deepEqual(movements.filter((m: any) => m.session_id === stored.id).map((m: any) => [m.kind, m.amount, m.kind === 'correction' ? m.description : '']),
+    [['consumption', '-3.00', ''], ['correction', '3.00', 'released: the session is no longer priced']]);
+  await app.request('POST', api(`/msp-dropout-case/${session.dropout_case_id}/reprocess`), { body: { instruction: 'discard' } });
+  await untilStatus(stored.id, 'discarded');
+  t.is(await balance(), '3.00', 'discarding keeps it back');
+});
+
+test('credit given back by a drop-out goes to the subscription holding the credit after corrections, and a later pricing uses it once', async (t) => {
+  const sub = await pricedSubscription(app, adminId, { credit: '3.00' });
+  const stored = await submitSession(app, sessionBody(sub.evcoId, { start_date_time: '2026-03-10T10:00:00+01:00', end_date_time: '2026-03-10T11:00:00+01:00' }));
+  t.is((await processed(app, stored.id)).status, 'priced');
+  const balanceOf = async (id: string) => (await app.request('GET', api(`/msp-token-subscription/${id}`))).body.monetary_credit_balance;
+  const correct = async (id: string, planId: string, day: string) => {
+    const r = await app.request('POST', api(`/msp-token-subscription/${id}/plan-or-customer-correction`), { body: { valid_from: `2026-03-${day}T00:00:00+01:00`, new_plan_id: planId } });
+    t.is(r.status, 200, JSON.stringify(r.body));
+    return r.body.new_subscription.id as string;
+  };
+  // To a plan without a rate plan: the session drops out, its 3.00 goes back to the successor, which holds the credit now.
+  const unpriced = await correct(sub.subscriptionId, (await createSubscriptionPlan(app, adminId)).id, '01');
+  t.like(await untilStatus(stored.id, 'dropout'), { dropout_reason: 'rate_plan_missing', subscription_id: unpriced });
+  t.deepEqual([await balanceOf(sub.subscriptionId), await balanceOf(unpriced)], ['0.00', '3.00']);
+  // Back to the priced plan: priced again, paid once more from the credit that is back (nothing released twice).
+  const repriced = await correct(unpriced, sub.planId, '02');
+  const results = await untilVersion(stored.id, 2);
+  t.deepEqual(results.map((r) => [r.version, r.monetary_credit_used]), [[1, '3.00'], [2, '3.00']]);
+  t.deepEqual([await balanceOf(sub.subscriptionId), await balanceOf(unpriced), await balanceOf(repriced)], ['0.00', '0.00', '0.00']);
 });
 
 test('after a plan correction, the credit a repriced session used goes back to the new subscription', async (t) => {
