@@ -96,14 +96,9 @@ async function processOneByOne(orm: Orm, id: string): Promise<void> {
   }
 }
 
-/**
- * Sessions priced before that the batch leaves unpriced (dropped out, or processed without pricing) are
- * billed no more (record-outcomes.ts withdraws their items): the credit their results used goes back.
- */
+/** Sessions the batch leaves unpriced are billed no more (record-outcomes.ts): the credit their results used goes back. */
 function releaseUnpricedCredit(em: Em, context: BatchContext, batch: BatchOutcomes): void {
-  // A drop-out's outcome is marked so when it is recorded (record-outcomes.ts recordDropouts).
-  const unpriced = [...batch.dropouts.map((dropout) => dropout.outcome), ...batch.outcomes.filter((outcome) => outcome.status === 'processed')];
-  for (const outcome of unpriced) if (outcome.pricing_version > 0) context.credit.releaseUnpriced(em, outcome.id);
+  for (const outcome of batch.unpricedAgain()) context.credit.releaseUnpriced(em, outcome.id);
 }
 
 function processSession(em: Em, context: BatchContext, batch: BatchOutcomes, session: ClaimedSession): void {

@@ -55,6 +55,14 @@ export class BatchOutcomes {
   readonly dropouts: Dropout[] = [];
   readonly reimbursed: ReimbursedSession[] = [];
 
+  /**
+   * The sessions priced before (a pricing version) that the batch leaves unpriced: dropped out, or
+   * processed without pricing. They are billed no more, and the credit their results used goes back.
+   */
+  unpricedAgain(): SessionOutcome[] {
+    return [...this.dropouts.map((d) => d.outcome), ...this.outcomes.filter((o) => o.status === 'processed')].filter((o) => o.pricing_version > 0);
+  }
+
   /** A session's outcome as it enters the pipeline: priced, unless a step says otherwise. */
   start(session: ClaimedSession, r: Resolved | undefined): SessionOutcome {
     const outcome: SessionOutcome = {
@@ -159,10 +167,10 @@ export async function recordOutcomes(em: Em, sessions: ClaimedSession[], roaming
       data: serializeEventData('msp_charge_session_priced', [resultData.get(String(r.id))!])[0],
     })),
   ]);
-  // A session priced before (pricing_version > 0) that this batch drops out or processes without pricing is no
-  // longer billed to its customer: its item is withdrawn (reversed once its box is closed).
-  const unpriced = outcomes.filter((o) => (o.status === 'dropout' || o.status === 'processed') && o.pricing_version > 0).map((o) => o.id);
-  await billPricedSessions(em, results.map((result) => String(result.session_id)), results.map((result) => String(result.admin_id)), unpriced);
+  // A session priced before that this batch leaves unpriced is no longer billed to its customer: its
+  // item is withdrawn (reversed once its box is closed).
+  await billPricedSessions(em, results.map((result) => String(result.session_id)), results.map((result) => String(result.admin_id)),
+    batch.unpricedAgain().map((o) => o.id));
   await billReimbursements(em, saved.changed);
   const retries = outcomes.filter((o) => o.retry_at).map((o) => o.retry_at!).sort();
   if (retries.length) await requestProcessingAt(em, new Date(retries[0]));
