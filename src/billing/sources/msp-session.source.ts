@@ -74,6 +74,10 @@ const ANY_SERIES = `select exists (select 1 from billing_series r where r.admin_
 const BILLED_ADMINS = `select distinct i.admin_id::text as admin_id from billing_item i
   where i.source_kind = ? and i.subject_id in (select value from json_array_elements_text(?::json)) and not i.superseded and i.entry = 'original'`;
 
+/** The administrations of a JSON array (first `?`) and those of the sessions of another (second `?`), for holdBackfillsOff. */
+const ADMINS_AND_SESSION_ADMINS = `${ADMINS_OF_JSON} union select s.admin_id::text from msp_charge_session s
+  where s.id in (select value::uuid from json_array_elements_text(?::json))`;
+
 /**
  * Bills sessions just priced, in the transaction that priced them, and withdraws the items of
  * sessions it left unpriced (`unpricedIds`: dropped out, or processed without pricing): deleted from
@@ -82,14 +86,15 @@ const BILLED_ADMINS = `select distinct i.admin_id::text as admin_id from billing
  * and statements are skipped (a look-up or two instead: they would place nothing).
  */
 export async function billPricedSessions(em: Em, sessionIds: string[], adminIds: string[], unpricedIds: string[] = []): Promise<void> {
+  if (!sessionIds.length && !unpricedIds.length) return;
+  // Before anything is read of what to bill or withdraw: a first series' backfill bills what this
+  // transaction did not, and one in flight that read an unpriced session as priced commits its item first.
+  await holdBackfillsOff(em, ADMINS_AND_SESSION_ADMINS, [JSON.stringify([...new Set(adminIds)]), JSON.stringify(unpricedIds)]);
   const billedAdmins = unpricedIds.length
     ? (await em.execute<{ admin_id: string }[]>(BILLED_ADMINS, [MSP_SESSION_SOURCE, JSON.stringify(unpricedIds)])).map((row) => row.admin_id)
     : [];
   if (!sessionIds.length && !billedAdmins.length) return;
-  const admins = [...new Set([...adminIds, ...billedAdmins])];
-  // Before the look for a series: a first series' backfill bills what this transaction did not.
-  await holdBackfillsOff(em, ADMINS_OF_JSON, [JSON.stringify(admins)]);
   const found = billedAdmins.length > 0
-    || (await em.execute<{ found: boolean }[]>(ANY_SERIES, [JSON.stringify(admins), MSP_SESSION_SOURCE]))[0].found;
+    || (await em.execute<{ found: boolean }[]>(ANY_SERIES, [JSON.stringify([...new Set(adminIds)]), MSP_SESSION_SOURCE]))[0].found;
   if (found) await collectItems(em, MSP_SESSION_SOURCE, sessionCandidates(sessionIds), billedAdmins.length ? { subjects: unpricedIds } : {});
 }
