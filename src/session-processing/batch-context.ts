@@ -11,7 +11,8 @@ import type { Evse } from '../cpo/evse.entity.ts';
 import { matchRetryPolicyFromEnv } from '../cpo/match-session.ts';
 import { reimbursementContext } from '../cpo/reimbursement-context.ts';
 import { lockBatchCredit } from '../msp/monetary-credit.service.ts';
-import { resolveTokens, type ResolvedSubscription, type ResolvedToken, type TokenResolution } from '../msp/resolve-token.ts';
+import type { ResolvedSubscription, ResolvedToken, TokenResolution } from '../msp/resolve-token.ts';
+import { resolveTokensForPricing } from '../msp/correction-lock.ts';
 import type { Em } from '../platform/orm.ts';
 import { isValidAt } from '../platform/validity.ts';
 import { RatePlanVersion } from '../pricing/rate-plan-version.entity.ts';
@@ -48,7 +49,8 @@ function submitterSees(session: ClaimedSession, resolution: TokenResolution): bo
 
 export async function loadBatchContext(em: Em, sessions: ClaimedSession[]) {
   const limits = thresholdsFromEnv();
-  const resolutions = await resolveTokens(em, sessions.map((s) => ({ evcoId: s.evco_id, at: s.start_at })));
+  // Held against corrections to the commit (src/msp/correction-lock.ts).
+  const resolutions = await resolveTokensForPricing(em, sessions.map((s) => ({ evcoId: s.evco_id, at: s.start_at })));
   // A token of an administration its submitter is not limited to is not one of ours for the session:
   // a limited credential charges no other administration's customer (a CPO session at its EVSE is
   // then processed on the CPO side only; a session of its own drops out as of an unknown token).

@@ -9,6 +9,7 @@ import type { Evse } from '../cpo/evse.entity.ts';
 import { evseData, type EvseData } from '../cpo/evse.queries.ts';
 import { switchDropoutAllChargesessions } from '../cpo/save-evse.service.ts';
 import { SubscriptionCorrection } from '../msp/subscription-correction.entity.ts';
+import { lockForCorrection } from '../msp/correction-lock.ts';
 import type { SubscriptionCorrectedJob } from '../msp/subscription-corrected.ts';
 import { DomainError, InvalidInputError, NotFoundError } from '../platform/errors.ts';
 import { isUuid } from '../platform/ids.ts';
@@ -194,6 +195,8 @@ export async function repriceCorrectedSessions(orm: Orm, job: SubscriptionCorrec
   await scopedEm(orm).transactional(async (tx) => {
     const correction = await tx.findOne(SubscriptionCorrection, { id: job.correction_id }, { filters: false });
     if (!correction) return;
+    // Processing batches that priced on the old subscription commit first (src/msp/correction-lock.ts).
+    await lockForCorrection(tx, correction.oldSubscription.id);
     await receiveCorrectedSessions(tx, correction.oldSubscription.id, correction.correctedFrom);
     await requestProcessingIn(tx);
   });
