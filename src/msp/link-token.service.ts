@@ -81,7 +81,8 @@ export async function linkToken(em: Em, input: LinkTokenInput): Promise<TokenLin
     others = await assertNoOverlap(em, token, span, { path: [...prefix, 'valid_from'] });
   }
   const link = newLink(em, TOKEN_LINK, subscription, { token }, input);
-  token.firstLinkedAt ??= new Date();
+  // The first link's own creation time (a clock read a moment later could come after it).
+  token.firstLinkedAt ??= link.createdAt ?? new Date();
   // The token goes with its latest link; a link filling a gap in the past does not move it.
   if (others.every((other) => other.effectiveFrom().getTime() <= span.from.getTime())) token.currentAdmin = subscription.admin;
   return link;
