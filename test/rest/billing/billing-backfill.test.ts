@@ -2,7 +2,7 @@
 // sessions priced before in batches; GET /billing-backfill (extension) and GraphQL billingBackfills
 // answer per administration the caller sees {admin_id, state, batches and sessions done of their
 // totals, started_at, finished_at, error}; each batch is a log line; the metrics carry it.
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import pg from 'pg';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { lockWaits } from '../../helpers/db.ts';
@@ -101,27 +101,9 @@ test.serial('a session repriced while a backfill batch bills it is billed once, 
   const [before] = await pricingResults(app, ids[0]!);
   await okCall(app, 'POST', `/rate-plan/${customer.ratePlanId}/version`, { valid_from: '2025-06-01T00:00:00Z', definition: { rates: { energy: { price: '0.60' } }, rules: [] } });
 
-  // The backfill's batches stop where they first create a review-set, after reading their sessions.
-  const db = new pg.Client({ connectionString: app.databaseUrl });
-  await db.connect();
-  const waiting = () => lockWaits(db);
-  try {
-    await db.query('begin');
-    await db.query('lock table billing_review_set in share mode');
-    await createSeries(app, admin.id);
-    for (const until = Date.now() + 15_000; await waiting() === 0 && Date.now() < until;) await new Promise((resolve) => setTimeout(resolve, 20));
-    t.true(await waiting() > 0, 'a batch waits');
-    // Four sessions in batches of two: both lanes wait.
-    for (const until = Date.now() + 15_000; await waiting() < 2 && Date.now() < until;) await new Promise((resolve) => setTimeout(resolve, 20));
-    const batches = await waiting();
-    // The first session is repriced; its billing runs while the batch that read it is in flight.
-    await okCall(app, 'POST', `/msp-charge-session/${ids[0]}/reprice`);
-    for (const until = Date.now() + 15_000; await waiting() === batches && Date.now() < until;) await new Promise((resolve) => setTimeout(resolve, 20));
-    t.true(await waiting() > batches, 'the repricing waits too');
-    await db.query('commit');
-  } finally {
-    await db.end();
-  }
+  // Four sessions in batches of two: both lanes wait. The first session is repriced; its billing runs
+  // while the batch that read it is in flight.
+  await repricedWhileBackfillHeld(t, admin.id, 2, ids[0]!, 'the repricing waits too');
 
   for (let i = 0; i < 400 && (await pricingResults(app, ids[0]!)).length < 2; i++) await new Promise((resolve) => setTimeout(resolve, 25));
   await processed(app, ids[0]!);
@@ -153,25 +135,8 @@ test.serial('a session that drops out while a backfill batch bills it is not bil
   const link = (await okCall(app, 'GET', `/msp-token-subscription/${customer.subscriptionId}`)).links[0].id;
   await okCall(app, 'PUT', `/msp-token-link/${link}/defunct`);
 
-  // The backfill's batch stops where it first creates a review-set, after reading the session as priced.
-  const db = new pg.Client({ connectionString: app.databaseUrl });
-  await db.connect();
-  const waiting = () => lockWaits(db);
-  try {
-    await db.query('begin');
-    await db.query('lock table billing_review_set in share mode');
-    await createSeries(app, admin.id);
-    for (const until = Date.now() + 15_000; await waiting() === 0 && Date.now() < until;) await new Promise((resolve) => setTimeout(resolve, 20));
-    const batches = await waiting();
-    t.true(batches > 0, 'the batch waits');
-    await okCall(app, 'POST', `/msp-charge-session/${stored.id}/reprice`);
-    // The drop-out's batch waits for the backfill batch before it looks for items to withdraw.
-    for (const until = Date.now() + 15_000; await waiting() === batches && Date.now() < until;) await new Promise((resolve) => setTimeout(resolve, 20));
-    t.true(await waiting() > batches, 'the drop-out waits');
-    await db.query('commit');
-  } finally {
-    await db.end();
-  }
+  // The backfill's batch reads the session as priced; the drop-out's batch waits for it before it looks for items to withdraw.
+  await repricedWhileBackfillHeld(t, admin.id, 1, stored.id, 'the drop-out waits');
   let session = await processed(app, stored.id);
   for (const until = Date.now() + 15_000; session.status === 'received' && Date.now() < until;) session = await processed(app, stored.id);
   t.like(session, { status: 'dropout', dropout_reason: 'no_valid_subscription' });
@@ -180,6 +145,35 @@ test.serial('a session that drops out while a backfill batch bills it is not bil
     (await okCall(app, 'GET', `/billing-box/${box.id}/msp-charge-session?page_size=100`)).items as Record<string, any>[]))).flat();
   t.deepEqual(items.map((item) => [item.msp_charge_session_id, item.entry]), [], 'billed by the batch, withdrawn by the drop-out');
 });
+
+/**
+ * Creates the administration's first series while every review-set insert of the database is held
+ * back: its backfill's batches stop where they first create a review-set, after reading their
+ * sessions. Once `lanes` batches wait, the session is repriced, and its processing must wait for
+ * them too (`waitsToo`); then the hold ends.
+ */
+async function repricedWhileBackfillHeld(t: ExecutionContext, adminId: string, lanes: number, sessionId: string, waitsToo: string): Promise<void> {
+  const db = new pg.Client({ connectionString: app.databaseUrl });
+  await db.connect();
+  const waiting = () => lockWaits(db);
+  const until = async (done: () => Promise<boolean>) => {
+    for (const end = Date.now() + 15_000; !await done() && Date.now() < end;) await new Promise((resolve) => setTimeout(resolve, 20));
+  };
+  try {
+    await db.query('begin');
+    await db.query('lock table billing_review_set in share mode');
+    await createSeries(app, adminId);
+    await until(async () => await waiting() >= lanes);
+    const batches = await waiting();
+    t.true(batches >= lanes, 'the backfill\'s batches wait');
+    await okCall(app, 'POST', `/msp-charge-session/${sessionId}/reprice`);
+    await until(async () => await waiting() > batches);
+    t.true(await waiting() > batches, waitsToo);
+    await db.query('commit');
+  } finally {
+    await db.end();
+  }
+}
 
 /** The administration's boxes (through a credential limited to it: the list has no administration filter). */
 async function boxesOfAdmin(adminId: string): Promise<Record<string, any>[]> {
