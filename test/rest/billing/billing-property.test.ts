@@ -1,7 +1,10 @@
 // Billing as a property, over HTTP: random sequences of charge sessions, repricings, rate changes,
 // plan and customer corrections (also to a plan without a rate plan, whose sessions drop out),
 // retries and discards of drop-out cases, box and review-set closes, approvals, finalizations and
-// reopens. Every subscription starts with monetary credit. After each sequence:
+// reopens. Every subscription starts with monetary credit. A correction may race the worker (sent
+// without waiting for the sessions before it to be priced). After each sequence:
+//   - each session is priced for the customer its token's subscription had at its start, or in
+//     drop-out when that subscription's plan has no rate plan (or discarded);
 //   - per customer and session, what the boxes bill nets to the current pricing result of the
 //     session for the customer it is now assigned to while it is priced, and to nothing for any
 //     other customer, nor for a session in drop-out or discarded (so per customer, the billed sum
@@ -71,7 +74,7 @@ type Step =
   | { op: 'session'; token: number; start: number; kwh: string }
   | { op: 'reprice'; k: number }
   | { op: 'rate'; price: string }
-  | { op: 'correct'; token: number; customer: number; plan: number; at: number }
+  | { op: 'correct'; token: number; customer: number; plan: number; at: number; racing: boolean }
   | { op: 'close'; k: number }
   | { op: 'closeSet'; k: number }
   | { op: 'approve'; k: number }
@@ -83,7 +86,7 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
   { weight: 6, arbitrary: fc.record({ op: fc.constant('session' as const), token: fc.nat(1), start: fc.nat(SESSION_STARTS.length - 1), kwh: fc.constantFrom(...KWH) }) },
   { weight: 2, arbitrary: fc.record({ op: fc.constant('reprice' as const), k: fc.nat(MAX_STEPS) }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('rate' as const), price: fc.constantFrom(...PRICES) }) },
-  { weight: 3, arbitrary: fc.record({ op: fc.constant('correct' as const), token: fc.nat(1), customer: fc.nat(2), plan: fc.nat(2), at: fc.nat(CORRECTION_MOMENTS.length - 1) }) },
+  { weight: 3, arbitrary: fc.record({ op: fc.constant('correct' as const), token: fc.nat(1), customer: fc.nat(2), plan: fc.nat(2), at: fc.nat(CORRECTION_MOMENTS.length - 1), racing: fc.boolean() }) },
   { weight: 2, arbitrary: fc.record({ op: fc.constant('close' as const), k: fc.nat(9) }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('closeSet' as const), k: fc.nat(3) }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('approve' as const), k: fc.nat(9) }) },
@@ -104,6 +107,9 @@ interface Box {
 interface Item { item_id: string; rollup_id: string; entry: string; msp_charge_session_id: string; amount_excl_vat: string; pricing_version: number }
 interface Finalized { box: Box; items: Item[]; pdf: Buffer; xml: string }
 
+/** From `from` on, a token's subscription is of this customer and plan (a correction starts the next). */
+interface Holder { from: number; customerIndex: number; planIndex: number }
+
 /** One sequence's world: its administration and what it made, and what it must find unchanged. */
 interface World {
   adminId: string;
@@ -116,7 +122,9 @@ interface World {
   /** Every subscription of the sequence (the first two and each correction's new one), and the credit granted to them. */
   subscriptions: string[];
   granted: string;
-  tokens: { evcoId: string; subscriptionId: string; planIndex: number; customerIndex: number; validFrom: number }[];
+  tokens: { evcoId: string; subscriptionId: string; planIndex: number; customerIndex: number; validFrom: number; history: Holder[] }[];
+  /** Each session's token and start, in the order of `sessions`. */
+  sessionFacts: { token: number; start: number }[];
   sessions: string[];
   corrections: string[];
   approved: string[];
@@ -156,12 +164,13 @@ async function newWorld(): Promise<World> {
     const token = await insertToken(app, admin.id);
     await insertTokenLink(app, admin.id, subscription.id, token.id);
     await call('POST', `/msp-token-subscription/${subscription.id}/monetary-credit`, { amount: GRANT });
-    return { evcoId: token.evcoId, subscriptionId: subscription.id, planIndex: i, customerIndex: i, validFrom: SUBSCRIPTION_START };
+    return { evcoId: token.evcoId, subscriptionId: subscription.id, planIndex: i, customerIndex: i, validFrom: SUBSCRIPTION_START,
+      history: [{ from: SUBSCRIPTION_START, customerIndex: i, planIndex: i }] };
   }));
   return {
     adminId: admin.id, seriesCode: series.code, seriesRef: series.external_reference as string, ratePlanId, customers, plans, tokens,
     subscriptions: tokens.map((token) => token.subscriptionId), granted: sumCurrency(tokens.map(() => GRANT)),
-    sessions: [], corrections: [], approved: [], finalized: new Map(), rateVersions: 0, log: [],
+    sessions: [], sessionFacts: [], corrections: [], approved: [], finalized: new Map(), rateVersions: 0, log: [],
   };
 }
 
@@ -228,10 +237,12 @@ async function runStep(world: World, step: Step): Promise<string> {
       start_date_time: new Date(start).toISOString(), end_date_time: new Date(start + SESSION_LENGTH_MS).toISOString(),
     }));
     world.sessions.push(session.id);
+    world.sessionFacts.push({ token: step.token, start });
     return `session ${world.sessions.length - 1} of token ${step.token} at ${new Date(start).toISOString()}, ${step.kwh} kWh`;
   }
-  // Everything else looks at what the worker made of the steps before.
-  await settle(world);
+  // Everything else looks at what the worker made of the steps before; a racing correction does not wait
+  // for it (sessions may be in a processing batch while it commits).
+  if (!(step.op === 'correct' && step.racing)) await settle(world);
   switch (step.op) {
     case 'reprice': {
       const id = pick(world.sessions, step.k);
@@ -263,7 +274,8 @@ async function runStep(world: World, step: Step): Promise<string> {
       world.corrections.push(result.correction.id);
       world.subscriptions.push(result.new_subscription.id);
       Object.assign(token, { subscriptionId: result.new_subscription.id, planIndex: plan, customerIndex: step.customer, validFrom: moment });
-      return `correct token ${step.token} from ${new Date(moment).toISOString()} to plan ${plan}, customer ${step.customer}`;
+      token.history.push({ from: moment, customerIndex: step.customer, planIndex: plan });
+      return `correct token ${step.token} from ${new Date(moment).toISOString()} to plan ${plan}, customer ${step.customer}${step.racing ? ' (racing the worker)' : ''}`;
     }
     case 'close': {
       const box = pick((await boxes(world)).filter((b) => b.state === 'open'), step.k);
@@ -347,11 +359,19 @@ async function check(world: World): Promise<string[]> {
   const expected = new Map<string, string>();
   const creditUsed: string[] = [];
   sessions.forEach((session, i) => {
-    if (session.status === 'dropout' && session.dropout_reason === 'rate_plan_missing' || session.status === 'discarded') {
+    // Whom it is for: the customer and plan its token's subscription had at its start.
+    const facts = world.sessionFacts[i];
+    const holder = world.tokens[facts.token].history.filter((h) => h.from <= facts.start).at(-1)!;
+    if (session.status === 'discarded') return void (unpricedChecked += 1);
+    if (holder.planIndex === 2) {
+      if (session.status !== 'dropout' || session.dropout_reason !== 'rate_plan_missing') problems.push(`session ${i} is ${session.status} (${session.dropout_reason}), its plan has no rate plan`);
       unpricedChecked += 1;
       return;
     }
     if (session.status !== 'priced') return problems.push(`session ${i} is ${session.status} (${session.dropout_reason})`);
+    if (session.customer_id !== world.customers[holder.customerIndex]) {
+      problems.push(`session ${i} is priced for customer ${world.customers.indexOf(session.customer_id)}, its token's subscription at its start is customer ${holder.customerIndex}'s`);
+    }
     const current = results[i].find((r) => r.version === session.pricing_version);
     if (!current) return problems.push(`session ${i}: no pricing result of version ${session.pricing_version}`);
     expected.set(`${current.customer_id}|${session.id}`, current.total_excl_vat);
