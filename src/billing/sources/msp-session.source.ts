@@ -87,14 +87,15 @@ const ADMINS_AND_SESSION_ADMINS = `${ADMINS_OF_JSON} union select s.admin_id::te
  */
 export async function billPricedSessions(em: Em, sessionIds: string[], adminIds: string[], unpricedIds: string[] = []): Promise<void> {
   if (!sessionIds.length && !unpricedIds.length) return;
+  const admins = JSON.stringify([...new Set(adminIds)]);
   // Before anything is read of what to bill or withdraw: a first series' backfill bills what this
   // transaction did not, and one in flight that read an unpriced session as priced commits its item first.
-  await holdBackfillsOff(em, ADMINS_AND_SESSION_ADMINS, [JSON.stringify([...new Set(adminIds)]), JSON.stringify(unpricedIds)]);
+  await holdBackfillsOff(em, ADMINS_AND_SESSION_ADMINS, [admins, JSON.stringify(unpricedIds)]);
   const billedAdmins = unpricedIds.length
     ? (await em.execute<{ admin_id: string }[]>(BILLED_ADMINS, [MSP_SESSION_SOURCE, JSON.stringify(unpricedIds)])).map((row) => row.admin_id)
     : [];
   if (!sessionIds.length && !billedAdmins.length) return;
   const found = billedAdmins.length > 0
-    || (await em.execute<{ found: boolean }[]>(ANY_SERIES, [JSON.stringify([...new Set(adminIds)]), MSP_SESSION_SOURCE]))[0].found;
+    || (await em.execute<{ found: boolean }[]>(ANY_SERIES, [admins, MSP_SESSION_SOURCE]))[0].found;
   if (found) await collectItems(em, MSP_SESSION_SOURCE, sessionCandidates(sessionIds), billedAdmins.length ? { subjects: unpricedIds } : {});
 }
