@@ -22,6 +22,8 @@ const consoleBuild = files.length === 0 || files.some((file) => file.includes('c
 const dataDir = mkdtempSync(join(tmpdir(), 'svc-test-'));
 // The run's module resolutions, shared by its test processes (test/helpers/resolve-cache.ts).
 const resolveCache = join(tmpdir(), `svc-test-resolve-${process.pid}.json`);
+// The OpenAPI check's compiled validators, shared the same way (test/helpers/validator-cache.ts).
+const validatorCache = mkdtempSync(join(tmpdir(), 'svc-test-validators-'));
 chmodSync(dataDir, 0o755);
 const pg = await startEmbeddedPostgres({ dataDir, database: 'svc_template', fast: true });
 let code = 1;
@@ -48,7 +50,7 @@ try {
       // The tests' webhook receivers and OCPI peers listen on 127.0.0.1: private targets are allowed here, and
       // the tests of the refusal (test/rest/events/webhook-limits.test.ts, test/ocpi/peer-targets.test.ts) set
       // it back for their own process.
-      env: { SVC_WEBHOOK_PRIVATE_TARGETS: 'allow', SVC_OCPI_PRIVATE_TARGETS: 'allow', SVC_REQUEST_DB_TIMEOUT_MS: '15000', SVC_PROCESSING_GATHER_MS: '10', NODE_COMPILE_CACHE: join(process.cwd(), 'node_modules', '.cache', 'node-compile'), ...process.env, SVC_TEST_TEMPLATE_URL: pg.url, SVC_TEST_RESOLVE_CACHE: resolveCache },
+      env: { SVC_WEBHOOK_PRIVATE_TARGETS: 'allow', SVC_OCPI_PRIVATE_TARGETS: 'allow', SVC_REQUEST_DB_TIMEOUT_MS: '15000', SVC_PROCESSING_GATHER_MS: '10', NODE_COMPILE_CACHE: join(process.cwd(), 'node_modules', '.cache', 'node-compile'), ...process.env, SVC_TEST_TEMPLATE_URL: pg.url, SVC_TEST_RESOLVE_CACHE: resolveCache, SVC_TEST_VALIDATOR_CACHE: validatorCache },
     });
     ava.on('exit', (exitCode) => resolve(exitCode ?? 1));
   });
@@ -56,5 +58,6 @@ try {
   await pg.stop();
   rmSync(dataDir, { recursive: true, force: true });
   rmSync(resolveCache, { force: true });
+  rmSync(validatorCache, { recursive: true, force: true });
 }
 process.exit(code);

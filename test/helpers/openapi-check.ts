@@ -1,9 +1,14 @@
 // Every /main/v1 answer the test suite receives is checked against the served OpenAPI document
 // (test/helpers/app.ts request): the status must be one the operation lists and a JSON body must
 // match that response's schema. A mismatch throws, so the document cannot drift from what is served.
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
+import type { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { ERROR_RESPONSES } from '../../rest/rails/openapi.ts';
+import { cachedValidator } from './validator-cache.ts';
+
+const require = createRequire(import.meta.url);
 
 type Doc = { servers: { url: string }[]; paths: Record<string, Record<string, any>>; components: Record<string, any> };
 
@@ -12,6 +17,8 @@ interface Template { path: string; pattern: RegExp; params: number; item: Record
 /** Output timestamps: UTC with Z and milliseconds (../shared/spec/decisions.md), a real instant. */
 const OUTPUT_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const isOutputTimestamp = (value: string) => OUTPUT_TIMESTAMP.test(value) && new Date(value).toISOString() === value;
+/** The document's formats, as ajv's standalone code of a validator requires them (`require("formats")`). */
+const FORMATS = { 'date-time': { type: 'string' as const, validate: isOutputTimestamp } };
 
 const pointer = (...parts: string[]) => parts.map((part) => `/${part.replaceAll('~', '~0').replaceAll('/', '~1')}`).join('');
 
@@ -23,22 +30,20 @@ function describe(errors: ErrorObject[] | null | undefined): string {
 }
 
 export class OpenApiCheck {
-  // No meta-schema check of the document (two thirds of this checker's start, in every test file's
-  // process): its schemas sit under members the meta-schema does not descend into, so it checked
-  // nothing of them. Strict compilation checks each schema used; `redocly lint` the document's shape
-  // (test/rest/rails/openapi-lint.test.ts).
-  private readonly ajv = new Ajv2020({ strict: true, allowUnionTypes: true, allErrors: true, validateSchema: false });
+  // Made when a validator is not in the run's cache (validator-cache.ts): a process that finds them all
+  // there does not load ajv.
+  private ajvMade: Ajv2020 | null = null;
   private readonly validators = new Map<string, ValidateFunction>();
   private readonly templates: Template[];
   private readonly prefix: string;
+  private readonly doc: Doc;
+  private readonly docHash: string;
   /** How many JSON bodies passed the check. */
   checked = 0;
 
   constructor(doc: Doc) {
-    this.ajv.addFormat('date-time', { type: 'string', validate: isOutputTimestamp });
-    // The document's own members are annotations to ajv: only the schemas inside it are compiled.
-    this.ajv.addVocabulary(Object.keys(doc));
-    this.ajv.addSchema(doc as object, 'openapi.json');
+    this.doc = doc;
+    this.docHash = createHash('sha256').update(JSON.stringify(doc)).digest('hex').slice(0, 32);
     this.prefix = doc.servers[0].url;
     this.templates = Object.entries(doc.paths).map(([path, item]) => ({
       path, item,
@@ -93,22 +98,49 @@ export class OpenApiCheck {
   }
 
   private schemaValidator(name: string): ValidateFunction {
-    const key = `schema:${name}`;
-    let validate = this.validators.get(key);
+    return this.validatorOf(`openapi.json#${pointer('components', 'schemas', name)}`);
+  }
+
+  private validator(responsePointer: string): ValidateFunction {
+    return this.validatorOf(`openapi.json#${responsePointer}${pointer('content', 'application/json', 'schema')}`);
+  }
+
+  private validatorOf(ref: string): ValidateFunction {
+    let validate = this.validators.get(ref);
     if (!validate) {
-      validate = this.ajv.compile({ $ref: `openapi.json#${pointer('components', 'schemas', name)}` });
-      this.validators.set(key, validate);
+      validate = cachedValidator(this.docHash, ref, FORMATS, () => {
+        const compiled = this.ajv().compile({ $ref: ref });
+        return { validate: compiled, source: compiled.source ? this.standaloneCode(compiled) : null };
+      });
+      this.validators.set(ref, validate);
     }
     return validate;
   }
 
-  private validator(responsePointer: string): ValidateFunction {
-    let validate = this.validators.get(responsePointer);
-    if (!validate) {
-      validate = this.ajv.compile({ $ref: `openapi.json#${responsePointer}${pointer('content', 'application/json', 'schema')}` });
-      this.validators.set(responsePointer, validate);
-    }
-    return validate;
+  private ajv(): Ajv2020 {
+    if (this.ajvMade) return this.ajvMade;
+    const { Ajv2020: Ajv } = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
+    const { _ } = require('ajv') as typeof import('ajv');
+    // No meta-schema check of the document (two thirds of this checker's start, in every test file's
+    // process): its schemas sit under members the meta-schema does not descend into, so it checked
+    // nothing of them. Strict compilation checks each schema used; `redocly lint` the document's shape
+    // (test/rest/rails/openapi-lint.test.ts).
+    const ajv = new Ajv({
+      strict: true, allowUnionTypes: true, allErrors: true, validateSchema: false,
+      // Each validator's code, for the run's cache; its formats are FORMATS.
+      code: { source: true, formats: _`require("formats")` },
+    });
+    ajv.addFormat('date-time', FORMATS['date-time']);
+    // The document's own members are annotations to ajv: only the schemas inside it are compiled.
+    ajv.addVocabulary(Object.keys(this.doc));
+    ajv.addSchema(this.doc as object, 'openapi.json');
+    this.ajvMade = ajv;
+    return ajv;
+  }
+
+  private standaloneCode(validate: ValidateFunction): string {
+    const standalone = require('ajv/dist/standalone/index.js') as typeof import('ajv/dist/standalone/index.js');
+    return standalone.default(this.ajvMade!, validate);
   }
 }
 
