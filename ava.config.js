@@ -17,6 +17,7 @@ const LONGEST_FIRST = [
   'test/rest/rails/isolation-matrix.test.ts',
   'test/scale/two-processes.test.ts',
   'test/console/console.test.ts',
+  'test/src/platform/database-bound.test.ts',
   'test/rest/billing/invoice-content.test.ts',
   'test/rest/cpo/cpo-month.test.ts',
   'test/rest/billing/billing-month.test.ts',
@@ -24,6 +25,7 @@ const LONGEST_FIRST = [
   'test/rest/end-users/app-api.test.ts',
   'test/readme.test.ts',
   'test/rest/rails/auth-hardening.test.ts',
+  'test/src/setup/setup-apply.test.ts',
 ];
 
 const others = globSync('test/**/*.test.ts').filter((file) => !LONGEST_FIRST.includes(file)).sort();
