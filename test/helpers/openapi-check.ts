@@ -41,9 +41,10 @@ export class OpenApiCheck {
   /** How many JSON bodies passed the check. */
   checked = 0;
 
-  constructor(doc: Doc) {
+  /** `text`: the document as JSON, when the caller has it already. */
+  constructor(doc: Doc, text = JSON.stringify(doc)) {
     this.doc = doc;
-    this.docHash = createHash('sha256').update(JSON.stringify(doc)).digest('hex').slice(0, 32);
+    this.docHash = createHash('sha256').update(text).digest('hex').slice(0, 32);
     this.prefix = doc.servers[0].url;
     this.templates = Object.entries(doc.paths).map(([path, item]) => ({
       path, item,
@@ -149,6 +150,6 @@ let shared: { text: string; check: OpenApiCheck } | null = null;
 /** One checker per document (the apps of one test process serve the same one): validators compile once. */
 export function openApiCheck(doc: Doc): OpenApiCheck {
   const text = JSON.stringify(doc);
-  if (shared?.text !== text) shared = { text, check: new OpenApiCheck(doc) };
+  if (shared?.text !== text) shared = { text, check: new OpenApiCheck(doc, text) };
   return shared.check;
 }
