@@ -1,7 +1,7 @@
 // `npm test`: one embedded PostgreSQL for the whole run, a migrated template database, then
 // ava; every test file clones the template into a database of its own (test/helpers/db.ts).
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmbeddedPostgres } from '../src/platform/embedded-postgres.ts';
@@ -19,6 +19,15 @@ const consoleBuild = files.length === 0 || files.some((file) => file.includes('c
     spawn(process.execPath, [join('scripts', 'console-build.ts'), '--if-stale'], { stdio: 'inherit' }).on('exit', (exitCode) => resolve(exitCode ?? 1));
   })
   : Promise.resolve(0);
+// Every test file is a process of its own that loads the same modules (and its worker thread loads them
+// again): Node's compile cache keeps their compiled code (type-stripped TypeScript included) between them.
+// A fresh clone has none: one process fills it while PostgreSQL starts (test/helpers/warm-compile-cache.ts).
+const compileCache = process.env.NODE_COMPILE_CACHE ?? join(process.cwd(), 'node_modules', '.cache', 'node-compile');
+const compileCacheWarm = existsSync(compileCache) ? Promise.resolve() : new Promise<void>((resolve) => {
+  spawn(process.execPath, ['--import=./test/helpers/no-source-maps.ts', join('test', 'helpers', 'warm-compile-cache.ts')], {
+    stdio: 'inherit', env: { ...process.env, NODE_COMPILE_CACHE: compileCache },
+  }).on('exit', () => resolve());
+});
 const dataDir = mkdtempSync(join(tmpdir(), 'svc-test-'));
 // The run's module resolutions, shared by its test processes (test/helpers/resolve-cache.ts).
 const resolveCache = join(tmpdir(), `svc-test-resolve-${process.pid}.json`);
@@ -33,6 +42,7 @@ try {
   await orm.close();
   await migrateJobQueue(pg.url);
   if (await consoleBuild !== 0) throw new Error('the console build failed (scripts/console-build.ts)');
+  await compileCacheWarm;
   code = await new Promise<number>((resolve) => {
     // Four files at a time on two cores: a test file waits on PostgreSQL and on its worker thread for about
     // two thirds of its time, so two at a time left the cores idle.
@@ -45,12 +55,10 @@ try {
       // The worker pauses 100 ms after a batch that was not full, to gather the sessions received meanwhile
       // (src/worker/tasks.ts GATHER_MS): tests that wait for each session they submit waited for it at every
       // step. 10 ms here; test/rest/sessions/processing-gather.test.ts tests the gathering with a pause of its own.
-      // Every test file is a process of its own that loads the same modules (and its worker thread loads them
-      // again): Node's compile cache keeps their compiled code (type-stripped TypeScript included) between them.
       // The tests' webhook receivers and OCPI peers listen on 127.0.0.1: private targets are allowed here, and
       // the tests of the refusal (test/rest/events/webhook-limits.test.ts, test/ocpi/peer-targets.test.ts) set
       // it back for their own process.
-      env: { SVC_WEBHOOK_PRIVATE_TARGETS: 'allow', SVC_OCPI_PRIVATE_TARGETS: 'allow', SVC_REQUEST_DB_TIMEOUT_MS: '15000', SVC_PROCESSING_GATHER_MS: '10', NODE_COMPILE_CACHE: join(process.cwd(), 'node_modules', '.cache', 'node-compile'), ...process.env, SVC_TEST_TEMPLATE_URL: pg.url, SVC_TEST_RESOLVE_CACHE: resolveCache, SVC_TEST_VALIDATOR_CACHE: validatorCache },
+      env: { SVC_WEBHOOK_PRIVATE_TARGETS: 'allow', SVC_OCPI_PRIVATE_TARGETS: 'allow', SVC_REQUEST_DB_TIMEOUT_MS: '15000', SVC_PROCESSING_GATHER_MS: '10', NODE_COMPILE_CACHE: compileCache, ...process.env, SVC_TEST_TEMPLATE_URL: pg.url, SVC_TEST_RESOLVE_CACHE: resolveCache, SVC_TEST_VALIDATOR_CACHE: validatorCache },
     });
     ava.on('exit', (exitCode) => resolve(exitCode ?? 1));
   });
