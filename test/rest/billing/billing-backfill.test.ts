@@ -51,12 +51,14 @@ test('the first series bills five earlier sessions in three batches, reported in
 
   // The log: the plan, a line per batch, the end.
   const lines = logLines().filter((line) => line.admin_id === admin.id && line.job === 'billing_backfill').map((line) => line.msg as string);
-  // Two lanes bill the batches (the first a fifth of the others, rounded up: 1, 2 and 2 sessions):
-  // the first two may commit in either order, so the first line counts 1 or 2 sessions.
+  // Two lanes bill the batches (the first a fifth of the others, rounded up: 1, 2 and 2 sessions), and
+  // they may commit in any order: the first batch's lane may wait for the second's box (a lane that
+  // began first creates it), which then commits the third as well. The first line counts 1 or 2
+  // sessions, the second 3 or 4.
   const batchLines = lines.filter((line) => /batch \d/.test(line)).map((line) => line.replace(/^.*: /, ''));
   t.is(batchLines.length, 3);
   t.regex(batchLines[0]!, /^batch 1 of 3 \((1|2) of 5 sessions\)$/);
-  t.is(batchLines[1], 'batch 2 of 3 (3 of 5 sessions)');
+  t.regex(batchLines[1]!, /^batch 2 of 3 \((3|4) of 5 sessions\)$/);
   t.is(batchLines[2], 'batch 3 of 3 (5 of 5 sessions)');
   t.true(lines.some((line) => line.endsWith('5 sessions in 3 batches of up to 2')));
   t.true(lines.some((line) => /: done, 5 sessions in \d+\.\d s$/.test(line)));
