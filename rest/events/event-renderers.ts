@@ -3,6 +3,7 @@
 // writers record by the batch (sessions, pricing results, billing boxes) load the batch with one
 // query and use the GET's serializer. Registered by every composition root that changes data
 // (the app, the worker thread, the CLI).
+import type { Context } from 'koa';
 import { SYSTEM_ACTOR } from '../../src/access/actor.ts';
 import { boxDetails } from '../../src/billing/billing-box.queries.ts';
 import { reimbursementLinksByIds } from '../../src/cpo/reimbursement.queries.ts';
@@ -52,12 +53,17 @@ const GET_OF: Partial<Record<EventKindName, string>> = {
  */
 export const IDENTIFIED_ONLY: EventKindName[] = ['cpo_calculation_input', 'end_user_authorization_customer', 'end_user_authorization_msp_token_subscription'];
 
+/** The HTTP context of a GET that renders an event: there is no request, and a handler reading one fails saying so. */
+const NO_REQUEST = new Proxy({}, {
+  get: (_, member) => { throw new Error(`an event's data is rendered without an HTTP request (it read ctx.${String(member)})`); },
+}) as Context;
+
 function viaGet(path: string): EventRenderer {
   const route = routes.find((r: RouteDef) => r.method === 'get' && r.path === path);
   if (!route) throw new Error(`no GET ${path} to render events with`);
   const param = /:(\w+)$/.exec(path)?.[1];
   return oneByOne((em, id) => route.handler({
-    body: undefined, query: {}, params: param ? { [param]: id } : {}, rawQuery: {}, em, actor: SYSTEM_ACTOR, ctx: undefined as never,
+    body: undefined, query: {}, params: param ? { [param]: id } : {}, rawQuery: {}, em, actor: SYSTEM_ACTOR, ctx: NO_REQUEST,
   }));
 }
 

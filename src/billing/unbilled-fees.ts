@@ -2,7 +2,7 @@
 // 2026-11-28, found by probing): a contract created, or whose bounds changed, after a period of its
 // validity started. The period start bills only the period it runs in and a review-set's close only
 // the period it closes, so a period already closed (or started) before the contract reached into it
-// was never billed for it. The fee sources (MSP subscription fees, CPO subscription fees) call this
+// billed nothing for it. The fee sources (MSP subscription fees, CPO subscription fees) call this
 // in the transaction of the change, whatever `recurring_cost_correction` says: that option re-bills
 // periods that hold fees already (recollect*), this bills those that hold none.
 //

@@ -76,9 +76,9 @@ export interface LinkSpan {
 
 /** A record of the family by id (a malformed id is no record): else `not_found` naming `what`. */
 export async function findById<T extends object>(em: Em, entity: EntityName<T>, id: string, what: string, populate: readonly string[] = []): Promise<T> {
-  const record = isUuid(id) ? await em.findOne(entity, { id } as never, { populate: populate as FindOneOptions<T>['populate'] }) : null;
+  const record = isUuid(id) ? await em.findOne(entity, { id } as FilterQuery<NoInfer<T>>, { populate: populate as FindOneOptions<T>['populate'] }) : null;
   if (!record) throw new NotFoundError(what);
-  return record as T;
+  return record;
 }
 
 /** The link a write changes (with what its family loads), or 400 not_found naming the family. */
@@ -114,7 +114,8 @@ export function applyContractPatch(contract: ContractRecord, patch: Patch<Contra
 export async function createContract<C extends ContractRecord>(em: Em, kind: ContractKind<C>, values: Record<string, unknown>, fields: Patch<ContractFields>): Promise<C> {
   if (!fields.validFrom) throw new InvalidInputError('valid_from is required', { path: ['valid_from'] });
   await assertExternalReferenceFree(em, kind.entity, fields.externalReference, kind.what);
-  const contract = em.create(kind.entity, { ...values, validFrom: fields.validFrom } as never) as C;
+  // The family's data: MikroORM cannot check required members against a type parameter.
+  const contract = em.create(kind.entity, { ...values, validFrom: fields.validFrom } as unknown as RequiredEntityData<C>);
   applyContractPatch(contract, fields);
   await flushUnique(em, kind.unique);
   return contract;

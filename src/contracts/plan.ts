@@ -1,7 +1,7 @@
 // The members every plan of the contract families shares (MSP subscription plans, CPO
 // subscription plans, reimbursement plans): name, description, the publishing window (not enforced
 // when contracts are made) and the external reference. Each family applies its own members between.
-import type { EntityName } from '@mikro-orm/core';
+import type { EntityName, RequiredEntityData } from '@mikro-orm/core';
 import { visibleAdministration } from '../parties/customer-input.ts';
 import { InvalidInputError } from '../platform/errors.ts';
 import type { FieldPath } from '../platform/field-path.ts';
@@ -58,7 +58,8 @@ export async function createPlan<P extends object, I extends PlanInput & { admin
 ): Promise<P> {
   const admin = await visibleAdministration(em, input.adminId);
   if (!input.name) throw new InvalidInputError('name is required', { path: ['name'] });
-  const plan = em.create(kind.entity, { admin, name: input.name, ...defaults } as never) as P;
+  // The family's data: MikroORM cannot check required members against a type parameter.
+  const plan = em.create(kind.entity, { admin, name: input.name, ...defaults } as unknown as RequiredEntityData<P>);
   kind.apply(plan, input);
   await flushUnique(em, kind.unique);
   return plan;

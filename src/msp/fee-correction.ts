@@ -2,7 +2,7 @@
 // or a plan-or-customer correction): billing's fee source bills the periods already billed again,
 // in the change's transaction. And, with or without it, the started periods a subscription created
 // or changed covers that hold no fee of it yet are billed (since 2026-11-28: a period closed before
-// the subscription reached into it was never billed). Billing is a floor above msp: the composition
+// the subscription reached into it had billed none of its fees). Billing is a floor above msp: the composition
 // roots register its functions here (src/item-sources.ts); without them (a root that runs no billing)
 // nothing is billed.
 import type { Em } from '../platform/orm.ts';
