@@ -26,7 +26,7 @@ const compileCache = process.env.NODE_COMPILE_CACHE ?? join(process.cwd(), 'node
 const compileCacheWarm = existsSync(compileCache) ? Promise.resolve() : new Promise<void>((resolve) => {
   spawn(process.execPath, ['--import=./test/helpers/no-source-maps.ts', join('test', 'helpers', 'warm-compile-cache.ts')], {
     stdio: 'inherit', env: { ...process.env, NODE_COMPILE_CACHE: compileCache },
-  }).on('exit', () => resolve());
+  }).on('exit', () => resolve()).on('error', () => resolve()); // a warm-up that cannot start only costs time
 });
 const dataDir = mkdtempSync(join(tmpdir(), 'svc-test-'));
 // The run's module resolutions, shared by its test processes (test/helpers/resolve-cache.ts).
