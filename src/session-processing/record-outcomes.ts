@@ -168,9 +168,11 @@ export async function recordOutcomes(em: Em, sessions: ClaimedSession[], roaming
     })),
   ]);
   // A session priced before that this batch leaves unpriced is no longer billed to its customer: its
-  // item is withdrawn (reversed once its box is closed).
+  // item is withdrawn (reversed once its box is closed). One priced again is billed as its new result
+  // says, and only so: a line that result no longer has is withdrawn, every line of a result without
+  // any (charging made free).
   await billPricedSessions(em, results.map((result) => String(result.session_id)), results.map((result) => String(result.admin_id)),
-    batch.unpricedAgain().map((o) => o.id));
+    [...batch.unpricedAgain().map((o) => o.id), ...results.filter((result) => Number(result.version) > 1).map((result) => String(result.session_id))]);
   await billReimbursements(em, saved.changed);
   const retries = outcomes.filter((o) => o.retry_at).map((o) => o.retry_at!).sort();
   if (retries.length) await requestProcessingAt(em, new Date(retries[0]));

@@ -68,8 +68,8 @@ const ANY_SERIES = `select exists (select 1 from billing_series r where r.admin_
     and (r.item_sources @> jsonb_build_array(?::text) or r.item_sources = '[]'::jsonb)) as found`;
 
 /**
- * The administrations of the current items of sessions among `sessionIds` (a JSON array): those a
- * batch leaves unpriced had been priced and billed before.
+ * The administrations of the current items of sessions among `sessionIds` (a JSON array): sessions
+ * a batch leaves unpriced or prices again had been priced, and maybe billed, before.
  */
 const BILLED_ADMINS = `select distinct i.admin_id::text as admin_id from billing_item i
   where i.source_kind = ? and i.subject_id in (select value from json_array_elements_text(?::json)) and not i.superseded and i.entry = 'original'`;
@@ -79,23 +79,25 @@ const ADMINS_AND_SESSION_ADMINS = `${ADMINS_OF_JSON} union select s.admin_id::te
   where s.id in (select value::uuid from json_array_elements_text(?::json))`;
 
 /**
- * Bills sessions just priced, in the transaction that priced them, and withdraws the items of
- * sessions it left unpriced (`unpricedIds`: dropped out, or processed without pricing): deleted from
- * an open box, else reversed. `adminIds`: the administrations of their pricing results; when none of
- * them has a series for the source and no unpriced session was billed, the core's temporary tables
- * and statements are skipped (a look-up or two instead: they would place nothing).
+ * Bills sessions just priced, in the transaction that priced them, and withdraws the items no
+ * candidate stands for of the sessions in `coveredIds`: all items of those it left unpriced (dropped
+ * out, or processed without pricing), the lines a session priced again no longer has (all of them
+ * when its new result has none): deleted from an open box, else reversed. `adminIds`: the
+ * administrations of their pricing results; when none of them has a series for the source and no
+ * covered session was billed, the core's temporary tables and statements are skipped (a look-up or
+ * two instead: they would place nothing).
  */
-export async function billPricedSessions(em: Em, sessionIds: string[], adminIds: string[], unpricedIds: string[] = []): Promise<void> {
-  if (!sessionIds.length && !unpricedIds.length) return;
+export async function billPricedSessions(em: Em, sessionIds: string[], adminIds: string[], coveredIds: string[] = []): Promise<void> {
+  if (!sessionIds.length && !coveredIds.length) return;
   const admins = JSON.stringify([...new Set(adminIds)]);
   // Before anything is read of what to bill or withdraw: a first series' backfill bills what this
   // transaction did not, and one in flight that read an unpriced session as priced commits its item first.
-  await holdBackfillsOff(em, ADMINS_AND_SESSION_ADMINS, [admins, JSON.stringify(unpricedIds)]);
-  const billedAdmins = unpricedIds.length
-    ? (await em.execute<{ admin_id: string }[]>(BILLED_ADMINS, [MSP_SESSION_SOURCE, JSON.stringify(unpricedIds)])).map((row) => row.admin_id)
+  await holdBackfillsOff(em, ADMINS_AND_SESSION_ADMINS, [admins, JSON.stringify(coveredIds)]);
+  const billedAdmins = coveredIds.length
+    ? (await em.execute<{ admin_id: string }[]>(BILLED_ADMINS, [MSP_SESSION_SOURCE, JSON.stringify(coveredIds)])).map((row) => row.admin_id)
     : [];
   if (!sessionIds.length && !billedAdmins.length) return;
   const found = billedAdmins.length > 0
     || (await em.execute<{ found: boolean }[]>(ANY_SERIES, [admins, MSP_SESSION_SOURCE]))[0].found;
-  if (found) await collectItems(em, MSP_SESSION_SOURCE, sessionCandidates(sessionIds), billedAdmins.length ? { subjects: unpricedIds } : {});
+  if (found) await collectItems(em, MSP_SESSION_SOURCE, sessionCandidates(sessionIds), billedAdmins.length ? { subjects: coveredIds } : {});
 }

@@ -191,3 +191,35 @@ test('a line the new pricing no longer has (another VAT rate) is reversed in the
   t.deepEqual(bBoxes[0].rollups.map((r: any) => [r.vat_kind, r.vat_percentage, r.subtotal_excl_vat]), [['reduced', '9.00', '8.00']]);
   t.deepEqual(await sessionLines(bBoxes[0].id), [[sessionId, 'original', '8.00']]);
 });
+
+/** A rate plan version from 1 October that prices nothing (free charging): a result without lines. */
+const FREE = { valid_from: '2026-10-01T00:00:00Z', definition: { rates: {}, rules: [] } };
+
+test('a session repriced to a result without lines (free charging) while its box is open is billed no more', async (t) => {
+  const { a, aRef, sessionId } = await billedToA();
+  const [october] = await boxesOf(app, `?party_external_reference=${aRef}`);
+  await ok('POST', `/rate-plan/${a.ratePlanId}/version`, FREE);
+  await ok('POST', `/msp-charge-session/${sessionId}/reprice`);
+  for (let i = 0; i < 400 && (await pricingResults(app, sessionId)).length < 2; i++) await new Promise((resolve) => setTimeout(resolve, 25));
+  t.is((await processed(app, sessionId)).status, 'priced');
+  t.like((await pricingResults(app, sessionId)).at(-1), { total_excl_vat: '0.00', subtotals: [] });
+
+  t.deepEqual(await sessionLines(october.id), []);
+  t.deepEqual((await boxesOf(app, `?party_external_reference=${aRef}`)).map((box) => [box.period_from, box.total_amount_excl_vat]), [[OCTOBER, '0.00']]);
+});
+
+test('a correction to a plan that prices nothing, after the box closed, reverses the line in the customer\'s next box', async (t) => {
+  const { adminId, a, aRef, sessionId } = await billedToA();
+  const [october] = await boxesOf(app, `?party_external_reference=${aRef}`);
+  t.is((await reviewSetOperation(app, october.billing_reviewset_id, 'close')).state, 'done');
+  const free = await createRatePlan(app, [FREE]);
+  const plan = await createSubscriptionPlan(app, adminId, { rate_plan_id: free });
+
+  await ok('POST', `/msp-token-subscription/${a.subscriptionId}/plan-or-customer-correction`, { valid_from: '2026-10-01T00:00:00+02:00', new_plan_id: plan.id });
+  for (let i = 0; i < 400 && (await pricingResults(app, sessionId)).length < 2; i++) await new Promise((resolve) => setTimeout(resolve, 25));
+  t.is((await processed(app, sessionId)).status, 'priced');
+
+  const boxes = (await boxesOf(app, `?party_external_reference=${aRef}`)).sort((x, y) => x.period_from.localeCompare(y.period_from));
+  t.deepEqual(boxes.map((box) => [box.period_from, box.state, box.total_amount_excl_vat]), [[OCTOBER, 'closed', '10.00'], [NOVEMBER, 'open', '-10.00']]);
+  t.deepEqual(await sessionLines(boxes[1].id), [[sessionId, 'reversal', '-10.00']]);
+});
