@@ -26,9 +26,20 @@ export async function isVisible(em: Em, plan: Shared): Promise<boolean> {
   return admins.some((admin) => isSharedWith(plan, admin));
 }
 
-/** A credential limited to administrations changes only plans shared with nothing but its own. */
+/**
+ * Whether a roaming agreement prices with the plan. Agreements serve every administration (their
+ * area, roaming, sits above pricing: its table is read here, not its module).
+ */
+const PRICES_ROAMING = 'select exists (select 1 from roaming_agreement where rate_plan_id = ?) as found';
+
+/**
+ * A credential limited to administrations changes only plans shared with nothing but its own, and
+ * none that prices a roaming agreement: that plan prices every administration's roaming costs.
+ */
 export async function assertChangeable(em: Em, plan: RatePlan): Promise<void> {
   if (callerScope(em).all) return;
+  const [{ found: pricesRoaming }] = await em.execute<{ found: boolean }[]>(PRICES_ROAMING, [plan.id]);
+  if (pricesRoaming) throw new DomainError('forbidden', 'the rate plan prices a roaming agreement, which serves every administration: only a credential without an administration limit changes it');
   const visible = plan.adminIds.length > 0 && (await em.count(Administration, { id: { $in: plan.adminIds } })) === plan.adminIds.length;
   if (!visible) throw new DomainError('forbidden', 'the rate plan is shared with administrations this credential cannot see');
 }

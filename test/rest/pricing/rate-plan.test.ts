@@ -1,6 +1,7 @@
 import test from 'ava';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { createAdministration, createSubscriptionPlan } from '../../helpers/factories.ts';
+import { roamingSetup } from '../../helpers/roaming-factories.ts';
 
 let app: TestApp;
 let eurA: string;
@@ -117,4 +118,22 @@ test('admin_ids must be of the currency; sharing decides visibility; subscriptio
   const linked = await app.request('POST', `/main/v1/msp-token-subscription-plan/${planB.id}`, { body: { rate_plan_id: allEur.body.id } });
   t.is(linked.status, 200, JSON.stringify(linked.body));
   t.is(linked.body.rate_plan_id, allEur.body.id);
+});
+
+test('a plan that prices a roaming agreement serves every administration: a limited credential changes it in no way, even shared with its own alone', async (t) => {
+  const plan = await app.request('POST', PATH, { body: { name: 'Roaming of A', currency: 'EUR', admin_ids: [eurA] } });
+  const scopedA = await app.credential({ adminIds: [eurA] });
+  const before = await app.request('POST', `${PATH}/${plan.body.id}/version`, { auth: scopedA, body: { valid_from: '2025-01-01T00:00:00Z', definition: DEFINITION } });
+  t.is(before.status, 200, 'the plan is A\'s alone before an agreement prices with it');
+  await roamingSetup(app, { rate_plan_id: plan.body.id });
+
+  const version = await app.request('POST', `${PATH}/${plan.body.id}/version`, { auth: scopedA, body: { valid_from: '2026-01-01T00:00:00Z', definition: {} } });
+  t.like(version, { status: 403, body: { code: 'forbidden' } });
+  const renamed = await app.request('POST', `${PATH}/${plan.body.id}`, { auth: scopedA, body: { name: 'Hijacked' } });
+  t.like(renamed, { status: 403, body: { code: 'forbidden' } });
+  const read = await app.request('GET', `${PATH}/${plan.body.id}`);
+  t.is(read.body.name, 'Roaming of A');
+  t.is((await app.request('GET', `${PATH}/${plan.body.id}/version`)).body.items.length, 1);
+  t.is((await app.request('POST', `${PATH}/${plan.body.id}/version`, { body: { valid_from: '2026-01-01T00:00:00Z', definition: {} } })).status, 200,
+    'a credential without a limit still changes it');
 });
