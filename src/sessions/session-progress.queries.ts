@@ -4,6 +4,7 @@
 // session belongs to the administration of the driver's token; one whose contract id is not ours
 // (like a received session whose token is not resolved) only credentials of every administration see.
 import { callerScope } from '../access/admin-scope.ts';
+import { feedHorizon } from '../platform/feed-horizon.ts';
 import { isUuid } from '../platform/ids.ts';
 import type { Em } from '../platform/orm.ts';
 import type { SeekRange } from '../platform/seek-page.ts';
@@ -41,9 +42,12 @@ export class SessionProgressList {
     return (await this.em.execute(`${PROGRESS} and id = ?::uuid`, [...this.scope(), id])).length > 0;
   }
 
+  /** Below the sessions feed's horizon, as GET /msp-charge-session: no session can commit behind a poller's stored id. */
   async page(range: SeekRange): Promise<ProgressRow[]> {
+    const horizon = await feedHorizon(this.em, 'sessions');
     const after = range.after ? ' and id > ?::uuid' : '';
-    return this.em.execute<ProgressRow[]>(`${PROGRESS}${after} order by id limit ?`, [...this.scope(), ...(range.after ? [range.after] : []), range.limit]);
+    return this.em.execute<ProgressRow[]>(`${PROGRESS}${after} and id < ?::uuid order by id limit ?`,
+      [...this.scope(), ...(range.after ? [range.after] : []), horizon, range.limit]);
   }
 
   async firstCreatedAfter(moment: Date): Promise<string | null> {

@@ -1,4 +1,4 @@
-// A poller of GET /msp-charge-session-priced (/msp-charge-session, /cpo-charge-session-reimbursement)
+// A poller of GET /msp-charge-session-priced (/msp-charge-session and its -progress, /cpo-charge-session-reimbursement)
 // stores the last id it saw and asks for what comes after it (the spec's paging). Processing batches
 // run side by side (two lanes a worker, two workers here) and ingestion statements in every process,
 // and they commit out of id order: a page must never show a row while one of a smaller id can still
@@ -99,12 +99,13 @@ test.serial('a batch that commits after a later one: the poller that stores the 
   t.deepEqual([...whileHeld.ids, ...after.ids], expected, 'every result polled, in id order, once');
 });
 
-test.serial('an ingestion that commits after another process\'s later one: the poller of the sessions gets every session, once', async (t) => {
+test.serial('an ingestion that commits after another process\'s later one: the poller of the sessions (and of their progress) gets every session, once', async (t) => {
   const db = new pg.Client({ connectionString: app.databaseUrl });
   await db.connect();
   t.teardown(() => db.end());
   await app.stopWorker();
   const first = await poll(null, 'msp-charge-session');
+  const firstProgress = await poll(null, 'msp-charge-session-progress');
   // A second process's app (its own ingestion queue: its own connection string to the same database).
   const orm = await openOrm(ormConfig(`${app.databaseUrl}?application_name=second`, { poolMax: 4 }));
   const server = createApp(orm).listen(0, '127.0.0.1');
@@ -121,10 +122,14 @@ test.serial('an ingestion that commits after another process\'s later one: the p
   const bId = (await b.json() as { id: string }).id;
   const whileHeld = await poll(first.cursor, 'msp-charge-session');
   t.deepEqual(whileHeld.ids, [], 'B waits while A\'s statement, which took its id first, can still commit');
+  const progressWhileHeld = await poll(firstProgress.cursor, 'msp-charge-session-progress');
+  t.deepEqual(progressWhileHeld.ids, [], 'the progress list holds the same sessions: B waits there too');
   await hold.release();
   const aId = (await a).id;
   const after = await poll(whileHeld.cursor, 'msp-charge-session');
   t.deepEqual([...whileHeld.ids, ...after.ids], [aId, bId].sort(), 'every session polled, in id order, once');
+  const progressAfter = await poll(progressWhileHeld.cursor, 'msp-charge-session-progress');
+  t.deepEqual([...progressWhileHeld.ids, ...progressAfter.ids], [aId, bId].sort(), 'every session\'s progress polled, in id order, once');
 });
 
 test.serial('a batch that writes its reimbursement records after a later one: the poller of the records gets every record, once', async (t) => {
