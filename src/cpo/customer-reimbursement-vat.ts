@@ -25,19 +25,19 @@ export async function findLocalEvse(em: Em, evse: { evseId?: string | null; evse
   return null;
 }
 
-export async function customerReimbursementVat(em: Em, evse: { evseId?: string | null; evseUid?: string | null }, at: Date): Promise<ReimbursementVatDecision> {
-  const local = await findLocalEvse(em, evse);
-  return decideReimbursementVat(local, local ? await reimbursementLinksOf(em, [local]) : [], at);
-}
-
 /** The non-defunct reimbursement links of EVSEs with their arrangements and owners, in one query. */
 export function reimbursementLinksOf(em: Em, evses: Evse[]): Promise<ReimbursementLink[]> {
   if (evses.length === 0) return Promise.resolve([]);
   return em.find(ReimbursementLink, { evse: { $in: evses.map((e) => e.id) }, defunct: false }, { populate: ['arrangement', 'arrangement.customer'], filters: false });
 }
 
-/** The spec's rules for a session at `local` (null: no local EVSE) starting at `at`; `links` may hold other EVSEs' links. */
-export function decideReimbursementVat(local: Evse | null, allLinks: ReimbursementLink[], at: Date): ReimbursementVatDecision {
+/**
+ * The spec's rules for a session at `local` (null: no local EVSE) starting at `at`; `links` may hold
+ * other EVSEs' links. `adminId`: the administration the session is priced for, which reads the
+ * explanation: it names the owner and the arrangement only when the EVSE is of that administration
+ * (an EVSE of another one decides the VAT all the same, but its owner is not the driver's to see).
+ */
+export function decideReimbursementVat(local: Evse | null, allLinks: ReimbursementLink[], at: Date, adminId: string): ReimbursementVatDecision {
   if (!local) return { kind: 'normal', evseUid: null, arrangementId: null, explanation: 'no local EVSE matched the session: normal VAT determination' };
   const links = allLinks.filter((l) => l.evse.id === local.id);
   const arrangements = [...new Map(links.filter((l) => l.isUsableAt(at)).map((l) => [l.arrangement.id, l.arrangement])).values()];
@@ -52,8 +52,11 @@ export function decideReimbursementVat(local: Evse | null, allLinks: Reimburseme
   }
   const [arrangement] = arrangements;
   const property = arrangement.customer.reimbursementVat;
-  const who = `the reimbursement VAT of customer ${arrangement.customer.id} (arrangement ${arrangement.id}, EVSE ${uid})`;
+  const own = local.admin.id.toLowerCase() === adminId.toLowerCase();
+  const who = own
+    ? `the reimbursement VAT of customer ${arrangement.customer.id} (arrangement ${arrangement.id}, EVSE ${uid})`
+    : `the reimbursement VAT of the owner of EVSE ${uid} (an arrangement of the EVSE's administration)`;
   if (property === 'Exempt') return { kind: 'exempt', evseUid: uid, arrangementId: arrangement.id, explanation: `${who} is Exempt: the session is exempt from VAT` };
   if (property === 'Applies') return { kind: 'normal', evseUid: uid, arrangementId: arrangement.id, explanation: `${who} is Applies: normal VAT determination` };
-  return { kind: 'dropout', reason: 'reimbursement_vat_unknown', evseUid: uid, explanation: `${who} is Unknown: set it to Applies or Exempt` };
+  return { kind: 'dropout', reason: 'reimbursement_vat_unknown', evseUid: uid, explanation: `${who} is Unknown: ${own ? 'set it' : 'the EVSE\'s administration sets it'} to Applies or Exempt` };
 }

@@ -79,7 +79,8 @@ export async function loadBatchContext(em: Em, sessions: ClaimedSession[]) {
   const vatDecisions = new Map<string, ReimbursementVatDecision>();
   const usesOwnerVat = sessions.filter((s) => resolved.get(s.id)?.subscription.plan.useCustomerReimbursementVat);
   const ownerLinks = await reimbursementLinksOf(em, [...new Set(usesOwnerVat.map(localEvse).filter((e): e is Evse => !!e))]);
-  for (const session of usesOwnerVat) vatDecisions.set(session.id, decideReimbursementVat(localEvse(session) ?? null, ownerLinks, session.start_at));
+  for (const session of usesOwnerVat) vatDecisions.set(session.id, decideReimbursementVat(localEvse(session) ?? null, ownerLinks, session.start_at,
+    resolved.get(session.id)!.subscription.admin.id));
 
   return {
     limits,

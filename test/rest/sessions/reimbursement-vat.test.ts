@@ -1,6 +1,6 @@
 import test from 'ava';
 import { type TestApp } from '../../helpers/app.ts';
-import { createCustomer } from '../../helpers/factories.ts';
+import { createAdministration, createCustomer } from '../../helpers/factories.ts';
 import { createArrangement, createEvse, linkEvse } from '../../helpers/cpo-factories.ts';
 import { createRatePlan, ensureVatRate, pricedSubscription, startPricedApp, pricingResults, processed, sessionBody, submitSession } from '../../helpers/session-factories.ts';
 
@@ -102,4 +102,38 @@ test('sessions at an EVSE in safe configuration drop out and are retried when it
   t.is((await processed(app, held.session.id)).status, 'priced');
   const missing = await app.request('PUT', api(`/cpo-evse/${evse.evse_uid}/dropout-all-chargesessions`), { body: {} });
   t.is(missing.body.param, '$.dropout_all_chargesessions');
+});
+
+test('at an EVSE of another administration the owner decides all the same, but the driver\'s administration never reads who the owner is', async (t) => {
+  const other = (await createAdministration(app)).id;
+  const plan = { plan: { use_customer_reimbursement_vat: true } };
+  const driver = await pricedSubscription(app, adminId, plan);
+  const limited = await app.credential({ adminIds: [adminId] });
+  const evseOf = async (evseId: string, reimbursementVat: string) => {
+    const evse = await createEvse(app, other, { evse_id: evseId });
+    const ownerOf = await createCustomer(app, other, { reimbursement_vat: reimbursementVat });
+    const arrangement = await createArrangement(app, other, ownerOf.id);
+    await linkEvse(app, arrangement.id, evse.evse_uid);
+    return { evse, owner: ownerOf.id, arrangement: arrangement.id };
+  };
+  const exempt = await evseOf('NL*XAD*E1', 'Exempt');
+  const unknown = await evseOf('NL*XAD*E2', 'Unknown');
+  const submit = async (evseId: string, start: string) => {
+    const r = await app.request('POST', api('/charge-session'), { auth: limited, body: sessionBody(driver.evcoId, {
+      evse_id: evseId, start_date_time: start, end_date_time: new Date(new Date(start).getTime() + 3_600_000).toISOString(),
+    }) });
+    t.is(r.status, 200, JSON.stringify(r.body));
+    return processed(app, r.body.id);
+  };
+
+  const priced = await submit('NL*XAD*E1', '2026-03-05T10:00:00+01:00');
+  const [result] = (await app.request('GET', api(`/msp-charge-session-priced?charge_session_id=${priced.id}`), { auth: limited })).body.items;
+  t.like(result.subtotals[0], { vat_kind: 'exempt', vat_percent: '0.00' });
+  t.true(result.explanation.some((line: string) => line.includes('owner of EVSE')));
+  const dropped = await submit('NL*XAD*E2', '2026-03-05T12:00:00+01:00');
+  t.is(dropped.dropout_reason, 'reimbursement_vat_unknown');
+  const dropoutCase = (await app.request('GET', api(`/msp-dropout-case/${dropped.dropout_case_id}`), { auth: limited })).body;
+  const read = JSON.stringify([result, dropped, dropoutCase]);
+  t.deepEqual([exempt.owner, exempt.arrangement, unknown.owner, unknown.arrangement, other].filter((id) => read.includes(id)), [],
+    'no id of the other administration in what the driver\'s administration reads');
 });
