@@ -65,6 +65,17 @@ const STORED = `select k.value as asked, s.id, s.identity_key, s.status, s.recei
 
 type NewRow = ReturnType<typeof newRow>;
 
+/**
+ * An identity key lower-cased as the database's citext folds it, as near as JavaScript gets, to
+ * gather the copies of an identity (writeBatch matches the rows by the database's folding itself):
+ * a character at a time, U+0130 (dotted capital I) as i. String#toLowerCase gives i + U+0307 for it,
+ * and a final sigma by its place in the key, where PostgreSQL's lower() gives i and σ.
+ */
+function caseGroup(key: string): string {
+  if (!/[^\u0000-\u007f]/.test(key)) return key.toLowerCase();
+  return Array.from(key, (c) => (c === '\u0130' ? 'i' : c.toLowerCase())).join('');
+}
+
 /** The id a new session's event data holds until the statement gives it its own. */
 const UNNUMBERED = '00000000-0000-7000-8000-000000000000';
 
@@ -131,10 +142,10 @@ async function flush(queue: Queue): Promise<void> {
   const batch = queue.pending.splice(0, STATEMENT_SESSIONS);
   // Later submissions of an identity in this statement go with it (writeBatch applies them in order
   // before anything can process the session); other identities keep their turn. The casing compared
-  // here is JavaScript's, only to gather: writeBatch matches the rows by the database's.
-  const keys = new Set(batch.map((p) => p.key.toLowerCase()));
+  // here is caseGroup's, only to gather: writeBatch matches the rows by the database's.
+  const keys = new Set(batch.map((p) => caseGroup(p.key)));
   for (let i = 0; i < queue.pending.length;) {
-    if (keys.has(queue.pending[i].key.toLowerCase())) batch.push(...queue.pending.splice(i, 1));
+    if (keys.has(caseGroup(queue.pending[i].key))) batch.push(...queue.pending.splice(i, 1));
     else i++;
   }
   queue.writing = true;
@@ -168,11 +179,11 @@ async function writeBatch(em: Em, batch: Pending[], kick: boolean): Promise<Pend
   const changed: Pending[] = [];
   try {
     // The first submission of each identity, and the last of those its caller (its request) sent;
-    // gathered by JavaScript's casing (see flush), each row then matched by the key as sent.
+    // gathered by caseGroup (see flush), each row then matched by the key as sent.
     const firstOf = new Map<string, Pending>();
     const lastOf = new Map<string, Pending>();
     for (const p of batch) {
-      const group = p.key.toLowerCase();
+      const group = caseGroup(p.key);
       if (!firstOf.has(group)) firstOf.set(group, p);
       if (firstOf.get(group)!.em === p.em) lastOf.set(group, p);
     }
@@ -190,7 +201,7 @@ async function writeBatch(em: Em, batch: Pending[], kick: boolean): Promise<Pend
     const resubmitting = new Set<string>();
     const unmatched: Pending[] = [];
     for (const p of batch) {
-      const group = p.key.toLowerCase();
+      const group = caseGroup(p.key);
       const row = rowOf.get(p.key);
       if (!row) {
         unmatched.push(p);
@@ -206,7 +217,7 @@ async function writeBatch(em: Em, batch: Pending[], kick: boolean): Promise<Pend
         before.set(row.id, p);
         answer(previous !== undefined && firstDifference(p.submission.source, previous.submission.payload, p.submission.payload) === null);
       } else if (insertedIds.has(row.id) || resubmitting.has(row.id) || firstDifference(p.submission.source, row.payload!, p.submission.payload) !== null) {
-        // Stored by this statement under a key JavaScript cased otherwise, or with other content: resubmitted, in order.
+        // Stored by this statement under a key caseGroup tells apart, or with other content: resubmitted, in order.
         resubmitting.add(row.id);
         changed.push(p);
       } else {
@@ -214,7 +225,7 @@ async function writeBatch(em: Em, batch: Pending[], kick: boolean): Promise<Pend
       }
     }
     if (inserted.length && kick) requestProcessing(em);
-    // Keys JavaScript gathered that the database tells apart: written on their own, as the next statement would.
+    // Keys caseGroup gathered that the database tells apart: written on their own, as the next statement would.
     if (unmatched.length && unmatched.length < batch.length) changed.push(...await writeBatch(em, unmatched, kick));
     else for (const p of unmatched) p.reject(unmatchedIdentity());
   } catch (error) {
