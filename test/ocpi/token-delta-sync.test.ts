@@ -156,21 +156,23 @@ test.serial('a link or subscription starting or ending at its bound moves the to
   const soon = (ms: number) => new Date(Date.now() + ms).toISOString();
   const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
   const em = scopedEm(app.orm);
+  const starting = await insertToken(app, adminId);
+  const subscription = await createTokenSubscription(app, adminId);
+  const ending = await pricedSubscription(app, adminId);
   // Clear of the worker's own run of the job at each minute's start, which would move the tokens first.
   while (new Date().getUTCSeconds() < 3 || new Date().getUTCSeconds() > 50) await wait(500);
   await touchTokensAtPassedBounds(em);
 
-  // A link that starts in a moment, and a subscription of another token that ends in a moment.
-  const starting = await insertToken(app, adminId);
-  const subscription = await createTokenSubscription(app, adminId);
-  await okCall(app, 'POST', '/msp-token-link', { subscription_id: subscription.id, evco_id: starting.evcoId, valid_from: soon(1500) });
-  const ending = await pricedSubscription(app, adminId);
-  await okCall(app, 'POST', `/msp-token-subscription/${ending.subscriptionId}`, { valid_until: soon(1500) });
+  // A link that starts in a moment, and a subscription of another token that ends at the same moment
+  // (set last: on a loaded machine the setup above took longer than the moment).
+  const bound = soon(2000);
+  await okCall(app, 'POST', '/msp-token-link', { subscription_id: subscription.id, evco_id: starting.evcoId, valid_from: bound });
+  await okCall(app, 'POST', `/msp-token-subscription/${ending.subscriptionId}`, { valid_until: bound });
   t.false(find(await sync(''), starting.evcoId)!.valid, 'not started yet');
   t.true(find(await sync(''), ending.evcoId)!.valid, 'not ended yet');
 
   const beforeBound = await moment();
-  await wait(1700);
+  await wait(Date.parse(bound) + 200 - Date.now());
   t.falsy(find(await sync(since(beforeBound)), starting.evcoId), 'the bound passed: nothing moved it yet');
   t.true(await touchTokensAtPassedBounds(em) >= 2);
   await assertSynced(t, beforeBound, starting.evcoId, true, 'its link started');
