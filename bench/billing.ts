@@ -46,9 +46,9 @@ async function seed(pool: pg.Pool): Promise<void> {
           timestamptz '2026-10-01 08:00+02' + ((n % 30) || ' days')::interval + ((n % 600) || ' minutes')::interval as start_at
         from generate_series(${from + 1}, ${to}) n),
       ins as (insert into msp_charge_session (id, source, identity_key, session_id, cpo_id, evco_id, start_at, end_at, energy_kwh, idle_seconds,
-          time_zone, country, evse_id, payload, received_at, status, admin_id, customer_id, bypass_checks, pricing_version, created_at, updated_at)
+          time_zone, country, evse_id, payload, received_at, status, admin_id, driver_admin_id, customer_id, bypass_checks, pricing_version, created_at, updated_at)
         select s.id, 'charge_session', 'bench:${RUN_TAG}:' || s.n, 'S' || s.n, 'NL*BEN', s.evco_id, s.start_at,
-          s.start_at + interval '1 hour', s.kwh, 0, 'Europe/Amsterdam', 'NL', 'NL*BEN*E' || (s.n % 4001), ${PAYLOAD}, now(), 'priced', '${ADMIN}', c.id, '[]', 1, now(), now()
+          s.start_at + interval '1 hour', s.kwh, 0, 'Europe/Amsterdam', 'NL', 'NL*BEN*E' || (s.n % 4001), ${PAYLOAD}, now(), 'priced', '${ADMIN}', '${ADMIN}', c.id, '[]', 1, now(), now()
         from s join bench_customer c on c.n = 1 + s.n % ${CUSTOMERS}
         returning id, customer_id, energy_kwh as kwh)
       insert into msp_pricing_result (id, session_id, version, admin_id, customer_id, subscription_id, token_evco_id, currency, rate_plan_id,

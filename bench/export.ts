@@ -53,7 +53,7 @@ export async function seedExportSessions(pool: pg.Pool, count: number): Promise<
           timestamptz '2026-10-01 08:00+02' + ((n % 30) || ' days')::interval + ((n % 600) || ' minutes')::interval as start_at
         from generate_series(${from + 1}, ${to}) n),
       ins as (insert into msp_charge_session (id, source, identity_key, session_id, cpo_id, evco_id, start_at, end_at, energy_kwh, idle_seconds,
-          time_zone, country, evse_id, payload, received_at, status, admin_id, customer_id, subscription_id, bypass_checks, pricing_version,
+          time_zone, country, evse_id, payload, received_at, status, admin_id, driver_admin_id, customer_id, subscription_id, bypass_checks, pricing_version,
           created_at, updated_at)
         select s.id, 'charge_session', 'bench-export:' || s.n, 'S' || s.n, 'NL*ABC', s.evco_id, s.start_at, s.start_at + interval '1 hour', s.kwh, 0,
           'Europe/Amsterdam', 'NL', 'NL*ABC*E' || (s.n % 5000),
@@ -64,7 +64,7 @@ export async function seedExportSessions(pool: pg.Pool, count: number): Promise<
             'address', jsonb_build_object('street', 'Stationsplein ' || (s.n % 200), 'city', 'Utrecht', 'postal_code', '3511 ED', 'country', 'NL'),
             'remark', 'bench export session')
             || case when s.n % 2 = 0 then jsonb_build_object('cpo_session_id', 'CPO-' || s.n) else '{}'::jsonb end,
-          now(), 'priced', s.admin_id, s.customer_id, s.customer_id, '[]', 1, now(), now()
+          now(), 'priced', s.admin_id, s.admin_id, s.customer_id, s.customer_id, '[]', 1, now(), now()
         from s
         returning id, admin_id, customer_id, evco_id, energy_kwh as kwh)
       insert into msp_pricing_result (id, session_id, version, admin_id, customer_id, subscription_id, subscription_external_reference,

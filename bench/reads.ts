@@ -119,7 +119,7 @@ async function seedRows(client: pg.ClientBase): Promise<void> {
         case when (c.n * 3 + k) % 25 = 0 then 'processed' when (c.n * 3 + k) % 20 = 0 then 'dropout' else 'priced' end as status
       from c cross join generate_series(0, 2) k),
     ins as (insert into msp_charge_session (id, source, identity_key, session_id, cpo_id, evco_id, start_at, end_at, energy_kwh, idle_seconds,
-        time_zone, country, evse_id, evse_uid, payload, received_at, status, admin_id, token_id, subscription_id, customer_id, bypass_checks,
+        time_zone, country, evse_id, evse_uid, payload, received_at, status, admin_id, driver_admin_id, token_id, subscription_id, customer_id, bypass_checks,
         dropout_reason, dropout_message, pricing_version, roaming_cost_excl_vat, roaming_cost_incl_vat, created_at, updated_at)
       select s.id, s.source, s.source || ':NLRDS:' || $2 || '-' || s.m, $2 || '-' || s.m, 'NL*RDS', s.evco_id, s.start_at,
         s.start_at + ((25 + s.m % 200) || ' minutes')::interval, s.kwh, (s.m % 4) * 120, 'Europe/Amsterdam', 'NL', 'NL*RDS*E' || (s.m % 40),
@@ -138,7 +138,7 @@ async function seedRows(client: pg.ClientBase): Promise<void> {
           'total_cost_incl_vat', case when s.m % 3 = 0 then round(s.kwh * 0.363, 4)::text end,
           'total_roaming_energy_amount_excl_vat', case when s.m % 6 = 0 then (s.kwh * 0.3)::text end,
           'total_sales_amount_excl_vat', case when s.source = 'cpo_charge_session' then '7.5' end)),
-        s.start_at + interval '3 hours', s.status, case when s.status = 'dropout' then null else $1 end, s.token_id, s.subscription_id,
+        s.start_at + interval '3 hours', s.status, case when s.status = 'dropout' then null else $1 end, case when s.status = 'dropout' then null else $1 end, s.token_id, s.subscription_id,
         s.customer_id, '[]', case when s.status = 'dropout' then 'token_unknown' end,
         case when s.status = 'dropout' then 'the token of the session is not known' end, case when s.status = 'priced' then 1 else 0 end,
         case when s.m % 3 = 0 then round(s.kwh * 0.31, 2) end, case when s.m % 3 = 0 then round(s.kwh * 0.31 * 1.21, 2) end,

@@ -84,7 +84,7 @@ function sessionsSql(from: number, to: number, parties: number): string {
         'CPO' || (n % 17) as cpo, p.country || '*CPO' || (n % 17) || '*E' || (n % 4001) as evse_id
       from generate_series(${from + 1}, ${to}) n join stored_party p on p.k = n % ${parties}),
     ins as (insert into msp_charge_session (id, source, identity_key, session_id, cpo_id, evco_id, start_at, end_at, energy_kwh, idle_seconds,
-        time_zone, country, evse_id, payload, received_at, status, admin_id, token_id, subscription_id, customer_id, bypass_checks, pricing_version,
+        time_zone, country, evse_id, payload, received_at, status, admin_id, driver_admin_id, token_id, subscription_id, customer_id, bypass_checks, pricing_version,
         created_at, updated_at)
       select s.id, 'charge_session', 'charge_session:' || s.country || s.cpo || ':STORED-' || s.n, 'STORED-' || s.n, s.country || '*' || s.cpo,
         s.evco_id, s.start_at, s.start_at + ((20 + s.n % 180) || ' minutes')::interval, s.kwh, (s.n % 5) * 60, s.time_zone, s.country, s.evse_id,
@@ -94,7 +94,7 @@ function sessionsSql(from: number, to: number, parties: number): string {
           'total_energy_kwh', s.kwh::text, 'total_idle_seconds', (s.n % 5) * 60, 'time_zone', s.time_zone, 'evse_id', s.evse_id,
           'power_type', case when s.n % 3 = 0 then 'dc' else 'ac_3phase' end, 'connector_standard', case when s.n % 3 = 0 then 'IEC_62196_T2_COMBO' else 'IEC_62196_T2' end,
           'address', jsonb_build_object('street', 'Laan ' || (s.n % 300), 'city', s.city, 'postal_code', lpad((s.n % 9000 + 1000)::text, 4, '0'), 'country', s.country)),
-        s.start_at + interval '2 hours', 'priced', s.admin_id, s.token_id, s.subscription_id, s.customer_id, '[]', 1,
+        s.start_at + interval '2 hours', 'priced', s.admin_id, s.admin_id, s.token_id, s.subscription_id, s.customer_id, '[]', 1,
         s.start_at + interval '2 hours', s.start_at + interval '2 hours'
       from s returning id)
     insert into msp_pricing_result (id, session_id, version, admin_id, customer_id, subscription_id, token_evco_id, currency, rate_plan_id,

@@ -51,6 +51,35 @@ export function scopedRead(em: Em, where: Record<string, unknown>, property: str
   return { where: { $and: [where, { [property]: { $in: [id, id] } }] }, orderFirst: property, filters: { [ADMIN_SCOPE]: false } };
 }
 
+/**
+ * The caller's scope as a condition on `properties` (any of them) instead of the entity's filter,
+ * for a record one of whose other administrations decides who sees it (a charge session's driver's
+ * side: `driverAdmin`); `{}` for a caller who sees every administration. Read with the filter left
+ * out (`filters` of `scopedReadOn`).
+ */
+export function scopeOn(em: Em, properties: readonly string[]): Record<string, unknown> {
+  const scope = callerScope(em);
+  if (scope.all) return {};
+  const ids = scope.ids.length === 1 ? [scope.ids[0], scope.ids[0]] : scope.ids;
+  const conditions = properties.map((property) => ({ [property]: { $in: ids } }));
+  return conditions.length === 1 ? conditions[0] : { $or: conditions };
+}
+
+/**
+ * The pages of a list scoped by `scopeOn` (the entity's filter left out): the condition goes in
+ * `where` and, for `after`, in `scope` (SeekList.has); one administration and one property: that
+ * property first in the order, as scopedRead does.
+ */
+export function scopedReadOn(em: Em, where: Record<string, unknown>, properties: readonly string[]): ScopedRead & { scope?: Record<string, unknown> } {
+  const scope = callerScope(em);
+  if (scope.all) return { where };
+  const condition = scopeOn(em, properties);
+  return {
+    where: { $and: [where, condition] }, scope: condition, filters: { [ADMIN_SCOPE]: false },
+    ...(scope.ids.length === 1 && properties.length === 1 ? { orderFirst: properties[0] } : {}),
+  };
+}
+
 export function canSeeAdministration(scope: AdminScope, adminId: string): boolean {
   return scope.all || scope.ids.some((id) => id.toLowerCase() === adminId.toLowerCase());
 }

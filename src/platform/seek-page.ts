@@ -118,7 +118,8 @@ export class SeekList<T> {
     const named = { [this.key]: value };
     const qb = this.em.createQueryBuilder(this.options.entity, 'e').select(this.key)
       .where(this.options.scope ? { $and: [named, this.options.scope] } : named).limit(1);
-    await qb.applyFilters();
+    // A list that gives its scope as a condition may leave the entity's own filter out (scopedReadOn).
+    await qb.applyFilters(this.options.scope ? this.options.filters : undefined);
     return (await qb.execute('all', false)).length > 0;
   }
 
@@ -126,7 +127,7 @@ export class SeekList<T> {
   async firstCreatedAfter(moment: Date): Promise<string | null> {
     const qb = this.em.createQueryBuilder(this.options.entity, 'e').select(this.key)
       .where(this.where({ createdAt: { $gt: moment } })).orderBy({ [this.key]: 'asc' }).limit(1);
-    await qb.applyFilters();
+    await qb.applyFilters(this.options.filters);
     const rows: Row[] = await qb.execute('all', true);
     return rows.length ? String(rows[0][this.key]) : null;
   }

@@ -36,7 +36,9 @@ export interface ClaimedSession {
   charge_periods: ReportedChargePeriod[] | null;
   bypass_checks: string[];
   pricing_version: number;
+  /** The administrations it belongs to so far (record-outcomes.ts): the CPO side's, the driver's side's. */
   admin_id: string | null;
+  driver_admin_id: string | null;
   match_attempts: number;
   location_id: string | null;
   connector_id: string | null;
@@ -58,7 +60,7 @@ const CLAIM_COLUMNS = `select id, source, session_id, evco_id, cpo_id, start_at,
     coalesce(payload->>'total_roaming_amount_excl_vat',
       case source when 'cpo_charge_session' then payload->>'total_sales_amount_excl_vat' else payload->>'total_cost_excl_vat' end) as cpo_cost_excl_vat,
     case source when 'charge_session' then payload->>'currency' end as reported_currency,
-    case source when 'charge_session' then payload->'historical_tariff' end as historical_tariff, payload->'charge_periods' as charge_periods, bypass_checks, pricing_version, admin_id,
+    case source when 'charge_session' then payload->'historical_tariff' end as historical_tariff, payload->'charge_periods' as charge_periods, bypass_checks, pricing_version, admin_id, driver_admin_id,
     match_attempts, payload->>'location_id' as location_id, payload->>'connector_id' as connector_id,
     payload->>'connector_standard' as connector_standard, payload->>'total_reimbursement_amount_excl_vat' as cpms_reimbursement_excl_vat, submitter_admin_ids,
     exists (select 1 from msp_monetary_credit m where m.session_id = s.id) as credit_moved, roaming_cost_excl_vat is not null as had_roaming,

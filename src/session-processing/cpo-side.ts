@@ -15,13 +15,10 @@ import type { SessionOutcome } from './record-outcomes.ts';
 export function matchCpoSession(session: ClaimedSession, evse: Evse | undefined, outcome: SessionOutcome, policy: MatchRetryPolicy, now: Date) {
   const match = matchSession(session, evse);
   if (match.matched) {
-    Object.assign(outcome, {
-      admin_id: match.evse.admin.id, matched_evse_id: match.evse.id, location_id: match.location.locationId, connector_id: match.connector?.id ?? null,
-    });
+    Object.assign(outcome, { matched_evse_id: match.evse.id, location_id: match.location.locationId, connector_id: match.connector?.id ?? null });
     return match;
   }
   outcome.match_attempts = session.match_attempts + 1;
-  if (evse) outcome.admin_id = evse.admin.id;
   const next = nextMatchAttempt(policy, outcome.match_attempts, now);
   if (next) {
     Object.assign(outcome, { status: 'received', retry_at: next.toISOString() });

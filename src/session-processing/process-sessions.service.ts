@@ -82,7 +82,7 @@ async function processOneByOne(orm: Orm, id: string): Promise<void> {
         if (!session) return;
         const context = await loadBatchContext(em, [session]);
         const batch = new BatchOutcomes();
-        const outcome = batch.start(session, context.resolved(session));
+        const outcome = batch.start(session, context.resolved(session), context.localEvse(session)?.admin.id ?? null);
         const side: DropoutSide = session.source === 'cpo_charge_session' ? 'cpo' : 'msp';
         batch.dropouts.push({ outcome, side, evseUid: side === 'cpo' ? (session.evse_uid ?? session.evse_id) : null, ...dropoutOf(error, session.id) });
         releaseUnpricedCredit(em, context, batch);
@@ -102,11 +102,11 @@ function releaseUnpricedCredit(em: Em, context: BatchContext, batch: BatchOutcom
 }
 
 function processSession(em: Em, context: BatchContext, batch: BatchOutcomes, session: ClaimedSession): void {
-  const outcome = batch.start(session, context.resolved(session));
+  const evse = context.localEvse(session);
+  const outcome = batch.start(session, context.resolved(session), evse?.admin.id ?? null);
   // A CPO session's drop-outs are CPO cases, except those of pricing the driver's side.
   let side: DropoutSide = session.source === 'cpo_charge_session' ? 'cpo' : 'msp';
   try {
-    const evse = context.localEvse(session);
     const match = side === 'cpo' ? matchCpoSession(session, evse, outcome, context.retryPolicy, context.now) : null;
     if (outcome.status === 'received') return;
     checkValidity(session, context.limits);
@@ -126,6 +126,7 @@ function processSession(em: Em, context: BatchContext, batch: BatchOutcomes, ses
       // meets: a drop-out of the MSP side (kept, or discarded) no longer withholds it.
       if (match) batch.reimbursed.push(reimbursedSession(session, match, drafts));
       side = 'msp';
+      batch.toDriverSide(outcome, session, context.resolved(session));
       const resolved = resolve(context, session);
       if (pricedElsewhere) throw chargedAsCpoSession();
       const { admin } = resolved.subscription;

@@ -14,7 +14,10 @@ import { boundQuery } from '../platform/bound-sql.ts';
 import { feedIds } from '../platform/feed-horizon.ts';
 import { uuidv7 } from '../platform/ids.ts';
 import type { Em } from '../platform/orm.ts';
-import { chargeSessionDataOfRows, pricingResultDataOfRows } from '../sessions/charge-session.queries.ts';
+import {
+  chargeSessionDataOfRows, cpoSideView, mspSideView, pricingResultDataOfRows, seenBy, type ChargeSessionData,
+} from '../sessions/charge-session.queries.ts';
+import type { EventKindName } from '../events/event-kinds.ts';
 import { DropoutCase, type DropoutSide } from '../sessions/dropout-case.entity.ts';
 import { PricingResult } from '../sessions/pricing-result.entity.ts';
 import { storedRow } from '../sessions/stored-row.ts';
@@ -29,7 +32,10 @@ export interface SessionOutcome {
   id: string;
   /** received: a CPO session waiting for its next matching attempt. */
   status: 'priced' | 'processed' | 'received' | 'dropout';
+  /** The session's administration: of a CPO session, its EVSE's (the CPO side); else its subscription's. */
   admin_id: string | null;
+  /** The administration of the driver's side (the MSP views, MSP drop-outs): its subscription's once priced or resolved, else admin_id. */
+  driver_admin_id: string | null;
   token_id: string | null;
   subscription_id: string | null;
   customer_id: string | null;
@@ -63,16 +69,28 @@ export class BatchOutcomes {
     return [...this.dropouts.map((d) => d.outcome), ...this.outcomes.filter((o) => o.status === 'processed')].filter((o) => o.pricing_version > 0);
   }
 
-  /** A session's outcome as it enters the pipeline: priced, unless a step says otherwise. */
-  start(session: ClaimedSession, r: Resolved | undefined): SessionOutcome {
+  /**
+   * A session's outcome as it enters the pipeline: priced, unless a step says otherwise. A CPO
+   * session is its local EVSE's administration's (none while the EVSE is not known); any other its
+   * subscription's, or, when its token resolves to none, the administration it had (a resubmission
+   * clears it: resubmit-session.service.ts). The driver's side starts as the session's; the MSP side
+   * of a CPO session makes it the driver's (`toDriverSide`).
+   */
+  start(session: ClaimedSession, r: Resolved | undefined, evseAdminId: string | null): SessionOutcome {
+    const adminId = session.source === 'cpo_charge_session' ? evseAdminId : r?.subscription.admin.id ?? session.admin_id;
     const outcome: SessionOutcome = {
-      id: session.id, status: 'priced', admin_id: r?.subscription.admin.id ?? null, token_id: r?.token.id ?? null,
+      id: session.id, status: 'priced', admin_id: adminId, driver_admin_id: adminId, token_id: r?.token.id ?? null,
       subscription_id: r?.subscription.id ?? null, customer_id: r?.subscription.customer.id ?? null,
       dropout_case_id: null, dropout_reason: null, dropout_message: null, pricing_version: session.pricing_version,
       match_attempts: session.match_attempts, retry_at: null, matched_evse_id: null, location_id: null, connector_id: null, reimbursement_excl_vat: null,
     };
     this.outcomes.push(outcome);
     return outcome;
+  }
+
+  /** The session goes to the MSP side: its driver's side is its subscription's, else the one it had, else the session's. */
+  toDriverSide(outcome: SessionOutcome, session: ClaimedSession, r: Resolved | undefined): void {
+    outcome.driver_admin_id = r?.subscription.admin.id ?? session.driver_admin_id ?? outcome.admin_id;
   }
 }
 
@@ -84,15 +102,20 @@ const INSERT_RESULTS = `insert into msp_pricing_result (id, session_id, version,
     explanation, now()
   from jsonb_populate_recordset(null::msp_pricing_result, $1::jsonb)`;
 
-const UPDATE_SESSIONS = `update msp_charge_session s set status = v.status, admin_id = coalesce(v.admin_id, s.admin_id),
+// Both sides' administrations as this processing decided them (`start`, `toDriverSide`): a session
+// resubmitted with another administration's token is not kept by the administration it had.
+const UPDATE_SESSIONS = `update msp_charge_session s set status = v.status, admin_id = v.admin_id, driver_admin_id = v.driver_admin_id,
     token_id = v.token_id, subscription_id = v.subscription_id, customer_id = v.customer_id, dropout_case_id = v.dropout_case_id,
     dropout_reason = v.dropout_reason, dropout_message = v.dropout_message, pricing_version = v.pricing_version,
     match_attempts = v.match_attempts, retry_at = v.retry_at, matched_evse_id = v.matched_evse_id, location_id = v.location_id,
     connector_id = v.connector_id, reimbursement_excl_vat = v.reimbursement_excl_vat, updated_at = now()
   from jsonb_populate_recordset(null::msp_charge_session, $1::jsonb) v where s.id = v.id`;
 
+/** A CPO case is the CPO side's administration's, an MSP case the driver's side's. */
+const caseAdminOf = (dropout: Dropout) => (dropout.side === 'cpo' ? dropout.outcome.admin_id : dropout.outcome.driver_admin_id);
+
 function groupKeyOf(dropout: Dropout): string {
-  const key = [dropout.reason, dropout.outcome.admin_id ?? '-', dropout.detail ?? ''].join('|');
+  const key = [dropout.reason, caseAdminOf(dropout) ?? '-', dropout.detail ?? ''].join('|');
   return dropout.side === 'cpo' ? `cpo|${key}` : key;
 }
 
@@ -116,7 +139,7 @@ async function recordDropouts(em: Em, dropouts: Dropout[]): Promise<void> {
     let dropoutCase = byKey.get(key);
     if (!dropoutCase) {
       dropoutCase = em.create(DropoutCase, {
-        id: uuidv7(), admin: dropout.outcome.admin_id, side: dropout.side ?? 'msp', reason: dropout.reason, evseUid: dropout.evseUid ?? null,
+        id: uuidv7(), admin: caseAdminOf(dropout), side: dropout.side ?? 'msp', reason: dropout.reason, evseUid: dropout.evseUid ?? null,
         groupKey: key, openKey: key, message: dropout.message,
       });
       byKey.set(key, dropoutCase);
@@ -126,6 +149,23 @@ async function recordDropouts(em: Em, dropouts: Dropout[]): Promise<void> {
       status: 'dropout', dropout_case_id: dropoutCase.id, dropout_reason: dropout.reason, dropout_message: dropout.message,
     });
   }
+}
+
+/**
+ * A processed session's events: an event's administration decides who gets it, so its data is the
+ * session as that administration's credentials see it. A CPO session whose driver's side is another
+ * administration's gives its CPO side's an event of the CPO view (the driver's side as of a driver not
+ * ours) and the driver's side's an event of the MSP view.
+ */
+function sessionEvents(kind: EventKindName, o: SessionOutcome, data: ChargeSessionData) {
+  const event = (eventKind: EventKindName, adminId: string | null, view: ChargeSessionData) => ({
+    kind: eventKind, resource_id: o.id, modification: 'update' as const, admin_id: adminId,
+    changes: { status: ['received', view.status] as [unknown, unknown] }, data: serializeEventData(eventKind, [view])[0],
+  });
+  if (kind !== 'cpo_charge_session') return [event(kind, o.admin_id, mspSideView(data, seenBy(o.admin_id)))];
+  const own = event(kind, o.admin_id, cpoSideView(data, seenBy(o.admin_id)));
+  const driverElsewhere = o.driver_admin_id !== null && o.driver_admin_id.toLowerCase() !== o.admin_id?.toLowerCase();
+  return driverElsewhere ? [own, event('msp_charge_session', o.driver_admin_id, mspSideView(data, seenBy(o.driver_admin_id)))] : [own];
 }
 
 export async function recordOutcomes(em: Em, sessions: ClaimedSession[], roaming: RoamingBatch, batch: BatchOutcomes): Promise<void> {
@@ -155,13 +195,7 @@ export async function recordOutcomes(em: Em, sessions: ClaimedSession[], roaming
   const resultData = new Map(pricingResultDataOfRows(em, resultRows, (id) => sessionData.get(id)!).map((r) => [r.id, r]));
   const sourceOf = new Map(sessions.map((s) => [s.id, s.source]));
   await recordEventRows(em, [
-    ...outcomes.filter((o) => o.status !== 'received').map((o) => {
-      const kind = sessionEventKind(sourceOf.get(o.id)!);
-      return {
-        kind, resource_id: o.id, modification: 'update' as const, admin_id: o.admin_id, changes: { status: ['received', o.status] as [unknown, unknown] },
-        data: serializeEventData(kind, [sessionData.get(o.id)!])[0],
-      };
-    }),
+    ...outcomes.filter((o) => o.status !== 'received').flatMap((o) => sessionEvents(sessionEventKind(sourceOf.get(o.id)!), o, sessionData.get(o.id)!)),
     ...results.map((r) => ({
       kind: 'msp_charge_session_priced' as const, resource_id: String(r.id), modification: 'create' as const, admin_id: String(r.admin_id),
       data: serializeEventData('msp_charge_session_priced', [resultData.get(String(r.id))!])[0],

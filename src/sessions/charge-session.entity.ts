@@ -14,7 +14,10 @@ export type SessionStatus = (typeof SESSION_STATUSES)[number];
  * A charge session as received (`payload`) with the facts pricing needs pulled out of it. Rows
  * are written by the ingestion SQL (ingest-session.service.ts) and changed by the processing
  * batch. `admin` stays empty until the token resolved to a subscription: until then only
- * credentials of every administration see the session.
+ * credentials of every administration see the session. A CPO session has two sides: `admin` is its
+ * EVSE's administration (the CPO side: /cpo-charge-session, reimbursement, CPO drop-outs) and
+ * `driverAdmin` its driver's (the MSP side: /msp-charge-session, pricing, MSP drop-outs);
+ * charge-session.queries.ts shows each side to its own administration.
  */
 export const ChargeSessionSchema = defineEntity({
   name: 'ChargeSession',
@@ -22,7 +25,7 @@ export const ChargeSessionSchema = defineEntity({
   filters: adminScopeFilter('admin'),
   indexes: [
     { properties: ['status', 'id'] }, { properties: ['subscriptionId', 'startAt'] }, { properties: ['customerId', 'id'] }, { properties: ['evcoId', 'id'] },
-    { properties: ['admin', 'id'] },
+    { properties: ['admin', 'id'] }, { properties: ['driverAdmin', 'id'] },
   ],
   properties: {
     id: idProperty(),
@@ -44,6 +47,11 @@ export const ChargeSessionSchema = defineEntity({
     receivedAt: p.datetime(),
     status: p.enum(SESSION_STATUSES),
     admin: () => p.manyToOne(Administration).nullable(),
+    /**
+     * The administration of the driver's side: its subscription's once the token resolved, else
+     * `admin` (a CPO session of a driver not ours, or not resolved yet). Set by processing.
+     */
+    driverAdmin: () => p.manyToOne(Administration).nullable(),
     tokenId: p.uuid().nullable(),
     subscriptionId: p.uuid().nullable(),
     customerId: p.uuid().nullable(),

@@ -14,7 +14,7 @@ import { PricingResult } from './pricing-result.entity.ts';
 import { cpoSessionIdOf, unreadFields } from './session-reported.ts';
 import type { EndUserScope } from '../end-users/end-user-scope.ts';
 import { NotFoundError } from '../platform/errors.ts';
-import { scopedRead } from '../access/admin-scope.ts';
+import { callerScope, canSeeAdministration, scopedRead, scopedReadOn, type AdminScope } from '../access/admin-scope.ts';
 import { isUuid } from '../platform/ids.ts';
 import { findOffsetPage, type OffsetRange, type OffsetResult } from '../platform/offset-page.ts';
 
@@ -25,7 +25,7 @@ import { findOffsetPage, type OffsetRange, type OffsetResult } from '../platform
  * calculation's parts).
  */
 const SESSION_READ_FIELDS = ['id', 'source', 'sessionId', 'cpoId', 'evcoId', 'startAt', 'endAt', 'energyKwh', 'idleSeconds', 'timeZone', 'country',
-  'evseId', 'evseUid', 'payload', 'receivedAt', 'status', 'admin', 'subscriptionId', 'customerId', 'dropoutCase', 'dropoutReason',
+  'evseId', 'evseUid', 'payload', 'receivedAt', 'status', 'admin', 'driverAdmin', 'subscriptionId', 'customerId', 'dropoutCase', 'dropoutReason',
   'dropoutMessage', 'pricingVersion', 'matchAttempts', 'retryAt', 'locationId', 'connectorId', 'reimbursementExclVat', 'roamingPartnerId',
   'roamingAgreementId', 'roamingCostSource', 'roamingCostExclVat', 'roamingCostInclVat', 'updatedAt'] as const satisfies readonly (keyof Data<ChargeSession>)[];
 
@@ -50,7 +50,50 @@ export interface ChargeSessionFilter {
 
 type Row = Record<string, any>;
 
-const sessionOfRow = (row: Row): ChargeSessionData => ({ ...row, admin: refOf(row.admin), dropoutCase: refOf(row.dropoutCase) }) as ChargeSessionData;
+const sessionOfRow = (row: Row): ChargeSessionData => ({
+  ...row, admin: refOf(row.admin), driverAdmin: refOf(row.driverAdmin), dropoutCase: refOf(row.dropoutCase),
+}) as ChargeSessionData;
+
+/**
+ * The two sides of a session (charge-session.entity.ts): a CPO session of another administration's
+ * driver (B's driver at A's EVSE) is A's on its CPO side and B's on its driver's side. Each view shows
+ * a caller what its side is and hides the other side's facts when the caller does not see that side's
+ * administration: the CPO views (/cpo-charge-session, GraphQL chargeSessions(cpo: true)) are scoped
+ * by `admin` and show the driver's side as of a driver not ours; the MSP views (/msp-charge-session,
+ * its originals and repricing, GraphQL chargeSessions) are scoped by `driverAdmin`, whose
+ * administration they answer, without the EVSE side's match and reimbursement.
+ */
+type Sees = (adminId: string) => boolean;
+
+/** Who sees a view: a caller's scope, or the credentials of an event's administration (null: only those of every administration). */
+export const seenBy = (scope: AdminScope | string | null): Sees => (typeof scope === 'string'
+  ? (id) => id.toLowerCase() === scope.toLowerCase()
+  : (id) => scope === null || canSeeAdministration(scope, id));
+
+/** The statuses of a driver's side that a CPO view of another administration shows as processed (the CPO side was done). */
+const DRIVER_SIDE_STATUSES: SessionStatus[] = ['priced', 'dropout', 'discarded'];
+
+export function cpoSideView(s: ChargeSessionData, sees: Sees): ChargeSessionData {
+  if (!s.driverAdmin || sees(s.driverAdmin.id)) return s;
+  return markData({
+    ...s, status: DRIVER_SIDE_STATUSES.includes(s.status) ? 'processed' : s.status, customerId: null, subscriptionId: null, pricingVersion: 0,
+    dropoutCase: null, dropoutReason: null, dropoutMessage: null,
+    roamingPartnerId: null, roamingAgreementId: null, roamingCostSource: null, roamingCostExclVat: null, roamingCostInclVat: null,
+  }, 'ChargeSession');
+}
+
+export function mspSideView(s: ChargeSessionData, sees: Sees): ChargeSessionData {
+  const cpoSide = s.admin;
+  const hidesCpoSide = !!cpoSide && !sees(cpoSide.id);
+  // Most sessions: one administration for both sides, or none yet (each row of a list passes here).
+  if (!hidesCpoSide && (!s.driverAdmin || s.driverAdmin.id.toLowerCase() === cpoSide?.id.toLowerCase())) return s;
+  const view = { ...s, admin: s.driverAdmin ?? s.admin };
+  if (hidesCpoSide) Object.assign(view, { locationId: null, connectorId: null, reimbursementExclVat: null, matchAttempts: 0, retryAt: null });
+  return markData(view, 'ChargeSession');
+}
+
+/** A GraphQL node: the MSP view when the caller sees the driver's side, else the CPO view. */
+const nodeView = (sees: Sees) => (s: ChargeSessionData) => (!s.driverAdmin || sees(s.driverAdmin.id) ? mspSideView(s, sees) : cpoSideView(s, sees));
 
 /**
  * What a pricing result is read with: its own columns and the three of its session that its CPO
@@ -142,10 +185,39 @@ function selection(reads: readonly string[] | undefined): (string | RawQueryFrag
   return SESSION_READ_FIELDS.map((field) => (field === 'payload' ? body : field));
 }
 
-const sessions = (em: Em, where: FilterQuery<ChargeSession> = {}, reads?: readonly string[]) => new SeekList<ChargeSessionData>(em, {
-  entity: ChargeSession, ...scopedRead(em, where as Record<string, unknown>, 'admin'), fields: selection(reads), plainColumns: true, map: sessionOfRow,
-  feed: 'sessions',
-});
+type SessionView = 'cpo' | 'msp' | 'node';
+
+/** The scope of each view: the CPO side's administration, the driver's side's, or either (a node). */
+function viewScope(em: Em, where: FilterQuery<ChargeSession>, view: SessionView) {
+  const w = where as Record<string, unknown>;
+  if (view === 'cpo') return scopedRead(em, w, 'admin');
+  return scopedReadOn(em, w, view === 'msp' ? ['driverAdmin'] : ['admin', 'driverAdmin']);
+}
+
+const sessions = (em: Em, view: SessionView, where: FilterQuery<ChargeSession> = {}, reads?: readonly string[]) => {
+  const sees = seenBy(callerScope(em));
+  const shown = view === 'cpo' ? (s: ChargeSessionData) => cpoSideView(s, sees) : view === 'msp' ? (s: ChargeSessionData) => mspSideView(s, sees) : nodeView(sees);
+  return new SeekList<ChargeSessionData>(em, {
+    entity: ChargeSession, ...viewScope(em, where, view), fields: selection(reads), plainColumns: true, map: (row) => shown(sessionOfRow(row)),
+    feed: 'sessions',
+  });
+};
+
+/**
+ * A CPO view's filters on the driver's side: a status it shows as another administration's driver's
+ * side hides it (processed), and customer and subscription filters find only sessions whose driver's
+ * side the caller sees.
+ */
+function cpoViewFilter(em: Em, filter: ChargeSessionFilter): Record<string, unknown> {
+  const scope = callerScope(em);
+  const driverSeen = scope.all ? {} : { driverAdmin: { $in: scope.ids } };
+  const driverFilters = filter.subscriptionId || filter.customerId ? driverSeen : {};
+  if (!filter.status || scope.all) return { ...driverFilters, ...(filter.status ? { status: filter.status } : {}) };
+  if (filter.status === 'processed') {
+    return { ...driverFilters, $or: [{ status: 'processed' }, { status: { $in: DRIVER_SIDE_STATUSES }, driverAdmin: { $nin: scope.ids } }] };
+  }
+  return { ...driverFilters, status: filter.status, ...(DRIVER_SIDE_STATUSES.includes(filter.status) ? driverSeen : {}) };
+}
 const results = (em: Em, where: FilterQuery<PricingResult> = {}, feed = true) => new SeekList<PricingResultData>(em, {
   entity: PricingResult, ...scopedRead(em, where as Record<string, unknown>, 'admin'), fields: RESULT_FIELDS, joinColumns: ['session'], rawRows: true,
   map: resultOfColumns(em), ...(feed ? { feed: 'pricingResults' as const } : {}),
@@ -153,12 +225,14 @@ const results = (em: Em, where: FilterQuery<PricingResult> = {}, feed = true) =>
 
 /**
  * Sessions by id, filtered. `reads`: the fields of each stored body its caller reads
- * (session-reported.ts); without it the body is read whole (the sessions as received).
+ * (session-reported.ts); without it the body is read whole (the sessions as received). The list of
+ * CPO sessions is the CPO view, any other the MSP view.
  */
 export function chargeSessionList(em: Em, filter: ChargeSessionFilter = {}, reads?: readonly string[]): SeekList<ChargeSessionData> {
-  return sessions(em, {
+  const view = filter.source === 'cpo_charge_session' ? 'cpo' : 'msp';
+  return sessions(em, view, {
     ...(filter.source ? { source: filter.source } : {}),
-    ...(filter.status ? { status: filter.status } : {}),
+    ...(view === 'cpo' ? cpoViewFilter(em, filter) : filter.status ? { status: filter.status } : {}),
     ...(filter.dropoutCaseId ? { dropoutCase: filter.dropoutCaseId } : {}),
     ...(filter.subscriptionId ? { subscriptionId: filter.subscriptionId } : {}),
     ...(filter.customerId ? { customerId: filter.customerId } : {}),
@@ -171,22 +245,23 @@ export function chargeSessionList(em: Em, filter: ChargeSessionFilter = {}, read
   }, reads);
 }
 
-/** A session the caller may see (either source), or 400 not_found. */
+/** A session (either source) whose driver's side the caller may see, as the MSP view shows it, or 400 not_found. */
 export async function getChargeSession(em: Em, id: string): Promise<ChargeSessionData> {
-  const [session] = isUuid(id) ? await sessions(em, { id }).all() : [];
+  const [session] = isUuid(id) ? await sessions(em, 'msp', { id }).all() : [];
   if (!session) throw new NotFoundError('charge session');
   return session;
 }
 
-/** A CPO session the caller may see (GET /cpo-charge-session/{id}): an MSP session is not one. */
+/** A CPO session whose CPO side the caller may see (GET /cpo-charge-session/{id}): an MSP session is not one. */
 export async function getCpoChargeSession(em: Em, id: string): Promise<ChargeSessionData> {
-  const session = await getChargeSession(em, id);
-  if (session.source !== 'cpo_charge_session') throw new NotFoundError('CPO charge session');
+  const [session] = isUuid(id) ? await sessions(em, 'cpo', { id }).all() : [];
+  if (session?.source !== 'cpo_charge_session') throw new NotFoundError('CPO charge session');
   return session;
 }
 
+/** Sessions the caller sees either side of (GraphQL nodes), each as the view of the side it sees. */
 export function chargeSessionsByIds(em: Em, ids: readonly string[]): Promise<(ChargeSessionData | null)[]> {
-  return inIdOrder(ids, (wanted) => sessions(em, { id: { $in: wanted } }).all());
+  return inIdOrder(ids, (wanted) => sessions(em, 'node', { id: { $in: wanted } }).all());
 }
 
 /** Pricing results in order of creation (a session's versions in order). */

@@ -15,18 +15,19 @@ import { DomainError, InvalidInputError, NotFoundError } from '../platform/error
 import { isUuid } from '../platform/ids.ts';
 import type { Em, Orm } from '../platform/orm.ts';
 import { plainData } from '../platform/plain-data.ts';
-import { scopedEm } from '../access/admin-scope.ts';
+import { ADMIN_SCOPE, callerScope, scopedEm, scopeOn } from '../access/admin-scope.ts';
 import { recordEventRows, type EventRow } from '../events/event-sql.ts';
 import { boundQuery } from '../platform/bound-sql.ts';
 import { ChargeSession } from './charge-session.entity.ts';
-import type { ChargeSessionData } from './charge-session.queries.ts';
+import { mspSideView, seenBy, type ChargeSessionData } from './charge-session.queries.ts';
 import { DropoutCase, type DropoutSide, type ReprocessInstruction } from './dropout-case.entity.ts';
 import type { DropoutCaseData } from './dropout-case.queries.ts';
 import { requestProcessingIn } from './processing-job.ts';
 import { VALIDITY_CHECKS, type ValidityCheck } from './validity-checks.ts';
 
+/** A session whose driver's side the caller sees (repricing is the driver's side's: charge-session.queries.ts). */
 async function loadSession(em: Em, id: string): Promise<ChargeSession> {
-  const session = isUuid(id) ? await em.findOne(ChargeSession, { id }) : null;
+  const session = isUuid(id) ? await em.findOne(ChargeSession, { id, ...scopeOn(em, ['driverAdmin']) }, { filters: { [ADMIN_SCOPE]: false } }) : null;
   if (!session) throw new NotFoundError('charge session');
   return session;
 }
@@ -45,7 +46,7 @@ export async function repriceSession(em: Em, id: string): Promise<ChargeSessionD
       const seen = await loadSession(tx, id);
       const caseId = seen.status === 'dropout' ? seen.dropoutCase?.id : undefined;
       const dropoutCase = caseId ? await tx.findOne(DropoutCase, { id: caseId }, { ...LOCKED, filters: false }) : null;
-      const session = await tx.findOneOrFail(ChargeSession, { id: seen.id }, LOCKED);
+      const session = await tx.findOneOrFail(ChargeSession, { id: seen.id }, { ...LOCKED, filters: { [ADMIN_SCOPE]: false } });
       // Moved to another case between the look and the lock: look again.
       if (session.status === 'dropout' && session.dropoutCase?.id !== caseId) return null;
       if (session.status === 'discarded') throw new DomainError('session_discarded', 'a discarded session is not priced again');
@@ -58,7 +59,7 @@ export async function repriceSession(em: Em, id: string): Promise<ChargeSessionD
       session.status = 'received';
       await tx.flush();
       await requestProcessingIn(tx);
-      return plainData(session);
+      return mspSideView(plainData(session), seenBy(callerScope(tx)));
     });
     if (answer) return answer;
   }

@@ -53,6 +53,9 @@ async function resubmitOnce(tx: Em, s: SessionSubmission, identityKey: string, k
     sessionId: s.sessionId, cpoId: s.cpoId, evcoId: s.evcoId, startAt: s.startAt, endAt: s.endAt, energyKwh: s.energyKwh,
     idleSeconds: s.idleSeconds, timeZone: s.timeZone, country: s.country, evseId: s.evseId, evseUid: s.evseUid, payload: s.payload,
     submitterAdminIds: submitterAdminIds(callerScope(tx)),
+    // Its driver's side is what processing resolves for the new content (its token may be another
+    // administration's); a CPO session stays its EVSE's, which its identity names.
+    admin: session.source === 'cpo_charge_session' ? session.admin : null, driverAdmin: session.source === 'cpo_charge_session' ? session.admin : null,
     receivedAt: now, status: 'received', bypassChecks: [], dropoutCase: null, dropoutReason: null, dropoutMessage: null,
     matchAttempts: 0, retryAt: null,
   });

@@ -1,7 +1,8 @@
 // GET /msp-charge-session-progress: every MSP charge session, and the OCPI Sessions a CPO reports
 // while they run (src/ocpi/ocpi-session.entity.ts) until their CDR became a charge session; one
-// list ordered by id (UUIDv7 of both: creation order), paged by the REST seek pager. An OCPI
-// session belongs to the administration of the driver's token; one whose contract id is not ours
+// list ordered by id (UUIDv7 of both: creation order), paged by the REST seek pager. A charge session
+// is its driver's side's (charge-session.entity.ts `driverAdmin`), an OCPI session belongs to the
+// administration of the driver's token; one whose contract id is not ours
 // (like a received session whose token is not resolved) only credentials of every administration see.
 import { callerScope } from '../access/admin-scope.ts';
 import { feedHorizon } from '../platform/feed-horizon.ts';
@@ -15,7 +16,7 @@ export const OCPI_PROGRESS_STATUSES = ['charging', 'awaiting_cdr'] as const;
 export interface ProgressRow { id: string; session_status: string; total_energy_kwh: string; last_update: Date; evse_id: string | null }
 
 const PROGRESS = `with progress as (
-    select id, status as session_status, energy_kwh::text as total_energy_kwh, updated_at as last_update, evse_id, admin_id::text, created_at
+    select id, status as session_status, energy_kwh::text as total_energy_kwh, updated_at as last_update, evse_id, driver_admin_id::text as admin_id, created_at
     from msp_charge_session
     union all
     select id, case status when 'COMPLETED' then 'awaiting_cdr' else 'charging' end, kwh::text, last_updated, null, admin_id::text, created_at

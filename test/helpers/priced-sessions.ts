@@ -14,11 +14,11 @@ export function pricedSessionsSql(o: { adminId: string; customerId: string; coun
         timestamptz '2026-10-01 08:00+02' + ((n % 30) || ' days')::interval + ((n % 600) || ' minutes')::interval as start_at
       from generate_series(1, ${Math.trunc(o.count)}) n),
     ins as (insert into msp_charge_session (id, source, identity_key, session_id, evco_id, start_at, end_at, energy_kwh, idle_seconds,
-        time_zone, country, evse_id, payload, received_at, status, admin_id, customer_id, bypass_checks, pricing_version, created_at, updated_at)
+        time_zone, country, evse_id, payload, received_at, status, admin_id, driver_admin_id, customer_id, bypass_checks, pricing_version, created_at, updated_at)
       select s.id, 'charge_session', '${tag}:' || s.n, '${tag}-' || s.n, 'NL-TST-C' || lpad((s.n % 7)::text, 8, '0'), s.start_at,
         s.start_at + ((30 + s.n % 200) || ' minutes')::interval, s.kwh, 0, 'Europe/Amsterdam', 'NL', 'NL*TST*E' || (s.n % 12),
         jsonb_build_object('address', jsonb_build_object('street', 'Laan ' || (s.n % 50), 'city', 'Utrecht', 'country', 'NL')), now(), 'priced',
-        ${admin}, ${customer}, '[]', 1, now(), now()
+        ${admin}, ${admin}, ${customer}, '[]', 1, now(), now()
       from s returning id, energy_kwh as kwh)
     insert into msp_pricing_result (id, session_id, version, admin_id, customer_id, subscription_id, token_evco_id, currency, rate_plan_id,
         rate_plan_version_id, rule, subtotals, total_excl_vat, total_vat, total_incl_vat, credit_used, annotations, explanation, created_at)

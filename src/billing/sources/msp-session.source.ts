@@ -44,13 +44,16 @@ export function sessionCandidates(sessionIds: string[]): CandidateSelect {
   return { sql: SELECT.replace('WHERE_SESSIONS', 's.id = any(?::uuid[])'), params: [`{${sessionIds.join(',')}}`] };
 }
 
-/** Priced sessions of an administration, billed after the fact (backfill-ranges.ts). */
+/**
+ * Priced sessions of an administration, billed after the fact (backfill-ranges.ts): of its driver's
+ * side (a CPO session at another administration's EVSE is priced for the driver's).
+ */
 export const MSP_SESSION_BACKFILL: BackfillSource = {
   kind: MSP_SESSION_SOURCE,
-  countSql: `select count(*)::int as n from msp_charge_session where admin_id = ? and status = 'priced'`,
-  idsSql: `select s.id from msp_charge_session s where s.admin_id = ? and s.status = 'priced' and s.id > ?::uuid order by s.id limit ?`,
+  countSql: `select count(*)::int as n from msp_charge_session where driver_admin_id = ? and status = 'priced'`,
+  idsSql: `select s.id from msp_charge_session s where s.driver_admin_id = ? and s.status = 'priced' and s.id > ?::uuid order by s.id limit ?`,
   candidates: (adminId, afterId, lastId) => ({
-    sql: SELECT.replace('WHERE_SESSIONS', 's.admin_id = ? and s.id > ?::uuid and s.id <= ?::uuid'), params: [adminId, afterId, lastId],
+    sql: SELECT.replace('WHERE_SESSIONS', 's.driver_admin_id = ? and s.id > ?::uuid and s.id <= ?::uuid'), params: [adminId, afterId, lastId],
   }),
 };
 
@@ -75,7 +78,7 @@ const BILLED_ADMINS = `select distinct i.admin_id::text as admin_id from billing
   where i.source_kind = ? and i.subject_id in (select value from json_array_elements_text(?::json)) and not i.superseded and i.entry = 'original'`;
 
 /** The administrations of a JSON array (first `?`) and those of the sessions of another (second `?`), for holdBackfillsOff. */
-const ADMINS_AND_SESSION_ADMINS = `${ADMINS_OF_JSON} union select s.admin_id::text from msp_charge_session s
+const ADMINS_AND_SESSION_ADMINS = `${ADMINS_OF_JSON} union select s.driver_admin_id::text from msp_charge_session s
   where s.id in (select value::uuid from json_array_elements_text(?::json))`;
 
 /**

@@ -7,7 +7,8 @@ process.env.SVC_MATCH_RETRY_SECONDS = '0.2';
 
 const { startTestApp } = await import('../../helpers/app.ts');
 const { createAdministration, createCustomer, createSubscriptionPlan, createTokenSubscription, insertToken, insertTokenLink } = await import('../../helpers/factories.ts');
-const { ensureVatRate, pricedSubscription, submitSession } = await import('../../helpers/session-factories.ts');
+const { ensureVatRate, pricedSubscription, pricingResults: resultsOf, submitSession } = await import('../../helpers/session-factories.ts');
+const { default: pg } = await import('pg');
 const { configureBilling, createSeries } = await import('../../helpers/billing-factories.ts');
 const { cpoSessionBody, createArrangement, createLocatedEvse, createLocation, createReimbursementPlan, createEvse, linkEvse, reimburseEvse } = await import('../../helpers/cpo-factories.ts');
 type TestApp = Awaited<ReturnType<typeof startTestApp>>;
@@ -46,6 +47,16 @@ async function processCpoSession(evseUid: string, overrides: Record<string, unkn
 }
 
 const reimbursementsOf = async (sessionId: string) => (await ok('GET', `/cpo-charge-session-reimbursement?charge_session_id=${sessionId}`)).items;
+const pricingResults = (sessionId: string) => resultsOf(app, sessionId);
+
+/** The events recorded of a resource, with the data they deliver (read from the outbox). */
+async function eventsOf(resourceId: string): Promise<{ kind: string; admin_id: string | null; data: any }[]> {
+  const client = new pg.Client({ connectionString: app.databaseUrl });
+  await client.connect();
+  try {
+    return (await client.query(`select kind, admin_id::text, data from svc_event where resource_id = $1 and modification = 'update' order by id`, [resourceId])).rows;
+  } finally { await client.end(); }
+}
 
 test('an unknown EVSE is retried with back-off, then drops out; after the EVSE appears, reprocessing matches it', async (t) => {
   const uid = `LATE-${Date.now()}`;
@@ -359,4 +370,83 @@ test('a reimbursement reversed out of a closed box that applies again is billed 
   // Another session is processed as before.
   const next = await submitSession(app, cpoSessionBody(evse.evse_uid, { total_energy_kwh: '5' }), api('/cpo-charge-session'));
   t.is((await settled(next.id)).total_reimbursement_amount_excl_vat, '1.00');
+});
+
+// Found by probing: a CPO session of another administration's driver (B's driver at A's EVSE,
+// submitted by a credential without a limit) was stored as A's with B's customer, subscription and
+// pricing on it: A read them (the CPO and MSP views, its events), listed it by B's customer and
+// repriced it (a new result on B's subscription), while B could not see its driver's session.
+test('another administration\'s driver at our EVSE: the CPO side is the EVSE\'s administration\'s, the driver\'s side the driver\'s', async (t) => {
+  const b = (await createAdministration(app)).id;
+  const evse = await createLocatedEvse(app, admin);
+  const owner = await createCustomer(app, admin, { reimbursement_vat: 'Applies' });
+  const plan = await createReimbursementPlan(app, admin, {}, { energy: '0.10' });
+  await reimburseEvse(app, admin, owner.id, plan.id, evse.evse_uid);
+  const driver = await pricedSubscription(app, b);
+  const session = await processCpoSession(evse.evse_uid, { evco_id: driver.evcoId });
+  t.like(session, { status: 'priced', admin_id: admin, customer_id: driver.customerId, total_reimbursement_amount_excl_vat: '1.00' });
+  const asA = await app.credential({ role: 'admin', adminIds: [admin] });
+  const asB = await app.credential({ role: 'admin', adminIds: [b] });
+  const call = (auth: typeof asA, method: string, path: string) => app.request(method, api(path), { auth });
+  const bsData = [b, driver.customerId, driver.subscriptionId];
+
+  // A: its CPO session as of a driver not ours, reimbursed; nothing of B's side.
+  const cpoOfA = (await call(asA, 'GET', `/cpo-charge-session/${session.id}`)).body;
+  t.like(cpoOfA, {
+    status: 'processed', admin_id: admin, customer_id: null, subscription_id: null, pricing_version: 0, total_reimbursement_amount_excl_vat: '1.00',
+  });
+  t.deepEqual(bsData.filter((v) => JSON.stringify(cpoOfA).includes(v)), []);
+  const listedAs = async (status: string) => (await call(asA, 'GET', `/cpo-charge-session?evse_uid=${evse.evse_uid}&status=${status}`)).body.items.map((s: any) => s.id);
+  t.deepEqual(await listedAs('processed'), [session.id]);
+  t.deepEqual(await listedAs('priced'), []);
+  for (const path of [`/msp-charge-session/${session.id}`, `/msp-charge-session-original/${session.id}`]) {
+    t.is((await call(asA, 'GET', path)).body.code, 'not_found', path);
+  }
+  t.deepEqual((await call(asA, 'GET', `/msp-charge-session-priced?charge_session_id=${session.id}`)).body.items, []);
+  t.is((await call(asA, 'POST', `/msp-charge-session/${session.id}/reprice`)).body.code, 'not_found');
+  t.is((await pricingResults(session.id)).length, 1, 'A\'s reprice made no result');
+
+  // B: its driver's session in the MSP views, as its own; not the CPO side.
+  const mspOfB = await call(asB, 'GET', `/msp-charge-session/${session.id}`);
+  t.like(mspOfB.body, { status: 'priced', admin_id: b, customer_id: driver.customerId, subscription_id: driver.subscriptionId });
+  t.false(JSON.stringify(mspOfB.body).includes(admin));
+  t.deepEqual((await call(asB, 'GET', `/msp-charge-session?subscription_id=${driver.subscriptionId}`)).body.items.map((s: any) => s.id), [session.id]);
+  t.is((await call(asB, 'GET', `/cpo-charge-session/${session.id}`)).body.code, 'not_found');
+  t.is((await call(asB, 'POST', `/msp-charge-session/${session.id}/reprice`)).status, 200);
+  await settled(session.id);
+  t.deepEqual((await pricingResults(session.id)).map((r: any) => r.version), [1, 2]);
+
+  // Each side's event carries what that administration sees.
+  const events = await eventsOf(session.id);
+  const ofA = events.filter((e) => e.admin_id === admin);
+  const ofB = events.filter((e) => e.admin_id === b);
+  t.true(ofA.length > 0 && ofA.every((e) => e.kind === 'cpo_charge_session' && e.data.status === 'processed' && e.data.customer_id === null));
+  t.deepEqual(bsData.filter((v) => JSON.stringify(ofA).includes(v)), []);
+  t.true(ofB.length > 0 && ofB.every((e) => e.kind === 'msp_charge_session' && e.data.admin_id === b && e.data.customer_id === driver.customerId));
+});
+
+test('another administration\'s driver at our EVSE whose pricing drops out: the MSP case is the driver\'s administration\'s', async (t) => {
+  const b = (await createAdministration(app)).id;
+  const evse = await createLocatedEvse(app, admin);
+  const noRates = await createSubscriptionPlan(app, b, { name: 'B secret plan' });
+  const subscription = await createTokenSubscription(app, b, { plan_id: noRates.id });
+  const token = await insertToken(app, b);
+  await insertTokenLink(app, b, subscription.id, token.id);
+  const session = await processCpoSession(evse.evse_uid, { evco_id: token.evcoId });
+  t.like(session, { status: 'dropout', dropout_reason: 'rate_plan_missing' });
+  const asA = await app.credential({ role: 'admin', adminIds: [admin] });
+  const asB = await app.credential({ role: 'admin', adminIds: [b] });
+  const call = (auth: typeof asA, method: string, path: string, body?: unknown) => app.request(method, api(path), { auth, ...(body ? { body } : {}) });
+
+  const cpoOfA = (await call(asA, 'GET', `/cpo-charge-session/${session.id}`)).body;
+  t.like(cpoOfA, { status: 'processed', dropout_case_id: null, dropout_reason: null, dropout_message: null });
+  t.false(JSON.stringify(cpoOfA).includes('B secret plan'));
+  t.is((await call(asA, 'GET', `/msp-dropout-case/${session.dropout_case_id}`)).body.code, 'not_found');
+  t.is((await call(asA, 'POST', `/msp-dropout-case/${session.dropout_case_id}/reprocess`, { instruction: 'discard' })).body.code, 'not_found');
+
+  t.like((await call(asB, 'GET', `/msp-dropout-case/${session.dropout_case_id}`)).body, { admin_id: b, reason: 'rate_plan_missing', status: 'open' });
+  t.like((await call(asB, 'GET', `/msp-charge-session/${session.id}`)).body, { status: 'dropout', admin_id: b, dropout_case_id: session.dropout_case_id });
+  t.is((await call(asB, 'POST', `/msp-dropout-case/${session.dropout_case_id}/reprocess`, { instruction: 'discard' })).status, 200);
+  t.is((await call(asB, 'GET', `/msp-charge-session/${session.id}`)).body.status, 'discarded');
+  t.is((await call(asA, 'GET', `/cpo-charge-session/${session.id}`)).body.status, 'processed');
 });

@@ -4,7 +4,7 @@
 import test from 'ava';
 import { createLocatedEvse } from '../../helpers/cpo-factories.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
-import { createAdministration } from '../../helpers/factories.ts';
+import { createAdministration, insertToken } from '../../helpers/factories.ts';
 import { pricedSubscription, pricingResults, processed, sessionBody, submitSession } from '../../helpers/session-factories.ts';
 import { startWorker, type RunningWorker } from '../../../src/worker/worker.ts';
 
@@ -145,4 +145,29 @@ test('concurrent corrections and the worker: every answer is 200 or a conflict, 
   t.is(results.length, 1);
   const kwh = Number(session.total_energy_kwh);
   t.is(results[0].total_excl_vat, (kwh / 2).toFixed(2), 'priced with the data stored last');
+});
+
+// Found by probing: processing kept a session's administration when its token resolved to none
+// (`coalesce`), so a session of A resubmitted with a token of B that has no link stayed A's: A read B's
+// token on it and could change it again, B's own resubmission was 400 duplicate.
+test('a session resubmitted with another administration\'s token belongs to no administration until its token resolves', async (t) => {
+  const a = (await createAdministration(app)).id;
+  const b = (await createAdministration(app)).id;
+  const ownToken = (await pricedSubscription(app, a)).evcoId;
+  const unlinked = (await insertToken(app, b)).evcoId;
+  const asA = await app.credential({ role: 'admin', adminIds: [a] });
+  const asB = await app.credential({ role: 'admin', adminIds: [b] });
+  const body = sessionBody(ownToken, { total_energy_kwh: '5000' });
+  const stored = await app.request('POST', api('/charge-session'), { body, auth: asA });
+  t.like(await processed(app, stored.body.id), { status: 'dropout', admin_id: a });
+
+  t.like(await submitSession(app, { ...body, evco_id: unlinked, total_energy_kwh: '10' }), { id: stored.body.id, duplicate: false });
+  const dropped = await processed(app, stored.body.id);
+  t.like(dropped, { status: 'dropout', dropout_reason: 'no_valid_subscription', admin_id: null });
+  t.like(await get(`/msp-dropout-case/${dropped.dropout_case_id}`), { admin_id: null });
+  t.is((await app.request('GET', api(`/msp-charge-session/${stored.body.id}`), { auth: asA })).body.code, 'not_found');
+  t.like((await app.request('POST', api('/charge-session'), { body: { ...body, total_energy_kwh: '12' }, auth: asA })).body,
+    { code: 'duplicate', param: '$.session_id' });
+  const byB = await app.request('POST', api('/charge-session'), { body: { ...body, evco_id: unlinked, total_energy_kwh: '11' }, auth: asB });
+  t.like(byB.body, { id: stored.body.id, duplicate: false }, 'B submits sessions of its own token');
 });
