@@ -33,7 +33,8 @@ const description = 'Splits the subscription at valid_from (which may lie in the
   + 'buyer_reference and custom_fields, the new plan and/or customer, runs from valid_from to the old valid_until. '
   + 'The new one has no external_reference unless new_external_reference is given. Token links valid at or after '
   + 'valid_from move over seamlessly (the old link ends where the new one starts; a link starting at or after '
-  + 'valid_from becomes defunct and is re-created whole), and the monetary credit balance moves along. Sessions '
+  + 'valid_from becomes defunct and is re-created whole), and the monetary credit balance moves along at valid_from '
+  + '(at once when it lies in the past; until a valid_from in the future the old subscription keeps using it). Sessions '
   + 'since valid_from are repriced. recurring_cost_correction true also bills the fees of the periods already billed again (the old customer credited, the new one billed).';
 
 async function presentCorrection(em: Em, result: CorrectionData): Promise<Infer<typeof correctionShape>> {

@@ -40,6 +40,7 @@ import { Migration20261128080000_evse_uid_caseless } from './Migration2026112808
 import { Migration20261128100000_token_validity_published } from './Migration20261128100000_token_validity_published.ts';
 import { Migration20261129120000_box_invoice_code_unique } from './Migration20261129120000_box_invoice_code_unique.ts';
 import { Migration20261129140000_feed_horizon } from './Migration20261129140000_feed_horizon.ts';
+import { Migration20261129150000_correction_credit_moved } from './Migration20261129150000_correction_credit_moved.ts';
 import { Migration20261129160000_session_driver_admin } from './Migration20261129160000_session_driver_admin.ts';
 // imports-end
 
@@ -85,6 +86,7 @@ export const migrations: { name: string; class: new (...args: any[]) => any }[] 
   { name: 'Migration20261128100000_token_validity_published', class: Migration20261128100000_token_validity_published },
   { name: 'Migration20261129120000_box_invoice_code_unique', class: Migration20261129120000_box_invoice_code_unique },
   { name: 'Migration20261129140000_feed_horizon', class: Migration20261129140000_feed_horizon },
+  { name: 'Migration20261129150000_correction_credit_moved', class: Migration20261129150000_correction_credit_moved },
   { name: 'Migration20261129160000_session_driver_admin', class: Migration20261129160000_session_driver_admin },
 // migrations-end
 ];

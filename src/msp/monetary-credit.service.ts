@@ -1,10 +1,11 @@
 // Monetary charge credits (excl. VAT), their one home: an append-only ledger per subscription whose
 // running sum is TokenSubscription.monetaryCreditBalance. Every movement locks the subscription row
 // and writes the ledger row and the balance in one transaction, so concurrent movements serialize.
-// Grants and corrections (REST, GraphQL), the balance moved by a plan-or-customer correction, and
-// what a pricing batch does with credit (src/session-processing/): lock the subscriptions whose
-// credit it moves, give back what a repriced session used before, pay a session's eligible lines
-// and show that as `monetary_credit` lines, one per VAT rate.
+// Grants and corrections (REST, GraphQL), the balance moved by a plan-or-customer correction (at its
+// moment: credit-succession.ts), and what a pricing batch does with credit (src/session-processing/):
+// lock the subscriptions whose credit it moves, make the corrections' moves that are due, give back
+// what a repriced session used before, pay a session's eligible lines and show that as
+// `monetary_credit` lines, one per VAT rate.
 import { LockMode } from '@mikro-orm/core';
 import {
   addCurrency, addDecimal, compareDecimal, floorToCurrency, isNegative, isZero, minDecimal, normalize, parseDecimal, percentOfDecimal,
@@ -14,10 +15,11 @@ import { DomainError, InvalidInputError } from '../platform/errors.ts';
 import { isUuid } from '../platform/ids.ts';
 import type { Em } from '../platform/orm.ts';
 import { plainData } from '../platform/plain-data.ts';
+import { validityNow } from '../platform/validity.ts';
 import type { Subtotal } from '../pricing/price-session.ts';
+import { loadSuccession, MAX_SUCCESSIONS, type Succession } from './credit-succession.ts';
 import { lockTokenSubscription } from './lock-token-subscription.ts';
 import { MonetaryCredit, type CREDIT_KINDS } from './monetary-credit.entity.ts';
-import { SubscriptionCorrection } from './subscription-correction.entity.ts';
 import { TokenSubscription } from './token-subscription.entity.ts';
 import { tokenSubscriptionData, type MonetaryCreditData, type TokenSubscriptionData } from './token-subscription.queries.ts';
 
@@ -115,6 +117,31 @@ export function transferCreditBalance(em: Em, from: TokenSubscription, to: Token
   appendMovement(em, to, 'grant', balance, { description });
 }
 
+/** The subscriptions of `ids`, row-locked in id order (no deadlocks between transactions that lock several) and re-read. */
+export async function lockSubscriptions(em: Em, ids: Iterable<string>): Promise<Map<string, TokenSubscription>> {
+  const sorted = [...new Set(ids)].sort();
+  const locked = sorted.length === 0 ? [] : await em.find(TokenSubscription, { id: { $in: sorted } }, {
+    lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true, orderBy: { id: 'asc' }, filters: false,
+  });
+  return new Map(locked.map((s) => [s.id, s]));
+}
+
+/**
+ * Makes the corrections' moves of `succession` due by `upTo` whose subscriptions are `locked`, in
+ * turn: the whole balance of the holder before the moment to the successor. A move to a successor
+ * that became defunct, or whose balance could not take it, is not made: the credit stays.
+ */
+export function moveDueCredit(em: Em, succession: Succession, locked: Map<string, TokenSubscription>, upTo: Date): void {
+  const movedAt = new Date();
+  for (const correction of succession.due(upTo)) {
+    const from = locked.get(succession.holderBefore(correction.oldSubscription.id, correction.correctedFrom));
+    const to = locked.get(correction.newSubscription.id);
+    if (!from || !to || to.defunct || compareDecimal(addDecimal(to.monetaryCreditBalance, from.monetaryCreditBalance), BALANCE_BOUND) >= 0) continue;
+    transferCreditBalance(em, from, to, 'moved by a plan-or-customer correction');
+    correction.creditMovedAt = movedAt;
+  }
+}
+
 /** A priced line as credit reads it (the pricing core's, labelled or not). */
 type CreditableLine = Pick<Subtotal, 'amount_excl_vat' | 'vat_percent' | 'vat_kind' | 'vat_country'> & { kind: string };
 
@@ -193,8 +220,9 @@ export interface PaidSession<T> { subtotals: (T | CreditLine)[]; used: string; e
 /**
  * The credit of one pricing batch. `lockBatchCredit` reads the credit earlier results of the batch's
  * sessions used and locks, in id order (no deadlocks between batches), every subscription whose
- * credit the batch may move: those that paid earlier results and those the sessions resolved to
- * that have a balance or a session priced before. `pay` then works on the locked, re-read rows.
+ * credit the batch may move: those that paid earlier results and their successors, those the
+ * sessions resolved to that have a balance or a session priced before, and those of corrections'
+ * moves that are due, which it makes. `pay` then works on the locked, re-read rows.
  */
 export class BatchCredit {
   private readonly earlier: MonetaryCredit[];
@@ -280,29 +308,23 @@ function latestSuccessor(successorOf: Map<string, string>, paidBy: string): stri
   return to;
 }
 
-/** Corrections followed from a subscription that paid a session to the one pricing it now. */
-const MAX_SUCCESSIONS = 20;
-
 export async function lockBatchCredit(em: Em, sessions: CreditSession[]): Promise<BatchCredit> {
   const moved = sessions.filter((s) => s.creditMoved !== false).map((s) => s.id);
   // In the order they were written (ids are UUIDv7): the last consumption of a session is its last payer.
   const earlier = moved.length ? await em.find(MonetaryCredit, { sessionId: { $in: moved } }, { filters: false, orderBy: { id: 'asc' } }) : [];
-  // Corrections moved the credit of the subscriptions that paid earlier results to their successors, and theirs on.
   const paidBy = [...new Set(earlier.map((row) => row.subscription.id))];
-  const successorOf = new Map<string, string>();
-  for (let olds = paidBy, hops = 0; olds.length && hops < MAX_SUCCESSIONS; hops++) {
-    const corrections = await em.find(SubscriptionCorrection, { oldSubscription: { $in: olds } }, { filters: false });
-    for (const c of corrections) successorOf.set(c.oldSubscription.id, c.newSubscription.id);
-    olds = corrections.map((c) => c.newSubscription.id).filter((id) => !successorOf.has(id));
-  }
-  // The payers, and the successors holding their credit now (a session left unpriced gives it back there).
-  const ids = new Set([...paidBy, ...paidBy.map((id) => latestSuccessor(successorOf, id))]);
+  // Where corrections took the payers' credit on, and the corrections' moves due into or out of the
+  // sessions' subscriptions that their job has not made yet: the batch makes them before it pays.
+  const scope = { payers: paidBy, subscriptions: [...new Set(sessions.flatMap((s) => (s.subscription ? [s.subscription.id] : [])))], upTo: validityNow() };
+  const succession = await loadSuccession(em, scope);
+  const ids = new Set([...paidBy, ...succession.subscriptionIds()]);
   const repriced = new Set(earlier.map((row) => row.sessionId));
   for (const { id, subscription } of sessions) {
     if (subscription && (compareDecimal(subscription.monetaryCreditBalance, '0') > 0 || repriced.has(id))) ids.add(subscription.id);
   }
-  const locked = ids.size === 0 ? [] : await em.find(TokenSubscription, { id: { $in: [...ids].sort() } }, {
-    lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true, orderBy: { id: 'asc' }, filters: false,
-  });
-  return new BatchCredit(earlier, successorOf, new Map(locked.map((s) => [s.id, s])));
+  const locked = await lockSubscriptions(em, ids);
+  // Read again under the locks: a move made meanwhile is not made twice.
+  const fresh = succession.corrections.length ? await loadSuccession(em, { ...scope, refresh: true }) : succession;
+  moveDueCredit(em, fresh, locked, scope.upTo);
+  return new BatchCredit(earlier, fresh.successorOf(new Set(locked.keys())), locked);
 }

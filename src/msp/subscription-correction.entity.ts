@@ -17,6 +17,8 @@ export const SubscriptionCorrectionSchema = defineEntity({
     correctedFrom: p.datetime(),
     /** Asked for by the caller: the periods already billed with the old subscription's fees were billed again (fee-correction.ts). */
     recurringCostCorrection: p.boolean().default(false),
+    /** When the old subscription's credit moved to the successor: at `correctedFrom`, not before (credit-succession.ts). */
+    creditMovedAt: p.datetime().nullable(),
     createdAt: createdAtProperty(),
   },
 });

@@ -1,6 +1,7 @@
 // Plan-or-customer correction: the subscription is split at a moment T (possibly in the past).
 // The old one ends at T; a new one with the new plan and/or customer runs from T to the old end;
-// token links reaching past T move over seamlessly and the credit balance moves with them.
+// token links reaching past T move over seamlessly and the credit balance moves with them at T
+// (now when T has passed, else by a job at T: correction-credit.ts).
 // Sessions since T are repriced by the session worker: the correction adds that job in its own
 // transaction (subscription-corrected.ts), so a committed correction never misses its repricing.
 import { billUnbilledFees, recollectFees } from './fee-correction.ts';
@@ -13,8 +14,8 @@ import type { Em } from '../platform/orm.ts';
 import { plainData, type Data } from '../platform/plain-data.ts';
 import { findByRef } from '../platform/resource-ref.ts';
 import { intervalsOverlap } from '../platform/validity.ts';
+import { moveCreditAtCorrection } from './correction-credit.ts';
 import { lockTokenSubscription } from './lock-token-subscription.ts';
-import { transferCreditBalance } from './monetary-credit.service.ts';
 import { SubscriptionCorrection } from './subscription-correction.entity.ts';
 import { SUBSCRIPTION_CORRECTED, type SubscriptionCorrectedJob } from './subscription-corrected.ts';
 import { SubscriptionPlan } from './subscription-plan.entity.ts';
@@ -121,12 +122,12 @@ async function correctIn(em: Em, subscriptionId: string, input: CorrectionInput)
   });
   old.validUntil = input.validFrom;
   await moveTokenLinks(em, old, successor, input.validFrom);
-  transferCreditBalance(em, old, successor, 'moved by a plan-or-customer correction');
   const correction = em.create(SubscriptionCorrection, {
     admin: old.admin, oldSubscription: old, newSubscription: successor, correctedFrom: input.validFrom,
     recurringCostCorrection: input.recurringCostCorrection ?? false,
   });
   await flushUnique(em, { msp_token_subscription_external_reference_unique: ['new_external_reference'] });
+  await moveCreditAtCorrection(em, correction);
   // The old subscription's billed periods from the correction on: its fees end there, the successor's begin.
   if (input.recurringCostCorrection) await recollectFees(em, old.admin.id, old.id, [old.id, successor.id], input.validFrom);
   // Started periods of the successor that neither it nor the old subscription holds a fee of (the old plan had none) are billed now.

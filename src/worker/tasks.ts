@@ -18,6 +18,7 @@ import { dropDeliveredEventData, EVENT_DATA_RETENTION } from '../events/event-da
 import { TOKEN_VALIDITY_BOUNDS, touchTokensAtPassedBounds } from '../ocpi/token-validity-bounds.ts';
 import { isWebhookDeliverJob, WEBHOOK_DELIVER } from '../webhooks/webhook-job.ts';
 import { isSubscriptionCorrectedJob, SUBSCRIPTION_CORRECTED } from '../msp/subscription-corrected.ts';
+import { CORRECTION_CREDIT, isCorrectionCreditJob, runCorrectionCreditJob } from '../msp/correction-credit.ts';
 import { COMMAND_TIMEOUT, isCommandTimeoutJob, timeOutCommand } from '../ocpi/command-timeout.ts';
 import { addJob } from '../platform/jobs.ts';
 import type { Orm } from '../platform/orm.ts';
@@ -109,6 +110,10 @@ export function mainTasks(orm: Orm): TaskList {
     [SUBSCRIPTION_CORRECTED]: async (payload) => {
       if (!isSubscriptionCorrectedJob(payload)) throw new Error(`${SUBSCRIPTION_CORRECTED}: no correction_id in ${JSON.stringify(payload)}`);
       await repriceCorrectedSessions(orm, payload);
+    },
+    [CORRECTION_CREDIT]: async (payload) => {
+      if (!isCorrectionCreditJob(payload)) throw new Error(`${CORRECTION_CREDIT}: no correction_id in ${JSON.stringify(payload)}`);
+      await runCorrectionCreditJob(scopedEm(orm), payload);
     },
   };
 }

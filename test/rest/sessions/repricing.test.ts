@@ -1,7 +1,9 @@
 import test from 'ava';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { boxesOf, boxInState, configureBilling, createSeries } from '../../helpers/billing-factories.ts';
-import { createAdministration, createSubscriptionPlan, createTokenSubscription, insertToken, insertTokenLink } from '../../helpers/factories.ts';
+import { scopedEm } from '../../../src/access/admin-scope.ts';
+import { runCorrectionCreditJob } from '../../../src/msp/correction-credit.ts';
+import { createAdministration, createCustomer, createSubscriptionPlan, createTokenSubscription, insertToken, insertTokenLink } from '../../helpers/factories.ts';
 import {
   createRatePlan, ensureVatRate, pricedSubscription, pricingResults, processed, sessionBody, SIMPLE_RATES, submitSession,
 } from '../../helpers/session-factories.ts';
@@ -296,4 +298,97 @@ test('a priced session that a correction drops out is no longer billed to its cu
   for (const session of dropped) await untilStatus(session.id, 'discarded');
   t.deepEqual(await billed(), expected, 'discarding changes nothing more');
   t.deepEqual((await boxes()).map((box) => [box.state, box.total_amount_excl_vat]).sort(), [['finalized', '5.00'], ['open', '-5.00']]);
+});
+
+// Found by probing (2026-11-29): a correction dated in the future moved the credit to its successor at
+// once, so the old subscription, valid until then, priced its sessions without it (and a customer
+// correction gave the old customer's credit to the new one before the new one took over).
+const balances = async (...ids: string[]) =>
+  Promise.all(ids.map(async (id) => (await app.request('GET', api(`/msp-token-subscription/${id}`))).body.monetary_credit_balance as string));
+const correctionMoves = async (id: string) => (await app.request('GET', api(`/msp-token-subscription/${id}/monetary-credit`))).body.items
+  .filter((m: any) => m.description === 'moved by a plan-or-customer correction').map((m: any) => [m.kind, m.amount]);
+const inSeconds = (seconds: number) => new Date(Date.now() + seconds * 1000);
+
+async function correctOk(id: string, body: Record<string, unknown>) {
+  const r = await app.request('POST', api(`/msp-token-subscription/${id}/plan-or-customer-correction`), { body });
+  if (r.status !== 200) throw new Error(JSON.stringify(r.body));
+  return { successor: r.body.new_subscription.id as string, correctionId: r.body.correction.id as string, answer: r.body };
+}
+
+/** The balances of `ids` once they are `expected` (a correction's job at its moment), or as they are after 30 s. */
+async function untilBalances(ids: string[], expected: string[]) {
+  for (const deadline = Date.now() + 30_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 50))) {
+    const now = await balances(...ids);
+    if (JSON.stringify(now) === JSON.stringify(expected)) return now;
+  }
+  return balances(...ids);
+}
+
+test('a plan or customer correction dated in the future leaves the credit to the subscription valid until then, which pays its sessions with it', async (t) => {
+  for (const change of ['plan', 'customer'] as const) {
+    const sub = await pricedSubscription(app, adminId, { credit: '10.00' });
+    const body = change === 'plan'
+      ? { new_plan_id: (await createSubscriptionPlan(app, adminId, { rate_plan_id: sub.ratePlanId })).id }
+      : { new_customer_id: (await createCustomer(app, adminId)).id };
+    const { successor, answer } = await correctOk(sub.subscriptionId, { valid_from: inSeconds(3 * 86_400).toISOString(), ...body });
+    t.deepEqual([answer.old_subscription.monetary_credit_balance, answer.new_subscription.monetary_credit_balance], ['10.00', '0.00'], change);
+    // A 10 kWh (5.00) session of two hours ago, priced on the old subscription.
+    const stored = await submitSession(app, sessionBody(sub.evcoId, {
+      start_date_time: new Date(Date.now() - 2 * 3_600_000).toISOString(), end_date_time: new Date(Date.now() - 3_600_000).toISOString(),
+    }));
+    t.like(await processed(app, stored.id), { status: 'priced' }, change);
+    t.like((await pricingResults(app, stored.id)).at(-1), { subscription_id: sub.subscriptionId, customer_id: sub.customerId, monetary_credit_used: '5.00', total_excl_vat: '0.00' }, change);
+    t.deepEqual(await balances(sub.subscriptionId, successor), ['5.00', '0.00'], change);
+    t.deepEqual(await correctionMoves(successor), [], `${change}: nothing reached the successor`);
+  }
+});
+
+test('at a future correction\'s moment the credit moves to the successor, once', async (t) => {
+  const sub = await pricedSubscription(app, adminId, { credit: '10.00' });
+  const customerB = await createCustomer(app, adminId);
+  const { successor } = await correctOk(sub.subscriptionId, { valid_from: inSeconds(4).toISOString(), new_customer_id: customerB.id });
+  t.deepEqual(await untilBalances([sub.subscriptionId, successor], ['0.00', '10.00']), ['0.00', '10.00']);
+  t.deepEqual([await correctionMoves(sub.subscriptionId), await correctionMoves(successor)], [[['correction', '-10.00']], [['grant', '10.00']]]);
+});
+
+test('a move its job has not made at the moment is made by the pricing of the successor\'s session; the job then moves nothing more', async (t) => {
+  const sub = await pricedSubscription(app, adminId, { credit: '10.00' });
+  const planB = await createSubscriptionPlan(app, adminId, { rate_plan_id: sub.ratePlanId });
+  const moment = inSeconds(6);
+  const { successor, correctionId } = await correctOk(sub.subscriptionId, { valid_from: moment.toISOString(), new_plan_id: planB.id });
+  const em = scopedEm(app.orm);
+  const ofTheJob = `payload->>'correction_id' = ? and task_id = (select id from graphile_worker._private_tasks where identifier = 'correction_credit')`;
+  const runJobIn = async (seconds: number) => (await em.getConnection().execute<{ affectedRows: number }>(`update graphile_worker._private_jobs set run_at = now() + make_interval(secs => ?) where ${ofTheJob}`,
+    [seconds, correctionId], 'run')).affectedRows;
+  t.is(await runJobIn(3600), 1, 'the job is late (a long job ahead of it)');
+  t.deepEqual(await balances(sub.subscriptionId, successor), ['10.00', '0.00']);
+  await new Promise((resolve) => setTimeout(resolve, Math.max(0, moment.getTime() + 200 - Date.now())));
+  // 3 kWh (1.50) in the minute after the moment (a session may end up to 5 minutes ahead of the clock).
+  const stored = await submitSession(app, sessionBody(sub.evcoId, {
+    start_date_time: new Date(moment.getTime() + 1000).toISOString(), end_date_time: new Date(moment.getTime() + 61_000).toISOString(), total_energy_kwh: '3',
+  }));
+  t.like(await processed(app, stored.id), { status: 'priced', subscription_id: successor });
+  t.like((await pricingResults(app, stored.id)).at(-1), { monetary_credit_used: '1.50', total_excl_vat: '0.00' });
+  t.deepEqual(await balances(sub.subscriptionId, successor), ['0.00', '8.50']);
+  // The job, twice at once here, then by the worker: the move is made already.
+  await Promise.all([0, 1].map(() => runCorrectionCreditJob(scopedEm(app.orm), { correction_id: correctionId })));
+  await runJobIn(0);
+  const queued = `select count(*)::int as n from graphile_worker._private_jobs where ${ofTheJob}`;
+  for (const deadline = Date.now() + 30_000; Date.now() < deadline && (await em.execute<{ n: number }[]>(queued, [correctionId]))[0].n > 0;) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  t.is((await em.execute<{ n: number }[]>(queued, [correctionId]))[0].n, 0, 'the worker ran the job');
+  t.deepEqual(await balances(sub.subscriptionId, successor), ['0.00', '8.50']);
+  t.deepEqual(await correctionMoves(successor), [['grant', '10.00']]);
+});
+
+test('a future correction corrected in turn from an earlier moment: the credit goes to the earlier successor now, and on to the later one at its moment', async (t) => {
+  const sub = await pricedSubscription(app, adminId, { credit: '10.00' });
+  const [planB, planC] = [await createSubscriptionPlan(app, adminId, { rate_plan_id: sub.ratePlanId }), await createSubscriptionPlan(app, adminId, { rate_plan_id: sub.ratePlanId })];
+  const later = await correctOk(sub.subscriptionId, { valid_from: inSeconds(8).toISOString(), new_plan_id: planB.id });
+  // The old subscription, now ending at the later moment, corrected from an hour ago: the successor valid now holds the credit.
+  const earlier = await correctOk(sub.subscriptionId, { valid_from: new Date(Date.now() - 3_600_000).toISOString(), new_plan_id: planC.id });
+  t.is(earlier.answer.new_subscription.valid_until, later.answer.new_subscription.valid_from);
+  t.deepEqual(await balances(sub.subscriptionId, earlier.successor, later.successor), ['0.00', '10.00', '0.00']);
+  t.deepEqual(await untilBalances([sub.subscriptionId, earlier.successor, later.successor], ['0.00', '0.00', '10.00']), ['0.00', '0.00', '10.00']);
 });
