@@ -62,6 +62,8 @@ export async function switchEndUserPlan(
       throw new DomainError('subscription_not_current', 'the subscription has not started yet or has ended: only a running subscription switches plan');
     }
     if (current.plan.id === plan.id) throw new InvalidInputError('the subscription has this plan already', { path });
+    // The end user's administration's plans only: a subscription of the customer in another administration takes none of them.
+    if (current.admin.id.toLowerCase() !== plan.admin.id.toLowerCase()) throw new NotFoundError('subscription plan', { path });
     const { oldSubscription, newSubscription } = await correctPlanOrCustomerEntities(tx, subscriptionId, { validFrom: now, newPlanId: plan.id });
     const authorizations = await tx.find(SubscriptionAuthorization, { subscription: oldSubscription, defunct: false });
     for (const a of authorizations) {

@@ -122,6 +122,8 @@ test('switch-plan answers at its own members: a subscription not started or ende
   const running = await createTokenSubscription(app, adminId, { plan_id: plan.id, customer_id: customer.id, valid_from: '2026-01-01T00:00:00Z' });
   const future = await createTokenSubscription(app, adminId, { plan_id: plan.id, customer_id: customer.id, valid_from: '2099-01-01T00:00:00Z' });
   const ended = await createTokenSubscription(app, adminId, { plan_id: plan.id, customer_id: customer.id, valid_from: '2025-01-01T00:00:00Z', valid_until: '2025-06-01T00:00:00Z' });
+  // The customer's subscription in another administration, whose plans the end user's cannot replace (found by probing).
+  const elsewhere = await createTokenSubscription(app, foreignPlan.admin_id, { plan_id: foreignPlan.id, customer_id: customer.id, valid_from: '2026-01-01T00:00:00Z' });
   const manager = await createEndUser(app, adminId, { site_id: siteId });
   await authorizeCustomer(manager.id, customer.id);
   const cases: [string, string, { code: string; param?: string }][] = [
@@ -129,6 +131,7 @@ test('switch-plan answers at its own members: a subscription not started or ende
     [ended.id, newPlan.id, { code: 'subscription_not_current' }],
     [running.id, plan.id, { code: 'invalid_input', param: '$.plan_id' }],
     [running.id, foreignPlan.id, { code: 'not_found', param: '$.plan_id' }],
+    [elsewhere.id, newPlan.id, { code: 'not_found', param: '$.plan_id' }],
   ];
   for (const [subscriptionId, planId, expected] of cases) {
     const r = await as('POST', `/${manager.id}/msp-token-subscription/${subscriptionId}/switch-plan`, { plan_id: planId });
@@ -138,7 +141,7 @@ test('switch-plan answers at its own members: a subscription not started or ende
   }
   const subscriptions = ok(await app.request('GET', `/main/v1/msp-token-subscription?customer_id=${customer.id}&page_size=100`)).items;
   t.deepEqual(subscriptions.map((s: any) => [s.id, s.plan_id, s.valid_until && Date.parse(s.valid_until)]).sort(), [
-    [running.id, plan.id, null], [future.id, plan.id, null], [ended.id, plan.id, Date.parse('2025-06-01T00:00:00Z')]].sort());
+    [running.id, plan.id, null], [future.id, plan.id, null], [ended.id, plan.id, Date.parse('2025-06-01T00:00:00Z')], [elsewhere.id, foreignPlan.id, null]].sort());
 });
 
 test('revoking an authorization takes effect on the next request', async (t) => {
