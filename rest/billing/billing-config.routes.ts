@@ -83,9 +83,12 @@ const sellerBody = yup.object({
   bic: text(11).nullable(), bank_account_name: text().nullable(),
 }).default(undefined).nullable();
 
+/** What the settings' period fields say: fixed once billing has started (src/billing/billing-settings.service.ts). */
+const FIXED_ONCE_BILLED = 'Fixed once billing has started (the administration has a billing review-set): another value is 400 invalid_state at this member.';
+
 const settingsBody = yup.object({
-  time_zone: text(64).nullable(),
-  invoicing_period: text(16).nullable(),
+  time_zone: text(64).nullable().meta({ description: `The administration's IANA time zone, in which its invoicing periods are cut. ${FIXED_ONCE_BILLED}` }),
+  invoicing_period: text(16).nullable().meta({ description: `month, quarter or year. ${FIXED_ONCE_BILLED}` }),
   payment_methods: yup.array(text(32).defined()).max(10).nullable(),
   default_payment_method: text(32).nullable(),
   payment_term_days: yup.number().integer('${path} must be a whole number').nullable(),

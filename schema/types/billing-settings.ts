@@ -48,8 +48,10 @@ const BillingSellerInput = builder.inputType('BillingSellerInput', {
 const BillingSettingsInput = builder.inputType('BillingSettingsInput', {
   description: 'JSON Merge Patch semantics: an absent field keeps its value, null resets it to its default.',
   fields: (t) => ({
-    timeZone: t.string({ description: 'An IANA time zone: Europe/Amsterdam.' }),
-    invoicingPeriod: t.string({ description: 'month, quarter or year.' }),
+    timeZone: t.string({ description: 'An IANA time zone: Europe/Amsterdam. Fixed once billing has started (the administration has a billing review-set): '
+      + 'another value is refused, invalid_state.' }),
+    invoicingPeriod: t.string({ description: 'month, quarter or year. Fixed once billing has started (the administration has a billing review-set): '
+      + 'another value is refused, invalid_state.' }),
     paymentMethods: t.stringList(),
     defaultPaymentMethod: t.string(),
     paymentTermDays: t.int({ description: '0 to 365.' }),

@@ -1,14 +1,16 @@
 // An administration's billing settings: merge-update (answering the settings as
-// billing-settings.queries.ts reads them, defaults until saved).
+// billing-settings.queries.ts reads them, defaults until saved). The time zone and the invoicing period
+// are fixed once billing has started (assertPeriodsUnchanged).
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { visibleAdministration } from '../parties/customer-input.ts';
 import { isCountryCode } from '../platform/countries.ts';
-import { InvalidInputError } from '../platform/errors.ts';
+import { DomainError, InvalidInputError } from '../platform/errors.ts';
 import type { Em } from '../platform/orm.ts';
 import { isTimeZone } from '../pricing/local-time.ts';
 import { BillingSettings, EMPTY_SELLER_LEGAL, INVOICING_PERIODS, PAYMENT_METHODS, type InvoicingPeriod, type PaymentMethod, type SellerLegal } from './billing-settings.entity.ts';
 import { getBillingSettings, type BillingSettingsData } from './billing-settings.queries.ts';
 import { CURRENCY_RULE, isCentCurrency } from '../money/currency.ts';
+import { lockFeeBilling } from './fee-lock.ts';
 
 export interface BillingSettingsInput {
   timeZone?: string | null;
@@ -22,6 +24,19 @@ export interface BillingSettingsInput {
 }
 
 const isMethod = (value: string): value is PaymentMethod => (PAYMENT_METHODS as readonly string[]).includes(value);
+
+const STARTED = 'select exists (select 1 from billing_review_set where admin_id = ?) as started';
+
+/**
+ * Billing has started once the administration has a review-set: its periods are cut in its time zone and
+ * invoicing period. Another zone or length would cut periods overlapping those, and bill their fees again.
+ * Under the fee lock: the period start, which makes the first review-sets, reads the settings after it.
+ */
+async function assertPeriodsUnchanged(tx: Em, adminId: string, field: 'time_zone' | 'invoicing_period', current: string): Promise<void> {
+  await lockFeeBilling(tx, adminId);
+  const [{ started }] = await tx.execute<{ started: boolean }[]>(STARTED, [adminId]);
+  if (started) throw new DomainError('invalid_state', `billing has started (the administration has review-sets): ${field} stays ${current}`, { path: [field] });
+}
 
 export async function saveBillingSettings(em: Em, adminId: string, input: BillingSettingsInput): Promise<BillingSettingsData> {
   try {
@@ -43,12 +58,14 @@ async function applySettings(em: Em, adminId: string, input: BillingSettingsInpu
     });
     if (input.timeZone !== undefined) {
       if (!input.timeZone || !isTimeZone(input.timeZone)) throw new InvalidInputError('time_zone must be an IANA time zone', { path: ['time_zone'] });
+      if (input.timeZone !== admin.timeZone) await assertPeriodsUnchanged(tx, admin.id, 'time_zone', admin.timeZone);
       admin.timeZone = input.timeZone;
     }
     if (input.invoicingPeriod !== undefined) {
       if (!input.invoicingPeriod || !(INVOICING_PERIODS as readonly string[]).includes(input.invoicingPeriod)) {
         throw new InvalidInputError(`invoicing_period must be one of ${INVOICING_PERIODS.join(', ')}`, { path: ['invoicing_period'] });
       }
+      if (input.invoicingPeriod !== settings.invoicingPeriod) await assertPeriodsUnchanged(tx, admin.id, 'invoicing_period', settings.invoicingPeriod);
       settings.invoicingPeriod = input.invoicingPeriod as InvoicingPeriod;
     }
     if (input.paymentMethods !== undefined) {

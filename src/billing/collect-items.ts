@@ -21,6 +21,7 @@ import { lockBoxNumbering } from './box-numbering-lock.ts';
 import { negatesDocumentAmountsSql } from './billing-series.entity.ts';
 import { currentActor } from '../events/actor-context.ts';
 import { BOX_CREATED_EVENTS, noteEventsWritten } from '../events/event-sql.ts';
+import { periodBoundsSql, periodLabelSql, periodLengthSql } from './period-bounds.ts';
 
 export interface CollectResult {
   /** Items written or updated, per subject and line. */
@@ -28,8 +29,12 @@ export interface CollectResult {
 }
 
 
-const PERIOD_LABEL = `case c.invoicing_period when 'month' then to_char(c.period_from at time zone c.time_zone, 'YYYY-MM')
-  when 'quarter' then to_char(c.period_from at time zone c.time_zone, 'YYYY-"Q"Q') else to_char(c.period_from at time zone c.time_zone, 'YYYY') end`;
+const PERIOD_LABEL = periodLabelSql('c.period_from', 'c.time_zone', 'c.invoicing_period');
+
+// Each row's period start in the administration's zone (period-bounds.ts). Its end is worked out per box key
+// (NEW_KEYS): the rows are many, the keys few, and per row the end cost as much as the start.
+const ROW_PERIOD_FROM = periodBoundsSql('c.occurred_at', 's.time_zone', 's.unit', 's.length').from;
+const KEY_PERIOD_UNTIL = periodBoundsSql('k.period_from', 'k.time_zone', 'k.invoicing_period', periodLengthSql('k.invoicing_period')).until;
 
 function createCandidateTable(select: CandidateSelect, kind: string): { sql: string; params: unknown[] } {
   return {
@@ -45,8 +50,7 @@ function createCandidateTable(select: CandidateSelect, kind: string): { sql: str
         when 'token' then c.group_token end as group_value,
       c.product_category || '|' || c.vat_kind || '|' || trim_scale(c.vat_percent)::text || '|' || coalesce(case coalesce(cust.billing_rollup_group_by,
         'product') when 'subscription' then c.group_subscription when 'token' then c.group_token end, '') as rollup_key,
-      date_trunc(s.unit, c.occurred_at at time zone s.time_zone) at time zone s.time_zone as period_from,
-      (date_trunc(s.unit, c.occurred_at at time zone s.time_zone) + s.length) at time zone s.time_zone as period_until,
+      ${ROW_PERIOD_FROM} as period_from, null::timestamptz as period_until,
       'original'::text as entry, null::uuid as reverses_item_id, false as withdrawn,
       null::uuid as current_id, null::uuid as current_box_id, 'new'::text as action,
       null::uuid as box_id, null::uuid as rollup_id, svc_uuidv7() as item_id, false as billed_subject
@@ -63,8 +67,7 @@ function createCandidateTable(select: CandidateSelect, kind: string): { sql: str
         order by (r.item_sources @> jsonb_build_array(?::text)) desc, r.created_at, r.id limit 1) r
       cross join lateral (select
         case coalesce(bs.invoicing_period, 'month') when 'month' then 'month' when 'quarter' then 'quarter' else 'year' end as unit,
-        case coalesce(bs.invoicing_period, 'month') when 'month' then interval '1 month' when 'quarter' then interval '3 months'
-          else interval '1 year' end as length) p
+        ${periodLengthSql("coalesce(bs.invoicing_period, 'month')")} as length) p
       where a.id = c.admin_id) s
     left join customer cust on cust.id = c.party_id`,
     params: [kind, select.partyKind ?? 'customer', ...select.params, kind, kind],
@@ -176,13 +179,14 @@ const UPDATE_IN_OPEN_BOXES = `update billing_candidate c set action = case when 
  * boxes are ensured, locked and checked from these.
  */
 const NEW_KEYS = `create temp table billing_candidate_key on commit drop as
-  select series_id, party_id, period_from, vat_country, currency, coalesce(distinct_code, '') as distinct_code,
-    -- The same for every row of a key (its administration, series, party and period): grouped, not sorted.
-    min(admin_id) as admin_id, min(party_kind) as party_kind, min(period_until) as period_until, min(locale_id) as locale_id,
-    min(rollup_group_by) as rollup_group_by, bool_or(negate_document_amounts) as negate_document_amounts, min(time_zone) as time_zone,
-    min(invoicing_period) as invoicing_period
-  from billing_candidate where action = 'new'
-  group by series_id, party_id, period_from, vat_country, currency, coalesce(distinct_code, '')`;
+  select k.*, ${KEY_PERIOD_UNTIL} as period_until
+  from (select series_id, party_id, period_from, vat_country, currency, coalesce(distinct_code, '') as distinct_code,
+      -- The same for every row of a key (its administration, series, party and period): grouped, not sorted.
+      min(admin_id) as admin_id, min(party_kind) as party_kind, min(locale_id) as locale_id,
+      min(rollup_group_by) as rollup_group_by, bool_or(negate_document_amounts) as negate_document_amounts, min(time_zone) as time_zone,
+      min(invoicing_period) as invoicing_period
+    from billing_candidate where action = 'new'
+    group by series_id, party_id, period_from, vat_country, currency, coalesce(distinct_code, '')) k`;
 
 const ENSURE_REVIEW_SETS = `insert into billing_review_set (id, admin_id, series_id, code, period_from, period_until, state, created_at, updated_at)
   select svc_uuidv7(), c.admin_id, c.series_id, s.code || '-' || ${PERIOD_LABEL}, c.period_from, c.period_until, 'open', now(), now()

@@ -6,7 +6,7 @@
 // runs per distinct key and period.
 import type { Em } from '../platform/orm.ts';
 import type { InvoicingPeriod } from './billing-settings.entity.ts';
-import { nextPeriod, periodLabel, periodOf, type Period } from './periods.ts';
+import { periodAfter, periodAt, type BillingPeriod } from './period-bounds.ts';
 import { currentActor } from '../events/actor-context.ts';
 import { BOX_CREATED_EVENTS, noteEventsWritten } from '../events/event-sql.ts';
 import { lockBoxNumberingOf } from './box-numbering-lock.ts';
@@ -65,10 +65,10 @@ const ASSIGN = `update billing_candidate c set box_id = ? where ${PLACED} and c.
 
 const MAX_PERIODS_AHEAD = 36;
 
-async function openBoxFrom(em: Em, key: LateKey, start: Period): Promise<string> {
+async function openBoxFrom(em: Em, key: LateKey, start: BillingPeriod): Promise<string> {
   let period = start;
-  for (let i = 0; i < MAX_PERIODS_AHEAD; i++, period = nextPeriod(period, key.time_zone, key.invoicing_period)) {
-    const code = `${key.series_code}-${periodLabel(period, key.time_zone, key.invoicing_period)}`;
+  for (let i = 0; i < MAX_PERIODS_AHEAD; i++, period = await periodAfter(em, period, key.time_zone, key.invoicing_period)) {
+    const code = `${key.series_code}-${period.label}`;
     await em.execute(ENSURE_REVIEW_SET, [key.admin_id, key.series_id, code, period.from, period.until]);
     const [set] = await em.execute<{ id: string; state: string }[]>(REVIEW_SET, [key.series_id, period.from]);
     if (set.state !== 'open') continue;
@@ -94,9 +94,9 @@ export async function placeLateCandidates(em: Em, now = new Date()): Promise<voi
       key.distinct_code, periodFrom]);
     let boxId = next?.id;
     if (!boxId) {
-      const own = periodOf(periodFrom, key.time_zone, key.invoicing_period);
-      const current = periodOf(now, key.time_zone, key.invoicing_period);
-      const start = current.from > own.from ? current : nextPeriod(own, key.time_zone, key.invoicing_period);
+      const own = await periodAt(em, periodFrom, key.time_zone, key.invoicing_period);
+      const current = await periodAt(em, now, key.time_zone, key.invoicing_period);
+      const start = current.from > own.from ? current : await periodAfter(em, own, key.time_zone, key.invoicing_period);
       boxId = await openBoxFrom(em, key, start);
     }
     await em.execute(ASSIGN, [boxId, key.series_id, key.party_id, key.vat_country, key.currency, key.distinct_code, periodFrom]);

@@ -4,7 +4,7 @@
 // fee lock (fee-lock.ts), as every path that bills fees.
 import type { Em } from '../platform/orm.ts';
 import { billingAdmin } from './billing-admin.ts';
-import { periodLabel, periodOf } from './periods.ts';
+import { periodAt } from './period-bounds.ts';
 import { billPeriodFees } from './period-sources.ts';
 import { lockFeeBilling } from './fee-lock.ts';
 
@@ -21,9 +21,9 @@ export async function startCurrentPeriods(em: Em, now = new Date()): Promise<voi
       // Before its review-sets are inserted: a contract change billing fees may wait for them (fee-lock.ts).
       await lockFeeBilling(tx, adminId);
       const admin = await billingAdmin(tx, adminId);
-      const period = periodOf(now, admin.timeZone, admin.kind);
+      const period = await periodAt(tx, now, admin.timeZone, admin.kind);
       for (const s of series.filter((x) => x.admin_id === adminId)) {
-        await tx.execute(ENSURE_REVIEW_SET, [adminId, s.id, `${s.code}-${periodLabel(period, admin.timeZone, admin.kind)}`, period.from, period.until]);
+        await tx.execute(ENSURE_REVIEW_SET, [adminId, s.id, `${s.code}-${period.label}`, period.from, period.until]);
       }
       await billPeriodFees(tx, { adminId, country: admin.country, currency: admin.currency, timeZone: admin.timeZone, kind: admin.kind, period });
     });

@@ -1,4 +1,4 @@
-// Invoicing periods in an administration's time zone: [from, until) between local midnights.
+// Local dates and invoicing period kinds. The bounds of periods are PostgreSQL's (period-bounds.ts).
 import { MAX_YEAR } from '../platform/timestamp.ts';
 import { localTime } from '../pricing/local-time.ts';
 import type { InvoicingPeriod } from './billing-settings.entity.ts';
@@ -14,7 +14,8 @@ const MINUTE = 60_000;
 /**
  * The first instant of `date` (YYYY-MM-DD) in `timeZone`: its local midnight, or where the clocks
  * skip midnight (Africa/Cairo, Asia/Beirut: 00:00 becomes 01:00) the moment they do. The offset at
- * the wall time, then the first minute of the date near it (offsets change on whole minutes).
+ * the wall time, then the first minute of the date near it (offsets change on whole minutes). For
+ * dates clients send (custom items, plan versions); a period's bounds are PostgreSQL's (period-bounds.ts).
  */
 export function localMidnight(date: string, timeZone: string): Date {
   const [y, m, d] = date.split('-').map(Number);
@@ -40,24 +41,8 @@ export function localMidnight(date: string, timeZone: string): Date {
   return new Date(high);
 }
 
-const pad = (n: number) => String(n).padStart(2, '0');
-const dateOf = (year: number, month: number) => `${year}-${pad(month)}-01`;
-
 function startMonth(month: number, period: InvoicingPeriod): number {
   return month - ((month - 1) % MONTHS[period]);
-}
-
-/** The period of `kind` containing the instant `at`. */
-export function periodOf(at: Date, timeZone: string, kind: InvoicingPeriod): Period {
-  const [y, m] = localTime(at, timeZone).date.split('-').map(Number);
-  return periodStarting(y, startMonth(m, kind), timeZone, kind);
-}
-
-function periodStarting(year: number, month: number, timeZone: string, kind: InvoicingPeriod): Period {
-  const endMonthIndex = month - 1 + MONTHS[kind];
-  const endYear = year + Math.floor(endMonthIndex / 12);
-  const endMonth = (endMonthIndex % 12) + 1;
-  return { from: localMidnight(dateOf(year, month), timeZone), until: localMidnight(dateOf(endYear, endMonth), timeZone) };
 }
 
 /** The first instant past year 9999 (UTC): a period ending later has an until that is no RFC 3339 timestamp. */
@@ -66,31 +51,13 @@ const PAST_LAST_YEAR = Date.UTC(MAX_YEAR + 1, 0, 1);
 /**
  * Whether the period of `at` ends within year 9999 (UTC), its until written with a 4-digit year. Only
  * the last period of local 9999 may end later: at local midnight of 10000-01-01, which is past UTC 9999
- * in a zone at or behind UTC. Decided without periodOf, which reads no local date of year 10000.
+ * in a zone at or behind UTC. Decided without the period's bounds: no local date of year 10000 is read.
  */
 export function periodEndsByLastYear(at: Date, timeZone: string, kind: InvoicingPeriod): boolean {
   const [y, m] = localTime(at, timeZone).date.split('-').map(Number);
   if (y !== MAX_YEAR) return y < MAX_YEAR;
   if (startMonth(m, kind) - 1 + MONTHS[kind] < 12) return true;
   return !localTime(new Date(PAST_LAST_YEAR - 1), timeZone).date.startsWith(`${MAX_YEAR}-`);
-}
-
-/** The period right after `period`. */
-export function nextPeriod(period: Period, timeZone: string, kind: InvoicingPeriod): Period {
-  return periodOf(period.until, timeZone, kind);
-}
-
-/** `2026-03` for a month, `2026-Q1` for a quarter, `2026` for a year. */
-export function periodLabel(period: Period, timeZone: string, kind: InvoicingPeriod): string {
-  const [y, m] = localTime(period.from, timeZone).date.split('-').map(Number);
-  if (kind === 'year') return String(y);
-  if (kind === 'quarter') return `${y}-Q${Math.floor((m - 1) / 3) + 1}`;
-  return `${y}-${pad(m)}`;
-}
-
-/** Local dates (YYYY-MM-DD) of the first and the last day of a period. */
-export function periodDates(period: Period, timeZone: string): { first: string; last: string } {
-  return { first: localTime(period.from, timeZone).date, last: localTime(new Date(period.until.getTime() - 1), timeZone).date };
 }
 
 /** Whole calendar days between two local dates (YYYY-MM-DD), `until` exclusive. */

@@ -21,6 +21,7 @@ import { approveLocked } from './box-transitions.service.ts';
 import { lockFeeBillingOfReviewSet } from './fee-lock.ts';
 import { lockReviewSet } from './lock-box.ts';
 import { billPeriodFees } from './period-sources.ts';
+import { periodAt } from './period-bounds.ts';
 import { ReviewSet } from './review-set.entity.ts';
 import { getReviewSet, type ReviewSetData, type ReviewSetOperationData } from './review-set.queries.ts';
 import { ReviewSetOperation, type ReviewSetOperationKind } from './review-set-operation.entity.ts';
@@ -34,7 +35,7 @@ async function closeIn(tx: Em, id: string): Promise<void> {
     const admin = await billingAdmin(tx, set.admin.id);
     await billPeriodFees(tx, {
       adminId: admin.adminId, country: admin.country, currency: admin.currency, timeZone: admin.timeZone, kind: admin.kind,
-      period: { from: set.periodFrom, until: set.periodUntil },
+      period: await periodAt(tx, set.periodFrom, admin.timeZone, admin.kind),
     });
   }
   const now = new Date();

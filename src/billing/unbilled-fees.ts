@@ -19,25 +19,22 @@ import { collectItems } from './collect-items.ts';
 import { candidateRows, type ItemCandidate } from './item-source.ts';
 import { lockFeeBilling } from './fee-lock.ts';
 import { billedPeriodOwners } from './period-fee-subjects.ts';
-import { periodOf, type Period } from './periods.ts';
+import { billingPeriod, periodOfSql, type BillingPeriod, type PeriodRow } from './period-bounds.ts';
 
 // A review-set of a period still to come (made for a late line or a reversal when the current period's
 // set closed early) leaves that period to its period start.
-const STARTED = `select distinct r.period_from from billing_review_set r
-  where r.admin_id = ? and r.period_until > ? and r.period_from < coalesce(?::timestamptz, 'infinity') and r.period_from <= now()
-  order by r.period_from`;
+const STARTED = `select b.* from (select ?::text as zone, ?::text as kind) p
+  cross join lateral (select distinct r.period_from from billing_review_set r
+    where r.admin_id = ? and r.period_until > ? and r.period_from < coalesce(?::timestamptz, 'infinity') and r.period_from <= now()) r
+  cross join lateral (${periodOfSql('r.period_from', 'p.zone', 'p.kind')}) b
+  -- A review-set of another period length (from before a change of the invoicing period was refused) counts for the period it starts.
+  where b.period_from = r.period_from
+  order by b.period_from`;
 
 /** The administration's started periods (begun, and a review-set exists) overlapping [from, until), in its current invoicing periods. */
-export async function startedPeriods(em: Em, admin: BillingAdmin, from: Date, until: Date | null): Promise<Period[]> {
-  const rows = await em.execute<{ period_from: string | Date }[]>(STARTED, [admin.adminId, from, until]);
-  const periods = new Map<number, Period>();
-  for (const row of rows) {
-    const start = new Date(row.period_from);
-    // A review-set of another period length (the invoicing period changed since) counts for the period it starts.
-    const period = periodOf(start, admin.timeZone, admin.kind);
-    if (period.from.getTime() === start.getTime()) periods.set(start.getTime(), period);
-  }
-  return [...periods.values()];
+export async function startedPeriods(em: Em, admin: BillingAdmin, from: Date, until: Date | null): Promise<BillingPeriod[]> {
+  const rows = await em.execute<PeriodRow[]>(STARTED, [admin.timeZone, admin.kind, admin.adminId, from, until]);
+  return rows.map(billingPeriod);
 }
 
 /** Fee subject ids are `<owner>/<period label>/<cost index>`: the owner and period. */
@@ -58,7 +55,7 @@ export interface UnbilledFees {
   from: Date;
   until: Date | null;
   /** The source's candidates of the contracts for one period. */
-  candidates(period: Period): Promise<ItemCandidate[]>;
+  candidates(period: BillingPeriod): Promise<ItemCandidate[]>;
   /** Per owner, the owners whose current fees in a period count as its own (a correction's successor: its predecessor). */
   predecessors?: Record<string, string[]>;
 }

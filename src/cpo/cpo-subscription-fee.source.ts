@@ -16,7 +16,7 @@ import { candidateRows, type ItemCandidate } from '../billing/item-source.ts';
 import { billingAdmin } from '../billing/billing-admin.ts';
 import { billUnbilledPeriods } from '../billing/unbilled-fees.ts';
 import { lockFeeBilling } from '../billing/fee-lock.ts';
-import { periodDates, periodLabel, periodOf } from '../billing/periods.ts';
+import { periodAt } from '../billing/period-bounds.ts';
 import { proratedFee, validDays, type FeePeriod } from '../billing/sources/subscription-fee.source.ts';
 
 export const CPO_SUBSCRIPTION_FEE_SOURCE = 'cpo_subscription_fee';
@@ -56,8 +56,7 @@ export async function cpoFeeCandidates(em: Em, fp: FeePeriod, subscriptionId?: s
   const date = (v: unknown) => (v ? new Date(v as string) : null);
   const rows = raw.map((r) => ({ ...r, valid_from: new Date(r.valid_from), valid_until: date(r.valid_until), link_from: date(r.link_from), link_until: date(r.link_until) }));
   const vat = await vatRateAt(em, fp.country, 'standard', fp.period.from);
-  const label = periodLabel(fp.period, fp.timeZone, fp.kind);
-  const { first, last } = periodDates(fp.period, fp.timeZone);
+  const { label, first, last } = fp.period;
   const candidates: ItemCandidate[] = [];
   const add = (row: typeof rows[number], cost: CpoRecurringCost, index: number, subject: string, days: number, of: number, what: string) => {
     const amount = proratedFee(cost, fp.kind, days, of);
@@ -130,7 +129,7 @@ export async function recollectCpoSubscriptionFees(em: Em, subscriptionId: strin
     if (item.current) period.current.add(item.subject_id);
   }
   for (const start of [...periods.keys()].sort((a, b) => a - b)) {
-    const period = periodOf(new Date(start), admin.timeZone, admin.kind);
+    const period = await periodAt(em, new Date(start), admin.timeZone, admin.kind);
     if (period.until <= from) continue;
     const fp: FeePeriod = { adminId: admin.adminId, country: admin.country, currency: admin.currency, timeZone: admin.timeZone, kind: admin.kind, period };
     const { current } = periods.get(start)!;

@@ -10,8 +10,7 @@ import { approveReviewSet, closeReviewSet } from '../billing/review-set.service.
 import { reviewSetList } from '../billing/review-set.queries.ts';
 import { renderDraft } from '../billing/render-draft.service.ts';
 import { finalizeBox } from '../billing/finalize-box.service.ts';
-import { periodOf } from '../billing/periods.ts';
-import { localTime } from '../pricing/local-time.ts';
+import { periodAt } from '../billing/period-bounds.ts';
 import type { Em } from '../platform/orm.ts';
 import { setBillingLogo } from '../billing/billing-logo.service.ts';
 import { ingestSession } from '../sessions/ingest-session.service.ts';
@@ -71,9 +70,9 @@ export async function seedDemoBilling(em: Em, processSessions: () => Promise<unk
   });
   await setBillingLogo(em, 'nl-main', { contentType: 'image/svg+xml', bytes: DEMO_LOGO });
   const series = await createSeries(em, { adminId: 'nl-main', code: 'VOL', name: 'Voltera NL invoices', externalReference: 'SERIES-NL-INVOICES' });
-  const current = periodOf(now, ZONE, 'month');
-  const last = periodOf(new Date(current.from.getTime() - 1), ZONE, 'month');
-  const day = (period: typeof last, n: number) => `${localTime(period.from, ZONE).date.slice(0, 8)}${String(n).padStart(2, '0')}`;
+  const current = await periodAt(em, now, ZONE, 'month');
+  const last = await periodAt(em, new Date(current.from.getTime() - 1), ZONE, 'month');
+  const day = (period: typeof last, n: number) => `${period.first.slice(0, 8)}${String(n).padStart(2, '0')}`;
   const item = (customer: string, date: string, description: string, quantity: string, price: string, reference: string) => billCustomItem(em, {
     timeZone: ZONE, date, partyExternalReference: customer, adminId: 'nl-main', description, quantity, unit: 'stuk', unitPriceExclVat: price,
     vatKind: 'standard', productCategory: 'custom',

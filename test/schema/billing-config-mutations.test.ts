@@ -5,7 +5,7 @@
 import test from 'ava';
 import { startTestApp, type Auth, type TestApp } from '../helpers/app.ts';
 import { configureBilling, createSeries, SELLER } from '../helpers/billing-factories.ts';
-import { createAdministration, createCustomer } from '../helpers/factories.ts';
+import { createAdministration, createCustomer, okCall } from '../helpers/factories.ts';
 import { ensureVatRate } from '../helpers/session-factories.ts';
 import { data, failure as failureOf, graphql, restBody } from './graphql.ts';
 
@@ -63,6 +63,22 @@ test('updateBillingSettings merges what REST then answers (billingSettings reads
   t.like(await failure(UPDATE_SETTINGS, { a: admin, i: { seller: { website: 'not a site' } } }), { code: 'invalid_input', param: '$.input.seller.website' });
   t.like(await failure(UPDATE_SETTINGS, { a: admin, i: { seller: { iban: 'X'.repeat(35) } } }), { code: 'validation_failed', param: '$.input.seller.iban' });
   t.like(await failure(UPDATE_SETTINGS, { a: admin, i: { paymentTermDays: 1 } }, foreign), { code: 'not_found', data: { updateBillingSettings: null } });
+  t.deepEqual(await rest(`/administration/${admin}/billing-settings`), stored, 'nothing changed');
+});
+
+test('updateBillingSettings refuses another time zone or invoicing period once billing started, as REST does (one service)', async (t) => {
+  const admin = (await createAdministration(app)).id;
+  await configureBilling(app, admin);
+  await createSeries(app, admin);
+  const customer = await createCustomer(app, admin);
+  // A custom item opens the administration's first review-set: billing has started.
+  await okCall(app, 'POST', '/billing-custom-item', {
+    time_zone: 'Europe/Amsterdam', date: '2026-11-02', party_id: customer.id, admin_id: admin, description: 'Parking', quantity: '1', unit: 'pcs',
+    unit_price_excl_vat: '5.00', vat_kind: 'standard',
+  });
+  const stored = await rest(`/administration/${admin}/billing-settings`);
+  t.like(await failure(UPDATE_SETTINGS, { a: admin, i: { invoicingPeriod: 'year' } }), { code: 'invalid_state', param: '$.input.invoicingPeriod' });
+  t.like(await failure(UPDATE_SETTINGS, { a: admin, i: { timeZone: 'UTC', paymentTermDays: 30 } }), { code: 'invalid_state', param: '$.input.timeZone' });
   t.deepEqual(await rest(`/administration/${admin}/billing-settings`), stored, 'nothing changed');
 });
 

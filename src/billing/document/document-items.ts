@@ -5,6 +5,7 @@
 // wrote it). Plain data; the box is the caller's to have checked.
 import type { Em } from '../../platform/orm.ts';
 import type { AnnexSession } from './billing-document.ts';
+import { periodOfSql } from '../period-bounds.ts';
 
 /** Sources whose items are charge sessions (one item per session and line): listed in the annex. */
 export const SESSION_SOURCES = ['msp_session', 'cpo_reimbursement', 'roaming'] as const;
@@ -26,6 +27,8 @@ export interface DocumentItem {
   /** A recurring cost: its description, the days billed and the plan. */
   fee_label: string | null;
   fee_days: number | null;
+  /** A recurring cost: the local dates of its period's first and last day. */
+  fee_period: { first: string; last: string } | null;
   plan_name: string | null;
   fee_evse: string | null;
   /** A session item: the session (its kWh negated on a reversal). */
@@ -58,14 +61,29 @@ const ITEMS = `select i.id, i.rollup_id, i.source_kind, i.entry, i.amount_excl_v
   where i.box_id = ?
   order by i.rollup_id, s.start_at nulls last, i.occurred_at, i.id`;
 
+// A fee's moment is its period's start, in the box's administration's zone and invoicing period (period-bounds.ts).
+const FEE_PERIODS = `select t.at, p.first, p.last from billing_box x join administration a on a.id = x.admin_id
+  left join billing_settings bs on bs.admin_id = a.id cross join unnest(?::timestamptz[]) t(at)
+  cross join lateral (${periodOfSql('t.at', 'a.time_zone', "coalesce(bs.invoicing_period, 'month')")}) p
+  where x.id = ?`;
+
 type Row = Record<string, any>;
+
+async function feePeriods(em: Em, boxId: string, rows: Row[]): Promise<Map<number, { first: string; last: string }>> {
+  const moments = [...new Set(rows.filter((r) => r.fee_label !== null).map((r) => new Date(r.occurred_at).toISOString()))];
+  if (!moments.length) return new Map();
+  const periods = await em.execute<Row[]>(FEE_PERIODS, [`{${moments.join(',')}}`, boxId]);
+  return new Map(periods.map((p) => [new Date(p.at).getTime(), { first: p.first, last: p.last }]));
+}
 
 export async function documentItems(em: Em, boxId: string): Promise<DocumentItem[]> {
   const rows = await em.execute<Row[]>(ITEMS, [boxId]);
+  const periods = await feePeriods(em, boxId, rows);
   return rows.map((r) => ({
     id: r.id, rollup_id: r.rollup_id, source_kind: r.source_kind, entry: r.entry, amount: r.amount, occurred_at: new Date(r.occurred_at),
     description: r.description, reversed_description: r.reversed_description, quantity: r.quantity, unit_price: r.unit_price,
-    fee_label: r.fee_label, fee_days: r.fee_days, plan_name: r.plan_name, fee_evse: r.fee_evse,
+    fee_label: r.fee_label, fee_days: r.fee_days, fee_period: periods.get(new Date(r.occurred_at).getTime()) ?? null,
+    plan_name: r.plan_name, fee_evse: r.fee_evse,
     session: r.session_id === null || r.session_id === undefined ? null : {
       session_id: r.session_id, start: r.session_start, location: r.session_location, evse_id: r.session_evse, token: r.session_token,
       energy_kwh: r.session_kwh, duration_minutes: r.session_minutes,

@@ -7,8 +7,7 @@
 // wrote it).
 import { compareDecimal, normalize, subtractCurrency, sumCurrency } from '../../money/decimal.ts';
 import type { RollupData } from '../billing-box.queries.ts';
-import type { InvoicingPeriod } from '../billing-settings.entity.ts';
-import { periodDates, periodOf } from '../periods.ts';
+import { daysBetween } from '../periods.ts';
 import type { AnnexRow, AnnexSection } from './billing-document.ts';
 import { fill, formatAmount, formatDate, labelOf, type Labels } from './document-labels.ts';
 import { SESSION_SOURCES, type DocumentItem } from './document-items.ts';
@@ -22,8 +21,6 @@ export interface LineContext {
   partyName: string | null;
   /** The document's period, local dates both inclusive. */
   period: { from: string; to: string };
-  timeZone: string;
-  invoicingPeriod: InvoicingPeriod;
 }
 
 /** How many item names a line lists before "+ n more". */
@@ -42,10 +39,9 @@ const fromTo = (from: string, to: string, ctx: LineContext) =>
 /** One item's name (not a session's): a fee, a custom item, else the stored text. */
 function itemName(item: DocumentItem, ctx: LineContext): string {
   let name: string;
-  if (item.fee_label !== null) {
-    const period = periodOf(item.occurred_at, ctx.timeZone, ctx.invoicingPeriod);
-    const { first, last } = periodDates(period, ctx.timeZone);
-    const of = Math.round((period.until.getTime() - period.from.getTime()) / 86_400_000);
+  if (item.fee_label !== null && item.fee_period !== null) {
+    const { first, last } = item.fee_period;
+    const of = daysBetween(first, last) + 1;
     const days = item.fee_days !== null && item.fee_days < of ? ` (${fill(ctx.labels.lines.partialDays, { days: item.fee_days, of })})` : '';
     const what = [item.fee_label, item.plan_name].filter(Boolean).join(' – ');
     name = `${what}${item.fee_evse ? `, EVSE ${item.fee_evse}` : ''}, ${fromTo(first, last, ctx)}${days}`;

@@ -117,7 +117,7 @@ export function documentModel(inputs: DocumentInputs): BillingDocument {
   const locale = documentLanguage(box.localeId ?? admin.localeId);
   const labels = labelsFor(locale);
   const period = { from: localTime(box.periodFrom, admin.timeZone).date, to: localTime(new Date(box.periodUntil.getTime() - 1), admin.timeZone).date };
-  const ctx: LineContext = { labels, locale, categories, partyName: box.partyName, period, timeZone: admin.timeZone, invoicingPeriod: admin.kind };
+  const ctx: LineContext = { labels, locale, categories, partyName: box.partyName, period };
   const itemsOf = new Map<string, DocumentItem[]>();
   for (const item of items) itemsOf.set(item.rollup_id, [...(itemsOf.get(item.rollup_id) ?? []), item]);
   const lines: DocumentLine[] = box.rollups.map((r) => {

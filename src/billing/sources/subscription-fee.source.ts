@@ -11,7 +11,8 @@ import type { InvoicingPeriod } from '../billing-settings.entity.ts';
 import { collectItems } from '../collect-items.ts';
 import { billedPeriodSubjects } from '../period-fee-subjects.ts';
 import { candidateRows, type ItemCandidate } from '../item-source.ts';
-import { daysBetween, monthsOf, periodDates, periodLabel, periodOf, type Period } from '../periods.ts';
+import { daysBetween, monthsOf } from '../periods.ts';
+import { periodAt, type BillingPeriod } from '../period-bounds.ts';
 import { billingAdmin } from '../billing-admin.ts';
 import { billUnbilledPeriods } from '../unbilled-fees.ts';
 import { lockFeeBilling } from '../fee-lock.ts';
@@ -41,18 +42,18 @@ export interface FeePeriod {
   currency: string;
   timeZone: string;
   kind: InvoicingPeriod;
-  period: Period;
+  period: BillingPeriod;
 }
 
 /** The days of the period the subscription is valid on, and the period's days. */
 export function validDays(sub: { valid_from: Date; valid_until: Date | null }, fp: FeePeriod): { days: number; of: number } {
-  const { first, last } = periodDates(fp.period, fp.timeZone);
-  const end = localTime(new Date(fp.period.until.getTime()), fp.timeZone).date;
+  const { first, last } = fp.period;
   const from = localTime(sub.valid_from, fp.timeZone).date;
-  const until = sub.valid_until ? localTime(sub.valid_until, fp.timeZone).date : end;
+  const until = sub.valid_until ? localTime(sub.valid_until, fp.timeZone).date : null;
   const start = from > first ? from : first;
-  const stop = until < end ? until : end;
-  return { days: Math.max(0, daysBetween(start, stop)), of: daysBetween(first, last) + 1 };
+  // To the period's last day included, or to valid_until's local date excluded.
+  const days = until === null || until > last ? daysBetween(start, last) + 1 : daysBetween(start, until);
+  return { days: Math.max(0, days), of: daysBetween(first, last) + 1 };
 }
 
 /** A recurring cost for one period: scaled from its own period to the invoicing period, prorated by days, rounded once. */
@@ -68,8 +69,7 @@ export async function feeCandidates(em: Em, fp: FeePeriod, subscriptionIds?: str
   const subscriptions = rows.map((row) => ({ ...row, valid_from: new Date(row.valid_from), valid_until: row.valid_until ? new Date(row.valid_until) : null }));
   if (!subscriptions.length) return [];
   const vat = await vatRateAt(em, fp.country, 'standard', fp.period.from);
-  const label = periodLabel(fp.period, fp.timeZone, fp.kind);
-  const { first, last } = periodDates(fp.period, fp.timeZone);
+  const { label, first, last } = fp.period;
   const candidates: ItemCandidate[] = [];
   for (const sub of subscriptions) {
     const { days, of } = validDays(sub, fp);
@@ -128,7 +128,7 @@ export async function recollectSubscriptionFees(em: Em, adminId: string, billedO
     if (item.current) current.add(item.subject_id);
   }
   for (const start of [...periods.keys()].sort((a, b) => a - b)) {
-    const period = periodOf(new Date(start), admin.timeZone, admin.kind);
+    const period = await periodAt(em, new Date(start), admin.timeZone, admin.kind);
     if (period.until <= from) continue;
     const fp: FeePeriod = { adminId: admin.adminId, country: admin.country, currency: admin.currency, timeZone: admin.timeZone, kind: admin.kind, period };
     const candidates = await feeCandidates(em, fp, subscriptionIds);

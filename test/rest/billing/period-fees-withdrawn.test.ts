@@ -89,3 +89,28 @@ test.serial('a fee withdrawn from a closed box (reversed) that is due again is b
   await startCurrentPeriods(scopedEm(app.orm));
   t.deepEqual(await boxes(), ['next open 0.00', 'period closed 10.00'], 'once');
 });
+
+test.serial('once billing started, invoicing_period and time_zone are refused at their member and nothing changes: a period is never cut twice', async (t) => {
+  // Before any review-set they change freely.
+  const fresh = await createAdministration(app);
+  await configureBilling(app, fresh.id, { invoicing_period: 'quarter', time_zone: 'UTC' });
+  t.like(await ok('GET', `/administration/${fresh.id}/billing-settings`), { invoicing_period: 'quarter', time_zone: 'UTC' });
+
+  const { admin, a, periodFrom } = await billedSubscription();
+  const path = `/main/v1/administration/${admin.id}/billing-settings`;
+  const before = await ok('GET', `/administration/${admin.id}/billing-settings`);
+  for (const [body, param] of [
+    [{ invoicing_period: 'quarter', payment_term_days: 30 }, '$.invoicing_period'],
+    [{ time_zone: 'UTC', payment_term_days: 30 }, '$.time_zone'],
+  ] as const) {
+    const refused = await app.request('POST', path, { body });
+    t.is(refused.status, 400, JSON.stringify(refused.body));
+    t.like(refused.body, { code: 'invalid_state', param });
+  }
+  t.deepEqual(await ok('GET', `/administration/${admin.id}/billing-settings`), before, 'nothing changed');
+  // The values they have are no change: the rest of the settings still change.
+  t.like(await ok('POST', `/administration/${admin.id}/billing-settings`, { invoicing_period: 'month', time_zone: 'Europe/Amsterdam', payment_term_days: 30 }),
+    { invoicing_period: 'month', time_zone: 'Europe/Amsterdam', payment_term_days: 30 });
+  await startCurrentPeriods(scopedEm(app.orm));
+  t.deepEqual(await fees(a.external_reference, periodFrom), ['10.00'], 'the period\'s fee once');
+});

@@ -10,12 +10,13 @@
 // administration of this file's database.
 import test from 'ava';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
-import { configureBilling, createSeries, reviewSetDone } from '../../helpers/billing-factories.ts';
+import { boxesOf, configureBilling, createSeries, reviewSetDone } from '../../helpers/billing-factories.ts';
 import { createEvse } from '../../helpers/cpo-factories.ts';
 import { createAdministration, createCustomer, createSubscriptionPlan, createTokenSubscription, okCall } from '../../helpers/factories.ts';
-import { ensureVatRate } from '../../helpers/session-factories.ts';
+import { ensureVatRate, pricedSubscription, processed, sessionBody, submitSession } from '../../helpers/session-factories.ts';
 import { scopedEm } from '../../../src/access/admin-scope.ts';
 import { startCurrentPeriods } from '../../../src/billing/period-start.service.ts';
+import { periodOfSql } from '../../../src/billing/period-bounds.ts';
 
 let app: TestApp;
 test.before(async () => { app = await startTestApp(); await ensureVatRate(app); });
@@ -202,4 +203,53 @@ test.serial('CPO: an EVSE link back-dated into a closed month is billed its days
   // 21/31 of 31.00.
   t.deepEqual(await linesOf(link.id), ['2026-10 original 21.00 later open']);
   t.deepEqual(await linesOf(subscription.id), ['2026-10 original 10.00 own closed']);
+});
+
+// --- period bounds: PostgreSQL's, for the period start and the items alike (src/billing/period-bounds.ts) ---
+
+test.serial('the period start and the items cut one period: Havana, where midnight happens twice, and Casablanca, whose zone data Node has otherwise', async (t) => {
+  // America/Havana, 2026-11-01: 01:00 back to 00:00, so November starts at 04:00Z, not at the second midnight (05:00Z).
+  // Africa/Casablanca: Node answered another offset than PostgreSQL, and its period start another November.
+  const cases = [
+    { zone: 'America/Havana', start: '2026-11-01T00:30:00-04:00', end: '2026-11-01T01:20:00-04:00', from: '2026-11-01T04:00:00.000Z' },
+    { zone: 'Africa/Casablanca', start: '2026-11-10T10:00:00+01:00', end: '2026-11-10T11:00:00+01:00', from: null },
+  ];
+  const worlds = [];
+  for (const c of cases) {
+    const admin = await createAdministration(app, { country: 'NL' });
+    await configureBilling(app, admin.id, { time_zone: c.zone });
+    const series = await createSeries(app, admin.id);
+    const sub = await pricedSubscription(app, admin.id, { plan: { recurring_costs: [{ description: 'Card fee', amount_excl_vat: '10.00', period: 'month' }] } });
+    worlds.push({ ...c, series, sub });
+  }
+  // The hourly period start in November, then a session of each.
+  await start('2026-11-10T12:00:00Z');
+  const sessions = await Promise.all(worlds.map((w) => submitSession(app, sessionBody(w.sub.evcoId, { start_date_time: w.start, end_date_time: w.end, time_zone: w.zone }))));
+  for (const s of sessions) t.is((await processed(app, s.id)).status, 'priced');
+  const sets = (await ok('GET', '/billing-review-set?limit=1000')).items as any[];
+  for (const w of worlds) {
+    const november = sets.filter((s) => s.billing_series_id === w.series.id && s.code.endsWith('-2026-11'));
+    t.is(november.length, 1, `${w.zone}: one November review-set: ${JSON.stringify(november)}`);
+    if (w.from) t.is(november[0].period_from, w.from, w.zone);
+    const customer = await ok('GET', `/customer/${w.sub.customerId}`);
+    const boxes = (await boxesOf(app, `?party_external_reference=${customer.external_reference}`)).filter((b) => b.billing_reviewset_id === november[0].id);
+    t.is(boxes.length, 1, `${w.zone}: one November box`);
+    // The session's moment lies in its box's period; the fee is the whole month's.
+    const at = Date.parse(w.start);
+    t.true(Date.parse(boxes[0].period_from) <= at && at < Date.parse(boxes[0].period_until), `${w.zone}: ${w.start} in ${boxes[0].period_from}..${boxes[0].period_until}`);
+    t.deepEqual(boxes[0].rollups.map((r: any) => `${r.product_category} ${r.subtotal_excl_vat}`).sort(), ['charging 5.00', 'subscription_fee 10.00'], w.zone);
+  }
+});
+
+test('every region zone PostgreSQL knows: a month\'s period starts at the first instant of its first day and ends where the next one starts', async (t) => {
+  const wrong = await app.orm.em.getConnection().execute<{ zone: string; month: string; period_from: Date }[]>(
+    `select z.name as zone, m.at::date::text as month, p.period_from from pg_timezone_names z
+       cross join generate_series(timestamp '2024-01-01', timestamp '2031-12-01', interval '1 month') m(at)
+       cross join lateral (${periodOfSql('(m.at + interval \'36 hours\') at time zone z.name', 'z.name', "'month'")}) p
+       cross join lateral (${periodOfSql('p.period_until', 'z.name', "'month'")}) n
+     where z.name ~ '/' and z.name !~ '^(posix|Etc)/' and ((p.period_from at time zone z.name)::date <> m.at::date
+       or ((p.period_from - interval '1 microsecond') at time zone z.name)::date >= m.at::date
+       or p.first <> m.at::date::text or n.period_from <> p.period_until)
+     limit 20`);
+  t.deepEqual(wrong, []);
 });
