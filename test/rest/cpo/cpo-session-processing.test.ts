@@ -50,6 +50,15 @@ const reimbursementsOf = async (sessionId: string) => (await ok('GET', `/cpo-cha
 const pricingResults = (sessionId: string) => resultsOf(app, sessionId);
 
 /** The events recorded of a resource, with the data they deliver (read from the outbox). */
+/** An EVSE of the administration whose owner (VAT Applies) is reimbursed 0.10 a kWh. */
+async function reimbursedEvse() {
+  const evse = await createLocatedEvse(app, admin);
+  const owner = await createCustomer(app, admin, { reimbursement_vat: 'Applies' });
+  const plan = await createReimbursementPlan(app, admin, {}, { energy: '0.10' });
+  await reimburseEvse(app, admin, owner.id, plan.id, evse.evse_uid);
+  return evse;
+}
+
 async function eventsOf(resourceId: string): Promise<{ kind: string; admin_id: string | null; data: any }[]> {
   const client = new pg.Client({ connectionString: app.databaseUrl });
   await client.connect();
@@ -189,10 +198,7 @@ test('plans in mode cpms_supplied take the reported amount; custom variables and
 });
 
 test('a driver of our own is priced on the MSP side as well; another administration sees none of the CPO side', async (t) => {
-  const evse = await createLocatedEvse(app, admin);
-  const owner = await createCustomer(app, admin, { reimbursement_vat: 'Applies' });
-  const plan = await createReimbursementPlan(app, admin, {}, { energy: '0.10' });
-  await reimburseEvse(app, admin, owner.id, plan.id, evse.evse_uid);
+  const evse = await reimbursedEvse();
   const driver = await pricedSubscription(app, admin);
   const session = await processCpoSession(evse.evse_uid, { evco_id: driver.evcoId });
   t.like(session, { status: 'priced', total_reimbursement_amount_excl_vat: '1.00' });
@@ -210,10 +216,7 @@ test('a driver of our own is priced on the MSP side as well; another administrat
 // Found by probing: the owner's reimbursement was withheld while the driver's side sat in a drop-out
 // case, and never made when that case was discarded.
 test('a driver of our own whose pricing drops out: the EVSE owner is reimbursed all the same, also once the case is discarded', async (t) => {
-  const evse = await createLocatedEvse(app, admin);
-  const owner = await createCustomer(app, admin, { reimbursement_vat: 'Applies' });
-  const plan = await createReimbursementPlan(app, admin, {}, { energy: '0.10' });
-  await reimburseEvse(app, admin, owner.id, plan.id, evse.evse_uid);
+  const evse = await reimbursedEvse();
   // Our driver, on a subscription plan without a rate plan: the MSP side drops out (rate_plan_missing).
   const msPlan = await createSubscriptionPlan(app, admin);
   const subscription = await createTokenSubscription(app, admin, { plan_id: msPlan.id });
@@ -378,10 +381,7 @@ test('a reimbursement reversed out of a closed box that applies again is billed 
 // repriced it (a new result on B's subscription), while B could not see its driver's session.
 test('another administration\'s driver at our EVSE: the CPO side is the EVSE\'s administration\'s, the driver\'s side the driver\'s', async (t) => {
   const b = (await createAdministration(app)).id;
-  const evse = await createLocatedEvse(app, admin);
-  const owner = await createCustomer(app, admin, { reimbursement_vat: 'Applies' });
-  const plan = await createReimbursementPlan(app, admin, {}, { energy: '0.10' });
-  await reimburseEvse(app, admin, owner.id, plan.id, evse.evse_uid);
+  const evse = await reimbursedEvse();
   const driver = await pricedSubscription(app, b);
   const session = await processCpoSession(evse.evse_uid, { evco_id: driver.evcoId });
   t.like(session, { status: 'priced', admin_id: admin, customer_id: driver.customerId, total_reimbursement_amount_excl_vat: '1.00' });
