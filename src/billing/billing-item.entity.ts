@@ -49,7 +49,7 @@ export const BillingItemSchema = defineEntity({
     occurredAt: p.datetime(),
     productCategory: p.string(),
     vatKind: p.string(),
-    vatPercent: p.decimal('string').precision(9).scale(4),
+    vatPercent: p.decimal('string').precision(12).scale(6),
     vatCountry: p.string().length(2),
     currency: p.string().length(3),
     description: p.text(),

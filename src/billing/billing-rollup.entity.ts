@@ -21,7 +21,7 @@ export const BillingRollupSchema = defineEntity({
     rollupKey: p.string(),
     productCategory: p.string(),
     vatKind: p.string(),
-    vatPercent: p.decimal('string').precision(9).scale(4),
+    vatPercent: p.decimal('string').precision(12).scale(6),
     groupValue: p.string().nullable(),
     context: p.string().nullable(),
     createdAt: createdAtProperty(),

@@ -51,7 +51,7 @@ export const SessionReimbursementSchema = defineEntity({
     totalInclVat: p.decimal('string').precision(20).scale(2),
     vatCountry: p.string().length(2),
     vatKind: p.string(),
-    vatPercent: p.decimal('string').precision(7).scale(4),
+    vatPercent: p.decimal('string').precision(12).scale(6),
     explanation: p.json<string[]>().onCreate(() => []),
     createdAt: createdAtProperty(),
     updatedAt: updatedAtProperty(),

@@ -42,6 +42,7 @@ import { Migration20261129120000_box_invoice_code_unique } from './Migration2026
 import { Migration20261129140000_feed_horizon } from './Migration20261129140000_feed_horizon.ts';
 import { Migration20261129150000_correction_credit_moved } from './Migration20261129150000_correction_credit_moved.ts';
 import { Migration20261129160000_session_driver_admin } from './Migration20261129160000_session_driver_admin.ts';
+import { Migration20261129170000_vat_percent_decimals } from './Migration20261129170000_vat_percent_decimals.ts';
 // imports-end
 
 export const migrations: { name: string; class: new (...args: any[]) => any }[] = [
@@ -88,5 +89,6 @@ export const migrations: { name: string; class: new (...args: any[]) => any }[] 
   { name: 'Migration20261129140000_feed_horizon', class: Migration20261129140000_feed_horizon },
   { name: 'Migration20261129150000_correction_credit_moved', class: Migration20261129150000_correction_credit_moved },
   { name: 'Migration20261129160000_session_driver_admin', class: Migration20261129160000_session_driver_admin },
+  { name: 'Migration20261129170000_vat_percent_decimals', class: Migration20261129170000_vat_percent_decimals },
 // migrations-end
 ];

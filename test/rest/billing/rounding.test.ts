@@ -56,3 +56,16 @@ test('a custom item\'s series_indicator_code in another casing picks that series
   const placed = await ok('POST', '/billing-custom-item', item(admin.id, customer.id, { series_indicator_code: 'NAMED' }));
   t.is((await ok('GET', `/billing-box/${placed.box_id}`)).billing_series_id, named.id);
 });
+
+test('a VAT rate\'s decimals are billed, all six: 1,000,000.00 at 19.12345 % is 191,234.50 of VAT', async (t) => {
+  // Found by probing: items and roll-ups kept 4 decimals of the rate (19.1235 %: 191,235.00).
+  await ok('POST', '/vat-rate', { country: 'DE', vat_kind: 'standard', percentage: '19.12345', valid_from: '2020-01-01T00:00:00Z' });
+  const admin = await createAdministration(app);
+  await configureBilling(app, admin.id);
+  await createSeries(app, admin.id);
+  const customer = await createCustomer(app, admin.id);
+  const large = await ok('POST', '/billing-custom-item', item(admin.id, customer.id, { quantity: '1000000', vat_country: 'DE' }));
+  const box = await ok('GET', `/billing-box/${large.box_id}`);
+  t.is(box.total_vat_amount, '191234.50');
+  t.deepEqual(box.rollups.map((r: any) => r.vat_percentage), ['19.12345']);
+});
