@@ -38,6 +38,9 @@ export async function createSeller(em: Em, input: SellerInput): Promise<Seller> 
 export async function createAdministration(em: Em, input: AdministrationInput): Promise<Administration> {
   assertMayChangeInstanceWide(callerScope(em), 'administrations');
   if (!SLUG.test(input.id)) throw new InvalidInputError('id must be a slug: letters, digits and "-"', { path: ['id'] });
+  // Lists of administration ids reach PostgreSQL as array text ({a,b}), where an unquoted `null` is no value:
+  // such an administration got no webhook deliveries and its limited credentials saw none of its rows.
+  if (/^null$/i.test(input.id)) throw new InvalidInputError('id "null" is reserved', { path: ['id'] });
   if (!input.name) throw new InvalidInputError('name is required', { path: ['name'] });
   if (!isCentCurrency(input.currency)) throw new InvalidInputError(`currency must be ${CURRENCY_RULE}`, { path: ['currency'] });
   if (!isCountryCode(input.country)) throw new InvalidInputError('country must be an officially assigned ISO 3166-1 alpha-2 code', { path: ['country'] });

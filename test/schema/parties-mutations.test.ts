@@ -74,6 +74,8 @@ test('administrations: createAdministration and updateAdministration, for creden
   t.like(updated, { name: 'Renamed', currency: 'EUR' }, 'currency is set on creation only');
 
   t.like(await failure(app, CREATE_ADMIN, { i: { id: slug, name: 'Again', currency: 'EUR', country: 'NL' } }), { code: 'invalid_input', param: '$.input.id' });
+  // Found by probing: an administration "null" was taken for no value in lists of ids (no deliveries, nothing seen by its credentials).
+  for (const id of ['null', 'NULL']) t.like(await failure(app, CREATE_ADMIN, { i: { id, name: 'Null', currency: 'EUR', country: 'NL' } }), { code: 'invalid_input', param: '$.input.id' });
   t.like(await failure(app, CREATE_ADMIN, { i: { id: 'x y', name: 'Bad', currency: 'EUR', country: 'NL' } }), { param: '$.input.id' });
   t.like(await failure(app, CREATE_ADMIN, { i: { id: `${slug}-2`, name: 'Bad', currency: 'euro', country: 'NL' } }), { param: '$.input.currency' });
   t.like(await failure(app, UPDATE_ADMIN, { id: slug, i: { sellerId: 'nonsense' } }), { param: '$.input.sellerId' });
