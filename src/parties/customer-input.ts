@@ -1,3 +1,4 @@
+import { refuseBlank } from '../platform/blank-text.ts';
 import { DomainError, InvalidInputError } from '../platform/errors.ts';
 import type { Patch } from '../platform/merge-patch.ts';
 import { mergeCustomFields } from '../platform/custom-fields.ts';
@@ -50,6 +51,8 @@ export function applyCustomerPatch(customer: Customer, patch: CustomerPatch): vo
   for (const field of REQUIRED) {
     if (patch[field] === null) throw new InvalidInputError(`${String(field)} cannot be cleared`, { path: PARAM[field] });
   }
+  // The buyer's name on every document (EN 16931 BR-07).
+  refuseBlank(patch.name, ['name']);
   if (patch.entityType === null) patch.entityType = 'person';
   if (patch.reimbursementVat === null) patch.reimbursementVat = 'Unknown';
   const { adminId: _ignored, customFields, ...rest } = patch;

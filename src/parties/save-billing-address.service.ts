@@ -1,3 +1,4 @@
+import { refuseBlank } from '../platform/blank-text.ts';
 import { assertExternalReferenceFree, setsOtherExternalReference } from '../platform/external-reference.ts';
 import { createUnlessTaken } from '../platform/flush-unique.ts';
 import type { Patch } from '../platform/merge-patch.ts';
@@ -34,6 +35,8 @@ const POPULATE = ['customer'];
 /** The party is chosen on create only; afterwards its references in a body are ignored. */
 function applyBillingAddressPatch(address: BillingAddress, patch: BillingAddressPatch): void {
   const { partyId: _pid, partyExternalReference: _pref, customerId: _id, customerExternalReference: _ref, ...rest } = patch;
+  // A document names the addressee instead of the customer: blank, it would name no one (EN 16931 BR-07).
+  refuseBlank(patch.addressee, ['addressee']);
   for (const [key, value] of Object.entries(rest)) {
     if (value !== undefined) (address as unknown as Record<string, unknown>)[key] = value;
   }

@@ -3,6 +3,7 @@
 // Shared by every administration: only a credential without an administration limit may change it
 // (src/access/instance-wide.ts).
 // The first update creates the row.
+import { refuseBlank } from '../platform/blank-text.ts';
 import { callerScope } from '../access/admin-scope.ts';
 import { assertMayChangeInstanceWide } from '../access/instance-wide.ts';
 import { InvalidInputError } from '../platform/errors.ts';
@@ -20,7 +21,7 @@ export interface InstanceFields {
 export async function updateInstanceSettings(em: Em, patch: Patch<InstanceFields>): Promise<InstanceOverview> {
   assertMayChangeInstanceWide(callerScope(em), 'instance settings');
   if (patch.name === null) throw new InvalidInputError('name cannot be removed', { path: ['name'] });
-  if (patch.name !== undefined && patch.name.trim() === '') throw new InvalidInputError('name must not be blank', { path: ['name'] });
+  refuseBlank(patch.name, ['name']);
   if (patch.roamingEnabled === null) throw new InvalidInputError('roaming_enabled cannot be removed', { path: ['roaming_enabled'] });
   return em.transactional(async (tx) => {
     // Two first updates at once would both create the row: one waits for the other.

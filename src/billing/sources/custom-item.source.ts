@@ -1,6 +1,7 @@
 // Item source: custom items (POST /billing-custom-item[/{external_reference}]). An item is billed
 // at once, in the transaction of the request; with an external reference the same content is
 // idempotent and other content is 400 conflicting_resubmission (decisions.md).
+import { refuseBlank } from '../../platform/blank-text.ts';
 import { DATE_FORMAT, MAX_YEAR, parseDate } from '../../platform/timestamp.ts';
 import { compareDecimal, isNegative, mulDivToCurrency, parseDecimal, percentOfDecimal } from '../../money/decimal.ts';
 import { resolvePartyCustomer, type PartyRefInput } from '../../parties/party-ref.ts';
@@ -69,8 +70,8 @@ async function checkInput(em: Em, input: CustomItemInput) {
   if (!isTimeZone(input.timeZone)) throw new InvalidInputError('time_zone must be an IANA time zone such as Europe/Amsterdam', { path: ['time_zone'] });
   if (!parseDate(input.date)) throw new InvalidInputError(`date must be ${DATE_FORMAT}`, { path: ['date'] });
   // They name the document line and its quantity: blank, the line has no name.
-  if (!input.description.trim()) throw new InvalidInputError('description must not be blank', { path: ['description'] });
-  if (!input.unit.trim()) throw new InvalidInputError('unit must not be blank', { path: ['unit'] });
+  refuseBlank(input.description, ['description']);
+  refuseBlank(input.unit, ['unit']);
   const quantity = parseDecimal(input.quantity, ['quantity']);
   const unitPrice = parseDecimal(input.unitPriceExclVat, ['unit_price_excl_vat']);
   if (isNegative(unitPrice)) throw new InvalidInputError('unit_price_excl_vat cannot be negative: a negative quantity credits', { path: ['unit_price_excl_vat'] });

@@ -295,3 +295,13 @@ test('an ext_ref upsert on a reference an address of another administration hold
   t.like({ status: taken.status, ...taken.body }, { status: 400, code: 'duplicate', param: '$.external_reference' });
   t.is((await app.request('GET', `/main/v1/customer/${otherCustomer.id}/billing-address`)).body.items.length, 0);
 });
+
+test('an addressee of spaces names no one: 400 at $.addressee, nothing stored (found by probing: its invoice named no buyer)', async (t) => {
+  const customer = await createCustomer(app, adminId);
+  const blank = await app.request('POST', '/main/v1/billing-address/ext_ref.BLANK-ADDR', { body: { customer_id: customer.id, addressee: '  ', city: 'Utrecht', country: 'NL' } });
+  t.like(blank, { status: 400, body: { code: 'invalid_input', param: '$.addressee' } });
+  t.like(await app.request('GET', '/main/v1/billing-address/ext_ref.BLANK-ADDR'), { status: 400, body: { code: 'not_found' } });
+  const address = await createAddress(customer);
+  t.like(await app.request('POST', `/main/v1/billing-address/${address.id}`, { body: { addressee: ' ' } }), { status: 400, body: { param: '$.addressee' } });
+  t.is((await app.request('GET', `/main/v1/billing-address/${address.id}`)).body.addressee, 'Ada Lovelace');
+});

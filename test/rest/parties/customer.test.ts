@@ -53,6 +53,13 @@ test('null clears, immutable admin_id is ignored, required fields cannot be clea
   const noName = await app.request('POST', `/main/v1/customer/${customer.id}`, { body: { name: null } });
   t.is(noName.status, 400);
   t.is(noName.body.param, '$.name');
+  // Found by probing: a name of spaces was taken, and its invoice named no buyer (EN 16931 BR-07).
+  const blank = await app.request('POST', `/main/v1/customer/${customer.id}`, { body: { name: ' \t ' } });
+  t.like(blank, { status: 400, body: { code: 'invalid_input', param: '$.name' } });
+  const blankNew = await app.request('POST', '/main/v1/customer/ext_ref.BLANK-1', { body: { admin_id: adminId, name: '   ', country: 'NL' } });
+  t.like(blankNew, { status: 400, body: { param: '$.name' } });
+  t.like(await app.request('GET', '/main/v1/customer/ext_ref.BLANK-1'), { status: 400, body: { code: 'not_found' } });
+  t.not((await app.request('GET', `/main/v1/customer/${customer.id}`)).body.name.trim(), '');
 });
 
 test('wrong types and unknown enum values are 400 with a param and change nothing', async (t) => {
