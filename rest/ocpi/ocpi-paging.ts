@@ -1,11 +1,13 @@
 // OCPI 2.2.1 paging of GET lists (part "Transport and format", pagination): offset and limit
 // (at most MAX_LIMIT), date_from and date_to on last_updated; the answer carries X-Total-Count,
-// X-Limit and, when more items follow, Link: <next page URL>; rel="next". The next page's URL
-// also names the place of the page's last item (`after`: its last_updated and id), where the next
-// page starts: an item that changes while a client pages moves behind it, and none is skipped.
+// X-Limit and, when more items follow, Link: <next page URL>; rel="next" (on our base URL, as in
+// versions). The next page's URL also names the place of the page's last item (`after`: its
+// last_updated and id), where the next page starts: an item that changes while a client pages moves
+// behind it, and none is skipped.
 import type { Context } from 'koa';
 import { OCPI_DATE_TIME_FORMAT, ocpiDateTime } from '../../src/ocpi/date-time.ts';
 import { OcpiError, OCPI_STATUS } from '../../src/ocpi/errors.ts';
+import { ourUrls } from '../../src/ocpi/ocpi-settings.ts';
 import type { OcpiPageQuery, OcpiPosition } from '../../src/ocpi/tokens.queries.ts';
 import { isUuid } from '../../src/platform/ids.ts';
 import { parseTimestamp } from '../../src/platform/timestamp.ts';
@@ -56,6 +58,6 @@ export function setPageHeaders(ctx: Context, q: OcpiPageQuery, page: { total: nu
     params.set('offset', String(q.offset + q.limit));
     params.set('limit', String(q.limit));
     params.set('after', `${page.next.lastUpdated.toISOString()},${page.next.id}`);
-    ctx.set('Link', `<${originOf(ctx)}${ctx.path}?${params.toString()}>; rel="next"`);
+    ctx.set('Link', `<${ourUrls(originOf(ctx)).base}${ctx.path}?${params.toString()}>; rel="next"`);
   }
 }

@@ -7,7 +7,8 @@ import { createdAtProperty, idProperty } from '../platform/entity-properties.ts'
 /**
  * A CDR a peer pushed that failed the OCPI schema or the session pipeline's basic checks: kept as
  * received with the reason (interface spec: an invalid session from another channel). A later
- * CDR with the same id from the same connection that passes marks it resolved.
+ * CDR with the same id and party from the same connection that passes marks it resolved
+ * (resolve-invalid-cdrs.ts).
  */
 export const OcpiInvalidCdrSchema = defineEntity({
   name: 'OcpiInvalidCdr',

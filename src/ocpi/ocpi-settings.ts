@@ -26,8 +26,8 @@ export function ocpiSettings(env: NodeJS.ProcessEnv = process.env): OcpiSettings
  */
 export const privatePeerTargetsAllowed = (env: NodeJS.ProcessEnv = process.env): boolean => env.SVC_OCPI_PRIVATE_TARGETS === 'allow';
 
-/** Our versions URL and the base of the 2.2.1 modules, below `base` (a public URL or the request's origin). */
+/** Our base URL (the public URL, else the request's origin), our versions URL and the base of the 2.2.1 modules below it. */
 export function ourUrls(origin: string) {
   const base = ocpiSettings().publicUrl ?? origin;
-  return { versions: `${base}/ocpi/versions`, details: `${base}/ocpi/2.2.1`, module: (path: string) => `${base}/ocpi/2.2.1/${path}` };
+  return { base, versions: `${base}/ocpi/versions`, details: `${base}/ocpi/2.2.1`, module: (path: string) => `${base}/ocpi/2.2.1/${path}` };
 }

@@ -2,7 +2,8 @@
 // (cdr-to-session.ts) and checked as the pipeline checks POST /charge-session (the transport hands
 // that check in as `check`), then ingested like any charge session. A CDR failing either check is
 // kept as an invalid CDR with its reason and refused (OCPI 2001); a CDR that passes resolves the
-// invalid ones of the same id and connection and ends the progress of its Session.
+// invalid ones of the same CDR (resolve-invalid-cdrs.ts) and ends the progress of its Session
+// (session-cdr-link.ts).
 import { DomainError } from '../platform/errors.ts';
 import type { Em } from '../platform/orm.ts';
 import { identityKeyOf, ingestSession } from '../sessions/ingest-session.service.ts';
@@ -12,8 +13,9 @@ import { OcpiError, OCPI_STATUS } from './errors.ts';
 import { OcpiInvalidCdr } from './ocpi-invalid-cdr.entity.ts';
 import { speaksFor } from './ocpi-peer.entity.ts';
 import type { OcpiPeerData } from './ocpi-peer.queries.ts';
-import { OcpiSession } from './ocpi-session.entity.ts';
+import { resolveInvalidCdrs } from './resolve-invalid-cdrs.ts';
 import type { OcpiCdr } from './schemas/cdr.ts';
+import { linkSessionOfCdr } from './session-cdr-link.ts';
 import { ocpiFailure } from './validate.ts';
 import { adminOfContractId } from './token-admin.ts';
 
@@ -83,13 +85,9 @@ export async function receiveCdr(em: Em, peer: Caller, raw: unknown, check: Sess
     if (error instanceof DomainError && await reportedElsewhere(em, peer, submission)) return refuse(em, peer, raw, takenElsewhere);
     throw error;
   }
-  const now = new Date();
-  const invalid = await em.find(OcpiInvalidCdr, { roamingConnectionId: peer.roamingConnectionId, cdrId: cdr.id, resolvedAt: null });
-  for (const record of invalid) Object.assign(record, { resolvedAt: now, chargeSessionId: stored.id });
-  if (cdr.session_id) {
-    const session = await em.findOne(OcpiSession, { roamingConnectionId: peer.roamingConnectionId, countryCode: cdr.country_code, partyId: cdr.party_id, sessionId: cdr.session_id });
-    if (session) session.chargeSessionId = stored.id;
-  }
-  await em.flush();
+  await em.transactional(async (tx) => {
+    await resolveInvalidCdrs(tx, peer.roamingConnectionId, cdr, stored.id);
+    await linkSessionOfCdr(tx, peer.roamingConnectionId, cdr, stored.id);
+  });
   return stored;
 }

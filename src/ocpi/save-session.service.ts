@@ -1,16 +1,19 @@
 // A Session a CPO pushes while it runs: PUT stores the whole object, PATCH merges members into the
 // stored one (the result must again be a whole Session). Its progress shows in
-// GET /msp-charge-session-progress until its CDR arrives (receive-cdr.service.ts). An update older than
-// the stored Session (its last_updated before the stored one's) is answered success and changes nothing.
+// GET /msp-charge-session-progress until its CDR arrives (session-cdr-link.ts: also when the CDR came
+// first). An update older than the stored Session (its last_updated before the stored one's) is
+// answered success and changes nothing.
 import type { Em } from '../platform/orm.ts';
 import { decimalFromNumber, isDecimalText } from '../money/decimal.ts';
 import { checkedOcpiDateTime } from './date-time.ts';
 import { OcpiError, OCPI_STATUS } from './errors.ts';
 import { speaksFor } from './ocpi-peer.entity.ts';
 import type { OcpiPeerData } from './ocpi-peer.queries.ts';
+import { lockedSession } from './ocpi-object-lock.ts';
 import { OcpiSession } from './ocpi-session.entity.ts';
 import type { SessionKey } from './ocpi-session.queries.ts';
 import type { OcpiSessionObject } from './schemas/session.ts';
+import { chargeSessionOfCdrs } from './session-cdr-link.ts';
 import { acceptOcpi } from './validate.ts';
 import { adminOfContractId } from './token-admin.ts';
 
@@ -38,16 +41,6 @@ function storedKwh(value: Pick<OcpiSessionObject, 'kwh'>): string {
 }
 
 /**
- * The stored Session to change, for the caller's transaction: its key locked first (two first PUTs at
- * once take turns as well), then read (reads: ocpi-session.queries.ts).
- */
-async function lockedSession(tx: Em, peer: Caller, key: SessionKey): Promise<OcpiSession | null> {
-  // Two-key form, a class of its own (after own-charge's 736400126).
-  await tx.execute('select pg_advisory_xact_lock(736400127, hashtext(?))', [`ocpi_session:${peer.roamingConnectionId}:${key.countryCode}:${key.partyId}:${key.sessionId}`]);
-  return tx.findOne(OcpiSession, { roamingConnectionId: peer.roamingConnectionId, ...key }, { refresh: true });
-}
-
-/**
  * An update whose last_updated is before the stored Session's: OCPI messages may arrive out of order,
  * and an older one is answered success but changes nothing (an equal one is taken).
  */
@@ -58,11 +51,12 @@ export async function putSession(em: Em, peer: Caller, key: SessionKey, raw: unk
   checkKey(peer, key, value);
   storedKwh(value);
   await em.transactional(async (tx) => {
-    const stored = await lockedSession(tx, peer, key);
+    const stored = await lockedSession(tx, peer.roamingConnectionId, key);
     if (stored && isOlder(stored, value)) return;
     const session = stored ?? tx.create(OcpiSession, {
       roamingConnectionId: peer.roamingConnectionId, ...key, status: value.status, kwh: '0', evseUid: value.evse_uid, evcoId: value.cdr_token.contract_id,
-      body: value, lastUpdated: checkedOcpiDateTime(value.last_updated), chargeSessionId: null, admin: null,
+      body: value, lastUpdated: checkedOcpiDateTime(value.last_updated), admin: null,
+      chargeSessionId: await chargeSessionOfCdrs(tx, peer.roamingConnectionId, key, value.cdr_token.contract_id),
     });
     await apply(tx, session, value);
   });
@@ -71,7 +65,7 @@ export async function putSession(em: Em, peer: Caller, key: SessionKey, raw: unk
 export async function patchSession(em: Em, peer: Caller, key: SessionKey, raw: unknown): Promise<void> {
   const patch = acceptOcpi<Partial<OcpiSessionObject>>('sessionPatch', raw);
   await em.transactional(async (tx) => {
-    const session = await lockedSession(tx, peer, key);
+    const session = await lockedSession(tx, peer.roamingConnectionId, key);
     if (!session) throw new OcpiError(OCPI_STATUS.invalidParameters, `no session ${key.sessionId} to patch (PUT it first)`, 404);
     const merged = acceptOcpi<OcpiSessionObject>('session', { ...session.body, ...patch });
     checkKey(peer, key, merged);

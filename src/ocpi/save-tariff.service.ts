@@ -1,22 +1,17 @@
-// A Tariff a CPO pushes (PUT) or withdraws (DELETE), kept per connection.
-import { createUnlessTaken } from '../platform/flush-unique.ts';
+// A Tariff a CPO pushes (PUT) or withdraws (DELETE), kept per connection. As for Sessions, a PUT older
+// than the stored Tariff (its last_updated before the stored one's) is answered success and changes
+// nothing: OCPI messages may arrive out of order. Writes to one Tariff take turns (ocpi-object-lock.ts).
 import type { Em } from '../platform/orm.ts';
 import { checkedOcpiDateTime } from './date-time.ts';
 import { OcpiError, OCPI_STATUS } from './errors.ts';
 import { speaksFor } from './ocpi-peer.entity.ts';
 import type { OcpiPeerData } from './ocpi-peer.queries.ts';
+import { lockedTariff } from './ocpi-object-lock.ts';
 import { OcpiTariff } from './ocpi-tariff.entity.ts';
 import type { TariffKey } from './ocpi-tariff.queries.ts';
 import { acceptOcpi } from './validate.ts';
 
 type Caller = Pick<OcpiPeerData, 'roamingConnectionId' | 'roles'>;
-
-const KEY_UNIQUE = 'ocpi_tariff_roaming_connection_id_country_code_pa_23121_unique';
-
-/** The stored Tariff to change (reads: ocpi-tariff.queries.ts). */
-function storedTariff(em: Em, peer: Caller, key: TariffKey): Promise<OcpiTariff | null> {
-  return em.findOne(OcpiTariff, { roamingConnectionId: peer.roamingConnectionId, ...key });
-}
 
 /** A peer speaks only for the parties of its credentials (as for sessions and CDRs). */
 function checkParty(peer: Caller, key: TariffKey): void {
@@ -32,25 +27,17 @@ export async function putTariff(em: Em, peer: Caller, key: TariffKey, raw: unkno
     throw new OcpiError(OCPI_STATUS.invalidParameters, 'country_code, party_id and id of the body must be those of the URL', 400);
   }
   const lastUpdated = checkedOcpiDateTime(value.last_updated);
-  let tariff = await storedTariff(em, peer, key);
-  if (!tariff) {
-    // The key's unique constraint is the check: the same PUT sent at once stores the Tariff once.
-    const created = await createUnlessTaken(em, KEY_UNIQUE, async (tx) => {
-      tx.create(OcpiTariff, { roamingConnectionId: peer.roamingConnectionId, ...key, body: value, lastUpdated });
-      await tx.flush();
-      return true;
-    });
-    if (created) return;
-    tariff = await storedTariff(em, peer, key);
-  }
-  tariff ??= em.create(OcpiTariff, { roamingConnectionId: peer.roamingConnectionId, ...key, body: value, lastUpdated });
-  Object.assign(tariff, { body: value, lastUpdated });
-  await em.flush();
+  await em.transactional(async (tx) => {
+    const stored = await lockedTariff(tx, peer.roamingConnectionId, key);
+    if (!stored) tx.create(OcpiTariff, { roamingConnectionId: peer.roamingConnectionId, ...key, body: value, lastUpdated });
+    else if (lastUpdated.getTime() >= stored.lastUpdated.getTime()) Object.assign(stored, { body: value, lastUpdated });
+  });
 }
 
 export async function deleteTariff(em: Em, peer: Caller, key: TariffKey): Promise<void> {
   checkParty(peer, key);
-  const tariff = await storedTariff(em, peer, key);
-  if (tariff) em.remove(tariff);
-  await em.flush();
+  await em.transactional(async (tx) => {
+    const tariff = await lockedTariff(tx, peer.roamingConnectionId, key);
+    if (tariff) tx.remove(tariff);
+  });
 }

@@ -96,3 +96,32 @@ test('the same CDR id from two connections at once: one is stored, the other ref
     t.true(invalid.body.items.some((x: { cdr_id: string; reason: string }) => x.cdr_id === one.id && /came through another connection/.test(x.reason)));
   }
 });
+
+// Found by probing: on a hub's connection, a valid CDR of one party resolved another party's invalid CDR with the same id
+// (OCPI CDR ids are unique per party only).
+test('a CDR resolves the invalid CDRs of its own party only: another party of the same hub sending the same CDR id leaves them open', async (t) => {
+  const adminId = (await createAdministration(app)).id;
+  const cpo = await startCpoPeer();
+  t.teardown(() => cpo.close());
+  const connectionId = (await createRoamingConnection(app, { kind: 'provider_facilitated' })).id as string;
+  const issued = await app.request('POST', `/main/v1/roaming-connection/${connectionId}/ocpi/register`, { body: {} });
+  const roles = ['CPO', 'CP2'].map((party_id) => ({ role: 'CPO', business_details: { name: `Hub party ${party_id}` }, party_id, country_code: 'NL' }));
+  const registered = await cpo.call('POST', `${app.url}/ocpi/2.2.1/credentials`, { token: issued.body.token_a, body: { token: cpo.tokenForService, url: cpo.versionsUrl, roles } });
+  t.is(registered.status, 200, JSON.stringify(registered.body));
+  cpo.tokenToService = registered.body.data.token;
+  const url = `${app.url}/ocpi/2.2.1/emsp/cdrs`;
+  const { evcoId } = await pricedSubscription(app, adminId);
+  const good = cdr(evcoId);
+  t.is((await cpo.call('POST', url, { body: { ...good, total_energy: -1 }, bodySchema: 'cdr' })).body.status_code, 2001);
+  const invalid = async () => (await app.request('GET', `/main/v1/ocpi-invalid-cdr?roaming_connection_id=${connectionId}`)).body.items
+    .filter((x: { cdr_id: string }) => x.cdr_id === good.id) as { resolved: boolean; charge_session_id: string | null }[];
+
+  t.is((await cpo.call('POST', url, { body: { ...cdr(evcoId, { party_id: 'CP2' }), id: good.id }, bodySchema: 'cdr' })).body.status_code, 1000);
+  t.deepEqual((await invalid()).map((x) => [x.resolved, x.charge_session_id]), [[false, null]]);
+
+  t.is((await cpo.call('POST', url, { body: good, bodySchema: 'cdr' })).body.status_code, 1000);
+  const sessions = (await app.request('GET', '/main/v1/msp-charge-session?page_size=1000')).body.items as { id: string; session_id: string; cpo_id: string }[];
+  const own = sessions.find((s) => s.session_id === good.id && s.cpo_id === 'NL*CPO');
+  t.truthy(own);
+  t.deepEqual((await invalid()).map((x) => [x.resolved, x.charge_session_id]), [[true, own!.id]]);
+});

@@ -412,3 +412,64 @@ test('a Session PUT or PATCH older than the stored Session (last_updated) is acc
     t.like(await read(fresh.id), { kwh: 10, last_updated: '2026-03-02T09:45:00Z' });
   }
 });
+
+// Found by probing: a Tariff PUT with an earlier last_updated than the stored Tariff replaced it.
+test('a Tariff PUT older than the stored Tariff (last_updated) is accepted and changes nothing; sent at once, the newest stays', async (t) => {
+  const urlOf = (id: string) => `${app.url}/ocpi/2.2.1/emsp/tariffs/NL/CPO/${id}`;
+  const put = (value: ReturnType<typeof tariff>) => cpo.call('PUT', urlOf(value.id), { body: value, bodySchema: 'tariff' });
+  const read = async (id: string) => (await cpo.call('GET', urlOf(id), { dataSchema: 'tariff' })).body.data;
+  const priced = (price: number) => [{ price_components: [{ type: 'ENERGY', price, vat: 21, step_size: 1 }] }];
+  const newer = tariff({ elements: priced(0.5), last_updated: '2026-03-05T00:00:00Z' });
+  const older = { ...newer, elements: priced(0.1), last_updated: '2026-03-01T00:00:00Z' };
+  t.is((await put(newer)).body.status_code, 1000);
+  t.is((await put(older)).body.status_code, 1000);
+  t.deepEqual(await read(newer.id), newer);
+  // Equal or later is taken.
+  const same = { ...newer, elements: priced(0.6) };
+  t.is((await put(same)).body.status_code, 1000);
+  t.deepEqual(await read(newer.id), same);
+  const later = { ...newer, elements: priced(0.7), last_updated: '2026-03-06T00:00:00Z' };
+  t.is((await put(later)).body.status_code, 1000);
+  t.deepEqual(await read(newer.id), later);
+
+  for (let round = 0; round < 4; round++) {
+    const fresh = tariff({ elements: priced(0.5), last_updated: '2026-03-05T00:00:00Z' });
+    const stale = { ...fresh, elements: priced(0.1), last_updated: '2026-03-01T00:00:00Z' };
+    const answers = await Promise.all(round % 2 ? [put(fresh), put(stale)] : [put(stale), put(fresh)]);
+    t.deepEqual(answers.map((a) => a.body.status_code), [1000, 1000], JSON.stringify(answers.map((a) => a.body)));
+    t.deepEqual(await read(fresh.id), fresh);
+  }
+});
+
+// Found by probing: a Session PUT after its CDR stayed in the progress list (awaiting_cdr) beside the charge session for good.
+test('a Session whose CDR arrived first is not shown as progress: the list shows the charge session, also when both arrive at once', async (t) => {
+  const { evcoId } = await pricedSubscription(app, adminId);
+  const progress = async () => (await app.request('GET', '/main/v1/msp-charge-session-progress?page_size=1000')).body.items as
+    { id: string; session_status: string; total_energy_kwh: string; last_update: string }[];
+  // The OCPI session's row, told apart by its kWh and last_updated (the progress list shows no session id).
+  const shownAsSession = (items: Awaited<ReturnType<typeof progress>>, kwh: number) =>
+    items.filter((p) => ['charging', 'awaiting_cdr'].includes(p.session_status) && Number(p.total_energy_kwh) === kwh && p.last_update === '2026-03-02T10:00:07.000Z');
+  const completed = (kwh: number) => session(evcoId, { kwh, status: 'COMPLETED', end_date_time: '2026-03-02T10:00:00Z', last_updated: '2026-03-02T10:00:07Z' });
+  const put = (value: ReturnType<typeof session>) => cpo.call('PUT', `${app.url}/ocpi/2.2.1/emsp/sessions/NL/CPO/${value.id}`, { body: value, bodySchema: 'session' });
+
+  const late = completed(3.71);
+  const final = cdr(evcoId, { session_id: late.id });
+  t.is((await cpo.call('POST', cdrs(), { body: final, bodySchema: 'cdr' })).body.status_code, 1000);
+  t.is((await put(late)).body.status_code, 1000);
+  t.deepEqual((await cpo.call('GET', `${app.url}/ocpi/2.2.1/emsp/sessions/NL/CPO/${late.id}`, { dataSchema: 'session' })).body.data, late);
+  const stored = await sessionOfCdr(app, final.id);
+  let items = await progress();
+  t.true(items.some((p) => p.id === stored.id));
+  t.deepEqual(shownAsSession(items, 3.71), []);
+
+  for (const [round, kwh] of [3.72, 3.73, 3.74, 3.75].entries()) {
+    const running = completed(kwh);
+    const cdrOf = cdr(evcoId, { session_id: running.id });
+    const answers = await Promise.all(round % 2
+      ? [put(running), cpo.call('POST', cdrs(), { body: cdrOf, bodySchema: 'cdr' })]
+      : [cpo.call('POST', cdrs(), { body: cdrOf, bodySchema: 'cdr' }), put(running)]);
+    t.deepEqual(answers.map((a) => a.body.status_code), [1000, 1000], JSON.stringify(answers.map((a) => a.body)));
+    items = await progress();
+    t.deepEqual(shownAsSession(items, kwh), [], `round ${round}`);
+  }
+});

@@ -298,3 +298,19 @@ test.serial('the first CommandResult of a command stays: the same again is answe
     t.is((await read(next.id)).result, (round % 2 ? ['ACCEPTED', 'FAILED'] : ['FAILED', 'ACCEPTED'])[winner]);
   }
 });
+
+// Found by probing: the Link of a next page named the request's origin although SVC_OCPI_PUBLIC_URL was set.
+test.serial('the tokens Link is on SVC_OCPI_PUBLIC_URL when set, as our versions are', async (t) => {
+  for (let i = 0; i < 2; i++) await insertToken(app, adminId);
+  process.env.SVC_OCPI_PUBLIC_URL = 'https://public.example.com/';
+  try {
+    const versions = await cpo.call('GET', `${app.url}/ocpi/versions`, { dataSchema: 'versions' });
+    t.is(versions.body.data[0].url, 'https://public.example.com/ocpi/2.2.1');
+    const page = await cpo.call('GET', `${app.url}/ocpi/2.2.1/emsp/tokens?limit=1`, { dataSchema: 'tokens' });
+    t.regex(page.headers.get('link') ?? '', /^<https:\/\/public\.example\.com\/ocpi\/2\.2\.1\/emsp\/tokens\?[^>]*limit=1[^>]*>; rel="next"$/);
+  } finally {
+    delete process.env.SVC_OCPI_PUBLIC_URL;
+  }
+  const page = await cpo.call('GET', `${app.url}/ocpi/2.2.1/emsp/tokens?limit=1`, { dataSchema: 'tokens' });
+  t.true(page.headers.get('link')?.startsWith(`<${app.url}/ocpi/2.2.1/emsp/tokens?`), 'unset: the origin of the request');
+});
