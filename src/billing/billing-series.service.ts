@@ -12,6 +12,7 @@ import { getSeries } from './billing-series.queries.ts';
 import { addFollowUpJob } from '../platform/jobs.ts';
 import { BILLING_BACKFILL } from './billing-backfill-job.ts';
 import { recordBackfillPending } from './billing-backfill.service.ts';
+import { lockSeriesNumbering } from './document-number.ts';
 
 export interface SeriesInput {
   adminId?: string | null;
@@ -83,7 +84,10 @@ async function assertReferencesDistinct(tx: Em, series: BillingSeries): Promise<
   }
 }
 
-/** A series whose code numbered documents keeps it: another series could take it and issue those numbers again. */
+/**
+ * A series whose code numbered documents keeps it: another series could take it and issue those numbers
+ * again. The series' numbering is locked (lockSeriesNumbering): a number taken before is committed and seen here.
+ */
 async function assertCodeUnused(tx: Em, series: BillingSeries): Promise<void> {
   const [{ used }] = await tx.execute<{ used: boolean }[]>('select exists (select 1 from billing_number_counter where series_id = ?) as used', [series.id]);
   if (used) throw new DomainError('invalid_state', 'the series has issued documents under its code: the code stays', { path: ['code'] });
@@ -120,8 +124,9 @@ export async function updateSeries(em: Em, ref: string, input: SeriesInput) {
     const code = series.code;
     apply(series, { ...input, adminId: undefined });
     if (series.code !== code) {
-      await assertCodeUnused(tx, series);
       await lockSeriesOf(tx, series.admin.id);
+      await lockSeriesNumbering(tx, series.id);
+      await assertCodeUnused(tx, series);
     }
     await flushUnique(tx, UNIQUE);
     if (series.code !== code) await assertReferencesDistinct(tx, series);

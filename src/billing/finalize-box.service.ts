@@ -29,6 +29,8 @@ export interface FinalizeOptions {
   upload?: ExternalDocument;
   /** Tests: runs after the documents are laid out, before the number is taken. */
   beforeNumber?: () => Promise<void>;
+  /** Tests: runs with the number taken, before the documents are drawn and stored. */
+  numbered?: () => Promise<void>;
 }
 
 /** billing_box's unique index of invoice codes per series, in any casing (migration 20261129120000). */
@@ -71,8 +73,10 @@ export async function finalizeBox(em: Em, id: string, options: FinalizeOptions =
       const prepared = await prepareFinalDocuments(tx, data, issueDate);
       await deleteDrafts(tx, box.id);
       await options.beforeNumber?.();
-      // From here to the commit the series' counter row is locked: keep it short.
-      const number = await takeDocumentNumber(tx, box.series.id, box.series.code, Number(issueDate.slice(0, 4)));
+      // From here to the commit the series' numbering is locked: keep it short. The number carries
+      // the code read under that lock, not the one read with the box (a rename may have committed since).
+      const number = await takeDocumentNumber(tx, box.series.id, Number(issueDate.slice(0, 4)));
+      await options.numbered?.();
       const { model, files } = await prepared.complete(number);
       box.invoiceCode = number.code;
       box.invoiceDate = issueDate;

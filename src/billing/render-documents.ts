@@ -4,7 +4,6 @@
 // so the series' number stays locked only while the number, the payment reference and the page
 // footers are drawn and the bytes written (decisions: "Billing", numbers).
 import type { Em } from '../platform/orm.ts';
-import { DomainError } from '../platform/errors.ts';
 import { billingAdmin } from './billing-admin.ts';
 import type { BoxData } from './billing-box.queries.ts';
 import { billingLogoOf } from './billing-logo.service.ts';
@@ -12,6 +11,7 @@ import { annexCsv, annexFilename, MAX_EMBEDDED_ANNEX_BYTES } from './document/an
 import type { BillingDocument } from './document/billing-document.ts';
 import { paymentReferenceOf, type DocumentNumber } from './document/creditor-reference.ts';
 import { documentItems } from './document/document-items.ts';
+import { assertIssuable } from './document/issuable.ts';
 import { categoryDescriptions, customerPartyOf, documentModel, mandateOf, withNumber } from './document/document-model.ts';
 import { layoutPdf, pdfBytes } from './document/pdf-document.ts';
 import { ublXml } from './document/ubl-document.ts';
@@ -41,26 +41,12 @@ export interface PreparedDocuments {
 
 /**
  * Lays out the final documents of a box before its number is taken (the finalize transaction, the
- * box locked): checks what would make finalize fail, reads every item, lays out every page and
+ * box locked): checks that the document may be issued (document/issuable.ts), reads every item, lays out every page and
  * writes the annex CSV. `complete` then fills in the number.
  */
 export async function prepareFinalDocuments(em: Em, box: BoxData, issueDate: string): Promise<PreparedDocuments> {
   const model = await boxDocumentModel(em, box, issueDate);
-  // The seller of a self-billing invoice is the customer: the categories S, Z, E and AE need the
-  // seller's VAT identifier (EN 16931 BR-S-02, BR-Z-02, BR-E-02, BR-AE-02; the VAT directive art.
-  // 226(3) too); a seller without one is billed as not subject to VAT (O) when every line is
-  // exempt, else refused before any document is stored, in the finalize transaction, so no number is taken.
-  if (model.kind === 'self_billing_invoice' && !model.seller.vat_number && model.lines.some((l) => l.vat_category !== 'O')) {
-    throw new DomainError('invalid_input',
-      `a self-billing invoice names the customer as seller: customer ${box.partyId} needs a VAT number (custom_fields.vat_number) unless all its lines are exempt`, { path: [] });
-  }
-  // A box left without lines (its items withdrawn: a customer correction) has nothing to issue; a
-  // document needs a line (BR-16) and a VAT breakdown (BR-CO-18), and would take a number.
-  if (model.lines.length === 0) throw new DomainError('invalid_state', 'the box has no lines: there is nothing to issue', { path: [] });
-  // Reverse charge (AE): the buyer's VAT identifier or its legal registration identifier is on the invoice (BR-AE-02).
-  if (model.lines.some((l) => l.vat_category === 'AE') && !model.buyer.vat_number && !model.buyer.company_reg_num) {
-    throw new DomainError('invalid_input', `a reverse-charge invoice names the buyer's VAT number or registration: customer ${box.partyId} needs custom_fields.vat_number or company_reg_num`, { path: [] });
-  }
+  assertIssuable(model, box);
   const layout = await layoutPdf(model);
   const csv = model.annex.length ? annexCsv(model) : null;
   return {

@@ -1,5 +1,7 @@
 import test from 'ava';
 import pg from 'pg';
+import { scopedEm } from '../../../src/access/admin-scope.ts';
+import { finalizeBox } from '../../../src/billing/finalize-box.service.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { lockWaits } from '../../helpers/db.ts';
 import { boxInState, configureBilling, createSeries, SELLER } from '../../helpers/billing-factories.ts';
@@ -451,4 +453,91 @@ test('a private owner without VAT number paid exempt amounts only: not subject t
   t.notRegex(xml, /<cac:PartyTaxScheme>/, 'no party carries a VAT identifier');
   t.regex(xml, /<cbc:PayableAmount currencyID="EUR">6.20<\/cbc:PayableAmount>/);
   t.deepEqual(await en16931Failures(xml), [], xml);
+});
+
+test('an invoice needs the seller\'s VAT number: without it (a company registration does not stand in), finalize is refused and takes no number; the preview renders', async (t) => {
+  // Found by probing (2026-11-29): billing settings without seller.vat_number issued and numbered UBLs
+  // that failed EN 16931 BR-S-02 and BR-CO-26 (a standard line), BR-E-02 and BR-AE-02 (exempt and
+  // reverse-charge lines of a seller with a company registration only).
+  await ensureVatRate(app, 'NL', '0', 'exempt');
+  await ensureVatRate(app, 'NL', '0', 'reverse_charge');
+  for (const { seller, kinds } of [
+    { seller: { vat_number: null, company_reg_num: null }, kinds: ['standard'] },
+    { seller: { vat_number: null }, kinds: ['exempt', 'reverse_charge'] },
+  ]) {
+    const admin = await createAdministration(app, { localeId: 'en-GB' });
+    await configureBilling(app, admin.id, { seller: { ...SELLER, ...seller } });
+    const series = await createSeries(app, admin.id);
+    const customer = await createCustomer(app, admin.id, { custom_fields: { vat_number: 'NL000099998B57' } });
+    let boxId = '';
+    for (const vat_kind of kinds) boxId = (await customItem(admin.id, customer.id, { vat_kind })).box_id;
+    await readyBox(boxId);
+    const refused = await app.request('POST', `/main/v1/billing-box/${boxId}/finalize`);
+    t.like(refused, { status: 400, body: { code: 'invalid_input', param: '$' } }, kinds.join());
+    t.regex(refused.body.message, /seller\.vat_number/);
+    t.like((await app.request('GET', `/main/v1/billing-box/${boxId}`)).body, { state: 'ready', invoice_code: null });
+    t.is((await app.request('GET', `/main/v1/billing-box/${boxId}/primary-document-preview`)).status, 200, 'the draft still renders');
+    // With the VAT number set, the box is the series' first number and a valid EN 16931 document.
+    await configureBilling(app, admin.id, { seller: { ...SELLER, ...seller, vat_number: SELLER.vat_number } });
+    const final = await app.request('POST', `/main/v1/billing-box/${boxId}/finalize`);
+    t.is(final.status, 200, JSON.stringify(final.body));
+    t.is(final.body.invoice_code, `${series.code}-2026-000001`);
+    const xml = (await app.request('GET', `/main/v1/billing-box/${boxId}/document`, { headers: { accept: 'application/xml' } })).body as string;
+    t.deepEqual(await en16931Failures(xml), [], xml);
+  }
+});
+
+/** A series `code` of a new administration and a ready box of it. */
+async function seriesWithReadyBox(code: string) {
+  const admin = await createAdministration(app);
+  await configureBilling(app, admin.id);
+  const series = await createSeries(app, admin.id, { code });
+  const item = await customItem(admin.id, (await createCustomer(app, admin.id)).id, { series_indicator_code: code });
+  await readyBox(item.box_id);
+  return { admin, series, boxId: item.box_id as string };
+}
+
+/** Resolves once `hook` is reached; `release` lets the waiting finalize go on. */
+function pause() {
+  let reached!: () => void;
+  let release!: () => void;
+  const at = new Promise<void>((resolve) => { reached = resolve; });
+  const held = new Promise<void>((resolve) => { release = resolve; });
+  return { at, release, hook: async () => { reached(); await held; } };
+}
+
+test('a series renamed while its box finalizes: renamed before the number, the number carries the new code', async (t) => {
+  // Found by probing (2026-11-29): a rename committed while the finalize laid out its documents, and
+  // the box was numbered under the old code, which another series could then take and number again.
+  const { series, boxId } = await seriesWithReadyBox('RENA');
+  const paused = pause();
+  const finalizing = finalizeBox(scopedEm(app.orm), boxId, { beforeNumber: paused.hook });
+  await Promise.race([paused.at, finalizing]);
+  const renamed = await app.request('POST', `/main/v1/billing-series/${series.id}`, { body: { code: 'RENB' } });
+  t.is(renamed.status, 200, JSON.stringify(renamed.body));
+  paused.release();
+  t.is((await finalizing).invoiceCode, 'RENB-2026-000001');
+  const xml = (await app.request('GET', `/main/v1/billing-box/${boxId}/document`, { headers: { accept: 'application/xml' } })).body as string;
+  t.regex(xml, /<cbc:PaymentID>RF\d\dRENB2026000001<\/cbc:PaymentID>/);
+});
+
+test('a series renamed while its box holds its first number: the rename waits and is refused, the code stays; a new series cannot take it', async (t) => {
+  const { admin, series, boxId } = await seriesWithReadyBox('HELDA');
+  const paused = pause();
+  const finalizing = finalizeBox(scopedEm(app.orm), boxId, { numbered: paused.hook });
+  await Promise.race([paused.at, finalizing]);
+  const rename = app.request('POST', `/main/v1/billing-series/${series.id}`, { body: { code: 'HELDB' } });
+  const db = new pg.Client({ connectionString: app.databaseUrl });
+  await db.connect();
+  t.teardown(() => db.end());
+  let waiting = 0;
+  for (const until = Date.now() + 10_000; waiting === 0 && Date.now() < until; await new Promise((resolve) => setTimeout(resolve, 20))) {
+    waiting = await lockWaits(db);
+  }
+  t.true(waiting > 0, 'the rename waits for the number');
+  paused.release();
+  t.is((await finalizing).invoiceCode, 'HELDA-2026-000001');
+  t.like((await rename).body, { code: 'invalid_state', param: '$.code' });
+  t.is((await app.request('GET', `/main/v1/billing-series/${series.id}`)).body.code, 'HELDA');
+  t.like((await app.request('POST', '/main/v1/billing-series', { body: { admin_id: admin.id, code: 'HELDA' } })).body, { code: 'duplicate', param: '$.code' });
 });

@@ -68,7 +68,8 @@ const upload = (adminId: string, bytes: Buffer | string, contentType: string, au
 
 test('REST: an SVG logo is stored and read back as sent, shown on the next document; bad logos are refused and change nothing', async (t) => {
   const admin = await createAdministration(app, { localeId: 'en-GB' });
-  await configureBilling(app, admin.id, { seller: { phone: '+49 30 1234567', website: 'https://sparkwerk.example/billing' } });
+  // The VAT number: an invoice names it (EN 16931 BR-S-02), else finalize is refused.
+  await configureBilling(app, admin.id, { seller: { phone: '+49 30 1234567', website: 'https://sparkwerk.example/billing', vat_number: 'DE123456789' } });
   t.is((await app.request('GET', `/main/v1/administration/${admin.id}/billing-logo`)).status, 400);
   const stored = await upload(admin.id, SVG, 'image/svg+xml');
   t.is(stored.status, 200, JSON.stringify(stored.body));
