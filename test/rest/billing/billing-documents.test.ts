@@ -476,14 +476,14 @@ test('an invoice needs the seller\'s VAT number: without it (a company registrat
     t.like(refused, { status: 400, body: { code: 'invalid_input', param: '$' } }, kinds.join());
     t.regex(refused.body.message, /seller\.vat_number/);
     t.like((await app.request('GET', `/main/v1/billing-box/${boxId}`)).body, { state: 'ready', invoice_code: null });
+    if (kinds[0] !== 'standard') continue;
+    // Once: the draft renders, and with the VAT number set the box takes the series' first number
+    // (valid EN 16931 documents of such boxes are the other tests' matter).
     t.is((await app.request('GET', `/main/v1/billing-box/${boxId}/primary-document-preview`)).status, 200, 'the draft still renders');
-    // With the VAT number set, the box is the series' first number and a valid EN 16931 document.
     await configureBilling(app, admin.id, { seller: { ...SELLER, ...seller, vat_number: SELLER.vat_number } });
     const final = await app.request('POST', `/main/v1/billing-box/${boxId}/finalize`);
     t.is(final.status, 200, JSON.stringify(final.body));
     t.is(final.body.invoice_code, `${series.code}-2026-000001`);
-    const xml = (await app.request('GET', `/main/v1/billing-box/${boxId}/document`, { headers: { accept: 'application/xml' } })).body as string;
-    t.deepEqual(await en16931Failures(xml), [], xml);
   }
 });
 
