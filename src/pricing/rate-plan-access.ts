@@ -64,6 +64,18 @@ export async function visibleOrNull<P extends Shared | null | undefined>(em: Em,
 }
 
 /**
+ * A plan as a limited caller reads it: `adminIds` names only the administrations it sees. A plan
+ * shared with A and B must not tell A's credential that B exists.
+ */
+export async function asSeenByCaller<P extends Shared>(em: Em, plans: P[]): Promise<P[]> {
+  if (callerScope(em).all) return plans;
+  const seen = new Set((await callerAdministrations(em)).map((admin) => admin.id.toLowerCase()));
+  // In place: the plans are this request's reads, marked with their entity for GraphQL (a copy would lose the mark).
+  for (const plan of plans) plan.adminIds = plan.adminIds.filter((id) => seen.has(id.toLowerCase()));
+  return plans;
+}
+
+/**
  * rate-plan-access.ts as a SQL condition, so a list is paged by the index instead of filtering
  * every plan in memory: per currency of the caller's administrations, the plans shared with all
  * of that currency (admin_ids empty) or with one of the caller's administrations of it.

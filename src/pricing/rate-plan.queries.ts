@@ -10,7 +10,7 @@ import { plainData, type Data } from '../platform/plain-data.ts';
 import { dataByIds, dataByRef, readRows, refs, type RowShape } from '../platform/plain-reads.ts';
 import type { ResourceRef } from '../platform/resource-ref.ts';
 import { SeekList, type SeekRange } from '../platform/seek-page.ts';
-import { isVisible, visibleOrNull, visibleRatePlansWhere } from './rate-plan-access.ts';
+import { asSeenByCaller, isVisible, visibleOrNull, visibleRatePlansWhere } from './rate-plan-access.ts';
 import { RatePlanVersion } from './rate-plan-version.entity.ts';
 import { RatePlan } from './rate-plan.entity.ts';
 
@@ -33,13 +33,16 @@ const VERSION_WITH_PLAN: RowShape<RatePlanVersionData & { ratePlan: Pick<RatePla
 /** The plans shared with one of the caller's administrations, optionally of one currency. */
 export async function ratePlanList(em: Em, filter: { currency?: string } = {}): Promise<SeekList<RatePlanData>> {
   const visible = await visibleRatePlansWhere(em);
-  return new SeekList<RatePlanData>(em, { ...PLAN, scope: visible, where: filter.currency ? { $and: [visible, { currency: filter.currency }] } : visible });
+  return new SeekList<RatePlanData>(em, {
+    ...PLAN, scope: visible, where: filter.currency ? { $and: [visible, { currency: filter.currency }] } : visible,
+    enrich: (rows) => asSeenByCaller(em, rows as RatePlanData[]),
+  });
 }
 
 /** A plan the caller may see (shared with one of its administrations), or null. */
 export async function findRatePlan(em: Em, ref: ResourceRef): Promise<RatePlanData | null> {
   const plan = await dataByRef(em, PLAN, ref);
-  return plan && (await isVisible(em, plan)) ? plan : null;
+  return plan && (await isVisible(em, plan)) ? (await asSeenByCaller(em, [plan]))[0] : null;
 }
 
 /** A plan the caller may see; otherwise not_found (at `queryParam` or `path` when given). */
@@ -65,7 +68,9 @@ export async function getRatePlanVersion(em: Em, planRef: ResourceRef, versionId
 
 /** GraphQL's RatePlan loader: the plans the caller may see, null for the others. */
 export async function ratePlansByIds(em: Em, ids: readonly string[]): Promise<RatePlanData[]> {
-  return (await visibleOrNull(em, await dataByIds(em, PLAN, ids))) as RatePlanData[];
+  const visible = await visibleOrNull(em, await dataByIds(em, PLAN, ids));
+  await asSeenByCaller(em, visible.filter((plan) => plan !== null));
+  return visible as RatePlanData[];
 }
 
 /** GraphQL's RatePlanVersion loader: a version is visible with its plan. */

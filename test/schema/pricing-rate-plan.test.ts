@@ -139,6 +139,12 @@ test('a credential of another administration sees no rate plan not shared with i
   const hidden = await data(app, `query ($plan: ID!, $version: ID!, $rest: ID!) {
     ratePlan(id: $rest) { id } nodes(ids: [$plan, $version]) { id } }`, { plan: onlyA.id, version: version.id, rest: onlyA.databaseId }, scopedB);
   t.deepEqual(hidden, { ratePlan: null, nodes: [null, null] });
+  const sharedWithBoth = await data(app, `query ($id: ID!, $rest: ID!) {
+    ratePlan(id: $rest) { adminIds } node(id: $id) { ... on RatePlan { adminIds } } ratePlans(first: 100) { edges { node { id adminIds } } } }`,
+  { id: both.id, rest: both.databaseId }, scopedB);
+  t.deepEqual(sharedWithBoth.ratePlan.adminIds, [eurB], 'A is not named to B');
+  t.deepEqual(sharedWithBoth.node.adminIds, [eurB]);
+  t.deepEqual(sharedWithBoth.ratePlans.edges.find((e: any) => e.node.id === both.id).node.adminIds, [eurB]);
 
   const addVersion = await graphql(app, ADD_VERSION, { plan: onlyA.id, input: { validFrom: '2027-01-01T00:00:00Z', definition: DEFINITION } }, scopedB);
   t.like(addVersion.body.errors?.[0].extensions, { code: 'not_found' });

@@ -97,6 +97,11 @@ test('admin_ids must be of the currency; sharing decides visibility; subscriptio
   t.true(listed.includes(allEur.body.id));
   t.false(listed.includes(onlyA.body.id));
   t.false(listed.includes(sekPlan.body.id));
+  const both = await app.request('POST', PATH, { body: { name: 'A and B', currency: 'EUR', admin_ids: [eurA, eurB] } });
+  t.deepEqual(both.body.admin_ids, [eurA, eurB]);
+  t.deepEqual((await app.request('GET', `${PATH}/${both.body.id}`, { auth: scopedB })).body.admin_ids, [eurB], 'A is not named to B');
+  const listedBoth = (await app.request('GET', PATH, { auth: scopedB })).body.items.find((p: any) => p.id === both.body.id);
+  t.deepEqual(listedBoth.admin_ids, [eurB]);
   const noShare = await app.request('POST', PATH, { auth: scopedB, body: { name: 'B', currency: 'EUR' } });
   t.like(noShare.body, { param: '$.admin_ids' });
   const ownShare = await app.request('POST', PATH, { auth: scopedB, body: { name: 'B', currency: 'EUR', admin_ids: [eurB] } });
