@@ -6,7 +6,6 @@
 // the batch may move (locked, src/msp/monetary-credit.service.ts), the owners' reimbursement VAT
 // for plans that use it, and the roaming step's rows (roaming-costs.ts).
 import { decideReimbursementVat, reimbursementLinksOf, type ReimbursementVatDecision } from '../cpo/customer-reimbursement-vat.ts';
-import { normalizeEvseId } from '../cpo/evse-id.ts';
 import type { Evse } from '../cpo/evse.entity.ts';
 import { matchRetryPolicyFromEnv } from '../cpo/match-session.ts';
 import { reimbursementContext } from '../cpo/reimbursement-context.ts';
@@ -62,9 +61,10 @@ export async function loadBatchContext(em: Em, sessions: ClaimedSession[]) {
   const countries = [...new Set(sessions.map((s) => s.country))];
   const vatRates = groupBy(await em.find(VatRate, { country: { $in: countries } }), (r) => `${r.country}:${r.vatKind}`);
   const vatRateAt = (country: string, kind: VatKind, at: Date) => vatRates.get(`${country}:${kind}`)?.find((r) => isValidAt(r, at));
-  const { evses, localEvse } = await loadLocalEvses(em, sessions);
-  const reimbursement = await reimbursementContext(em, evses.filter((e) => sessions.some((s) => s.source === 'cpo_charge_session'
-    && (s.evse_uid?.toLowerCase() === e.evseUid.toLowerCase() || (s.evse_id && normalizeEvseId(s.evse_id) === e.evseIdNormalized)))), vatRateAt);
+  const { localEvse } = await loadLocalEvses(em, sessions);
+  // The EVSEs CPO sessions are matched to (by uid, or by the EVSE ID's holder at the start), whose links reimburse.
+  const reimbursement = await reimbursementContext(em, [...new Set(sessions.filter((s) => s.source === 'cpo_charge_session')
+    .map(localEvse).filter((e): e is Evse => !!e))], vatRateAt);
 
   const resolved = new Map<string, Resolved>();
   for (const session of sessions) {

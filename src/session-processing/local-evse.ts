@@ -13,16 +13,18 @@ export interface EvseFacts { evse_uid: string | null; evse_id: string | null; st
 export async function loadLocalEvses(em: Em, sessions: EvseFacts[]) {
   const evseUids = [...new Set(sessions.map((s) => s.evse_uid).filter((v): v is string => !!v))];
   const evseIds = [...new Set(sessions.map((s) => s.evse_id).filter((v): v is string => !!v).map(normalizeEvseId))];
-  const evses = evseUids.length || evseIds.length
+  const named = evseUids.length || evseIds.length
     ? await em.find(Evse, { $or: [{ evseUid: { $in: evseUids } }, { evseIdNormalized: { $in: evseIds } }] }, { filters: false, populate: ['location', 'admin'] })
     : [];
+  // A holder loaded as fully as the EVSEs named now: its location and administration decide the match, its links the reimbursement.
   const assignments = evseIds.length
-    ? await em.find(EvseIdAssignment, { evseIdNormalized: { $in: evseIds } }, { populate: ['evse'], filters: false })
+    ? await em.find(EvseIdAssignment, { evseIdNormalized: { $in: evseIds } }, { populate: ['evse', 'evse.location', 'evse.admin'], filters: false })
     : [];
+  const evses = [...new Set([...named, ...assignments.map((a) => a.evse)])];
   const holderAt = (evseId: string, at: Date) => assignments.find((a) => a.evseIdNormalized === evseId && isValidAt(a, at))?.evse;
   const localEvse = (session: EvseFacts): Evse | undefined => evses.find((e) => session.evse_uid && e.evseUid.toLowerCase() === session.evse_uid.toLowerCase())
     ?? (session.evse_id ? holderAt(normalizeEvseId(session.evse_id), session.start_at) : undefined)
     ?? evses.find((e) => session.evse_id && e.evseIdNormalized === normalizeEvseId(session.evse_id)
       && !assignments.some((a) => a.evseIdNormalized === e.evseIdNormalized));
-  return { evses, localEvse };
+  return { localEvse };
 }

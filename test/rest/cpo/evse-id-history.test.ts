@@ -2,12 +2,15 @@
 // ID at their start (seen here through safe configuration mode on the old holder).
 import test from 'ava';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
-import { createEvse } from '../../helpers/cpo-factories.ts';
-import { createAdministration } from '../../helpers/factories.ts';
-import { pricedSubscription, processed, sessionBody, submitSession } from '../../helpers/session-factories.ts';
+import { cpoSessionBody, createEvse, createLocatedEvse, createReimbursementPlan, reimburseEvse, settledCpoSession } from '../../helpers/cpo-factories.ts';
+import { createAdministration, createCustomer, okCall } from '../../helpers/factories.ts';
+import { ensureVatRate, pricedSubscription, processed, sessionBody, submitSession } from '../../helpers/session-factories.ts';
 
 let app: TestApp;
-test.before(async () => { app = await startTestApp(); });
+test.before(async () => {
+  app = await startTestApp();
+  await ensureVatRate(app);
+});
 test.after.always(async () => { await app?.close(); });
 
 test('sessions before the move match the old EVSE, sessions after it the new one', async (t) => {
@@ -33,4 +36,23 @@ test('sessions before the move match the old EVSE, sessions after it the new one
   t.is(afterDone.status, 'priced', JSON.stringify(afterDone));
   const earlier = await submitSession(app, sessionBody(sub.evcoId, { evse_id: evseId, start_date_time: '2026-03-03T10:00:00+01:00', end_date_time: '2026-03-03T11:00:00+01:00' }));
   t.is((await processed(app, earlier.id)).status, 'dropout', 'a late session from before the move still matches the old holder');
+});
+
+test('a CPO session naming an EVSE ID by its holder at the start: that EVSE\'s location, and its owner reimbursed', async (t) => {
+  const admin = (await createAdministration(app)).id;
+  const x = await createLocatedEvse(app, admin);
+  const owner = await createCustomer(app, admin, { reimbursement_vat: 'Exempt' });
+  const plan = await createReimbursementPlan(app, admin, {}, { energy: '0.10' });
+  await reimburseEvse(app, admin, owner.id, plan.id, x.evse_uid);
+  const y = await createLocatedEvse(app, admin);
+  await okCall(app, 'POST', `/cpo-evse/${y.evse_uid}`, { evse_id: x.evse_id });
+  // The CPMS names an uid we do not know and the EVSE ID, which X held at the session's start.
+  const hours = (day: string) => ({ start_date_time: `2026-03-${day}T10:00:00Z`, end_date_time: `2026-03-${day}T11:00:00Z` });
+  for (const [uid, fields] of [['UNKNOWN-UID', hours('03')], ['UNKNOWN-UID-2', { ...hours('04'), location_id: x.location_id }]] as const) {
+    const stored = await submitSession(app, cpoSessionBody(uid, { evse_id: x.evse_id, ...fields }), '/main/v1/cpo-charge-session');
+    const session = await settledCpoSession(app, stored.id);
+    t.like(session, { status: 'processed', location_id: x.location_id, total_reimbursement_amount_excl_vat: '1.00' }, uid);
+    const records = (await okCall(app, 'GET', `/cpo-charge-session-reimbursement?charge_session_id=${session.id}`)).items;
+    t.deepEqual(records.map((r: any) => r.customer_id), [owner.id], uid);
+  }
 });
