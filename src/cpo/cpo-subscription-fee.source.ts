@@ -15,6 +15,7 @@ import { billedPeriodSubjects } from '../billing/period-fee-subjects.ts';
 import { candidateRows, type ItemCandidate } from '../billing/item-source.ts';
 import { billingAdmin } from '../billing/billing-admin.ts';
 import { billUnbilledPeriods } from '../billing/unbilled-fees.ts';
+import { withdrawFees } from '../billing/withdraw-fees.ts';
 import { lockFeeBilling } from '../billing/fee-lock.ts';
 import { periodAt } from '../billing/period-bounds.ts';
 import { proratedFee, validDays, type FeePeriod } from '../billing/sources/subscription-fee.source.ts';
@@ -138,6 +139,13 @@ export async function recollectCpoSubscriptionFees(em: Em, subscriptionId: strin
       await collectItems(em, CPO_SUBSCRIPTION_FEE_SOURCE, candidateRows(candidates), { subjects: [...current], answer: false });
     }
   }
+}
+
+/** A defunct subscription (its links defunct with it), or one defunct link of it, bills nothing (src/billing/withdraw-fees.ts). */
+export async function withdrawCpoSubscriptionFees(em: Em, subscriptionId: string, linkId?: string): Promise<void> {
+  const owners = await em.execute<{ id: string; admin_id: string }[]>(SUBJECTS, [subscriptionId, subscriptionId]);
+  if (!owners.length) return;
+  await withdrawFees(em, CPO_SUBSCRIPTION_FEE_SOURCE, owners[0].admin_id, linkId ? [linkId] : owners.map((owner) => owner.id));
 }
 
 const SUBSCRIPTION = `select s.admin_id, s.valid_from, s.valid_until from cpo_subscription s where s.id = ? and not s.defunct`;

@@ -7,7 +7,7 @@
 // per-EVSE fee would count twice): checked when a link is made or moved, and when the subscription's
 // valid_from moves the links that follow it. The writes answer plain data; the reads are in
 // cpo-subscription.queries.ts.
-import { billUnbilledCpoSubscriptionFees, recollectCpoSubscriptionFees } from './cpo-subscription-fee.source.ts';
+import { billUnbilledCpoSubscriptionFees, recollectCpoSubscriptionFees, withdrawCpoSubscriptionFees } from './cpo-subscription-fee.source.ts';
 import { affectedFrom, type Bounds, type CorrectionOption } from '../contracts/bounds-change.ts';
 import { LockMode } from '@mikro-orm/core';
 import {
@@ -81,8 +81,13 @@ export function updateCpoSubscription(
   });
 }
 
+/** Defunct with its links; their fees billed in any period are withdrawn. */
 export function markCpoSubscriptionDefunct(em: Em, id: string, externalUpdatedAt?: Date | null): Promise<CpoSubscriptionData> {
-  return em.transactional(async (tx) => cpoSubscriptionData(await markDefunct(tx, await loadSubscription(tx, id), externalUpdatedAt, { links: LINK })));
+  return em.transactional(async (tx) => {
+    const subscription = await markDefunct(tx, await loadSubscription(tx, id), externalUpdatedAt, { links: LINK });
+    await withdrawCpoSubscriptionFees(tx, subscription.id);
+    return cpoSubscriptionData(subscription);
+  });
 }
 
 /**
@@ -142,6 +147,11 @@ export function updateCpoLink(em: Em, id: string, patch: Patch<CpoLinkFields>, o
   });
 }
 
+/** Defunct; its per-EVSE fees billed in any period are withdrawn. */
 export function markCpoLinkDefunct(em: Em, id: string, externalUpdatedAt?: Date | null): Promise<CpoLinkData> {
-  return em.transactional(async (tx) => cpoLinkData(await markDefunct(tx, await findLink(tx, LINK, id), externalUpdatedAt)));
+  return em.transactional(async (tx) => {
+    const link = await markDefunct(tx, await findLink(tx, LINK, id), externalUpdatedAt);
+    await withdrawCpoSubscriptionFees(tx, link.subscription.id, link.id);
+    return cpoLinkData(link);
+  });
 }

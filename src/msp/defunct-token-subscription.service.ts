@@ -1,5 +1,6 @@
 import { markDefunct } from '../contracts/contract-service.ts';
 import type { Em } from '../platform/orm.ts';
+import { withdrawSubscriptionFees } from './fee-correction.ts';
 import { lockTokenSubscription } from './lock-token-subscription.ts';
 import { TOKEN_LINK } from './link-token.service.ts';
 import type { TokenSubscription } from './token-subscription.entity.ts';
@@ -10,7 +11,10 @@ export function defunctTokenSubscriptionEntity(em: Em, id: string, externalUpdat
   return em.transactional(async (tx) => {
     const subscription = await lockTokenSubscription(tx, id, { withPlan: true });
     // Links of tokens now in another administration too.
-    return markDefunct(tx, subscription, externalUpdatedAt, { links: TOKEN_LINK, options: { filters: false } });
+    await markDefunct(tx, subscription, externalUpdatedAt, { links: TOKEN_LINK, options: { filters: false } });
+    // Its fees billed in any period are withdrawn.
+    await withdrawSubscriptionFees(tx, subscription.admin.id, [subscription.id]);
+    return subscription;
   });
 }
 

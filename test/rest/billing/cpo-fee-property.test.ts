@@ -1,6 +1,6 @@
 // CPO recurring fees as a property, over HTTP: random sequences of CPO subscriptions created
 // (back-dated or not), EVSEs linked to them, the bounds of either moved (always with
-// `recurring_cost_correction: true`), months started by the period start and their review-sets
+// `recurring_cost_correction: true`), either made defunct (which bills nothing), months started by the period start and their review-sets
 // closed, in time order (August to October 2026, Europe/Amsterdam). After each sequence, for every
 // subscription, every link and every month already started, what the boxes bill nets to the fee of
 // its days in the month (a link's: its bounds clipped to its subscription's), to the subscription's
@@ -34,6 +34,8 @@ type Step =
   | { op: 'link'; sub: number; evse: number; from: number | null; until: number | null }
   | { op: 'subscriptionBounds'; sub: number; from: number | null; until: number | null }
   | { op: 'linkBounds'; link: number; from: number | null; until: number | null }
+  | { op: 'subscriptionDefunct'; sub: number }
+  | { op: 'linkDefunct'; link: number }
   | { op: 'start' }
   | { op: 'close'; month: number };
 
@@ -44,14 +46,16 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
   { weight: 5, arbitrary: fc.record({ op: fc.constant('link' as const), sub: fc.nat(5), evse: fc.nat(2), from: maybe, until: maybe }) },
   { weight: 2, arbitrary: fc.record({ op: fc.constant('subscriptionBounds' as const), sub: fc.nat(5), from: maybe, until: maybe }) },
   { weight: 3, arbitrary: fc.record({ op: fc.constant('linkBounds' as const), link: fc.nat(5), from: maybe, until: maybe }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('subscriptionDefunct' as const), sub: fc.nat(5) }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('linkDefunct' as const), link: fc.nat(5) }) },
   { weight: 3, arbitrary: fc.record({ op: fc.constant('start' as const) }) },
   { weight: 2, arbitrary: fc.record({ op: fc.constant('close' as const), month: fc.nat(MONTHS.length - 1) }) },
 );
 const stepsArb = fc.array(stepArb, { minLength: 4, maxLength: MAX_STEPS, size: 'max' });
 
-interface Subscription { id: string; customer: number; from: Date; until: Date | null }
+interface Subscription { id: string; customer: number; from: Date; until: Date | null; defunct?: boolean }
 /** A link's own bounds (from null: its subscription's start). */
-interface Link { id: string; sub: Subscription; from: Date | null; until: Date | null }
+interface Link { id: string; sub: Subscription; from: Date | null; until: Date | null; defunct?: boolean }
 interface World extends FeeWorld {
   customers: { id: string }[];
   planId: string;
@@ -140,12 +144,23 @@ async function apply(w: World, step: Step): Promise<void> {
       link.until = until;
       return;
     }
+    case 'subscriptionDefunct':
+    case 'linkDefunct': {
+      const record = step.op === 'subscriptionDefunct' ? pick(w.subs, step.sub) : pick(w.links, step.link);
+      if (!record) return;
+      const path = step.op === 'subscriptionDefunct' ? '/cpo-subscription' : '/cpo-subscription-evse-link';
+      const r = await call('PUT', `${path}/${record.id}/defunct`);
+      w.log.push(`defunct ${path} ${record.id} -> ${r.status}`);
+      if (r.status !== 200) throw new Error(`defunct: ${r.status} ${JSON.stringify(r.body)}`);
+      record.defunct = true;
+      return;
+    }
     case 'start': return startNextMonth(app, w);
     case 'close': return closeMonth(app, w, step.month);
   }
 }
 
-/** What is due: every subscription's and every link's fee of every month started, to the subscription's customer. */
+/** What is due: every subscription's and every link's fee of every month started, to the subscription's customer; a defunct one's nothing. */
 function due(w: World): Map<string, string> {
   const expected = new Map<string, string>();
   const add = (owner: string, customer: number, fee: string, from: Date, until: Date | null) => {
@@ -154,8 +169,10 @@ function due(w: World): Map<string, string> {
       if (amount !== '0.00') expected.set(`${owner}|${MONTHS[month].slice(0, 7)}|${w.customers[customer].id}`, amount);
     }
   };
-  for (const sub of w.subs) add(sub.id, sub.customer, PER_SUBSCRIPTION, sub.from, sub.until);
+  for (const sub of w.subs) if (!sub.defunct) add(sub.id, sub.customer, PER_SUBSCRIPTION, sub.from, sub.until);
   for (const link of w.links) {
+    // A defunct subscription's links are defunct with it.
+    if (link.defunct || link.sub.defunct) continue;
     const from = linkFrom(link);
     const until = linkUntil(link);
     if (!until || until > from) add(link.id, link.sub.customer, PER_EVSE, from, until);

@@ -1,6 +1,6 @@
 // MSP recurring fees as a property, over HTTP: random sequences of subscriptions created (back-dated
 // or not), their bounds moved and their plan or customer corrected (always with
-// `recurring_cost_correction: true`), months started by the period start and their review-sets
+// `recurring_cost_correction: true`), made defunct (which bills nothing), months started by the period start and their review-sets
 // closed, in time order (August to October 2026, Europe/Amsterdam). After each sequence, for every
 // subscription and every month already started:
 //   - what the boxes bill of it for that month nets to its fee for the days it is valid in the month
@@ -33,6 +33,7 @@ type Step =
   | { op: 'create'; customer: number; plan: number; from: number; until: number | null }
   | { op: 'bounds'; sub: number; from: number | null; until: number | null }
   | { op: 'correct'; sub: number; at: number; customer: number | null; plan: number | null }
+  | { op: 'defunct'; sub: number }
   | { op: 'start' }
   | { op: 'close'; month: number };
 
@@ -41,12 +42,13 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
   { weight: 4, arbitrary: fc.record({ op: fc.constant('create' as const), customer: fc.nat(1), plan: fc.nat(1), from: moment, until: fc.option(moment, { nil: null }) }) },
   { weight: 3, arbitrary: fc.record({ op: fc.constant('bounds' as const), sub: fc.nat(5), from: fc.option(moment, { nil: null }), until: fc.option(moment, { nil: null }) }) },
   { weight: 2, arbitrary: fc.record({ op: fc.constant('correct' as const), sub: fc.nat(5), at: moment, customer: fc.option(fc.nat(1), { nil: null }), plan: fc.option(fc.nat(1), { nil: null }) }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('defunct' as const), sub: fc.nat(5) }) },
   { weight: 3, arbitrary: fc.record({ op: fc.constant('start' as const) }) },
   { weight: 2, arbitrary: fc.record({ op: fc.constant('close' as const), month: fc.nat(MONTHS.length - 1) }) },
 );
 const stepsArb = fc.array(stepArb, { minLength: 1, maxLength: MAX_STEPS, size: 'max' });
 
-interface Sub { id: string; customer: number; plan: number; from: Date; until: Date | null }
+interface Sub { id: string; customer: number; plan: number; from: Date; until: Date | null; defunct?: boolean }
 interface World extends FeeWorld {
   customers: { id: string }[];
   plans: { id: string }[];
@@ -113,15 +115,25 @@ async function apply(w: World, step: Step): Promise<void> {
       sub.until = at;
       return;
     }
+    case 'defunct': {
+      const sub = w.subs[step.sub % Math.max(1, w.subs.length)];
+      if (!sub) return;
+      const r = await call('PUT', `/msp-token-subscription/${sub.id}/defunct`);
+      w.log.push(`defunct ${sub.id} -> ${r.status}`);
+      if (r.status !== 200) throw new Error(`defunct: ${r.status} ${JSON.stringify(r.body)}`);
+      sub.defunct = true;
+      return;
+    }
     case 'start': return startNextMonth(app, w);
     case 'close': return closeMonth(app, w, step.month);
   }
 }
 
-/** What is due: every subscription's fee of every month started, to its customer. */
+/** What is due: every subscription's fee of every month started, to its customer; a defunct one's nothing. */
 function due(w: World): Map<string, string> {
   const expected = new Map<string, string>();
   for (const sub of w.subs) {
+    if (sub.defunct) continue;
     for (let month = 0; month < w.started; month++) {
       const fee = expectedFee(FEES[sub.plan], sub.from, sub.until, month);
       if (fee !== '0.00') expected.set(`${sub.id}|${MONTHS[month].slice(0, 7)}|${w.customers[sub.customer].id}`, fee);
