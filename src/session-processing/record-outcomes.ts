@@ -78,9 +78,12 @@ export class BatchOutcomes {
    */
   start(session: ClaimedSession, r: Resolved | undefined, evseAdminId: string | null): SessionOutcome {
     const adminId = session.source === 'cpo_charge_session' ? evseAdminId : r?.subscription.admin.id ?? session.admin_id;
+    // A CPO session's driver of another administration is recorded when the session reaches the
+    // driver's side (toDriverSide): one that stops on the CPO side shows the EVSE's administration none of it.
+    const driver = session.source !== 'cpo_charge_session' || sameAdministration(r?.subscription.admin.id, adminId) ? r : undefined;
     const outcome: SessionOutcome = {
-      id: session.id, status: 'priced', admin_id: adminId, driver_admin_id: adminId, token_id: r?.token.id ?? null,
-      subscription_id: r?.subscription.id ?? null, customer_id: r?.subscription.customer.id ?? null,
+      id: session.id, status: 'priced', admin_id: adminId, driver_admin_id: adminId, token_id: driver?.token.id ?? null,
+      subscription_id: driver?.subscription.id ?? null, customer_id: driver?.subscription.customer.id ?? null,
       dropout_case_id: null, dropout_reason: null, dropout_message: null, pricing_version: session.pricing_version,
       match_attempts: session.match_attempts, retry_at: null, matched_evse_id: null, location_id: null, connector_id: null, reimbursement_excl_vat: null,
     };
@@ -91,6 +94,7 @@ export class BatchOutcomes {
   /** The session goes to the MSP side: its driver's side is its subscription's, else the one it had, else the session's. */
   toDriverSide(outcome: SessionOutcome, session: ClaimedSession, r: Resolved | undefined): void {
     outcome.driver_admin_id = r?.subscription.admin.id ?? session.driver_admin_id ?? outcome.admin_id;
+    Object.assign(outcome, { token_id: r?.token.id ?? null, subscription_id: r?.subscription.id ?? null, customer_id: r?.subscription.customer.id ?? null });
   }
 }
 
@@ -110,6 +114,8 @@ const UPDATE_SESSIONS = `update msp_charge_session s set status = v.status, admi
     match_attempts = v.match_attempts, retry_at = v.retry_at, matched_evse_id = v.matched_evse_id, location_id = v.location_id,
     connector_id = v.connector_id, reimbursement_excl_vat = v.reimbursement_excl_vat, updated_at = now()
   from jsonb_populate_recordset(null::msp_charge_session, $1::jsonb) v where s.id = v.id`;
+
+const sameAdministration = (a: string | null | undefined, b: string | null) => !!a && !!b && a.toLowerCase() === b.toLowerCase();
 
 /** A CPO case is the CPO side's administration's, an MSP case the driver's side's. */
 const caseAdminOf = (dropout: Dropout) => (dropout.side === 'cpo' ? dropout.outcome.admin_id : dropout.outcome.driver_admin_id);

@@ -425,6 +425,34 @@ test('another administration\'s driver at our EVSE: the CPO side is the EVSE\'s 
   t.true(ofB.length > 0 && ofB.every((e) => e.kind === 'msp_charge_session' && e.data.admin_id === b && e.data.customer_id === driver.customerId));
 });
 
+// Found by probing: one that stopped on the CPO side (waiting for a matching attempt, or a CPO drop-out)
+// kept B's customer, subscription and token on a row whose driver's side was A's: A read them.
+test('another administration\'s driver at our EVSE, stopped on the CPO side: the EVSE\'s administration reads nothing of the driver', async (t) => {
+  const b = (await createAdministration(app)).id;
+  const driver = await pricedSubscription(app, b);
+  const asA = await app.credential({ role: 'admin', adminIds: [admin] });
+  const bsData = [b, driver.customerId, driver.subscriptionId];
+  const configuring = await createLocatedEvse(app, admin, { dropout_all_chargesessions: true });
+  const unlocated = await createEvse(app, admin);
+  const dropped = await processCpoSession(configuring.evse_uid, { evco_id: driver.evcoId });
+  const waiting = (await submitSession(app, cpoSessionBody(unlocated.evse_uid, { evco_id: driver.evcoId }), api('/cpo-charge-session'))).id;
+  for (;;) {
+    const session = await ok('GET', `/cpo-charge-session/${waiting}`);
+    if (session.match_attempts > 0) break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  for (const id of [dropped.id, waiting]) {
+    const seen = [(await app.request('GET', api(`/cpo-charge-session/${id}`), { auth: asA })).body];
+    for (const filter of [`customer_id=${driver.customerId}`, `subscription_id=${driver.subscriptionId}`]) {
+      seen.push((await app.request('GET', api(`/cpo-charge-session?${filter}`), { auth: asA })).body);
+    }
+    t.like(seen[0], { id, customer_id: null, subscription_id: null });
+    t.deepEqual(bsData.filter((v) => JSON.stringify(seen).includes(v)), [], id);
+    const eventsOfA = (await eventsOf(id)).filter((e) => e.admin_id === admin);
+    t.deepEqual(bsData.filter((v) => JSON.stringify(eventsOfA).includes(v)), [], id);
+  }
+});
+
 test('another administration\'s driver at our EVSE whose pricing drops out: the MSP case is the driver\'s administration\'s', async (t) => {
   const b = (await createAdministration(app)).id;
   const evse = await createLocatedEvse(app, admin);
