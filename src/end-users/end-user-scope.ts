@@ -48,8 +48,10 @@ async function scopeOf(em: Em, endUser: EndUserData, at: Date): Promise<EndUserS
   ]);
   const customerIds = [...new Set(customerAuthorizations.map((a) => a.customer.id))];
   const managingCustomers = new Set(customerAuthorizations.filter((a) => a.role !== 'viewer').map((a) => a.customer.id));
+  // The customers' subscriptions of the end user's administration: a customer may hold subscriptions in
+  // others, which are not the end user's to see or change, whatever the credential's limits.
   const ofCustomers = customerIds.length
-    ? await em.find(TokenSubscription, { customer: { $in: customerIds } }, { fields: ['customer'] })
+    ? await em.find(TokenSubscription, { customer: { $in: customerIds }, admin: endUser.admin.id }, { fields: ['customer'] })
     : [];
   const subscriptionIds = new Set([...ofCustomers.map((s) => s.id), ...subscriptionAuthorizations.map((a) => a.subscription.id)]);
   const manageable = new Set([

@@ -5,7 +5,7 @@
 import test from 'ava';
 import { startTestApp, type Auth, type TestApp } from '../../helpers/app.ts';
 import { boxesOf, boxInState, configureBilling, createSeries } from '../../helpers/billing-factories.ts';
-import { createAdministration, createCustomer, createEndUser, createSubscriptionPlan, createTokenSubscription } from '../../helpers/factories.ts';
+import { createAdministration, createCustomer, createEndUser, createSubscriptionPlan, createTokenSubscription, insertToken, insertTokenLink } from '../../helpers/factories.ts';
 import { createRatePlan, pricedSubscription, processed, sessionBody, submitSession } from '../../helpers/session-factories.ts';
 
 let app: TestApp;
@@ -122,7 +122,7 @@ test('switch-plan answers at its own members: a subscription not started or ende
   const running = await createTokenSubscription(app, adminId, { plan_id: plan.id, customer_id: customer.id, valid_from: '2026-01-01T00:00:00Z' });
   const future = await createTokenSubscription(app, adminId, { plan_id: plan.id, customer_id: customer.id, valid_from: '2099-01-01T00:00:00Z' });
   const ended = await createTokenSubscription(app, adminId, { plan_id: plan.id, customer_id: customer.id, valid_from: '2025-01-01T00:00:00Z', valid_until: '2025-06-01T00:00:00Z' });
-  // The customer's subscription in another administration, whose plans the end user's cannot replace (found by probing).
+  // The customer's subscription in another administration: not the end user's (found by probing; its plan was refused first, then the subscription).
   const elsewhere = await createTokenSubscription(app, foreignPlan.admin_id, { plan_id: foreignPlan.id, customer_id: customer.id, valid_from: '2026-01-01T00:00:00Z' });
   const manager = await createEndUser(app, adminId, { site_id: siteId });
   await authorizeCustomer(manager.id, customer.id);
@@ -131,7 +131,7 @@ test('switch-plan answers at its own members: a subscription not started or ende
     [ended.id, newPlan.id, { code: 'subscription_not_current' }],
     [running.id, plan.id, { code: 'invalid_input', param: '$.plan_id' }],
     [running.id, foreignPlan.id, { code: 'not_found', param: '$.plan_id' }],
-    [elsewhere.id, newPlan.id, { code: 'not_found', param: '$.plan_id' }],
+    [elsewhere.id, newPlan.id, { code: 'not_found' }],
   ];
   for (const [subscriptionId, planId, expected] of cases) {
     const r = await as('POST', `/${manager.id}/msp-token-subscription/${subscriptionId}/switch-plan`, { plan_id: planId });
@@ -252,6 +252,41 @@ test('an end user sees the boxes of their own administration only, not one anoth
     auth: appAuth, headers: { 'x-svc-end-user': manager.id }, body: { query: '{ viewer { billingBoxes(first: 10) { databaseId } } }' },
   });
   t.deepEqual(viewer.body.data?.viewer?.billingBoxes?.map((b: any) => b.databaseId), [own.box_id], JSON.stringify(viewer.body));
+});
+
+test('an end user sees and changes the customer\'s subscriptions of their own administration only, not one the customer holds in another', async (t) => {
+  // Found by probing (2026-11-29), with a credential that sees every administration: the end user read the
+  // other administration's subscription, its credit and its priced sessions, and cancelled it.
+  const other = (await createAdministration(app)).id;
+  const customer = await createCustomer(app, adminId);
+  const ratePlanId = await createRatePlan(app, [{ valid_from: '2025-01-01T00:00:00Z', definition: { rates: { energy: { price: '0.77' } }, rules: [] } }]);
+  const plan = await createSubscriptionPlan(app, other, { rate_plan_id: ratePlanId });
+  const foreign = { subscriptionId: (await createTokenSubscription(app, other, { plan_id: plan.id, customer_id: customer.id })).id };
+  const token = await insertToken(app, other);
+  await insertTokenLink(app, other, foreign.subscriptionId, token.id);
+  const foreignSession = await processed(app, (await submitSession(app, sessionBody(token.evcoId))).id);
+  t.is(foreignSession.status, 'priced');
+  const manager = await createEndUser(app, adminId, { site_id: siteId });
+  await authorizeCustomer(manager.id, customer.id);
+  for (const [method, path] of [
+    ['GET', `/${manager.id}/msp-token-subscription/${foreign.subscriptionId}`],
+    ['GET', `/${manager.id}/msp-charge-session/${foreignSession.id}`],
+    ['POST', `/${manager.id}/msp-token-subscription/${foreign.subscriptionId}/cancel`],
+  ] as const) {
+    t.like((await as(method, path, method === 'POST' ? {} : undefined)).body, { code: 'not_found' }, `${method} ${path}`);
+  }
+  t.deepEqual(ok(await as('GET', `/${manager.id}/msp-charge-session`)).items, []);
+  const viewer = await app.request('POST', '/graphql', {
+    auth: appAuth, headers: { 'x-svc-end-user': manager.id },
+    body: { query: '{ viewer { subscriptions(first: 10) { databaseId } chargeSessions(first: 10) { databaseId } } }' },
+  });
+  t.deepEqual(viewer.body.data?.viewer, { subscriptions: [], chargeSessions: [] }, JSON.stringify(viewer.body));
+  const cancel = await app.request('POST', '/graphql', {
+    auth: appAuth, headers: { 'x-svc-end-user': manager.id },
+    body: { query: 'mutation ($id: String!) { cancelViewerSubscription(subscriptionId: $id) { databaseId } }', variables: { id: foreign.subscriptionId } },
+  });
+  t.is(cancel.body.errors?.[0]?.extensions?.code, 'not_found', JSON.stringify(cancel.body));
+  t.is(ok(await app.request('GET', `/main/v1/msp-token-subscription/${foreign.subscriptionId}`)).valid_until, null, 'not cancelled');
 });
 
 test('offset paging, credentials and sites: Admin credentials cannot call the App API, nor App ones the Admin API', async (t) => {
