@@ -29,6 +29,8 @@ function renderedDetail(detail: ErrorDetail): Record<string, unknown> {
 export function errorExtensions(error: DomainError): Record<string, unknown> {
   const extensions: Record<string, unknown> = { code: error.code };
   if (error.fieldPath) extensions.param = jsonPath(error.fieldPath);
+  // Only the transport's own query parameters (a GET's variables, extensions), as REST names them.
+  if (error.queryParam) extensions.query_param = error.queryParam;
   if (error.details?.length) extensions.details = error.details.map(renderedDetail);
   return extensions;
 }

@@ -40,6 +40,18 @@ test('queries also work over GET; mutations do not', async (t) => {
   t.is(mutation.status, 405);
 });
 
+test('GET parameters variables and extensions are strict JSON: anything else is 400 at the parameter, never a 500', async (t) => {
+  const query = `/graphql?query=${encodeURIComponent('{ __typename }')}`;
+  for (const [name, value] of [['variables', '{broken'], ['extensions', '{broken'], ['variables', '{"n":1,"n":2}'], ['variables', '{"n":1}&variables={}']] as const) {
+    const r = await app.request('GET', `${query}&${name}=${value.includes('&') ? value.replace(/[{}":,]/g, encodeURIComponent) : encodeURIComponent(value)}`);
+    t.is(r.status, 400, `${name}=${value}: ${JSON.stringify(r.body)}`);
+    t.like(r.body.errors?.[0]?.extensions, { code: 'invalid_query', query_param: name }, `${name}=${value}`);
+  }
+  const fine = await app.request('GET', `${query}&variables=${encodeURIComponent('{"n":1}')}`);
+  t.is(fine.status, 200);
+  t.deepEqual(fine.body.data, { __typename: 'Query' });
+});
+
 test('a readonly credential may query but not mutate', async (t) => {
   const readonly = await app.credential({ role: 'readonly' });
   const query = await graphql(app, '{ administrations { databaseId } }', {}, readonly);
