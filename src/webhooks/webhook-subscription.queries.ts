@@ -35,16 +35,16 @@ export function webhookSubscriptionList(em: Em): SeekList<WebhookSubscriptionDat
   return new SeekList<WebhookSubscriptionData>(em, { ...SUBSCRIPTION, fields: eagerFields(em.getMetadata(WebhookSubscription)), where, scope: where });
 }
 
-/** GraphQL's WebhookSubscription loader: one query; a subscription the caller does not see is not_found, as for getWebhookSubscription. */
-export async function webhookSubscriptionsByIds(em: Em, ids: readonly string[]): Promise<(WebhookSubscriptionData | NotFoundError)[]> {
+/** GraphQL's WebhookSubscription loader: one query; null for a subscription the caller does not see, as every node. */
+export async function webhookSubscriptionsByIds(em: Em, ids: readonly string[]): Promise<(WebhookSubscriptionData | null)[]> {
   const scope = callerScope(em);
   const found = await dataByIds(em, SUBSCRIPTION, ids);
-  return found.map((subscription) => (subscription && isVisibleTo(subscription, scope) ? subscription : new NotFoundError(WHAT)));
+  return found.map((subscription) => (subscription && isVisibleTo(subscription, scope) ? subscription : null));
 }
 
 export async function getWebhookSubscription(em: Em, id: string): Promise<WebhookSubscriptionData> {
   const [subscription] = await webhookSubscriptionsByIds(em, [id]);
-  if (subscription instanceof NotFoundError) throw subscription;
+  if (!subscription) throw new NotFoundError(WHAT);
   return subscription;
 }
 

@@ -1,10 +1,12 @@
 // GraphQL twins of POST /roaming-connection/{id}/ocpi/register (both directions) and POST
 // /webhook-subscription/{id}/redeliver: the same services, the same answers as REST's reads.
+// And webhook subscriptions as nodes.
 import test from 'ava';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { createAdministration } from '../helpers/factories.ts';
 import { createRoamingConnection } from '../helpers/roaming-factories.ts';
 import { startCpoPeer } from '../ocpi/cpo-peer.ts';
-import { data, failure, restBody } from './graphql.ts';
+import { data, failure, graphql, restBody } from './graphql.ts';
 
 let app: TestApp;
 test.before(async () => { app = await startTestApp(); });
@@ -50,4 +52,21 @@ test('redeliverWebhookSubscription: delivers again from an event on (the REST se
   t.like(await failure(app, REDELIVER, { id: created.databaseId, e: 'abc' }), { code: 'invalid_input', param: '$.fromEventId' });
   t.like(await failure(app, REDELIVER, { id: created.databaseId, e: '1'.repeat(21) }), { code: 'validation_failed', param: '$.fromEventId' });
   t.like(await failure(app, REDELIVER, { id: created.databaseId, e: '999999999' }), { code: 'not_found', param: '$.fromEventId' });
+});
+
+// Found by probing: the loader answered not_found errors where every other node type answers null.
+test('node and nodes of a webhook subscription the caller does not see, or that does not exist, are null without errors', async (t) => {
+  const a = (await createAdministration(app)).id;
+  const b = (await createAdministration(app)).id;
+  const hook = await app.request('POST', '/main/v1/webhook-subscription', {
+    body: { url: 'https://hooks.example.com/b', kinds: ['customer'], secret: 'whsec-node-0123456789', admin_ids: [b] },
+  });
+  t.is(hook.status, 200, JSON.stringify(hook.body));
+  const gid = (id: string) => Buffer.from(`WebhookSubscription:${id}`).toString('base64');
+  const missing = gid('01a2284c-0000-7000-8000-000000000000');
+  const QUERY = 'query ($ids: [ID!]!, $id: ID!) { nodes(ids: $ids) { id } node(id: $id) { id } }';
+  const limited = await graphql(app, QUERY, { ids: [gid(hook.body.id), missing], id: gid(hook.body.id) }, await app.credential({ adminIds: [a] }));
+  t.deepEqual(limited.body, { data: { nodes: [null, null], node: null } });
+  const unlimited = await graphql(app, QUERY, { ids: [gid(hook.body.id), missing], id: missing });
+  t.deepEqual(unlimited.body, { data: { nodes: [{ id: gid(hook.body.id) }, null], node: null } });
 });
