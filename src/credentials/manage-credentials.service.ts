@@ -11,7 +11,7 @@ import { isPublicId } from '../access/public-id.ts';
 import { DomainError, NotFoundError } from '../platform/errors.ts';
 import type { Em } from '../platform/orm.ts';
 import { assertMayManageCredentials, credentialData, type CredentialData } from './credential.queries.ts';
-import { assertSiteWithin, checkedScope, saveCredential, type CredentialInput } from './save-credential.service.ts';
+import { assertSiteWithin, checkedScope, duplicate, saveCredential, type CredentialInput } from './save-credential.service.ts';
 
 async function credentialToChange(em: Em, publicId: string): Promise<Credential> {
   const credential = isPublicId(publicId) ? await em.findOne(Credential, { publicId }) : null;
@@ -25,11 +25,10 @@ export interface NewCredential { credential: CredentialData; secret: string }
 export async function createApiCredential(em: Em, actor: Actor, input: Omit<CredentialInput, 'secret'>): Promise<NewCredential> {
   assertMayManageCredentials(actor);
   if (!isPublicId(input.publicId)) throw new DomainError('invalid_input', 'public id: 3 to 64 letters, digits, ".", "_" or "-"', { path: ['public_id'] });
-  if (await em.count(Credential, { publicId: input.publicId })) {
-    throw new DomainError('duplicate', `a credential ${input.publicId} exists already`, { path: ['public_id'] });
-  }
+  // Before the secret's hash, which takes a while; saveCredential checks again, up to the insert.
+  if (await em.count(Credential, { publicId: input.publicId })) throw duplicate(input.publicId);
   const secret = randomBytes(24).toString('base64url');
-  const credential = await saveCredential(em, { ...input, secret });
+  const credential = await saveCredential(em, { ...input, secret }, { replace: false });
   return { credential: credentialData(credential), secret };
 }
 

@@ -1,4 +1,5 @@
-import { InvalidInputError } from '../platform/errors.ts';
+import { DomainError, InvalidInputError } from '../platform/errors.ts';
+import { flushUnique } from '../platform/flush-unique.ts';
 import type { Em } from '../platform/orm.ts';
 import { Administration } from '../parties/administration.entity.ts';
 import { Credential, ROLES, type Role } from '../access/credential.entity.ts';
@@ -45,8 +46,14 @@ export async function assertSiteWithin(em: Em, siteId: string, adminIds: string[
   }
 }
 
-/** Creates a credential, or replaces the secret, role and scope of the one with that public id. */
-export async function saveCredential(em: Em, input: CredentialInput): Promise<Credential> {
+const UNIQUE = { credential_public_id_unique: ['public_id'] };
+
+/**
+ * Creates a credential, or replaces the secret, role and scope of the one with that public id (the
+ * CLI's and the bootstrap's `save`); with `replace: false` (the API's create) an existing one, or one
+ * a concurrent create stores first, is 400 `duplicate` at `public_id`: a create never overwrites.
+ */
+export async function saveCredential(em: Em, input: CredentialInput, options: { replace: boolean } = { replace: true }): Promise<Credential> {
   if (!isPublicId(input.publicId)) {
     throw new InvalidInputError('public id: 3 to 64 letters, digits, ".", "_" or "-"', { path: ['public_id'] });
   }
@@ -55,6 +62,7 @@ export async function saveCredential(em: Em, input: CredentialInput): Promise<Cr
   if (input.siteId) await assertSiteWithin(em, input.siteId, adminIds);
   const secretHash = await hashSecret(input.secret);
   let credential = await em.findOne(Credential, { publicId: input.publicId });
+  if (credential && !options.replace) throw duplicate(input.publicId);
   if (!credential) {
     credential = em.create(Credential, { publicId: input.publicId, secretHash, role, adminIds });
   } else {
@@ -65,7 +73,11 @@ export async function saveCredential(em: Em, input: CredentialInput): Promise<Cr
   }
   credential.rateLimitPerMinute = input.rateLimitPerMinute ?? null;
   credential.siteId = input.siteId ?? null;
-  await em.flush();
+  await flushUnique(em, UNIQUE);
   credentialChanged(credential.publicId);
   return credential;
+}
+
+export function duplicate(publicId: string): DomainError {
+  return new DomainError('duplicate', `a credential ${publicId} exists already`, { path: ['public_id'] });
 }

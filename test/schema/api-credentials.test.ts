@@ -117,3 +117,21 @@ test('an App credential\'s site belongs to one of its administrations, at creati
   const moved = await failure(app, SCOPE, { p: 'app-own-site', a: [other] });
   t.like(moved, { code: 'invalid_input' });
 });
+
+// Found by probing: the create checked, hashed the secret, then saved as the CLI does (replacing): four
+// creates at once in four casings each answered its own secret, role and limit; the last one stored won.
+test('creates of one public id at once: one is created as answered, the others are duplicate and change nothing', async (t) => {
+  const [a, b] = [(await createAdministration(app)).id, (await createAdministration(app)).id];
+  const variants = [{ p: 'RACE-CRED', r: 'READONLY', a: [a] }, { p: 'race-cred', r: 'ADMIN' }, { p: 'Race-Cred', r: 'READONLY', a: [b] }, { p: 'race-CRED', r: 'APP' }];
+  const answers = await Promise.all(variants.map((v) => graphql(app, CREATE, v)));
+  const created = answers.filter((answer) => answer.body.data?.createApiCredential);
+  t.is(created.length, 1, JSON.stringify(answers.map((answer) => answer.body)));
+  for (const answer of answers.filter((one) => !one.body.data?.createApiCredential)) {
+    t.like(answer.body.errors?.[0]?.extensions, { code: 'duplicate', param: '$.publicId' });
+  }
+  const { secret, credential } = created[0].body.data!.createApiCredential;
+  registerSecret(secret);
+  const stored = (await data(app, LIST)).apiCredentials.edges.map((e: any) => e.node).filter((n: any) => n.publicId.toLowerCase() === 'race-cred');
+  t.deepEqual(stored.map((n: any) => [n.role, n.adminIds]), [[credential.role, credential.adminIds]], 'stored as answered');
+  t.not((await rest({ publicId: 'race-cred', secret }, 'GET', '/main/v1/end-user-site')).status, 401, 'its secret signs in');
+});
