@@ -23,6 +23,15 @@ const NS = {
  */
 const NOT_XML_CHARS = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
 
+/**
+ * Text as xmlbuilder2 writes it literally: it leaves an `&` that looks like a reference (`&Co;`,
+ * `&nbsp;`, `&#0;`) unescaped, which made a customer named "Smith &Co;" an invoice no parser reads,
+ * and "R&amp;D" come out as "R&D". Escaping every `&` first leaves it nothing to take for a reference.
+ */
+function xmlText(value: string): string {
+  return value.replaceAll('&', '&amp;');
+}
+
 const TYPE_CODES: Record<string, string> = { invoice: '380', debit_note: '383', self_billing_invoice: '389', credit_note: '381' };
 
 /** UNCL 4461 payment means: credit transfer needs the payee's account (BR-61). */
@@ -33,47 +42,47 @@ function paymentMeansCode(doc: BillingDocument): string {
 }
 
 function amount(parent: XMLBuilder, name: string, value: string, currency: string): void {
-  parent.ele(NS.cbc, name, { currencyID: currency }).txt(value);
+  parent.ele(NS.cbc, name, { currencyID: currency }).txt(xmlText(value));
 }
 
 function taxScheme(parent: XMLBuilder): void {
-  parent.ele(NS.cac, 'cac:TaxScheme').ele(NS.cbc, 'cbc:ID').txt('VAT');
+  parent.ele(NS.cac, 'cac:TaxScheme').ele(NS.cbc, 'cbc:ID').txt(xmlText('VAT'));
 }
 
 function party(parent: XMLBuilder, p: DocumentParty): void {
   const node = parent.ele(NS.cac, 'cac:Party');
-  if (p.electronic_address) node.ele(NS.cbc, 'cbc:EndpointID', { schemeID: p.electronic_address.scheme }).txt(p.electronic_address.id);
-  if (p.identifier) node.ele(NS.cac, 'cac:PartyIdentification').ele(NS.cbc, 'cbc:ID').txt(p.identifier);
-  node.ele(NS.cac, 'cac:PartyName').ele(NS.cbc, 'cbc:Name').txt(p.name);
+  if (p.electronic_address) node.ele(NS.cbc, 'cbc:EndpointID', { schemeID: p.electronic_address.scheme }).txt(xmlText(p.electronic_address.id));
+  if (p.identifier) node.ele(NS.cac, 'cac:PartyIdentification').ele(NS.cbc, 'cbc:ID').txt(xmlText(p.identifier));
+  node.ele(NS.cac, 'cac:PartyName').ele(NS.cbc, 'cbc:Name').txt(xmlText(p.name));
   const address = node.ele(NS.cac, 'cac:PostalAddress');
-  if (p.address.street) address.ele(NS.cbc, 'cbc:StreetName').txt(p.address.street);
-  if (p.address.city) address.ele(NS.cbc, 'cbc:CityName').txt(p.address.city);
-  if (p.address.postal_code) address.ele(NS.cbc, 'cbc:PostalZone').txt(p.address.postal_code);
-  address.ele(NS.cac, 'cac:Country').ele(NS.cbc, 'cbc:IdentificationCode').txt(p.address.country);
+  if (p.address.street) address.ele(NS.cbc, 'cbc:StreetName').txt(xmlText(p.address.street));
+  if (p.address.city) address.ele(NS.cbc, 'cbc:CityName').txt(xmlText(p.address.city));
+  if (p.address.postal_code) address.ele(NS.cbc, 'cbc:PostalZone').txt(xmlText(p.address.postal_code));
+  address.ele(NS.cac, 'cac:Country').ele(NS.cbc, 'cbc:IdentificationCode').txt(xmlText(p.address.country));
   if (p.vat_number) {
     const tax = node.ele(NS.cac, 'cac:PartyTaxScheme');
-    tax.ele(NS.cbc, 'cbc:CompanyID').txt(p.vat_number);
+    tax.ele(NS.cbc, 'cbc:CompanyID').txt(xmlText(p.vat_number));
     taxScheme(tax);
   }
   const legal = node.ele(NS.cac, 'cac:PartyLegalEntity');
-  legal.ele(NS.cbc, 'cbc:RegistrationName').txt(p.name);
-  if (p.company_reg_num) legal.ele(NS.cbc, 'cbc:CompanyID').txt(p.company_reg_num);
+  legal.ele(NS.cbc, 'cbc:RegistrationName').txt(xmlText(p.name));
+  if (p.company_reg_num) legal.ele(NS.cbc, 'cbc:CompanyID').txt(xmlText(p.company_reg_num));
   if (p.email || p.phone) {
     const contact = node.ele(NS.cac, 'cac:Contact');
-    if (p.phone) contact.ele(NS.cbc, 'cbc:Telephone').txt(p.phone);
-    if (p.email) contact.ele(NS.cbc, 'cbc:ElectronicMail').txt(p.email);
+    if (p.phone) contact.ele(NS.cbc, 'cbc:Telephone').txt(xmlText(p.phone));
+    if (p.email) contact.ele(NS.cbc, 'cbc:ElectronicMail').txt(xmlText(p.email));
   }
 }
 
 function taxCategory(parent: XMLBuilder, name: string, category: string, percent: string, exemption: string | null): void {
   const node = parent.ele(NS.cac, name);
-  node.ele(NS.cbc, 'cbc:ID').txt(category);
+  node.ele(NS.cbc, 'cbc:ID').txt(xmlText(category));
   // Not subject to VAT carries no rate at all (EN 16931 BR-O-05).
-  if (category !== 'O') node.ele(NS.cbc, 'cbc:Percent').txt(category === 'S' ? percent : '0');
+  if (category !== 'O') node.ele(NS.cbc, 'cbc:Percent').txt(xmlText(category === 'S' ? percent : '0'));
   if (exemption) {
-    if (category === 'AE') node.ele(NS.cbc, 'cbc:TaxExemptionReasonCode').txt('VATEX-EU-AE');
-    if (category === 'O') node.ele(NS.cbc, 'cbc:TaxExemptionReasonCode').txt('VATEX-EU-O');
-    node.ele(NS.cbc, 'cbc:TaxExemptionReason').txt(exemption);
+    if (category === 'AE') node.ele(NS.cbc, 'cbc:TaxExemptionReasonCode').txt(xmlText('VATEX-EU-AE'));
+    if (category === 'O') node.ele(NS.cbc, 'cbc:TaxExemptionReasonCode').txt(xmlText('VATEX-EU-O'));
+    node.ele(NS.cbc, 'cbc:TaxExemptionReason').txt(xmlText(exemption));
   }
   taxScheme(node);
 }
@@ -94,13 +103,13 @@ function annexReference(xml: XMLBuilder, doc: BillingDocument, options: UblOptio
   const csv = options.annex ?? annexCsv(doc);
   const filename = annexFilename(doc.number ?? 'DRAFT');
   const ref = xml.ele(NS.cac, 'cac:AdditionalDocumentReference');
-  ref.ele(NS.cbc, 'cbc:ID').txt(filename.replace(/\.csv$/, ''));
-  ref.ele(NS.cbc, 'cbc:DocumentDescription').txt(labelsFor(doc.locale).annex.documentDescription);
+  ref.ele(NS.cbc, 'cbc:ID').txt(xmlText(filename.replace(/\.csv$/, '')));
+  ref.ele(NS.cbc, 'cbc:DocumentDescription').txt(xmlText(labelsFor(doc.locale).annex.documentDescription));
   const attachment = ref.ele(NS.cac, 'cac:Attachment');
   if (csv.length <= MAX_EMBEDDED_ANNEX_BYTES) {
-    attachment.ele(NS.cbc, 'cbc:EmbeddedDocumentBinaryObject', { mimeCode: 'text/csv', filename }).txt(csv.toString('base64'));
+    attachment.ele(NS.cbc, 'cbc:EmbeddedDocumentBinaryObject', { mimeCode: 'text/csv', filename }).txt(xmlText(csv.toString('base64')));
   } else {
-    attachment.ele(NS.cac, 'cac:ExternalReference').ele(NS.cbc, 'cbc:URI').txt(options.annexLocation ?? filename);
+    attachment.ele(NS.cac, 'cac:ExternalReference').ele(NS.cbc, 'cbc:URI').txt(xmlText(options.annexLocation ?? filename));
   }
 }
 
@@ -112,43 +121,43 @@ export async function ublXml(doc: BillingDocument, options: UblOptions = {}): Pr
   const root = credit ? 'CreditNote' : 'Invoice';
   const xml = create({ version: '1.0', encoding: 'UTF-8' }).ele(NS[root], root, { 'xmlns:cac': NS.cac, 'xmlns:cbc': NS.cbc });
   const currency = doc.currency;
-  xml.ele(NS.cbc, 'cbc:CustomizationID').txt('urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0');
-  xml.ele(NS.cbc, 'cbc:ProfileID').txt('urn:fdc:peppol.eu:2017:poacc:billing:01:1.0');
-  xml.ele(NS.cbc, 'cbc:ID').txt(doc.number ?? 'DRAFT');
-  xml.ele(NS.cbc, 'cbc:IssueDate').txt(doc.issue_date);
-  if (!credit && doc.due_date) xml.ele(NS.cbc, 'cbc:DueDate').txt(doc.due_date);
-  xml.ele(NS.cbc, credit ? 'cbc:CreditNoteTypeCode' : 'cbc:InvoiceTypeCode').txt(TYPE_CODES[doc.kind]);
-  if (doc.draft) xml.ele(NS.cbc, 'cbc:Note').txt(labelsFor(doc.locale).draft);
-  xml.ele(NS.cbc, 'cbc:DocumentCurrencyCode').txt(currency);
-  if (doc.tax_currency) xml.ele(NS.cbc, 'cbc:TaxCurrencyCode').txt(doc.tax_currency.code);
+  xml.ele(NS.cbc, 'cbc:CustomizationID').txt(xmlText('urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0'));
+  xml.ele(NS.cbc, 'cbc:ProfileID').txt(xmlText('urn:fdc:peppol.eu:2017:poacc:billing:01:1.0'));
+  xml.ele(NS.cbc, 'cbc:ID').txt(xmlText(doc.number ?? 'DRAFT'));
+  xml.ele(NS.cbc, 'cbc:IssueDate').txt(xmlText(doc.issue_date));
+  if (!credit && doc.due_date) xml.ele(NS.cbc, 'cbc:DueDate').txt(xmlText(doc.due_date));
+  xml.ele(NS.cbc, credit ? 'cbc:CreditNoteTypeCode' : 'cbc:InvoiceTypeCode').txt(xmlText(TYPE_CODES[doc.kind]));
+  if (doc.draft) xml.ele(NS.cbc, 'cbc:Note').txt(xmlText(labelsFor(doc.locale).draft));
+  xml.ele(NS.cbc, 'cbc:DocumentCurrencyCode').txt(xmlText(currency));
+  if (doc.tax_currency) xml.ele(NS.cbc, 'cbc:TaxCurrencyCode').txt(xmlText(doc.tax_currency.code));
   // The buyer's own reference only (BT-10): never an id of ours.
-  if (doc.buyer_reference) xml.ele(NS.cbc, 'cbc:BuyerReference').txt(doc.buyer_reference);
+  if (doc.buyer_reference) xml.ele(NS.cbc, 'cbc:BuyerReference').txt(xmlText(doc.buyer_reference));
   const period = xml.ele(NS.cac, 'cac:InvoicePeriod');
-  period.ele(NS.cbc, 'cbc:StartDate').txt(doc.period.from);
-  period.ele(NS.cbc, 'cbc:EndDate').txt(doc.period.to);
+  period.ele(NS.cbc, 'cbc:StartDate').txt(xmlText(doc.period.from));
+  period.ele(NS.cbc, 'cbc:EndDate').txt(xmlText(doc.period.to));
   annexReference(xml, doc, options);
   party(xml.ele(NS.cac, 'cac:AccountingSupplierParty'), doc.seller);
   party(xml.ele(NS.cac, 'cac:AccountingCustomerParty'), doc.buyer);
 
   const means = xml.ele(NS.cac, 'cac:PaymentMeans');
   const code = paymentMeansCode(doc);
-  means.ele(NS.cbc, 'cbc:PaymentMeansCode').txt(code);
-  if (credit && doc.due_date) means.ele(NS.cbc, 'cbc:PaymentDueDate').txt(doc.due_date);
+  means.ele(NS.cbc, 'cbc:PaymentMeansCode').txt(xmlText(code));
+  if (credit && doc.due_date) means.ele(NS.cbc, 'cbc:PaymentDueDate').txt(xmlText(doc.due_date));
   // The ISO 11649 creditor reference the PDF prints (BT-83).
-  if (doc.payment_reference) means.ele(NS.cbc, 'cbc:PaymentID').txt(doc.payment_reference);
+  if (doc.payment_reference) means.ele(NS.cbc, 'cbc:PaymentID').txt(xmlText(doc.payment_reference));
   if ((code === '58' || code === '30') && doc.seller.bank_account) {
     const account = means.ele(NS.cac, 'cac:PayeeFinancialAccount');
-    account.ele(NS.cbc, 'cbc:ID').txt(doc.seller.bank_account.iban);
-    if (doc.seller.bank_account.name) account.ele(NS.cbc, 'cbc:Name').txt(doc.seller.bank_account.name);
-    if (doc.seller.bank_account.bic) account.ele(NS.cac, 'cac:FinancialInstitutionBranch').ele(NS.cbc, 'cbc:ID').txt(doc.seller.bank_account.bic);
+    account.ele(NS.cbc, 'cbc:ID').txt(xmlText(doc.seller.bank_account.iban));
+    if (doc.seller.bank_account.name) account.ele(NS.cbc, 'cbc:Name').txt(xmlText(doc.seller.bank_account.name));
+    if (doc.seller.bank_account.bic) account.ele(NS.cac, 'cac:FinancialInstitutionBranch').ele(NS.cbc, 'cbc:ID').txt(xmlText(doc.seller.bank_account.bic));
   }
   // A direct debit names its mandate (BT-89) and the account debited (BT-91).
   if (code === '59' && doc.payment.mandate) {
     const mandate = means.ele(NS.cac, 'cac:PaymentMandate');
-    if (doc.payment.mandate.reference) mandate.ele(NS.cbc, 'cbc:ID').txt(doc.payment.mandate.reference);
-    mandate.ele(NS.cac, 'cac:PayerFinancialAccount').ele(NS.cbc, 'cbc:ID').txt(doc.payment.mandate.iban.replace(/\s+/g, ''));
+    if (doc.payment.mandate.reference) mandate.ele(NS.cbc, 'cbc:ID').txt(xmlText(doc.payment.mandate.reference));
+    mandate.ele(NS.cac, 'cac:PayerFinancialAccount').ele(NS.cbc, 'cbc:ID').txt(xmlText(doc.payment.mandate.iban.replace(/\s+/g, '')));
   }
-  if (doc.payment.terms) xml.ele(NS.cac, 'cac:PaymentTerms').ele(NS.cbc, 'cbc:Note').txt(doc.payment.terms);
+  if (doc.payment.terms) xml.ele(NS.cac, 'cac:PaymentTerms').ele(NS.cbc, 'cbc:Note').txt(xmlText(doc.payment.terms));
 
   const taxTotal = xml.ele(NS.cac, 'cac:TaxTotal');
   amount(taxTotal, 'cbc:TaxAmount', doc.totals.vat, currency);
@@ -168,12 +177,12 @@ export async function ublXml(doc: BillingDocument, options: UblOptions = {}): Pr
 
   doc.lines.forEach((line, index) => {
     const node = xml.ele(NS.cac, credit ? 'cac:CreditNoteLine' : 'cac:InvoiceLine');
-    node.ele(NS.cbc, 'cbc:ID').txt(String(index + 1));
-    node.ele(NS.cbc, credit ? 'cbc:CreditedQuantity' : 'cbc:InvoicedQuantity', { unitCode: line.unit_code }).txt(line.quantity);
+    node.ele(NS.cbc, 'cbc:ID').txt(xmlText(String(index + 1)));
+    node.ele(NS.cbc, credit ? 'cbc:CreditedQuantity' : 'cbc:InvoicedQuantity', { unitCode: line.unit_code }).txt(xmlText(line.quantity));
     amount(node, 'cbc:LineExtensionAmount', line.net_amount, currency);
     const item = node.ele(NS.cac, 'cac:Item');
-    item.ele(NS.cbc, 'cbc:Name').txt(line.description);
-    item.ele(NS.cac, 'cac:SellersItemIdentification').ele(NS.cbc, 'cbc:ID').txt(line.id);
+    item.ele(NS.cbc, 'cbc:Name').txt(xmlText(line.description));
+    item.ele(NS.cac, 'cac:SellersItemIdentification').ele(NS.cbc, 'cbc:ID').txt(xmlText(line.id));
     taxCategory(item, 'cac:ClassifiedTaxCategory', line.vat_category, line.vat_percent, null);
     amount(node.ele(NS.cac, 'cac:Price'), 'cbc:PriceAmount', line.unit_price, currency);
   });

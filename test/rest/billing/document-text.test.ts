@@ -20,7 +20,7 @@ test.before(async () => {
 });
 test.after.always(async () => { await app?.close(); });
 
-async function finalized(options: Pick<CustomItemBoxOptions, 'customer' | 'seller' | 'items'>) {
+async function finalized(options: Pick<CustomItemBoxOptions, 'customer' | 'seller' | 'items' | 'address' | 'reference'>) {
   const { final, boxId } = await finalizedCustomItemBox(app, options);
   if (final.status !== 200) return { final, pages: [] as string[], xml: '' };
   const pdf = await app.request('GET', `/main/v1/billing-box/${boxId}/document`);
@@ -59,6 +59,23 @@ test('U+FFFE and U+FFFF in a name or description: the UBL is XML 1.0, valid EN 1
   t.false(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/u.test(xml));
   t.true(xml.includes('<cbc:Name>Non\uFFFDchar\uFFFD GmbH</cbc:Name>'));
   t.deepEqual(await en16931Failures(xml), []);
+});
+
+// Found by probing (2026-11-29): xmlbuilder2 leaves an `&` that looks like a reference unescaped.
+test('text that looks like an XML reference is text: the UBL parses, valid EN 16931, and says what the PDF says', async (t) => {
+  const name = 'Smith &Co; R&amp;D &#0; &nbsp;';
+  const { final, xml, pages } = await finalized({
+    customer: { name }, address: { address_line1: 'Main st &x;', city: 'Utrecht', postal_code: '1234 AB' }, reference: 'PO &ref;',
+    items: [{ description: 'A &lt; B &#x26; C' }],
+  });
+  t.is(final.status, 200, JSON.stringify(final.body));
+  t.deepEqual(await en16931Failures(xml), []);
+  for (const element of ['<cbc:Name>Smith &amp;Co; R&amp;amp;D &amp;#0; &amp;nbsp;</cbc:Name>', '<cbc:StreetName>Main st &amp;x;</cbc:StreetName>',
+    '<cbc:BuyerReference>PO &amp;ref;</cbc:BuyerReference>', '<cbc:Name>A &amp;lt; B &amp;#x26; C</cbc:Name>']) {
+    t.true(xml.includes(element), element);
+  }
+  const text = pages.join('\n');
+  for (const printed of [name, 'Main st &x;', 'A &lt; B &#x26; C']) t.true(text.includes(printed), `${printed} in\n${text}`);
 });
 
 test('a line of 10^14 and more is finalized, and its amount printed in full', async (t) => {
