@@ -41,9 +41,14 @@ export function errorBody(error: DomainError): ErrorBody {
   return body;
 }
 
-/** The one place where failures become HTTP: X-SVC-Version on every answer, flat error bodies. */
+/**
+ * The one place where failures become HTTP: X-SVC-Version on every answer, flat error bodies. Every
+ * answer is also read as the type it names (no sniffing) and framed by no page (GraphiQL's included).
+ */
 export async function errorMiddleware(ctx: Context, next: Next): Promise<void> {
   ctx.set('X-SVC-Version', PRODUCT_VERSION);
+  ctx.set('X-Content-Type-Options', 'nosniff');
+  ctx.set('X-Frame-Options', 'DENY');
   try {
     await next();
   } catch (caught) {

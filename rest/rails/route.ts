@@ -76,6 +76,9 @@ export interface RouteDef<B = any, Q = any, T = any, P extends Paging = Paging> 
 
 export type { FileAnswer } from './shape.ts';
 
+/** The types of file answers shown in the browser (nothing in them runs script); any other is an attachment. */
+const SHOWN_INLINE = new Set(['application/pdf', 'image/png']);
+
 export const isFileAnswer = (value: unknown): value is FileAnswer =>
   typeof value === 'object' && value !== null && 'file' in value && Buffer.isBuffer((value as FileAnswer).file?.bytes);
 
@@ -145,7 +148,11 @@ export function mountRoutes(router: Router, routes: RouteDef[]): void {
       ctx.status = def.status ?? 200;
       if (isFileAnswer(result)) {
         ctx.type = result.file.contentType;
-        ctx.set('Content-Disposition', `inline; filename="${result.file.filename.replace(/[^\w.-]/g, '_')}"`);
+        // A stored file a browser could run script in (an SVG logo, an uploaded XML document) is a
+        // download in a sandbox: it runs nothing on this origin. PDFs and PNGs are shown.
+        const inline = SHOWN_INLINE.has(result.file.contentType);
+        if (!inline) ctx.set('Content-Security-Policy', "default-src 'none'; sandbox");
+        ctx.set('Content-Disposition', `${inline ? 'inline' : 'attachment'}; filename="${result.file.filename.replace(/[^\w.-]/g, '_')}"`);
         ctx.body = result.file.bytes;
       } else {
         ctx.body = result ?? {};

@@ -41,6 +41,9 @@ test('files, SPA fallback, cache headers, no escape from the folder', async (t) 
     t.is((await fetch(`${url}/console/assets/index-abc123.css`)).headers.get('content-type'), 'text/css; charset=utf-8');
 
     t.is((await fetch(`${url}/console/assets/index-old.js`)).status, 404, 'a missing asset is not the page');
+    // Found by probing: the page asked for below assets/ was cached for a year.
+    const pageAsAsset = await fetch(`${url}/console/assets/..%2findex.html`);
+    t.is(pageAsAsset.headers.get('cache-control'), 'no-cache');
     t.not(await (await fetch(`${url}/console/%2e%2e/secret.txt`)).text(), 'secret');
     t.not(await (await fetch(`${url}/console/..%2fsecret.txt`)).text(), 'secret');
     const bare = await fetch(`${url}/console`, { redirect: 'manual' });

@@ -4,10 +4,12 @@ import { startTestApp, type TestApp } from '../helpers/app.ts';
 
 let app: TestApp;
 let html: string;
+let headers: Record<string, string>;
 test.before(async () => {
   app = await startTestApp();
   const page = await app.request('GET', '/graphql', { auth: null, headers: { accept: 'text/html' } });
   html = String(page.body);
+  headers = Object.fromEntries(page.headers);
 });
 test.after.always(async () => { await app?.close(); });
 
@@ -50,6 +52,10 @@ test('the GraphiQL page references only assets of the service, and each one answ
     t.regex(response.headers.get('content-type') ?? '', types[url.split('.').pop()!], url);
     t.regex(response.headers.get('cache-control') ?? '', /immutable/, url);
   }
+});
+
+test('the page is framed by no other page and read as the HTML it is (found by probing: it had neither header)', (t) => {
+  t.like(headers, { 'x-frame-options': 'DENY', 'x-content-type-options': 'nosniff' });
 });
 
 test('assets need no credentials; HEAD works', async (t) => {

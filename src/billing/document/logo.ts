@@ -18,6 +18,13 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 export interface Logo { content_type: string; bytes: Buffer }
 
 /** Why a logo cannot be used, or null when it can. */
+/**
+ * What could run or fetch in a browser that shows an SVG: a script element of any prefix, an event
+ * handler attribute, animation (which can set an href to `javascript:`), foreign (HTML) content, a
+ * `javascript:` URL. A logo is a drawing: none of it belongs there.
+ */
+const ACTIVE_SVG = /<([\w.-]+:)?(script|foreignObject|set|animate\w*|handler|listener)[\s>/]|\son[a-z]+\s*=|javascript:/i;
+
 export async function logoProblem(contentType: string, bytes: Buffer): Promise<string | null> {
   if (!(LOGO_TYPES as readonly string[]).includes(contentType)) return `a logo is ${LOGO_TYPES.join(' or ')}`;
   if (bytes.length === 0) return 'the logo is empty';
@@ -36,7 +43,7 @@ export async function logoProblem(contentType: string, bytes: Buffer): Promise<s
     }
     if (!/<svg[\s>]/.test(text)) return 'the body is not an SVG image (no <svg> element)';
     if (/<!(DOCTYPE|ENTITY)/i.test(text)) return 'an SVG logo may not carry a DOCTYPE or entities';
-    if (/<script[\s>]/i.test(text)) return 'an SVG logo may not carry scripts';
+    if (ACTIVE_SVG.test(text)) return 'an SVG logo may not carry scripts, event handlers, animations or foreign content';
     const external = [...text.matchAll(/(?:href\s*=\s*["']|url\(\s*["']?)\s*([^"')\s]*)/gi)].map((m) => m[1]).find((ref) => !isInternal(ref));
     if (external !== undefined) return `an SVG logo draws from itself only: ${external.slice(0, 60)} is outside it`;
     const images = svgImages(text);

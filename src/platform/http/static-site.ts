@@ -69,7 +69,8 @@ export function staticSite(options: StaticSiteOptions) {
     }
     const target = normalize(join(root, relativePath));
     const inside = target.startsWith(root) && !relativePath.includes('\0');
-    const isAsset = relativePath.startsWith(`${immutableDir}/`);
+    // Where the file is, not how it was asked for: `assets/..%2findex.html` is the page, not an asset cached for good.
+    const isAsset = target.startsWith(join(root, immutableDir) + sep);
     const file = inside && relativePath !== '' && !relativePath.startsWith('.') ? await fileAt(target) : null;
     if (file) {
       ctx.type = TYPES[extname(target).toLowerCase()] ?? 'application/octet-stream';

@@ -123,6 +123,12 @@ test('documents of an external system: finalize from approved with the upload, t
   // A document named after the invoice code, added afterwards, is not what the box's document is.
   const lookalike = await app.request('POST', `/main/v1/billing-box/${item.box_id}/document/EXT-77.a.xml`, { raw: '<Invoice>fake</Invoice>', headers: { 'content-type': 'application/xml' } });
   t.is(lookalike.status, 200);
+  // An uploaded XML could be XHTML with script (found by probing): it is a download in a sandbox; a PDF is shown.
+  t.like(Object.fromEntries((await app.request('GET', `/main/v1/billing-box/${item.box_id}/document/EXT-77.a.xml`)).headers), {
+    'content-disposition': 'attachment; filename="EXT-77.a.xml"', 'content-security-policy': "default-src 'none'; sandbox", 'x-content-type-options': 'nosniff',
+  });
+  const shown = Object.fromEntries((await app.request('GET', `/main/v1/billing-box/${item.box_id}/document/reminder.pdf`)).headers);
+  t.like(shown, { 'content-disposition': 'inline; filename="reminder.pdf"', 'x-content-type-options': 'nosniff' });
   t.deepEqual((await app.request('GET', `/main/v1/billing-box/${item.box_id}/document`)).body, pdf);
   t.is((await app.request('GET', `/main/v1/billing-box/${item.box_id}/document`, { headers: { accept: 'application/xml' } })).body.code, 'document_missing');
   t.is((await app.request('DELETE', `/main/v1/billing-box/${item.box_id}/document/EXT-77.a.xml`)).status, 400, 'named after the code: the finalized box keeps it');
