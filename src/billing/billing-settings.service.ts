@@ -3,7 +3,8 @@
 // are fixed once billing has started (assertPeriodsUnchanged).
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { visibleAdministration } from '../parties/customer-input.ts';
-import { isCountryCode } from '../platform/countries.ts';
+import { hasVatCountryPrefix, isCountryCode } from '../platform/countries.ts';
+import { refuseBlank } from '../platform/blank-text.ts';
 import { DomainError, InvalidInputError } from '../platform/errors.ts';
 import type { Em } from '../platform/orm.ts';
 import { isTimeZone } from '../pricing/local-time.ts';
@@ -95,7 +96,13 @@ async function applySettings(em: Em, adminId: string, input: BillingSettingsInpu
     if (input.seller !== undefined) {
       const merged: SellerLegal = input.seller === null ? { ...EMPTY_SELLER_LEGAL } : { ...EMPTY_SELLER_LEGAL, ...settings.seller };
       for (const [key, value] of Object.entries(input.seller ?? {})) {
-        if (key in EMPTY_SELLER_LEGAL) merged[key as keyof SellerLegal] = value ?? null;
+        if (!(key in EMPTY_SELLER_LEGAL)) continue;
+        // A member of white space only names nothing on an invoice (an empty seller name or IBAN failed EN 16931 BR-06, BR-50).
+        refuseBlank(value, ['seller', key]);
+        merged[key as keyof SellerLegal] = value ?? null;
+      }
+      if (merged.vat_number && !hasVatCountryPrefix(merged.vat_number)) {
+        throw new InvalidInputError('seller.vat_number must start with the code of its issuing country, e.g. NL123456789B01 (EN 16931 BR-CO-09)', { path: ['seller', 'vat_number'] });
       }
       if (merged.country && (!/^[A-Z]{2}$/.test(merged.country) || !isCountryCode(merged.country))) {
         throw new InvalidInputError('seller.country must be an officially assigned ISO 3166-1 alpha-2 code in upper case', { path: ['seller', 'country'] });

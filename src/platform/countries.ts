@@ -25,3 +25,12 @@ const ASSIGNED = new Set(COUNTRY_CODES);
 export function isCountryCode(value: string): boolean {
   return value.length === 2 && ASSIGNED.has(value.toUpperCase());
 }
+
+/**
+ * A VAT identifier starts with the code of the country that issued it, in upper case (EN 16931
+ * BR-CO-09: ISO 3166-1 alpha-2, Greece's `EL` too): `NL123456789B01`, not `123456789B01`.
+ */
+export function hasVatCountryPrefix(vatNumber: string): boolean {
+  const prefix = vatNumber.slice(0, 2);
+  return prefix === 'EL' || (/^[A-Z]{2}$/.test(prefix) && ASSIGNED.has(prefix));
+}

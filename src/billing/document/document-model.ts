@@ -55,6 +55,9 @@ const CUSTOMER = `select c.id, c.external_reference, c.name, c.country, c.compan
  * country there, the country is the customer's own (always set), so the party always has the
  * country EN 16931 requires of both buyer (BR-11) and seller (BR-09). Street, postal code and city
  * stay empty when the customer has no billing address (EN 16931 does not require them). */
+/** A seller's member as stated: one of white space only (stored before such were refused) states nothing. */
+const stated = (value: string | null | undefined): string | null => (value && value.trim() !== '' ? value : null);
+
 export async function customerPartyOf(em: Em, partyId: string): Promise<DocumentParty> {
   const [row] = await em.execute<Record<string, any>[]>(CUSTOMER, [partyId, partyId]);
   if (!row) return { name: partyId, address: { street: null, postal_code: null, city: null, country: 'NL' }, vat_number: null, company_reg_num: null, email: null };
@@ -63,7 +66,7 @@ export async function customerPartyOf(em: Em, partyId: string): Promise<Document
   return {
     name: row.addressee ?? row.name,
     address: { street, postal_code: row.postal_code, city: row.city, country: row.address_country ?? row.country },
-    vat_number: typeof vat === 'string' ? vat : null,
+    vat_number: typeof vat === 'string' && vat.trim() !== '' ? vat : null,
     company_reg_num: row.company_reg_num,
     email: row.billing_email,
     identifier: row.external_reference ?? row.id,
@@ -130,9 +133,9 @@ export function documentModel(inputs: DocumentInputs): BillingDocument {
   const annex = lines.flatMap((line, index) => annexSection({ id: line.id, number: index + 1, name: line.description }, itemsOf.get(line.id) ?? [], flip, ctx) ?? []);
   const legal = admin.seller;
   const administration: DocumentParty = {
-    name: legal.name ?? admin.name,
+    name: stated(legal.name) ?? admin.name,
     address: { street: legal.street, postal_code: legal.postal_code, city: legal.city, country: legal.country ?? admin.country },
-    vat_number: legal.vat_number, company_reg_num: legal.company_reg_num, email: legal.email, phone: legal.phone ?? null, website: legal.website ?? null,
+    vat_number: stated(legal.vat_number), company_reg_num: legal.company_reg_num, email: legal.email, phone: legal.phone ?? null, website: legal.website ?? null,
   };
   const selfBilling = kind === 'self_billing_invoice';
   // Self-billing: the customer sells (the service knows no bank account of a customer to pay into,
@@ -141,7 +144,7 @@ export function documentModel(inputs: DocumentInputs): BillingDocument {
   // does not apply: a bank transfer unless the box says otherwise.
   const seller: BillingDocument['seller'] = selfBilling
     ? { ...customer, bank_account: null }
-    : { ...administration, bank_account: legal.iban ? { iban: legal.iban, bic: legal.bic, name: legal.bank_account_name } : null };
+    : { ...administration, bank_account: stated(legal.iban) ? { iban: legal.iban!, bic: legal.bic, name: legal.bank_account_name } : null };
   const paymentMethod = box.paymentMethod ?? (selfBilling ? 'bank_transfer' : admin.defaultPaymentMethod);
   // A private charger owner without VAT registration, paid exempt amounts only, is not subject to
   // VAT: category O, and then no party carries a VAT identifier (EN 16931 BR-O-02, BR-O-11..14).

@@ -1,6 +1,7 @@
 // What a final document needs before it is numbered: finalize checks its model here, in its
 // transaction and before the number is taken, so a document EN 16931 would reject is never issued
 // and takes no number (decisions: "Billing", what is issued). Drafts and previews are not checked.
+import { hasVatCountryPrefix } from '../../platform/countries.ts';
 import { DomainError } from '../../platform/errors.ts';
 import type { BillingDocument } from './billing-document.ts';
 
@@ -25,6 +26,13 @@ export function assertIssuable(doc: BillingDocument, { adminId, partyId }: { adm
       ? `a self-billing invoice names the customer as seller: customer ${partyId} needs a VAT number (custom_fields.vat_number) unless all its lines are exempt`
       : `an invoice names the seller's VAT number (EN 16931 BR-S-02, BR-Z-02, BR-E-02, BR-AE-02): the billing settings of administration ${adminId} `
         + 'need seller.vat_number; a company registration number does not stand in for it', { path: [] });
+  }
+  // A VAT identifier names its issuing country first (BR-CO-09); the customer's is a custom field, free text.
+  for (const [party, where] of [[doc.seller, 'seller'], [doc.buyer, 'buyer']] as const) {
+    if (!party.vat_number || hasVatCountryPrefix(party.vat_number)) continue;
+    const customerIsParty = (where === 'seller') === (doc.kind === 'self_billing_invoice');
+    throw new DomainError('invalid_input', `the ${where}'s VAT number ${party.vat_number} does not start with the code of its issuing country (EN 16931 BR-CO-09): `
+      + (customerIsParty ? `customer ${partyId} needs custom_fields.vat_number such as NL123456789B01` : `the billing settings of administration ${adminId} need seller.vat_number such as NL123456789B01`), { path: [] });
   }
   // A box left without lines (its items withdrawn: a customer correction) has nothing to issue; a
   // document needs a line (BR-16) and a VAT breakdown (BR-CO-18), and would take a number.

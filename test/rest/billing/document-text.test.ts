@@ -78,6 +78,31 @@ test('text that looks like an XML reference is text: the UBL parses, valid EN 16
   for (const printed of [name, 'Main st &x;', 'A &lt; B &#x26; C']) t.true(text.includes(printed), `${printed} in\n${text}`);
 });
 
+// Found by probing (2026-11-29): each was accepted, and finalized an invoice failing EN 16931.
+test('a seller member of white space only, or a VAT number without its country code, is refused at its member', async (t) => {
+  const admin = await createAdministration(app);
+  for (const [seller, param] of [
+    [{ vat_number: '123456789B01' }, '$.seller.vat_number'], [{ vat_number: '   ' }, '$.seller.vat_number'], [{ vat_number: 'XX123' }, '$.seller.vat_number'],
+    [{ name: '   ' }, '$.seller.name'], [{ name: '' }, '$.seller.name'], [{ iban: '  ' }, '$.seller.iban'],
+  ] as const) {
+    const r = await app.request('POST', `/main/v1/administration/${admin.id}/billing-settings`, { body: { seller } });
+    t.is(r.status, 400, JSON.stringify(seller));
+    t.like(r.body, { code: 'invalid_input', param }, JSON.stringify(seller));
+  }
+  t.is((await app.request('POST', `/main/v1/administration/${admin.id}/billing-settings`, { body: { seller: { vat_number: 'EL123456789' } } })).status, 200, 'Greece\'s EL');
+});
+
+test('a customer\'s VAT number without its country code: finalize is refused and takes no number; one of white space only is none', async (t) => {
+  const refused = await finalizedCustomItemBox(app, { customer: { custom_fields: { vat_number: '123456789' } }, items: [{}] });
+  t.is(refused.final.status, 400);
+  t.like(refused.final.body, { code: 'invalid_input' });
+  t.regex(refused.final.body.message, /custom_fields\.vat_number/);
+  t.like(await okCall(app, 'GET', `/billing-box/${refused.boxId}`), { state: 'ready', invoice_code: null });
+  const { final, xml } = await finalized({ customer: { custom_fields: { vat_number: '  ' } }, items: [{}] });
+  t.is(final.status, 200, JSON.stringify(final.body));
+  t.deepEqual(await en16931Failures(xml), []);
+});
+
 test('a line of 10^14 and more is finalized, and its amount printed in full', async (t) => {
   const { final, pages, xml } = await finalized({ items: [{ quantity: '999999', unit_price_excl_vat: '99999999.99' }, { quantity: '1000000', unit_price_excl_vat: '100000000' }] });
   t.is(final.status, 200, JSON.stringify(final.body));
