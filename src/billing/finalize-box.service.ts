@@ -70,7 +70,7 @@ export async function finalizeBox(em: Em, id: string, options: FinalizeOptions =
       const [data] = await boxDetails(tx, [box.id]);
       // The rate the documents show: the box keeps it, whatever rate is set later.
       box.keepExchangeRate(data.foreignCurrencyTotals);
-      const prepared = await prepareFinalDocuments(tx, data, issueDate);
+      const prepared = await prepareFinalDocuments(tx, data, issueDate, now);
       await deleteDrafts(tx, box.id);
       await options.beforeNumber?.();
       // From here to the commit the series' numbering is locked: keep it short. The number carries

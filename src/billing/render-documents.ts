@@ -16,12 +16,14 @@ import { categoryDescriptions, customerPartyOf, documentModel, mandateOf, withNu
 import { layoutPdf, pdfBytes } from './document/pdf-document.ts';
 import { ublXml } from './document/ubl-document.ts';
 import type { StoredDocument } from './document-store.ts';
-import { localMidnight } from './periods.ts';
 
 /** The model of a box's document: a draft (`issueDate` null) or a final one whose number comes later. */
-export async function boxDocumentModel(em: Em, box: BoxData, issueDate: string | null): Promise<BillingDocument> {
+/**
+ * The model of a box's document; `at`: the moment it is made (a final one's: its finalize), at which
+ * the customer's mandate is in force. The start of the issue day named a mandate replaced since.
+ */
+export async function boxDocumentModel(em: Em, box: BoxData, issueDate: string | null, at = new Date()): Promise<BillingDocument> {
   const admin = await billingAdmin(em, box.adminId);
-  const at = issueDate ? localMidnight(issueDate, admin.timeZone) : new Date();
   const [customer, categories, items, mandate, logo] = await Promise.all([
     customerPartyOf(em, box.partyId), categoryDescriptions(em, box.adminId), documentItems(em, box.id),
     box.partyKind === 'customer' ? mandateOf(em, box.partyId, at) : null, billingLogoOf(em, box.adminId),
@@ -44,8 +46,8 @@ export interface PreparedDocuments {
  * box locked): checks that the document may be issued (document/issuable.ts), reads every item, lays out every page and
  * writes the annex CSV. `complete` then fills in the number.
  */
-export async function prepareFinalDocuments(em: Em, box: BoxData, issueDate: string): Promise<PreparedDocuments> {
-  const model = await boxDocumentModel(em, box, issueDate);
+export async function prepareFinalDocuments(em: Em, box: BoxData, issueDate: string, at: Date): Promise<PreparedDocuments> {
+  const model = await boxDocumentModel(em, box, issueDate, at);
   assertIssuable(model, box);
   const layout = await layoutPdf(model);
   const csv = model.annex.length ? annexCsv(model) : null;

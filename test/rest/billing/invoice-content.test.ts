@@ -171,3 +171,36 @@ test('a self-billing invoice: its own title and mention, the issuer pays, the pa
   t.deepEqual(englishLabelsIn(text, 'de'), []);
   t.deepEqual(await en16931Failures(xml), []);
 });
+
+// Found by probing (2026-11-29): the mandate was looked up at the start of the issue day, so a mandate
+// that replaced another that day left the invoice naming the old account, and one signed that day none.
+test('a direct debit invoice names the mandate in force when it is issued: one replacing another today, or the first signed today', async (t) => {
+  await ensureVatRate(app);
+  const today = new Date().toISOString().slice(0, 10);
+  for (const replacing of [true, false]) {
+    const admin = await createAdministration(app, { localeId: 'en-GB' });
+    await configureBilling(app, admin.id);
+    await createSeries(app, admin.id);
+    const customer = await createCustomer(app, admin.id);
+    if (replacing) {
+      await ok('POST', '/billing-direct-debit-mandate', {
+        customer_id: customer.id, bank_account_name: 'Old', iban: 'DE89370400440532013000', mandate_reference: `OLD-${admin.id}`, valid_from: '2026-01-01T00:00:00Z',
+      });
+    }
+    await ok('POST', '/billing-direct-debit-mandate', {
+      customer_id: customer.id, bank_account_name: 'New', iban: 'NL91ABNA0417164300', mandate_reference: `NEW-${admin.id}`, invalidate_overlapping_mandate: true,
+    });
+    const item = await ok('POST', '/billing-custom-item', {
+      time_zone: 'UTC', date: today, party_id: customer.id, admin_id: admin.id, description: 'Thing', quantity: '1', unit: 'pcs', unit_price_excl_vat: '10.00', vat_kind: 'standard',
+    });
+    await ok('POST', `/billing-box/${item.box_id}/close`);
+    await ok('POST', `/billing-box/${item.box_id}/approve`, { payment_method: 'direct_debit' });
+    await boxInState(app, item.box_id, 'ready');
+    await ok('POST', `/billing-box/${item.box_id}/finalize`);
+    const xml = (await app.request('GET', `/main/v1/billing-box/${item.box_id}/document`, { headers: { accept: 'application/xml' } })).body as string;
+    const mandate = /<cac:PaymentMandate>[\s\S]*?<\/cac:PaymentMandate>/.exec(xml)?.[0] ?? '';
+    t.regex(mandate, new RegExp(`NEW-${admin.id}[\\s\\S]*NL91ABNA0417164300`), `replacing: ${replacing}`);
+    t.false(xml.includes('OLD-'));
+    t.deepEqual(await en16931Failures(xml), []);
+  }
+});
