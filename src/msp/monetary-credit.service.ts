@@ -20,6 +20,7 @@ import type { Subtotal } from '../pricing/price-session.ts';
 import { loadSuccession, MAX_SUCCESSIONS, type Succession } from './credit-succession.ts';
 import { lockTokenSubscription } from './lock-token-subscription.ts';
 import { MonetaryCredit, type CREDIT_KINDS } from './monetary-credit.entity.ts';
+import { SubscriptionCorrection } from './subscription-correction.entity.ts';
 import { TokenSubscription } from './token-subscription.entity.ts';
 import { tokenSubscriptionData, type MonetaryCreditData, type TokenSubscriptionData } from './token-subscription.queries.ts';
 
@@ -78,11 +79,26 @@ export async function changeMonetaryCredit(em: Em, subscriptionId: string, input
   return em.transactional(async (tx) => {
     const subscription = await lockTokenSubscription(tx, subscriptionId);
     // A defunct subscription's tokens are gone, so a grant could never be used; a correction may still clear its credit.
-    if (!isNegative(amount)) subscription.assertChangeable();
+    if (!isNegative(amount)) {
+      subscription.assertChangeable();
+      await assertCreditStays(tx, subscription);
+    }
     const movement = appendMovement(tx, subscription, isNegative(amount) ? 'correction' : 'grant', amount, { description: input.description });
     await tx.flush();
     return stateOf(tx, subscription, movement);
   });
+}
+
+/**
+ * A subscription whose credit a plan-or-customer correction moved on takes no grant: the move is
+ * made once, so a grant after it stayed on a subscription no later session is priced on.
+ */
+async function assertCreditStays(em: Em, subscription: TokenSubscription): Promise<void> {
+  const moved = await em.findOne(SubscriptionCorrection, { oldSubscription: subscription, creditMovedAt: { $ne: null } }, { filters: false });
+  if (moved) {
+    throw new DomainError('subscription_not_current', `the subscription's credit moved to ${moved.newSubscription.id} at its plan-or-customer `
+      + 'correction: grant credit to that subscription');
+  }
 }
 
 /**

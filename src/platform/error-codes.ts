@@ -35,7 +35,7 @@ export const ERROR_CODES = {
   mandate_defunct: { status: 400, meaning: 'A defunct direct debit mandate cannot change or become valid again.' },
   authorization_defunct: { status: 400, meaning: 'A defunct end-user authorization cannot become valid again.' },
   subscription_defunct: { status: 400, meaning: 'The token subscription is defunct: it cannot change, get tokens or be fulfilled.' },
-  subscription_not_current: { status: 400, meaning: 'The token subscription has not started yet or has ended: it cannot switch plan now.' },
+  subscription_not_current: { status: 400, meaning: 'The token subscription has not started yet or has ended: it cannot switch plan now, or (ended by a plan-or-customer correction that moved its credit on) take a credit grant.' },
   token_link_defunct: { status: 400, meaning: 'A defunct token link cannot change.' },
   reimbursement_arrangement_defunct: { status: 400, meaning: 'A defunct reimbursement arrangement cannot change.' },
   cpo_subscription_defunct: { status: 400, meaning: 'A defunct CPO subscription cannot change or get EVSE links.' },

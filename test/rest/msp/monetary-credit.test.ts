@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { consumeCredit } from '../../../src/msp/monetary-credit.service.ts';
 import { scopedEm } from '../../../src/access/admin-scope.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
-import { createAdministration, insertTokenSubscription } from '../../helpers/factories.ts';
+import { createAdministration, createSubscriptionPlan, insertTokenSubscription } from '../../helpers/factories.ts';
 
 let app: TestApp;
 let adminId: string;
@@ -200,4 +200,23 @@ test('a defunct subscription gets no grant (subscription_defunct); a negative co
   t.is(cleared.body.monetary_credit_balance, '0.00');
   const ledger = await app.request('GET', creditPath(id));
   t.deepEqual(ledger.body.items.map((m: { amount: string }) => m.amount), ['5.00', '-5.00']);
+});
+
+// Found by probing (2026-11-29): the move is made once, so a grant after it stayed where no session is priced.
+test('a subscription whose credit a correction moved on takes no grant (subscription_not_current naming the successor); the successor does', async (t) => {
+  const { id } = await insertTokenSubscription(app, adminId);
+  await credit(id, '10.00');
+  const plan = await createSubscriptionPlan(app, adminId);
+  const corrected = await app.request('POST', `/main/v1/msp-token-subscription/${id}/plan-or-customer-correction`, {
+    body: { valid_from: '2026-06-01T00:00:00Z', new_plan_id: plan.id },
+  });
+  t.is(corrected.status, 200, JSON.stringify(corrected.body));
+  const successor = corrected.body.new_subscription.id;
+  const grant = await credit(id, '25.00');
+  t.is(grant.status, 400, JSON.stringify(grant.body));
+  t.is(grant.body.code, 'subscription_not_current');
+  t.true(grant.body.message.includes(successor));
+  const moved = await credit(successor, '25.00');
+  t.is(moved.status, 200, JSON.stringify(moved.body));
+  t.is(moved.body.monetary_credit_balance, '35.00', 'the 10.00 moved, and the grant');
 });
