@@ -159,7 +159,7 @@ export function moveDueCredit(em: Em, succession: Succession, locked: Map<string
 }
 
 /** A priced line as credit reads it (the pricing core's, labelled or not). */
-type CreditableLine = Pick<Subtotal, 'amount_excl_vat' | 'vat_percent' | 'vat_kind' | 'vat_country'> & { kind: string };
+type CreditableLine = Pick<Subtotal, 'amount_excl_vat' | 'vat_percent' | 'vat_kind' | 'vat_country'> & { kind: string; amount_incl_vat?: string };
 
 /** The line of the credit a priced session used at one VAT rate, among the session's subtotals. */
 export interface CreditLine extends Omit<Subtotal, 'kind'> {
@@ -183,10 +183,12 @@ export function creditToUse(balance: string, eligible: string): string {
  * A negative line for the credit used. Credits are amounts excl. VAT, so the VAT of the part
  * they pay goes too: the line carries the session's VAT rate on the negative amount.
  */
-export function creditLine(used: string, like: CreditableLine): CreditLine {
+export function creditLine(used: string, like: CreditableLine, wholeInclVat?: string): CreditLine {
   const amount = normalize(`-${used}`);
   const vatUnrounded = percentOfDecimal(amount, like.vat_percent);
-  const incl = roundToCurrency(addDecimal(amount, vatUnrounded));
+  // Paying a rate's whole net, the credit takes that rate's VAT as its lines hold it: each line's VAT
+  // was rounded on its own, so the VAT of the rounded net could leave a cent owed either way.
+  const incl = wholeInclVat !== undefined ? roundToCurrency(subtractDecimal('0', wholeInclVat)) : roundToCurrency(addDecimal(amount, vatUnrounded));
   const excl = roundToCurrency(amount);
   return {
     kind: 'monetary_credit', volume: '1.00', billed_volume: '1.00', step_size: null, rate: amount, rate_unit: 'session',
@@ -206,12 +208,14 @@ export function creditLine(used: string, like: CreditableLine): CreditLine {
  */
 export function withCredit<T extends CreditableLine>(subtotals: T[], used: string, excluded: string[] = []): (T | CreditLine)[] {
   if (isZero(used)) return subtotals;
-  const byVat = new Map<string, { net: string; like: T }>();
+  const byVat = new Map<string, { net: string; incl: string | undefined; like: T }>();
   for (const s of subtotals) {
     if (excluded.includes(s.kind)) continue;
     const key = `${s.vat_kind}|${s.vat_percent}|${s.vat_country}`;
     const group = byVat.get(key);
-    byVat.set(key, { net: group ? addCurrency(group.net, s.amount_excl_vat) : roundToCurrency(s.amount_excl_vat), like: group?.like ?? s });
+    const incl = s.amount_incl_vat === undefined || (group && group.incl === undefined) ? undefined
+      : group ? addCurrency(group.incl!, s.amount_incl_vat) : roundToCurrency(s.amount_incl_vat);
+    byVat.set(key, { net: group ? addCurrency(group.net, s.amount_excl_vat) : roundToCurrency(s.amount_excl_vat), incl, like: group?.like ?? s });
   }
   let left = used;
   const lines: CreditLine[] = [];
@@ -219,7 +223,8 @@ export function withCredit<T extends CreditableLine>(subtotals: T[], used: strin
     if (compareDecimal(group.net, '0') <= 0 || compareDecimal(left, '0') <= 0) continue;
     const part = minDecimal(group.net, left);
     left = subtractCurrency(left, part);
-    lines.push(creditLine(roundToCurrency(part), group.like));
+    const whole = compareDecimal(part, group.net) === 0 ? group.incl : undefined;
+    lines.push(creditLine(roundToCurrency(part), group.like, whole));
   }
   return [...subtotals, ...lines];
 }

@@ -90,6 +90,20 @@ test('a price cap\'s negative adjustment: the credit pays each VAT rate its net,
   t.like(partly, { total_excl_vat: '1.50', total_incl_vat: '1.63' });
 });
 
+// Found by probing (2026-11-29): a line's VAT is rounded from its unrounded amount, the credit's was
+// taken on the rounded net, so a session paid in full could show a cent of VAT owed, either way.
+test('a session paid in full owes no cent of VAT, whichever way its lines\' VAT was rounded', async (t) => {
+  for (const [price, kwh] of [['0.123457', '1.333'], ['0.50', '10.333']]) {
+    const sub = await pricedSubscription(app, adminId, { definition: { rates: { energy: { price } }, rules: [] }, credit: '20.00' });
+    const result = await priceOne(sub.evcoId, { total_energy_kwh: kwh });
+    const energy = result.subtotals.find((s: { kind: string }) => s.kind === 'energy');
+    const credit = result.subtotals.find((s: { kind: string }) => s.kind === 'monetary_credit');
+    t.is(credit.amount_excl_vat, `-${energy.amount_excl_vat}`, `${price} x ${kwh}`);
+    t.is(credit.amount_incl_vat, `-${energy.amount_incl_vat}`, `${price} x ${kwh}`);
+    t.like(result, { total_excl_vat: '0.00', total_vat: '0.00', total_incl_vat: '0.00' }, `${price} x ${kwh}`);
+  }
+});
+
 test('components with a VAT kind of their own; credit lines per VAT rate', async (t) => {
   await ensureVatRate(app, 'NL', '9', 'reduced');
   const sub = await pricedSubscription(app, adminId, {
