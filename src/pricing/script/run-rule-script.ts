@@ -16,22 +16,39 @@ export { sandboxStats } from './sandbox.ts';
 export const MAX_SCRIPT_LENGTH = 10_000;
 const LIMITS: SandboxLimits = { interruptChecks: 3_000, cpuMs: 1_000 };
 
-// QuickJS's array built-ins loop over an array-like's length without checking for an interrupt
-// (Array.prototype.indexOf.call({ length: 2 ** 40 }) ran for hours past the CPU budget): each is
-// wrapped to refuse a length beyond what the memory could hold anyway.
+// QuickJS's built-ins run without checking for an interrupt, so one call is bounded by its input
+// alone. Array built-ins loop over an array-like's length (Array.prototype.indexOf.call({ length:
+// 2 ** 40 }) ran for hours past the CPU budget); typed arrays likewise; string searches are naive,
+// O(n·m) (since 2026-11-29, found by probing: one indexOf over a 4 MiB string would have run for
+// an hour, on the thread that answers requests). Each is wrapped to refuse an input beyond a bound
+// where its one call stays within milliseconds: 1,000,000 elements, 4,096 characters (a loop of the slowest search ends at the CPU backstop, about 1.2 s).
 const MAX_ARRAY_LENGTH = 1_000_000;
+const MAX_STRING_LENGTH = 4_096;
 const LOCKDOWN = `
 globalThis.Date = undefined;
 Math.random = () => { throw new Error('Math.random is not available in rule scripts'); };
-for (const name of Object.getOwnPropertyNames(Array.prototype)) {
-  const native = Array.prototype[name];
-  if (typeof native !== 'function' || name === 'constructor') continue;
-  Object.defineProperty(Array.prototype, name, { writable: true, configurable: true, value: { [name](...args) {
-    const length = this == null ? 0 : Number(this.length);
-    if (length > ${MAX_ARRAY_LENGTH}) throw new RangeError('arrays in rule scripts have at most ${MAX_ARRAY_LENGTH} elements');
-    return native.apply(this, args);
-  } }[name] });
-}
+const bounded = (proto, check) => {
+  for (const key of Reflect.ownKeys(proto)) {
+    const native = Object.getOwnPropertyDescriptor(proto, key).value;
+    if (typeof native !== 'function' || key === 'constructor') continue;
+    const name = typeof key === 'symbol' ? key.description : key;
+    Object.defineProperty(proto, key, { writable: true, configurable: true, value: { [name](...args) {
+      check(this, args);
+      return native.apply(this, args);
+    } }[name] });
+  }
+};
+const elements = (self) => {
+  if (self != null && Number(self.length) > ${MAX_ARRAY_LENGTH}) throw new RangeError('arrays in rule scripts have at most ${MAX_ARRAY_LENGTH} elements');
+};
+const tooLong = (value) => (typeof value === 'string' || value instanceof String) && value.length > ${MAX_STRING_LENGTH};
+const characters = (self, args) => {
+  if (tooLong(self) || args.some(tooLong)) throw new RangeError('strings that rule scripts search or change have at most ${MAX_STRING_LENGTH} characters');
+};
+bounded(Array.prototype, elements);
+bounded(Object.getPrototypeOf(Uint8Array.prototype), elements);
+bounded(String.prototype, characters);
+bounded(RegExp.prototype, characters);
 `;
 
 export interface ScriptSubtotal { component: string; label: string; amount_excl_vat: string }

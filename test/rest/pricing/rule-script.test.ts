@@ -171,6 +171,26 @@ test('array built-ins over a huge length are stopped at once, not run for hours 
   t.deepEqual((await calc(fine, { cpo_cost_excl_vat: '1' })).body.annotations, { n: '1' });
 });
 
+// Found by probing (2026-11-29): QuickJS's string search is naive and runs without interrupt checks;
+// one indexOf over a 4 MiB string would have held the thread for about an hour.
+test('string and typed-array built-ins refuse inputs beyond their bound; strings of annotation size work', async (t) => {
+  for (const [script, refusal] of [
+    ["const s = 'a'.repeat(1 << 22); s.indexOf('a'.repeat(1 << 21) + 'b'); return {};", /at most 4096 characters/],
+    ["let s = 'a'; for (let i = 0; i < 22; i++) s += s; return { annotations: { n: String(s.includes('b')) } };", /at most 4096 characters/],
+    ["return { annotations: { n: String(/b/.test('a'.repeat(5000))) } };", /at most 4096 characters/],
+    ['new Uint8Array(1 << 23).sort(); return {};', /at most 1000000 elements/],
+  ] as const) {
+    const ratePlanId = await createRatePlan(app, [{ valid_from: '2025-01-01T00:00:00Z', definition: definition(script) }]);
+    const r = await calc(ratePlanId, { cpo_cost_excl_vat: '1' });
+    t.like(r.body, { code: 'rule_script_failed' }, script);
+    t.regex(r.body.message, refusal, script);
+  }
+  const fine = await createRatePlan(app, [{ valid_from: '2025-01-01T00:00:00Z', definition: definition(
+    "const s = 'ab'.repeat(2048); return { annotations: { n: String(s.indexOf('ba')), u: 'x'.toUpperCase(), p: 'x'.padEnd(1000, '-').slice(-3) } };",
+  ) }]);
+  t.deepEqual((await calc(fine, { cpo_cost_excl_vat: '1' })).body.annotations, { n: '1', u: 'X', p: '---' });
+});
+
 test('what a script returns or throws is stored safely: a NUL or a lone surrogate drops only its session out, others are priced', async (t) => {
   const cases = [
     "return { annotations: { note: 'a\\u0000b' } };",
