@@ -54,7 +54,9 @@ function apply(plan: ReimbursementPlan, input: PlanInput): void {
     plan.components = [...new Set(components)];
   }
   if (input.script !== undefined) {
-    const error = input.script === null ? null : input.script.length > MAX_SCRIPT_LENGTH ? `at most ${MAX_SCRIPT_LENGTH} characters` : scriptSyntaxError(input.script);
+    // A blank script would run as one that returns nothing, dropping the custom variables a plan without one prices.
+    const error = input.script === null ? null : input.script.trim() === '' ? 'must not be blank (null removes the script)'
+      : input.script.length > MAX_SCRIPT_LENGTH ? `at most ${MAX_SCRIPT_LENGTH} characters` : scriptSyntaxError(input.script);
     if (error) throw new InvalidInputError(`script: ${error}`, { path: ['script'] });
     plan.script = input.script;
   }

@@ -2,7 +2,7 @@
 // a CPU budget counted in interrupt checks (deterministic, with a backstop in the thread's CPU time), a memory
 // and a stack limit, a fresh runtime per run. The sandbox (sandbox.ts) owns the instance.
 import type { QuickJSContext, QuickJSHandle } from 'quickjs-emscripten';
-import { isDecimalText } from '../../money/decimal.ts';
+import { compareDecimal, isDecimalText } from '../../money/decimal.ts';
 import { DomainError } from '../../platform/errors.ts';
 import { DECIMAL_PRELUDE } from './decimal-prelude.ts';
 import { storableText, TEXT_CONTROL } from '../../platform/input-limits.ts';
@@ -63,6 +63,15 @@ export class RuleScriptError extends DomainError {
 
 /** A name or text a script returns, stored with the pricing result: no control characters (tab and line breaks aside) or lone surrogates. */
 const storable = (text: string) => text.isWellFormed() && !TEXT_CONTROL.test(text);
+
+/** At most 255 characters; never cut inside a surrogate pair (the half left was refused as a lone surrogate). */
+function cutLabel(label: string): string {
+  const cut = label.slice(0, 255);
+  return /[\uD800-\uDBFF]$/.test(cut) && label.length > 255 ? cut.slice(0, -1) : cut;
+}
+
+/** A line a script adds is at most this much, either way (20 of them fit a billing item's 14 integer digits). */
+const MAX_LINE_AMOUNT = '1000000';
 
 /** At most this many annotations, with names of at most this many characters. */
 const MAX_ANNOTATIONS = 50;
@@ -129,7 +138,11 @@ function checkOutput(value: unknown): ScriptOutput {
     if (typeof s.amount_excl_vat !== 'string' || !isDecimalText(s.amount_excl_vat)) {
       throw new Error(`subtotals[${i}].amount_excl_vat must be a decimal string such as "1.25" (at most 6 decimals), not ${JSON.stringify(s.amount_excl_vat)}`);
     }
-    const label = typeof s.label === 'string' && s.label.length > 0 ? s.label.slice(0, 255) : s.component;
+    // As an OCPI tariff's prices: a session's lines must fit what its items and totals keep.
+    if (compareDecimal(s.amount_excl_vat.replace(/^-/, ''), MAX_LINE_AMOUNT) > 0) {
+      throw new Error(`subtotals[${i}].amount_excl_vat must be at most ${MAX_LINE_AMOUNT} either way, not ${s.amount_excl_vat}`);
+    }
+    const label = typeof s.label === 'string' && s.label.length > 0 ? cutLabel(s.label) : s.component;
     if (!storable(label)) throw new Error(`subtotals[${i}].label must not hold control characters (other than tab and line breaks) or lone surrogates`);
     return { component: s.component, label, amount_excl_vat: s.amount_excl_vat };
   });
@@ -147,6 +160,8 @@ export function runRuleScript(rule: string, source: string, input: unknown, limi
       const code = `${LOCKDOWN}${DECIMAL_PRELUDE}
 const deepFreeze = (o) => { if (o && typeof o === 'object') { Object.values(o).forEach(deepFreeze); Object.freeze(o); } return o; };
 const result = ${wrap(source)}(deepFreeze(JSON.parse(${JSON.stringify(JSON.stringify(input))})), dec);
+// A promise (an async script), a Map or a class instance would read as {}: what it meant would be lost.
+if (result != null && ![Object.prototype, null].includes(Object.getPrototypeOf(result))) throw new TypeError('the script must return an object with annotations and/or subtotals, a plain one, not ' + (result?.constructor?.name ?? typeof result));
 JSON.stringify(result === undefined ? null : result);`;
       const evaluated = vm.evalCode(code, 'rule.js');
       if (evaluated.error) {

@@ -195,6 +195,11 @@ test('plans in mode cpms_supplied take the reported amount; custom variables and
   t.is((await processCpoSession(scripted.evse_uid)).total_reimbursement_amount_excl_vat, '0.75', '0.25 + 10 kWh × 0.05');
   const bad = await app.request('POST', api(`/cpo-reimbursement-plan/${plan.id}`), { body: { script: 'return {' } });
   t.is(bad.body.param, '$.script');
+  // Found by probing (2026-11-29): a blank script ran as one returning nothing: the custom variables went unpaid.
+  for (const blank of ['', '   ', '\n']) {
+    const refused = await app.request('POST', api(`/cpo-reimbursement-plan/${custom.id}`), { body: { script: blank } });
+    t.like(refused.body, { code: 'invalid_input', param: '$.script' }, JSON.stringify(blank));
+  }
 });
 
 test('a driver of our own is priced on the MSP side as well; another administration sees none of the CPO side', async (t) => {

@@ -191,6 +191,29 @@ test('string and typed-array built-ins refuse inputs beyond their bound; strings
   t.deepEqual((await calc(fine, { cpo_cost_excl_vat: '1' })).body.annotations, { n: '1', u: 'X', p: '---' });
 });
 
+// Found by probing (2026-11-29): a Promise, a Map or a class instance read as {} (an async script's lines were
+// lost without a word); a line of 10^14 failed the session's batch on the items' columns; a label cut at 255
+// inside a surrogate pair failed as a lone surrogate.
+test('a script answers a plain object, lines of at most 1,000,000 either way, and a long label is cut whole', async (t) => {
+  for (const [script, refusal] of [
+    ["return (async () => ({ subtotals: [{ component: 'markup', amount_excl_vat: '5.00' }] }))();", /plain one, not Promise/],
+    ['return new Map();', /plain one, not Map/],
+    ["return { subtotals: [{ component: 'x', amount_excl_vat: '99999999999999.999999' }] };", /at most 1000000 either way/],
+    ["return { subtotals: [{ component: 'x', amount_excl_vat: '-1000000.01' }] };", /at most 1000000 either way/],
+  ] as const) {
+    const ratePlanId = await createRatePlan(app, [{ valid_from: '2025-01-01T00:00:00Z', definition: definition(script) }]);
+    const r = await calc(ratePlanId, { cpo_cost_excl_vat: '1' });
+    t.like(r.body, { code: 'rule_script_failed' }, script);
+    t.regex(r.body.message, refusal, script);
+  }
+  const label = await createRatePlan(app, [{ valid_from: '2025-01-01T00:00:00Z', definition: definition(
+    "return { subtotals: [{ component: 'x', label: 'a'.repeat(254) + '\\u{1F600}', amount_excl_vat: '-1000000' }] };",
+  ) }]);
+  const labelled = await calc(label, { cpo_cost_excl_vat: '1' });
+  t.is(labelled.status, 200, JSON.stringify(labelled.body));
+  t.true(JSON.stringify(labelled.body).includes(`"${'a'.repeat(254)}"`), JSON.stringify(labelled.body).slice(0, 600));
+});
+
 test('what a script returns or throws is stored safely: a NUL or a lone surrogate drops only its session out, others are priced', async (t) => {
   const cases = [
     "return { annotations: { note: 'a\\u0000b' } };",
