@@ -26,6 +26,7 @@ import { ocpiMiddleware } from './ocpi/ocpi-router.ts';
 import { ocpiRoutes } from './ocpi/ocpi-routes.ts';
 import { logger } from '../src/platform/log.ts';
 import { requestLog, routePattern } from '../src/platform/http/request-log.ts';
+import { closeAfterUnreadBody } from '../src/platform/http/unread-body.ts';
 import type { ServiceMetrics } from '../src/platform/metrics.ts';
 import type { WorkerState } from '../src/worker/worker.ts';
 import { healthRoutes } from './operations/health.ts';
@@ -137,6 +138,7 @@ export function createApp(orm: Orm, options: AppOptions = {}): Koa {
 
   // First: X-Request-Id, the request's log line and its metrics.
   app.use(requestLog({ routeOf, callerOf, observe: (record) => metrics.observeRequest(record) }));
+  app.use(closeAfterUnreadBody);
   // Everything a request asks of the database (authentication included) counts against one bound.
   app.use((_ctx, next) => inRequestWait(next));
   app.use(errorMiddleware);

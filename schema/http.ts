@@ -126,6 +126,14 @@ export function graphqlMiddleware(orm: Orm, authenticator: BasicAuthenticator, l
   return async (ctx: Context, next: Next) => {
     if (ctx.path.startsWith(page.assetsPath)) return page.serveAsset(ctx);
     if (ctx.path !== GRAPHQL_PATH) return next();
+    // GraphQL goes by GET and POST only, answered as yoga answers other methods: before authentication,
+    // and before fetch's Request, which throws for TRACE, TRACK and CONNECT (a 500, found by probing).
+    if (ctx.method !== 'GET' && ctx.method !== 'POST') {
+      ctx.set('Allow', 'GET, POST');
+      ctx.status = 405;
+      ctx.body = { errors: [{ message: 'GraphQL only supports GET and POST requests.' }] };
+      return;
+    }
     if (shouldRenderGraphiQL({ method: ctx.method, headers: new Headers({ accept: ctx.get('accept') }) } as Request)) {
       return respond(ctx, await yoga.fetch(toRequest(ctx, undefined), {}));
     }

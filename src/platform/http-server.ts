@@ -37,8 +37,16 @@ export async function checkListenable(port: number, host: string): Promise<void>
 }
 
 /** Listens on host:port; a port in use or an address not of this machine is a StartupError naming the variable. */
+/**
+ * How long a client may take to send its headers, and its whole request: Node's defaults (60 s and
+ * 300 s) let a slow client hold a connection for five minutes. The largest body (16 MiB) takes under
+ * a minute at 3 Mbit/s.
+ */
+const HEADERS_TIMEOUT_MS = 20_000;
+const REQUEST_TIMEOUT_MS = 60_000;
+
 export async function listen(app: Koa, port: number, host: string): Promise<Server> {
-  const server = createServer(app.callback());
+  const server = createServer({ headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS }, app.callback());
   await bind(server, port, host);
   return server;
 }

@@ -1,4 +1,5 @@
 import test from 'ava';
+import { request as httpRequest } from 'node:http';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createAdministration, createCustomer } from '../helpers/factories.ts';
 import { graphql } from './graphql.ts';
@@ -50,6 +51,21 @@ test('GET parameters variables and extensions are JSON: anything else is 400 at 
   const fine = await app.request('GET', `${query}&variables=${encodeURIComponent('{"n":1}')}`);
   t.is(fine.status, 200);
   t.deepEqual(fine.body.data, { __typename: 'Query' });
+});
+
+test('methods other than GET and POST are 405 with Allow, also TRACE, which fetch refuses (it was a 500)', async (t) => {
+  const { hostname, port } = new URL(app.url);
+  const authorization = `Basic ${Buffer.from(`${app.admin.publicId}:${app.admin.secret}`).toString('base64')}`;
+  for (const method of ['TRACE', 'PUT', 'DELETE', 'PATCH', 'OPTIONS']) {
+    // node:http, as fetch refuses to send TRACE.
+    const answer = await new Promise<{ status: number; allow?: string }>((resolve, reject) => {
+      httpRequest({ hostname, port, path: '/graphql', method, headers: { authorization } }, (response) => {
+        response.resume();
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, allow: response.headers.allow }));
+      }).on('error', reject).end();
+    });
+    t.deepEqual(answer, { status: 405, allow: 'GET, POST' }, method);
+  }
 });
 
 test('a readonly credential may query but not mutate', async (t) => {

@@ -1,6 +1,7 @@
 // Hostile input at the rails (issue 9, decisions.md "Limits"): control characters, prototype
 // member names, bounded answers, custom_fields limits and string lengths, for every route.
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import test from 'ava';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { createAdministration, createCustomer, insertTokenSubscription } from '../../helpers/factories.ts';
@@ -232,6 +233,40 @@ test('a body over 1 MB is 400 body_too_large before parsing, with and without Co
     t.like(JSON.parse(response.body), { code: 'body_too_large', param: '$' });
   }
   t.deepEqual(await unchanged(), before);
+});
+
+// Found by probing (2026-11-29): after a 401 the server read and discarded 6.6 GB in 10 s of a body it never read.
+test('an answer given before the body is read ends the connection: a client that goes on sending is cut', async (t) => {
+  const { port } = new URL(app.url);
+  const heads = [
+    'POST /main/v1/customer HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000000000\r\n\r\n',
+    'POST /main/v1/customer HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n',
+    'POST /main/v1/no-such-path HTTP/1.1\r\nHost: x\r\nContent-Length: 100000000000\r\n\r\n',
+  ];
+  const spaces = Buffer.alloc(64 * 1024, 0x20);
+  for (const head of heads) {
+    const socket = connect(Number(port), '127.0.0.1');
+    socket.on('error', () => {});
+    let answer = '';
+    socket.on('data', (data) => { answer += data.toString('latin1'); });
+    const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    socket.write(head);
+    const chunk = head.includes('chunked') ? Buffer.concat([Buffer.from(`${spaces.length.toString(16)}\r\n`), spaces, Buffer.from('\r\n')]) : spaces;
+    let sent = 0;
+    let done = false;
+    void closed.then(() => { done = true; });
+    // 64 MiB at most: far beyond what a connection may carry after its answer.
+    while (!done && sent < 64 * 1024 * 1024) {
+      if (!socket.write(chunk)) await new Promise((resolve) => { socket.once('drain', resolve); setTimeout(resolve, 100); });
+      sent += chunk.length;
+    }
+    socket.destroy();
+    await closed;
+    const label = head.split('\r\n').slice(0, 4).join(' ');
+    t.regex(answer, /^HTTP\/1\.1 40[14] /, label);
+    t.regex(answer, /connection: close/i, label);
+    t.true(sent < 64 * 1024 * 1024, `${label}: ${sent} bytes taken`);
+  }
 });
 
 test('custom_fields limits: 50 fields, names of 1..64 characters, strings of at most 1000', async (t) => {
