@@ -26,6 +26,7 @@ import type { Em } from '../platform/orm.ts';
 import { InstanceSettings } from '../parties/instance-settings.entity.ts';
 import { RoamingPartner } from '../parties/roaming-partner.entity.ts';
 import type { PricingSession } from '../pricing/price-session.ts';
+import { ROAMING_AMOUNT_DIFFERENCE } from '../pricing/script/run-rule-script.ts';
 import { RatePlanVersion } from '../pricing/rate-plan-version.entity.ts';
 import { RatePlan } from '../pricing/rate-plan.entity.ts';
 import type { VatKind, VatRate } from '../pricing/vat-rate.entity.ts';
@@ -287,7 +288,7 @@ export class RoamingBatch {
         };
       }
       const difference = c.cost.source === 'reported' ? null : amountDifference(c.reportedExclVat, c.cost.exclVat);
-      if (difference) result.annotations = { ...(result.annotations as Record<string, string>), roaming_amount_difference: difference };
+      if (difference) result.annotations = { ...(result.annotations as Record<string, string>), [ROAMING_AMOUNT_DIFFERENCE]: difference };
     }
     const done = outcomes.filter((o) => o.status === 'priced' || o.status === 'processed').map((o) => o.id);
     if (done.length === 0 && dropped.length === 0) return;

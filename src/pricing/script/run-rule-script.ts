@@ -73,6 +73,13 @@ function cutLabel(label: string): string {
 /** A line a script adds is at most this much, either way (20 of them fit a billing item's 14 integer digits). */
 const MAX_LINE_AMOUNT = '1000000';
 
+/**
+ * The annotation the service writes on a pricing result (session-processing/roaming-costs.ts): a
+ * script's annotation of that name would pass for the service's (found by probing, 2026-11-29).
+ */
+export const ROAMING_AMOUNT_DIFFERENCE = 'roaming_amount_difference';
+const SERVICE_ANNOTATIONS = new Set([ROAMING_AMOUNT_DIFFERENCE]);
+
 /** At most this many annotations, with names of at most this many characters. */
 const MAX_ANNOTATIONS = 50;
 const MAX_ANNOTATION_NAME = 100;
@@ -99,11 +106,26 @@ function describe(vm: QuickJSContext, error: QuickJSHandle): string {
 
 const STACK_MESSAGE = 'it ran out of stack (nested or recursing too deeply)';
 
+/**
+ * The program a run evaluates: the lockdown, the decimal helper, the script as a function called
+ * with the input; its last value is the result as JSON text. The syntax check compiles this same
+ * program, so a script that closes its function early (`}); ... (function () {`) fails when saved,
+ * not at every pricing.
+ */
+function program(source: string, input: unknown): string {
+  return `${LOCKDOWN}${DECIMAL_PRELUDE}
+const deepFreeze = (o) => { if (o && typeof o === 'object') { Object.values(o).forEach(deepFreeze); Object.freeze(o); } return o; };
+const result = ${wrap(source)}(deepFreeze(JSON.parse(${JSON.stringify(JSON.stringify(input))})), dec);
+// A promise (an async script), a Map or a class instance would read as {}: what it meant would be lost.
+if (result != null && ![Object.prototype, null].includes(Object.getPrototypeOf(result))) throw new TypeError('the script must return an object with annotations and/or subtotals, a plain one, not ' + (result?.constructor?.name ?? typeof result));
+JSON.stringify(result === undefined ? null : result);`;
+}
+
 /** A syntax error in the script, or null. */
 export function scriptSyntaxError(source: string): string | null {
   try {
     return inSandbox(LIMITS, ({ vm, scope }) => {
-      const result = vm.evalCode(wrap(source), 'rule.js', { compileOnly: true });
+      const result = vm.evalCode(program(source, null), 'rule.js', { compileOnly: true });
       if (result.error) return describe(vm, scope.manage(result.error)).replace(/^SyntaxError: /, '');
       scope.manage(result.value);
       return null;
@@ -128,6 +150,8 @@ function checkOutput(value: unknown): ScriptOutput {
   if (entries.length > MAX_ANNOTATIONS || entries.some(([name]) => name.length === 0 || name.length > MAX_ANNOTATION_NAME)) {
     throw new Error(`annotations are at most ${MAX_ANNOTATIONS}, named by 1 to ${MAX_ANNOTATION_NAME} characters`);
   }
+  const reserved = entries.find(([name]) => SERVICE_ANNOTATIONS.has(name));
+  if (reserved) throw new Error(`the annotation ${reserved[0]} is the service's own`);
   if (entries.some(([name, value]) => !storable(name) || !storable(value))) {
     throw new Error('annotations must not hold control characters (other than tab and line breaks) or lone surrogates');
   }
@@ -157,13 +181,7 @@ export function runRuleScript(rule: string, source: string, input: unknown, limi
   let outcome: { text: string } | { failure: string };
   try {
     outcome = inSandbox({ ...LIMITS, ...limits }, ({ vm, scope, exhausted, outOfMemory }) => {
-      const code = `${LOCKDOWN}${DECIMAL_PRELUDE}
-const deepFreeze = (o) => { if (o && typeof o === 'object') { Object.values(o).forEach(deepFreeze); Object.freeze(o); } return o; };
-const result = ${wrap(source)}(deepFreeze(JSON.parse(${JSON.stringify(JSON.stringify(input))})), dec);
-// A promise (an async script), a Map or a class instance would read as {}: what it meant would be lost.
-if (result != null && ![Object.prototype, null].includes(Object.getPrototypeOf(result))) throw new TypeError('the script must return an object with annotations and/or subtotals, a plain one, not ' + (result?.constructor?.name ?? typeof result));
-JSON.stringify(result === undefined ? null : result);`;
-      const evaluated = vm.evalCode(code, 'rule.js');
+      const evaluated = vm.evalCode(program(source, input), 'rule.js');
       if (evaluated.error) {
         const message = describe(vm, scope.manage(evaluated.error));
         if (exhausted()) return { failure: 'it used up its CPU budget (an endless loop?)' };

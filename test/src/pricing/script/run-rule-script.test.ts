@@ -66,6 +66,13 @@ test('syntax errors are found without running the script', (t) => {
   t.is(scriptSyntaxError('while (true) {}'), null, 'compiling does not run it');
   t.truthy(scriptSyntaxError('return {'));
   t.regex(scriptSyntaxError(`return ${'('.repeat(4000)}1${')'.repeat(4000)}`) ?? '', /stack overflow|nested too deeply/);
+  // Found by probing (2026-11-29): checked on its own, a script that closes its function early was saved, then failed at every pricing.
+  t.truthy(scriptSyntaxError('return {}; }); const result = 1; (function () {'));
+});
+
+test('the service\'s own annotation is not a script\'s to write', (t) => {
+  const error = t.throws(() => run("return { annotations: { roaming_amount_difference: '-12.34' } }"));
+  t.regex(error!.message, /the annotation roaming_amount_difference is the service's own/);
 });
 
 test('scripts still run after one overflowed its stack', (t) => {
