@@ -41,6 +41,19 @@ export async function lockToken(em: Em, token: Token): Promise<void> {
   await em.findOneOrFail(Token, { id: token.id }, { filters: false, lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
 }
 
+/**
+ * The token goes with its latest live link (by effective start, then by id), recomputed when a link
+ * of it is made defunct or moved: a move that is undone gives the token back (since 2026-11-29, found
+ * by probing: B, whose link was made defunct, kept A's token, could block it, and A could not undo
+ * that). Takes the token's lock. A token without a live link stays where it is.
+ */
+export async function followLatestLink(em: Em, token: Token): Promise<void> {
+  await lockToken(em, token);
+  const links = await em.find(TokenLink, { token, defunct: false }, { filters: false, populate: ['subscription'] });
+  const latest = links.sort((a, b) => a.effectiveFrom().getTime() - b.effectiveFrom().getTime() || a.id.localeCompare(b.id)).at(-1);
+  if (latest && latest.subscription.admin.id.toLowerCase() !== token.currentAdmin.id.toLowerCase()) token.currentAdmin = latest.subscription.admin;
+}
+
 /** The span of a link with these bounds, ordered (the subscription's start when the link defers to it), else 400 at `path`. */
 export function tokenLinkSpan(subscription: TokenSubscription, bounds: { validFrom?: Date | null; validUntil?: Date | null }, path: FieldPath): LinkSpan {
   return orderedLinkSpan(subscription, bounds, { path, message: 'valid_until must be after valid_from (the subscription\'s when the link defers to it)' });

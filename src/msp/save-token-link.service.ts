@@ -6,7 +6,7 @@ import { isUuid } from '../platform/ids.ts';
 import type { Patch } from '../platform/merge-patch.ts';
 import type { Em } from '../platform/orm.ts';
 import { parseEvcoId } from './evco-id.ts';
-import { assertNoOverlap, linkToken, lockToken, TOKEN_LINK, tokenLinkSpan } from './link-token.service.ts';
+import { assertNoOverlap, followLatestLink, linkToken, lockToken, TOKEN_LINK, tokenLinkSpan } from './link-token.service.ts';
 import { TokenLink } from './token-link.entity.ts';
 import { findTokenByEvcoId } from './token-lookup.ts';
 import { TokenSubscription } from './token-subscription.entity.ts';
@@ -101,6 +101,7 @@ export function updateTokenLink(em: Em, id: string, patch: TokenLinkPatch): Prom
       await assertNoOverlap(tx, link.token, span, { exclude: link });
       link.validFrom = validFrom;
       link.validUntil = validUntil;
+      if (fromMoves) await followLatestLink(tx, link.token);
     }
     if (patch.externalUpdatedAt !== undefined) link.externalUpdatedAt = patch.externalUpdatedAt;
     await tx.flush();
@@ -110,5 +111,10 @@ export function updateTokenLink(em: Em, id: string, patch: TokenLinkPatch): Prom
 
 /** PUT /msp-token-link/{id}/defunct: idempotent; an optional external_updated_at is recorded. */
 export function markTokenLinkDefunct(em: Em, id: string, externalUpdatedAt?: Date | null): Promise<TokenLinkData> {
-  return em.transactional(async (tx) => tokenLinkData(await markDefunct(tx, await loadTokenLink(tx, id), externalUpdatedAt)));
+  return em.transactional(async (tx) => {
+    const link = await markDefunct(tx, await loadTokenLink(tx, id), externalUpdatedAt);
+    await followLatestLink(tx, link.token);
+    await tx.flush();
+    return tokenLinkData(link);
+  });
 }

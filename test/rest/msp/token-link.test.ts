@@ -297,3 +297,30 @@ test('two first links of one token at once: the token keeps the first one\'s tim
   t.true(firstLinkedAt <= Date.parse(first.body.created_at) && firstLinkedAt <= Date.parse(second.body.created_at),
     `first linked ${stored.firstLinkedAt!.toISOString()}, the links created ${first.body.created_at} and ${second.body.created_at}`);
 });
+
+// Found by probing (2026-11-29): the token went to B with B's future link, and stayed B's when that link
+// was undone: B could block A's live token and A could not unblock it.
+test('a token goes back to its latest live link\'s administration when a later link is made defunct, its subscription too, or moved', async (t) => {
+  const b = (await createAdministration(app)).id;
+  const asA = await app.credential({ adminIds: [adminId] });
+  const asB = await app.credential({ adminIds: [b] });
+  const T = '2030-01-01T00:00:00.000Z';
+  for (const undo of ['link defunct', 'subscription defunct', 'link moved before the other']) {
+    const subA = await createTokenSubscription(app, adminId, { valid_from: '2026-01-01T00:00:00Z' });
+    const token = await insertToken(app, adminId);
+    const linkA = (await link(subA.id, token.evcoId, { valid_until: T })).body;
+    const subB = await createTokenSubscription(app, b, { valid_from: '2026-01-01T00:00:00Z' });
+    const linkB = (await link(subB.id, token.evcoId, { valid_from: T })).body;
+    t.is((await app.request('GET', `/main/v1/msp-token/${token.evcoId}`)).body.current_admin_id, b, 'the latest link is B\'s');
+    if (undo === 'link defunct') t.is((await app.request('PUT', `${PATH}/${linkB.id}/defunct`, { auth: asB, body: {} })).status, 200);
+    if (undo === 'subscription defunct') t.is((await app.request('PUT', `${SUBSCRIPTION}/${subB.id}/defunct`, { auth: asB, body: {} })).status, 200);
+    if (undo === 'link moved before the other') {
+      t.is((await app.request('POST', `${PATH}/${linkB.id}`, { body: { valid_until: '2031-01-01T00:00:00Z' } })).status, 200);
+      const moved = await app.request('POST', `${PATH}/${linkA.id}`, { body: { valid_from: '2031-01-01T00:00:00Z', valid_until: null } });
+      t.is(moved.status, 200, JSON.stringify(moved.body));
+    }
+    t.is((await app.request('GET', `/main/v1/msp-token/${token.evcoId}`)).body.current_admin_id, adminId, undo);
+    t.like((await app.request('POST', `/main/v1/msp-token/${token.evcoId}/block-charge-auth-requests`, { auth: asB })).body, { code: 'not_found' }, undo);
+    t.is((await app.request('POST', `/main/v1/msp-token/${token.evcoId}/block-charge-auth-requests`, { auth: asA })).status, 200, undo);
+  }
+});
