@@ -9,6 +9,7 @@ import type { Em, Orm } from '../src/platform/orm.ts';
 import { inScopedRequest } from '../src/access/admin-scope.ts';
 import { runAs } from '../src/events/actor-context.ts';
 import { basicAuth, type BasicAuthenticator } from '../src/platform/http/auth.ts';
+import { assertNotCrossSiteWrite } from '../src/platform/http/cross-site.ts';
 import { jsonBody } from '../src/platform/http/body.ts';
 import { logger } from '../src/platform/log.ts';
 import type { RateLimiter } from '../src/platform/http/rate-limit.ts';
@@ -43,6 +44,7 @@ interface ServerContext {
 
 const TRANSPORT_ERRORS: Partial<Record<ErrorCode, { status: number; code: GraphQLErrorCode }>> = {
   unauthorized: { status: 401, code: 'UNAUTHENTICATED' },
+  forbidden: { status: 403, code: 'FORBIDDEN' },
   rate_limited: { status: 429, code: 'RATE_LIMITED' },
 };
 
@@ -138,6 +140,7 @@ export function graphqlMiddleware(orm: Orm, authenticator: BasicAuthenticator, l
       return respond(ctx, await yoga.fetch(toRequest(ctx, undefined), {}));
     }
     try {
+      assertNotCrossSiteWrite(ctx);
       await authenticate(ctx, async () => {});
       if (ctx.method === 'POST' && !isJsonType(ctx)) {
         throw new DomainError('unsupported_content_type', 'the body must be application/json', { path: [] });

@@ -376,4 +376,21 @@ test('a body without a type is 400; a write another site\'s page sends is 403; n
   t.is((await app.request('GET', '/main/v1/end-user-site', { headers: { 'sec-fetch-site': 'cross-site' } })).status, 200, 'a read is answered');
   const ownPage = await app.request('POST', '/main/v1/end-user-site', { body: { admin_id: adminId, name: 'From the console' }, headers: { 'sec-fetch-site': 'same-origin' } });
   t.is(ownPage.status, 200);
+  // Found by probing (2026-11-29): a browser without Fetch Metadata names the page's Origin instead; an empty form post blocked a customer.
+  const customer = await createCustomer(app, adminId);
+  for (const origin of ['https://evil.example', 'null']) {
+    const form = await app.request('POST', `/main/v1/customer/${customer.id}/block-charge-auth-requests`, {
+      headers: { origin, 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    t.is(form.status, 403, origin);
+  }
+  t.is((await get(`/customer/${customer.id}`)).body.charge_auth_requests_blocked, false);
+  const ownOrigin = await app.request('POST', `/main/v1/customer/${customer.id}/block-charge-auth-requests`, { headers: { origin: new URL(app.url).origin } });
+  t.is(ownOrigin.status, 200, 'the service\'s own origin');
+  const graphqlFromElsewhere = await app.request('POST', '/graphql', {
+    body: { query: `mutation { createCustomer(input: { adminId: "${adminId}", name: "Elsewhere", country: "NL" }) { id } }` },
+    headers: { 'sec-fetch-site': 'cross-site' },
+  });
+  t.is(graphqlFromElsewhere.status, 403);
+  t.is(graphqlFromElsewhere.body.errors?.[0]?.extensions?.code, 'FORBIDDEN');
 });
