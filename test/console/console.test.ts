@@ -207,6 +207,9 @@ test.serial('billing: close, approve and finalize a box, then download its PDF',
   await page.getByRole('heading', { level: 1, name: /Box VOL-\d{4}-\d+/ }).waitFor();
   t.regex(await page.getByRole('heading', { level: 1 }).innerText(), /finalized/);
   await page.getByRole('button', { name: 'Download UBL' }).waitFor();
+  // Only a PDF opens in a tab (a blob there is a page of the console's origin); a UBL is downloaded.
+  t.is(await page.getByRole('button', { name: 'Open PDF' }).count(), 1);
+  t.is(await page.getByRole('button', { name: 'Open UBL' }).count(), 0);
   await shot('billing-box');
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download PDF' }).click()]);
   const pdf = readFileSync((await download.path())!);

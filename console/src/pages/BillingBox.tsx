@@ -51,7 +51,12 @@ function Rollup({ rollup, currency }: { rollup: Rollup_rollup$key; currency: str
   );
 }
 
-/** The REST document download needs the credential: fetched with its header, opened as a blob. */
+/**
+ * The REST document download needs the credential: fetched with its header, as a blob. Only a PDF is
+ * opened in a tab: a blob is a page of the console's own origin, and an uploaded XML could be XHTML
+ * with script, which the service answers as a sandboxed download (found by probing, 2026-11-29).
+ * Anything else is downloaded as bytes.
+ */
 function DocumentLink({ boxId, document }: { boxId: string; document: { readonly filename: string; readonly contentType: string; readonly size: number; readonly primary: boolean; readonly draft: boolean } }) {
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
@@ -66,7 +71,9 @@ function DocumentLink({ boxId, document }: { boxId: string; document: { readonly
         const body = await response.json().catch(() => ({})) as { message?: string; param?: string; code?: string };
         throw Object.assign(new Error(body.message ?? `HTTP ${response.status}`), {});
       }
-      return URL.createObjectURL(await response.blob());
+      const bytes = await response.arrayBuffer();
+      const shown = document.contentType === 'application/pdf';
+      return URL.createObjectURL(new Blob([bytes], { type: shown ? 'application/pdf' : 'application/octet-stream' }));
     } catch (caught) {
       setError(caught);
       return null;
@@ -76,7 +83,9 @@ function DocumentLink({ boxId, document }: { boxId: string; document: { readonly
   };
   const open = async () => {
     const url = await fetchBlob();
-    if (url) window.open(url, '_blank', 'noopener');
+    if (!url) return;
+    window.open(url, '_blank', 'noopener');
+    setTimeout(() => URL.revokeObjectURL(url), 60_000);
   };
   const download = async () => {
     const url = await fetchBlob();
@@ -91,7 +100,7 @@ function DocumentLink({ boxId, document }: { boxId: string; document: { readonly
   return (
     <li>
       <strong>{kind}</strong> {document.filename} <span className="muted">({document.size.toLocaleString('en')} bytes{document.primary ? ', primary' : ''}{document.draft ? ', draft' : ''})</span>{' '}
-      <button type="button" onClick={open} disabled={busy}>Open {kind}</button>{' '}
+      {kind === 'PDF' ? <><button type="button" onClick={open} disabled={busy}>Open {kind}</button>{' '}</> : null}
       <button type="button" onClick={download} disabled={busy}>Download {kind}</button>
       {error ? <ErrorBox error={error} title="The document could not be fetched" /> : null}
     </li>
