@@ -15,6 +15,7 @@ import { plainData, type Data } from '../platform/plain-data.ts';
 import { findByRef } from '../platform/resource-ref.ts';
 import { intervalsOverlap } from '../platform/validity.ts';
 import { moveCreditAtCorrection } from './correction-credit.ts';
+import { lockToken } from './link-token.service.ts';
 import { lockTokenSubscription } from './lock-token-subscription.ts';
 import { SubscriptionCorrection } from './subscription-correction.entity.ts';
 import { SUBSCRIPTION_CORRECTED, type SubscriptionCorrectedJob } from './subscription-corrected.ts';
@@ -81,7 +82,11 @@ function checkMoment(subscription: TokenSubscription, at: Date): void {
  * of its span is re-created on the new subscription, so a token's validity never has a gap.
  */
 async function moveTokenLinks(em: Em, from: TokenSubscription, to: TokenSubscription, at: Date): Promise<void> {
-  const links = await em.find(TokenLink, { subscription: from, defunct: false }, { orderBy: { id: 'asc' } });
+  // Under the tokens' locks (in id order), as every change of a token's links, and read again after
+  // them: a link's end set meanwhile was lost in the copy (found by probing, 2026-11-29).
+  const tokens = (await em.find(TokenLink, { subscription: from, defunct: false }, { fields: ['token'] })).map((link) => link.token);
+  for (const token of [...new Set(tokens)].sort((a, b) => a.id.localeCompare(b.id))) await lockToken(em, token);
+  const links = await em.find(TokenLink, { subscription: from, defunct: false }, { orderBy: { id: 'asc' }, refresh: true });
   for (const link of links) {
     if (!intervalsOverlap({ validFrom: link.effectiveFrom(), validUntil: link.validUntil }, { validFrom: at })) continue;
     const startsBefore = link.effectiveFrom().getTime() < at.getTime();

@@ -4,8 +4,11 @@ import { MonetaryCredit } from '../../../src/msp/monetary-credit.entity.ts';
 import { TokenLink } from '../../../src/msp/token-link.entity.ts';
 import { scopedEm } from '../../../src/access/admin-scope.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import pg from 'pg';
+import { lockWaits } from '../../helpers/db.ts';
 import {
-  createAdministration, createCustomer, insertSubscriptionPlan, insertToken, insertTokenLink, insertTokenSubscription,
+  createAdministration, createCustomer, createSubscriptionPlan, createTokenSubscription, insertSubscriptionPlan, insertToken, insertTokenLink,
+  insertTokenSubscription,
 } from '../../helpers/factories.ts';
 
 let app: TestApp;
@@ -164,4 +167,34 @@ test('another administration sees nothing', async (t) => {
   t.is(invisible.status, 400);
   t.is(invisible.body.code, 'not_found');
   t.is(invisible.body.param, '$.new_customer_id');
+});
+
+// Found by probing (2026-11-29): the correction copied its links as it first read them, without the
+// tokens' locks: an end set meanwhile (under the token's lock, as a link update sets it) was lost, and
+// the token stayed valid on the successor for good.
+test('a link ended while a correction waits for its token: the successor\'s link keeps that end', async (t) => {
+  const token = await insertToken(app, adminId);
+  const sub = await createTokenSubscription(app, adminId, { valid_from: '2026-01-01T00:00:00Z' });
+  const link = await app.request('POST', '/main/v1/msp-token-link', { body: { subscription_id: sub.id, evco_id: token.evcoId } });
+  t.is(link.status, 200);
+  const plan = await createSubscriptionPlan(app, adminId);
+  const db = new pg.Client({ connectionString: app.databaseUrl });
+  await db.connect();
+  try {
+    await db.query('begin');
+    await db.query('select id from msp_token where id = $1 for update', [token.id]);
+    await db.query(`update msp_token_link set valid_until = '2027-01-01T00:00:00Z' where id = $1`, [link.body.id]);
+    const correction = app.request('POST', `/main/v1/msp-token-subscription/${sub.id}/plan-or-customer-correction`, {
+      body: { valid_from: '2026-06-01T00:00:00Z', new_plan_id: plan.id },
+    });
+    for (let i = 0; i < 250 && (await lockWaits(db)) === 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    t.true(await lockWaits(db) > 0, 'the correction waits for the token');
+    await db.query('commit');
+    const corrected = await correction;
+    t.is(corrected.status, 200, JSON.stringify(corrected.body));
+    const successor = (await app.request('GET', `/main/v1/msp-token-subscription/${corrected.body.new_subscription.id}`)).body;
+    t.deepEqual(successor.links.map((l: any) => [l.evco_id, l.valid_until]), [[token.evcoId, '2027-01-01T00:00:00.000Z']], JSON.stringify(successor.links));
+  } finally {
+    await db.end();
+  }
 });
