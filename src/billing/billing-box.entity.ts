@@ -133,8 +133,12 @@ export class BillingBox extends BillingBoxSchema.class {
     this.approvedAt = null;
   }
 
+  /** A box of a closed review-set is deferred (spec), so the rest of the set is approved without it; its set loaded. */
   defer(): void {
     if (this.state !== 'closed') refuse(this, 'defer');
+    if (this.reviewSet.state !== 'closed') {
+      throw new DomainError('invalid_state', `the box's review-set is ${this.reviewSet.state}: only a box of a closed review-set is deferred`);
+    }
     this.deferred = true;
   }
 

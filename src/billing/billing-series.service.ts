@@ -6,6 +6,7 @@ import { DomainError, InvalidInputError } from '../platform/errors.ts';
 import { flushUnique } from '../platform/flush-unique.ts';
 import type { Em } from '../platform/orm.ts';
 import { formerShortForm, prefixesClash, referenceLetters, referencePrefixes, usedShortForm } from './document/creditor-reference.ts';
+import { BillingBox } from './billing-box.entity.ts';
 import { BillingSeries, DOCUMENT_SOURCES, PRIMARY_DOCUMENT_TYPES, type DocumentSource, type PrimaryDocumentType } from './billing-series.entity.ts';
 import { ensureBuiltInCategories } from './product-category.service.ts';
 import { getSeries } from './billing-series.queries.ts';
@@ -45,6 +46,19 @@ function apply(series: BillingSeries, input: SeriesInput): void {
       throw new InvalidInputError(`document_source must be one of ${DOCUMENT_SOURCES.join(', ')}`, { path: ['document_source'] });
     }
     series.documentSource = input.documentSource as DocumentSource;
+  }
+}
+
+/**
+ * Which documents a series issues is fixed once it issued one: an external system's invoice codes
+ * and the service's numbers would meet (found by probing, 2026-11-29: after a switch to the service,
+ * every finalize drew number 1, the external box's code, and failed: the series could issue nothing).
+ */
+async function assertDocumentSourceKept(em: Em, series: BillingSeries, input: SeriesInput): Promise<void> {
+  if (input.documentSource === undefined || input.documentSource === series.documentSource) return;
+  const issued = await em.count(BillingBox, { series, state: 'finalized' }, { filters: false });
+  if (issued > 0) {
+    throw new DomainError('invalid_state', `the series issued ${issued} document(s) from ${series.documentSource}: its document_source stays`, { path: ['document_source'] });
   }
   if (input.itemSources !== undefined) series.itemSources = input.itemSources ?? [];
 }
@@ -122,6 +136,11 @@ export async function updateSeries(em: Em, ref: string, input: SeriesInput) {
     const series = await tx.findOneOrFail(BillingSeries, { id: current.id });
     const sources = JSON.stringify(series.itemSources);
     const code = series.code;
+    if (input.documentSource !== undefined && input.documentSource !== series.documentSource) {
+      // Under the series' numbering lock, as a finalize: none issues a document meanwhile.
+      await lockSeriesNumbering(tx, series.id);
+      await assertDocumentSourceKept(tx, series, input);
+    }
     apply(series, { ...input, adminId: undefined });
     if (series.code !== code) {
       await lockSeriesOf(tx, series.admin.id);

@@ -31,6 +31,9 @@ export const reopenBox = (em: Em, id: string) => transition(em, id, async (box, 
   box.reopen();
   await deleteDrafts(tx, box.id);
 });
-export const deferBox = (em: Em, id: string) => transition(em, id, (box) => box.defer());
+export const deferBox = (em: Em, id: string) => transition(em, id, async (box, tx) => {
+  await tx.populate(box, ['reviewSet']);
+  box.defer();
+});
 export const undeferBox = (em: Em, id: string) => transition(em, id, (box) => box.undefer());
 export const markBoxTransferred = (em: Em, id: string) => transition(em, id, (box) => box.markTransferred(new Date()));

@@ -104,3 +104,21 @@ test('close, approve and a review-set\'s approve take a payment_method of bank_t
   t.like((await app.request('POST', `/main/v1/billing-box/${boxId}/approve`, { body: { payment_method: 'direct_debit' } })).body, { state: 'approved', payment_method: 'direct_debit' });
   await boxInState(app, boxId, 'ready');
 });
+
+// Found by probing (2026-11-29): the spec defers a box of a closed review-set; one closed on its own was deferred too.
+test('a box closed on its own while its review-set is open is not deferred (400 invalid_state)', async (t) => {
+  const admin = await createAdministration(app);
+  await configureBilling(app, admin.id);
+  await createSeries(app, admin.id);
+  await ensureVatRate(app);
+  const customer = await createCustomer(app, admin.id);
+  const item = await app.request('POST', '/main/v1/billing-custom-item', { body: {
+    time_zone: 'Europe/Amsterdam', date: '2026-11-02', party_id: customer.id, admin_id: admin.id, description: 'Service', quantity: '1',
+    unit: 'pcs', unit_price_excl_vat: '10.00', vat_kind: 'standard',
+  } });
+  t.is((await app.request('POST', `/main/v1/billing-box/${item.body.box_id}/close`)).status, 200);
+  const deferred = await app.request('POST', `/main/v1/billing-box/${item.body.box_id}/defer`);
+  t.is(deferred.status, 400);
+  t.is(deferred.body.code, 'invalid_state');
+  t.like((await app.request('GET', `/main/v1/billing-box/${item.body.box_id}`)).body, { state: 'closed', deferred: false });
+});

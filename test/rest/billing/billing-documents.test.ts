@@ -83,7 +83,7 @@ test('a box with a negative total is a credit note on the same number sequence, 
 
 test('documents of an external system: finalize from approved with the upload, then add and remove other documents', async (t) => {
   const admin = await createAdministration(app);
-  await createSeries(app, admin.id, { document_source: 'external' });
+  const series = await createSeries(app, admin.id, { document_source: 'external' });
   const customer = await createCustomer(app, admin.id);
   const item = await customItem(admin.id, customer.id);
   t_ok(await app.request('POST', `/main/v1/billing-box/${item.box_id}/close`));
@@ -109,6 +109,9 @@ test('documents of an external system: finalize from approved with the upload, t
   t.is(final.body.invoice_code, 'EXT-77');
   t.is(final.body.invoice_date, '2026-11-20');
   t.false(final.body.transferred);
+  // Found by probing: switched to the service's numbers, every finalize drew an external code and failed (500).
+  const switched = await app.request('POST', `/main/v1/billing-series/${series.id}`, { body: { document_source: 'service' } });
+  t.like(switched.body, { code: 'invalid_state', param: '$.document_source' });
   const doc = await app.request('GET', `/main/v1/billing-box/${item.box_id}/document`);
   t.deepEqual(doc.body, pdf);
 
