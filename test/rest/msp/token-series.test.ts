@@ -104,6 +104,20 @@ test('a number taken by hand is skipped', async (t) => {
   t.deepEqual(await issueFromSeries(series.id), [withCheck('NLSKPC10000002')]);
 });
 
+// Found by probing (2026-11-29): the series gave up after 100 taken numbers, so 101 ids taken by hand
+// (another administration's, or imported) left it "exhausted" for good.
+test('a run of numbers taken by hand, longer than a hundred, is skipped', async (t) => {
+  const series = await createSeries({ evco_prefix: 'NLRUNC1' });
+  const em = scopedEm(app.orm);
+  for (let n = 1; n <= 120; n++) {
+    const base = `NLRUNC1${String(n).padStart(7, '0')}`;
+    await insertToken(app, adminId, { evcoId: n % 2 ? base.toLowerCase() : withCheck(base) });
+  }
+  await em.flush();
+  t.deepEqual(await issueFromSeries(series.id), [withCheck('NLRUNC10000121')]);
+  t.is((await app.request('GET', `/main/v1/msp-token-series/${series.id}`)).body.next_number, 122);
+});
+
 test('concurrent issues from one series get distinct numbers', async (t) => {
   const series = await createSeries({ evco_prefix: 'NLCONC1' });
   const issued = (await Promise.all([1, 2, 3, 4].map(() => issueFromSeries(series.id)))).flat();
