@@ -110,6 +110,8 @@ export async function issueToken(em: Em, input: IssueTokenInput): Promise<Token>
   const brandCode = input.brandCode ?? series?.brandCode ?? null;
   const uid = input.uid != null ? checkTokenUid(input.uid, uidType) : null;
   if (uid !== null) await assertUidFree(em, uid, input.formFactor === 'virtual');
+  // An app token without a uid is published under its evco_id, which no other app token may have as uid.
+  else if (input.formFactor === 'virtual') await assertUidFree(em, evcoId, true, undefined, ['evco_id']);
   const token = em.create(Token, {
     evcoId,
     uid,

@@ -1,4 +1,5 @@
 import { DomainError, InvalidInputError, NotFoundError } from '../platform/errors.ts';
+import type { FieldPath } from '../platform/field-path.ts';
 import type { Patch } from '../platform/merge-patch.ts';
 import type { Em } from '../platform/orm.ts';
 import { plainData, type Data } from '../platform/plain-data.ts';
@@ -48,12 +49,15 @@ export function checkTokenUid(uid: string, uidType: UidType | null | undefined):
  * updates sent at once; outside a transaction the check could not hold until the write, so a call
  * there is a programming error.
  */
-export async function assertUidFree(em: Em, uid: string, virtual: boolean, tokenId?: string): Promise<void> {
+export async function assertUidFree(em: Em, uid: string, virtual: boolean, tokenId?: string, path: FieldPath = ['uid']): Promise<void> {
   if (!em.isInTransaction()) throw new Error('assertUidFree needs the transaction that writes the uid (its lock holds until the commit)');
   await em.execute('select pg_advisory_xact_lock(736400124, hashtext(lower(?)))', [uid]);
-  const [taken] = await em.execute<{ id: string }[]>(`select id from msp_token where uid = ?::citext and (form_factor = 'virtual') = ?
-    and id is distinct from ?::uuid limit 1`, [uid, virtual, tokenId ?? null]);
-  if (taken) throw new DomainError('duplicate', 'uid is already used by another token of its kind (OCPI identifies a token by uid and type)', { path: ['uid'] });
+  // An app token without a uid is published under its evco_id (src/ocpi/token-of.ts): that is its uid too
+  // (found by probing, 2026-11-29: two APP_USER tokens were published with one uid).
+  const [taken] = await em.execute<{ id: string }[]>(`select id from msp_token
+    where (uid = ?::citext or (? and form_factor = 'virtual' and uid is null and evco_id = ?::citext)) and (form_factor = 'virtual') = ?
+    and id is distinct from ?::uuid limit 1`, [uid, virtual, uid, virtual, tokenId ?? null]);
+  if (taken) throw new DomainError('duplicate', 'uid is already used by another token of its kind (OCPI identifies a token by uid and type)', { path });
 }
 
 /** The token entity a write changes, or 400 not_found. */
@@ -80,6 +84,10 @@ export function updateToken(em: Em, evcoId: string, patch: TokenPatch): Promise<
       token.brandCode = patch.brandCode === null ? null : await existingBrandCode(tx, patch.brandCode);
     }
     if (patch.uidType !== undefined) token.uidType = patch.uidType;
+    if (patch.uid !== undefined && token.formFactor === 'plug_and_charge' && patch.uid?.toUpperCase() !== token.evcoId.toUpperCase()) {
+      // Its uid is its eMAID, the evco_id (ISO 15118): another would be published for another contract.
+      throw new InvalidInputError('a plug-and-charge token\'s uid is its evco_id', { path: ['uid'] });
+    }
     if (patch.uid !== undefined) token.uid = patch.uid;
     if ((patch.uid !== undefined || patch.uidType !== undefined) && token.uid != null) {
       token.uid = checkTokenUid(token.uid, token.uidType);

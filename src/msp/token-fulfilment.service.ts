@@ -53,9 +53,9 @@ function oneSource(input: { evcoId?: string | null; tokenSeriesId?: string | nul
 
 type IssueInput = Omit<Parameters<typeof issueToken>[1], 'admin' | 'series'>;
 
-async function issueAndLink(em: Em, subscription: TokenSubscription, series: TokenSeries | null, issue: IssueInput, validFrom: Date | null | undefined, finish?: (token: Token) => void): Promise<IssuedToken> {
+async function issueAndLink(em: Em, subscription: TokenSubscription, series: TokenSeries | null, issue: IssueInput, validFrom: Date | null | undefined, finish?: (token: Token) => Promise<void>): Promise<IssuedToken> {
   const token = await issueToken(em, { ...issue, admin: subscription.admin, series });
-  finish?.(token);
+  await finish?.(token);
   await flushUnique(em, { msp_token_evco_id_unique: ['evco_id'] });
   const link = await linkToken(em, { subscription, token, validFrom: validFrom ?? null });
   await em.flush();
@@ -101,7 +101,11 @@ export function addPlugAndChargeVehicle(em: Em, subscriptionId: string, input: {
     const series = input.tokenSeriesId != null ? await seriesFor(tx, input.tokenSeriesId, subscription) : null;
     return issueAndLink(tx, subscription, series, {
       formFactor: 'plug_and_charge', uidType: 'emaid', evcoId: input.evcoId ?? null, vehicleVin: vin,
-    }, input.validFrom, (token) => { token.uid = checkTokenUid(token.evcoId, 'emaid'); });
+    }, input.validFrom, async (token) => {
+      // Its uid is its eMAID: one no other token of its kind may have (it was set unchecked).
+      token.uid = checkTokenUid(token.evcoId, 'emaid');
+      await assertUidFree(tx, token.uid, false, undefined, ['evco_id']);
+    });
   });
 }
 

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { startTestApp, type Auth, type TestApp } from '../../helpers/app.ts';
-import { createAdministration, insertToken, insertTokenLink, insertTokenSeries, insertTokenSubscription } from '../../helpers/factories.ts';
+import { createAdministration, createTokenSubscription, insertToken, insertTokenLink, insertTokenSeries, insertTokenSubscription } from '../../helpers/factories.ts';
 
 let app: TestApp;
 let adminId: string;
@@ -270,4 +270,23 @@ test('two tokens updated to one uid at once: one gets it, the other is 400 dupli
     const stored = await Promise.all(tokens.map(async (token) => (await app.request('GET', `/main/v1/msp-token/${token.evcoId}`)).body.uid));
     t.is(stored.filter((u) => u === uid).length, 1, `round ${round}: ${JSON.stringify(stored)}`);
   }
+});
+
+// Found by probing (2026-11-29): OCPI identifies a token by uid and type, and publishes an app token
+// without uid under its evco_id; a plug-and-charge token's uid was set unchecked, and could be changed.
+test('a published uid is one token\'s of its type: an app token\'s evco_id, a plug-and-charge token\'s eMAID', async (t) => {
+  const sub = await createTokenSubscription(app, adminId, { valid_from: '2026-01-01T00:00:00Z' });
+  const call = (path: string, body: Record<string, unknown>) => app.request('POST', `/main/v1${path}`, { body });
+  t.is((await call('/msp-token-subscription/add-virtual-token', { subscription_id: sub.id, evco_id: 'NLVAQ000000001' })).status, 200);
+  const appUid = await call('/msp-token-subscription/add-virtual-token', { subscription_id: sub.id, evco_id: 'NLVAQ000000002', uid: 'nlvaq000000001' });
+  t.like(appUid.body, { code: 'duplicate', param: '$.uid' });
+  t.is((await call('/msp-token-subscription/add-virtual-token', { subscription_id: sub.id, evco_id: 'NLVAQ000000003', uid: 'app-user-3' })).status, 200);
+
+  const card = await insertToken(app, adminId);
+  t.is((await call(`/msp-token/${card.evcoId}`, { uid: 'NLPCQ000000001' })).status, 200);
+  const vehicle = await call(`/msp-token-subscription/${sub.id}/plug-and-charge-vehicle`, { vehicle_vin: '1HGCM82633A004352', evco_id: 'NLPCQ000000001' });
+  t.like(vehicle.body, { code: 'duplicate', param: '$.evco_id' });
+  const own = await call(`/msp-token-subscription/${sub.id}/plug-and-charge-vehicle`, { vehicle_vin: '1HGCM82633A004353', evco_id: 'NLPCQ000000002' });
+  t.is(own.status, 200, JSON.stringify(own.body));
+  t.like((await call('/msp-token/NLPCQ000000002', { uid: 'OTHER-UID' })).body, { code: 'invalid_input', param: '$.uid' });
 });
