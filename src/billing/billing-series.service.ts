@@ -47,6 +47,7 @@ function apply(series: BillingSeries, input: SeriesInput): void {
     }
     series.documentSource = input.documentSource as DocumentSource;
   }
+  if (input.itemSources !== undefined) series.itemSources = input.itemSources ?? [];
 }
 
 /**
@@ -60,7 +61,6 @@ async function assertDocumentSourceKept(em: Em, series: BillingSeries, input: Se
   if (issued > 0) {
     throw new DomainError('invalid_state', `the series issued ${issued} document(s) from ${series.documentSource}: its document_source stays`, { path: ['document_source'] });
   }
-  if (input.itemSources !== undefined) series.itemSources = input.itemSources ?? [];
 }
 
 /**
