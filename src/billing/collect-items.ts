@@ -18,6 +18,7 @@ import type { Em } from '../platform/orm.ts';
 import type { CandidateSelect } from './item-source.ts';
 import { placeLateCandidates } from './next-open-box.ts';
 import { lockBoxNumbering } from './box-numbering-lock.ts';
+import { SHARE_REVIEW_SET_TURN } from './lock-box.ts';
 import { negatesDocumentAmountsSql } from './billing-series.entity.ts';
 import { currentActor } from '../events/actor-context.ts';
 import { BOX_CREATED_EVENTS, noteEventsWritten } from '../events/event-sql.ts';
@@ -195,7 +196,11 @@ const ENSURE_REVIEW_SETS = `insert into billing_review_set (id, admin_id, series
   join billing_series s on s.id = c.series_id
   on conflict (series_id, period_from) do nothing`;
 
-// Shared: a concurrent close of the review-set (FOR UPDATE) waits, concurrent collections do not.
+// Shared: a concurrent close of the review-set (FOR UPDATE) waits, concurrent collections do not; the
+// set's turn first (lock-box.ts), in which a waiting close goes before collections that come later.
+const TAKE_REVIEW_SET_TURNS = `select ${SHARE_REVIEW_SET_TURN} from (select r.id from billing_review_set r
+  where (r.series_id, r.period_from) in (select series_id, period_from from billing_candidate_key) and r.state = 'open'
+  order by r.id) r`;
 const LOCK_REVIEW_SETS = `select r.id from billing_review_set r
   where (r.series_id, r.period_from) in (select series_id, period_from from billing_candidate_key) and r.state = 'open'
   order by r.id for share`;
@@ -401,6 +406,7 @@ export async function collectItems(em: Em, kind: string, select: CandidateSelect
     await run(em, NEW_KEYS);
     await run(em, 'analyze billing_candidate_key');
     await run(em, ENSURE_REVIEW_SETS);
+    await run(em, TAKE_REVIEW_SET_TURNS);
     await run(em, LOCK_REVIEW_SETS);
     const [{ found: missing }] = await query<{ found: boolean }>(em, ANY_MISSING_BOX);
     if (missing) {

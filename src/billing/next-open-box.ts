@@ -10,6 +10,7 @@ import { periodAfter, periodAt, type BillingPeriod } from './period-bounds.ts';
 import { currentActor } from '../events/actor-context.ts';
 import { BOX_CREATED_EVENTS, noteEventsWritten } from '../events/event-sql.ts';
 import { lockBoxNumberingOf } from './box-numbering-lock.ts';
+import { SHARE_REVIEW_SET_TURN } from './lock-box.ts';
 
 interface LateKey {
   admin_id: string;
@@ -46,6 +47,8 @@ const NEXT_OPEN = `select b.id from billing_box b join billing_review_set r on r
 const ENSURE_REVIEW_SET = `insert into billing_review_set (id, admin_id, series_id, code, period_from, period_until, state, created_at, updated_at)
   values (svc_uuidv7(), ?, ?, ?, ?, ?, 'open', now(), now()) on conflict (series_id, period_from) do nothing`;
 
+// The set's turn first (lock-box.ts), then its row, shared.
+const REVIEW_SET_TURN = `select ${SHARE_REVIEW_SET_TURN} from billing_review_set r where r.series_id = ? and r.period_from = ?`;
 const REVIEW_SET = `select id, state from billing_review_set where series_id = ? and period_from = ? for share`;
 
 const ENSURE_BOX = `with created as (insert into billing_box (id, admin_id, series_id, review_set_id, review_set_sequence, party_kind, party_id,
@@ -70,6 +73,7 @@ async function openBoxFrom(em: Em, key: LateKey, start: BillingPeriod): Promise<
   for (let i = 0; i < MAX_PERIODS_AHEAD; i++, period = await periodAfter(em, period, key.time_zone, key.invoicing_period)) {
     const code = `${key.series_code}-${period.label}`;
     await em.execute(ENSURE_REVIEW_SET, [key.admin_id, key.series_id, code, period.from, period.until]);
+    await em.execute(REVIEW_SET_TURN, [key.series_id, period.from]);
     const [set] = await em.execute<{ id: string; state: string }[]>(REVIEW_SET, [key.series_id, period.from]);
     if (set.state !== 'open') continue;
     const boxKey = [key.series_id, key.party_id, period.from, key.vat_country, key.currency, key.distinct_code];

@@ -76,3 +76,45 @@ test('custom items of twelve customers sent at once all land, each in its own bo
   t.deepEqual(boxes.map((b) => b.billing_box_reviewset_sequence).sort((a, b) => a - b), Array.from({ length: 12 }, (_, i) => i + 1));
   t.true(boxes.every((b) => b.total_amount_excl_vat === '10.00'));
 });
+
+// Found by probing (2026-11-29): collections that kept opening boxes in the set held its close off for as
+// long as they came (row locks let new FOR SHARE holders in ahead of a waiting FOR UPDATE).
+test('a review-set close is not held off by collections that keep opening boxes in it', async (t) => {
+  const admin = await createAdministration(app);
+  await configureBilling(app, admin.id);
+  await ensureVatRate(app);
+  await createSeries(app, admin.id);
+  const customer = await createCustomer(app, admin.id);
+  const item = (code: string) => app.request('POST', '/main/v1/billing-custom-item', {
+    body: {
+      time_zone: 'Europe/Amsterdam', date: '2026-11-02', party_id: customer.id, admin_id: admin.id, description: 'Service', quantity: '1',
+      unit: 'pcs', unit_price_excl_vat: '10.00', vat_kind: 'standard', box_distinct_code: code,
+    },
+  });
+  const first = await item('first');
+  const setId = (await app.request('GET', `/main/v1/billing-box/${first.body.box_id}`)).body.billing_reviewset_id;
+  let closed = false;
+  let sent = 0;
+  const CAP = 150;
+  const lanes = [0, 1, 2, 3].map(async (lane) => {
+    for (let i = 0; !closed && i < CAP; i++) {
+      await item(`L${lane}-${i}`);
+      sent++;
+    }
+  });
+  while (sent < 8) await new Promise((resolve) => setTimeout(resolve, 10));
+  const sentBefore = sent;
+  const asked = await app.request('POST', `/main/v1/billing-review-set/${setId}/close`);
+  t.is(asked.status, 202);
+  let state = 'pending';
+  while (state === 'pending' && sent < 4 * CAP) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    state = (await app.request('GET', `/main/v1/billing-review-set-operation/${asked.body.id}`)).body.state;
+  }
+  const waited = sent - sentBefore;
+  closed = true;
+  await Promise.all(lanes);
+  t.is(state, 'done');
+  // Its turn comes after the collections under way when it asked (a few items), not after all that keep coming (~600 before).
+  t.true(waited < CAP, `${waited} items were sent while the close waited`);
+});
