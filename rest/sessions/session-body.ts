@@ -8,7 +8,7 @@ import { isTimeZone } from '../../src/pricing/local-time.ts';
 import type { SessionSubmission } from '../../src/sessions/session-submission.ts';
 import { submissionOf } from '../../src/sessions/session-submission.ts';
 import { countryCode, text, timestamp } from '../../src/platform/input-schemas.ts';
-import { isPartyId } from '../../src/roaming/party-id.ts';
+import { isPartyId } from '../../src/platform/party-id.ts';
 import { tariffSchema } from '../../src/ocpi/schemas/tariff.ts';
 import type { Field } from '../rails/shape.ts';
 import { toJsonSchema } from '../rails/yup-to-json-schema.ts';
@@ -63,7 +63,7 @@ const common = {
   remark: text(1000),
 };
 
-/** A party id (`NL*TDR`); its country part must be an assigned code as well (src/roaming/party-id.ts). */
+/** A party id (`NL*TDR`); its country part must be an assigned code as well (src/platform/party-id.ts). */
 const PARTY_SHAPE = /^[A-Za-z]{2}[*\- ]?[A-Za-z0-9]{3}$/;
 
 export const chargeSessionBody = yup.object({

@@ -3,6 +3,7 @@
 import { compareDecimal } from '../money/decimal.ts';
 import { clockMinutes, localTime, type LocalTime } from './local-time.ts';
 import type { RatePlanVersionDefinition, RateRule, RuleMatch } from './rate-plan-definition.ts';
+import { normalizePartyId } from '../platform/party-id.ts';
 
 export interface SessionFacts {
   start: Date;
@@ -32,8 +33,13 @@ function inWindow(local: LocalTime, window: { from: string; until: string }): bo
   return from < until ? now >= from && now < until : now >= from || now < until;
 }
 
+/** Party ids compare as one id in any spelling (`NL*ABC` = `NLABC` = `nl-abc`), as roaming compares them. */
+const partyId = (value: string) => normalizePartyId(value) ?? value.toUpperCase();
+const listedParty = (list: string[] | undefined, value: string | undefined) =>
+  list === undefined || (value !== undefined && list.some((item) => partyId(item) === partyId(value)));
+
 export function ruleMatches(match: RuleMatch, facts: SessionFacts, local: LocalTime): boolean {
-  return listed(match.cpo_party_ids, facts.cpoPartyId)
+  return listedParty(match.cpo_party_ids, facts.cpoPartyId)
     && listed(match.tariff_codes, facts.tariffCode)
     && listed(match.countries, facts.country)
     && (match.current_type === undefined || match.current_type === facts.currentType)

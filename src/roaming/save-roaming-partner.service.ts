@@ -11,7 +11,7 @@ import { flushUnique } from '../platform/flush-unique.ts';
 import { isUuid } from '../platform/ids.ts';
 import { applyPatch, type Patch } from '../platform/merge-patch.ts';
 import type { Em } from '../platform/orm.ts';
-import { normalizePartyIds } from './party-id.ts';
+import { normalizePartyIds } from '../platform/party-id.ts';
 import { withAgreements, type RoamingPartnerData } from './roaming.queries.ts';
 
 export interface PartnerFields {

@@ -34,7 +34,7 @@ import type { OcpiTariff } from '../pricing/ocpi/tariff.ts';
 import { cpoCostFromTariff, type TariffSession } from './historical-tariff.ts';
 import { OcpiTariff as PublishedTariff } from '../ocpi/ocpi-tariff.entity.ts';
 import { utc } from '../ocpi/cdr-to-session.ts';
-import { normalizePartyId } from '../roaming/party-id.ts';
+import { normalizePartyId } from '../platform/party-id.ts';
 import { RoamingAgreement, type AgreementRole } from '../roaming/roaming-agreement.entity.ts';
 import { RoamingConnection } from '../roaming/roaming-connection.entity.ts';
 import { amountDifference, roamingCost, RoamingFailure, type RoamingCost } from '../roaming/roaming-cost.ts';

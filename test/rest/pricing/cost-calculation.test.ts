@@ -65,6 +65,19 @@ test('base rates with step sizes and exact VAT; nothing matched', async (t) => {
   t.true(r.body.explanation.some((line: string) => line.includes('no rule matched')));
 });
 
+// Found by probing (2026-11-29): a rule's party ids were compared as written, so NL*ABC missed NLABC and NL-ABC.
+test('a rule\'s cpo_party_ids match a party id in any spelling', async (t) => {
+  const plan = await app.request('POST', '/main/v1/rate-plan', { body: { name: 'Party ids', currency: 'EUR' } });
+  await app.request('POST', `/main/v1/rate-plan/${plan.body.id}/version`, { body: {
+    valid_from: '2026-01-01T00:00:00Z',
+    definition: { rates: { energy: { price: '0.30' } }, rules: [{ name: 'ABC', match: { cpo_party_ids: ['NL*ABC'] }, rates: { energy: { price: '0.50' } } }] },
+  } });
+  for (const [spelling, rule] of [['NLABC', 'ABC'], ['nl-abc', 'ABC'], ['NL*ABC', 'ABC'], ['NL ABC', 'ABC'], ['NLABD', null]] as const) {
+    const r = await calc({ rate_plan_id: plan.body.id, cpo_party_id: spelling });
+    t.is(r.body.rule?.name, rule, spelling);
+  }
+});
+
 test('rule precedence: the specific rule before the generic one, first match wins', async (t) => {
   const specific = await calc({ cpo_party_id: 'nl*x', current_type: 'DC', power_kw: '150' });
   t.deepEqual(specific.body.rule, { name: 'CPO X DC', index: 0 });

@@ -1,8 +1,8 @@
 // Roaming party ids (spec decisions: "a country code and three characters with an optional
 // separator", `NL-TDR` = `NLTDR` = `NL*TDR`): stored and compared as five upper-case characters.
-import { isCountryCode } from '../platform/countries.ts';
-import { InvalidInputError } from '../platform/errors.ts';
-import type { FieldPath } from '../platform/field-path.ts';
+import { isCountryCode } from './countries.ts';
+import { InvalidInputError } from './errors.ts';
+import type { FieldPath } from './field-path.ts';
 
 const PARTY_ID = /^([A-Za-z]{2})[-* ]?([A-Za-z0-9]{3})$/;
 
