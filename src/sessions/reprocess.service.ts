@@ -108,11 +108,21 @@ export function setDropoutAllChargesessions(em: Em, evseUid: string, enabled: bo
   });
 }
 
+/**
+ * The detail of a case's group key (record-outcomes.ts: `[cpo|]reason|administration|detail`): for
+ * this reason the EVSE's uid, which may itself hold `|`.
+ */
+const detailOf = (groupKey: string) => groupKey.replace(/^cpo\|/, '').split('|').slice(2).join('|');
+
 /** The EVSE's open dropout_all_chargesessions cases (whoever's sessions they hold) are retried, in the caller's transaction. */
 async function retryEvseDropouts(em: Em, evse: Evse): Promise<void> {
-  const cases = await em.find(DropoutCase, { reason: 'evse_dropout_all_chargesessions', status: 'open', groupKey: { $like: `%|${evse.evseUid}` } }, {
+  // The uid is free text: `_` and `%` in it are escaped (they matched other EVSEs' uids), and the
+  // detail is compared whole (found by probing, 2026-11-29: switching P_1 off retried PX1's cases).
+  const pattern = `%|${evse.evseUid.replace(/[\\%_]/g, '\\$&')}`;
+  const found = await em.find(DropoutCase, { reason: 'evse_dropout_all_chargesessions', status: 'open', groupKey: { $like: pattern } }, {
     filters: false, lockMode: LockMode.PESSIMISTIC_WRITE,
   });
+  const cases = found.filter((dropoutCase) => detailOf(dropoutCase.groupKey).toLowerCase() === evse.evseUid.toLowerCase());
   for (const dropoutCase of cases) {
     dropoutCase.resolve('retry', new Date());
     await em.nativeUpdate(ChargeSession, { dropoutCase: dropoutCase.id, status: 'dropout' }, { status: 'received', matchAttempts: 0, retryAt: null, updatedAt: new Date() }, { filters: false });
@@ -124,8 +134,11 @@ async function retryEvseDropouts(em: Em, evse: Evse): Promise<void> {
 // The correction's sessions are taken as repriceSession takes one, set-based (a correction may
 // reach many): the open cases of its drop-outs are locked first (id order), then the sessions; a
 // session that dropped out into another case between the look and the update is taken next round.
+// The driver's side's cases only: a CPO case (matching, reimbursement) is its operator's to handle, and
+// the correction changes nothing of it (found by probing, 2026-11-29: it was retried, and opened anew).
 const LOCK_CASES = `select c.id from msp_dropout_case c
   where c.id in (select s.dropout_case_id from msp_charge_session s where s.subscription_id = $1 and s.start_at >= $2 and s.status = 'dropout')
+    and c.side = 'msp'
   order by c.id for update of c`;
 
 // Each session's case as it was, read from the locked row (PostgreSQL 15+: no RETURNING old).

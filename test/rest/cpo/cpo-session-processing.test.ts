@@ -7,7 +7,7 @@ process.env.SVC_MATCH_RETRY_SECONDS = '0.2';
 
 const { startTestApp } = await import('../../helpers/app.ts');
 const { createAdministration, createCustomer, createSubscriptionPlan, createTokenSubscription, insertToken, insertTokenLink } = await import('../../helpers/factories.ts');
-const { ensureVatRate, pricedSubscription, pricingResults: resultsOf, submitSession } = await import('../../helpers/session-factories.ts');
+const { ensureVatRate, pricedSubscription, pricingResults: resultsOf, processed, sessionBody, submitSession } = await import('../../helpers/session-factories.ts');
 const { default: pg } = await import('pg');
 const { configureBilling, createSeries } = await import('../../helpers/billing-factories.ts');
 const { cpoSessionBody, createArrangement, createLocatedEvse, createLocation, createReimbursementPlan, createEvse, linkEvse, reimburseEvse } = await import('../../helpers/cpo-factories.ts');
@@ -113,6 +113,22 @@ test('dropout_all_chargesessions: sessions drop out while it is on; switching it
   await ok('PUT', `/cpo-evse/${evse.evse_uid}/dropout-all-chargesessions`, { dropout_all_chargesessions: false, reprocess_dropouts: true });
   t.is((await settled(first.id)).status, 'processed');
   t.is((await settled(second.id)).status, 'processed');
+});
+
+// Found by probing (2026-11-29): the EVSE's cases were found by LIKE on the uid, whose `_` matched any
+// character: switching P_1 off retried PX1's cases, which its operator held back.
+test('switching one EVSE off with reprocess_dropouts retries its own cases only, whatever its uid holds', async (t) => {
+  const n = process.pid % 10_000;
+  const wild = await createLocatedEvse(app, admin, { evse_uid: `W_${n}`, dropout_all_chargesessions: true });
+  const other = await createLocatedEvse(app, admin, { evse_uid: `WX${n}`, dropout_all_chargesessions: true });
+  const held = await processCpoSession(other.evse_uid);
+  const retried = await processCpoSession(wild.evse_uid);
+  t.like(held, { status: 'dropout', dropout_reason: 'evse_dropout_all_chargesessions' });
+  await ok('PUT', `/cpo-evse/${other.evse_uid}/dropout-all-chargesessions`, { dropout_all_chargesessions: false, reprocess_dropouts: false });
+  await ok('PUT', `/cpo-evse/${wild.evse_uid}/dropout-all-chargesessions`, { dropout_all_chargesessions: false, reprocess_dropouts: true });
+  t.is((await settled(retried.id)).status, 'processed');
+  t.like(await ok('GET', `/cpo-dropout-case/${held.dropout_case_id}`), { status: 'open', session_count: 1 });
+  t.is((await ok('GET', `/cpo-charge-session/${held.id}`)).status, 'dropout');
 });
 
 test('the arrangement\'s input wins over the plan\'s from its valid_from; VAT Applies adds the standard rate', async (t) => {
@@ -482,4 +498,25 @@ test('another administration\'s driver at our EVSE whose pricing drops out: the 
   t.is((await call(asB, 'POST', `/msp-dropout-case/${session.dropout_case_id}/reprocess`, { instruction: 'discard' })).status, 200);
   t.is((await call(asB, 'GET', `/msp-charge-session/${session.id}`)).body.status, 'discarded');
   t.is((await call(asA, 'GET', `/cpo-charge-session/${session.id}`)).body.status, 'processed');
+});
+
+// Found by probing (2026-11-29): a plan-or-customer correction retried the CPO case of its driver's
+// session (matching, reimbursement: the operator's to handle) and opened it anew.
+test('a correction of the driver\'s subscription leaves a CPO case of its session to the operator', async (t) => {
+  const evse = await createLocatedEvse(app, admin);
+  const owner = await createCustomer(app, admin, { reimbursement_vat: 'Unknown' });
+  const plan = await createReimbursementPlan(app, admin, {}, { energy: '0.10' });
+  await reimburseEvse(app, admin, owner.id, plan.id, evse.evse_uid);
+  const driver = await pricedSubscription(app, admin);
+  const session = await processCpoSession(evse.evse_uid, { evco_id: driver.evcoId, start_date_time: '2026-03-02T10:00:00Z', end_date_time: '2026-03-02T11:00:00Z' });
+  t.like(session, { status: 'dropout', dropout_reason: 'reimbursement_vat_unknown' });
+  // A session of the driver's the correction reprices: when it has its second result, the correction's job ran.
+  const witness = await submitSession(app, sessionBody(driver.evcoId, { start_date_time: '2026-03-03T10:00:00Z', end_date_time: '2026-03-03T11:00:00Z' }));
+  t.is((await processed(app, witness.id)).status, 'priced');
+  const newPlan = await createSubscriptionPlan(app, admin, { rate_plan_id: driver.ratePlanId });
+  await ok('POST', `/msp-token-subscription/${driver.subscriptionId}/plan-or-customer-correction`, { valid_from: '2026-03-01T00:00:00Z', new_plan_id: newPlan.id });
+  for (let i = 0; i < 400 && (await pricingResults(witness.id)).length < 2; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+  t.is((await pricingResults(witness.id)).length, 2);
+  t.like(await ok('GET', `/cpo-dropout-case/${session.dropout_case_id}`), { status: 'open', session_count: 1 });
+  t.like(await ok('GET', `/cpo-charge-session/${session.id}`), { status: 'dropout', dropout_case_id: session.dropout_case_id });
 });
