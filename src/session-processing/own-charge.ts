@@ -3,8 +3,9 @@
 // the CPO reports (POST /charge-session). Its driver's side is priced once. The two are one charge
 // when they name the same token (as it resolved), the same local EVSE (the CPO session's matched
 // one) and the same start instant. The session that holds the charge's pricing is the one that was
-// ever priced (`pricing_version > 0`: its pricing results and billing item stay whatever becomes
-// of it later), so a repricing of either, or of both at once, never moves it; when both were
+// ever priced (`pricing_version > 0`) and is not discarded, so a repricing of either, or of both at
+// once, never moves it; a discarded one (its item withdrawn when it dropped out) holds nothing, and the
+// other report takes the charge (found by probing, 2026-11-29: it was never billed); when both were
 // (before this rule) the earlier session holds it; when neither, the first of the batch priced.
 // The other is processed on the CPO side only, or drops out as `charged_as_cpo_session`.
 //
@@ -32,12 +33,12 @@ const LOCK_CHARGES = `select count(pg_advisory_xact_lock(736400126, h))
 const COUNTERPARTS = `select x.id as of_id, c.id, c.evse_uid, c.evse_id, c.start_at, c.matched_evse_id
   from jsonb_to_recordset($1::jsonb) as x(id uuid, source text, evco_id citext, subscription_id uuid, token_id uuid, start_at timestamptz)
   cross join lateral (
-    select id, source, evse_uid, evse_id, start_at, matched_evse_id, pricing_version from msp_charge_session
+    select id, source, evse_uid, evse_id, start_at, matched_evse_id, pricing_version, status from msp_charge_session
       where evco_id = x.evco_id and start_at = x.start_at
     union
-    select id, source, evse_uid, evse_id, start_at, matched_evse_id, pricing_version from msp_charge_session
+    select id, source, evse_uid, evse_id, start_at, matched_evse_id, pricing_version, status from msp_charge_session
       where subscription_id = x.subscription_id and start_at = x.start_at and token_id = x.token_id) c
-  where c.source <> x.source and c.pricing_version > 0 and c.id <> all($2::uuid[])`;
+  where c.source <> x.source and c.pricing_version > 0 and c.status <> 'discarded' and c.id <> all($2::uuid[])`;
 
 function add<T>(map: Map<string, T[]>, key: string, value: T): void {
   const list = map.get(key);

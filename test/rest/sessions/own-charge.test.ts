@@ -127,6 +127,28 @@ test.serial('both reported at once: priced once', async (t) => {
   }
 });
 
+// Found by probing (2026-11-29): the report that held the pricing, dropped out and discarded, still held
+// it (it was once priced), so its other report dropped out again at every retry: the charge was never billed.
+test.serial('the report that held the pricing is discarded: the other report, retried, takes the charge', async (t) => {
+  const { cpo, msp } = charge();
+  const cpoId = (await submitCpo(cpo)).id;
+  t.is((await settledCpoSession(app, cpoId)).status, 'priced');
+  const mspId = (await submitSession(app, msp)).id;
+  const dropped = await processed(app, mspId);
+  t.is(dropped.dropout_reason, 'charged_as_cpo_session');
+  const put = (body: Record<string, unknown>) => app.request('PUT', `/main/v1/cpo-evse/${evse.evse_uid}/dropout-all-chargesessions`, { body });
+  t.is((await put({ dropout_all_chargesessions: true })).status, 200);
+  t.is((await reprice(cpoId)).status, 200);
+  const cpoDropped = await settledCpoSession(app, cpoId);
+  t.is(cpoDropped.dropout_reason, 'evse_dropout_all_chargesessions');
+  t.is((await put({ dropout_all_chargesessions: false })).status, 200);
+  t.is((await app.request('POST', `/main/v1/cpo-dropout-case/${cpoDropped.dropout_case_id}/reprocess`, { body: { instruction: 'discard' } })).status, 200);
+  t.is((await app.request('POST', `/main/v1/msp-dropout-case/${dropped.dropout_case_id}/reprocess`, { body: { instruction: 'retry' } })).status, 200);
+  let session = await processed(app, mspId);
+  for (let i = 0; i < 100 && session.status === 'received'; i++) session = await processed(app, mspId);
+  t.is(session.status, 'priced', JSON.stringify(session));
+});
+
 test.serial('both in one batch, and in two batches at once: priced once', async (t) => {
   // The test runs the batches itself (two workers).
   await app.stopWorker();
