@@ -14,9 +14,10 @@ import type { Patch } from '../../src/platform/merge-patch.ts';
 import type { Em } from '../../src/platform/orm.ts';
 import { seekPage } from '../rails/pagination.ts';
 import {
-  adminMember, CONTRACT, contractBody, contractShape, contractValues, defunctBody, inShapeOrder, LINK, linkBody, linkShape, linkValues, planShape, planValues,
+  adminMember, CONTRACT, contractBody, contractShape, contractValues, DEPRECATED_WINDOW, defunctBody, deprecatedWindowValues, inShapeOrder, LINK, linkBody, linkShape,
+  linkValues, planShape, planValues,
 } from '../rails/contracts.ts';
-import { patchFrom } from '../rails/patch.ts';
+import { orDeprecated, patchFrom } from '../rails/patch.ts';
 import { defineRoute, type RouteDef } from '../rails/route.ts';
 import { representation, t, type Infer } from '../rails/shape.ts';
 import { singleFieldRoutes } from '../rails/single-field-routes.ts';
@@ -26,6 +27,7 @@ const TAG = 'CPO subscriptions';
 const costShape = t.object({ description: t.string(), amount_excl_vat: t.decimal(), period: t.string(), per: t.string('subscription or evse') });
 
 export const cpoPlanShape = planShape('CpoSubscriptionPlan', {
+  published: DEPRECATED_WINDOW,
   referenced: { versions: t.array(t.object({ valid_from: t.timestamp(), recurring_costs: t.array(costShape) })) },
 });
 
@@ -49,6 +51,7 @@ export const cpoLinkShape = linkShape('CpoSubscriptionEvseLink', {
 function serializePlan(plan: CpoPlanData, versions: CpoPlanVersionData[]): Infer<typeof cpoPlanShape> {
   return inShapeOrder(cpoPlanShape, {
     ...planValues(plan),
+    ...deprecatedWindowValues(plan),
     versions: versions.filter((v) => v.plan.id === plan.id).map((v) => ({
       valid_from: iso(v.validFrom), recurring_costs: v.recurringCosts.map((c) => ({ ...c, amount_excl_vat: normalize(c.amount_excl_vat), per: c.per ?? 'subscription' })),
     })),
@@ -85,7 +88,7 @@ const planBody = yup.object({
 const planInput = (b: yup.InferType<typeof planBody>): CpoPlanInput => ({
   adminId: b.admin_id, name: b.name, description: b.description, externalReference: b.external_reference,
   // valid_from and valid_until are the deprecated names of the publishing window.
-  publishFrom: isoDate(b.publish_from ?? b.valid_from), publishUntil: isoDate(b.publish_until ?? b.valid_until),
+  publishFrom: isoDate(orDeprecated(b.publish_from, b.valid_from)), publishUntil: isoDate(orDeprecated(b.publish_until, b.valid_until)),
 });
 const versionBody = yup.object({ recurring_costs: yup.array(yup.object({
   description: text().defined('${path} is required'), amount_excl_vat: text(32).defined('${path} is required'),

@@ -7,7 +7,8 @@ import {
 } from '../../src/cpo/reimbursement.queries.ts';
 import { normalize } from '../../src/money/decimal.ts';
 import { externalRef, iso, isoDate, text, timestamp } from '../../src/platform/input-schemas.ts';
-import { inShapeOrder, planShape, planValues } from '../rails/contracts.ts';
+import { DEPRECATED_WINDOW, deprecatedWindowValues, inShapeOrder, planShape, planValues } from '../rails/contracts.ts';
+import { orDeprecated } from '../rails/patch.ts';
 import { listOf } from '../rails/pagination.ts';
 import { defineRoute, type RouteDef, type RouteInput } from '../rails/route.ts';
 import { representation, t, type Infer } from '../rails/shape.ts';
@@ -21,6 +22,7 @@ export const reimbursementPlanShape = planShape('ReimbursementPlan', {
     components: t.array(t.string()),
     script: t.nullable(t.string()),
   },
+  published: DEPRECATED_WINDOW,
 });
 
 const inputShape = representation('CalculationInput', {
@@ -28,7 +30,7 @@ const inputShape = representation('CalculationInput', {
 });
 
 const serializePlan = (p: ReimbursementPlanData): Infer<typeof reimbursementPlanShape> =>
-  inShapeOrder(reimbursementPlanShape, { ...planValues(p), mode: p.mode, components: p.components, script: p.script ?? null });
+  inShapeOrder(reimbursementPlanShape, { ...planValues(p), ...deprecatedWindowValues(p), mode: p.mode, components: p.components, script: p.script ?? null });
 
 const serializeInput = (i: CalculationInputData): Infer<typeof inputShape> => ({
   id: i.id, valid_from: iso(i.validFrom), component_type: i.componentType, var_name: i.varName || null, value: normalize(i.value), updated_at: iso(i.updatedAt),
@@ -42,7 +44,8 @@ const planBody = yup.object({
 const planInput = (b: yup.InferType<typeof planBody>): PlanInput => ({
   adminId: b.admin_id, name: b.name, description: b.description, mode: b.mode, components: b.components as string[] | null | undefined, script: b.script,
   // valid_from and valid_until are the deprecated names of the publishing window.
-  publishFrom: isoDate(b.publish_from ?? b.valid_from), publishUntil: isoDate(b.publish_until ?? b.valid_until), externalReference: b.external_reference,
+  publishFrom: isoDate(orDeprecated(b.publish_from, b.valid_from)), publishUntil: isoDate(orDeprecated(b.publish_until, b.valid_until)),
+  externalReference: b.external_reference,
 });
 
 const valueBody = yup.object({ value: yup.string().nullable().defined('${path} is required (null removes the input)') });

@@ -134,6 +134,13 @@ export function planShape<D extends Fields = {}, P extends Fields = {}, R extend
   });
 }
 
+/** The deprecated names of a plan's publishing window, still answered where the spec lists them (reimbursement and CPO subscription plans). */
+export const DEPRECATED_WINDOW = { valid_from: t.nullable(t.timestamp()), valid_until: t.nullable(t.timestamp()) };
+
+export function deprecatedWindowValues(p: { publishFrom?: Date | null; publishUntil?: Date | null }) {
+  return { valid_from: iso(p.publishFrom), valid_until: iso(p.publishUntil) };
+}
+
 /** The values every plan answers. */
 export function planValues(p: {
   id: string; admin: { id: string }; name: string; description?: string | null; publishFrom?: Date | null; publishUntil?: Date | null;

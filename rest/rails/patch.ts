@@ -13,3 +13,8 @@ export function patchFrom(body: Record<string, unknown>, mapping: FieldMapping, 
   }
   return patch;
 }
+
+/** A member given under its name or its deprecated one: the name wins when the body holds it, null included (null clears). */
+export function orDeprecated<T>(current: T | undefined, deprecated: T | undefined): T | undefined {
+  return current !== undefined ? current : deprecated;
+}

@@ -131,3 +131,18 @@ test('one calculation input set several times at once: each answered 200, stored
     }
   }
 });
+
+// Found by probing (2026-11-29): `publish_until: null` fell through to the absent deprecated name and cleared
+// nothing; the deprecated valid_from/valid_until were taken but never answered.
+test('a plan\'s publishing window clears by null; its deprecated names are taken and answered (reimbursement and CPO subscription plans)', async (t) => {
+  const admin = (await createAdministration(app)).id;
+  for (const path of ['/main/v1/cpo-reimbursement-plan', '/main/v1/cpo-subscription-plan']) {
+    const created = await app.request('POST', path, { body: { admin_id: admin, name: 'Window', publish_from: '2026-01-01T00:00:00Z', publish_until: '2027-01-01T00:00:00Z' } });
+    t.is(created.status, 200, JSON.stringify(created.body));
+    t.like(created.body, { publish_until: '2027-01-01T00:00:00.000Z', valid_from: '2026-01-01T00:00:00.000Z', valid_until: '2027-01-01T00:00:00.000Z' }, path);
+    const cleared = await app.request('POST', `${path}/${created.body.id}`, { body: { publish_until: null } });
+    t.like(cleared.body, { publish_from: '2026-01-01T00:00:00.000Z', publish_until: null, valid_until: null }, path);
+    const byOldName = await app.request('POST', `${path}/${created.body.id}`, { body: { valid_from: null } });
+    t.like(byOldName.body, { publish_from: null, valid_from: null }, path);
+  }
+});
