@@ -277,3 +277,26 @@ export function floorToCurrency(value: string, minorUnits = 2): string {
 export function minDecimal(a: string, b: string): string {
   return new D(a).comparedTo(b) <= 0 ? a : b;
 }
+
+/**
+ * `total` (an amount in cents) shared out in proportion to `weights` (non-negative, not all zero):
+ * each share in whole cents, the cents left by rounding down going to the largest remainders (the
+ * first on a tie), so the shares add up to `total` exactly.
+ */
+export function allocateCurrency(total: string, weights: string[]): string[] {
+  const cents = new D(total).times(100);
+  const sign = cents.isNegative() ? -1 : 1;
+  const whole = cents.abs();
+  const sum = weights.reduce((acc, w) => acc.plus(w), new D(0));
+  if (!sum.isPositive()) throw new Error('allocateCurrency needs a positive sum of weights');
+  const exact = weights.map((w) => whole.times(w).div(sum));
+  const shares = exact.map((e) => e.floor());
+  let left = whole.minus(shares.reduce((acc, s) => acc.plus(s), new D(0))).toNumber();
+  const order = exact.map((e, i) => ({ i, rest: e.minus(e.floor()) })).sort((a, b) => b.rest.comparedTo(a.rest) || a.i - b.i);
+  for (const { i } of order) {
+    if (left <= 0) break;
+    shares[i] = shares[i].plus(1);
+    left -= 1;
+  }
+  return shares.map((s) => s.times(sign).div(100).toFixed(2));
+}

@@ -1,9 +1,9 @@
 // The pricing core: a pure function from a rate plan version, a session and a VAT rate to
 // subtotals. Each line is rounded once (half away from zero); totals are sums of rounded lines.
-// A session total (excl. VAT) below min_price or above max_price gets one extra line,
-// `min_price_adjustment` or `max_price_adjustment`, that brings it to the bound, with the same VAT.
+// A session total (excl. VAT) below min_price gets a `min_price_adjustment` line at the session's
+// VAT; one above max_price `max_price_adjustment` lines, one per VAT rate of the lines (boundLines).
 import {
-  addDecimal, compareDecimal, minutesFromMilliseconds, multiplyDecimal, normalize, percentOfDecimal, roundToCurrency,
+  addDecimal, allocateCurrency, compareDecimal, minutesFromMilliseconds, multiplyDecimal, normalize, percentOfDecimal, roundToCurrency,
   roundUpToStep, subtractCurrency, subtractDecimal, sumCurrency, toFixedDecimal,
 } from '../money/decimal.ts';
 import { DomainError, InvalidInputError } from '../platform/errors.ts';
@@ -97,6 +97,29 @@ function line(kind: SubtotalKind, volume: string, billed: string, step: string |
   };
 }
 
+/**
+ * The lines that bring a session to its bound. A minimum's top-up is one line at the session's VAT. A
+ * maximum's reduction is shared out over the VAT rates of the lines, in proportion to each rate's
+ * net (in cents, largest remainder): one line at the session's VAT took its reduction off a rate
+ * the session may not have, so a session capped over a reduced-rate line owed negative VAT (found by
+ * probing, 2026-11-29: 100.00 at 9 % capped at 50.00 was 48.50 incl. VAT).
+ */
+function boundLines(kind: SubtotalKind, difference: string, subtotals: Subtotal[], vat: PricingVat): Subtotal[] {
+  if (kind !== 'max_price_adjustment') return [line(kind, '1', '1', null, difference, 'session', vat)];
+  const rates = new Map<string, { vat: PricingVat; net: string }>();
+  for (const s of subtotals) {
+    const key = `${s.vat_kind}|${s.vat_percent}|${s.vat_country}`;
+    const known = rates.get(key);
+    rates.set(key, { vat: known?.vat ?? { kind: s.vat_kind, percent: s.vat_percent, country: s.vat_country }, net: addCurrencyOf(known?.net, s.amount_excl_vat) });
+  }
+  const paying = [...rates.values()].filter((r) => compareDecimal(r.net, '0') > 0);
+  if (paying.length <= 1) return [line(kind, '1', '1', null, difference, 'session', paying[0]?.vat ?? vat)];
+  const shares = allocateCurrency(difference, paying.map((r) => r.net));
+  return paying.flatMap((r, i) => (compareDecimal(shares[i], '0') === 0 ? [] : [line(kind, '1', '1', null, shares[i], 'session', r.vat)]));
+}
+
+const addCurrencyOf = (sum: string | undefined, amount: string) => (sum === undefined ? roundToCurrency(amount) : sumCurrency([sum, amount]));
+
 function volumes(session: PricingSession): Record<RateComponent, string> & { duration: string } {
   const duration = minutesFromMilliseconds(session.end.getTime() - session.start.getTime());
   const parking = session.parkingMinutes ?? '0';
@@ -168,7 +191,7 @@ export function priceSession(input: PriceSessionInput): PricingResult {
   else if (max !== undefined && compareDecimal(subtotal, max) > 0) bound = { kind: 'max_price_adjustment', value: max };
   if (bound) {
     const difference = subtractCurrency(bound.value, subtotal);
-    subtotals.push(line(bound.kind, '1', '1', null, difference, 'session', vat));
+    subtotals.push(...boundLines(bound.kind, difference, subtotals, vat));
     explanation.push(`${bound.kind}: the lines sum to ${subtotal} excl. VAT, the ${bound.kind === 'min_price_adjustment' ? 'minimum' : 'maximum'} `
       + `price is ${bound.value}: ${difference}`);
   }

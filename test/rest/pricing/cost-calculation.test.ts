@@ -78,6 +78,25 @@ test('a rule\'s cpo_party_ids match a party id in any spelling', async (t) => {
   }
 });
 
+// Found by probing (2026-11-29): the cap's reduction was one line at the session's VAT (standard), taken off a
+// session whose lines were all reduced-rate: 100.00 at 9 % capped at 50.00 owed -1.50 of VAT.
+test('a maximum price is taken off each VAT rate of the lines in proportion: a capped session never owes negative VAT', async (t) => {
+  const plan = await app.request('POST', '/main/v1/rate-plan', { body: { name: 'Capped', currency: 'EUR' } });
+  const version = (max: string) => app.request('POST', `/main/v1/rate-plan/${plan.body.id}/version`, { body: {
+    valid_from: `2026-0${max === '50' ? 1 : 2}-01T00:00:00Z`,
+    definition: { rates: { energy: { price: '1', vat_kind: 'reduced' }, flat: { price: '10' }, max_price: max } },
+  } });
+  await version('50');
+  await version('0');
+  const capped = await calc({ rate_plan_id: plan.body.id, energy_kwh: '100', start_date_time: '2026-01-15T10:00:00+01:00', end_date_time: '2026-01-15T11:00:00+01:00' });
+  t.deepEqual(capped.body.subtotals.filter((s: any) => s.kind === 'max_price_adjustment').map((s: any) => [s.vat_kind, s.amount_excl_vat]),
+    [['reduced', '-54.55'], ['standard', '-5.45']], JSON.stringify(capped.body.subtotals));
+  t.like(capped.body, { total_excl_vat: '50.00' });
+  t.false(capped.body.total_vat.startsWith('-'), capped.body.total_vat);
+  const free = await calc({ rate_plan_id: plan.body.id, energy_kwh: '100', start_date_time: '2026-02-15T10:00:00+01:00', end_date_time: '2026-02-15T11:00:00+01:00' });
+  t.like(free.body, { total_excl_vat: '0.00', total_vat: '0.00', total_incl_vat: '0.00' });
+});
+
 test('rule precedence: the specific rule before the generic one, first match wins', async (t) => {
   const specific = await calc({ cpo_party_id: 'nl*x', current_type: 'DC', power_kw: '150' });
   t.deepEqual(specific.body.rule, { name: 'CPO X DC', index: 0 });

@@ -75,19 +75,23 @@ test('concurrent sessions and concurrent workers never spend a credit twice', as
 
 test('a price cap\'s negative adjustment: the credit pays each VAT rate its net, and a session paid in full owes nobody VAT', async (t) => {
   await ensureVatRate(app, 'NL', '9', 'reduced');
-  // Energy 5.00 (21 %) and flat 2.00 (9 %) capped at 3.00: an adjustment of -4.00 at 21 %.
+  // Energy 5.00 (21 %) and flat 2.00 (9 %) capped at 3.00: an adjustment of -4.00 shared by the rates' nets,
+  // -2.86 at 21 % and -1.14 at 9 % (since 2026-11-29; before, -4.00 at 21 %).
   const definition = { rates: { energy: { price: '0.50' }, flat: { price: '2.00', vat_kind: 'reduced' }, max_price: '3.00' }, rules: [] };
   const sub = await pricedSubscription(app, adminId, { definition, credit: '10.00' });
   const result = await priceOne(sub.evcoId);
+  t.deepEqual(result.subtotals.filter((s: { kind: string }) => s.kind === 'max_price_adjustment').map((c: any) => [c.vat_kind, c.amount_excl_vat]),
+    [['standard', '-2.86'], ['reduced', '-1.14']]);
   t.is(result.monetary_credit_used, '3.00');
   const credits = result.subtotals.filter((s: { kind: string }) => s.kind === 'monetary_credit');
-  t.deepEqual(credits.map((c: any) => [c.vat_kind, c.amount_excl_vat, c.amount_incl_vat]), [['standard', '-1.00', '-1.21'], ['reduced', '-2.00', '-2.18']]);
+  t.deepEqual(credits.map((c: any) => [c.vat_kind, c.amount_excl_vat, c.amount_incl_vat]), [['standard', '-2.14', '-2.59'], ['reduced', '-0.86', '-0.94']]);
   t.like(result, { total_excl_vat: '0.00', total_vat: '0.00', total_incl_vat: '0.00' });
   // Part of it: the first rate's net first.
   const partly = await priceOne((await pricedSubscription(app, adminId, { definition, credit: '1.50' })).evcoId);
   t.deepEqual(partly.subtotals.filter((s: { kind: string }) => s.kind === 'monetary_credit').map((c: any) => [c.vat_kind, c.amount_excl_vat]),
-    [['standard', '-1.00'], ['reduced', '-0.50']]);
-  t.like(partly, { total_excl_vat: '1.50', total_incl_vat: '1.63' });
+    [['standard', '-1.50']]);
+  // 21 %: 5.00 - 2.86 - 1.50 = 0.64 (incl. 6.05 - 3.46 - 1.82 = 0.77); 9 %: 2.00 - 1.14 = 0.86 (incl. 2.18 - 1.24 = 0.94).
+  t.like(partly, { total_excl_vat: '1.50', total_incl_vat: '1.71' });
 });
 
 // Found by probing (2026-11-29): a line's VAT is rounded from its unrounded amount, the credit's was
