@@ -3,7 +3,7 @@
 // A session total (excl. VAT) below min_price gets a `min_price_adjustment` line at the session's
 // VAT; one above max_price `max_price_adjustment` lines, one per VAT rate of the lines (boundLines).
 import {
-  addDecimal, allocateCurrency, compareDecimal, minutesFromMilliseconds, multiplyDecimal, normalize, percentOfDecimal, roundToCurrency,
+  addDecimal, allocateCurrency, compareDecimal, minutesFromMilliseconds, mulDivToCurrency, multiplyDecimal, normalize, percentOfDecimal, roundToCurrency,
   roundUpToStep, subtractCurrency, subtractDecimal, sumCurrency, toFixedDecimal,
 } from '../money/decimal.ts';
 import { DomainError, InvalidInputError } from '../platform/errors.ts';
@@ -87,7 +87,9 @@ function line(kind: SubtotalKind, volume: string, billed: string, step: string |
   const unrounded = multiplyDecimal(billed, rate);
   const vatUnrounded = percentOfDecimal(unrounded, vat.percent);
   const excl = roundToCurrency(unrounded);
-  const incl = roundToCurrency(addDecimal(unrounded, vatUnrounded));
+  // Rounded once from the exact amount: the VAT kept at 6 decimals and then the sum rounded again
+  // made 5.185950 at 21 % 6.28 rather than 6.27 (found by probing, 2026-11-29).
+  const incl = mulDivToCurrency(unrounded, addDecimal('100', vat.percent), '100');
   return {
     kind, volume: normalize(volume), billed_volume: normalize(billed), step_size: step === null ? null : normalize(step),
     rate: normalize(rate), rate_unit: unit,

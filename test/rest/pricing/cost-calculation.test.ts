@@ -97,6 +97,17 @@ test('a maximum price is taken off each VAT rate of the lines in proportion: a c
   t.like(free.body, { total_excl_vat: '0.00', total_vat: '0.00', total_incl_vat: '0.00' });
 });
 
+// Found by probing (2026-11-29): incl. VAT was rounded twice (the VAT kept at 6 decimals, then the sum).
+test('a line\'s incl. VAT is rounded once from the exact amount', async (t) => {
+  const plan = await app.request('POST', '/main/v1/rate-plan', { body: { name: 'Rounding', currency: 'EUR' } });
+  await app.request('POST', `/main/v1/rate-plan/${plan.body.id}/version`, { body: {
+    valid_from: '2026-01-01T00:00:00Z', definition: { rates: { energy: { price: '0.35', step_size: '0.001' } } },
+  } });
+  const r = await calc({ rate_plan_id: plan.body.id, energy_kwh: '14.817' });
+  // 14.817 × 0.35 = 5.185950; × 1.21 = 6.2749995, so 6.27 (not 6.275000 rounded to 6.28).
+  t.like(r.body.subtotals[0], { amount_excl_vat_unrounded: '5.185950', amount_excl_vat: '5.19', amount_incl_vat: '6.27' });
+});
+
 test('rule precedence: the specific rule before the generic one, first match wins', async (t) => {
   const specific = await calc({ cpo_party_id: 'nl*x', current_type: 'DC', power_kw: '150' });
   t.deepEqual(specific.body.rule, { name: 'CPO X DC', index: 0 });
