@@ -8,7 +8,7 @@
 // `monetary_credit` lines, one per VAT rate.
 import { LockMode } from '@mikro-orm/core';
 import {
-  addCurrency, addDecimal, compareDecimal, floorToCurrency, isNegative, isZero, minDecimal, normalize, parseDecimal, percentOfDecimal,
+  addCurrency, addDecimal, compareDecimal, floorToCurrency, isNegative, isZero, minDecimal, mulDivToCurrency, normalize, parseDecimal, percentOfDecimal,
   roundToCurrency, subtractCurrency, subtractDecimal, sumCurrency, toFixedDecimal,
 } from '../money/decimal.ts';
 import { DomainError, InvalidInputError } from '../platform/errors.ts';
@@ -188,7 +188,7 @@ export function creditLine(used: string, like: CreditableLine, wholeInclVat?: st
   const vatUnrounded = percentOfDecimal(amount, like.vat_percent);
   // Paying a rate's whole net, the credit takes that rate's VAT as its lines hold it: each line's VAT
   // was rounded on its own, so the VAT of the rounded net could leave a cent owed either way.
-  const incl = wholeInclVat !== undefined ? roundToCurrency(subtractDecimal('0', wholeInclVat)) : roundToCurrency(addDecimal(amount, vatUnrounded));
+  const incl = wholeInclVat !== undefined ? roundToCurrency(subtractDecimal('0', wholeInclVat)) : mulDivToCurrency(amount, addDecimal('100', like.vat_percent), '100');
   const excl = roundToCurrency(amount);
   return {
     kind: 'monetary_credit', volume: '1.00', billed_volume: '1.00', step_size: null, rate: amount, rate_unit: 'session',
