@@ -1,4 +1,4 @@
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { createAdministration } from '../../helpers/factories.ts';
 import { createRatePlan, ensureVatRate, pricedSubscription, pricingResults, processed, sessionBody, submitSession } from '../../helpers/session-factories.ts';
@@ -171,6 +171,14 @@ test('array built-ins over a huge length are stopped at once, not run for hours 
   t.deepEqual((await calc(fine, { cpo_cost_excl_vat: '1' })).body.annotations, { n: '1' });
 });
 
+/** A rate plan whose rule runs `script`: the cost calculation is rule_script_failed, its message matching `refusal`. */
+async function assertScriptRefused(t: ExecutionContext, script: string, refusal: RegExp) {
+  const ratePlanId = await createRatePlan(app, [{ valid_from: '2025-01-01T00:00:00Z', definition: definition(script) }]);
+  const r = await calc(ratePlanId, { cpo_cost_excl_vat: '1' });
+  t.like(r.body, { code: 'rule_script_failed' }, script);
+  t.regex(r.body.message, refusal, script);
+}
+
 // Found by probing (2026-11-29): QuickJS's string search is naive and runs without interrupt checks;
 // one indexOf over a 4 MiB string would have held the thread for about an hour.
 test('string and typed-array built-ins refuse inputs beyond their bound; strings of annotation size work', async (t) => {
@@ -181,12 +189,7 @@ test('string and typed-array built-ins refuse inputs beyond their bound; strings
     ['new Uint8Array(1 << 23).sort(); return {};', /at most 1000000 elements/],
     // What the checks use cannot be replaced by the script.
     ["Array.prototype.some = () => false; Function.prototype.apply = () => -1; 'a'.repeat(1 << 20).indexOf('b'); return {};", /at most 4096 characters/],
-  ] as const) {
-    const ratePlanId = await createRatePlan(app, [{ valid_from: '2025-01-01T00:00:00Z', definition: definition(script) }]);
-    const r = await calc(ratePlanId, { cpo_cost_excl_vat: '1' });
-    t.like(r.body, { code: 'rule_script_failed' }, script);
-    t.regex(r.body.message, refusal, script);
-  }
+  ] as const) await assertScriptRefused(t, script, refusal);
   const fine = await createRatePlan(app, [{ valid_from: '2025-01-01T00:00:00Z', definition: definition(
     "const s = 'ab'.repeat(2048); return { annotations: { n: String(s.indexOf('ba')), u: 'x'.toUpperCase(), p: 'x'.padEnd(1000, '-').slice(-3) } };",
   ) }]);
@@ -202,12 +205,7 @@ test('a script answers a plain object, lines of at most 1,000,000 either way, an
     ['return new Map();', /plain one, not Map/],
     ["return { subtotals: [{ component: 'x', amount_excl_vat: '99999999999999.999999' }] };", /at most 1000000 either way/],
     ["return { subtotals: [{ component: 'x', amount_excl_vat: '-1000000.01' }] };", /at most 1000000 either way/],
-  ] as const) {
-    const ratePlanId = await createRatePlan(app, [{ valid_from: '2025-01-01T00:00:00Z', definition: definition(script) }]);
-    const r = await calc(ratePlanId, { cpo_cost_excl_vat: '1' });
-    t.like(r.body, { code: 'rule_script_failed' }, script);
-    t.regex(r.body.message, refusal, script);
-  }
+  ] as const) await assertScriptRefused(t, script, refusal);
   const label = await createRatePlan(app, [{ valid_from: '2025-01-01T00:00:00Z', definition: definition(
     "return { subtotals: [{ component: 'x', label: 'a'.repeat(254) + '\\u{1F600}', amount_excl_vat: '-1000000' }] };",
   ) }]);
