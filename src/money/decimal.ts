@@ -288,15 +288,15 @@ export function allocateCurrency(total: string, weights: string[]): string[] {
   const sign = cents.isNegative() ? -1 : 1;
   const whole = cents.abs();
   const sum = weights.reduce((acc, w) => acc.plus(w), new D(0));
-  if (!sum.isPositive()) throw new Error('allocateCurrency needs a positive sum of weights');
+  if (!sum.gt(0)) throw new Error('allocateCurrency needs a positive sum of weights');
   const exact = weights.map((w) => whole.times(w).div(sum));
   const shares = exact.map((e) => e.floor());
-  let left = whole.minus(shares.reduce((acc, s) => acc.plus(s), new D(0))).toNumber();
+  let left = whole.minus(shares.reduce((acc, s) => acc.plus(s), new D(0)));
   const order = exact.map((e, i) => ({ i, rest: e.minus(e.floor()) })).sort((a, b) => b.rest.comparedTo(a.rest) || a.i - b.i);
   for (const { i } of order) {
-    if (left <= 0) break;
+    if (!left.gt(0)) break;
     shares[i] = shares[i].plus(1);
-    left -= 1;
+    left = left.minus(1);
   }
   return shares.map((s) => s.times(sign).div(100).toFixed(2));
 }
