@@ -5,7 +5,7 @@
 // one) and the same start instant. The session that holds the charge's pricing is the one that was
 // ever priced (`pricing_version > 0`) and is not discarded, so a repricing of either, or of both at
 // once, never moves it; a discarded one (its item withdrawn when it dropped out) holds nothing, and the
-// other report takes the charge (found by probing, 2026-11-29: it was never billed); when both were
+// other report takes the charge (found by probing, 2026-11-29: the charge went unbilled); when both were
 // (before this rule) the earlier session holds it; when neither, the first of the batch priced.
 // The other is processed on the CPO side only, or drops out as `charged_as_cpo_session`.
 //
