@@ -17,10 +17,10 @@ import { layoutPdf, pdfBytes } from './document/pdf-document.ts';
 import { ublXml } from './document/ubl-document.ts';
 import type { StoredDocument } from './document-store.ts';
 
-/** The model of a box's document: a draft (`issueDate` null) or a final one whose number comes later. */
 /**
- * The model of a box's document; `at`: the moment it is made (a final one's: its finalize), at which
- * the customer's mandate is in force. The start of the issue day named a mandate replaced since.
+ * The model of a box's document: a draft (`issueDate` null) or a final one whose number comes later.
+ * `at`: the moment it is made (a final one's: its finalize), at which the customer's mandate is in
+ * force (the start of the issue day named a mandate replaced since).
  */
 export async function boxDocumentModel(em: Em, box: BoxData, issueDate: string | null, at = new Date()): Promise<BillingDocument> {
   const admin = await billingAdmin(em, box.adminId);

@@ -2,8 +2,7 @@ import { markDefunct } from '../contracts/contract-service.ts';
 import type { Em } from '../platform/orm.ts';
 import { withdrawSubscriptionFees } from './fee-correction.ts';
 import { lockTokenSubscription } from './lock-token-subscription.ts';
-import { followLatestLink, TOKEN_LINK } from './link-token.service.ts';
-import { TokenLink } from './token-link.entity.ts';
+import { followLatestLinksOf, TOKEN_LINK } from './link-token.service.ts';
 import type { TokenSubscription } from './token-subscription.entity.ts';
 import { tokenSubscriptionData, type TokenSubscriptionData } from './token-subscription.queries.ts';
 
@@ -13,9 +12,8 @@ export function defunctTokenSubscriptionEntity(em: Em, id: string, externalUpdat
     const subscription = await lockTokenSubscription(tx, id, { withPlan: true });
     // Links of tokens now in another administration too.
     await markDefunct(tx, subscription, externalUpdatedAt, { links: TOKEN_LINK, options: { filters: false } });
-    // Its tokens go back to their latest live link's administration, locked in id order.
-    const links = await tx.find(TokenLink, { subscription }, { filters: false, populate: ['token'], orderBy: { token: { id: 'asc' } } });
-    for (const token of new Set(links.map((link) => link.token))) await followLatestLink(tx, token);
+    // Its tokens go back to their latest live link's administration.
+    await followLatestLinksOf(tx, subscription.id);
     await tx.flush();
     // Its fees billed in any period are withdrawn.
     await withdrawSubscriptionFees(tx, subscription.admin.id, [subscription.id]);

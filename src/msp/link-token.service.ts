@@ -54,6 +54,23 @@ export async function followLatestLink(em: Em, token: Token): Promise<void> {
   if (latest && latest.subscription.admin.id.toLowerCase() !== token.currentAdmin.id.toLowerCase()) token.currentAdmin = latest.subscription.admin;
 }
 
+/**
+ * The tokens linked to a subscription whose latest live link (followLatestLink's order) is of another
+ * administration than the one they are with: one statement, so a fleet's defunct looks at each token
+ * no more than that.
+ */
+const DRIFTED_TOKENS = `select t.id from msp_token t
+  join lateral (select s.admin_id from msp_token_link l join msp_token_subscription s on s.id = l.subscription_id
+    where l.token_id = t.id and not l.defunct order by coalesce(l.valid_from, s.valid_from) desc, l.id desc limit 1) latest on true
+  where t.id in (select token_id from msp_token_link where subscription_id = ?) and lower(latest.admin_id) <> lower(t.current_admin_id)
+  order by t.id`;
+
+/** followLatestLink for the tokens of a subscription that need it (its defunct: their links defunct with it), in id order. */
+export async function followLatestLinksOf(em: Em, subscriptionId: string): Promise<void> {
+  const drifted = await em.execute<{ id: string }[]>(DRIFTED_TOKENS, [subscriptionId]);
+  for (const { id } of drifted) await followLatestLink(em, em.getReference(Token, id));
+}
+
 /** The span of a link with these bounds, ordered (the subscription's start when the link defers to it), else 400 at `path`. */
 export function tokenLinkSpan(subscription: TokenSubscription, bounds: { validFrom?: Date | null; validUntil?: Date | null }, path: FieldPath): LinkSpan {
   return orderedLinkSpan(subscription, bounds, { path, message: 'valid_until must be after valid_from (the subscription\'s when the link defers to it)' });

@@ -213,8 +213,10 @@ export function withCredit<T extends CreditableLine>(subtotals: T[], used: strin
     if (excluded.includes(s.kind)) continue;
     const key = `${s.vat_kind}|${s.vat_percent}|${s.vat_country}`;
     const group = byVat.get(key);
-    const incl = s.amount_incl_vat === undefined || (group && group.incl === undefined) ? undefined
-      : group ? addCurrency(group.incl!, s.amount_incl_vat) : roundToCurrency(s.amount_incl_vat);
+    // The rate's incl.-VAT sum, while every line of it carries one (a pricing core's line does).
+    const incl = s.amount_incl_vat === undefined ? undefined
+      : group === undefined ? roundToCurrency(s.amount_incl_vat)
+        : group.incl === undefined ? undefined : addCurrency(group.incl, s.amount_incl_vat);
     byVat.set(key, { net: group ? addCurrency(group.net, s.amount_excl_vat) : roundToCurrency(s.amount_excl_vat), incl, like: group?.like ?? s });
   }
   let left = used;

@@ -112,15 +112,13 @@ function boundLines(kind: SubtotalKind, difference: string, subtotals: Subtotal[
   for (const s of subtotals) {
     const key = `${s.vat_kind}|${s.vat_percent}|${s.vat_country}`;
     const known = rates.get(key);
-    rates.set(key, { vat: known?.vat ?? { kind: s.vat_kind, percent: s.vat_percent, country: s.vat_country }, net: addCurrencyOf(known?.net, s.amount_excl_vat) });
+    rates.set(key, { vat: known?.vat ?? { kind: s.vat_kind, percent: s.vat_percent, country: s.vat_country }, net: sumCurrency([known?.net ?? '0.00', s.amount_excl_vat]) });
   }
   const paying = [...rates.values()].filter((r) => compareDecimal(r.net, '0') > 0);
   if (paying.length <= 1) return [line(kind, '1', '1', null, difference, 'session', paying[0]?.vat ?? vat)];
   const shares = allocateCurrency(difference, paying.map((r) => r.net));
   return paying.flatMap((r, i) => (compareDecimal(shares[i], '0') === 0 ? [] : [line(kind, '1', '1', null, shares[i], 'session', r.vat)]));
 }
-
-const addCurrencyOf = (sum: string | undefined, amount: string) => (sum === undefined ? roundToCurrency(amount) : sumCurrency([sum, amount]));
 
 function volumes(session: PricingSession): Record<RateComponent, string> & { duration: string } {
   const duration = minutesFromMilliseconds(session.end.getTime() - session.start.getTime());

@@ -50,14 +50,14 @@ const CUSTOMER = `select c.id, c.external_reference, c.name, c.country, c.compan
   -- A roaming partner keeps its billing data on itself (no billing addresses).
   select rp.id, rp.external_reference, rp.name, rp.country, null, rp.billing_email, '{}'::jsonb, null, null, null, null, null, null from roaming_partner rp where rp.id = ?`;
 
+/** A member as stated: white space only (a seller's stored before such were refused, a customer's free custom field) states nothing. */
+const stated = (value: string | null | undefined): string | null => (value && value.trim() !== '' ? value : null);
+
 /** The box's party as a document party: the buyer of an invoice, the seller of a self-billing
  * invoice. Its address is the customer's first billing address; without one, or without a
  * country there, the country is the customer's own (always set), so the party always has the
  * country EN 16931 requires of both buyer (BR-11) and seller (BR-09). Street, postal code and city
  * stay empty when the customer has no billing address (EN 16931 does not require them). */
-/** A seller's member as stated: one of white space only (stored before such were refused) states nothing. */
-const stated = (value: string | null | undefined): string | null => (value && value.trim() !== '' ? value : null);
-
 export async function customerPartyOf(em: Em, partyId: string): Promise<DocumentParty> {
   const [row] = await em.execute<Record<string, any>[]>(CUSTOMER, [partyId, partyId]);
   if (!row) return { name: partyId, address: { street: null, postal_code: null, city: null, country: 'NL' }, vat_number: null, company_reg_num: null, email: null };
@@ -66,7 +66,7 @@ export async function customerPartyOf(em: Em, partyId: string): Promise<Document
   return {
     name: row.addressee ?? row.name,
     address: { street, postal_code: row.postal_code, city: row.city, country: row.address_country ?? row.country },
-    vat_number: typeof vat === 'string' && vat.trim() !== '' ? vat : null,
+    vat_number: typeof vat === 'string' ? stated(vat) : null,
     company_reg_num: row.company_reg_num,
     email: row.billing_email,
     identifier: row.external_reference ?? row.id,

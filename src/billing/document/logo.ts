@@ -17,7 +17,6 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 export interface Logo { content_type: string; bytes: Buffer }
 
-/** Why a logo cannot be used, or null when it can. */
 /**
  * What could run or fetch in a browser that shows an SVG: a script element of any prefix, an event
  * handler attribute, animation (which can set an href to `javascript:`), foreign (HTML) content, a
@@ -25,6 +24,7 @@ export interface Logo { content_type: string; bytes: Buffer }
  */
 const ACTIVE_SVG = /<([\w.-]+:)?(script|foreignObject|set|animate\w*|handler|listener)[\s>/]|\son[a-z]+\s*=|javascript:/i;
 
+/** Why a logo cannot be used, or null when it can. */
 export async function logoProblem(contentType: string, bytes: Buffer): Promise<string | null> {
   if (!(LOGO_TYPES as readonly string[]).includes(contentType)) return `a logo is ${LOGO_TYPES.join(' or ')}`;
   if (bytes.length === 0) return 'the logo is empty';
