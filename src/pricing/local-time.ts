@@ -120,3 +120,36 @@ export function clockMinutes(clock: string): number {
   const next = clock.indexOf(':', colon + 1);
   return Number(clock.slice(0, colon)) * 60 + Number(next < 0 ? clock.slice(colon + 1) : clock.slice(colon + 1, next));
 }
+
+const MINUTE_MS = 60_000;
+const DAY_MINUTES = 1440;
+
+/** Wall clock minus UTC at an instant on a whole minute (offsets of whole minutes, as every zone's since 1972). */
+function minuteOffset(at: number, timeZone: string): number {
+  const local = localTime(new Date(at), timeZone);
+  const [year, month, day] = local.date.split('-').map(Number);
+  return Date.UTC(year, month - 1, day) + local.minuteOfDay * MINUTE_MS - at;
+}
+
+/**
+ * The first instant after `afterMs` at which the wall clock in `timeZone` reads one of `minutes`
+ * (minutes of the day, non-empty), or the zone's offset changes (a DST switch can skip a clock
+ * time, or repeat it): where a restriction by clock time, date or weekday can change.
+ */
+export function nextWallClockChange(afterMs: number, minutes: readonly number[], timeZone: string): number {
+  const from = Math.floor(afterMs / MINUTE_MS) * MINUTE_MS;
+  const now = localTime(new Date(from), timeZone).minuteOfDay;
+  let wait = DAY_MINUTES;
+  for (const minute of minutes) wait = Math.min(wait, ((minute - now - 1 + DAY_MINUTES) % DAY_MINUTES) + 1);
+  const target = from + wait * MINUTE_MS;
+  const offset = minuteOffset(from, timeZone);
+  if (minuteOffset(target, timeZone) === offset) return target;
+  let low = from;
+  let high = target;
+  while (high - low > MINUTE_MS) {
+    const middle = low + Math.floor((high - low) / MINUTE_MS / 2) * MINUTE_MS;
+    if (minuteOffset(middle, timeZone) === offset) low = middle;
+    else high = middle;
+  }
+  return high;
+}

@@ -1,8 +1,9 @@
 // Roaming cost calculation in the session pipeline over HTTP (roaming_enabled): agreement
 // selection at the validity bounds, a provider-facilitated connection, a session priced from its
 // OCPI tariff (with the reported/calculated difference annotated) and the drop-outs.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import test from 'ava';
+import { roundToCurrency } from '../../../src/money/decimal.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { createAdministration } from '../../helpers/factories.ts';
 import { createRoamingAgreement, createRoamingConnection, createRoamingPartner, partySuffix, setRoamingEnabled } from '../../helpers/roaming-factories.ts';
@@ -120,4 +121,75 @@ test('the roaming cost from a historical_tariff bills exact seconds and charge p
 test('a cpo_id of no roaming partner is not a roaming session', async (t) => {
   const priced = await session({ cpo_id: 'NL*ZZ9', total_roaming_amount_excl_vat: '1.00' });
   t.like(priced, { status: 'priced', roaming_agreement_id: null, calculated_roaming_amount_excl_vat: null });
+});
+
+// OCPI vectors as sessions: the periods the service builds from timestamps (charging, then parking)
+// are cut where the tariff changes, as the CPO's CDR would be (spec-t14-switch-to-free-parking came
+// to 0.98: 20 minutes of parking from 19:52 all priced as "before 20:00").
+const CASES = new URL('../../../../shared/vectors/ocpi-tariffs/cases/', import.meta.url);
+const WEEK_MS = 7 * 86_400_000;
+
+/** The case as a session body, moved by whole weeks into 2026 (the test's contracts start then); null when a body cannot say it. */
+function vectorSession(c: any, cpoId: string, connectionId: string) {
+  const s = c.session;
+  const dimensions = s.charging_periods.flatMap((p: any) => p.dimensions.map((d: any) => d.type));
+  const states: string[] = (s.periods_detail ?? []).map((p: any) => p.state);
+  if (!['stated', 'stated_rounded', 'derived', 'source_inconsistent'].includes(c.status) || c.tariff.currency !== 'EUR'
+    || dimensions.some((d: string) => !['ENERGY', 'TIME', 'PARKING_TIME'].includes(d)) || states.join(',').includes('PARKING,CHARGING')) return null;
+  const charging = s.charging_periods.filter((p: any) => p.dimensions.some((d: any) => d.type !== 'PARKING_TIME'));
+  const parking = s.charging_periods.filter((p: any) => !charging.includes(p));
+  if (parking.some((p: any) => p.dimensions.length > 1 || charging.some((q: any) => q.start_date_time > p.start_date_time))) return null;
+  const idleSeconds = s.totals?.parking_seconds
+    ?? Math.round(parking.reduce((sum: number, p: any) => sum + p.dimensions[0].volume * 3600, 0));
+  const weeks = Math.ceil((Date.parse('2026-01-05T00:00:00Z') - Date.parse(s.start_date_time)) / WEEK_MS);
+  const moved = (at: string) => new Date(Date.parse(at) + weeks * WEEK_MS).toISOString();
+  const movedDate = (date?: string) => (date ? moved(`${date}T00:00:00Z`).slice(0, 10) : date);
+  // The spec's step-size examples name country "XX", which OCPI does not know.
+  const tariff = { ...c.tariff, country_code: c.tariff.country_code === 'XX' ? 'DE' : c.tariff.country_code, elements: c.tariff.elements.map((e: any) => (e.restrictions
+    ? { ...e, restrictions: { ...e.restrictions, start_date: movedDate(e.restrictions.start_date), end_date: movedDate(e.restrictions.end_date) } } : e)) };
+  const energy = (p: any) => String(p.dimensions.find((d: any) => d.type === 'ENERGY')?.volume ?? 0);
+  return {
+    cpo_id: cpoId, roaming_connection_id: connectionId, historical_tariff: tariff, time_zone: String(s.time_zone).split(' ')[0],
+    start_date_time: moved(s.start_date_time), end_date_time: moved(s.end_date_time), total_idle_seconds: idleSeconds,
+    total_energy_kwh: undefined, charge_periods: charging.map((p: any) => ({ start_date_time: moved(p.start_date_time), dimensions: [{ type: 'energy', volume: energy(p) }] })),
+  };
+}
+
+test('every OCPI vector a session body can carry prices through the service as the vector says', async (t) => {
+  const partner = await createRoamingPartner(app);
+  const connection = await createRoamingConnection(app, { partner_id: partner.id });
+  await createRoamingAgreement(app, connection.id, { rate_plan_id: await energyPlan('0.99') });
+  const cases = readdirSync(CASES).filter((f) => f.endsWith('.json')).map((f) => JSON.parse(readFileSync(new URL(f, CASES), 'utf8')))
+    .map((c) => ({ c, body: vectorSession(c, partner.cpo_ids[0], connection.id) })).filter((x) => x.body);
+  t.true(cases.length >= 20, `${cases.length} vectors fit a session body`);
+  t.true(cases.some((x) => x.c.id === 'spec-t14-switch-to-free-parking'));
+  const stored = await Promise.all(cases.map((x) => submitSession(app, sessionBody(evcoId, x.body!))));
+  const outcome = (s: any) => (s.status === 'priced' ? s.calculated_roaming_amount_excl_vat : `${s.status} ${s.dropout_reason}: ${s.dropout_message}`);
+  const actual = Object.fromEntries(await Promise.all(cases.map(async (x, i) => [x.c.id, outcome(await processed(app, stored[i].id))])));
+  t.deepEqual(actual, Object.fromEntries(cases.map((x) => [x.c.id, roundToCurrency(x.c.expected.total_cost.excl_vat)])));
+});
+
+test('a charge period the service prices by a tariff is cut where the tariff changes: clock times across DST, durations, kWh', async (t) => {
+  const partner = await createRoamingPartner(app);
+  const connection = await createRoamingConnection(app, { partner_id: partner.id });
+  await createRoamingAgreement(app, connection.id, { rate_plan_id: await energyPlan('0.99') });
+  const cost = async (elements: unknown[], overrides: Record<string, unknown>) => {
+    const s = await session({ cpo_id: partner.cpo_ids[0], roaming_connection_id: connection.id, historical_tariff: { id: 'T', currency: 'EUR', elements }, ...overrides });
+    return s.status === 'priced' ? s.calculated_roaming_amount_excl_vat : `${s.dropout_reason}: ${s.dropout_message}`;
+  };
+  const energy = (price: number, restrictions?: unknown) => ({ price_components: [{ type: 'ENERGY', price, step_size: 1 }], restrictions });
+  const time = (price: number, restrictions?: unknown) => ({ price_components: [{ type: 'TIME', price, step_size: 1 }], restrictions });
+  // 10 kWh reported in one period from 16:00 to 18:00, the price going up at 17:00: 5 kWh at each price.
+  t.is(await cost([energy(0.2, { end_time: '17:00' }), energy(0.3)], {
+    start_date_time: '2026-03-02T16:00:00+01:00', end_date_time: '2026-03-02T18:00:00+01:00', total_energy_kwh: '10' }), '2.50');
+  // 02:30 never comes on 29 March 2026 in Amsterdam (02:00 is 03:00): the later price runs from the switch, 1 h of 2 h.
+  t.is(await cost([time(6, { start_time: '02:30', end_time: '05:00' })], {
+    time_zone: 'Europe/Amsterdam', start_date_time: '2026-03-29T00:00:00Z', end_date_time: '2026-03-29T02:00:00Z' }), '6.00');
+  // The first 30 minutes free (max_duration), then 6.00 an hour: 30 minutes of 1 h.
+  t.is(await cost([time(0, { max_duration: 1800 }), time(6)], {}), '3.00');
+  // Time billed once 5 of 10 kWh are charged (min_kwh): at constant power, the second half hour.
+  t.is(await cost([time(6, { min_kwh: 5 })], { total_energy_kwh: '10' }), '3.00');
+  // 1,100 changes of the clock price in 275 days: the tariff cannot price it (each change a period to explain).
+  t.regex(await cost([time(1, { start_time: '06:00', end_time: '12:00' }), time(2, { start_time: '18:00', end_time: '20:00' })], {
+    start_date_time: '2026-01-01T00:00:00Z', end_date_time: '2026-10-03T00:00:00Z' }), /^roaming_cost_failed: .*changes more than 1000 times/);
 });
