@@ -2,7 +2,7 @@
 // subscriptions and EVSE links, reimbursement arrangements and EVSE links). Each family's service
 // is a thin use case: it opens the transaction, loads what only it knows (plan, customer, token,
 // EVSE), calls these steps with its own entity, name and error codes, and flushes once.
-import type { EntityName, FilterQuery, FindOneOptions, RequiredEntityData } from '@mikro-orm/core';
+import { LockMode, type EntityName, type FilterQuery, type FindOneOptions, type RequiredEntityData } from '@mikro-orm/core';
 import { Customer } from '../parties/customer.entity.ts';
 import { mergeCustomFields } from '../platform/custom-fields.ts';
 import { InvalidInputError, NotFoundError } from '../platform/errors.ts';
@@ -74,16 +74,34 @@ export interface LinkSpan {
   until: Date | null;
 }
 
-/** A record of the family by id (a malformed id is no record): else `not_found` naming `what`. */
-export async function findById<T extends object>(em: Em, entity: EntityName<T>, id: string, what: string, populate: readonly string[] = []): Promise<T> {
-  const record = isUuid(id) ? await em.findOne(entity, { id } as FilterQuery<NoInfer<T>>, { populate: populate as FindOneOptions<T>['populate'] }) : null;
+/**
+ * A record of the family by id (a malformed id is no record): else `not_found` naming `what`.
+ * `lock`: its row locked for the transaction and read again, so that a write that waited for
+ * another works on that one's result (a merge keeps its members, a change of bounds starts from them).
+ */
+export async function findById<T extends object>(
+  em: Em, entity: EntityName<T>, id: string, what: string, populate: readonly string[] = [], options: { lock?: boolean } = {},
+): Promise<T> {
+  const lock = options.lock ? { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true } as const : {};
+  const record = isUuid(id) ? await em.findOne(entity, { id } as FilterQuery<NoInfer<T>>, { populate: populate as FindOneOptions<T>['populate'], ...lock }) : null;
   if (!record) throw new NotFoundError(what);
   return record;
 }
 
-/** The link a write changes (with what its family loads), or 400 not_found naming the family. */
-export function findLink<L extends object>(em: Em, kind: LinkKind<L>, id: string): Promise<L> {
-  return findById(em, kind.entity, id, kind.what, kind.populate);
+/** The link a write changes (with what its family loads), or 400 not_found naming the family; `lock` as findById's. */
+export function findLink<L extends object>(em: Em, kind: LinkKind<L>, id: string, options: { lock?: boolean } = {}): Promise<L> {
+  return findById(em, kind.entity, id, kind.what, kind.populate, options);
+}
+
+/**
+ * A link a write changes, or 400 not_found: its contract's turn first (`lockContract`, which every
+ * write of the contract takes), then the link locked and read again.
+ */
+export async function lockLink<L extends object>(em: Em, kind: LinkKind<L>, id: string, lockContract: (contractId: string) => Promise<unknown>): Promise<L> {
+  const found = await findLink(em, kind, id);
+  // The member named by the family holds its contract (a reference with an id).
+  await lockContract((found as unknown as Record<string, { id: string }>)[kind.contract].id);
+  return findLink(em, kind, id, { lock: true });
 }
 
 /** The customer of a new contract, one the caller sees, named by the body's customer_id. */

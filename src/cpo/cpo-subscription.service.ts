@@ -9,9 +9,8 @@
 // cpo-subscription.queries.ts.
 import { billUnbilledCpoSubscriptionFees, recollectCpoSubscriptionFees, withdrawCpoSubscriptionFees } from './cpo-subscription-fee.source.ts';
 import { affectedFrom, type Bounds, type CorrectionOption } from '../contracts/bounds-change.ts';
-import { LockMode } from '@mikro-orm/core';
 import {
-  applyLinkPatch, clashingLink, contractCustomer, contractToLink, createContract, findById, findLink, markDefunct, orderedLinkSpan, updateContract,
+  applyLinkPatch, clashingLink, contractCustomer, contractToLink, createContract, findById, lockLink, markDefunct, orderedLinkSpan, updateContract,
   type ContractFields, type ContractKind, type LinkFields, type LinkKind, type LinkSpan,
 } from '../contracts/contract-service.ts';
 import { DomainError, NotFoundError } from '../platform/errors.ts';
@@ -36,9 +35,12 @@ const LINK: LinkKind<CpoSubscriptionEvseLink> = {
   entity: CpoSubscriptionEvseLink, contract: 'subscription', what: 'CPO subscription EVSE link', populate: ['subscription', 'evse'],
 };
 
-/** The subscription entity a write changes (its plan loaded), or 400 not_found. */
-function loadSubscription(em: Em, id: string): Promise<CpoSubscription> {
-  return findById(em, CpoSubscription, id, SUBSCRIPTION.what, ['plan', 'customer']);
+/**
+ * The subscription entity a write changes (its plan loaded), or 400 not_found: locked and read
+ * again, so writes to one subscription and its links take turns, each from the last one's result.
+ */
+function lockSubscription(em: Em, id: string): Promise<CpoSubscription> {
+  return findById(em, CpoSubscription, id, SUBSCRIPTION.what, ['plan', 'customer'], { lock: true });
 }
 
 export function createCpoSubscription(
@@ -72,7 +74,7 @@ export function updateCpoSubscription(
   em: Em, id: string, patch: Patch<CpoSubscriptionFields>, options: CorrectionOption = {},
 ): Promise<CpoSubscriptionData> {
   return em.transactional(async (tx) => {
-    const subscription = await loadSubscription(tx, id);
+    const subscription = await lockSubscription(tx, id);
     const before = boundsOf(subscription.validFrom, subscription.validUntil);
     await updateContract(tx, SUBSCRIPTION, subscription, patch);
     if (subscription.validFrom.getTime() !== before.from.getTime()) await assertFollowingLinksApart(tx, subscription);
@@ -84,7 +86,7 @@ export function updateCpoSubscription(
 /** Defunct with its links; their fees billed in any period are withdrawn. */
 export function markCpoSubscriptionDefunct(em: Em, id: string, externalUpdatedAt?: Date | null): Promise<CpoSubscriptionData> {
   return em.transactional(async (tx) => {
-    const subscription = await markDefunct(tx, await loadSubscription(tx, id), externalUpdatedAt, { links: LINK });
+    const subscription = await markDefunct(tx, await lockSubscription(tx, id), externalUpdatedAt, { links: LINK });
     await withdrawCpoSubscriptionFees(tx, subscription.id);
     return cpoSubscriptionData(subscription);
   });
@@ -92,10 +94,9 @@ export function markCpoSubscriptionDefunct(em: Em, id: string, externalUpdatedAt
 
 /**
  * Refuses a span of the EVSE overlapping another of its links to the subscription (its per-EVSE
- * fees would count twice); the subscription locked, so that two links made at once see each other.
+ * fees would count twice); the caller holds the subscription's lock, so two links made at once see each other.
  */
 async function assertLinkedOnce(em: Em, subscription: CpoSubscription, evse: Evse, span: LinkSpan, exclude?: CpoSubscriptionEvseLink): Promise<void> {
-  await em.lock(subscription, LockMode.PESSIMISTIC_WRITE);
   const links = (await em.find(CpoSubscriptionEvseLink, { subscription, evse, defunct: false })).filter((link) => link !== exclude);
   const clash = clashingLink(links, span);
   if (clash) throw overlapping(evse, clash, 'end that link first');
@@ -108,11 +109,10 @@ function overlapping(evse: Evse, clash: CpoSubscriptionEvseLink, remedy: string)
 
 /**
  * After the subscription's valid_from moved (the change applied, nothing billed yet): the links
- * without their own start moved with it, and must not come to overlap another link of their EVSE;
- * the subscription locked as assertLinkedOnce locks it, so that a link made at once sees the move.
+ * without their own start moved with it, and must not come to overlap another link of their EVSE
+ * (the subscription locked, as for a link made, so that a link made at once sees the move).
  */
 async function assertFollowingLinksApart(em: Em, subscription: CpoSubscription): Promise<void> {
-  await em.lock(subscription, LockMode.PESSIMISTIC_WRITE);
   const links = await em.find(CpoSubscriptionEvseLink, { subscription, defunct: false }, { populate: ['evse'], orderBy: { id: 'asc' } });
   for (const link of links) {
     if (link.validFrom) continue;
@@ -126,7 +126,7 @@ async function assertFollowingLinksApart(em: Em, subscription: CpoSubscription):
 
 export function createCpoLink(em: Em, input: Patch<CpoLinkFields> & { subscriptionId?: string; evseUid?: string }): Promise<CpoLinkData> {
   return em.transactional(async (tx) => {
-    const subscription = await contractToLink(() => (input.subscriptionId ? loadSubscription(tx, input.subscriptionId) : null), SUBSCRIPTION.what, ['subscription_id']);
+    const subscription = await contractToLink(() => (input.subscriptionId ? lockSubscription(tx, input.subscriptionId) : null), SUBSCRIPTION.what, ['subscription_id']);
     const link = await linkEvse(tx, LINK, subscription, 'subscription', input, { externalUpdatedAt: input.externalUpdatedAt ?? null },
       (evse, span) => assertLinkedOnce(tx, subscription, evse, span));
     await billUnbilledCpoSubscriptionFees(tx, subscription.id);
@@ -136,7 +136,7 @@ export function createCpoLink(em: Em, input: Patch<CpoLinkFields> & { subscripti
 
 export function updateCpoLink(em: Em, id: string, patch: Patch<CpoLinkFields>, options: CorrectionOption = {}): Promise<CpoLinkData> {
   return em.transactional(async (tx) => {
-    const link = await findLink(tx, LINK, id);
+    const link = await lockLink(tx, LINK, id, (subscriptionId) => lockSubscription(tx, subscriptionId));
     const bounds = () => boundsOf(link.validFrom ?? link.subscription.validFrom, link.validUntil);
     const before = bounds();
     applyLinkPatch(link, link.subscription, patch);
@@ -150,7 +150,7 @@ export function updateCpoLink(em: Em, id: string, patch: Patch<CpoLinkFields>, o
 /** Defunct; its per-EVSE fees billed in any period are withdrawn. */
 export function markCpoLinkDefunct(em: Em, id: string, externalUpdatedAt?: Date | null): Promise<CpoLinkData> {
   return em.transactional(async (tx) => {
-    const link = await markDefunct(tx, await findLink(tx, LINK, id), externalUpdatedAt);
+    const link = await markDefunct(tx, await lockLink(tx, LINK, id, (subscriptionId) => lockSubscription(tx, subscriptionId)), externalUpdatedAt);
     await withdrawCpoSubscriptionFees(tx, link.subscription.id, link.id);
     return cpoLinkData(link);
   });

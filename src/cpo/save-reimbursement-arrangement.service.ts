@@ -2,7 +2,7 @@
 // an arrangement makes its links defunct too, in one transaction. The writes answer plain data;
 // the reads are in reimbursement.queries.ts.
 import {
-  applyLinkPatch, contractCustomer, contractToLink, createContract, findById, findLink, markDefunct, updateContract,
+  applyLinkPatch, contractCustomer, contractToLink, createContract, findById, lockLink, markDefunct, updateContract,
   type ContractFields, type ContractKind, type LinkFields, type LinkKind,
 } from '../contracts/contract-service.ts';
 import { visibleAdministration } from '../parties/customer-input.ts';
@@ -23,10 +23,14 @@ const ARRANGEMENT: ContractKind<ReimbursementArrangement> = {
 };
 const LINK: LinkKind<ReimbursementLink> = { entity: ReimbursementLink, contract: 'arrangement', what: 'reimbursement link', populate: ['arrangement', 'evse'] };
 
-/** The arrangement entity a write changes, or 400 not_found. */
-function loadArrangement(em: Em, id: string): Promise<ReimbursementArrangement> {
-  return findById(em, ReimbursementArrangement, id, ARRANGEMENT.what, ['customer']);
+/**
+ * The arrangement entity a write changes, or 400 not_found: locked and read again, so writes to one
+ * arrangement and its links take turns, each from the last one's result.
+ */
+function lockArrangement(em: Em, id: string): Promise<ReimbursementArrangement> {
+  return findById(em, ReimbursementArrangement, id, ARRANGEMENT.what, ['customer'], { lock: true });
 }
+
 
 export function createArrangement(em: Em, input: Patch<ArrangementFields> & { adminId?: string; customerId?: string }): Promise<ArrangementData> {
   const { adminId, customerId, ...fields } = input;
@@ -38,16 +42,16 @@ export function createArrangement(em: Em, input: Patch<ArrangementFields> & { ad
 }
 
 export function updateArrangement(em: Em, id: string, patch: Patch<ArrangementFields>): Promise<ArrangementData> {
-  return em.transactional(async (tx) => plainData(await updateContract(tx, ARRANGEMENT, await loadArrangement(tx, id), patch)));
+  return em.transactional(async (tx) => plainData(await updateContract(tx, ARRANGEMENT, await lockArrangement(tx, id), patch)));
 }
 
 export function markArrangementDefunct(em: Em, id: string, externalUpdatedAt?: Date | null): Promise<ArrangementData> {
-  return em.transactional(async (tx) => plainData(await markDefunct(tx, await loadArrangement(tx, id), externalUpdatedAt, { links: LINK })));
+  return em.transactional(async (tx) => plainData(await markDefunct(tx, await lockArrangement(tx, id), externalUpdatedAt, { links: LINK })));
 }
 
 export function createLink(em: Em, input: Patch<LinkFields> & { arrangementId?: string; evseUid?: string }): Promise<ReimbursementLinkData> {
   return em.transactional(async (tx) => {
-    const arrangement = await contractToLink(() => (input.arrangementId ? loadArrangement(tx, input.arrangementId) : null), ARRANGEMENT.what, ['arrangement_id']);
+    const arrangement = await contractToLink(() => (input.arrangementId ? lockArrangement(tx, input.arrangementId) : null), ARRANGEMENT.what, ['arrangement_id']);
     // external_updated_at is not recorded on create (as before the contract core).
     return reimbursementLinkData(await linkEvse(tx, LINK, arrangement, 'arrangement', {
       validFrom: input.validFrom, validUntil: input.validUntil, evseUid: input.evseUid,
@@ -57,7 +61,7 @@ export function createLink(em: Em, input: Patch<LinkFields> & { arrangementId?: 
 
 export function updateLink(em: Em, id: string, patch: Patch<LinkFields>): Promise<ReimbursementLinkData> {
   return em.transactional(async (tx) => {
-    const link = await findLink(tx, LINK, id);
+    const link = await lockLink(tx, LINK, id, (arrangementId) => lockArrangement(tx, arrangementId));
     applyLinkPatch(link, link.arrangement, patch);
     await tx.flush();
     return reimbursementLinkData(link);
@@ -65,5 +69,5 @@ export function updateLink(em: Em, id: string, patch: Patch<LinkFields>): Promis
 }
 
 export function markLinkDefunct(em: Em, id: string, externalUpdatedAt?: Date | null): Promise<ReimbursementLinkData> {
-  return em.transactional(async (tx) => reimbursementLinkData(await markDefunct(tx, await findLink(tx, LINK, id), externalUpdatedAt)));
+  return em.transactional(async (tx) => reimbursementLinkData(await markDefunct(tx, await lockLink(tx, LINK, id, (arrangementId) => lockArrangement(tx, arrangementId)), externalUpdatedAt)));
 }
