@@ -1,9 +1,10 @@
 // A CDR a CPO pushes (POST cdrs): checked against the OCPI schema, read as a charge session body
 // (cdr-to-session.ts) and checked as the pipeline checks POST /charge-session (the transport hands
 // that check in as `check`), then ingested like any charge session. A CDR failing either check is
-// kept as an invalid CDR with its reason and refused (OCPI 2001); a CDR that passes resolves the
-// invalid ones of the same CDR (resolve-invalid-cdrs.ts) and ends the progress of its Session
-// (session-cdr-link.ts).
+// kept as an invalid CDR with its reason and refused (OCPI 2001), as is a credit CDR and a second CDR
+// of one Session (OCPI's correction: a credit CDR, then a new CDR of another id), which would price
+// the charge again; a CDR that passes resolves the invalid ones of the same CDR
+// (resolve-invalid-cdrs.ts) and ends the progress of its Session (session-cdr-link.ts).
 import { DomainError } from '../platform/errors.ts';
 import type { Em } from '../platform/orm.ts';
 import { identityKeyOf, ingestSession } from '../sessions/ingest-session.service.ts';
@@ -15,7 +16,7 @@ import { speaksFor } from './ocpi-peer.entity.ts';
 import type { OcpiPeerData } from './ocpi-peer.queries.ts';
 import { resolveInvalidCdrs } from './resolve-invalid-cdrs.ts';
 import type { OcpiCdr } from './schemas/cdr.ts';
-import { linkSessionOfCdr } from './session-cdr-link.ts';
+import { linkSessionOfCdr, otherCdrOfSession } from './session-cdr-link.ts';
 import { ocpiFailure } from './validate.ts';
 import { adminOfContractId } from './token-admin.ts';
 
@@ -59,6 +60,10 @@ async function reportedElsewhere(em: Em, peer: Caller, submission: SessionSubmis
 }
 
 export async function receiveCdr(em: Em, peer: Caller, raw: unknown, check: SessionCheck): Promise<IngestedSession> {
+  const credited = creditOf(raw);
+  if (credited !== undefined) {
+    return refuse(em, peer, raw, `a credit CDR${credited ? ` of CDR ${credited}` : ''} is kept for review: the service does not reverse a session on its own`);
+  }
   const failure = ocpiFailure('cdr', raw);
   if (failure) return refuse(em, peer, raw, failure);
   const cdr = raw as OcpiCdr;
@@ -73,6 +78,14 @@ export async function receiveCdr(em: Em, peer: Caller, raw: unknown, check: Sess
   } catch (error) {
     if (error instanceof DomainError) return refuse(em, peer, raw, error.message);
     throw error;
+  }
+  // OCPI corrects a CDR by a credit CDR and a new CDR of another id: a second CDR of one Session would
+  // price the charge again. (Two CDRs of one Session sent at the same moment can both pass: a CPO can
+  // invent sessions anyway; this catches the correction.)
+  if (cdr.session_id) {
+    const key = { countryCode: cdr.country_code, partyId: cdr.party_id, sessionId: cdr.session_id };
+    const earlier = await otherCdrOfSession(em, peer.roamingConnectionId, key, submission.evcoId, identityKeyOf(submission));
+    if (earlier) return refuse(em, peer, raw, `CDR ${earlier} of session ${cdr.session_id} is stored already: another CDR of the session corrects it and is kept for review, not priced again`);
   }
   // A session another connection reported is not this peer's to replace (decisions: a peer speaks only for its own parties).
   const takenElsewhere = `a session ${cdr.id} of party ${cdr.country_code}*${cdr.party_id} came through another connection`;
@@ -90,4 +103,12 @@ export async function receiveCdr(em: Em, peer: Caller, raw: unknown, check: Sess
     await linkSessionOfCdr(tx, peer.roamingConnectionId, cdr, stored.id);
   });
   return stored;
+}
+
+/** A credit CDR's `credit_reference_id` ('' without one), or undefined for any other CDR. */
+function creditOf(raw: unknown): string | undefined {
+  const { credit, credit_reference_id: reference } = (raw ?? {}) as { credit?: unknown; credit_reference_id?: unknown };
+  if (credit !== true) return undefined;
+  // Named in the reason only when it is an id OCPI allows (printable ASCII, at most 39 characters).
+  return typeof reference === 'string' && /^[\x20-\x7e]{1,39}$/.test(reference) ? reference : '';
 }

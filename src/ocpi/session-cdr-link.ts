@@ -24,3 +24,14 @@ export async function chargeSessionOfCdrs(tx: Em, roamingConnectionId: string, k
     order by id desc limit 1`, [evcoId, `${key.countryCode}*${key.partyId}`, roamingConnectionId, key.sessionId]);
   return row?.id ?? null;
 }
+
+/**
+ * The id of another CDR of the Session stored as a charge session (not the one of `identityKey`), or
+ * null: OCPI corrects a CDR by a credit CDR and a new CDR, so a second CDR of a Session is a correction.
+ */
+export async function otherCdrOfSession(tx: Em, roamingConnectionId: string, key: SessionKey, evcoId: string, identityKey: string): Promise<string | null> {
+  const [row] = await tx.execute<{ session_id: string }[]>(`select session_id from msp_charge_session where evco_id = ? and cpo_id = ?
+      and payload->>'roaming_connection_id' = ? and payload->>'cpo_session_id' = ? and identity_key <> ?
+    order by id limit 1`, [evcoId, `${key.countryCode}*${key.partyId}`, roamingConnectionId, key.sessionId, identityKey]);
+  return row?.session_id ?? null;
+}

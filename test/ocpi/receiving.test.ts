@@ -44,6 +44,37 @@ test('a CDR is ingested as an OCPI charge session of the connection and priced',
   t.is(again.body.status_code, 1000);
 });
 
+// Found by probing: the service read neither `credit` nor `credit_reference_id`. OCPI corrects a CDR
+// by a credit CDR (negated costs, a new id) and a new CDR (another id) of the same Session; the new
+// one became a second session of the charge and was priced too (the driver paid twice), and a credit
+// CDR of a free session was priced as a charge.
+test('a credit CDR and a second CDR of one Session (OCPI\'s correction) are kept for review, not priced again', async (t) => {
+  const sub = await pricedSubscription(app, adminId);
+  const original = cdr(sub.evcoId);
+  t.is((await cpo.call('POST', cdrs(), { body: original, bodySchema: 'cdr' })).body.status_code, 1000);
+  const first = await processed(app, (await sessionOfCdr(app, original.id)).id);
+  const credits = [
+    { ...original, id: `${original.id}-C`, credit: true, credit_reference_id: original.id, total_cost: { excl_vat: -4, incl_vat: -4.84 } },
+    { ...original, id: `${original.id}-D`, credit: true, credit_reference_id: original.id, total_cost: { excl_vat: 0, incl_vat: 0 } },
+  ];
+  for (const credit of credits) {
+    const answer = await cpo.call('POST', cdrs(), { body: credit });
+    t.like(answer, { status: 400, body: { status_code: 2001 } });
+    t.regex(answer.body.status_message, new RegExp(`credit CDR of CDR ${original.id} is kept for review`));
+  }
+  const corrected = { ...original, id: `${original.id}-2`, total_cost: { excl_vat: 3, incl_vat: 3.63 } };
+  const second = await cpo.call('POST', cdrs(), { body: corrected, bodySchema: 'cdr' });
+  t.like(second, { status: 400, body: { status_code: 2001 } });
+  t.regex(second.body.status_message, new RegExp(`CDR ${original.id} of session ${original.session_id} is stored already`));
+  for (const id of [...credits.map((c) => c.id), corrected.id]) t.falsy(await sessionOfCdr(app, id), `${id} is no session`);
+  const kept = (await app.request('GET', `/main/v1/ocpi-invalid-cdr?roaming_connection_id=${connectionId}&resolved=false`)).body.items;
+  t.deepEqual(kept.filter((x: { cdr_id: string }) => x.cdr_id.startsWith(`${original.id}-`)).map((x: { cdr_id: string }) => x.cdr_id).sort(),
+    [`${original.id}-2`, `${original.id}-C`, `${original.id}-D`]);
+  // The first CDR stays the charge, priced once; sent again, it is the same session.
+  t.like(await processed(app, first.id), { status: 'priced', pricing_version: first.pricing_version });
+  t.is((await cpo.call('POST', cdrs(), { body: original, bodySchema: 'cdr' })).body.status_code, 1000);
+});
+
 test('an invalid CDR is kept with its reason and resolved by a corrected one with the same id', async (t) => {
   const sub = await pricedSubscription(app, adminId);
   const good = cdr(sub.evcoId);
