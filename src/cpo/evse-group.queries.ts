@@ -1,7 +1,7 @@
-// The MSP EVSE-group read of the App API (GET /{end_user_id}/msp-evse-group): EVSEs near a point,
-// grouped per location with address and connectors, and the end user's energy price where one of
-// their subscriptions applies. With no EVSE data in the instance at all it answers fixed demo
-// groups flagged `demo: true` (an app can be built before the network is loaded).
+// The MSP EVSE-group read of the App API (GET /{end_user_id}/msp-evse-group): EVSEs of the end user's
+// administration near a point, grouped per location with address and connectors, and the end user's
+// energy price where one of their subscriptions applies. With no EVSE data in the instance at all it
+// answers fixed demo groups flagged `demo: true` (an app can be built before the network is loaded).
 import type { EndUserScope } from '../end-users/end-user-scope.ts';
 import { raw } from '@mikro-orm/core';
 import { findVersionAt } from '../contracts/versions.ts';
@@ -39,6 +39,24 @@ function distanceM(lat1: number, lon1: number, lat2: number, lon2: number): numb
   const dLon = (lon2 - lon1) * rad;
   const a = Math.sin(dLat / 2) ** 2 + Math.cos(lat1 * rad) * Math.cos(lat2 * rad) * Math.sin(dLon / 2) ** 2;
   return Math.round(2 * EARTH_RADIUS_M * Math.asin(Math.min(1, Math.sqrt(a))));
+}
+
+/**
+ * Ranges of latitude and longitude (degrees) holding every point within `radiusM` of the centre by
+ * distanceM's great-circle distance: latitude ± the angular radius; longitude ± asin(sin δ / cos φ),
+ * in two ranges when that crosses ±180, the whole circle when the latitude range reaches a pole.
+ * A metre more than the radius: distanceM rounds to the metre, and a margin for floating point.
+ */
+function boundingBox(latitude: number, longitude: number, radiusM: number): { latitude: [number, number]; longitude: [number, number][] } {
+  const rad = Math.PI / 180;
+  const delta = (radiusM + 1) / EARTH_RADIUS_M;
+  const [south, north] = [latitude - delta / rad, latitude + delta / rad];
+  if (south <= -90 || north >= 90) return { latitude: [Math.max(-90, south), Math.min(90, north)], longitude: [[-180, 180]] };
+  const dLon = Math.asin(Math.sin(delta) / Math.cos(latitude * rad)) / rad;
+  const [west, east] = [longitude - dLon, longitude + dLon];
+  if (west < -180) return { latitude: [south, north], longitude: [[west + 360, 180], [-180, east]] };
+  if (east > 180) return { latitude: [south, north], longitude: [[west, 180], [-180, east - 360]] };
+  return { latitude: [south, north], longitude: [[west, east]] };
 }
 
 /** The energy price (excl. VAT) of the rate plan of the first of the end user's subscriptions valid now. */
@@ -87,18 +105,23 @@ export async function evseGroups(em: Em, scope: EndUserScope, query: EvseGroupQu
       ...g, distanceM: distanceM(query.latitude, query.longitude, Number(g.latitude), Number(g.longitude)), pricePerKwhExclVat: price, currency,
     }));
   }
-  // A bounding box in SQL, nearest first there (a flat-earth distance, exact enough to rank within
-  // 100 km), so the nearest are never cut by the limit; the exact distance here.
-  const dLat = query.radiusM / 111_320;
-  const cosLat = Math.max(0.01, Math.cos(query.latitude * Math.PI / 180));
-  const dLon = query.radiusM / (111_320 * cosLat);
-  const [lat, lon, cos] = [query.latitude, query.longitude, cosLat].map((n) => Number(n).toFixed(8));
+  // A bounding box in SQL (plain ranges of the columns), nearest first there by the great-circle
+  // distance itself, so the nearest are never cut by the limit; the distance answered here.
+  const box = boundingBox(query.latitude, query.longitude, query.radiusM);
+  const [lat, lon] = [query.latitude, query.longitude].map((n) => n.toFixed(9));
+  const cosLat = Math.cos(query.latitude * Math.PI / 180).toFixed(15);
+  const range = ([from, to]: [number, number]) => ({ $gte: from.toFixed(9), $lte: to.toFixed(9) });
+  // The end user's administration only, whatever the credential's limits (as their scope's subscriptions).
   const locations = await em.find(EvseLocation, {
+    admin: scope.adminId,
     deactivatedAt: null,
-    latitude: { $gte: String(query.latitude - dLat), $lte: String(query.latitude + dLat) },
-    longitude: { $gte: String(query.longitude - dLon), $lte: String(query.longitude + dLon) },
+    latitude: range(box.latitude),
+    $or: box.longitude.map((r) => ({ longitude: range(r) })),
   }, {
-    orderBy: [{ [raw((a) => `power(${a}.latitude - ${lat}, 2) + power((${a}.longitude - ${lon}) * ${cos}, 2)`)]: 'asc' }, { id: 'asc' }],
+    // The haversine term of distanceM (monotone in the distance; a longitude difference of 360 counts as 0).
+    orderBy: [{
+      [raw((a) => `power(sin(radians(${a}.latitude - ${lat}) / 2), 2) + ${cosLat} * cos(radians(${a}.latitude)) * power(sin(radians(${a}.longitude - ${lon}) / 2), 2)`)]: 'asc',
+    }, { id: 'asc' }],
     limit: 4 * MAX_EVSE_GROUPS,
   });
   const near = locations
@@ -107,7 +130,7 @@ export async function evseGroups(em: Em, scope: EndUserScope, query: EvseGroupQu
     .sort((a, b) => a.d - b.d || a.l.id.localeCompare(b.l.id))
     .slice(0, MAX_EVSE_GROUPS);
   if (!near.length) return [];
-  const evses = await em.find(Evse, { location: { $in: near.map(({ l }) => l.id) } }, { orderBy: { evseUid: 'asc' } });
+  const evses = await em.find(Evse, { admin: scope.adminId, location: { $in: near.map(({ l }) => l.id) } }, { orderBy: { evseUid: 'asc' } });
   return near.map(({ l, d }) => ({
     locationId: l.locationId,
     name: l.name ?? null,

@@ -54,3 +54,43 @@ test('bad coordinates are 400 naming the query parameter: the shared format (a p
     t.regex(r.body.message, new RegExp(message), query);
   }
 });
+
+const connectors = [{ id: '1', standard: 'IEC_62196_T2', power_type: 'ac_3phase', max_power_kw: '22' }];
+
+test('an end user sees only their own administration\'s locations and EVSEs, whatever the credential\'s limits', async (t) => {
+  const a = (await createAdministration(app)).id;
+  const b = (await createAdministration(app)).id;
+  const locA = await createLocation(app, a, { latitude: '42.000000', longitude: '10.000000', name: 'A station' });
+  const evseA = await createEvse(app, a, { location_id: locA.location_id, connectors });
+  const locB = await createLocation(app, b, { latitude: '42.000100', longitude: '10.000000', name: 'B private depot' });
+  await createEvse(app, b, { location_id: locB.location_id, connectors });
+  const user = await createEndUser(app, a);
+  for (const auth of [await app.credential({ role: 'app' }), await app.credential({ role: 'app', adminIds: [a, b] })]) {
+    const r = await app.request('GET', `/main/v1/${user.id}/msp-evse-group?latitude=42&longitude=10&radius_m=1000`, { auth });
+    t.is(r.status, 200, JSON.stringify(r.body));
+    t.deepEqual(r.body.items.map((g: any) => [g.location_id, g.evses.map((e: any) => e.evse_uid)]), [[locA.location_id, [evseA.evse_uid]]]);
+  }
+});
+
+test('every location within the radius is found: across longitude ±180, near a pole, at the edge of the radius', async (t) => {
+  const adminId = (await createAdministration(app)).id;
+  const east = await createLocation(app, adminId, { latitude: '-16.800000', longitude: '179.990000', name: 'East of 180' });
+  const west = await createLocation(app, adminId, { latitude: '-16.800000', longitude: '-179.995000', name: 'West of 180' });
+  const pole = await createLocation(app, adminId, { latitude: '89.900000', longitude: '180.000000', name: 'Pole' });
+  // 0.04496 degrees of latitude north of 30/20: 4,999 m, within 5 km.
+  const edge = await createLocation(app, adminId, { latitude: '30.044960', longitude: '20.000000', name: 'Edge' });
+  for (const location of [east, west, pole, edge]) await createEvse(app, adminId, { location_id: location.location_id, connectors });
+  const user = await createEndUser(app, adminId);
+  const auth = await app.credential({ role: 'app', adminIds: [adminId] });
+  const search = async (query: string) => {
+    const r = await app.request('GET', `/main/v1/${user.id}/msp-evse-group?${query}`, { auth });
+    t.is(r.status, 200, JSON.stringify(r.body));
+    return r.body.items.map((g: any) => [g.location_id, g.distance_m]);
+  };
+  // Either side of the antimeridian, from either side, nearest first.
+  t.deepEqual(await search('latitude=-16.8&longitude=-179.99&radius_m=5000'), [[west.location_id, 532], [east.location_id, 2129]]);
+  t.deepEqual(await search('latitude=-16.8&longitude=179.995&radius_m=5000'), [[east.location_id, 532], [west.location_id, 1064]]);
+  // 22 km away across the North Pole; then 1 m inside the radius due north (a box of 111,320 m a degree missed it).
+  t.deepEqual(await search('latitude=89.9&longitude=0&radius_m=50000'), [[pole.location_id, 22239]]);
+  t.deepEqual(await search('latitude=30&longitude=20&radius_m=5000'), [[edge.location_id, 4999]]);
+});
