@@ -62,8 +62,9 @@ export async function seekPage<E extends object, T>(ctx: Context, options: SeekP
     }
     const moment = parseTimestamp(rawQuery.created_gt);
     if (!moment) throw new DomainError('invalid_query', `created_gt must be ${TIMESTAMP_FORMAT}`, { queryParam: 'created_gt' });
+    // A feed's first item below its horizon, as its pages (SeekList.firstCreatedAfter): none yet is a not_found to ask again.
     const first = await list.firstCreatedAfter(moment);
-    if (first === null) throw new DomainError('not_found', 'nothing was created after that moment', { queryParam: 'created_gt' });
+    if (first === null) throw new DomainError('not_found', 'nothing created after that moment is listed yet', { queryParam: 'created_gt' });
     const pageSize = DEFAULT_PAGE_SIZE;
     const next = linkNext(path, first, pageSize, {});
     ctx.set('Link', `<${next}>; rel="next"`);

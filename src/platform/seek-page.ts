@@ -123,10 +123,15 @@ export class SeekList<T> {
     return (await qb.execute('all', false)).length > 0;
   }
 
-  /** The key of the first item created after `moment`, or null. */
+  /**
+   * The key of the first item created after `moment`, or null. A feed's below its horizon, as a
+   * page's: the key is a poller's cursor, and a row of a smaller id could still commit behind it.
+   */
   async firstCreatedAfter(moment: Date): Promise<string | null> {
+    const horizon = await this.horizon();
     const qb = this.em.createQueryBuilder(this.options.entity, 'e').select(this.key)
-      .where(this.where({ createdAt: { $gt: moment } })).orderBy({ [this.key]: 'asc' }).limit(1);
+      .where(this.where({ createdAt: { $gt: moment }, ...(horizon === null ? {} : { [this.key]: { $lt: horizon } }) }))
+      .orderBy({ [this.key]: 'asc' }).limit(1);
     await qb.applyFilters(this.options.filters);
     const rows: Row[] = await qb.execute('all', true);
     return rows.length ? String(rows[0][this.key]) : null;
@@ -137,10 +142,8 @@ export class SeekList<T> {
     const bounds: Record<string, string> = {};
     if (range.after) bounds.$gt = range.after;
     let before = range.before?.toLowerCase() ?? null;
-    if (this.options.feed) {
-      const horizon = await feedHorizon(this.em, this.options.feed);
-      if (before === null || horizon < before) before = horizon;
-    }
+    const horizon = await this.horizon();
+    if (horizon !== null && (before === null || horizon < before)) before = horizon;
     if (before) bounds.$lt = before;
     return this.read(Object.keys(bounds).length ? { [this.key]: bounds } : {}, range.inverted ? 'desc' : 'asc', range.limit);
   }
@@ -149,6 +152,11 @@ export class SeekList<T> {
   async all(): Promise<T[]> {
     if (!this.options.all) return this.read({}, 'asc');
     return (await this.options.all(this.em)).map((row) => this.marked(row));
+  }
+
+  /** A feed's horizon (feed-horizon.ts), read before the statement it bounds; null for a list that is no feed. */
+  private async horizon(): Promise<string | null> {
+    return this.options.feed ? feedHorizon(this.em, this.options.feed) : null;
   }
 
   private marked(item: Row): T {

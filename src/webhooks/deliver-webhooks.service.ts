@@ -17,6 +17,7 @@ import { openSecret } from './secret-box.ts';
 import { WEBHOOK_DELIVER } from './webhook-job.ts';
 import { literalTargetProblem, publicLookup } from './webhook-target.ts';
 import { settledPosition } from '../events/settled-position.ts';
+import { deliveredAdministrations } from './webhook-subscription.queries.ts';
 
 const NEXT_EVENT = `select e.id::text as id, c.position::text as position, e.kind, e.resource_id, e.modification, c.committed_at as occurred_at, e.data
   from svc_event e join svc_event_commit c on c.tx_id = e.tx_id
@@ -141,9 +142,10 @@ async function deliverRun(orm: Orm, subscriptionId: string): Promise<void> {
   for (let n = 0; n < PER_RUN; n++) {
     const [subscription] = await em.execute<SubscriptionRow[]>(SUBSCRIPTION, [subscriptionId]);
     if (!subscription || subscription.disabled) return;
+    const admins = deliveredAdministrations({ allAdmins: subscription.all_admins, adminIds: subscription.admin_ids });
     const [event] = await em.execute<EventRow[]>(NEXT_EVENT, [
       settled, subscription.last_position, subscription.last_position, subscription.last_event_id, `{${subscription.kinds.join(',')}}`,
-      subscription.all_admins && !subscription.admin_ids, `{${(subscription.admin_ids ?? []).join(',')}}`,
+      admins.all, `{${admins.ids.join(',')}}`,
     ]);
     if (!event) return;
     // The resource as it was when its change committed; dropped only after every subscription had it (a redelivery of an old event).

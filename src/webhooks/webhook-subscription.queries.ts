@@ -28,10 +28,22 @@ export function isVisibleTo(subscription: Pick<WebhookSubscription, 'allAdmins' 
   return !subscription.allAdmins && !!subscription.adminIds?.length && subscription.adminIds.every((id) => scope.ids.includes(id));
 }
 
+/**
+ * The administrations whose events a subscription delivers: every one (events of none too) for a
+ * subscription of every administration, else those it names (deliver-webhooks.service.ts, redeliver).
+ */
+export function deliveredAdministrations(subscription: Pick<WebhookSubscription, 'allAdmins' | 'adminIds'>): AdminScope {
+  return subscription.allAdmins && !subscription.adminIds ? { all: true, ids: [] } : { all: false, ids: subscription.adminIds ?? [] };
+}
+
+/** The subscriptions a credential of `scope` sees, as a condition (isVisibleTo's SQL form). */
+function visibleTo(scope: AdminScope): FilterQuery<WebhookSubscription> {
+  return (scope.all ? {} : { allAdmins: false, adminIds: { $contained: scope.ids } }) as FilterQuery<WebhookSubscription>;
+}
+
 /** The subscriptions a credential sees: all, or those within its administrations. */
 export function webhookSubscriptionList(em: Em): SeekList<WebhookSubscriptionData> {
-  const scope = callerScope(em);
-  const where = (scope.all ? {} : { allAdmins: false, adminIds: { $contained: scope.ids } }) as FilterQuery<WebhookSubscription>;
+  const where = visibleTo(callerScope(em));
   return new SeekList<WebhookSubscriptionData>(em, { ...SUBSCRIPTION, fields: eagerFields(em.getMetadata(WebhookSubscription)), where, scope: where });
 }
 
@@ -48,9 +60,17 @@ export async function getWebhookSubscription(em: Em, id: string): Promise<Webhoo
   return subscription;
 }
 
-/** A subscription's delivery attempts, oldest first (the subscription is checked by the caller). */
+/**
+ * A subscription's delivery attempts, oldest first (the subscription is checked by the caller). Its
+ * scope, which `after` is checked with (SeekList.has), is the list itself: attempts of this
+ * subscription, and only while the caller sees it (an attempt has no administration of its own).
+ */
 export function webhookAttemptList(em: Em, subscriptionId: string): SeekList<WebhookAttemptData> {
-  return new SeekList<WebhookAttemptData>(em, { entity: WebhookAttempt, where: { subscriptionId }, isKey: isEventId, map: (row) => row as WebhookAttemptData });
+  const scope = callerScope(em);
+  const where: FilterQuery<WebhookAttempt> = scope.all ? { subscriptionId } : {
+    subscriptionId: { $in: em.createQueryBuilder(WebhookSubscription, 's').select('s.id').where({ id: subscriptionId, ...visibleTo(scope) as object }) },
+  };
+  return new SeekList<WebhookAttemptData>(em, { entity: WebhookAttempt, where, scope: where, isKey: isEventId, map: (row) => row as WebhookAttemptData });
 }
 
 /** A subscription a service created or changed, as the answers show it (never its secret). */

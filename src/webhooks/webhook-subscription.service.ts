@@ -18,7 +18,7 @@ import { knownEventKinds } from '../events/event-kinds.ts';
 import { sealSecret } from './secret-box.ts';
 import { WEBHOOK_DELIVER } from './webhook-job.ts';
 import { WebhookSubscription } from './webhook-subscription.entity.ts';
-import { isVisibleTo, webhookSubscriptionData, type WebhookSubscriptionData } from './webhook-subscription.queries.ts';
+import { deliveredAdministrations, isVisibleTo, webhookSubscriptionData, type WebhookSubscriptionData } from './webhook-subscription.queries.ts';
 
 /** Absent (undefined): unchanged; null clears, which only admin_ids and external_reference may be. */
 export interface WebhookSubscriptionInput {
@@ -140,13 +140,23 @@ export async function updateWebhookSubscription(em: Em, id: string, input: Webho
   return webhookSubscriptionData(updated);
 }
 
-/** Delivers again from `fromEventId` on (events the subscription concerns, in order). */
+/**
+ * Delivers again from `fromEventId` on (events the subscription concerns, in order). The event must
+ * be one the subscription delivers and the caller sees (of their administrations, as delivery and
+ * `GET /event` read them): any other answers as an event that does not exist, so that a
+ * subscription's cursor never learns of, nor moves to, another administration's event.
+ */
 export async function redeliver(em: Em, id: string, fromEventId: string): Promise<WebhookSubscriptionData> {
   if (!isEventId(fromEventId)) throw new InvalidInputError('from_event_id must be an event id', { path: ['from_event_id'] });
+  const caller = callerScope(em);
   const rewound = await em.transactional(async (tx) => {
     const subscription = await lockWebhookSubscription(tx, id);
+    const delivered = deliveredAdministrations(subscription);
     const [event] = await tx.execute<{ position: string }[]>(`select c.position::text as position from svc_event e
-      join svc_event_commit c on c.tx_id = e.tx_id where e.id = ? and c.position is not null`, [fromEventId]);
+      join svc_event_commit c on c.tx_id = e.tx_id where e.id = ? and c.position is not null
+        and (?::boolean or e.admin_id in (select value from json_array_elements_text(?::json)))
+        and (?::boolean or e.admin_id in (select value from json_array_elements_text(?::json)))`,
+    [fromEventId, delivered.all, JSON.stringify(delivered.ids), caller.all, JSON.stringify(caller.ids)]);
     if (!event) throw new NotFoundError('event', { path: ['from_event_id'] });
     subscription.lastPosition = event.position;
     subscription.lastEventId = (BigInt(fromEventId) - 1n).toString();

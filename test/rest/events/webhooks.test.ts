@@ -124,3 +124,56 @@ test.serial('a failing subscription given a new URL is tried at once, not after 
   await until(() => receiver.on('/repaired').length >= 1, 'a delivery to the new URL', 10_000);
   t.is(receiver.on('/repaired')[0].body.data.name, 'Waiting');
 });
+
+// Found by probing: the delivery log of A's subscription took an attempt of B's subscription as its
+// `after`, and a redelivery of A's subscription took B's event as its start (rewinding A's cursor to
+// its position): both said that B's ids exist. Each is now 400 not_found at its parameter, as an id
+// that does not exist.
+test.serial('the delivery log of a subscription takes only its own attempts as after', async (t) => {
+  const a = (await createAdministration(app)).id;
+  const b = (await createAdministration(app)).id;
+  const credA = await app.credential({ role: 'admin', adminIds: [a] });
+  const credB = await app.credential({ role: 'admin', adminIds: [b] });
+  const subscribeAs = async (auth: typeof credA, path: string) => {
+    const r = await app.request('POST', '/main/v1/webhook-subscription', { body: { url: `${receiver.url}${path}`, kinds: ['customer'], secret: SECRET }, auth });
+    t.is(r.status, 200);
+    return r.body.id as string;
+  };
+  const subA = await subscribeAs(credA, '/log-a');
+  const subB = await subscribeAs(credB, '/log-b');
+  await createCustomer(app, a);
+  await createCustomer(app, b);
+  const attempts = async (id: string, auth: typeof credA) => (await app.request('GET', `/main/v1/webhook-subscription/${id}/delivery`, { auth })).body.items;
+  await until(async () => (await attempts(subA, credA)).length > 0 && (await attempts(subB, credB)).length > 0, 'an attempt of each');
+  const [attemptA] = await attempts(subA, credA);
+  const [attemptB] = await attempts(subB, credB);
+  t.is((await app.request('GET', `/main/v1/webhook-subscription/${subA}/delivery?after=${attemptA.id}`, { auth: credA })).status, 200);
+  for (const auth of [credA, app.admin]) {
+    const r = await app.request('GET', `/main/v1/webhook-subscription/${subA}/delivery?after=${attemptB.id}`, { auth });
+    t.like(r, { status: 400, body: { code: 'not_found', query_param: 'after' } }, 'another subscription\'s attempt');
+  }
+});
+
+test.serial('a redelivery starts only from an event of its subscription\'s administrations', async (t) => {
+  const a = (await createAdministration(app)).id;
+  const b = (await createAdministration(app)).id;
+  const credA = await app.credential({ role: 'admin', adminIds: [a] });
+  const eventOf = async (adminId: string) => {
+    const customer = await createCustomer(app, adminId);
+    return (await ok('GET', `/event?kind=customer&resource_id=${customer.id}`)).items[0].id as string;
+  };
+  const eventA = await eventOf(a);
+  const eventB = await eventOf(b);
+  const created = await app.request('POST', '/main/v1/webhook-subscription', { body: { url: `${receiver.url}/from-b`, kinds: ['customer'], secret: SECRET }, auth: credA });
+  t.is(created.status, 200);
+  const redeliver = (from: string, auth = credA) =>
+    app.request('POST', `/main/v1/webhook-subscription/${created.body.id}/redeliver`, { body: { from_event_id: from }, auth });
+  for (const auth of [credA, app.admin]) {
+    t.like(await redeliver(eventB, auth), { status: 400, body: { code: 'not_found', param: '$.from_event_id' } }, 'an event of another administration');
+  }
+  const [cursor] = await app.orm.em.fork().execute('select last_position::text, last_event_id::text from webhook_subscription where id = ?', [created.body.id]);
+  t.like(cursor, { last_event_id: '9223372036854775807' }, 'the cursor did not move');
+  t.is((await redeliver(eventA)).status, 200);
+  await until(() => receiver.on('/from-b').length >= 1, 'A\'s event again');
+  t.deepEqual(receiver.on('/from-b').map((d) => d.body.id), [eventA]);
+});

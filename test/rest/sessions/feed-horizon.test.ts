@@ -172,3 +172,40 @@ test.serial('with no other writer at work, a session is on the list as soon as i
     t.true(listed.ids.includes(stored.id), `session ${i} listed at once`);
   }
 });
+
+// Found by probing: created_gt named the first result created after the moment among every committed
+// one, a later batch's while an earlier batch was still writing; the poller went on after it and never
+// saw the earlier batch's result. created_gt keeps below the feed's horizon as every page does.
+test.serial('created_gt while an earlier batch is still writing: its cursor waits for that batch, and the poller gets every later result', async (t) => {
+  const db = new pg.Client({ connectionString: app.databaseUrl });
+  await db.connect();
+  t.teardown(() => db.end());
+  await secondWorker(t); // the app's own worker was stopped by an earlier test
+  // The sessions earlier tests left received are priced first: the moment comes after their results.
+  for (const until = Date.now() + 15_000; (await db.query(`select 1 from msp_charge_session where status = 'received' limit 1`)).rowCount;) {
+    if (Date.now() > until) throw new Error('sessions left unprocessed');
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  const moment = (await db.query(`select to_char(clock_timestamp() at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as moment`)).rows[0].moment;
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  const a = await submitSession(app, sessionBody(evcoId, { session_id: 'FEED-GT-A' }));
+  const hold = await holdInserts(t, db, 'msp_pricing_result', `new.session_id = '${a.id}'`);
+  await untilHeld(db);
+  await secondWorker(t);
+  const b = await submitSession(app, sessionBody(evcoId, { session_id: 'FEED-GT-B' }));
+  t.is((await processed(app, b.id)).status, 'priced');
+  const start = `/main/v1/msp-charge-session-priced?created_gt=${encodeURIComponent(moment)}`;
+  const whileHeld = await app.request('GET', start);
+  t.like(whileHeld, { status: 400, body: { code: 'not_found', query_param: 'created_gt' } }, 'B\'s result is beyond the horizon: nothing to start after yet');
+  await hold.release();
+  t.is((await processed(app, a.id)).status, 'priced');
+  const results = async (id: string) => (await app.request('GET', `/main/v1/msp-charge-session-priced?charge_session_id=${id}`)).body.items.map((r: { id: string }) => r.id);
+  const [ra] = await results(a.id);
+  const [rb] = await results(b.id);
+  t.true(ra < rb, 'A\'s batch took its ids first');
+  const started = await app.request('GET', start);
+  t.is(started.status, 200);
+  const cursor = new URLSearchParams(started.body.link_next.split('?')[1]).get('after');
+  t.is(cursor, ra, 'the first result created after the moment, A\'s, is the cursor (the spec excludes it)');
+  t.deepEqual((await poll(cursor)).ids, [rb], 'B\'s result follows it');
+});
