@@ -4,7 +4,8 @@ import { DomainError, type ErrorDetail } from '../../src/platform/errors.ts';
 import { MAX_DETAILS } from '../../src/platform/input-validation.ts';
 import { step, trailPath, type Trail } from '../../src/platform/field-path.ts';
 import { jsonPath } from '../../src/platform/json-path.ts';
-import { ANY_CONTROL, MAX_INPUT_STRING, TEXT_CONTROL } from '../../src/platform/input-limits.ts';
+import { ANY_CONTROL, MAX_INPUT_STRING } from '../../src/platform/input-limits.ts';
+import { controlFailure, isIdentifierMember } from '../../src/platform/identifier-members.ts';
 
 /** Longest string anywhere in a JSON body (a route's own maximum may be lower). */
 export const MAX_BODY_STRING = MAX_INPUT_STRING;
@@ -13,18 +14,12 @@ export const MAX_URL_VALUE = 1_000;
 /** Most items of any array in a body (a route's own maximum may be lower). */
 export const MAX_ARRAY_ITEMS = 1_000;
 
-/** Members whose values are identifiers by name: ids, references, codes, usernames, emails. */
-const IDENTIFIER_MEMBER = /(^|_)(id|ids|uid|reference|code|codes|username|email|prefix)$/;
-
 export const hasControl = (value: string): boolean => ANY_CONTROL.test(value);
 
 function stringFailure(value: string, member: string | undefined): string | null {
   if (value.length > MAX_BODY_STRING) return `must be at most ${MAX_BODY_STRING} characters`;
-  const identifier = member !== undefined && IDENTIFIER_MEMBER.test(member);
-  if ((identifier ? ANY_CONTROL : TEXT_CONTROL).test(value)) {
-    return identifier ? 'must not hold control characters' : 'must not hold control characters other than tab and line breaks';
-  }
-  return null;
+  // Members whose values are identifiers by name (ids, references, codes, usernames, emails): src/platform/identifier-members.ts.
+  return controlFailure(value, member !== undefined && isIdentifierMember(member));
 }
 
 function walk(value: unknown, trail: Trail | null, member: string | undefined, out: ErrorDetail[]): void {

@@ -6,6 +6,7 @@ import { finalizeBox } from '../../src/billing/finalize-box.service.ts';
 import { addDocument, removeDocument } from '../../src/billing/box-documents.service.ts';
 import { oneOf, text, uuid } from '../../src/platform/input-schemas.ts';
 import { validate } from '../../src/platform/input-validation.ts';
+import { DATE_FORMAT, parseDate } from '../../src/platform/timestamp.ts';
 import { isDataOf } from '../../src/platform/seek-page.ts';
 import * as yup from 'yup';
 import { builder } from '../builder.ts';
@@ -190,7 +191,8 @@ const ExternalDocumentInput = builder.inputType('BillingExternalDocumentInput', 
 
 const externalDocumentRules = yup.object({
   contentType: oneOf(['application/pdf', 'application/xml'] as const), invoiceCode: text(64),
-  invoiceDate: yup.string().matches(/^\d{4}-\d{2}-\d{2}$/, '${path} must be a date YYYY-MM-DD'),
+  // The date reader REST's finalize uses (a real calendar date); finalizeBox refuses any other as well.
+  invoiceDate: yup.string().test('date', `\${path} must be ${DATE_FORMAT}`, (value) => value === undefined || parseDate(value) !== null),
 });
 
 builder.mutationField('finalizeBillingBox', (t) => t.field({

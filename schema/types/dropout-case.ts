@@ -10,7 +10,7 @@ import { dropoutCaseList, dropoutCasesByIds, type DropoutCaseData } from '../../
 import { isDataOf } from '../../src/platform/seek-page.ts';
 import { enumOf } from '../enum.ts';
 import { refFromArg } from '../ids.ts';
-import { mutate } from '../mutation.ts';
+import { FIELD_ARGUMENTS, mutate } from '../mutation.ts';
 import { DateTime } from './date-time.ts';
 
 const DropoutStatus = enumOf('DropoutCaseStatus', DROPOUT_STATUSES, 'OPEN until the case is reprocessed; resolved cases are kept.');
@@ -76,7 +76,7 @@ builder.mutationFields((t) => ({
       instruction: t.arg({ type: ReprocessInstruction, required: true }),
       bypassChecks: t.arg.stringList({ description: 'With BYPASS: start_before_end, plausible_energy, end_in_past, not_too_old.' }),
     },
-    resolve: (_root, args, context) => mutate(context, null, (em) => reprocessDropoutCase(em, caseId(args.id), {
+    resolve: (_root, args, context) => mutate(context, FIELD_ARGUMENTS, (em) => reprocessDropoutCase(em, caseId(args.id), {
       instruction: args.instruction, bypassChecks: args.bypassChecks ?? undefined,
     })),
   }),

@@ -7,7 +7,9 @@ import { webhookSubscriptionRules } from '../../src/webhooks/webhook-input-rules
 import {
   webhookAttemptList, webhookSubscriptionList, webhookSubscriptionsByIds, type WebhookAttemptData, type WebhookSubscriptionData,
 } from '../../src/webhooks/webhook-subscription.queries.ts';
-import { createWebhookSubscription, redeliver, updateWebhookSubscription } from '../../src/webhooks/webhook-subscription.service.ts';
+import {
+  createWebhookSubscription, redeliver, updateWebhookSubscription, type WebhookSubscriptionInput,
+} from '../../src/webhooks/webhook-subscription.service.ts';
 import { text } from '../../src/platform/input-schemas.ts';
 import { validate } from '../../src/platform/input-validation.ts';
 import { isDataOf } from '../../src/platform/seek-page.ts';
@@ -71,9 +73,12 @@ const AuditEvent = builder.objectRef<EventData>('AuditEvent').implement({
 
 /** What GraphQL types cannot say: the bounds of REST GET /event and of the /webhook-subscription body. */
 const filterRules = yup.object({ kind: eventFilterRules.kind(), resourceId: eventFilterRules.resourceId(), actor: eventFilterRules.actor() });
+// Null passes to the service as REST's body lets it: it clears adminIds and externalReference, and is
+// 400 invalid_input at url, kinds, secret and disabled ("cannot be cleared").
 const subscriptionRules = yup.object({
-  url: webhookSubscriptionRules.url(), kinds: webhookSubscriptionRules.kinds(), secret: webhookSubscriptionRules.secret(),
-  adminIds: webhookSubscriptionRules.adminIds(), externalReference: webhookSubscriptionRules.externalReference(), disabled: yup.boolean(),
+  url: webhookSubscriptionRules.url().nullable(), kinds: webhookSubscriptionRules.kinds().nullable(), secret: webhookSubscriptionRules.secret().nullable(),
+  adminIds: webhookSubscriptionRules.adminIds().nullable(), externalReference: webhookSubscriptionRules.externalReference().nullable(),
+  disabled: yup.boolean().nullable(),
 });
 
 const redeliverRules = yup.object({ fromEventId: text(20).defined('${path} is required') });
@@ -116,12 +121,18 @@ builder.mutationFields((t) => ({
     },
   }),
   updateWebhookSubscription: t.field({
-    type: WebhookSubscription, nullable: true, description: 'Merge-update; disabled: true disables, false enables (REST: POST /webhook-subscription/{id}).',
+    type: WebhookSubscription, nullable: true,
+    description: 'Merge-update: an absent argument is unchanged; disabled: true disables, false enables; null clears adminIds (every administration, or '
+      + 'the caller\'s) and externalReference, and is refused for url, kinds, secret and disabled (REST: POST /webhook-subscription/{id}).',
     args: {
       id: t.arg.id({ required: true }), url: t.arg.string(), kinds: t.arg.stringList(), secret: t.arg.string(), disabled: t.arg.boolean(),
+      adminIds: t.arg.stringList(), externalReference: t.arg.string(),
     },
     resolve: (_root, args, context) => {
-      const input = { url: args.url ?? undefined, kinds: args.kinds ?? undefined, secret: args.secret ?? undefined, disabled: args.disabled ?? undefined };
+      // Absent stays undefined and null stays null: the service tells them apart as REST's body does.
+      const input: WebhookSubscriptionInput = {
+        url: args.url, kinds: args.kinds, secret: args.secret, disabled: args.disabled, adminIds: args.adminIds, externalReference: args.externalReference,
+      };
       validate(subscriptionRules, input);
       return mutate(context, FIELD_ARGUMENTS, (em) => updateWebhookSubscription(em, subscriptionId(args.id), input));
     },

@@ -5,8 +5,9 @@
 // the same series wait for each other only while a number is drawn in, the bytes stored and the
 // transaction committed, never while a document renders (decisions: "Billing", numbers).
 import type { Em } from '../platform/orm.ts';
-import { DomainError } from '../platform/errors.ts';
+import { DomainError, InvalidInputError } from '../platform/errors.ts';
 import { flushUnique } from '../platform/flush-unique.ts';
+import { DATE_FORMAT, parseDate } from '../platform/timestamp.ts';
 import { localTime } from '../pricing/local-time.ts';
 import { boxDetails, getBox, type BoxData } from './billing-box.queries.ts';
 import { billingAdmin } from './billing-admin.ts';
@@ -44,6 +45,11 @@ async function assertInvoiceCodeFree(tx: Em, seriesId: string, boxId: string, in
 }
 
 export async function finalizeBox(em: Em, id: string, options: FinalizeOptions = {}): Promise<BoxData> {
+  // A finalized box cannot be changed: an external document's date must be a real day, whichever
+  // transport brings it (found by probing, 2026-11-29: GraphQL finalized a box dated 2026-02-30).
+  if (options.upload && !parseDate(options.upload.invoiceDate)) {
+    throw new InvalidInputError(`invoice_date must be ${DATE_FORMAT}`, { path: ['invoice_date'] });
+  }
   await em.transactional(async (tx) => {
     const box = await lockBox(tx, id);
     const external = box.series.documentSource === 'external';

@@ -77,6 +77,11 @@ export interface ReprocessInput { instruction: ReprocessInstruction; bypassCheck
 /** The case is resolved; its sessions are priced again (bypassing the named checks) or discarded. */
 export async function reprocessDropoutCase(em: Em, id: string, input: ReprocessInput, side?: DropoutSide): Promise<DropoutCaseData> {
   const bypass = input.bypassChecks ?? [];
+  // Each session of the case stores the list: at most as many as there are checks, as REST's body
+  // schema holds it (found by probing, 2026-11-29: GraphQL stored 40,000 on every session).
+  if (bypass.length > VALIDITY_CHECKS.length) {
+    throw new DomainError('validation_failed', `bypass_checks must hold at most ${VALIDITY_CHECKS.length} checks`, { path: ['bypass_checks'] });
+  }
   if (input.instruction === 'bypass' && bypass.length === 0) {
     throw new InvalidInputError('bypass needs the checks to bypass', { path: ['bypass_checks'] });
   }

@@ -229,7 +229,7 @@ test('billCustomItem bills as REST, idempotently by reference; deliveries and do
 const FINALIZE = `mutation ($id: ID!, $doc: BillingExternalDocumentInput) {
   finalizeBillingBox(id: $id, document: $doc) { databaseId state invoiceCode invoiceDate } }`;
 
-test('finalizeBillingBox takes the document of an external system as REST does; without one, or with a bad date, nothing changes', async (t) => {
+test('finalizeBillingBox takes the document of an external system as REST does; without one, with a bad or impossible date or a control in its code, nothing changes', async (t) => {
   const admin = (await createAdministration(app)).id;
   await configureBilling(app, admin);
   await createSeries(app, admin, { document_source: 'external' });
@@ -241,6 +241,12 @@ test('finalizeBillingBox takes the document of an external system as REST does; 
 
   t.like(await failure(FINALIZE, { id: boxId }), { code: 'invalid_input', param: '$.document' });
   t.like(await failure(FINALIZE, { id: boxId, doc: { ...doc, invoiceDate: '1 Dec' } }), { code: 'validation_failed', param: '$.document.invoiceDate' });
+  // Found by probing (2026-11-29): a date of the right pattern but no real day finalized the box (REST: parseDate).
+  for (const invoiceDate of ['2026-02-30', '2026-13-45', '0000-00-00']) {
+    t.like(await failure(FINALIZE, { id: boxId, doc: { ...doc, invoiceDate } }), { code: 'validation_failed', param: '$.document.invoiceDate' }, invoiceDate);
+  }
+  // An invoice code is an identifier: no tab or line break (REST: a query value).
+  t.like(await failure(FINALIZE, { id: boxId, doc: { ...doc, invoiceCode: `EXT\n${next()}` } }), { code: 'validation_failed', param: '$.document.invoiceCode' });
   t.like(await failure(FINALIZE, { id: boxId, doc: { ...doc, data: ['%%%%'] } }), { code: 'invalid_input', param: '$.document.data' });
   t.like(await failure(FINALIZE, { id: boxId, doc }, foreign), { code: 'not_found' });
   t.is((await rest(`/billing-box/${boxId}`)).state, 'approved', 'nothing changed');

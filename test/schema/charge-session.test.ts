@@ -50,6 +50,13 @@ test('drop-out cases and their reprocessing in GraphQL; another administration s
   t.like(found.node, { reason: 'validity_plausible_energy', sessionCount: 1 });
   const wrong = await graphql(app, 'mutation ($id: ID!) { reprocessDropoutCase(id: $id, instruction: BYPASS, bypassChecks: ["nope"]) { status } }', { id: found.node.id });
   t.truthy(wrong.body.errors);
+  // Found by probing (2026-11-29): the list was unbounded (40,000 checks stored on every session); REST takes at most 4.
+  const REPROCESS = 'mutation ($id: ID!, $b: [String!]) { reprocessDropoutCase(id: $id, instruction: BYPASS, bypassChecks: $b) { status } }';
+  for (const b of [Array(5).fill('plausible_energy'), Array(40_000).fill('end_in_past')]) {
+    const tooMany = await graphql(app, REPROCESS, { id: found.node.id, b });
+    t.like(tooMany.body.errors?.[0]?.extensions, { code: 'validation_failed', param: '$.bypassChecks' });
+  }
+  t.like((await app.request('GET', `/main/v1/msp-dropout-case/${session.dropout_case_id}`)).body, { status: 'open', session_count: 1 });
   const done = await data(app, 'mutation ($id: ID!) { reprocessDropoutCase(id: $id, instruction: BYPASS, bypassChecks: ["plausible_energy"]) { status resolution } }', { id: found.node.id });
   t.deepEqual(done.reprocessDropoutCase, { status: 'RESOLVED', resolution: 'BYPASS' });
   t.is((await processed(app, stored.id)).status, 'priced');

@@ -54,6 +54,36 @@ test('redeliverWebhookSubscription: delivers again from an event on (the REST se
   t.like(await failure(app, REDELIVER, { id: created.databaseId, e: '999999999' }), { code: 'not_found', param: '$.fromEventId' });
 });
 
+// Found by probing (2026-11-29): null for url, kinds, secret or disabled was answered as a success and ignored (REST: 400 at the
+// member), and the mutation lacked admin_ids and external_reference of REST's merge-update.
+test('updateWebhookSubscription merges as REST does: null cannot clear url, kinds, secret or disabled; adminIds and externalReference set and clear', async (t) => {
+  const a = (await createAdministration(app)).id;
+  const b = (await createAdministration(app)).id;
+  const created = await app.request('POST', '/main/v1/webhook-subscription', {
+    body: { url: 'https://hooks.example.com/u', kinds: ['customer'], secret: 'whsec-update-0123456789', admin_ids: [a], external_reference: `wh-${process.pid}-u` },
+  });
+  t.is(created.status, 200, JSON.stringify(created.body));
+  const id = created.body.id as string;
+  const UPDATE = `mutation ($id: ID!, $url: String, $kinds: [String!], $secret: String, $disabled: Boolean, $adminIds: [String!], $ref: String) {
+    updateWebhookSubscription(id: $id, url: $url, kinds: $kinds, secret: $secret, disabled: $disabled, adminIds: $adminIds, externalReference: $ref) {
+      databaseId url kinds adminIds disabled } }`;
+  for (const member of ['url', 'kinds', 'secret', 'disabled']) {
+    const rest = await app.request('POST', `/main/v1/webhook-subscription/${id}`, { body: { [member]: null } });
+    t.is(rest.status, 400, member);
+    t.like(await failure(app, UPDATE, { id, [member]: null }), { code: rest.body.code, param: `$.${member}` }, member);
+  }
+  t.like(await restBody(app, `/webhook-subscription/${id}`), { url: 'https://hooks.example.com/u', kinds: ['customer'], disabled: false, admin_ids: [a] }, 'nothing changed');
+
+  const moved = (await data(app, UPDATE, { id, adminIds: [b], ref: `wh-${process.pid}-v` })).updateWebhookSubscription;
+  t.deepEqual(moved.adminIds, [b]);
+  t.like(await restBody(app, `/webhook-subscription/${id}`), { admin_ids: [b], external_reference: `wh-${process.pid}-v`, url: 'https://hooks.example.com/u' });
+  t.like(await failure(app, UPDATE, { id, adminIds: ['no-such-administration'] }), { code: 'not_found', param: '$.adminIds[0]' });
+  t.like(await failure(app, UPDATE, { id, ref: '' }), { code: 'validation_failed', param: '$.externalReference' });
+  const cleared = (await data(app, UPDATE, { id, adminIds: null, ref: null })).updateWebhookSubscription;
+  t.is(cleared.adminIds, null, 'null: every administration, as REST');
+  t.like(await restBody(app, `/webhook-subscription/${id}`), { admin_ids: null, external_reference: null });
+});
+
 // Found by probing: the loader answered not_found errors where every other node type answers null.
 test('node and nodes of a webhook subscription the caller does not see, or that does not exist, are null without errors', async (t) => {
   const a = (await createAdministration(app)).id;

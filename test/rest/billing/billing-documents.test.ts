@@ -102,6 +102,12 @@ test('documents of an external system: finalize from approved with the upload, t
     t.is(impossible.status, 400, date);
     t.is(impossible.body.query_param, 'invoice_date', date);
   }
+  // The service itself refuses a date that is no real day, whichever transport calls it (found by probing, 2026-11-29: GraphQL finalized with 2026-02-30).
+  for (const invoiceDate of ['2026-02-30', '0000-00-00']) {
+    const refused = await t.throwsAsync(finalizeBox(scopedEm(app.orm), item.box_id, { upload: { bytes: pdf, contentType: 'application/pdf', invoiceCode: 'EXT-77', invoiceDate } }));
+    t.like(refused, { code: 'invalid_input', fieldPath: ['invoice_date'] }, invoiceDate);
+  }
+  t.is((await app.request('GET', `/main/v1/billing-box/${item.box_id}`)).body.state, 'approved');
   const final = await app.request('POST', `/main/v1/billing-box/${item.box_id}/finalize?invoice_code=EXT-77&invoice_date=2026-11-20`, {
     raw: pdf, headers: { 'content-type': 'application/pdf' },
   });
