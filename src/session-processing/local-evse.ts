@@ -1,6 +1,7 @@
 // A session's local EVSE: by its evse_uid, else the EVSE that held its EVSE ID at the session's
 // start (an EVSE ID may have moved since), else the EVSE of that EVSE ID that never moved. Loaded
 // with two queries for a list of sessions (none when they name no EVSE).
+import { LockMode } from '@mikro-orm/core';
 import { EvseIdAssignment } from '../cpo/evse-id-assignment.entity.ts';
 import { normalizeEvseId } from '../cpo/evse-id.ts';
 import { Evse } from '../cpo/evse.entity.ts';
@@ -21,10 +22,22 @@ export async function loadLocalEvses(em: Em, sessions: EvseFacts[]) {
     ? await em.find(EvseIdAssignment, { evseIdNormalized: { $in: evseIds } }, { populate: ['evse', 'evse.location', 'evse.admin'], filters: false })
     : [];
   const evses = [...new Set([...named, ...assignments.map((a) => a.evse)])];
+  await holdConfiguringEvses(em, evses);
   const holderAt = (evseId: string, at: Date) => assignments.find((a) => a.evseIdNormalized === evseId && isValidAt(a, at))?.evse;
   const localEvse = (session: EvseFacts): Evse | undefined => evses.find((e) => session.evse_uid && e.evseUid.toLowerCase() === session.evse_uid.toLowerCase())
     ?? (session.evse_id ? holderAt(normalizeEvseId(session.evse_id), session.start_at) : undefined)
     ?? evses.find((e) => session.evse_id && e.evseIdNormalized === normalizeEvseId(session.evse_id)
       && !assignments.some((a) => a.evseIdNormalized === e.evseIdNormalized));
   return { localEvse };
+}
+
+/**
+ * EVSEs being configured (dropout_all_chargesessions) are held for the batch's transaction and read
+ * again: a switch-off waits for the batch's drop-outs to commit, then retries them (it had retried
+ * before they existed: a case nothing retried); one switched off meanwhile takes its sessions.
+ */
+async function holdConfiguringEvses(em: Em, evses: Evse[]): Promise<void> {
+  const configuring = evses.filter((evse) => evse.dropoutAllChargesessions).map((evse) => evse.id).sort();
+  if (!configuring.length) return;
+  await em.find(Evse, { id: { $in: configuring } }, { lockMode: LockMode.PESSIMISTIC_READ, refresh: true, filters: false, orderBy: { id: 'asc' } });
 }

@@ -131,6 +131,44 @@ test('switching one EVSE off with reprocess_dropouts retries its own cases only,
   t.is((await ok('GET', `/cpo-charge-session/${held.id}`)).status, 'dropout');
 });
 
+// Found by probing (2026-11-29): a processing batch that had read the switch as on before it went off
+// dropped its sessions out after the switch's retry had run, into a case nothing retried. The test
+// holds the batch before it writes its case (a trigger waiting on the test's advisory lock) and
+// switches the EVSE off meanwhile.
+test('a batch that read dropout_all_chargesessions as on holds the EVSE: its switch-off waits, then retries what the batch dropped out', async (t) => {
+  const evse = await createLocatedEvse(app, admin, { dropout_all_chargesessions: true });
+  const db = new pg.Client({ connectionString: app.databaseUrl });
+  await db.connect();
+  const hold = 736_499_001;
+  const trigger = `hold_case_${process.pid}`;
+  t.teardown(async () => {
+    await db.query(`drop trigger if exists ${trigger} on msp_dropout_case`);
+    await db.end();
+  });
+  await db.query('select pg_advisory_lock($1)', [hold]);
+  await db.query(`create function ${trigger}() returns trigger language plpgsql as $$ begin
+      if new.group_key like '%|' || '${evse.evse_uid}' then perform pg_advisory_xact_lock(${hold}); end if; return new; end $$`);
+  await db.query(`create trigger ${trigger} before insert on msp_dropout_case for each row execute function ${trigger}()`);
+  const waiting = async (condition: string) => (await db.query(`select count(*)::int as n from pg_stat_activity
+    where datname = current_database() and pid <> pg_backend_pid() and wait_event_type = 'Lock' and ${condition}`)).rows[0].n > 0;
+  const until = async (done: () => Promise<boolean>) => {
+    for (const end = Date.now() + 10_000; !await done();) {
+      if (Date.now() > end) throw new Error('never came');
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  };
+  const stored = await submitSession(app, cpoSessionBody(evse.evse_uid), api('/cpo-charge-session'));
+  await until(() => waiting(`wait_event = 'advisory'`));
+  let answered = false;
+  const off = app.request('PUT', api(`/cpo-evse/${evse.evse_uid}/dropout-all-chargesessions`), { body: { dropout_all_chargesessions: false, reprocess_dropouts: true } })
+    .finally(() => { answered = true; });
+  // The switch waits for the batch's hold on the EVSE (or, without it, has answered).
+  await until(async () => answered || waiting(`wait_event <> 'advisory' and query ilike '%evse%'`));
+  await db.query('select pg_advisory_unlock($1)', [hold]);
+  t.is((await off).status, 200);
+  t.is((await settled(stored.id)).status, 'processed');
+});
+
 test('the arrangement\'s input wins over the plan\'s from its valid_from; VAT Applies adds the standard rate', async (t) => {
   const evse = await createLocatedEvse(app, admin);
   const owner = await createCustomer(app, admin, { reimbursement_vat: 'Applies' });
