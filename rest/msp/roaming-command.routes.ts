@@ -14,6 +14,9 @@ import { validate } from '../../src/platform/input-validation.ts';
 
 const TAG = 'MSP roaming commands';
 
+/** The CPO party a command addresses (`NL*CPO`; the service checks it is one of the connection's). */
+const cpoId = () => text(16).min(1);
+
 export const roamingCommandShape = representation('RoamingCommand', {
   id: t.string(),
   type: t.enum(COMMAND_TYPES),
@@ -45,12 +48,18 @@ const startFields = {
   evse_uid: text(36),
   connector_id: text(36).min(1).defined('${path} is required'),
   evco_id: text(64).min(1).defined('${path} is required'),
+  cpo_id: cpoId(),
 };
-const stopFields = { roaming_connection_id: uuid(), session_id: text(36).min(1).defined('${path} is required') };
-type Start = { roaming_connection_id: string; location_id: string; evse_uid?: string; connector_id: string; evco_id: string };
+const stopFields = { roaming_connection_id: uuid(), session_id: text(36).min(1).defined('${path} is required'), cpo_id: cpoId() };
+type Start = { roaming_connection_id: string; location_id: string; evse_uid?: string; connector_id: string; evco_id: string; cpo_id?: string };
+type Stop = { roaming_connection_id?: string; session_id: string; cpo_id?: string };
 
 const start = (em: Parameters<typeof startSession>[0], body: Start, origin: string) => startSession(em, {
   roamingConnectionId: body.roaming_connection_id, locationId: body.location_id, evseUid: body.evse_uid || undefined, connectorId: body.connector_id, evcoId: body.evco_id,
+  cpoId: body.cpo_id || undefined,
+}, origin);
+const stop = (em: Parameters<typeof stopSession>[0], body: Stop, origin: string) => stopSession(em, {
+  roamingConnectionId: body.roaming_connection_id || undefined, sessionId: body.session_id, cpoId: body.cpo_id || undefined,
 }, origin);
 
 export const roamingCommandRoutes: RouteDef[] = [
@@ -67,28 +76,31 @@ export const roamingCommandRoutes: RouteDef[] = [
     description: 'type start_session takes the members of /msp-roaming-command/start-session, stop_session those of /stop-session.',
     body: yup.object({
       type: oneOf(COMMAND_TYPES).defined('${path} is required'),
-      roaming_connection_id: uuid(), location_id: text(36), evse_uid: text(36), connector_id: text(36), evco_id: text(64), session_id: text(36),
+      roaming_connection_id: uuid(), location_id: text(36), evse_uid: text(36), connector_id: text(36), evco_id: text(64), session_id: text(36), cpo_id: cpoId(),
     }),
     handler: async ({ em, body, ctx }) => {
       // The members the type's own endpoint requires, checked by that endpoint's schema.
       validate(yup.object(body.type === 'start_session' ? startFields : stopFields), body);
       return serialize(body.type === 'start_session'
         ? await start(em, body as Start, originOf(ctx))
-        : await stopSession(em, { roamingConnectionId: body.roaming_connection_id || undefined, sessionId: body.session_id }, originOf(ctx)));
+        : await stop(em, body as Stop, originOf(ctx)));
     },
   }),
   defineRoute({
     method: 'post', path: '/msp-roaming-command/start-session', tag: TAG, summary: 'Start a session at a CPO', response: roamingCommandShape,
     graphql: 'startRoamingSession',
+    description: 'cpo_id names the CPO party to address; required when the connection speaks for several (a hub), else its one party. '
+      + 'A token that cannot be an OCPI Token (a uid longer than 36 characters) is refused at evco_id.',
     body: yup.object(startFields),
     handler: async ({ em, body, ctx }) => serialize(await start(em, body, originOf(ctx))),
   }),
   defineRoute({
     method: 'post', path: '/msp-roaming-command/stop-session', tag: TAG, summary: 'Stop a session at a CPO', response: roamingCommandShape,
     graphql: 'stopRoamingSession',
-    description: 'session_id is the CPO\'s session id; roaming_connection_id may be left out when one CPO reported that session over OCPI.',
+    description: 'session_id is the CPO\'s session id; roaming_connection_id may be left out when one CPO reported that session over OCPI, '
+      + 'cpo_id when one party did (the stop goes to the party that reported the session).',
     body: yup.object(stopFields),
-    handler: async ({ em, body, ctx }) => serialize(await stopSession(em, { roamingConnectionId: body.roaming_connection_id || undefined, sessionId: body.session_id }, originOf(ctx))),
+    handler: async ({ em, body, ctx }) => serialize(await stop(em, body, originOf(ctx))),
   }),
   defineRoute({
     method: 'get', path: '/msp-roaming-command/:id', tag: TAG, summary: 'Get a roaming command', response: roamingCommandShape,

@@ -79,6 +79,7 @@ builder.queryFields((t) => ({
 }));
 
 const CONNECTION = 'Global ID or REST id of a roaming connection registered over OCPI.';
+const CPO_PARTY = 'The CPO party to address (NL*CPO), one of the connection\'s; required when it speaks for several (a hub).';
 
 const StartRoamingSessionInput = builder.inputType('StartRoamingSessionInput', {
   fields: (t) => ({
@@ -87,6 +88,7 @@ const StartRoamingSessionInput = builder.inputType('StartRoamingSessionInput', {
     evseUid: t.string({ description: 'The CPO\'s EVSE uid.' }),
     connectorId: t.string({ required: true }),
     evcoId: t.string({ required: true, description: 'The driver\'s token, by its eMA ID.' }),
+    cpoId: t.string({ description: CPO_PARTY }),
   }),
 });
 
@@ -94,6 +96,7 @@ const StopRoamingSessionInput = builder.inputType('StopRoamingSessionInput', {
   fields: (t) => ({
     roamingConnectionId: t.id({ description: `${CONNECTION} May be left out when one CPO reported the session over OCPI.` }),
     sessionId: t.string({ required: true, description: 'The CPO\'s session id.' }),
+    cpoId: t.string({ description: 'The CPO party that reported the session (NL*CPO), when several did; a session no CPO reported goes to it.' }),
   }),
 });
 
@@ -107,6 +110,7 @@ const RoamingCommandInput = builder.inputType('RoamingCommandInput', {
     connectorId: t.string(),
     evcoId: t.string(),
     sessionId: t.string(),
+    cpoId: t.string({ description: CPO_PARTY }),
   }),
 });
 
@@ -117,8 +121,9 @@ const startRules = yup.object({
   evseUid: text(36).nullable(),
   connectorId: text(36).min(1).defined('${path} is required'),
   evcoId: text(64).min(1).defined('${path} is required'),
+  cpoId: text(16).min(1).nullable(),
 });
-const stopRules = yup.object({ roamingConnectionId: uuid().nullable(), sessionId: text(36).min(1).defined('${path} is required') });
+const stopRules = yup.object({ roamingConnectionId: uuid().nullable(), sessionId: text(36).min(1).defined('${path} is required'), cpoId: text(16).min(1).nullable() });
 
 interface CommandInput {
   roamingConnectionId?: string | number | null;
@@ -127,6 +132,7 @@ interface CommandInput {
   connectorId?: string | null;
   evcoId?: string | null;
   sessionId?: string | null;
+  cpoId?: string | null;
 }
 
 /** The connection's REST id (a global ID decoded); absent stays absent. */
@@ -136,13 +142,13 @@ function start(em: Em, input: CommandInput, origin: string) {
   const checked = validate(startRules, { ...input, roamingConnectionId: connectionOf(input) });
   return startSession(em, {
     roamingConnectionId: checked.roamingConnectionId, locationId: checked.locationId, evseUid: checked.evseUid || undefined,
-    connectorId: checked.connectorId, evcoId: checked.evcoId,
+    connectorId: checked.connectorId, evcoId: checked.evcoId, cpoId: checked.cpoId || undefined,
   }, origin);
 }
 
 function stop(em: Em, input: CommandInput, origin: string) {
   const checked = validate(stopRules, { ...input, roamingConnectionId: connectionOf(input) });
-  return stopSession(em, { roamingConnectionId: checked.roamingConnectionId || undefined, sessionId: checked.sessionId }, origin);
+  return stopSession(em, { roamingConnectionId: checked.roamingConnectionId || undefined, sessionId: checked.sessionId, cpoId: checked.cpoId || undefined }, origin);
 }
 
 builder.mutationFields((t) => ({

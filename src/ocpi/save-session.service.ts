@@ -2,7 +2,8 @@
 // stored one (the result must again be a whole Session). Its progress shows in
 // GET /msp-charge-session-progress until its CDR arrives (session-cdr-link.ts: also when the CDR came
 // first). An update older than the stored Session (its last_updated before the stored one's) is
-// answered success and changes nothing.
+// answered success and changes nothing. Each update taken carries the Session to the administration
+// its driver's token belongs to now.
 import type { Em } from '../platform/orm.ts';
 import { decimalFromNumber, isDecimalText } from '../money/decimal.ts';
 import { checkedOcpiDateTime } from './date-time.ts';
@@ -75,8 +76,12 @@ export async function patchSession(em: Em, peer: Caller, key: SessionKey, raw: u
   });
 }
 
+/**
+ * Every update taken derives the administration again from the token's current one: a driver's token that moved to
+ * another administration takes its running Session along (what concerns a driver belongs to its token's administration).
+ */
 async function apply(em: Em, session: OcpiSession, value: OcpiSessionObject): Promise<void> {
-  if (value.cdr_token.contract_id !== session.evcoId || !session.admin) session.admin = await adminOfContractId(em, value.cdr_token.contract_id);
+  session.admin = await adminOfContractId(em, value.cdr_token.contract_id);
   Object.assign(session, {
     status: value.status, kwh: storedKwh(value), evseUid: value.evse_uid, evcoId: value.cdr_token.contract_id, body: value,
     lastUpdated: checkedOcpiDateTime(value.last_updated),

@@ -10,7 +10,18 @@ import type { Token } from '../msp/token.entity.ts';
 import type { Em } from '../platform/orm.ts';
 import { validityNow } from '../platform/validity.ts';
 import { ocpiSettings } from './ocpi-settings.ts';
-import type { OcpiToken } from './schemas/token.ts';
+import { tokenSchema, type OcpiToken } from './schemas/token.ts';
+
+const members = tokenSchema.properties as Record<'uid' | 'contract_id', { maxLength: number }>;
+
+/**
+ * Whether a token can be an OCPI Token, in SQL on the token table's `alias`: the uid it is published under (its UID, else
+ * its EVCO id) and its EVCO id within OCPI's lengths (Token.uid, Token.contract_id: string(36), from the schema). /main/v1
+ * takes longer UIDs (64); such a token is not published (the tokens module leaves it out) and cannot be started by a command
+ * (send-command.service.ts checks the StartSession against the same schema).
+ */
+export const ocpiTokenSql = (alias: string) => `char_length(coalesce(${alias}.uid::text, ${alias}.evco_id::text)) <= ${members.uid.maxLength}`
+  + ` and char_length(${alias}.evco_id::text) <= ${members.contract_id.maxLength}`;
 
 function ocpiTokenOf(token: Token, valid: boolean): OcpiToken {
   const s = ocpiSettings();

@@ -35,10 +35,15 @@ function describe(name: string, errors: ErrorObject[] | null | undefined): strin
   return `${name} ${where} ${KEYWORD_MESSAGES[e.keyword] ?? e.message}${extra}`;
 }
 
+/** The first failure of `value` as an OCPI `name`: where (a JSON Pointer, '' for the whole) and what; null when it conforms. */
+export function ocpiProblem(name: OcpiSchemaName, value: unknown): { pointer: string; failure: string } | null {
+  const fn = validator(name);
+  return fn(value) ? null : { pointer: fn.errors?.[0]?.instancePath ?? '', failure: describe(name, fn.errors) };
+}
+
 /** The failure of `value` as an OCPI `name`, or null when it conforms. */
 export function ocpiFailure(name: OcpiSchemaName, value: unknown): string | null {
-  const fn = validator(name);
-  return fn(value) ? null : describe(name, fn.errors);
+  return ocpiProblem(name, value)?.failure ?? null;
 }
 
 /** An incoming message: OcpiError 2001 when it does not conform. */

@@ -14,7 +14,12 @@ export function check(name: OcpiSchemaName, value: unknown): void {
   if (failure) throw new Error(`test CPO: ${failure}: ${JSON.stringify(value)}`);
 }
 
-export type CommandBehaviour = 'accept' | 'reject' | 'silent';
+/**
+ * accept: ACCEPTED, then the result at response_url (50 ms later); reject: REJECTED; silent: ACCEPTED, no result;
+ * result-first: the result is POSTed to response_url and answered before the CPO's REJECTED answer is sent
+ * (a CPO whose charge point answered at once, deterministically before its own synchronous answer).
+ */
+export type CommandBehaviour = 'accept' | 'reject' | 'silent' | 'result-first';
 
 /**
  * A broken answer at one path: its JSON cut short (malformed), or a valid answer padded with
@@ -22,11 +27,16 @@ export type CommandBehaviour = 'accept' | 'reject' | 'silent';
  */
 export interface BrokenAnswer { path: string; kind: 'malformed' | 'oversized_declared' | 'oversized_streamed' }
 
-export interface Received { method: string; path: string; body: unknown; token: string | null }
+export interface Received { method: string; path: string; body: unknown; token: string | null; headers: IncomingMessage['headers'] }
+
+/** A party of the CPO's credentials roles. */
+export interface CpoParty { country_code: string; party_id: string }
 
 export interface CpoPeer {
   url: string;
   versionsUrl: string;
+  /** The parties of its credentials roles (NL*CPO unless started with others: a hub relays several). */
+  parties: CpoParty[];
   /** The token the service must present (A we gave, then C). */
   tokenForService: string;
   /** The token the CPO presents to the service (A from the service, or B/C). */
@@ -56,8 +66,10 @@ function read(req: IncomingMessage): Promise<unknown> {
   });
 }
 
-export async function startCpoPeer(): Promise<CpoPeer> {
+export async function startCpoPeer(options: { parties?: CpoParty[] } = {}): Promise<CpoPeer> {
   const peer = {} as CpoPeer;
+  peer.parties = options.parties ?? [{ country_code: 'NL', party_id: 'CPO' }];
+  const roles = () => peer.parties.map((p, i) => ({ role: 'CPO', business_details: { name: i ? `Test CPO ${i + 1}` : 'Test CPO' }, ...p }));
   peer.received = [];
   peer.commandBehaviour = 'accept';
   peer.commandResult = 'ACCEPTED';
@@ -71,7 +83,7 @@ export async function startCpoPeer(): Promise<CpoPeer> {
       const path = new URL(req.url!, 'http://x').pathname;
       const body = await read(req);
       const token = tokenOf(req.headers.authorization);
-      peer.received.push({ method: req.method!, path, body, token });
+      peer.received.push({ method: req.method!, path, body, token, headers: req.headers });
       const send = (status: number, value: unknown) => {
         check('envelope', value);
         const text = JSON.stringify(value);
@@ -117,13 +129,17 @@ export async function startCpoPeer(): Promise<CpoPeer> {
         peer.tokenForService = `cpo-token-c-${Date.now()}`;
         return answer('credentials', {
           token: peer.tokenForService, url: peer.versionsUrl,
-          roles: [{ role: 'CPO', business_details: { name: 'Test CPO' }, party_id: 'CPO', country_code: 'NL' }],
+          roles: roles(),
         });
       }
       const command = /^\/ocpi\/cpo\/2\.2\.1\/commands\/(START_SESSION|STOP_SESSION)$/.exec(path);
       if (req.method === 'POST' && command) {
         check(command[1] === 'START_SESSION' ? 'startSession' : 'stopSession', body);
-        if (peer.commandBehaviour === 'reject') return answer('commandResponse', { result: 'REJECTED', timeout: 30, message: [{ language: 'en', text: 'EVSE blocked' }] });
+        if (peer.commandBehaviour === 'result-first') {
+          const posted = await peer.call('POST', (body as { response_url: string }).response_url, { body: { result: peer.commandResult }, bodySchema: 'commandResult' });
+          if (posted.body.status_code !== 1000) throw new Error(`test CPO: the result was refused: ${JSON.stringify(posted.body)}`);
+        }
+        if (peer.commandBehaviour === 'reject' || peer.commandBehaviour === 'result-first') return answer('commandResponse', { result: 'REJECTED', timeout: 30, message: [{ language: 'en', text: 'EVSE blocked' }] });
         answer('commandResponse', { result: 'ACCEPTED', timeout: 30 });
         if (peer.commandBehaviour === 'accept') {
           const result = { result: peer.commandResult };
@@ -159,7 +175,7 @@ export async function startCpoPeer(): Promise<CpoPeer> {
     const credentialsUrl = details.body.data.endpoints.find((e: { identifier: string }) => e.identifier === 'credentials').url;
     peer.tokenForService = `cpo-token-b-${Date.now()}`;
     const r = await peer.call('POST', credentialsUrl, {
-      body: { token: peer.tokenForService, url: peer.versionsUrl, roles: [{ role: 'CPO', business_details: { name: 'Test CPO' }, party_id: 'CPO', country_code: 'NL' }] },
+      body: { token: peer.tokenForService, url: peer.versionsUrl, roles: roles() },
       bodySchema: 'credentials', dataSchema: 'credentials',
     });
     if (r.status !== 200) throw new Error(`registration: ${r.status} ${JSON.stringify(r.body)}`);

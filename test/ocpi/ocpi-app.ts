@@ -1,10 +1,11 @@
 // A test app with a test CPO registered on a roaming connection (we register with its token A).
 import type { TestApp } from '../helpers/app.ts';
 import { createRoamingConnection } from '../helpers/roaming-factories.ts';
-import { startCpoPeer, type CpoPeer } from './cpo-peer.ts';
+import { startCpoPeer, type CpoParty, type CpoPeer } from './cpo-peer.ts';
 
-export async function registeredCpo(app: TestApp): Promise<{ cpo: CpoPeer; connectionId: string }> {
-  const cpo = await startCpoPeer();
+/** `parties`: the CPO's credentials roles (default NL*CPO; a hub's connection relays several). */
+export async function registeredCpo(app: TestApp, options: { parties?: CpoParty[] } = {}): Promise<{ cpo: CpoPeer; connectionId: string }> {
+  const cpo = await startCpoPeer(options);
   const connectionId = (await createRoamingConnection(app, { kind: 'provider_facilitated' })).id as string;
   const r = await app.request('POST', `/main/v1/roaming-connection/${connectionId}/ocpi/register`, { body: { versions_url: cpo.versionsUrl, token: cpo.tokenForService } });
   if (r.status !== 200) throw new Error(`register: ${JSON.stringify(r.body)}`);

@@ -3,7 +3,7 @@
 // progress until the CDR arrives; tariffs are kept per connection.
 import test from 'ava';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { createAdministration, insertToken, insertTokenLink } from '../helpers/factories.ts';
+import { createAdministration, createTokenSubscription, insertToken, insertTokenLink } from '../helpers/factories.ts';
 import { pricedSubscription, pricingResults, processed } from '../helpers/session-factories.ts';
 import { createRoamingPartner, setRoamingEnabled } from '../helpers/roaming-factories.ts';
 import type { CpoPeer } from './cpo-peer.ts';
@@ -503,4 +503,38 @@ test('a Session whose CDR arrived first is not shown as progress: the list shows
     items = await progress();
     t.deepEqual(shownAsSession(items, kwh), [], `round ${round}`);
   }
+});
+
+// Found by probing: a Session kept the administration of its first PUT after its driver's token moved to another
+// administration (it was derived again only when contract_id changed): the former administration saw and could stop it.
+test('a Session update follows its token to the token\'s current administration: the new one sees and may stop it, the former not', async (t) => {
+  const [first, second] = [(await createAdministration(app)).id, (await createAdministration(app)).id];
+  const token = await insertToken(app, first);
+  const link = await insertTokenLink(app, first, (await createTokenSubscription(app, first)).id, token.id);
+  const stamp = (msAgo: number) => new Date(Date.now() - msAgo).toISOString().replace(/\.\d+Z$/, 'Z');
+  const running = session(token.evcoId, { kwh: 1.25, start_date_time: stamp(3_600_000), last_updated: stamp(60_000) });
+  const url = `${app.url}/ocpi/2.2.1/emsp/sessions/NL/CPO/${running.id}`;
+  t.is((await cpo.call('PUT', url, { body: running, bodySchema: 'session' })).body.status_code, 1000);
+  // The token moves: its link in the first administration ends, one in the second starts.
+  const moveAt = stamp(30_000);
+  t.is((await app.request('POST', `/main/v1/msp-token-link/${link.id}`, { body: { valid_until: moveAt } })).status, 200);
+  const moved = await app.request('POST', '/main/v1/msp-token-link', {
+    body: { subscription_id: (await createTokenSubscription(app, second)).id, evco_id: token.evcoId, valid_from: moveAt },
+  });
+  t.is(moved.status, 200, JSON.stringify(moved.body));
+  t.is((await app.request('GET', `/main/v1/msp-token/${token.evcoId}`)).body.current_admin_id, second);
+  t.is((await cpo.call('PATCH', url, { body: { kwh: 9.125, last_updated: stamp(0) }, bodySchema: 'sessionPatch' })).body.status_code, 1000);
+
+  const former = await app.credential({ role: 'admin', adminIds: [first] });
+  const current = await app.credential({ role: 'admin', adminIds: [second] });
+  const charging = async (auth: typeof former) => (await app.request('GET', '/main/v1/msp-charge-session-progress?page_size=1000', { auth })).body.items
+    .filter((p: { session_status: string; total_energy_kwh: string }) => p.session_status === 'charging' && Number(p.total_energy_kwh) === 9.125).length;
+  t.is(await charging(current), 1);
+  t.is(await charging(former), 0);
+  cpo.commandBehaviour = 'reject';
+  const stop = (auth: typeof former) => app.request('POST', '/main/v1/msp-roaming-command/stop-session', { body: { session_id: running.id }, auth });
+  t.is((await stop(former)).status, 400);
+  const stopped = await stop(current);
+  t.is(stopped.status, 200, JSON.stringify(stopped.body));
+  t.is((await app.request('GET', `/main/v1/msp-roaming-command/${stopped.body.id}`, { auth: current })).status, 200);
 });

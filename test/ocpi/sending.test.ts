@@ -4,8 +4,9 @@ process.env.SVC_OCPI_COMMAND_TIMEOUT_SECONDS = '1';
 import test from 'ava';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createAdministration, insertToken } from '../helpers/factories.ts';
+import { pricedSubscription } from '../helpers/session-factories.ts';
 import { evcoCheckDigit } from '../../src/msp/evco-id.ts';
-import type { CpoPeer } from './cpo-peer.ts';
+import type { CpoPeer, Received } from './cpo-peer.ts';
 import { session } from './fixtures.ts';
 import { registeredCpo } from './ocpi-app.ts';
 
@@ -313,4 +314,117 @@ test.serial('the tokens Link is on SVC_OCPI_PUBLIC_URL when set, as our versions
   }
   const page = await cpo.call('GET', `${app.url}/ocpi/2.2.1/emsp/tokens?limit=1`, { dataSchema: 'tokens' });
   t.true(page.headers.get('link')?.startsWith(`<${app.url}/ocpi/2.2.1/emsp/tokens?`), 'unset: the origin of the request');
+});
+
+/** The party a command was addressed to (OCPI-to-country-code and OCPI-to-party-id). */
+const addressee = (received: Received | undefined) => `${received?.headers['ocpi-to-country-code']}*${received?.headers['ocpi-to-party-id']}`;
+const commandsOf = async (connection: string) => (await app.request('GET', `/main/v1/msp-roaming-command?roaming_connection_id=${connection}&page_size=1000`)).body.items.length;
+
+// Found by probing: every command on a hub's connection was addressed to the first party of its credentials (roles[0]),
+// so a stop of a session of another party went to a CPO where that session id may be another administration's driver's.
+test.serial('a command goes to one party of the connection: a stop to the party that reported the session, a start to the one cpo_id names', async (t) => {
+  // A single party: it is addressed.
+  const evcoId = (await insertToken(app, adminId)).evcoId;
+  cpo.commandBehaviour = 'reject';
+  const single = await app.request('POST', '/main/v1/msp-roaming-command/start-session', {
+    body: { roaming_connection_id: connectionId, location_id: 'LOC1', connector_id: '1', evco_id: evcoId },
+  });
+  t.is(single.status, 200, JSON.stringify(single.body));
+  t.is(addressee(cpo.received.filter((x) => x.path.endsWith('/START_SESSION')).at(-1)), 'NL*CPO');
+
+  // A hub relaying NL*ONE and BE*TWO; our driver at BE*TWO and another administration's at NL*ONE, one session id.
+  const hub = await registeredCpo(app, { parties: [{ country_code: 'NL', party_id: 'ONE' }, { country_code: 'BE', party_id: 'TWO' }] });
+  t.teardown(() => hub.cpo.close());
+  hub.cpo.commandBehaviour = 'reject';
+  const last = (type: string) => hub.cpo.received.filter((x) => x.path.endsWith(`/${type}`)).at(-1);
+  const other = (await createAdministration(app)).id;
+  const sessionId = `SES-HUB-${Date.now()}`;
+  for (const [cc, party, evco] of [['BE', 'TWO', evcoId], ['NL', 'ONE', (await insertToken(app, other)).evcoId]]) {
+    const running = session(evco, { country_code: cc, party_id: party, id: sessionId });
+    const put = await hub.cpo.call('PUT', `${app.url}/ocpi/2.2.1/emsp/sessions/${cc}/${party}/${sessionId}`, { body: running, bodySchema: 'session' });
+    t.is(put.body.status_code, 1000);
+  }
+  const mine = await app.credential({ role: 'admin', adminIds: [adminId] });
+  const stop = (body: object, auth?: typeof mine) => app.request('POST', '/main/v1/msp-roaming-command/stop-session', { body: { session_id: sessionId, ...body }, auth });
+  const stopped = await stop({}, mine);
+  t.is(stopped.status, 200, JSON.stringify(stopped.body));
+  t.is(addressee(last('STOP_SESSION')), 'BE*TWO');
+  // Who sees both sessions names the party; a party the connection does not speak for is refused.
+  t.like((await stop({})).body, { code: 'invalid_input', param: '$.cpo_id' });
+  t.is((await stop({ cpo_id: 'nl-one' })).status, 200);
+  t.is(addressee(last('STOP_SESSION')), 'NL*ONE');
+  t.like((await stop({ roaming_connection_id: hub.connectionId, cpo_id: 'DE*XYZ' })).body, { code: 'invalid_input', param: '$.cpo_id' });
+
+  // A start names the party on a connection speaking for several; nothing is stored or sent without it.
+  const start = (body: object) => app.request('POST', '/main/v1/msp-roaming-command/start-session', {
+    body: { roaming_connection_id: hub.connectionId, location_id: 'LOC1', connector_id: '1', evco_id: evcoId, ...body },
+  });
+  const [stored, sent] = [await commandsOf(hub.connectionId), hub.cpo.received.length];
+  for (const [cpoId, code] of [[undefined, 'invalid_input'], ['DE*XYZ', 'invalid_input'], ['NL*', 'invalid_input']] as const) {
+    const refused = await start({ cpo_id: cpoId });
+    t.like(refused.body, { code, param: '$.cpo_id' }, `${cpoId}: ${JSON.stringify(refused.body)}`);
+  }
+  t.is(await commandsOf(hub.connectionId), stored);
+  t.is(hub.cpo.received.length, sent);
+  const started = await start({ cpo_id: 'BE*TWO' });
+  t.is(started.status, 200, JSON.stringify(started.body));
+  t.is(addressee(last('START_SESSION')), 'BE*TWO');
+  t.like((await app.request('POST', '/main/v1/msp-roaming-command', {
+    body: { type: 'start_session', roaming_connection_id: hub.connectionId, location_id: 'LOC1', connector_id: '1', evco_id: evcoId, cpo_id: 'NL*ONE' },
+  })).body, { state: 'rejected' });
+  t.is(addressee(last('START_SESSION')), 'NL*ONE');
+});
+
+// Found by probing: /main/v1 takes token uids up to 64 characters, an OCPI Token's uid has at most 36. One such token made
+// every page of the tokens module holding it a 500 (3000), and a start-session for it a 500 leaving the command requested.
+test.serial('a token whose uid cannot be an OCPI Token\'s is left out of the tokens module, and start-session for it is 400 at $.evco_id, nothing stored', async (t) => {
+  const sub = await pricedSubscription(app, adminId);
+  const evcoId = `NLLNG${String(Date.now()).slice(-9)}`;
+  const added = await app.request('POST', '/main/v1/msp-token-subscription/add-virtual-token', { body: { subscription_id: sub.subscriptionId, evco_id: evcoId, uid: 'U'.repeat(40) } });
+  t.is(added.status, 200, JSON.stringify(added.body));
+  const atLimit = `NLLNG${String(Date.now() + 1).slice(-9)}`;
+  t.is((await app.request('POST', '/main/v1/msp-token-subscription/add-virtual-token', { body: { subscription_id: sub.subscriptionId, evco_id: atLimit, uid: 'W'.repeat(36) } })).status, 200);
+  const seen: string[] = [];
+  let total = -1;
+  for (let url: string | null = `${app.url}/ocpi/2.2.1/emsp/tokens?limit=3`; url;) {
+    const r = await cpo.call('GET', url, { dataSchema: 'tokens' });
+    t.is(r.status, 200, JSON.stringify(r.body).slice(0, 300));
+    if (r.status !== 200) return;
+    total = Number(r.headers.get('x-total-count'));
+    seen.push(...r.body.data.map((token: { contract_id: string }) => token.contract_id));
+    url = /^<([^>]+)>; rel="next"$/.exec(r.headers.get('link') ?? '')?.[1] ?? null;
+  }
+  t.false(seen.includes(evcoId));
+  t.true(seen.includes(atLimit));
+  t.is(seen.length, total);
+  t.is(new Set(seen).size, seen.length);
+
+  cpo.commandBehaviour = 'reject';
+  const [stored, sent] = [await commandsOf(connectionId), cpo.received.length];
+  const start = await app.request('POST', '/main/v1/msp-roaming-command/start-session', {
+    body: { roaming_connection_id: connectionId, location_id: 'LOC1', connector_id: '1', evco_id: evcoId },
+  });
+  t.like(start.body, { code: 'invalid_input', param: '$.evco_id' }, JSON.stringify(start.body));
+  t.regex(start.body.message ?? '', /uid/);
+  t.is(await commandsOf(connectionId), stored);
+  t.is(cpo.received.length, sent);
+});
+
+// Found by probing: a CommandResult the CPO posted before its synchronous answer reached us was overwritten by that answer
+// (REJECTED, or unreadable: failed), although the first result of a command stays and its state follows it.
+test.serial('a CommandResult that arrives before the CPO\'s answer keeps its state: a REJECTED or unreadable answer does not overwrite it', async (t) => {
+  const evcoId = (await insertToken(app, adminId)).evcoId;
+  cpo.commandBehaviour = 'result-first';
+  cpo.commandResult = 'ACCEPTED';
+  t.teardown(() => { cpo.broken = null; cpo.commandBehaviour = 'reject'; });
+  for (const broken of [null, 'malformed'] as const) {
+    cpo.broken = broken ? { path: '/ocpi/cpo/2.2.1/commands/START_SESSION', kind: broken } : null;
+    const r = await app.request('POST', '/main/v1/msp-roaming-command/start-session', {
+      body: { roaming_connection_id: connectionId, location_id: 'LOC1', connector_id: '1', evco_id: evcoId },
+    });
+    t.is(r.status, 200, JSON.stringify(r.body));
+    const expected = { state: 'accepted', result: 'ACCEPTED', response: broken ? null : 'REJECTED', message: 'ACCEPTED' };
+    t.like(r.body, expected, `${broken}: ${JSON.stringify(r.body)}`);
+    t.like((await app.request('GET', `/main/v1/msp-roaming-command/${r.body.id}`)).body, expected);
+  }
 });
