@@ -1,7 +1,7 @@
 // A box's money, one home: a roll-up's net is the sum of its items' rounded amounts; VAT is
 // computed per VAT category and rate on the category's taxable amount and rounded once
 // (EN 16931 BR-CO-17); the total VAT is the sum of the breakdown (decisions.md, "Money").
-import { addCurrency, isZero, percentOfDecimal, roundToCurrency, sumCurrency } from '../money/decimal.ts';
+import { addCurrency, isZero, mulDivToCurrency, sumCurrency } from '../money/decimal.ts';
 import type { VatCategory } from './document/billing-document.ts';
 
 export interface RollupAmounts {
@@ -32,7 +32,8 @@ export function vatCategoryOf(vatKind: string, vatPercent: string): VatCategory 
   return isZero(vatPercent) ? 'Z' : 'S';
 }
 
-export const vatOf = (net: string, percent: string): string => roundToCurrency(percentOfDecimal(net, percent));
+/** VAT of a net at a rate, rounded once to the cent (through 6 decimals first, 605.67 at 19.12345 % was 115.83 for 115.824999615). */
+export const vatOf = (net: string, percent: string): string => mulDivToCurrency(net, percent, '100');
 
 export function boxTotals(rollups: RollupAmounts[]): BoxTotals {
   const groups = new Map<string, VatBreakdownLine>();

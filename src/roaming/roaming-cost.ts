@@ -6,7 +6,7 @@
 // agreement: the reported amount is the cost. VAT: the agreement's VAT kind (standard without
 // one) at the rate of the session's country valid at its start. Pure: the batch
 // (src/session-processing/roaming-costs.ts) loads what it needs.
-import { addCurrency, compareDecimal, normalize, percentOfDecimal, roundToCurrency, subtractDecimal, sumCurrency, sumDecimal } from '../money/decimal.ts';
+import { addCurrency, compareDecimal, mulDivToCurrency, normalize, roundToCurrency, subtractDecimal, sumCurrency, sumDecimal } from '../money/decimal.ts';
 import { DomainError } from '../platform/errors.ts';
 import type { OcpiCostLine } from '../pricing/ocpi/evaluate-tariff.ts';
 import { priceSession, type PricingSession, type Subtotal } from '../pricing/price-session.ts';
@@ -148,7 +148,8 @@ export function roamingCost(input: RoamingCostInput): RoamingCost {
     if (!rate) throw new RoamingFailure('vat_rate_missing', `no ${vatKind} VAT rate of ${session.country} is valid at ${session.start.toISOString()}`, `${session.country}:${vatKind}`);
     vatPercent = normalize(rate.percentage);
   }
-  const vat = roundToCurrency(percentOfDecimal(cost.exclVat, vatPercent));
+  // Rounded once to the cent (billing's vatOf): through 6 decimals first, 115.824999615 was 115.83.
+  const vat = mulDivToCurrency(cost.exclVat, vatPercent, '100');
   return {
     source: cost.source, currency: input.currency, exclVat: cost.exclVat, vat, inclVat: addCurrency(cost.exclVat, vat), vatKind, vatPercent, split: cost.split,
     explanation: [cost.explanation, `roaming VAT: ${vatKind} ${vatPercent} % of ${session.country}`],

@@ -7,7 +7,8 @@ import { proratedFee } from '../../../src/billing/sources/subscription-fee.sourc
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { configureBilling, createSeries } from '../../helpers/billing-factories.ts';
 import { createAdministration, createCustomer, okCall } from '../../helpers/factories.ts';
-import { ensureVatRate } from '../../helpers/session-factories.ts';
+import { createRoamingConnection, createRoamingPartner, setRoamingEnabled } from '../../helpers/roaming-factories.ts';
+import { ensureVatRate, pricedSubscription, processed, sessionBody, submitSession } from '../../helpers/session-factories.ts';
 
 let app: TestApp;
 test.before(async () => {
@@ -68,4 +69,26 @@ test('a VAT rate\'s decimals are billed, all six: 1,000,000.00 at 19.12345 % is 
   const box = await ok('GET', `/billing-box/${large.box_id}`);
   t.is(box.total_vat_amount, '191234.50');
   t.deepEqual(box.rollups.map((r: any) => r.vat_percentage), ['19.12345']);
+});
+
+test('VAT is rounded once to the cent: 605.67 at 19.12345 % is 115.82 on the box, its roll-up and the roaming cost', async (t) => {
+  // Found by probing: 605.67 × 19.12345 % = 115.824999615 went through 6 decimals (115.825000), then 115.83.
+  await ok('POST', '/vat-rate', { country: 'AT', vat_kind: 'standard', percentage: '19.12345', valid_from: '2020-01-01T00:00:00Z' });
+  const admin = await createAdministration(app);
+  await configureBilling(app, admin.id);
+  await createSeries(app, admin.id);
+  const customer = await createCustomer(app, admin.id);
+  const billed = await ok('POST', '/billing-custom-item', item(admin.id, customer.id, { unit_price_excl_vat: '605.67', vat_country: 'AT' }));
+  const box = await ok('GET', `/billing-box/${billed.box_id}`);
+  t.like(box, { total_vat_amount: '115.82', total_amount_incl_vat: '721.49' });
+  t.deepEqual(box.rollups.map((r: any) => r.vat_amount), ['115.82']);
+  // A roaming session's cost at that rate (reported by a provider-facilitated connection).
+  await setRoamingEnabled(app, true);
+  const hub = await createRoamingConnection(app, { kind: 'provider_facilitated' });
+  const { evcoId } = await pricedSubscription(app, admin.id);
+  const stored = await submitSession(app, sessionBody(evcoId, {
+    cpo_id: (await createRoamingPartner(app)).cpo_ids[0], roaming_connection_id: hub.id, total_roaming_amount_excl_vat: '605.67',
+    address: { street: 'Ring 1', city: 'Wien', postal_code: '1010', country: 'AT' }, time_zone: 'Europe/Vienna',
+  }));
+  t.like(await processed(app, stored.id), { calculated_roaming_amount_excl_vat: '605.67', calculated_roaming_amount_incl_vat: '721.49' });
 });
