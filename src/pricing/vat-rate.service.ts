@@ -1,6 +1,6 @@
 import { callerScope } from '../access/admin-scope.ts';
 import { assertMayChangeInstanceWide } from '../access/instance-wide.ts';
-import { compareDecimal, isNegative, normalize, parseDecimal } from '../money/decimal.ts';
+import { compareDecimal, isNegative, isZero, normalize, parseDecimal } from '../money/decimal.ts';
 import { DomainError, InvalidInputError, NotFoundError } from '../platform/errors.ts';
 import { fieldLabel } from '../platform/field-path.ts';
 import { isUuid } from '../platform/ids.ts';
@@ -39,6 +39,10 @@ function checkPercentage(value: string): string {
   const percentage = parseDecimal(value, ['percentage']);
   if (isNegative(percentage) || compareDecimal(percentage, '100') > 0) {
     throw new InvalidInputError('percentage must be between 0 and 100', { path: ['percentage'] });
+  }
+  // EN 16931 reads a rate below 0.5 % as 0 % (BR-CO-17 rounds it): its VAT could never be invoiced.
+  if (!isZero(percentage) && compareDecimal(percentage, '0.5') < 0) {
+    throw new InvalidInputError('percentage must be 0 or at least 0.5 (an e-invoice takes a rate below 0.5 % as 0 %)', { path: ['percentage'] });
   }
   return normalize(percentage);
 }

@@ -34,10 +34,14 @@ function xmlText(value: string): string {
 
 const TYPE_CODES: Record<string, string> = { invoice: '380', debit_note: '383', self_billing_invoice: '389', credit_note: '381' };
 
-/** UNCL 4461 payment means: credit transfer needs the payee's account (BR-61). */
+/**
+ * UNCL 4461 payment means: credit transfer needs the payee's account (BR-61); a method agreed
+ * otherwise is ZZZ (it was a SEPA credit transfer to the seller's account, which the PDF does not say).
+ */
 function paymentMeansCode(doc: BillingDocument): string {
   if (doc.payment.method === 'direct_debit') return '59';
   if (doc.payment.method === 'card') return '48';
+  if (doc.payment.method === 'other') return 'ZZZ';
   return doc.seller.bank_account ? '58' : '1';
 }
 

@@ -172,6 +172,29 @@ test('a self-billing invoice: its own title and mention, the issuer pays, the pa
   t.deepEqual(await en16931Failures(xml), []);
 });
 
+// Found by probing (2026-11-29): payment method "other" was written as a SEPA credit transfer (58)
+// to the seller's account, while the PDF says "Other payment method" and names none.
+test('a box paid by another method: the UBL says ZZZ and names no account, as the PDF', async (t) => {
+  const admin = await createAdministration(app, { localeId: 'en-GB' });
+  await configureBilling(app, admin.id, { seller: CONTACT, payment_methods: ['bank_transfer', 'other'] });
+  await createSeries(app, admin.id);
+  const customer = await createCustomer(app, admin.id, { custom_fields: { vat_number: 'NL000099998B57' } });
+  await ensureVatRate(app);
+  const item = await ok('POST', '/billing-custom-item', {
+    time_zone: 'Europe/Amsterdam', date: '2026-11-02', party_id: customer.id, admin_id: admin.id, description: 'Service', quantity: '1', unit: 'x',
+    unit_price_excl_vat: '10.00', vat_kind: 'standard',
+  });
+  await ok('POST', `/billing-box/${item.box_id}/close`);
+  await ok('POST', `/billing-box/${item.box_id}/approve`, { payment_method: 'other' });
+  await boxInState(app, item.box_id, 'ready');
+  await ok('POST', `/billing-box/${item.box_id}/finalize`);
+  const { text, xml } = await readInvoice(app, item.box_id);
+  t.true(text.includes(LABELS.en.payment.methods.other), text);
+  t.regex(xml, /<cbc:PaymentMeansCode>ZZZ<\/cbc:PaymentMeansCode>/);
+  t.notRegex(xml, /PayeeFinancialAccount/);
+  t.deepEqual(await en16931Failures(xml), []);
+});
+
 // Found by probing (2026-11-29): the mandate was looked up at the start of the issue day, so a mandate
 // that replaced another that day left the invoice naming the old account, and one signed that day none.
 test('a direct debit invoice names the mandate in force when it is issued: one replacing another today, or the first signed today', async (t) => {

@@ -55,6 +55,15 @@ test('validation: decimals, bounds, required fields, unknown id, scoped credenti
   t.is(number.status, 400);
   const over = await app.request('POST', PATH, { body: { country: 'FR', vat_kind: 'standard', percentage: '100.01', valid_from: '2026-01-01T00:00:00Z' } });
   t.like(over.body, { param: '$.percentage' });
+  // Found by probing (2026-11-29): EN 16931 reads a rate below 0.5 % as 0 % (BR-CO-17), so 0.4 % of 500.00
+  // finalized an e-invoice that fails it. 0 and 0.5 are rates.
+  for (const percentage of ['0.4', '0.000001']) {
+    const tiny = await app.request('POST', PATH, { body: { country: 'FR', vat_kind: 'reduced', percentage, valid_from: '2026-01-01T00:00:00Z' } });
+    t.like(tiny, { status: 400, body: { code: 'invalid_input', param: '$.percentage' } }, percentage);
+  }
+  for (const [country, percentage] of [['LU', '0.5'], ['MT', '0']]) {
+    t.is((await app.request('POST', PATH, { body: { country, vat_kind: 'reduced', percentage, valid_from: '2026-01-01T00:00:00Z' } })).status, 200, percentage);
+  }
   const missing = await app.request('POST', PATH, { body: { country: 'FR', percentage: '20', valid_from: '2026-01-01T00:00:00Z' } });
   t.like(missing.body, { param: '$.vat_kind' });
   const reversed = await app.request('POST', PATH, { body: { country: 'FR', vat_kind: 'standard', percentage: '20', valid_from: '2026-01-01T00:00:00Z', valid_until: '2025-01-01T00:00:00Z' } });
