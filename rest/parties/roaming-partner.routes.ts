@@ -16,6 +16,7 @@ export const roamingPartnerShape = representation('RoamingPartner', {
   cpo_ids: t.array(t.string('A party id, normalized: `NL*TDR` and `NL-TDR` are stored `NLTDR`.')),
   msp_ids: t.array(t.string()),
   billing_email: t.nullable(t.string()),
+  vat_number: t.nullable(t.string('Its VAT number, country code first (`BE0123456789`): the buyer\'s VAT identifier (BT-48) on its documents; a reverse-charge box needs it.')),
   external_reference: t.nullable(t.string()),
   roaming_agreements: t.array(roamingAgreementShape),
   created_at: t.timestamp(),
@@ -30,6 +31,7 @@ export function serializeRoamingPartner(partner: RoamingPartnerData): Infer<type
     cpo_ids: partner.cpoIds,
     msp_ids: partner.mspIds,
     billing_email: partner.billingEmail ?? null,
+    vat_number: partner.vatNumber ?? null,
     external_reference: partner.externalReference ?? null,
     roaming_agreements: partner.roamingAgreements.map(serializeRoamingAgreement),
     created_at: iso(partner.createdAt),
@@ -45,10 +47,11 @@ const partnerBody = yup.object({
   cpo_ids: partyIds().nullable(),
   msp_ids: partyIds().nullable(),
   billing_email: email().nullable(),
+  vat_number: text().nullable(),
   external_reference: externalRef().nullable(),
 });
 const PARTNER: FieldMapping = {
-  name: 'name', country: 'country', cpo_ids: 'cpoIds', msp_ids: 'mspIds', billing_email: 'billingEmail', external_reference: 'externalReference',
+  name: 'name', country: 'country', cpo_ids: 'cpoIds', msp_ids: 'mspIds', billing_email: 'billingEmail', vat_number: 'vatNumber', external_reference: 'externalReference',
 };
 
 export const roamingPartnerRoutes: RouteDef[] = [

@@ -26,6 +26,7 @@ export const RoamingPartner = builder.loadableNode('RoamingPartner', {
     cpoIds: t.stringList({ description: 'Party ids, normalized (NL*TDR is NLTDR).', resolve: (p) => p.cpoIds }),
     mspIds: t.stringList({ resolve: (p) => p.mspIds }),
     billingEmail: t.string({ nullable: true, resolve: (p) => p.billingEmail ?? null }),
+    vatNumber: t.string({ nullable: true, description: 'Its VAT number, country code first: the buyer\'s VAT identifier (BT-48) on its documents; a reverse-charge box needs it.', resolve: (p) => p.vatNumber ?? null }),
     externalReference: t.string({ nullable: true, resolve: (p) => p.externalReference ?? null }),
     roamingAgreements: t.field({
       type: [RoamingAgreement], description: 'Its agreements, defunct ones included, by id.',
@@ -53,6 +54,7 @@ const RoamingPartnerInput = builder.inputType('RoamingPartnerInput', {
     cpoIds: t.stringList({ description: 'Party ids (NL*TDR, NL-TDR and NLTDR are one id), at most 100; replaced as a whole. An id of another partner is duplicate.' }),
     mspIds: t.stringList({ description: 'Like cpoIds.' }),
     billingEmail: t.string(),
+    vatNumber: t.string({ description: 'Country code first (BE0123456789; EN 16931 BR-CO-09); null clears it.' }),
     externalReference: t.string({ description: 'Unique in the instance, compared case-insensitively.' }),
   }),
 });
@@ -65,6 +67,7 @@ const partnerRules = yup.object({
   cpoIds: partyIds().nullable(),
   mspIds: partyIds().nullable(),
   billingEmail: email().nullable(),
+  vatNumber: text().nullable(),
   externalReference: externalRef().nullable(),
 });
 

@@ -43,6 +43,7 @@ import { Migration20261129140000_feed_horizon } from './Migration20261129140000_
 import { Migration20261129150000_correction_credit_moved } from './Migration20261129150000_correction_credit_moved.ts';
 import { Migration20261129160000_session_driver_admin } from './Migration20261129160000_session_driver_admin.ts';
 import { Migration20261129170000_vat_percent_decimals } from './Migration20261129170000_vat_percent_decimals.ts';
+import { Migration20261129210000_roaming_partner_vat_number } from './Migration20261129210000_roaming_partner_vat_number.ts';
 // imports-end
 
 export const migrations: { name: string; class: new (...args: any[]) => any }[] = [
@@ -90,5 +91,6 @@ export const migrations: { name: string; class: new (...args: any[]) => any }[] 
   { name: 'Migration20261129150000_correction_credit_moved', class: Migration20261129150000_correction_credit_moved },
   { name: 'Migration20261129160000_session_driver_admin', class: Migration20261129160000_session_driver_admin },
   { name: 'Migration20261129170000_vat_percent_decimals', class: Migration20261129170000_vat_percent_decimals },
+  { name: 'Migration20261129210000_roaming_partner_vat_number', class: Migration20261129210000_roaming_partner_vat_number },
 // migrations-end
 ];

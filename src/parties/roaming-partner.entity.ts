@@ -14,6 +14,8 @@ export const RoamingPartnerSchema = defineEntity({
     cpoIds: p.array().default([]),
     mspIds: p.array().default([]),
     billingEmail: p.string().nullable(),
+    /** Its VAT identification number (BT-48 when it buys: a reverse-charge box needs it), country code first. */
+    vatNumber: p.string().nullable(),
     externalReference: identifierProperty().nullable().unique(),
     createdAt: createdAtProperty(),
     updatedAt: updatedAtProperty(),

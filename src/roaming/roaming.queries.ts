@@ -17,7 +17,7 @@ export type RoamingAgreementData = Pick<RoamingAgreement, 'id' | 'role' | 'valid
   | 'externalReference' | 'createdAt' | 'updatedAt'> & { connection: { id: string }; partner: { id: string } };
 
 /** A partner with its agreements (defunct ones included), in id order. */
-export type RoamingPartnerData = Pick<RoamingPartner, 'id' | 'name' | 'country' | 'cpoIds' | 'mspIds' | 'billingEmail' | 'externalReference'
+export type RoamingPartnerData = Pick<RoamingPartner, 'id' | 'name' | 'country' | 'cpoIds' | 'mspIds' | 'billingEmail' | 'vatNumber' | 'externalReference'
   | 'createdAt' | 'updatedAt'> & { roamingAgreements: RoamingAgreementData[] };
 
 /** A connection (a row of the query builder, or an entity) as plain data. */

@@ -1,11 +1,13 @@
 // Roaming partners: create and merge-update. Party ids are normalized (party-id.ts) and belong to
 // one partner: an id another partner holds (as CPO or MSP id) is 400 `duplicate` at its index.
 // The check runs under a transaction-level advisory lock, so two requests cannot both take an id.
-// Partners serve every administration: only a credential without a limit changes them.
+// Partners serve every administration: only a credential without a limit changes them. A partner's
+// VAT number names it as the buyer of its boxes (BT-48), checked as a seller's is: its country code first.
 import { callerScope } from '../access/admin-scope.ts';
 import { assertMayChangeInstanceWide } from '../access/instance-wide.ts';
 import { RoamingPartner } from '../parties/roaming-partner.entity.ts';
 import { DomainError, InvalidInputError, NotFoundError } from '../platform/errors.ts';
+import { hasVatCountryPrefix } from '../platform/countries.ts';
 import { assertExternalReferenceFree, setsOtherExternalReference } from '../platform/external-reference.ts';
 import { flushUnique } from '../platform/flush-unique.ts';
 import { isUuid } from '../platform/ids.ts';
@@ -20,6 +22,7 @@ export interface PartnerFields {
   cpoIds: string[];
   mspIds: string[];
   billingEmail: string;
+  vatNumber: string;
   externalReference: string;
 }
 
@@ -50,6 +53,10 @@ async function assertPartyIdsFree(em: Em, partner: RoamingPartner): Promise<void
 function applyPartner(partner: RoamingPartner, patch: Patch<PartnerFields>): void {
   if (patch.name === null) throw new InvalidInputError('name cannot be removed', { path: ['name'] });
   if (patch.country === null) throw new InvalidInputError('country cannot be removed', { path: ['country'] });
+  // A VAT identifier starts with its issuing country's code (EN 16931 BR-CO-09); white space only names none.
+  if (patch.vatNumber != null && (patch.vatNumber.trim() === '' || !hasVatCountryPrefix(patch.vatNumber))) {
+    throw new InvalidInputError('vat_number must start with the code of its issuing country, e.g. BE0123456789 (EN 16931 BR-CO-09)', { path: ['vat_number'] });
+  }
   const cpoIds = patch.cpoIds === undefined ? undefined : normalizePartyIds(patch.cpoIds ?? [], ['cpo_ids']);
   const mspIds = patch.mspIds === undefined ? undefined : normalizePartyIds(patch.mspIds ?? [], ['msp_ids']);
   applyPatch(partner, { ...patch, country: patch.country?.toUpperCase(), cpoIds: undefined, mspIds: undefined });

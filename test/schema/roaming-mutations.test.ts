@@ -18,12 +18,12 @@ const failure = (query: string, variables: Record<string, unknown>, auth?: Auth)
 
 // --- partners ---
 
-const PARTNER_FIELDS = 'id databaseId name country cpoIds mspIds billingEmail externalReference createdAt updatedAt roamingAgreements { databaseId }';
+const PARTNER_FIELDS = 'id databaseId name country cpoIds mspIds billingEmail vatNumber externalReference createdAt updatedAt roamingAgreements { databaseId }';
 const CREATE_PARTNER = `mutation ($i: RoamingPartnerInput!) { createRoamingPartner(input: $i) { ${PARTNER_FIELDS} } }`;
 const UPDATE_PARTNER = `mutation ($id: ID!, $i: RoamingPartnerInput!) { updateRoamingPartner(id: $id, input: $i) { ${PARTNER_FIELDS} } }`;
 
 const partnerFromRest = (p: any) => ({
-  databaseId: p.id, name: p.name, country: p.country, cpoIds: p.cpo_ids, mspIds: p.msp_ids, billingEmail: p.billing_email,
+  databaseId: p.id, name: p.name, country: p.country, cpoIds: p.cpo_ids, mspIds: p.msp_ids, billingEmail: p.billing_email, vatNumber: p.vat_number,
   externalReference: p.external_reference, createdAt: p.created_at, updatedAt: p.updated_at,
   roamingAgreements: p.roaming_agreements.map((a: any) => ({ databaseId: a.id })),
 });
@@ -33,13 +33,14 @@ test('createRoamingPartner and updateRoamingPartner write what REST then answers
   const s = partySuffix();
   const created = (await data(app, CREATE_PARTNER, { i: {
     name: 'Graph Roamer', country: 'de', cpoIds: [`de-${s.toLowerCase()}`, `DE*${s}`], billingEmail: 'billing@roamer.example', externalReference: `GRP-${s}`,
+    vatNumber: 'DE123456789',
   } })).createRoamingPartner;
-  t.like(created, { name: 'Graph Roamer', country: 'DE', cpoIds: [`DE${s}`], mspIds: [], roamingAgreements: [] });
+  t.like(created, { name: 'Graph Roamer', country: 'DE', cpoIds: [`DE${s}`], mspIds: [], vatNumber: 'DE123456789', roamingAgreements: [] });
   t.deepEqual(withoutId(created), partnerFromRest(await rest(`/roaming-partner/${created.databaseId}`)));
 
   // By global ID; merge-update keeps what the input leaves out.
   const updated = (await data(app, UPDATE_PARTNER, { id: created.id, i: { mspIds: [`DE*${s}`], billingEmail: null } })).updateRoamingPartner;
-  t.like(updated, { name: 'Graph Roamer', cpoIds: [`DE${s}`], mspIds: [`DE${s}`], billingEmail: null, externalReference: `GRP-${s}` });
+  t.like(updated, { name: 'Graph Roamer', cpoIds: [`DE${s}`], mspIds: [`DE${s}`], billingEmail: null, vatNumber: 'DE123456789', externalReference: `GRP-${s}` });
   const stored = await rest(`/roaming-partner/${created.databaseId}`);
   t.deepEqual(withoutId(updated), partnerFromRest(stored));
 
@@ -52,6 +53,7 @@ test('createRoamingPartner and updateRoamingPartner write what REST then answers
   t.like(await failure(CREATE_PARTNER, { i: { name: 'Nowhere' } }), { code: 'invalid_input', param: '$.input.country' });
   t.like(await failure(CREATE_PARTNER, { i: { name: 'x'.repeat(256), country: 'NL' } }), { code: 'validation_failed', param: '$.input.name' });
   t.like(await failure(CREATE_PARTNER, { i: { name: 'Mail', country: 'NL', billingEmail: 'no mail' } }), { code: 'validation_failed', param: '$.input.billingEmail' });
+  t.like(await failure(UPDATE_PARTNER, { id: created.id, i: { vatNumber: '123456789' } }), { code: 'invalid_input', param: '$.input.vatNumber' });
   t.like(await failure(CREATE_PARTNER, { i: { name: 'Ref', country: 'NL', externalReference: `grp-${s}` } }), { code: 'duplicate' });
   t.like(await failure(UPDATE_PARTNER, { id: '018f0000-0000-7000-8000-000000000000', i: { name: 'Ghost' } }), { code: 'not_found' });
   t.deepEqual(await rest(`/roaming-partner/${created.databaseId}`), stored, 'nothing changed');

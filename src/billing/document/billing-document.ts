@@ -3,7 +3,23 @@
 // (a credit note's are positive, negate_document_amounts already applied): exact decimal strings
 // with 2 decimals ("12.34"); quantities and unit prices up to 6 decimals.
 
-export type DocumentKind = 'invoice' | 'credit_note' | 'debit_note' | 'self_billing_invoice' | 'purchase_order';
+/** `self_billing_credit_note`: a box of a self-billing series whose document would show a negative
+ * total (the party owes the administration): a self-billed credit note (UNTDID 1001 261). */
+export type DocumentKind = 'invoice' | 'credit_note' | 'debit_note' | 'self_billing_invoice' | 'self_billing_credit_note' | 'purchase_order';
+
+/** Issued by the buyer (the administration) in the seller's name: the box's party sells. */
+export const isSelfBilling = (kind: DocumentKind): boolean => kind === 'self_billing_invoice' || kind === 'self_billing_credit_note';
+
+/** A UBL CreditNote (381, or a self-billed 261), not an Invoice. */
+export const isCreditNote = (kind: DocumentKind): boolean => kind === 'credit_note' || kind === 'self_billing_credit_note';
+
+/** The account the total is paid into: the seller's; on a self-billed credit note the seller pays
+ * the buyer that issued it, the administration (BT-84 is the account to pay to, BR-61). */
+export function payeeAccount(doc: BillingDocument): BankAccount | null {
+  return doc.kind === 'self_billing_credit_note' ? doc.buyer_bank_account ?? null : doc.seller.bank_account;
+}
+
+export interface BankAccount { iban: string; bic: string | null; name: string | null }
 
 /** EN 16931 VAT category codes (UNCL5305) the service uses. */
 /** O (not subject to VAT): a self-billing seller without VAT registration, every line exempt. */
@@ -115,8 +131,10 @@ export interface BillingDocument {
   locale: string;
   /** Local dates, both inclusive. */
   period: { from: string; to: string };
-  seller: DocumentParty & { bank_account: { iban: string; bic: string | null; name: string | null } | null };
+  seller: DocumentParty & { bank_account: BankAccount | null };
   buyer: DocumentParty;
+  /** The buyer's account, when the seller pays it (a self-billed credit note: the administration's). */
+  buyer_bank_account?: BankAccount | null;
   /** The box's billing reference (BT-10); null when it has none (never an internal id). */
   buyer_reference: string | null;
   /** The box party's customer number (its external reference, else its id); BT-46 of a buyer. */

@@ -52,6 +52,8 @@ export interface Labels {
     creditNote: string;
     /** A self-billing invoice: the issuer (the buyer) pays the seller. */
     selfBillingNote: string;
+    /** A self-billed credit note by bank transfer: the seller (the box's party) pays the issuer. */
+    selfBillingCreditNote: string;
   };
   /** A self-billing invoice: the party headings (the customer sells, the administration buys and
    * issues) and the mention the VAT directive asks for (art. 226(10a)). */
@@ -90,7 +92,7 @@ export interface Labels {
 }
 
 const en: Labels = {
-  titles: { invoice: 'Invoice', credit_note: 'Credit note', debit_note: 'Debit note', self_billing_invoice: 'Self-billing invoice', purchase_order: 'Purchase order' },
+  titles: { invoice: 'Invoice', credit_note: 'Credit note', debit_note: 'Debit note', self_billing_invoice: 'Self-billing invoice', self_billing_credit_note: 'Self-billed credit note', purchase_order: 'Purchase order' },
   draft: 'DRAFT - not a valid invoice', number: 'Number', issueDate: 'Date', dueDate: 'Due date', period: 'Period', reference: 'Your reference',
   customerNumber: 'Customer number', seller: 'From', buyer: 'To', vatNumber: 'VAT number', companyReg: 'Company reg.', description: 'Description',
   vat: 'VAT', net: 'Amount', vatSummary: 'VAT summary', taxable: 'Taxable amount',
@@ -105,6 +107,7 @@ const en: Labels = {
     cardNote: 'The total will be charged to your card.',
     creditNote: 'This amount will be refunded to you or offset against an open invoice.',
     selfBillingNote: 'We will transfer the total to you by the due date.',
+    selfBillingCreditNote: 'This corrects what we billed on your behalf: please transfer the total to us by the due date and quote the payment reference.',
   },
   selfBilling: { seller: 'Seller (supplier)', buyer: 'Buyer (issuer of this invoice)', note: 'Self-billing: issued by the buyer in the name and on behalf of the seller' },
   categories: {
@@ -123,7 +126,7 @@ const en: Labels = {
 };
 
 const nl: Labels = {
-  titles: { invoice: 'Factuur', credit_note: 'Creditnota', debit_note: 'Debetnota', self_billing_invoice: 'Factuur uitgereikt door afnemer', purchase_order: 'Inkooporder' },
+  titles: { invoice: 'Factuur', credit_note: 'Creditnota', debit_note: 'Debetnota', self_billing_invoice: 'Factuur uitgereikt door afnemer', self_billing_credit_note: 'Creditnota uitgereikt door afnemer', purchase_order: 'Inkooporder' },
   draft: 'CONCEPT - geen geldige factuur', number: 'Nummer', issueDate: 'Datum', dueDate: 'Vervaldatum', period: 'Periode', reference: 'Uw referentie',
   customerNumber: 'Klantnummer', seller: 'Van', buyer: 'Aan', vatNumber: 'Btw-nummer', companyReg: 'KvK', description: 'Omschrijving',
   vat: 'Btw', net: 'Bedrag', vatSummary: 'Btw-overzicht', taxable: 'Grondslag',
@@ -138,6 +141,7 @@ const nl: Labels = {
     cardNote: 'Het totaal wordt van uw pas afgeschreven.',
     creditNote: 'Dit bedrag wordt aan u terugbetaald of verrekend met een openstaande factuur.',
     selfBillingNote: 'Wij maken het totaal uiterlijk op de vervaldatum aan u over.',
+    selfBillingCreditNote: 'Dit corrigeert wat wij namens u hebben gefactureerd: maak het totaal uiterlijk op de vervaldatum aan ons over, met vermelding van het betalingskenmerk.',
   },
   selfBilling: { seller: 'Leverancier', buyer: 'Afnemer (uitreiker van deze factuur)', note: 'Uitgereikt door de afnemer in naam en voor rekening van de leverancier' },
   categories: {
@@ -156,7 +160,7 @@ const nl: Labels = {
 };
 
 const de: Labels = {
-  titles: { invoice: 'Rechnung', credit_note: 'Gutschrift', debit_note: 'Lastschrift', self_billing_invoice: 'Gutschrift (Selbstfakturierung)', purchase_order: 'Bestellung' },
+  titles: { invoice: 'Rechnung', credit_note: 'Gutschrift', debit_note: 'Lastschrift', self_billing_invoice: 'Gutschrift (Selbstfakturierung)', self_billing_credit_note: 'Korrektur der Gutschrift (Selbstfakturierung)', purchase_order: 'Bestellung' },
   draft: 'ENTWURF - keine gültige Rechnung', number: 'Nummer', issueDate: 'Datum', dueDate: 'Fällig am', period: 'Zeitraum', reference: 'Ihre Referenz',
   customerNumber: 'Kundennummer', seller: 'Von', buyer: 'An', vatNumber: 'USt-IdNr.', companyReg: 'Handelsregister', description: 'Beschreibung',
   vat: 'USt', net: 'Betrag', vatSummary: 'USt-Übersicht', taxable: 'Bemessungsgrundlage',
@@ -171,6 +175,7 @@ const de: Labels = {
     cardNote: 'Der Gesamtbetrag wird Ihrer Karte belastet.',
     creditNote: 'Dieser Betrag wird Ihnen erstattet oder mit einer offenen Rechnung verrechnet.',
     selfBillingNote: 'Wir überweisen Ihnen den Gesamtbetrag bis zum Fälligkeitsdatum.',
+    selfBillingCreditNote: 'Dies korrigiert, was wir in Ihrem Namen abgerechnet haben: Bitte überweisen Sie uns den Gesamtbetrag bis zum Fälligkeitsdatum unter Angabe der Zahlungsreferenz.',
   },
   selfBilling: { seller: 'Leistender (Lieferant)', buyer: 'Leistungsempfänger (Aussteller)', note: 'Gutschrift: vom Leistungsempfänger im Namen und für Rechnung des Leistenden ausgestellt' },
   categories: {
@@ -189,7 +194,7 @@ const de: Labels = {
 };
 
 const fr: Labels = {
-  titles: { invoice: 'Facture', credit_note: 'Avoir', debit_note: 'Note de débit', self_billing_invoice: 'Autofacture', purchase_order: 'Bon de commande' },
+  titles: { invoice: 'Facture', credit_note: 'Avoir', debit_note: 'Note de débit', self_billing_invoice: 'Autofacture', self_billing_credit_note: "Avoir d'autofacturation", purchase_order: 'Bon de commande' },
   draft: 'BROUILLON - facture non valable', number: 'Numéro', issueDate: 'Date', dueDate: 'Échéance', period: 'Période', reference: 'Votre référence',
   customerNumber: 'N° client', seller: 'De', buyer: 'À', vatNumber: 'N° TVA', companyReg: 'SIREN', description: 'Désignation',
   vat: 'TVA', net: 'Montant', vatSummary: 'Récapitulatif TVA', taxable: 'Base',
@@ -204,6 +209,7 @@ const fr: Labels = {
     cardNote: 'Le total sera débité de votre carte.',
     creditNote: 'Ce montant vous sera remboursé ou imputé sur une facture ouverte.',
     selfBillingNote: "Nous vous virerons le total au plus tard à l'échéance.",
+    selfBillingCreditNote: "Ceci corrige ce que nous avons facturé en votre nom : merci de nous virer le total au plus tard à l'échéance en indiquant la référence de paiement.",
   },
   selfBilling: { seller: 'Fournisseur', buyer: 'Client (émetteur de la facture)', note: 'Autofacturation : facture émise par le client au nom et pour le compte du fournisseur' },
   categories: {

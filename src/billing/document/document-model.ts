@@ -1,7 +1,9 @@
 // From a box (as billing-box.queries.ts reads it) to the model both renderers draw: one line per
 // roll-up, the VAT breakdown and totals of box-totals.ts, shown with the document's sign. A box
-// of an invoice series with a negative total is a credit note (amounts shown positive);
-// negate_document_amounts flips what the document shows, never what is stored.
+// of an invoice series with a negative total is a credit note (amounts shown positive), a box of a
+// self-billing series that would show a negative total a self-billed credit note (amounts shown
+// positive: the party owes the administration); negate_document_amounts flips what the document
+// shows, never what is stored.
 // Roles: on an invoice, credit or debit note the administration sells and the box's party (the
 // customer) buys. A self-billing invoice bills an expense of the administration (e.g. what it
 // reimburses a charge point owner): the customer is the SELLER and the administration the BUYER
@@ -13,7 +15,7 @@ import type { Em } from '../../platform/orm.ts';
 import type { BillingAdmin } from '../billing-admin.ts';
 import type { BoxData } from '../billing-box.queries.ts';
 import { vatCategoryOf } from '../box-totals.ts';
-import type { BillingDocument, DocumentKind, DocumentLine, DocumentParty, VatCategory } from './billing-document.ts';
+import { isSelfBilling, type BillingDocument, type DocumentKind, type DocumentLine, type DocumentParty, type VatCategory } from './billing-document.ts';
 import { documentLanguage, fill, labelsFor } from './document-labels.ts';
 import type { DocumentItem } from './document-items.ts';
 import { annexSection, lineName, type LineContext } from './document-lines.ts';
@@ -25,36 +27,45 @@ const abs = (amount: string) => (isNegative(amount) ? normalize(amount.slice(1))
 /**
  * The document a box is, by its series' type and its total's sign: a sale (invoice, debit note)
  * whose total is negative is a credit note; a box of a credit-note series whose total is positive
- * (the customer owes) is an invoice. Documents never show a credit as owed or the reverse.
+ * (the customer owes) is an invoice; a box of a self-billing series (an expense of the
+ * administration, stored negative) whose total is positive (reversals exceed what the
+ * administration owes: the party owes it) is a self-billed credit note. Documents never show a
+ * credit as owed or the reverse.
  */
 export function documentKindOf(box: Pick<BoxData, 'primaryDocumentType' | 'totals'>): DocumentKind {
   const type = box.primaryDocumentType as DocumentKind;
   const total = box.totals.totalInclVat;
+  const positive = !isNegative(total) && !isZero(total);
   if ((type === 'invoice' || type === 'debit_note') && isNegative(total)) return 'credit_note';
-  if (type === 'credit_note' && !isNegative(total) && !isZero(total)) return 'invoice';
+  if (type === 'credit_note' && positive) return 'invoice';
+  if (type === 'self_billing_invoice' && positive) return 'self_billing_credit_note';
   return type;
 }
 
 /** Whether the document shows the stored amounts negated. */
 function flips(box: BoxData, kind: DocumentKind): boolean {
+  // The stored amounts of a self-billed credit note are what the party owes, positive as they are.
+  if (kind === 'self_billing_credit_note') return false;
   if (box.negateDocumentAmounts) return true;
   if (kind === 'credit_note') return isNegative(box.totals.totalInclVat);
   return false;
 }
 
-const CUSTOMER = `select c.id, c.external_reference, c.name, c.country, c.company_reg_num, c.billing_email, c.custom_fields,
+const CUSTOMER = `select c.id, c.external_reference, c.name, c.country, c.company_reg_num, c.billing_email, c.custom_fields, null as vat_number,
     ba.addressee, ba.address_line1, ba.address_line2, ba.postal_code, ba.city, ba.country as address_country
   from customer c left join lateral (select * from billing_address where customer_id = c.id order by id limit 1) ba on true
   where c.id = ?
   union all
-  -- A roaming partner keeps its billing data on itself (no billing addresses).
-  select rp.id, rp.external_reference, rp.name, rp.country, null, rp.billing_email, '{}'::jsonb, null, null, null, null, null, null from roaming_partner rp where rp.id = ?`;
+  -- A roaming partner keeps its billing data on itself (no billing addresses), its VAT number a member of its own.
+  select rp.id, rp.external_reference, rp.name, rp.country, null, rp.billing_email, '{}'::jsonb, rp.vat_number, null, null, null, null, null, null
+  from roaming_partner rp where rp.id = ?`;
 
 /** A member as stated: white space only (a seller's stored before such were refused, a customer's free custom field) states nothing. */
 const stated = (value: string | null | undefined): string | null => (value && value.trim() !== '' ? value : null);
 
 /** The box's party as a document party: the buyer of an invoice, the seller of a self-billing
- * invoice. Its address is the customer's first billing address; without one, or without a
+ * invoice. Its VAT number (BT-48, or BT-31 as seller) is a customer's custom field `vat_number`, a
+ * roaming partner's own `vat_number`. Its address is the customer's first billing address; without one, or without a
  * country there, the country is the customer's own (always set), so the party always has the
  * country EN 16931 requires of both buyer (BR-11) and seller (BR-09). Street, postal code and city
  * stay empty when the customer has no billing address (EN 16931 does not require them). */
@@ -62,7 +73,7 @@ export async function customerPartyOf(em: Em, partyId: string): Promise<Document
   const [row] = await em.execute<Record<string, any>[]>(CUSTOMER, [partyId, partyId]);
   if (!row) return { name: partyId, address: { street: null, postal_code: null, city: null, country: 'NL' }, vat_number: null, company_reg_num: null, email: null };
   const street = [row.address_line1, row.address_line2].filter(Boolean).join(', ') || null;
-  const vat = row.custom_fields?.vat_number;
+  const vat = row.vat_number ?? row.custom_fields?.vat_number;
   return {
     name: row.addressee ?? row.name,
     address: { street, postal_code: row.postal_code, city: row.city, country: row.address_country ?? row.country },
@@ -137,11 +148,13 @@ export function documentModel(inputs: DocumentInputs): BillingDocument {
     address: { street: legal.street, postal_code: legal.postal_code, city: legal.city, country: legal.country ?? admin.country },
     vat_number: stated(legal.vat_number), company_reg_num: legal.company_reg_num, email: legal.email, phone: legal.phone ?? null, website: legal.website ?? null,
   };
-  const selfBilling = kind === 'self_billing_invoice';
+  const selfBilling = isSelfBilling(kind);
   // Self-billing: the customer sells (the service knows no bank account of a customer to pay into,
   // so the seller has none and the UBL payment means is "not defined" unless the box names one);
   // the administration buys and pays, so its default payment method (how its customers pay it)
-  // does not apply: a bank transfer unless the box says otherwise.
+  // does not apply: a bank transfer unless the box says otherwise. A self-billed credit note is paid
+  // the other way, by the party into the administration's account (or by a direct debit of its mandate).
+  const ownerPays = kind === 'self_billing_credit_note';
   const seller: BillingDocument['seller'] = selfBilling
     ? { ...customer, bank_account: null }
     : { ...administration, bank_account: stated(legal.iban) ? { iban: legal.iban!, bic: legal.bic, name: legal.bank_account_name } : null };
@@ -158,11 +171,12 @@ export function documentModel(inputs: DocumentInputs): BillingDocument {
     period,
     seller,
     buyer: selfBilling ? (notSubject ? { ...administration, vat_number: null } : administration) : customer,
+    buyer_bank_account: ownerPays && stated(legal.iban) ? { iban: legal.iban!, bic: legal.bic, name: legal.bank_account_name } : null,
     buyer_reference: box.billingReference ?? null,
     customer_number: customer.identifier ?? null,
     payment: {
       method: paymentMethod, terms: fill(labels.payment.terms, { days: termDays }),
-      mandate: paymentMethod === 'direct_debit' && !selfBilling && kind !== 'credit_note' ? inputs.mandate ?? null : null,
+      mandate: paymentMethod === 'direct_debit' && (ownerPays || (!selfBilling && kind !== 'credit_note')) ? inputs.mandate ?? null : null,
     },
     payment_reference: inputs.paymentReference ?? null,
     lines,

@@ -3,7 +3,15 @@
 // and takes no number (decisions: "Billing", what is issued). Drafts and previews are not checked.
 import { hasVatCountryPrefix } from '../../platform/countries.ts';
 import { DomainError } from '../../platform/errors.ts';
-import type { BillingDocument } from './billing-document.ts';
+import { isSelfBilling, type BillingDocument } from './billing-document.ts';
+
+/** The box's party as the refusals name it, and where its VAT number is set: a customer's custom
+ * field, a roaming partner's own member. */
+function partyOf({ partyId, partyKind }: { partyId: string; partyKind?: string }): { name: string; vatNumber: string; registration: string } {
+  return partyKind === 'roaming_partner'
+    ? { name: `roaming partner ${partyId}`, vatNumber: 'vat_number', registration: 'vat_number' }
+    : { name: `customer ${partyId}`, vatNumber: 'custom_fields.vat_number', registration: 'custom_fields.vat_number or company_reg_num' };
+}
 
 /**
  * The categories S, Z, E and AE need the seller's VAT identifier (BT-31), tax registration identifier
@@ -18,27 +26,30 @@ function sellerVatMissing(doc: BillingDocument): boolean {
 }
 
 /** Refuses (400) the final document of a box that would not be a valid EN 16931 document. */
-export function assertIssuable(doc: BillingDocument, { adminId, partyId }: { adminId: string; partyId: string }): void {
+export function assertIssuable(doc: BillingDocument, box: { adminId: string; partyId: string; partyKind?: string }): void {
+  const { adminId } = box;
+  const party = partyOf(box);
+  const selfBilling = isSelfBilling(doc.kind);
   if (sellerVatMissing(doc)) {
     // The seller of a self-billing invoice is the customer; one without a VAT number whose lines are
     // all exempt is billed as not subject to VAT (document-model.ts), so its lines are O here.
-    throw new DomainError('invalid_input', doc.kind === 'self_billing_invoice'
-      ? `a self-billing invoice names the customer as seller: customer ${partyId} needs a VAT number (custom_fields.vat_number) unless all its lines are exempt`
+    throw new DomainError('invalid_input', selfBilling
+      ? `a self-billing document names the box's party as seller: ${party.name} needs a VAT number (${party.vatNumber}) unless all its lines are exempt`
       : `an invoice names the seller's VAT number (EN 16931 BR-S-02, BR-Z-02, BR-E-02, BR-AE-02): the billing settings of administration ${adminId} `
         + 'need seller.vat_number; a company registration number does not stand in for it', { path: [] });
   }
   // A VAT identifier names its issuing country first (BR-CO-09); the customer's is a custom field, free text.
-  for (const [party, where] of [[doc.seller, 'seller'], [doc.buyer, 'buyer']] as const) {
-    if (!party.vat_number || hasVatCountryPrefix(party.vat_number)) continue;
-    const customerIsParty = (where === 'seller') === (doc.kind === 'self_billing_invoice');
-    throw new DomainError('invalid_input', `the ${where}'s VAT number ${party.vat_number} does not start with the code of its issuing country (EN 16931 BR-CO-09): `
-      + (customerIsParty ? `customer ${partyId} needs custom_fields.vat_number such as NL123456789B01` : `the billing settings of administration ${adminId} need seller.vat_number such as NL123456789B01`), { path: [] });
+  for (const [named, where] of [[doc.seller, 'seller'], [doc.buyer, 'buyer']] as const) {
+    if (!named.vat_number || hasVatCountryPrefix(named.vat_number)) continue;
+    const boxParty = (where === 'seller') === selfBilling;
+    throw new DomainError('invalid_input', `the ${where}'s VAT number ${named.vat_number} does not start with the code of its issuing country (EN 16931 BR-CO-09): `
+      + (boxParty ? `${party.name} needs ${party.vatNumber} such as NL123456789B01` : `the billing settings of administration ${adminId} need seller.vat_number such as NL123456789B01`), { path: [] });
   }
   // A box left without lines (its items withdrawn: a customer correction) has nothing to issue; a
   // document needs a line (BR-16) and a VAT breakdown (BR-CO-18), and would take a number.
   if (doc.lines.length === 0) throw new DomainError('invalid_state', 'the box has no lines: there is nothing to issue', { path: [] });
   // Reverse charge (AE): the buyer's VAT identifier or its legal registration identifier is on the invoice (BR-AE-02).
   if (doc.lines.some((l) => l.vat_category === 'AE') && !doc.buyer.vat_number && !doc.buyer.company_reg_num) {
-    throw new DomainError('invalid_input', `a reverse-charge invoice names the buyer's VAT number or registration: customer ${partyId} needs custom_fields.vat_number or company_reg_num`, { path: [] });
+    throw new DomainError('invalid_input', `a reverse-charge invoice names the buyer's VAT number or registration: ${party.name} needs ${party.registration}`, { path: [] });
   }
 }

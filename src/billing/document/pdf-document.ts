@@ -10,7 +10,7 @@
 // drawn by `finish` once known (with the footers, which need the page count). The bytes depend
 // only on the model (fixed creation date): a document renders the same every time.
 import { coalescePageContent } from './coalesced-page-content.ts';
-import type { AnnexSection, BillingDocument, DocumentParty } from './billing-document.ts';
+import { isSelfBilling, payeeAccount, type AnnexSection, type BillingDocument, type DocumentParty } from './billing-document.ts';
 import { groupedReference } from './creditor-reference.ts';
 import { fill, formatAmount, formatDate, formatDateTime, formatDuration, labelOf, labelsFor, type Labels } from './document-labels.ts';
 import { documentLibraries, type DocumentLibraries } from './document-libraries.ts';
@@ -124,7 +124,7 @@ class Writer {
     this.doc = doc;
     this.labels = labels;
     this.money = (amount) => `${formatAmount(amount, doc.locale)} ${doc.currency}`;
-    this.selfBilling = doc.kind === 'self_billing_invoice';
+    this.selfBilling = isSelfBilling(doc.kind);
     pdf.font(FONT).fontSize(9).fillColor('black');
   }
 
@@ -318,16 +318,17 @@ class Writer {
     const rows: [string, string][] = [];
     if (!credit && methodLabel) rows.push([p.method, methodLabel]);
     if (!credit && doc.due_date) rows.push([labels.dueDate, formatDate(doc.due_date, doc.locale)]);
-    if (!credit && method === 'bank_transfer' && doc.seller.bank_account) {
-      const account = doc.seller.bank_account;
-      rows.push([p.payTo, [groupedIban(account.iban), account.bic, account.name].filter(Boolean).join(', ')]);
+    const payee = payeeAccount(doc);
+    if (!credit && method === 'bank_transfer' && payee) {
+      rows.push([p.payTo, [groupedIban(payee.iban), payee.bic, payee.name].filter(Boolean).join(', ')]);
     }
     if (doc.payment.mandate) {
       if (doc.payment.mandate.reference) rows.push([p.mandate, doc.payment.mandate.reference]);
       rows.push([p.debitedAccount, groupedIban(doc.payment.mandate.iban)]);
     }
-    const note = credit ? p.creditNote : this.selfBilling ? p.selfBillingNote
-      : method === 'bank_transfer' ? p.transferNote : method === 'direct_debit' ? p.directDebitNote : method === 'card' ? p.cardNote : null;
+    // A self-billed credit note is paid by the party to the administration that issued it.
+    const note = credit ? p.creditNote : doc.kind === 'self_billing_invoice' ? p.selfBillingNote
+      : method === 'bank_transfer' ? (doc.kind === 'self_billing_credit_note' ? p.selfBillingCreditNote : p.transferNote) : method === 'direct_debit' ? p.directDebitNote : method === 'card' ? p.cardNote : null;
     this.ensure(16 + (rows.length + 3) * 12 + 24);
     this.text(p.title, MARGIN, this.y, WIDTH, { bold: true, color: GREY });
     this.y += 13;

@@ -1,9 +1,9 @@
 // The EN 16931 / Peppol BIS Billing 3.0 UBL 2.1 document of a billing document model: Invoice
-// (380, debit note 383, self-billing 389) or CreditNote (381). A pure function: amounts are
+// (380, debit note 383, self-billing 389) or CreditNote (381, self-billed 261). A pure function: amounts are
 // written exactly as the model holds them (check-document.ts checks that they add up first).
 import { documentLibraries } from './document-libraries.ts';
 import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
-import type { BillingDocument, DocumentParty } from './billing-document.ts';
+import { isCreditNote, payeeAccount, type BillingDocument, type DocumentParty } from './billing-document.ts';
 import { annexCsv, annexFilename, MAX_EMBEDDED_ANNEX_BYTES } from './annex-csv.ts';
 import { assertConsistent } from './check-document.ts';
 import { labelsFor } from './document-labels.ts';
@@ -32,7 +32,8 @@ function xmlText(value: string): string {
   return value.replaceAll('&', '&amp;');
 }
 
-const TYPE_CODES: Record<string, string> = { invoice: '380', debit_note: '383', self_billing_invoice: '389', credit_note: '381' };
+/** UNTDID 1001: 261 is the self-billed credit note EN 16931 allows as a credit note type (BR-CL-01). */
+const TYPE_CODES: Record<string, string> = { invoice: '380', debit_note: '383', self_billing_invoice: '389', credit_note: '381', self_billing_credit_note: '261' };
 
 /**
  * UNCL 4461 payment means: credit transfer needs the payee's account (BR-61); a method agreed
@@ -42,7 +43,7 @@ function paymentMeansCode(doc: BillingDocument): string {
   if (doc.payment.method === 'direct_debit') return '59';
   if (doc.payment.method === 'card') return '48';
   if (doc.payment.method === 'other') return 'ZZZ';
-  return doc.seller.bank_account ? '58' : '1';
+  return payeeAccount(doc) ? '58' : '1';
 }
 
 function amount(parent: XMLBuilder, name: string, value: string, currency: string): void {
@@ -121,7 +122,7 @@ export async function ublXml(doc: BillingDocument, options: UblOptions = {}): Pr
   const { createXml: create } = await documentLibraries();
   if (doc.kind === 'purchase_order') throw new Error('a purchase order has no EN 16931 document');
   assertConsistent(doc);
-  const credit = doc.kind === 'credit_note';
+  const credit = isCreditNote(doc.kind);
   const root = credit ? 'CreditNote' : 'Invoice';
   const xml = create({ version: '1.0', encoding: 'UTF-8' }).ele(NS[root], root, { 'xmlns:cac': NS.cac, 'xmlns:cbc': NS.cbc });
   const currency = doc.currency;
@@ -149,11 +150,12 @@ export async function ublXml(doc: BillingDocument, options: UblOptions = {}): Pr
   if (credit && doc.due_date) means.ele(NS.cbc, 'cbc:PaymentDueDate').txt(xmlText(doc.due_date));
   // The ISO 11649 creditor reference the PDF prints (BT-83).
   if (doc.payment_reference) means.ele(NS.cbc, 'cbc:PaymentID').txt(xmlText(doc.payment_reference));
-  if ((code === '58' || code === '30') && doc.seller.bank_account) {
+  const payee = payeeAccount(doc);
+  if ((code === '58' || code === '30') && payee) {
     const account = means.ele(NS.cac, 'cac:PayeeFinancialAccount');
-    account.ele(NS.cbc, 'cbc:ID').txt(xmlText(doc.seller.bank_account.iban));
-    if (doc.seller.bank_account.name) account.ele(NS.cbc, 'cbc:Name').txt(xmlText(doc.seller.bank_account.name));
-    if (doc.seller.bank_account.bic) account.ele(NS.cac, 'cac:FinancialInstitutionBranch').ele(NS.cbc, 'cbc:ID').txt(xmlText(doc.seller.bank_account.bic));
+    account.ele(NS.cbc, 'cbc:ID').txt(xmlText(payee.iban));
+    if (payee.name) account.ele(NS.cbc, 'cbc:Name').txt(xmlText(payee.name));
+    if (payee.bic) account.ele(NS.cac, 'cac:FinancialInstitutionBranch').ele(NS.cbc, 'cbc:ID').txt(xmlText(payee.bic));
   }
   // A direct debit names its mandate (BT-89) and the account debited (BT-91).
   if (code === '59' && doc.payment.mandate) {

@@ -9,6 +9,7 @@ import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { boxInState, configureBilling, createSeries } from '../../helpers/billing-factories.ts';
 import { en16931Failures } from '../../helpers/en16931.ts';
 import { createAdministration, createCustomer, okCall } from '../../helpers/factories.ts';
+import { pdfPages } from '../../helpers/pdf-text.ts';
 import { ensureVatRate } from '../../helpers/session-factories.ts';
 
 let app: TestApp;
@@ -75,4 +76,31 @@ test('a series whose document type changes: its boxes made before show the new s
   }
   await okCall(app, 'POST', `/billing-series/${series.id}`, { primary_document_type: 'invoice' });
   t.true((await okCall(app, 'GET', `/billing-box/${before.box_id}`)).negate_document_amounts, 'a finalized box keeps what its documents show');
+});
+
+// Found by probing: a self-billing box whose reversals exceed what the administration owes (the
+// owner owes the administration) was issued as a self-billing invoice (389) with negative amounts,
+// "Total incl. VAT -12.10" and "We will transfer the total to you". It is now a self-billed credit
+// note (UNTDID 1001 code 261) with positive amounts, which the owner pays to the administration.
+test('a self-billing series: a box the owner owes is a self-billed credit note (261) with positive amounts, paid by the owner', async (t) => {
+  const admin = await createAdministration(app, { localeId: 'en-GB' });
+  await configureBilling(app, admin.id);
+  await createSeries(app, admin.id, { code: 'SBC', primary_document_type: 'self_billing_invoice' });
+  const owed = await finalized((await customItem(admin.id, '1')).box_id);
+  const paid = await finalized((await customItem(admin.id, '-1')).box_id);
+  t.is(owed.box.total_amount_incl_vat, '12.10');
+  t.is(owed.box.document_kind, 'self_billing_credit_note');
+  t.deepEqual([owed.root, owed.typeCode, owed.payable], ['CreditNote', '261', '12.10']);
+  t.notRegex(owed.xml, /Amount currencyID="EUR">-/, 'no negative amount');
+  t.regex(owed.xml, /<cac:PayeeFinancialAccount>\s*<cbc:ID>NL91ABNA0417164300<\/cbc:ID>/, 'paid into the administration\'s account');
+  t.deepEqual(await en16931Failures(owed.xml), []);
+  const pdf = (await pdfPages((await app.request('GET', `/main/v1/billing-box/${owed.box.id}/document`)).body)).join('\n');
+  t.true(pdf.includes('Self-billed credit note'), pdf);
+  t.true(pdf.includes('12.10 EUR'));
+  t.false(pdf.includes('-12.10'));
+  t.false(pdf.includes('We will transfer the total to you'));
+  t.regex(pdf.replace(/\s+/g, ' '), /please transfer the total to us by the due date/, 'the owner pays');
+  t.deepEqual([paid.box.document_kind, paid.root, paid.typeCode, paid.payable], ['self_billing_invoice', 'Invoice', '389', '12.10'], 'one sequence, as before');
+  t.is(owed.box.invoice_code, 'SBC-2026-000001');
+  t.is(paid.box.invoice_code, 'SBC-2026-000002');
 });

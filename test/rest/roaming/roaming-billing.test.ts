@@ -217,3 +217,29 @@ test('a partner\'s session that drops out and is discarded is no longer billed t
   const boxes = await boxesOf(app, `?party_external_reference=${reference}`);
   t.deepEqual(boxes.map((b) => [b.state, b.total_amount_excl_vat]).sort(), [['finalized', '4.00'], ['open', '-4.00']]);
 });
+
+// Found by probing: a partner billed under reverse charge (AE) could never be finalized: the refusal
+// asked for the customer's custom_fields.vat_number, which a partner has no way to hold. The partner's
+// own vat_number is now the buyer's VAT identifier (BT-48).
+test('a partner billed under reverse charge: refused while it has no vat_number (named as the partner\'s), then issued with it as BT-48', async (t) => {
+  const owner = (await createAdministration(app)).id;
+  await configureBilling(app, owner);
+  await createSeries(app, owner);
+  const { partner, reference, driver } = await partnerBothWays({ vat_kind: 'reverse_charge' });
+  const evse = await createLocatedEvse(app, owner);
+  t.like(await cpoSession(evse.evse_uid, { evco_id: driver, total_roaming_amount_excl_vat: '4.00' }), { status: 'processed', roaming_partner_id: partner.id });
+  const [box] = await boxesOf(app, `?party_external_reference=${reference}`);
+  t.like(box.vat_breakdown, [{ vat_kind: 'reverse_charge' }]);
+  for (const step of ['close', 'approve']) t.is((await app.request('POST', `/main/v1/billing-box/${box.id}/${step}`)).status, 200);
+  await boxInState(app, box.id, 'ready');
+  const refused = await app.request('POST', `/main/v1/billing-box/${box.id}/finalize`);
+  t.like(refused.body, { code: 'invalid_input' });
+  t.regex(refused.body.message, new RegExp(`roaming partner ${partner.id} needs vat_number`));
+  t.is((await app.request('POST', `/main/v1/roaming-partner/${partner.id}`, { body: { vat_number: 'BE0123456789' } })).status, 200);
+  const finalized = await app.request('POST', `/main/v1/billing-box/${box.id}/finalize`);
+  t.is(finalized.body.state, 'finalized', JSON.stringify(finalized.body));
+  const xml = (await app.request('GET', `/main/v1/billing-box/${box.id}/document`, { headers: { accept: 'application/xml' } })).body as string;
+  t.regex(xml, /<cac:AccountingCustomerParty>[\s\S]*<cac:PartyTaxScheme>\s*<cbc:CompanyID>BE0123456789<\/cbc:CompanyID>[\s\S]*<\/cac:AccountingCustomerParty>/);
+  t.regex(xml, /<cac:ClassifiedTaxCategory>\s*<cbc:ID>AE<\/cbc:ID>/);
+  t.deepEqual(await en16931Failures(xml), []);
+});

@@ -95,3 +95,21 @@ test('GraphQL reads partners with agreements, connections and agreements', async
   t.true(r.body.data.roamingConnections.edges.some((e: any) => e.node.databaseId === connection.id && e.node.partnerId === partner.id));
   t.true(r.body.data.roamingAgreements.edges.some((e: any) => e.node.databaseId === agreement.id));
 });
+
+// Found by probing: a partner had no VAT number at all (a body's vat_number was ignored), so its
+// reverse-charge box could never be finalized (BR-AE-02). Checked as a seller's VAT number is.
+test('a partner\'s vat_number is set, merge-updated and cleared; one without its country code or blank is 400 at $.vat_number', async (t) => {
+  const partner = await createRoamingPartner(app, { country: 'BE', vat_number: 'BE0123456789' });
+  t.is(partner.vat_number, 'BE0123456789');
+  const renamed = await app.request('POST', api(`/roaming-partner/${partner.id}`), { body: { name: 'Renamed' } });
+  t.like(renamed.body, { name: 'Renamed', vat_number: 'BE0123456789' }, 'absent keeps');
+  for (const bad of ['0123456789', 'be0123456789', 'XX0123456789', '   ']) {
+    const r = await app.request('POST', api(`/roaming-partner/${partner.id}`), { body: { vat_number: bad } });
+    t.like(r.body, { code: 'invalid_input', param: '$.vat_number' }, bad);
+  }
+  t.like((await app.request('POST', api('/roaming-partner'), { body: { name: 'X', country: 'DE', vat_number: '123456789' } })).body, { code: 'invalid_input', param: '$.vat_number' });
+  t.is((await app.request('GET', api(`/roaming-partner/${partner.id}`))).body.vat_number, 'BE0123456789', 'nothing changed');
+  const cleared = await app.request('POST', api(`/roaming-partner/${partner.id}`), { body: { vat_number: null } });
+  t.is(cleared.body.vat_number, null);
+  t.is((await createRoamingPartner(app)).vat_number, null);
+});
