@@ -90,7 +90,9 @@ export const roamingCommandRoutes: RouteDef[] = [
     method: 'post', path: '/msp-roaming-command/start-session', tag: TAG, summary: 'Start a session at a CPO', response: roamingCommandShape,
     graphql: 'startRoamingSession',
     description: 'cpo_id names the CPO party to address; required when the connection speaks for several (a hub), else its one party. '
-      + 'A token that cannot be an OCPI Token (a uid longer than 36 characters) is refused at evco_id.',
+      + 'A token that cannot be an OCPI Token (a uid longer than 36 characters) is refused at evco_id, and so is a token our authorization '
+      + 'refuses now (not linked to a valid subscription, token or customer blocked: invalid_input, the reason in the message): '
+      + 'a StartSession authorizes the token at the CPO.',
     body: yup.object(startFields),
     handler: async ({ em, body, ctx }) => serialize(await start(em, body, originOf(ctx))),
   }),

@@ -90,6 +90,29 @@ export async function withCurrentValidity<T extends TokenKey>(em: Em, tokens: T[
   return tokens.map((token) => Object.assign(token, { isCurrentlyValid: valid.get(token.id) ?? false }));
 }
 
+/**
+ * The authorization of one loaded token at `at` (now unless given), resolved by its id as its published `valid`
+ * (currentValidity) is: the two always agree. A remote start (OCPI StartSession, which the CPO takes as our
+ * authorization) asks this before anything is stored or sent.
+ */
+export async function authorizeLoadedToken(em: Em, token: TokenKey, at = validityNow()): Promise<Authorization> {
+  const resolution = (await resolveTokensById(em, [token.id], at)).get(token.id);
+  return resolution ? decide(resolution) : { allowed: false, reason: 'unknown_token' };
+}
+
+const REFUSAL: Record<Exclude<AuthorizationReason, 'ok'>, string> = {
+  unknown_token: 'the token is unknown',
+  no_valid_link: 'the token is linked to no subscription now',
+  subscription_not_valid: 'the token\'s subscription is not valid now (not started, ended or defunct)',
+  token_blocked: 'the token\'s charge authorization is blocked',
+  customer_blocked: 'the charge authorization of the token\'s customer is blocked',
+};
+
+/** Why a refused authorization refuses, for a caller's message: the reason's words, then its code. */
+export function refusalText(authorization: Authorization): string {
+  return authorization.reason === 'ok' ? 'authorized' : `${REFUSAL[authorization.reason]} (${authorization.reason})`;
+}
+
 export async function isTokenCurrentlyValid(em: Em, token: TokenKey, at = validityNow()): Promise<boolean> {
   return (await currentValidity(em, [token], at)).get(token.id)!;
 }

@@ -88,10 +88,15 @@ export function updateToken(em: Em, evcoId: string, patch: TokenPatch): Promise<
       // Its uid is its eMAID, the evco_id (ISO 15118): another would be published for another contract.
       throw new InvalidInputError('a plug-and-charge token\'s uid is its evco_id', { path: ['uid'] });
     }
+    const uidBefore = token.uid;
     if (patch.uid !== undefined) token.uid = patch.uid;
     if ((patch.uid !== undefined || patch.uidType !== undefined) && token.uid != null) {
       token.uid = checkTokenUid(token.uid, token.uidType);
       await assertUidFree(tx, token.uid, token.formFactor === 'virtual', token.id);
+    } else if (uidBefore != null && token.uid == null && token.formFactor === 'virtual') {
+      // An app token without a uid is published under its evco_id (token-of.ts): clearing the uid is setting that one,
+      // checked as an issue without uid is (found by probing, 2026-11-29: another app token had taken it as uid meanwhile).
+      await assertUidFree(tx, token.evcoId, true, token.id);
     }
     if (patch.vehicleVin !== undefined) token.vehicleVin = patch.vehicleVin === null ? null : checkVin(patch.vehicleVin);
     if (patch.externalUpdatedAt !== undefined) token.externalUpdatedAt = patch.externalUpdatedAt;

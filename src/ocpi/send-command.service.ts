@@ -4,8 +4,10 @@
 // it waiting for the CommandResult (receive-command-result.service.ts) or the timeout. A command
 // addresses one party of the connection (OCPI-to-*): a stop the party that reported the session, a
 // start the connection's one CPO party or the one the request names (cpo_id). The message is checked
-// against its schema before anything is stored: what OCPI cannot carry is the caller's 400.
+// against its schema before anything is stored: what OCPI cannot carry is the caller's 400. A start is our authorization
+// of the token at the CPO: a token our authorization (authorize-token.service.ts) refuses now is the caller's 400.
 import { LockMode } from '@mikro-orm/core';
+import { authorizeLoadedToken, refusalText } from '../msp/authorize-token.service.ts';
 import { findTokenByEvcoId } from '../msp/token-lookup.ts';
 import { DomainError, InvalidInputError, NotFoundError } from '../platform/errors.ts';
 import type { FieldPath } from '../platform/field-path.ts';
@@ -149,6 +151,10 @@ export async function startSession(em: Em, input: StartSessionInput, origin: str
   const { peer, url } = await commandsUrl(em, input.roamingConnectionId);
   const token = await findTokenByEvcoId(em, input.evcoId);
   if (!token) throw new NotFoundError('token', { path: ['evco_id'] });
+  // OCPI 2.2.1: the token of a StartSession is authorized by the eMSP, so the CPO starts charging on it. Only a token our
+  // one authorization rule lets start now is sent; a refused one is the caller's 400 and nothing is stored.
+  const authorization = await authorizeLoadedToken(em, token);
+  if (!authorization.allowed) throw new InvalidInputError(`the token may not start a session now: ${refusalText(authorization)}`, { path: ['evco_id'] });
   const to = addressedParty(peer, named);
   const id = uuidv7();
   const message = {

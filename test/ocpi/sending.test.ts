@@ -3,7 +3,7 @@
 process.env.SVC_OCPI_COMMAND_TIMEOUT_SECONDS = '1';
 import test from 'ava';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { createAdministration, insertToken } from '../helpers/factories.ts';
+import { createAdministration, insertToken, insertTokenLink, insertTokenSubscription, okCall } from '../helpers/factories.ts';
 import { pricedSubscription } from '../helpers/session-factories.ts';
 import { evcoCheckDigit } from '../../src/msp/evco-id.ts';
 import type { CpoPeer, Received } from './cpo-peer.ts';
@@ -20,6 +20,14 @@ test.before(async () => {
   ({ cpo, connectionId } = await registeredCpo(app));
 });
 test.after.always(async () => { await cpo?.close(); await app?.close(); });
+
+/** A token our authorization lets start now (linked to a valid subscription): a StartSession authorizes it at the CPO. */
+async function authorizedToken(admin = adminId) {
+  const subscription = await insertTokenSubscription(app, admin);
+  const token = await insertToken(app, admin);
+  await insertTokenLink(app, admin, subscription.id, token.id);
+  return { ...token, subscriptionId: subscription.id, customerId: subscription.customerId };
+}
 
 async function until(id: string, state: string, timeoutMs = 15_000) {
   const end = Date.now() + timeoutMs;
@@ -77,7 +85,7 @@ test('date_from and date_to must be OCPI DateTimes: anything else is 2001 with H
 });
 
 test.serial('start-session: the CPO accepts and its result arrives at our response_url', async (t) => {
-  const evcoId = (await insertToken(app, adminId)).evcoId;
+  const evcoId = (await authorizedToken()).evcoId;
   cpo.commandBehaviour = 'accept';
   cpo.commandResult = 'ACCEPTED';
   const r = await app.request('POST', '/main/v1/msp-roaming-command/start-session', {
@@ -97,7 +105,7 @@ test.serial('start-session: the CPO accepts and its result arrives at our respon
 });
 
 test.serial('start-session finds the token by its evco_id in another spelling (casing, separators, check digit)', async (t) => {
-  const evcoId = (await insertToken(app, adminId)).evcoId;
+  const evcoId = (await authorizedToken()).evcoId;
   const [cc, provider, instance] = [evcoId.slice(0, 2), evcoId.slice(2, 5), evcoId.slice(5)];
   cpo.commandBehaviour = 'reject';
   const spellings = [
@@ -118,7 +126,7 @@ test.serial('start-session finds the token by its evco_id in another spelling (c
 });
 
 test.serial('a result saying the EVSE is occupied rejects the command', async (t) => {
-  const evcoId = (await insertToken(app, adminId)).evcoId;
+  const evcoId = (await authorizedToken()).evcoId;
   cpo.commandBehaviour = 'accept';
   cpo.commandResult = 'EVSE_OCCUPIED';
   const r = await app.request('POST', '/main/v1/msp-roaming-command', {
@@ -154,7 +162,7 @@ test.serial('stop-session of a session the CPO reported finds its connection; a 
 });
 
 test.serial('a CPO answering a command with more than 1 MiB fails it as a malformed answer does', async (t) => {
-  const evcoId = (await insertToken(app, adminId)).evcoId;
+  const evcoId = (await authorizedToken()).evcoId;
   cpo.commandBehaviour = 'reject';
   t.teardown(() => { cpo.broken = null; });
   const start = async (kind: 'malformed' | 'oversized_streamed') => {
@@ -188,7 +196,7 @@ test.serial('commands, OCPI sessions and invalid CDRs belong to the administrati
   const other = (await createAdministration(app)).id;
   const mine = await app.credential({ role: 'admin', adminIds: [adminId] });
   const theirs = await app.credential({ role: 'admin', adminIds: [other] });
-  const evcoId = (await insertToken(app, adminId)).evcoId;
+  const evcoId = (await authorizedToken()).evcoId;
   cpo.commandBehaviour = 'reject';
   const started = await app.request('POST', '/main/v1/msp-roaming-command/start-session', {
     body: { roaming_connection_id: connectionId, location_id: 'LOC1', connector_id: '1', evco_id: evcoId }, auth: mine,
@@ -260,13 +268,49 @@ test.serial('a token of a customer whose charge authorization is blocked is not 
   t.false((await published()).valid);
   cpo.commandBehaviour = 'reject';
   const before = cpo.received.length;
-  await app.request('POST', '/main/v1/msp-roaming-command/start-session', {
+  const refused = await app.request('POST', '/main/v1/msp-roaming-command/start-session', {
     body: { roaming_connection_id: connectionId, location_id: 'LOC1', connector_id: '1', evco_id: evcoId },
   });
-  const sent = cpo.received.slice(before).find((x) => x.path.endsWith('/START_SESSION'))!.body as { token: { valid: boolean } };
-  t.false(sent.token.valid);
+  t.like(refused.body, { code: 'invalid_input', param: '$.evco_id' }, 'a StartSession authorizes the token: refused, not sent as invalid');
+  t.is(cpo.received.length, before);
   await app.request('POST', `/main/v1/customer/${customerId}/unblock-charge-auth-requests`, { body: {} });
   t.true((await published()).valid);
+});
+
+// Found by probing: a StartSession was sent for a token our own authorization refuses (customer or token blocked, subscription
+// ended, never linked). OCPI 2.2.1: the token of a StartSession is authorized by the eMSP, so the CPO starts charging on it
+// (free charging, or billing a blocked customer). The one authorization rule decides, at the moment of the request.
+test.serial('start-session for a token our authorization refuses now is 400 invalid_input at $.evco_id, over both paths; nothing stored or sent', async (t) => {
+  const blockedCustomer = await authorizedToken();
+  await okCall(app, 'POST', `/customer/${blockedCustomer.customerId}/block-charge-auth-requests`, {});
+  const blockedToken = await authorizedToken();
+  await okCall(app, 'POST', `/msp-token/${blockedToken.evcoId}/block-charge-auth-requests`, {});
+  const ended = await authorizedToken();
+  await okCall(app, 'POST', `/msp-token-subscription/${ended.subscriptionId}`, { valid_until: new Date(Date.now() - 60_000).toISOString() });
+  const neverLinked = await insertToken(app, adminId);
+  cpo.commandBehaviour = 'accept';
+  cpo.commandResult = 'ACCEPTED';
+  const [stored, sent] = [await commandsOf(connectionId), cpo.received.length];
+  const cases = [[blockedCustomer, /customer_blocked/], [blockedToken, /token_blocked/], [ended, /subscription_not_valid/], [neverLinked, /no_valid_link/]] as const;
+  for (const [token, reason] of cases) {
+    for (const [path, type] of [['/main/v1/msp-roaming-command/start-session', undefined], ['/main/v1/msp-roaming-command', 'start_session']]) {
+      const r = await app.request('POST', path!, {
+        body: { type, roaming_connection_id: connectionId, location_id: 'LOC1', connector_id: '1', evco_id: token.evcoId },
+      });
+      t.is(r.status, 400, `${token.evcoId} ${path}: ${JSON.stringify(r.body)}`);
+      t.like(r.body, { code: 'invalid_input', param: '$.evco_id' });
+      t.regex(r.body.message ?? '', reason);
+    }
+  }
+  t.is(await commandsOf(connectionId), stored);
+  t.is(cpo.received.length, sent);
+  // Unblocked again, the token starts.
+  await okCall(app, 'POST', `/msp-token/${blockedToken.evcoId}/unblock-charge-auth-requests`, {});
+  const r = await app.request('POST', '/main/v1/msp-roaming-command/start-session', {
+    body: { roaming_connection_id: connectionId, location_id: 'LOC1', connector_id: '1', evco_id: blockedToken.evcoId },
+  });
+  t.is(r.status, 200, JSON.stringify(r.body));
+  t.true((cpo.received.filter((x) => x.path.endsWith('/START_SESSION')).at(-1)!.body as { token: { valid: boolean } }).token.valid);
 });
 
 // Found by probing: a CommandResult sent again replaced the stored result (and a different one its state too).
@@ -324,7 +368,7 @@ const commandsOf = async (connection: string) => (await app.request('GET', `/mai
 // so a stop of a session of another party went to a CPO where that session id may be another administration's driver's.
 test.serial('a command goes to one party of the connection: a stop to the party that reported the session, a start to the one cpo_id names', async (t) => {
   // A single party: it is addressed.
-  const evcoId = (await insertToken(app, adminId)).evcoId;
+  const evcoId = (await authorizedToken()).evcoId;
   cpo.commandBehaviour = 'reject';
   const single = await app.request('POST', '/main/v1/msp-roaming-command/start-session', {
     body: { roaming_connection_id: connectionId, location_id: 'LOC1', connector_id: '1', evco_id: evcoId },
@@ -413,7 +457,7 @@ test.serial('a token whose uid cannot be an OCPI Token\'s is left out of the tok
 // Found by probing: a CommandResult the CPO posted before its synchronous answer reached us was overwritten by that answer
 // (REJECTED, or unreadable: failed), although the first result of a command stays and its state follows it.
 test.serial('a CommandResult that arrives before the CPO\'s answer keeps its state: a REJECTED or unreadable answer does not overwrite it', async (t) => {
-  const evcoId = (await insertToken(app, adminId)).evcoId;
+  const evcoId = (await authorizedToken()).evcoId;
   cpo.commandBehaviour = 'result-first';
   cpo.commandResult = 'ACCEPTED';
   t.teardown(() => { cpo.broken = null; cpo.commandBehaviour = 'reject'; });

@@ -3,7 +3,7 @@
 // built from the origin the caller reached; bad input at its place below input, nothing sent.
 import test from 'ava';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { createAdministration, insertToken } from '../helpers/factories.ts';
+import { createAdministration, insertToken, insertTokenLink, insertTokenSubscription } from '../helpers/factories.ts';
 import type { CpoPeer } from '../ocpi/cpo-peer.ts';
 import { registeredCpo } from '../ocpi/ocpi-app.ts';
 import { data, failure as failureOf, restBody } from './graphql.ts';
@@ -31,9 +31,17 @@ const fromRest = (c: any) => ({
   evcoId: c.evco_id, sessionId: c.session_id, response: c.response, result: c.result, message: c.message, createdAt: c.created_at, updatedAt: c.updated_at,
 });
 
+/** A token our authorization lets start now (linked to a valid subscription). */
+async function authorizedToken() {
+  const subscription = await insertTokenSubscription(app, adminId);
+  const token = await insertToken(app, adminId);
+  await insertTokenLink(app, adminId, subscription.id, token.id);
+  return token;
+}
+
 // Serial: the test CPO's behaviour is shared.
 test.serial('startRoamingSession sends START_SESSION like POST /msp-roaming-command/start-session, with our response_url', async (t) => {
-  const evcoId = (await insertToken(app, adminId)).evcoId;
+  const evcoId = (await authorizedToken()).evcoId;
   cpo.commandBehaviour = 'reject';
   const before = cpo.received.length;
   const { startRoamingSession: command } = await data(app, START, { i: {
@@ -69,13 +77,18 @@ test.serial('stopRoamingSession and sendRoamingCommand send STOP_SESSION like th
 });
 
 test.serial('bad input is refused at its place below input and sends nothing', async (t) => {
-  const evcoId = (await insertToken(app, adminId)).evcoId;
+  const evcoId = (await authorizedToken()).evcoId;
   const before = cpo.received.length;
   const count = async () => (await restBody(app, '/msp-roaming-command?page_size=1000')).items.length;
   const commands = await count();
   const failure = (query: string, i: Record<string, unknown>) => failureOf(app, query, { i });
   const start = { roamingConnectionId: connectionId, locationId: 'LOC1', connectorId: '1', evcoId };
   t.like(await failure(START, { ...start, evcoId: 'NL-GQL-999999999' }), { code: 'not_found', param: '$.input.evcoId', data: { startRoamingSession: null } });
+  // A token our authorization refuses (never linked) is not started: a StartSession authorizes it at the CPO.
+  const unlinked = (await insertToken(app, adminId)).evcoId;
+  t.like(await failure(START, { ...start, evcoId: unlinked }), { code: 'invalid_input', param: '$.input.evcoId', data: { startRoamingSession: null } });
+  t.like(await failure(SEND, { type: 'START_SESSION', roamingConnectionId: connectionId, locationId: 'LOC1', connectorId: '1', evcoId: unlinked }),
+    { code: 'invalid_input', param: '$.input.evcoId', data: { sendRoamingCommand: null } });
   t.like(await failure(START, { ...start, locationId: 'L'.repeat(37) }), { code: 'validation_failed', param: '$.input.locationId' });
   t.like(await failure(START, { ...start, connectorId: '' }), { code: 'validation_failed', param: '$.input.connectorId' });
   t.like(await failure(START, { ...start, roamingConnectionId: 'not-a-uuid' }), { code: 'validation_failed', param: '$.input.roamingConnectionId' });

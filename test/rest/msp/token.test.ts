@@ -1,6 +1,7 @@
 import test from 'ava';
 import { startTestApp, type Auth, type TestApp } from '../../helpers/app.ts';
 import { createAdministration, createTokenSubscription, insertToken, insertTokenLink, insertTokenSeries, insertTokenSubscription } from '../../helpers/factories.ts';
+import { failure as graphqlFailure } from '../../schema/graphql.ts';
 
 let app: TestApp;
 let adminId: string;
@@ -289,4 +290,25 @@ test('a published uid is one token\'s of its type: an app token\'s evco_id, a pl
   const own = await call(`/msp-token-subscription/${sub.id}/plug-and-charge-vehicle`, { vehicle_vin: '1HGCM82633A004353', evco_id: 'NLPCQ000000002' });
   t.is(own.status, 200, JSON.stringify(own.body));
   t.like((await call('/msp-token/NLPCQ000000002', { uid: 'OTHER-UID' })).body, { code: 'invalid_input', param: '$.uid' });
+});
+
+// Found by probing (2026-11-29): an app token whose uid was cleared is published under its evco_id, which another
+// customer's app token had taken as uid while the first had one; the clear was not checked (assertUidFree ran only for a
+// uid set), so two app tokens were published as APP_USER with one uid. Clearing is checked as issuing without uid is.
+test('clearing an app token\'s uid is 400 duplicate at $.uid when another app token has its evco_id as uid, by POST, PUT and GraphQL', async (t) => {
+  const [one, two] = [await createTokenSubscription(app, adminId), await createTokenSubscription(app, adminId)];
+  const call = (path: string, body: Record<string, unknown>) => app.request('POST', `/main/v1${path}`, { body });
+  t.is((await call('/msp-token-subscription/add-virtual-token', { subscription_id: one.id, evco_id: 'NLVUC000000001', uid: 'app-user-c1' })).status, 200);
+  t.is((await call('/msp-token-subscription/add-virtual-token', { subscription_id: two.id, evco_id: 'NLVUC000000002', uid: 'nlvuc000000001' })).status, 200);
+  const before = (await app.request('GET', '/main/v1/msp-token/NLVUC000000001')).body;
+
+  t.like((await call('/msp-token/NLVUC000000001', { uid: null })).body, { code: 'duplicate', param: '$.uid' });
+  t.like((await app.request('PUT', '/main/v1/msp-token/NLVUC000000001', { body: { brand_code: null } })).body, { code: 'duplicate', param: '$.uid' });
+  const viaGraphql = await graphqlFailure(app, 'mutation ($e: String!, $i: TokenInput!) { updateToken(evcoId: $e, input: $i) { uid } }', { e: 'NLVUC000000001', i: { uid: null } });
+  t.like(viaGraphql, { code: 'duplicate', param: '$.input.uid', data: { updateToken: null } });
+  t.deepEqual((await app.request('GET', '/main/v1/msp-token/NLVUC000000001')).body, before, 'nothing stored');
+
+  // An app token whose evco_id no other has as uid is cleared.
+  t.is((await call('/msp-token-subscription/add-virtual-token', { subscription_id: one.id, evco_id: 'NLVUC000000003', uid: 'app-user-c3' })).status, 200);
+  t.like((await call('/msp-token/NLVUC000000003', { uid: null })).body, { evco_id: 'NLVUC000000003', uid: null });
 });
