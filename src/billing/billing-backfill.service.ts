@@ -2,11 +2,13 @@
 // series is created or changes the sources it bills), for every source of backfill-sources.ts, watched: its progress is a row of billing_backfill (one per
 // administration) that each batch moves in its own transaction, a log line per batch, and what
 // GET /billing-backfill, GraphQL billingBackfills and the metrics read.
+import { addJob } from '../platform/jobs.ts';
 import { errorFields, logger } from '../platform/log.ts';
 import type { Em } from '../platform/orm.ts';
 import { BACKFILL_LANES, backfillBatchSize, billUnbilled, plannedBatches, type BackfillProgress } from './backfill-ranges.ts';
 import { backfillSources } from './backfill-sources.ts';
-import { lockBackfillLane } from './backfill-lock.ts';
+import { asOnlyBackfillRun, lockBackfillLane } from './backfill-lock.ts';
+import { BILLING_BACKFILL, backfillJobKey } from './billing-backfill-job.ts';
 
 const EMPTY_PROGRESS = `batches_done = 0, batches_total = 0, sessions_done = 0, sessions_total = 0, finished_at = null, error = null`;
 
@@ -19,9 +21,27 @@ export async function recordBackfillPending(em: Em, adminId: string): Promise<vo
 
 const count = (n: number) => n.toLocaleString('en');
 
-/** The job: bills the administration's priced sessions (and the other sources' subjects) in batches, reporting each. Answers the subjects billed. */
+/** Seconds after which a run asked for while another run of the administration is under way is tried again. */
+const AGAIN_SECONDS = 2;
+
+/**
+ * The job: bills the administration's priced sessions (and the other sources' subjects) in batches,
+ * reporting each. Answers the subjects billed. One run of an administration at a time
+ * (backfill-lock.ts): while another is under way (another worker's, or a job added while this
+ * one's ran), this one bills nothing, leaves the progress row to it, and adds its job again to run
+ * AGAIN_SECONDS later (answering 0): it then finds billed what the other billed, and bills what
+ * that one could not have seen (a series changed meanwhile).
+ */
 export async function runBillingBackfill(em: Em, adminId: string, batchSize = backfillBatchSize()): Promise<number> {
-  const log = logger().child({ admin_id: adminId, job: 'billing_backfill' });
+  const log = logger().child({ admin_id: adminId, job: BILLING_BACKFILL });
+  const run = await asOnlyBackfillRun(em, adminId, () => backfill(em, adminId, batchSize, log));
+  if (run.ran) return run.value;
+  await addJob(em, BILLING_BACKFILL, { admin_id: adminId }, { delaySeconds: AGAIN_SECONDS, jobKey: backfillJobKey(adminId), jobKeyMode: 'preserve_run_at' });
+  log.info(`billing backfill of ${adminId}: another run is under way; tried again in ${AGAIN_SECONDS} s`);
+  return 0;
+}
+
+async function backfill(em: Em, adminId: string, batchSize: number, log: ReturnType<typeof logger>): Promise<number> {
   const sources = backfillSources();
   // Pricing transactions that looked for a series before there was one (and so billed nothing) may
   // not have committed yet: the counts and the first claims would miss their subjects.

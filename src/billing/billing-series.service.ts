@@ -11,7 +11,7 @@ import { BillingSeries, DOCUMENT_SOURCES, PRIMARY_DOCUMENT_TYPES, type DocumentS
 import { ensureBuiltInCategories } from './product-category.service.ts';
 import { getSeries } from './billing-series.queries.ts';
 import { addFollowUpJob } from '../platform/jobs.ts';
-import { BILLING_BACKFILL } from './billing-backfill-job.ts';
+import { BILLING_BACKFILL, backfillJobKey } from './billing-backfill-job.ts';
 import { recordBackfillPending } from './billing-backfill.service.ts';
 import { lockSeriesNumbering } from './document-number.ts';
 
@@ -109,7 +109,7 @@ async function assertCodeUnused(tx: Em, series: BillingSeries): Promise<void> {
 
 /** The administration's backfill, in the transaction of the series' change (backfill-sources.ts: every source's earlier subjects). */
 async function addBackfill(tx: Em, adminId: string): Promise<void> {
-  await addFollowUpJob(tx, BILLING_BACKFILL, { admin_id: adminId });
+  await addFollowUpJob(tx, BILLING_BACKFILL, { admin_id: adminId }, { jobKey: backfillJobKey(adminId), jobKeyMode: 'replace' });
   await recordBackfillPending(tx, adminId);
 }
 

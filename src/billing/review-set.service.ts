@@ -67,9 +67,20 @@ export async function approveReviewSet(em: Em, id: string, options: PaymentOptio
 }
 
 /**
+ * The set's job, added in the transaction that asks for an operation. A job of the key not yet
+ * started keeps its run at (a job failing meanwhile runs at once again, its attempts reset); one that
+ * is running or has used up its attempts is set aside by graphile-worker and a new one added.
+ */
+async function addOperationsJob(tx: Em, reviewSetId: string): Promise<void> {
+  await addFollowUpJob(tx, REVIEW_SET_OPERATIONS_JOB, { review_set_id: reviewSetId }, { jobKey: `billing_review_set:${reviewSetId}`, jobKeyMode: 'preserve_run_at' });
+}
+
+/**
  * A close or approve asked for over HTTP: checked against what the caller may see and the set's
  * state, recorded as pending with the job that carries it out, in one short transaction. A close
- * asked for again while one is pending answers the pending one.
+ * asked for again while one is pending answers the pending one and adds the set's job again: a
+ * close whose job used up its attempts (a fault mended since) runs again when asked for again
+ * (since 2026-11-29, found by probing: it stayed pending for good).
  */
 export async function requestReviewSetOperation(
   em: Em, id: string, operation: ReviewSetOperationKind, requestedBy: string, payment: PaymentOptions = {},
@@ -77,9 +88,14 @@ export async function requestReviewSetOperation(
   const set = isUuid(id) ? await em.findOne(ReviewSet, { id }) : null;
   if (!set) throw new DomainError('not_found', `billing review-set ${id} does not exist`);
   const pendingClose = () => em.findOne(ReviewSetOperation, { reviewSetId: set.id, operation: 'close', state: 'pending' });
+  /** The pending close, its job added again (a job that finds nothing pending ends at once). */
+  const answerPending = async (pending: ReviewSetOperation) => {
+    await em.transactional((tx) => addOperationsJob(tx, set.id));
+    return plainData(pending);
+  };
   if (operation === 'close') {
     const pending = await pendingClose();
-    if (pending) return plainData(pending);
+    if (pending) return answerPending(pending);
     if (set.state !== 'open') throw new DomainError('invalid_state', `the review-set is ${set.state}`);
   }
   try {
@@ -88,13 +104,13 @@ export async function requestReviewSetOperation(
         admin: set.admin, reviewSetId: set.id, operation, payment: operation === 'approve' ? payment : null, requestedBy,
       });
       await tx.flush();
-      await addFollowUpJob(tx, REVIEW_SET_OPERATIONS_JOB, { review_set_id: set.id }, { jobKey: `billing_review_set:${set.id}`, jobKeyMode: 'preserve_run_at' });
+      await addOperationsJob(tx, set.id);
       return plainData(recorded);
     });
   } catch (error) {
     // Another request recorded a close of this set at the same moment: answer that one.
     const pending = error instanceof UniqueConstraintViolationException ? await pendingClose() : null;
-    if (pending) return plainData(pending);
+    if (pending) return answerPending(pending);
     throw error;
   }
 }

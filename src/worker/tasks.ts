@@ -48,8 +48,12 @@ export const PROCESSING_LANES = 2;
 /** The kicks: they only pick up what is due, whatever the hour. */
 export const KICK_CRONTAB = `* * * * * ${PROCESSING_TASK}\n* * * * * ${TOKEN_VALIDITY_BOUNDS}`;
 
-/** What the hour of the real clock decides: the billing periods begun, event data past its retention. */
-export const CLOCK_CRONTAB = `5 * * * * ${PERIOD_START}\n35 * * * * ${EVENT_DATA_RETENTION}`;
+/**
+ * What the hour of the real clock decides: the billing periods begun, event data past its retention.
+ * The period start has one job (the key the start job uses too): one that failed (an administration
+ * that cannot start) is retried, and replaced by the next hour's, instead of a failing job per hour.
+ */
+export const CLOCK_CRONTAB = `5 * * * * ${PERIOD_START} ?jobKey=${PERIOD_START}&jobKeyMode=replace\n35 * * * * ${EVENT_DATA_RETENTION}`;
 
 export const CRONTAB = `${KICK_CRONTAB}\n${CLOCK_CRONTAB}`;
 

@@ -10,9 +10,12 @@ import { configureBilling, createSeries } from '../../helpers/billing-factories.
 import { cpoSessionBody, createLocatedEvse, createReimbursementPlan, reimburseEvse, settledCpoSession } from '../../helpers/cpo-factories.ts';
 import { createAdministration, createCustomer, okCall } from '../../helpers/factories.ts';
 import { logLines } from '../../helpers/log.ts';
+import { pricedSessionsSql } from '../../helpers/priced-sessions.ts';
 import { parsePrometheus, sampleValue } from '../../helpers/prometheus.ts';
 import { ensureVatRate, pricedSubscription, pricingResults, processed, sessionBody, submitSession } from '../../helpers/session-factories.ts';
 import { data } from '../../schema/graphql.ts';
+import { scopedEm } from '../../../src/access/admin-scope.ts';
+import { runBillingBackfill } from '../../../src/billing/billing-backfill.service.ts';
 
 // Batches of two: five sessions are three batches.
 process.env.SVC_BILLING_BACKFILL_BATCH = '2';
@@ -146,6 +149,63 @@ test.serial('a session that drops out while a backfill batch bills it is not bil
   const items = (await Promise.all((await boxesOfAdmin(admin.id)).map(async (box) =>
     (await okCall(app, 'GET', `/billing-box/${box.id}/msp-charge-session?page_size=100`)).items as Record<string, any>[]))).flat();
   t.deepEqual(items.map((item) => [item.msp_charge_session_id, item.entry]), [], 'billed by the batch, withdrawn by the drop-out');
+});
+
+// Since 2026-11-29, found by probing: two runs of one administration's backfill at once (two
+// processes, two series created at once, the job's batches beside another's of other sizes) billed
+// sessions twice: a batch of one run marked a session new while the other run's batch had not
+// committed its item, then found that item committed and billed the session again as version 2,
+// beside it (the unique key holds the version); both runs wrote the progress row. Now one run of an
+// administration at a time (backfill-lock.ts): another answers at once and its job is tried again
+// after. The first run's batch that bills the last session is held in flight (its item waits for
+// the test) while a second run, of batches of one, is asked for.
+test.serial('a second backfill of the administration while one runs bills nothing beside it and is tried again after: each session once, the progress honest', async (t) => {
+  await ensureVatRate(app);
+  const admin = await createAdministration(app);
+  await configureBilling(app, admin.id);
+  const customer = await createCustomer(app, admin.id);
+  const conn = app.orm.em.getConnection();
+  await conn.execute(pricedSessionsSql({ adminId: admin.id, customerId: customer.id, count: 3, tag: `twice-${process.pid}` }));
+  const ids = (await conn.execute<{ id: string }[]>('select id from msp_charge_session where driver_admin_id = ? order by id', [admin.id])).map((row) => row.id);
+  const db = new pg.Client({ connectionString: app.databaseUrl });
+  await db.connect();
+  const held = async () => Number((await db.query(`select count(*)::int as n from pg_locks
+    where locktype = 'advisory' and classid = 4711 and objid = 1 and objsubid = 2 and not granted`)).rows[0].n);
+  let second: number | string = '';
+  try {
+    await db.query('select pg_advisory_lock(4711, 1)');
+    await db.query(`create function hold_last_item() returns trigger language plpgsql as $$ begin
+        perform pg_advisory_xact_lock_shared(4711, 1); return new; end $$`);
+    await db.query(`create trigger hold_last_item before insert on billing_item for each row
+      when (new.subject_id = '${ids[2]}') execute function hold_last_item()`);
+    // The worker's run, in batches of two: the first two sessions, then the last two (held).
+    await createSeries(app, admin.id);
+    for (const until = Date.now() + 15_000; await held() < 1 && Date.now() < until;) await new Promise((resolve) => setTimeout(resolve, 20));
+    t.is(await held(), 1, 'the first run\'s batch is held');
+    let timer: NodeJS.Timeout | undefined;
+    second = await Promise.race([runBillingBackfill(scopedEm(app.orm), admin.id, 1),
+      new Promise<string>((resolve) => { timer = setTimeout(() => resolve('still running'), 10_000); })]);
+    clearTimeout(timer);
+    t.is(second, 0, 'the second run bills nothing while the first runs');
+    t.like((await backfillOf(admin.id))[0], { state: 'running', sessions_total: 3, batches_total: 2 }, 'the first run\'s progress');
+  } finally {
+    await db.query('select pg_advisory_unlock(4711, 1)');
+    await db.query('drop trigger hold_last_item on billing_item');
+    await db.query('drop function hold_last_item()');
+    await db.end();
+  }
+  // The first run ends; the job of the second runs after it, and finds each session billed.
+  for (const until = Date.now() + 30_000; Date.now() < until; await new Promise((resolve) => setTimeout(resolve, 50))) {
+    const [{ n }] = await conn.execute<{ n: number }[]>(`select count(*)::int as n from graphile_worker._private_jobs
+      where task_id = (select id from graphile_worker._private_tasks where identifier = 'billing_backfill') and payload->>'admin_id' = ?`, [admin.id]);
+    if (n === 0 && (await backfillOf(admin.id))[0]?.state === 'done') break;
+  }
+  t.like((await backfillOf(admin.id))[0], { state: 'done', batches_done: 2, batches_total: 2, sessions_done: 3, sessions_total: 3, error: null });
+  const items = (await Promise.all((await boxesOfAdmin(admin.id)).map(async (box) =>
+    (await okCall(app, 'GET', `/billing-box/${box.id}/msp-charge-session?page_size=100`)).items as Record<string, any>[]))).flat();
+  t.deepEqual(items.map((item) => [item.msp_charge_session_id, item.entry, item.pricing_version]).sort(),
+    ids.map((id) => [id, 'original', 1]).sort(), 'each session once');
+  t.true(logLines().some((line) => line.admin_id === admin.id && /another run is under way/.test(line.msg as string)));
 });
 
 /**

@@ -7,6 +7,7 @@ import test from 'ava';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { boxesOf, configureBilling, createSeries, reviewSetOperation } from '../../helpers/billing-factories.ts';
 import { createAdministration, createCustomer, createSubscriptionPlan, createTokenSubscription, okCall } from '../../helpers/factories.ts';
+import { logLines } from '../../helpers/log.ts';
 import { ensureVatRate } from '../../helpers/session-factories.ts';
 import { scopedEm } from '../../../src/access/admin-scope.ts';
 import { startCurrentPeriods } from '../../../src/billing/period-start.service.ts';
@@ -113,4 +114,46 @@ test.serial('once billing started, invoicing_period and time_zone are refused at
     { invoicing_period: 'month', time_zone: 'Europe/Amsterdam', payment_term_days: 30 });
   await startCurrentPeriods(scopedEm(app.orm));
   t.deepEqual(await fees(a.external_reference, periodFrom), ['10.00'], 'the period\'s fee once');
+});
+
+// Since 2026-11-29, found by probing: the period start went through the administrations in id order
+// without an error boundary, so one whose start failed (a country without a standard VAT rate: its
+// fees cannot be billed, vat_rate_missing) stopped every administration after it, every hour. Each
+// starts in a transaction of its own; a failure is logged with its administration, the others start,
+// and the start fails at the end (the job is retried, its error names the administration). Last: the
+// administration fails every start until its country has a VAT rate.
+test.serial('an administration whose period start fails holds up no other: they start, it is logged, the start fails naming it', async (t) => {
+  /** An administration with a series and a subscription of 10.00 a month, its period not started. */
+  const world = async (options: { id?: string; country?: string } = {}) => {
+    const admin = await createAdministration(app, options);
+    await configureBilling(app, admin.id);
+    const series = await createSeries(app, admin.id);
+    const plan = await createSubscriptionPlan(app, admin.id, { recurring_costs: [{ description: 'Card fee', amount_excl_vat: '10.00', period: 'month' }] });
+    const customer = await createCustomer(app, admin.id);
+    await createTokenSubscription(app, admin.id, { plan_id: plan.id, customer_id: customer.id, valid_from: '2026-01-01T00:00:00+01:00' });
+    return { admin, series, customer };
+  };
+  // Sorted first (the period start goes through the administrations in id order): Belgian, and the file has no Belgian VAT rate.
+  const broken = await world({ id: `000-no-vat-${process.pid}`, country: 'BE' });
+  const healthy = await world();
+  const setsOf = async (seriesId: string) => ((await ok('GET', '/billing-review-set?limit=1000')).items as any[]).filter((s) => s.billing_series_id === seriesId);
+
+  const failed = await t.throwsAsync(startCurrentPeriods(scopedEm(app.orm)));
+  t.regex(failed!.message, new RegExp(`1 of \\d+ administrations.*${broken.admin.id}`));
+  t.false(failed!.message.includes(healthy.admin.id));
+  const [box] = await boxesOf(app, `?party_external_reference=${healthy.customer.external_reference}`);
+  t.truthy(box, 'the administration after it started');
+  t.deepEqual(await fees(healthy.customer.external_reference, box.period_from), ['10.00']);
+  t.is((await setsOf(healthy.series.id)).length, 1);
+  t.deepEqual(await setsOf(broken.series.id), [], 'nothing of the failed start is kept');
+  const logged = logLines().filter((line) => line.admin_id === broken.admin.id && line.level === 'error');
+  t.is(logged.length, 1);
+  t.regex(logged[0]!.msg as string, /billing period start of 000-no-vat-\d+ failed/);
+
+  // Mended: the next start starts it too, and the others once.
+  await ensureVatRate(app, 'BE', '21');
+  await startCurrentPeriods(scopedEm(app.orm));
+  const [brokenBox] = await boxesOf(app, `?party_external_reference=${broken.customer.external_reference}`);
+  t.deepEqual(await fees(broken.customer.external_reference, brokenBox.period_from), ['10.00']);
+  t.deepEqual(await fees(healthy.customer.external_reference, box.period_from), ['10.00']);
 });

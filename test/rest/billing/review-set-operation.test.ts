@@ -83,6 +83,42 @@ test.serial('a read-only credential may not start one; another administration se
   t.is(refused.body.errors?.[0].extensions?.code, 'not_found');
 });
 
+// Since 2026-11-29, found by probing: a close asked for again while one was pending answered the
+// pending one without adding its job again, so a close whose job had used up its attempts (a fault
+// mended since) stayed pending for good. Asking again adds the set's job again (a used-up job of the
+// key is set aside and a new one added).
+test.serial('a close whose job used up its attempts runs when it is asked for again', async (t) => {
+  const { setId, boxIds } = await openSet(1);
+  const db = app.orm.em.getConnection();
+  const job = `task_id = (select id from graphile_worker._private_tasks where identifier = 'billing_review_set_operations') and payload->>'review_set_id' = ?`;
+  await db.execute(`create function refuse_close() returns trigger language plpgsql as $$ begin
+      raise exception 'test: the close is refused'; end $$`);
+  await db.execute(`create trigger refuse_close before update on billing_box for each row
+    when (old.state = 'open' and new.state = 'closed' and old.id = '${boxIds[0]}') execute function refuse_close()`);
+  let first;
+  try {
+    first = await app.request('POST', `/main/v1/billing-review-set/${setId}/close`);
+    t.is(first.status, 202);
+    // Its first attempt fails; the attempts graphile-worker gives a job (25, days of back-off) are then used up.
+    for (const until = Date.now() + 15_000; Date.now() < until; await new Promise((resolve) => setTimeout(resolve, 50))) {
+      const [row] = await db.execute<{ attempts: number; locked: boolean }[]>(`select attempts, locked_at is not null as locked from graphile_worker._private_jobs where ${job}`, [setId]);
+      if (row && row.attempts >= 1 && !row.locked) break;
+    }
+    await db.execute(`update graphile_worker._private_jobs set attempts = max_attempts where ${job}`, [setId]);
+  } finally {
+    await db.execute('drop trigger refuse_close on billing_box');
+    await db.execute('drop function refuse_close()');
+  }
+  t.is((await app.request('GET', `/main/v1/billing-review-set-operation/${first.body.id}`)).body.state, 'pending');
+
+  const again = await app.request('POST', `/main/v1/billing-review-set/${setId}/close`);
+  t.is(again.status, 202);
+  t.is(again.body.id, first.body.id, 'the pending close is answered');
+  t.like(await operationFinished(app, first.body.id, 10_000), { state: 'done', error: null });
+  t.is((await app.request('GET', `/main/v1/billing-review-set/${setId}`)).body.state, 'closed');
+  t.deepEqual(await boxStates(setId), ['closed']);
+});
+
 // Last: it stops the app's worker and runs one of its own.
 test.serial('operations of a set run in the order asked for; a close asked for twice is one; a close the set no longer allows fails with its code', async (t) => {
   const first = await openSet(2);
