@@ -62,6 +62,7 @@ import { OcpiInvalidCdrSchema } from './ocpi/ocpi-invalid-cdr.entity.ts';
 import { OcpiSessionSchema } from './ocpi/ocpi-session.entity.ts';
 import { OcpiTariffSchema } from './ocpi/ocpi-tariff.entity.ts';
 import { RoamingCommandSchema } from './ocpi/roaming-command.entity.ts';
+import { OcpiRetiredTokenSchema } from './ocpi/ocpi-retired-token.entity.ts';
 
 export const entities = [
   InstanceSettingsSchema,
@@ -127,4 +128,5 @@ export const entities = [
   OcpiSessionSchema,
   OcpiTariffSchema,
   RoamingCommandSchema,
+  OcpiRetiredTokenSchema,
 ];

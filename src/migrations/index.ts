@@ -44,6 +44,7 @@ import { Migration20261129150000_correction_credit_moved } from './Migration2026
 import { Migration20261129160000_session_driver_admin } from './Migration20261129160000_session_driver_admin.ts';
 import { Migration20261129170000_vat_percent_decimals } from './Migration20261129170000_vat_percent_decimals.ts';
 import { Migration20261129210000_roaming_partner_vat_number } from './Migration20261129210000_roaming_partner_vat_number.ts';
+import { Migration20261129220000_ocpi_retired_token } from './Migration20261129220000_ocpi_retired_token.ts';
 // imports-end
 
 export const migrations: { name: string; class: new (...args: any[]) => any }[] = [
@@ -92,5 +93,6 @@ export const migrations: { name: string; class: new (...args: any[]) => any }[] 
   { name: 'Migration20261129160000_session_driver_admin', class: Migration20261129160000_session_driver_admin },
   { name: 'Migration20261129170000_vat_percent_decimals', class: Migration20261129170000_vat_percent_decimals },
   { name: 'Migration20261129210000_roaming_partner_vat_number', class: Migration20261129210000_roaming_partner_vat_number },
+  { name: 'Migration20261129220000_ocpi_retired_token', class: Migration20261129220000_ocpi_retired_token },
 // migrations-end
 ];

@@ -5,10 +5,13 @@
 // last_updated is the token's updated_at, which the token's own writes move, and every change of that decision: the
 // triggers of the token_published_changes and token_validity_published migrations for writes, the job of
 // token-validity-bounds.ts for a link or subscription starting or ending (a delta sync by date_from sees `valid` change).
+// A token's former identity (uid and type as published here) is published too, not valid (ocpiRetiredTokenOf): the
+// trigger of the ocpi_retired_token migration keeps it when the identity changes, by the rule below written in SQL.
 import { currentValidity } from '../msp/authorize-token.service.ts';
 import type { Token } from '../msp/token.entity.ts';
 import type { Em } from '../platform/orm.ts';
 import { validityNow } from '../platform/validity.ts';
+import type { OcpiRetiredToken } from './ocpi-retired-token.entity.ts';
 import { ocpiSettings } from './ocpi-settings.ts';
 import { tokenSchema, type OcpiToken } from './schemas/token.ts';
 
@@ -35,6 +38,26 @@ function ocpiTokenOf(token: Token, valid: boolean): OcpiToken {
     valid,
     whitelist: 'ALLOWED',
     last_updated: token.updatedAt.toISOString(),
+  };
+}
+
+/**
+ * A token's former identity (ocpi-retired-token.entity.ts) as an OCPI Token: the uid and type it was published under, the
+ * other members as ocpiTokenOf publishes the token's (its EVCO id as contract id), never valid again; last_updated the
+ * moment it was retired. Whitelist ALLOWED as every token we publish, `valid: false` says it may not charge (**review**).
+ */
+export function ocpiRetiredTokenOf(retired: Pick<OcpiRetiredToken, 'uid' | 'type' | 'evcoId' | 'retiredAt'>): OcpiToken {
+  const s = ocpiSettings();
+  return {
+    country_code: s.countryCode,
+    party_id: s.partyId,
+    uid: retired.uid,
+    type: retired.type,
+    contract_id: retired.evcoId,
+    issuer: s.businessName.slice(0, 64),
+    valid: false,
+    whitelist: 'ALLOWED',
+    last_updated: retired.retiredAt.toISOString(),
   };
 }
 

@@ -8,7 +8,7 @@
 // Found by probing (2026-11-28): a delta sync kept a blocked customer's tokens as valid.
 import test from 'ava';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { createAdministration, createCustomer, createTokenSubscription, insertToken, okCall } from '../helpers/factories.ts';
+import { createAdministration, createCustomer, createTokenSubscription, insertToken, insertTokenSeries, okCall } from '../helpers/factories.ts';
 import { pricedSubscription } from '../helpers/session-factories.ts';
 import { data } from '../schema/graphql.ts';
 import { scopedEm } from '../../src/access/admin-scope.ts';
@@ -236,4 +236,162 @@ test.serial('the position a next page starts after must be one the list gave: an
     t.is(r.body.status_code, 2001, bad);
     t.regex(r.body.status_message, /^after /, bad);
   }
+});
+
+// A token's published identity (OCPI: uid and type) that changes is kept as a retired identity and
+// published `valid: false`, last_updated the moment it was retired: a CPO keying its tokens by uid and
+// type (and allowing them offline, whitelist ALLOWED) learns that the former card is no longer valid.
+// Found by probing (2026-11-29): a replaced card, a token's first uid and an activation with a uid left
+// the former identity valid at the CPO for ever (the old card charged on, billed or free).
+
+interface Identity { uid: string; type: string; contract_id: string; valid: boolean; whitelist: string; last_updated: string; issuer: string }
+
+const hex = () => Array.from({ length: 8 }, () => '0123456789ABCDEF'[Math.floor(Math.random() * 16)]).join('');
+const entries = (tokens: Published[], uid: string, type: string) => (tokens as unknown as Identity[])
+  .filter((token) => token.uid.toUpperCase() === uid.toUpperCase() && token.type === type);
+
+/** The former identity in a delta sync since `at`, once, not valid, last_updated in the window, as the token had it. */
+async function assertRetired(t: import('ava').ExecutionContext, at: string, uid: string, type: string, evcoId: string, what: string) {
+  const delta = await sync(since(at));
+  const found = entries(delta, uid, type);
+  t.is(found.length, 1, `${what}: ${type} ${uid} is listed once in the delta sync since ${at}`);
+  const [former] = found;
+  if (!former) return;
+  t.like(former, { uid, type, contract_id: evcoId, valid: false, whitelist: 'ALLOWED', country_code: 'NL' } as Partial<Identity>, what);
+  t.true(Date.parse(former.last_updated) >= Date.parse(at), `${what}: last_updated ${former.last_updated} is not before ${at}`);
+  // The full list has it too (a CPO's first full sync after the change), once.
+  t.is(entries(await sync(''), uid, type).length, 1, `${what}: once in the full list`);
+}
+
+test.serial('a replaced RFID uid: the former card is in a delta sync, not valid; the new one valid', async (t) => {
+  const { evcoId, customerId } = await pricedSubscription(app, adminId);
+  const [oldUid, newUid] = [hex(), hex()];
+  await okCall(app, 'POST', `/msp-token/${evcoId}`, { uid: oldUid, token_uid_type_id: 'rfid_4byte' });
+  t.like(entries(await sync(''), oldUid, 'RFID')[0], { valid: true });
+
+  const at = await moment();
+  await okCall(app, 'POST', `/msp-token/${evcoId}`, { uid: newUid });
+  await assertRetired(t, at, oldUid, 'RFID', evcoId, 'the replaced card');
+  t.like(entries(await sync(since(at)), newUid, 'RFID')[0], { valid: true, contract_id: evcoId });
+
+  // Blocking the customer moves the token (its new card), not the retired card, which stays not valid.
+  const beforeBlock = await moment();
+  await okCall(app, 'POST', `/customer/${customerId}/block-charge-auth-requests`, {});
+  const delta = await sync(since(beforeBlock));
+  t.like(entries(delta, newUid, 'RFID')[0], { valid: false });
+  t.is(entries(delta, oldUid, 'RFID').length, 0, 'the retired card does not move again');
+  t.false(entries(await sync(''), oldUid, 'RFID')[0]!.valid);
+});
+
+test.serial('a token that gets its first uid: its earlier identity (its evco id as OTHER) is in a delta sync, not valid', async (t) => {
+  const { evcoId } = await pricedSubscription(app, adminId);
+  t.like(entries(await sync(''), evcoId, 'OTHER')[0], { valid: true });
+  const uid = hex();
+  const at = await moment();
+  await okCall(app, 'POST', `/msp-token/${evcoId}`, { uid, token_uid_type_id: 'rfid_4byte' });
+  await assertRetired(t, at, evcoId, 'OTHER', evcoId, 'the identity before the first uid');
+  t.like(entries(await sync(since(at)), uid, 'RFID')[0], { valid: true });
+});
+
+test.serial('an app token that gets a uid: its earlier identity (its evco id as APP_USER) is retired', async (t) => {
+  const subscription = await createTokenSubscription(app, adminId);
+  const issued = await okCall(app, 'POST', '/msp-token-subscription/add-virtual-token', { subscription_id: subscription.id, evco_id: `NLAPP${String(Date.now()).slice(-9)}` });
+  const evcoId = issued.token.evco_id;
+  t.like(entries(await sync(''), evcoId, 'APP_USER')[0], { valid: true });
+  const at = await moment();
+  await okCall(app, 'POST', `/msp-token/${evcoId}`, { uid: `app-user-${hex()}` });
+  await assertRetired(t, at, evcoId, 'APP_USER', evcoId, 'the app token before its uid');
+});
+
+test.serial('a fulfilled card activated with its UID: the identity before activation is in a delta sync, not valid', async (t) => {
+  const { subscriptionId } = await pricedSubscription(app, adminId);
+  const series = await insertTokenSeries(app, adminId);
+  const issued = await okCall(app, 'POST', `/msp-token-subscription/${subscriptionId}/token-fulfilment`, { form_factor: 'card', token_series_id: series.id });
+  const evcoId = issued.token.evco_id;
+  t.like(entries(await sync(''), evcoId, 'OTHER')[0], { valid: true });
+  const uid = hex();
+  const at = await moment();
+  await okCall(app, 'POST', '/msp-token-fulfilment/activate-token', { evco_id: evcoId, uid });
+  await assertRetired(t, at, evcoId, 'OTHER', evcoId, 'the card before activation');
+  t.like(entries(await sync(since(at)), uid, 'RFID')[0], { valid: true, contract_id: evcoId });
+});
+
+test.serial('a uid that leaves OCPI\'s lengths: the former identity is retired, not left valid', async (t) => {
+  const { evcoId } = await pricedSubscription(app, adminId);
+  const uid = hex();
+  await okCall(app, 'POST', `/msp-token/${evcoId}`, { uid, token_uid_type_id: 'rfid_4byte' });
+  const at = await moment();
+  await okCall(app, 'POST', `/msp-token/${evcoId}`, { uid: 'E'.repeat(40), token_uid_type_id: 'app_user' });
+  await assertRetired(t, at, uid, 'RFID', evcoId, 'the card before a uid OCPI cannot carry');
+});
+
+test.serial('a uid changed only in its casing is the same identity: nothing is retired', async (t) => {
+  const { evcoId } = await pricedSubscription(app, adminId);
+  const uid = `app-${hex().toLowerCase()}`;
+  await okCall(app, 'POST', `/msp-token/${evcoId}`, { uid, token_uid_type_id: 'app_user' });
+  const at = await moment();
+  await okCall(app, 'POST', `/msp-token/${evcoId}`, { uid: uid.toUpperCase() });
+  const delta = await sync(since(at));
+  t.deepEqual(entries(delta, uid, 'RFID').map((token) => token.valid), [true]);
+});
+
+test.serial('a former identity taken again is no longer listed as retired: by another token, or by the token itself', async (t) => {
+  const a = await pricedSubscription(app, adminId);
+  const b = await pricedSubscription(app, adminId);
+  const [x, y, z] = [hex(), hex(), hex()];
+  await okCall(app, 'POST', `/msp-token/${a.evcoId}`, { uid: x, token_uid_type_id: 'rfid_4byte' });
+  await okCall(app, 'POST', `/msp-token/${a.evcoId}`, { uid: y });
+  t.deepEqual(entries(await sync(''), x, 'RFID').map((token) => [token.contract_id, token.valid]), [[a.evcoId, false]]);
+
+  // Another token takes x: x is that token's, valid, and listed once.
+  const at = await moment();
+  await okCall(app, 'POST', `/msp-token/${b.evcoId}`, { uid: x, token_uid_type_id: 'rfid_4byte' });
+  t.deepEqual(entries(await sync(''), x, 'RFID').map((token) => [token.contract_id, token.valid]), [[b.evcoId, true]]);
+  t.deepEqual(entries(await sync(since(at)), x, 'RFID').map((token) => [token.contract_id, token.valid]), [[b.evcoId, true]]);
+  // b's earlier identity (its evco id as OTHER) is retired in the same change.
+  t.deepEqual(entries(await sync(since(at)), b.evcoId, 'OTHER').map((token) => token.valid), [false]);
+
+  // The token takes its former uid back: y is retired, x... is b's; a goes z then y again.
+  await okCall(app, 'POST', `/msp-token/${a.evcoId}`, { uid: z });
+  t.deepEqual(entries(await sync(''), y, 'RFID').map((token) => token.valid), [false]);
+  await okCall(app, 'POST', `/msp-token/${a.evcoId}`, { uid: y });
+  t.deepEqual(entries(await sync(''), y, 'RFID').map((token) => [token.contract_id, token.valid]), [[a.evcoId, true]]);
+  t.deepEqual(entries(await sync(''), z, 'RFID').map((token) => token.valid), [false]);
+});
+
+test.serial('retired identities are paged with the tokens: one order by last_updated, the same X-Total-Count on every page, none skipped or repeated', async (t) => {
+  const start = await moment();
+  const made: string[] = [];
+  for (let i = 0; i < 3; i++) {
+    const { evcoId } = await pricedSubscription(app, adminId);
+    await okCall(app, 'POST', `/msp-token/${evcoId}`, { uid: hex(), token_uid_type_id: 'rfid_4byte' });
+    await okCall(app, 'POST', `/msp-token/${evcoId}`, { uid: hex() });
+    made.push(evcoId);
+  }
+  const key = (token: Identity) => `${token.type}|${token.uid}|${token.valid}`;
+  const all = (await sync(since(start))) as unknown as Identity[];
+  // Each token: its current card (valid), its first card and its evco id (OTHER) retired.
+  t.is(all.length, 9);
+  t.is(new Set(all.map(key)).size, 9);
+  const times = all.map((token) => Date.parse(token.last_updated));
+  t.deepEqual(times, [...times].sort((p, q) => p - q));
+
+  // Pages of 2 by the next-page Link (after) and by offset: the same items in the same order, the count 9 throughout.
+  for (const mode of ['link', 'offset'] as const) {
+    const seen: Identity[] = [];
+    let url: string | null = `${app.url}/ocpi/2.2.1/emsp/tokens?limit=2&${since(start)}`;
+    let offset = 0;
+    while (url) {
+      const r = await cpo.call('GET', url, { dataSchema: 'tokens' });
+      t.is(r.status, 200);
+      t.is(r.headers.get('x-total-count'), '9', mode);
+      seen.push(...r.body.data);
+      const next = /^<([^>]+)>; rel="next"$/.exec(r.headers.get('link') ?? '')?.[1] ?? null;
+      offset += 2;
+      url = mode === 'link' ? next : next && `${app.url}/ocpi/2.2.1/emsp/tokens?limit=2&offset=${offset}&${since(start)}`;
+    }
+    t.deepEqual(seen.map(key), all.map(key), mode);
+  }
+  // date_to before the changes: none of them.
+  t.is((await sync(`date_to=${encodeURIComponent(start)}`) as unknown as Identity[]).filter((token) => made.includes(token.contract_id)).length, 0);
 });
