@@ -41,6 +41,12 @@ export const LIMITS = {
   listEstimate: MAX_PAGE_SIZE,
   /** Run time of a query (not of a mutation: its service call finishes anyway); SVC_GRAPHQL_TIME_LIMIT_MS. */
   timeLimitMs: 10_000,
+  /**
+   * Characters of an answer's JSON (about its bytes), measured on the result before it is written: the
+   * cost counts records, not their size, and under aliases one record of 50 KB of custom fields asked
+   * 1,000 times (`nodes` of one id repeated) was answered with 50 MB (found by probing, 2026-11-29).
+   */
+  answerCharacters: 16 * 1024 * 1024,
 };
 
 // `spec: false`: Yoga answers a `spec` error with 200 to application/json clients; a limit is 400 for all.
@@ -148,5 +154,40 @@ export const queryLimits: Plugin = {
       });
     }
     if (operation.operation === OperationTypeNode.QUERY) setExecuteFn(withTimeLimit(executeFn as Execute, timeLimitMs()) as typeof executeFn);
+    return {
+      onExecuteDone({ result, setResult }) {
+        if (!isAsyncIterable(result) && longerThan(result.data, LIMITS.answerCharacters)) {
+          setResult({ errors: [tooComplex(`the answer would be more than ${LIMITS.answerCharacters} characters; ask for fewer records or fields`)] });
+        }
+      },
+    };
   },
 };
+
+const isAsyncIterable = (value: unknown): value is AsyncIterable<unknown> => typeof value === 'object' && value !== null && Symbol.asyncIterator in value;
+
+/**
+ * Whether `value` written as JSON would be longer than `limit` characters, counted from its strings,
+ * keys and items (numbers and literals as 8), stopping once over: a walk of the result's nodes, not
+ * of its characters (a repeated record is one object referenced again and again).
+ */
+function longerThan(value: unknown, limit: number): boolean {
+  let size = 0;
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const item = stack.pop();
+    if (typeof item === 'string') size += item.length + 2;
+    else if (item === null || typeof item !== 'object') size += 8;
+    else if (Array.isArray(item)) {
+      size += 2 + item.length;
+      for (const member of item) stack.push(member);
+    } else {
+      for (const [key, member] of Object.entries(item)) {
+        size += key.length + 4;
+        stack.push(member);
+      }
+    }
+    if (size > limit) return true;
+  }
+  return false;
+}

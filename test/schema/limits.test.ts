@@ -219,3 +219,21 @@ test.serial('a query is stopped after the time limit (SVC_GRAPHQL_TIME_LIMIT_MS)
   }
   await normalQueryWorks(t);
 });
+
+// Found by probing (2026-11-29): the cost counts records, not their size; one customer with 50 KB of
+// custom fields, asked 1,000 times (nodes of one id repeated, under aliases), was answered with 50 MB.
+test('an answer is at most 16 MB: one large record repeated under aliases is refused, as it is asked once', async (t) => {
+  const customFields = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`k${i}`, 'x'.repeat(1000)]));
+  const customer = await createCustomer(app, adminId, { custom_fields: customFields });
+  const id = (await graphql(app, 'query ($id: ID!) { customer(id: $id) { id } }', { id: customer.id })).body.data?.customer.id;
+  const aliases = (n: number) => Array.from({ length: n }, (_, i) => `a${i}: nodes(ids: $ids) { ... on Customer { customFields } }`).join(' ');
+  const ids = Array.from({ length: 100 }, () => id);
+  const large = await graphql(app, `query ($ids: [ID!]!) { ${aliases(4)} }`, { ids }, readonly);
+  // (Not refused(): its message would print the 20 MB answer.)
+  t.deepEqual([large.status, large.body.errors?.[0].extensions?.code, large.body.data ? 'answered' : null], [400, 'QUERY_TOO_COMPLEX', null]);
+  t.regex(large.body.errors?.[0].message ?? '', /more than 16777216 characters/);
+  const small = await graphql(app, `query ($ids: [ID!]!) { ${aliases(1)} }`, { ids: [id] }, readonly);
+  t.is(small.status, 200);
+  t.is(Object.keys(small.body.data?.a0[0].customFields).length, 50);
+  await normalQueryWorks(t, readonly);
+});
