@@ -218,6 +218,15 @@ function cpoViewFilter(em: Em, filter: ChargeSessionFilter): Record<string, unkn
   }
   return { ...driverFilters, status: filter.status, ...(DRIVER_SIDE_STATUSES.includes(filter.status) ? driverSeen : {}) };
 }
+/**
+ * A drop-out case filter matches only a case the caller sees (of its administrations): a CPO
+ * session's case may be its driver's side's, another administration's (found by probing,
+ * 2026-11-29: A's CPO view filtered by B's case id found A's session, telling it was in B's case).
+ */
+function caseSeen(em: Em, caseId: string): string | { id: string; admin: { $in: string[] } } {
+  const scope = callerScope(em);
+  return scope.all ? caseId : { id: caseId, admin: { $in: scope.ids } };
+}
 const results = (em: Em, where: FilterQuery<PricingResult> = {}, feed = true) => new SeekList<PricingResultData>(em, {
   entity: PricingResult, ...scopedRead(em, where as Record<string, unknown>, 'admin'), fields: RESULT_FIELDS, joinColumns: ['session'], rawRows: true,
   map: resultOfColumns(em), ...(feed ? { feed: 'pricingResults' as const } : {}),
@@ -233,7 +242,7 @@ export function chargeSessionList(em: Em, filter: ChargeSessionFilter = {}, read
   return sessions(em, view, {
     ...(filter.source ? { source: filter.source } : {}),
     ...(view === 'cpo' ? cpoViewFilter(em, filter) : filter.status ? { status: filter.status } : {}),
-    ...(filter.dropoutCaseId ? { dropoutCase: filter.dropoutCaseId } : {}),
+    ...(filter.dropoutCaseId ? { dropoutCase: caseSeen(em, filter.dropoutCaseId) } : {}),
     ...(filter.subscriptionId ? { subscriptionId: filter.subscriptionId } : {}),
     ...(filter.customerId ? { customerId: filter.customerId } : {}),
     ...(filter.evcoId ? { evcoId: { $in: [...new Set([filter.evcoId, ...evcoIdVariants(filter.evcoId)])] } } : {}),

@@ -530,6 +530,12 @@ test('another administration\'s driver at our EVSE whose pricing drops out: the 
   t.false(JSON.stringify(cpoOfA).includes('B secret plan'));
   t.is((await call(asA, 'GET', `/msp-dropout-case/${session.dropout_case_id}`)).body.code, 'not_found');
   t.is((await call(asA, 'POST', `/msp-dropout-case/${session.dropout_case_id}/reprocess`, { instruction: 'discard' })).body.code, 'not_found');
+  // Found by probing (2026-11-29): filtering A's CPO view by B's case id found A's session (telling it is in B's case).
+  t.deepEqual((await call(asA, 'GET', `/cpo-charge-session?dropout_case_id=${session.dropout_case_id}`)).body.items, []);
+  const graph = await app.request('POST', '/graphql', { auth: asA, body: {
+    query: 'query ($c: ID!) { chargeSessions(first: 10, cpo: true, dropoutCaseId: $c) { edges { node { databaseId } } } }', variables: { c: session.dropout_case_id } } });
+  t.deepEqual(graph.body.data?.chargeSessions.edges, [], JSON.stringify(graph.body.errors));
+  t.deepEqual((await call(asB, 'GET', `/msp-charge-session?dropout_case_id=${session.dropout_case_id}`)).body.items.map((s: any) => s.id), [session.id]);
 
   t.like((await call(asB, 'GET', `/msp-dropout-case/${session.dropout_case_id}`)).body, { admin_id: b, reason: 'rate_plan_missing', status: 'open' });
   t.like((await call(asB, 'GET', `/msp-charge-session/${session.id}`)).body, { status: 'dropout', admin_id: b, dropout_case_id: session.dropout_case_id });
