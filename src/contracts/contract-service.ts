@@ -82,9 +82,15 @@ export interface LinkSpan {
 export async function findById<T extends object>(
   em: Em, entity: EntityName<T>, id: string, what: string, populate: readonly string[] = [], options: { lock?: boolean } = {},
 ): Promise<T> {
-  const lock = options.lock ? { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true } as const : {};
-  const record = isUuid(id) ? await em.findOne(entity, { id } as FilterQuery<NoInfer<T>>, { populate: populate as FindOneOptions<T>['populate'], ...lock }) : null;
+  if (!isUuid(id)) throw new NotFoundError(what);
+  const where = { id } as FilterQuery<NoInfer<T>>;
+  // Locked: its own row only (a join's FOR UPDATE would lock its plan and customer too), what it
+  // loads read after, unlocked.
+  const record = options.lock
+    ? await em.findOne(entity, where, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true })
+    : await em.findOne(entity, where, { populate: populate as FindOneOptions<T>['populate'] });
   if (!record) throw new NotFoundError(what);
+  if (options.lock && populate.length) await em.populate(record, populate as FindOneOptions<T>['populate'] as Parameters<Em['populate']>[1]);
   return record;
 }
 

@@ -11,10 +11,11 @@ import { TokenSubscription } from './token-subscription.entity.ts';
  * Invisible or missing: not_found.
  */
 export async function lockTokenSubscription(em: Em, id: string, options: { withPlan?: boolean } = {}): Promise<TokenSubscription> {
-  const subscription = !isUuid(id) ? null : options.withPlan
-    ? await em.findOne(TokenSubscription, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true, populate: ['plan'] })
-    : await em.findOne(TokenSubscription, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+  const subscription = isUuid(id) ? await em.findOne(TokenSubscription, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true }) : null;
   if (!subscription) throw new NotFoundError(TOKEN_SUBSCRIPTION);
+  // Its plan read after, unlocked: a FOR UPDATE of the join locked the plan's row too, so writes of
+  // any two subscriptions of one plan waited for each other.
+  if (options.withPlan) await em.populate(subscription, ['plan']);
   return subscription;
 }
 

@@ -13,7 +13,7 @@ import { configureBilling, createSeries } from '../../helpers/billing-factories.
 import { createArrangement, createEvse } from '../../helpers/cpo-factories.ts';
 import { lockWaits } from '../../helpers/db.ts';
 import { billedFees } from '../../helpers/fee-billing.ts';
-import { createAdministration, createCustomer, okCall } from '../../helpers/factories.ts';
+import { createAdministration, createCustomer, createTokenSubscription, okCall } from '../../helpers/factories.ts';
 import { ensureVatRate } from '../../helpers/session-factories.ts';
 
 let app: TestApp;
@@ -126,5 +126,47 @@ test.serial('custom_fields merges of one contract: every key lands', async (t) =
     const merge = (key: string) => () => app.request('POST', `/main/v1/${path}/${id}`, { body: { custom_fields: { [key]: key } } });
     t.deepEqual((await whileHeld(table, id, [merge('a'), merge('b'), merge('c')])).map(outcome), [200, 200, 200]);
     t.deepEqual((await ok('GET', `/${path}/${id}`)).custom_fields, { a: 'a', b: 'b', c: 'c' }, path);
+  }
+});
+
+// A contract's write locked the rows of its plan and customer too (a FOR UPDATE of the join that loaded
+// them): writes of those, and of every other contract of the plan or customer, waited for it.
+test.serial('a write of a contract holds its own row only: its customer and plan are written meanwhile', async (t) => {
+  const admin = await createAdministration(app);
+  const { customer, subscription } = await cpoSubscription(admin.id, '2026-09-01T00:00:00+02:00');
+  const msp = await createTokenSubscription(app, admin.id);
+  const cases = [
+    { table: 'cpo_subscription', id: subscription.id, write: `/cpo-subscription/${subscription.id}`,
+      meanwhile: [`/customer/${customer.id}`, `/cpo-subscription-plan/${subscription.plan_id}`] },
+    { table: 'msp_token_subscription', id: msp.id, write: `/msp-token-subscription/${msp.id}`,
+      meanwhile: [`/customer/${msp.customer_id}`, `/msp-token-subscription-plan/${msp.plan_id}`] },
+  ];
+  const db = new pg.Client({ connectionString: app.databaseUrl });
+  await db.connect();
+  const hold = 736_499_002;
+  const trigger = `hold_contract_${process.pid}`;
+  t.teardown(async () => {
+    for (const c of cases) await db.query(`drop trigger if exists ${trigger} on ${c.table}`);
+    await db.query('select pg_advisory_unlock_all()');
+    await db.end();
+  });
+  // The contract's update waits for the test, inside its transaction, after it loaded what it locks.
+  await db.query(`create or replace function ${trigger}() returns trigger language plpgsql as $$ begin
+      perform pg_advisory_xact_lock(${hold}); return new; end $$`);
+  for (const c of cases) {
+    await db.query('select pg_advisory_lock($1)', [hold]);
+    await db.query(`create trigger ${trigger} before update on ${c.table} for each row when (new.id = '${c.id}') execute function ${trigger}()`);
+    const update = app.request('POST', `/main/v1${c.write}`, { body: { custom_fields: { held: true } } });
+    for (const until = Date.now() + 10_000; await lockWaits(db) < 1;) {
+      if (Date.now() > until) throw new Error('the update never waited');
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    const meanwhile = await Promise.race([
+      Promise.all(c.meanwhile.map((path) => app.request('POST', `/main/v1${path}`, { body: { name: 'Renamed meanwhile' } }))).then((answers) => answers.map(outcome)),
+      new Promise((resolve) => setTimeout(() => resolve('waited for the contract'), 5_000)),
+    ]);
+    await db.query('select pg_advisory_unlock($1)', [hold]);
+    t.deepEqual(meanwhile, [200, 200], c.table);
+    t.is((await update).status, 200, c.table);
   }
 });
