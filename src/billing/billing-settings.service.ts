@@ -3,7 +3,7 @@
 // are fixed once billing has started (assertPeriodsUnchanged).
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { visibleAdministration } from '../parties/customer-input.ts';
-import { hasVatCountryPrefix, isCountryCode } from '../platform/countries.ts';
+import { isCountryCode, refuseUnprefixedVatNumber } from '../platform/countries.ts';
 import { refuseBlank } from '../platform/blank-text.ts';
 import { DomainError, InvalidInputError } from '../platform/errors.ts';
 import type { Em } from '../platform/orm.ts';
@@ -101,9 +101,7 @@ async function applySettings(em: Em, adminId: string, input: BillingSettingsInpu
         refuseBlank(value, ['seller', key]);
         merged[key as keyof SellerLegal] = value ?? null;
       }
-      if (merged.vat_number && !hasVatCountryPrefix(merged.vat_number)) {
-        throw new InvalidInputError('seller.vat_number must start with the code of its issuing country, e.g. NL123456789B01 (EN 16931 BR-CO-09)', { path: ['seller', 'vat_number'] });
-      }
+      refuseUnprefixedVatNumber(merged.vat_number, ['seller', 'vat_number']);
       if (merged.country && (!/^[A-Z]{2}$/.test(merged.country) || !isCountryCode(merged.country))) {
         throw new InvalidInputError('seller.country must be an officially assigned ISO 3166-1 alpha-2 code in upper case', { path: ['seller', 'country'] });
       }

@@ -26,19 +26,27 @@ const members = tokenSchema.properties as Record<'uid' | 'contract_id', { maxLen
 export const ocpiTokenSql = (alias: string) => `char_length(coalesce(${alias}.uid::text, ${alias}.evco_id::text)) <= ${members.uid.maxLength}`
   + ` and char_length(${alias}.evco_id::text) <= ${members.contract_id.maxLength}`;
 
-function ocpiTokenOf(token: Token, valid: boolean): OcpiToken {
+/** An OCPI Token of ours: its identity (uid, type), contract id, validity and last change; the rest is our party's. */
+function publishedToken(identity: { uid: string; type: OcpiToken['type']; contractId: string; valid: boolean; lastUpdated: Date }): OcpiToken {
   const s = ocpiSettings();
   return {
     country_code: s.countryCode,
     party_id: s.partyId,
-    uid: token.uid ?? token.evcoId,
-    type: token.formFactor === 'virtual' ? 'APP_USER' : token.uid ? 'RFID' : 'OTHER',
-    contract_id: token.evcoId,
+    uid: identity.uid,
+    type: identity.type,
+    contract_id: identity.contractId,
     issuer: s.businessName.slice(0, 64),
-    valid,
+    valid: identity.valid,
     whitelist: 'ALLOWED',
-    last_updated: token.updatedAt.toISOString(),
+    last_updated: identity.lastUpdated.toISOString(),
   };
+}
+
+function ocpiTokenOf(token: Token, valid: boolean): OcpiToken {
+  return publishedToken({
+    uid: token.uid ?? token.evcoId, type: token.formFactor === 'virtual' ? 'APP_USER' : token.uid ? 'RFID' : 'OTHER',
+    contractId: token.evcoId, valid, lastUpdated: token.updatedAt,
+  });
 }
 
 /**
@@ -47,18 +55,7 @@ function ocpiTokenOf(token: Token, valid: boolean): OcpiToken {
  * moment it was retired. Whitelist ALLOWED as every token we publish, `valid: false` says it may not charge (**review**).
  */
 export function ocpiRetiredTokenOf(retired: Pick<OcpiRetiredToken, 'uid' | 'type' | 'evcoId' | 'retiredAt'>): OcpiToken {
-  const s = ocpiSettings();
-  return {
-    country_code: s.countryCode,
-    party_id: s.partyId,
-    uid: retired.uid,
-    type: retired.type,
-    contract_id: retired.evcoId,
-    issuer: s.businessName.slice(0, 64),
-    valid: false,
-    whitelist: 'ALLOWED',
-    last_updated: retired.retiredAt.toISOString(),
-  };
+  return publishedToken({ uid: retired.uid, type: retired.type, contractId: retired.evcoId, valid: false, lastUpdated: retired.retiredAt });
 }
 
 /** The tokens as OCPI Tokens, one statement for all: `valid` is their `is_currently_valid`, whether our authorization would let each start now. */

@@ -2,6 +2,8 @@
 // one list every country the service takes is checked against (shared decisions "Running the
 // service": `XX` is 400 at its param). User-assigned codes (AA, QM..QZ, XA..XZ, ZZ; Kosovo's XK),
 // exceptionally or transitionally reserved ones (EU, UK, ...) are not countries here.
+import { InvalidInputError } from './errors.ts';
+import type { FieldPath } from './field-path.ts';
 
 export const COUNTRY_CODES: readonly string[] = Object.freeze(`
   AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE
@@ -33,4 +35,11 @@ export function isCountryCode(value: string): boolean {
 export function hasVatCountryPrefix(vatNumber: string): boolean {
   const prefix = vatNumber.slice(0, 2);
   return prefix === 'EL' || (/^[A-Z]{2}$/.test(prefix) && ASSIGNED.has(prefix));
+}
+
+/** 400 `invalid_input` at `path` when a VAT number given does not start with its issuing country's code (BR-CO-09); null and absent pass. */
+export function refuseUnprefixedVatNumber(vatNumber: string | null | undefined, path: FieldPath): void {
+  if (vatNumber && !hasVatCountryPrefix(vatNumber)) {
+    throw new InvalidInputError(`${path.join('.')} must start with the code of its issuing country, e.g. NL123456789B01 (EN 16931 BR-CO-09)`, { path });
+  }
 }

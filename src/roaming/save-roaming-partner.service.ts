@@ -7,7 +7,8 @@ import { callerScope } from '../access/admin-scope.ts';
 import { assertMayChangeInstanceWide } from '../access/instance-wide.ts';
 import { RoamingPartner } from '../parties/roaming-partner.entity.ts';
 import { DomainError, InvalidInputError, NotFoundError } from '../platform/errors.ts';
-import { hasVatCountryPrefix } from '../platform/countries.ts';
+import { refuseBlank } from '../platform/blank-text.ts';
+import { refuseUnprefixedVatNumber } from '../platform/countries.ts';
 import { assertExternalReferenceFree, setsOtherExternalReference } from '../platform/external-reference.ts';
 import { flushUnique } from '../platform/flush-unique.ts';
 import { isUuid } from '../platform/ids.ts';
@@ -53,10 +54,9 @@ async function assertPartyIdsFree(em: Em, partner: RoamingPartner): Promise<void
 function applyPartner(partner: RoamingPartner, patch: Patch<PartnerFields>): void {
   if (patch.name === null) throw new InvalidInputError('name cannot be removed', { path: ['name'] });
   if (patch.country === null) throw new InvalidInputError('country cannot be removed', { path: ['country'] });
-  // A VAT identifier starts with its issuing country's code (EN 16931 BR-CO-09); white space only names none.
-  if (patch.vatNumber != null && (patch.vatNumber.trim() === '' || !hasVatCountryPrefix(patch.vatNumber))) {
-    throw new InvalidInputError('vat_number must start with the code of its issuing country, e.g. BE0123456789 (EN 16931 BR-CO-09)', { path: ['vat_number'] });
-  }
+  // Checked as the seller's in the billing settings: stated, its issuing country's code first.
+  refuseBlank(patch.vatNumber, ['vat_number']);
+  refuseUnprefixedVatNumber(patch.vatNumber, ['vat_number']);
   const cpoIds = patch.cpoIds === undefined ? undefined : normalizePartyIds(patch.cpoIds ?? [], ['cpo_ids']);
   const mspIds = patch.mspIds === undefined ? undefined : normalizePartyIds(patch.mspIds ?? [], ['msp_ids']);
   applyPatch(partner, { ...patch, country: patch.country?.toUpperCase(), cpoIds: undefined, mspIds: undefined });
