@@ -48,7 +48,10 @@ async function closeIn(tx: Em, id: string): Promise<void> {
 async function approveIn(tx: Em, id: string, options: PaymentOptions): Promise<void> {
   const set = await lockReviewSet(tx, id);
   const boxes = await tx.find(BillingBox, { reviewSet: set, state: 'closed', deferred: false },
-    { lockMode: LockMode.PESSIMISTIC_WRITE, orderBy: { id: 'asc' }, populate: ['series'] });
+    { lockMode: LockMode.PESSIMISTIC_WRITE, orderBy: { id: 'asc' } });
+  // The series read after, unlocked: a FOR UPDATE of the join locked the series row too, so a change
+  // of the series, and every other set's approve of it, waited for this one.
+  await tx.populate(boxes, ['series']);
   const now = new Date();
   for (const box of boxes) await approveLocked(tx, box, now, options);
   await tx.flush();

@@ -2,10 +2,12 @@
 // a request waits at most 5 s for the database, and a set of 10,000 boxes takes longer): 202 with
 // the pending operation and Location, GET to follow it until done, or failed with the refusal.
 import test from 'ava';
+import pg from 'pg';
 import { closeReviewSet } from '../../../src/billing/review-set.service.ts';
 import { scopedEm } from '../../../src/access/admin-scope.ts';
 import { startWorker } from '../../../src/worker/worker.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { lockWaits } from '../../helpers/db.ts';
 import { boxesOf, configureBilling, createSeries, operationFinished, reviewSetOperation } from '../../helpers/billing-factories.ts';
 import { createAdministration, createCustomer } from '../../helpers/factories.ts';
 import { ensureVatRate } from '../../helpers/session-factories.ts';
@@ -117,6 +119,42 @@ test.serial('a close whose job used up its attempts runs when it is asked for ag
   t.like(await operationFinished(app, first.body.id, 10_000), { state: 'done', error: null });
   t.is((await app.request('GET', `/main/v1/billing-review-set/${setId}`)).body.state, 'closed');
   t.deepEqual(await boxStates(setId), ['closed']);
+});
+
+// An approve locked its boxes with their series (a FOR UPDATE of the join that loaded them): a change of
+// the series, and the approves and finalizes of every other set of it, waited for the whole set.
+test.serial('an approve holds its boxes only: their series is changed meanwhile', async (t) => {
+  const { setId, boxIds } = await openSet(2);
+  t.is((await reviewSetOperation(app, setId, 'close')).state, 'done');
+  const seriesId = (await app.request('GET', `/main/v1/billing-review-set/${setId}`)).body.billing_series_id as string;
+  const db = new pg.Client({ connectionString: app.databaseUrl });
+  await db.connect();
+  const hold = 736_499_003;
+  const trigger = `hold_approve_${process.pid}`;
+  t.teardown(async () => {
+    await db.query(`drop trigger if exists ${trigger} on billing_box`);
+    await db.query('select pg_advisory_unlock_all()');
+    await db.end();
+  });
+  // The approve waits for the test inside its transaction, after it loaded and locked the boxes.
+  await db.query(`create or replace function ${trigger}() returns trigger language plpgsql as $$ begin
+      perform pg_advisory_xact_lock(${hold}); return new; end $$`);
+  await db.query('select pg_advisory_lock($1)', [hold]);
+  await db.query(`create trigger ${trigger} before update on billing_box for each row when (new.id = '${boxIds[0]}' and new.state <> old.state) execute function ${trigger}()`);
+  const approve = await app.request('POST', `/main/v1/billing-review-set/${setId}/approve`);
+  t.is(approve.status, 202);
+  for (const until = Date.now() + 10_000; await lockWaits(db) < 1;) {
+    if (Date.now() > until) throw new Error('the approve never waited');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  const meanwhile = await Promise.race([
+    app.request('POST', `/main/v1/billing-series/${seriesId}`, { body: { name: 'Renamed meanwhile' } }).then((r) => r.status),
+    new Promise((resolve) => setTimeout(() => resolve('waited for the approve'), 5_000)),
+  ]);
+  await db.query('select pg_advisory_unlock($1)', [hold]);
+  t.is(meanwhile, 200);
+  t.is((await operationFinished(app, approve.body.id)).state, 'done');
+  t.true((await boxStates(setId)).every((state) => state === 'approved' || state === 'ready'));
 });
 
 // Last: it stops the app's worker and runs one of its own.
