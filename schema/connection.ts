@@ -29,6 +29,10 @@ export function checkConnectionArgs(args: ConnectionArgs, isCursor: (cursor: str
       throw new InvalidInputError(`${name} must not be negative`, { path: [name] });
     }
   }
+  // Relay's paging takes one direction at a time: with both, Pothos pages by `first` and drops `last`.
+  if (args.first !== null && args.first !== undefined && args.last !== null && args.last !== undefined) {
+    throw new InvalidInputError('first and last must not be given together', { path: ['last'] });
+  }
   for (const name of ['after', 'before'] as const) {
     const cursor = args[name];
     if (cursor !== null && cursor !== undefined && !isCursor(cursor)) throw cursorNotFound(name);
