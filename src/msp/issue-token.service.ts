@@ -37,14 +37,18 @@ const WINDOW = 1000;
  * 2026-11-29: 101 ids another administration took by hand left a series "exhausted" for good).
  */
 async function firstFreeFrom(em: Em, prefix: string, width: number, from: number): Promise<number> {
-  for (let start = from; String(start).length <= width; start += WINDOW) {
+  const past = 10 ** width;
+  for (let start = from; start < past; start += WINDOW) {
+    const end = Math.min(start + WINDOW, past);
     const lo = `${prefix}${String(start).padStart(width, '0')}`;
-    const hi = `${prefix}${String(start + WINDOW).padStart(width, '0')}`;
+    // The last window ends after the series' last number with any check character: its end written
+    // with a digit more (…1101 of a 3-digit series) read as text below …150, and the ids between went unseen.
+    const hi = end < past ? `${prefix}${String(end).padStart(width, '0')}` : `${prefix}${'9'.repeat(width)}ZZ`;
     const rows = await em.execute<{ evco_id: string }[]>(TAKEN_IN_RANGE, [lo, hi]);
     const taken = new Set(rows.map((row) => Number(row.evco_id.slice(prefix.length, prefix.length + width))));
-    for (let n = start; n < start + WINDOW; n++) if (!taken.has(n)) return n;
+    for (let n = start; n < end; n++) if (!taken.has(n)) return n;
   }
-  return 10 ** width;
+  return past;
 }
 
 const TAKEN_IN_RANGE = 'select evco_id::text as evco_id from msp_token where evco_id >= ? and evco_id < ?';

@@ -6,7 +6,7 @@ import { Administration } from '../../../src/parties/administration.entity.ts';
 import { DomainError } from '../../../src/platform/errors.ts';
 import { scopedEm } from '../../../src/access/admin-scope.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
-import { createAdministration, insertToken } from '../../helpers/factories.ts';
+import { createAdministration, createCustomer, createSubscriptionPlan, insertToken } from '../../helpers/factories.ts';
 
 let app: TestApp;
 let adminId: string;
@@ -116,6 +116,25 @@ test('a run of numbers taken by hand, longer than a hundred, is skipped', async 
   await em.flush();
   t.deepEqual(await issueFromSeries(series.id), [withCheck('NLRUNC10000121')]);
   t.is((await app.request('GET', `/main/v1/msp-token-series/${series.id}`)).body.next_number, 122);
+});
+
+// Found by probing (2026-11-29): the window's end was written with a digit more than the series' numbers
+// (…1101 for 101..1100 of a 3-digit series), which reads as text below …150: the ids between went unseen,
+// each cost a skip, and the series called itself exhausted with hundreds of numbers free.
+test('a short series skips a run taken by hand across its last window', async (t) => {
+  const prefix = 'NLSHRT1234567'; // 1-digit numbers: 1..9, one window
+  const shortest = await createSeries({ evco_prefix: prefix });
+  for (let n = 1; n <= 7; n++) await insertToken(app, adminId, { evcoId: withCheck(`${prefix}${n}`) });
+  t.deepEqual(await issueFromSeries(shortest.id), [withCheck(`${prefix}8`)]);
+
+  const series = await createSeries({ evco_prefix: 'NLSHRT12345' }); // 3-digit numbers: 001..999
+  for (let n = 1; n <= 250; n++) await insertToken(app, adminId, { evcoId: withCheck(`NLSHRT12345${String(n).padStart(3, '0')}`) });
+  const [plan, customer] = await Promise.all([createSubscriptionPlan(app, adminId), createCustomer(app, adminId)]);
+  const issued = await app.request('POST', '/main/v1/msp-token-subscription', {
+    body: { plan_id: plan.id, customer_id: customer.id, valid_from: '2026-01-01T00:00:00Z', token_series_id: series.id },
+  });
+  t.is(issued.status, 200, JSON.stringify(issued.body));
+  t.is(issued.body.links[0].evco_id, withCheck('NLSHRT12345251'));
 });
 
 test('concurrent issues from one series get distinct numbers', async (t) => {
