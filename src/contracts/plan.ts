@@ -2,8 +2,9 @@
 // subscription plans, reimbursement plans): name, description, the publishing window (not enforced
 // when contracts are made) and the external reference. Each family applies its own members between.
 import type { EntityName, RequiredEntityData } from '@mikro-orm/core';
+import { compareDecimal, isNegative, parseDecimal } from '../money/decimal.ts';
 import { visibleAdministration } from '../parties/customer-input.ts';
-import { InvalidInputError } from '../platform/errors.ts';
+import { DomainError, InvalidInputError, type ErrorDetail } from '../platform/errors.ts';
 import type { FieldPath } from '../platform/field-path.ts';
 import { flushUnique } from '../platform/flush-unique.ts';
 import type { Em } from '../platform/orm.ts';
@@ -26,6 +27,27 @@ interface PlanRecord {
   publishFrom?: Date | null;
   publishUntil?: Date | null;
   externalReference?: string | null;
+}
+
+/**
+ * A recurring cost is below 10^12: its fee for a year's invoicing period (12 months of a monthly
+ * cost) must fit an invoice line's unit price (below 10^14). A larger one failed every period start
+ * of its administration with a numeric overflow (found by probing, 2026-11-29).
+ */
+export const RECURRING_AMOUNT_LIMIT = '1000000000000';
+
+/** A recurring cost's `amount_excl_vat`, normalized; what is wrong with it goes to `failures` at `path`. */
+export function recurringCostAmount(value: unknown, path: FieldPath, failures: ErrorDetail[]): string {
+  try {
+    const amount = parseDecimal(String(value ?? ''), path);
+    if (isNegative(amount)) failures.push({ path, message: 'amount_excl_vat must not be negative' });
+    else if (compareDecimal(amount, RECURRING_AMOUNT_LIMIT) >= 0) failures.push({ path, message: `amount_excl_vat must be less than ${RECURRING_AMOUNT_LIMIT}` });
+    return amount;
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    failures.push({ path, message: error.message });
+    return '0.00';
+  }
 }
 
 /** Name (required, not blank) and description, when given: the first members a plan's merge patch applies. */

@@ -2,9 +2,8 @@
 // created) and its recurring costs keyed by valid_from (POST /cpo-subscription-plan/{id}/{valid_from}
 // merge-updates the version of that date, creating it when missing). The writes answer plain
 // data; the reads are in cpo-subscription.queries.ts.
-import { applyPlanName, applyPlanPublishing, createPlan, updatePlan, type PlanInput, type PlanKind } from '../contracts/plan.ts';
+import { applyPlanName, applyPlanPublishing, createPlan, recurringCostAmount, updatePlan, type PlanInput, type PlanKind } from '../contracts/plan.ts';
 import { DATE_FORMAT, parseDate } from '../platform/timestamp.ts';
-import { isNegative, parseDecimal } from '../money/decimal.ts';
 import { DomainError, InvalidInputError, NotFoundError, type ErrorDetail } from '../platform/errors.ts';
 import { createUnlessTaken } from '../platform/flush-unique.ts';
 import { isUuid } from '../platform/ids.ts';
@@ -58,14 +57,7 @@ function checkCosts(costs: unknown): CpoRecurringCost[] {
     if (!PERIODS.includes(String(cost?.period))) failures.push({ path: at('period'), message: `period must be one of ${PERIODS.join(', ')}` });
     const per = cost?.per ?? 'subscription';
     if (!PER.includes(String(per))) failures.push({ path: at('per'), message: `per must be one of ${PER.join(', ')}` });
-    let amount = '0.00';
-    try {
-      amount = parseDecimal(String(cost?.amount_excl_vat ?? ''), at('amount_excl_vat'));
-      if (isNegative(amount)) failures.push({ path: at('amount_excl_vat'), message: 'amount_excl_vat must not be negative' });
-    } catch (error) {
-      if (!(error instanceof DomainError)) throw error;
-      failures.push({ path: at('amount_excl_vat'), message: error.message });
-    }
+    const amount = recurringCostAmount(cost?.amount_excl_vat, at('amount_excl_vat'), failures);
     return { description: String(cost?.description), amount_excl_vat: amount, period: cost?.period, per } as CpoRecurringCost;
   });
   if (failures.length) throw DomainError.of('invalid_input', failures);

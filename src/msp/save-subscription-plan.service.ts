@@ -1,5 +1,4 @@
-import { PUBLISHING_ORDER } from '../contracts/plan.ts';
-import { isNegative, parseDecimal } from '../money/decimal.ts';
+import { PUBLISHING_ORDER, recurringCostAmount } from '../contracts/plan.ts';
 import { administrationNamed, visibleAdministration } from '../parties/customer-input.ts';
 import { DomainError, InvalidInputError, type ErrorDetail } from '../platform/errors.ts';
 import { assertExternalReferenceFree, setsOtherExternalReference } from '../platform/external-reference.ts';
@@ -36,18 +35,9 @@ const UNIQUE = { [EXTERNAL_REFERENCE_UNIQUE]: ['external_reference'] };
 
 /** Amounts as exact decimal strings (never negative), normalized. */
 function checkRecurringCosts(costs: RecurringCost[], failures: ErrorDetail[]): RecurringCost[] {
-  return costs.map((cost, i) => {
-    const path = ['recurring_costs', i, 'amount_excl_vat'];
-    try {
-      const amount = parseDecimal(cost.amount_excl_vat, path);
-      if (isNegative(amount)) failures.push({ path, message: 'amount_excl_vat must not be negative' });
-      return { description: cost.description, amount_excl_vat: amount, period: cost.period };
-    } catch (error) {
-      if (!(error instanceof DomainError)) throw error;
-      failures.push({ path, message: error.message });
-      return cost;
-    }
-  });
+  return costs.map((cost, i) => ({
+    description: cost.description, amount_excl_vat: recurringCostAmount(cost.amount_excl_vat, ['recurring_costs', i, 'amount_excl_vat'], failures), period: cost.period,
+  }));
 }
 
 /** Applies a merge patch (admin_id is set on create only). Every failed check is reported. */

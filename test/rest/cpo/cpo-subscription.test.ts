@@ -182,6 +182,11 @@ test('bad input is 400 with its place and changes nothing; another administratio
   });
   t.is(badCost.status, 400);
   t.deepEqual(badCost.body.details.map((d: any) => d.param).sort(), ['$.recurring_costs[0].amount_excl_vat', '$.recurring_costs[0].per']);
+  // A year's fee of it must fit an invoice line (the MSP plans' bound, src/contracts/plan.ts).
+  const hugeCost = await app.request('POST', `/main/v1/cpo-subscription-plan/${plan.id}/2026-10-01`, {
+    body: { recurring_costs: [{ description: 'Hosting', amount_excl_vat: '1000000000000', period: 'month' }] },
+  });
+  t.like(hugeCost.body, { code: 'invalid_input', param: '$.recurring_costs[0].amount_excl_vat' });
   t.deepEqual((await ok('GET', `/cpo-subscription-plan/${plan.id}`)).versions, []);
   const badBounds = await app.request('POST', '/main/v1/cpo-subscription', {
     body: { customer_id: host.id, plan_id: plan.id, valid_from: '2026-02-01T00:00:00Z', valid_until: '2026-01-01T00:00:00Z' },

@@ -1,6 +1,10 @@
 import test from 'ava';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
-import { createAdministration } from '../../helpers/factories.ts';
+import { scopedEm } from '../../../src/access/admin-scope.ts';
+import { startCurrentPeriods } from '../../../src/billing/period-start.service.ts';
+import { boxesOf, configureBilling, createSeries } from '../../helpers/billing-factories.ts';
+import { createAdministration, createCustomer, createTokenSubscription } from '../../helpers/factories.ts';
+import { ensureVatRate } from '../../helpers/session-factories.ts';
 
 let app: TestApp;
 let adminId: string;
@@ -136,4 +140,29 @@ test('a credential limited to administrations cannot point a plan at a rate plan
   t.is(unlimited.status, 200, 'a credential without a limit may still name an id of no rate plan (kept as given)');
   const notShared = await app.request('POST', PATH, { body: { admin_id: adminId, name: 'Theirs', rate_plan_id: ratePlan.body.id } });
   t.like(notShared.body, { code: 'rate_plan_not_shared', param: '$.rate_plan_id' });
+});
+
+// Found by probing (2026-11-29): a recurring cost of up to 14 integer digits was taken, and a year's
+// fee of it (or a monthly one rounded up to 10^14) overflowed the invoice line: every period start of
+// the administration failed, its other subscriptions' fees were never billed, and a subscription
+// made in a started period answered 500.
+test('a recurring cost is below 10^12: the largest one is billed for a year, a larger one is refused', async (t) => {
+  for (const amount of ['1000000000000', '99999999999999.999999']) {
+    const refused = await app.request('POST', PATH, { body: { admin_id: adminId, name: 'Huge', recurring_costs: [{ description: 'Fee', amount_excl_vat: amount, period: 'month' }] } });
+    t.like(refused.body, { code: 'invalid_input', param: '$.recurring_costs[0].amount_excl_vat' }, amount);
+  }
+  const admin = (await createAdministration(app)).id;
+  await ensureVatRate(app);
+  await configureBilling(app, admin, { invoicing_period: 'year' });
+  await createSeries(app, admin);
+  const plan = (await app.request('POST', PATH, { body: { admin_id: admin, name: 'Largest', recurring_costs: [{ description: 'Fee', amount_excl_vat: '999999999999.99', period: 'month' }] } })).body;
+  const raised = await app.request('POST', `${PATH}/${plan.id}`, { body: { recurring_costs: [{ description: 'Fee', amount_excl_vat: '1000000000000.00', period: 'month' }] } });
+  t.like(raised.body, { code: 'invalid_input', param: '$.recurring_costs[0].amount_excl_vat' });
+  t.is((await app.request('GET', `${PATH}/${plan.id}`)).body.recurring_costs[0].amount_excl_vat, '999999999999.99', 'nothing changed');
+
+  const customer = await createCustomer(app, admin);
+  await createTokenSubscription(app, admin, { plan_id: plan.id, customer_id: customer.id, valid_from: '2026-01-01T00:00:00+01:00' });
+  await startCurrentPeriods(scopedEm(app.orm), new Date('2026-11-10T12:00:00Z'));
+  const [box] = await boxesOf(app, `?party_external_reference=${customer.external_reference}`);
+  t.deepEqual(box.rollups.map((r: any) => `${r.product_category} ${r.subtotal_excl_vat}`), ['subscription_fee 11999999999999.88']);
 });
