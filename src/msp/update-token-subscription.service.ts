@@ -12,6 +12,7 @@ import { assertNamedRecordsVisible, lookupByExternalReference, lookupById, type 
 import { assertNoOverlap, lockToken } from './link-token.service.ts';
 import { lockTokenSubscription } from './lock-token-subscription.ts';
 import { loadLinkTokens } from './save-token-link.service.ts';
+import { SubscriptionCorrection } from './subscription-correction.entity.ts';
 import { SubscriptionPlan } from './subscription-plan.entity.ts';
 import { TokenLink } from './token-link.entity.ts';
 import {
@@ -61,6 +62,33 @@ async function recheckDeferringLinks(em: Em, subscription: TokenSubscription, va
 }
 
 /**
+ * A plan-or-customer correction at T ends its old subscription at T where its successor starts:
+ * the old one may not run past T again, the successor not start before it, nor run past a later
+ * correction of the same old subscription (whose successor runs on from there), or both would be
+ * valid, and billed, for the same days. A defunct other side bills nothing and binds no more.
+ */
+async function assertCorrectionsKept(em: Em, subscription: TokenSubscription, bounds: Bounds, changed: readonly string[]): Promise<void> {
+  const naming = await em.find(SubscriptionCorrection, { $or: [{ oldSubscription: subscription }, { newSubscription: subscription }] },
+    { filters: false, populate: ['oldSubscription', 'newSubscription'] });
+  const made = naming.find((c) => c.newSubscription.id === subscription.id);
+  const ending: SubscriptionCorrection[] = naming.filter((c) => c.oldSubscription.id === subscription.id && !c.newSubscription.defunct);
+  if (made) {
+    const later = await em.find(SubscriptionCorrection, { oldSubscription: made.oldSubscription, correctedFrom: { $gt: made.correctedFrom } },
+      { filters: false, populate: ['newSubscription'] });
+    ending.push(...later.filter((c) => !c.newSubscription.defunct));
+  }
+  if (changed.includes('validFrom') && made && !made.oldSubscription.defunct && bounds.from.getTime() < made.correctedFrom.getTime()) {
+    throw new InvalidInputError(`valid_from cannot lie before ${made.correctedFrom.toISOString()}, where a plan-or-customer correction `
+      + `started the subscription after ${made.oldSubscription.id}`, { path: ['valid_from'] });
+  }
+  const end = ending.sort((a, b) => a.correctedFrom.getTime() - b.correctedFrom.getTime())[0];
+  if (changed.includes('validUntil') && end && (!bounds.until || bounds.until.getTime() > end.correctedFrom.getTime())) {
+    throw new InvalidInputError(`valid_until cannot lie after ${end.correctedFrom.toISOString()}, where ${end.newSubscription.id} `
+      + 'runs on by a plan-or-customer correction', { path: ['valid_until'] });
+  }
+}
+
+/**
  * POST (merge) or the deprecated PUT (replace: absent members are reset, custom_fields replaced)
  * on /msp-token-subscription/{id}. Administration, customer and plan are set on create only (a
  * plan-or-customer correction changes them). A defunct subscription only records
@@ -106,6 +134,7 @@ export function updateTokenSubscriptionEntity(
     if (changed.includes('externalReference') && setsOtherExternalReference(next.externalReference, subscription.externalReference)) {
       await assertExternalReferenceFree(tx, TokenSubscription, next.externalReference, TOKEN_SUBSCRIPTION);
     }
+    if (changed.includes('validFrom') || changed.includes('validUntil')) await assertCorrectionsKept(tx, subscription, { from: validFrom, until: validUntil }, changed);
     if (changed.includes('validFrom')) await recheckDeferringLinks(tx, subscription, validFrom);
 
     const before: Bounds = { from: subscription.validFrom, until: subscription.validUntil ?? null };

@@ -215,6 +215,20 @@ test('correctPlanOrCustomer splits the subscription like POST .../plan-or-custom
   t.deepEqual(await rest(`/msp-token-subscription/${untouched.id}`), before);
 });
 
+test('updateTokenSubscription keeps a correction like POST /msp-token-subscription/{id}: the old one not reopened, the successor not moved back', async (t) => {
+  const newPlan = await insertSubscriptionPlan(app, adminId);
+  const sub = await insertTokenSubscription(app, adminId);
+  const { new_subscription: successor } = await restWrite('POST', `/msp-token-subscription/${sub.id}/plan-or-customer-correction`, {
+    valid_from: '2026-04-01T00:00:00Z', new_plan_id: newPlan.id,
+  });
+  const [oldBefore, successorBefore] = [await rest(`/msp-token-subscription/${sub.id}`), await rest(`/msp-token-subscription/${successor.id}`)];
+  t.like(await failure(UPDATE_SUBSCRIPTION, { id: sub.id, i: { validUntil: null } }),
+    { code: 'invalid_input', param: '$.input.validUntil', data: { updateTokenSubscription: null } });
+  t.like(await failure(UPDATE_SUBSCRIPTION, { id: successor.id, i: { validFrom: '2026-03-01T00:00:00Z' } }), { code: 'invalid_input', param: '$.input.validFrom' });
+  t.deepEqual(await rest(`/msp-token-subscription/${sub.id}`), oldBefore);
+  t.deepEqual(await rest(`/msp-token-subscription/${successor.id}`), successorBefore);
+});
+
 // --- token links ---
 
 const LINK = 'databaseId evcoId validFrom effectiveValidFrom validUntil defunct isCurrentlyValid externalUpdatedAt subscription { databaseId }';

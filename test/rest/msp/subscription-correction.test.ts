@@ -3,7 +3,10 @@ import { randomUUID } from 'node:crypto';
 import { MonetaryCredit } from '../../../src/msp/monetary-credit.entity.ts';
 import { TokenLink } from '../../../src/msp/token-link.entity.ts';
 import { scopedEm } from '../../../src/access/admin-scope.ts';
+import { startCurrentPeriods } from '../../../src/billing/period-start.service.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { configureBilling, createSeries } from '../../helpers/billing-factories.ts';
+import { ensureVatRate } from '../../helpers/session-factories.ts';
 import pg from 'pg';
 import { lockWaits } from '../../helpers/db.ts';
 import {
@@ -197,4 +200,83 @@ test('a link ended while a correction waits for its token: the successor\'s link
   } finally {
     await db.end();
   }
+});
+
+// Found by probing (2026-11-29): the old subscription of a correction could be reopened past its
+// moment (valid_until cleared or moved later) and the successor moved back before it; both were
+// then valid, and billed, for the same days.
+const subscriptionPath = (id: string) => `/main/v1/msp-token-subscription/${id}`;
+
+async function feeLines(subscriptionId: string) {
+  const rows = await app.orm.em.getConnection().execute<{ period: string; amount: string }[]>(
+    `select split_part(subject_id, '/', 2) as period, amount_excl_vat::text as amount from billing_item
+     where split_part(subject_id, '/', 1) = ? and not superseded order by occurred_at`, [subscriptionId]);
+  return rows.map((r) => `${r.period} ${r.amount}`);
+}
+
+async function refusedUnchanged(t: import('ava').ExecutionContext, id: string, body: Record<string, unknown>, param: string) {
+  const before = await app.request('GET', subscriptionPath(id));
+  const response = await app.request('POST', subscriptionPath(id), { body });
+  t.is(response.status, 400, JSON.stringify(body));
+  t.like(response.body, { code: 'invalid_input', param }, JSON.stringify(body));
+  t.deepEqual((await app.request('GET', subscriptionPath(id))).body, before.body, JSON.stringify(body));
+}
+
+test('a corrected subscription does not run past its correction again, nor its successor start before it: each day is billed once', async (t) => {
+  await ensureVatRate(app);
+  const admin = await createAdministration(app);
+  await configureBilling(app, admin.id);
+  await createSeries(app, admin.id);
+  const fee = (amount: string) => ({ recurring_costs: [{ description: 'Fee', amount_excl_vat: amount, period: 'month' }] });
+  const [cheap, dear] = [await createSubscriptionPlan(app, admin.id, fee('10.00')), await createSubscriptionPlan(app, admin.id, fee('20.00'))];
+  const customer = await createCustomer(app, admin.id);
+  const sub = await createTokenSubscription(app, admin.id, { plan_id: cheap.id, customer_id: customer.id, valid_from: '2026-01-01T00:00:00+01:00' });
+  const corrected = await app.request('POST', correctionPath(sub.id), { body: { valid_from: '2026-11-16T00:00:00+01:00', new_plan_id: dear.id } });
+  t.is(corrected.status, 200, JSON.stringify(corrected.body));
+  const successor = corrected.body.new_subscription.id;
+
+  await refusedUnchanged(t, sub.id, { valid_until: null }, '$.valid_until');
+  await refusedUnchanged(t, sub.id, { valid_until: '2026-12-01T00:00:00+01:00' }, '$.valid_until');
+  await refusedUnchanged(t, sub.id, { valid_until: '2026-11-16T00:00:01+01:00', recurring_cost_correction: true }, '$.valid_until');
+  await refusedUnchanged(t, successor, { valid_from: '2026-11-01T00:00:00+01:00' }, '$.valid_from');
+  const put = await app.request('PUT', subscriptionPath(sub.id), { body: { valid_from: '2026-01-01T00:00:00+01:00' } });
+  t.like(put, { status: 400, body: { code: 'invalid_input', param: '$.valid_until' } });
+
+  await startCurrentPeriods(scopedEm(app.orm), new Date('2026-11-20T12:00:00Z'));
+  t.deepEqual(await feeLines(sub.id), ['2026-11 5.00']);
+  t.deepEqual(await feeLines(successor), ['2026-11 10.00']);
+
+  // What the correction leaves free stays free: the old one's start, its end at or before the moment, the successor's end.
+  for (const [id, body] of [[sub.id, { valid_from: '2026-02-01T00:00:00+01:00' }], [sub.id, { valid_until: '2026-11-16T00:00:00+01:00' }],
+    [successor, { valid_until: '2027-06-01T00:00:00+02:00' }], [successor, { valid_from: '2026-11-16T00:00:00+01:00', buyer_reference: 'PO-9' }]] as const) {
+    const response = await app.request('POST', subscriptionPath(id), { body });
+    t.is(response.status, 200, JSON.stringify(response.body));
+  }
+  t.deepEqual(await feeLines(sub.id), ['2026-11 5.00']);
+  t.deepEqual(await feeLines(successor), ['2026-11 10.00']);
+});
+
+test('a correction binds only live subscriptions, and each correction of a chain binds its own moment', async (t) => {
+  const [first, second] = [await insertSubscriptionPlan(app, adminId), await insertSubscriptionPlan(app, adminId)];
+  // Corrected at June, then again from March: the March successor runs up to June, where the June one runs on.
+  const sub = await insertTokenSubscription(app, adminId, { plan: first.id });
+  const june = (await app.request('POST', correctionPath(sub.id), { body: { valid_from: '2026-06-01T00:00:00Z', new_plan_id: second.id } })).body.new_subscription.id;
+  const march = (await app.request('POST', correctionPath(sub.id), { body: { valid_from: '2026-03-01T00:00:00Z', new_plan_id: second.id } })).body.new_subscription.id;
+  t.like((await app.request('GET', subscriptionPath(march))).body, { valid_from: '2026-03-01T00:00:00.000Z', valid_until: '2026-06-01T00:00:00.000Z' });
+  await refusedUnchanged(t, sub.id, { valid_until: '2026-04-01T00:00:00Z' }, '$.valid_until');
+  await refusedUnchanged(t, march, { valid_until: null }, '$.valid_until');
+  await refusedUnchanged(t, march, { valid_from: '2026-02-01T00:00:00Z' }, '$.valid_from');
+  await refusedUnchanged(t, june, { valid_from: '2026-05-01T00:00:00Z' }, '$.valid_from');
+  t.is((await app.request('POST', subscriptionPath(march), { body: { valid_until: '2026-05-01T00:00:00Z' } })).status, 200);
+
+  // A later correction of the successor is a correction like any: it then binds the successor's end.
+  const july = await app.request('POST', correctionPath(june), { body: { valid_from: '2026-07-01T00:00:00Z', new_plan_id: first.id } });
+  t.is(july.status, 200, JSON.stringify(july.body));
+  await refusedUnchanged(t, june, { valid_until: null }, '$.valid_until');
+
+  // A defunct side bills nothing: the other one is free again (a correction undone).
+  t.is((await app.request('PUT', `${subscriptionPath(july.body.new_subscription.id)}/defunct`)).status, 200);
+  t.like((await app.request('POST', subscriptionPath(june), { body: { valid_until: null } })), { status: 200, body: { valid_until: null } });
+  t.is((await app.request('PUT', `${subscriptionPath(sub.id)}/defunct`)).status, 200);
+  t.like((await app.request('POST', subscriptionPath(march), { body: { valid_from: '2026-01-01T00:00:00Z' } })), { status: 200, body: { valid_from: '2026-01-01T00:00:00.000Z' } });
 });
