@@ -21,7 +21,8 @@ export async function findLocalEvse(em: Em, evse: { evseId?: string | null; evse
     const byUid = await em.findOne(Evse, { evseUid: evse.evseUid }, { filters: false });
     if (byUid) return byUid;
   }
-  if (evse.evseId) return em.findOne(Evse, { evseIdNormalized: normalizeEvseId(evse.evseId) }, { filters: false, orderBy: { updatedAt: 'desc' } });
+  const evseIdNormalized = evse.evseId ? normalizeEvseId(evse.evseId) : '';
+  if (evseIdNormalized) return em.findOne(Evse, { evseIdNormalized }, { filters: false, orderBy: { updatedAt: 'desc' } });
   return null;
 }
 

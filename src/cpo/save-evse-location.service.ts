@@ -59,7 +59,7 @@ function apply(location: EvseLocation, patch: Patch<EvseLocationFields>): void {
   const failures: ErrorDetail[] = [];
   const latitude = coordinate(patch.latitude, 'latitude', '90', failures);
   const longitude = coordinate(patch.longitude, 'longitude', '180', failures);
-  if (patch.timeZone && !isTimeZone(patch.timeZone)) failures.push({ path: ['time_zone'], message: 'time_zone must be an IANA time zone' });
+  if (patch.timeZone != null && !isTimeZone(patch.timeZone)) failures.push({ path: ['time_zone'], message: 'time_zone must be an IANA time zone' });
   if (patch.country && !isCountryCode(patch.country)) failures.push({ path: ['country'], message: 'country must be an officially assigned ISO 3166-1 alpha-2 code' });
   if (failures.length) throw DomainError.of('invalid_input', failures);
   applyPatch(location, { ...patch, latitude, longitude, country: patch.country ? patch.country.toUpperCase() : patch.country });

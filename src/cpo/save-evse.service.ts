@@ -49,6 +49,13 @@ function apply(evse: Evse, patch: Patch<EvseFields>, location: EvseLocation | nu
   if (patch.externalUpdatedAt && evse.externalUpdatedAt && patch.externalUpdatedAt < evse.externalUpdatedAt) {
     throw new DomainError('outdated', 'external_updated_at is older than the stored one', { path: ['external_updated_at'] });
   }
+  // An EVSE ID of separators only compares as "": it would name no EVSE, or every such one.
+  if (patch.evseId != null && !normalizeEvseId(patch.evseId)) {
+    throw new InvalidInputError('evse_id must hold more than separators ("NL*ABC*E123"; null removes it)', { path: ['evse_id'] });
+  }
+  // Sessions name a connector by its id (in any casing): two of one id would leave the second unreachable.
+  const twice = patch.connectors?.findIndex((c, i) => patch.connectors!.slice(0, i).some((earlier) => earlier.id.toLowerCase() === c.id.toLowerCase())) ?? -1;
+  if (twice >= 0) throw new DomainError('duplicate', `connector id ${patch.connectors![twice].id} is listed twice`, { path: ['connectors', twice, 'id'] });
   const { locationId: _named, ...fields } = patch;
   applyPatch(evse, { ...fields, connectors: patch.connectors === null ? [] : patch.connectors });
   if (location !== undefined) evse.location = location;

@@ -13,7 +13,7 @@ export interface EvseFacts { evse_uid: string | null; evse_id: string | null; st
 
 export async function loadLocalEvses(em: Em, sessions: EvseFacts[]) {
   const evseUids = [...new Set(sessions.map((s) => s.evse_uid).filter((v): v is string => !!v))];
-  const evseIds = [...new Set(sessions.map((s) => s.evse_id).filter((v): v is string => !!v).map(normalizeEvseId))];
+  const evseIds = [...new Set(sessions.map(evseIdOf).filter((v): v is string => v !== null))];
   const named = evseUids.length || evseIds.length
     ? await em.find(Evse, { $or: [{ evseUid: { $in: evseUids } }, { evseIdNormalized: { $in: evseIds } }] }, { filters: false, populate: ['location', 'admin'] })
     : [];
@@ -24,11 +24,18 @@ export async function loadLocalEvses(em: Em, sessions: EvseFacts[]) {
   const evses = [...new Set([...named, ...assignments.map((a) => a.evse)])];
   await holdConfiguringEvses(em, evses);
   const holderAt = (evseId: string, at: Date) => assignments.find((a) => a.evseIdNormalized === evseId && isValidAt(a, at))?.evse;
-  const localEvse = (session: EvseFacts): Evse | undefined => evses.find((e) => session.evse_uid && e.evseUid.toLowerCase() === session.evse_uid.toLowerCase())
-    ?? (session.evse_id ? holderAt(normalizeEvseId(session.evse_id), session.start_at) : undefined)
-    ?? evses.find((e) => session.evse_id && e.evseIdNormalized === normalizeEvseId(session.evse_id)
-      && !assignments.some((a) => a.evseIdNormalized === e.evseIdNormalized));
+  const localEvse = (session: EvseFacts): Evse | undefined => {
+    const evseId = evseIdOf(session);
+    return evses.find((e) => session.evse_uid && e.evseUid.toLowerCase() === session.evse_uid.toLowerCase())
+      ?? (evseId ? holderAt(evseId, session.start_at) : undefined)
+      ?? evses.find((e) => evseId && e.evseIdNormalized === evseId && !assignments.some((a) => a.evseIdNormalized === e.evseIdNormalized));
+  };
   return { localEvse };
+}
+
+/** A session's EVSE ID as compared, or null: one of separators only names no EVSE (an EVSE stored with one before it was refused held no ID). */
+function evseIdOf(session: EvseFacts): string | null {
+  return session.evse_id ? normalizeEvseId(session.evse_id) || null : null;
 }
 
 /**

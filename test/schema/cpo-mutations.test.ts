@@ -109,6 +109,27 @@ test('saveEvse merge-updates connectors and location, setEvseDropoutAll switches
   t.deepEqual(await rest(`/cpo-evse/${evse.evse_uid}`), stored, 'nothing changed');
 });
 
+// Found by probing (2026-11-29): both were stored, as over REST.
+test('saveEvse refuses an evseId of separators only ($.input.evseId) and two connectors of one id ($.input.connectors[1].id); nothing changes', async (t) => {
+  const evse = await createEvse(app, adminId);
+  const stored = await rest(`/cpo-evse/${evse.evse_uid}`);
+  t.like(await failure(SAVE_EVSE, { u: evse.evse_uid, i: { evseId: '* - *', reimbursementMandatory: true } }), { code: 'invalid_input', param: '$.input.evseId', data: { saveEvse: null } });
+  t.like(await failure(SAVE_EVSE, { u: evse.evse_uid, i: { reimbursementMandatory: true, connectors: [{ id: 'c1' }, { id: 'C1', standard: 'CHADEMO' }] } }),
+    { code: 'duplicate', param: '$.input.connectors[1].id', data: { saveEvse: null } });
+  t.deepEqual(await rest(`/cpo-evse/${evse.evse_uid}`), stored, 'nothing changed');
+});
+
+// Found by probing (2026-11-29): "" was stored as the time zone.
+test('saveEvseLocation refuses a timeZone of "" at $.input.timeZone, on create and merge-update; nothing changes', async (t) => {
+  const locationId = `GTZ-${next()}`;
+  t.like(await failure(SAVE_LOCATION, { l: locationId, i: { adminId, timeZone: '' } }), { code: 'invalid_input', param: '$.input.timeZone', data: { saveEvseLocation: null } });
+  t.is((await app.request('GET', `/main/v1/cpo-evse-location/${locationId}`)).body.code, 'not_found', 'nothing stored');
+  await data(app, SAVE_LOCATION, { l: locationId, i: { adminId, timeZone: 'Europe/Amsterdam' } });
+  const stored = await rest(`/cpo-evse-location/${locationId}`);
+  t.like(await failure(SAVE_LOCATION, { l: locationId, i: { timeZone: '', name: 'Renamed' } }), { code: 'invalid_input', param: '$.input.timeZone' });
+  t.deepEqual(await rest(`/cpo-evse-location/${locationId}`), stored, 'nothing changed');
+});
+
 // --- reimbursement plans ---
 
 const PLAN_FIELDS = 'databaseId adminId name description mode components publishFrom publishUntil externalReference createdAt updatedAt';

@@ -56,3 +56,22 @@ test('a CPO session naming an EVSE ID by its holder at the start: that EVSE\'s l
     t.deepEqual(records.map((r: any) => r.customer_id), [owner.id], uid);
   }
 });
+
+// Found by probing (2026-11-29): an EVSE ID of separators only normalizes to "" (refused since; one
+// stored before stays), and the last fallback matched a session's "-" to it: another
+// administration's Exempt owner made the driver's session VAT-free.
+test('a session whose evse_id normalizes to "" matches no EVSE, not one stored with "***"', async (t) => {
+  const a = (await createAdministration(app)).id;
+  const b = (await createAdministration(app)).id;
+  const { evcoId } = await pricedSubscription(app, a, { plan: { use_customer_reimbursement_vat: true } });
+  const evse = await createEvse(app, b);
+  await app.orm.em.fork().getConnection().execute(`update cpo_evse set evse_id = '***', evse_id_normalized = '' where evse_uid = ?`, [evse.evse_uid]);
+  const owner = await createCustomer(app, b, { reimbursement_vat: 'Exempt' });
+  const plan = await createReimbursementPlan(app, b, {}, { energy: '0.10' });
+  await reimburseEvse(app, b, owner.id, plan.id, evse.evse_uid);
+  const stored = await submitSession(app, sessionBody(evcoId, { evse_id: '-' }));
+  t.is((await processed(app, stored.id)).status, 'priced');
+  const [result] = (await okCall(app, 'GET', `/msp-charge-session-priced?charge_session_id=${stored.id}`)).items;
+  t.true(result.subtotals.length > 0);
+  t.false(result.subtotals.some((s: any) => s.vat_kind === 'exempt'), JSON.stringify(result.subtotals));
+});

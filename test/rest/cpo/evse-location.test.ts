@@ -54,3 +54,18 @@ test('bad coordinates, zones and power types are 400 at their place; a foreign l
   t.is(foreign.status, 400);
   t.is(foreign.body.param, '$.location_id');
 });
+
+test('a time_zone of "" is 400 at $.time_zone on create and merge-update, not stored as ""; null clears it (since 2026-11-29)', async (t) => {
+  const admin = (await createAdministration(app)).id;
+  const locationId = `TZ-${admin}`;
+  const created = await app.request('POST', '/main/v1/cpo-evse-location', { body: { admin_id: admin, location_id: locationId, time_zone: '' } });
+  t.like(created.body, { code: 'invalid_input', param: '$.time_zone' });
+  t.is((await app.request('GET', `/main/v1/cpo-evse-location/${locationId}`)).body.code, 'not_found', 'no location stored');
+  await app.request('POST', '/main/v1/cpo-evse-location', { body: { admin_id: admin, location_id: locationId, time_zone: 'Europe/Amsterdam' } });
+  const stored = (await app.request('GET', `/main/v1/cpo-evse-location/${locationId}`)).body;
+  const updated = await app.request('POST', `/main/v1/cpo-evse-location/${locationId}`, { body: { time_zone: '', name: 'Depot' } });
+  t.like(updated.body, { code: 'invalid_input', param: '$.time_zone' });
+  t.deepEqual((await app.request('GET', `/main/v1/cpo-evse-location/${locationId}`)).body, stored, 'nothing changed');
+  const cleared = await app.request('POST', `/main/v1/cpo-evse-location/${locationId}`, { body: { time_zone: null } });
+  t.is(cleared.body.time_zone, null);
+});

@@ -88,3 +88,32 @@ test('the same EVSE create sent ten times at once: one 200, the others 400 dupli
   const [{ n }] = await app.orm.em.fork().execute<{ n: number }[]>('select count(*)::int as n from cpo_evse where evse_uid = ?', [evseUid]);
   t.is(n, 1);
 });
+
+test('an evse_id of separators only (or "") is 400 at $.evse_id on create and merge-update, and nothing is stored (since 2026-11-29)', async (t) => {
+  const base = `SEP-${process.pid}`;
+  for (const evseId of ['***', '- -', '']) {
+    const created = await app.request('POST', api('/cpo-evse'), { body: { admin_id: adminId, evse_uid: `${base}-${evseId.length}`, evse_id: evseId } });
+    t.like(created.body, { code: 'invalid_input', param: '$.evse_id' }, JSON.stringify(evseId));
+    t.is((await app.request('GET', api(`/cpo-evse/${base}-${evseId.length}`))).body.code, 'not_found', 'no EVSE stored');
+  }
+  const evse = await createEvse(app, adminId, { evse_id: `NL*SEP*E${process.pid}` });
+  const stored = (await app.request('GET', api(`/cpo-evse/${evse.evse_uid}`))).body;
+  const updated = await app.request('POST', api(`/cpo-evse/${evse.evse_uid}`), { body: { evse_id: '*-*', reimbursement_mandatory: true } });
+  t.like(updated.body, { code: 'invalid_input', param: '$.evse_id' });
+  t.deepEqual((await app.request('GET', api(`/cpo-evse/${evse.evse_uid}`))).body, stored, 'nothing changed');
+  const unseparated = await app.request('POST', api(`/cpo-evse/${evse.evse_uid}`), { body: { evse_id: `NLSEPE${process.pid}X` } });
+  t.is(unseparated.status, 200, 'an EVSE ID without separators is the spec\'s form all the same');
+});
+
+test('two connectors of one id (in any casing) are 400 duplicate at the second one\'s id, and nothing is stored (since 2026-11-29)', async (t) => {
+  const evse = await createEvse(app, adminId, { connectors: [{ id: 'A', standard: 'IEC_62196_T2' }] });
+  const stored = (await app.request('GET', api(`/cpo-evse/${evse.evse_uid}`))).body;
+  const twice = await app.request('POST', api(`/cpo-evse/${evse.evse_uid}`), {
+    body: { reimbursement_mandatory: true, connectors: [{ id: '1', standard: 'IEC_62196_T2' }, { id: 'a' }, { id: 'A', standard: 'CHADEMO' }] },
+  });
+  t.like(twice.body, { code: 'duplicate', param: '$.connectors[2].id' });
+  t.deepEqual((await app.request('GET', api(`/cpo-evse/${evse.evse_uid}`))).body, stored, 'nothing changed');
+  const created = await app.request('POST', api('/cpo-evse'), { body: { admin_id: adminId, evse_uid: `TWICE-${process.pid}`, connectors: [{ id: '1' }, { id: '1' }] } });
+  t.like(created.body, { code: 'duplicate', param: '$.connectors[1].id' });
+  t.is((await app.request('GET', api(`/cpo-evse/TWICE-${process.pid}`))).body.code, 'not_found', 'no EVSE stored');
+});
