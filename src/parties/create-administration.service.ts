@@ -1,7 +1,10 @@
 import { callerScope } from '../access/admin-scope.ts';
 import { assertMayChangeInstanceWide } from '../access/instance-wide.ts';
 import { isCountryCode } from '../platform/countries.ts';
-import { InvalidInputError, NotFoundError } from '../platform/errors.ts';
+import { refuseBlank } from '../platform/blank-text.ts';
+import { DomainError, InvalidInputError, NotFoundError } from '../platform/errors.ts';
+import { assertExternalReferenceFree } from '../platform/external-reference.ts';
+import { flushUnique } from '../platform/flush-unique.ts';
 import { isUuid } from '../platform/ids.ts';
 import type { Em } from '../platform/orm.ts';
 import { Administration } from './administration.entity.ts';
@@ -26,11 +29,21 @@ export interface SellerInput {
 
 const SLUG = /^[a-z0-9][a-z0-9-]{1,62}$/i;
 
+/**
+ * Sellers are created by operators (CLI seller create, the demo). An external reference is never ""
+ * (docs/decisions.md), and one another seller has is 400 `duplicate` at external_reference, also
+ * when a concurrent create took it between the check and the flush.
+ */
 export async function createSeller(em: Em, input: SellerInput): Promise<Seller> {
   if (!input.name) throw new InvalidInputError('name is required', { path: ['name'] });
+  refuseBlank(input.name, ['name']);
   if (!isCountryCode(input.country)) throw new InvalidInputError('country must be an officially assigned ISO 3166-1 alpha-2 code', { path: ['country'] });
+  if (input.externalReference === '') {
+    throw new DomainError('validation_failed', 'external_reference must not be empty (leave it out for none)', { path: ['external_reference'] });
+  }
+  await assertExternalReferenceFree(em, Seller, input.externalReference, 'seller');
   const seller = em.create(Seller, { name: input.name, country: input.country.toUpperCase(), externalReference: input.externalReference ?? null });
-  await em.flush();
+  await flushUnique(em, { seller_external_reference_unique: ['external_reference'] });
   return seller;
 }
 

@@ -1,11 +1,11 @@
 // The `billing` part of a setup file: per administration its billing settings, series and
 // product categories. Keys: the administration, a series' code, a category's code. A record
-// already holding the file's values is not written.
+// already holding the file's values is not written. A built-in category's code is refused.
 import { getBillingSettings } from '../billing/billing-settings.queries.ts';
 import { saveBillingSettings } from '../billing/billing-settings.service.ts';
 import { createSeries, updateSeries } from '../billing/billing-series.service.ts';
 import { BillingSeries } from '../billing/billing-series.entity.ts';
-import { ProductCategory } from '../billing/product-category.entity.ts';
+import { isBuiltInCategory, ProductCategory } from '../billing/product-category.entity.ts';
 import { createProductCategory } from '../billing/product-category.service.ts';
 import type { Em } from '../platform/orm.ts';
 import type { FieldPath } from '../platform/field-path.ts';
@@ -71,7 +71,9 @@ export async function applyBilling(em: Em, file: SetupFile, report: BillingRepor
     }
     for (const [j, c] of (b.product_categories ?? []).entries()) {
       const cPath = [...path, 'product_categories', j];
-      const existing = await em.findOne(ProductCategory, { admin: b.admin_id, code: c.code });
+      // A built-in category is no entry of the file: the service refuses its code (as POST
+      // /billing-product-category does), whether or not the administration has its rows yet.
+      const existing = isBuiltInCategory(c.code.toLowerCase()) ? null : await em.findOne(ProductCategory, { admin: b.admin_id, code: c.code });
       if (!existing) {
         await at(cPath, () => createProductCategory(em, { adminId: b.admin_id, code: c.code, description: c.description }));
         report.product_categories.created++;

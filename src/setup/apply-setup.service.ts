@@ -32,6 +32,19 @@ function canonical(value: unknown): string {
   return JSON.stringify(value);
 }
 const same = (a: unknown, b: unknown) => canonical(a) === canonical(b);
+/**
+ * An amount as it compares; text that is no decimal stays as it is, so that it compares unequal and
+ * the service, which refuses it, names its place (normalizing it here failed without one).
+ */
+function comparable(amount: string): string {
+  try {
+    return normalize(amount);
+  } catch {
+    return amount;
+  }
+}
+/** Values of a set (administration ids, rate components) as they compare: lower case, each once, sorted; the services store each once. */
+const asSet = (values: readonly string[]) => [...new Set(values.map((v) => v.toLowerCase()))].sort();
 const time = (value: string | null | undefined) => (value ? checkedTimestamp(value) : null);
 const iso = (value: Date | null | undefined) => (value ? value.toISOString() : null);
 
@@ -79,7 +92,7 @@ async function applyVatRates(em: Em, file: SetupFile, report: SetupReport): Prom
     if (!existing) {
       await at(path, () => createVatRate(em, fields));
       report.vat_rates.created++;
-    } else if (normalize(existing.percentage) === normalize(r.percentage) && iso(existing.validUntil) === iso(fields.validUntil)) {
+    } else if (comparable(existing.percentage) === comparable(r.percentage) && iso(existing.validUntil) === iso(fields.validUntil)) {
       report.vat_rates.unchanged++;
     } else {
       await at(path, () => updateVatRate(em, existing.id, { percentage: r.percentage, validUntil: fields.validUntil }));
@@ -98,7 +111,7 @@ async function applyRatePlans(em: Em, file: SetupFile, report: SetupReport): Pro
       report.rate_plans.created++;
     } else if (existing.currency !== plan.currency) {
       throw new InvalidInputError(`rate plan ${plan.external_reference} is in ${existing.currency}; its currency cannot change`, { path: [...path, 'currency'] });
-    } else if (existing.name === plan.name && same(lowerSorted(existing.adminIds), lowerSorted(adminIds))) {
+    } else if (existing.name === plan.name && same(asSet(existing.adminIds), asSet(adminIds))) {
       report.rate_plans.unchanged++;
     } else {
       await at(path, () => upsertRatePlan(em, { id: existing!.id }, { name: plan.name, adminIds }));
@@ -150,14 +163,15 @@ async function applySubscriptionPlans(em: Em, file: SetupFile, report: SetupRepo
       name: existing.name, description: existing.description ?? null, publishFrom: iso(existing.publishFrom), publishUntil: iso(existing.publishUntil),
       ratePlanId: existing.ratePlanId ?? null, useCustomerReimbursementVat: existing.useCustomerReimbursementVat,
       recurringCosts: (existing.recurringCosts ?? []).map((c) => ({ ...c, amount_excl_vat: normalize(c.amount_excl_vat) })),
-      creditExcludedComponents: existing.creditExcludedComponents ?? [],
+      creditExcludedComponents: asSet(existing.creditExcludedComponents ?? []),
     };
     const wanted = {
       ...patch, publishFrom: iso(patch.publishFrom), publishUntil: iso(patch.publishUntil),
-      recurringCosts: (patch.recurringCosts ?? []).map((c) => ({ description: c.description, amount_excl_vat: normalize(c.amount_excl_vat), period: c.period })),
+      recurringCosts: (patch.recurringCosts ?? []).map((c) => ({ description: c.description, amount_excl_vat: comparable(c.amount_excl_vat), period: c.period })),
+      creditExcludedComponents: asSet(patch.creditExcludedComponents ?? []),
     };
-    const comparable = (o: typeof current) => ({ ...o, recurringCosts: o.recurringCosts.map((c) => ({ description: c.description, amount_excl_vat: c.amount_excl_vat, period: c.period })) });
-    if (same(comparable(current), comparable(wanted as typeof current))) { report.subscription_plans.unchanged++; continue; }
+    const fields = (o: typeof current) => ({ ...o, recurringCosts: o.recurringCosts.map((c) => ({ description: c.description, amount_excl_vat: c.amount_excl_vat, period: c.period })) });
+    if (same(fields(current), fields(wanted as typeof current))) { report.subscription_plans.unchanged++; continue; }
     await at(path, () => upsertSubscriptionPlan(em, { id: existing.id }, patch));
     report.subscription_plans.updated++;
   }
@@ -169,9 +183,6 @@ export class DryRun extends Error {}
  * Applies the document in one transaction; with dryRun nothing is kept, the report says what would
  * change. `progress` hears the section being applied (the CLI's progress line).
  */
-/** Administration ids as they compare (citext: any casing names the same one). */
-const lowerSorted = (ids: readonly string[]) => ids.map((id) => id.toLowerCase()).sort();
-
 export async function applySetup(em: Em, file: SetupFile, options: { dryRun?: boolean; progress?: (section: string) => void } = {}): Promise<SetupReport> {
   assertNoRepeats(file);
   const report = emptyReport();

@@ -109,7 +109,7 @@ function repeated<T>(entries: readonly T[] | undefined, key: (entry: T) => strin
 
 /**
  * One entry per record: two entries of one key (an administration's id, a VAT rate's country, kind
- * and start, ...) were both applied, the second undoing the first at every run, so a second run was
+ * and start, a rate plan version's start, ...) were both applied, the second undoing the first at every run, so a second run was
  * never without changes. The place of the second is named.
  */
 export function assertNoRepeats(file: SetupFile): void {
@@ -121,6 +121,9 @@ export function assertNoRepeats(file: SetupFile): void {
   check(file.administrations, (a) => lower(a.id), ['administrations']);
   check(file.vat_rates, (v) => `${lower(v.country)}|${v.vat_kind}|${parseTimestamp(v.valid_from)?.getTime()}`, ['vat_rates']);
   check(file.rate_plans, (p) => lower(p.external_reference), ['rate_plans']);
+  for (const [i, plan] of (file.rate_plans ?? []).entries()) {
+    check(plan.versions, (v: { valid_from: string }) => String(parseTimestamp(v.valid_from)?.getTime()), ['rate_plans', i, 'versions']);
+  }
   check(file.subscription_plans, (p) => lower(p.external_reference), ['subscription_plans']);
   check(file.billing, (b) => lower(b.admin_id), ['billing']);
   for (const [i, billing] of (file.billing ?? []).entries()) {

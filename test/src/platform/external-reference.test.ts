@@ -13,6 +13,7 @@ import { schema } from '../../../schema/index.ts';
 import { startTestApp, type Auth, type TestApp } from '../../helpers/app.ts';
 import { createAdministration } from '../../helpers/factories.ts';
 import { graphql } from '../../schema/graphql.ts';
+import { runCli } from '../../helpers/process.ts';
 
 let app: TestApp;
 let appAuth: Auth;
@@ -109,4 +110,23 @@ test('GraphQL: every mutation that sets a record\'s own external reference refus
   }
   t.true(checked > 30, `${checked} members checked`);
   t.deepEqual(failures, []);
+});
+
+// Found by probing (2026-11-29): `seller create` stored "" (the CLI passes the flag as given), and
+// the next one failed with PostgreSQL's unique violation and its detail; one taken likewise.
+test.serial('CLI seller create refuses "" at external_reference and answers a taken one as duplicate', async (t) => {
+  const env = { DATABASE_URL: app.databaseUrl };
+  const empty = await runCli(['seller', 'create', '--name', 'Empty', '--country', 'NL', '--external-reference', ''], env);
+  t.is(empty.code, 1);
+  t.regex(empty.stderr, /^validation_failed: \$\.external_reference: /m);
+  const reference = `SELLER-${randomUUID()}`;
+  t.is((await runCli(['seller', 'create', '--name', 'First', '--country', 'NL', '--external-reference', reference], env)).code, 0);
+  const taken = await runCli(['seller', 'create', '--name', 'Second', '--country', 'NL', '--external-reference', reference.toLowerCase()], env);
+  t.is(taken.code, 1);
+  t.regex(taken.stderr, /^duplicate: \$\.external_reference: /m);
+  t.notRegex(taken.stderr, /constraint|detail/);
+  const blank = await runCli(['seller', 'create', '--name', '   ', '--country', 'NL'], env);
+  t.regex(blank.stderr, /^invalid_input: \$\.name: /m);
+  const rows = await app.orm.em.fork().getConnection().execute(`select name from seller where external_reference = '' or name in ('Empty', 'Second', '   ')`);
+  t.deepEqual(rows, []);
 });

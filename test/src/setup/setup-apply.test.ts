@@ -129,3 +129,69 @@ test.serial('an unknown section or member, and two entries of one record, fail n
   t.is((await apply(cased)).code, 0);
   t.like((await apply(cased)).report, { rate_plans: { created: 0, updated: 0, unchanged: 1 } });
 });
+
+// Found by probing (2026-11-29): the unchanged-check normalized an amount before any service checked
+// it, so a bad one on an existing record failed as `[DecimalError] Invalid argument: abc`, no place.
+test.serial('an amount that is no decimal on an existing VAT rate or subscription plan names its place; nothing is applied', async (t) => {
+  const rate = { country: 'SI', vat_kind: 'standard', percentage: '22', valid_from: '2020-01-01T00:00:00Z' };
+  const plan = { external_reference: 'amount-plan', admin_id: 'amount-ops', name: 'Amounts', recurring_costs: [{ description: 'Fee', amount_excl_vat: '1.50', period: 'month' }] };
+  t.is((await apply({ administrations: [{ id: 'amount-ops', name: 'Amounts', currency: 'EUR', country: 'NL' }], vat_rates: [rate], subscription_plans: [plan] })).code, 0);
+
+  const percentage = await apply({ administrations: [{ id: 'amount-ops', name: 'Renamed', currency: 'EUR', country: 'NL' }], vat_rates: [{ ...rate, percentage: 'abc' }] });
+  t.is(percentage.code, 1);
+  t.regex(percentage.stderr, /invalid_input: \$\.vat_rates\[0\]\.percentage: /);
+  const amount = await apply({ subscription_plans: [{ ...plan, recurring_costs: [{ description: 'Fee', amount_excl_vat: 'abc', period: 'month' }] }] });
+  t.is(amount.code, 1);
+  t.regex(amount.stderr, /invalid_input: \$\.subscription_plans\[0\]\.recurring_costs\[0\]\.amount_excl_vat: /);
+  const administration = (await app.request('GET', api('/administration'))).body.items.find((a: { id: string }) => a.id === 'amount-ops');
+  t.is(administration.name, 'Amounts', 'nothing was applied');
+});
+
+// Found by probing (2026-11-29): the services store an administration or a rate component once, the
+// unchanged-check compared the file's list as written, so such a file reported `updated` at every run.
+test.serial('a rate plan naming an administration twice, a plan repeating or reordering its credit-excluded components: the second run changes nothing', async (t) => {
+  const document = (components: string[]) => ({
+    administrations: [{ id: 'twice-ops', name: 'Twice', currency: 'EUR', country: 'NL' }],
+    rate_plans: [{ external_reference: 'twice-rates', name: 'Twice', currency: 'EUR', admin_ids: ['twice-ops', 'TWICE-OPS', 'twice-ops'] }],
+    subscription_plans: [{ external_reference: 'twice-plan', admin_id: 'twice-ops', name: 'Twice', credit_excluded_components: components }],
+  });
+  t.is((await apply(document(['parking_time', 'energy', 'parking_time']))).code, 0);
+  for (const components of [['parking_time', 'energy', 'parking_time'], ['energy', 'parking_time']]) {
+    const again = await apply(document(components));
+    t.is(again.code, 0, again.stderr);
+    t.like(again.report, { rate_plans: { updated: 0, unchanged: 1 }, subscription_plans: { updated: 0, unchanged: 1 } }, components.join());
+  }
+  t.deepEqual((await app.request('GET', api('/rate-plan/ext_ref.twice-rates'))).body.admin_ids, ['twice-ops']);
+});
+
+// Found by probing (2026-11-29): two versions of one plan with one valid_from (in any offset) were
+// reported created and unchanged; one entry per record holds for versions too.
+test.serial('two versions of one rate plan with one valid_from fail naming the second; nothing is applied', async (t) => {
+  const definition = { rates: { energy: { price: '0.40' } } };
+  const result = await apply({
+    administrations: [{ id: 'versions-ops', name: 'Versions', currency: 'EUR', country: 'NL' }],
+    rate_plans: [{ external_reference: 'versions-rates', name: 'Versions', currency: 'EUR', admin_ids: ['versions-ops'], versions: [
+      { valid_from: '2026-01-01T00:00:00Z', definition }, { valid_from: '2026-01-01T01:00:00+01:00', definition },
+    ] }],
+  });
+  t.is(result.code, 1);
+  t.regex(result.stderr, /\$\.rate_plans\[0\]\.versions\[1\]: .*one entry per record/);
+  t.falsy((await app.request('GET', api('/administration'))).body.items.find((a: { id: string }) => a.id === 'versions-ops'), 'nothing was applied');
+});
+
+// Found by probing (2026-11-29): a built-in category was refused for an administration without a
+// series, but once its rows existed (a series) the file overwrote its description, bypassing the service.
+test.serial('a built-in product category in the file is refused at its code, with or without a series; nothing is applied', async (t) => {
+  const charging = { code: 'Charging', description: 'Electricity' };
+  const noSeries = await apply({ administrations: [{ id: 'builtin-ops', name: 'Built-in', currency: 'EUR', country: 'NL' }], billing: [{ admin_id: 'builtin-ops', product_categories: [charging] }] });
+  t.is(noSeries.code, 1);
+  t.regex(noSeries.stderr, /duplicate: \$\.billing\[0\]\.product_categories\[0\]\.code: .*built-in/);
+
+  t.is((await apply({ administrations: [{ id: 'builtin-ops', name: 'Built-in', currency: 'EUR', country: 'NL' }], billing: [{ admin_id: 'builtin-ops', series: [{ code: 'BUILTIN' }] }] })).code, 0);
+  const withSeries = await apply({ billing: [{ admin_id: 'builtin-ops', product_categories: [{ code: 'parking', description: 'Parking' }, charging] }] });
+  t.is(withSeries.code, 1);
+  t.regex(withSeries.stderr, /duplicate: \$\.billing\[0\]\.product_categories\[1\]\.code: .*built-in/);
+  const categories = (await app.request('GET', api('/billing-product-category?admin_id=builtin-ops'))).body.items;
+  t.is(categories.find((c: { code: string }) => c.code === 'charging')?.description, 'Charging sessions');
+  t.falsy(categories.find((c: { code: string }) => c.code === 'parking'), 'nothing was applied');
+});
