@@ -115,6 +115,7 @@ const CostCalculationInput = builder.inputType('CostCalculationInput', {
     powerKw: t.string({ description: 'A non-negative exact decimal string.' }),
     parkingMinutes: t.string({ description: 'A non-negative exact decimal string, at most the session\'s duration.' }),
     vatKind: t.field({ type: VatKind, description: 'Unless the deciding rule names one. Default STANDARD.' }),
+    cpoCostExclVat: t.string({ description: 'The CPO\'s cost of the session excl. VAT, which rule scripts read (input.cpo_cost_excl_vat). A non-negative exact decimal string.' }),
   }),
 });
 
@@ -126,6 +127,7 @@ const inputRules = yup.object({
   energyKwh: amount(),
   powerKw: amount(),
   parkingMinutes: amount(),
+  cpoCostExclVat: amount(),
   country: countryCode(),
   timeZone: yup.string().test('tz', '${path} must be an IANA time zone such as Europe/Amsterdam', (v) => v === undefined || isTimeZone(v)),
   cpoPartyId: text().nullable(),
@@ -162,6 +164,7 @@ builder.queryFields((t) => ({
             start: input.startDateTime, end: input.endDateTime, energyKwh: input.energyKwh, parkingMinutes: input.parkingMinutes ?? undefined,
             timeZone: input.timeZone, country: input.country.toUpperCase(), cpoPartyId: input.cpoPartyId ?? undefined,
             tariffCode: input.tariffCode ?? undefined, currentType: input.currentType ?? undefined, powerKw: input.powerKw ?? undefined,
+            cpoCostExclVat: input.cpoCostExclVat ?? undefined,
           },
         });
       } catch (error) {

@@ -32,16 +32,30 @@ export async function isVisible(em: Em, plan: Shared): Promise<boolean> {
  */
 const PRICES_ROAMING = 'select exists (select 1 from roaming_agreement where rate_plan_id = ?) as found';
 
+/** The administrations whose subscription plans price with the plan (their area, msp, sits above pricing: its table is read here). */
+const PRICES_SUBSCRIPTIONS = 'select distinct admin_id from msp_subscription_plan where rate_plan_id = ? order by admin_id';
+
+export async function administrationsPricingWith(em: Em, planId: string): Promise<string[]> {
+  return (await em.execute<{ admin_id: string }[]>(PRICES_SUBSCRIPTIONS, [planId])).map((row) => row.admin_id);
+}
+
 /**
  * A credential limited to administrations changes only plans shared with nothing but its own, and
- * none that prices a roaming agreement: that plan prices every administration's roaming costs.
+ * none that prices a roaming agreement: that plan prices every administration's roaming costs; nor
+ * one that a subscription plan of an administration it cannot see prices with (a plan narrowed
+ * before sharing was kept with its users).
  */
 export async function assertChangeable(em: Em, plan: RatePlan): Promise<void> {
-  if (callerScope(em).all) return;
+  const scope = callerScope(em);
+  if (scope.all) return;
   const [{ found: pricesRoaming }] = await em.execute<{ found: boolean }[]>(PRICES_ROAMING, [plan.id]);
   if (pricesRoaming) throw new DomainError('forbidden', 'the rate plan prices a roaming agreement, which serves every administration: only a credential without an administration limit changes it');
   const visible = plan.adminIds.length > 0 && (await em.count(Administration, { id: { $in: plan.adminIds } })) === plan.adminIds.length;
   if (!visible) throw new DomainError('forbidden', 'the rate plan is shared with administrations this credential cannot see');
+  const own = new Set(scope.ids.map((id) => id.toLowerCase()));
+  if ((await administrationsPricingWith(em, plan.id)).some((id) => !own.has(id.toLowerCase()))) {
+    throw new DomainError('forbidden', 'the rate plan prices subscription plans of administrations this credential cannot see');
+  }
 }
 
 const administrationsOf = new WeakMap<Em, Promise<AdministrationOfCaller[]>>();

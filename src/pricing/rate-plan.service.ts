@@ -11,6 +11,7 @@ import type { ResourceRef } from '../platform/resource-ref.ts';
 import { callerScope } from '../access/admin-scope.ts';
 import { assertChangeable, isVisible } from './rate-plan-access.ts';
 import { parseDefinition } from './rate-plan-definition.ts';
+import { assertStaysSharedWithUsers } from './rate-plan-link.ts';
 import { RatePlanVersion } from './rate-plan-version.entity.ts';
 import { RatePlan } from './rate-plan.entity.ts';
 import { ratePlanData, ratePlanVersionData, type RatePlanData, type RatePlanVersionData } from './rate-plan.queries.ts';
@@ -55,10 +56,15 @@ async function checkAdminIds(em: Em, adminIds: string[], currency: string): Prom
   return result;
 }
 
-async function apply(em: Em, plan: RatePlan, patch: Patch<RatePlanFields>): Promise<void> {
+/** `stored`: the plan exists, so subscription plans may price with it and its sharing may not drop them. */
+async function apply(em: Em, plan: RatePlan, patch: Patch<RatePlanFields>, stored = true): Promise<void> {
   if (patch.name === null || (patch.name !== undefined && patch.name.trim() === '')) throw new InvalidInputError('name is required', { path: ['name'] });
   if (patch.name !== undefined) plan.name = patch.name!;
-  if (patch.adminIds !== undefined) plan.adminIds = await checkAdminIds(em, patch.adminIds ?? [], plan.currency);
+  if (patch.adminIds !== undefined) {
+    const adminIds = await checkAdminIds(em, patch.adminIds ?? [], plan.currency);
+    if (stored) await assertStaysSharedWithUsers(em, plan, adminIds);
+    plan.adminIds = adminIds;
+  }
   if (patch.externalReference !== undefined) plan.externalReference = patch.externalReference;
 }
 
@@ -67,7 +73,7 @@ async function newPlan(em: Em, patch: Patch<RatePlanFields>): Promise<RatePlan> 
   if (!patch.name) throw new InvalidInputError('name is required', { path: ['name'] });
   if (!patch.currency) throw new InvalidInputError('currency is required', { path: ['currency'] });
   const plan = em.create(RatePlan, { name: patch.name, currency: patch.currency });
-  await apply(em, plan, { ...patch, adminIds: patch.adminIds ?? [] });
+  await apply(em, plan, { ...patch, adminIds: patch.adminIds ?? [] }, false);
   return plan;
 }
 

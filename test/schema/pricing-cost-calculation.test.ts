@@ -95,6 +95,24 @@ test('planId prices with the subscription plan\'s rate plan', async (t) => {
   t.like(missing.body.errors?.[0].extensions, { code: 'rate_plan_missing', param: '$.input.planId' });
 });
 
+test('cpoCostExclVat reaches the rule script as REST cpo_cost_excl_vat does: the same price for the same input', async (t) => {
+  const markup = `return { subtotals: [{ component: 'cpo_markup', label: 'CPO + 10 %', amount_excl_vat: dec.add(input.cpo_cost_excl_vat ?? '0', dec.percent(input.cpo_cost_excl_vat ?? '0', '10')) }] };`;
+  const plan = (await data(app, 'mutation ($input: RatePlanInput!) { createRatePlan(input: $input) { id databaseId } }', { input: { name: 'Markup', currency: 'EUR' } })).createRatePlan;
+  await addVersion(plan.id, '2025-01-01T00:00:00Z', { rates: {}, rules: [{ name: 'Markup', match: {}, rates: {}, script: markup }] });
+  for (const cost of ['7.35', undefined]) {
+    const rest = await restCalc({
+      rate_plan_id: plan.databaseId, start_date_time: SESSION.startDateTime, end_date_time: SESSION.endDateTime,
+      energy_kwh: SESSION.energyKwh, country: 'NL', time_zone: SESSION.timeZone, ...(cost === undefined ? {} : { cpo_cost_excl_vat: cost }),
+    });
+    t.is(rest.status, 200, JSON.stringify(rest.body));
+    const { costCalculation: calc } = await data(app, CALC, { input: { ...SESSION, ratePlanId: plan.id, cpoCostExclVat: cost } });
+    t.like(calc, { totalExclVat: rest.body.total_excl_vat, totalVat: rest.body.total_vat, totalInclVat: rest.body.total_incl_vat, rule: { name: 'Markup', index: 0 } });
+    t.deepEqual(calc.explanation, rest.body.explanation);
+    t.like(calc.subtotals[0], { kind: 'other', amountExclVat: rest.body.subtotals[0].amount_excl_vat });
+  }
+  t.is((await data(app, CALC, { input: { ...SESSION, ratePlanId: plan.id, cpoCostExclVat: '7.35' } })).costCalculation.totalExclVat, '8.09');
+});
+
 test('errors name the member of the input: bad decimals, both or no plan, unknown ids, no version, no VAT rate, more parking than the session lasts', async (t) => {
   const cases: [Record<string, unknown>, string, string][] = [
     [{ energyKwh: '1e3' }, 'validation_failed', '$.input.energyKwh'],
@@ -111,6 +129,8 @@ test('errors name the member of the input: bad decimals, both or no plan, unknow
     [{ startDateTime: '2025-12-31T23:00:00Z' }, 'rate_plan_version_missing', '$.input.startDateTime'],
     [{ country: 'FR', timeZone: 'Europe/Paris' }, 'vat_rate_missing', '$.input.country'],
     [{ parkingMinutes: '31.5' }, 'invalid_input', '$.input.parkingMinutes'],
+    [{ cpoCostExclVat: '7,35' }, 'validation_failed', '$.input.cpoCostExclVat'],
+    [{ cpoCostExclVat: '-1' }, 'validation_failed', '$.input.cpoCostExclVat'],
   ];
   for (const [change, code, param] of cases) {
     const response = await graphql(app, CALC, { input: { ...SESSION, ratePlanId: ratePlan.id, ...change } });

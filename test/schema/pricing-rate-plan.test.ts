@@ -1,6 +1,6 @@
 import test from 'ava';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { createAdministration } from '../helpers/factories.ts';
+import { createAdministration, createSubscriptionPlan } from '../helpers/factories.ts';
 import { data, graphql } from './graphql.ts';
 import { asGraphql, RATE_PLAN_DEFINITION, RATE_PLAN_RATES_FRAGMENT, withoutNulls } from './rest-shape.ts';
 
@@ -162,4 +162,15 @@ test('a credential of another administration sees no rate plan not shared with i
   const readonly = await app.credential({ role: 'readonly' });
   const refused = await graphql(app, CREATE, { input: { name: 'Read only', currency: 'EUR' } }, readonly);
   t.is(refused.status, 403);
+});
+
+test('updateRatePlan may not drop an administration whose subscription plan prices with the plan, as REST; nothing is changed', async (t) => {
+  const plan = await createPlan({ adminIds: [eurA, eurB] });
+  await createSubscriptionPlan(app, eurB, { rate_plan_id: plan.databaseId });
+  const narrowed = await graphql(app, UPDATE, { id: plan.id, input: { name: 'Only A', adminIds: [eurA] } });
+  t.is(narrowed.body.data?.updateRatePlan, null);
+  t.like(narrowed.body.errors?.[0].extensions, { code: 'rate_plan_not_shared', param: '$.input.adminIds' });
+  t.like((await app.request('GET', `/main/v1/rate-plan/${plan.databaseId}`)).body, { name: plan.name, admin_ids: [eurA, eurB] });
+  const keepsB = await data(app, UPDATE, { id: plan.id, input: { adminIds: [eurB] } });
+  t.deepEqual(keepsB.updateRatePlan.adminIds, [eurB]);
 });

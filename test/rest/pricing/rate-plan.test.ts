@@ -142,3 +142,49 @@ test('a plan that prices a roaming agreement serves every administration: a limi
   t.is((await app.request('POST', `${PATH}/${plan.body.id}/version`, { body: { valid_from: '2026-01-01T00:00:00Z', definition: {} } })).status, 200,
     'a credential without a limit still changes it');
 });
+
+test('admin_ids may not drop an administration whose subscription plan prices with the rate plan: its sharers would change its prices alone', async (t) => {
+  const plan = await app.request('POST', PATH, { body: { name: 'A and B, priced by B', currency: 'EUR', admin_ids: [eurA, eurB] } });
+  await app.request('POST', `${PATH}/${plan.body.id}/version`, { body: { valid_from: '2025-01-01T00:00:00Z', definition: DEFINITION } });
+  await createSubscriptionPlan(app, eurB, { rate_plan_id: plan.body.id });
+  const scopedA = await app.credential({ role: 'admin', adminIds: [eurA] });
+  const scopedAB = await app.credential({ role: 'admin', adminIds: [eurA, eurB] });
+  const unchanged = async (adminIds: string[]) => {
+    t.deepEqual((await app.request('GET', `${PATH}/${plan.body.id}`)).body.admin_ids, adminIds);
+    t.is((await app.request('GET', `${PATH}/${plan.body.id}/version`)).body.items.length, 1);
+  };
+
+  for (const auth of [undefined, scopedAB]) {
+    const narrowed = await app.request('POST', `${PATH}/${plan.body.id}`, { auth, body: { name: 'Only A now', admin_ids: [eurA] } });
+    t.like(narrowed, { status: 400, body: { code: 'rate_plan_not_shared', param: '$.admin_ids' } });
+  }
+  const upserted = await app.request('POST', `${PATH}/ext_ref.${encodeURIComponent('RP-NARROW')}`, { body: { name: 'X', currency: 'EUR', admin_ids: [eurA] } });
+  t.is(upserted.status, 200, 'a new plan has no subscription plans to keep');
+  t.is((await app.request('GET', `${PATH}/${plan.body.id}`)).body.name, 'A and B, priced by B');
+  await unchanged([eurA, eurB]);
+  const version = await app.request('POST', `${PATH}/${plan.body.id}/version`, { auth: scopedA, body: { valid_from: '2026-01-01T00:00:00Z', definition: {} } });
+  t.is(version.status, 403, 'still shared with B, whom A\'s credential cannot see');
+  await unchanged([eurA, eurB]);
+
+  // null/[] shares with every administration of the currency: widening is fine, narrowing from it drops B as well.
+  const widened = await app.request('POST', `${PATH}/${plan.body.id}`, { body: { admin_ids: null } });
+  t.like(widened, { status: 200, body: { admin_ids: [] } });
+  const fromAll = await app.request('POST', `${PATH}/${plan.body.id}`, { body: { admin_ids: [eurA] } });
+  t.like(fromAll, { status: 400, body: { code: 'rate_plan_not_shared', param: '$.admin_ids' } });
+  await unchanged([]);
+  const keepsB = await app.request('POST', `${PATH}/${plan.body.id}`, { body: { admin_ids: [eurB.toUpperCase()] } });
+  t.like(keepsB, { status: 200, body: { admin_ids: [eurB] } }, 'A prices nothing with it: dropping A is fine');
+});
+
+test('a limited credential cannot change a rate plan that a subscription plan of an administration it cannot see prices with (sharing narrowed before the rule)', async (t) => {
+  const plan = await app.request('POST', PATH, { body: { name: 'Narrowed earlier', currency: 'EUR', admin_ids: [eurA, eurB] } });
+  await createSubscriptionPlan(app, eurB, { rate_plan_id: plan.body.id });
+  await app.orm.em.fork().execute('update pricing_rate_plan set admin_ids = ?::jsonb where id = ?', [JSON.stringify([eurA]), plan.body.id]);
+  const scopedA = await app.credential({ role: 'admin', adminIds: [eurA] });
+  const version = await app.request('POST', `${PATH}/${plan.body.id}/version`, { auth: scopedA, body: { valid_from: '2026-01-01T00:00:00Z', definition: {} } });
+  t.like(version, { status: 403, body: { code: 'forbidden' } });
+  const renamed = await app.request('POST', `${PATH}/${plan.body.id}`, { auth: scopedA, body: { name: 'Hijacked' } });
+  t.like(renamed, { status: 403, body: { code: 'forbidden' } });
+  t.is((await app.request('GET', `${PATH}/${plan.body.id}`)).body.name, 'Narrowed earlier');
+  t.is((await app.request('GET', `${PATH}/${plan.body.id}/version`)).body.items.length, 0);
+});
