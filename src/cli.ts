@@ -2,7 +2,7 @@
 // (DATABASE_URL, or the embedded PostgreSQL in SVC_DATA_DIR, joined when a service runs on it).
 import { saveCredential } from './credentials/save-credential.service.ts';
 import type { Role } from './access/credential.entity.ts';
-import { one, parseFlags } from './cli/args.ts';
+import { one, parseArgs, parseFlags } from './cli/args.ts';
 import { createMigration } from './cli/migration-create.ts';
 import { progressLine, type Progress } from './cli/progress.ts';
 import { readSetupFile } from './cli/read-setup-file.ts';
@@ -64,24 +64,29 @@ async function withOrm(work: (orm: Orm, progress: Progress) => Promise<void>): P
 async function main(argv: string[]): Promise<void> {
   const [noun, verb, ...rest] = argv;
   const command = `${noun ?? ''} ${verb ?? ''}`.trim();
+  // Every command refuses what it does not take (a misspelled option is never ignored): cli/args.ts.
   if (noun === 'migration-create') {
-    const args = argv.slice(1);
-    return createMigration(args.find((a) => !a.startsWith('--')) ?? 'change', { reset: args.includes('--reset'), redoLast: args.includes('--redo-last') });
+    const args = parseArgs(argv.slice(1), { switches: ['reset', 'redo-last'], positionals: 1 });
+    return createMigration(args.positionals[0] ?? 'change', { reset: args.switches.has('reset'), redoLast: args.switches.has('redo-last') });
   }
   if (command === 'setup apply') {
-    const file = rest.find((a) => !a.startsWith('--'));
+    const args = parseArgs(rest, { switches: ['dry-run'], positionals: 1 });
+    const file = args.positionals[0];
     if (!file) throw new Error('setup apply needs a file: npm run cli -- setup apply <file.json>');
+    const dryRun = args.switches.has('dry-run');
     const document = readSetupFile(file);
     return withOrm(async (orm, progress) => {
-      const report = await applySetup(scopedEm(orm), document, { dryRun: rest.includes('--dry-run'), progress: (step) => progress.step(`setup: ${step}`) });
+      const report = await applySetup(scopedEm(orm), document, { dryRun, progress: (step) => progress.step(`setup: ${step}`) });
       progress.done();
-      console.log(JSON.stringify({ dry_run: rest.includes('--dry-run'), ...report }));
+      console.log(JSON.stringify({ dry_run: dryRun, ...report }));
     });
   }
+  if (noun === 'migrate' || noun === 'demo') parseArgs(argv.slice(1), {});
   if (noun === 'migrate') return withOrm(async () => console.log('migrations applied'));
   if (noun === 'demo') return withOrm((orm) => ensureDemoInstance(orm, console.log));
+  if (command === 'credential list') parseArgs(rest, {});
   if (command === 'administration create') {
-    const flags = parseFlags(rest);
+    const flags = parseFlags(rest, ['id', 'name', 'currency', 'country', 'seller', 'locale']);
     return withOrm(async (orm) => {
       const admin = await createAdministration(scopedEm(orm), {
         id: one(flags, 'id', true), name: one(flags, 'name', true), currency: one(flags, 'currency', true),
@@ -91,7 +96,7 @@ async function main(argv: string[]): Promise<void> {
     });
   }
   if (command === 'administration update') {
-    const flags = parseFlags(rest);
+    const flags = parseFlags(rest, ['id', 'name', 'locale', 'seller']);
     return withOrm(async (orm) => {
       const admin = await updateAdministration(scopedEm(orm), one(flags, 'id', true), {
         name: one(flags, 'name'), localeId: one(flags, 'locale'), sellerId: one(flags, 'seller'),
@@ -107,21 +112,21 @@ async function main(argv: string[]): Promise<void> {
     });
   }
   if (command === 'credential revoke') {
-    const flags = parseFlags(rest);
+    const flags = parseFlags(rest, ['public-id']);
     return withOrm(async (orm) => {
       const credential = await revokeCredential(scopedEm(orm), SYSTEM_ACTOR, one(flags, 'public-id', true));
       console.log(JSON.stringify({ public_id: credential.publicId, revoked_at: credential.revokedAt?.toISOString() ?? null }));
     });
   }
   if (command === 'seller create') {
-    const flags = parseFlags(rest);
+    const flags = parseFlags(rest, ['name', 'country', 'external-reference']);
     return withOrm(async (orm) => {
       const seller = await createSeller(scopedEm(orm), { name: one(flags, 'name', true), country: one(flags, 'country', true), externalReference: one(flags, 'external-reference') });
       console.log(JSON.stringify({ id: seller.id, name: seller.name, country: seller.country }));
     });
   }
   if (command === 'credential create') {
-    const flags = parseFlags(rest);
+    const flags = parseFlags(rest, ['public-id', 'secret', 'admin', 'role', 'rate-limit', 'site']);
     const rateLimit = one(flags, 'rate-limit');
     if (rateLimit !== undefined && !/^\d+$/.test(rateLimit)) throw new Error('--rate-limit must be a whole number');
     return withOrm(async (orm) => {

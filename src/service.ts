@@ -1,13 +1,15 @@
 import type { Server } from 'node:http';
+import pg from 'pg';
 import { createApp } from '../rest/app.ts';
 import { loadGraphql } from '../schema/http-on-demand.ts';
 import { registerRestEventRenderers } from '../rest/events/event-renderers.ts';
 import { registerItemSources } from './item-sources.ts';
-import { saveCredential } from './credentials/save-credential.service.ts';
+import { checkCredentialInput, ensureCredential } from './credentials/save-credential.service.ts';
 import { isLoopbackHost, type Config } from './platform/config.ts';
 import { databaseHealth } from './platform/database-health.ts';
 import { openDatabase, type Database } from './platform/database.ts';
 import { checkListenable, closeGracefully, listen } from './platform/http-server.ts';
+import { DomainError } from './platform/errors.ts';
 import { logger } from './platform/log.ts';
 import { migrate, openOrm, openRequestOrm, type Orm } from './platform/orm.ts';
 import { migrations } from './migrations/index.ts';
@@ -56,11 +58,51 @@ function describeUrl(url: string): string {
   }
 }
 
+/** SVC_BOOTSTRAP_CREDENTIAL as a credential takes it (public id, secret's length): one line naming it, never the secret. */
+function checkBootstrapCredential(credential: NonNullable<Config['bootstrapCredential']>): void {
+  try {
+    checkCredentialInput(credential);
+  } catch (error) {
+    if (error instanceof DomainError) throw new StartupError(`SVC_BOOTSTRAP_CREDENTIAL: ${error.message}`);
+    throw error;
+  }
+}
+
+/** An external database that refuses or cannot be reached: one line naming DATABASE_URL, never its password. */
+async function checkReachable(url: string): Promise<void> {
+  let client: pg.Client | undefined;
+  try {
+    client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 30_000 });
+    client.on('error', () => {});
+    await client.connect();
+  } catch (error) {
+    // pg's messages do not hold the password; should one ever, it is not printed (as written or decoded).
+    const password = URL.canParse(url) ? new URL(url).password : '';
+    let decoded = password;
+    try { decoded = decodeURIComponent(password); } catch { /* as written */ }
+    let reason = (error as Error).message || 'no answer';
+    for (const form of [password, decoded].filter(Boolean)) reason = reason.replaceAll(form, '***');
+    throw new StartupError(`DATABASE_URL: cannot connect to ${describeUrl(url)}: ${reason}`);
+  } finally {
+    await client?.end().catch(() => {});
+  }
+}
+
+/** The start line of the bootstrap credential (never a secret). */
+const BOOTSTRAP_SAID = {
+  created: 'created (admin, every administration)',
+  active: 'exists, left as it is',
+  changed: 'exists with another secret than SVC_BOOTSTRAP_CREDENTIAL\'s, left as it is (change it: npm run cli -- credential create)',
+  revoked: 'revoked, left so (SVC_BOOTSTRAP_CREDENTIAL does not restore it)',
+  missing: 'missing',
+} as const;
+
 /**
  * Database (embedded or DATABASE_URL), migrations, bootstrap credential, worker, HTTP server. Each
  * phase is a line of `log` (the service's logger by default).
  */
 export async function startService(config: Config, log: ServiceLog = toLogger): Promise<RunningService> {
+  if (config.bootstrapCredential) checkBootstrapCredential(config.bootstrapCredential);
   const publicHost = !isLoopbackHost(config.host);
   if (publicHost && config.demo) throw publicDemoError(config.host, 'the demo instance is on (SVC_DEMO=1)');
   await checkListenable(config.port, config.host);
@@ -78,6 +120,7 @@ export async function startService(config: Config, log: ServiceLog = toLogger): 
   let worker: RunningWorker | undefined;
   let unwatch = () => {};
   try {
+    if (!database.embedded) await checkReachable(database.url);
     orm = await openOrm(ormConfig(database.url, { poolMax: 4 }));
     // Requests have a pool of their own whose waits are bounded; the probe is bounded the same way.
     requestOrm = await openRequestOrm(ormConfig(database.url), config.requestDatabaseTimeoutMs);
@@ -90,7 +133,9 @@ export async function startService(config: Config, log: ServiceLog = toLogger): 
       log(applied.length ? `migrations: ${applied.length} applied, ${migrations.length} in all` : `migrations: up to date (${migrations.length})`);
       await migrateJobQueue(database.url);
       if (config.bootstrapCredential) {
-        await saveCredential(scopedEm(migrating), { ...config.bootstrapCredential, role: 'admin' });
+        // Created when absent; one the operator revoked, re-scoped or gave another secret stays so.
+        const state = await ensureCredential(scopedEm(migrating), { ...config.bootstrapCredential, role: 'admin' });
+        log(`bootstrap credential ${config.bootstrapCredential.publicId}: ${BOOTSTRAP_SAID[state]}`, state === 'revoked' || state === 'changed' ? 'warn' : 'info');
       }
       if (config.demo) {
         const { ensureDemoInstance } = await import('./demo/demo-instance.ts');

@@ -6,7 +6,7 @@ import { Credential, ROLES, type Role } from '../access/credential.entity.ts';
 import { EndUserSite } from '../end-users/end-user-site.entity.ts';
 import { isUuid } from '../platform/ids.ts';
 import { isPublicId } from '../access/public-id.ts';
-import { hashSecret } from '../access/secret-hash.ts';
+import { hashSecret, verifySecret } from '../access/secret-hash.ts';
 import { credentialChanged } from '../access/credential-changes.ts';
 
 export interface CredentialInput {
@@ -19,7 +19,10 @@ export interface CredentialInput {
   siteId?: string | null;
 }
 
-/** A role and administration limit checked: a known role, administrations that exist (as stored: their slugs). */
+/**
+ * A role and administration limit checked: a known role, administrations that exist (as stored: their
+ * slugs, each once however often and in whatever casing it was named).
+ */
 export async function checkedScope(em: Em, input: { role?: Role; adminIds?: string[] }): Promise<{ role: Role; adminIds: string[] }> {
   const role = input.role ?? 'admin';
   if (!ROLES.includes(role)) throw new InvalidInputError(`role must be one of ${ROLES.join(', ')}`, { path: ['role'] });
@@ -27,9 +30,22 @@ export async function checkedScope(em: Em, input: { role?: Role; adminIds?: stri
   for (const [index, id] of (input.adminIds ?? []).entries()) {
     const admin = await em.findOne(Administration, { id });
     if (!admin) throw new InvalidInputError(`no administration ${id}`, { path: ['admin_ids', index] });
-    adminIds.push(admin.id);
+    if (!adminIds.includes(admin.id)) adminIds.push(admin.id);
   }
   return { role, adminIds };
+}
+
+/** The public id and secret as a credential takes them (the bootstrap's are checked at start, before the database). */
+export function checkCredentialInput(input: { publicId: string; secret: string; rateLimitPerMinute?: number | null }): void {
+  if (!isPublicId(input.publicId)) {
+    throw new InvalidInputError('public id: 3 to 64 letters, digits, ".", "_" or "-"', { path: ['public_id'] });
+  }
+  if (input.secret.length < 12) throw new InvalidInputError('the secret must have at least 12 characters', { path: ['secret'] });
+  // As GraphQL's input: a limit of 0 would be stored as no limit at all.
+  const limit = input.rateLimitPerMinute;
+  if (limit != null && !(Number.isInteger(limit) && limit >= 1 && limit <= 1_000_000)) {
+    throw new InvalidInputError('the rate limit must be 1 to 1,000,000 requests a minute', { path: ['rate_limit_per_minute'] });
+  }
 }
 
 /**
@@ -54,10 +70,7 @@ const UNIQUE = { credential_public_id_unique: ['public_id'] };
  * a concurrent create stores first, is 400 `duplicate` at `public_id`: a create never overwrites.
  */
 export async function saveCredential(em: Em, input: CredentialInput, options: { replace: boolean } = { replace: true }): Promise<Credential> {
-  if (!isPublicId(input.publicId)) {
-    throw new InvalidInputError('public id: 3 to 64 letters, digits, ".", "_" or "-"', { path: ['public_id'] });
-  }
-  if (input.secret.length < 12) throw new InvalidInputError('the secret must have at least 12 characters', { path: ['secret'] });
+  checkCredentialInput(input);
   const { role, adminIds } = await checkedScope(em, input);
   if (input.siteId) await assertSiteWithin(em, input.siteId, adminIds);
   const secretHash = await hashSecret(input.secret);
@@ -76,6 +89,34 @@ export async function saveCredential(em: Em, input: CredentialInput, options: { 
   await flushUnique(em, UNIQUE);
   credentialChanged(credential.publicId);
   return credential;
+}
+
+/** A credential: missing, revoked, given another secret than `secret`, or active with it. */
+export type CredentialState = 'missing' | 'revoked' | 'changed' | 'active';
+
+export async function credentialState(em: Em, publicId: string, secret: string): Promise<CredentialState> {
+  const credential = await em.findOne(Credential, { publicId });
+  if (!credential) return 'missing';
+  if (credential.revokedAt) return 'revoked';
+  return await verifySecret(secret, credential.secretHash) ? 'active' : 'changed';
+}
+
+/**
+ * The bootstrap credential (SVC_BOOTSTRAP_CREDENTIAL): created, an unlimited admin, when no credential
+ * has its public id; one that exists is left as it is, revoked, re-scoped or given another secret (a
+ * restart must not undo what the operator did). Answers `created` or the state it found.
+ */
+export async function ensureCredential(em: Em, input: CredentialInput): Promise<'created' | CredentialState> {
+  if (!(await em.count(Credential, { publicId: input.publicId }))) {
+    try {
+      await saveCredential(em, input, { replace: false });
+      return 'created';
+    } catch (error) {
+      // A CLI command created it meanwhile (service processes take turns: the start-up lock).
+      if (!(error instanceof DomainError && error.code === 'duplicate')) throw error;
+    }
+  }
+  return credentialState(em.fork(), input.publicId, input.secret);
 }
 
 export function duplicate(publicId: string): DomainError {

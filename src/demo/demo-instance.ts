@@ -1,7 +1,5 @@
 // `npm start` on an empty database: a small realistic instance to click through.
-import { saveCredential } from '../credentials/save-credential.service.ts';
-import { Credential } from '../access/credential.entity.ts';
-import { verifySecret } from '../access/secret-hash.ts';
+import { credentialState, saveCredential, type CredentialState } from '../credentials/save-credential.service.ts';
 import { Administration } from '../parties/administration.entity.ts';
 import { createAdministration, createSeller } from '../parties/create-administration.service.ts';
 import { InstanceSettings } from '../parties/instance-settings.entity.ts';
@@ -30,11 +28,8 @@ import { createRoamingConnection } from '../roaming/save-roaming-connection.serv
 export const DEMO_CREDENTIAL = { publicId: 'demo', secret: 'demo-secret-change-me' };
 
 /** The demo credential: missing, revoked, given another secret, or active with the published one. */
-export async function demoCredentialState(orm: Orm): Promise<'missing' | 'revoked' | 'changed' | 'active'> {
-  const credential = await scopedEm(orm).findOne(Credential, { publicId: DEMO_CREDENTIAL.publicId });
-  if (!credential) return 'missing';
-  if (credential.revokedAt) return 'revoked';
-  return await verifySecret(DEMO_CREDENTIAL.secret, credential.secretHash) ? 'active' : 'changed';
+export async function demoCredentialState(orm: Orm): Promise<CredentialState> {
+  return credentialState(scopedEm(orm), DEMO_CREDENTIAL.publicId, DEMO_CREDENTIAL.secret);
 }
 
 /** Whether the published demo credential works (exists, not revoked, secret unchanged). */
@@ -167,20 +162,24 @@ async function demoSessions(em: Em): Promise<void> {
   }
 }
 
+/**
+ * The demo instance on a database without administrations, and with it the demo credential; a
+ * database with administrations (its own, or the demo's at a restart) gets neither, and a demo
+ * credential revoked or given another secret stays so.
+ */
 export async function ensureDemoInstance(orm: Orm, log: (line: string) => void): Promise<void> {
   const em = scopedEm(orm);
   if ((await em.count(Administration, {})) === 0) {
     await seed(orm);
     log('created the demo instance (administrations nl-main and be-main, customers, VAT rates, a rate plan, a plan, a subscription with a card, three charge sessions, a charger of ours with a driver of a roaming partner, billing: last month finalized, this month open)');
-  }
-  if (!(await em.findOne(Credential, { publicId: DEMO_CREDENTIAL.publicId }))) {
-    await saveCredential(scopedEm(orm), { ...DEMO_CREDENTIAL, role: 'admin' });
+    // An earlier one (revoked, or given another secret) is the operator's: kept as it is.
+    if (await demoCredentialState(orm) === 'missing') await saveCredential(scopedEm(orm), { ...DEMO_CREDENTIAL, role: 'admin' });
   }
   // The published secret only while it still works; a secret someone gave it is never printed.
   const { publicId, secret } = DEMO_CREDENTIAL;
   const state = await demoCredentialState(orm);
   const said = state === 'active' ? `${publicId}:${secret}`
     : state === 'changed' ? `${publicId}, its secret was changed (no longer the published one)`
-    : state === 'revoked' ? `${publicId}, revoked` : 'none';
+    : state === 'revoked' ? `${publicId}, revoked` : 'none: the database held administrations of its own, so no demo instance was created';
   log(`demo credential: ${said} (start with SVC_DEMO=0 to skip demo data)`);
 }

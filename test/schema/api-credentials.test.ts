@@ -7,6 +7,7 @@
 import test from 'ava';
 import { startTestApp, type Auth, type TestApp } from '../helpers/app.ts';
 import { createAdministration } from '../helpers/factories.ts';
+import { runCli } from '../helpers/process.ts';
 import { registerSecret } from '../helpers/secret-scan.ts';
 import { data, failure, graphql } from './graphql.ts';
 
@@ -134,4 +135,31 @@ test('creates of one public id at once: one is created as answered, the others a
   const stored = (await data(app, LIST)).apiCredentials.edges.map((e: any) => e.node).filter((n: any) => n.publicId.toLowerCase() === 'race-cred');
   t.deepEqual(stored.map((n: any) => [n.role, n.adminIds]), [[credential.role, credential.adminIds]], 'stored as answered');
   t.not((await rest({ publicId: 'race-cred', secret }, 'GET', '/main/v1/end-user-site')).status, 401, 'its secret signs in');
+});
+
+// Found by probing (2026-11-29): one administration named twice in two casings was stored twice; the
+// CLI's `credential create` took --rate-limit 0 (no limit at all) and ignored a misspelled --admins,
+// creating a credential without an administration limit.
+test('one administration named twice is stored once (GraphQL and CLI); the CLI refuses a rate limit of 0 and an unknown option', async (t) => {
+  await created('gql-cred-twice', { a: [adminId, adminId.toUpperCase()] });
+  const stored = async (publicId: string) => (await data(app, LIST)).apiCredentials.edges.map((e: any) => e.node).find((n: any) => n.publicId === publicId);
+  t.deepEqual((await stored('gql-cred-twice')).adminIds, [adminId]);
+  t.deepEqual((await data(app, SCOPE, { p: 'gql-cred-twice', a: [adminId.toUpperCase(), adminId] })).updateApiCredentialScope.adminIds, [adminId]);
+
+  const env = { DATABASE_URL: app.databaseUrl };
+  const create = (publicId: string, ...args: string[]) => runCli(['credential', 'create', '--public-id', publicId, '--secret', 'cli-cred-secret-123456', ...args], env);
+  const [twice, zero, misspelled] = await Promise.all([
+    create('cli-cred-twice', '--admin', adminId, '--admin', adminId.toUpperCase()),
+    create('cli-cred-zero', '--rate-limit', '0'),
+    create('cli-cred-admins', '--admins', adminId, '--role', 'admin'),
+  ]);
+  t.is(twice.code, 0, twice.stderr);
+  t.deepEqual(JSON.parse(twice.stdout).admin_ids, [adminId]);
+  t.deepEqual((await stored('cli-cred-twice')).adminIds, [adminId]);
+  t.is(zero.code, 1);
+  t.is(zero.stderr, 'invalid_input: $.rate_limit_per_minute: the rate limit must be 1 to 1,000,000 requests a minute\n');
+  t.is(misspelled.code, 1);
+  t.regex(misspelled.stderr, /^unknown option: --admins \(this command takes --public-id, --secret, --admin, /);
+  t.is(await stored('cli-cred-zero'), undefined, 'nothing stored');
+  t.is(await stored('cli-cred-admins'), undefined, 'nothing stored');
 });

@@ -25,6 +25,26 @@ test('setup apply names its sections; nothing to migrate, nothing said about it'
   t.is(JSON.parse(result.stdout).dry_run, true);
 });
 
+// Found by probing (2026-11-29): `setup apply --dryrun` applied for real, a second file was ignored.
+// Refused before the database is opened: against one that cannot be reached, the refusal is all it says.
+test('a command refuses an option or argument it does not take, naming it, before it does anything', async (t) => {
+  const env = { DATABASE_URL: 'postgres://svc:pw@127.0.0.1:1/none' };
+  const refused = await Promise.all([
+    runCli(['setup', 'apply', 'docs/setup-example.json', '--dryrun'], env),
+    runCli(['setup', 'apply', 'docs/setup-example.json', 'docs/setup-example.json'], env),
+    runCli(['migrate', 'now'], env),
+    runCli(['demo', '--force'], env),
+    runCli(['credential', 'list', '--all'], env),
+  ]);
+  t.deepEqual(refused.map((r) => [r.code, r.stdout, r.stderr]), [
+    [1, '', 'unknown option: --dryrun (this command takes --dry-run)\n'],
+    [1, '', 'unexpected argument: docs/setup-example.json\n'],
+    [1, '', 'unexpected argument: now\n'],
+    [1, '', 'unknown option: --force (this command takes none)\n'],
+    [1, '', 'unknown option: --all (this command takes none)\n'],
+  ]);
+});
+
 test('in a terminal: one line rewritten in place, cut to the width, cleared at the end', (t) => {
   let written = '';
   const progress = progressLine({ isTTY: true, columns: 30, write: (chunk: string) => { written += chunk; return true; } });

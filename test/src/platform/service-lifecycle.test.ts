@@ -56,6 +56,23 @@ test.serial('a busy port: one line naming the port and PORT, exit 1', async (t) 
   t.false(postmasterRunning());
 });
 
+// Found by probing (2026-11-29): both crashed with a stack trace.
+test('a bootstrap credential it cannot take, an unreachable DATABASE_URL: one line naming the variable, exit 1, no secret or password', async (t) => {
+  const unreachable = 'postgres://svc:db-password-9@127.0.0.1:1/none';
+  const [short, badId, noDatabase] = await Promise.all([
+    runScript('src/main.ts', [], { DATABASE_URL: unreachable, PORT: '0', SVC_DEMO: '0', SVC_BOOTSTRAP_CREDENTIAL: 'ops:short' }),
+    runScript('src/main.ts', [], { DATABASE_URL: unreachable, PORT: '0', SVC_DEMO: '0', SVC_BOOTSTRAP_CREDENTIAL: 'o p:a-long-enough-secret' }),
+    runScript('src/main.ts', [], { DATABASE_URL: unreachable, PORT: '0', SVC_DEMO: '0' }),
+  ]);
+  t.deepEqual([short, badId, noDatabase].map((r) => [r.code, r.stderr]), [
+    [1, 'SVC_BOOTSTRAP_CREDENTIAL: the secret must have at least 12 characters\n'],
+    [1, 'SVC_BOOTSTRAP_CREDENTIAL: public id: 3 to 64 letters, digits, ".", "_" or "-"\n'],
+    [1, 'DATABASE_URL: cannot connect to 127.0.0.1:1/none: connect ECONNREFUSED 127.0.0.1:1\n'],
+  ]);
+  t.is(short.stdout + badId.stdout, '', 'refused before the database');
+  t.false(noDatabase.stdout.includes('db-password-9'));
+});
+
 test.serial('a non-loopback HOST is refused while the demo is on or its credential works', async (t) => {
   const port = String(await freePort());
   const withDemo = await runScript('src/main.ts', [], { SVC_DATA_DIR: dataDir, PORT: port, HOST: '0.0.0.0' });

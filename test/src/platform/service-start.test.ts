@@ -41,6 +41,7 @@ test('npm start on an empty data dir: embedded PostgreSQL, demo instance, surviv
   t.is(version.version, '4.9.0');
   startPhasesLogged(t, first.rawOutput());
   t.regex(first.output(), /^demo credential: demo:demo-secret-change-me \(/m);
+  t.regex(first.output(), /^bootstrap credential boot: created \(admin, every administration\)$/m);
   const admins = await (await fetch(`${first.url}/main/v1/administration`, { headers: basic('boot', 'boot-secret-123456') })).json();
   t.deepEqual(admins.items.map((a: { id: string }) => a.id).sort(), ['be-main', 'nl-main']);
   const plans = await (await fetch(`${first.url}/main/v1/msp-token-subscription-plan`, { headers: basic('boot', 'boot-secret-123456') })).json();
@@ -84,9 +85,14 @@ test('npm start on an empty data dir: embedded PostgreSQL, demo instance, surviv
   const scoped = await (await fetch(`${first.url}/main/v1/administration`, { headers: basic('ops-be', 'ops-secret-123456') })).json();
   t.deepEqual(scoped.items.map((a: { id: string }) => a.id), ['be-main']);
 
-  // The demo credential given another secret: the next start does not print a secret for it.
-  const changed = await runCli(['credential', 'create', '--public-id', 'demo', '--secret', 'a-secret-of-our-own'], { SVC_DATA_DIR: dataDir });
+  // The demo credential given another secret: the next start does not print a secret for it. The
+  // bootstrap credential revoked: the next start, with SVC_BOOTSTRAP_CREDENTIAL unchanged, leaves it so.
+  const [changed, revoked] = await Promise.all([
+    runCli(['credential', 'create', '--public-id', 'demo', '--secret', 'a-secret-of-our-own'], { SVC_DATA_DIR: dataDir }),
+    runCli(['credential', 'revoke', '--public-id', 'boot'], { SVC_DATA_DIR: dataDir }),
+  ]);
   t.is(changed.code, 0, changed.stderr);
+  t.is(revoked.code, 0, revoked.stderr);
 
   first.child.kill('SIGKILL');
   await exited(first.child);
@@ -96,6 +102,8 @@ test('npm start on an empty data dir: embedded PostgreSQL, demo instance, surviv
   t.false(second.output().includes('demo-secret-change-me'), second.output());
   t.false(second.output().includes('a-secret-of-our-own'), second.output());
   t.is((await fetch(`${second.url}/main/v1/administration`, { headers: basic('demo', 'demo-secret-change-me') })).status, 401);
+  t.regex(second.output(), /^bootstrap credential boot: revoked, left so \(SVC_BOOTSTRAP_CREDENTIAL does not restore it\)$/m);
+  t.is((await fetch(`${second.url}/main/v1/administration`, { headers: basic('boot', 'boot-secret-123456') })).status, 401);
   const again = await fetch(`${second.url}/main/v1/customer?page_size=1`, { headers: basic('ops-be', 'ops-secret-123456') });
   t.is(again.status, 200);
   t.is((await again.json()).items[0].admin_id, 'be-main');
@@ -115,11 +123,17 @@ test('SVC_DEMO=0 starts without demo data; the CLI creates administrations', asy
   t.notRegex(service.output(), /demo credential/);
   const admins = await (await fetch(`${service.url}/main/v1/administration`, { headers: basic('boot', 'boot-secret-123456') })).json();
   t.deepEqual(admins.items.map((a: { id: string }) => a.id), ['de-main']);
+  // The demo on a database with administrations of its own: neither demo data nor the published credential.
+  const demo = await runCli(['demo'], env);
+  t.is(demo.code, 0, demo.stderr);
+  t.regex(demo.stdout, /^demo credential: none: the database held administrations of its own, so no demo instance was created /m);
+  t.is((await fetch(`${service.url}/main/v1/administration`, { headers: basic('demo', 'demo-secret-change-me') })).status, 401);
 
   // A second npm start on another port joins the same embedded database, with a second worker.
   const second = await startServiceProcess(env);
   t.not(second.port, service.port);
   t.regex(second.output(), new RegExp(`^database: joining the embedded PostgreSQL of the service running on .* \\(pid ${service.child.pid}, port \\d+\\)$`, 'm'));
+  t.regex(second.output(), /^bootstrap credential boot: exists, left as it is$/m);
   t.regex(second.output(), new RegExp(`^worker: started beside the worker of the service \\(pid ${service.child.pid}\\) that runs this database`, 'm'));
   const seen = await (await fetch(`${second.url}/main/v1/administration`, { headers: basic('boot', 'boot-secret-123456') })).json();
   t.deepEqual(seen.items.map((a: { id: string }) => a.id), ['de-main']);
