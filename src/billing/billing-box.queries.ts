@@ -162,7 +162,8 @@ export async function boxDetails(em: Em, ids: string[], options: { currentRate?:
   if (!ids.length) return [];
   const boxes = await boundQuery<Row>(em, BOXES, [ids, options.currentRate === true]);
   const byId = new Map(boxes.map((b) => [b.id, b]));
-  return ids.filter((id) => byId.has(id)).map((id) => {
+  // A uuid in any casing names its box (the database answers it in lower case): an id in upper case was dropped.
+  return ids.map((id) => id.toLowerCase()).filter((id) => byId.has(id)).map((id) => {
     const b = byId.get(id)!;
     const boxRollups = ((b.rollups ?? []) as RollupRow[]).map((r) => rollupOf(r, id));
     const totals = boxTotals(boxRollups.map((r) => ({ vatKind: r.vatKind, vatPercent: r.vatPercent, net: r.net })));
@@ -243,7 +244,7 @@ export async function boxesByIds(em: Em, ids: readonly string[]): Promise<(BoxDa
   const visible = wanted.length ? await em.find(BillingBox, { id: { $in: wanted } }, { fields: ['id'] }) : [];
   const details = await boxDetails(em, visible.map((b) => b.id));
   const byId = new Map(details.map((b) => [b.id, b]));
-  return ids.map((id) => byId.get(id) ?? null);
+  return ids.map((id) => byId.get(id.toLowerCase()) ?? null);
 }
 
 /**

@@ -1,5 +1,6 @@
 // End-user sites: created by an operator (POST /end-user-site), listed (GET /end-user-site); an
 // administration's default site is made on first use by an end user created without a site.
+import { refuseBlank } from '../platform/blank-text.ts';
 import { NotFoundError } from '../platform/errors.ts';
 import { flushUnique } from '../platform/flush-unique.ts';
 import { isUuid, uuidv7 } from '../platform/ids.ts';
@@ -23,6 +24,7 @@ export async function getSite(em: Em, id: string, path?: (string | number)[]): P
 }
 
 export async function createSite(em: Em, input: SiteInput): Promise<EndUserSiteData> {
+  refuseBlank(input.name, ['name']);
   const admin = await visibleAdministration(em, input.adminId);
   const site = em.create(EndUserSite, { admin, name: input.name ?? admin.name, externalReference: input.externalReference ?? null });
   await flushUnique(em, { end_user_site_external_reference_unique: ['external_reference'] });

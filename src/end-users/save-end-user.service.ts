@@ -1,3 +1,4 @@
+import { refuseBlank } from '../platform/blank-text.ts';
 import type { ErrorCode } from '../platform/error-codes.ts';
 import { DomainError, type ErrorDetail } from '../platform/errors.ts';
 import { fieldLabel } from '../platform/field-path.ts';
@@ -70,6 +71,7 @@ export async function createEndUser(em: Em, patch: EndUserPatch): Promise<EndUse
   if (!patch.adminId) missing.push({ path: ['admin_id'], message: 'admin_id is required' });
   if (!patch.username) missing.push({ path: ['username'], message: 'username is required' });
   if (missing.length) fail('validation_failed', missing);
+  refuseBlank(patch.username, ['username']);
   const admin = await visibleAdministration(em, patch.adminId);
   const site = await siteForNewEndUser(em, admin, patch.siteId);
   await assertUnique(em, patch);
@@ -91,6 +93,7 @@ export async function updateEndUser(em: Em, id: string, patch: EndUserPatch): Pr
   }]);
   if (isStaleUpdate(endUser.externalUpdatedAt, patch.externalUpdatedAt)) return endUserData(endUser);
   if (patch.username === null) fail('validation_failed', [{ path: ['username'], message: 'username is required' }]);
+  refuseBlank(patch.username, ['username']);
   await assertUnique(em, patch, endUser);
   applyEndUserPatch(endUser, patch);
   await flushUnique(em, PARAM_BY_CONSTRAINT);

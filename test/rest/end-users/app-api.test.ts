@@ -179,6 +179,16 @@ test('a driver sees the subscription and its sessions but not the invoices; the 
   t.is(pdf.status, 200);
   t.is(pdf.headers.get('content-type'), 'application/pdf');
   t.true(Buffer.from(pdf.body).subarray(0, 5).toString() === '%PDF-');
+
+  // A box id in upper case names the box as every other id does (it answered 500 here and in the Admin
+  // API, and null in the GraphQL viewer).
+  const upper = box.id.toUpperCase();
+  t.is((await as('GET', `/${w.manager.id}/billing-box/${upper}/document/${primary.filename}`)).status, 200);
+  t.like(ok(await app.request('GET', `/main/v1/billing-box/${upper}`)), { id: box.id, state: 'finalized' });
+  const viewer = await app.request('POST', '/graphql', {
+    auth: appAuth, headers: { 'x-svc-end-user': w.manager.id }, body: { query: `{ viewer { billingBox(id: "${upper}") { databaseId } } }` },
+  });
+  t.is(viewer.body.data?.viewer?.billingBox?.databaseId, box.id, JSON.stringify(viewer.body));
 });
 
 /** A session starting a second after `from`, two minutes long (within the allowed clock skew). */

@@ -42,6 +42,20 @@ test('create needs admin_id and username', async (t) => {
   t.is(unknownAdmin.body.param, '$.admin_id');
 });
 
+// Found by probing (2026-11-29): white space passed as a username and as a site's name.
+test('a username or site name of white space only is 400 at its member, and nothing is stored', async (t) => {
+  const blank = await app.request('POST', '/main/v1/end-user', { body: { admin_id: adminId, username: '   ' } });
+  t.like(blank.body, { code: 'invalid_input', param: '$.username' });
+  const user = (await app.request('POST', '/main/v1/end-user', { body: { admin_id: adminId, username: `blank-${Date.now()}` } })).body;
+  const renamed = await app.request('POST', `/main/v1/end-user/${user.id}`, { body: { username: '    ' } });
+  t.like(renamed.body, { code: 'invalid_input', param: '$.username' });
+  t.is((await app.request('GET', `/main/v1/end-user/${user.id}`)).body.username, user.username);
+  const site = await app.request('POST', '/main/v1/end-user-site', { body: { admin_id: adminId, name: '  ' } });
+  t.like(site.body, { code: 'invalid_input', param: '$.name' });
+  const sites = (await app.request('GET', '/main/v1/end-user-site?limit=1000')).body.items as any[];
+  t.false(sites.some((s) => s.name.trim() === ''), 'no blank site stored');
+});
+
 test('deprecated PUT resets omitted fields', async (t) => {
   const user = await createEndUser(app, adminId, { email: 'put@example.com', name: 'Put', locale_id: 'nl-NL' });
   const replaced = await app.request('PUT', `/main/v1/end-user/${user.id}`, { body: { username: user.username, name: 'Replaced' } });
