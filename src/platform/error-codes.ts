@@ -41,7 +41,7 @@ export const ERROR_CODES = {
   cpo_subscription_defunct: { status: 400, meaning: 'A defunct CPO subscription cannot change or get EVSE links.' },
   cpo_subscription_link_defunct: { status: 400, meaning: 'A defunct CPO subscription EVSE link cannot change.' },
   roaming_agreement_defunct: { status: 400, meaning: 'A defunct roaming agreement cannot change.' },
-  overlapping_roaming_agreement: { status: 400, meaning: 'The validity overlaps another live roaming agreement of the same connection and role.' },
+  overlapping_roaming_agreement: { status: 400, meaning: 'The validity overlaps another live roaming agreement of the same connection and role, or another live cpo agreement of the same partner.' },
   reimbursement_link_defunct: { status: 400, meaning: 'A defunct reimbursement link cannot change.' },
   already_activated: { status: 400, meaning: 'The token is activated already.' },
   already_revoked: { status: 400, meaning: 'The credential is revoked already.' },

@@ -156,11 +156,11 @@ export function roamingCost(input: RoamingCostInput): RoamingCost {
   };
 }
 
-/** The annotation when the reported and calculated amounts differ by more than 0.01; null otherwise. */
+/** The annotation when the reported and calculated amounts differ by more than 0.01; null otherwise. The difference is exact (unrounded). */
 export function amountDifference(reported: string | null, calculated: string): string | null {
   if (reported === null) return null;
   const difference = subtractDecimal(calculated, reported);
   const magnitude = compareDecimal(difference, '0') < 0 ? subtractDecimal('0', difference) : difference;
   if (compareDecimal(magnitude, '0.01') <= 0) return null;
-  return `reported ${normalize(reported)} excl. VAT, calculated ${calculated} (difference ${roundToCurrency(difference)})`;
+  return `reported ${normalize(reported)} excl. VAT, calculated ${calculated} (difference ${normalize(difference)})`;
 }

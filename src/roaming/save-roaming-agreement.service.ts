@@ -1,8 +1,9 @@
 // Roaming agreements: create and merge-update. Only a locally owned connection has agreements,
 // with that connection's partner. Validity is [valid_from, valid_until) (src/platform/validity.ts);
 // two live agreements of one connection and role may not overlap (`overlapping_roaming_agreement`),
-// so a session start selects at most one. Defunct is final. Agreements serve every administration:
-// only a credential without a limit changes them.
+// nor two live `cpo` agreements of one partner on any of its connections (a CPO session cannot name
+// its connection; an MSP session can), so a session start selects at most one. Defunct is final.
+// Agreements serve every administration: only a credential without a limit changes them.
 import { callerScope } from '../access/admin-scope.ts';
 import { assertMayChangeInstanceWide } from '../access/instance-wide.ts';
 import { RoamingPartner } from '../parties/roaming-partner.entity.ts';
@@ -56,15 +57,21 @@ async function check(em: Em, agreement: RoamingAgreement): Promise<void> {
     if (!plan) throw new NotFoundError('rate plan', { path: ['rate_plan_id'] });
   }
   if (agreement.defunct) return;
-  // Serializes writers of one connection's agreements, so two overlapping ones cannot both pass.
-  await em.execute(`select pg_advisory_xact_lock(hashtext(?))`, [`roaming_agreement:${agreement.connection.id}`]);
-  const other = await em.findOne(RoamingAgreement, {
-    connection: agreement.connection, role: agreement.role, defunct: false, ...(agreement.id ? { id: { $ne: agreement.id } } : {}),
-    ...overlapping(agreement.validFrom, agreement.validUntil),
-  });
+  // Serializes writers of one partner's agreements (a connection's partner is fixed while it has
+  // agreements), so two overlapping ones cannot both pass, on one connection or, `cpo`, across them.
+  await em.execute(`select pg_advisory_xact_lock(hashtext(?))`, [`roaming_agreement:${agreement.partner.id}`]);
+  const others = { role: agreement.role, defunct: false, ...(agreement.id ? { id: { $ne: agreement.id } } : {}),
+    ...overlapping(agreement.validFrom, agreement.validUntil) };
+  const other = await em.findOne(RoamingAgreement, { connection: agreement.connection, ...others });
   if (other) {
     throw new DomainError('overlapping_roaming_agreement', `the validity overlaps roaming agreement ${other.id} of the same connection and role`,
       { path: ['valid_from'] });
+  }
+  // A CPO session cannot name its connection: a second `cpo` agreement would drop every session of the partner's drivers out.
+  const elsewhere = agreement.role === 'cpo' ? await em.findOne(RoamingAgreement, { partner: agreement.partner, ...others }) : null;
+  if (elsewhere) {
+    throw new DomainError('overlapping_roaming_agreement', `the validity overlaps cpo roaming agreement ${elsewhere.id} with the same partner on `
+      + `connection ${elsewhere.connection.id}: a CPO session cannot name its connection`, { path: ['valid_from'] });
   }
 }
 
@@ -73,7 +80,7 @@ export async function createRoamingAgreement(em: Em, input: AgreementInput): Pro
   const { connectionId, partnerId, ...fields } = input;
   return em.transactional(async (tx) => {
     const connection = await connectionOf(tx, connectionId);
-    if (partnerId !== undefined && partnerId !== null && partnerId !== connection.partner?.id) {
+    if (partnerId !== undefined && partnerId !== null && partnerId.toLowerCase() !== connection.partner?.id.toLowerCase()) {
       const exists = isUuid(partnerId) && await tx.count(RoamingPartner, { id: partnerId }) > 0;
       if (!exists) throw new NotFoundError('roaming partner', { path: ['partner_id'] });
       throw new InvalidInputError('the partner of an agreement is the partner of its connection', { path: ['partner_id'] });

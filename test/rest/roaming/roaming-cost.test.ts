@@ -101,6 +101,20 @@ test('the OCPI historical_tariff prices the roaming cost before the rate plan; a
   t.like(noVat, { status: 'dropout', dropout_reason: 'vat_rate_missing' });
 });
 
+// Found by probing: the note rounded the difference to the cent, so 3.0149 against 3.00 read "(difference -0.01)".
+test('the roaming_amount_difference annotation shows the exact difference that made it', async (t) => {
+  const partner = await createRoamingPartner(app);
+  const connection = await createRoamingConnection(app, { partner_id: partner.id });
+  await createRoamingAgreement(app, connection.id, { rate_plan_id: await energyPlan('0.30') });
+  // 10 kWh × 0.30 = 3.00 calculated.
+  const close = await session({ cpo_id: partner.cpo_ids[0], total_roaming_amount_excl_vat: '3.0149' });
+  t.is((await pricingResults(app, close.id))[0].annotations.roaming_amount_difference, 'reported 3.0149 excl. VAT, calculated 3.00 (difference -0.0149)');
+  const far = await session({ cpo_id: partner.cpo_ids[0], total_roaming_amount_excl_vat: '2.5' });
+  t.is((await pricingResults(app, far.id))[0].annotations.roaming_amount_difference, 'reported 2.50 excl. VAT, calculated 3.00 (difference 0.50)');
+  const cent = await session({ cpo_id: partner.cpo_ids[0], total_roaming_amount_excl_vat: '2.99' });
+  t.deepEqual((await pricingResults(app, cent.id))[0].annotations, {}, 'a difference of 0.01 is not annotated');
+});
+
 // Found by probing (as for the CPO cost a rule script sees): time read as float hours billed a step
 // more (1/6 h became 600.0012 s), periods out of order more time than the session lasted.
 test('the roaming cost from a historical_tariff bills exact seconds and charge periods in any order', async (t) => {

@@ -80,6 +80,50 @@ test.serial('bad input is 400 with param and nothing changes; a provider-facilit
   t.is((await app.request('GET', api(`/roaming-connection/${connection.id}`))).body.kind, 'locally_owned');
 });
 
+// Found by probing: a second `cpo` agreement of the partner on another connection was accepted, and
+// every session of its drivers at our EVSEs then dropped out as multiple_roaming_agreements for good
+// (a CPO session cannot name its connection). `msp` ones stay allowed: an MSP session names its connection.
+test('a partner\'s cpo agreements may not overlap across its connections; msp ones may (a session names its connection)', async (t) => {
+  const partner = await createRoamingPartner(app);
+  const c1 = await createRoamingConnection(app, { partner_id: partner.id });
+  const c2 = await createRoamingConnection(app, { partner_id: partner.id });
+  const first = await createRoamingAgreement(app, c1.id, { role: 'cpo', valid_until: '2026-01-01T00:00:00Z' });
+  const listOf = async (connectionId: string) => (await app.request('GET', api(`/roaming-agreement?connection_id=${connectionId}`))).body.items;
+  const overlap = await app.request('POST', api('/roaming-agreement'), { body: { connection_id: c2.id, role: 'cpo', valid_from: '2025-12-31T00:00:00Z' } });
+  t.is(overlap.status, 400);
+  t.like(overlap.body, { code: 'overlapping_roaming_agreement', param: '$.valid_from' });
+  t.deepEqual(await listOf(c2.id), [], 'nothing stored');
+  const next = await createRoamingAgreement(app, c2.id, { role: 'cpo', valid_from: '2026-01-01T00:00:00Z' });
+  t.like(next, { role: 'cpo', connection_id: c2.id }, 'adjacent ones hand over at valid_until');
+  const earlier = await app.request('POST', api(`/roaming-agreement/${next.id}`), { body: { valid_from: '2025-06-01T00:00:00Z', vat_kind: 'reduced' } });
+  t.like(earlier.body, { code: 'overlapping_roaming_agreement', param: '$.valid_from' });
+  const longer = await app.request('POST', api(`/roaming-agreement/${first.id}`), { body: { valid_until: null } });
+  t.like(longer.body, { code: 'overlapping_roaming_agreement', param: '$.valid_from' });
+  t.deepEqual((await app.request('GET', api(`/roaming-agreement/${next.id}`))).body, next, 'nothing changed');
+  t.deepEqual((await app.request('GET', api(`/roaming-agreement/${first.id}`))).body, first, 'nothing changed');
+  await createRoamingAgreement(app, c1.id, { role: 'msp' });
+  t.like(await createRoamingAgreement(app, c2.id, { role: 'msp' }), { role: 'msp' }, 'msp agreements may overlap across connections');
+  // A defunct one no longer counts.
+  await app.request('POST', api(`/roaming-agreement/${first.id}`), { body: { defunct: true } });
+  const moved = await app.request('POST', api(`/roaming-agreement/${next.id}`), { body: { valid_from: '2025-06-01T00:00:00Z' } });
+  t.is(moved.status, 200, JSON.stringify(moved.body));
+});
+
+// Found by probing: ids are accepted in any casing, but the connection's own partner by an upper-case id was 400.
+test('an agreement may name its connection\'s partner by an id in any casing; another partner is still refused', async (t) => {
+  const partner = await createRoamingPartner(app);
+  const other = await createRoamingPartner(app);
+  const connection = await createRoamingConnection(app, { partner_id: partner.id });
+  const upper = await app.request('POST', api('/roaming-agreement'), { body: {
+    connection_id: connection.id.toUpperCase(), partner_id: partner.id.toUpperCase(), role: 'msp', valid_from: '2025-01-01T00:00:00Z' } });
+  t.is(upper.status, 200, JSON.stringify(upper.body));
+  t.like(upper.body, { partner_id: partner.id, connection_id: connection.id });
+  const wrong = await app.request('POST', api('/roaming-agreement'), { body: {
+    connection_id: connection.id, partner_id: other.id.toUpperCase(), role: 'cpo', valid_from: '2025-01-01T00:00:00Z' } });
+  t.like(wrong.body, { code: 'invalid_input', param: '$.partner_id' });
+  t.deepEqual((await app.request('GET', api(`/roaming-agreement?connection_id=${connection.id}`))).body.items.map((a: any) => a.id), [upper.body.id]);
+});
+
 test('GraphQL reads partners with agreements, connections and agreements', async (t) => {
   const partner = await createRoamingPartner(app);
   const connection = await createRoamingConnection(app, { partner_id: partner.id });
