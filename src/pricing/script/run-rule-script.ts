@@ -1,60 +1,132 @@
 // Rule scripts run in QuickJS (WebAssembly): no I/O, no host objects, no clock, no randomness;
 // a CPU budget counted in interrupt checks (deterministic, with a backstop in the thread's CPU time), a memory
-// and a stack limit, a fresh runtime per run. The sandbox (sandbox.ts) owns the instance.
-import type { QuickJSContext, QuickJSHandle } from 'quickjs-emscripten';
+// and a stack limit, a fresh runtime per run. The sandbox (sandbox.ts) owns the instance, in a thread
+// of its own (script-thread.ts, evaluate-script.ts); this module asks it, synchronously, and checks
+// what a script answers.
+//
+// The thread is the backstop of the budget: QuickJS's built-ins run without an interrupt check, and
+// the wrappers that bound their inputs (evaluate-script.ts) were passed three ways by probing
+// (2026-11-29: a length getter, an object receiver, BigInt conversions in a sort), each holding the
+// thread for seconds to hours. A run that has not answered by its deadline has its thread
+// terminated (V8 stops WebAssembly too) and fails; a fresh thread takes over for the next run.
+import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import { compareDecimal, isDecimalText } from '../../money/decimal.ts';
 import { DomainError } from '../../platform/errors.ts';
-import { DECIMAL_PRELUDE } from './decimal-prelude.ts';
+import { logger } from '../../platform/log.ts';
 import { storableText, TEXT_CONTROL } from '../../platform/input-limits.ts';
-import { inSandbox, SandboxFault, type SandboxLimits } from './sandbox.ts';
+import type { Evaluation } from './evaluate-script.ts';
+import type { SandboxLimits } from './sandbox.ts';
+import { ANSWERED, READY, type SandboxThreadStats, type ScriptAnswer, type ScriptRequest } from './script-thread.ts';
 
 /** A subtotal's component name a script may answer (a custom variable of a reimbursement plan becomes one). */
 export const COMPONENT_NAME = /^[a-z][a-z0-9_]{0,49}$/;
 
-export { sandboxStats } from './sandbox.ts';
-
 export const MAX_SCRIPT_LENGTH = 10_000;
 const LIMITS: SandboxLimits = { interruptChecks: 3_000, cpuMs: 1_000 };
+/** The thread's own stack message (evaluate-script.ts), repeated: that module is the thread's. */
+const STACK_MESSAGE = 'it ran out of stack (nested or recursing too deeply)';
 
-// QuickJS's built-ins run without checking for an interrupt, so one call is bounded by its input
-// alone. Array built-ins loop over an array-like's length (Array.prototype.indexOf.call({ length:
-// 2 ** 40 }) ran for hours past the CPU budget); typed arrays likewise; string searches are naive,
-// O(n·m) (since 2026-11-29, found by probing: one indexOf over a 4 MiB string would have run for
-// an hour, on the thread that answers requests). Each is wrapped to refuse an input beyond a bound
-// where its one call stays within milliseconds: 1,000,000 elements, 4,096 characters (a loop of the slowest search ends at the CPU backstop, about 1.2 s).
-const MAX_ARRAY_LENGTH = 1_000_000;
-const MAX_STRING_LENGTH = 4_096;
-const LOCKDOWN = `
-globalThis.Date = undefined;
-Math.random = () => { throw new Error('Math.random is not available in rule scripts'); };
-// The checks use nothing a script can replace later (a prototype's method, Function.prototype.apply):
-// Reflect.apply is taken now, and the arguments are walked by index.
-const apply = Reflect.apply;
-const bounded = (proto, check) => {
-  for (const key of Reflect.ownKeys(proto)) {
-    const native = Object.getOwnPropertyDescriptor(proto, key).value;
-    if (typeof native !== 'function' || key === 'constructor') continue;
-    const name = typeof key === 'symbol' ? key.description : key;
-    Object.defineProperty(proto, key, { writable: true, configurable: true, value: { [name](...args) {
-      check(this, args);
-      return apply(native, this, args);
-    } }[name] });
+/**
+ * How long a run may take, wall-clock, before its thread is terminated: twice the CPU backstop (1 s
+ * of the thread's CPU time), so that a script the budget stops, on a busy machine, is stopped by the
+ * budget and not by this; short enough that the thread that asked (the request's, or the processing
+ * thread that serves every administration) is held at most this long by what the budget misses.
+ */
+export const SCRIPT_DEADLINE_MS = 2_000;
+/**
+ * How long a thread may take to start (load its modules and its QuickJS instance, about 0.1 s on an
+ * idle machine): the first run of a thread waits for it, outside its deadline.
+ */
+const START_TIMEOUT_MS = 30_000;
+/** The thread's V8 heap holds a run's source, input and answer only (QuickJS's memory is WebAssembly memory, outside it). */
+const RESOURCE_LIMITS = { maxYoungGenerationSizeMb: 16, maxOldGenerationSizeMb: 256 } as const;
+
+interface ScriptThread { worker: Worker; port: MessagePort; state: Int32Array; exited: boolean }
+
+let thread: ScriptThread | null = null;
+let lastId = 0;
+const threadCounts = { started: 0, terminated: 0 };
+
+/** A thread that did not answer: it was terminated (or had not started). */
+class ThreadFailure extends Error {}
+
+function startThread(): ScriptThread {
+  const { port1, port2 } = new MessageChannel();
+  // A port and a state of its own: a thread terminated while it answered cannot answer a later run.
+  const state = new Int32Array(new SharedArrayBuffer(2 * Int32Array.BYTES_PER_ELEMENT));
+  const worker = new Worker(new URL('./script-thread.ts', import.meta.url), {
+    workerData: { scriptThread: { port: port2, state } }, transferList: [port2], resourceLimits: RESOURCE_LIMITS,
+  });
+  // Neither keeps a process (or the processing thread) from ending: it is only asked synchronously.
+  worker.unref();
+  port1.unref();
+  const started: ScriptThread = { worker, port: port1, state, exited: false };
+  worker.on('error', (error) => logger().error({ err: error }, 'rule scripts: the script thread failed'));
+  worker.on('exit', () => { started.exited = true; });
+  threadCounts.started += 1;
+  return started;
+}
+
+function terminate(stopped: ScriptThread): void {
+  if (thread === stopped) thread = null;
+  threadCounts.terminated += 1;
+  stopped.port.close();
+  stopped.worker.terminate().catch(() => {}); // stops it (WebAssembly included) whatever it runs; done on its own
+}
+
+/** Terminates the script thread, if there is one (shutdown; the thread does not keep a process alive). */
+export async function stopScriptThread(): Promise<void> {
+  const stopping = thread;
+  if (!stopping) return;
+  thread = null;
+  threadCounts.terminated += 1;
+  stopping.port.close();
+  await stopping.worker.terminate();
+}
+
+type Request = ScriptRequest extends infer R ? R extends ScriptRequest ? Omit<R, 'id'> : never : never;
+
+/** Asks the script thread and waits for its answer, at most SCRIPT_DEADLINE_MS once the thread runs. */
+function ask(request: Request): ScriptAnswer['answer'] {
+  if (!thread || thread.exited) thread = startThread();
+  const asked = thread;
+  if (Atomics.load(asked.state, READY) === 0) Atomics.wait(asked.state, READY, 0, START_TIMEOUT_MS);
+  const ready = Atomics.load(asked.state, READY);
+  if (ready !== 1) {
+    terminate(asked);
+    throw new ThreadFailure(ready === 0 ? `it did not start within ${START_TIMEOUT_MS / 1000} s` : 'it could not start');
   }
-};
-const elements = (self) => {
-  if (self != null && Number(self.length) > ${MAX_ARRAY_LENGTH}) throw new RangeError('arrays in rule scripts have at most ${MAX_ARRAY_LENGTH} elements');
-};
-const tooLong = (value) => (typeof value === 'string' || value instanceof String) && value.length > ${MAX_STRING_LENGTH};
-const characters = (self, args) => {
-  let long = tooLong(self);
-  for (let i = 0; i < args.length; i++) long = long || tooLong(args[i]);
-  if (long) throw new RangeError('strings that rule scripts search or change have at most ${MAX_STRING_LENGTH} characters');
-};
-bounded(Array.prototype, elements);
-bounded(Object.getPrototypeOf(Uint8Array.prototype), elements);
-bounded(String.prototype, characters);
-bounded(RegExp.prototype, characters);
-`;
+  lastId = lastId >= 0x7fff_ffff ? 1 : lastId + 1;
+  const id = lastId;
+  asked.port.postMessage({ ...request, id } as ScriptRequest);
+  const deadline = performance.now() + SCRIPT_DEADLINE_MS;
+  for (let answered = Atomics.load(asked.state, ANSWERED); answered !== id; answered = Atomics.load(asked.state, ANSWERED)) {
+    const left = deadline - performance.now();
+    if (left <= 0) {
+      terminate(asked);
+      // The next run's thread starts now, beside this one's caller, rather than at that run.
+      thread = startThread();
+      throw new ThreadFailure(`it ran past its time limit of ${SCRIPT_DEADLINE_MS / 1000} s (a built-in working on a huge input?)`);
+    }
+    Atomics.wait(asked.state, ANSWERED, answered, left);
+  }
+  // Posted before its id was stored: it is there (an older answer, of a run given up, is skipped).
+  for (let message = receiveMessageOnPort(asked.port); message; message = receiveMessageOnPort(asked.port)) {
+    const answer = message.message as ScriptAnswer;
+    if (answer.id === id) return answer.answer;
+  }
+  terminate(asked);
+  throw new ThreadFailure('it answered nothing');
+}
+
+/**
+ * The QuickJS instances the script thread loaded and retired, and its current instance's WebAssembly
+ * memory; the script threads started and terminated (a run past its deadline) in this thread.
+ */
+export function sandboxStats(): SandboxThreadStats & { threadsStarted: number; threadsTerminated: number } {
+  const stats = ask({ kind: 'stats' }) as SandboxThreadStats;
+  return { ...stats, threadsStarted: threadCounts.started, threadsTerminated: threadCounts.terminated };
+}
 
 export interface ScriptSubtotal { component: string; label: string; amount_excl_vat: string }
 export interface ScriptOutput { annotations: Record<string, string>; subtotals: ScriptSubtotal[] }
@@ -89,56 +161,13 @@ const SERVICE_ANNOTATIONS = new Set([ROAMING_AMOUNT_DIFFERENCE]);
 const MAX_ANNOTATIONS = 50;
 const MAX_ANNOTATION_NAME = 100;
 
-function wrap(source: string): string {
-  return `(function (input, dec) {\n"use strict";\n${source}\n})`;
-}
-
-/** What a thrown value says, as "Name: message" for errors (getters it reads run within the budget). */
-function describe(vm: QuickJSContext, error: QuickJSHandle): string {
-  // dump() disposes a promise handle itself (the run's scope skips a handle already disposed).
-  const dumped = vm.dump(error) as unknown;
-  if (typeof dumped === 'object' && dumped !== null && typeof (dumped as { message?: unknown }).message === 'string') {
-    const { name, message } = dumped as { name?: unknown; message: string };
-    return `${typeof name === 'string' ? name : 'Error'}: ${message}`;
-  }
-  if (typeof dumped === 'string') return dumped;
-  try {
-    return JSON.stringify(dumped) ?? String(dumped);
-  } catch {
-    return String(dumped); // a BigInt
-  }
-}
-
-const STACK_MESSAGE = 'it ran out of stack (nested or recursing too deeply)';
-
-/**
- * The program a run evaluates: the lockdown, the decimal helper, the script as a function called
- * with the input; its last value is the result as JSON text. The syntax check compiles this same
- * program, so a script that closes its function early (`}); ... (function () {`) fails when saved,
- * not at every pricing.
- */
-function program(source: string, input: unknown): string {
-  return `${LOCKDOWN}${DECIMAL_PRELUDE}
-const deepFreeze = (o) => { if (o && typeof o === 'object') { Object.values(o).forEach(deepFreeze); Object.freeze(o); } return o; };
-const result = ${wrap(source)}(deepFreeze(JSON.parse(${JSON.stringify(JSON.stringify(input))})), dec);
-// A promise (an async script), a Map or a class instance would read as {}: what it meant would be lost.
-if (result != null && ![Object.prototype, null].includes(Object.getPrototypeOf(result))) throw new TypeError('the script must return an object with annotations and/or subtotals, a plain one, not ' + (result?.constructor?.name ?? typeof result));
-JSON.stringify(result === undefined ? null : result);`;
-}
-
 /** A syntax error in the script, or null. */
 export function scriptSyntaxError(source: string): string | null {
   try {
-    return inSandbox(LIMITS, ({ vm, scope }) => {
-      const result = vm.evalCode(program(source, null), 'rule.js', { compileOnly: true });
-      if (result.error) return describe(vm, scope.manage(result.error)).replace(/^SyntaxError: /, '');
-      scope.manage(result.value);
-      return null;
-    });
+    return ask({ kind: 'syntax', source }) as string | null;
   } catch (error) {
-    if (!(error instanceof SandboxFault)) throw error;
-    // Deeply nested source can exhaust the host's stack in QuickJS's parser.
-    return error.stackOverflow ? 'it is nested too deeply' : `it could not be checked (${error.message}); try again`;
+    if (!(error instanceof ThreadFailure)) throw error;
+    return `it could not be checked (${error.message}); try again`;
   }
 }
 
@@ -183,28 +212,17 @@ function checkOutput(value: unknown): ScriptOutput {
  * `limits` narrows the CPU budget (tests).
  */
 export function runRuleScript(rule: string, source: string, input: unknown, limits: Partial<SandboxLimits> = {}): ScriptOutput {
-  let outcome: { text: string } | { failure: string };
+  let outcome: Evaluation;
   try {
-    outcome = inSandbox({ ...LIMITS, ...limits }, ({ vm, scope, exhausted, outOfMemory }) => {
-      const evaluated = vm.evalCode(program(source, input), 'rule.js');
-      if (evaluated.error) {
-        const message = describe(vm, scope.manage(evaluated.error));
-        if (exhausted()) return { failure: 'it used up its CPU budget (an endless loop?)' };
-        // Out of memory, QuickJS may have had no room for its error object and throw null.
-        if (outOfMemory() || message.includes('out of memory')) return { failure: 'it used up its memory' };
-        if (message === 'InternalError: stack overflow') return { failure: STACK_MESSAGE };
-        return { failure: message };
-      }
-      const value = scope.manage(evaluated.value);
-      if (vm.typeof(value) !== 'string') return { failure: 'the script must return an object with annotations and/or subtotals' };
-      return { text: vm.getString(value) };
-    });
+    // As JSON text: what the script sees is what JSON makes of the input (dates by toJSON), not a structured clone.
+    outcome = ask({ kind: 'run', source, input: JSON.stringify(input), limits: { ...LIMITS, ...limits } }) as Evaluation;
   } catch (error) {
-    // The host's stack ran out inside QuickJS (or while the sandbox handled that: whatever then failed, failed for want of stack).
-    const hostStack = (error instanceof SandboxFault && error.stackOverflow) || error instanceof RangeError
-      || String((error as Error)?.message).includes('Stack overflow');
-    if (hostStack) throw new RuleScriptError(rule, STACK_MESSAGE);
-    throw new RuleScriptError(rule, `the sandbox failed (${(error as Error).message}); the session can be retried`);
+    if (!(error instanceof ThreadFailure)) throw error;
+    throw new RuleScriptError(rule, error.message);
+  }
+  if ('fault' in outcome) {
+    if (outcome.stackOverflow) throw new RuleScriptError(rule, STACK_MESSAGE);
+    throw new RuleScriptError(rule, `the sandbox failed (${outcome.fault}); the session can be retried`);
   }
   if ('failure' in outcome) throw new RuleScriptError(rule, outcome.failure);
   try {

@@ -234,3 +234,50 @@ test('what a script returns or throws is stored safely: a NUL or a lone surrogat
     t.is((await processed(app, other.id)).status, 'priced', script);
   }
 });
+
+// Found by probing (2026-11-29): the bounds on the built-ins' inputs were passed three ways, and one native
+// call ran past the budget for seconds (2 ** 40 elements: hours), holding the thread that serves requests or
+// the one that processes every administration's sessions. The script thread's deadline stops whatever the
+// bounds miss: the calculation fails, the session drops out, and the next script runs on a fresh thread.
+const PAST_THE_BOUNDS = [
+  // The bound reads the length once (1), the built-in again (2 ** 29).
+  `let first = true;
+  const o = { get length() { if (first) { first = false; return 1; } return 2 ** 29; } };
+  Array.prototype.indexOf.call(o, 1);
+  return { annotations: { done: 'yes' } };`,
+  // An object receiver whose toString answers 4 MB (now refused by the bound itself).
+  `const big = 'a'.repeat(4000000);
+  String.prototype.indexOf.call({ toString: () => big }, 'a'.repeat(4000) + 'b');
+  return { annotations: { done: 'yes' } };`,
+  // BigInt#toString of a ~1 Mbit number runs seconds natively; a sort without a comparator converts at every comparison.
+  `const x = (1n << 1040000n) - 1n;
+  [x, x - 1n, x - 2n].sort();
+  return { annotations: { done: 'yes' } };`,
+];
+
+test.serial('a built-in call the bounds miss fails the calculation at the script thread\'s deadline; the next script runs', async (t) => {
+  for (const script of PAST_THE_BOUNDS) {
+    const ratePlanId = await createRatePlan(app, [{ valid_from: '2025-01-01T00:00:00Z', definition: definition(script) }]);
+    const r = await calc(ratePlanId, { cpo_cost_excl_vat: '1' });
+    t.is(r.status, 400, script);
+    t.like(r.body, { code: 'rule_script_failed' }, script);
+    t.regex(r.body.message, /the script of rule "Roaming" failed: (it ran past its time limit|RangeError: strings that rule scripts search)/, script);
+  }
+  const ratePlanId = await createRatePlan(app, [{ valid_from: '2025-01-01T00:00:00Z', definition: definition(MARKUP) }]);
+  const r = await calc(ratePlanId, { cpo_cost_excl_vat: '7.35' });
+  t.is(r.status, 200, JSON.stringify(r.body));
+  t.deepEqual(r.body.annotations, { cpo_price: '7.35', markup: '0.735' });
+});
+
+test.serial('a session whose script runs past the deadline drops out; the processing thread goes on with the next', async (t) => {
+  const hostile = await createRatePlan(app, [{ valid_from: '2025-01-01T00:00:00Z', definition: definition(PAST_THE_BOUNDS[2]) }]);
+  const sub = await pricedSubscription(app, adminId, { ratePlanId: hostile });
+  const stored = await submitSession(app, sessionBody(sub.evcoId, { cpo_id: 'DE*ROA', total_roaming_amount_excl_vat: '3.00' }));
+  t.like(await processed(app, stored.id), { status: 'dropout', dropout_reason: 'rule_script_failed' });
+  t.regex((await processed(app, stored.id)).dropout_message, /ran past its time limit/);
+  const markup = await createRatePlan(app, [{ valid_from: '2025-01-01T00:00:00Z', definition: definition(MARKUP) }]);
+  const next = await pricedSubscription(app, adminId, { ratePlanId: markup });
+  const priced = await submitSession(app, sessionBody(next.evcoId, { cpo_id: 'DE*ROA', total_roaming_amount_excl_vat: '4.20' }));
+  t.is((await processed(app, priced.id)).status, 'priced');
+  t.deepEqual((await pricingResults(app, priced.id))[0].annotations, { cpo_price: '4.20', markup: '0.42' });
+});

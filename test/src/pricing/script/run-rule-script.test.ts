@@ -1,5 +1,8 @@
 import test from 'ava';
 import { runRuleScript, sandboxStats, scriptSyntaxError } from '../../../../src/pricing/script/run-rule-script.ts';
+// The sandbox itself, in this thread (the service runs it in the script thread), for what depends on the calling thread's stack.
+import { evaluateScript } from '../../../../src/pricing/script/evaluate-script.ts';
+import { sandboxStats as localSandboxStats } from '../../../../src/pricing/script/sandbox.ts';
 
 const run = (source: string, input: unknown = {}) => runRuleScript('test rule', source, input);
 const failure = (source: string) => {
@@ -80,6 +83,57 @@ test('scripts still run after one overflowed its stack', (t) => {
   t.deepEqual(run('return { annotations: { ok: "yes" } }').annotations, { ok: 'yes' });
 });
 
+// Found by probing (2026-11-29): the bounds on the built-ins' inputs were passed, and one native call
+// ran for seconds (or hours) past the budget, holding the thread that asked. What the bounds miss is
+// stopped by the script thread's deadline: the thread is terminated, the run fails, the next runs on a
+// fresh thread.
+const PAST_THE_BOUNDS = {
+  // The bound reads the length once, the built-in again.
+  'a length getter': `let first = true;
+    const o = { get length() { if (first) { first = false; return 1; } return 2 ** 29; } };
+    Array.prototype.indexOf.call(o, 1);
+    return { annotations: { done: 'yes' } };`,
+  // BigInt#toString of a ~1 Mbit number takes seconds natively; a sort without a comparator converts at every comparison.
+  'BigInt conversions in a sort': `const x = (1n << 1040000n) - 1n;
+    [x, x - 1n, x - 2n].sort();
+    return { annotations: { done: 'yes' } };`,
+};
+
+for (const [name, source] of Object.entries(PAST_THE_BOUNDS)) {
+  test.serial(`a built-in call past the budget (${name}) fails at the thread's deadline with rule_script_failed`, (t) => {
+    const threads = sandboxStats() as { threadsTerminated?: number };
+    const error = failure(source);
+    t.is(error.code, 'rule_script_failed');
+    t.regex(error.message, /^the script of rule "test rule" failed: it ran past its time limit/);
+    t.is((sandboxStats() as { threadsTerminated?: number }).threadsTerminated, (threads.threadsTerminated ?? 0) + 1);
+  });
+}
+
+test.serial('a script after a terminated one runs on a fresh thread', (t) => {
+  const before = sandboxStats() as { threadsStarted?: number };
+  t.is(failure(PAST_THE_BOUNDS['a length getter']).code, 'rule_script_failed');
+  t.deepEqual(run('return { annotations: { ok: dec.add("0.1", "0.2") } }'), { annotations: { ok: '0.30' }, subtotals: [] });
+  t.is((sandboxStats() as { threadsStarted?: number }).threadsStarted, (before.threadsStarted ?? 0) + 1);
+  t.is(sandboxStats().instancesRetired, 0, 'the fresh thread has its own instance');
+});
+
+test('a String.prototype method bounds its receiver as a string: an object whose toString answers a long one is refused', (t) => {
+  const big = "const big = 'a'.repeat(4000000);";
+  const error = failure(`${big} String.prototype.indexOf.call({ toString: () => big }, 'a'.repeat(4000) + 'b'); return {};`);
+  t.is(error.code, 'rule_script_failed');
+  t.regex(error.message, /RangeError: strings that rule scripts search or change have at most 4096 characters/);
+  t.regex(failure(`${big} /a/.exec({ toString: () => big }); return {};`).message, /at most 4096 characters/);
+  // Made a string once: a toString answering the bound a short string and the built-in a long one answers once.
+  t.deepEqual(run(`${big} let calls = 0; const o = { toString: () => (calls++ ? big : 'ab') };
+    return { annotations: { i: String(String.prototype.indexOf.call(o, 'b')), calls: String(calls) } };`).annotations, { i: '1', calls: '1' });
+  // The built-ins' own rules stay.
+  t.deepEqual(run(`return { annotations: { a: 'abc'.toUpperCase(), b: String.prototype.slice.call(12345, 1, 3), c: [...'xy'].join('-'), d: new String('s').valueOf() } }`).annotations,
+    { a: 'ABC', b: '23', c: 'x-y', d: 's' });
+  t.regex(failure('String.prototype.trim.call(null)').message, /TypeError/);
+  t.regex(failure('String.prototype.toString.call({})').message, /TypeError/);
+  t.regex(failure('Array.prototype.map.call(undefined, (x) => x)').message, /TypeError/);
+});
+
 /** Calls `fn` `back` frames short of the host's stack limit. */
 function nearStackEnd(back: number, fn: () => void): void {
   let countdown = -1;
@@ -99,6 +153,9 @@ function nearStackEnd(back: number, fn: () => void): void {
   down();
 }
 
+const LIMITS = { interruptChecks: 3_000, cpuMs: 1_000 };
+
+// In this thread: the script thread's stack is its own, never near its end when a run starts.
 test.serial('a script that exhausts the host stack inside QuickJS fails, its instance is retired without an abort', async (t) => {
   const printed: string[] = [];
   const write = process.stderr.write;
@@ -107,26 +164,22 @@ test.serial('a script that exhausts the host stack inside QuickJS fails, its ins
     return (write as (...args: unknown[]) => boolean).call(process.stderr, chunk, ...rest);
   }) as typeof process.stderr.write;
   const spareIn = async () => {
-    for (let i = 0; i < 100 && sandboxStats().instancesLoaded - sandboxStats().instancesRetired < 2; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    for (let i = 0; i < 100 && localSandboxStats().instancesLoaded - localSandboxStats().instancesRetired < 2; i++) await new Promise((resolve) => setTimeout(resolve, 50));
   };
   try {
-    const retired = sandboxStats().instancesRetired;
+    const retired = localSandboxStats().instancesRetired;
     // From the stack's end backwards, until the host's stack runs out inside QuickJS, not before it.
-    for (let back = 0; back < 5000 && sandboxStats().instancesRetired === retired; back += 20) {
+    for (let back = 0; back < 5000 && localSandboxStats().instancesRetired === retired; back += 20) {
       await spareIn();
-      let message = '';
+      let outcome: ReturnType<typeof evaluateScript> | undefined;
       nearStackEnd(back, () => {
-        try {
-          run('function f(n) { return n ? f(n - 1) + 1 : 0; } return { annotations: { x: String(f(150)) } }');
-        } catch (error) {
-          message = (error as Error).message;
-        }
+        outcome = evaluateScript('function f(n) { return n ? f(n - 1) + 1 : 0; } return { annotations: { x: String(f(150)) } }', '{}', LIMITS);
       });
-      if (sandboxStats().instancesRetired > retired) t.regex(message, /ran out of stack/);
+      if (localSandboxStats().instancesRetired > retired) t.like(outcome, { stackOverflow: true });
     }
-    t.true(sandboxStats().instancesRetired > retired, 'the host stack ran out inside QuickJS');
+    t.true(localSandboxStats().instancesRetired > retired, 'the host stack ran out inside QuickJS');
     await spareIn();
-    t.deepEqual(run('return { annotations: { ok: "yes" } }').annotations, { ok: 'yes' });
+    t.deepEqual(evaluateScript('return { annotations: { ok: "yes" } }', '{}', LIMITS), { text: '{"annotations":{"ok":"yes"}}' });
   } finally {
     process.stderr.write = write;
   }
