@@ -36,7 +36,8 @@ async function details(em: Em, ids: string[]): Promise<ReviewSetData[]> {
   if (!ids.length) return [];
   const rows = await em.execute<Record<string, any>[]>(DETAILS, [`{${ids.join(',')}}`]);
   const byId = new Map(rows.map((r) => [r.id, r]));
-  return ids.filter((id) => byId.has(id)).map((id) => {
+  // A uuid in any casing names its review-set (the database answers it in lower case): an id in upper case was dropped.
+  return ids.map((id) => id.toLowerCase()).filter((id) => byId.has(id)).map((id) => {
     const r = byId.get(id)!;
     return markData<ReviewSetData>({
       id, adminId: r.admin_id, seriesId: r.series_id, seriesCode: r.series_code, code: r.code, periodFrom: new Date(r.period_from),
@@ -68,7 +69,7 @@ export async function reviewSetsByIds(em: Em, ids: readonly string[]): Promise<(
   const wanted = [...new Set(ids.filter(isUuid))];
   const visible = wanted.length ? await em.find(ReviewSet, { id: { $in: wanted } }, { fields: ['id'] }) : [];
   const byId = new Map((await details(em, visible.map((r) => r.id))).map((r) => [r.id, r]));
-  return ids.map((id) => byId.get(id) ?? null);
+  return ids.map((id) => byId.get(id.toLowerCase()) ?? null);
 }
 
 export type ReviewSetOperationData = Data<ReviewSetOperation>;
