@@ -110,6 +110,12 @@ export function reimburseSession(context: ReimbursementContext, evse: Evse, sess
     throw new ReimbursementFailure('reimbursement_arrangement_missing',
       `EVSE ${evse.evseUid} requires a reimbursement arrangement and has none valid at ${session.start.toISOString()}`);
   }
+  // The CPMS reports one amount for the session: two arrangements taking it would pay it twice.
+  const supplied = arrangements.filter((arrangement) => arrangement.plan?.mode === 'cpms_supplied');
+  if (supplied.length > 1) {
+    throw new ReimbursementFailure('reimbursement_failed', `arrangements ${supplied.map((a) => a.id).join(', ')} of EVSE ${evse.evseUid} `
+      + 'each take the amount the CPMS reported, which is paid once: end all but one, then retry the case');
+  }
   return arrangements.map((arrangement) => {
     if (!arrangement.plan) throw new ReimbursementFailure('reimbursement_plan_missing', `arrangement ${arrangement.id} has no reimbursement plan`);
     const definition = definitionOf(context, arrangement, session, cpmsAmount);

@@ -233,6 +233,12 @@ test('plans in mode cpms_supplied take the reported amount; custom variables and
   await reimburseEvse(app, admin, owner.id, supplied.id, evse.evse_uid);
   t.is((await processCpoSession(evse.evse_uid, { total_reimbursement_amount_excl_vat: '4.321' })).total_reimbursement_amount_excl_vat, '4.32');
   t.like(await processCpoSession(evse.evse_uid), { status: 'dropout', dropout_reason: 'reimbursement_amount_missing' });
+  // Found by probing (2026-11-29): a second owner's cpms_supplied arrangement on the EVSE was paid the
+  // CPMS amount too (20.00 for the 10.00 reported). It drops out for the operator to say whose it is.
+  const coOwner = await createCustomer(app, admin, { reimbursement_vat: 'Exempt' });
+  await reimburseEvse(app, admin, coOwner.id, supplied.id, evse.evse_uid);
+  t.like(await processCpoSession(evse.evse_uid, { total_reimbursement_amount_excl_vat: '10.00' }),
+    { status: 'dropout', dropout_reason: 'reimbursement_failed', total_reimbursement_amount_excl_vat: null });
 
   const other = await createLocatedEvse(app, admin);
   const custom = await createReimbursementPlan(app, admin, { components: ['energy', 'custom'] }, { energy: '0.10', 'custom:grid_fee': '0.75' });
