@@ -1,6 +1,7 @@
 import test from 'ava';
 import { evcoCheckDigit } from '../../../src/msp/evco-id.ts';
 import { issueToken, type IssueTokenInput } from '../../../src/msp/issue-token.service.ts';
+import { Token } from '../../../src/msp/token.entity.ts';
 import { TokenSeries } from '../../../src/msp/token-series.entity.ts';
 import { Administration } from '../../../src/parties/administration.entity.ts';
 import { DomainError } from '../../../src/platform/errors.ts';
@@ -128,7 +129,9 @@ test('a short series skips a run taken by hand across its last window', async (t
   t.deepEqual(await issueFromSeries(shortest.id), [withCheck(`${prefix}8`)]);
 
   const series = await createSeries({ evco_prefix: 'NLSHRT12345' }); // 3-digit numbers: 001..999
-  for (let n = 1; n <= 250; n++) await insertToken(app, adminId, { evcoId: withCheck(`NLSHRT12345${String(n).padStart(3, '0')}`) });
+  const em = scopedEm(app.orm); // 250 tokens taken by hand, in one flush
+  for (let n = 1; n <= 250; n++) em.create(Token, { evcoId: withCheck(`NLSHRT12345${String(n).padStart(3, '0')}`), initialAdmin: adminId, currentAdmin: adminId });
+  await em.flush();
   const [plan, customer] = await Promise.all([createSubscriptionPlan(app, adminId), createCustomer(app, adminId)]);
   const issued = await app.request('POST', '/main/v1/msp-token-subscription', {
     body: { plan_id: plan.id, customer_id: customer.id, valid_from: '2026-01-01T00:00:00Z', token_series_id: series.id },

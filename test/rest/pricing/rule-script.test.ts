@@ -256,7 +256,9 @@ const PAST_THE_BOUNDS = [
 ];
 
 test.serial('a built-in call the bounds miss fails the calculation at the script thread\'s deadline; the next script runs', async (t) => {
-  for (const script of PAST_THE_BOUNDS) {
+  // The BigInt case runs to the deadline in the session test below (each bypass has its own test in
+  // test/src/pricing/script/run-rule-script.test.ts): the calculation takes the other two.
+  for (const script of PAST_THE_BOUNDS.slice(0, 2)) {
     const ratePlanId = await createRatePlan(app, [{ valid_from: '2025-01-01T00:00:00Z', definition: definition(script) }]);
     const r = await calc(ratePlanId, { cpo_cost_excl_vat: '1' });
     t.is(r.status, 400, script);
