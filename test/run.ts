@@ -34,7 +34,9 @@ const resolveCache = join(tmpdir(), `svc-test-resolve-${process.pid}.json`);
 // The OpenAPI check's compiled validators, shared the same way (test/helpers/validator-cache.ts).
 const validatorCache = mkdtempSync(join(tmpdir(), 'svc-test-validators-'));
 chmodSync(dataDir, 0o755);
-const pg = await startEmbeddedPostgres({ dataDir, database: 'svc_template', fast: true });
+// No autovacuum: its launcher visits each of the run's ~250 databases in turn (a worker every
+// naptime / databases, about every quarter second), and no test reads what it would leave (statistics).
+const pg = await startEmbeddedPostgres({ dataDir, database: 'svc_template', fast: true, settings: { autovacuum: 'off' } });
 let code = 1;
 try {
   const orm = await openOrm(ormConfig(pg.url));
