@@ -13,6 +13,7 @@ import { DomainError } from './platform/errors.ts';
 import { logger } from './platform/log.ts';
 import { migrate, openOrm, openRequestOrm, type Orm } from './platform/orm.ts';
 import { migrations } from './migrations/index.ts';
+import { stopScriptThread } from './pricing/script/run-rule-script.ts';
 import { serviceMetrics } from './service-metrics.ts';
 import { ormConfig } from '../mikro-orm.config.ts';
 import { scopedEm } from './access/admin-scope.ts';
@@ -178,6 +179,7 @@ export async function startService(config: Config, log: ServiceLog = toLogger): 
     async stop() {
       await closeGracefully(listening);
       await working.stop();
+      await stopScriptThread();
       unwatch();
       await serving.close();
       await running.close();

@@ -5,6 +5,7 @@ import { databaseHealth } from '../platform/database-health.ts';
 import { configureLog, forwardLines, type LogLevel } from '../platform/log.ts';
 import { openOrm } from '../platform/orm.ts';
 import { ormConfig } from '../../mikro-orm.config.ts';
+import { stopScriptThread } from '../pricing/script/run-rule-script.ts';
 import { runWorker } from './worker.ts';
 // The data of the events this thread records is what the REST GETs answer.
 import { registerRestEventRenderers } from '../../rest/events/event-renderers.ts';
@@ -34,6 +35,7 @@ parentPort!.on('message', async (message) => {
   if (message !== 'stop') return;
   clearInterval(watch);
   await worker.stop();
+  await stopScriptThread();
   await orm.close();
   parentPort!.postMessage('stopped');
 });
