@@ -55,6 +55,7 @@ export async function createAdministration(em: Em, input: AdministrationInput): 
   // such an administration got no webhook deliveries and its limited credentials saw none of its rows.
   if (/^null$/i.test(input.id)) throw new InvalidInputError('id "null" is reserved', { path: ['id'] });
   if (!input.name) throw new InvalidInputError('name is required', { path: ['name'] });
+  refuseBlank(input.name, ['name']);
   if (!isCentCurrency(input.currency)) throw new InvalidInputError(`currency must be ${CURRENCY_RULE}`, { path: ['currency'] });
   if (!isCountryCode(input.country)) throw new InvalidInputError('country must be an officially assigned ISO 3166-1 alpha-2 code', { path: ['country'] });
   if (await em.count(Administration, { id: input.id }, { filters: false })) {
@@ -99,6 +100,7 @@ export async function updateAdministration(em: Em, id: string, change: Administr
   if (!admin) throw new NotFoundError('administration');
   if (change.name !== undefined) {
     if (!change.name) throw new InvalidInputError('name is required', { path: ['name'] });
+    refuseBlank(change.name, ['name']);
     admin.name = change.name;
   }
   if (change.localeId !== undefined) admin.localeId = change.localeId;

@@ -80,6 +80,10 @@ test('administrations: createAdministration and updateAdministration, for creden
   t.like(await failure(app, CREATE_ADMIN, { i: { id: `${slug}-2`, name: 'Bad', currency: 'euro', country: 'NL' } }), { param: '$.input.currency' });
   t.like(await failure(app, UPDATE_ADMIN, { id: slug, i: { sellerId: 'nonsense' } }), { param: '$.input.sellerId' });
   t.like(await failure(app, UPDATE_ADMIN, { id: 'no-such-admin', i: { name: 'X' } }), { code: 'not_found' });
+  // Found by probing (2026-11-29): a name of spaces was taken (it names the seller side of invoices' views).
+  t.like(await failure(app, CREATE_ADMIN, { i: { id: `${slug}-blank`, name: '   ', currency: 'EUR', country: 'NL' } }), { code: 'invalid_input', param: '$.input.name' });
+  t.like(await failure(app, UPDATE_ADMIN, { id: slug, i: { name: '  ' } }), { code: 'invalid_input', param: '$.input.name' });
+  t.is((await restBody(app, '/administration')).items.find((a: { id: string }) => a.id === slug).name, 'Renamed', 'nothing changed');
 
   const limited = await app.credential({ role: 'admin', adminIds: [adminId] });
   t.like(await failure(app, UPDATE_ADMIN, { id: adminId, i: { name: 'Mine' } }, limited), { code: 'forbidden' });
