@@ -57,7 +57,7 @@ export const ChargeSessionSchema = defineEntity({
     customerId: p.uuid().nullable(),
     /** The administrations of the credential that submitted it (null: every): its driver's side is priced only on a token of one of them. */
     submitterAdminIds: p.json<string[]>().nullable(),
-    /** Validity checks the last reprocessing instruction bypasses. */
+    /** Validity checks a bypass instruction set aside: kept for later retries and repricings, cleared by a resubmission. */
     bypassChecks: p.json<string[]>().onCreate(() => []),
     dropoutCase: () => p.manyToOne(DropoutCase).nullable().index().filters({ [ADMIN_SCOPE]: false }),
     dropoutReason: p.string().nullable(),

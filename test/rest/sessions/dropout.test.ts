@@ -89,6 +89,13 @@ test('bypassing a named check prices the session; discard discards', async (t) =
   const session = await processed(app, big.session.id);
   t.is(session.status, 'priced');
   t.is((await pricingResults(app, big.session.id))[0].total_excl_vat, '750.00');
+  // The bypass stays with the session until a resubmission replaces its facts: a later repricing (or
+  // retry) keeps it, the operator's judgement of those facts standing.
+  const repriced = await app.request('POST', api(`/msp-charge-session/${big.session.id}/reprice`));
+  t.true(repriced.status < 300, JSON.stringify(repriced.body));
+  for (const until = Date.now() + 10_000; (await pricingResults(app, big.session.id)).length < 2 && Date.now() < until;) await new Promise((r) => setTimeout(r, 50));
+  t.deepEqual((await pricingResults(app, big.session.id)).map((r: any) => r.total_excl_vat), ['750.00', '750.00']);
+  t.is((await processed(app, big.session.id)).status, 'priced');
 
   const future = await dropout(sessionBody(priced.evcoId, { start_date_time: '2030-01-01T10:00:00Z', end_date_time: '2030-01-01T11:00:00Z' }));
   const discard = await app.request('POST', api(`/msp-dropout-case/${future.dropoutCase.id}/reprocess`), { body: { instruction: 'discard' } });
