@@ -1,6 +1,6 @@
 import { refuseBlank } from '../platform/blank-text.ts';
 import { assertExternalReferenceFree, setsOtherExternalReference } from '../platform/external-reference.ts';
-import { createUnlessTaken } from '../platform/flush-unique.ts';
+import { createUnlessTaken, flushUnique } from '../platform/flush-unique.ts';
 import type { Patch } from '../platform/merge-patch.ts';
 import type { Em } from '../platform/orm.ts';
 import { assertNamedRecordsVisible, getByRef, type ResourceRef } from '../platform/resource-ref.ts';
@@ -50,17 +50,21 @@ export async function createBillingAddress(em: Em, patch: BillingAddressPatch): 
 async function insertBillingAddress(em: Em, patch: BillingAddressPatch): Promise<BillingAddress> {
   const customer = await resolvePartyCustomer(em, patch);
   await assertExternalReferenceFree(em, BillingAddress, patch.externalReference, 'billing address');
-  return addBillingAddress(em, customer, patch);
+  return addBillingAddress(em, customer, patch, flushAddress);
 }
 
-async function addBillingAddress(em: Em, customer: Customer, patch: BillingAddressPatch): Promise<BillingAddress> {
+/** `flush`: the plain one where the unique violation is the check (createUnlessTaken), else flushAddress. */
+async function addBillingAddress(em: Em, customer: Customer, patch: BillingAddressPatch, flush: (em: Em) => Promise<void> = (e) => e.flush()): Promise<BillingAddress> {
   const address = em.create(BillingAddress, { customer, admin: customer.admin });
   applyBillingAddressPatch(address, patch);
-  await em.flush();
+  await flush(em);
   return address;
 }
 
 const EXTERNAL_REFERENCE_UNIQUE = 'billing_address_external_reference_unique';
+
+/** A reference taken between the check and the flush, by a request at the same moment, is the check's 400 too. */
+const flushAddress = (em: Em) => flushUnique(em, { [EXTERNAL_REFERENCE_UNIQUE]: ['external_reference'] });
 
 /**
  * POST (merge) or PUT (replace, the patch then holds null for every omitted field) on
@@ -93,7 +97,7 @@ export async function upsertBillingAddress(em: Em, ref: ResourceRef, patch: Bill
     await assertExternalReferenceFree(em, BillingAddress, patch.externalReference, 'billing address');
   }
   applyBillingAddressPatch(address, patch);
-  await em.flush();
+  await flushAddress(em);
   return billingAddressDetail(address);
 }
 

@@ -1,5 +1,5 @@
 import type { EntityName } from '@mikro-orm/core';
-import { NotFoundError } from './errors.ts';
+import { DomainError, NotFoundError, type ErrorPlace } from './errors.ts';
 import type { FieldPath } from './field-path.ts';
 import { isUuid } from './ids.ts';
 import type { Em } from './orm.ts';
@@ -9,9 +9,22 @@ export const EXT_REF_PREFIX = 'ext_ref.';
 /** A record named in a path: by id, or (where allowed) by `ext_ref.<external_reference>`. */
 export type ResourceRef = { id: string } | { externalReference: string };
 
-export function parseRef(raw: string, allowExternalReference: boolean): ResourceRef {
+/** An external reference is 1 to 255 characters (decisions.md), also where a path or id argument names one. */
+export const MAX_EXTERNAL_REFERENCE = 255;
+
+/**
+ * `place`: where `raw` came from (a body member, an argument); none for a URL path segment, whose
+ * refusals are `invalid_path` like the path checks of the rails. An `ext_ref.` of more than 255
+ * characters names no record and could create one with a reference no body may set: 400.
+ */
+export function parseRef(raw: string, allowExternalReference: boolean, place: ErrorPlace = {}): ResourceRef {
   if (allowExternalReference && raw.startsWith(EXT_REF_PREFIX) && raw.length > EXT_REF_PREFIX.length) {
-    return { externalReference: raw.slice(EXT_REF_PREFIX.length) };
+    const externalReference = raw.slice(EXT_REF_PREFIX.length);
+    if ([...externalReference].length > MAX_EXTERNAL_REFERENCE) {
+      const message = `an external reference (after ${EXT_REF_PREFIX}) is at most ${MAX_EXTERNAL_REFERENCE} characters`;
+      throw place.path || place.queryParam ? new DomainError('validation_failed', message, place) : new DomainError('invalid_path', message);
+    }
+    return { externalReference };
   }
   return { id: raw };
 }

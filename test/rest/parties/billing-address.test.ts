@@ -305,3 +305,30 @@ test('an addressee of spaces names no one: 400 at $.addressee, nothing stored (f
   t.like(await app.request('POST', `/main/v1/billing-address/${address.id}`, { body: { addressee: ' ' } }), { status: 400, body: { param: '$.addressee' } });
   t.is((await app.request('GET', `/main/v1/billing-address/${address.id}`)).body.addressee, 'Ada Lovelace');
 });
+
+test('addresses renamed to one new external_reference at once: one 200, the others 400 duplicate (found by probing: 500)', async (t) => {
+  for (let round = 0; round < 5; round++) {
+    const customer = await createCustomer(app, adminId);
+    const addresses = [];
+    for (let i = 0; i < 4; i++) addresses.push(await createAddress(customer));
+    const reference = `BA-rename-at-once-${round}-${Date.now()}`;
+    const answers = await Promise.all(addresses.map((address) => app.request('POST', `/main/v1/billing-address/${address.id}`, {
+      body: { external_reference: reference },
+    })));
+    t.deepEqual(answers.map((a) => a.status).sort(), [200, 400, 400, 400], `round ${round}: ${JSON.stringify(answers.map((a) => a.body))}`);
+    for (const lost of answers.filter((a) => a.status === 400)) t.like(lost.body, { code: 'duplicate', param: '$.external_reference' });
+    const [{ n }] = await app.orm.em.fork().execute<{ n: number }[]>('select count(*)::int as n from billing_address where external_reference = ?', [reference]);
+    t.is(n, 1);
+  }
+});
+
+test('an ext_ref path of more than 255 characters is 400, nothing stored (found by probing: stored)', async (t) => {
+  const customer = await createCustomer(app, adminId);
+  for (const length of [256, 900]) {
+    const answer = await app.request('POST', `/main/v1/billing-address/ext_ref.${'B'.repeat(length)}`, { body: { party_id: customer.id, addressee: 'A' } });
+    t.like(answer, { status: 400, body: { code: 'invalid_path' } }, `${length}`);
+  }
+  t.is((await app.request('GET', `/main/v1/customer/${customer.id}/billing-address`)).body.items.length, 0);
+  t.like(await app.request('POST', `/main/v1/billing-address/ext_ref.${'B'.repeat(255)}`, { body: { party_id: customer.id, addressee: 'A' } }),
+    { status: 200 }, '255 characters are a reference');
+});

@@ -1,6 +1,7 @@
 import test from 'ava';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { createAdministration, createCustomer } from '../../helpers/factories.ts';
+import { graphql } from '../../schema/graphql.ts';
 import { RoamingPartner } from '../../../src/parties/roaming-partner.entity.ts';
 import { scopedEm } from '../../../src/access/admin-scope.ts';
 
@@ -183,4 +184,18 @@ test('every parties resource answers created_at and updated_at', async (t) => {
   const partners = await app.request('GET', '/main/v1/roaming-partner');
   t.true(partners.body.items.length > 0);
   for (const partner of partners.body.items) stamped(partner, 'roaming partner');
+});
+
+test('an ext_ref of more than 255 characters (REST path, GraphQL id) is 400, nothing stored (found by probing: stored)', async (t) => {
+  for (const length of [256, 900]) {
+    const answer = await app.request('POST', `/main/v1/customer/ext_ref.${'C'.repeat(length)}`, { body: { admin_id: adminId, name: 'Long', country: 'NL' } });
+    t.like(answer, { status: 400, body: { code: 'invalid_path' } }, `${length}`);
+    const viaGraphql = await graphql(app, 'mutation($id: ID!, $input: CustomerInput!) { updateCustomer(id: $id, input: $input) { id } }',
+      { id: `ext_ref.${'G'.repeat(length)}`, input: { adminId, name: 'Long', country: 'NL' } });
+    t.truthy(viaGraphql.body.errors, JSON.stringify(viaGraphql.body).slice(0, 200));
+  }
+  const [{ n }] = await app.orm.em.fork().execute<{ n: number }[]>('select count(*)::int as n from customer where length(external_reference) > 255');
+  t.is(n, 0);
+  t.like(await app.request('POST', `/main/v1/customer/ext_ref.${'C'.repeat(255)}`, { body: { admin_id: adminId, name: 'Long', country: 'NL' } }),
+    { status: 200 }, '255 characters are a reference');
 });

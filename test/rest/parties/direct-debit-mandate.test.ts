@@ -324,3 +324,64 @@ test('concurrent overlapping mandates: exactly one is accepted', async (t) => {
   t.true(attempts.filter((a) => a.status === 400).every((a) => a.body.code === 'overlapping_mandate'));
   t.is((await mandatesOf(customer)).length, 1);
 });
+
+const storedWithReference = async (reference: string) => (await app.orm.em.fork().execute<{ n: number }[]>(
+  'select count(*)::int as n from direct_debit_mandate where external_reference = ?', [reference]))[0].n;
+
+test('the same ext_ref upsert sent at once naming different customers stores one mandate; the others merge and answer 200 (found by probing: 500)', async (t) => {
+  for (let round = 0; round < 5; round++) {
+    const customers = [];
+    for (let i = 0; i < 4; i++) customers.push(await createCustomer(app, adminId));
+    const reference = `M-at-once-${round}-${Date.now()}`;
+    const answers = await Promise.all(customers.map((customer) => app.request('POST', `/main/v1/billing-direct-debit-mandate/ext_ref.${reference}`, {
+      body: { customer_id: customer.id, bank_account_name: 'A', iban: IBAN },
+    })));
+    t.deepEqual(answers.map((a) => a.status), [200, 200, 200, 200], `round ${round}: ${JSON.stringify(answers.map((a) => a.body))}`);
+    t.is(new Set(answers.map((a) => a.body.id)).size, 1, 'all answer the one mandate');
+    t.true(customers.some((customer) => customer.id === answers[0].body.customer_id));
+    t.is(await storedWithReference(reference), 1);
+  }
+});
+
+test('creates with one body external_reference sent at once: one 200, the others 400 duplicate (found by probing: 500)', async (t) => {
+  for (let round = 0; round < 5; round++) {
+    const customers = [];
+    for (let i = 0; i < 4; i++) customers.push(await createCustomer(app, adminId));
+    const reference = `M-body-at-once-${round}-${Date.now()}`;
+    const answers = await Promise.all(customers.map((customer) => app.request('POST', '/main/v1/billing-direct-debit-mandate', {
+      body: { customer_id: customer.id, bank_account_name: 'A', iban: IBAN, external_reference: reference },
+    })));
+    t.deepEqual(answers.map((a) => a.status).sort(), [200, 400, 400, 400], `round ${round}: ${JSON.stringify(answers.map((a) => a.body))}`);
+    for (const lost of answers.filter((a) => a.status === 400)) t.like(lost.body, { code: 'duplicate', param: '$.external_reference' });
+    t.is(await storedWithReference(reference), 1);
+  }
+});
+
+test('mandates renamed to one new external_reference at once: one 200, the others 400 duplicate (found by probing: 500)', async (t) => {
+  for (let round = 0; round < 5; round++) {
+    const mandates = [];
+    for (let i = 0; i < 4; i++) mandates.push(await createMandate(await createCustomer(app, adminId)));
+    const reference = `M-rename-at-once-${round}-${Date.now()}`;
+    const answers = await Promise.all(mandates.map((mandate) => app.request('POST', `/main/v1/billing-direct-debit-mandate/${mandate.id}`, {
+      body: { external_reference: reference },
+    })));
+    t.deepEqual(answers.map((a) => a.status).sort(), [200, 400, 400, 400], `round ${round}: ${JSON.stringify(answers.map((a) => a.body))}`);
+    for (const lost of answers.filter((a) => a.status === 400)) t.like(lost.body, { code: 'duplicate', param: '$.external_reference' });
+    t.is(await storedWithReference(reference), 1);
+  }
+});
+
+test('an ext_ref path of more than 255 characters is 400, nothing stored (found by probing: stored)', async (t) => {
+  const customer = await createCustomer(app, adminId);
+  for (const length of [256, 900]) {
+    const answer = await app.request('POST', `/main/v1/billing-direct-debit-mandate/ext_ref.${'M'.repeat(length)}`, {
+      body: { customer_id: customer.id, bank_account_name: 'A', iban: IBAN },
+    });
+    t.like(answer, { status: 400, body: { code: 'invalid_path' } }, `${length}`);
+  }
+  t.like(await app.request('POST', `/main/v1/billing-direct-debit-mandate/ext_ref.${'M'.repeat(255)}`, {
+    body: { customer_id: customer.id, bank_account_name: 'A', iban: IBAN },
+  }), { status: 200 }, '255 characters are a reference');
+  const [{ n }] = await app.orm.em.fork().execute<{ n: number }[]>('select count(*)::int as n from direct_debit_mandate where length(external_reference) > 255');
+  t.is(n, 0);
+});
